@@ -1,0 +1,6 @@
+/** Next.js calls register() once per server process before it serves. */
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  if (process.env.NEXT_PHASE === "phase-production-build") return;
+  await (await import("./lib/start-or-exit")).startOrExit();
+}

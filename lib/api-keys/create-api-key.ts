@@ -1,0 +1,25 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Db } from "../db";
+import { apiKeys, type ApiKey } from "../db/schema";
+
+/** "bscp_live_" + 32 random bytes in base64url: 256 bits, recognisable in logs and secret scanners. */
+export const API_KEY_PREFIX = "bscp_live_";
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+export interface CreatedApiKey {
+  record: ApiKey;
+  /** Returned once, at creation; only its hash is stored. */
+  key: string;
+}
+
+export async function createApiKey(db: Db, userId: number, name: string): Promise<CreatedApiKey> {
+  const key = API_KEY_PREFIX + randomBytes(32).toString("base64url");
+  const [record] = await db
+    .insert(apiKeys)
+    .values({ userId, name, prefix: key.slice(0, API_KEY_PREFIX.length + 6), keyHash: hashApiKey(key) })
+    .returning();
+  return { record: record!, key };
+}

@@ -1,0 +1,77 @@
+import { createPublicClient, defineChain, fallback, http, webSocket, type Chain, type PublicClient } from "viem";
+import { bsc, bscTestnet } from "viem/chains";
+import { getConfig, type NetworkConfig, type NetworkName } from "../config";
+
+/**
+ * Configured networks and their viem clients. RPC goes through viem `fallback` over every URL
+ * of the network, in the configured order, with timeouts and bounded retries.
+ */
+const localChain = defineChain({
+  id: 31337,
+  name: "BSC Pay local (anvil)",
+  nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 },
+  rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
+});
+
+const CHAINS: Record<NetworkName, Chain> = { bsc, "bsc-testnet": bscTestnet, local: localChain };
+
+const RUNTIME_KEY = Symbol.for("bsc-pay.chain-runtime");
+type Runtime = { localRpcUrl?: string; clients: Map<string, PublicClient> };
+type RuntimeHolder = { [RUNTIME_KEY]?: Runtime };
+
+function runtime(): Runtime {
+  const holder = globalThis as RuntimeHolder;
+  holder[RUNTIME_KEY] ??= { clients: new Map() };
+  return holder[RUNTIME_KEY];
+}
+
+/** The embedded anvil's URL becomes known only once it has started. */
+export function setLocalRpcUrl(url: string): void {
+  runtime().localRpcUrl = url;
+  runtime().clients.delete("local");
+}
+
+export function listNetworks(): NetworkConfig[] {
+  return getConfig().networks;
+}
+
+export function isNetworkName(value: string): value is NetworkName {
+  return listNetworks().some((n) => n.name === value);
+}
+
+export function networkConfig(name: string): NetworkConfig | undefined {
+  return listNetworks().find((n) => n.name === name);
+}
+
+export function rpcUrlsOf(network: NetworkConfig): string[] {
+  if (!network.embedded) return network.rpcUrls;
+  const url = runtime().localRpcUrl;
+  return url ? [url] : [];
+}
+
+export function chainOf(network: NetworkConfig): Chain {
+  return { ...CHAINS[network.name], id: network.chainId };
+}
+
+export function publicClientFor(name: string): PublicClient {
+  const network = networkConfig(name);
+  if (!network) throw new Error(`network ${name} is not configured`);
+  const cached = runtime().clients.get(name);
+  if (cached) return cached;
+  const urls = rpcUrlsOf(network);
+  if (urls.length === 0) throw new Error(`network ${name} has no RPC URL yet`);
+  const client = createPublicClient({
+    chain: chainOf(network),
+    transport: fallback(
+      urls.map((url) =>
+        url.startsWith("ws") ? webSocket(url, { timeout: 10_000, retryCount: 1 }) : http(url, { timeout: 10_000, retryCount: 1 }),
+      ),
+      { retryCount: 2 },
+    ),
+    // The scanner must never see a stale head: no block-number cache.
+    cacheTime: 0,
+    pollingInterval: 500,
+  }) as PublicClient;
+  runtime().clients.set(name, client);
+  return client;
+}

@@ -1,0 +1,209 @@
+import { validateMnemonic } from "@scure/bip39";
+import { wordlist } from "@scure/bip39/wordlists/english";
+import { z } from "zod";
+
+/**
+ * The service's configuration, parsed once from the environment (DESIGN.md §3).
+ * A bad value throws ConfigError whose message is one line naming the variable; it never
+ * contains the value of a secret.
+ */
+
+/** Fixed development mnemonic: allowed only while `local` is the only network. */
+export const DEV_MNEMONIC =
+  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+const DEV_NEXTAUTH_SECRET = "bsc-pay-dev-secret-not-for-production";
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+const emptyToUndefined = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+
+const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
+
+const intInRange = (min: number, max: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be an integer" })
+      .int({ error: "must be an integer" })
+      .min(min, { error: `must be at least ${min}` })
+      .max(max, { error: `must be at most ${max}` })
+      .optional(),
+  );
+
+const rpcUrlList = optionalString.transform((value, ctx) => {
+  if (value === undefined) return [];
+  const urls = value
+    .split(",")
+    .map((url) => url.trim())
+    .filter(Boolean);
+  for (const url of urls) {
+    if (!/^(https?|wss?):\/\/[^\s]+$/i.test(url) || !URL.canParse(url)) {
+      ctx.addIssue({ code: "custom", message: "must be a comma-separated list of http(s) or ws(s) URLs" });
+      return z.NEVER;
+    }
+  }
+  return urls;
+});
+
+const envSchema = z.object({
+  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("development")),
+  DATABASE_URL: optionalString.refine(
+    (value) => value === undefined || (/^postgres(ql)?:\/\//i.test(value) && URL.canParse(value)),
+    { message: "must be a postgres:// or postgresql:// URL" },
+  ),
+  PGLITE_DIR: z.preprocess(emptyToUndefined, z.string().default(".data/pglite")),
+  BSC_RPC_URL: rpcUrlList,
+  BSC_TESTNET_RPC_URL: rpcUrlList,
+  LOCAL_CHAIN: z.preprocess(emptyToUndefined, z.enum(["anvil", "off"], { error: 'must be "anvil" or "off"' }).optional()),
+  LOCAL_RPC_URL: rpcUrlList,
+  LOCAL_CHAIN_PORT: intInRange(1, 65535),
+  LOCAL_CHAIN_STATE_DIR: z.preprocess(emptyToUndefined, z.string().default(".data")),
+  MASTER_MNEMONIC: optionalString.refine(
+    (value) => value === undefined || validateMnemonic(value.split(/\s+/).join(" "), wordlist),
+    { message: "must be a valid BIP-39 English mnemonic" },
+  ),
+  CONFIRMATIONS: intInRange(0, 1000),
+  SESSION_TTL_SECONDS: intInRange(30, 7 * 24 * 3600),
+  SCAN_INTERVAL_MS: intInRange(100, 3_600_000),
+  NEXTAUTH_SECRET: optionalString.refine((value) => value === undefined || value.length >= 16, {
+    message: "must be at least 16 characters",
+  }),
+  NEXTAUTH_URL: optionalString.refine((value) => value === undefined || /^https?:\/\//i.test(value) && URL.canParse(value), {
+    message: "must be an http(s) URL",
+  }),
+  JOBS: z.preprocess(emptyToUndefined, z.enum(["embedded", "inngest"], { error: 'must be "embedded" or "inngest"' }).default("embedded")),
+  INNGEST_EVENT_KEY: optionalString,
+  INNGEST_SIGNING_KEY: optionalString,
+  INNGEST_DEV: optionalString,
+  PORT: intInRange(1, 65535),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+  ),
+});
+
+export type NetworkName = "bsc" | "bsc-testnet" | "local";
+
+export interface NetworkConfig {
+  name: NetworkName;
+  chainId: number;
+  /** Empty for an embedded anvil: its URL is known only once it has started. */
+  rpcUrls: string[];
+  confirmations: number;
+  embedded: boolean;
+}
+
+export interface Config {
+  nodeEnv: "development" | "production" | "test";
+  databaseUrl: string | undefined;
+  pgliteDir: string;
+  networks: NetworkConfig[];
+  localChain: { mode: "anvil" | "external"; port: number; stateDir: string } | null;
+  masterMnemonic: string;
+  usingDevMnemonic: boolean;
+  sessionTtlSeconds: number;
+  scanIntervalMs: number;
+  nextAuthSecret: string;
+  siteUrl: string;
+  jobs: { mode: "embedded" | "inngest"; eventKey?: string; signingKey?: string; dev: boolean };
+  port: number;
+  logLevel: string;
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(String(issue.path[0] ?? "environment"), issue.message);
+  }
+  const e = parsed.data;
+
+  const networks: NetworkConfig[] = [];
+  if (e.BSC_RPC_URL.length > 0) networks.push(remoteNetwork("bsc", 56, e.BSC_RPC_URL, e.CONFIRMATIONS ?? 3));
+  if (e.BSC_TESTNET_RPC_URL.length > 0)
+    networks.push(remoteNetwork("bsc-testnet", 97, e.BSC_TESTNET_RPC_URL, e.CONFIRMATIONS ?? 3));
+  const hasProductionNetwork = networks.length > 0;
+
+  const localMode = resolveLocalMode(e.LOCAL_CHAIN, e.LOCAL_RPC_URL, hasProductionNetwork, e.NODE_ENV);
+  if (localMode !== null) {
+    networks.push({
+      name: "local",
+      chainId: 31337,
+      rpcUrls: localMode === "external" ? e.LOCAL_RPC_URL : [],
+      confirmations: e.CONFIRMATIONS ?? 1,
+      embedded: localMode === "anvil",
+    });
+  }
+
+  if (hasProductionNetwork && e.MASTER_MNEMONIC === undefined)
+    throw new ConfigError("MASTER_MNEMONIC", "is required when BSC_RPC_URL or BSC_TESTNET_RPC_URL is set");
+  if (hasProductionNetwork && e.NEXTAUTH_SECRET === undefined)
+    throw new ConfigError("NEXTAUTH_SECRET", "is required when BSC_RPC_URL or BSC_TESTNET_RPC_URL is set");
+  if (e.JOBS === "inngest" && e.INNGEST_DEV === undefined && e.INNGEST_SIGNING_KEY === undefined)
+    throw new ConfigError("INNGEST_SIGNING_KEY", "is required when JOBS=inngest (or set INNGEST_DEV=1)");
+
+  const port = e.PORT ?? 3000;
+  return {
+    nodeEnv: e.NODE_ENV,
+    databaseUrl: e.DATABASE_URL,
+    pgliteDir: e.PGLITE_DIR,
+    networks,
+    localChain:
+      localMode === null ? null : { mode: localMode, port: e.LOCAL_CHAIN_PORT ?? 8545, stateDir: e.LOCAL_CHAIN_STATE_DIR },
+    masterMnemonic: (e.MASTER_MNEMONIC ?? DEV_MNEMONIC).split(/\s+/).join(" "),
+    usingDevMnemonic: e.MASTER_MNEMONIC === undefined,
+    sessionTtlSeconds: e.SESSION_TTL_SECONDS ?? 900,
+    scanIntervalMs: e.SCAN_INTERVAL_MS ?? 1000,
+    nextAuthSecret: e.NEXTAUTH_SECRET ?? DEV_NEXTAUTH_SECRET,
+    siteUrl: (e.NEXTAUTH_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    jobs: {
+      mode: e.JOBS,
+      eventKey: e.INNGEST_EVENT_KEY,
+      signingKey: e.INNGEST_SIGNING_KEY,
+      dev: e.INNGEST_DEV !== undefined && e.INNGEST_DEV !== "0",
+    },
+    port,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+function remoteNetwork(name: NetworkName, chainId: number, rpcUrls: string[], confirmations: number): NetworkConfig {
+  return { name, chainId, rpcUrls, confirmations, embedded: false };
+}
+
+function resolveLocalMode(
+  localChain: "anvil" | "off" | undefined,
+  localRpcUrls: string[],
+  hasProductionNetwork: boolean,
+  nodeEnv: string,
+): "anvil" | "external" | null {
+  if (localChain === "off") return null;
+  if (localRpcUrls.length > 0) return "external";
+  if (localChain === "anvil") return "anvil";
+  // Default: the embedded chain only when nothing real is configured and this is not production.
+  return !hasProductionNetwork && nodeEnv !== "production" ? "anvil" : null;
+}
+
+const CONFIG_KEY = Symbol.for("bsc-pay.config");
+type ConfigHolder = { [CONFIG_KEY]?: Config };
+
+/** The process-wide configuration, parsed on first use. */
+export function getConfig(): Config {
+  const holder = globalThis as ConfigHolder;
+  holder[CONFIG_KEY] ??= parseConfig(process.env);
+  return holder[CONFIG_KEY];
+}
+
+/** Tests and scripts that build their own configuration install it here. */
+export function setConfig(config: Config): void {
+  (globalThis as ConfigHolder)[CONFIG_KEY] = config;
+}

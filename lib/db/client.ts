@@ -1,0 +1,90 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** The database handle every lib/ module uses, whichever driver is behind it. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DatabaseHandle {
+  db: Db;
+  driver: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+/** postgres.js with a pool sized for one Next.js process; numerics stay strings (see columns.ts). */
+export function openPostgres(url: string, options: { max?: number } = {}): DatabaseHandle {
+  const client = postgres(url, {
+    max: options.max ?? 10,
+    onnotice: () => {},
+    connect_timeout: 10,
+    idle_timeout: 60,
+  });
+  return {
+    db: drizzlePostgres(client, { schema }) as unknown as Db,
+    driver: "postgres",
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+/**
+ * PGlite (WASM Postgres) in `dataDir`, or in memory when dataDir is undefined. A data dir must
+ * never be opened by two processes at once, so a pid lock file guards it.
+ */
+export function openPglite(dataDir?: string): DatabaseHandle {
+  let releaseLock = () => {};
+  let client: PGlite;
+  if (dataDir === undefined) {
+    client = new PGlite();
+  } else {
+    const dir = resolve(/*turbopackIgnore: true*/ dataDir);
+    mkdirSync(dirname(dir), { recursive: true });
+    releaseLock = acquireDirLock(`${dir}.lock`);
+    client = new PGlite(dir);
+  }
+  return {
+    db: drizzlePglite(client, { schema }) as unknown as Db,
+    driver: "pglite",
+    close: async () => {
+      await client.close();
+      releaseLock();
+    },
+  };
+}
+
+function acquireDirLock(lockFile: string): () => void {
+  try {
+    const holder = Number(readFileSync(lockFile, "utf8"));
+    if (holder && holder !== process.pid && isAlive(holder)) {
+      throw new Error(
+        `the embedded database ${join(dirname(lockFile))} is in use by process ${holder}; stop it first (or set DATABASE_URL)`,
+      );
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  writeFileSync(lockFile, String(process.pid));
+  const release = () => {
+    try {
+      if (readFileSync(lockFile, "utf8") === String(process.pid)) rmSync(lockFile);
+    } catch {
+      // already gone
+    }
+  };
+  process.once("exit", release);
+  return release;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,33 @@
+import { bigint, boolean, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { amount, createdAt, timestamptz } from "./columns";
+import { paymentSessions } from "./payment-sessions";
+
+/** One confirmed ERC-20 Transfer into a deposit address, keyed by the chain's own ids. */
+export const deposits = pgTable(
+  "deposits",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    network: text("network").notNull(),
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    blockTimestamp: timestamptz("block_timestamp").notNull(),
+    tokenContract: text("token_contract").notNull(),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    amount: amount("amount").notNull(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => paymentSessions.id, { onDelete: "cascade" }),
+    /** Arrived after the session expired or was cancelled: still forwarded, never counted. */
+    late: boolean("late").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("deposits_chain_tx_log_unique").on(t.network, t.txHash, t.logIndex),
+    index("deposits_session_idx").on(t.sessionId),
+  ],
+);
+
+export type Deposit = typeof deposits.$inferSelect;

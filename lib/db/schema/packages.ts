@@ -1,0 +1,43 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, timestamptz, updatedAt } from "./columns";
+import { users } from "./users";
+
+/** Plans a merchant can hold; seeded by migration. */
+export const plans = pgTable("plans", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** Payment sessions allowed per calendar month (UTC); null = unlimited. */
+  monthlySessionQuota: integer("monthly_session_quota"),
+  priceUsdCents: integer("price_usd_cents").notNull().default(0),
+  /** A merchant may activate it without an operator (the free plan). */
+  selfServe: boolean("self_serve").notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    planId: text("plan_id")
+      .notNull()
+      .references(() => plans.id),
+    status: text("status", { enum: ["active", "cancelled"] }).notNull().default("active"),
+    startsAt: timestamptz("starts_at").notNull().defaultNow(),
+    /** Null = open-ended. */
+    endsAt: timestamptz("ends_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One active subscription per user: granting a plan replaces the active one.
+    uniqueIndex("subscriptions_one_active_per_user").on(t.userId).where(sql`${t.status} = 'active'`),
+    index("subscriptions_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+export type Plan = typeof plans.$inferSelect;
+export type Subscription = typeof subscriptions.$inferSelect;

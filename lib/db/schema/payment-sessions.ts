@@ -1,0 +1,69 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, jsonb, pgSequence, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { apiKeys } from "./api-keys";
+import { amount, createdAt, timestamptz, updatedAt } from "./columns";
+import { domains } from "./domains";
+import { tokens } from "./tokens";
+import { users } from "./users";
+
+/**
+ * HD index of the next deposit address (m/44'/60'/0'/0/i). A sequence never hands out the same
+ * value twice, across concurrent requests and processes, and never rolls back: no address is reused.
+ */
+export const depositIndexSeq = pgSequence("deposit_index_seq", { startWith: 0, minValue: 0 });
+
+export const SESSION_STATUSES = ["pending", "completed", "expired", "cancelled"] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export const paymentSessions = pgTable(
+  "payment_sessions",
+  {
+    /** Public, unguessable (UUID v4): the checkout page is reachable by anyone who has it. */
+    id: uuid("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    apiKeyId: integer("api_key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    tokenId: integer("token_id")
+      .notNull()
+      .references(() => tokens.id),
+    domainId: integer("domain_id").references(() => domains.id),
+    network: text("network").notNull(),
+    chainId: integer("chain_id").notNull(),
+    depositIndex: bigint("deposit_index", { mode: "number" }).notNull(),
+    /** Checksummed. */
+    depositAddress: text("deposit_address").notNull(),
+    /** Lower-case hex without 0x, left-padded to 32 bytes: what a Transfer log's topic[2] holds. */
+    depositTopic: text("deposit_topic").notNull(),
+    amount: amount("amount").notNull(),
+    receivedAmount: amount("received_amount").notNull().default(sql`0`),
+    /** Where received tokens are forwarded (DESIGN.md §5), fixed at creation. */
+    forwardTo: text("forward_to").notNull(),
+    merchantWallet: text("merchant_wallet"),
+    status: text("status", { enum: SESSION_STATUSES }).notNull().default("pending"),
+    overpaid: boolean("overpaid").notNull().default(false),
+    /** The transfer that completed the session. */
+    txHash: text("tx_hash"),
+    metadata: jsonb("metadata"),
+    redirectUrl: text("redirect_url"),
+    expiresAt: timestamptz("expires_at").notNull(),
+    completedAt: timestamptz("completed_at"),
+    cancelledAt: timestamptz("cancelled_at"),
+    expiredAt: timestamptz("expired_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("payment_sessions_deposit_index_unique").on(t.depositIndex),
+    uniqueIndex("payment_sessions_deposit_topic_unique").on(t.network, t.depositTopic),
+    index("payment_sessions_key_created_idx").on(t.apiKeyId, t.createdAt),
+    index("payment_sessions_key_status_created_idx").on(t.apiKeyId, t.status, t.createdAt),
+    index("payment_sessions_user_created_idx").on(t.userId, t.createdAt),
+    index("payment_sessions_pending_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+export type PaymentSession = typeof paymentSessions.$inferSelect;
+export type NewPaymentSession = typeof paymentSessions.$inferInsert;

@@ -1,0 +1,51 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { apiKeys } from "./api-keys";
+import { amount, createdAt, timestamptz, updatedAt } from "./columns";
+import { domains } from "./domains";
+import { tokens } from "./tokens";
+import { users } from "./users";
+
+export const WITHDRAWAL_STATUSES = ["submitted", "completed", "failed"] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+export const withdrawals = pgTable(
+  "withdrawals",
+  {
+    id: uuid("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    apiKeyId: integer("api_key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    domainId: integer("domain_id")
+      .notNull()
+      .references(() => domains.id),
+    tokenId: integer("token_id")
+      .notNull()
+      .references(() => tokens.id),
+    network: text("network").notNull(),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    amount: amount("amount").notNull(),
+    nonce: bigint("nonce", { mode: "number" }).notNull(),
+    txHash: text("tx_hash").notNull(),
+    /** The signed transaction, so a failed broadcast is retried with the very same bytes. */
+    rawTx: text("raw_tx").notNull(),
+    status: text("status", { enum: WITHDRAWAL_STATUSES }).notNull().default("submitted"),
+    failureReason: text("failure_reason"),
+    broadcastAt: timestamptz("broadcast_at"),
+    confirmedAt: timestamptz("confirmed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("withdrawals_wallet_nonce_unique").on(t.network, t.fromAddress, t.nonce),
+    index("withdrawals_key_created_idx").on(t.apiKeyId, t.createdAt),
+    index("withdrawals_key_status_created_idx").on(t.apiKeyId, t.status, t.createdAt),
+    index("withdrawals_submitted_idx").on(t.createdAt).where(sql`${t.status} = 'submitted'`),
+  ],
+);
+
+export type Withdrawal = typeof withdrawals.$inferSelect;

@@ -1,0 +1,31 @@
+import { eq } from "drizzle-orm";
+import { getConfig } from "../config";
+import { keyRingFor } from "../chain/keys";
+import type { Db } from "../db";
+import { domains, type Domain } from "../db/schema";
+import { isUniqueViolation } from "../db/errors";
+import { AppError } from "../errors";
+import { normalizeOrigin } from "./normalize-origin";
+
+/** Whitelists an origin for the user; its id fixes its withdrawal wallet (DESIGN.md §7). */
+export async function addDomain(db: Db, userId: number, domain: string): Promise<Domain> {
+  const origin = normalizeOrigin(domain);
+  if (!origin) {
+    throw new AppError("VALIDATION_ERROR", "domain must be an origin URL: http(s)://host[:port] without path or query");
+  }
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  try {
+    return await db.transaction(async (tx) => {
+      const [inserted] = await tx.insert(domains).values({ userId, origin }).returning();
+      const [updated] = await tx
+        .update(domains)
+        .set({ withdrawalAddress: keys.withdrawalAddress(inserted!.id) })
+        .where(eq(domains.id, inserted!.id))
+        .returning();
+      return updated!;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("VALIDATION_ERROR", `domain ${origin} is already whitelisted`);
+    throw error;
+  }
+}

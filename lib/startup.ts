@@ -1,0 +1,28 @@
+import { getConfig } from "./config";
+import { getDatabase } from "./db";
+import { startLocalChain } from "./chain/local-chain";
+import { seedLocalDemo } from "./seed/demo-merchant";
+import { log } from "./log";
+
+const STARTUP_KEY = Symbol.for("bsc-pay.startup");
+type StartupHolder = { [STARTUP_KEY]?: Promise<void> };
+
+/**
+ * Brings the process up once: configuration, migrated database, the embedded chain with its demo
+ * data. Route handlers await it too, so a request that arrives first simply waits.
+ */
+export function ensureStarted(): Promise<void> {
+  const holder = globalThis as StartupHolder;
+  holder[STARTUP_KEY] ??= start();
+  return holder[STARTUP_KEY];
+}
+
+async function start(): Promise<void> {
+  const config = getConfig();
+  const { db, driver } = await getDatabase();
+  log.info({ driver, networks: config.networks.map((n) => n.name), jobs: config.jobs.mode }, "database ready");
+  if (config.localChain) {
+    const rpcUrl = await startLocalChain(config);
+    await seedLocalDemo(db, config, rpcUrl);
+  }
+}

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll } from "vitest";
+import {
+  createTestClient,
+  createWalletClient,
+  http,
+  parseUnits,
+  publicActions,
+  type Address,
+  type Hex,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { foundry } from "viem/chains";
+import { startAnvil, type AnvilNode, type AnvilOptions } from "@/lib/chain/anvil";
+import { ANVIL_DEFAULT_KEYS, demoTokenAbi, demoTokenBytecode } from "@/lib/chain/demo-token";
+
+export const payerKey: Hex = ANVIL_DEFAULT_KEYS[1]!;
+export const payer = privateKeyToAccount(payerKey);
+const deployer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[2]!);
+
+export interface TestChain {
+  node: AnvilNode;
+  url: string;
+  client: ReturnType<typeof chainClient>;
+}
+
+export function chainClient(url: string) {
+  return createTestClient({ mode: "anvil", chain: foundry, transport: http(url) }).extend(publicActions);
+}
+
+/** A fresh anvil on a free port for one test file (automine unless blockTime is given). */
+export function useTestChain(options: AnvilOptions = {}): () => TestChain {
+  let chain: TestChain | undefined;
+  beforeAll(async () => {
+    const node = await startAnvil(options);
+    chain = { node, url: node.url, client: chainClient(node.url) };
+  });
+  afterAll(async () => {
+    await chain?.node.stop();
+  });
+  return () => {
+    if (!chain) throw new Error("test chain not ready");
+    return chain;
+  };
+}
+
+/** Deploys a DemoToken with the given decimals and mints `mintTo` a million whole tokens. */
+export async function deployTestToken(
+  url: string,
+  { symbol = "TST", decimals = 18, mintTo = [payer.address] }: { symbol?: string; decimals?: number; mintTo?: Address[] } = {},
+): Promise<Address> {
+  const client = chainClient(url);
+  const wallet = createWalletClient({ account: deployer, chain: foundry, transport: http(url) });
+  const hash = await wallet.deployContract({
+    abi: demoTokenAbi,
+    bytecode: demoTokenBytecode,
+    args: [`${symbol} Token`, symbol, decimals],
+  });
+  const { contractAddress } = await client.waitForTransactionReceipt({ hash });
+  for (const to of mintTo) {
+    const mintHash = await wallet.writeContract({
+      address: contractAddress!,
+      abi: demoTokenAbi,
+      functionName: "mint",
+      args: [to, parseUnits("1000000", decimals)],
+    });
+    await client.waitForTransactionReceipt({ hash: mintHash });
+  }
+  return contractAddress!;
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { afterAll, beforeAll } from "vitest";
+import { openPglite, openPostgres, type DatabaseHandle, type Db } from "@/lib/db/client";
+import { setDatabase } from "@/lib/db";
+import { migrate } from "@/lib/db/migrate";
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database
+ * on the PostgreSQL server of TEST_DATABASE_URL (dropped again afterwards).
+ */
+export async function createTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const handle = openPglite();
+    await migrate(handle.db);
+    return handle;
+  }
+  const name = `bscpay_test_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = withDatabase(serverUrl, name);
+  const handle = openPostgres(url, { max: 5 });
+  await migrate(handle.db);
+  return {
+    ...handle,
+    url,
+    close: async () => {
+      await handle.close();
+      const dropper = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      await dropper.unsafe(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+export function withDatabase(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Registers a fresh database for the current test file as the process database; returns a getter. */
+export function useTestDatabase(): () => Db {
+  let handle: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    handle = await createTestDatabase();
+    setDatabase(handle);
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+  return () => {
+    if (!handle) throw new Error("test database not ready");
+    return handle.db;
+  };
+}
