@@ -28,7 +28,7 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   return {
     db: drizzlePostgres(client, { schema }) as unknown as Db,
     driver: "postgres",
-    close: () => client.end({ timeout: 5 }),
+    close: once(() => client.end({ timeout: 5 })),
   };
 }
 
@@ -50,11 +50,17 @@ export function openPglite(dataDir?: string): DatabaseHandle {
   return {
     db: drizzlePglite(client, { schema }) as unknown as Db,
     driver: "pglite",
-    close: async () => {
+    close: once(async () => {
       await client.close();
       releaseLock();
-    },
+    }),
   };
+}
+
+/** Closing twice (a test, then its teardown) is harmless. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
 }
 
 function acquireDirLock(lockFile: string): () => void {

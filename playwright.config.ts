@@ -1,0 +1,55 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * e2e runs the production build (`next build && next start`) on an unusual port, with its own
+ * embedded database and anvil in a temporary folder, so it never talks to a developer's server.
+ * Browser: Debian's chromium (Playwright's own download is not available offline).
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3107);
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), "bscpay-e2e-"));
+process.env.E2E_DATA_DIR = dataDir; // workers re-evaluate this file: keep one folder
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  timeout: 60_000,
+  workers: 1,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: {
+    command: "npm run build && npm start",
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(PORT),
+      NEXT_TELEMETRY_DISABLED: "1",
+      LOCAL_CHAIN: "anvil",
+      LOCAL_CHAIN_PORT: String(PORT + 10_000),
+      LOCAL_CHAIN_STATE_DIR: dataDir,
+      PGLITE_DIR: join(dataDir, "pglite"),
+      NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
+      DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
+      LOG_LEVEL: "warn",
+    },
+  },
+});

@@ -1,0 +1,19 @@
+import { expect, test } from "@playwright/test";
+
+test("home page introduces the product and links to the health endpoint", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "BSC Pay" })).toBeVisible();
+  await expect(page.getByText("BEP-20 tokens on BNB Smart Chain")).toBeVisible();
+  await page.getByRole("link", { name: "/api/health" }).click();
+  await expect(page).toHaveURL(/\/api\/health$/);
+  const health = JSON.parse((await page.locator("body").innerText()).trim());
+  expect(health).toMatchObject({ status: "ok", db: "ok", jobs: { mode: "embedded" } });
+  expect(health.chains.local.chainId).toBe(31337);
+});
+
+test("the embedded chain keeps producing blocks", async ({ request }) => {
+  const first = await (await request.get("/api/health")).json();
+  await expect
+    .poll(async () => (await (await request.get("/api/health")).json()).chains.local.head, { timeout: 10_000 })
+    .toBeGreaterThan(first.chains.local.head);
+});

@@ -1,0 +1,7 @@
+// Runs the server's start-up sequence in a child process, exactly as instrumentation.ts does.
+import { startOrExit } from "@/lib/start-or-exit";
+
+void startOrExit().then(() => {
+  console.log("started");
+  process.exit(0);
+});

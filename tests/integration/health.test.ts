@@ -1,0 +1,57 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { GET } from "@/app/api/health/route";
+import { closeDatabase } from "@/lib/db";
+import { chainCursors } from "@/lib/db/schema";
+import { useTestChain } from "../helpers/chain";
+import { useConfig } from "../helpers/config";
+import { useTestDatabase } from "../helpers/database";
+
+const db = useTestDatabase();
+const chain = useTestChain();
+
+describe("GET /api/health", () => {
+  it("answers 200 with the database, each network's moving head, cursor and lag, and the jobs mode", async () => {
+    useConfig({ LOCAL_RPC_URL: chain().url, LOCAL_CHAIN_STATE_DIR: mkdtempSync(join(tmpdir(), "bscpay-health-")) });
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const first = await GET();
+    expect(first.status).toBe(200);
+    const body = await first.json();
+    expect(body).toMatchObject({ status: "ok", db: "ok", jobs: { mode: "embedded" } });
+    expect(body.chains.local).toMatchObject({ chainId: 31337, cursor: null, lag: null });
+    expect(body.chains.local.head).toBeGreaterThanOrEqual(0);
+
+    await chain().client.mine({ blocks: 5 });
+    await db().insert(chainCursors).values({ network: "local", lastScannedBlock: 2n });
+    const second = await (await GET()).json();
+    expect(second.chains.local.head).toBe(body.chains.local.head + 5);
+    expect(second.chains.local.cursor).toBe(2);
+    expect(second.chains.local.lag).toBe(second.chains.local.head - 2);
+  });
+
+  it("stays 200 but says degraded, naming the network, when an RPC is unreachable", async () => {
+    useConfig({
+      LOCAL_RPC_URL: chain().url,
+      BSC_RPC_URL: "http://127.0.0.1:1",
+      NEXTAUTH_SECRET: "0123456789abcdef0123",
+    });
+    const response = await GET();
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.status).toBe("degraded");
+    expect(body.chains.bsc).toMatchObject({ chainId: 56, head: null, error: "RPC unreachable" });
+    expect(body.chains.local.head).toBeGreaterThan(0);
+  });
+
+  it("answers 503 when the database is unavailable", async () => {
+    useConfig({ LOCAL_RPC_URL: chain().url, DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" });
+    await closeDatabase();
+    const response = await GET();
+    expect(response.status).toBe(503);
+    const body = await response.json();
+    expect(body).toMatchObject({ status: "error", db: "unavailable" });
+    expect(body.error).toContain("DATABASE_URL");
+  });
+});

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, DEV_MNEMONIC, parseConfig } from "@/lib/config";
+
+const MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+const SECRET = "a-long-enough-production-secret";
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("parseConfig", () => {
+  it("defaults to PGlite, the embedded local chain and the dev mnemonic in development", () => {
+    const config = parseConfig({});
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.pgliteDir).toBe(".data/pglite");
+    expect(config.networks).toEqual([
+      { name: "local", chainId: 31337, rpcUrls: [], confirmations: 1, embedded: true },
+    ]);
+    expect(config.localChain).toEqual({ mode: "anvil", port: 8545, stateDir: ".data" });
+    expect(config.masterMnemonic).toBe(DEV_MNEMONIC);
+    expect(config.usingDevMnemonic).toBe(true);
+    expect(config.sessionTtlSeconds).toBe(900);
+    expect(config.scanIntervalMs).toBe(1000);
+    expect(config.jobs.mode).toBe("embedded");
+    expect(config.port).toBe(3000);
+    expect(config.siteUrl).toBe("http://localhost:3000");
+  });
+
+  it("has no local chain in production unless asked for", () => {
+    expect(parseConfig({ NODE_ENV: "production" }).networks).toEqual([]);
+    expect(parseConfig({ NODE_ENV: "production", LOCAL_CHAIN: "anvil" }).networks.map((n) => n.name)).toEqual(["local"]);
+  });
+
+  it("configures bsc and bsc-testnet from comma-separated RPC lists with 3 confirmations", () => {
+    const config = parseConfig({
+      BSC_RPC_URL: "https://a.example, https://b.example",
+      BSC_TESTNET_RPC_URL: "wss://t.example",
+      MASTER_MNEMONIC: MNEMONIC,
+      NEXTAUTH_SECRET: SECRET,
+    });
+    expect(config.networks).toEqual([
+      { name: "bsc", chainId: 56, rpcUrls: ["https://a.example", "https://b.example"], confirmations: 3, embedded: false },
+      { name: "bsc-testnet", chainId: 97, rpcUrls: ["wss://t.example"], confirmations: 3, embedded: false },
+    ]);
+    expect(config.localChain).toBeNull();
+    expect(config.usingDevMnemonic).toBe(false);
+  });
+
+  it("uses an external node as network local when LOCAL_RPC_URL is set", () => {
+    const config = parseConfig({ LOCAL_RPC_URL: "http://127.0.0.1:9999", CONFIRMATIONS: "0" });
+    expect(config.networks).toEqual([
+      { name: "local", chainId: 31337, rpcUrls: ["http://127.0.0.1:9999"], confirmations: 0, embedded: false },
+    ]);
+    expect(config.localChain?.mode).toBe("external");
+  });
+
+  it("refuses a production network without MASTER_MNEMONIC or NEXTAUTH_SECRET", () => {
+    expect(configError({ BSC_RPC_URL: "https://rpc.example", NEXTAUTH_SECRET: SECRET }).message).toBe(
+      "Invalid configuration: MASTER_MNEMONIC is required when BSC_RPC_URL or BSC_TESTNET_RPC_URL is set",
+    );
+    expect(configError({ BSC_TESTNET_RPC_URL: "https://rpc.example", MASTER_MNEMONIC: MNEMONIC }).variable).toBe(
+      "NEXTAUTH_SECRET",
+    );
+  });
+
+  it.each([
+    ["DATABASE_URL", "mysql://root@localhost/db"],
+    ["DATABASE_URL", "not a url"],
+    ["BSC_RPC_URL", "ftp://rpc.example"],
+    ["SESSION_TTL_SECONDS", "abc"],
+    ["SESSION_TTL_SECONDS", "10"],
+    ["SCAN_INTERVAL_MS", "1.5"],
+    ["CONFIRMATIONS", "-1"],
+    ["PORT", "70000"],
+    ["JOBS", "cron"],
+    ["LOCAL_CHAIN", "ganache"],
+    ["NEXTAUTH_SECRET", "short"],
+    ["NEXTAUTH_URL", "localhost:3000"],
+  ])("names %s when its value %j is bad", (variable, value) => {
+    const error = configError({ MASTER_MNEMONIC: MNEMONIC, NEXTAUTH_SECRET: SECRET, [variable]: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
+    expect(error.message.split("\n")).toHaveLength(1);
+  });
+
+  it("never prints a secret it rejects", () => {
+    const badMnemonic = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima";
+    const error = configError({ MASTER_MNEMONIC: badMnemonic });
+    expect(error.variable).toBe("MASTER_MNEMONIC");
+    expect(error.message).not.toContain("alpha");
+    const secretError = configError({ NEXTAUTH_SECRET: "tiny-secret" });
+    expect(secretError.message).not.toContain("tiny-secret");
+  });
+
+  it("requires a signing key or dev mode for Inngest", () => {
+    expect(configError({ JOBS: "inngest" }).variable).toBe("INNGEST_SIGNING_KEY");
+    expect(parseConfig({ JOBS: "inngest", INNGEST_DEV: "1" }).jobs).toMatchObject({ mode: "inngest", dev: true });
+  });
+
+  it("treats empty values as unset", () => {
+    expect(parseConfig({ DATABASE_URL: "", BSC_RPC_URL: " ", PORT: "" }).networks.map((n) => n.name)).toEqual(["local"]);
+  });
+});
