@@ -74,6 +74,7 @@ const envSchema = z.object({
   CONFIRMATIONS: intInRange(0, 1000),
   SESSION_TTL_SECONDS: intInRange(30, 7 * 24 * 3600),
   SCAN_INTERVAL_MS: intInRange(100, 3_600_000),
+  BEARER_TOKEN_TTL_SECONDS: intInRange(60, 30 * 24 * 3600),
   NEXTAUTH_SECRET: optionalString.refine((value) => value === undefined || value.length >= 16, {
     message: "must be at least 16 characters",
   }),
@@ -112,6 +113,7 @@ export interface Config {
   usingDevMnemonic: boolean;
   sessionTtlSeconds: number;
   scanIntervalMs: number;
+  bearerTokenTtlSeconds: number;
   nextAuthSecret: string;
   siteUrl: string;
   jobs: { mode: "embedded" | "inngest"; eventKey?: string; signingKey?: string; dev: boolean };
@@ -163,6 +165,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     usingDevMnemonic: e.MASTER_MNEMONIC === undefined,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS ?? 900,
     scanIntervalMs: e.SCAN_INTERVAL_MS ?? 1000,
+    bearerTokenTtlSeconds: e.BEARER_TOKEN_TTL_SECONDS ?? 86_400,
     nextAuthSecret: e.NEXTAUTH_SECRET ?? DEV_NEXTAUTH_SECRET,
     siteUrl: (e.NEXTAUTH_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     jobs: {

@@ -28,7 +28,6 @@ function runtime(): Runtime {
 /** The embedded anvil's URL becomes known only once it has started. */
 export function setLocalRpcUrl(url: string): void {
   runtime().localRpcUrl = url;
-  runtime().clients.delete("local");
 }
 
 export function listNetworks(): NetworkConfig[] {
@@ -56,10 +55,11 @@ export function chainOf(network: NetworkConfig): Chain {
 export function publicClientFor(name: string): PublicClient {
   const network = networkConfig(name);
   if (!network) throw new Error(`network ${name} is not configured`);
-  const cached = runtime().clients.get(name);
-  if (cached) return cached;
   const urls = rpcUrlsOf(network);
   if (urls.length === 0) throw new Error(`network ${name} has no RPC URL yet`);
+  const cacheKey = `${name} ${network.chainId} ${urls.join(",")}`;
+  const cached = runtime().clients.get(cacheKey);
+  if (cached) return cached;
   const client = createPublicClient({
     chain: chainOf(network),
     transport: fallback(
@@ -72,6 +72,6 @@ export function publicClientFor(name: string): PublicClient {
     cacheTime: 0,
     pollingInterval: 500,
   }) as PublicClient;
-  runtime().clients.set(name, client);
+  runtime().clients.set(cacheKey, client);
   return client;
 }

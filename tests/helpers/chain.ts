@@ -1,7 +1,10 @@
 import { afterAll, beforeAll } from "vitest";
 import {
+  createPublicClient,
   createTestClient,
+  type Chain,
   createWalletClient,
+  getAddress,
   http,
   parseUnits,
   publicActions,
@@ -23,8 +26,14 @@ export interface TestChain {
   client: ReturnType<typeof chainClient>;
 }
 
+/** The anvil's chain id varies per test (31337, or 56 when it plays BSC): read it from the node. */
+export async function chainAt(url: string): Promise<Chain> {
+  const id = await createPublicClient({ transport: http(url) }).getChainId();
+  return { ...foundry, id };
+}
+
 export function chainClient(url: string) {
-  return createTestClient({ mode: "anvil", chain: foundry, transport: http(url) }).extend(publicActions);
+  return createTestClient({ mode: "anvil", transport: http(url) }).extend(publicActions);
 }
 
 /** A fresh anvil on a free port for one test file (automine unless blockTime is given). */
@@ -49,7 +58,7 @@ export async function deployTestToken(
   { symbol = "TST", decimals = 18, mintTo = [payer.address] }: { symbol?: string; decimals?: number; mintTo?: Address[] } = {},
 ): Promise<Address> {
   const client = chainClient(url);
-  const wallet = createWalletClient({ account: deployer, chain: foundry, transport: http(url) });
+  const wallet = createWalletClient({ account: deployer, chain: await chainAt(url), transport: http(url) });
   const hash = await wallet.deployContract({
     abi: demoTokenAbi,
     bytecode: demoTokenBytecode,
@@ -65,5 +74,5 @@ export async function deployTestToken(
     });
     await client.waitForTransactionReceipt({ hash: mintHash });
   }
-  return contractAddress!;
+  return getAddress(contractAddress!);
 }

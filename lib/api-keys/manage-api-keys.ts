@@ -1,0 +1,55 @@
+import { and, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../db";
+import { apiKeys, type ApiKey } from "../db/schema";
+import { AppError } from "../errors";
+import { createApiKey } from "./create-api-key";
+
+export const createApiKeySchema = z.object({
+  name: z
+    .string({ error: "name must be a string" })
+    .trim()
+    .min(1, { error: "name must not be empty" })
+    .max(100, { error: "name must be at most 100 characters" })
+    .optional(),
+});
+
+export interface ApiKeyView {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export function toApiKeyView(key: ApiKey): ApiKeyView {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    createdAt: key.createdAt.toISOString(),
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listApiKeys(db: Db, userId: number): Promise<ApiKeyView[]> {
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.id));
+  return rows.map(toApiKeyView);
+}
+
+/** The whole key is in the result of this call only. */
+export async function issueApiKey(db: Db, userId: number, name?: string): Promise<ApiKeyView & { key: string }> {
+  const { record, key } = await createApiKey(db, userId, name ?? "default");
+  return { ...toApiKeyView(record), key };
+}
+
+/** Revoking is immediate (authentication reads revokedAt) and idempotent. */
+export async function revokeApiKey(db: Db, userId: number, id: number): Promise<ApiKeyView> {
+  const [key] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)));
+  if (!key) throw new AppError("NOT_FOUND", "API key not found");
+  if (key.revokedAt) return toApiKeyView(key);
+  const [revoked] = await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning();
+  return toApiKeyView(revoked!);
+}

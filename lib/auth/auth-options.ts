@@ -1,0 +1,46 @@
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { getConfig } from "../config";
+import { getDb } from "../db";
+import { ensureStarted } from "../startup";
+import { verifyCredentials } from "./verify-credentials";
+
+/** Dashboard sessions live a week; set explicitly, or next-auth stamps a 30-day exp. */
+export const DASHBOARD_SESSION_SECONDS = 7 * 24 * 3600;
+
+export function authOptions(): NextAuthOptions {
+  return {
+    secret: getConfig().nextAuthSecret,
+    session: { strategy: "jwt", maxAge: DASHBOARD_SESSION_SECONDS },
+    jwt: { maxAge: DASHBOARD_SESSION_SECONDS },
+    pages: { signIn: "/login" },
+    providers: [
+      CredentialsProvider({
+        name: "Email and password",
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials) {
+          await ensureStarted();
+          try {
+            const user = await verifyCredentials(await getDb(), credentials?.email, credentials?.password);
+            return { id: String(user.id), email: user.email };
+          } catch {
+            return null;
+          }
+        },
+      }),
+    ],
+    callbacks: {
+      async jwt({ token, user }) {
+        if (user) {
+          token.sub = user.id;
+          token.email = user.email;
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        if (session.user) (session.user as { id?: string }).id = token.sub;
+        return session;
+      },
+    },
+  };
+}

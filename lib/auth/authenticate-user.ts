@@ -1,0 +1,49 @@
+import { eq } from "drizzle-orm";
+import type { NextRequest } from "next/server";
+import { getToken } from "next-auth/jwt";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { users, type User } from "../db/schema";
+import { AppError } from "../errors";
+import { readBearerToken } from "./bearer-token";
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * The user behind `Authorization: Bearer <JWT>` or, without that header, the dashboard session
+ * cookie. A cookie-authenticated mutation must come from the site's own origin (CSRF).
+ */
+export async function authenticateUser(db: Db, req: NextRequest): Promise<User> {
+  const config = getConfig();
+  const authorization = req.headers.get("authorization");
+  let subject: string | undefined;
+  if (authorization !== null) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+    const claims = match ? await readBearerToken(match[1]!) : null;
+    if (!claims) throw new AppError("UNAUTHORIZED", "bearer token is missing, invalid or expired");
+    subject = claims.sub;
+  } else {
+    const claims = await getToken({
+      req,
+      secret: config.nextAuthSecret,
+      secureCookie: config.siteUrl.startsWith("https://"),
+    });
+    if (!claims?.sub || (typeof claims.exp === "number" && claims.exp * 1000 <= Date.now())) {
+      throw new AppError("UNAUTHORIZED", "sign in, or send Authorization: Bearer <token> from POST /api/user/token");
+    }
+    if (MUTATING.has(req.method) && !isSameOrigin(req, config.siteUrl)) {
+      throw new AppError("UNAUTHORIZED", "cross-site request refused: send it from the dashboard or with a bearer token");
+    }
+    subject = claims.sub;
+  }
+  const id = Number(subject);
+  const [user] = Number.isSafeInteger(id) ? await db.select().from(users).where(eq(users.id, id)) : [];
+  if (!user) throw new AppError("UNAUTHORIZED", "the account of this token no longer exists");
+  return user;
+}
+
+function isSameOrigin(req: NextRequest, siteUrl: string): boolean {
+  const origin = req.headers.get("origin");
+  if (!origin) return false;
+  return origin === new URL(siteUrl).origin || origin === req.nextUrl.origin;
+}

@@ -1,0 +1,30 @@
+import { decode, encode } from "next-auth/jwt";
+import { getConfig } from "../config";
+import type { User } from "../db/schema";
+
+/** Claims of the bearer JWT and the dashboard session (next-auth JWT, encrypted with NEXTAUTH_SECRET). */
+export interface UserClaims {
+  sub: string;
+  email: string;
+}
+
+export async function issueBearerToken(user: Pick<User, "id" | "email">): Promise<{ token: string; expiresAt: string }> {
+  const config = getConfig();
+  const maxAge = config.bearerTokenTtlSeconds;
+  const token = await encode({ token: { sub: String(user.id), email: user.email }, secret: config.nextAuthSecret, maxAge });
+  // encode() stamps exp = now + maxAge in whole seconds; report the same instant.
+  const expiresAt = new Date(((Date.now() / 1000) | 0) * 1000 + maxAge * 1000).toISOString();
+  return { token, expiresAt };
+}
+
+/** The claims of a valid, unexpired token, or null. */
+export async function readBearerToken(token: string): Promise<UserClaims | null> {
+  try {
+    const claims = await decode({ token, secret: getConfig().nextAuthSecret });
+    if (!claims || typeof claims.sub !== "string" || typeof claims.exp !== "number") return null;
+    if (claims.exp * 1000 <= Date.now()) return null; // no grace period beyond exp
+    return { sub: claims.sub, email: String(claims.email ?? "") };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,23 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../db";
+import { users, type User } from "../db/schema";
+import { AppError } from "../errors";
+import { emailSchema } from "../users/create-user";
+import { dummyPasswordHash, verifyPassword } from "../users/password";
+
+const INVALID = "invalid email or password";
+
+/**
+ * The user for these credentials, or UNAUTHORIZED with one message whether or not the email
+ * exists (an unknown email still spends the time of a password check).
+ */
+export async function verifyCredentials(db: Db, email: unknown, password: unknown): Promise<User> {
+  const parsedEmail = emailSchema.safeParse(email);
+  if (!parsedEmail.success || typeof password !== "string" || password.length === 0 || password.length > 200) {
+    throw new AppError("UNAUTHORIZED", INVALID);
+  }
+  const [user] = await db.select().from(users).where(eq(users.email, parsedEmail.data));
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+  if (!user || !ok) throw new AppError("UNAUTHORIZED", INVALID);
+  return user;
+}

@@ -1,0 +1,63 @@
+import type { NextRequest } from "next/server";
+import type { z } from "zod";
+import { AppError } from "../errors";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Reads a JSON body of at most 64 KB and validates it. Bad JSON, a body that is not an object,
+ * an oversize body or a field of the wrong type → VALIDATION_ERROR naming the field.
+ */
+export async function readJson<S extends z.ZodType>(req: NextRequest | Request, schema: S): Promise<z.output<S>> {
+  const raw = await readLimitedText(req);
+  let value: unknown;
+  if (raw.trim() === "") {
+    value = {};
+  } else {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new AppError("VALIDATION_ERROR", "request body is not valid JSON");
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new AppError("VALIDATION_ERROR", "request body must be a JSON object");
+  }
+  return parseWith(schema, value);
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = result.error.issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || undefined,
+    message: issue.message,
+  }));
+  const first = details[0]!;
+  const message = first.path && !first.message.startsWith(first.path) ? `${first.path}: ${first.message}` : first.message;
+  throw new AppError("VALIDATION_ERROR", message, details);
+}
+
+async function readLimitedText(req: Request): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+function tooLarge() {
+  return new AppError("VALIDATION_ERROR", `request body is larger than ${MAX_BODY_BYTES / 1024} KB`);
+}

@@ -1,0 +1,35 @@
+import { expect, test } from "@playwright/test";
+import { DEMO_TOKEN_ADDRESS } from "../../lib/chain/demo-token";
+
+/** The README's curl set-up, over real HTTP against the production server. */
+test("register → token → package → token → domain → API key", async ({ request }) => {
+  const email = `e2e-${Date.now()}@example.com`;
+  const password = "correct horse battery";
+
+  const registered = await request.post("/api/user/register", { data: { email, password } });
+  expect(registered.status()).toBe(201);
+
+  const issued = await request.post("/api/user/token", { data: { email, password } });
+  expect(issued.status()).toBe(200);
+  const { token } = (await issued.json()).data;
+  const headers = { authorization: `Bearer ${token}` };
+
+  const pkg = await request.post("/api/user/package", { headers, data: { plan: "starter" } });
+  expect((await pkg.json()).data.plan.id).toBe("starter");
+
+  const tokenRes = await request.post("/api/user/tokens", { headers, data: { contractAddress: DEMO_TOKEN_ADDRESS, network: "local" } });
+  expect(tokenRes.status()).toBe(201);
+  expect((await tokenRes.json()).data).toMatchObject({ symbol: "DUSD", decimals: 18, contractAddress: DEMO_TOKEN_ADDRESS, network: "local" });
+
+  const domain = await request.post("/api/user/domains", { headers, data: { domain: "https://shop.example.com" } });
+  expect(domain.status()).toBe(201);
+  expect((await domain.json()).data.withdrawalAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+
+  const key = await request.post("/api/user/api-keys", { headers, data: { name: "shop" } });
+  expect(key.status()).toBe(201);
+  expect((await key.json()).data.key).toMatch(/^bscp_live_/);
+
+  const unauthorized = await request.get("/api/user/tokens");
+  expect(unauthorized.status()).toBe(401);
+  expect(await unauthorized.json()).toMatchObject({ success: false, error: { code: "UNAUTHORIZED" } });
+});

@@ -1,0 +1,143 @@
+import { encode } from "next-auth/jwt";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { GET as listTokens, POST as postToken } from "@/app/api/user/tokens/route";
+import { POST as register } from "@/app/api/user/register/route";
+import { POST as issueToken } from "@/app/api/user/token/route";
+import { users } from "@/lib/db/schema";
+import { signUp } from "../helpers/accounts";
+import { useTestChain } from "../helpers/chain";
+import { useConfig } from "../helpers/config";
+import { useTestDatabase } from "../helpers/database";
+import { bearer, call, SITE } from "../helpers/http";
+
+const db = useTestDatabase();
+const chain = useTestChain({ chainId: 56 });
+const SECRET = "integration-test-secret-0123456789";
+const config = () => useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: SECRET, NEXTAUTH_URL: SITE });
+
+describe("POST /api/user/register", () => {
+  it("creates a user with a normalised email and a scrypt hash, never echoing the password", async () => {
+    config();
+    const res = await call(register, { method: "POST", body: { email: "  Alice@Example.COM ", password: "correct horse battery" } });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ success: true, data: { userId: expect.any(Number), email: "alice@example.com", createdAt: expect.any(String) } });
+    expect(JSON.stringify(res.body)).not.toContain("correct horse");
+    const [row] = await db().select().from(users).where(eq(users.email, "alice@example.com"));
+    expect(row!.passwordHash).toMatch(/^scrypt\$/);
+  });
+
+  it("refuses a duplicate email (any case) with VALIDATION_ERROR and creates nothing", async () => {
+    const before = (await db().select().from(users)).length;
+    const res = await call(register, { method: "POST", body: { email: "ALICE@example.com", password: "another password" } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: { code: "VALIDATION_ERROR", message: "an account with this email already exists" } });
+    expect((await db().select().from(users)).length).toBe(before);
+  });
+
+  it.each([
+    [{ email: "bob@example.com", password: "short" }, "password must be at least 10 characters"],
+    [{ email: "not-an-email", password: "long enough password" }, "email is not a valid address"],
+    [{ email: 5, password: "long enough password" }, "email must be a string"],
+    [{ password: "long enough password" }, "email must be a string"],
+    [{ email: "bob@example.com", password: ["x"] }, "password must be a string"],
+  ])("rejects %j", async (body, message) => {
+    const before = (await db().select().from(users)).length;
+    const res = await call(register, { method: "POST", body });
+    expect(res.status).toBe(400);
+    expect(res.body.success).toBe(false);
+    expect(res.body.error.code).toBe("VALIDATION_ERROR");
+    expect(res.body.error.message).toContain(message);
+    expect((await db().select().from(users)).length).toBe(before);
+  });
+
+  it("answers bad JSON, a non-object body and an oversize body with VALIDATION_ERROR", async () => {
+    const bad = await call(register, { method: "POST", body: "{not json" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toEqual({ code: "VALIDATION_ERROR", message: "request body is not valid JSON" });
+    const array = await call(register, { method: "POST", body: "[1,2]" });
+    expect(array.body.error.message).toBe("request body must be a JSON object");
+    const huge = await call(register, {
+      method: "POST",
+      body: { email: "big@example.com", password: "long enough password", pad: "x".repeat(70 * 1024) },
+    });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.message).toBe("request body is larger than 64 KB");
+  });
+});
+
+describe("POST /api/user/token and bearer authentication", () => {
+  it("issues a bearer token that /api/user endpoints accept, with its expiry", async () => {
+    config();
+    const res = await call(issueToken, { method: "POST", body: { email: "alice@example.com", password: "correct horse battery" } });
+    expect(res.status).toBe(200);
+    const { token, expiresAt } = res.body.data;
+    expect(typeof token).toBe("string");
+    const ttl = new Date(expiresAt).getTime() - Date.now();
+    expect(ttl).toBeGreaterThan(86_000_000);
+    expect(ttl).toBeLessThanOrEqual(86_400_000);
+    const list = await call(listTokens, { headers: bearer(token) });
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({ success: true, data: [] });
+  });
+
+  it("answers wrong credentials with the same 401 whether or not the email exists", async () => {
+    const wrongPassword = await call(issueToken, { method: "POST", body: { email: "alice@example.com", password: "wrong password!!" } });
+    const unknownEmail = await call(issueToken, { method: "POST", body: { email: "nobody@example.com", password: "wrong password!!" } });
+    const malformedEmail = await call(issueToken, { method: "POST", body: { email: "not an email", password: "wrong password!!" } });
+    for (const res of [wrongPassword, unknownEmail, malformedEmail]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ success: false, error: { code: "UNAUTHORIZED", message: "invalid email or password" } });
+    }
+  });
+
+  it("answers a body without the credentials' fields with VALIDATION_ERROR", async () => {
+    const res = await call(issueToken, { method: "POST", body: { email: 42 } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "VALIDATION_ERROR", message: "email must be a string" });
+  });
+
+  it("refuses a missing, malformed, forged or expired bearer token", async () => {
+    const { userId } = await signUp();
+    const expired = await encode({ token: { sub: String(userId) }, secret: SECRET, maxAge: -60 });
+    const forged = await encode({ token: { sub: String(userId) }, secret: "some-other-secret-0123456789", maxAge: 600 });
+    for (const headers of [{}, { authorization: "Basic abc" }, bearer("garbage"), bearer(forged), bearer(expired)]) {
+      const res = await call(listTokens, { headers });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe("UNAUTHORIZED");
+    }
+  });
+
+  it("refuses the token of a user that no longer exists", async () => {
+    const { userId, auth } = await signUp();
+    await db().delete(users).where(eq(users.id, userId));
+    expect((await call(listTokens, { headers: auth })).status).toBe(401);
+  });
+});
+
+describe("dashboard session cookie", () => {
+  async function sessionCookie() {
+    const { userId } = await signUp();
+    const jwt = await encode({ token: { sub: String(userId), email: "x@example.com" }, secret: SECRET, maxAge: 600 });
+    return { cookie: `next-auth.session-token=${jwt}` };
+  }
+
+  it("is accepted for reads", async () => {
+    config();
+    const res = await call(listTokens, { headers: await sessionCookie() });
+    expect(res.status).toBe(200);
+  });
+
+  it("is accepted for mutations only from the site's own origin (CSRF)", async () => {
+    const headers = await sessionCookie();
+    const body = { contractAddress: "0x0000000000000000000000000000000000000001", network: "nowhere" };
+    const crossSite = await call(postToken, { method: "POST", headers: { ...headers, origin: "https://evil.example" }, body });
+    expect(crossSite.status).toBe(401);
+    expect(crossSite.body.error.message).toContain("cross-site");
+    const noOrigin = await call(postToken, { method: "POST", headers, body });
+    expect(noOrigin.status).toBe(401);
+    const sameSite = await call(postToken, { method: "POST", headers: { ...headers, origin: SITE }, body });
+    expect(sameSite.status).toBe(400); // authenticated; then the unknown network is refused
+    expect(sameSite.body.error.message).toContain('network "nowhere" is not configured');
+  });
+});
