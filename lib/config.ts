@@ -75,6 +75,7 @@ const envSchema = z.object({
   SESSION_TTL_SECONDS: intInRange(30, 7 * 24 * 3600),
   SCAN_INTERVAL_MS: intInRange(100, 3_600_000),
   BEARER_TOKEN_TTL_SECONDS: intInRange(60, 30 * 24 * 3600),
+  RATE_LIMIT_PER_MINUTE: intInRange(1, 100_000_000),
   NEXTAUTH_SECRET: optionalString.refine((value) => value === undefined || value.length >= 16, {
     message: "must be at least 16 characters",
   }),
@@ -114,6 +115,8 @@ export interface Config {
   sessionTtlSeconds: number;
   scanIntervalMs: number;
   bearerTokenTtlSeconds: number;
+  /** Requests per minute per API key (token bucket; bursts up to the same number). */
+  rateLimitPerMinute: number;
   nextAuthSecret: string;
   siteUrl: string;
   jobs: { mode: "embedded" | "inngest"; eventKey?: string; signingKey?: string; dev: boolean };
@@ -166,6 +169,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     sessionTtlSeconds: e.SESSION_TTL_SECONDS ?? 900,
     scanIntervalMs: e.SCAN_INTERVAL_MS ?? 1000,
     bearerTokenTtlSeconds: e.BEARER_TOKEN_TTL_SECONDS ?? 86_400,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE ?? 3000,
     nextAuthSecret: e.NEXTAUTH_SECRET ?? DEV_NEXTAUTH_SECRET,
     siteUrl: (e.NEXTAUTH_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     jobs: {

@@ -9,6 +9,11 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * an oversize body or a field of the wrong type → VALIDATION_ERROR naming the field.
  */
 export async function readJson<S extends z.ZodType>(req: NextRequest | Request, schema: S): Promise<z.output<S>> {
+  return parseWith(schema, await readJsonObject(req));
+}
+
+/** The body as a plain JSON object (an empty body is {}), before any schema. */
+export async function readJsonObject(req: NextRequest | Request): Promise<Record<string, unknown>> {
   const raw = await readLimitedText(req);
   let value: unknown;
   if (raw.trim() === "") {
@@ -23,7 +28,7 @@ export async function readJson<S extends z.ZodType>(req: NextRequest | Request, 
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new AppError("VALIDATION_ERROR", "request body must be a JSON object");
   }
-  return parseWith(schema, value);
+  return value as Record<string, unknown>;
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {

@@ -6,7 +6,9 @@ import { getDb, type Db } from "../db";
 import type { User } from "../db/schema";
 import { log } from "../log";
 import { ensureStarted } from "../startup";
+import { applyCors, preflight } from "./cors";
 import { errorResponse } from "./envelope";
+import { consumeRateLimit } from "./rate-limit";
 
 type RouteParams = Record<string, string | string[] | undefined>;
 type RouteContext = { params: Promise<RouteParams> };
@@ -47,7 +49,25 @@ export function withUser(handler: (ctx: BaseContext & { user: User }) => Promise
   return withErrors(async (ctx) => handler({ ...ctx, user: await authenticateUser(ctx.db, ctx.req) }));
 }
 
-/** `/api/v1/*`: `x-api-key`; every record created is owned by that key. */
+/**
+ * `/api/v1/*`: `x-api-key`, then the key's rate limit; every record created is owned by that key.
+ * Responses (errors included) carry CORS headers for the key owner's whitelisted origins.
+ */
 export function withApiKey(handler: (ctx: BaseContext & ApiKeyPrincipal) => Promise<Response>) {
-  return withErrors(async (ctx) => handler({ ...ctx, ...(await authenticateApiKey(ctx.db, ctx.req.headers.get("x-api-key"))) }));
+  return withErrors(async (ctx) => {
+    const principal = await authenticateApiKey(ctx.db, ctx.req.headers.get("x-api-key"));
+    let response: Response;
+    try {
+      consumeRateLimit(principal.apiKey.id);
+      response = await handler({ ...ctx, ...principal });
+    } catch (error) {
+      response = errorResponse(error, ctx.requestId);
+    }
+    return applyCors(ctx.db, principal.user.id, ctx.req.headers.get("origin"), response);
+  });
+}
+
+/** `OPTIONS` for an /api/v1 route. */
+export function corsPreflight(methods: string) {
+  return withErrors(async ({ req, db }) => preflight(db, req.headers.get("origin"), methods));
 }

@@ -1,3 +1,6 @@
+import { POST as addDomain } from "@/app/api/user/domains/route";
+import { POST as choosePackage } from "@/app/api/user/package/route";
+import { POST as registerToken } from "@/app/api/user/tokens/route";
 import { POST as issueKey } from "@/app/api/user/api-keys/route";
 import { POST as register } from "@/app/api/user/register/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
@@ -17,4 +20,40 @@ export async function newApiKey(auth: Record<string, string>, name = "test"): Pr
   const created = await call(issueKey, { method: "POST", headers: auth, body: { name } });
   if (created.status !== 201) throw new Error(`api key failed: ${JSON.stringify(created.body)}`);
   return { id: created.body.data.id, key: created.body.data.key };
+}
+
+
+export interface Merchant {
+  email: string;
+  userId: number;
+  auth: Record<string, string>;
+  apiKey: string;
+  apiKeyId: number;
+  tokenId: number;
+  domainId: number;
+  withdrawalAddress: string;
+}
+
+/** A merchant ready to take payments: starter package, a token on `network`, a domain, an API key. */
+export async function setUpMerchant(options: { contractAddress: string; network: string; domain?: string }): Promise<Merchant> {
+  const { email, userId, auth } = await signUp();
+  await call(choosePackage, { method: "POST", headers: auth, body: { plan: "starter" } });
+  const token = await call(registerToken, {
+    method: "POST",
+    headers: auth,
+    body: { contractAddress: options.contractAddress, network: options.network },
+  });
+  if (token.status >= 300) throw new Error(`token failed: ${JSON.stringify(token.body)}`);
+  const domain = await call(addDomain, { method: "POST", headers: auth, body: { domain: options.domain ?? "https://shop.example.com" } });
+  const key = await newApiKey(auth);
+  return {
+    email,
+    userId,
+    auth,
+    apiKey: key.key,
+    apiKeyId: key.id,
+    tokenId: token.body.data.tokenId,
+    domainId: domain.body.data.domainId,
+    withdrawalAddress: domain.body.data.withdrawalAddress,
+  };
 }

@@ -1,0 +1,10 @@
+import { ok } from "@/lib/http/envelope";
+import { withErrors } from "@/lib/http/handlers";
+import { parseUuid } from "@/lib/http/params";
+import { getCheckoutView } from "@/lib/payments/checkout-view";
+
+/** GET /api/checkout/:sessionId (public): what the hosted payment page shows; nothing about the merchant. */
+export const GET = withErrors(async ({ db, params }) => {
+  const view = await getCheckoutView(db, parseUuid(params.sessionId, "sessionId"));
+  return ok(view, 200, { "cache-control": "no-store" });
+});

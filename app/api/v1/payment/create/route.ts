@@ -1,0 +1,22 @@
+import { parseWith, readJsonObject } from "@/lib/http/body";
+import { ok } from "@/lib/http/envelope";
+import { corsPreflight, withApiKey } from "@/lib/http/handlers";
+import { parseIdempotencyKey, runIdempotent } from "@/lib/http/idempotency";
+import { createPaymentSession } from "@/lib/payments/create-session";
+import { createPaymentSchema } from "@/lib/payments/schemas";
+
+/** POST /api/v1/payment/create → 201 PaymentSession; `Idempotency-Key` replays the first answer. */
+export const POST = withApiKey(async ({ req, db, apiKey }) => {
+  const body = await readJsonObject(req);
+  const input = parseWith(createPaymentSchema, body);
+  const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
+  const origin = req.headers.get("origin");
+  if (key === null) return ok(await createPaymentSession(db, apiKey, input, origin), 201);
+  const result = await runIdempotent(db, { apiKeyId: apiKey.id, scope: "payment.create", key, body }, async (tx) => ({
+    status: 201,
+    body: await createPaymentSession(tx, apiKey, input, origin),
+  }));
+  return ok(result.body, result.status, result.replayed ? { "idempotent-replayed": "true" } : undefined);
+});
+
+export const OPTIONS = corsPreflight("POST");

@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+import { and, eq, lt } from "drizzle-orm";
+import type { Db } from "../db";
+import { idempotencyRecords } from "../db/schema";
+import { AppError } from "../errors";
+
+const TTL_MS = 24 * 3600 * 1000;
+
+export interface StoredResponse<T> {
+  status: number;
+  body: T;
+  replayed: boolean;
+}
+
+/** Key order does not matter: {"a":1,"b":2} and {"b":2,"a":1} are the same request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function parseIdempotencyKey(value: string | null): string | null {
+  if (value === null) return null;
+  if (!/^[\x21-\x7e]{1,255}$/.test(value)) {
+    throw new AppError("VALIDATION_ERROR", "Idempotency-Key must be 1–255 visible ASCII characters");
+  }
+  return value;
+}
+
+/**
+ * Runs `work` once per (API key, scope, Idempotency-Key) within 24 h. The record is inserted in
+ * the same transaction as the work: a concurrent duplicate blocks on the unique index until the
+ * first commits, then replays its response; if the first fails, nothing is kept and a retry runs
+ * afresh. The same key with a different body is IDEMPOTENCY_CONFLICT.
+ */
+export async function runIdempotent<T>(
+  db: Db,
+  request: { apiKeyId: number; scope: string; key: string; body: unknown },
+  work: (tx: Db) => Promise<{ status: number; body: T }>,
+): Promise<StoredResponse<T>> {
+  const requestHash = createHash("sha256").update(canonicalJson(request.body)).digest("hex");
+  const match = and(
+    eq(idempotencyRecords.apiKeyId, request.apiKeyId),
+    eq(idempotencyRecords.scope, request.scope),
+    eq(idempotencyRecords.key, request.key),
+  );
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    await tx.delete(idempotencyRecords).where(and(match, lt(idempotencyRecords.expiresAt, now)));
+    const [inserted] = await tx
+      .insert(idempotencyRecords)
+      .values({
+        apiKeyId: request.apiKeyId,
+        scope: request.scope,
+        key: request.key,
+        requestHash,
+        expiresAt: new Date(now.getTime() + TTL_MS),
+      })
+      .onConflictDoNothing()
+      .returning({ id: idempotencyRecords.id });
+    if (!inserted) {
+      const [existing] = await tx.select().from(idempotencyRecords).where(match);
+      if (!existing || existing.requestHash !== requestHash) {
+        throw new AppError("IDEMPOTENCY_CONFLICT", "this Idempotency-Key was already used with a different request body");
+      }
+      return { status: existing.responseStatus!, body: existing.responseBody as T, replayed: true };
+    }
+    const result = await work(tx);
+    await tx
+      .update(idempotencyRecords)
+      .set({ responseStatus: result.status, responseBody: result.body as object })
+      .where(eq(idempotencyRecords.id, inserted.id));
+    return { ...result, replayed: false };
+  });
+}

@@ -1,0 +1,38 @@
+import { and, count, desc, eq, lte } from "drizzle-orm";
+import type { Db } from "../db";
+import { paymentSessions, tokens, type SessionStatus } from "../db/schema";
+import { toHistoryItem } from "./session-view";
+
+export interface Page<T> {
+  items: T[];
+  meta: { page: number; limit: number; total: number; pages: number };
+}
+
+/** The API key's sessions, newest first; pending sessions past expiresAt are expired first. */
+export async function listPaymentHistory(
+  db: Db,
+  apiKeyId: number,
+  query: { page: number; limit: number; status?: SessionStatus },
+): Promise<Page<ReturnType<typeof toHistoryItem>>> {
+  const now = new Date();
+  await db
+    .update(paymentSessions)
+    .set({ status: "expired", expiredAt: now, updatedAt: now })
+    .where(and(eq(paymentSessions.apiKeyId, apiKeyId), eq(paymentSessions.status, "pending"), lte(paymentSessions.expiresAt, now)));
+
+  const where = and(eq(paymentSessions.apiKeyId, apiKeyId), query.status ? eq(paymentSessions.status, query.status) : undefined);
+  const [totalRow] = await db.select({ total: count() }).from(paymentSessions).where(where);
+  const rows = await db
+    .select({ session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals, contractAddress: tokens.contractAddress } })
+    .from(paymentSessions)
+    .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
+    .where(where)
+    .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  const total = Number(totalRow?.total ?? 0);
+  return {
+    items: rows.map(toHistoryItem),
+    meta: { page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit) },
+  };
+}

@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { addressSchema } from "../chain/address";
+import { SESSION_STATUSES } from "../db/schema";
+import { amountStringSchema } from "./amount";
+
+/** Request and response schemas of /api/v1/payment: they validate requests and generate openapi.json. */
+
+export const MAX_METADATA_BYTES = 4096;
+
+const positiveInt = (field: string) =>
+  z
+    .number({ error: `${field} must be an integer` })
+    .int({ error: `${field} must be an integer` })
+    .positive({ error: `${field} must be positive` })
+    .max(2_147_483_647, { error: `${field} is too large` });
+
+export const createPaymentSchema = z
+  .object({
+    tokenId: positiveInt("tokenId").meta({ description: "Id of a token registered by the key's user." }),
+    amount: amountStringSchema("amount").meta({ description: "Decimal amount in whole tokens, e.g. \"10.5\".", example: "10.5" }),
+    merchantWallet: addressSchema("merchantWallet")
+      .optional()
+      .meta({ description: "Receives the forwarded tokens; default: the domain's payout address, else its withdrawal wallet." }),
+    domainId: positiveInt("domainId")
+      .optional()
+      .meta({ description: "Whitelisted domain; default: the domain of the Origin header, else the user's first domain." }),
+    metadata: z
+      .record(z.string(), z.unknown(), { error: "metadata must be a JSON object" })
+      .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= MAX_METADATA_BYTES, {
+        message: `metadata must be at most ${MAX_METADATA_BYTES} bytes as JSON`,
+      })
+      .optional()
+      .meta({ description: "Your own data (≤ 4 KB), returned in history." }),
+    redirectUrl: z
+      .string({ error: "redirectUrl must be a string" })
+      .max(2000, { error: "redirectUrl is too long" })
+      .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), { message: "redirectUrl must be an http(s) URL" })
+      .optional()
+      .meta({ description: "Where the hosted checkout page sends the payer when the payment completes." }),
+  })
+  .meta({ id: "CreatePaymentRequest" });
+
+export type CreatePaymentInput = z.output<typeof createPaymentSchema>;
+
+const statusSchema = z.enum(SESSION_STATUSES);
+
+const pageParam = (field: string, fallback: number, max?: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") return fallback;
+      if (!/^[1-9][0-9]{0,6}$/.test(value) || (max !== undefined && Number(value) > max)) {
+        ctx.addIssue({ code: "custom", message: `${field} must be an integer from 1${max ? ` to ${max}` : ""}` });
+        return z.NEVER;
+      }
+      return Number(value);
+    });
+
+export const paymentHistoryQuerySchema = z.object({
+  page: pageParam("page", 1).meta({ description: "Page number, from 1." }),
+  limit: pageParam("limit", 20, 100).meta({ description: "Items per page, 1–100 (default 20)." }),
+  status: z
+    .enum(SESSION_STATUSES, { error: `status must be one of ${SESSION_STATUSES.join(", ")}` })
+    .optional(),
+});
+
+export const createPaymentResponseSchema = z
+  .object({
+    sessionId: z.string().meta({ description: "UUID; also in the checkout URL." }),
+    depositAddress: z.string().meta({ description: "Fresh BSC address for this payment only." }),
+    ephemeralAddress: z.string().meta({ description: "Same value as depositAddress." }),
+    qrCode: z.string().meta({ description: "data:image/png;base64 QR of the EIP-681 transfer URI." }),
+    amount: z.string(),
+    token: z.string().meta({ description: "Token symbol." }),
+    expiresAt: z.string().meta({ description: "ISO 8601 UTC." }),
+    status: z.literal("pending"),
+    checkoutUrl: z.string().meta({ description: "Hosted payment page for the payer." }),
+  })
+  .meta({ id: "PaymentSession" });
+
+export const paymentStatusSchema = z
+  .object({
+    sessionId: z.string(),
+    status: statusSchema,
+    amount: z.string(),
+    receivedAmount: z.string().nullable(),
+    txHash: z.string().nullable(),
+    expiresAt: z.string(),
+    token: z.string(),
+    overpaid: z.boolean(),
+  })
+  .meta({ id: "PaymentStatus" });
+
+export const paymentHistoryItemSchema = z
+  .object({
+    sessionId: z.string(),
+    depositAddress: z.string(),
+    ephemeralAddress: z.string(),
+    amount: z.string(),
+    token: z.string(),
+    status: statusSchema,
+    receivedAmount: z.string().nullable(),
+    txHash: z.string().nullable(),
+    overpaid: z.boolean(),
+    expiresAt: z.string(),
+    createdAt: z.string(),
+    checkoutUrl: z.string(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: "PaymentHistoryItem" });
+
+export const paginationMetaSchema = z
+  .object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), pages: z.number().int() })
+  .meta({ id: "PaginationMeta" });
+
+export const cancelResponseSchema = z
+  .object({ message: z.string(), status: statusSchema })
+  .meta({ id: "CancelResult" });

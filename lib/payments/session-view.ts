@@ -1,0 +1,45 @@
+import { getConfig } from "../config";
+import type { PaymentSession, Token } from "../db/schema";
+import { formatAmount } from "./amount";
+
+/** The wire shapes of a session; amounts are canonical decimal strings of whole tokens. */
+export type SessionWithToken = { session: PaymentSession; token: Pick<Token, "symbol" | "decimals" | "contractAddress"> };
+
+export function checkoutUrl(sessionId: string): string {
+  return `${getConfig().siteUrl}/pay/${sessionId}`;
+}
+
+function received(session: PaymentSession, decimals: number): string | null {
+  return session.receivedAmount > 0n ? formatAmount(session.receivedAmount, decimals) : null;
+}
+
+export function toStatusView({ session, token }: SessionWithToken) {
+  return {
+    sessionId: session.id,
+    status: session.status,
+    amount: formatAmount(session.amount, token.decimals),
+    receivedAmount: received(session, token.decimals),
+    txHash: session.txHash,
+    expiresAt: session.expiresAt.toISOString(),
+    token: token.symbol,
+    overpaid: session.overpaid,
+  };
+}
+
+export function toHistoryItem({ session, token }: SessionWithToken) {
+  return {
+    sessionId: session.id,
+    depositAddress: session.depositAddress,
+    ephemeralAddress: session.depositAddress,
+    amount: formatAmount(session.amount, token.decimals),
+    token: token.symbol,
+    status: session.status,
+    receivedAmount: received(session, token.decimals),
+    txHash: session.txHash,
+    overpaid: session.overpaid,
+    expiresAt: session.expiresAt.toISOString(),
+    createdAt: session.createdAt.toISOString(),
+    checkoutUrl: checkoutUrl(session.id),
+    metadata: (session.metadata as Record<string, unknown> | null) ?? null,
+  };
+}
