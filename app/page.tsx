@@ -22,6 +22,13 @@ export default function HomePage() {
           <p>Tokens that reach a deposit address are forwarded to your merchant wallet, exactly once.</p>
         </section>
         <section className="card">
+          <h2>API reference</h2>
+          <p>
+            <Link href="/docs">/docs</Link> renders the OpenAPI 3.1 document (<code>/api/v1/openapi.json</code>) generated from
+            the schemas that validate every request.
+          </p>
+        </section>
+        <section className="card">
           <h2>Service status</h2>
           <p>
             <Link href="/api/health">/api/health</Link> shows the database, each network&apos;s head block and the scanner&apos;s lag.

@@ -1,0 +1,147 @@
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
+import { createApiKeySchema } from "../api-keys/manage-api-keys";
+import { addDomainSchema, updateDomainSchema } from "../domains/manage-domains";
+import { ERROR_STATUS, type ErrorCode } from "../errors";
+import { choosePlanSchema } from "../packages/current-package";
+import {
+  cancelResponseSchema,
+  createPaymentResponseSchema,
+  createPaymentSchema,
+  paginationMetaSchema,
+  paymentHistoryItemSchema,
+  paymentHistoryQuerySchema,
+  paymentStatusSchema,
+} from "../payments/schemas";
+import { registerTokenSchema } from "../tokens/schemas";
+import { credentialsSchema } from "../users/create-user";
+
+/**
+ * OpenAPI 3.1 for the public API, generated from the very zod schemas that validate requests:
+ * a field added to a schema shows up here, no hand-written copy to drift.
+ */
+const errorSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+      message: z.string(),
+      details: z.array(z.object({ path: z.string().optional(), message: z.string() })).optional(),
+    }),
+  })
+  .meta({ id: "Error" });
+
+const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
+const json = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });
+
+function errors(...codes: ErrorCode[]): ZodOpenApiOperationObject["responses"] {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  return Object.fromEntries([...byStatus].map(([status, list]) => [String(status), { description: list.join(", "), ...json(errorSchema) }]));
+}
+
+const sessionIdParam = { path: z.object({ sessionId: z.string().meta({ description: "UUID of the session." }) }) };
+const idempotencyHeader = {
+  header: z.object({
+    "idempotency-key": z.string().optional().meta({ description: "Same key and body within 24 h → the first response again." }),
+  }),
+};
+const v1 = { security: [{ apiKey: [] }] };
+const user = { security: [{ bearer: [] }] };
+const V1_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"] as const;
+
+function build() {
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "BSC Pay API",
+      version: "1.0.0",
+      description: "Payment sessions for BEP-20 tokens on BNB Smart Chain. Every answer is an envelope {success, data | error}.",
+    },
+    servers: [{ url: "/" }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+        bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT from POST /api/user/token" },
+      },
+    },
+    paths: {
+      "/api/v1/payment/create": {
+        post: {
+          ...v1,
+          summary: "Create a payment session",
+          requestParams: idempotencyHeader,
+          requestBody: json(createPaymentSchema),
+          responses: {
+            "201": { description: "Created", ...json(envelope(createPaymentResponseSchema)) },
+            ...errors("VALIDATION_ERROR", "NO_PACKAGE", "DOMAIN_NOT_WHITELISTED", "IDEMPOTENCY_CONFLICT", ...V1_ERRORS),
+          },
+        },
+      },
+      "/api/v1/payment/{sessionId}/status": {
+        get: {
+          ...v1,
+          summary: "Current state of a session (poll every 5–10 s)",
+          requestParams: sessionIdParam,
+          responses: { "200": { description: "OK", ...json(envelope(paymentStatusSchema)) }, ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS) },
+        },
+      },
+      "/api/v1/payment/{sessionId}/cancel": {
+        post: {
+          ...v1,
+          summary: "Cancel a pending session (a terminal one is left as it is)",
+          requestParams: sessionIdParam,
+          responses: { "200": { description: "OK", ...json(envelope(cancelResponseSchema)) }, ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS) },
+        },
+      },
+      "/api/v1/payment/history": {
+        get: {
+          ...v1,
+          summary: "The API key's sessions, newest first",
+          requestParams: { query: paymentHistoryQuerySchema },
+          responses: {
+            "200": { description: "OK", ...json(envelope(z.object({ items: z.array(paymentHistoryItemSchema), meta: paginationMetaSchema }))) },
+            ...errors("VALIDATION_ERROR", ...V1_ERRORS),
+          },
+        },
+      },
+      "/api/user/register": {
+        post: { summary: "Create an account", requestBody: json(credentialsSchema), responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR") } },
+      },
+      "/api/user/token": {
+        post: { summary: "Get a bearer token", requestBody: json(credentialsSchema), responses: { "200": { description: "{token, expiresAt}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") } },
+      },
+      "/api/user/api-keys": {
+        get: { ...user, summary: "List API keys", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },
+        post: { ...user, summary: "Create an API key (shown once)", requestBody: json(createApiKeySchema), responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") } },
+      },
+      "/api/user/tokens": {
+        get: { ...user, summary: "List tokens", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },
+        post: { ...user, summary: "Register a BEP-20 token", requestBody: json(registerTokenSchema), responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "BLOCKCHAIN_ERROR") } },
+      },
+      "/api/user/domains": {
+        get: { ...user, summary: "List whitelisted domains", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },
+        post: { ...user, summary: "Whitelist a domain", requestBody: json(addDomainSchema), responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") } },
+      },
+      "/api/user/domains/{id}": {
+        patch: {
+          ...user,
+          summary: "Set the payout address or webhook URL",
+          requestParams: { path: z.object({ id: z.string() }) },
+          requestBody: json(updateDomainSchema),
+          responses: { "200": { description: "OK" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },
+        },
+      },
+      "/api/user/package": {
+        get: { ...user, summary: "Current package and usage", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },
+        post: { ...user, summary: "Choose a self-serve plan", requestBody: json(choosePlanSchema), responses: { "200": { description: "OK" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") } },
+      },
+    },
+  });
+}
+
+let cached: ReturnType<typeof build> | undefined;
+export function openApiDocument() {
+  cached ??= build();
+  return cached;
+}
