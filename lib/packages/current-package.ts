@@ -1,7 +1,7 @@
-import { and, count, eq, gte, gt, isNull, lte, or } from "drizzle-orm";
+import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
-import { paymentSessions, plans, subscriptions, type Plan, type Subscription } from "../db/schema";
+import { plans, sessionUsage, subscriptions, type Plan, type Subscription } from "../db/schema";
 import { AppError } from "../errors";
 import { activatePlan } from "./activate-plan";
 
@@ -38,12 +38,16 @@ export async function activeSubscription(db: Db, userId: number, now = new Date(
   return row ?? null;
 }
 
+export function usagePeriod(now = new Date()): string {
+  return monthStart(now).toISOString().slice(0, 7);
+}
+
 async function sessionsThisMonth(db: Db, userId: number, now = new Date()): Promise<number> {
   const [row] = await db
-    .select({ n: count() })
-    .from(paymentSessions)
-    .where(and(eq(paymentSessions.userId, userId), gte(paymentSessions.createdAt, monthStart(now))));
-  return Number(row?.n ?? 0);
+    .select({ sessions: sessionUsage.sessions })
+    .from(sessionUsage)
+    .where(and(eq(sessionUsage.userId, userId), eq(sessionUsage.period, usagePeriod(now))));
+  return row?.sessions ?? 0;
 }
 
 export async function getPackage(db: Db, userId: number): Promise<PackageView> {
@@ -63,7 +67,7 @@ export async function getPackage(db: Db, userId: number): Promise<PackageView> {
     startsAt: current?.subscription.startsAt.toISOString() ?? null,
     endsAt: current?.subscription.endsAt?.toISOString() ?? null,
     usage: {
-      period: monthStart().toISOString().slice(0, 7),
+      period: usagePeriod(),
       sessionsCreated: used,
       remaining: current === null ? 0 : quota === null ? null : Math.max(0, quota - used),
     },
@@ -82,16 +86,25 @@ export async function chooseSelfServePlan(db: Db, userId: number, planId: string
 }
 
 /**
- * NO_PACKAGE unless the user has an active package with quota left. Run it inside the session's
- * creating transaction: the subscription row lock serialises concurrent creates of one user, so
- * the quota cannot be overrun.
+ * NO_PACKAGE unless the user has an active package with quota left; otherwise counts one session
+ * against this month's quota. Call it inside the session's creating transaction: the conditional
+ * upsert is atomic (concurrent creates cannot overrun the quota) and rolls back with the session.
  */
-export async function assertSessionQuota(db: Db, userId: number, now = new Date()): Promise<void> {
+export async function reserveSessionQuota(db: Db, userId: number, now = new Date()): Promise<void> {
   const current = await activeSubscription(db, userId, now);
   if (!current) throw new AppError("NO_PACKAGE", "no active package: choose one (POST /api/user/package) before creating payments");
-  await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.id, current.subscription.id)).for("update");
   const quota = current.plan.monthlySessionQuota;
-  if (quota !== null && (await sessionsThisMonth(db, userId, now)) >= quota) {
-    throw new AppError("NO_PACKAGE", `the ${current.plan.name} package allows ${quota} payment sessions a month; this month's are used up`);
-  }
+  const exhausted = () =>
+    new AppError("NO_PACKAGE", `the ${current.plan.name} package allows ${quota} payment sessions a month; this month's are used up`);
+  if (quota !== null && quota < 1) throw exhausted();
+  const [counted] = await db
+    .insert(sessionUsage)
+    .values({ userId, period: usagePeriod(now), sessions: 1 })
+    .onConflictDoUpdate({
+      target: [sessionUsage.userId, sessionUsage.period],
+      set: { sessions: sql`${sessionUsage.sessions} + 1` },
+      setWhere: quota === null ? undefined : sql`${sessionUsage.sessions} < ${quota}`,
+    })
+    .returning({ sessions: sessionUsage.sessions });
+  if (!counted) throw exhausted();
 }

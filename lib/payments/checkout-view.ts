@@ -36,6 +36,6 @@ export async function getCheckoutView(db: Db, sessionId: string) {
     txHash: session.txHash,
     redirectUrl: session.redirectUrl,
     paymentUri,
-    qrCode: await qrCodeDataUri(paymentUri),
+    qrCode: qrCodeDataUri(paymentUri),
   };
 }

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { keyRingFor } from "../chain/keys";
 import { networkConfig } from "../chain/networks";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
-import { paymentSessions, tokens, type ApiKey } from "../db/schema";
+import { paymentSessions, type ApiKey } from "../db/schema";
+import { findOwnToken } from "../tokens/find-own-token";
 import { AppError } from "../errors";
-import { assertSessionQuota } from "../packages/current-package";
+import { reserveSessionQuota } from "../packages/current-package";
 import { amountProblemMessage, formatAmount, parseAmount } from "./amount";
 import { qrCodeDataUri, tokenTransferUri } from "./eip681";
 import { resolveSessionDomain } from "./resolve-domain";
@@ -38,10 +39,7 @@ export async function createPaymentSession(
   origin: string | null,
 ): Promise<CreatedSession> {
   const config = getConfig();
-  const [token] = await db
-    .select()
-    .from(tokens)
-    .where(and(eq(tokens.id, input.tokenId), eq(tokens.userId, apiKey.userId)));
+  const token = await findOwnToken(db, apiKey.userId, input.tokenId);
   if (!token) throw new AppError("VALIDATION_ERROR", `unknown tokenId ${input.tokenId}: register the token first`);
   const network = networkConfig(token.network);
   if (!network) throw new AppError("VALIDATION_ERROR", `token ${token.symbol} is on network ${token.network}, which this server does not serve`);
@@ -55,7 +53,7 @@ export async function createPaymentSession(
   const expiresAt = new Date(Date.now() + config.sessionTtlSeconds * 1000);
 
   const depositAddress = await db.transaction(async (tx) => {
-    await assertSessionQuota(tx, apiKey.userId);
+    await reserveSessionQuota(tx, apiKey.userId);
     const [row] = rowsOf<{ index: string | number }>(await tx.execute(sql`select nextval('deposit_index_seq') as index`));
     const depositIndex = Number(row!.index);
     const address = keyRingFor(config.masterMnemonic).depositAddress(depositIndex);
@@ -85,7 +83,7 @@ export async function createPaymentSession(
     sessionId,
     depositAddress,
     ephemeralAddress: depositAddress,
-    qrCode: await qrCodeDataUri(uri),
+    qrCode: qrCodeDataUri(uri),
     amount: formatAmount(units, token.decimals),
     token: token.symbol,
     expiresAt: expiresAt.toISOString(),

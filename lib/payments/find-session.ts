@@ -1,4 +1,4 @@
-import { and, eq, lte, sql } from "drizzle-orm";
+import { and, eq, lte } from "drizzle-orm";
 import type { Db } from "../db";
 import { paymentSessions, tokens } from "../db/schema";
 import { AppError } from "../errors";
@@ -14,20 +14,28 @@ export async function findSessionForKey(db: Db, apiKeyId: number, sessionId: str
   return found;
 }
 
-export async function findSession(db: Db, sessionId: string): Promise<SessionWithToken | null> {
-  await expireIfDue(db, sessionId);
-  const [row] = await db
+export async function findSession(db: Db, sessionId: string, now = new Date()): Promise<SessionWithToken | null> {
+  const found = await selectSession(db, sessionId);
+  if (!found || found.session.status !== "pending" || found.session.expiresAt > now) return found;
+  const [expired] = await expireIfDue(db, sessionId, now);
+  // Nothing expired: something else (a payment, a cancel) changed the session meanwhile.
+  return expired ? { ...found, session: expired } : selectSession(db, sessionId);
+}
+
+function selectSession(db: Db, sessionId: string): Promise<SessionWithToken | null> {
+  return db
     .select({ session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals, contractAddress: tokens.contractAddress } })
     .from(paymentSessions)
     .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
-    .where(eq(paymentSessions.id, sessionId));
-  return row ?? null;
+    .where(eq(paymentSessions.id, sessionId))
+    .then((rows) => rows[0] ?? null);
 }
 
-/** pending → expired once expiresAt has passed; a no-op (no row matches) otherwise. */
-export async function expireIfDue(db: Db, sessionId: string, now = new Date()): Promise<void> {
-  await db
+/** pending → expired once expiresAt has passed; returns the expired row, or nothing. */
+export function expireIfDue(db: Db, sessionId: string, now = new Date()) {
+  return db
     .update(paymentSessions)
-    .set({ status: "expired", expiredAt: sql`${paymentSessions.expiresAt}`, updatedAt: now })
-    .where(and(eq(paymentSessions.id, sessionId), eq(paymentSessions.status, "pending"), lte(paymentSessions.expiresAt, now)));
+    .set({ status: "expired", expiredAt: now, updatedAt: now })
+    .where(and(eq(paymentSessions.id, sessionId), eq(paymentSessions.status, "pending"), lte(paymentSessions.expiresAt, now)))
+    .returning();
 }

@@ -25,6 +25,7 @@ describe("migrations", () => {
       "idempotency_records",
       "payment_sessions",
       "plans",
+      "session_usage",
       "subscriptions",
       "tokens",
       "users",

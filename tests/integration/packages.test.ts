@@ -7,11 +7,11 @@ import { describe, expect, it } from "vitest";
 import { GET as getPackage, POST as choose } from "@/app/api/user/package/route";
 import { openPglite } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { paymentSessions, plans, subscriptions, tokens, users } from "@/lib/db/schema";
+import { plans, subscriptions, users } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { assertSessionQuota } from "@/lib/packages/current-package";
+import { reserveSessionQuota } from "@/lib/packages/current-package";
 import { grantPlan } from "@/lib/packages/grant-plan";
-import { newApiKey, signUp } from "../helpers/accounts";
+import { signUp } from "../helpers/accounts";
 import { useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -22,7 +22,7 @@ const chain = useTestChain({ chainId: 56 });
 const config = () => useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
 
 async function quotaError(userId: number): Promise<AppError | undefined> {
-  return assertSessionQuota(db(), userId).then(
+  return reserveSessionQuota(db(), userId).then(
     () => undefined,
     (e: unknown) => e as AppError,
   );
@@ -63,26 +63,18 @@ describe("packages", () => {
     expect(await db().select().from(subscriptions).where(eq(subscriptions.userId, userId))).toEqual([]);
   });
 
-  it("answers NO_PACKAGE once this month's quota is used up", async () => {
+  it("answers NO_PACKAGE once this month's quota is used up, even under concurrent creates", async () => {
     const { auth, userId } = await signUp();
-    await call(choose, { method: "POST", headers: auth, body: { plan: "starter" } });
-    await db().insert(plans).values({ id: "tiny", name: "Tiny", monthlySessionQuota: 2, selfServe: true });
+    await db().insert(plans).values({ id: "tiny", name: "Tiny", monthlySessionQuota: 3, selfServe: true });
     await call(choose, { method: "POST", headers: auth, body: { plan: "tiny" } });
-    const key = await newApiKey(auth);
-    const [token] = await db().insert(tokens).values({ userId, network: "bsc", contractAddress: "0x01", symbol: "T", name: "T", decimals: 18 }).returning();
-    for (let i = 0; i < 2; i++) {
-      expect(await quotaError(userId)).toBeUndefined();
-      await db().insert(paymentSessions).values({
-        id: crypto.randomUUID(), userId, apiKeyId: key.id, tokenId: token!.id, network: "bsc", chainId: 56,
-        depositIndex: 90_000 + userId * 10 + i, depositAddress: `0x${i}`, depositTopic: `${userId}-${i}`,
-        amount: 1n, forwardTo: "0x0", expiresAt: new Date(Date.now() + 60_000),
-      });
-    }
-    const error = await quotaError(userId);
+    expect(await quotaError(userId)).toBeUndefined();
+    const results = await Promise.all([quotaError(userId), quotaError(userId), quotaError(userId), quotaError(userId)]);
+    expect(results.filter((e) => e === undefined)).toHaveLength(2);
+    const error = results.find((e) => e !== undefined);
     expect(error?.code).toBe("NO_PACKAGE");
-    expect(error?.message).toContain("allows 2 payment sessions a month");
+    expect(error?.message).toContain("allows 3 payment sessions a month");
     const view = await call(getPackage, { headers: auth });
-    expect(view.body.data.usage).toMatchObject({ sessionsCreated: 2, remaining: 0 });
+    expect(view.body.data.usage).toMatchObject({ sessionsCreated: 3, remaining: 0 });
   });
 
   it("lets an operator grant a paid plan (in-process and with npm run admin)", async () => {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz, updatedAt } from "./columns";
 import { users } from "./users";
 
@@ -41,3 +41,19 @@ export const subscriptions = pgTable(
 
 export type Plan = typeof plans.$inferSelect;
 export type Subscription = typeof subscriptions.$inferSelect;
+
+/**
+ * Sessions created per user and calendar month (UTC, "YYYY-MM"). Incremented by a conditional
+ * upsert inside the creating transaction, which is both the quota check and its lock.
+ */
+export const sessionUsage = pgTable(
+  "session_usage",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    period: text("period").notNull(),
+    sessions: integer("sessions").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.period] })],
+);
