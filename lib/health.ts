@@ -1,7 +1,10 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, like, notInArray, sql } from "drizzle-orm";
+import { formatEther } from "viem";
 import { getConfig } from "./config";
 import { getDb } from "./db";
-import { chainCursors } from "./db/schema";
+import { chainCursors, forwards } from "./db/schema";
+import { keyRingFor } from "./chain/keys";
+import { runnerState } from "./jobs/runner-registry";
 import { listNetworks, publicClientFor } from "./chain/networks";
 import { ensureStarted } from "./startup";
 
@@ -10,6 +13,9 @@ export interface ChainHealth {
   head: number | null;
   cursor: number | null;
   lag: number | null;
+  lastScanAt: string | null;
+  scanError: string | null;
+  gasTank: { address: string; balance: string | null; low: boolean; waitingForwards: number };
   error?: string;
 }
 
@@ -18,7 +24,7 @@ export interface Health {
   db: "ok" | "unavailable";
   error?: string;
   chains: Record<string, ChainHealth>;
-  jobs: { mode: "embedded" | "inngest" };
+  jobs: { mode: "embedded" | "inngest"; leader?: boolean; lastScanAt?: string | null; lastWorkAt?: string | null; lastError?: string | null };
 }
 
 const RPC_TIMEOUT_MS = 3000;
@@ -28,7 +34,10 @@ const RPC_TIMEOUT_MS = 3000;
  * RPC is "degraded": the API still answers, payments are detected once the chain is back.
  */
 export async function getHealth(): Promise<Health> {
-  const jobs = { mode: getConfig().jobs.mode };
+  const runner = runnerState();
+  const jobs: Health["jobs"] = runner
+    ? { mode: runner.mode, leader: runner.leader, lastScanAt: runner.lastScanAt, lastWorkAt: runner.lastWorkAt, lastError: runner.lastError }
+    : { mode: getConfig().jobs.mode };
   try {
     await ensureStarted();
     const db = await getDb();
@@ -41,17 +50,45 @@ export async function getHealth(): Promise<Health> {
   return { status: degraded ? "degraded" : "ok", db: "ok", chains, jobs };
 }
 
+/** Below this, the gas tank is reported low even before a forward has to wait for it. */
+const GAS_TANK_LOW_WEI = 5_000_000_000_000_000n; // 0.005 BNB ≈ 100 sweeps at 1 gwei
+
 async function chainHealth(network: string, chainId: number): Promise<ChainHealth> {
   const db = await getDb();
   const [cursorRow] = await db.select().from(chainCursors).where(eq(chainCursors.network, network));
   const cursor = cursorRow ? Number(cursorRow.lastScannedBlock) : null;
+  const tank = keyRingFor(getConfig().masterMnemonic).gasTankAddress();
+  const [waiting] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(forwards)
+    .where(and(eq(forwards.network, network), notInArray(forwards.status, ["completed", "failed"]), like(forwards.lastError, "gas tank%")));
+  const base = {
+    chainId,
+    cursor,
+    lastScanAt: cursorRow?.lastScanAt?.toISOString() ?? null,
+    scanError: cursorRow?.lastError ?? null,
+  };
   try {
-    const head = Number(
-      await withTimeout(publicClientFor(network).getBlockNumber({ cacheTime: 0 }), RPC_TIMEOUT_MS),
+    const client = publicClientFor(network);
+    const [head, balance] = await withTimeout(
+      Promise.all([client.getBlockNumber({ cacheTime: 0 }), client.getBalance({ address: tank })]),
+      RPC_TIMEOUT_MS,
     );
-    return { chainId, head, cursor, lag: cursor === null ? null : Math.max(0, head - cursor) };
+    const waitingForwards = Number(waiting?.n ?? 0);
+    return {
+      ...base,
+      head: Number(head),
+      lag: cursor === null ? null : Math.max(0, Number(head) - cursor),
+      gasTank: { address: tank, balance: formatEther(balance), low: waitingForwards > 0 || balance < GAS_TANK_LOW_WEI, waitingForwards },
+    };
   } catch {
-    return { chainId, head: null, cursor, lag: null, error: "RPC unreachable" };
+    return {
+      ...base,
+      head: null,
+      lag: null,
+      gasTank: { address: tank, balance: null, low: false, waitingForwards: Number(waiting?.n ?? 0) },
+      error: "RPC unreachable",
+    };
   }
 }
 

@@ -14,6 +14,12 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface DatabaseHandle {
   db: Db;
   driver: "pglite" | "postgres";
+  /**
+   * Whether this process leads the background jobs of this database: a session-level advisory
+   * lock held on a dedicated connection (PGlite is one process, so it always leads). Call it on
+   * every tick: a lost connection loses the lock, and another process takes over.
+   */
+  holdsLeadership(lockId: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -25,10 +31,34 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     connect_timeout: 10,
     idle_timeout: 60,
   });
+  let leader: postgres.ReservedSql | null = null;
+  const holdsLeadership = async (lockId: number): Promise<boolean> => {
+    try {
+      if (leader) {
+        await leader`select 1`;
+        return true;
+      }
+      const reserved = await client.reserve();
+      const [row] = await reserved`select pg_try_advisory_lock(${lockId}) as locked`;
+      if (row?.locked) {
+        leader = reserved;
+        return true;
+      }
+      reserved.release();
+      return false;
+    } catch {
+      leader = null;
+      return false;
+    }
+  };
   return {
     db: drizzlePostgres(client, { schema }) as unknown as Db,
     driver: "postgres",
-    close: once(() => client.end({ timeout: 5 })),
+    holdsLeadership,
+    close: once(async () => {
+      leader?.release();
+      await client.end({ timeout: 5 });
+    }),
   };
 }
 
@@ -50,6 +80,7 @@ export function openPglite(dataDir?: string): DatabaseHandle {
   return {
     db: drizzlePglite(client, { schema }) as unknown as Db,
     driver: "pglite",
+    holdsLeadership: async () => true,
     close: once(async () => {
       await client.close();
       releaseLock();

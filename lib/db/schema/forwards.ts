@@ -23,6 +23,10 @@ export const forwards = pgTable(
     tokenContract: text("token_contract").notNull(),
     amount: amount("amount").notNull(),
     status: text("status", { enum: FORWARD_STATUSES }).notNull().default("pending"),
+    /** Gas price of both transactions and the sweep's gas limit, fixed when the top-up is signed. */
+    gasPrice: amount("gas_price"),
+    sweepGasLimit: amount("sweep_gas_limit"),
+    /** BNB sent by the gas tank (0 when the deposit address already held enough). */
     gasAmount: amount("gas_amount"),
     gasNonce: bigint("gas_nonce", { mode: "number" }),
     gasTxHash: text("gas_tx_hash"),
@@ -32,6 +36,8 @@ export const forwards = pgTable(
     sweepRawTx: text("sweep_raw_tx"),
     gasUsed: amount("gas_used"),
     attempts: integer("attempts").notNull().default(0),
+    /** A worker's claim on this forward; another worker skips it until then. */
+    lockedUntil: timestamptz("locked_until"),
     lastError: text("last_error"),
     nextAttemptAt: timestamptz("next_attempt_at").notNull().defaultNow(),
     completedAt: timestamptz("completed_at"),

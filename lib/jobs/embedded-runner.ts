@@ -1,0 +1,91 @@
+import { getConfig } from "../config";
+import type { DatabaseHandle } from "../db/client";
+import { log } from "../log";
+import { configuredNetworks, dueForwardsStep, expireDueStep, forwardStep, scanNetworkStep } from "./steps";
+
+/**
+ * JOBS=embedded: the job steps run in this process, on two loops — the scanner every
+ * SCAN_INTERVAL_MS, and the work loop (expiry, forwarding) every second. Only the process that
+ * holds the database's advisory lock runs them, so several instances never work twice.
+ */
+const LEADER_LOCK_ID = 7_284_019_333;
+const MAX_RANGES_PER_TICK = 20;
+const FORWARD_CONCURRENCY = 4;
+
+export interface RunnerState {
+  mode: "embedded";
+  leader: boolean;
+  lastScanAt: string | null;
+  lastWorkAt: string | null;
+  lastError: string | null;
+}
+
+export interface EmbeddedRunner {
+  state: RunnerState;
+  stop(): Promise<void>;
+}
+
+export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
+  const state: RunnerState = { mode: "embedded", leader: false, lastScanAt: null, lastWorkAt: null, lastError: null };
+  let stopped = false;
+  const loops: Promise<void>[] = [];
+
+  const loop = (name: string, intervalMs: number, body: () => Promise<void>) =>
+    (async () => {
+      while (!stopped) {
+        const started = Date.now();
+        try {
+          state.leader = await handle.holdsLeadership(LEADER_LOCK_ID);
+          if (state.leader) await body();
+        } catch (error) {
+          state.lastError = `${name}: ${(error as Error).message}`.slice(0, 300);
+          log.warn({ err: (error as Error).message, loop: name }, "job loop error");
+        }
+        await sleep(Math.max(50, intervalMs - (Date.now() - started)), () => stopped);
+      }
+    })();
+
+  loops.push(
+    loop("scan", getConfig().scanIntervalMs, async () => {
+      for (const network of configuredNetworks()) {
+        try {
+          for (let i = 0; i < MAX_RANGES_PER_TICK; i++) {
+            const result = await scanNetworkStep(handle.db, network);
+            if (result.behind === 0) break;
+          }
+        } catch (error) {
+          state.lastError = `scan ${network}: ${(error as Error).message}`.slice(0, 300);
+          log.warn({ network, err: (error as Error).message }, "scan failed; retrying next poll");
+        }
+      }
+      state.lastScanAt = new Date().toISOString();
+    }),
+    loop("work", 1000, async () => {
+      await expireDueStep(handle.db);
+      const ids = await dueForwardsStep(handle.db, 20);
+      await runLimited(ids, FORWARD_CONCURRENCY, (id) => forwardStep(handle.db, id));
+      state.lastWorkAt = new Date().toISOString();
+    }),
+  );
+
+  return {
+    state,
+    stop: async () => {
+      stopped = true;
+      await Promise.allSettled(loops);
+    },
+  };
+}
+
+async function runLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!).catch(() => {});
+  });
+  await Promise.all(workers);
+}
+
+async function sleep(ms: number, cancelled: () => boolean): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cancelled() && Date.now() < end) await new Promise((r) => setTimeout(r, Math.min(100, end - Date.now())));
+}

@@ -1,0 +1,26 @@
+import { getConfig } from "../config";
+import { getDatabase } from "../db";
+import { log } from "../log";
+import { startEmbeddedRunner, type EmbeddedRunner, type RunnerState } from "./embedded-runner";
+
+const RUNNER_KEY = Symbol.for("bsc-pay.runner");
+type Holder = { [RUNNER_KEY]?: EmbeddedRunner };
+
+/** Starts the embedded runner once per process (JOBS=embedded); Inngest mode runs none here. */
+export async function startJobs(): Promise<void> {
+  const holder = globalThis as Holder;
+  if (holder[RUNNER_KEY] || getConfig().jobs.mode !== "embedded") return;
+  holder[RUNNER_KEY] = startEmbeddedRunner(await getDatabase());
+  log.info("embedded job runner started");
+}
+
+export async function stopJobs(): Promise<void> {
+  const holder = globalThis as Holder;
+  const runner = holder[RUNNER_KEY];
+  delete holder[RUNNER_KEY];
+  await runner?.stop();
+}
+
+export function runnerState(): RunnerState | null {
+  return (globalThis as Holder)[RUNNER_KEY]?.state ?? null;
+}

@@ -1,0 +1,52 @@
+import { advanceForward, dueForwards, type ForwardOutcome } from "../chain/forwarder";
+import { listNetworks } from "../chain/networks";
+import { recordScanError, scanOnce } from "../chain/scanner";
+import type { Db } from "../db";
+import { log } from "../log";
+import { expireDueSessions } from "../payments/expire-due";
+
+/**
+ * The engine's job steps, independent of what drives them (the embedded runner or Inngest).
+ * Each is idempotent and reads what is left to do from the database, so a step that is cut off
+ * and run again resumes where it stopped.
+ */
+export interface ScanStepResult {
+  network: string;
+  behind: number;
+  transfers: number;
+  newForwardIds: number[];
+}
+
+/** One range of one network; call again while `behind` > 0. */
+export async function scanNetworkStep(db: Db, network: string): Promise<ScanStepResult> {
+  try {
+    const result = await scanOnce(db, network);
+    return {
+      network,
+      behind: result ? Number(result.behind) : 0,
+      transfers: result?.transfers ?? 0,
+      newForwardIds: result?.newForwardIds ?? [],
+    };
+  } catch (error) {
+    await recordScanError(db, network, error).catch(() => {});
+    throw error;
+  }
+}
+
+export function configuredNetworks(): string[] {
+  return listNetworks().map((n) => n.name);
+}
+
+export async function expireDueStep(db: Db): Promise<number> {
+  return expireDueSessions(db);
+}
+
+export async function dueForwardsStep(db: Db, limit = 50): Promise<number[]> {
+  return dueForwards(db, limit);
+}
+
+export async function forwardStep(db: Db, forwardId: number): Promise<ForwardOutcome> {
+  const outcome = await advanceForward(db, forwardId);
+  if (outcome === "failed") log.error({ forwardId }, "forward failed");
+  return outcome;
+}

@@ -1,0 +1,96 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "../db";
+import { deposits, forwards, paymentSessions } from "../db/schema";
+import { evaluateSession } from "./session-state";
+
+export interface ObservedTransfer {
+  network: string;
+  txHash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  blockHash: string;
+  blockTimestamp: Date;
+  tokenContract: string;
+  fromAddress: string;
+  toAddress: string;
+  amount: bigint;
+  sessionId: string;
+}
+
+/**
+ * Records confirmed transfers into deposit addresses (idempotently, keyed by the chain's own ids),
+ * queues each new one for forwarding, and re-evaluates the sessions they touched. Run it in the
+ * scanner's transaction, together with the cursor update. Returns the ids of the new forwards.
+ */
+export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now = new Date()): Promise<number[]> {
+  if (transfers.length === 0) return [];
+  const inserted = await tx
+    .insert(deposits)
+    .values(transfers)
+    .onConflictDoNothing({ target: [deposits.network, deposits.txHash, deposits.logIndex] })
+    .returning();
+  if (inserted.length === 0) return [];
+
+  const sessionIds = [...new Set(inserted.map((d) => d.sessionId))];
+  const sessions = await tx
+    .select()
+    .from(paymentSessions)
+    .where(inArray(paymentSessions.id, sessionIds))
+    .orderBy(paymentSessions.id)
+    .for("update");
+  const byId = new Map(sessions.map((s) => [s.id, s]));
+
+  const newForwards = await tx
+    .insert(forwards)
+    .values(
+      inserted.map((d) => ({
+        depositId: d.id,
+        network: d.network,
+        fromAddress: byId.get(d.sessionId)!.depositAddress,
+        toAddress: byId.get(d.sessionId)!.forwardTo,
+        tokenContract: d.tokenContract,
+        amount: d.amount,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: forwards.id });
+
+  for (const session of sessions) {
+    const received = await tx.select().from(deposits).where(eq(deposits.sessionId, session.id));
+    const result = evaluateSession(session, received, now);
+    await tx
+      .update(paymentSessions)
+      .set({
+        status: result.status,
+        receivedAmount: result.receivedAmount,
+        overpaid: result.overpaid,
+        txHash: result.txHash,
+        completedAt: result.completedAt,
+        expiredAt: result.status === "expired" ? (session.expiredAt ?? now) : session.expiredAt,
+        updatedAt: now,
+      })
+      .where(eq(paymentSessions.id, session.id));
+    if (result.lateTransferIds.length > 0) {
+      await tx
+        .update(deposits)
+        .set({ late: true })
+        .where(and(eq(deposits.sessionId, session.id), inArray(deposits.id, result.lateTransferIds)));
+    }
+  }
+  return newForwards.map((f) => f.id);
+}
+
+/** Sessions of `network` whose deposit topic is among `topics` (lower-case, 64 hex chars, no 0x). */
+export async function sessionsByDepositTopic(db: Db, network: string, topics: string[]): Promise<Map<string, { id: string; depositAddress: string }>> {
+  const found = new Map<string, { id: string; depositAddress: string }>();
+  for (let i = 0; i < topics.length; i += 500) {
+    const chunk = topics.slice(i, i + 500);
+    const rows = await db
+      .select({ id: paymentSessions.id, topic: paymentSessions.depositTopic, depositAddress: paymentSessions.depositAddress })
+      .from(paymentSessions)
+      .where(and(eq(paymentSessions.network, network), inArray(paymentSessions.depositTopic, chunk)));
+    for (const row of rows) found.set(row.topic, { id: row.id, depositAddress: row.depositAddress });
+  }
+  return found;
+}
+

@@ -1,0 +1,75 @@
+import type { SessionStatus } from "../db/schema";
+
+/**
+ * The payment rules of DESIGN.md §8 as one pure function: the state of a session follows from
+ * its amount, deadline, cancellation and the confirmed transfers received — nothing else. The
+ * scanner records transfers and asks for a re-evaluation; re-evaluating is always safe.
+ *
+ * - A transfer counts when its block time is ≤ expiresAt and the session was not cancelled
+ *   before it was mined. Counted transfers add up: partial payments stay pending, reaching the
+ *   amount completes, going over completes with `overpaid`.
+ * - A transfer mined in time completes the session even if it is confirmed after expiry
+ *   (expired → completed is the only move out of a terminal state).
+ * - Other transfers are late: they never change the status, but are recorded and forwarded.
+ * - txHash is the transfer that completed the session; before that, the first counted one.
+ */
+export interface SessionFacts {
+  amount: bigint;
+  expiresAt: Date;
+  cancelledAt: Date | null;
+  completedAt: Date | null;
+}
+
+export interface TransferFacts {
+  id: number;
+  txHash: string;
+  blockNumber: bigint;
+  logIndex: number;
+  blockTimestamp: Date;
+  amount: bigint;
+}
+
+export interface SessionEvaluation {
+  status: SessionStatus;
+  receivedAmount: bigint;
+  overpaid: boolean;
+  txHash: string | null;
+  completedAt: Date | null;
+  lateTransferIds: number[];
+}
+
+export function evaluateSession(session: SessionFacts, transfers: TransferFacts[], now: Date): SessionEvaluation {
+  const ordered = [...transfers].sort((a, b) =>
+    a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+  );
+  let received = 0n;
+  let firstCounted: string | null = null;
+  let completing: string | null = null;
+  const late: number[] = [];
+  for (const transfer of ordered) {
+    const afterDeadline = transfer.blockTimestamp.getTime() > session.expiresAt.getTime();
+    const afterCancel = session.cancelledAt !== null && transfer.blockTimestamp.getTime() >= session.cancelledAt.getTime();
+    if (afterDeadline || afterCancel) {
+      late.push(transfer.id);
+      continue;
+    }
+    received += transfer.amount;
+    firstCounted ??= transfer.txHash;
+    if (completing === null && received >= session.amount) completing = transfer.txHash;
+  }
+
+  let status: SessionStatus;
+  if (session.cancelledAt !== null) status = "cancelled";
+  else if (completing !== null) status = "completed";
+  else if (now.getTime() >= session.expiresAt.getTime()) status = "expired";
+  else status = "pending";
+
+  return {
+    status,
+    receivedAmount: received,
+    overpaid: status === "completed" && received > session.amount,
+    txHash: completing ?? firstCounted,
+    completedAt: status === "completed" ? (session.completedAt ?? now) : null,
+    lateTransferIds: late,
+  };
+}

@@ -1,0 +1,54 @@
+
+import { createWalletClient, erc20Abi, http, parseEther, type Address, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { keyRingFor } from "@/lib/chain/keys";
+import type { Db } from "@/lib/db";
+import { forwards } from "@/lib/db/schema";
+import { dueForwardsStep, expireDueStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/chain/demo-token";
+import { chainAt, chainClient } from "./chain";
+import { TEST_MNEMONIC } from "./config";
+
+/** Sends `amount` base units of `token` from one of anvil's funded accounts; returns the tx hash. */
+export async function payTo(url: string, token: Address, to: Address, amount: bigint, payerKey: Hex = ANVIL_DEFAULT_KEYS[1]!): Promise<Hex> {
+  const wallet = createWalletClient({ account: privateKeyToAccount(payerKey), chain: await chainAt(url), transport: http(url) });
+  return wallet.writeContract({ address: token, abi: erc20Abi, functionName: "transfer", args: [to, amount] });
+}
+
+export async function tokenBalance(url: string, token: Address, owner: Address): Promise<bigint> {
+  return chainClient(url).readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+}
+
+export async function fundGasTank(url: string, amount = parseEther("10")): Promise<Address> {
+  const tank = keyRingFor(TEST_MNEMONIC).gasTankAddress();
+  await chainClient(url).setBalance({ address: tank, value: amount });
+  return tank;
+}
+
+/**
+ * Drives the engine's job steps by hand until nothing is left: scan to the confirmed head,
+ * expire, and forward until every forward is finished (mining a block between rounds when the
+ * chain does not automine). Bounded: throws if work remains after `rounds`.
+ */
+export async function runEngine(db: Db, url: string, options: { network?: string; rounds?: number; mine?: boolean } = {}): Promise<void> {
+  const network = options.network ?? "bsc";
+  const client = chainClient(url);
+  for (let round = 0; round < (options.rounds ?? 30); round++) {
+    for (let i = 0; i < 50; i++) if ((await scanNetworkStep(db, network)).behind === 0) break;
+    await expireDueStep(db);
+    await db.update(forwards).set({ nextAttemptAt: new Date(0) }); // no waiting between rounds in tests
+    const due = await dueForwardsStep(db, 100);
+    const open = (await db.select({ status: forwards.status }).from(forwards)).filter((f) => f.status !== "completed" && f.status !== "failed");
+    if (due.length === 0 && open.length === 0) return;
+    for (const id of due) await forwardStep(db, id);
+    if (options.mine) await client.mine({ blocks: 1 });
+  }
+  const stuck = await db.select().from(forwards);
+  throw new Error(`engine did not settle: ${JSON.stringify(stuck.filter((f) => f.status !== "completed").map((f) => [f.id, f.status, f.lastError]))}`);
+}
+
+export async function forwardsOf(db: Db, depositId?: number) {
+  const rows = await db.select().from(forwards);
+  return depositId === undefined ? rows : rows.filter((f) => f.depositId === depositId);
+}
+

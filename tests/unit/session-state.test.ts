@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { evaluateSession, type SessionFacts, type TransferFacts } from "@/lib/payments/session-state";
+
+const T0 = new Date("2026-01-01T00:00:00Z");
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+const session = (overrides: Partial<SessionFacts> = {}): SessionFacts => ({
+  amount: 100n,
+  expiresAt: at(900),
+  cancelledAt: null,
+  completedAt: null,
+  ...overrides,
+});
+let nextId = 1;
+const transfer = (amount: bigint, second: number, block = BigInt(second), logIndex = 0): TransferFacts => ({
+  id: nextId++,
+  txHash: `0x${(nextId).toString(16).padStart(64, "0")}`,
+  blockNumber: block,
+  logIndex,
+  blockTimestamp: at(second),
+  amount,
+});
+
+describe("evaluateSession", () => {
+  it("is pending with nothing received before the deadline, expired after it", () => {
+    expect(evaluateSession(session(), [], at(10))).toEqual({
+      status: "pending",
+      receivedAmount: 0n,
+      overpaid: false,
+      txHash: null,
+      completedAt: null,
+      lateTransferIds: [],
+    });
+    expect(evaluateSession(session(), [], at(900)).status).toBe("expired");
+  });
+
+  it("completes on an exact payment, with its txHash", () => {
+    const t = transfer(100n, 30);
+    const result = evaluateSession(session(), [t], at(40));
+    expect(result).toMatchObject({ status: "completed", receivedAmount: 100n, overpaid: false, txHash: t.txHash, completedAt: at(40) });
+  });
+
+  it("adds partial payments up: pending until the amount is reached; txHash is first the first transfer, then the completing one", () => {
+    const a = transfer(30n, 10);
+    const b = transfer(50n, 20);
+    const c = transfer(20n, 30);
+    expect(evaluateSession(session(), [a], at(15))).toMatchObject({ status: "pending", receivedAmount: 30n, txHash: a.txHash });
+    expect(evaluateSession(session(), [a, b], at(25))).toMatchObject({ status: "pending", receivedAmount: 80n, txHash: a.txHash });
+    expect(evaluateSession(session(), [c, a, b], at(35))).toMatchObject({ status: "completed", receivedAmount: 100n, txHash: c.txHash });
+  });
+
+  it("completes with overpaid when more than the amount arrives", () => {
+    const t = transfer(150n, 10);
+    expect(evaluateSession(session(), [t], at(20))).toMatchObject({ status: "completed", receivedAmount: 150n, overpaid: true, txHash: t.txHash });
+    const more = transfer(1n, 50);
+    expect(evaluateSession(session({ completedAt: at(20) }), [transfer(100n, 10), more], at(60))).toMatchObject({
+      status: "completed",
+      receivedAmount: 101n,
+      overpaid: true,
+      completedAt: at(20),
+    });
+  });
+
+  it("counts a transfer mined at or before expiresAt even when it is evaluated after expiry (expired → completed)", () => {
+    const onTheDot = transfer(100n, 900);
+    expect(evaluateSession(session(), [onTheDot], at(2000))).toMatchObject({ status: "completed", txHash: onTheDot.txHash, lateTransferIds: [] });
+  });
+
+  it("treats transfers mined after expiry as late: status stays expired, nothing counted", () => {
+    const lateOne = transfer(100n, 901);
+    expect(evaluateSession(session(), [lateOne], at(1000))).toMatchObject({
+      status: "expired",
+      receivedAmount: 0n,
+      txHash: null,
+      lateTransferIds: [lateOne.id],
+    });
+  });
+
+  it("keeps an in-time partial payment on an expired session: expired with receivedAmount", () => {
+    const part = transfer(40n, 100);
+    const tooLate = transfer(60n, 1000);
+    expect(evaluateSession(session(), [part, tooLate], at(1100))).toMatchObject({
+      status: "expired",
+      receivedAmount: 40n,
+      lateTransferIds: [tooLate.id],
+    });
+  });
+
+  it("never leaves cancelled: transfers mined after the cancel are late, earlier ones are shown as received", () => {
+    const before = transfer(40n, 10);
+    const after = transfer(100n, 60);
+    expect(evaluateSession(session({ cancelledAt: at(50) }), [before, after], at(70))).toMatchObject({
+      status: "cancelled",
+      receivedAmount: 40n,
+      overpaid: false,
+      lateTransferIds: [after.id],
+    });
+  });
+
+  it("orders transfers by block and log index, so many payments in one block are counted deterministically", () => {
+    const first = transfer(60n, 10, 5n, 1);
+    const second = transfer(60n, 10, 5n, 7);
+    const third = transfer(60n, 10, 5n, 3);
+    const result = evaluateSession(session(), [second, first, third], at(11));
+    expect(result).toMatchObject({ status: "completed", receivedAmount: 180n, overpaid: true, txHash: third.txHash });
+  });
+
+  it("is idempotent: evaluating the same facts twice gives the same answer", () => {
+    const ts = [transfer(30n, 10), transfer(80n, 20)];
+    const once = evaluateSession(session(), ts, at(30));
+    expect(evaluateSession({ ...session(), completedAt: once.completedAt }, ts, at(99))).toEqual(once);
+  });
+});
