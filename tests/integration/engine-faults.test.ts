@@ -1,0 +1,94 @@
+import { and, eq } from "drizzle-orm";
+import { parseAbiItem, parseUnits, type Address } from "viem";
+import { afterAll, describe, expect, it } from "vitest";
+import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
+import { POST as create } from "@/app/api/v1/payment/create/route";
+import { chainCursors, forwards } from "@/lib/db/schema";
+import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { deployTestToken, useTestChain } from "../helpers/chain";
+import { useConfig } from "../helpers/config";
+import { useTestDatabase } from "../helpers/database";
+import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
+import { call } from "../helpers/http";
+import { startRpcProxy, type RpcProxy } from "../helpers/rpc-proxy";
+
+const db = useTestDatabase();
+const chain = useTestChain({ chainId: 56 });
+const MERCHANT_WALLET = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955" as Address;
+const proxies: RpcProxy[] = [];
+afterAll(async () => Promise.all(proxies.map((p) => p.close())));
+
+async function newSession(m: Merchant, amount: string) {
+  const res = await call(create, { method: "POST", headers: { "x-api-key": m.apiKey }, body: { tokenId: m.tokenId, amount, merchantWallet: MERCHANT_WALLET } });
+  return res.body.data as { sessionId: string; depositAddress: Address };
+}
+
+describe("chain engine under RPC faults", () => {
+  it("completes and forwards every payment exactly once when a third of RPC requests fail", async () => {
+    const proxy = await startRpcProxy(chain().url);
+    proxies.push(proxy);
+    useConfig({ BSC_RPC_URL: proxy.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+    const token = await deployTestToken(chain().url, { symbol: "FLT" });
+    const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
+    await fundGasTank(chain().url);
+    const sessions = [];
+    for (let i = 1; i <= 6; i++) sessions.push(await newSession(merchant, String(i)));
+    for (const [i, s] of sessions.entries()) {
+      await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, s.depositAddress, parseUnits(String(i + 1), 18)) });
+    }
+    await chain().client.mine({ blocks: 1 });
+
+    proxy.options.failEvery = 3; // from here on, the engine's own requests fail one in three
+    await runEngine(db(), chain().url, { rounds: 200 }).catch(() => {});
+    await runEngine(db(), chain().url, { rounds: 200 });
+    expect(proxy.failures).toBeGreaterThan(10);
+    proxy.options.failEvery = 0;
+
+    for (const [i, s] of sessions.entries()) {
+      const res = await call(status, { headers: { "x-api-key": merchant.apiKey }, params: { sessionId: s.sessionId } });
+      expect(res.body.data).toMatchObject({ status: "completed", receivedAmount: String(i + 1) });
+      expect(await tokenBalance(chain().url, token, s.depositAddress)).toBe(0n);
+    }
+    // Exactly one sweep per deposit reached the merchant.
+    const sweeps = await chain().client.getLogs({
+      address: token,
+      event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"),
+      args: { to: MERCHANT_WALLET },
+      fromBlock: 0n,
+    });
+    expect(sweeps).toHaveLength(6);
+    expect(sweeps.reduce((sum, l) => sum + l.args.value!, 0n)).toBe(parseUnits("21", 18));
+    expect((await db().select().from(forwards)).every((f) => f.status === "completed")).toBe(true);
+  });
+
+  it("never skips a block when the provider refuses wide eth_getLogs ranges", async () => {
+    const proxy = await startRpcProxy(chain().url, { maxLogRange: 3 });
+    proxies.push(proxy);
+    useConfig({ BSC_RPC_URL: proxy.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+    const token = await deployTestToken(chain().url, { symbol: "LIM" });
+    const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
+    const [cursorBefore] = await db().select().from(chainCursors).where(eq(chainCursors.network, "bsc"));
+    const sessions = [];
+    for (let i = 0; i < 5; i++) {
+      const s = await newSession(merchant, "1");
+      sessions.push(s);
+      await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, s.depositAddress, parseUnits("1", 18)) });
+      await chain().client.mine({ blocks: 4 }); // payments spread over many blocks
+    }
+    await runEngine(db(), chain().url);
+    for (const s of sessions) {
+      const res = await call(status, { headers: { "x-api-key": merchant.apiKey }, params: { sessionId: s.sessionId } });
+      expect(res.body.data.status).toBe("completed");
+    }
+    // The ranges served cover every block from the old cursor to the new one, without a gap.
+    const [cursorAfter] = await db().select().from(chainCursors).where(and(eq(chainCursors.network, "bsc")));
+    const ranges = proxy.logRanges.filter(([from]) => from > Number(cursorBefore!.lastScannedBlock)).sort((a, b) => a[0] - b[0]);
+    expect(ranges.every(([from, to]) => to - from + 1 <= 3)).toBe(true);
+    let next = Number(cursorBefore!.lastScannedBlock) + 1;
+    for (const [from, to] of ranges) {
+      expect(from).toBeLessThanOrEqual(next);
+      next = Math.max(next, to + 1);
+    }
+    expect(next - 1).toBe(Number(cursorAfter!.lastScannedBlock));
+  });
+});
