@@ -51,7 +51,7 @@ export async function advanceForward(db: Db, forwardId: number): Promise<Forward
 }
 
 /** Forwards that can make progress now, oldest first, at most one per deposit address. */
-export async function dueForwards(db: Db, limit = 50, now = new Date()): Promise<number[]> {
+export async function dueForwards(db: Db, limit = 50, now = new Date()): Promise<{ forwardId: number; fromAddress: string }[]> {
   const rows = await db
     .select({ id: forwards.id, from: forwards.fromAddress, network: forwards.network })
     .from(forwards)
@@ -59,15 +59,15 @@ export async function dueForwards(db: Db, limit = 50, now = new Date()): Promise
     .orderBy(asc(forwards.id))
     .limit(limit * 4);
   const seen = new Set<string>();
-  const ids: number[] = [];
+  const due: { forwardId: number; fromAddress: string }[] = [];
   for (const row of rows) {
     const key = `${row.network}:${row.from}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    ids.push(row.id);
-    if (ids.length >= limit) break;
+    due.push({ forwardId: row.id, fromAddress: row.from });
+    if (due.length >= limit) break;
   }
-  return ids;
+  return due;
 }
 
 async function claim(db: Db, forwardId: number): Promise<boolean> {

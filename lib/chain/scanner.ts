@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { getAddress, hexToBigInt, numberToHex, type Hex, type PublicClient } from "viem";
 import type { Db } from "../db";
 import { chainCursors, tokens } from "../db/schema";
-import { recordTransfers, sessionsByDepositTopic, type ObservedTransfer } from "../payments/record-transfers";
+import { recordTransfers, sessionsByDepositTopic, type ObservedTransfer, type QueuedForward } from "../payments/record-transfers";
 import { networkConfig, publicClientFor } from "./networks";
 import { errorText } from "./transactions";
 
@@ -42,7 +42,7 @@ export interface ScanResult {
   behind: bigint;
   logs: number;
   transfers: number;
-  newForwardIds: number[];
+  newForwards: QueuedForward[];
   rpcCalls: number;
 }
 
@@ -62,7 +62,7 @@ export async function scanOnce(db: Db, network: string, options: { maxRange?: nu
   const target = head - BigInt(config.confirmations);
   if (target < 0n) return null;
   const cursor = await readCursor(db, network, target);
-  if (cursor >= target) return { network, fromBlock: target + 1n, toBlock: cursor, head, behind: 0n, logs: 0, transfers: 0, newForwardIds: [], rpcCalls };
+  if (cursor >= target) return { network, fromBlock: target + 1n, toBlock: cursor, head, behind: 0n, logs: 0, transfers: 0, newForwards: [], rpcCalls };
 
   const maxRange = options.maxRange ?? rangeHint.get(network) ?? MAX_RANGE;
   const fromBlock = cursor + 1n;
@@ -102,7 +102,7 @@ export async function scanOnce(db: Db, network: string, options: { maxRange?: nu
     };
   });
 
-  const newForwardIds = await db.transaction(async (tx) => {
+  const newForwards = await db.transaction(async (tx) => {
     const ids = await recordTransfers(tx, transfers);
     // Optimistic: if another scanner moved the cursor meanwhile, this transaction rolls back.
     const moved = await tx
@@ -113,7 +113,7 @@ export async function scanOnce(db: Db, network: string, options: { maxRange?: nu
     if (moved.length === 0) throw new Error(`cursor of ${network} moved during the scan; retrying next poll`);
     return ids;
   });
-  return { network, fromBlock, toBlock, head, behind: target - toBlock, logs: logs.length, transfers: transfers.length, newForwardIds, rpcCalls };
+  return { network, fromBlock, toBlock, head, behind: target - toBlock, logs: logs.length, transfers: transfers.length, newForwards, rpcCalls };
 }
 
 async function readCursor(db: Db, network: string, target: bigint): Promise<bigint> {

@@ -62,8 +62,8 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
     }),
     loop("work", 1000, async () => {
       await expireDueStep(handle.db);
-      const ids = await dueForwardsStep(handle.db, 20);
-      await runLimited(ids, FORWARD_CONCURRENCY, (id) => forwardStep(handle.db, id));
+      const due = await dueForwardsStep(handle.db, 20);
+      await runLimited(due, FORWARD_CONCURRENCY, (f) => forwardStep(handle.db, f.forwardId));
       state.lastWorkAt = new Date().toISOString();
     }),
   );

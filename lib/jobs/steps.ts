@@ -2,6 +2,7 @@ import { advanceForward, dueForwards, type ForwardOutcome } from "../chain/forwa
 import { listNetworks } from "../chain/networks";
 import { recordScanError, scanOnce } from "../chain/scanner";
 import type { Db } from "../db";
+import type { QueuedForward } from "../payments/record-transfers";
 import { log } from "../log";
 import { expireDueSessions } from "../payments/expire-due";
 
@@ -14,7 +15,7 @@ export interface ScanStepResult {
   network: string;
   behind: number;
   transfers: number;
-  newForwardIds: number[];
+  forwards: QueuedForward[];
 }
 
 /** One range of one network; call again while `behind` > 0. */
@@ -25,7 +26,7 @@ export async function scanNetworkStep(db: Db, network: string): Promise<ScanStep
       network,
       behind: result ? Number(result.behind) : 0,
       transfers: result?.transfers ?? 0,
-      newForwardIds: result?.newForwardIds ?? [],
+      forwards: result?.newForwards ?? [],
     };
   } catch (error) {
     await recordScanError(db, network, error).catch(() => {});
@@ -41,7 +42,7 @@ export async function expireDueStep(db: Db): Promise<number> {
   return expireDueSessions(db);
 }
 
-export async function dueForwardsStep(db: Db, limit = 50): Promise<number[]> {
+export async function dueForwardsStep(db: Db, limit = 50): Promise<QueuedForward[]> {
   return dueForwards(db, limit);
 }
 

@@ -20,9 +20,14 @@ export interface ObservedTransfer {
 /**
  * Records confirmed transfers into deposit addresses (idempotently, keyed by the chain's own ids),
  * queues each new one for forwarding, and re-evaluates the sessions they touched. Run it in the
- * scanner's transaction, together with the cursor update. Returns the ids of the new forwards.
+ * scanner's transaction, together with the cursor update. Returns the new forwards.
  */
-export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now = new Date()): Promise<number[]> {
+export interface QueuedForward {
+  forwardId: number;
+  fromAddress: string;
+}
+
+export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now = new Date()): Promise<QueuedForward[]> {
   if (transfers.length === 0) return [];
   const inserted = await tx
     .insert(deposits)
@@ -53,7 +58,7 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
       })),
     )
     .onConflictDoNothing()
-    .returning({ id: forwards.id });
+    .returning({ forwardId: forwards.id, fromAddress: forwards.fromAddress });
 
   for (const session of sessions) {
     const received = await tx.select().from(deposits).where(eq(deposits.sessionId, session.id));
@@ -77,7 +82,7 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
         .where(and(eq(deposits.sessionId, session.id), inArray(deposits.id, result.lateTransferIds)));
     }
   }
-  return newForwards.map((f) => f.id);
+  return newForwards;
 }
 
 /** Sessions of `network` whose deposit topic is among `topics` (lower-case, 64 hex chars, no 0x). */

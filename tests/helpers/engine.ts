@@ -40,7 +40,7 @@ export async function runEngine(db: Db, url: string, options: { network?: string
     const due = await dueForwardsStep(db, 100);
     const open = (await db.select({ status: forwards.status }).from(forwards)).filter((f) => f.status !== "completed" && f.status !== "failed");
     if (due.length === 0 && open.length === 0) return;
-    for (const id of due) await forwardStep(db, id);
+    for (const { forwardId } of due) await forwardStep(db, forwardId);
     if (options.mine) await client.mine({ blocks: 1 });
   }
   const stuck = await db.select().from(forwards);

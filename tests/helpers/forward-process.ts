@@ -6,7 +6,7 @@ import { dueForwardsStep, forwardStep } from "@/lib/jobs/steps";
 async function main() {
   const { db } = await getDatabase();
   for (;;) {
-    for (const id of await dueForwardsStep(db)) await forwardStep(db, id);
+    for (const { forwardId } of await dueForwardsStep(db)) await forwardStep(db, forwardId);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -1,0 +1,7 @@
+import { eventType } from "inngest";
+import { z } from "zod";
+
+/** A recorded deposit waits to be forwarded; runs are serialised per deposit address. */
+export const forwardRequested = eventType("bsc-pay/forward.requested", {
+  schema: z.object({ forwardId: z.number().int().positive(), fromAddress: z.string() }),
+});

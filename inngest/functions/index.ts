@@ -1,0 +1,5 @@
+import { forwardDeposit } from "./forward-deposit";
+import { expireSessions, requeueForwards } from "./maintenance";
+import { scanChains } from "./scan-chains";
+
+export const functions = [scanChains, forwardDeposit, expireSessions, requeueForwards];

@@ -1,0 +1,19 @@
+import { dueForwardsStep, expireDueStep } from "@/lib/jobs/steps";
+import { inngest } from "../client";
+import { jobDb } from "../db";
+import { forwardRequested } from "../events";
+
+/** Every minute: expire due sessions (reads are exact anyway) and re-queue forwards left open. */
+export const expireSessions = inngest.createFunction(
+  { id: "expire-sessions", triggers: [{ cron: "* * * * *" }], singleton: { mode: "skip" } },
+  async ({ step }) => ({ expired: await step.run("expire", async () => expireDueStep(await jobDb())) }),
+);
+
+export const requeueForwards = inngest.createFunction(
+  { id: "requeue-forwards", triggers: [{ cron: "* * * * *" }], singleton: { mode: "skip" } },
+  async ({ step }) => {
+    const due = await step.run("due-forwards", async () => dueForwardsStep(await jobDb(), 200));
+    if (due.length > 0) await step.sendEvent("requeue", due.map((data) => forwardRequested.create(data)));
+    return { requeued: due.length };
+  },
+);

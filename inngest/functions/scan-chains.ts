@@ -1,0 +1,45 @@
+import { configuredNetworks, scanNetworkStep } from "@/lib/jobs/steps";
+import { inngest } from "../client";
+import { jobDb } from "../db";
+import { forwardRequested } from "../events";
+
+/**
+ * Cron is minute-granular, payments must be seen within seconds: each minute's run (singleton:
+ * a run still going makes the next one skip) scans, sleeps a little and scans again, for most of
+ * the minute. New deposits are handed to forward-deposit as events.
+ */
+export const SCAN_ROUNDS = 25;
+export const SCAN_PAUSE = "2s";
+const MAX_RANGES_PER_ROUND = 20;
+
+export const scanChains = inngest.createFunction(
+  { id: "scan-chains", triggers: [{ cron: "* * * * *" }], singleton: { mode: "skip" }, retries: 0 },
+  async ({ step }) => {
+    let transfers = 0;
+    for (let round = 0; round < SCAN_ROUNDS; round++) {
+      const found = await step.run(`scan-${round}`, async () => {
+        const db = await jobDb();
+        const forwards: { forwardId: number; fromAddress: string }[] = [];
+        let seen = 0;
+        for (const network of configuredNetworks()) {
+          for (let i = 0; i < MAX_RANGES_PER_ROUND; i++) {
+            const result = await scanNetworkStep(db, network);
+            seen += result.transfers;
+            forwards.push(...result.forwards);
+            if (result.behind === 0) break;
+          }
+        }
+        return { seen, forwards };
+      });
+      transfers += found.seen;
+      if (found.forwards.length > 0) {
+        await step.sendEvent(
+          `forward-${round}`,
+          found.forwards.map((data) => forwardRequested.create(data)),
+        );
+      }
+      if (round < SCAN_ROUNDS - 1) await step.sleep(`pause-${round}`, SCAN_PAUSE);
+    }
+    return { transfers };
+  },
+);
