@@ -1,0 +1,163 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import postgres from "postgres";
+import { createTestClient, http, parseEther, parseUnits, publicActions, type Address } from "viem";
+import { startAnvil } from "@/lib/chain/anvil";
+import { keyRingFor } from "@/lib/chain/keys";
+import { scanOnce } from "@/lib/chain/scanner";
+import { parseConfig, setConfig } from "@/lib/config";
+import { setDatabase } from "@/lib/db";
+import { openPostgres } from "@/lib/db/client";
+import { migrate } from "@/lib/db/migrate";
+import { activatePlan } from "@/lib/packages/activate-plan";
+import { addDomain } from "@/lib/domains/add-domain";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { chainCursors, forwards, paymentSessions, tokens } from "@/lib/db/schema";
+import { startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
+import { createPaymentSession, type CreatedSession } from "@/lib/payments/create-session";
+import { createUser } from "@/lib/users/create-user";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/chain/demo-token";
+import { BENCH_MNEMONIC } from "./server";
+import { deployBenchToken } from "./token";
+import { payFrom } from "./pay";
+
+/**
+ * `npm run bench:engine` (PostgreSQL + anvil, in-process engine):
+ *  (a) detection latency: transfer mined → status completed, over 100 payments, 1 s blocks,
+ *      CONFIRMATIONS=1, SCAN_INTERVAL_MS=1000 (goal: p99 ≤ 1 block + 1 scan interval ≈ 2 s);
+ *  (b) scan cost: RPC calls and ms for one poll with 100, 10 000 and 100 000 sessions on file
+ *      (goal: the same call count for all three);
+ *  (c) gas per forwarded deposit (top-up + sweep).
+ */
+const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100);
+
+async function main() {
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const name = `bscpay_engine_${Date.now().toString(36)}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const anvil = await startAnvil({ chainId: 56, blockTime: 1 });
+  const handle = openPostgres(url.toString(), { max: 10 });
+  try {
+    await migrate(handle.db);
+    setDatabase(handle);
+    setConfig(
+      parseConfig({
+        NODE_ENV: "production",
+        BSC_RPC_URL: anvil.url,
+        MASTER_MNEMONIC: BENCH_MNEMONIC,
+        NEXTAUTH_SECRET: "benchmark-secret-0123456789abcdef",
+        CONFIRMATIONS: "1",
+        SCAN_INTERVAL_MS: "1000",
+        LOG_LEVEL: "silent",
+      }),
+    );
+    const db = handle.db;
+    const token = await deployBenchToken(anvil.url);
+    const user = await createUser(db, { email: "engine@example.com", password: "benchmark password" });
+    await activatePlan(db, user.id, "enterprise");
+    await addDomain(db, user.id, "https://shop.example.com");
+    const [tokenRow] = await db.insert(tokens).values({ userId: user.id, network: "bsc", contractAddress: token, symbol: "BUSD", name: "Bench USD", decimals: 18 }).returning();
+    const { record: key } = await createApiKey(db, user.id, "bench");
+    const chain = createTestClient({ mode: "anvil", transport: http(anvil.url) }).extend(publicActions);
+    await chain.setBalance({ address: keyRingFor(BENCH_MNEMONIC).gasTankAddress(), value: parseEther("100") });
+
+    // (a) detection latency with the real embedded runner.
+    const sessions: CreatedSession[] = [];
+    for (let i = 0; i < PAYMENTS; i++) sessions.push(await createPaymentSession(db, key, { tokenId: tokenRow!.id, amount: "1" }, null));
+    const runner = startEmbeddedRunner(handle);
+    const minedAt = new Map<string, number>();
+    const completedAt = new Map<string, number>();
+    const poller = setInterval(async () => {
+      const done = await db.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.status, "completed"));
+      for (const { id } of done) if (!completedAt.has(id)) completedAt.set(id, Date.now());
+    }, 50);
+    const payers = ANVIL_DEFAULT_KEYS;
+    await Promise.all(
+      payers.map(async (key, p) => {
+        for (let i = p; i < sessions.length; i += payers.length) {
+          const s = sessions[i]!;
+          const receipt = await payFrom(anvil.url, key, token, s.depositAddress as Address, parseUnits("1", 18));
+          minedAt.set(s.sessionId, receipt);
+        }
+      }),
+    );
+    const deadline = Date.now() + 60_000;
+    while (completedAt.size < sessions.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const latencies = sessions.filter((s) => completedAt.has(s.sessionId)).map((s) => completedAt.get(s.sessionId)! - minedAt.get(s.sessionId)!);
+    latencies.sort((a, b) => a - b);
+    while (Date.now() < deadline) {
+      const open = await db.select({ n: sql<number>`count(*)::int` }).from(forwards).where(sql`${forwards.status} <> 'completed'`);
+      if (open[0]!.n === 0) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    clearInterval(poller);
+    await runner.stop();
+
+    // (c) gas per forwarded deposit.
+    const done = await db.select().from(forwards).where(eq(forwards.status, "completed"));
+    const gasPerForward = done.reduce((sum, f) => sum + (f.gasUsed ?? 0n) + (f.gasAmount && f.gasAmount > 0n ? 21_000n : 0n), 0n) / BigInt(Math.max(1, done.length));
+
+    // (b) scan cost against a fixed range with the 100 payments in it, for growing session counts.
+    const [first] = await db.select({ n: sql<string>`min(block_number)` }).from((await import("@/lib/db/schema")).deposits);
+    const from = BigInt(first!.n) - 1n;
+    const costs: { sessions: number; rpcCalls: number; ms: number; transfers: number }[] = [];
+    for (const target of [100, 10_000, 100_000]) {
+      await fillSessions(db, user.id, key.id, tokenRow!.id, target);
+      const [{ total }] = (await db.select({ total: sql<number>`count(*)::int` }).from(paymentSessions)) as [{ total: number }];
+      await db.update(chainCursors).set({ lastScannedBlock: from }).where(eq(chainCursors.network, "bsc"));
+      await db.execute(sql`delete from forwards`);
+      await db.execute(sql`delete from deposits`);
+      const started = performance.now();
+      const result = await scanOnce(db, "bsc", { maxRange: 2000 });
+      costs.push({ sessions: total, rpcCalls: result!.rpcCalls, ms: Math.round(performance.now() - started), transfers: result!.transfers });
+    }
+
+    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+    console.log(`\n(a) detection latency, ${latencies.length}/${sessions.length} payments (1 s blocks, CONFIRMATIONS=1, SCAN_INTERVAL_MS=1000)`);
+    console.log(`    transfer mined → status completed: p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${latencies.at(-1)} ms (goal p99 ≤ ~2000 ms)`);
+    console.log(`\n(b) scan cost, one poll over the same ${PAYMENTS} transfers`);
+    for (const c of costs) console.log(`    ${String(c.sessions).padStart(7)} sessions: ${c.rpcCalls} RPC calls, ${c.ms} ms, ${c.transfers} transfers recorded`);
+    console.log(`\n(c) gas per forwarded deposit: ${gasPerForward} (top-up 21000 + sweep), ${done.length} forwards completed`);
+  } finally {
+    await handle.close();
+    await anvil.stop();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+/** Adds sessions straight into the table (their deposit addresses are never paid) up to `target`. */
+async function fillSessions(db: import("@/lib/db").Db, userId: number, apiKeyId: number, tokenId: number, target: number) {
+  const [{ total }] = (await db.select({ total: sql<number>`count(*)::int` }).from(paymentSessions)) as [{ total: number }];
+  for (let done = total; done < target; ) {
+    const batch = Math.min(5000, target - done);
+    const rows = Array.from({ length: batch }, (_, i) => {
+      const index = 1_000_000 + done + i;
+      const address = `0x${randomBytes(20).toString("hex")}`; // never paid: only its presence matters
+      return {
+        id: randomUUID(),
+        userId,
+        apiKeyId,
+        tokenId,
+        network: "bsc",
+        chainId: 56,
+        depositIndex: index,
+        depositAddress: address,
+        depositTopic: address.slice(2).toLowerCase().padStart(64, "0"),
+        amount: 1n,
+        forwardTo: address,
+        expiresAt: new Date(Date.now() + 3_600_000),
+      };
+    });
+    await db.insert(paymentSessions).values(rows);
+    done += batch;
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
