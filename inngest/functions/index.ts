@@ -1,5 +1,5 @@
 import { forwardDeposit } from "./forward-deposit";
-import { expireSessions, requeueForwards } from "./maintenance";
+import { confirmWithdrawals, expireSessions, requeueForwards } from "./maintenance";
 import { scanChains } from "./scan-chains";
 
-export const functions = [scanChains, forwardDeposit, expireSessions, requeueForwards];
+export const functions = [scanChains, forwardDeposit, expireSessions, requeueForwards, confirmWithdrawals];

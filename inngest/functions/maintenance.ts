@@ -1,4 +1,4 @@
-import { dueForwardsStep, expireDueStep } from "@/lib/jobs/steps";
+import { confirmWithdrawalsStep, dueForwardsStep, expireDueStep } from "@/lib/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { forwardRequested } from "../events";
@@ -15,5 +15,21 @@ export const requeueForwards = inngest.createFunction(
     const due = await step.run("due-forwards", async () => dueForwardsStep(await jobDb(), 200));
     if (due.length > 0) await step.sendEvent("requeue", due.map((data) => forwardRequested.create(data)));
     return { requeued: due.length };
+  },
+);
+
+/** Every minute, and every few seconds within it: confirm submitted withdrawals. */
+export const CONFIRM_ROUNDS = 10;
+export const confirmWithdrawals = inngest.createFunction(
+  { id: "confirm-withdrawals", triggers: [{ cron: "* * * * *" }], singleton: { mode: "skip" } },
+  async ({ step }) => {
+    let completed = 0;
+    for (let round = 0; round < CONFIRM_ROUNDS; round++) {
+      const counts = await step.run(`confirm-${round}`, async () => confirmWithdrawalsStep(await jobDb()));
+      completed += counts.completed;
+      if (counts.pending === 0) break;
+      await step.sleep(`pause-${round}`, "5s");
+    }
+    return { completed };
   },
 );

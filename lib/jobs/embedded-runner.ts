@@ -1,11 +1,11 @@
 import { getConfig } from "../config";
 import type { DatabaseHandle } from "../db/client";
 import { log } from "../log";
-import { configuredNetworks, dueForwardsStep, expireDueStep, forwardStep, scanNetworkStep } from "./steps";
+import { configuredNetworks, confirmWithdrawalsStep, dueForwardsStep, expireDueStep, forwardStep, scanNetworkStep } from "./steps";
 
 /**
  * JOBS=embedded: the job steps run in this process, on two loops — the scanner every
- * SCAN_INTERVAL_MS, and the work loop (expiry, forwarding) every second. Only the process that
+ * SCAN_INTERVAL_MS, and the work loop (expiry, forwarding, withdrawal confirmation) every second. Only the process that
  * holds the database's advisory lock runs them, so several instances never work twice.
  */
 const LEADER_LOCK_ID = 7_284_019_333;
@@ -64,6 +64,7 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
       await expireDueStep(handle.db);
       const due = await dueForwardsStep(handle.db, 20);
       await runLimited(due, FORWARD_CONCURRENCY, (f) => forwardStep(handle.db, f.forwardId));
+      await confirmWithdrawalsStep(handle.db);
       state.lastWorkAt = new Date().toISOString();
     }),
   );

@@ -1,10 +1,12 @@
 import { advanceForward, dueForwards, type ForwardOutcome } from "../chain/forwarder";
+import { rebroadcastTopUps } from "../chain/gas-top-up";
 import { listNetworks } from "../chain/networks";
 import { recordScanError, scanOnce } from "../chain/scanner";
 import type { Db } from "../db";
 import type { QueuedForward } from "../payments/record-transfers";
 import { log } from "../log";
 import { expireDueSessions } from "../payments/expire-due";
+import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
 
 /**
  * The engine's job steps, independent of what drives them (the embedded runner or Inngest).
@@ -50,4 +52,10 @@ export async function forwardStep(db: Db, forwardId: number): Promise<ForwardOut
   const outcome = await advanceForward(db, forwardId);
   if (outcome === "failed") log.error({ forwardId }, "forward failed");
   return outcome;
+}
+
+/** Submitted withdrawals → completed / failed; unmined gas top-ups re-broadcast. */
+export async function confirmWithdrawalsStep(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
+  await rebroadcastTopUps(db);
+  return confirmWithdrawals(db);
 }

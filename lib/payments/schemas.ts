@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageParamSchema, positiveIntSchema } from "../validation";
 import { addressSchema } from "../chain/address";
 import { SESSION_STATUSES } from "../db/schema";
 import { amountStringSchema } from "./amount";
@@ -7,21 +8,15 @@ import { amountStringSchema } from "./amount";
 
 export const MAX_METADATA_BYTES = 4096;
 
-const positiveInt = (field: string) =>
-  z
-    .number({ error: `${field} must be an integer` })
-    .int({ error: `${field} must be an integer` })
-    .positive({ error: `${field} must be positive` })
-    .max(2_147_483_647, { error: `${field} is too large` });
 
 export const createPaymentSchema = z
   .object({
-    tokenId: positiveInt("tokenId").meta({ description: "Id of a token registered by the key's user." }),
+    tokenId: positiveIntSchema("tokenId").meta({ description: "Id of a token registered by the key's user." }),
     amount: amountStringSchema("amount").meta({ description: "Decimal amount in whole tokens, e.g. \"10.5\".", example: "10.5" }),
     merchantWallet: addressSchema("merchantWallet")
       .optional()
       .meta({ description: "Receives the forwarded tokens; default: the domain's payout address, else its withdrawal wallet." }),
-    domainId: positiveInt("domainId")
+    domainId: positiveIntSchema("domainId")
       .optional()
       .meta({ description: "Whitelisted domain; default: the domain of the Origin header, else the user's first domain." }),
     metadata: z
@@ -44,22 +39,10 @@ export type CreatePaymentInput = z.output<typeof createPaymentSchema>;
 
 const statusSchema = z.enum(SESSION_STATUSES);
 
-const pageParam = (field: string, fallback: number, max?: number) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === "") return fallback;
-      if (!/^[1-9][0-9]{0,6}$/.test(value) || (max !== undefined && Number(value) > max)) {
-        ctx.addIssue({ code: "custom", message: `${field} must be an integer from 1${max ? ` to ${max}` : ""}` });
-        return z.NEVER;
-      }
-      return Number(value);
-    });
 
 export const paymentHistoryQuerySchema = z.object({
-  page: pageParam("page", 1).meta({ description: "Page number, from 1." }),
-  limit: pageParam("limit", 20, 100).meta({ description: "Items per page, 1–100 (default 20)." }),
+  page: pageParamSchema("page", 1).meta({ description: "Page number, from 1." }),
+  limit: pageParamSchema("limit", 20, 100).meta({ description: "Items per page, 1–100 (default 20)." }),
   status: z
     .enum(SESSION_STATUSES, { error: `status must be one of ${SESSION_STATUSES.join(", ")}` })
     .optional(),

@@ -33,7 +33,11 @@ export const withdrawals = pgTable(
     txHash: text("tx_hash").notNull(),
     /** The signed transaction, so a failed broadcast is retried with the very same bytes. */
     rawTx: text("raw_tx").notNull(),
+    gasLimit: amount("gas_limit").notNull(),
+    gasPrice: amount("gas_price").notNull(),
     status: text("status", { enum: WITHDRAWAL_STATUSES }).notNull().default("submitted"),
+    /** When the transaction could not be broadcast, the 0-value self-transfer that filled its nonce. */
+    fillerTxHash: text("filler_tx_hash"),
     failureReason: text("failure_reason"),
     broadcastAt: timestamptz("broadcast_at"),
     confirmedAt: timestamptz("confirmed_at"),
@@ -49,3 +53,23 @@ export const withdrawals = pgTable(
 );
 
 export type Withdrawal = typeof withdrawals.$inferSelect;
+
+/**
+ * BNB sent by the gas tank to a withdrawal wallet so it can pay gas; stored signed before it is
+ * broadcast and re-broadcast until mined, so the gas tank's nonce sequence never has a hole.
+ */
+export const gasTopUps = pgTable(
+  "gas_top_ups",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    network: text("network").notNull(),
+    toAddress: text("to_address").notNull(),
+    value: amount("value").notNull(),
+    nonce: bigint("nonce", { mode: "number" }).notNull(),
+    txHash: text("tx_hash").notNull(),
+    rawTx: text("raw_tx").notNull(),
+    minedAt: timestamptz("mined_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("gas_top_ups_unmined_idx").on(t.createdAt).where(sql`${t.minedAt} is null`)],
+);

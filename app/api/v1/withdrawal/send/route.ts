@@ -1,0 +1,17 @@
+import { parseWith, readJsonObject } from "@/lib/http/body";
+import { ok } from "@/lib/http/envelope";
+import { corsPreflight, withApiKey } from "@/lib/http/handlers";
+import { parseIdempotencyKey } from "@/lib/http/idempotency";
+import { sendWithdrawalSchema } from "@/lib/withdrawals/schemas";
+import { sendWithdrawal } from "@/lib/withdrawals/send";
+
+/** POST /api/v1/withdrawal/send {domainId, tokenId, toAddress, amount} → 201 {withdrawalId, txHash, …, status:"submitted"} */
+export const POST = withApiKey(async ({ req, db, apiKey }) => {
+  const body = await readJsonObject(req);
+  const input = parseWith(sendWithdrawalSchema, body);
+  const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
+  const { view, replayed } = await sendWithdrawal(db, apiKey, input, key === null ? null : { key, body });
+  return ok(view, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
+});
+
+export const OPTIONS = corsPreflight("POST");

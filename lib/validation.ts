@@ -1,0 +1,23 @@
+import { z } from "zod";
+
+/** Shared request-field schemas: the messages name the field, as every VALIDATION_ERROR does. */
+export const positiveIntSchema = (field: string) =>
+  z
+    .number({ error: `${field} must be an integer` })
+    .int({ error: `${field} must be an integer` })
+    .positive({ error: `${field} must be positive` })
+    .max(2_147_483_647, { error: `${field} is too large` });
+
+/** A query-string integer (page, limit) with a default and an optional maximum. */
+export const pageParamSchema = (field: string, fallback: number, max?: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") return fallback;
+      if (!/^[1-9][0-9]{0,6}$/.test(value) || (max !== undefined && Number(value) > max)) {
+        ctx.addIssue({ code: "custom", message: `${field} must be an integer from 1${max ? ` to ${max}` : ""}` });
+        return z.NEVER;
+      }
+      return Number(value);
+    });

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { pageParamSchema, positiveIntSchema } from "../validation";
+import { addressSchema } from "../chain/address";
+import { WITHDRAWAL_STATUSES } from "../db/schema";
+import { amountStringSchema } from "../payments/amount";
+
+
+export const sendWithdrawalSchema = z
+  .object({
+    domainId: positiveIntSchema("domainId").meta({ description: "Domain whose withdrawal wallet pays." }),
+    tokenId: positiveIntSchema("tokenId"),
+    toAddress: addressSchema("toAddress").meta({ description: "Recipient BSC address." }),
+    amount: amountStringSchema("amount").meta({ example: "25" }),
+  })
+  .meta({ id: "SendWithdrawalRequest" });
+
+export type SendWithdrawalInput = z.output<typeof sendWithdrawalSchema>;
+
+
+export const withdrawalHistoryQuerySchema = z.object({
+  page: pageParamSchema("page", 1),
+  limit: pageParamSchema("limit", 20, 100),
+  status: z.enum(WITHDRAWAL_STATUSES, { error: `status must be one of ${WITHDRAWAL_STATUSES.join(", ")}` }).optional(),
+});
+
+export const withdrawalSchema = z
+  .object({
+    withdrawalId: z.string(),
+    txHash: z.string(),
+    amount: z.string(),
+    token: z.string(),
+    toAddress: z.string(),
+    status: z.enum(WITHDRAWAL_STATUSES),
+    domainId: z.number().int(),
+    fromAddress: z.string(),
+    createdAt: z.string(),
+    confirmedAt: z.string().nullable(),
+    failureReason: z.string().nullable(),
+  })
+  .meta({ id: "Withdrawal" });

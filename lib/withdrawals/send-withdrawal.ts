@@ -1,0 +1,143 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, gte } from "drizzle-orm";
+import { encodeFunctionData, erc20Abi, type Address } from "viem";
+import { ensureGasBalance } from "../chain/gas-top-up";
+import { keyRingFor } from "../chain/keys";
+import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
+import { allocateNonce } from "../chain/nonces";
+import { errorText, hashOfRaw } from "../chain/transactions";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { walletNonces, withdrawals, type ApiKey, type Withdrawal } from "../db/schema";
+import { getOwnDomain } from "../domains/manage-domains";
+import { AppError } from "../errors";
+import { amountProblemMessage, parseAmount } from "../payments/amount";
+import { findOwnToken } from "../tokens/find-own-token";
+import type { SendWithdrawalInput } from "./schemas";
+
+/**
+ * Records a withdrawal from the domain's wallet, signed with the next nonce of that wallet.
+ * Nothing is recorded, and no nonce taken, unless a simulation says the transfer can succeed:
+ * enough tokens (net of this wallet's withdrawals not yet mined), enough BNB for gas (the gas tank
+ * tops the wallet up first when it is short), no revert. The caller broadcasts the returned raw
+ * transaction only after this function's transaction has committed.
+ */
+export interface RecordedWithdrawal {
+  withdrawal: Withdrawal;
+  tokenSymbol: string;
+  tokenDecimals: number;
+}
+
+const ATTEMPTS = 3;
+
+export async function recordWithdrawal(db: Db, apiKey: Pick<ApiKey, "id" | "userId">, input: SendWithdrawalInput): Promise<RecordedWithdrawal> {
+  const domain = await getOwnDomain(db, apiKey.userId, input.domainId).catch(() => {
+    throw new AppError("NOT_FOUND", `domain ${input.domainId} not found`);
+  });
+  const token = await findOwnToken(db, apiKey.userId, input.tokenId);
+  if (!token) throw new AppError("NOT_FOUND", `token ${input.tokenId} not found`);
+  const network = networkConfig(token.network);
+  if (!network) throw new AppError("VALIDATION_ERROR", `token ${token.symbol} is on network ${token.network}, which this server does not serve`);
+  const units = parseAmount(input.amount, token.decimals);
+  if (typeof units === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", units, token.decimals));
+
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  const from = keys.withdrawalAddress(domain.id);
+  const client = publicClientFor(token.network);
+  const contract = token.contractAddress as Address;
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [input.toAddress, units] });
+
+  const { gasLimit, gasPrice } = await rpc(async () => {
+    const balance = await client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] });
+    if (balance < units) throw insufficientTokens(balance, units, 0n, token.decimals);
+    await simulate(() => client.call({ account: from, to: contract, data }));
+    const [limit, price] = await Promise.all([simulate(() => client.estimateGas({ account: from, to: contract, data })), client.getGasPrice()]);
+    return { gasLimit: limit, gasPrice: price };
+  });
+
+  for (let attempt = 1; ; attempt++) {
+    const shortOfGas = await rpc(() => client.getTransactionCount({ address: from })).then((chainCount) =>
+      db.transaction(async (tx) => {
+        await lockWallet(tx, token.network, from, chainCount);
+        const pending = await tx
+          .select()
+          .from(withdrawals)
+          .where(and(eq(withdrawals.network, token.network), eq(withdrawals.fromAddress, from), eq(withdrawals.status, "submitted"), gte(withdrawals.nonce, chainCount)));
+        const reservedTokens = pending.filter((w) => w.tokenId === token.id).reduce((sum, w) => sum + w.amount, 0n);
+        const reservedGas = pending.reduce((sum, w) => sum + w.gasLimit * w.gasPrice, 0n);
+        const [tokenBalance, bnb] = await rpc(() =>
+          Promise.all([client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }), client.getBalance({ address: from })]),
+        );
+        if (tokenBalance - reservedTokens < units) throw insufficientTokens(tokenBalance, units, reservedTokens, token.decimals);
+        if (bnb - reservedGas < gasLimit * gasPrice) return reservedGas + gasLimit * gasPrice; // top up outside the lock, then retry
+
+        const nonce = await allocateNonce(tx, token.network, from, chainCount);
+        const chain = chainOf(network);
+        const raw = await keys.signer("withdrawal", domain.id).signTransaction({ chain, chainId: chain.id, type: "legacy", to: contract, data, gas: gasLimit, gasPrice, nonce });
+        const [withdrawal] = await tx
+          .insert(withdrawals)
+          .values({
+            id: randomUUID(),
+            userId: apiKey.userId,
+            apiKeyId: apiKey.id,
+            domainId: domain.id,
+            tokenId: token.id,
+            network: token.network,
+            fromAddress: from,
+            toAddress: input.toAddress,
+            amount: units,
+            nonce,
+            txHash: hashOfRaw(raw),
+            rawTx: raw,
+            gasLimit,
+            gasPrice,
+          })
+          .returning();
+        return withdrawal!;
+      }),
+    );
+    if (typeof shortOfGas !== "bigint") return { withdrawal: shortOfGas, tokenSymbol: token.symbol, tokenDecimals: token.decimals };
+    if (attempt >= ATTEMPTS) throw new AppError("BLOCKCHAIN_ERROR", `not enough BNB for gas in the withdrawal wallet ${from}`);
+    await ensureGasBalance(db, token.network, from, shortOfGas + gasLimit * gasPrice * 10n);
+  }
+}
+
+async function lockWallet(tx: Db, network: string, address: string, chainCount: number): Promise<void> {
+  await tx.insert(walletNonces).values({ network, address, nextNonce: chainCount }).onConflictDoNothing();
+  await tx
+    .select({ next: walletNonces.nextNonce })
+    .from(walletNonces)
+    .where(and(eq(walletNonces.network, network), eq(walletNonces.address, address)))
+    .for("update");
+}
+
+function insufficientTokens(balance: bigint, units: bigint, reserved: bigint, decimals: number): AppError {
+  const human = (v: bigint) => `${v / 10n ** BigInt(decimals)}${v % 10n ** BigInt(decimals) ? "…" : ""}`;
+  return new AppError(
+    "BLOCKCHAIN_ERROR",
+    `not enough tokens in the withdrawal wallet: it holds ${balance} base units (≈${human(balance)})${reserved ? `, ${reserved} reserved by withdrawals not yet mined` : ""}; ${units} needed`,
+  );
+}
+
+/** A revert in eth_call / eth_estimateGas becomes BLOCKCHAIN_ERROR naming the reason. */
+async function simulate<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const text = errorText(error);
+    if (/revert|execution reverted/i.test(text)) throw new AppError("BLOCKCHAIN_ERROR", `the transfer would revert: ${text.split(" | ")[0]!.slice(0, 200)}`);
+    throw error;
+  }
+}
+
+/** Any other RPC failure is BLOCKCHAIN_ERROR too, without internals. */
+async function rpc<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError("BLOCKCHAIN_ERROR", `RPC request failed: ${errorText(error).split(" | ")[0]!.slice(0, 160)}`);
+  }
+}
+

@@ -1,0 +1,200 @@
+import { eq } from "drizzle-orm";
+import { parseEther, parseUnits, type Address } from "viem";
+import { describe, expect, it } from "vitest";
+import { GET as getOne } from "@/app/api/v1/withdrawal/[withdrawalId]/route";
+import { GET as history } from "@/app/api/v1/withdrawal/history/route";
+import { POST as send } from "@/app/api/v1/withdrawal/send/route";
+import { keyRingFor } from "@/lib/chain/keys";
+import { gasTopUps, withdrawals } from "@/lib/db/schema";
+import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
+import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";
+import { newApiKey, setUpMerchant, type Merchant } from "../helpers/accounts";
+import { deployTestToken, useTestChain } from "../helpers/chain";
+import { TEST_MNEMONIC, useConfig } from "../helpers/config";
+import { useTestDatabase } from "../helpers/database";
+import { fundGasTank, tokenBalance } from "../helpers/engine";
+import { call } from "../helpers/http";
+
+const db = useTestDatabase();
+const chain = useTestChain({ chainId: 56 });
+const RECIPIENT = "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097" as Address;
+
+let merchant: Merchant;
+let token: Address;
+let wallet: Address;
+const headers = () => ({ "x-api-key": merchant.apiKey });
+const body = (amount = "25", extra: Record<string, unknown> = {}) => ({ domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: RECIPIENT, amount, ...extra });
+const countWithdrawals = async () => (await db().select({ id: withdrawals.id }).from(withdrawals)).length;
+const walletTxCount = () => chain().client.getTransactionCount({ address: wallet, blockTag: "pending" });
+
+async function confirmAll() {
+  for (let i = 0; i < 10; i++) {
+    await chain().client.mine({ blocks: 1 });
+    const counts = await confirmWithdrawalsStep(db());
+    if (counts.pending === 0) return;
+  }
+  throw new Error("withdrawals did not settle");
+}
+
+describe("POST /api/v1/withdrawal/send", () => {
+  it("sends from the domain's withdrawal wallet (topped up with gas first) and completes", async () => {
+    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+    await fundGasTank(chain().url);
+    const placeholder = await deployTestToken(chain().url, { symbol: "TMP" });
+    merchant = await setUpMerchant({ contractAddress: placeholder, network: "bsc" });
+    wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
+    expect(merchant.withdrawalAddress).toBe(wallet);
+    token = await deployTestToken(chain().url, { symbol: "WDR", mintTo: [wallet] });
+    const { POST: registerToken } = await import("@/app/api/user/tokens/route");
+    merchant.tokenId = (await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })).body.data.tokenId;
+    expect(await chain().client.getBalance({ address: wallet })).toBe(0n);
+
+    const res = await call(send, { method: "POST", headers: headers(), body: body("25", { toAddress: RECIPIENT.toLowerCase() }) });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ amount: "25", token: "WDR", toAddress: RECIPIENT, status: "submitted", domainId: merchant.domainId, fromAddress: wallet });
+    expect(res.body.data.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await db().select().from(gasTopUps)).toHaveLength(1);
+
+    await confirmAll();
+    const fetched = await call(getOne, { headers: headers(), params: { withdrawalId: res.body.data.withdrawalId } });
+    expect(fetched.body.data).toMatchObject({ status: "completed", failureReason: null, txHash: res.body.data.txHash });
+    expect(fetched.body.data.confirmedAt).toEqual(expect.any(String));
+    expect(await tokenBalance(chain().url, token, RECIPIENT)).toBe(parseUnits("25", 18));
+  });
+
+  const invalid: [Record<string, unknown>, string][] = [
+    [{ domainId: undefined }, "domainId must be an integer"],
+    [{ tokenId: "1" }, "tokenId must be an integer"],
+    [{ toAddress: "0x123" }, "toAddress must be a 0x-prefixed"],
+    [{ toAddress: undefined }, "toAddress must be a string"],
+    [{ amount: "abc" }, "amount must be a positive decimal string"],
+    [{ amount: 5 }, "amount must be a decimal string"],
+    [{ amount: "0" }, "amount must be greater than 0"],
+    [{ amount: "1.0000000000000000001" }, "more than 18 decimal places"],
+  ];
+  it.each(invalid)("refuses %j with VALIDATION_ERROR, recording and sending nothing", async (override, message) => {
+    const [before, txs] = [await countWithdrawals(), await walletTxCount()];
+    const res = await call(send, { method: "POST", headers: headers(), body: body("1", override) });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("VALIDATION_ERROR");
+    expect(res.body.error.message).toContain(message);
+    expect(await countWithdrawals()).toBe(before);
+    expect(await walletTxCount()).toBe(txs);
+  });
+
+  it("answers NOT_FOUND for another user's domain or token", async () => {
+    const other = await setUpMerchant({ contractAddress: token, network: "bsc", domain: "https://other.example" });
+    const before = await countWithdrawals();
+    const foreignDomain = await call(send, { method: "POST", headers: headers(), body: body("1", { domainId: other.domainId }) });
+    expect(foreignDomain.status).toBe(404);
+    expect(foreignDomain.body.error.code).toBe("NOT_FOUND");
+    const foreignToken = await call(send, { method: "POST", headers: headers(), body: body("1", { tokenId: other.tokenId }) });
+    expect(foreignToken.status).toBe(404);
+    expect(await countWithdrawals()).toBe(before);
+  });
+
+  it("answers BLOCKCHAIN_ERROR saying which, with no record and no transaction, for too few tokens, no gas, or a revert", async () => {
+    const [before, txs] = [await countWithdrawals(), await walletTxCount()];
+    const tooMuch = await call(send, { method: "POST", headers: headers(), body: body("2000000") });
+    expect(tooMuch.status).toBe(502);
+    expect(tooMuch.body.error).toMatchObject({ code: "BLOCKCHAIN_ERROR" });
+    expect(tooMuch.body.error.message).toContain("not enough tokens");
+    const revert = await call(send, { method: "POST", headers: headers(), body: body("1", { toAddress: "0x0000000000000000000000000000000000000000" }) });
+    expect(revert.status).toBe(502);
+    expect(revert.body.error.message).toContain("would revert");
+
+    const poorWallet = keyRingFor(TEST_MNEMONIC).gasTankAddress();
+    const savedWalletBnb = await chain().client.getBalance({ address: wallet });
+    await chain().client.setBalance({ address: wallet, value: 0n });
+    await chain().client.setBalance({ address: poorWallet, value: 0n });
+    const noGas = await call(send, { method: "POST", headers: headers(), body: body("1") });
+    expect(noGas.status).toBe(502);
+    expect(noGas.body.error.message).toContain("not enough BNB for gas");
+    await chain().client.setBalance({ address: wallet, value: savedWalletBnb });
+    await fundGasTank(chain().url, parseEther("10"));
+
+    expect(await countWithdrawals()).toBe(before);
+    expect(await walletTxCount()).toBe(txs);
+  });
+
+  it("sends 30 concurrent withdrawals from one wallet with consecutive nonces, all completing", async () => {
+    const start = await chain().client.getTransactionCount({ address: wallet });
+    const before = await tokenBalance(chain().url, token, RECIPIENT);
+    const results = await Promise.all(Array.from({ length: 30 }, () => call(send, { method: "POST", headers: headers(), body: body("1") })));
+    expect(results.map((r) => r.status)).toEqual(Array(30).fill(201));
+    const rows = await db().select().from(withdrawals).where(eq(withdrawals.status, "submitted"));
+    expect(rows.map((w) => w.nonce).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => start + i));
+    await confirmAll();
+    expect(await tokenBalance(chain().url, token, RECIPIENT)).toBe(before + parseUnits("30", 18));
+    expect((await db().select().from(withdrawals).where(eq(withdrawals.status, "completed"))).length).toBeGreaterThanOrEqual(31);
+  });
+
+  it("does not stall a burst when one send's simulation reverts in the middle", async () => {
+    const start = await chain().client.getTransactionCount({ address: wallet });
+    const bodies = Array.from({ length: 9 }, (_, i) => (i === 4 ? body("1", { toAddress: "0x0000000000000000000000000000000000000000" }) : body("1")));
+    const results = await Promise.all(bodies.map((b) => call(send, { method: "POST", headers: headers(), body: b })));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 502, 201, 201, 201, 201]);
+    await confirmAll();
+    expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 8);
+    const ids = results.filter((r) => r.status === 201).map((r) => r.body.data.withdrawalId);
+    for (const withdrawalId of ids) {
+      expect((await call(getOne, { headers: headers(), params: { withdrawalId } })).body.data.status).toBe("completed");
+    }
+  });
+
+  it("broadcasts a withdrawal recorded just before a crash exactly once after the restart", async () => {
+    const before = await tokenBalance(chain().url, token, RECIPIENT);
+    const start = await chain().client.getTransactionCount({ address: wallet });
+    // Recorded and committed, never broadcast: the process died here.
+    const { withdrawal } = await recordWithdrawal(db(), { id: merchant.apiKeyId, userId: merchant.userId }, body("3") as never);
+    expect(await chain().client.getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(start);
+    await confirmAll(); // the restarted confirmer re-sends the stored transaction, then confirms it
+    await confirmWithdrawalsStep(db());
+    const [row] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
+    expect(row!.status).toBe("completed");
+    expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 1);
+    expect(await tokenBalance(chain().url, token, RECIPIENT)).toBe(before + parseUnits("3", 18));
+  });
+
+  it("honours Idempotency-Key, also for concurrent duplicates: one withdrawal, one transfer", async () => {
+    const start = await chain().client.getTransactionCount({ address: wallet });
+    const idem = { ...headers(), "idempotency-key": "payout-77" };
+    const results = await Promise.all(Array.from({ length: 5 }, () => call(send, { method: "POST", headers: idem, body: body("2") })));
+    expect(results.map((r) => r.status)).toEqual(Array(5).fill(201));
+    expect(new Set(results.map((r) => r.body.data.withdrawalId)).size).toBe(1);
+    const conflict = await call(send, { method: "POST", headers: idem, body: body("3") });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.error.code).toBe("IDEMPOTENCY_CONFLICT");
+    await confirmAll();
+    expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 1);
+  });
+});
+
+describe("withdrawal history and fetch", () => {
+  it("pages the key's withdrawals newest first and filters by status", async () => {
+    const all = await call(history, { headers: headers(), path: "/api/v1/withdrawal/history?limit=5" });
+    expect(all.status).toBe(200);
+    expect(all.body.data.meta).toMatchObject({ page: 1, limit: 5 });
+    expect(all.body.data.meta.total).toBeGreaterThanOrEqual(40);
+    expect(all.body.data.items).toHaveLength(5);
+    const created = all.body.data.items.map((w: { createdAt: string }) => w.createdAt);
+    expect([...created].sort().reverse()).toEqual(created);
+    const completed = await call(history, { headers: headers(), path: "/api/v1/withdrawal/history?status=completed&limit=100" });
+    expect(completed.body.data.items.every((w: { status: string }) => w.status === "completed")).toBe(true);
+    const bad = await call(history, { headers: headers(), path: "/api/v1/withdrawal/history?status=pending" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain("status must be one of submitted, completed, failed");
+  });
+
+  it("is scoped to the API key: another key sees nothing and gets NOT_FOUND", async () => {
+    const other = await newApiKey(merchant.auth);
+    const [one] = await db().select().from(withdrawals).limit(1);
+    const res = await call(getOne, { headers: { "x-api-key": other.key }, params: { withdrawalId: one!.id } });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toEqual({ code: "NOT_FOUND", message: "withdrawal not found" });
+    const list = await call(history, { headers: { "x-api-key": other.key }, path: "/api/v1/withdrawal/history" });
+    expect(list.body.data.meta.total).toBe(0);
+    expect((await call(getOne, { headers: headers(), params: { withdrawalId: "not-a-uuid" } })).status).toBe(400);
+    expect((await call(getOne, { headers: headers(), params: { withdrawalId: crypto.randomUUID() } })).status).toBe(404);
+  });
+});
