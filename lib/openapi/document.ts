@@ -15,6 +15,7 @@ import {
 } from "../payments/schemas";
 import { registerTokenSchema } from "../tokens/schemas";
 import { credentialsSchema } from "../users/create-user";
+import { sendWithdrawalSchema, withdrawalHistoryQuerySchema, withdrawalSchema } from "../withdrawals/schemas";
 
 /**
  * OpenAPI 3.1 for the public API, generated from the very zod schemas that validate requests:
@@ -103,6 +104,37 @@ function build() {
             "200": { description: "OK", ...json(envelope(z.object({ items: z.array(paymentHistoryItemSchema), meta: paginationMetaSchema }))) },
             ...errors("VALIDATION_ERROR", ...V1_ERRORS),
           },
+        },
+      },
+      "/api/v1/withdrawal/send": {
+        post: {
+          ...v1,
+          summary: "Send tokens from the domain's withdrawal wallet",
+          requestParams: idempotencyHeader,
+          requestBody: json(sendWithdrawalSchema),
+          responses: {
+            "201": { description: "Submitted", ...json(envelope(withdrawalSchema)) },
+            ...errors("VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "IDEMPOTENCY_CONFLICT", ...V1_ERRORS),
+          },
+        },
+      },
+      "/api/v1/withdrawal/history": {
+        get: {
+          ...v1,
+          summary: "The API key's withdrawals, newest first",
+          requestParams: { query: withdrawalHistoryQuerySchema },
+          responses: {
+            "200": { description: "OK", ...json(envelope(z.object({ items: z.array(withdrawalSchema), meta: paginationMetaSchema }))) },
+            ...errors("VALIDATION_ERROR", ...V1_ERRORS),
+          },
+        },
+      },
+      "/api/v1/withdrawal/{withdrawalId}": {
+        get: {
+          ...v1,
+          summary: "One withdrawal (another key's is NOT_FOUND)",
+          requestParams: { path: z.object({ withdrawalId: z.string().meta({ description: "UUID of the withdrawal." }) }) },
+          responses: { "200": { description: "OK", ...json(envelope(withdrawalSchema)) }, ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS) },
         },
       },
       "/api/user/register": {
