@@ -14,7 +14,7 @@ const chain = createPublicClient({ chain: local, transport: http(rpcUrl) });
 const MERCHANT_WALLET = "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199" as Address;
 const balanceOf = (owner: Address) => chain.readContract({ address: DEMO_TOKEN_ADDRESS, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
 
-test("create → pay from another account → completed, merchant credited, deposit address emptied", async ({ request }) => {
+test("create → pay from another account → completed, merchant credited, deposit address emptied", async ({ request, page }) => {
   test.setTimeout(90_000);
   const email = `journey-${Date.now()}@example.com`;
   const password = "correct horse battery";
@@ -35,6 +35,13 @@ test("create → pay from another account → completed, merchant credited, depo
   expect(session).toMatchObject({ status: "pending", amount: "42.5", token: "DUSD" });
   const before = await balanceOf(MERCHANT_WALLET);
 
+  // The payer's hosted checkout page.
+  await page.goto(new URL(session.checkoutUrl).pathname);
+  await expect(page.getByTestId("amount")).toHaveText("42.5 DUSD");
+  await expect(page.getByTestId("deposit-address")).toHaveText(session.depositAddress);
+  await expect(page.getByRole("img", { name: /QR code/ })).toBeVisible();
+  await expect(page.getByRole("status")).toContainText("Waiting for your payment");
+
   const payer = createWalletClient({ account: privateKeyToAccount(ANVIL_DEFAULT_KEYS[2]!), chain: local, transport: http(rpcUrl) });
   const txHash = await payer.writeContract({
     address: DEMO_TOKEN_ADDRESS,
@@ -52,6 +59,9 @@ test("create → pay from another account → completed, merchant credited, depo
   const status = (await (await request.get(`/api/v1/payment/${session.sessionId}/status`, { headers: { "x-api-key": key } })).json()).data;
   expect(status).toMatchObject({ status: "completed", receivedAmount: "42.5", txHash });
 
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 15_000 });
+  await page.screenshot({ path: "test-results/checkout-paid.png" });
+
   await expect.poll(() => balanceOf(MERCHANT_WALLET), { timeout: 30_000, intervals: [500] }).toBe(before + parseUnits("42.5", 18));
   expect(await balanceOf(session.depositAddress)).toBe(0n);
 
@@ -59,4 +69,9 @@ test("create → pay from another account → completed, merchant credited, depo
   expect(health.chains.local.cursor).toBeGreaterThan(0);
   expect(health.chains.local.lag).toBeLessThanOrEqual(5);
   expect(health.jobs).toMatchObject({ mode: "embedded", leader: true });
+});
+
+test("an unknown or malformed checkout link is a 404 page", async ({ page }) => {
+  expect((await page.goto(`/pay/${crypto.randomUUID()}`))!.status()).toBe(404);
+  expect((await page.goto("/pay/not-a-session"))!.status()).toBe(404);
 });
