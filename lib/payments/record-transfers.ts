@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db";
-import { deposits, forwards, paymentSessions } from "../db/schema";
+import { deposits, forwards, paymentSessions, tokens } from "../db/schema";
 import { evaluateSession } from "./session-state";
 
 export interface ObservedTransfer {
@@ -44,6 +44,11 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     .orderBy(paymentSessions.id)
     .for("update");
   const byId = new Map(sessions.map((s) => [s.id, s]));
+  const sessionTokens = await tx
+    .select({ id: tokens.id, contract: tokens.contractAddress })
+    .from(tokens)
+    .where(inArray(tokens.id, [...new Set(sessions.map((s) => s.tokenId))]));
+  const contractOf = new Map(sessionTokens.map((t) => [t.id, t.contract.toLowerCase()]));
 
   const newForwards = await tx
     .insert(forwards)
@@ -62,7 +67,11 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
 
   for (const session of sessions) {
     const received = await tx.select().from(deposits).where(eq(deposits.sessionId, session.id));
-    const result = evaluateSession(session, received, now);
+    // Another token sent to the address pays nothing toward this session; it is still forwarded.
+    const sessionContract = contractOf.get(session.tokenId);
+    const [counted, otherToken] = partition(received, (d) => d.tokenContract.toLowerCase() === sessionContract);
+    const result = evaluateSession(session, counted, now);
+    result.lateTransferIds.push(...otherToken.map((d) => d.id));
     await tx
       .update(paymentSessions)
       .set({
@@ -99,3 +108,10 @@ export async function sessionsByDepositTopic(db: Db, network: string, topics: st
   return found;
 }
 
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
+}

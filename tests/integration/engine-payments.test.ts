@@ -139,6 +139,21 @@ describe("chain engine: detect, complete, forward", () => {
     expect(await tokenBalance(chain().url, usd, session.depositAddress)).toBe(0n);
   });
 
+  it("does not count another registered token sent to the address, but still forwards it", async () => {
+    const other = await deployTestToken(chain().url, { symbol: "OTH" });
+    await setUpMerchant({ contractAddress: other, network: "bsc" }); // registered, so the scanner watches it
+    const session = await newSession("5");
+    const before = await tokenBalance(chain().url, other, MERCHANT_WALLET);
+    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, other, session.depositAddress, parseUnits("5", 18)) });
+    await chain().client.mine({ blocks: 1 });
+    await settle();
+    expect(await statusOf(session.sessionId)).toMatchObject({ status: "pending", receivedAmount: null });
+    const [deposit] = await db().select().from(deposits).where(eq(deposits.sessionId, session.sessionId));
+    expect(deposit).toMatchObject({ late: true, tokenContract: other });
+    expect(await tokenBalance(chain().url, other, MERCHANT_WALLET)).toBe(before + parseUnits("5", 18));
+    expect(await tokenBalance(chain().url, other, session.depositAddress)).toBe(0n);
+  });
+
   it("handles a 6-decimal token", async () => {
     const six = await deployTestToken(chain().url, { symbol: "SIX", decimals: 6 });
     const other = await setUpMerchant({ contractAddress: six, network: "bsc" });
