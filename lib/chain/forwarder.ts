@@ -184,6 +184,17 @@ async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> {
   if (forward.gasTxHash) {
     const receipt = await receiptOf(client, forward.gasTxHash as Hex);
     if (!receipt) {
+      const tank = keyRingFor(getConfig().masterMnemonic).gasTankAddress();
+      if ((await client.getTransactionCount({ address: tank })) > forward.gasNonce!) {
+        // The tank's nonce went to another transaction (the key was used outside this service):
+        // this top-up can never be mined. Plan again; at worst the address gets gas twice, the
+        // tokens still move once (the sweep is not signed yet).
+        await db
+          .update(forwards)
+          .set({ status: "pending", gasTxHash: null, gasRawTx: null, gasNonce: null, gasAmount: null, lastError: "gas top-up replaced; planning again", updatedAt: new Date() })
+          .where(and(eq(forwards.id, forward.id), eq(forwards.status, "gas_sent")));
+        return "next";
+      }
       await broadcastOrNote(db, forward.network, forward.gasRawTx as Hex, forward.id);
       return "waiting";
     }

@@ -45,9 +45,12 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
   const keys = keyRingFor(getConfig().masterMnemonic);
   const tank = keys.gasTankAddress();
   const gasPrice = await client.getGasPrice();
-  const value = (neededWei - balance) * headroom;
+  const shortfall = neededWei - balance;
   const [tankBalance, tankCount] = await Promise.all([client.getBalance({ address: tank }), client.getTransactionCount({ address: tank })]);
-  if (tankBalance < value + TOP_UP_GAS * gasPrice) {
+  const spendable = tankBalance - TOP_UP_GAS * gasPrice;
+  // Headroom when the tank can afford it, the bare shortfall when it cannot.
+  const value = shortfall * headroom <= spendable ? shortfall * headroom : shortfall;
+  if (spendable < value) {
     throw new AppError(
       "BLOCKCHAIN_ERROR",
       `not enough BNB for gas: the wallet ${wallet} needs ${neededWei - balance} wei more and the gas tank cannot cover it`,

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, gte } from "drizzle-orm";
 import { encodeFunctionData, erc20Abi, type Address } from "viem";
-import { ensureGasBalance } from "../chain/gas-top-up";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
@@ -18,17 +17,15 @@ import type { SendWithdrawalInput } from "./schemas";
 /**
  * Records a withdrawal from the domain's wallet, signed with the next nonce of that wallet.
  * Nothing is recorded, and no nonce taken, unless a simulation says the transfer can succeed:
- * enough tokens (net of this wallet's withdrawals not yet mined), enough BNB for gas (the gas tank
- * tops the wallet up first when it is short), no revert. The caller broadcasts the returned raw
- * transaction only after this function's transaction has committed.
+ * enough tokens (net of this wallet's withdrawals not yet mined), enough BNB for gas (else
+ * ShortOfGasError, and the caller has the gas tank top the wallet up), no revert. The caller
+ * broadcasts the stored transaction only after this function's transaction has committed.
  */
 export interface RecordedWithdrawal {
   withdrawal: Withdrawal;
   tokenSymbol: string;
   tokenDecimals: number;
 }
-
-const ATTEMPTS = 3;
 
 export async function recordWithdrawal(db: Db, apiKey: Pick<ApiKey, "id" | "userId">, input: SendWithdrawalInput): Promise<RecordedWithdrawal> {
   const domain = await getOwnDomain(db, apiKey.userId, input.domainId).catch(() => {
@@ -55,50 +52,60 @@ export async function recordWithdrawal(db: Db, apiKey: Pick<ApiKey, "id" | "user
     return { gasLimit: limit, gasPrice: price };
   });
 
-  for (let attempt = 1; ; attempt++) {
-    const shortOfGas = await rpc(() => client.getTransactionCount({ address: from })).then((chainCount) =>
-      db.transaction(async (tx) => {
-        await lockWallet(tx, token.network, from, chainCount);
-        const pending = await tx
-          .select()
-          .from(withdrawals)
-          .where(and(eq(withdrawals.network, token.network), eq(withdrawals.fromAddress, from), eq(withdrawals.status, "submitted"), gte(withdrawals.nonce, chainCount)));
-        const reservedTokens = pending.filter((w) => w.tokenId === token.id).reduce((sum, w) => sum + w.amount, 0n);
-        const reservedGas = pending.reduce((sum, w) => sum + w.gasLimit * w.gasPrice, 0n);
-        const [tokenBalance, bnb] = await rpc(() =>
-          Promise.all([client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }), client.getBalance({ address: from })]),
-        );
-        if (tokenBalance - reservedTokens < units) throw insufficientTokens(tokenBalance, units, reservedTokens, token.decimals);
-        if (bnb - reservedGas < gasLimit * gasPrice) return reservedGas + gasLimit * gasPrice; // top up outside the lock, then retry
-
-        const nonce = await allocateNonce(tx, token.network, from, chainCount);
-        const chain = chainOf(network);
-        const raw = await keys.signer("withdrawal", domain.id).signTransaction({ chain, chainId: chain.id, type: "legacy", to: contract, data, gas: gasLimit, gasPrice, nonce });
-        const [withdrawal] = await tx
-          .insert(withdrawals)
-          .values({
-            id: randomUUID(),
-            userId: apiKey.userId,
-            apiKeyId: apiKey.id,
-            domainId: domain.id,
-            tokenId: token.id,
-            network: token.network,
-            fromAddress: from,
-            toAddress: input.toAddress,
-            amount: units,
-            nonce,
-            txHash: hashOfRaw(raw),
-            rawTx: raw,
-            gasLimit,
-            gasPrice,
-          })
-          .returning();
-        return withdrawal!;
-      }),
+  const chainCount = await rpc(() => client.getTransactionCount({ address: from }));
+  const withdrawal = await db.transaction(async (tx) => {
+    await lockWallet(tx, token.network, from, chainCount);
+    const pending = await tx
+      .select()
+      .from(withdrawals)
+      .where(and(eq(withdrawals.network, token.network), eq(withdrawals.fromAddress, from), eq(withdrawals.status, "submitted"), gte(withdrawals.nonce, chainCount)));
+    const reservedTokens = pending.filter((w) => w.tokenId === token.id).reduce((sum, w) => sum + w.amount, 0n);
+    const reservedGas = pending.reduce((sum, w) => sum + w.gasLimit * w.gasPrice, 0n);
+    const [tokenBalance, bnb] = await rpc(() =>
+      Promise.all([client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }), client.getBalance({ address: from })]),
     );
-    if (typeof shortOfGas !== "bigint") return { withdrawal: shortOfGas, tokenSymbol: token.symbol, tokenDecimals: token.decimals };
-    if (attempt >= ATTEMPTS) throw new AppError("BLOCKCHAIN_ERROR", `not enough BNB for gas in the withdrawal wallet ${from}`);
-    await ensureGasBalance(db, token.network, from, shortOfGas + gasLimit * gasPrice * 10n);
+    if (tokenBalance - reservedTokens < units) throw insufficientTokens(tokenBalance, units, reservedTokens, token.decimals);
+    if (bnb - reservedGas < gasLimit * gasPrice) throw new ShortOfGasError(token.network, from, reservedGas + gasLimit * gasPrice);
+
+    const nonce = await allocateNonce(tx, token.network, from, chainCount);
+    const chain = chainOf(network);
+    const raw = await keys.signer("withdrawal", domain.id).signTransaction({ chain, chainId: chain.id, type: "legacy", to: contract, data, gas: gasLimit, gasPrice, nonce });
+    const [row] = await tx
+      .insert(withdrawals)
+      .values({
+        id: randomUUID(),
+        userId: apiKey.userId,
+        apiKeyId: apiKey.id,
+        domainId: domain.id,
+        tokenId: token.id,
+        network: token.network,
+        fromAddress: from,
+        toAddress: input.toAddress,
+        amount: units,
+        nonce,
+        txHash: hashOfRaw(raw),
+        rawTx: raw,
+        gasLimit,
+        gasPrice,
+      })
+      .returning();
+    return row!;
+  });
+  return { withdrawal, tokenSymbol: token.symbol, tokenDecimals: token.decimals };
+}
+
+/**
+ * The wallet lacks BNB for this send (net of its sends not yet mined). Thrown inside the
+ * recording transaction, which then records nothing; the caller tops the wallet up — outside any
+ * transaction, because a top-up is broadcast and its nonce must never be rolled back — and retries.
+ */
+export class ShortOfGasError extends Error {
+  constructor(
+    readonly network: string,
+    readonly wallet: Address,
+    readonly neededWei: bigint,
+  ) {
+    super(`withdrawal wallet ${wallet} needs ${neededWei} wei of BNB`);
   }
 }
 

@@ -1,11 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db";
-import { idempotencyRecords, type ApiKey } from "../db/schema";
+import { idempotencyRecords, type ApiKey, type Withdrawal } from "../db/schema";
+import { ensureGasBalance } from "../chain/gas-top-up";
 import { AppError } from "../errors";
 import { runIdempotent } from "../http/idempotency";
 import { broadcastWithdrawal } from "./confirm-withdrawals";
 import type { SendWithdrawalInput } from "./schemas";
-import { recordWithdrawal } from "./send-withdrawal";
+import { recordWithdrawal, ShortOfGasError } from "./send-withdrawal";
+
+const GAS_ROUNDS = 3;
 import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
 
 /**
@@ -24,26 +27,36 @@ export async function sendWithdrawal(
     const recorded = await recordWithdrawal(tx, apiKey, input);
     return { status: 201, body: toWithdrawalView(recorded.withdrawal, { symbol: recorded.tokenSymbol, decimals: recorded.tokenDecimals }), recorded };
   };
-  let view: WithdrawalView;
-  let withdrawal;
-  if (idempotency === null) {
-    const result = await record(db);
-    view = result.body;
-    withdrawal = result.recorded.withdrawal;
-  } else {
-    let recorded: Awaited<ReturnType<typeof record>>["recorded"] | undefined;
+  const attempt = async (): Promise<{ view: WithdrawalView; withdrawal?: Withdrawal }> => {
+    if (idempotency === null) {
+      const result = await record(db);
+      return { view: result.body, withdrawal: result.recorded.withdrawal };
+    }
+    let recorded: Withdrawal | undefined;
     const result = await runIdempotent(db, { apiKeyId: apiKey.id, scope: "withdrawal.send", key: idempotency.key, body: idempotency.body }, async (tx) => {
       const done = await record(tx);
-      recorded = done.recorded;
+      recorded = done.recorded.withdrawal;
       return { status: done.status, body: done.body };
     });
-    if (result.replayed || !recorded) return { view: result.body, replayed: true };
-    view = result.body;
-    withdrawal = recorded.withdrawal;
-  }
+    return { view: result.body, withdrawal: result.replayed ? undefined : recorded };
+  };
 
-  const outcome = await broadcastWithdrawal(db, withdrawal);
-  if (outcome === "refused") {
+  let outcome: { view: WithdrawalView; withdrawal?: Withdrawal } | undefined;
+  for (let round = 1; outcome === undefined; round++) {
+    try {
+      outcome = await attempt();
+    } catch (error) {
+      if (!(error instanceof ShortOfGasError)) throw error;
+      if (round >= GAS_ROUNDS) throw new AppError("BLOCKCHAIN_ERROR", `not enough BNB for gas in the withdrawal wallet ${error.wallet}`);
+      // Outside every transaction: a broadcast top-up must never be rolled back.
+      await ensureGasBalance(db, error.network, error.wallet, error.neededWei, 10n);
+    }
+  }
+  const { view, withdrawal } = outcome;
+  if (!withdrawal) return { view, replayed: true };
+
+  const broadcast = await broadcastWithdrawal(db, withdrawal);
+  if (broadcast === "refused") {
     if (idempotency) {
       await db
         .delete(idempotencyRecords)
