@@ -71,6 +71,8 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     const sessionContract = contractOf.get(session.tokenId);
     const [counted, otherToken] = partition(received, (d) => d.tokenContract.toLowerCase() === sessionContract);
     const result = evaluateSession(session, counted, now);
+    const lateIds = new Set(result.lateTransferIds);
+    const lateAmount = counted.filter((d) => lateIds.has(d.id)).reduce((sum, d) => sum + d.amount, 0n);
     result.lateTransferIds.push(...otherToken.map((d) => d.id));
     await tx
       .update(paymentSessions)
@@ -78,6 +80,8 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
         status: result.status,
         receivedAmount: result.receivedAmount,
         overpaid: result.overpaid,
+        late: result.lateTransferIds.length > 0,
+        lateAmount,
         txHash: result.txHash,
         completedAt: result.completedAt,
         expiredAt: result.status === "expired" ? (session.expiredAt ?? now) : session.expiredAt,

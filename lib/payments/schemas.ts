@@ -71,7 +71,9 @@ export const paymentStatusSchema = z
     txHash: z.string().nullable(),
     expiresAt: z.string(),
     token: z.string(),
-    overpaid: z.boolean(),
+    overpaid: z.boolean().meta({ description: "More than the amount arrived in time." }),
+    late: z.boolean().meta({ description: "Transfers arrived after expiry or cancellation (forwarded, not counted)." }),
+    lateAmount: z.string().nullable(),
   })
   .meta({ id: "PaymentStatus" });
 
@@ -86,6 +88,8 @@ export const paymentHistoryItemSchema = z
     receivedAmount: z.string().nullable(),
     txHash: z.string().nullable(),
     overpaid: z.boolean(),
+    late: z.boolean(),
+    lateAmount: z.string().nullable(),
     expiresAt: z.string(),
     createdAt: z.string(),
     checkoutUrl: z.string(),

@@ -23,6 +23,8 @@ export function toStatusView({ session, token }: SessionWithToken) {
     expiresAt: session.expiresAt.toISOString(),
     token: token.symbol,
     overpaid: session.overpaid,
+    late: session.late,
+    lateAmount: session.lateAmount > 0n ? formatAmount(session.lateAmount, token.decimals) : null,
   };
 }
 
@@ -37,6 +39,8 @@ export function toHistoryItem({ session, token }: SessionWithToken) {
     receivedAmount: received(session, token.decimals),
     txHash: session.txHash,
     overpaid: session.overpaid,
+    late: session.late,
+    lateAmount: session.lateAmount > 0n ? formatAmount(session.lateAmount, token.decimals) : null,
     expiresAt: session.expiresAt.toISOString(),
     createdAt: session.createdAt.toISOString(),
     checkoutUrl: checkoutUrl(session.id),

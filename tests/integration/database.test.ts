@@ -22,6 +22,7 @@ describe("migrations", () => {
       "deposits",
       "domains",
       "forwards",
+      "gas_top_ups",
       "idempotency_records",
       "payment_sessions",
       "plans",

@@ -107,7 +107,7 @@ describe("chain engine: detect, complete, forward", () => {
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, session.depositAddress, parseUnits("3", 18)) });
     await chain().client.mine({ blocks: 1 });
     await settle();
-    expect(await statusOf(session.sessionId)).toMatchObject({ status: "expired", receivedAmount: null, txHash: null });
+    expect(await statusOf(session.sessionId)).toMatchObject({ status: "expired", receivedAmount: null, txHash: null, late: true, lateAmount: "3" });
     const [deposit] = await db().select().from(deposits).where(eq(deposits.sessionId, session.sessionId));
     expect(deposit!.late).toBe(true);
     expect(await tokenBalance(chain().url, usd, session.depositAddress)).toBe(0n);
@@ -133,7 +133,7 @@ describe("chain engine: detect, complete, forward", () => {
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, session.depositAddress, parseUnits("5", 18)) });
     await chain().client.mine({ blocks: 1 });
     await settle();
-    expect((await statusOf(session.sessionId)).status).toBe("cancelled");
+    expect(await statusOf(session.sessionId)).toMatchObject({ status: "cancelled", late: true, lateAmount: "5" });
     const [deposit] = await db().select().from(deposits).where(eq(deposits.sessionId, session.sessionId));
     expect(deposit!.late).toBe(true);
     expect(await tokenBalance(chain().url, usd, session.depositAddress)).toBe(0n);
@@ -147,7 +147,7 @@ describe("chain engine: detect, complete, forward", () => {
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, other, session.depositAddress, parseUnits("5", 18)) });
     await chain().client.mine({ blocks: 1 });
     await settle();
-    expect(await statusOf(session.sessionId)).toMatchObject({ status: "pending", receivedAmount: null });
+    expect(await statusOf(session.sessionId)).toMatchObject({ status: "pending", receivedAmount: null, late: true, lateAmount: null });
     const [deposit] = await db().select().from(deposits).where(eq(deposits.sessionId, session.sessionId));
     expect(deposit).toMatchObject({ late: true, tokenContract: other });
     expect(await tokenBalance(chain().url, other, MERCHANT_WALLET)).toBe(before + parseUnits("5", 18));

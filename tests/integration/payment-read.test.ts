@@ -38,7 +38,7 @@ describe("GET /api/v1/payment/:sessionId/status", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: { sessionId, status: "pending", amount: "5", receivedAmount: null, txHash: null, expiresAt: expect.any(String), token: "USDT", overpaid: false },
+      data: { sessionId, status: "pending", amount: "5", receivedAmount: null, txHash: null, expiresAt: expect.any(String), token: "USDT", overpaid: false, late: false, lateAmount: null },
     });
   });
 

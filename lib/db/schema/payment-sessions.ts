@@ -44,6 +44,10 @@ export const paymentSessions = pgTable(
     merchantWallet: text("merchant_wallet"),
     status: text("status", { enum: SESSION_STATUSES }).notNull().default("pending"),
     overpaid: boolean("overpaid").notNull().default(false),
+    /** Transfers that arrived too late (or in another token): never counted, always forwarded. */
+    late: boolean("late").notNull().default(false),
+    /** Sum of the late transfers of the session's own token. */
+    lateAmount: amount("late_amount").notNull().default(sql`0`),
     /** The transfer that completed the session. */
     txHash: text("tx_hash"),
     metadata: jsonb("metadata"),
