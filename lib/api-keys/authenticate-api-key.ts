@@ -1,4 +1,5 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { prepared } from "../db/prepared";
 import type { Db } from "../db";
 import { apiKeys, users, type ApiKey, type User } from "../db/schema";
 import { AppError } from "../errors";
@@ -18,11 +19,15 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
   if (!presented.startsWith(API_KEY_PREFIX) || presented.length > 200) {
     throw new AppError("UNAUTHORIZED", "API key is invalid or revoked");
   }
-  const [row] = await db
-    .select({ apiKey: apiKeys, user: users })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.keyHash, hashApiKey(presented)), isNull(apiKeys.revokedAt)));
+  const byHash = prepared(db, "api_key_by_hash", (d) =>
+    d
+      .select({ apiKey: apiKeys, user: users })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
+      .prepare("api_key_by_hash"),
+  );
+  const [row] = await byHash.execute({ hash: hashApiKey(presented) });
   if (!row) throw new AppError("UNAUTHORIZED", "API key is invalid or revoked");
   touchLastUsed(db, row.apiKey.id);
   return row;

@@ -1,4 +1,5 @@
-import { and, eq, lte } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
+import { prepared } from "../db/prepared";
 import type { Db } from "../db";
 import { paymentSessions, tokens } from "../db/schema";
 import { AppError } from "../errors";
@@ -23,12 +24,15 @@ export async function findSession(db: Db, sessionId: string, now = new Date()): 
 }
 
 function selectSession(db: Db, sessionId: string): Promise<SessionWithToken | null> {
-  return db
-    .select({ session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals, contractAddress: tokens.contractAddress } })
-    .from(paymentSessions)
-    .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
-    .where(eq(paymentSessions.id, sessionId))
-    .then((rows) => rows[0] ?? null);
+  const query = prepared(db, "session_with_token", (d) =>
+    d
+      .select({ session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals, contractAddress: tokens.contractAddress } })
+      .from(paymentSessions)
+      .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
+      .where(eq(paymentSessions.id, sql.placeholder("id")))
+      .prepare("session_with_token"),
+  );
+  return query.execute({ id: sessionId }).then((rows) => rows[0] ?? null);
 }
 
 /** pending → expired once expiresAt has passed; returns the expired row, or nothing. */

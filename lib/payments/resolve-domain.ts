@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { prepared } from "../db/prepared";
 import type { Db } from "../db";
 import { domains, type Domain } from "../db/schema";
 import { normalizeOrigin } from "../domains/normalize-origin";
@@ -14,11 +15,14 @@ export async function resolveSessionDomain(
   userId: number,
   input: { domainId?: number; origin: string | null },
 ): Promise<Domain> {
-  const owned = await db
-    .select()
-    .from(domains)
-    .where(and(eq(domains.userId, userId), isNull(domains.deletedAt)))
-    .orderBy(asc(domains.id));
+  const owned = await prepared(db, "live_domains_of_user", (d) =>
+    d
+      .select()
+      .from(domains)
+      .where(and(eq(domains.userId, sql.placeholder("userId")), isNull(domains.deletedAt)))
+      .orderBy(asc(domains.id))
+      .prepare("live_domains_of_user"),
+  ).execute({ userId });
   if (owned.length === 0) {
     throw new AppError("DOMAIN_NOT_WHITELISTED", "whitelist a domain (POST /api/user/domains) before creating payments");
   }
