@@ -20,6 +20,8 @@ const REDACTED_KEYS = [
   "cookie",
   "databaseUrl",
   "nextAuthSecret",
+  "rawTx",
+  "parameters",
 ];
 
 const LOGGER_KEY = Symbol.for("bsc-pay.logger");

@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import { getConfig } from "../config";
+import { ensureGasBalance } from "../chain/gas-top-up";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { errorText, hashOfRaw, receiptOf } from "../chain/transactions";
@@ -40,6 +41,7 @@ export async function broadcastWithdrawal(db: Db, withdrawal: Withdrawal): Promi
 export async function confirmWithdrawals(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
   const open = await db.select().from(withdrawals).where(eq(withdrawals.status, "submitted"));
   const counts = { completed: 0, failed: 0, pending: 0 };
+  counts.pending += await advanceFillers(db);
   for (const withdrawal of open) {
     try {
       const outcome = await confirmOne(db, withdrawal);
@@ -78,22 +80,42 @@ async function confirmOne(db: Db, withdrawal: Withdrawal): Promise<"completed" |
 async function failAndFillNonce(db: Db, withdrawal: Withdrawal, reason: string): Promise<void> {
   const client = publicClientFor(withdrawal.network);
   const network = networkConfig(withdrawal.network)!;
-  let filler: Hex | null = null;
-  try {
-    const mined = await client.getTransactionCount({ address: withdrawal.fromAddress as Address });
-    if (mined <= withdrawal.nonce) {
-      const gasPrice = (withdrawal.gasPrice * 12n) / 10n; // a replacement must outbid the original
-      const chain = chainOf(network);
-      const signer = keyRingFor(getConfig().masterMnemonic).signer("withdrawal", withdrawal.domainId);
-      const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: signer.address, value: 0n, gas: 21_000n, gasPrice, nonce: withdrawal.nonce });
-      filler = hashOfRaw(raw);
-      await db.update(withdrawals).set({ fillerTxHash: filler }).where(eq(withdrawals.id, withdrawal.id));
-      await client.request({ method: "eth_sendRawTransaction", params: [raw] });
-    }
-  } catch (error) {
-    log.error({ withdrawalId: withdrawal.id, err: errorText(error) }, "could not fill the nonce of a refused withdrawal");
+  const mined = await client.getTransactionCount({ address: withdrawal.fromAddress as Address });
+  if (mined <= withdrawal.nonce) {
+    const gasPrice = (withdrawal.gasPrice * 12n) / 10n; // a replacement must outbid the original
+    const chain = chainOf(network);
+    const signer = keyRingFor(getConfig().masterMnemonic).signer("withdrawal", withdrawal.domainId);
+    const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: signer.address, value: 0n, gas: 21_000n, gasPrice, nonce: withdrawal.nonce });
+    await db.update(withdrawals).set({ fillerTxHash: hashOfRaw(raw), fillerRawTx: raw }).where(eq(withdrawals.id, withdrawal.id));
   }
   await markFailed(db, withdrawal, reason);
+  await advanceFillers(db);
+}
+
+/**
+ * Fillers not mined yet: make sure the wallet can pay for them (the gas tank tops it up) and
+ * re-send the same bytes until their nonce is used. Returns how many are still open.
+ */
+async function advanceFillers(db: Db): Promise<number> {
+  const open = await db.select().from(withdrawals).where(and(eq(withdrawals.status, "failed"), isNotNull(withdrawals.fillerRawTx)));
+  let stillOpen = 0;
+  for (const withdrawal of open) {
+    const client = publicClientFor(withdrawal.network);
+    try {
+      const wallet = withdrawal.fromAddress as Address;
+      if ((await client.getTransactionCount({ address: wallet })) > withdrawal.nonce) {
+        await db.update(withdrawals).set({ fillerRawTx: null }).where(eq(withdrawals.id, withdrawal.id));
+        continue;
+      }
+      stillOpen++;
+      await ensureGasBalance(db, withdrawal.network, wallet, 21_000n * ((withdrawal.gasPrice * 12n) / 10n));
+      await client.request({ method: "eth_sendRawTransaction", params: [withdrawal.fillerRawTx as Hex] });
+    } catch (error) {
+      const text = errorText(error);
+      if (!ALREADY_IN.test(text)) log.warn({ withdrawalId: withdrawal.id, err: text }, "nonce filler not sent yet; retrying");
+    }
+  }
+  return stillOpen;
 }
 
 async function markFailed(db: Db, withdrawal: Withdrawal, reason: string): Promise<void> {

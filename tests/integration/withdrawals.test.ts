@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { parseEther, parseUnits, type Address } from "viem";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GET as getOne } from "@/app/api/v1/withdrawal/[withdrawalId]/route";
 import { GET as history } from "@/app/api/v1/withdrawal/history/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
@@ -14,6 +14,11 @@ import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
+
+// The Inngest client reads INNGEST_DEV when it is created: no Inngest Cloud in tests.
+vi.hoisted(() => {
+  process.env.INNGEST_DEV = "1";
+});
 
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
@@ -167,6 +172,43 @@ describe("POST /api/v1/withdrawal/send", () => {
     expect(conflict.body.error.code).toBe("IDEMPOTENCY_CONFLICT");
     await confirmAll();
     expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 1);
+  });
+});
+
+describe("refused broadcasts and the Inngest confirmer", () => {
+  it("fails a withdrawal the node refuses and fills its nonce, so later sends still go through", async () => {
+    const start = await chain().client.getTransactionCount({ address: wallet });
+    const { withdrawal } = await recordWithdrawal(db(), { id: merchant.apiKeyId, userId: merchant.userId }, body("1") as never);
+    await chain().client.setBalance({ address: wallet, value: 0n }); // the node will refuse: no gas money
+    await confirmWithdrawalsStep(db());
+    const [refused] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
+    expect(refused).toMatchObject({ status: "failed" });
+    expect(refused!.failureReason).toContain("broadcast refused");
+    expect(refused!.fillerTxHash).toMatch(/^0x/);
+    await confirmAll(); // the filler (a 0-value self-transfer) is mined at the withdrawal's nonce
+    const [filled] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
+    expect(filled!.fillerRawTx).toBeNull();
+    expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 1);
+
+    const next = await call(send, { method: "POST", headers: headers(), body: body("1") });
+    expect(next.status).toBe(201);
+    await confirmAll();
+    expect((await call(getOne, { headers: headers(), params: { withdrawalId: next.body.data.withdrawalId } })).body.data.status).toBe("completed");
+    expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 2);
+  });
+
+  it("confirms withdrawals through the Inngest function too", async () => {
+    const { InngestTestEngine } = await import("@inngest/test");
+    const { confirmWithdrawals, CONFIRM_ROUNDS } = await import("@/inngest/functions/maintenance");
+    const res = await call(send, { method: "POST", headers: headers(), body: body("1") });
+    await chain().client.mine({ blocks: 2 });
+    const engine = new InngestTestEngine({
+      function: confirmWithdrawals,
+      steps: Array.from({ length: CONFIRM_ROUNDS }, (_, i) => ({ id: `pause-${i}`, handler: () => undefined })),
+    });
+    const { result } = await engine.execute();
+    expect(result).toMatchObject({ completed: expect.any(Number) });
+    expect((await call(getOne, { headers: headers(), params: { withdrawalId: res.body.data.withdrawalId } })).body.data.status).toBe("completed");
   });
 });
 

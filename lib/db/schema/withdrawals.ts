@@ -38,6 +38,8 @@ export const withdrawals = pgTable(
     status: text("status", { enum: WITHDRAWAL_STATUSES }).notNull().default("submitted"),
     /** When the transaction could not be broadcast, the 0-value self-transfer that filled its nonce. */
     fillerTxHash: text("filler_tx_hash"),
+    /** The filler, signed; cleared once its nonce is mined. */
+    fillerRawTx: text("filler_raw_tx"),
     failureReason: text("failure_reason"),
     broadcastAt: timestamptz("broadcast_at"),
     confirmedAt: timestamptz("confirmed_at"),
