@@ -65,7 +65,7 @@ export async function recordWithdrawal(db: Db, apiKey: Pick<ApiKey, "id" | "user
       Promise.all([client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }), client.getBalance({ address: from })]),
     );
     if (tokenBalance - reservedTokens < units) throw insufficientTokens(tokenBalance, units, reservedTokens, token.decimals);
-    if (bnb - reservedGas < gasLimit * gasPrice) throw new ShortOfGasError(token.network, from, reservedGas + gasLimit * gasPrice);
+    if (bnb - reservedGas < gasLimit * gasPrice) throw new ShortOfGasError(token.network, from, reservedGas + gasLimit * gasPrice, gasLimit * gasPrice);
 
     const nonce = await allocateNonce(tx, token.network, from, chainCount);
     const chain = chainOf(network);
@@ -104,6 +104,7 @@ export class ShortOfGasError extends Error {
     readonly network: string,
     readonly wallet: Address,
     readonly neededWei: bigint,
+    readonly perSendWei: bigint,
   ) {
     super(`withdrawal wallet ${wallet} needs ${neededWei} wei of BNB`);
   }

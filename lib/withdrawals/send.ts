@@ -8,7 +8,8 @@ import { broadcastWithdrawal } from "./confirm-withdrawals";
 import type { SendWithdrawalInput } from "./schemas";
 import { recordWithdrawal, ShortOfGasError } from "./send-withdrawal";
 
-const GAS_ROUNDS = 3;
+const GAS_ROUNDS = 5;
+const BURST_HEADROOM = 50n;
 import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
 
 /**
@@ -49,7 +50,8 @@ export async function sendWithdrawal(
       if (!(error instanceof ShortOfGasError)) throw error;
       if (round >= GAS_ROUNDS) throw new AppError("BLOCKCHAIN_ERROR", `not enough BNB for gas in the withdrawal wallet ${error.wallet}`);
       // Outside every transaction: a broadcast top-up must never be rolled back.
-      await ensureGasBalance(db, error.network, error.wallet, error.neededWei, 10n);
+      // Enough for this send, those not yet mined, and a burst after them: one top-up, not one each.
+      await ensureGasBalance(db, error.network, error.wallet, error.neededWei + error.perSendWei * BURST_HEADROOM, 1n);
     }
   }
   const { view, withdrawal } = outcome;

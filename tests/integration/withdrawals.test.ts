@@ -126,7 +126,7 @@ describe("POST /api/v1/withdrawal/send", () => {
     const start = await chain().client.getTransactionCount({ address: wallet });
     const before = await tokenBalance(chain().url, token, RECIPIENT);
     const results = await Promise.all(Array.from({ length: 30 }, () => call(send, { method: "POST", headers: headers(), body: body("1") })));
-    expect(results.map((r) => r.status)).toEqual(Array(30).fill(201));
+    expect(results.map((r) => r.status), JSON.stringify(results.filter((r) => r.status !== 201).map((r) => r.body))).toEqual(Array(30).fill(201));
     const rows = await db().select().from(withdrawals).where(eq(withdrawals.status, "submitted"));
     expect(rows.map((w) => w.nonce).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => start + i));
     await confirmAll();
