@@ -7,10 +7,10 @@ import { runIdempotent } from "../http/idempotency";
 import { broadcastWithdrawal } from "./confirm-withdrawals";
 import type { SendWithdrawalInput } from "./schemas";
 import { recordWithdrawal, ShortOfGasError } from "./send-withdrawal";
+import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
 
 const GAS_ROUNDS = 5;
 const BURST_HEADROOM = 50n;
-import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
 
 /**
  * POST /withdrawal/send: record (committed, with its idempotency record when a key is given),
