@@ -147,7 +147,7 @@ describe("POST /api/v1/withdrawal/send", () => {
     }
   });
 
-  it("broadcasts a withdrawal recorded just before a crash exactly once after the restart", async () => {
+  it("has the confirmer broadcast, exactly once, a withdrawal that was recorded but never sent", async () => {
     const before = await tokenBalance(chain().url, token, RECIPIENT);
     const start = await chain().client.getTransactionCount({ address: wallet });
     // Recorded and committed, never broadcast: the process died here.

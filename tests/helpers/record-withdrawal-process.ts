@@ -1,0 +1,18 @@
+// Records a withdrawal in its own process and dies on the spot — after the record is committed,
+// before anything is broadcast — as a crash at the worst moment would.
+import { getDatabase } from "@/lib/db";
+import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";
+
+async function main() {
+  const [apiKeyId, userId, domainId, tokenId, toAddress, amount] = process.argv.slice(2);
+  const { db } = await getDatabase();
+  await recordWithdrawal(db, { id: Number(apiKeyId), userId: Number(userId) }, {
+    domainId: Number(domainId),
+    tokenId: Number(tokenId),
+    toAddress: toAddress as `0x${string}`,
+    amount: amount!,
+  });
+  process.kill(process.pid, "SIGKILL");
+}
+
+void main();
