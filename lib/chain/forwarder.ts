@@ -182,10 +182,12 @@ async function topUpGas(db: Db, forward: Forward): Promise<StepOutcome> {
 async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> {
   const client = publicClientFor(forward.network);
   if (forward.gasTxHash) {
-    const receipt = await receiptOf(client, forward.gasTxHash as Hex);
+    let receipt = await receiptOf(client, forward.gasTxHash as Hex);
+    const tankMined = receipt ? null : await client.getTransactionCount({ address: keyRingFor(getConfig().masterMnemonic).gasTankAddress() });
+    // Mined between the two calls: the count moved, and now the receipt is there.
+    if (!receipt && tankMined! > forward.gasNonce!) receipt = await receiptOf(client, forward.gasTxHash as Hex);
     if (!receipt) {
-      const tank = keyRingFor(getConfig().masterMnemonic).gasTankAddress();
-      if ((await client.getTransactionCount({ address: tank })) > forward.gasNonce!) {
+      if (tankMined! > forward.gasNonce!) {
         // The tank's nonce went to another transaction (the key was used outside this service):
         // this top-up can never be mined. Plan again; at worst the address gets gas twice, the
         // tokens still move once (the sweep is not signed yet).
@@ -232,7 +234,10 @@ async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> {
 /** sweep_sent → completed when the transfer is mined; re-broadcast the same bytes until then. */
 async function confirmSweep(db: Db, forward: Forward): Promise<StepOutcome> {
   const client = publicClientFor(forward.network);
-  const receipt = await receiptOf(client, forward.sweepTxHash as Hex);
+  let receipt = await receiptOf(client, forward.sweepTxHash as Hex);
+  const mined = receipt ? null : await client.getTransactionCount({ address: forward.fromAddress as Address });
+  // Mined between the two calls: the count moved, and now the receipt is there.
+  if (!receipt && mined! > forward.sweepNonce!) receipt = await receiptOf(client, forward.sweepTxHash as Hex);
   if (receipt) {
     if (receipt.status !== "success") return fail(db, forward, `sweep ${forward.sweepTxHash} reverted`);
     await db
@@ -241,8 +246,7 @@ async function confirmSweep(db: Db, forward: Forward): Promise<StepOutcome> {
       .where(eq(forwards.id, forward.id));
     return "next";
   }
-  const mined = await client.getTransactionCount({ address: forward.fromAddress as Address });
-  if (mined > forward.sweepNonce!) {
+  if (mined! > forward.sweepNonce!) {
     // The nonce was used, but not by our transaction: the deposit key signed something else.
     return fail(db, forward, `nonce ${forward.sweepNonce} of ${forward.fromAddress} was used by another transaction`);
   }

@@ -32,7 +32,25 @@ export async function receiptOf(client: PublicClient, hash: Hex): Promise<Transa
   }
 }
 
+/**
+ * What a node or transport said, without viem's long message (which repeats the request body:
+ * a raw transaction's hex would make text matching unreliable).
+ */
 export function errorText(error: unknown): string {
   const e = error as { shortMessage?: string; details?: string; message?: string };
-  return [e.shortMessage, e.details, e.message].filter(Boolean).join(" | ") || String(error);
+  return [e.shortMessage, e.details].filter(Boolean).join(" | ") || e.message || String(error);
+}
+
+const TRANSPORT_ERRORS = new Set(["HttpRequestError", "TimeoutError", "WebSocketRequestError", "SocketClosedError"]);
+
+/**
+ * True when the request never got a node's answer (network, timeout, HTTP failure, rate limit):
+ * worth retrying as is. A node's own JSON-RPC error answer is not transient.
+ */
+export function isTransientRpcError(error: unknown): boolean {
+  for (let e = error as { name?: string; cause?: unknown; code?: number } | undefined; e; e = e.cause as typeof e) {
+    if (e.name && TRANSPORT_ERRORS.has(e.name)) return true;
+    if (e.code === 429 || e.code === -32005) return true;
+  }
+  return /rate limit|too many requests/i.test(errorText(error));
 }

@@ -4,7 +4,7 @@ import { getConfig } from "../config";
 import { ensureGasBalance } from "../chain/gas-top-up";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
-import { errorText, hashOfRaw, receiptOf } from "../chain/transactions";
+import { errorText, hashOfRaw, isTransientRpcError, receiptOf } from "../chain/transactions";
 import type { Db } from "../db";
 import { withdrawals, type Withdrawal } from "../db/schema";
 import { log } from "../log";
@@ -15,7 +15,6 @@ import { log } from "../log";
  * and stall every later send of the wallet, so the slot is filled with a 0-value self-transfer
  * and the withdrawal fails with the reason.
  */
-const TRANSIENT = /timeout|timed out|fetch failed|ECONNREFUSED|ECONNRESET|socket|network|HTTP request failed|503|502|429|rate limit/i;
 const ALREADY_IN = /already known|known transaction|already imported|AlreadyKnown/i;
 const NONCE_USED = /nonce too low/i;
 
@@ -31,7 +30,7 @@ export async function broadcastWithdrawal(db: Db, withdrawal: Withdrawal): Promi
     const text = errorText(error);
     if (ALREADY_IN.test(text)) return "sent";
     if (NONCE_USED.test(text)) return "retry-later"; // mined already, or replaced: the confirmer tells which
-    if (TRANSIENT.test(text)) return "retry-later";
+    if (isTransientRpcError(error)) return "retry-later";
     await failAndFillNonce(db, withdrawal, `broadcast refused: ${text.split(" | ")[0]!.slice(0, 200)}`);
     return "refused";
   }
@@ -58,7 +57,10 @@ async function confirmOne(db: Db, withdrawal: Withdrawal): Promise<"completed" |
   const network = networkConfig(withdrawal.network);
   if (!network) return "pending";
   const client = publicClientFor(withdrawal.network);
-  const receipt = await receiptOf(client, withdrawal.txHash as Hex);
+  let receipt = await receiptOf(client, withdrawal.txHash as Hex);
+  const mined = receipt ? null : await client.getTransactionCount({ address: withdrawal.fromAddress as Address });
+  // Mined between the two calls: the count moved, and now the receipt is there.
+  if (!receipt && mined! > withdrawal.nonce) receipt = await receiptOf(client, withdrawal.txHash as Hex);
   if (receipt) {
     const head = await client.getBlockNumber({ cacheTime: 0 });
     if (head - receipt.blockNumber + 1n < BigInt(Math.max(1, network.confirmations))) return "pending";
@@ -69,8 +71,7 @@ async function confirmOne(db: Db, withdrawal: Withdrawal): Promise<"completed" |
       .where(eq(withdrawals.id, withdrawal.id));
     return ok ? "completed" : "failed";
   }
-  const mined = await client.getTransactionCount({ address: withdrawal.fromAddress as Address });
-  if (mined > withdrawal.nonce) {
+  if (mined! > withdrawal.nonce) {
     await markFailed(db, withdrawal, "dropped: its nonce was used by another transaction of the wallet");
     return "failed";
   }
