@@ -1,6 +1,7 @@
 import { getConfig } from "./config";
 import { getDatabase } from "./db";
 import { startLocalChain } from "./chain/local-chain";
+import { verifyChainIds } from "./chain/verify-chain-ids";
 import { seedLocalDemo } from "./seed/demo-merchant";
 import { log } from "./log";
 
@@ -25,4 +26,5 @@ async function start(): Promise<void> {
     const rpcUrl = await startLocalChain(config);
     await seedLocalDemo(db, config, rpcUrl);
   }
+  await verifyChainIds(config.networks.filter((n) => !n.embedded));
 }
