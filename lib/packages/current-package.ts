@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
 import { plans, sessionUsage, subscriptions, type Plan, type Subscription } from "../db/schema";
+import { prepared } from "../db/prepared";
 import { AppError } from "../errors";
 import { activatePlan } from "./activate-plan";
 
@@ -85,17 +86,35 @@ export async function chooseSelfServePlan(db: Db, userId: number, planId: string
   return getPackage(db, userId);
 }
 
+/** The plan that lets this user create payments now, or NO_PACKAGE. */
+export async function requireActivePlan(db: Db, userId: number, now = new Date()): Promise<Plan> {
+  const [row] = await prepared(db, "active_plan_of_user", (d) =>
+    d
+      .select({ plan: plans })
+      .from(subscriptions)
+      .innerJoin(plans, eq(plans.id, subscriptions.planId))
+      .where(
+        and(
+          eq(subscriptions.userId, sql.placeholder("userId")),
+          eq(subscriptions.status, "active"),
+          lte(subscriptions.startsAt, sql.placeholder("now")),
+          or(isNull(subscriptions.endsAt), gt(subscriptions.endsAt, sql.placeholder("now"))),
+        ),
+      )
+      .prepare("active_plan_of_user"),
+  ).execute({ userId, now: now.toISOString() }); // placeholders skip column mapping: pass the wire form
+  if (!row) throw new AppError("NO_PACKAGE", "no active package: choose one (POST /api/user/package) before creating payments");
+  return row.plan;
+}
+
 /**
- * NO_PACKAGE unless the user has an active package with quota left; otherwise counts one session
- * against this month's quota. Call it inside the session's creating transaction: the conditional
- * upsert is atomic (concurrent creates cannot overrun the quota) and rolls back with the session.
+ * Counts one session against this month's quota of `plan`, or NO_PACKAGE when it is used up.
+ * Call it inside the session's creating transaction: the conditional upsert is atomic (concurrent
+ * creates cannot overrun the quota) and rolls back with the session.
  */
-export async function reserveSessionQuota(db: Db, userId: number, now = new Date()): Promise<void> {
-  const current = await activeSubscription(db, userId, now);
-  if (!current) throw new AppError("NO_PACKAGE", "no active package: choose one (POST /api/user/package) before creating payments");
-  const quota = current.plan.monthlySessionQuota;
-  const exhausted = () =>
-    new AppError("NO_PACKAGE", `the ${current.plan.name} package allows ${quota} payment sessions a month; this month's are used up`);
+export async function countSessionAgainstQuota(db: Db, userId: number, plan: Plan, now = new Date()): Promise<void> {
+  const quota = plan.monthlySessionQuota;
+  const exhausted = () => new AppError("NO_PACKAGE", `the ${plan.name} package allows ${quota} payment sessions a month; this month's are used up`);
   if (quota !== null && quota < 1) throw exhausted();
   const [counted] = await db
     .insert(sessionUsage)
@@ -107,4 +126,9 @@ export async function reserveSessionQuota(db: Db, userId: number, now = new Date
     })
     .returning({ sessions: sessionUsage.sessions });
   if (!counted) throw exhausted();
+}
+
+/** Both checks at once, for callers that create a session in their own transaction. */
+export async function reserveSessionQuota(db: Db, userId: number, now = new Date()): Promise<void> {
+  await countSessionAgainstQuota(db, userId, await requireActivePlan(db, userId, now), now);
 }

@@ -8,7 +8,7 @@ import { rowsOf } from "../db/rows";
 import { paymentSessions, type ApiKey } from "../db/schema";
 import { findOwnToken } from "../tokens/find-own-token";
 import { AppError } from "../errors";
-import { reserveSessionQuota } from "../packages/current-package";
+import { countSessionAgainstQuota, requireActivePlan } from "../packages/current-package";
 import { amountProblemMessage, formatAmount, parseAmount } from "./amount";
 import { qrCodeDataUri, tokenTransferUri } from "./eip681";
 import { resolveSessionDomain } from "./resolve-domain";
@@ -52,11 +52,13 @@ export async function createPaymentSession(
   const sessionId = randomUUID();
   const expiresAt = new Date(Date.now() + config.sessionTtlSeconds * 1000);
 
-  const depositAddress = await db.transaction(async (tx) => {
-    await reserveSessionQuota(tx, apiKey.userId);
-    const [row] = rowsOf<{ index: string | number }>(await tx.execute(sql`select nextval('deposit_index_seq') as index`));
-    const depositIndex = Number(row!.index);
-    const address = keyRingFor(config.masterMnemonic).depositAddress(depositIndex);
+  const plan = await requireActivePlan(db, apiKey.userId);
+  // Taken before the transaction: a create that fails later leaves a gap, never a reused address.
+  const [row] = rowsOf<{ index: string | number }>(await db.execute(sql`select nextval('deposit_index_seq') as index`));
+  const depositIndex = Number(row!.index);
+  const depositAddress = keyRingFor(config.masterMnemonic).depositAddress(depositIndex);
+  await db.transaction(async (tx) => {
+    await countSessionAgainstQuota(tx, apiKey.userId, plan);
     await tx.insert(paymentSessions).values({
       id: sessionId,
       userId: apiKey.userId,
@@ -66,8 +68,8 @@ export async function createPaymentSession(
       network: token.network,
       chainId: network.chainId,
       depositIndex,
-      depositAddress: address,
-      depositTopic: address.slice(2).toLowerCase().padStart(64, "0"),
+      depositAddress,
+      depositTopic: depositAddress.slice(2).toLowerCase().padStart(64, "0"),
       amount: units,
       forwardTo,
       merchantWallet: input.merchantWallet ?? null,
@@ -75,7 +77,6 @@ export async function createPaymentSession(
       redirectUrl: input.redirectUrl ?? null,
       expiresAt,
     });
-    return address;
   });
 
   const uri = tokenTransferUri({ tokenContract: token.contractAddress, chainId: network.chainId, depositAddress, units });
