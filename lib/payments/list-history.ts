@@ -1,12 +1,8 @@
 import { and, count, desc, eq, lte } from "drizzle-orm";
 import type { Db } from "../db";
 import { paymentSessions, tokens, type SessionStatus } from "../db/schema";
+import { offsetOf, pageOf, type Page } from "../pagination";
 import { toHistoryItem } from "./session-view";
-
-export interface Page<T> {
-  items: T[];
-  meta: { page: number; limit: number; total: number; pages: number };
-}
 
 /** The API key's sessions, newest first; pending sessions past expiresAt are expired first. */
 export async function listPaymentHistory(
@@ -29,10 +25,6 @@ export async function listPaymentHistory(
     .where(where)
     .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
     .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
-  const total = Number(totalRow?.total ?? 0);
-  return {
-    items: rows.map(toHistoryItem),
-    meta: { page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit) },
-  };
+    .offset(offsetOf(query));
+  return pageOf(rows.map(toHistoryItem), Number(totalRow?.total ?? 0), query);
 }

@@ -3,7 +3,7 @@ import type { Db } from "../db";
 import { tokens, withdrawals, type Withdrawal, type WithdrawalStatus } from "../db/schema";
 import { AppError } from "../errors";
 import { formatAmount } from "../payments/amount";
-import type { Page } from "../payments/list-history";
+import { offsetOf, pageOf, type Page } from "../pagination";
 
 export function toWithdrawalView(withdrawal: Withdrawal, token: { symbol: string; decimals: number }) {
   return {
@@ -48,10 +48,10 @@ export async function listWithdrawals(
     .where(where)
     .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
     .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
-  const total = Number(totalRow?.total ?? 0);
-  return {
-    items: rows.map((r) => toWithdrawalView(r.withdrawal, r.token)),
-    meta: { page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit) },
-  };
+    .offset(offsetOf(query));
+  return pageOf(
+    rows.map((r) => toWithdrawalView(r.withdrawal, r.token)),
+    Number(totalRow?.total ?? 0),
+    query,
+  );
 }

@@ -56,3 +56,14 @@ export function useTestDatabase(): () => Db {
     return handle.db;
   };
 }
+
+/**
+ * A migrated PGlite in `dir`, installed as the process database: for tests that hand the same
+ * database to a child process (which is then killed) and open it again, as a restart would.
+ */
+export async function openFileDatabase(dir: string): Promise<DatabaseHandle> {
+  const handle = openPglite(dir);
+  await migrate(handle.db);
+  setDatabase(handle);
+  return handle;
+}

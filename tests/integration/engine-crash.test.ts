@@ -6,14 +6,13 @@ import { parseUnits, type Address } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { keyRingFor } from "@/lib/chain/keys";
-import { closeDatabase, setDatabase } from "@/lib/db";
-import { openPglite } from "@/lib/db/client";
-import { migrate } from "@/lib/db/migrate";
+import { closeDatabase } from "@/lib/db";
 import { forwards } from "@/lib/db/schema";
 import { scanNetworkStep } from "@/lib/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
+import { openFileDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
 
@@ -29,17 +28,11 @@ const env = () => ({
 });
 afterAll(() => closeDatabase());
 
-async function open() {
-  const handle = openPglite(dir);
-  await migrate(handle.db);
-  setDatabase(handle);
-  return handle;
-}
 
 describe("a crash between the gas top-up and the sweep", () => {
   it("forwards exactly once after the worker is killed and the engine restarts", async () => {
     useConfig(env());
-    let handle = await open();
+    let handle = await openFileDatabase(dir);
     const token = await deployTestToken(chain().url, { symbol: "CRS" });
     const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
     const tank = await fundGasTank(chain().url);
@@ -67,7 +60,7 @@ describe("a crash between the gas top-up and the sweep", () => {
     await chain().client.mine({ blocks: 1 });
     await chain().client.setAutomine(true);
 
-    handle = await open(); // the restart
+    handle = await openFileDatabase(dir); // the restart
     const [afterCrash] = await handle.db.select().from(forwards);
     expect(afterCrash!.status).toBe("gas_sent");
     // The killed worker may have died holding its lease on the forward; it would lapse in a

@@ -5,14 +5,13 @@ import { join } from "node:path";
 import { parseUnits, type Address } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { keyRingFor } from "@/lib/chain/keys";
-import { closeDatabase, setDatabase } from "@/lib/db";
-import { openPglite } from "@/lib/db/client";
-import { migrate } from "@/lib/db/migrate";
+import { closeDatabase } from "@/lib/db";
 import { withdrawals } from "@/lib/db/schema";
 import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
+import { openFileDatabase } from "../helpers/database";
 import { fundGasTank, tokenBalance } from "../helpers/engine";
 
 const chain = useTestChain({ chainId: 56 });
@@ -21,17 +20,11 @@ const RECIPIENT = "0x2546BcD3c84621e976D8185a91A922aE77ECEc30" as Address;
 const env = () => ({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", MASTER_MNEMONIC: TEST_MNEMONIC, PGLITE_DIR: dir });
 afterAll(() => closeDatabase());
 
-async function open() {
-  const handle = openPglite(dir);
-  await migrate(handle.db);
-  setDatabase(handle);
-  return handle;
-}
 
 describe("a crash after recording a withdrawal and before broadcasting it", () => {
   it("broadcasts the same transaction exactly once after the restart", async () => {
     useConfig(env());
-    let handle = await open();
+    let handle = await openFileDatabase(dir);
     await fundGasTank(chain().url);
     const placeholder = await deployTestToken(chain().url, { symbol: "PLC" });
     const merchant = await setUpMerchant({ contractAddress: placeholder, network: "bsc" });
@@ -51,7 +44,7 @@ describe("a crash after recording a withdrawal and before broadcasting it", () =
     const signal = await new Promise((resolve) => child.once("exit", (_code, sig) => resolve(sig)));
     expect(signal).toBe("SIGKILL");
 
-    handle = await open(); // the restart
+    handle = await openFileDatabase(dir); // the restart
     const [recorded] = await handle.db.select().from(withdrawals);
     expect(recorded).toMatchObject({ status: "submitted", broadcastAt: null });
     expect(await chain().client.getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(0);
