@@ -80,6 +80,8 @@ async function claim(db: Db, forwardId: number): Promise<boolean> {
   return claimed.length > 0;
 }
 
+class ForwardMovedOn extends Error {}
+
 type StepOutcome = "next" | Exclude<ForwardOutcome, "busy" | "completed">;
 
 async function advance(db: Db, forward: Forward): Promise<StepOutcome> {
@@ -146,35 +148,43 @@ async function topUpGas(db: Db, forward: Forward): Promise<StepOutcome> {
     return "gas-tank-low";
   }
   const chain = chainOf(networkConfig(forward.network)!);
-  await db.transaction(async (tx) => {
-    const nonce = await allocateNonce(tx, forward.network, tank, tankCount);
-    const raw = await keys.signer("gasTank", 0).signTransaction({
-      chain,
-      chainId: chain.id,
-      type: "legacy",
-      to: from,
-      value: topUp,
-      gas: TOP_UP_GAS,
-      gasPrice,
-      nonce,
-    });
-    await tx
-      .update(forwards)
-      .set({
-        status: "gas_sent",
+  const raw = await db
+    .transaction(async (tx) => {
+      const nonce = await allocateNonce(tx, forward.network, tank, tankCount);
+      const signed = await keys.signer("gasTank", 0).signTransaction({
+        chain,
+        chainId: chain.id,
+        type: "legacy",
+        to: from,
+        value: topUp,
+        gas: TOP_UP_GAS,
         gasPrice,
-        sweepGasLimit,
-        gasAmount: topUp,
-        gasNonce: nonce,
-        gasRawTx: raw,
-        gasTxHash: hashOfRaw(raw),
-        lastError: null,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(forwards.id, forward.id), eq(forwards.status, "pending")));
-  });
-  const [recorded] = await db.select().from(forwards).where(eq(forwards.id, forward.id));
-  await broadcastOrNote(db, forward.network, recorded!.gasRawTx as Hex, forward.id);
+        nonce,
+      });
+      const stored = await tx
+        .update(forwards)
+        .set({
+          status: "gas_sent",
+          gasPrice,
+          sweepGasLimit,
+          gasAmount: topUp,
+          gasNonce: nonce,
+          gasRawTx: signed,
+          gasTxHash: hashOfRaw(signed),
+          lastError: null,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(forwards.id, forward.id), eq(forwards.status, "pending")))
+        .returning({ id: forwards.id });
+      // Someone else moved this forward on: roll back, or the tank's nonce would stay a hole.
+      if (stored.length === 0) throw new ForwardMovedOn();
+      return signed;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ForwardMovedOn) return null;
+      throw error;
+    });
+  if (raw) await broadcastOrNote(db, forward.network, raw, forward.id);
   return "next";
 }
 
