@@ -5,6 +5,7 @@ import { createTestClient, http, parseEther, parseUnits, publicActions, type Add
 import { startAnvil } from "@/lib/chain/anvil";
 import { keyRingFor } from "@/lib/chain/keys";
 import { scanOnce } from "@/lib/chain/scanner";
+import { recordTransfers } from "@/lib/payments/record-transfers";
 import { parseConfig, setConfig } from "@/lib/config";
 import { setDatabase } from "@/lib/db";
 import { openPostgres } from "@/lib/db/client";
@@ -12,7 +13,7 @@ import { migrate } from "@/lib/db/migrate";
 import { activatePlan } from "@/lib/packages/activate-plan";
 import { addDomain } from "@/lib/domains/add-domain";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
-import { chainCursors, forwards, paymentSessions, tokens } from "@/lib/db/schema";
+import { chainCursors, forwards, paymentSessions, tokenCatalogue, tokens } from "@/lib/db/schema";
 import { startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
 import { createPaymentSession, type CreatedSession } from "@/lib/payments/create-session";
 import { createUser } from "@/lib/users/create-user";
@@ -59,6 +60,7 @@ async function main() {
     const user = await createUser(db, { email: "engine@example.com", password: "benchmark password" });
     await activatePlan(db, user.id, "enterprise");
     await addDomain(db, user.id, "https://shop.example.com");
+    await db.insert(tokenCatalogue).values({ network: "bsc", contractAddress: token, symbol: "BUSD", name: "Bench USD", decimals: 18 });
     const [tokenRow] = await db.insert(tokens).values({ userId: user.id, network: "bsc", contractAddress: token, symbol: "BUSD", name: "Bench USD", decimals: 18 }).returning();
     const { record: key } = await createApiKey(db, user.id, "bench");
     const chain = createTestClient({ mode: "anvil", transport: http(anvil.url) }).extend(publicActions);
@@ -111,7 +113,7 @@ async function main() {
       await db.execute(sql`delete from forwards`);
       await db.execute(sql`delete from deposits`);
       const started = performance.now();
-      const result = await scanOnce(db, "bsc", { maxRange: 2000 });
+      const result = await scanOnce(db, "bsc", { maxRange: 2000, record: recordTransfers });
       costs.push({ sessions: total, rpcCalls: result!.rpcCalls, ms: Math.round(performance.now() - started), transfers: result!.transfers });
     }
 

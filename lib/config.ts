@@ -11,7 +11,9 @@ import { z } from "zod";
 /** Fixed development mnemonic: allowed only while `local` is the only network. */
 export const DEV_MNEMONIC =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
-const DEV_NEXTAUTH_SECRET = "bsc-pay-dev-secret-not-for-production";
+export const DEV_NEXTAUTH_SECRET = "bsc-pay-dev-secret-not-for-production";
+/** Mnemonics published in tools and test vectors: anyone can derive their keys. */
+const WELL_KNOWN_MNEMONICS = [DEV_MNEMONIC, "test test test test test test test test test test test junk"];
 
 export class ConfigError extends Error {
   constructor(
@@ -38,6 +40,14 @@ const intInRange = (min: number, max: number) =>
       .max(max, { error: `must be at most ${max}` })
       .optional(),
   );
+
+const booleanFlag = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' })
+    .optional()
+    .transform((value) => value === "true" || value === "1"),
+);
 
 const rpcUrlList = optionalString.transform((value, ctx) => {
   if (value === undefined) return [];
@@ -87,6 +97,12 @@ const envSchema = z.object({
   INNGEST_SIGNING_KEY: optionalString,
   INNGEST_DEV: optionalString,
   PORT: intInRange(1, 65535),
+  OPEN_TOKEN_REGISTRATION: booleanFlag,
+  MAX_SWEEP_GAS: intInRange(21_000, 30_000_000),
+  MAX_WITHDRAWAL_GAS: intInRange(21_000, 30_000_000),
+  REGISTRATION: z.preprocess(emptyToUndefined, z.enum(["open", "closed"], { error: 'must be "open" or "closed"' }).default("open")),
+  REGISTER_RATE_LIMIT_PER_HOUR: intInRange(1, 1_000_000),
+  LOGIN_RATE_LIMIT_PER_MINUTE: intInRange(1, 1_000_000),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
@@ -122,6 +138,15 @@ export interface Config {
   jobs: { mode: "embedded" | "inngest"; eventKey?: string; signingKey?: string; dev: boolean };
   port: number;
   logLevel: string;
+  /** Merchants may register any ERC-20, not only the operator's catalogue (single-merchant installs). */
+  openTokenRegistration: boolean;
+  /** Upper bounds on the gas of any transaction the service pays for. */
+  maxSweepGas: bigint;
+  maxWithdrawalGas: bigint;
+  registration: "open" | "closed";
+  /** Per client IP: sign-ups per hour, and token / sign-in attempts per minute. */
+  registerRateLimitPerHour: number;
+  loginRateLimitPerMinute: number;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -156,6 +181,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (e.JOBS === "inngest" && e.INNGEST_DEV === undefined && e.INNGEST_SIGNING_KEY === undefined)
     throw new ConfigError("INNGEST_SIGNING_KEY", "is required when JOBS=inngest (or set INNGEST_DEV=1)");
 
+  if (e.NODE_ENV === "production" && hasProductionNetwork && e.NEXTAUTH_SECRET === DEV_NEXTAUTH_SECRET)
+    throw new ConfigError("NEXTAUTH_SECRET", "is the development value; generate one, e.g. openssl rand -base64 32");
+  const mnemonic = (e.MASTER_MNEMONIC ?? DEV_MNEMONIC).split(/\s+/).join(" ");
+  if (e.NODE_ENV === "production" && networks.some((n) => n.chainId === 56) && WELL_KNOWN_MNEMONICS.includes(mnemonic.toLowerCase()))
+    throw new ConfigError("MASTER_MNEMONIC", "is a well-known test mnemonic whose keys anyone can derive; refusing to hold funds on chain 56 with it");
+
   const port = e.PORT ?? 3000;
   return {
     nodeEnv: e.NODE_ENV,
@@ -164,7 +195,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     networks,
     localChain:
       localMode === null ? null : { mode: localMode, port: e.LOCAL_CHAIN_PORT ?? 8545, stateDir: e.LOCAL_CHAIN_STATE_DIR },
-    masterMnemonic: (e.MASTER_MNEMONIC ?? DEV_MNEMONIC).split(/\s+/).join(" "),
+    masterMnemonic: mnemonic,
     usingDevMnemonic: e.MASTER_MNEMONIC === undefined,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS ?? 900,
     scanIntervalMs: e.SCAN_INTERVAL_MS ?? 1000,
@@ -180,6 +211,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     },
     port,
     logLevel: e.LOG_LEVEL,
+    openTokenRegistration: e.OPEN_TOKEN_REGISTRATION,
+    maxSweepGas: BigInt(e.MAX_SWEEP_GAS ?? 150_000),
+    maxWithdrawalGas: BigInt(e.MAX_WITHDRAWAL_GAS ?? 150_000),
+    registration: e.REGISTRATION,
+    registerRateLimitPerHour: e.REGISTER_RATE_LIMIT_PER_HOUR ?? 10,
+    loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE ?? 20,
   };
 }
 

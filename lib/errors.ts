@@ -15,8 +15,10 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   /** The same Idempotency-Key was reused with a different body. */
   IDEMPOTENCY_CONFLICT: 409,
-  /** Too many requests for this key; Retry-After says when to come back. */
+  /** Too many requests for this key (or, outside /api/v1, this client address); Retry-After says when to come back. */
   RATE_LIMITED: 429,
+  /** Self sign-up is turned off by the operator (REGISTRATION=closed). */
+  REGISTRATION_CLOSED: 403,
   /** RPC unreachable, not enough token or gas balance, a rejected transaction. */
   BLOCKCHAIN_ERROR: 502,
   /** Anything else; the message never carries internals. */

@@ -1,9 +1,11 @@
-import { and, eq, like, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, like, sql } from "drizzle-orm";
 import { formatEther } from "viem";
 import { getConfig } from "./config";
 import { getDb } from "./db";
 import { chainCursors, forwards } from "./db/schema";
+import { countHeldForwards } from "./chain/forward-admin";
 import { keyRingFor } from "./chain/keys";
+import { countQuarantined } from "./chain/quarantine";
 import { runnerState } from "./jobs/runner-registry";
 import { listNetworks, publicClientFor } from "./chain/networks";
 import { ensureStarted } from "./startup";
@@ -16,13 +18,16 @@ export interface ChainHealth {
   lastScanAt: string | null;
   scanError: string | null;
   gasTank: { address: string; balance: string | null; low: boolean; waitingForwards: number };
+  /** Forwards that need the operator (npm run admin -- forwards held). */
+  heldForwards: number;
+  /** Logs the scanner set aside (npm run admin -- quarantine). */
+  quarantinedLogs: number;
   error?: string;
 }
 
 export interface Health {
   status: "ok" | "degraded" | "error";
   db: "ok" | "unavailable";
-  error?: string;
   chains: Record<string, ChainHealth>;
   jobs: { mode: "embedded" | "inngest"; leader?: boolean; lastScanAt?: string | null; lastWorkAt?: string | null; lastError?: string | null };
 }
@@ -32,6 +37,8 @@ const RPC_TIMEOUT_MS = 3000;
 /**
  * "error" (HTTP 503) when the service cannot serve: not started or database down. An unreachable
  * RPC is "degraded": the API still answers, payments are detected once the chain is back.
+ * Public: it carries kinds of problems, never raw error text, RPC URLs (provider keys live in
+ * their paths) or database messages.
  */
 export async function getHealth(): Promise<Health> {
   const runner = runnerState();
@@ -42,8 +49,8 @@ export async function getHealth(): Promise<Health> {
     await ensureStarted();
     const db = await getDb();
     await db.execute(sql`select 1`);
-  } catch (error) {
-    return { status: "error", db: "unavailable", error: (error as Error).message, chains: {}, jobs };
+  } catch {
+    return { status: "error", db: "unavailable", chains: {}, jobs };
   }
   const chains = Object.fromEntries(await Promise.all(listNetworks().map(async (n) => [n.name, await chainHealth(n.name, n.chainId)] as const)));
   const degraded = Object.values(chains).some((c) => c.error !== undefined);
@@ -61,12 +68,15 @@ async function chainHealth(network: string, chainId: number): Promise<ChainHealt
   const [waiting] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(forwards)
-    .where(and(eq(forwards.network, network), notInArray(forwards.status, ["completed", "failed"]), like(forwards.lastError, "gas tank%")));
+    .where(and(eq(forwards.network, network), inArray(forwards.status, ["pending"]), like(forwards.lastError, "gas tank%")));
   const base = {
     chainId,
     cursor,
     lastScanAt: cursorRow?.lastScanAt?.toISOString() ?? null,
+    // Written by the scanner as a kind of problem (see publicScanError), never the RPC's words.
     scanError: cursorRow?.lastError ?? null,
+    heldForwards: await countHeldForwards(db, network),
+    quarantinedLogs: await countQuarantined(db, network),
   };
   try {
     const client = publicClientFor(network);

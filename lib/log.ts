@@ -1,8 +1,11 @@
 import pino from "pino";
+import { errorText, redactUrls } from "./chain/rpc-errors";
 
 /**
  * One structured JSON logger. Secrets are redacted by key wherever they appear, so a careless
- * `log.info({ body })` cannot leak a password, API key, mnemonic or private key.
+ * `log.info({ body })` cannot leak a password, API key, mnemonic or private key; logged errors
+ * keep the node's words but lose URL paths and queries (RPC provider keys live there) and the
+ * request bodies viem repeats in its messages.
  */
 const REDACTED_KEYS = [
   "password",
@@ -31,6 +34,7 @@ function createLogger(): pino.Logger {
   return pino({
     level: process.env.LOG_LEVEL || (process.env.NODE_ENV === "test" ? "warn" : "info"),
     base: { service: "bsc-pay" },
+    serializers: { err: serializeError },
     redact: {
       paths: [...REDACTED_KEYS, ...REDACTED_KEYS.map((k) => `*.${k}`), ...REDACTED_KEYS.map((k) => `*.*.${k}`)].map(
         (p) => (p.includes("-") ? p.replace(/(^|\.)([^.]*-[^.]*)/, '$1["$2"]') : p),
@@ -47,3 +51,10 @@ export function getLogger(): pino.Logger {
 }
 
 export const log = getLogger();
+
+function serializeError(error: unknown) {
+  if (!error || typeof error !== "object") return { message: redactUrls(String(error)) };
+  const e = error as { name?: string; stack?: string };
+  const stackFrames = (e.stack ?? "").split("\n").filter((line) => line.trimStart().startsWith("at ")).slice(0, 12);
+  return { type: e.name, message: errorText(error), stack: redactUrls(stackFrames.join("\n")) };
+}

@@ -1,10 +1,14 @@
 import { formatEther } from "viem";
+import { forwardsCommand, FORWARDS_USAGE, stuckForwardsCommand } from "@/lib/admin/forwards";
+import { quarantineCommand } from "@/lib/admin/quarantine";
+import { tokensCommand, TOKENS_USAGE } from "@/lib/admin/tokens";
+import { createUserCommand, USERS_USAGE } from "@/lib/admin/users";
 import { keyRingFor } from "@/lib/chain/keys";
+import { connectLocalChain } from "@/lib/chain/local-chain";
 import { listNetworks, publicClientFor } from "@/lib/chain/networks";
 import { getConfig } from "@/lib/config";
 import { closeDatabase, getDb } from "@/lib/db";
 import { grantPlan } from "@/lib/packages/grant-plan";
-import { openForwards } from "@/lib/chain/forwarder";
 
 /**
  * `npm run admin -- <command>`: operator tasks. With the embedded database, stop the server first
@@ -12,11 +16,15 @@ import { openForwards } from "@/lib/chain/forwarder";
  */
 const USAGE = `usage: npm run admin -- <command>
   grant-plan <email> <plan>   give a user a plan (starter, pro, enterprise)
+${USERS_USAGE}
   gas-tank                    the gas tank address and its BNB balance on each network
-  stuck-forwards [minutes]    forwards not completed after [minutes] (default 10), with their last error`;
+${TOKENS_USAGE}
+${FORWARDS_USAGE}
+  quarantine [limit]          logs the scanner set aside (undecodable or unrecordable), newest first`;
 
 async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
+  const print = (lines: string[]) => lines.forEach((line) => console.log(line));
   switch (command) {
     case "grant-plan": {
       const [email, plan] = rest;
@@ -25,6 +33,8 @@ async function main(args: string[]): Promise<void> {
       console.log(`granted plan ${subscription.planId} to ${email.trim().toLowerCase()} (subscription ${subscription.id})`);
       return;
     }
+    case "create-user":
+      return print(await createUserCommand(await getDb(), rest));
     case "gas-tank": {
       const address = keyRingFor(getConfig().masterMnemonic).gasTankAddress();
       console.log(`gas tank ${address}`);
@@ -35,23 +45,25 @@ async function main(args: string[]): Promise<void> {
       }
       return;
     }
-    case "stuck-forwards": {
-      const minutes = Number(rest[0] ?? 10);
-      if (!Number.isFinite(minutes) || minutes < 0) throw new Error(USAGE);
-      const stuck = await openForwards(await getDb(), minutes * 60);
-      if (stuck.length === 0) console.log(`no forward has been open for more than ${minutes} minutes`);
-      for (const f of stuck) {
-        console.log(`forward ${f.id} ${f.network} ${f.status} ${f.fromAddress} → ${f.toAddress} amount ${f.amount} (since ${f.createdAt.toISOString()})${f.lastError ? `: ${f.lastError}` : ""}`);
-      }
-      return;
-    }
+    case "tokens":
+      if (rest[0] === "allow" && rest[1] === "local") await connectLocalChain(getConfig());
+      return print(await tokensCommand(await getDb(), rest));
+    case "forwards":
+      return print(await forwardsCommand(await getDb(), rest));
+    case "stuck-forwards":
+      return print(await stuckForwardsCommand(await getDb(), rest));
+    case "quarantine":
+      return print(await quarantineCommand(await getDb(), rest));
     default:
       throw new Error(USAGE);
   }
 }
 
 main(process.argv.slice(2))
-  .then(() => closeDatabase())
+  .then(async () => {
+    await closeDatabase();
+    process.exit(0);
+  })
   .catch(async (error: unknown) => {
     console.error(error instanceof Error ? error.message : String(error));
     await closeDatabase().catch(() => {});

@@ -1,40 +1,45 @@
 // Compiles contracts/*.sol with the npm solc compiler and writes ABI + bytecode JSON to
-// lib/chain/contracts/, which is committed so that nothing compiles at run time.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+// lib/chain/contracts/ (and contracts/test/*.sol, the tests' hostile contracts, to
+// tests/helpers/contracts/); both are committed so that nothing compiles at run time.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import solc from "solc";
 
-const sourceDir = "contracts";
-const outDir = join("lib", "chain", "contracts");
-const sources = Object.fromEntries(
-  readdirSync(sourceDir)
-    .filter((file) => file.endsWith(".sol"))
-    .map((file) => [file, { content: readFileSync(join(sourceDir, file), "utf8") }]),
-);
+const targets = [
+  ["contracts", join("lib", "chain", "contracts")],
+  [join("contracts", "test"), join("tests", "helpers", "contracts")],
+];
+for (const [sourceDir, outDir] of targets) compile(sourceDir, outDir);
 
-const input = {
-  language: "Solidity",
-  sources,
-  settings: {
-    optimizer: { enabled: true, runs: 200 },
-    evmVersion: "cancun",
-    outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
-  },
-};
-
-const output = JSON.parse(solc.compile(JSON.stringify(input)));
-const errors = (output.errors ?? []).filter((e) => e.severity === "error");
-if (errors.length > 0) {
-  for (const e of errors) console.error(e.formattedMessage);
-  process.exit(1);
-}
-
-for (const [file, contracts] of Object.entries(output.contracts)) {
-  for (const [name, artifact] of Object.entries(contracts)) {
-    const target = join(outDir, `${kebab(name)}.json`);
-    const json = { contractName: name, source: `${sourceDir}/${basename(file)}`, compiler: solc.version(), abi: artifact.abi, bytecode: `0x${artifact.evm.bytecode.object}` };
-    writeFileSync(target, `${JSON.stringify(json, null, 2)}\n`);
-    console.log(`wrote ${target}`);
+function compile(sourceDir, outDir) {
+  const sources = Object.fromEntries(
+    readdirSync(sourceDir)
+      .filter((file) => file.endsWith(".sol"))
+      .map((file) => [file, { content: readFileSync(join(sourceDir, file), "utf8") }]),
+  );
+  const input = {
+    language: "Solidity",
+    sources,
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: "cancun",
+      outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
+    },
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input)));
+  const errors = (output.errors ?? []).filter((e) => e.severity === "error");
+  if (errors.length > 0) {
+    for (const e of errors) console.error(e.formattedMessage);
+    process.exit(1);
+  }
+  mkdirSync(outDir, { recursive: true });
+  for (const [file, contracts] of Object.entries(output.contracts)) {
+    for (const [name, artifact] of Object.entries(contracts)) {
+      const target = join(outDir, `${kebab(name)}.json`);
+      const json = { contractName: name, source: `${sourceDir}/${basename(file)}`, compiler: solc.version(), abi: artifact.abi, bytecode: `0x${artifact.evm.bytecode.object}` };
+      writeFileSync(target, `${JSON.stringify(json, null, 2)}\n`);
+      console.log(`wrote ${target}`);
+    }
   }
 }
 

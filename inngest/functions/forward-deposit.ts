@@ -20,7 +20,7 @@ export const forwardDeposit = inngest.createFunction(
   async ({ event, step }) => {
     for (let attempt = 0; attempt < FORWARD_ATTEMPTS; attempt++) {
       const outcome = await step.run(`advance-${attempt}`, async () => forwardStep(await jobDb(), event.data.forwardId));
-      if (outcome === "completed" || outcome === "failed") return { outcome };
+      if (outcome === "completed" || outcome === "held") return { outcome };
       await step.sleep(`wait-${attempt}`, outcome === "gas-tank-low" ? "30s" : "2s");
     }
     return { outcome: "deferred" as const };

@@ -1,7 +1,7 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
-import { apiKeys, type ApiKey } from "../db/schema";
+import { apiKeys, users, type ApiKey } from "../db/schema";
 import { AppError } from "../errors";
 import { createApiKey } from "./create-api-key";
 
@@ -39,9 +39,20 @@ export async function listApiKeys(db: Db, userId: number): Promise<ApiKeyView[]>
   return rows.map(toApiKeyView);
 }
 
+/** A user may hold at most this many unrevoked keys: a stolen session cannot mint keys without bound. */
+export const MAX_LIVE_API_KEYS = 25;
+
 /** The whole key is in the result of this call only. */
 export async function issueApiKey(db: Db, userId: number, name?: string): Promise<ApiKeyView & { key: string }> {
-  const { record, key } = await createApiKey(db, userId, name ?? "default");
+  const { record, key } = await db.transaction(async (tx) => {
+    // The user's row lock serialises concurrent creates, so the cap holds under a burst.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    const [live] = await tx.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
+    if (Number(live?.n ?? 0) >= MAX_LIVE_API_KEYS) {
+      throw new AppError("VALIDATION_ERROR", `you already have ${MAX_LIVE_API_KEYS} live API keys, the most allowed; revoke one first`);
+    }
+    return createApiKey(tx, userId, name ?? "default");
+  });
   return { ...toApiKeyView(record), key };
 }
 

@@ -11,16 +11,16 @@ import { allocateNonce } from "./nonces";
 import { broadcast, hashOfRaw, receiptOf } from "./transactions";
 
 /**
- * Makes sure `wallet` holds at least `neededWei` of BNB, sending the difference (times
- * `headroom`, so a burst of sends needs one top-up, not one each) from the gas tank and waiting
- * until it is mined. The top-up is recorded signed, with its nonce, before it is broadcast.
- * One top-up per wallet at a time in this process.
+ * Makes sure `wallet` holds at least `neededWei` of BNB, sending exactly the difference from the
+ * gas tank and waiting until it is mined: the caller bounds `neededWei` (capped gas limits of the
+ * sends it pays for), so a top-up never covers more than that. The top-up is recorded signed,
+ * with its nonce, before it is broadcast. One top-up per wallet at a time in this process.
  */
 const TOP_UP_GAS = 21_000n;
 const WAIT_MS = 60_000;
 const inFlight = new Map<string, Promise<void>>();
 
-export async function ensureGasBalance(db: Db, network: string, wallet: Address, neededWei: bigint, headroom = 5n): Promise<void> {
+export async function ensureGasBalance(db: Db, network: string, wallet: Address, neededWei: bigint): Promise<void> {
   const key = `${network}:${wallet}`;
   for (;;) {
     const running = inFlight.get(key);
@@ -29,7 +29,7 @@ export async function ensureGasBalance(db: Db, network: string, wallet: Address,
   }
   const client = publicClientFor(network);
   if ((await client.getBalance({ address: wallet })) >= neededWei) return;
-  const work = topUp(db, network, wallet, neededWei, headroom);
+  const work = topUp(db, network, wallet, neededWei);
   inFlight.set(key, work);
   try {
     await work;
@@ -38,7 +38,7 @@ export async function ensureGasBalance(db: Db, network: string, wallet: Address,
   }
 }
 
-async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint, headroom: bigint): Promise<void> {
+async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint): Promise<void> {
   const client = publicClientFor(network);
   const balance = await client.getBalance({ address: wallet });
   if (balance >= neededWei) return;
@@ -48,8 +48,7 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
   const shortfall = neededWei - balance;
   const [tankBalance, tankCount] = await Promise.all([client.getBalance({ address: tank }), client.getTransactionCount({ address: tank })]);
   const spendable = tankBalance - TOP_UP_GAS * gasPrice;
-  // Headroom when the tank can afford it, the bare shortfall when it cannot.
-  const value = shortfall * headroom <= spendable ? shortfall * headroom : shortfall;
+  const value = shortfall;
   if (spendable < value) {
     throw new AppError(
       "BLOCKCHAIN_ERROR",

@@ -29,10 +29,33 @@ export async function startLocalChain(config: Config): Promise<string> {
     stateIntervalSeconds: 2,
   });
   writeFileSync(pidFile, String(node.process.pid));
+  writeFileSync(join(stateDir, "anvil.url"), node.url);
   stopWithThisProcess(node, pidFile);
   setLocalRpcUrl(node.url);
   log.info({ url: node.url }, "embedded anvil started as network local");
   return node.url;
+}
+
+/**
+ * For operator commands: the embedded anvil of a running server if there is one (its pid and URL
+ * files say so), else one started here on the saved state, stopped when the command exits.
+ */
+export async function connectLocalChain(config: Config): Promise<string | null> {
+  const local = config.localChain;
+  if (!local) return null;
+  if (local.mode === "external") return config.networks.find((n) => n.name === "local")?.rpcUrls[0] ?? null;
+  const stateDir = resolve(/*turbopackIgnore: true*/ local.stateDir);
+  try {
+    const pid = Number(readFileSync(join(stateDir, "anvil.pid"), "utf8"));
+    const url = readFileSync(join(stateDir, "anvil.url"), "utf8").trim();
+    if (pid && isAnvil(pid) && url) {
+      setLocalRpcUrl(url);
+      return url;
+    }
+  } catch {
+    // no running server anvil: start one below
+  }
+  return startLocalChain(config);
 }
 
 /** An anvil left behind by a killed server holds our state file (and maybe the port): stop it. */

@@ -1,37 +1,48 @@
 import { and, eq, sql } from "drizzle-orm";
-import { getAddress, hexToBigInt, numberToHex, type Hex, type PublicClient } from "viem";
+import { BaseError, getAddress, hexToBigInt, numberToHex, type Hex, type PublicClient } from "viem";
 import type { Db } from "../db";
-import { chainCursors, tokens } from "../db/schema";
-import { recordTransfers, sessionsByDepositTopic, type ObservedTransfer, type QueuedForward } from "../payments/record-transfers";
+import { chainCursors, tokenCatalogue } from "../db/schema";
+import { ownersOfDepositTopics } from "./deposit-addresses";
 import { networkConfig, publicClientFor } from "./networks";
-import { errorText } from "./transactions";
+import { quarantineLogs, type QuarantineEntry } from "./quarantine";
+import { classifyRpcError, errorText, publicRpcProblem } from "./rpc-errors";
+import { decodeTransferLog, TRANSFER_TOPIC, type RawLog } from "./transfer-log";
+
+export { TRANSFER_TOPIC } from "./transfer-log";
 
 /**
- * One poll of one network: read the ERC-20 Transfer logs of every registered token contract over
+ * One poll of one network: read the ERC-20 Transfer logs of every enabled catalogue token over
  * [cursor + 1, head − confirmations], keep those whose recipient is a deposit address, and record
  * them with the new cursor in one transaction. The RPC cost is getBlockNumber + getLogs per range
  * (+ a block per matching block when the node does not stamp logs with their time): it does not
  * depend on how many sessions are open. A provider's "too many results / range too large" halves
- * the range; no block is ever skipped.
+ * the range, down to one block split by token contract; no block is ever skipped.
+ *
+ * Hostile input: a log that does not decode as an ERC-20 Transfer, or whose recording fails, is
+ * quarantined and the scan moves on; zero-value transfers are ignored (nothing to forward).
  */
-export const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
-const MAX_RANGE = 2000;
-/** How far back a network's first scan starts, so payments made just before it are not missed. */
-const FIRST_SCAN_LOOKBACK = 2000n;
-const MAX_ADDRESSES_PER_QUERY = 500;
-const LIMIT_ERROR = /limit|too many|too large|range|exceed|more than|10000|-32005|response size/i;
-
-interface RawLog {
-  address: Hex;
-  topics: Hex[];
-  data: Hex;
-  blockNumber: Hex;
-  blockHash: Hex;
-  blockTimestamp?: Hex;
-  transactionHash: Hex;
-  logIndex: Hex;
-  removed?: boolean;
+export interface ObservedTransfer {
+  network: string;
+  txHash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  blockHash: string;
+  blockTimestamp: Date;
+  tokenContract: string;
+  fromAddress: string;
+  toAddress: string;
+  amount: bigint;
+  sessionId: string;
 }
+
+/** A forward planned while recording: what the Inngest driver hands on as an event. */
+export interface QueuedForward {
+  forwardId: number;
+  fromAddress: string;
+}
+
+/** Records transfers inside the scanner's transaction; returns the forwards it planned. */
+export type TransferRecorder = (tx: Db, transfers: ObservedTransfer[]) => Promise<QueuedForward[]>;
 
 export interface ScanResult {
   network: string;
@@ -42,13 +53,29 @@ export interface ScanResult {
   behind: bigint;
   logs: number;
   transfers: number;
+  /** Transfers of 0 tokens into deposit addresses: not recorded. */
+  ignored: number;
+  quarantined: number;
   newForwards: QueuedForward[];
   rpcCalls: number;
 }
 
+/** The provider refuses even one block of one contract's logs: the range cannot be read. */
+export class LogLimitError extends Error {
+  constructor(readonly block: bigint) {
+    super(`the RPC provider refuses the Transfer logs of block ${block} even one token contract at a time`);
+    this.name = "LogLimitError";
+  }
+}
+
+const MAX_RANGE = 2000;
+/** How far back a network's first scan starts, so payments made just before it are not missed. */
+const FIRST_SCAN_LOOKBACK = 2000n;
+const MAX_ADDRESSES_PER_QUERY = 500;
+
 const rangeHint = new Map<string, number>();
 
-export async function scanOnce(db: Db, network: string, options: { maxRange?: number } = {}): Promise<ScanResult | null> {
+export async function scanOnce(db: Db, network: string, options: { record: TransferRecorder; maxRange?: number }): Promise<ScanResult | null> {
   const config = networkConfig(network);
   if (!config) throw new Error(`network ${network} is not configured`);
   const client = publicClientFor(network);
@@ -62,17 +89,18 @@ export async function scanOnce(db: Db, network: string, options: { maxRange?: nu
   const target = head - BigInt(config.confirmations);
   if (target < 0n) return null;
   const cursor = await readCursor(db, network, target);
-  if (cursor >= target) return { network, fromBlock: target + 1n, toBlock: cursor, head, behind: 0n, logs: 0, transfers: 0, newForwards: [], rpcCalls };
+  const idle = { network, head, behind: 0n, logs: 0, transfers: 0, ignored: 0, quarantined: 0, newForwards: [], rpcCalls };
+  if (cursor >= target) return { ...idle, fromBlock: target + 1n, toBlock: cursor };
 
   const maxRange = options.maxRange ?? rangeHint.get(network) ?? MAX_RANGE;
   const fromBlock = cursor + 1n;
   const wanted = fromBlock + BigInt(maxRange) - 1n;
-  const contracts = await db.selectDistinct({ address: tokens.contractAddress }).from(tokens).where(eq(tokens.network, network));
+  const contracts = await enabledContracts(db, network);
 
   let toBlock = wanted < target ? wanted : target;
   let logs: RawLog[] = [];
   if (contracts.length > 0) {
-    const fetched = await getLogsHalving(client, contracts.map((c) => c.address as Hex), fromBlock, toBlock, call);
+    const fetched = await getLogsHalving(client, contracts, fromBlock, toBlock, call);
     logs = fetched.logs;
     // Remember what the provider accepted; grow back slowly after a success at full size.
     if (fetched.toBlock < toBlock) rangeHint.set(network, Number(fetched.toBlock - fromBlock + 1n));
@@ -80,30 +108,42 @@ export async function scanOnce(db: Db, network: string, options: { maxRange?: nu
     toBlock = fetched.toBlock;
   }
 
-  // Raw topic match first: only transfers to a deposit address are decoded.
-  const recipients = [...new Set(logs.filter((l) => l.topics[0] === TRANSFER_TOPIC && l.topics.length === 3).map((l) => l.topics[2]!.slice(2).toLowerCase()))];
-  const sessions = recipients.length > 0 ? await sessionsByDepositTopic(db, network, recipients) : new Map();
-  const matched = logs.filter((l) => !l.removed && l.topics.length === 3 && sessions.has(l.topics[2]!.slice(2).toLowerCase()));
-  const times = await blockTimes(client, matched, call);
-  const transfers: ObservedTransfer[] = matched.map((log) => {
-    const session = sessions.get(log.topics[2]!.slice(2).toLowerCase())!;
-    return {
-      network,
-      txHash: log.transactionHash.toLowerCase(),
-      logIndex: Number(hexToBigInt(log.logIndex)),
-      blockNumber: hexToBigInt(log.blockNumber),
-      blockHash: log.blockHash.toLowerCase(),
-      blockTimestamp: times.get(log.blockNumber)!,
-      tokenContract: getAddress(log.address),
-      fromAddress: getAddress(`0x${log.topics[1]!.slice(26)}`),
-      toAddress: session.depositAddress,
-      amount: hexToBigInt(log.data === "0x" ? "0x0" : log.data),
-      sessionId: session.id,
-    };
-  });
+  // Only logs of the catalogue's contracts (a provider may answer more than asked) into deposit
+  // addresses matter; the raw topic match comes first, decoding only for matches.
+  const accepted = new Set(contracts.map((c) => c.toLowerCase()));
+  const relevant = logs.filter((l) => !l.removed && l.topics[0] === TRANSFER_TOPIC && accepted.has(l.address.toLowerCase()) && l.topics.length >= 3);
+  const recipients = [...new Set(relevant.map((l) => l.topics[2]!.slice(2).toLowerCase()))];
+  const owners = recipients.length > 0 ? await ownersOfDepositTopics(db, network, recipients) : new Map();
+  const matched = relevant.filter((l) => owners.has(l.topics[2]!.slice(2).toLowerCase()));
 
-  const newForwards = await db.transaction(async (tx) => {
-    const ids = await recordTransfers(tx, transfers);
+  const quarantine: QuarantineEntry[] = [];
+  const decoded: { log: RawLog; from: Hex; amount: bigint }[] = [];
+  let ignored = 0;
+  for (const log of matched) {
+    const result = decodeTransferLog(log);
+    if (!result.ok) quarantine.push({ network, log, reason: result.reason });
+    else if (result.amount === 0n) ignored++;
+    else decoded.push({ log, from: result.from, amount: result.amount });
+  }
+  const times = await blockTimes(client, decoded.map((d) => d.log), call);
+  const transfers: ObservedTransfer[] = decoded.map(({ log, from, amount }) => ({
+    network,
+    txHash: log.transactionHash.toLowerCase(),
+    logIndex: Number(hexToBigInt(log.logIndex)),
+    blockNumber: hexToBigInt(log.blockNumber),
+    blockHash: log.blockHash.toLowerCase(),
+    blockTimestamp: times.get(log.blockNumber)!,
+    tokenContract: getAddress(log.address),
+    fromAddress: getAddress(from),
+    toAddress: owners.get(log.topics[2]!.slice(2).toLowerCase())!.depositAddress,
+    amount,
+    sessionId: owners.get(log.topics[2]!.slice(2).toLowerCase())!.sessionId,
+  }));
+
+  const { newForwards, quarantined } = await db.transaction(async (tx) => {
+    const recorded = await recordOrQuarantine(tx, transfers, matched, options.record);
+    const all = [...quarantine, ...recorded.quarantine];
+    await quarantineLogs(tx, all);
     // Optimistic: if another scanner moved the cursor meanwhile, this transaction rolls back.
     const moved = await tx
       .update(chainCursors)
@@ -111,9 +151,45 @@ export async function scanOnce(db: Db, network: string, options: { maxRange?: nu
       .where(and(eq(chainCursors.network, network), eq(chainCursors.lastScannedBlock, cursor)))
       .returning({ network: chainCursors.network });
     if (moved.length === 0) throw new Error(`cursor of ${network} moved during the scan; retrying next poll`);
-    return ids;
+    return { newForwards: recorded.forwards, quarantined: all.length };
   });
-  return { network, fromBlock, toBlock, head, behind: target - toBlock, logs: logs.length, transfers: transfers.length, newForwards, rpcCalls };
+  return { network, fromBlock, toBlock, head, behind: target - toBlock, logs: logs.length, transfers: transfers.length, ignored, quarantined, newForwards, rpcCalls };
+}
+
+/**
+ * All transfers in one savepoint; if that fails, each on its own, quarantining the ones that
+ * still fail — so one transfer that cannot be stored never holds the cursor back.
+ */
+async function recordOrQuarantine(
+  tx: Db,
+  transfers: ObservedTransfer[],
+  logs: RawLog[],
+  record: TransferRecorder,
+): Promise<{ forwards: QueuedForward[]; quarantine: QuarantineEntry[] }> {
+  if (transfers.length === 0) return { forwards: [], quarantine: [] };
+  try {
+    return { forwards: await tx.transaction((sp) => record(sp, transfers)), quarantine: [] };
+  } catch {
+    const forwards: QueuedForward[] = [];
+    const quarantine: QuarantineEntry[] = [];
+    for (const transfer of transfers) {
+      try {
+        forwards.push(...(await tx.transaction((sp) => record(sp, [transfer]))));
+      } catch (error) {
+        const log = logs.find((l) => l.transactionHash.toLowerCase() === transfer.txHash && Number(hexToBigInt(l.logIndex)) === transfer.logIndex)!;
+        quarantine.push({ network: transfer.network, log, reason: `recording failed: ${errorText(error).split("\n")[0]!.slice(0, 200)}` });
+      }
+    }
+    return { forwards, quarantine };
+  }
+}
+
+async function enabledContracts(db: Db, network: string): Promise<Hex[]> {
+  const rows = await db
+    .select({ address: tokenCatalogue.contractAddress })
+    .from(tokenCatalogue)
+    .where(and(eq(tokenCatalogue.network, network), eq(tokenCatalogue.enabled, true)));
+  return rows.map((r) => r.address as Hex);
 }
 
 async function readCursor(db: Db, network: string, target: bigint): Promise<bigint> {
@@ -125,7 +201,8 @@ async function readCursor(db: Db, network: string, target: bigint): Promise<bigi
 
 /**
  * eth_getLogs over [from, to]; when the provider refuses the size, retry the first half (and
- * then its first half…): the caller advances the cursor only to what was actually read.
+ * then its first half…) down to one block, which is then asked for one contract at a time. The
+ * caller advances the cursor only to what was actually read.
  */
 async function getLogsHalving(
   client: PublicClient,
@@ -134,30 +211,40 @@ async function getLogsHalving(
   toBlock: bigint,
   call: <T>(p: Promise<T>) => Promise<T>,
 ): Promise<{ logs: RawLog[]; toBlock: bigint }> {
+  const query = async (addresses: Hex[], end: bigint): Promise<RawLog[]> => {
+    const logs: RawLog[] = [];
+    for (let i = 0; i < addresses.length; i += MAX_ADDRESSES_PER_QUERY) {
+      const part = (await call(
+        client.request({
+          method: "eth_getLogs",
+          params: [{ address: addresses.slice(i, i + MAX_ADDRESSES_PER_QUERY), topics: [TRANSFER_TOPIC], fromBlock: numberToHex(fromBlock), toBlock: numberToHex(end) }],
+        }),
+      )) as unknown as RawLog[];
+      logs.push(...part);
+    }
+    return logs;
+  };
   for (let end = toBlock; ; ) {
     try {
-      const logs: RawLog[] = [];
-      for (let i = 0; i < contracts.length; i += MAX_ADDRESSES_PER_QUERY) {
-        const part = (await call(
-          client.request({
-            method: "eth_getLogs",
-            params: [
-              {
-                address: contracts.slice(i, i + MAX_ADDRESSES_PER_QUERY),
-                topics: [TRANSFER_TOPIC],
-                fromBlock: numberToHex(fromBlock),
-                toBlock: numberToHex(end),
-              },
-            ],
-          }),
-        )) as unknown as RawLog[];
-        logs.push(...part);
-      }
-      return { logs, toBlock: end };
+      return { logs: await query(contracts, end), toBlock: end };
     } catch (error) {
-      if (!LIMIT_ERROR.test(errorText(error)) || end === fromBlock) throw error;
-      end = fromBlock + (end - fromBlock) / 2n;
+      if (classifyRpcError(error) !== "range-too-large") throw error;
+      if (end > fromBlock) {
+        end = fromBlock + (end - fromBlock) / 2n;
+        continue;
+      }
     }
+    // One block is still too much: one contract at a time, or give up on this block (health says so).
+    const logs: RawLog[] = [];
+    for (const contract of contracts) {
+      try {
+        logs.push(...(await query([contract], fromBlock)));
+      } catch (error) {
+        if (classifyRpcError(error) === "range-too-large") throw new LogLimitError(fromBlock);
+        throw error;
+      }
+    }
+    return { logs, toBlock: fromBlock };
   }
 }
 
@@ -177,9 +264,16 @@ async function blockTimes(client: PublicClient, logs: RawLog[], call: <T>(p: Pro
   return times;
 }
 
+/** What /api/health may show about a failed scan: the kind of problem, never the RPC's words or URL. */
+export function publicScanError(error: unknown): string {
+  if (error instanceof LogLimitError) return error.message;
+  if (error instanceof BaseError) return publicRpcProblem(classifyRpcError(error));
+  return "the scan failed; see the server log";
+}
+
 export async function recordScanError(db: Db, network: string, error: unknown): Promise<void> {
   await db
     .update(chainCursors)
-    .set({ lastError: errorText(error).slice(0, 500), updatedAt: sql`now()` })
+    .set({ lastError: publicScanError(error), updatedAt: sql`now()` })
     .where(eq(chainCursors.network, network));
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { addressSchema } from "../chain/address";
+import { assertNotServiceAddress } from "../chain/service-addresses";
 import type { Db } from "../db";
 import { domains, type Domain } from "../db/schema";
 import { AppError } from "../errors";
@@ -70,6 +71,7 @@ export async function updateDomain(
   changes: z.output<typeof updateDomainSchema>,
 ): Promise<DomainView> {
   await getOwnDomain(db, userId, domainId);
+  await assertNotServiceAddress(db, changes.payoutAddress, "payoutAddress");
   const [updated] = await db
     .update(domains)
     .set({ ...changes, updatedAt: new Date() })

@@ -2,40 +2,65 @@ import { getConfig } from "../config";
 import { AppError } from "../errors";
 
 /**
- * Per-API-key token bucket, in this process: `limit` requests a minute, bursts up to `limit`.
- * With several instances behind a balancer each enforces its own share.
+ * Token buckets in this process: `capacity` requests at once, refilled at `capacity` per
+ * `periodMs`. With several instances behind a balancer each enforces its own share.
  */
 interface Bucket {
   tokens: number;
   updatedAt: number;
 }
 
-const BUCKETS_KEY = Symbol.for("bsc-pay.rate-limit");
-type Holder = { [BUCKETS_KEY]?: Map<number, Bucket> };
+/** Past this many tracked keys the oldest are forgotten, so a flood of addresses cannot exhaust memory. */
+const MAX_KEYS = 100_000;
 
-function buckets(): Map<number, Bucket> {
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly what: string,
+    private readonly limit: () => { capacity: number; periodMs: number },
+  ) {}
+
+  consume(key: string, now = Date.now()): void {
+    const { capacity, periodMs } = this.limit();
+    const perMs = capacity / periodMs;
+    const bucket = this.buckets.get(key) ?? { tokens: capacity, updatedAt: now };
+    bucket.tokens = Math.min(capacity, bucket.tokens + (now - bucket.updatedAt) * perMs);
+    bucket.updatedAt = now;
+    this.buckets.delete(key); // re-inserted last: the map's order is least recently used first
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > MAX_KEYS) this.buckets.delete(this.buckets.keys().next().value!);
+    if (bucket.tokens < 1) {
+      const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
+      throw new AppError("RATE_LIMITED", `too many ${this.what}; retry in ${retryAfter} s`, undefined, { "retry-after": String(retryAfter) });
+    }
+    bucket.tokens -= 1;
+  }
+
+  reset(): void {
+    this.buckets.clear();
+  }
+}
+
+const LIMITERS_KEY = Symbol.for("bsc-pay.rate-limiters");
+type Limiters = { apiKey: RateLimiter; register: RateLimiter; login: RateLimiter };
+type Holder = { [LIMITERS_KEY]?: Limiters };
+
+export function limiters(): Limiters {
   const holder = globalThis as Holder;
-  holder[BUCKETS_KEY] ??= new Map();
-  return holder[BUCKETS_KEY];
+  holder[LIMITERS_KEY] ??= {
+    apiKey: new RateLimiter("requests for this API key", () => ({ capacity: getConfig().rateLimitPerMinute, periodMs: 60_000 })),
+    register: new RateLimiter("sign-ups from this address", () => ({ capacity: getConfig().registerRateLimitPerHour, periodMs: 3_600_000 })),
+    login: new RateLimiter("sign-in attempts from this address", () => ({ capacity: getConfig().loginRateLimitPerMinute, periodMs: 60_000 })),
+  };
+  return holder[LIMITERS_KEY];
 }
 
 export function consumeRateLimit(apiKeyId: number, now = Date.now()): void {
-  const limit = getConfig().rateLimitPerMinute;
-  const perMs = limit / 60_000;
-  const map = buckets();
-  const bucket = map.get(apiKeyId) ?? { tokens: limit, updatedAt: now };
-  bucket.tokens = Math.min(limit, bucket.tokens + (now - bucket.updatedAt) * perMs);
-  bucket.updatedAt = now;
-  map.set(apiKeyId, bucket);
-  if (bucket.tokens < 1) {
-    const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
-    throw new AppError("RATE_LIMITED", `rate limit of ${limit} requests a minute exceeded; retry in ${retryAfter} s`, undefined, {
-      "retry-after": String(retryAfter),
-    });
-  }
-  bucket.tokens -= 1;
+  limiters().apiKey.consume(String(apiKeyId), now);
 }
 
 export function resetRateLimits(): void {
-  buckets().clear();
+  const all = limiters();
+  for (const limiter of Object.values(all)) limiter.reset();
 }

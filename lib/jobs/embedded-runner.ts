@@ -1,5 +1,7 @@
 import { getConfig } from "../config";
 import type { DatabaseHandle } from "../db/client";
+import { errorText } from "../chain/rpc-errors";
+import { publicScanError } from "../chain/scanner";
 import { log } from "../log";
 import { configuredNetworks, confirmWithdrawalsStep, dueForwardsStep, expireDueStep, forwardStep, scanNetworkStep } from "./steps";
 
@@ -38,8 +40,8 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
           state.leader = await handle.holdsLeadership(LEADER_LOCK_ID);
           if (state.leader) await body();
         } catch (error) {
-          state.lastError = `${name}: ${(error as Error).message}`.slice(0, 300);
-          log.warn({ err: (error as Error).message, loop: name }, "job loop error");
+          state.lastError = `${name}: ${publicScanError(error)}`;
+          log.warn({ err: errorText(error), loop: name }, "job loop error");
         }
         await sleep(Math.max(50, intervalMs - (Date.now() - started)), () => stopped);
       }
@@ -54,8 +56,8 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
             if (result.behind === 0) break;
           }
         } catch (error) {
-          state.lastError = `scan ${network}: ${(error as Error).message}`.slice(0, 300);
-          log.warn({ network, err: (error as Error).message }, "scan failed; retrying next poll");
+          state.lastError = `scan ${network}: ${publicScanError(error)}`;
+          log.warn({ network, err: errorText(error) }, "scan failed; retrying next poll");
         }
       }
       state.lastScanAt = new Date().toISOString();

@@ -1,11 +1,12 @@
+import type { QueuedForward } from "../chain/forward-plan";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../chain/forwarder";
 import { rebroadcastTopUps } from "../chain/gas-top-up";
 import { listNetworks } from "../chain/networks";
 import { recordScanError, scanOnce } from "../chain/scanner";
 import type { Db } from "../db";
-import type { QueuedForward } from "../payments/record-transfers";
 import { log } from "../log";
 import { expireDueSessions } from "../payments/expire-due";
+import { recordTransfers } from "../payments/record-transfers";
 import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
 
 /**
@@ -23,7 +24,7 @@ export interface ScanStepResult {
 /** One range of one network; call again while `behind` > 0. */
 export async function scanNetworkStep(db: Db, network: string): Promise<ScanStepResult> {
   try {
-    const result = await scanOnce(db, network);
+    const result = await scanOnce(db, network, { record: recordTransfers });
     return {
       network,
       behind: result ? Number(result.behind) : 0,
@@ -50,7 +51,7 @@ export async function dueForwardsStep(db: Db, limit = 50): Promise<QueuedForward
 
 export async function forwardStep(db: Db, forwardId: number): Promise<ForwardOutcome> {
   const outcome = await advanceForward(db, forwardId);
-  if (outcome === "failed") log.error({ forwardId }, "forward failed");
+  if (outcome === "held") log.error({ forwardId }, "forward held: needs the operator (npm run admin -- forwards held)");
   return outcome;
 }
 

@@ -6,6 +6,8 @@ import { getConfig } from "../config";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
 import { paymentSessions, type ApiKey } from "../db/schema";
+import { assertNotServiceAddress } from "../chain/service-addresses";
+import { isAcceptedToken } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
 import { AppError } from "../errors";
 import { countSessionAgainstQuota, requireActivePlan } from "../packages/current-package";
@@ -46,6 +48,11 @@ export async function createPaymentSession(
 
   const units = parseAmount(input.amount, token.decimals);
   if (typeof units === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", units, token.decimals));
+
+  if (!(await isAcceptedToken(db, token.network, token.contractAddress))) {
+    throw new AppError("VALIDATION_ERROR", `the gateway no longer accepts ${token.symbol} (${token.contractAddress}) on ${token.network}; the operator disallowed it`);
+  }
+  await assertNotServiceAddress(db, input.merchantWallet, "merchantWallet");
 
   const domain = await resolveSessionDomain(db, apiKey.userId, { domainId: input.domainId, origin });
   const forwardTo = input.merchantWallet ?? domain.payoutAddress ?? domain.withdrawalAddress!;

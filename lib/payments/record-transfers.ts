@@ -1,32 +1,16 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db";
-import { deposits, forwards, paymentSessions, tokens } from "../db/schema";
+import { planForwards, type QueuedForward } from "../chain/forward-plan";
+import type { ObservedTransfer } from "../chain/scanner";
+import { deposits, paymentSessions, tokens } from "../db/schema";
 import { evaluateSession } from "./session-state";
-
-export interface ObservedTransfer {
-  network: string;
-  txHash: string;
-  logIndex: number;
-  blockNumber: bigint;
-  blockHash: string;
-  blockTimestamp: Date;
-  tokenContract: string;
-  fromAddress: string;
-  toAddress: string;
-  amount: bigint;
-  sessionId: string;
-}
 
 /**
  * Records confirmed transfers into deposit addresses (idempotently, keyed by the chain's own ids),
- * queues each new one for forwarding, and re-evaluates the sessions they touched. Run it in the
- * scanner's transaction, together with the cursor update. Returns the new forwards.
+ * re-evaluates the sessions they touched, and plans the sweeps that are now due (every new
+ * deposit at or above its token's minimum, or paying a now completed session). Run it in the
+ * scanner's transaction, together with the cursor update. Returns the forwards it planned.
  */
-export interface QueuedForward {
-  forwardId: number;
-  fromAddress: string;
-}
-
 export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now = new Date()): Promise<QueuedForward[]> {
   if (transfers.length === 0) return [];
   const inserted = await tx
@@ -49,21 +33,6 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     .from(tokens)
     .where(inArray(tokens.id, [...new Set(sessions.map((s) => s.tokenId))]));
   const contractOf = new Map(sessionTokens.map((t) => [t.id, t.contract.toLowerCase()]));
-
-  const newForwards = await tx
-    .insert(forwards)
-    .values(
-      inserted.map((d) => ({
-        depositId: d.id,
-        network: d.network,
-        fromAddress: byId.get(d.sessionId)!.depositAddress,
-        toAddress: byId.get(d.sessionId)!.forwardTo,
-        tokenContract: d.tokenContract,
-        amount: d.amount,
-      })),
-    )
-    .onConflictDoNothing()
-    .returning({ forwardId: forwards.id, fromAddress: forwards.fromAddress });
 
   for (const session of sessions) {
     const received = await tx.select().from(deposits).where(eq(deposits.sessionId, session.id));
@@ -95,23 +64,12 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
         .where(and(eq(deposits.sessionId, session.id), inArray(deposits.id, result.lateTransferIds)));
     }
   }
-  return newForwards;
-}
-
-/** Sessions of `network` whose deposit topic is among `topics` (lower-case, 64 hex chars, no 0x). */
-export async function sessionsByDepositTopic(db: Db, network: string, topics: string[]): Promise<Map<string, { id: string; depositAddress: string }>> {
-  const found = new Map<string, { id: string; depositAddress: string }>();
-  for (let i = 0; i < topics.length; i += 500) {
-    const chunk = topics.slice(i, i + 500);
-    const rows = await db
-      .select({ id: paymentSessions.id, topic: paymentSessions.depositTopic, depositAddress: paymentSessions.depositAddress })
-      .from(paymentSessions)
-      .where(and(eq(paymentSessions.network, network), inArray(paymentSessions.depositTopic, chunk)));
-    for (const row of rows) found.set(row.topic, { id: row.id, depositAddress: row.depositAddress });
+  const queued: QueuedForward[] = [];
+  for (const network of new Set(sessions.map((s) => s.network))) {
+    queued.push(...(await planForwards(tx, network, sessions.filter((s) => s.network === network).map((s) => s.depositAddress))));
   }
-  return found;
+  return queued;
 }
-
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
   const yes: T[] = [];

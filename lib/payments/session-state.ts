@@ -5,11 +5,12 @@ import type { SessionStatus } from "../db/schema";
  * its amount, deadline, cancellation and the confirmed transfers received — nothing else. The
  * scanner records transfers and asks for a re-evaluation; re-evaluating is always safe.
  *
- * - A transfer counts when its block time is ≤ expiresAt and the session was not cancelled
- *   before it was mined. Counted transfers add up: partial payments stay pending, reaching the
- *   amount completes, going over completes with `overpaid`.
- * - A transfer mined in time completes the session even if it is confirmed after expiry
- *   (expired → completed is the only move out of a terminal state).
+ * - A transfer counts when its block time is ≤ expiresAt and ≤ cancelledAt (mined at or before
+ *   the cancel). Counted transfers add up: partial payments stay pending, reaching the amount
+ *   completes, going over completes with `overpaid`.
+ * - A transfer mined in time completes the session even if it is confirmed after expiry or after
+ *   the cancel request: a paid order is never reported expired or cancelled (expired/cancelled →
+ *   completed is the only move out of a terminal state).
  * - Other transfers are late: they never change the status, but are recorded and forwarded.
  * - txHash is the transfer that completed the session; before that, the first counted one.
  */
@@ -48,7 +49,7 @@ export function evaluateSession(session: SessionFacts, transfers: TransferFacts[
   const late: number[] = [];
   for (const transfer of ordered) {
     const afterDeadline = transfer.blockTimestamp.getTime() > session.expiresAt.getTime();
-    const afterCancel = session.cancelledAt !== null && transfer.blockTimestamp.getTime() >= session.cancelledAt.getTime();
+    const afterCancel = session.cancelledAt !== null && transfer.blockTimestamp.getTime() > session.cancelledAt.getTime();
     if (afterDeadline || afterCancel) {
       late.push(transfer.id);
       continue;
@@ -59,8 +60,8 @@ export function evaluateSession(session: SessionFacts, transfers: TransferFacts[
   }
 
   let status: SessionStatus;
-  if (session.cancelledAt !== null) status = "cancelled";
-  else if (completing !== null) status = "completed";
+  if (completing !== null) status = "completed";
+  else if (session.cancelledAt !== null) status = "cancelled";
   else if (now.getTime() >= session.expiresAt.getTime()) status = "expired";
   else status = "pending";
 

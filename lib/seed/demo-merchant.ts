@@ -3,12 +3,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { createApiKey } from "../api-keys/create-api-key";
-import { DEMO_TOKEN_ADDRESS, ensureDemoToken, ensureLocalBalance } from "../chain/demo-token";
+import { DEMO_TOKEN, DEMO_TOKEN_ADDRESS, ensureDemoToken, ensureLocalBalance } from "../chain/demo-token";
 import { keyRingFor } from "../chain/keys";
 import { publicClientFor } from "../chain/networks";
 import type { Config } from "../config";
 import type { Db } from "../db";
-import { appState, chainCursors } from "../db/schema";
+import { appState, chainCursors, tokenCatalogue } from "../db/schema";
 import { addDomain } from "../domains/add-domain";
 import { activatePlan } from "../packages/activate-plan";
 import { registerToken } from "../tokens/register-token";
@@ -26,6 +26,11 @@ export async function seedLocalDemo(db: Db, config: Config, rpcUrl: string): Pro
   await ensureDemoToken(rpcUrl);
   await ensureLocalBalance(rpcUrl, keyRingFor(config.masterMnemonic).gasTankAddress());
   await clampCursorToHead(db);
+  // Seeded by migration too; kept here so the demo never depends on the address in that SQL.
+  await db
+    .insert(tokenCatalogue)
+    .values({ network: "local", contractAddress: DEMO_TOKEN_ADDRESS, ...DEMO_TOKEN, minForwardAmount: 10n ** 16n, addedBy: "seed" })
+    .onConflictDoNothing();
 
   const credentials = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);

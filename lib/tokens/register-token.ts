@@ -1,10 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { erc20Abi, type Address } from "viem";
-import { networkConfig, publicClientFor } from "../chain/networks";
+import type { Address } from "viem";
+import { networkConfig } from "../chain/networks";
+import { getConfig } from "../config";
 import type { Db } from "../db";
 import { tokens, type Token } from "../db/schema";
 import { AppError } from "../errors";
 import { isUniqueViolation } from "../db/errors";
+import { allowCatalogueToken, findCatalogueToken } from "./catalogue";
 
 export interface TokenView {
   tokenId: number;
@@ -27,7 +29,9 @@ export function toTokenView(token: Token): TokenView {
 }
 
 /**
- * Registers a BEP-20 contract for a user after asking the chain for its decimals, symbol and name.
+ * Registers a token for a user from the operator's catalogue (symbol and decimals as the catalogue
+ * holds them). With OPEN_TOKEN_REGISTRATION=true any ERC-20 that answers decimals() and symbol() is
+ * accepted and added to the catalogue; a token the operator disallowed stays refused either way.
  * Registering the same contract again returns the existing token (`created: false`).
  */
 export async function registerToken(
@@ -42,11 +46,11 @@ export async function registerToken(
   const existing = await findToken(db, userId, network, contractAddress);
   if (existing) return { token: existing, created: false };
 
-  const metadata = await readTokenMetadata(network, contractAddress);
+  const accepted = await acceptedToken(db, network, contractAddress);
   try {
     const [token] = await db
       .insert(tokens)
-      .values({ userId, network, contractAddress, ...metadata })
+      .values({ userId, network, contractAddress, symbol: accepted.symbol, name: accepted.name, decimals: accepted.decimals })
       .returning();
     return { token: token!, created: true };
   } catch (error) {
@@ -56,38 +60,21 @@ export async function registerToken(
   }
 }
 
+async function acceptedToken(db: Db, network: string, contractAddress: Address) {
+  const listed = await findCatalogueToken(db, network, contractAddress);
+  if (listed?.enabled) return listed;
+  if (!listed && getConfig().openTokenRegistration) return allowCatalogueToken(db, network, contractAddress, { addedBy: "merchant" });
+  throw new AppError(
+    "VALIDATION_ERROR",
+    `this gateway does not accept the token ${contractAddress} on ${network}: it is not in the operator's token catalogue. ` +
+      `The operator can allow it with: npm run admin -- tokens allow ${network} ${contractAddress}`,
+  );
+}
+
 async function findToken(db: Db, userId: number, network: string, contractAddress: string) {
   const [token] = await db
     .select()
     .from(tokens)
     .where(and(eq(tokens.userId, userId), eq(tokens.network, network), eq(tokens.contractAddress, contractAddress)));
   return token;
-}
-
-async function readTokenMetadata(network: string, address: Address) {
-  const client = publicClientFor(network);
-  let code: string | undefined;
-  try {
-    code = await client.getCode({ address });
-  } catch {
-    throw new AppError("BLOCKCHAIN_ERROR", `the ${network} RPC did not answer; try again later`);
-  }
-  if (!code || code === "0x") {
-    throw new AppError("VALIDATION_ERROR", `no contract is deployed at ${address} on ${network}`);
-  }
-  const read = async <T>(functionName: "decimals" | "symbol" | "name"): Promise<T | undefined> => {
-    try {
-      return (await client.readContract({ address, abi: erc20Abi, functionName })) as T;
-    } catch {
-      return undefined;
-    }
-  };
-  const [decimals, symbol, name] = await Promise.all([read<number>("decimals"), read<string>("symbol"), read<string>("name")]);
-  if (decimals === undefined || decimals > 36) {
-    throw new AppError("VALIDATION_ERROR", `the contract at ${address} does not answer ERC-20 decimals()`);
-  }
-  if (symbol === undefined || symbol.trim() === "") {
-    throw new AppError("VALIDATION_ERROR", `the contract at ${address} does not answer ERC-20 symbol()`);
-  }
-  return { decimals, symbol: symbol.slice(0, 32), name: (name ?? symbol).slice(0, 100) };
 }

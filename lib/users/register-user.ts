@@ -1,4 +1,6 @@
+import { getConfig } from "../config";
 import type { Db } from "../db";
+import { AppError } from "../errors";
 import { createUser } from "./create-user";
 
 export interface RegisteredUser {
@@ -7,7 +9,11 @@ export interface RegisteredUser {
   createdAt: string;
 }
 
+/** Self sign-up (closed by REGISTRATION=closed; the operator's CLI still creates users). */
 export async function registerUser(db: Db, input: { email: string; password: string }): Promise<RegisteredUser> {
+  if (getConfig().registration === "closed") {
+    throw new AppError("REGISTRATION_CLOSED", "sign-up is closed on this gateway; ask its operator for an account");
+  }
   const user = await createUser(db, input);
   return { userId: user.id, email: user.email, createdAt: user.createdAt.toISOString() };
 }

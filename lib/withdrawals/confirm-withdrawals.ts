@@ -1,23 +1,23 @@
-import { and, eq, isNotNull } from "drizzle-orm";
-import type { Address, Hex } from "viem";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import type { Address, Hex, TransactionReceipt } from "viem";
 import { getConfig } from "../config";
 import { ensureGasBalance } from "../chain/gas-top-up";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
-import { errorText, hashOfRaw, isTransientRpcError, receiptOf } from "../chain/transactions";
+import { broadcastLanded, classifyRpcError, errorText, isRetryable, nodeMessage } from "../chain/rpc-errors";
+import { hashOfRaw, receiptOf } from "../chain/transactions";
 import type { Db } from "../db";
-import { withdrawals, type Withdrawal } from "../db/schema";
+import { idempotencyRecords, withdrawals, type Withdrawal } from "../db/schema";
 import { log } from "../log";
+import { releasesIdempotencyKey, settleWithdrawal, type MinedFacts, type Settlement } from "./withdrawal-state";
 
 /**
- * Broadcasting and confirming withdrawals. A stored transaction is only ever re-sent as the
- * same bytes. When a node refuses it for good (not a network fault), its nonce would stay a hole
- * and stall every later send of the wallet, so the slot is filled with a 0-value self-transfer
- * and the withdrawal fails with the reason.
+ * Broadcasting and settling withdrawals. A stored transaction is only ever re-sent as the same
+ * bytes. When a node refuses it for good, its nonce would stay a hole and stall every later send
+ * of the wallet, so a 0-value self-transfer is signed for the same nonce (at a higher price, so it
+ * also replaces the original should that still sit in some mempool). The withdrawal stays
+ * submitted until the chain says which of the two used the nonce.
  */
-const ALREADY_IN = /already known|known transaction|already imported|AlreadyKnown/i;
-const NONCE_USED = /nonce too low/i;
-
 export type BroadcastResult = "sent" | "retry-later" | "refused";
 
 export async function broadcastWithdrawal(db: Db, withdrawal: Withdrawal): Promise<BroadcastResult> {
@@ -27,24 +27,24 @@ export async function broadcastWithdrawal(db: Db, withdrawal: Withdrawal): Promi
     await db.update(withdrawals).set({ broadcastAt: new Date(), updatedAt: new Date() }).where(eq(withdrawals.id, withdrawal.id));
     return "sent";
   } catch (error) {
-    const text = errorText(error);
-    if (ALREADY_IN.test(text)) return "sent";
-    if (NONCE_USED.test(text)) return "retry-later"; // mined already, or replaced: the confirmer tells which
-    if (isTransientRpcError(error)) return "retry-later";
-    await failAndFillNonce(db, withdrawal, `broadcast refused: ${text.split(" | ")[0]!.slice(0, 200)}`);
+    const kind = classifyRpcError(error);
+    // In already, or its nonce is taken (by it, or by another transaction): settling tells which.
+    if (broadcastLanded(kind)) return "sent";
+    if (isRetryable(kind)) return "retry-later";
+    await fillNonce(db, withdrawal, nodeMessage(error).slice(0, 200));
     return "refused";
   }
 }
 
-/** Job step: submitted → completed / failed, re-broadcasting what is not mined yet. */
+/** Job step: submitted → completed / failed, as the chain decides; re-broadcasts what is not mined. */
 export async function confirmWithdrawals(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
   const open = await db.select().from(withdrawals).where(eq(withdrawals.status, "submitted"));
   const counts = { completed: 0, failed: 0, pending: 0 };
-  counts.pending += await advanceFillers(db);
+  await sendLegacyFillers(db);
   for (const withdrawal of open) {
     try {
-      const outcome = await confirmOne(db, withdrawal);
-      counts[outcome]++;
+      const settlement = await settleOne(db, withdrawal);
+      counts[settlement.status === "submitted" ? "pending" : settlement.status]++;
     } catch (error) {
       counts.pending++;
       log.warn({ withdrawalId: withdrawal.id, err: errorText(error) }, "withdrawal check failed; retrying");
@@ -53,75 +53,111 @@ export async function confirmWithdrawals(db: Db): Promise<{ completed: number; f
   return counts;
 }
 
-async function confirmOne(db: Db, withdrawal: Withdrawal): Promise<"completed" | "failed" | "pending"> {
+/** Reads the chain, decides, records a final answer, and re-sends what still has to be mined. */
+export async function settleOne(db: Db, withdrawal: Withdrawal): Promise<Settlement> {
   const network = networkConfig(withdrawal.network);
-  if (!network) return "pending";
+  if (!network) return { status: "submitted", next: "wait" };
   const client = publicClientFor(withdrawal.network);
-  let receipt = await receiptOf(client, withdrawal.txHash as Hex);
-  const mined = receipt ? null : await client.getTransactionCount({ address: withdrawal.fromAddress as Address });
-  // Mined between the two calls: the count moved, and now the receipt is there.
-  if (!receipt && mined! > withdrawal.nonce) receipt = await receiptOf(client, withdrawal.txHash as Hex);
-  if (receipt) {
-    const head = await client.getBlockNumber({ cacheTime: 0 });
-    if (head - receipt.blockNumber + 1n < BigInt(Math.max(1, network.confirmations))) return "pending";
-    const ok = receipt.status === "success";
-    await db
+  const wallet = withdrawal.fromAddress as Address;
+  let [own, filler] = await Promise.all([receiptOf(client, withdrawal.txHash as Hex), withdrawal.fillerTxHash ? receiptOf(client, withdrawal.fillerTxHash as Hex) : null]);
+  const minedCount = own || filler ? withdrawal.nonce + 1 : await client.getTransactionCount({ address: wallet });
+  if (!own && !filler && minedCount > withdrawal.nonce) {
+    // Mined between the two calls: the count moved, and now a receipt is there.
+    [own, filler] = await Promise.all([receiptOf(client, withdrawal.txHash as Hex), withdrawal.fillerTxHash ? receiptOf(client, withdrawal.fillerTxHash as Hex) : null]);
+  }
+  const head = own || filler ? await client.getBlockNumber({ cacheTime: 0 }) : 0n;
+  const settlement = settleWithdrawal({
+    nonce: withdrawal.nonce,
+    minedCount,
+    withdrawal: mined(own, head),
+    filler: mined(filler, head),
+    hasFiller: withdrawal.fillerRawTx !== null,
+    requiredConfirmations: network.confirmations,
+    broadcastError: withdrawal.broadcastError,
+  });
+  if (settlement.status === "completed" || settlement.status === "failed") {
+    await finish(db, withdrawal, settlement);
+  } else if (settlement.next === "rebroadcast-withdrawal") {
+    if ((await broadcastWithdrawal(db, withdrawal)) === "refused") return { status: "submitted", next: "rebroadcast-filler" };
+  } else if (settlement.next === "rebroadcast-filler") {
+    await sendFiller(db, withdrawal);
+  }
+  return settlement;
+}
+
+function mined(receipt: TransactionReceipt | null, head: bigint): MinedFacts | null {
+  return receipt ? { success: receipt.status === "success", confirmations: Number(head - receipt.blockNumber + 1n) } : null;
+}
+
+async function finish(db: Db, withdrawal: Withdrawal, settlement: Settlement & { status: "completed" | "failed" }): Promise<void> {
+  await db.transaction(async (tx) => {
+    const done = await tx
       .update(withdrawals)
-      .set({ status: ok ? "completed" : "failed", failureReason: ok ? null : "the transfer reverted on chain", confirmedAt: new Date(), updatedAt: new Date() })
-      .where(eq(withdrawals.id, withdrawal.id));
-    return ok ? "completed" : "failed";
-  }
-  if (mined! > withdrawal.nonce) {
-    await markFailed(db, withdrawal, "dropped: its nonce was used by another transaction of the wallet");
-    return "failed";
-  }
-  return (await broadcastWithdrawal(db, withdrawal)) === "refused" ? "failed" : "pending";
+      .set({
+        status: settlement.status,
+        failureReason: settlement.status === "failed" ? settlement.reason : null,
+        confirmedAt: settlement.status === "completed" ? new Date() : null,
+        fillerRawTx: null,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(withdrawals.id, withdrawal.id), eq(withdrawals.status, "submitted")))
+      .returning({ id: withdrawals.id });
+    if (done.length > 0 && releasesIdempotencyKey(settlement)) {
+      // Nothing was sent: the shop may retry the same request with the same key.
+      await tx
+        .delete(idempotencyRecords)
+        .where(and(eq(idempotencyRecords.apiKeyId, withdrawal.apiKeyId), eq(idempotencyRecords.scope, "withdrawal.send"), sql`${idempotencyRecords.responseBody}->>'withdrawalId' = ${withdrawal.id}`));
+    }
+  });
 }
 
-async function failAndFillNonce(db: Db, withdrawal: Withdrawal, reason: string): Promise<void> {
+/** Signs and stores the 0-value self-transfer for the refused withdrawal's nonce, then sends it. */
+async function fillNonce(db: Db, withdrawal: Withdrawal, reason: string): Promise<void> {
   const client = publicClientFor(withdrawal.network);
-  const network = networkConfig(withdrawal.network)!;
   const mined = await client.getTransactionCount({ address: withdrawal.fromAddress as Address });
-  if (mined <= withdrawal.nonce) {
-    const gasPrice = (withdrawal.gasPrice * 12n) / 10n; // a replacement must outbid the original
-    const chain = chainOf(network);
-    const signer = keyRingFor(getConfig().masterMnemonic).signer("withdrawal", withdrawal.domainId);
-    const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: signer.address, value: 0n, gas: 21_000n, gasPrice, nonce: withdrawal.nonce });
-    await db.update(withdrawals).set({ fillerTxHash: hashOfRaw(raw), fillerRawTx: raw }).where(eq(withdrawals.id, withdrawal.id));
+  if (mined > withdrawal.nonce || withdrawal.fillerRawTx) {
+    await db.update(withdrawals).set({ broadcastError: reason, updatedAt: new Date() }).where(eq(withdrawals.id, withdrawal.id));
+    return;
   }
-  await markFailed(db, withdrawal, reason);
-  await advanceFillers(db);
+  const gasPrice = fillerGasPrice(withdrawal);
+  const chain = chainOf(networkConfig(withdrawal.network)!);
+  const signer = keyRingFor(getConfig().masterMnemonic).signer("withdrawal", withdrawal.domainId);
+  const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: signer.address, value: 0n, gas: 21_000n, gasPrice, nonce: withdrawal.nonce });
+  const [stored] = await db
+    .update(withdrawals)
+    .set({ fillerTxHash: hashOfRaw(raw), fillerRawTx: raw, broadcastError: reason, updatedAt: new Date() })
+    .where(and(eq(withdrawals.id, withdrawal.id), eq(withdrawals.status, "submitted")))
+    .returning();
+  if (stored) await sendFiller(db, stored);
 }
 
-/**
- * Fillers not mined yet: make sure the wallet can pay for them (the gas tank tops it up) and
- * re-send the same bytes until their nonce is used. Returns how many are still open.
- */
-async function advanceFillers(db: Db): Promise<number> {
+/** A replacement must outbid the original. */
+function fillerGasPrice(withdrawal: Withdrawal): bigint {
+  return (withdrawal.gasPrice * 12n) / 10n;
+}
+
+/** Makes sure the wallet can pay for the filler (the gas tank tops it up), then sends it. */
+async function sendFiller(db: Db, withdrawal: Withdrawal): Promise<void> {
+  if (!withdrawal.fillerRawTx) return;
+  const client = publicClientFor(withdrawal.network);
+  const wallet = withdrawal.fromAddress as Address;
+  try {
+    await ensureGasBalance(db, withdrawal.network, wallet, 21_000n * fillerGasPrice(withdrawal));
+    await client.request({ method: "eth_sendRawTransaction", params: [withdrawal.fillerRawTx as Hex] });
+  } catch (error) {
+    if (!broadcastLanded(classifyRpcError(error))) log.warn({ withdrawalId: withdrawal.id, err: errorText(error) }, "nonce filler not sent yet; retrying");
+  }
+}
+
+/** Rows from before withdrawals stayed submitted: failed at once, with a filler still to be mined. */
+async function sendLegacyFillers(db: Db): Promise<void> {
   const open = await db.select().from(withdrawals).where(and(eq(withdrawals.status, "failed"), isNotNull(withdrawals.fillerRawTx)));
-  let stillOpen = 0;
   for (const withdrawal of open) {
     const client = publicClientFor(withdrawal.network);
-    try {
-      const wallet = withdrawal.fromAddress as Address;
-      if ((await client.getTransactionCount({ address: wallet })) > withdrawal.nonce) {
-        await db.update(withdrawals).set({ fillerRawTx: null }).where(eq(withdrawals.id, withdrawal.id));
-        continue;
-      }
-      stillOpen++;
-      await ensureGasBalance(db, withdrawal.network, wallet, 21_000n * ((withdrawal.gasPrice * 12n) / 10n));
-      await client.request({ method: "eth_sendRawTransaction", params: [withdrawal.fillerRawTx as Hex] });
-    } catch (error) {
-      const text = errorText(error);
-      if (!ALREADY_IN.test(text)) log.warn({ withdrawalId: withdrawal.id, err: text }, "nonce filler not sent yet; retrying");
+    if ((await client.getTransactionCount({ address: withdrawal.fromAddress as Address }).catch(() => -1)) > withdrawal.nonce) {
+      await db.update(withdrawals).set({ fillerRawTx: null }).where(eq(withdrawals.id, withdrawal.id));
+    } else {
+      await sendFiller(db, withdrawal);
     }
   }
-  return stillOpen;
-}
-
-async function markFailed(db: Db, withdrawal: Withdrawal, reason: string): Promise<void> {
-  await db
-    .update(withdrawals)
-    .set({ status: "failed", failureReason: reason, confirmedAt: null, updatedAt: new Date() })
-    .where(eq(withdrawals.id, withdrawal.id));
 }

@@ -4,7 +4,9 @@ import { encodeFunctionData, erc20Abi, type Address } from "viem";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
-import { errorText, hashOfRaw } from "../chain/transactions";
+import { classifyRpcError, errorText } from "../chain/rpc-errors";
+import { assertNotServiceAddress } from "../chain/service-addresses";
+import { hashOfRaw } from "../chain/transactions";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { walletNonces, withdrawals, type ApiKey, type Withdrawal } from "../db/schema";
@@ -17,8 +19,9 @@ import type { SendWithdrawalInput } from "./schemas";
 /**
  * Records a withdrawal from the domain's wallet, signed with the next nonce of that wallet.
  * Nothing is recorded, and no nonce taken, unless a simulation says the transfer can succeed:
- * enough tokens (net of this wallet's withdrawals not yet mined), enough BNB for gas (else
- * ShortOfGasError, and the caller has the gas tank top the wallet up), no revert. The caller
+ * enough tokens (net of this wallet's withdrawals not yet mined), no revert, gas within
+ * MAX_WITHDRAWAL_GAS (limit = estimate × 1.3, capped), enough BNB for gas (else ShortOfGasError,
+ * and the caller has the gas tank top the wallet up). The caller
  * broadcasts the stored transaction only after this function's transaction has committed.
  */
 export interface RecordedWithdrawal {
@@ -38,6 +41,8 @@ export async function recordWithdrawal(db: Db, apiKey: Pick<ApiKey, "id" | "user
   const units = parseAmount(input.amount, token.decimals);
   if (typeof units === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", units, token.decimals));
 
+  await assertNotServiceAddress(db, input.toAddress, "toAddress");
+
   const keys = keyRingFor(getConfig().masterMnemonic);
   const from = keys.withdrawalAddress(domain.id);
   const client = publicClientFor(token.network);
@@ -48,8 +53,13 @@ export async function recordWithdrawal(db: Db, apiKey: Pick<ApiKey, "id" | "user
     const balance = await client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] });
     if (balance < units) throw insufficientTokens(balance, units, 0n, token.decimals);
     await simulate(() => client.call({ account: from, to: contract, data }));
-    const [limit, price] = await Promise.all([simulate(() => client.estimateGas({ account: from, to: contract, data })), client.getGasPrice()]);
-    return { gasLimit: limit, gasPrice: price };
+    const [estimate, price] = await Promise.all([simulate(() => client.estimateGas({ account: from, to: contract, data })), client.getGasPrice()]);
+    const cap = getConfig().maxWithdrawalGas;
+    if (estimate > cap) {
+      throw new AppError("BLOCKCHAIN_ERROR", `the transfer needs ${estimate} gas, above this gateway's limit of ${cap} (MAX_WITHDRAWAL_GAS); nothing was sent`);
+    }
+    const limit = (estimate * 13n + 9n) / 10n;
+    return { gasLimit: limit < cap ? limit : cap, gasPrice: price };
   });
 
   const chainCount = await rpc(() => client.getTransactionCount({ address: from }));
@@ -133,8 +143,9 @@ async function simulate<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (error) {
     if (error instanceof AppError) throw error;
-    const text = errorText(error);
-    if (/revert|execution reverted/i.test(text)) throw new AppError("BLOCKCHAIN_ERROR", `the transfer would revert: ${text.split(" | ")[0]!.slice(0, 200)}`);
+    if (classifyRpcError(error) === "rejected") {
+      throw new AppError("BLOCKCHAIN_ERROR", `the transfer would revert: ${errorText(error).split(" | ")[0]!.slice(0, 200)}`);
+    }
     throw error;
   }
 }

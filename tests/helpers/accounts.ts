@@ -4,6 +4,9 @@ import { POST as registerToken } from "@/app/api/user/tokens/route";
 import { POST as issueKey } from "@/app/api/user/api-keys/route";
 import { POST as register } from "@/app/api/user/register/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
+import { getAddress } from "viem";
+import { getDb } from "@/lib/db";
+import { allowCatalogueToken } from "@/lib/tokens/catalogue";
 import { bearer, call } from "./http";
 
 let counter = 0;
@@ -36,6 +39,8 @@ export interface Merchant {
 
 /** A merchant ready to take payments: starter package, a token on `network`, a domain, an API key. */
 export async function setUpMerchant(options: { contractAddress: string; network: string; domain?: string }): Promise<Merchant> {
+  // The operator accepts the token first (the catalogue); allowing it again changes nothing.
+  await allowCatalogueToken(await getDb(), options.network, getAddress(options.contractAddress));
   const { email, userId, auth } = await signUp();
   await call(choosePackage, { method: "POST", headers: auth, body: { plan: "starter" } });
   const token = await call(registerToken, {

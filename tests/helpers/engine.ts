@@ -38,7 +38,7 @@ export async function runEngine(db: Db, url: string, options: { network?: string
     await expireDueStep(db);
     await db.update(forwards).set({ nextAttemptAt: new Date(0) }); // no waiting between rounds in tests
     const due = await dueForwardsStep(db, 100);
-    const open = (await db.select({ status: forwards.status }).from(forwards)).filter((f) => f.status !== "completed" && f.status !== "failed");
+    const open = (await db.select({ status: forwards.status }).from(forwards)).filter((f) => f.status !== "completed" && f.status !== "held");
     if (due.length === 0 && open.length === 0) return;
     for (const { forwardId } of due) await forwardStep(db, forwardId);
     if (options.mine) await client.mine({ blocks: 1 });

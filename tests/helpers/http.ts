@@ -18,11 +18,14 @@ export interface CallResult<T = any> {
 }
 
 export const SITE = "http://localhost:3000";
+let calls = 0;
 
 /** Calls a route handler in-process with a real Request, as Next.js would. */
 export async function call<T = any>(handler: Handler, options: CallOptions = {}): Promise<CallResult<T>> {
   const { method = "GET", path = "/", headers = {}, body, params = {} } = options;
-  const init: { method: string; headers: Record<string, string>; body?: string } = { method, headers: { ...headers } };
+  // Each call comes from its own client address unless the test names one (per-address limits).
+  const client = { "x-forwarded-for": `10.${++calls % 250}.${(calls >> 8) % 250}.${(calls >> 16) % 250}` };
+  const init: { method: string; headers: Record<string, string>; body?: string } = { method, headers: { ...client, ...headers } };
   if (body !== undefined) {
     init.body = typeof body === "string" ? body : JSON.stringify(body);
     init.headers["content-type"] ??= "application/json";

@@ -10,6 +10,12 @@ export interface ProxyOptions {
   failEvery?: number;
   /** Refuse eth_getLogs spanning more than this many blocks. */
   maxLogRange?: number;
+  /** Refuse eth_getLogs asking for more than one contract over any range containing this block. */
+  splitContractsAtBlock?: number;
+  /** Refuse every eth_getLogs over a range containing this block, however small. */
+  refuseLogsAtBlock?: number;
+  /** Refuse the next n eth_sendRawTransaction for good (as a node refuses a transaction). */
+  refuseRawTransactions?: number;
 }
 
 export interface RpcProxy {
@@ -17,12 +23,13 @@ export interface RpcProxy {
   requests: number;
   failures: number;
   logRanges: [number, number][];
+  refusedLogs: number;
   options: ProxyOptions;
   close(): Promise<void>;
 }
 
 export async function startRpcProxy(target: string, options: ProxyOptions = {}): Promise<RpcProxy> {
-  const proxy: RpcProxy = { url: "", requests: 0, failures: 0, logRanges: [], options, close: async () => {} };
+  const proxy: RpcProxy = { url: "", requests: 0, failures: 0, logRanges: [], refusedLogs: 0, options, close: async () => {} };
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -35,15 +42,24 @@ export async function startRpcProxy(target: string, options: ProxyOptions = {}):
       res.writeHead(502).end("bad gateway");
       return;
     }
-    if (payload.method === "eth_getLogs" && proxy.options.maxLogRange) {
+    const answerError = (code: number, message: string) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: payload.id, error: { code, message } }));
+    if (payload.method === "eth_getLogs") {
       const from = Number(payload.params[0].fromBlock);
       const to = Number(payload.params[0].toBlock);
-      if (to - from + 1 > proxy.options.maxLogRange) {
-        res.writeHead(200, { "content-type": "application/json" }).end(
-          JSON.stringify({ jsonrpc: "2.0", id: payload.id, error: { code: -32005, message: "query returned more than 10000 results; limit exceeded" } }),
-        );
+      const addresses = ([] as string[]).concat((payload.params[0] as { address?: string | string[] }).address ?? []);
+      const covers = (block?: number) => block !== undefined && from <= block && block <= to;
+      const { maxLogRange, splitContractsAtBlock, refuseLogsAtBlock } = proxy.options;
+      if ((maxLogRange && to - from + 1 > maxLogRange) || (covers(splitContractsAtBlock) && addresses.length > 1) || covers(refuseLogsAtBlock)) {
+        proxy.refusedLogs++;
+        answerError(-32005, "query returned more than 10000 results; limit exceeded");
         return;
       }
+    }
+    if (payload.method === "eth_sendRawTransaction" && (proxy.options.refuseRawTransactions ?? 0) > 0) {
+      proxy.options.refuseRawTransactions!--;
+      answerError(-32000, "transaction rejected: sender is blacklisted");
+      return;
     }
     const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
     const text = await upstream.text();

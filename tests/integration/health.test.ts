@@ -5,11 +5,13 @@ import { describe, expect, it, vi } from "vitest";
 import { GET } from "@/app/api/health/route";
 import { closeDatabase } from "@/lib/db";
 import { chainCursors } from "@/lib/db/schema";
+import { scanNetworkStep } from "@/lib/jobs/steps";
 import { useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 
 const db = useTestDatabase();
+const PROVIDER_KEY = "f0e1d2c3b4a5secretprojectkey";
 const chain = useTestChain();
 
 describe("GET /api/health", () => {
@@ -20,7 +22,7 @@ describe("GET /api/health", () => {
     expect(first.status).toBe(200);
     const body = await first.json();
     expect(body).toMatchObject({ status: "ok", db: "ok", jobs: { mode: "embedded" } });
-    expect(body.chains.local).toMatchObject({ chainId: 31337, cursor: null, lag: null });
+    expect(body.chains.local).toMatchObject({ chainId: 31337, cursor: null, lag: null, heldForwards: 0, quarantinedLogs: 0 });
     expect(body.chains.local.head).toBeGreaterThanOrEqual(0);
 
     await chain().client.mine({ blocks: 5 });
@@ -31,18 +33,23 @@ describe("GET /api/health", () => {
     expect(second.chains.local.lag).toBe(second.chains.local.head - 2);
   });
 
-  it("stays 200 but says degraded, naming the network, when an RPC is unreachable", async () => {
+  it("stays 200 but says degraded, naming the network, when an RPC is unreachable — never showing its URL or key", async () => {
     useConfig({
       LOCAL_RPC_URL: chain().url,
-      BSC_RPC_URL: "http://127.0.0.1:1",
+      BSC_RPC_URL: `http://127.0.0.1:1/v3/${PROVIDER_KEY}?token=${PROVIDER_KEY}`,
       NEXTAUTH_SECRET: "0123456789abcdef0123",
     });
+    await db().insert(chainCursors).values({ network: "bsc", lastScannedBlock: 0n }).onConflictDoNothing();
+    await expect(scanNetworkStep(db(), "bsc")).rejects.toThrow();
     const response = await GET();
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.status).toBe("degraded");
-    expect(body.chains.bsc).toMatchObject({ chainId: 56, head: null, error: "RPC unreachable" });
+    expect(body.chains.bsc).toMatchObject({ chainId: 56, head: null, error: "RPC unreachable", scanError: "the RPC endpoint is unreachable or failing" });
     expect(body.chains.local.head).toBeGreaterThan(0);
+    const text = JSON.stringify(body);
+    expect(text).not.toContain(PROVIDER_KEY);
+    expect(text).not.toContain("127.0.0.1:1");
   });
 
   it("answers 503 when the database is unavailable", async () => {
@@ -52,6 +59,8 @@ describe("GET /api/health", () => {
     expect(response.status).toBe(503);
     const body = await response.json();
     expect(body).toMatchObject({ status: "error", db: "unavailable" });
-    expect(body.error).toContain("DATABASE_URL");
+    // Public: no database message, no connection string.
+    expect(body.error).toBeUndefined();
+    expect(JSON.stringify(body)).not.toMatch(/nobody|postgres:|ECONNREFUSED/);
   });
 });

@@ -2,7 +2,9 @@ import { createWalletClient, getAddress, http, type Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { GET as list, POST as register } from "@/app/api/user/tokens/route";
-import { tokens } from "@/lib/db/schema";
+import { eq } from "drizzle-orm";
+import { tokensCommand } from "@/lib/admin/tokens";
+import { tokenCatalogue, tokens } from "@/lib/db/schema";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/chain/demo-token";
 import { signUp } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -22,12 +24,17 @@ async function deployRevertingContract(): Promise<Address> {
   return getAddress(receipt.contractAddress!);
 }
 
+const allow = (address: Address, ...flags: string[]) => tokensCommand(db(), ["allow", "bsc", address, ...flags]);
+const open = () => useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", OPEN_TOKEN_REGISTRATION: "true" });
+
 describe("tokens", () => {
-  it("registers BEP-20 contracts with what the chain says (18 and 6 decimals), checksummed", async () => {
+  it("registers catalogue tokens with the symbol and decimals the operator's catalogue read from the chain", async () => {
     config();
     const { auth } = await signUp();
     const usd = await deployTestToken(chain().url, { symbol: "USDX", decimals: 18 });
     const six = await deployTestToken(chain().url, { symbol: "SIX", decimals: 6 });
+    expect(await allow(usd)).toEqual([expect.stringMatching(/^allowed: bsc .* USDX .*18 decimals {2}min forward 0 {2}enabled$/)]);
+    await allow(six, "--min-forward", "0.5");
     const first = await call(register, { method: "POST", headers: auth, body: { contractAddress: usd.toLowerCase(), network: "bsc" } });
     expect(first.status).toBe(201);
     expect(first.body).toEqual({
@@ -51,7 +58,7 @@ describe("tokens", () => {
     [{ contractAddress: 7, network: "bsc" }, "contractAddress must be a string"],
     [{ contractAddress: "0x55d398326f99059fF775485246999027B3197955", network: "ethereum" }, 'network "ethereum" is not configured'],
     [{ contractAddress: "0x55d398326f99059fF775485246999027B3197955" }, "network"],
-    [{ contractAddress: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", network: "bsc" }, "no contract is deployed at"],
+    [{ contractAddress: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", network: "bsc" }, "this gateway does not accept the token"],
   ])("rejects %j with VALIDATION_ERROR and stores nothing", async (body, message) => {
     config();
     const { auth } = await signUp();
@@ -63,21 +70,92 @@ describe("tokens", () => {
     expect((await db().select().from(tokens)).length).toBe(before);
   });
 
-  it("refuses a contract that does not answer decimals()", async () => {
+  it("refuses a token outside the catalogue, saying the operator can allow it; then accepts it once allowed", async () => {
+    config();
     const { auth } = await signUp();
-    const address = await deployRevertingContract();
-    const res = await call(register, { method: "POST", headers: auth, body: { contractAddress: address, network: "bsc" } });
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toBe(`the contract at ${address} does not answer ERC-20 decimals()`);
+    const address = await deployTestToken(chain().url, { symbol: "NEW" });
+    const before = (await db().select().from(tokens)).length;
+    const refused = await call(register, { method: "POST", headers: auth, body: { contractAddress: address, network: "bsc" } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(refused.body.error.message).toContain(`does not accept the token ${address} on bsc`);
+    expect(refused.body.error.message).toContain(`npm run admin -- tokens allow bsc ${address}`);
+    expect((await db().select().from(tokens)).length).toBe(before);
+
+    await allow(address);
+    expect((await call(register, { method: "POST", headers: auth, body: { contractAddress: address, network: "bsc" } })).status).toBe(201);
   });
 
-  it("answers BLOCKCHAIN_ERROR when the network's RPC is down", async () => {
-    useConfig({ BSC_RPC_URL: "http://127.0.0.1:1", NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
+  it("refuses a disallowed token, even with open registration, and the catalogue keeps the operator's minimum", async () => {
+    config();
+    const { auth } = await signUp();
+    const address = await deployTestToken(chain().url, { symbol: "OFF" });
+    await allow(address, "--min-forward", "2.5");
+    expect(await tokensCommand(db(), ["disallow", "bsc", address])).toEqual([expect.stringContaining("disabled")]);
+    open();
+    const res = await call(register, { method: "POST", headers: auth, body: { contractAddress: address, network: "bsc" } });
+    expect(res.status).toBe(400);
+    // Allowing again re-enables it and updates the minimum; without --min-forward the minimum stays.
+    await allow(address, "--min-forward", "3");
+    await allow(address);
+    const [entry] = await db().select().from(tokenCatalogue).where(eq(tokenCatalogue.contractAddress, address));
+    expect(entry).toMatchObject({ enabled: true, minForwardAmount: 3n * 10n ** 18n, symbol: "OFF", decimals: 18 });
+    config();
+  });
+
+  it("lists the catalogue, seeded with USDT and USDC on bsc and the demo token on local", async () => {
+    const lines = await tokensCommand(db(), ["list"]);
+    expect(lines.join("\n")).toMatch(/bsc +0x55d398326f99059fF775485246999027B3197955 +USDT +18 decimals +min forward 0\.1 +enabled/);
+    expect(lines.join("\n")).toContain("0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d  USDC");
+    expect(lines.join("\n")).toMatch(/local +0xe9bdd65d1d9B1898EBa08387D38Cc19BFe6b5CA2 +DUSD/);
+  });
+
+  it("refuses bad operator input without changing the catalogue", async () => {
+    config();
+    const before = await db().select().from(tokenCatalogue);
+    await expect(tokensCommand(db(), ["allow", "bsc", "0x1234"])).rejects.toThrow(/not a 0x-prefixed/);
+    await expect(tokensCommand(db(), ["allow", "ethereum", "0x55d398326f99059fF775485246999027B3197955"])).rejects.toThrow(/not configured/);
+    await expect(tokensCommand(db(), ["allow", "bsc", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"])).rejects.toThrow(/no contract is deployed/);
+    const usd = await deployTestToken(chain().url, { symbol: "MIN", decimals: 6 });
+    await expect(tokensCommand(db(), ["allow", "bsc", usd, "--min-forward", "0.0000001"])).rejects.toThrow(/more than 6 decimal places/);
+    await expect(tokensCommand(db(), ["allow", "bsc", usd, "--min-forward"])).rejects.toThrow(/needs a value/);
+    await expect(tokensCommand(db(), ["disallow", "bsc", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"])).rejects.toThrow(/not in the catalogue/);
+    expect(await db().select().from(tokenCatalogue)).toEqual(before);
+  });
+
+  describe("OPEN_TOKEN_REGISTRATION=true (single-merchant installs)", () => {
+    it("accepts any ERC-20 the chain vouches for and adds it to the catalogue", async () => {
+      open();
+      const { auth } = await signUp();
+      const address = await deployTestToken(chain().url, { symbol: "ANY", decimals: 6 });
+      const res = await call(register, { method: "POST", headers: auth, body: { contractAddress: address, network: "bsc" } });
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ symbol: "ANY", decimals: 6 });
+      const [entry] = await db().select().from(tokenCatalogue).where(eq(tokenCatalogue.contractAddress, address));
+      expect(entry).toMatchObject({ enabled: true, addedBy: "merchant" });
+      config();
+    });
+
+    it("refuses a contract that does not answer decimals(), or no contract at all", async () => {
+      open();
+      const { auth } = await signUp();
+      const address = await deployRevertingContract();
+      const res = await call(register, { method: "POST", headers: auth, body: { contractAddress: address, network: "bsc" } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe(`the contract at ${address} does not answer ERC-20 decimals()`);
+      const none = await call(register, { method: "POST", headers: auth, body: { contractAddress: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", network: "bsc" } });
+      expect(none.body.error.message).toContain("no contract is deployed at");
+      config();
+    });
+  });
+
+  it("answers BLOCKCHAIN_ERROR when the network's RPC is down (open registration reads the chain)", async () => {
+    useConfig({ BSC_RPC_URL: "http://127.0.0.1:1", NEXTAUTH_SECRET: "integration-test-secret-0123456789", OPEN_TOKEN_REGISTRATION: "true" });
     const { auth } = await signUp();
     const res = await call(register, {
       method: "POST",
       headers: auth,
-      body: { contractAddress: "0x55d398326f99059fF775485246999027B3197955", network: "bsc" },
+      body: { contractAddress: "0x976EA74026E726554dB657fA54763abd0C3a0aa9", network: "bsc" },
     });
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe("BLOCKCHAIN_ERROR");
@@ -89,6 +167,7 @@ describe("tokens", () => {
     const alice = await signUp();
     const bob = await signUp();
     const address = await deployTestToken(chain().url, { symbol: "ALC" });
+    await allow(address);
     const mine = await call(register, { method: "POST", headers: alice.auth, body: { contractAddress: address, network: "bsc" } });
     expect((await call(list, { headers: bob.auth })).body.data).toEqual([]);
     const theirs = await call(register, { method: "POST", headers: bob.auth, body: { contractAddress: address, network: "bsc" } });

@@ -32,6 +32,7 @@ describe("a crash after recording a withdrawal and before broadcasting it", () =
     await chain().client.setBalance({ address: wallet, value: parseUnits("1", 18) });
     const token = await deployTestToken(chain().url, { symbol: "WCR", mintTo: [wallet] });
     const { POST: registerToken } = await import("@/app/api/user/tokens/route");
+    await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(await (await import("@/lib/db")).getDb(), "bsc", token);
     const { call } = await import("../helpers/http");
     const tokenId = (await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })).body.data.tokenId;
     await handle.close();

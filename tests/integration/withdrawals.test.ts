@@ -14,6 +14,7 @@ import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
+import { startRpcProxy } from "../helpers/rpc-proxy";
 
 // The Inngest client reads INNGEST_DEV when it is created: no Inngest Cloud in tests.
 vi.hoisted(() => {
@@ -51,6 +52,7 @@ describe("POST /api/v1/withdrawal/send", () => {
     expect(merchant.withdrawalAddress).toBe(wallet);
     token = await deployTestToken(chain().url, { symbol: "WDR", mintTo: [wallet] });
     const { POST: registerToken } = await import("@/app/api/user/tokens/route");
+    await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(await (await import("@/lib/db")).getDb(), "bsc", token);
     merchant.tokenId = (await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })).body.data.tokenId;
     expect(await chain().client.getBalance({ address: wallet })).toBe(0n);
 
@@ -176,25 +178,65 @@ describe("POST /api/v1/withdrawal/send", () => {
 });
 
 describe("refused broadcasts and the Inngest confirmer", () => {
-  it("fails a withdrawal the node refuses and fills its nonce, so later sends still go through", async () => {
+  it("keeps a refused withdrawal submitted until the filler takes its nonce, then fails it; later sends still go through", async () => {
+    const proxy = await startRpcProxy(chain().url, { refuseRawTransactions: 1 });
+    useConfig({ BSC_RPC_URL: proxy.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
     const start = await chain().client.getTransactionCount({ address: wallet });
-    const { withdrawal } = await recordWithdrawal(db(), { id: merchant.apiKeyId, userId: merchant.userId }, body("1") as never);
-    await chain().client.setBalance({ address: wallet, value: 0n }); // the node will refuse: no gas money
-    await confirmWithdrawalsStep(db());
-    const [refused] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
-    expect(refused).toMatchObject({ status: "failed" });
-    expect(refused!.failureReason).toContain("broadcast refused");
-    expect(refused!.fillerTxHash).toMatch(/^0x/);
-    await confirmAll(); // the filler (a 0-value self-transfer) is mined at the withdrawal's nonce
-    const [filled] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
-    expect(filled!.fillerRawTx).toBeNull();
-    expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 1);
+    try {
+      const { withdrawal } = await recordWithdrawal(db(), { id: merchant.apiKeyId, userId: merchant.userId }, body("1") as never);
+      await chain().client.setAutomine(false); // the filler waits in the mempool: nothing is settled yet
+      await confirmWithdrawalsStep(db());
+      await confirmWithdrawalsStep(db());
+      const [refused] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
+      expect(refused).toMatchObject({ status: "submitted", failureReason: null, broadcastError: "transaction rejected: sender is blacklisted" });
+      expect(refused!.fillerTxHash).toMatch(/^0x/);
 
-    const next = await call(send, { method: "POST", headers: headers(), body: body("1") });
-    expect(next.status).toBe(201);
-    await confirmAll();
-    expect((await call(getOne, { headers: headers(), params: { withdrawalId: next.body.data.withdrawalId } })).body.data.status).toBe("completed");
-    expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 2);
+      await chain().client.setAutomine(true);
+      await confirmAll(); // the filler (a 0-value self-transfer) is mined at the withdrawal's nonce
+      const [filled] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
+      expect(filled).toMatchObject({ status: "failed", fillerRawTx: null });
+      expect(filled!.failureReason).toContain("the network refused the transaction (transaction rejected: sender is blacklisted)");
+      expect(filled!.failureReason).toContain("nothing was sent");
+      expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 1);
+
+      const next = await call(send, { method: "POST", headers: headers(), body: body("1") });
+      expect(next.status).toBe(201);
+      await confirmAll();
+      expect((await call(getOne, { headers: headers(), params: { withdrawalId: next.body.data.withdrawalId } })).body.data.status).toBe("completed");
+      expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 2);
+    } finally {
+      await chain().client.setAutomine(true);
+      useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+      await proxy.close();
+    }
+  });
+
+  it("answers a refused send with BLOCKCHAIN_ERROR only once its nonce settled, and only then frees the Idempotency-Key", async () => {
+    const proxy = await startRpcProxy(chain().url, { refuseRawTransactions: 1 });
+    useConfig({ BSC_RPC_URL: proxy.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+    try {
+      const keyed = { ...headers(), "idempotency-key": "refused-then-retried" };
+      const refused = await call(send, { method: "POST", headers: keyed, body: body("2") });
+      expect(refused.status).toBe(502);
+      expect(refused.body.error.code).toBe("BLOCKCHAIN_ERROR");
+      expect(refused.body.error.message).toContain("sender is blacklisted");
+      expect(refused.body.error.message).toContain("nothing was sent");
+      const [failed] = await db().select().from(withdrawals).where(eq(withdrawals.broadcastError, "transaction rejected: sender is blacklisted"));
+      expect(failed).toMatchObject({ status: "failed" });
+      expect(await chain().client.getTransactionReceipt({ hash: failed!.fillerTxHash as `0x${string}` })).toMatchObject({ status: "success" });
+
+      const retried = await call(send, { method: "POST", headers: keyed, body: body("2") });
+      expect(retried.status).toBe(201);
+      expect(retried.body.data.withdrawalId).not.toBe(failed!.id);
+      await confirmAll();
+      expect((await call(getOne, { headers: headers(), params: { withdrawalId: retried.body.data.withdrawalId } })).body.data.status).toBe("completed");
+      // Replayed from now on: the key belongs to the withdrawal that was sent.
+      const replay = await call(send, { method: "POST", headers: keyed, body: body("2") });
+      expect(replay.body.data.withdrawalId).toBe(retried.body.data.withdrawalId);
+    } finally {
+      useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+      await proxy.close();
+    }
   });
 
   it("confirms withdrawals through the Inngest function too", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEV_MNEMONIC, parseConfig } from "@/lib/config";
+import { ConfigError, DEV_MNEMONIC, DEV_NEXTAUTH_SECRET, parseConfig } from "@/lib/config";
 
 const MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow";
 const SECRET = "a-long-enough-production-secret";
@@ -82,6 +82,10 @@ describe("parseConfig", () => {
     ["LOCAL_CHAIN", "ganache"],
     ["NEXTAUTH_SECRET", "short"],
     ["NEXTAUTH_URL", "localhost:3000"],
+    ["OPEN_TOKEN_REGISTRATION", "yes"],
+    ["MAX_SWEEP_GAS", "20000"],
+    ["MAX_WITHDRAWAL_GAS", "1.5"],
+    ["REGISTRATION", "invite"],
   ])("names %s when its value %j is bad", (variable, value) => {
     const error = configError({ MASTER_MNEMONIC: MNEMONIC, NEXTAUTH_SECRET: SECRET, [variable]: value });
     expect(error.variable).toBe(variable);
@@ -105,5 +109,42 @@ describe("parseConfig", () => {
 
   it("treats empty values as unset", () => {
     expect(parseConfig({ DATABASE_URL: "", BSC_RPC_URL: " ", PORT: "" }).networks.map((n) => n.name)).toEqual(["local"]);
+  });
+
+  it("has money-safety defaults: catalogue only, 150000 gas caps, open sign-up with per-address limits", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      openTokenRegistration: false,
+      maxSweepGas: 150_000n,
+      maxWithdrawalGas: 150_000n,
+      registration: "open",
+      registerRateLimitPerHour: 10,
+      loginRateLimitPerMinute: 20,
+    });
+    expect(parseConfig({ OPEN_TOKEN_REGISTRATION: "true", MAX_SWEEP_GAS: "90000", REGISTRATION: "closed" })).toMatchObject({
+      openTokenRegistration: true,
+      maxSweepGas: 90_000n,
+      registration: "closed",
+    });
+  });
+
+  describe("in production, refuses keys anyone can derive and the development secret", () => {
+    const JUNK = "test test test test test test test test test test test junk";
+    const bsc = { NODE_ENV: "production", BSC_RPC_URL: "https://bsc.example", NEXTAUTH_SECRET: SECRET };
+    it.each([JUNK, DEV_MNEMONIC])("MASTER_MNEMONIC %s on chain 56", (mnemonic) => {
+      const error = configError({ ...bsc, MASTER_MNEMONIC: mnemonic });
+      expect(error.variable).toBe("MASTER_MNEMONIC");
+      expect(error.message).not.toContain(mnemonic);
+    });
+
+    it("the development NEXTAUTH_SECRET", () => {
+      expect(configError({ ...bsc, MASTER_MNEMONIC: MNEMONIC, NEXTAUTH_SECRET: DEV_NEXTAUTH_SECRET }).variable).toBe("NEXTAUTH_SECRET");
+    });
+
+    it("but lets a test mnemonic run on the testnet, or outside production", () => {
+      expect(() => parseConfig({ NODE_ENV: "production", BSC_TESTNET_RPC_URL: "https://t.example", NEXTAUTH_SECRET: SECRET, MASTER_MNEMONIC: JUNK })).not.toThrow();
+      expect(() => parseConfig({ NODE_ENV: "test", BSC_RPC_URL: "https://bsc.example", NEXTAUTH_SECRET: SECRET, MASTER_MNEMONIC: JUNK })).not.toThrow();
+      expect(() => parseConfig({ ...bsc, MASTER_MNEMONIC: MNEMONIC })).not.toThrow();
+    });
   });
 });

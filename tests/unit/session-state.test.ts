@@ -85,7 +85,7 @@ describe("evaluateSession", () => {
     });
   });
 
-  it("never leaves cancelled: transfers mined after the cancel are late, earlier ones are shown as received", () => {
+  it("stays cancelled when what arrived before the cancel falls short: later transfers are late", () => {
     const before = transfer(40n, 10);
     const after = transfer(100n, 60);
     expect(evaluateSession(session({ cancelledAt: at(50) }), [before, after], at(70))).toMatchObject({
@@ -93,6 +93,33 @@ describe("evaluateSession", () => {
       receivedAmount: 40n,
       overpaid: false,
       lateTransferIds: [after.id],
+    });
+  });
+
+  describe("cancel after payment: a transfer mined at or before cancelledAt (block time) counts", () => {
+    it.each([
+      ["mined before the cancel, confirmed after it", 40, "completed"],
+      ["mined in the cancel's very second", 50, "completed"],
+      ["mined a second after the cancel", 51, "cancelled"],
+    ] as const)("%s → %s", (_name, minedAt, status) => {
+      const paid = transfer(100n, minedAt);
+      const result = evaluateSession(session({ cancelledAt: at(50) }), [paid], at(80));
+      expect(result.status).toBe(status);
+      expect(result.lateTransferIds).toEqual(status === "completed" ? [] : [paid.id]);
+      expect(result.receivedAmount).toBe(status === "completed" ? 100n : 0n);
+    });
+
+    it("completes from partial payments that together reach the amount before the cancel; later ones stay late", () => {
+      const a = transfer(60n, 20);
+      const b = transfer(40n, 45);
+      const late = transfer(5n, 70);
+      expect(evaluateSession(session({ cancelledAt: at(50) }), [late, b, a], at(90))).toMatchObject({
+        status: "completed",
+        receivedAmount: 100n,
+        txHash: b.txHash,
+        completedAt: at(90),
+        lateTransferIds: [late.id],
+      });
     });
   });
 

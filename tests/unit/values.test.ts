@@ -53,6 +53,7 @@ describe("AppError", () => {
       NOT_FOUND: 404,
       IDEMPOTENCY_CONFLICT: 409,
       RATE_LIMITED: 429,
+      REGISTRATION_CLOSED: 403,
       BLOCKCHAIN_ERROR: 502,
       INTERNAL_ERROR: 500,
     });

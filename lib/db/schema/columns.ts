@@ -7,6 +7,16 @@ export const amount = customType<{ data: bigint; driverData: string }>({
   fromDriver: (value) => BigInt(String(value)),
 });
 
+/**
+ * Sums of amounts (received, late, a forward's expected total): unbounded numeric, so that any
+ * number of uint256 transfers, hostile ones included, never overflows the column.
+ */
+export const amountSum = customType<{ data: bigint; driverData: string }>({
+  dataType: () => "numeric",
+  toDriver: (value) => value.toString(),
+  fromDriver: (value) => BigInt(String(value)),
+});
+
 export const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 export const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 export const timestamptz = (name: string) => timestamp(name, { withTimezone: true });

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { amount, createdAt, timestamptz } from "./columns";
 import { paymentSessions } from "./payment-sessions";
@@ -22,11 +23,18 @@ export const deposits = pgTable(
       .references(() => paymentSessions.id, { onDelete: "cascade" }),
     /** Arrived after the session expired or was cancelled: still forwarded, never counted. */
     late: boolean("late").notNull().default(false),
+    /**
+     * The sweep that moved (or will move) these tokens; null while the deposit waits to be
+     * planned (below its token's minimum, or another sweep of the address is in flight).
+     */
+    forwardId: bigint("forward_id", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("deposits_chain_tx_log_unique").on(t.network, t.txHash, t.logIndex),
     index("deposits_session_idx").on(t.sessionId),
+    index("deposits_forward_idx").on(t.forwardId),
+    index("deposits_unplanned_idx").on(t.network, t.toAddress).where(sql`${t.forwardId} is null`),
   ],
 );
 

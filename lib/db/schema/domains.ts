@@ -28,6 +28,8 @@ export const domains = pgTable(
   (t) => [
     uniqueIndex("domains_user_origin_unique").on(t.userId, t.origin).where(sql`${t.deletedAt} is null`),
     index("domains_user_idx").on(t.userId, t.id),
+    // "Is this address one of our withdrawal wallets?" (no forwarding chains)
+    index("domains_withdrawal_address_idx").on(t.withdrawalAddress),
   ],
 );
 

@@ -1,27 +1,37 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { amount, createdAt, timestamptz, updatedAt } from "./columns";
+import { bigint, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { amount, amountSum, createdAt, timestamptz, updatedAt } from "./columns";
 import { deposits } from "./deposits";
 
-export const FORWARD_STATUSES = ["pending", "gas_sent", "sweep_sent", "completed", "failed"] as const;
+/**
+ * pending → gas_sent → sweep_sent → completed, or held (needs the operator: over the gas cap,
+ * balance short, token reverts, too many failed attempts). Forwards that failed before held
+ * existed were turned into held ones by migration 0007.
+ */
+export const FORWARD_STATUSES = ["pending", "gas_sent", "sweep_sent", "completed", "held"] as const;
+export type ForwardStatus = (typeof FORWARD_STATUSES)[number];
+/** A transaction of the forward may be on its way: the deposit address's nonce is taken. */
+export const IN_FLIGHT_FORWARD_STATUSES = ["gas_sent", "sweep_sent"] as const;
 
 /**
- * The sweep of one deposit to its forward target: gas top-up from the gas tank, then the token
- * transfer from the deposit key. Each signed transaction is stored before it is broadcast, so a
- * retry re-sends the same bytes and can never pay twice.
+ * One sweep of a deposit address's balance of one token to its forward target: gas top-up from
+ * the gas tank, then the token transfer from the deposit key. It covers every deposit of that
+ * address and token not swept yet (deposits.forward_id). Each signed transaction is stored before
+ * it is broadcast, so a retry re-sends the same bytes and can never pay twice.
  */
 export const forwards = pgTable(
   "forwards",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    depositId: bigint("deposit_id", { mode: "number" })
-      .notNull()
-      .references(() => deposits.id, { onDelete: "cascade" }),
+    /** The first deposit it covers (rows from before sweeps covered several: the only one). */
+    depositId: bigint("deposit_id", { mode: "number" }).references(() => deposits.id, { onDelete: "cascade" }),
+    sessionId: uuid("session_id"),
     network: text("network").notNull(),
     fromAddress: text("from_address").notNull(),
     toAddress: text("to_address").notNull(),
     tokenContract: text("token_contract").notNull(),
-    amount: amount("amount").notNull(),
+    /** Planned: the unswept deposits; from the gas step on: the balance being swept. */
+    amount: amountSum("amount").notNull(),
     status: text("status", { enum: FORWARD_STATUSES }).notNull().default("pending"),
     /** Gas price of both transactions and the sweep's gas limit, fixed when the top-up is signed. */
     gasPrice: amount("gas_price"),
@@ -35,20 +45,27 @@ export const forwards = pgTable(
     sweepTxHash: text("sweep_tx_hash"),
     sweepRawTx: text("sweep_raw_tx"),
     gasUsed: amount("gas_used"),
+    /** Failed attempts since the last operator retry; bounded (then held). */
     attempts: integer("attempts").notNull().default(0),
+    /** Sweeps mined but reverted since the last operator retry; bounded (then held). */
+    sweepReverts: integer("sweep_reverts").notNull().default(0),
     /** A worker's claim on this forward; another worker skips it until then. */
     lockedUntil: timestamptz("locked_until"),
     lastError: text("last_error"),
+    heldReason: text("held_reason"),
+    heldAt: timestamptz("held_at"),
     nextAttemptAt: timestamptz("next_attempt_at").notNull().defaultNow(),
     completedAt: timestamptz("completed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("forwards_deposit_unique").on(t.depositId),
+    index("forwards_deposit_idx").on(t.depositId),
+    index("forwards_group_idx").on(t.network, t.fromAddress, t.tokenContract),
     index("forwards_due_idx")
       .on(t.nextAttemptAt)
-      .where(sql`${t.status} not in ('completed', 'failed')`),
+      .where(sql`${t.status} in ('pending', 'gas_sent', 'sweep_sent')`),
+    index("forwards_held_idx").on(t.network).where(sql`${t.status} = 'held'`),
   ],
 );
 

@@ -11,3 +11,5 @@ export * from "./chain-state";
 export * from "./idempotency";
 export * from "./webhooks";
 export * from "./app-state";
+export * from "./token-catalogue";
+export * from "./quarantine";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgSequence, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { apiKeys } from "./api-keys";
-import { amount, createdAt, timestamptz, updatedAt } from "./columns";
+import { amount, amountSum, createdAt, timestamptz, updatedAt } from "./columns";
 import { domains } from "./domains";
 import { tokens } from "./tokens";
 import { users } from "./users";
@@ -38,7 +38,7 @@ export const paymentSessions = pgTable(
     /** Lower-case hex without 0x, left-padded to 32 bytes: what a Transfer log's topic[2] holds. */
     depositTopic: text("deposit_topic").notNull(),
     amount: amount("amount").notNull(),
-    receivedAmount: amount("received_amount").notNull().default(sql`0`),
+    receivedAmount: amountSum("received_amount").notNull().default(sql`0`),
     /** Where received tokens are forwarded (DESIGN.md §5), fixed at creation. */
     forwardTo: text("forward_to").notNull(),
     merchantWallet: text("merchant_wallet"),
@@ -47,7 +47,7 @@ export const paymentSessions = pgTable(
     /** Transfers that arrived too late (or in another token): never counted, always forwarded. */
     late: boolean("late").notNull().default(false),
     /** Sum of the late transfers of the session's own token. */
-    lateAmount: amount("late_amount").notNull().default(sql`0`),
+    lateAmount: amountSum("late_amount").notNull().default(sql`0`),
     /** The transfer that completed the session. */
     txHash: text("tx_hash"),
     metadata: jsonb("metadata"),

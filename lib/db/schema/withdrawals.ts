@@ -41,6 +41,8 @@ export const withdrawals = pgTable(
     /** The filler, signed; cleared once its nonce is mined. */
     fillerRawTx: text("filler_raw_tx"),
     failureReason: text("failure_reason"),
+    /** Why the node refused the broadcast; the withdrawal stays submitted until its nonce is settled. */
+    broadcastError: text("broadcast_error"),
     broadcastAt: timestamptz("broadcast_at"),
     confirmedAt: timestamptz("confirmed_at"),
     createdAt: createdAt(),

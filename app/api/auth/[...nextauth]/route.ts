@@ -1,10 +1,31 @@
 import NextAuth from "next-auth";
-import type { NextRequest } from "next/server";
+import { NextResponse, type NextRequest } from "next/server";
 import { authOptions } from "@/lib/auth/auth-options";
+import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+import { clientIp } from "@/lib/http/client-ip";
+import { limiters } from "@/lib/http/rate-limit";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
 // Options are built per request: they read the configuration, which is parsed at start-up.
 const handler = (req: NextRequest, ctx: Context) => NextAuth(req, ctx, authOptions());
 
-export { handler as GET, handler as POST };
+/**
+ * The credentials sign-in shares the per-address limit of POST /api/user/token. The 429 carries
+ * the error envelope and, for next-auth's client, a `url` naming the error.
+ */
+async function post(req: NextRequest, ctx: Context): Promise<Response> {
+  if (req.nextUrl.pathname.endsWith("/callback/credentials")) {
+    try {
+      limiters().login.consume(clientIp(req.headers));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const url = `${getConfig().siteUrl}/login?error=RateLimited`;
+      return NextResponse.json({ success: false, error: { code: error.code, message: error.message }, url }, { status: error.status, headers: error.headers });
+    }
+  }
+  return handler(req, ctx);
+}
+
+export { handler as GET, post as POST };

@@ -1,0 +1,49 @@
+import { parseAddress } from "../chain/address";
+import { networkConfig } from "../chain/networks";
+import type { Db } from "../db";
+import { AppError } from "../errors";
+import { allowCatalogueToken, describeCatalogueToken, disallowCatalogueToken, listCatalogue } from "../tokens/catalogue";
+
+export const TOKENS_USAGE = `  tokens list [network]                                    the token catalogue: what merchants may register and the scanner reads
+  tokens allow <network> <contract> [--min-forward <amt>]  accept a token (symbol and decimals read from the chain); again: update the minimum
+  tokens disallow <network> <contract>                     stop accepting a token (registered copies stop taking payments)`;
+
+/** npm run admin -- tokens …: returns the lines to print. */
+export async function tokensCommand(db: Db, args: string[]): Promise<string[]> {
+  const [action, network, contract, ...rest] = args;
+  switch (action) {
+    case "list": {
+      const rows = await listCatalogue(db, network);
+      return rows.length === 0 ? ["the catalogue is empty"] : rows.map(describeCatalogueToken);
+    }
+    case "allow": {
+      const { address } = target(network, contract);
+      const minForward = flag(rest, "--min-forward");
+      const token = await allowCatalogueToken(db, network!, address, { minForward });
+      return [`allowed: ${describeCatalogueToken(token)}`];
+    }
+    case "disallow": {
+      const { address } = target(network, contract);
+      const token = await disallowCatalogueToken(db, network!, address);
+      return [`disallowed: ${describeCatalogueToken(token)}`];
+    }
+    default:
+      throw new AppError("VALIDATION_ERROR", `usage:\n${TOKENS_USAGE}`);
+  }
+}
+
+function target(network: string | undefined, contract: string | undefined) {
+  if (!network || !contract) throw new AppError("VALIDATION_ERROR", `usage:\n${TOKENS_USAGE}`);
+  if (!networkConfig(network)) throw new AppError("VALIDATION_ERROR", `network "${network}" is not configured (set its RPC URL)`);
+  const address = parseAddress(contract);
+  if (!address) throw new AppError("VALIDATION_ERROR", `${contract} is not a 0x-prefixed 20-byte address with a valid checksum`);
+  return { address };
+}
+
+export function flag(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  if (at === -1) return undefined;
+  const value = args[at + 1];
+  if (value === undefined || value.startsWith("--")) throw new AppError("VALIDATION_ERROR", `${name} needs a value`);
+  return value;
+}

@@ -1,0 +1,18 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "../db";
+import { AppError } from "../errors";
+import { credentialsSchema, createUser } from "../users/create-user";
+import { flag } from "./tokens";
+
+export const USERS_USAGE = `  create-user <email> [--password <pw>]   create a merchant account (also when REGISTRATION=closed); prints a password if none is given`;
+
+export async function createUserCommand(db: Db, args: string[]): Promise<string[]> {
+  const [email, ...rest] = args;
+  if (!email || email.startsWith("--")) throw new AppError("VALIDATION_ERROR", `usage:\n${USERS_USAGE}`);
+  const given = flag(rest, "--password");
+  const password = given ?? randomBytes(12).toString("base64url");
+  const parsed = credentialsSchema.safeParse({ email, password });
+  if (!parsed.success) throw new AppError("VALIDATION_ERROR", parsed.error.issues[0]!.message);
+  const user = await createUser(db, parsed.data);
+  return [`created user ${user.id} ${user.email}${given ? "" : ` with password ${password} (shown once)`}`];
+}

@@ -1,0 +1,42 @@
+import { and, asc, count, eq, inArray, lt, ne } from "drizzle-orm";
+import type { Db } from "../db";
+import { forwards, type Forward } from "../db/schema";
+
+/** Operator views and actions on forwards (npm run admin -- forwards held|retry, stuck-forwards). */
+export async function heldForwards(db: Db, network?: string): Promise<Forward[]> {
+  return db
+    .select()
+    .from(forwards)
+    .where(and(eq(forwards.status, "held"), network ? eq(forwards.network, network) : undefined))
+    .orderBy(asc(forwards.id));
+}
+
+export async function countHeldForwards(db: Db, network: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(forwards).where(and(eq(forwards.status, "held"), eq(forwards.network, network)));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Held → pending with a clean slate of attempts: the operator fixed the cause (raised the cap,
+ * refilled, or accepts the retry). Returns the forwards released.
+ */
+export async function retryHeldForwards(db: Db, which: number | "all"): Promise<Forward[]> {
+  return db
+    .update(forwards)
+    .set({ status: "pending", attempts: 0, sweepReverts: 0, heldReason: null, heldAt: null, nextAttemptAt: new Date(), lockedUntil: null, updatedAt: new Date() })
+    .where(and(eq(forwards.status, "held"), which === "all" ? undefined : eq(forwards.id, which)))
+    .returning();
+}
+
+/** Forwards not finished after `olderThanSeconds` (held ones included), for the operator. */
+export async function openForwards(db: Db, olderThanSeconds = 0): Promise<Forward[]> {
+  return db
+    .select()
+    .from(forwards)
+    .where(and(ne(forwards.status, "completed"), lt(forwards.createdAt, new Date(Date.now() - olderThanSeconds * 1000))))
+    .orderBy(asc(forwards.id));
+}
+
+export async function forwardsByIds(db: Db, ids: number[]): Promise<Forward[]> {
+  return ids.length === 0 ? [] : db.select().from(forwards).where(inArray(forwards.id, ids));
+}

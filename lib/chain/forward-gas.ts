@@ -1,0 +1,108 @@
+import { and, eq } from "drizzle-orm";
+import { encodeFunctionData, erc20Abi, type Address, type Hex } from "viem";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { forwards, type Forward } from "../db/schema";
+import { addressHasOtherInFlight, broadcastOrNote, hold, type StepOutcome } from "./forward-records";
+import { keyRingFor } from "./keys";
+import { chainOf, networkConfig, publicClientFor } from "./networks";
+import { allocateNonce } from "./nonces";
+import { classifyRpcError, errorText } from "./rpc-errors";
+import { hashOfRaw } from "./transactions";
+
+/**
+ * pending → gas_sent: read the address's balance of the token, simulate sweeping all of it, fix
+ * gas price and limit (estimate × 1.3, never above MAX_SWEEP_GAS), and have the gas tank top the
+ * address up to exactly limit × price. Nothing is spent unless the simulation passes under the cap:
+ * a token that reverts, needs too much gas, or holds less than the ledger says is held instead.
+ */
+const TOP_UP_GAS = 21_000n;
+
+export function transferData(to: string, amount: bigint): Hex {
+  return encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to as Address, amount] });
+}
+
+export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcome> {
+  const client = publicClientFor(forward.network);
+  const from = forward.fromAddress as Address;
+  const token = forward.tokenContract as Address;
+  const cap = getConfig().maxSweepGas;
+
+  let balance: bigint;
+  try {
+    balance = await client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [from] });
+  } catch (error) {
+    if (classifyRpcError(error) === "rejected") return hold(db, forward, `the token's balanceOf reverts: ${short(error)}`);
+    throw error;
+  }
+  if (balance < forward.amount || balance === 0n) {
+    return hold(db, forward, `balance short: the address holds ${balance} base units, the ledger expects ${forward.amount}`);
+  }
+
+  const data = transferData(forward.toAddress, balance);
+  let estimate: bigint;
+  try {
+    estimate = await client.estimateGas({ account: from, to: token, data });
+  } catch (error) {
+    if (classifyRpcError(error) === "rejected") return hold(db, forward, `the token's transfer reverts in simulation: ${short(error)}`);
+    throw error;
+  }
+  if (estimate > cap) return hold(db, forward, `the sweep needs ${estimate} gas, above MAX_SWEEP_GAS (${cap}); nothing was spent`);
+  const sweepGasLimit = minBig((estimate * 13n + 9n) / 10n, cap);
+  const [gasPrice, bnb] = await Promise.all([client.getGasPrice(), client.getBalance({ address: from })]);
+  const needed = sweepGasLimit * gasPrice;
+  const planned = { amount: balance, gasPrice, sweepGasLimit, lastError: null, updatedAt: new Date() };
+  const stillPlanned = and(eq(forwards.id, forward.id), eq(forwards.status, "pending"), eq(forwards.amount, forward.amount));
+
+  if (bnb >= needed) {
+    const moved = await db.transaction(async (tx) => {
+      if (await addressHasOtherInFlight(tx, forward)) return "waiting" as const;
+      await tx.update(forwards).set({ ...planned, status: "gas_sent", gasAmount: 0n }).where(stillPlanned);
+      return "next" as const;
+    });
+    return moved;
+  }
+
+  const topUp = needed - bnb;
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  const tank = keys.gasTankAddress();
+  const [tankBalance, tankCount] = await Promise.all([client.getBalance({ address: tank }), client.getTransactionCount({ address: tank })]);
+  if (tankBalance < topUp + TOP_UP_GAS * gasPrice) {
+    await db
+      .update(forwards)
+      .set({ lastError: `gas tank ${tank} holds ${tankBalance} wei, needs ${topUp + TOP_UP_GAS * gasPrice}`, updatedAt: new Date() })
+      .where(eq(forwards.id, forward.id));
+    return "gas-tank-low";
+  }
+  const chain = chainOf(networkConfig(forward.network)!);
+  const outcome = await db
+    .transaction(async (tx) => {
+      if (await addressHasOtherInFlight(tx, forward)) return { step: "waiting" as const };
+      const nonce = await allocateNonce(tx, forward.network, tank, tankCount);
+      const signed = await keys.signer("gasTank", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to: from, value: topUp, gas: TOP_UP_GAS, gasPrice, nonce });
+      const stored = await tx
+        .update(forwards)
+        .set({ ...planned, status: "gas_sent", gasAmount: topUp, gasNonce: nonce, gasRawTx: signed, gasTxHash: hashOfRaw(signed) })
+        .where(stillPlanned)
+        .returning({ id: forwards.id });
+      // Moved on meanwhile (another worker, or a deposit attached): roll back, or the tank's nonce stays a hole.
+      if (stored.length === 0) throw new ForwardMovedOn();
+      return { step: "next" as const, signed };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ForwardMovedOn) return { step: "next" as const };
+      throw error;
+    });
+  if ("signed" in outcome && outcome.signed) await broadcastOrNote(db, forward.network, outcome.signed, forward.id);
+  return outcome.step;
+}
+
+class ForwardMovedOn extends Error {}
+
+function minBig(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+function short(error: unknown): string {
+  return errorText(error).split(" | ").slice(0, 2).join(" | ").slice(0, 200);
+}

@@ -1,0 +1,33 @@
+import { sql } from "drizzle-orm";
+import { boolean, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
+import { amount, createdAt, updatedAt } from "./columns";
+
+/**
+ * The tokens this gateway accepts, per network: the operator's decision (npm run admin -- tokens
+ * allow|disallow|list). Merchants register tokens from it; the scanner reads logs of enabled
+ * entries only. Seeded by migration with well-known stablecoins and the local demo token.
+ */
+export const tokenCatalogue = pgTable(
+  "token_catalogue",
+  {
+    network: text("network").notNull(),
+    /** EIP-55 checksummed. */
+    contractAddress: text("contract_address").notNull(),
+    symbol: text("symbol").notNull(),
+    name: text("name").notNull(),
+    decimals: smallint("decimals").notNull(),
+    /**
+     * Base units below which a deposit is not swept on its own: it waits until the address's
+     * unswept balance of this token reaches this, or its session completes.
+     */
+    minForwardAmount: amount("min_forward_amount").notNull().default(sql`0`),
+    enabled: boolean("enabled").notNull().default(true),
+    /** "operator", "seed", or "merchant" (added through OPEN_TOKEN_REGISTRATION). */
+    addedBy: text("added_by").notNull().default("operator"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.contractAddress] })],
+);
+
+export type CatalogueToken = typeof tokenCatalogue.$inferSelect;

@@ -1,0 +1,43 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db";
+import { tokenCatalogue } from "../db/schema";
+
+/**
+ * Enabled catalogue contracts per network, cached for a few seconds: payment/create asks on every
+ * call, and an operator's `tokens disallow` (possibly from another process) takes effect within
+ * the cache's life.
+ */
+const TTL_MS = 5_000;
+const CACHE_KEY = Symbol.for("bsc-pay.accepted-tokens");
+type Entry = { at: number; contracts: Promise<Set<string>> };
+type Holder = { [CACHE_KEY]?: Map<string, Entry> };
+
+function cache(): Map<string, Entry> {
+  const holder = globalThis as Holder;
+  holder[CACHE_KEY] ??= new Map();
+  return holder[CACHE_KEY];
+}
+
+export async function isAcceptedToken(db: Db, network: string, contract: string): Promise<boolean> {
+  const now = Date.now();
+  let entry = cache().get(network);
+  if (!entry || now - entry.at > TTL_MS) {
+    entry = { at: now, contracts: load(db, network) };
+    cache().set(network, entry);
+    entry.contracts.catch(() => cache().delete(network));
+  }
+  return (await entry.contracts).has(contract.toLowerCase());
+}
+
+/** After a change made in this process, don't wait for the cache to expire. */
+export function forgetAcceptedTokens(): void {
+  cache().clear();
+}
+
+async function load(db: Db, network: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ contract: tokenCatalogue.contractAddress })
+    .from(tokenCatalogue)
+    .where(and(eq(tokenCatalogue.network, network), eq(tokenCatalogue.enabled, true)));
+  return new Set(rows.map((r) => r.contract.toLowerCase()));
+}

@@ -1,0 +1,43 @@
+import { erc20Abi, type Address } from "viem";
+import { publicClientFor } from "../chain/networks";
+import { AppError } from "../errors";
+
+export interface TokenMetadata {
+  decimals: number;
+  symbol: string;
+  name: string;
+}
+
+/** decimals(), symbol() and name() of an ERC-20, or VALIDATION_ERROR saying which one is missing. */
+export async function readTokenMetadata(network: string, address: Address): Promise<TokenMetadata> {
+  const client = publicClientFor(network);
+  let code: string | undefined;
+  try {
+    code = await client.getCode({ address });
+  } catch {
+    throw new AppError("BLOCKCHAIN_ERROR", `the ${network} RPC did not answer; try again later`);
+  }
+  if (!code || code === "0x") {
+    throw new AppError("VALIDATION_ERROR", `no contract is deployed at ${address} on ${network}`);
+  }
+  const read = async <T>(functionName: "decimals" | "symbol" | "name"): Promise<T | undefined> => {
+    try {
+      return (await client.readContract({ address, abi: erc20Abi, functionName })) as T;
+    } catch {
+      return undefined;
+    }
+  };
+  const [decimals, symbol, name] = await Promise.all([read<number>("decimals"), read<string>("symbol"), read<string>("name")]);
+  if (decimals === undefined || decimals > 36) {
+    throw new AppError("VALIDATION_ERROR", `the contract at ${address} does not answer ERC-20 decimals()`);
+  }
+  if (symbol === undefined || symbol.trim() === "") {
+    throw new AppError("VALIDATION_ERROR", `the contract at ${address} does not answer ERC-20 symbol()`);
+  }
+  return { decimals, symbol: printable(symbol).slice(0, 32), name: printable(name ?? symbol).slice(0, 100) };
+}
+
+/** A hostile contract's symbol may carry control characters meant for terminals or logs. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, "").trim();
+}
