@@ -52,7 +52,7 @@ export function getLogger(): pino.Logger {
 
 export const log = getLogger();
 
-function serializeError(error: unknown) {
+export function serializeError(error: unknown) {
   if (!error || typeof error !== "object") return { message: redactUrls(String(error)) };
   const e = error as { name?: string; stack?: string };
   const stackFrames = (e.stack ?? "").split("\n").filter((line) => line.trimStart().startsWith("at ")).slice(0, 12);

@@ -33,3 +33,27 @@ test("register → token → package → token → domain → API key", async ({
   expect(unauthorized.status()).toBe(401);
   expect(await unauthorized.json()).toMatchObject({ success: false, error: { code: "UNAUTHORIZED" } });
 });
+
+test("every unknown /api path answers the JSON envelope, never an HTML page", async ({ request }) => {
+  for (const path of ["/api/nope", "/api/v1/payment/abc/refund", "/api/user/everything"]) {
+    const res = await request.get(path);
+    expect(res.status()).toBe(404);
+    expect(res.headers()["content-type"]).toContain("application/json");
+    expect(await res.json()).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });
+  }
+  const post = await request.post("/api/v2/payment/create", { data: {} });
+  expect(post.status()).toBe(404);
+  expect((await post.json()).error.code).toBe("NOT_FOUND");
+});
+
+test("a token outside the catalogue is refused with a message saying the operator can allow it", async ({ request }) => {
+  const email = `e2e-cat-${Date.now()}@example.com`;
+  await request.post("/api/user/register", { data: { email, password: "correct horse battery" } });
+  const { token } = (await (await request.post("/api/user/token", { data: { email, password: "correct horse battery" } })).json()).data;
+  const res = await request.post("/api/user/tokens", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { contractAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3", network: "local" },
+  });
+  expect(res.status()).toBe(400);
+  expect((await res.json()).error.message).toContain("tokens allow local");
+});

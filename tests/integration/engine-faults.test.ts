@@ -3,7 +3,9 @@ import { parseAbiItem, parseUnits, type Address } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
+import { GET as health } from "@/app/api/health/route";
 import { chainCursors, forwards } from "@/lib/db/schema";
+import { scanNetworkStep } from "@/lib/jobs/steps";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
@@ -90,5 +92,63 @@ describe("chain engine under RPC faults", () => {
       next = Math.max(next, to + 1);
     }
     expect(next - 1).toBe(Number(cursorAfter!.lastScannedBlock));
+  });
+
+  it("asks one token contract at a time when a single block still exceeds the provider's log limit", async () => {
+    const proxy = await startRpcProxy(chain().url);
+    proxies.push(proxy);
+    useConfig({ BSC_RPC_URL: proxy.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+    await fundGasTank(chain().url);
+    await runEngine(db(), chain().url);
+    const a = await deployTestToken(chain().url, { symbol: "SPA" });
+    const b = await deployTestToken(chain().url, { symbol: "SPB" });
+    const [ma, mb] = [await setUpMerchant({ contractAddress: a, network: "bsc" }), await setUpMerchant({ contractAddress: b, network: "bsc" })];
+    const [sa, sb] = [await newSession(ma, "2"), await newSession(mb, "3")];
+    await chain().client.setAutomine(false);
+    try {
+      await payTo(chain().url, a, sa.depositAddress, parseUnits("2", 18));
+      await payTo(chain().url, b, sb.depositAddress, parseUnits("3", 18));
+      await chain().client.mine({ blocks: 1 });
+    } finally {
+      await chain().client.setAutomine(true);
+    }
+    const block = Number(await chain().client.getBlockNumber());
+    proxy.options.splitContractsAtBlock = block; // any query with two contracts over this block is "too many results"
+    await chain().client.mine({ blocks: 1 });
+    await runEngine(db(), chain().url);
+    expect(proxy.refusedLogs).toBeGreaterThan(0);
+    expect((await call(status, { headers: { "x-api-key": ma.apiKey }, params: { sessionId: sa.sessionId } })).body.data.status).toBe("completed");
+    expect((await call(status, { headers: { "x-api-key": mb.apiKey }, params: { sessionId: sb.sessionId } })).body.data.status).toBe("completed");
+  });
+
+  it("fails only that block — never skipping it — and says so in health, when one contract's logs of one block are too many", async () => {
+    const proxy = await startRpcProxy(chain().url);
+    proxies.push(proxy);
+    useConfig({ BSC_RPC_URL: proxy.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+    await fundGasTank(chain().url);
+    await runEngine(db(), chain().url);
+    const token = await deployTestToken(chain().url, { symbol: "BIG" });
+    const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
+    const session = await newSession(merchant, "1");
+    const receipt = await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, session.depositAddress, parseUnits("1", 18)) });
+    const block = Number(receipt.blockNumber);
+    proxy.options.refuseLogsAtBlock = block;
+    await chain().client.mine({ blocks: 1 });
+
+    let failure: unknown;
+    for (let i = 0; i < 50 && !failure; i++) {
+      const result = await scanNetworkStep(db(), "bsc").catch((error: unknown) => ((failure = error), null));
+      if (result?.behind === 0) break;
+    }
+    expect(String(failure)).toContain(`block ${block}`);
+    const [cursor] = await db().select().from(chainCursors).where(eq(chainCursors.network, "bsc"));
+    expect(Number(cursor!.lastScannedBlock)).toBe(block - 1);
+    const body = await (await health()).json();
+    expect(body.chains.bsc.scanError).toBe(`the RPC provider refuses the Transfer logs of block ${block} even one token contract at a time`);
+
+    proxy.options.refuseLogsAtBlock = undefined; // the provider recovers: the same block is read, nothing skipped
+    await runEngine(db(), chain().url);
+    expect((await call(status, { headers: { "x-api-key": merchant.apiKey }, params: { sessionId: session.sessionId } })).body.data.status).toBe("completed");
+    expect((await (await health()).json()).chains.bsc.scanError).toBeNull();
   });
 });

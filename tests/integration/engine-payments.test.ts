@@ -128,6 +128,19 @@ describe("chain engine: detect, complete, forward", () => {
     expect(await statusOf(session.sessionId)).toMatchObject({ status: "completed", txHash: hash, receivedAmount: "2" });
   });
 
+  it("completes a session cancelled after its payment was mined but before the gateway saw it (cancel after payment)", async () => {
+    const session = await newSession("5");
+    const hash = await payTo(chain().url, usd, session.depositAddress, parseUnits("5", 18));
+    await chain().client.waitForTransactionReceipt({ hash }); // mined, not yet confirmed: the session still looks unpaid
+    await new Promise((r) => setTimeout(r, 1100)); // the cancel comes strictly after the block's second
+    const cancelled = await call(cancel, { method: "POST", headers: { "x-api-key": merchant.apiKey }, params: { sessionId: session.sessionId } });
+    expect(cancelled.body.data.status).toBe("cancelled");
+    await chain().client.mine({ blocks: 1 });
+    await settle();
+    expect(await statusOf(session.sessionId)).toMatchObject({ status: "completed", txHash: hash, receivedAmount: "5", late: false });
+    expect(await tokenBalance(chain().url, usd, session.depositAddress)).toBe(0n);
+  });
+
   it("keeps a cancelled session cancelled when it is paid later, and forwards the funds", async () => {
     const session = await newSession("5");
     await call(cancel, { method: "POST", headers: { "x-api-key": merchant.apiKey }, params: { sessionId: session.sessionId } });

@@ -73,3 +73,20 @@ describe("RPC error classifier", () => {
     );
   });
 });
+
+describe("logged errors", () => {
+  it("keep the node's words but never a provider key, URL path or request body", async () => {
+    const { serializeError } = await import("@/lib/log");
+    const error = new HttpRequestError({ url: `${URL_WITH_KEY}?apikey=abc`, status: 503, body, details: "Service Unavailable" });
+    const logged = JSON.stringify(serializeError(error));
+    expect(logged).toContain("Service Unavailable");
+    expect(logged).not.toContain("secretkey");
+    expect(logged).not.toContain("apikey=abc");
+    expect(logged).not.toContain("0xf86c");
+  });
+
+  it("say what the node said, for reasons shown to merchants", async () => {
+    const { nodeMessage } = await import("@/lib/chain/rpc-errors");
+    expect(nodeMessage(new InternalRpcError(nodeSaid(-32000, "transaction rejected: blacklisted")))).toBe("transaction rejected: blacklisted");
+  });
+});

@@ -1,0 +1,92 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { addressHasOtherInFlight, backoffSeconds, MAX_FORWARD_ATTEMPTS, recordFailure } from "@/lib/chain/forward-records";
+import { advanceForward, dueForwards } from "@/lib/chain/forwarder";
+import { forwards, type Forward } from "@/lib/db/schema";
+import { useConfig } from "../helpers/config";
+import { useTestDatabase } from "../helpers/database";
+
+/** The forward queue as an attacker would try to jam it: failing forwards, held ones, one busy address. */
+const db = useTestDatabase();
+const A = "0x00000000000000000000000000000000000000a1";
+const B = "0x00000000000000000000000000000000000000b2";
+const C = "0x00000000000000000000000000000000000000c3";
+const TOKEN = "0x00000000000000000000000000000000000000f0";
+const secondsFromNow = (s: number) => new Date(Date.now() + s * 1000);
+
+async function forward(fields: Partial<typeof forwards.$inferInsert> & { fromAddress: string }): Promise<Forward> {
+  const [row] = await db()
+    .insert(forwards)
+    .values({ network: "bsc", toAddress: "0x00000000000000000000000000000000000000ee", tokenContract: TOKEN, amount: 1n, ...fields })
+    .returning();
+  return row!;
+}
+const reload = async (id: number) => (await db().select().from(forwards).where(eq(forwards.id, id)))[0]!;
+
+describe("the forward queue cannot be poisoned", () => {
+  it("picks due forwards by nextAttemptAt, not by id: an old failing forward does not starve newer ones; held ones are skipped", async () => {
+    await db().delete(forwards);
+    const oldFailing = await forward({ fromAddress: A, nextAttemptAt: secondsFromNow(300), attempts: 4 });
+    const held = await forward({ fromAddress: B, status: "held", nextAttemptAt: secondsFromNow(-100) });
+    const newer = await forward({ fromAddress: B, nextAttemptAt: secondsFromNow(-10) });
+    const newest = await forward({ fromAddress: C, nextAttemptAt: secondsFromNow(-20) });
+    const sameAddress = await forward({ fromAddress: C, nextAttemptAt: secondsFromNow(-5) });
+    const due = (await dueForwards(db(), 10)).map((d) => d.forwardId);
+    expect(due).toEqual([newest.id, newer.id]); // by time; one per address; not the held, not the one backing off
+    expect(due).not.toContain(oldFailing.id);
+    expect(due).not.toContain(held.id);
+    expect(due).not.toContain(sameAddress.id);
+  });
+
+  it("serialises an address only while one of its transactions is in flight; a held forward never blocks it", async () => {
+    await db().delete(forwards);
+    const held = await forward({ fromAddress: A, status: "held" });
+    const next = await forward({ fromAddress: A });
+    expect(await db().transaction((tx) => addressHasOtherInFlight(tx, next))).toBe(false);
+    await db().update(forwards).set({ status: "completed" }).where(eq(forwards.id, held.id));
+    const inFlight = await forward({ fromAddress: A, status: "sweep_sent" });
+    expect(await db().transaction((tx) => addressHasOtherInFlight(tx, next))).toBe(true);
+    expect(await db().transaction((tx) => addressHasOtherInFlight(tx, inFlight))).toBe(false);
+  });
+
+  it("backs off exponentially, capped at 10 minutes", () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 20].map(backoffSeconds)).toEqual([5, 10, 20, 40, 80, 160, 320, 600, 600, 600]);
+  });
+
+  it(`holds a forward after ${MAX_FORWARD_ATTEMPTS} failed attempts, with the reason, instead of retrying it forever`, async () => {
+    await db().delete(forwards);
+    const stubborn = await forward({ fromAddress: A });
+    for (let attempt = 1; attempt < MAX_FORWARD_ATTEMPTS; attempt++) {
+      const before = Date.now();
+      expect(await recordFailure(db(), stubborn.id, `RPC timeout #${attempt}`)).toBe("retry");
+      const row = await reload(stubborn.id);
+      expect(row).toMatchObject({ status: "pending", attempts: attempt, lastError: `RPC timeout #${attempt}` });
+      const wait = (row.nextAttemptAt.getTime() - before) / 1000;
+      expect(wait).toBeGreaterThanOrEqual(backoffSeconds(attempt) - 1);
+      expect(wait).toBeLessThanOrEqual(backoffSeconds(attempt) + 1);
+    }
+    expect(await recordFailure(db(), stubborn.id, "RPC timeout #8")).toBe("held");
+    const held = await reload(stubborn.id);
+    expect(held).toMatchObject({ status: "held", attempts: MAX_FORWARD_ATTEMPTS });
+    expect(held.heldReason).toBe(`gave up after ${MAX_FORWARD_ATTEMPTS} failed attempts; last: RPC timeout #8`);
+    expect((await dueForwards(db(), 10, secondsFromNow(3600))).map((d) => d.forwardId)).not.toContain(stubborn.id);
+  });
+
+  it("never holds a forward whose transaction is in flight: it keeps checking the chain, backing off", async () => {
+    await db().delete(forwards);
+    const sent = await forward({ fromAddress: A, status: "sweep_sent", attempts: MAX_FORWARD_ATTEMPTS + 3 });
+    expect(await recordFailure(db(), sent.id, "RPC down")).toBe("retry");
+    expect(await reload(sent.id)).toMatchObject({ status: "sweep_sent", attempts: MAX_FORWARD_ATTEMPTS + 4 });
+  });
+
+  it("turns a failing step into a recorded, backed-off attempt (here: an RPC that does not answer)", async () => {
+    useConfig({ BSC_RPC_URL: "http://127.0.0.1:1/v3/key", NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
+    await db().delete(forwards);
+    const stuck = await forward({ fromAddress: A });
+    expect(await advanceForward(db(), stuck.id)).toBe("retry");
+    const row = await reload(stuck.id);
+    expect(row).toMatchObject({ status: "pending", attempts: 1, lockedUntil: null });
+    expect(row.lastError).not.toContain("/v3/key");
+    expect(row.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+  });
+});
