@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, lt, ne } from "drizzle-orm";
+import { and, asc, count, eq, lt, ne } from "drizzle-orm";
 import type { Db } from "../db";
 import { forwards, type Forward } from "../db/schema";
 
@@ -35,8 +35,4 @@ export async function openForwards(db: Db, olderThanSeconds = 0): Promise<Forwar
     .from(forwards)
     .where(and(ne(forwards.status, "completed"), lt(forwards.createdAt, new Date(Date.now() - olderThanSeconds * 1000))))
     .orderBy(asc(forwards.id));
-}
-
-export async function forwardsByIds(db: Db, ids: number[]): Promise<Forward[]> {
-  return ids.length === 0 ? [] : db.select().from(forwards).where(inArray(forwards.id, ids));
 }

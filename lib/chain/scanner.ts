@@ -157,8 +157,10 @@ export async function scanOnce(db: Db, network: string, options: { record: Trans
 }
 
 /**
- * All transfers in one savepoint; if that fails, each on its own, quarantining the ones that
- * still fail — so one transfer that cannot be stored never holds the cursor back.
+ * All transfers in one savepoint; if that fails, each on its own, quarantining the ones whose
+ * data the database refuses — so one transfer that cannot be stored never holds the cursor back.
+ * Any other failure (the database is unwell) fails the whole scan, to be retried: an honest
+ * payment is never set aside because of a passing fault.
  */
 async function recordOrQuarantine(
   tx: Db,
@@ -176,12 +178,21 @@ async function recordOrQuarantine(
       try {
         forwards.push(...(await tx.transaction((sp) => record(sp, [transfer]))));
       } catch (error) {
+        if (!isDataError(error)) throw error;
         const log = logs.find((l) => l.transactionHash.toLowerCase() === transfer.txHash && Number(hexToBigInt(l.logIndex)) === transfer.logIndex)!;
         quarantine.push({ network: transfer.network, log, reason: `recording failed: ${errorText(error).split("\n")[0]!.slice(0, 200)}` });
       }
     }
     return { forwards, quarantine };
   }
+}
+
+/** SQLSTATE classes 22 (data exception: overflow, bad value) and 23 (integrity constraint). */
+function isDataError(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e && typeof e === "object"; e = e.cause as typeof e) {
+    if (typeof e.code === "string" && /^2[23][0-9A-Z]{3}$/.test(e.code)) return true;
+  }
+  return false;
 }
 
 async function enabledContracts(db: Db, network: string): Promise<Hex[]> {

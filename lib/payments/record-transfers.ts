@@ -27,7 +27,6 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     .where(inArray(paymentSessions.id, sessionIds))
     .orderBy(paymentSessions.id)
     .for("update");
-  const byId = new Map(sessions.map((s) => [s.id, s]));
   const sessionTokens = await tx
     .select({ id: tokens.id, contract: tokens.contractAddress })
     .from(tokens)

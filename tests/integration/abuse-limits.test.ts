@@ -13,7 +13,7 @@ import { resetRateLimits } from "@/lib/http/rate-limit";
 import { signUp } from "../helpers/accounts";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
-import { call } from "../helpers/http";
+import { call, type CallResult } from "../helpers/http";
 
 const db = useTestDatabase();
 const config = (extra: Record<string, string> = {}) => useConfig({ NEXTAUTH_SECRET: "integration-test-secret-0123456789", LOCAL_CHAIN: "off", ...extra });
@@ -25,7 +25,7 @@ describe("abuse limits outside /api/v1", () => {
     config();
     resetRateLimits();
     const statuses: number[] = [];
-    let limited: Awaited<ReturnType<typeof call>> | undefined;
+    let limited: CallResult | undefined;
     for (let i = 0; i < 30; i++) {
       const res = await call(register, { method: "POST", headers: from("203.0.113.7"), body: { email: `flood${i}@example.com`, password: "correct horse battery" } });
       statuses.push(res.status);
