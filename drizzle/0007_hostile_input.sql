@@ -35,6 +35,9 @@ ALTER TABLE "payment_sessions" ALTER COLUMN "late_amount" SET DEFAULT 0;--> stat
 ALTER TABLE "forwards" ALTER COLUMN "deposit_id" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "forwards" ALTER COLUMN "amount" SET DATA TYPE numeric;--> statement-breakpoint
 ALTER TABLE "deposits" ADD COLUMN "forward_id" bigint;--> statement-breakpoint
+-- Existing deposits were all forwarded one by one: nothing for the planner to look at.
+ALTER TABLE "deposits" ADD COLUMN "needs_planning" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "deposits" ALTER COLUMN "needs_planning" SET DEFAULT true;--> statement-breakpoint
 ALTER TABLE "forwards" ADD COLUMN "session_id" uuid;--> statement-breakpoint
 ALTER TABLE "forwards" ADD COLUMN "sweep_reverts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "forwards" ADD COLUMN "held_reason" text;--> statement-breakpoint
@@ -45,10 +48,13 @@ CREATE INDEX "quarantined_logs_network_idx" ON "quarantined_logs" USING btree ("
 CREATE INDEX "domains_withdrawal_address_idx" ON "domains" USING btree ("withdrawal_address");--> statement-breakpoint
 CREATE INDEX "deposits_forward_idx" ON "deposits" USING btree ("forward_id");--> statement-breakpoint
 CREATE INDEX "deposits_unplanned_idx" ON "deposits" USING btree ("network","to_address") WHERE "deposits"."forward_id" is null;--> statement-breakpoint
+CREATE INDEX "deposits_needs_planning_idx" ON "deposits" USING btree ("network","to_address") WHERE "deposits"."needs_planning";--> statement-breakpoint
+CREATE INDEX "deposits_address_token_idx" ON "deposits" USING btree ("network","to_address","token_contract");--> statement-breakpoint
 CREATE INDEX "forwards_deposit_idx" ON "forwards" USING btree ("deposit_id");--> statement-breakpoint
 CREATE INDEX "forwards_group_idx" ON "forwards" USING btree ("network","from_address","token_contract");--> statement-breakpoint
 CREATE INDEX "forwards_held_idx" ON "forwards" USING btree ("network") WHERE "forwards"."status" = 'held';--> statement-breakpoint
-CREATE INDEX "forwards_due_idx" ON "forwards" USING btree ("next_attempt_at") WHERE "forwards"."status" in ('pending', 'gas_sent', 'sweep_sent');--> statement-breakpoint
+CREATE INDEX "forwards_due_idx" ON "forwards" USING btree ("next_attempt_at") WHERE "forwards"."status" in ('pending', 'gas_sent', 'sweep_sent');
+--> statement-breakpoint
 -- Sweeps now cover every unswept deposit of an address and token: link the existing one-to-one rows.
 UPDATE "forwards" f SET "session_id" = d."session_id" FROM "deposits" d WHERE d."id" = f."deposit_id";--> statement-breakpoint
 UPDATE "deposits" d SET "forward_id" = f."id" FROM "forwards" f WHERE f."deposit_id" = d."id";--> statement-breakpoint

@@ -1,4 +1,4 @@
-import { confirmWithdrawalsStep, dueForwardsStep, expireDueStep } from "@/lib/jobs/steps";
+import { confirmWithdrawalsStep, dueForwardsStep, expireDueStep, planForwardsStep } from "@/lib/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { forwardRequested } from "../events";
@@ -12,6 +12,7 @@ export const expireSessions = inngest.createFunction(
 export const requeueForwards = inngest.createFunction(
   { id: "requeue-forwards", triggers: [{ cron: "* * * * *" }], singleton: { mode: "skip" } },
   async ({ step }) => {
+    await step.run("plan-forwards", async () => (await planForwardsStep(await jobDb())).length);
     const due = await step.run("due-forwards", async () => dueForwardsStep(await jobDb(), 200));
     if (due.length > 0) await step.sendEvent("requeue", due.map((data) => forwardRequested.create(data)));
     return { requeued: due.length };

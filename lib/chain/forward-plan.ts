@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { deposits, forwards, paymentSessions, tokenCatalogue, type Deposit } from "../db/schema";
 
@@ -10,108 +10,171 @@ import { deposits, forwards, paymentSessions, tokenCatalogue, type Deposit } fro
  * completed their session; below that they wait (an outsider's dust — also dust sent to a
  * completed session's public address — costs the gas tank nothing).
  *
- * Call it in the transaction that records deposits or finishes a forward, holding the row locks
- * of the sessions involved, so two planners never plan the same deposits.
+ * Recording a deposit only flags it (`needs_planning`), so detection never waits for planning;
+ * planFlaggedDeposits runs right after each scan and on every work tick, and a finished forward
+ * plans its address in its own transaction. Planners hold the row locks of the sessions involved,
+ * so two never plan the same deposits. Reads are batched: a hundred payments take a handful of
+ * queries.
  */
 export interface QueuedForward {
   forwardId: number;
   fromAddress: string;
 }
 
+type UnplannedRow = { deposit: Deposit; sessionStatus: string; completingTx: string | null; forwardTo: string };
+const groupKey = (address: string, token: string) => `${address} ${token}`;
+
+/** Plans every address with flagged deposits on `network` (up to `limit` addresses a call). */
+export async function planFlaggedDeposits(db: Db, network: string, limit = 500): Promise<QueuedForward[]> {
+  const flagged = await db
+    .selectDistinct({ address: deposits.toAddress })
+    .from(deposits)
+    .where(and(eq(deposits.network, network), eq(deposits.needsPlanning, true)))
+    .limit(limit);
+  if (flagged.length === 0) return [];
+  const addresses = flagged.map((f) => f.address);
+  return db.transaction(async (tx) => {
+    await lockDepositAddresses(tx, network, addresses);
+    const queued = await planForwards(tx, network, addresses);
+    await tx
+      .update(deposits)
+      .set({ needsPlanning: false })
+      .where(and(eq(deposits.network, network), inArray(deposits.toAddress, addresses), eq(deposits.needsPlanning, true)));
+    return queued;
+  });
+}
+
+/** Plans the unplanned deposits of these addresses; call it holding their sessions' row locks. */
 export async function planForwards(tx: Db, network: string, addresses: string[]): Promise<QueuedForward[]> {
   if (addresses.length === 0) return [];
-  const unplanned = await tx
+  const unique = [...new Set(addresses)];
+  const unplanned: UnplannedRow[] = await tx
     .select({ deposit: deposits, sessionStatus: paymentSessions.status, completingTx: paymentSessions.txHash, forwardTo: paymentSessions.forwardTo })
     .from(deposits)
     .innerJoin(paymentSessions, eq(paymentSessions.id, deposits.sessionId))
-    .where(and(eq(deposits.network, network), inArray(deposits.toAddress, [...new Set(addresses)]), isNull(deposits.forwardId)))
+    .where(and(eq(deposits.network, network), inArray(deposits.toAddress, unique), isNull(deposits.forwardId)))
     .orderBy(deposits.id);
-  const groups = new Map<string, typeof unplanned>();
+  if (unplanned.length === 0) return [];
+  const groups = new Map<string, UnplannedRow[]>();
   for (const row of unplanned) {
-    const key = `${row.deposit.toAddress} ${row.deposit.tokenContract}`;
+    const key = groupKey(row.deposit.toAddress, row.deposit.tokenContract);
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
+  const facts = await groupFacts(tx, network, [...new Set(unplanned.map((r) => r.deposit.toAddress))], unplanned);
+
   const queued: QueuedForward[] = [];
-  for (const rows of groups.values()) {
-    const planned = await planGroup(tx, network, rows);
-    if (planned) queued.push(planned);
+  for (const [key, rows] of groups) {
+    const ids = rows.map((r) => r.deposit.id);
+    const unfinished = facts.unfinished.get(key);
+    if (unfinished) {
+      // Its amount is fixed once its gas step ran: these wait for it to finish, then are planned again.
+      if (unfinished.status === "gas_sent" || unfinished.status === "sweep_sent") continue;
+      // A pending sweep takes the whole balance anyway; a held one keeps them with it, for the operator.
+      await attach(tx, ids, unfinished.id, rows.reduce((total, r) => total + r.deposit.amount, 0n));
+      continue;
+    }
+    const unswept = (facts.recorded.get(key) ?? 0n) - (facts.moved.get(key)?.total ?? 0n);
+    if (unswept <= 0n) {
+      // An earlier whole-balance sweep already took these tokens (they arrived before it, confirmed after).
+      const last = facts.moved.get(key)?.lastId;
+      if (last) await tx.update(deposits).set({ forwardId: last }).where(inArray(deposits.id, ids));
+      continue;
+    }
+    const min = facts.minimums.get(rows[0]!.deposit.tokenContract) ?? 0n;
+    if (unswept < min && !paidTheCompletion(rows, facts.completing)) continue;
+    const first = rows[0]!;
+    const [forward] = await tx
+      .insert(forwards)
+      .values({
+        depositId: first.deposit.id,
+        sessionId: first.deposit.sessionId,
+        network,
+        fromAddress: first.deposit.toAddress,
+        toAddress: first.forwardTo,
+        tokenContract: first.deposit.tokenContract,
+        amount: unswept,
+      })
+      .returning({ forwardId: forwards.id, fromAddress: forwards.fromAddress });
+    await tx.update(deposits).set({ forwardId: forward!.forwardId }).where(inArray(deposits.id, ids));
+    queued.push(forward!);
   }
   return queued;
 }
 
-type UnplannedRow = { deposit: Deposit; sessionStatus: string; completingTx: string | null; forwardTo: string };
-
-async function planGroup(tx: Db, network: string, rows: UnplannedRow[]): Promise<QueuedForward | null> {
-  const { toAddress: address, tokenContract: token, sessionId } = rows[0]!.deposit;
-  const ids = rows.map((r) => r.deposit.id);
-  const sum = rows.reduce((total, r) => total + r.deposit.amount, 0n);
-  const group = and(eq(forwards.network, network), eq(forwards.fromAddress, address), eq(forwards.tokenContract, token));
-
-  const [unfinished] = await tx
-    .select({ id: forwards.id, status: forwards.status })
-    .from(forwards)
-    .where(and(group, inArray(forwards.status, ["pending", "gas_sent", "sweep_sent", "held"])))
-    .orderBy(desc(forwards.id))
-    .limit(1);
-  if (unfinished) {
-    // Its amount is fixed once its gas step ran: these wait for it to finish, then are planned again.
-    if (unfinished.status === "gas_sent" || unfinished.status === "sweep_sent") return null;
-    // A pending sweep takes the whole balance anyway; a held one keeps them with it, for the operator.
-    await attach(tx, ids, unfinished.id, sum);
-    return null;
-  }
-
-  const [recorded] = await tx
-    .select({ total: sql<string>`coalesce(sum(${deposits.amount}), 0)` })
-    .from(deposits)
-    .where(and(eq(deposits.network, network), eq(deposits.toAddress, address), eq(deposits.tokenContract, token)));
-  const [moved] = await tx
-    .select({ total: sql<string>`coalesce(sum(${forwards.amount}), 0)` })
-    .from(forwards)
-    .where(and(group, eq(forwards.status, "completed")));
-  const unswept = BigInt(recorded!.total) - BigInt(moved!.total);
-  if (unswept <= 0n) {
-    // An earlier whole-balance sweep already took these tokens (they arrived before it, confirmed after).
-    const [last] = await tx.select({ id: forwards.id }).from(forwards).where(and(group, eq(forwards.status, "completed"))).orderBy(desc(forwards.id)).limit(1);
-    if (last) await tx.update(deposits).set({ forwardId: last.id }).where(inArray(deposits.id, ids));
-    return null;
-  }
-
-  const [listed] = await tx
-    .select({ min: tokenCatalogue.minForwardAmount })
-    .from(tokenCatalogue)
-    .where(and(eq(tokenCatalogue.network, network), eq(tokenCatalogue.contractAddress, token)));
-  if (unswept < (listed?.min ?? 0n) && !(await paidTheCompletion(tx, rows))) return null;
-
-  const [forward] = await tx
-    .insert(forwards)
-    .values({ depositId: ids[0]!, sessionId, network, fromAddress: address, toAddress: rows[0]!.forwardTo, tokenContract: token, amount: unswept })
-    .returning({ forwardId: forwards.id, fromAddress: forwards.fromAddress });
-  await tx.update(deposits).set({ forwardId: forward!.forwardId }).where(inArray(deposits.id, ids));
-  return forward!;
+interface GroupFacts {
+  unfinished: Map<string, { id: number; status: string }>;
+  recorded: Map<string, bigint>;
+  moved: Map<string, { total: bigint; lastId: number }>;
+  minimums: Map<string, bigint>;
+  /** Per completed session: the position (block, log index) of the transfer that completed it. */
+  completing: Map<string, { blockNumber: bigint; logIndex: number }>;
 }
 
-/** Whether some of these deposits are the transfers (up to and including the completing one) that completed the session. */
-async function paidTheCompletion(tx: Db, rows: UnplannedRow[]): Promise<boolean> {
-  const { sessionStatus, completingTx, deposit } = rows[0]!;
-  if (sessionStatus !== "completed" || !completingTx) return false;
-  const [completing] = await tx
-    .select({ blockNumber: deposits.blockNumber, logIndex: deposits.logIndex })
+async function groupFacts(tx: Db, network: string, addresses: string[], rows: UnplannedRow[]): Promise<GroupFacts> {
+  const [open, recordedRows, movedRows, minimumRows] = await Promise.all([
+    tx
+      .select({ id: forwards.id, status: forwards.status, address: forwards.fromAddress, token: forwards.tokenContract })
+      .from(forwards)
+      .where(and(eq(forwards.network, network), inArray(forwards.fromAddress, addresses), ne(forwards.status, "completed"))),
+    tx
+      .select({ address: deposits.toAddress, token: deposits.tokenContract, total: sql<string>`sum(${deposits.amount})` })
+      .from(deposits)
+      .where(and(eq(deposits.network, network), inArray(deposits.toAddress, addresses)))
+      .groupBy(deposits.toAddress, deposits.tokenContract),
+    tx
+      .select({ address: forwards.fromAddress, token: forwards.tokenContract, total: sql<string>`sum(${forwards.amount})`, lastId: sql<string>`max(${forwards.id})` })
+      .from(forwards)
+      .where(and(eq(forwards.network, network), inArray(forwards.fromAddress, addresses), eq(forwards.status, "completed")))
+      .groupBy(forwards.fromAddress, forwards.tokenContract),
+    tx
+      .select({ token: tokenCatalogue.contractAddress, min: tokenCatalogue.minForwardAmount })
+      .from(tokenCatalogue)
+      .where(and(eq(tokenCatalogue.network, network), inArray(tokenCatalogue.contractAddress, [...new Set(rows.map((r) => r.deposit.tokenContract))]))),
+  ]);
+  const unfinished = new Map<string, { id: number; status: string }>();
+  for (const f of open.sort((a, b) => a.id - b.id)) unfinished.set(groupKey(f.address, f.token), f);
+  return {
+    unfinished,
+    recorded: new Map(recordedRows.map((r) => [groupKey(r.address, r.token), BigInt(r.total)])),
+    moved: new Map(movedRows.map((r) => [groupKey(r.address, r.token), { total: BigInt(r.total), lastId: Number(r.lastId) }])),
+    minimums: new Map(minimumRows.map((r) => [r.token, r.min])),
+    completing: await completingTransfers(tx, rows),
+  };
+}
+
+async function completingTransfers(tx: Db, rows: UnplannedRow[]): Promise<GroupFacts["completing"]> {
+  const completed = [...new Map(rows.filter((r) => r.sessionStatus === "completed" && r.completingTx).map((r) => [r.deposit.sessionId, r.completingTx!])).entries()];
+  const positions = new Map<string, { blockNumber: bigint; logIndex: number }>();
+  if (completed.length === 0) return positions;
+  const candidates = await tx
+    .select({ sessionId: deposits.sessionId, txHash: deposits.txHash, blockNumber: deposits.blockNumber, logIndex: deposits.logIndex })
     .from(deposits)
-    .where(and(eq(deposits.sessionId, deposit.sessionId), eq(deposits.txHash, completingTx)))
-    .orderBy(desc(deposits.blockNumber), desc(deposits.logIndex))
-    .limit(1);
-  if (!completing) return false;
-  const atOrBefore = (d: Deposit) => d.blockNumber < completing.blockNumber || (d.blockNumber === completing.blockNumber && d.logIndex <= completing.logIndex);
-  return rows.some((r) => !r.deposit.late && atOrBefore(r.deposit));
+    .where(and(inArray(deposits.sessionId, completed.map(([id]) => id)), inArray(deposits.txHash, completed.map(([, hash]) => hash))));
+  const hashOf = new Map(completed);
+  for (const c of candidates) {
+    if (hashOf.get(c.sessionId) !== c.txHash) continue;
+    const known = positions.get(c.sessionId);
+    if (!known || c.blockNumber > known.blockNumber || (c.blockNumber === known.blockNumber && c.logIndex > known.logIndex)) positions.set(c.sessionId, c);
+  }
+  return positions;
+}
+
+/** Whether some of these deposits are the transfers (up to and including the completing one) that completed their session. */
+function paidTheCompletion(rows: UnplannedRow[], completing: GroupFacts["completing"]): boolean {
+  return rows.some(({ deposit: d }) => {
+    const at = completing.get(d.sessionId);
+    return !d.late && at !== undefined && (d.blockNumber < at.blockNumber || (d.blockNumber === at.blockNumber && d.logIndex <= at.logIndex));
+  });
 }
 
 async function attach(tx: Db, depositIds: number[], forwardId: number, amount: bigint): Promise<void> {
-  await tx.update(deposits).set({ forwardId }).where(inArray(deposits.id, depositIds));
-  await tx
+  // The forward first: if it moved on meanwhile (its amount is now fixed), the deposits stay unplanned.
+  const updated = await tx
     .update(forwards)
     .set({ amount: sql`${forwards.amount} + ${amount.toString()}::numeric`, updatedAt: new Date() })
-    .where(and(eq(forwards.id, forwardId), inArray(forwards.status, ["pending", "held"])));
+    .where(and(eq(forwards.id, forwardId), inArray(forwards.status, ["pending", "held"])))
+    .returning({ id: forwards.id });
+  if (updated.length > 0) await tx.update(deposits).set({ forwardId }).where(inArray(deposits.id, depositIds));
 }
 
 /** Locks the sessions owning these deposit addresses (the planner's mutual exclusion). */

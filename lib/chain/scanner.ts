@@ -35,14 +35,8 @@ export interface ObservedTransfer {
   sessionId: string;
 }
 
-/** A forward planned while recording: what the Inngest driver hands on as an event. */
-export interface QueuedForward {
-  forwardId: number;
-  fromAddress: string;
-}
-
-/** Records transfers inside the scanner's transaction; returns the forwards it planned. */
-export type TransferRecorder = (tx: Db, transfers: ObservedTransfer[]) => Promise<QueuedForward[]>;
+/** Records transfers inside the scanner's transaction (the cursor moves in the same one). */
+export type TransferRecorder = (tx: Db, transfers: ObservedTransfer[]) => Promise<void>;
 
 export interface ScanResult {
   network: string;
@@ -56,7 +50,6 @@ export interface ScanResult {
   /** Transfers of 0 tokens into deposit addresses: not recorded. */
   ignored: number;
   quarantined: number;
-  newForwards: QueuedForward[];
   rpcCalls: number;
 }
 
@@ -89,7 +82,7 @@ export async function scanOnce(db: Db, network: string, options: { record: Trans
   const target = head - BigInt(config.confirmations);
   if (target < 0n) return null;
   const cursor = await readCursor(db, network, target);
-  const idle = { network, head, behind: 0n, logs: 0, transfers: 0, ignored: 0, quarantined: 0, newForwards: [], rpcCalls };
+  const idle = { network, head, behind: 0n, logs: 0, transfers: 0, ignored: 0, quarantined: 0, rpcCalls };
   if (cursor >= target) return { ...idle, fromBlock: target + 1n, toBlock: cursor };
 
   const maxRange = options.maxRange ?? rangeHint.get(network) ?? MAX_RANGE;
@@ -140,51 +133,51 @@ export async function scanOnce(db: Db, network: string, options: { record: Trans
     sessionId: owners.get(log.topics[2]!.slice(2).toLowerCase())!.sessionId,
   }));
 
-  const { newForwards, quarantined } = await db.transaction(async (tx) => {
-    const recorded = await recordOrQuarantine(tx, transfers, matched, options.record);
-    const all = [...quarantine, ...recorded.quarantine];
-    await quarantineLogs(tx, all);
-    // Optimistic: if another scanner moved the cursor meanwhile, this transaction rolls back.
-    const moved = await tx
-      .update(chainCursors)
-      .set({ lastScannedBlock: toBlock, lastScanAt: new Date(), lastError: null, updatedAt: new Date() })
-      .where(and(eq(chainCursors.network, network), eq(chainCursors.lastScannedBlock, cursor)))
-      .returning({ network: chainCursors.network });
-    if (moved.length === 0) throw new Error(`cursor of ${network} moved during the scan; retrying next poll`);
-    return { newForwards: recorded.forwards, quarantined: all.length };
+  // The common case in one plain transaction; only if the database refuses some transfer's data is
+  // the poll done again with a savepoint per transfer, setting the refused ones aside.
+  const commit = (oneByOne: boolean) =>
+    db.transaction(async (tx) => {
+      const all = [...quarantine, ...(oneByOne ? await recordOneByOne(tx, transfers, matched, options.record) : await recordAll(tx, transfers, options.record))];
+      await quarantineLogs(tx, all);
+      // Optimistic: if another scanner moved the cursor meanwhile, this transaction rolls back.
+      const moved = await tx
+        .update(chainCursors)
+        .set({ lastScannedBlock: toBlock, lastScanAt: new Date(), lastError: null, updatedAt: new Date() })
+        .where(and(eq(chainCursors.network, network), eq(chainCursors.lastScannedBlock, cursor)))
+        .returning({ network: chainCursors.network });
+      if (moved.length === 0) throw new Error(`cursor of ${network} moved during the scan; retrying next poll`);
+      return all.length;
+    });
+  const quarantined = await commit(false).catch((error: unknown) => {
+    if (isDataError(error)) return commit(true);
+    throw error;
   });
-  return { network, fromBlock, toBlock, head, behind: target - toBlock, logs: logs.length, transfers: transfers.length, ignored, quarantined, newForwards, rpcCalls };
+  return { network, fromBlock, toBlock, head, behind: target - toBlock, logs: logs.length, transfers: transfers.length, ignored, quarantined, rpcCalls };
+}
+
+async function recordAll(tx: Db, transfers: ObservedTransfer[], record: TransferRecorder): Promise<QuarantineEntry[]> {
+  if (transfers.length > 0) await record(tx, transfers);
+  return [];
 }
 
 /**
- * All transfers in one savepoint; if that fails, each on its own, quarantining the ones whose
- * data the database refuses — so one transfer that cannot be stored never holds the cursor back.
- * Any other failure (the database is unwell) fails the whole scan, to be retried: an honest
- * payment is never set aside because of a passing fault.
+ * Each transfer in its own savepoint, quarantining the ones whose data the database refuses — so
+ * one transfer that cannot be stored never holds the cursor back. Any other failure (the
+ * database is unwell) fails the whole poll, to be retried: an honest payment is never set aside
+ * because of a passing fault.
  */
-async function recordOrQuarantine(
-  tx: Db,
-  transfers: ObservedTransfer[],
-  logs: RawLog[],
-  record: TransferRecorder,
-): Promise<{ forwards: QueuedForward[]; quarantine: QuarantineEntry[] }> {
-  if (transfers.length === 0) return { forwards: [], quarantine: [] };
-  try {
-    return { forwards: await tx.transaction((sp) => record(sp, transfers)), quarantine: [] };
-  } catch {
-    const forwards: QueuedForward[] = [];
-    const quarantine: QuarantineEntry[] = [];
-    for (const transfer of transfers) {
-      try {
-        forwards.push(...(await tx.transaction((sp) => record(sp, [transfer]))));
-      } catch (error) {
-        if (!isDataError(error)) throw error;
-        const log = logs.find((l) => l.transactionHash.toLowerCase() === transfer.txHash && Number(hexToBigInt(l.logIndex)) === transfer.logIndex)!;
-        quarantine.push({ network: transfer.network, log, reason: `recording failed: ${errorText(error).split("\n")[0]!.slice(0, 200)}` });
-      }
+async function recordOneByOne(tx: Db, transfers: ObservedTransfer[], logs: RawLog[], record: TransferRecorder): Promise<QuarantineEntry[]> {
+  const quarantine: QuarantineEntry[] = [];
+  for (const transfer of transfers) {
+    try {
+      await tx.transaction((sp) => record(sp, [transfer]));
+    } catch (error) {
+      if (!isDataError(error)) throw error;
+      const log = logs.find((l) => l.transactionHash.toLowerCase() === transfer.txHash && Number(hexToBigInt(l.logIndex)) === transfer.logIndex)!;
+      quarantine.push({ network: transfer.network, log, reason: `recording failed: ${errorText(error).split("\n")[0]!.slice(0, 200)}` });
     }
-    return { forwards, quarantine };
   }
+  return quarantine;
 }
 
 /** SQLSTATE classes 22 (data exception: overflow, bad value) and 23 (integrity constraint). */

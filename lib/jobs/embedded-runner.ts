@@ -3,7 +3,7 @@ import type { DatabaseHandle } from "../db/client";
 import { errorText } from "../chain/rpc-errors";
 import { publicScanError } from "../chain/scanner";
 import { log } from "../log";
-import { configuredNetworks, confirmWithdrawalsStep, dueForwardsStep, expireDueStep, forwardStep, scanNetworkStep } from "./steps";
+import { configuredNetworks, confirmWithdrawalsStep, dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, scanNetworkStep } from "./steps";
 
 /**
  * JOBS=embedded: the job steps run in this process, on two loops — the scanner every
@@ -64,6 +64,7 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
     }),
     loop("work", 1000, async () => {
       await expireDueStep(handle.db);
+      await planForwardsStep(handle.db);
       const due = await dueForwardsStep(handle.db, 20);
       await runLimited(due, FORWARD_CONCURRENCY, (f) => forwardStep(handle.db, f.forwardId));
       await confirmWithdrawalsStep(handle.db);

@@ -1,4 +1,4 @@
-import type { QueuedForward } from "../chain/forward-plan";
+import { planFlaggedDeposits, type QueuedForward } from "../chain/forward-plan";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../chain/forwarder";
 import { rebroadcastTopUps } from "../chain/gas-top-up";
 import { listNetworks } from "../chain/networks";
@@ -21,16 +21,15 @@ export interface ScanStepResult {
   forwards: QueuedForward[];
 }
 
-/** One range of one network; call again while `behind` > 0. */
+/**
+ * One range of one network, then the sweeps its deposits made due (planned after the scan's
+ * commit, so detection never waits for planning); call again while `behind` > 0.
+ */
 export async function scanNetworkStep(db: Db, network: string): Promise<ScanStepResult> {
   try {
     const result = await scanOnce(db, network, { record: recordTransfers });
-    return {
-      network,
-      behind: result ? Number(result.behind) : 0,
-      transfers: result?.transfers ?? 0,
-      forwards: result?.newForwards ?? [],
-    };
+    const forwards = result && result.transfers > 0 ? await planFlaggedDeposits(db, network) : [];
+    return { network, behind: result ? Number(result.behind) : 0, transfers: result?.transfers ?? 0, forwards };
   } catch (error) {
     await recordScanError(db, network, error).catch(() => {});
     throw error;
@@ -43,6 +42,13 @@ export function configuredNetworks(): string[] {
 
 export async function expireDueStep(db: Db): Promise<number> {
   return expireDueSessions(db);
+}
+
+/** Backstop for a crash between recording and planning: plans whatever is still flagged. */
+export async function planForwardsStep(db: Db): Promise<QueuedForward[]> {
+  const planned: QueuedForward[] = [];
+  for (const network of configuredNetworks()) planned.push(...(await planFlaggedDeposits(db, network)));
+  return planned;
 }
 
 export async function dueForwardsStep(db: Db, limit = 50): Promise<QueuedForward[]> {

@@ -1,24 +1,23 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db";
-import { planForwards, type QueuedForward } from "../chain/forward-plan";
 import type { ObservedTransfer } from "../chain/scanner";
 import { deposits, paymentSessions, tokens } from "../db/schema";
 import { evaluateSession } from "./session-state";
 
 /**
- * Records confirmed transfers into deposit addresses (idempotently, keyed by the chain's own ids),
- * re-evaluates the sessions they touched, and plans the sweeps that are now due (every new
- * deposit at or above its token's minimum, or paying a now completed session). Run it in the
- * scanner's transaction, together with the cursor update. Returns the forwards it planned.
+ * Records confirmed transfers into deposit addresses (idempotently, keyed by the chain's own ids)
+ * and re-evaluates the sessions they touched. New deposits are flagged for the forward planner,
+ * and so are the unswept ones of a session that has just completed (its completing payment is
+ * swept even below the token's minimum). Run it in the scanner's transaction, with the cursor.
  */
-export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now = new Date()): Promise<QueuedForward[]> {
-  if (transfers.length === 0) return [];
+export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now = new Date()): Promise<void> {
+  if (transfers.length === 0) return;
   const inserted = await tx
     .insert(deposits)
     .values(transfers)
     .onConflictDoNothing({ target: [deposits.network, deposits.txHash, deposits.logIndex] })
     .returning();
-  if (inserted.length === 0) return [];
+  if (inserted.length === 0) return;
 
   const sessionIds = [...new Set(inserted.map((d) => d.sessionId))];
   const sessions = await tx
@@ -33,8 +32,9 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     .where(inArray(tokens.id, [...new Set(sessions.map((s) => s.tokenId))]));
   const contractOf = new Map(sessionTokens.map((t) => [t.id, t.contract.toLowerCase()]));
 
+  const allReceived = await tx.select().from(deposits).where(inArray(deposits.sessionId, sessionIds));
   for (const session of sessions) {
-    const received = await tx.select().from(deposits).where(eq(deposits.sessionId, session.id));
+    const received = allReceived.filter((d) => d.sessionId === session.id);
     // Another token sent to the address pays nothing toward this session; it is still forwarded.
     const sessionContract = contractOf.get(session.tokenId);
     const [counted, otherToken] = partition(received, (d) => d.tokenContract.toLowerCase() === sessionContract);
@@ -56,6 +56,9 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
         updatedAt: now,
       })
       .where(eq(paymentSessions.id, session.id));
+    if (result.status === "completed" && session.status !== "completed") {
+      await tx.update(deposits).set({ needsPlanning: true }).where(and(eq(deposits.sessionId, session.id), isNull(deposits.forwardId)));
+    }
     if (result.lateTransferIds.length > 0) {
       await tx
         .update(deposits)
@@ -63,11 +66,6 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
         .where(and(eq(deposits.sessionId, session.id), inArray(deposits.id, result.lateTransferIds)));
     }
   }
-  const queued: QueuedForward[] = [];
-  for (const network of new Set(sessions.map((s) => s.network))) {
-    queued.push(...(await planForwards(tx, network, sessions.filter((s) => s.network === network).map((s) => s.depositAddress))));
-  }
-  return queued;
 }
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {

@@ -4,7 +4,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { keyRingFor } from "@/lib/chain/keys";
 import type { Db } from "@/lib/db";
 import { forwards } from "@/lib/db/schema";
-import { dueForwardsStep, expireDueStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
+import { dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/chain/demo-token";
 import { chainAt, chainClient } from "./chain";
 import { TEST_MNEMONIC } from "./config";
@@ -36,6 +36,7 @@ export async function runEngine(db: Db, url: string, options: { network?: string
   for (let round = 0; round < (options.rounds ?? 30); round++) {
     for (let i = 0; i < 50; i++) if ((await scanNetworkStep(db, network)).behind === 0) break;
     await expireDueStep(db);
+    await planForwardsStep(db);
     await db.update(forwards).set({ nextAttemptAt: new Date(0) }); // no waiting between rounds in tests
     const due = await dueForwardsStep(db, 100);
     const open = (await db.select({ status: forwards.status }).from(forwards)).filter((f) => f.status !== "completed" && f.status !== "held");

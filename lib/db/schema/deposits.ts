@@ -28,6 +28,11 @@ export const deposits = pgTable(
      * planned (below its token's minimum, or another sweep of the address is in flight).
      */
     forwardId: bigint("forward_id", { mode: "number" }),
+    /**
+     * Set when the deposit is recorded (and again when its session completes): the planner has
+     * to look at it. Durable, so a crash between recording and planning loses nothing.
+     */
+    needsPlanning: boolean("needs_planning").notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [
@@ -35,6 +40,8 @@ export const deposits = pgTable(
     index("deposits_session_idx").on(t.sessionId),
     index("deposits_forward_idx").on(t.forwardId),
     index("deposits_unplanned_idx").on(t.network, t.toAddress).where(sql`${t.forwardId} is null`),
+    index("deposits_needs_planning_idx").on(t.network, t.toAddress).where(sql`${t.needsPlanning}`),
+    index("deposits_address_token_idx").on(t.network, t.toAddress, t.tokenContract),
   ],
 );
 
