@@ -132,3 +132,9 @@ export async function countSessionAgainstQuota(db: Db, userId: number, plan: Pla
 export async function reserveSessionQuota(db: Db, userId: number, now = new Date()): Promise<void> {
   await countSessionAgainstQuota(db, userId, await requireActivePlan(db, userId, now), now);
 }
+
+export async function listPlans(db: Db): Promise<Plan[]> {
+  const rows = await db.select().from(plans);
+  // Free first, then by quota (unlimited last).
+  return rows.sort((a, b) => a.priceUsdCents - b.priceUsdCents || (a.monthlySessionQuota ?? Infinity) - (b.monthlySessionQuota ?? Infinity));
+}

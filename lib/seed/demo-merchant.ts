@@ -63,7 +63,7 @@ function announce(
 ): void {
   const lines = [
     "BSC Pay demo merchant (shown once; also saved to .data/demo-merchant.txt)",
-    `  dashboard:   ${config.siteUrl}   login ${DEMO_EMAIL} / ${c.password}`,
+    `  dashboard:   ${config.siteUrl}/login   email ${DEMO_EMAIL}   password ${c.password}`,
     `  API key:     ${c.apiKey}`,
     `  token:       tokenId ${c.tokenId} = DUSD ${DEMO_TOKEN_ADDRESS} on network local`,
     `  domain:      domainId ${c.domainId} = ${config.siteUrl} (withdrawal wallet ${c.withdrawalWallet})`,

@@ -102,7 +102,7 @@ async function finish(db: Db, withdrawal: Withdrawal, settlement: Settlement & {
       })
       .where(and(eq(withdrawals.id, withdrawal.id), eq(withdrawals.status, "submitted")))
       .returning({ id: withdrawals.id });
-    if (done.length > 0 && releasesIdempotencyKey(settlement)) {
+    if (done.length > 0 && withdrawal.apiKeyId !== null && releasesIdempotencyKey(settlement)) {
       // Nothing was sent: the shop may retry the same request with the same key.
       await tx
         .delete(idempotencyRecords)

@@ -9,7 +9,7 @@ import { assertNotServiceAddress } from "../chain/service-addresses";
 import { hashOfRaw } from "../chain/transactions";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { walletNonces, withdrawals, type ApiKey, type Withdrawal } from "../db/schema";
+import { walletNonces, withdrawals, type Withdrawal } from "../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
 import { AppError } from "../errors";
 import { amountProblemMessage, parseAmount } from "../payments/amount";
@@ -30,11 +30,18 @@ export interface RecordedWithdrawal {
   tokenDecimals: number;
 }
 
-export async function recordWithdrawal(db: Db, apiKey: Pick<ApiKey, "id" | "userId">, input: SendWithdrawalInput): Promise<RecordedWithdrawal> {
-  const domain = await getOwnDomain(db, apiKey.userId, input.domainId).catch(() => {
+/** Who sends: an API key of the user, or the user from the dashboard (with the form's request id). */
+export interface WithdrawalSender {
+  userId: number;
+  apiKeyId: number | null;
+  clientRequestId?: string;
+}
+
+export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: SendWithdrawalInput): Promise<RecordedWithdrawal> {
+  const domain = await getOwnDomain(db, sender.userId, input.domainId).catch(() => {
     throw new AppError("NOT_FOUND", `domain ${input.domainId} not found`);
   });
-  const token = await findOwnToken(db, apiKey.userId, input.tokenId);
+  const token = await findOwnToken(db, sender.userId, input.tokenId);
   if (!token) throw new AppError("NOT_FOUND", `token ${input.tokenId} not found`);
   const network = networkConfig(token.network);
   if (!network) throw new AppError("VALIDATION_ERROR", `token ${token.symbol} is on network ${token.network}, which this server does not serve`);
@@ -84,8 +91,9 @@ export async function recordWithdrawal(db: Db, apiKey: Pick<ApiKey, "id" | "user
       .insert(withdrawals)
       .values({
         id: randomUUID(),
-        userId: apiKey.userId,
-        apiKeyId: apiKey.id,
+        userId: sender.userId,
+        apiKeyId: sender.apiKeyId,
+        clientRequestId: sender.clientRequestId ?? null,
         domainId: domain.id,
         tokenId: token.id,
         network: token.network,

@@ -1,13 +1,14 @@
+import { and, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import type { Db } from "../db";
-import { withdrawals, type ApiKey, type Withdrawal } from "../db/schema";
+import { isUniqueViolation } from "../db/errors";
+import { tokens, withdrawals, type ApiKey, type Withdrawal } from "../db/schema";
 import { ensureGasBalance } from "../chain/gas-top-up";
 import { AppError } from "../errors";
 import { runIdempotent } from "../http/idempotency";
-import { eq } from "drizzle-orm";
 import { broadcastWithdrawal, settleOne } from "./confirm-withdrawals";
 import type { SendWithdrawalInput } from "./schemas";
-import { recordWithdrawal, ShortOfGasError } from "./send-withdrawal";
+import { recordWithdrawal, ShortOfGasError, type WithdrawalSender } from "./send-withdrawal";
 import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
 
 const GAS_ROUNDS = 5;
@@ -16,6 +17,8 @@ const SETTLE_WAIT_MS = 10_000;
 
 /** Sends of this process waiting for gas, per wallet: one top-up covers all of them. */
 const waitingForGas = new Map<Address, number>();
+
+type Recorded = { view: WithdrawalView; withdrawal?: Withdrawal };
 
 /**
  * POST /withdrawal/send: record (committed, with its idempotency record when a key is given),
@@ -30,25 +33,52 @@ export async function sendWithdrawal(
   input: SendWithdrawalInput,
   idempotency: { key: string; body: unknown } | null,
 ): Promise<{ view: WithdrawalView; replayed: boolean }> {
-  const record = async (tx: Db) => {
-    const recorded = await recordWithdrawal(tx, apiKey, input);
-    return { status: 201, body: toWithdrawalView(recorded.withdrawal, { symbol: recorded.tokenSymbol, decimals: recorded.tokenDecimals }), recorded };
-  };
-  const attempt = async (): Promise<{ view: WithdrawalView; withdrawal?: Withdrawal }> => {
-    if (idempotency === null) {
-      const result = await record(db);
-      return { view: result.body, withdrawal: result.recorded.withdrawal };
-    }
+  const sender: WithdrawalSender = { userId: apiKey.userId, apiKeyId: apiKey.id };
+  return send(db, input, async () => {
+    if (idempotency === null) return recordAndView(db, sender, input);
     let recorded: Withdrawal | undefined;
     const result = await runIdempotent(db, { apiKeyId: apiKey.id, scope: "withdrawal.send", key: idempotency.key, body: idempotency.body }, async (tx) => {
-      const done = await record(tx);
-      recorded = done.recorded.withdrawal;
-      return { status: done.status, body: done.body };
+      const done = await recordAndView(tx, sender, input);
+      recorded = done.withdrawal;
+      return { status: 201, body: done.view };
     });
     return { view: result.body, withdrawal: result.replayed ? undefined : recorded };
-  };
+  });
+}
 
-  let outcome: { view: WithdrawalView; withdrawal?: Withdrawal } | undefined;
+/**
+ * The dashboard's send: the form's `requestId` makes a double click (or a resubmitted form) send
+ * once — the second request answers with the first withdrawal.
+ */
+export async function sendWithdrawalFromDashboard(db: Db, userId: number, input: SendWithdrawalInput, requestId: string): Promise<{ view: WithdrawalView; replayed: boolean }> {
+  const sender: WithdrawalSender = { userId, apiKeyId: null, clientRequestId: requestId };
+  const existing = async (): Promise<Recorded | null> => {
+    const [row] = await db
+      .select({ withdrawal: withdrawals, token: { symbol: tokens.symbol, decimals: tokens.decimals } })
+      .from(withdrawals)
+      .innerJoin(tokens, eq(tokens.id, withdrawals.tokenId))
+      .where(and(eq(withdrawals.userId, userId), eq(withdrawals.clientRequestId, requestId)));
+    return row ? { view: toWithdrawalView(row.withdrawal, row.token) } : null;
+  };
+  return send(db, input, async () => {
+    const earlier = await existing();
+    if (earlier) return earlier;
+    try {
+      return await recordAndView(db, sender, input);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return (await existing())!; // the same form, submitted twice at once: the other one recorded it
+    }
+  });
+}
+
+async function recordAndView(db: Db, sender: WithdrawalSender, input: SendWithdrawalInput): Promise<Recorded> {
+  const recorded = await recordWithdrawal(db, sender, input);
+  return { view: toWithdrawalView(recorded.withdrawal, { symbol: recorded.tokenSymbol, decimals: recorded.tokenDecimals }), withdrawal: recorded.withdrawal };
+}
+
+async function send(db: Db, input: SendWithdrawalInput, attempt: () => Promise<Recorded>): Promise<{ view: WithdrawalView; replayed: boolean }> {
+  let outcome: Recorded | undefined;
   for (let round = 1; outcome === undefined; round++) {
     try {
       outcome = await attempt();

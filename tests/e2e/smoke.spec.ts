@@ -1,10 +1,12 @@
 import { expect, test } from "@playwright/test";
 
-test("home page introduces the product and links to the health endpoint", async ({ page }) => {
+test("home page introduces the product, links to sign-in and sign-up, and to the health endpoint", async ({ page }) => {
   await page.goto("/");
-  await expect(page.getByRole("heading", { level: 1, name: "BSC Pay" })).toBeVisible();
-  await expect(page.getByText("BEP-20 tokens on BNB Smart Chain")).toBeVisible();
-  await page.getByRole("link", { name: "/api/health" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Accept stablecoins on BNB Smart Chain." })).toBeVisible();
+  await expect(page.getByText("BEP-20 tokens")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
+  await expect(page.getByRole("link", { name: "Sign up" })).toHaveAttribute("href", "/signup");
+  await page.getByRole("link", { name: "service status" }).click();
   await expect(page).toHaveURL(/\/api\/health$/);
   const health = JSON.parse((await page.locator("body").innerText()).trim());
   expect(health).toMatchObject({ status: "ok", db: "ok", jobs: { mode: "embedded" } });

@@ -153,7 +153,7 @@ describe("POST /api/v1/withdrawal/send", () => {
     const before = await tokenBalance(chain().url, token, RECIPIENT);
     const start = await chain().client.getTransactionCount({ address: wallet });
     // Recorded and committed, never broadcast: the process died here.
-    const { withdrawal } = await recordWithdrawal(db(), { id: merchant.apiKeyId, userId: merchant.userId }, body("3") as never);
+    const { withdrawal } = await recordWithdrawal(db(), { apiKeyId: merchant.apiKeyId, userId: merchant.userId }, body("3") as never);
     expect(await chain().client.getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(start);
     await confirmAll(); // the restarted confirmer re-sends the stored transaction, then confirms it
     await confirmWithdrawalsStep(db());
@@ -183,7 +183,7 @@ describe("refused broadcasts and the Inngest confirmer", () => {
     useConfig({ BSC_RPC_URL: proxy.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
     const start = await chain().client.getTransactionCount({ address: wallet });
     try {
-      const { withdrawal } = await recordWithdrawal(db(), { id: merchant.apiKeyId, userId: merchant.userId }, body("1") as never);
+      const { withdrawal } = await recordWithdrawal(db(), { apiKeyId: merchant.apiKeyId, userId: merchant.userId }, body("1") as never);
       await chain().client.setAutomine(false); // the filler waits in the mempool: nothing is settled yet
       await confirmWithdrawalsStep(db());
       await confirmWithdrawalsStep(db());

@@ -16,9 +16,10 @@ export const withdrawals = pgTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    apiKeyId: integer("api_key_id")
-      .notNull()
-      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    /** The API key that sent it; null when the merchant sent it from the dashboard. */
+    apiKeyId: integer("api_key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
+    /** The dashboard form's id for this send: a double click sends once. */
+    clientRequestId: text("client_request_id"),
     domainId: integer("domain_id")
       .notNull()
       .references(() => domains.id),
@@ -50,6 +51,8 @@ export const withdrawals = pgTable(
   },
   (t) => [
     uniqueIndex("withdrawals_wallet_nonce_unique").on(t.network, t.fromAddress, t.nonce),
+    uniqueIndex("withdrawals_client_request_unique").on(t.userId, t.clientRequestId),
+    index("withdrawals_user_created_idx").on(t.userId, t.createdAt),
     index("withdrawals_key_created_idx").on(t.apiKeyId, t.createdAt),
     index("withdrawals_key_status_created_idx").on(t.apiKeyId, t.status, t.createdAt),
     index("withdrawals_submitted_idx").on(t.createdAt).where(sql`${t.status} = 'submitted'`),

@@ -1,0 +1,18 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { createApiKeySchema, issueApiKey, revokeApiKey, type ApiKeyView } from "@/lib/api-keys/manage-api-keys";
+import { runAction, type ActionResult } from "@/lib/http/server-action";
+
+export async function createApiKeyAction(input: unknown): Promise<ActionResult<ApiKeyView & { key: string }>> {
+  const result = await runAction(createApiKeySchema, input, ({ db, user }, { name }) => issueApiKey(db, user.id, name));
+  revalidatePath("/dashboard/api-keys");
+  return result;
+}
+
+export async function revokeApiKeyAction(id: number): Promise<ActionResult<ApiKeyView>> {
+  const result = await runAction(z.object({ id: z.coerce.number().int().positive() }), { id }, ({ db, user }, data) => revokeApiKey(db, user.id, data.id));
+  revalidatePath("/dashboard/api-keys");
+  return result;
+}

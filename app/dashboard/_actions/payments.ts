@@ -1,0 +1,19 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { runAction, type ActionResult } from "@/lib/http/server-action";
+import { cancelUserPayment } from "@/lib/payments/payment-detail";
+import { simulatePayment } from "@/lib/seed/simulate-payment";
+
+const sessionIdSchema = z.object({ sessionId: z.string().uuid({ message: "not a payment id" }) });
+
+export async function cancelPaymentAction(sessionId: string): Promise<ActionResult<{ message: string; status: string }>> {
+  const result = await runAction(sessionIdSchema, { sessionId }, ({ db, user }, { sessionId: id }) => cancelUserPayment(db, user.id, id));
+  revalidatePath(`/dashboard/payments/${sessionId}`);
+  return result;
+}
+
+export async function simulatePaymentAction(sessionId: string): Promise<ActionResult<{ txHash: string }>> {
+  return runAction(sessionIdSchema, { sessionId }, async ({ db, user }, { sessionId: id }) => ({ txHash: (await simulatePayment(db, user.id, id)).txHash }));
+}

@@ -1,0 +1,26 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+import { runAction, type ActionResult } from "@/lib/http/server-action";
+import { readTokenMetadata } from "@/lib/tokens/read-token-metadata";
+import { registerToken, toTokenView, type TokenView } from "@/lib/tokens/register-token";
+import { registerTokenSchema } from "@/lib/tokens/schemas";
+
+export async function registerTokenAction(input: unknown): Promise<ActionResult<TokenView & { created: boolean }>> {
+  const result = await runAction(registerTokenSchema, input, async ({ db, user }, data) => {
+    const { token, created } = await registerToken(db, user.id, data);
+    return { ...toTokenView(token), created };
+  });
+  revalidatePath("/dashboard/tokens");
+  return result;
+}
+
+/** With OPEN_TOKEN_REGISTRATION: what the chain says about a contract, shown before saving it. */
+export async function previewTokenAction(input: unknown): Promise<ActionResult<{ symbol: string; name: string; decimals: number }>> {
+  return runAction(registerTokenSchema, input, async (_ctx, data) => {
+    if (!getConfig().openTokenRegistration) throw new AppError("VALIDATION_ERROR", "this gateway accepts catalogue tokens only");
+    return readTokenMetadata(data.network, data.contractAddress);
+  });
+}

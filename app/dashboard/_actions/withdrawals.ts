@@ -1,0 +1,28 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { forgetBalances } from "@/lib/dashboard/wallet-balances";
+import { runAction, type ActionResult } from "@/lib/http/server-action";
+import { sendWithdrawalSchema } from "@/lib/withdrawals/schemas";
+import { sendWithdrawalFromDashboard } from "@/lib/withdrawals/send";
+import { availableToWithdraw } from "@/lib/withdrawals/user-withdrawals";
+import type { WithdrawalView } from "@/lib/withdrawals/withdrawal-view";
+
+const balanceSchema = z.object({ domainId: z.coerce.number().int().positive(), tokenId: z.coerce.number().int().positive() });
+/** The API's schema, plus the form's id that makes a double click send once. */
+const dashboardSendSchema = sendWithdrawalSchema.extend({ requestId: z.string().uuid({ message: "reload the page and try again" }) });
+
+export async function withdrawalBalanceAction(domainId: number, tokenId: number): Promise<ActionResult<Awaited<ReturnType<typeof availableToWithdraw>>>> {
+  return runAction(balanceSchema, { domainId, tokenId }, ({ db, user }, input) => availableToWithdraw(db, user.id, input.domainId, input.tokenId));
+}
+
+export async function sendWithdrawalAction(input: unknown): Promise<ActionResult<WithdrawalView>> {
+  const result = await runAction(dashboardSendSchema, input, async ({ db, user }, { requestId, ...send }) => {
+    const { view } = await sendWithdrawalFromDashboard(db, user.id, send, requestId);
+    forgetBalances(view.fromAddress);
+    return view;
+  });
+  revalidatePath("/dashboard/withdrawals");
+  return result;
+}

@@ -1,0 +1,73 @@
+import { KeyRound } from "lucide-react";
+import type { Metadata } from "next";
+import { CreateApiKey } from "@/components/api-keys/create-key";
+import { RevokeApiKey } from "@/components/api-keys/revoke-key";
+import { EmptyState } from "@/components/dashboard/empty-state";
+import { formatDateTime } from "@/components/dashboard/format";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { listApiKeys, MAX_LIVE_API_KEYS } from "@/lib/api-keys/manage-api-keys";
+import { currentUser } from "@/lib/auth/current-user";
+import { getDb } from "@/lib/db";
+
+export const metadata: Metadata = { title: "API keys" };
+
+export default async function ApiKeysPage() {
+  const user = (await currentUser())!;
+  const keys = await listApiKeys(await getDb(), user.id);
+  const live = keys.filter((k) => !k.revokedAt).length;
+  return (
+    <>
+      <PageHeader title="API keys" description="Your shop's server calls /api/v1 with one of these as x-api-key. Each key sees only the payments it created." />
+      <div className="grid gap-6">
+        <Card>
+          <CardHeader>
+            <CardTitle>Create a key</CardTitle>
+            <CardDescription>
+              {live} of {MAX_LIVE_API_KEYS} live keys in use.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <CreateApiKey />
+          </CardContent>
+        </Card>
+        {keys.length === 0 ? (
+          <EmptyState icon={KeyRound} title="No API keys yet" description="Create one above, store it in your shop's server configuration, and create your first payment." />
+        ) : (
+          <Card>
+            <CardContent className="p-2 sm:p-3">
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Name</TableHead>
+                    <TableHead>Key</TableHead>
+                    <TableHead className="hidden md:table-cell">Created</TableHead>
+                    <TableHead className="hidden sm:table-cell">Last used</TableHead>
+                    <TableHead>
+                      <span className="sr-only">Actions</span>
+                    </TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {keys.map((k) => (
+                    <TableRow key={k.id} data-key-name={k.name}>
+                      <TableCell className="font-medium">{k.name}</TableCell>
+                      <TableCell>
+                        <span className="font-mono text-xs">{k.prefix}…</span>
+                      </TableCell>
+                      <TableCell className="hidden text-muted-foreground md:table-cell">{formatDateTime(k.createdAt)}</TableCell>
+                      <TableCell className="hidden text-muted-foreground sm:table-cell">{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "never"}</TableCell>
+                      <TableCell className="text-right">{k.revokedAt ? <Badge variant="neutral">revoked</Badge> : <RevokeApiKey id={k.id} name={k.name} />}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </CardContent>
+          </Card>
+        )}
+      </div>
+    </>
+  );
+}

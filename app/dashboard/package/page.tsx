@@ -1,0 +1,80 @@
+import { Check } from "lucide-react";
+import type { Metadata } from "next";
+import { ChoosePlanButton } from "@/components/account/choose-plan";
+import { formatDate, groupDigits } from "@/components/dashboard/format";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Progress } from "@/components/ui/progress";
+import { currentUser } from "@/lib/auth/current-user";
+import { getDb } from "@/lib/db";
+import { getPackage, listPlans } from "@/lib/packages/current-package";
+
+export const metadata: Metadata = { title: "Package" };
+
+const quota = (n: number | null) => (n === null ? "Unlimited" : `${groupDigits(String(n))}`);
+
+export default async function PackagePage() {
+  const user = (await currentUser())!;
+  const db = await getDb();
+  const [current, plans] = await Promise.all([getPackage(db, user.id), listPlans(db)]);
+  const limit = current.plan?.monthlySessionQuota ?? null;
+  const used = current.usage.sessionsCreated;
+  const percent = limit ? Math.round((used / limit) * 100) : 0;
+  return (
+    <>
+      <PageHeader title="Package" description="Your plan sets how many payment sessions you can create each month." />
+      <div className="grid gap-6">
+        <Card>
+          <CardHeader>
+            <CardTitle>{current.plan ? `${current.plan.name} plan` : "No active plan"}</CardTitle>
+            <CardDescription>
+              {current.plan
+                ? `Active since ${formatDate(current.startsAt)}${current.endsAt ? `, until ${formatDate(current.endsAt)}` : ""}.`
+                : "Choose a plan below: creating payments answers NO_PACKAGE until you do."}
+            </CardDescription>
+          </CardHeader>
+          {current.plan && (
+            <CardContent className="grid gap-2">
+              <div className="flex justify-between text-sm">
+                <span>Sessions this month ({current.usage.period})</span>
+                <span className="tabular-nums">
+                  {groupDigits(String(used))} / {quota(limit)}
+                </span>
+              </div>
+              {limit !== null ? (
+                <Progress value={percent} aria-label={`${used} of ${limit} sessions used`} />
+              ) : (
+                <p className="text-xs text-muted-foreground">No monthly limit on this plan.</p>
+              )}
+              {current.usage.remaining === 0 && <p className="text-sm text-destructive">This month&apos;s sessions are used up: new payments answer NO_PACKAGE until next month.</p>}
+            </CardContent>
+          )}
+        </Card>
+        <section aria-label="Plans" className="grid gap-4 md:grid-cols-3">
+          {plans.map((plan) => {
+            const isCurrent = current.plan?.id === plan.id;
+            return (
+              <Card key={plan.id} className={isCurrent ? "border-brand" : undefined} data-plan={plan.id}>
+                <CardHeader>
+                  <CardTitle className="flex items-center justify-between gap-2">
+                    {plan.name}
+                    {isCurrent && <Badge variant="success">current</Badge>}
+                  </CardTitle>
+                  <CardDescription>{plan.priceUsdCents === 0 ? "Free" : `$${(plan.priceUsdCents / 100).toFixed(2)} a month`}</CardDescription>
+                </CardHeader>
+                <CardContent className="grid gap-4">
+                  <p className="flex items-center gap-2 text-sm">
+                    <Check className="size-4 text-success" aria-hidden />
+                    {quota(plan.monthlySessionQuota)} payment sessions a month
+                  </p>
+                  {!isCurrent && (plan.selfServe ? <ChoosePlanButton plan={plan.id} name={plan.name} /> : <p className="text-sm text-muted-foreground">Granted by the gateway&apos;s operator: ask them to upgrade you.</p>)}
+                </CardContent>
+              </Card>
+            );
+          })}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,212 @@
+import { ArrowDownLeft, ArrowLeft, ArrowUpRight, CircleDot, ExternalLink, Flag, Fuel } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { Address } from "@/components/dashboard/address";
+import { CopyButton } from "@/components/dashboard/copy-button";
+import { Amount, formatDateTime } from "@/components/dashboard/format";
+import { StatusBadge } from "@/components/dashboard/status-badge";
+import { AutoRefresh, CancelPaymentButton, SimulatePaymentButton } from "@/components/payments/payment-actions";
+import { Badge } from "@/components/ui/badge";
+import { buttonVariants } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { currentUser } from "@/lib/auth/current-user";
+import { getDb } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { getUserPayment, type TimelineEvent } from "@/lib/payments/payment-detail";
+import { canSimulatePayments } from "@/lib/seed/simulate-payment";
+
+export const metadata: Metadata = { title: "Payment" };
+
+export default async function PaymentDetailPage({ params }: { params: Promise<{ sessionId: string }> }) {
+  const user = (await currentUser())!;
+  const { sessionId } = await params;
+  const payment = await getUserPayment(await getDb(), user.id, sessionId).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  });
+  const moving = payment.status === "pending" || payment.timeline.some((e) => e.kind === "forward" && e.status !== "completed" && e.status !== "held");
+
+  return (
+    <>
+      {moving && <AutoRefresh />}
+      <Link href="/dashboard/payments" className={`${buttonVariants({ variant: "ghost", size: "sm" })} mb-3 -ml-2`}>
+        <ArrowLeft aria-hidden /> Payments
+      </Link>
+      <div className="mb-6 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0">
+          <p className="text-sm text-muted-foreground">Payment</p>
+          <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
+            <Amount value={payment.amount} symbol={payment.token} />
+            <StatusBadge status={payment.status} />
+          </h1>
+          <p className="mt-1 flex items-center gap-1 font-mono text-xs break-all text-muted-foreground">
+            {payment.sessionId}
+            <CopyButton value={payment.sessionId} label="Copy payment id" />
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {payment.status === "pending" && canSimulatePayments(payment.network) && <SimulatePaymentButton sessionId={payment.sessionId} />}
+          {payment.status === "pending" && <CancelPaymentButton sessionId={payment.sessionId} />}
+          <a href={payment.checkoutUrl} target="_blank" rel="noreferrer" className={buttonVariants({ variant: "outline" })}>
+            Checkout page <ExternalLink aria-hidden />
+          </a>
+        </div>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-1">
+          <CardHeader>
+            <CardTitle>Details</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <dl className="grid gap-3 text-sm">
+              <Row label="Received">
+                <Amount value={payment.receivedAmount} symbol={payment.token} />
+              </Row>
+              {payment.status === "pending" && (
+                <Row label="Still to pay">
+                  <Amount value={payment.remainingAmount} symbol={payment.token} />
+                </Row>
+              )}
+              <Row label="Flags">
+                <span className="flex flex-wrap gap-1">
+                  {payment.partial && <Badge variant="warning">partial</Badge>}
+                  {payment.overpaid && <Badge variant="outline">overpaid</Badge>}
+                  {payment.late && <Badge variant="outline">late deposits{payment.lateAmount ? `: ${payment.lateAmount} ${payment.token}` : ""}</Badge>}
+                  {!payment.partial && !payment.overpaid && !payment.late && <span className="text-muted-foreground">none</span>}
+                </span>
+              </Row>
+              <Row label="Network">{payment.network}</Row>
+              <Row label="Deposit address">
+                <Address value={payment.depositAddress} href={payment.depositAddressUrl} />
+              </Row>
+              <Row label="Forwarded to">
+                <Address value={payment.forwardTo} />
+              </Row>
+              <Row label="Domain">{payment.domain ?? "—"}</Row>
+              <Row label="Created">{formatDateTime(payment.createdAt)}</Row>
+              <Row label="Expires">{formatDateTime(payment.expiresAt)}</Row>
+              {payment.metadata && (
+                <Row label="Metadata">
+                  <pre className="max-h-40 overflow-auto rounded-md bg-muted p-2 font-mono text-xs">{JSON.stringify(payment.metadata, null, 2)}</pre>
+                </Row>
+              )}
+            </dl>
+          </CardContent>
+        </Card>
+
+        <Card className="lg:col-span-2">
+          <CardHeader>
+            <CardTitle>Timeline</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <ol className="relative grid gap-5 border-l pl-6" aria-label="What happened to this payment">
+              {payment.timeline.map((event, i) => (
+                <TimelineItem key={i} event={event} token={payment.token} />
+              ))}
+              {payment.status === "pending" && (
+                <li className="relative text-sm text-muted-foreground">
+                  <Dot icon={CircleDot} tone="muted" />
+                  Waiting for the payer. Deposits count once {payment.network === "local" ? "the next block confirms them" : "their block is confirmed"}.
+                </li>
+              )}
+            </ol>
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-[8rem_1fr] items-start gap-2">
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="min-w-0">{children}</dd>
+    </div>
+  );
+}
+
+const TONES = { muted: "bg-muted text-muted-foreground", good: "bg-success/15 text-success", warn: "bg-warning/15 text-warning", bad: "bg-destructive/15 text-destructive" };
+
+function Dot({ icon: Icon, tone }: { icon: typeof CircleDot; tone: keyof typeof TONES }) {
+  return (
+    <span className={`absolute top-0 -left-[2.2rem] flex size-6 items-center justify-center rounded-full ring-4 ring-card ${TONES[tone]}`}>
+      <Icon className="size-3.5" aria-hidden />
+    </span>
+  );
+}
+
+function TimelineItem({ event, token }: { event: TimelineEvent; token: string }) {
+  switch (event.kind) {
+    case "created":
+      return (
+        <li className="relative" data-event="created">
+          <Dot icon={Flag} tone="muted" />
+          <p className="text-sm font-medium">Payment created</p>
+          <p className="text-xs text-muted-foreground">{formatDateTime(event.at)}</p>
+        </li>
+      );
+    case "deposit":
+      return (
+        <li className="relative" data-event="deposit">
+          <Dot icon={ArrowDownLeft} tone={event.counted ? "good" : "warn"} />
+          <p className="text-sm font-medium">
+            Received <Amount value={event.amount} symbol={event.token} />
+            {event.late && <Badge variant="outline" className="ml-2">late</Badge>}
+            {!event.late && !event.counted && <Badge variant="outline" className="ml-2">other token</Badge>}
+          </p>
+          <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
+            <span>{formatDateTime(event.at)}</span>
+            <span>block {event.block}</span>
+            <span className="inline-flex items-center gap-1">
+              tx <Address value={event.txHash} href={event.txUrl} />
+            </span>
+            <span className="inline-flex items-center gap-1">
+              from <Address value={event.from} copy={false} />
+            </span>
+          </p>
+        </li>
+      );
+    case "forward":
+      return (
+        <li className="relative" data-event="forward" data-status={event.status}>
+          <Dot icon={event.status === "held" ? Fuel : ArrowUpRight} tone={event.status === "completed" ? "good" : event.status === "held" ? "bad" : "warn"} />
+          <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
+            {event.status === "completed" ? "Forwarded" : event.status === "held" ? "Forward held" : "Forwarding"} <Amount value={event.amount} symbol={token} />
+            <StatusBadge status={event.status} />
+          </p>
+          <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
+            <span>{formatDateTime(event.at)}</span>
+            <span className="inline-flex items-center gap-1">
+              to <Address value={event.to} copy={false} />
+            </span>
+            {event.gasTxHash && (
+              <span className="inline-flex items-center gap-1">
+                gas <Address value={event.gasTxHash} href={event.gasTxUrl} copy={false} />
+              </span>
+            )}
+            {event.sweepTxHash && (
+              <span className="inline-flex items-center gap-1">
+                sweep <Address value={event.sweepTxHash} href={event.sweepTxUrl} />
+              </span>
+            )}
+          </p>
+          {event.heldReason && <p className="mt-1 text-xs text-destructive">Held: {event.heldReason}. Your operator can retry it once the cause is fixed.</p>}
+          {!event.heldReason && event.lastError && <p className="mt-1 text-xs text-muted-foreground">Last attempt: {event.lastError}</p>}
+        </li>
+      );
+    case "final":
+      return (
+        <li className="relative" data-event="final">
+          <Dot icon={CircleDot} tone={event.status === "completed" ? "good" : "muted"} />
+          <p className="text-sm font-medium">
+            Payment {event.status}
+          </p>
+          <p className="text-xs text-muted-foreground">{formatDateTime(event.at)}</p>
+        </li>
+      );
+  }
+}

@@ -1,0 +1,35 @@
+import { currentUser } from "@/lib/auth/current-user";
+import { getDb } from "@/lib/db";
+import { CSV_COLUMNS, csvLine, paymentFiltersSchema, streamUserPayments } from "@/lib/payments/user-payments";
+
+/** GET /dashboard/payments/export?<the list's filters>: the filtered payments as CSV, streamed row by row. */
+export async function GET(req: Request): Promise<Response> {
+  const user = await currentUser();
+  if (!user) return new Response("sign in first", { status: 401 });
+  const parsed = paymentFiltersSchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
+  if (!parsed.success) return new Response(parsed.error.issues[0]!.message, { status: 400 });
+  const db = await getDb();
+  const rows = streamUserPayments(db, user.id, parsed.data);
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(csvLine(CSV_COLUMNS)));
+    },
+    async pull(controller) {
+      const next = await rows.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(csvLine(CSV_COLUMNS.map((c) => next.value[c]))));
+    },
+    async cancel() {
+      await rows.return(undefined);
+    },
+  });
+  const stamp = new Date().toISOString().slice(0, 10);
+  return new Response(body, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="bsc-pay-payments-${stamp}.csv"`,
+      "cache-control": "no-store",
+    },
+  });
+}

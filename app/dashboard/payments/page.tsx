@@ -1,0 +1,134 @@
+import { Download, Search, SearchX, CreditCard } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { EmptyState } from "@/components/dashboard/empty-state";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { Pagination } from "@/components/dashboard/pagination";
+import { PaymentsTable } from "@/components/payments/payments-table";
+import { Button, buttonVariants } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { FormError } from "@/components/ui/field";
+import { Input, NativeSelect } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { currentUser } from "@/lib/auth/current-user";
+import { getDb } from "@/lib/db";
+import { SESSION_STATUSES } from "@/lib/db/schema";
+import { listDomains } from "@/lib/domains/manage-domains";
+import { listTokens } from "@/lib/tokens/list-tokens";
+import { listUserPayments, paymentFiltersSchema } from "@/lib/payments/user-payments";
+
+export const metadata: Metadata = { title: "Payments" };
+
+export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const user = (await currentUser())!;
+  const db = await getDb();
+  const raw = await searchParams;
+  const parsed = paymentFiltersSchema.safeParse(raw);
+  const filters = parsed.success ? parsed.data : paymentFiltersSchema.parse({});
+  const [page, tokens, domains] = await Promise.all([listUserPayments(db, user.id, filters), listTokens(db, user.id), listDomains(db, user.id)]);
+  const active = { status: filters.status, tokenId: filters.tokenId?.toString(), domainId: filters.domainId?.toString(), from: filters.from, to: filters.to, q: filters.q };
+  const filtered = Object.values(active).some(Boolean);
+  const exportQuery = new URLSearchParams(Object.entries(active).filter((e): e is [string, string] => Boolean(e[1]))).toString();
+
+  return (
+    <>
+      <PageHeader
+        title="Payments"
+        description="Every payment session of your shop, from all your API keys."
+        actions={
+          <a href={`/dashboard/payments/export${exportQuery ? `?${exportQuery}` : ""}`} className={buttonVariants({ variant: "outline" })} download>
+            <Download aria-hidden /> Export CSV
+          </a>
+        }
+      />
+      <Card className="mb-4">
+        <CardContent className="p-4">
+          <form method="get" className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-[1.6fr_repeat(5,1fr)_auto] lg:items-end" role="search" aria-label="Filter payments">
+            <div className="col-span-2 grid gap-1.5 md:col-span-3 lg:col-span-1">
+              <Label htmlFor="q">Search</Label>
+              <div className="relative">
+                <Search className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground" aria-hidden />
+                <Input id="q" name="q" defaultValue={filters.q ?? ""} placeholder="Session id, deposit address, tx hash" className="pl-8" />
+              </div>
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="status">Status</Label>
+              <NativeSelect id="status" name="status" defaultValue={filters.status ?? ""}>
+                <option value="">Any</option>
+                {SESSION_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="tokenId">Token</Label>
+              <NativeSelect id="tokenId" name="tokenId" defaultValue={filters.tokenId?.toString() ?? ""}>
+                <option value="">Any</option>
+                {tokens.map((t) => (
+                  <option key={t.tokenId} value={t.tokenId}>
+                    {t.symbol} ({t.network})
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="domainId">Domain</Label>
+              <NativeSelect id="domainId" name="domainId" defaultValue={filters.domainId?.toString() ?? ""}>
+                <option value="">Any</option>
+                {domains.map((d) => (
+                  <option key={d.domainId} value={d.domainId}>
+                    {d.domain}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="from">From</Label>
+              <Input id="from" name="from" type="date" defaultValue={filters.from ?? ""} />
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="to">To</Label>
+              <Input id="to" name="to" type="date" defaultValue={filters.to ?? ""} />
+            </div>
+            <div className="col-span-2 flex gap-2 md:col-span-3 lg:col-span-1">
+              <Button type="submit" className="flex-1 lg:flex-none">
+                Apply
+              </Button>
+              {filtered && (
+                <Link href="/dashboard/payments" className={buttonVariants({ variant: "ghost" })}>
+                  Clear
+                </Link>
+              )}
+            </div>
+          </form>
+        </CardContent>
+      </Card>
+      {!parsed.success && (
+        <div className="mb-4">
+          <FormError>Some filters were not understood ({parsed.error.issues[0]!.message}); showing all payments.</FormError>
+        </div>
+      )}
+      {page.items.length === 0 ? (
+        filtered ? (
+          <EmptyState icon={SearchX} title="No payments match" description="Try another status, token, date range or search." action={<Link href="/dashboard/payments" className={buttonVariants({ variant: "outline", size: "sm" })}>Clear filters</Link>} />
+        ) : (
+          <EmptyState
+            icon={CreditCard}
+            title="No payments yet"
+            description="Payments appear here as soon as your shop creates them with POST /api/v1/payment/create."
+            action={<Link href="/docs" className={buttonVariants({ variant: "outline", size: "sm" })}>Read the API reference</Link>}
+          />
+        )
+      ) : (
+        <Card>
+          <CardContent className="p-2 sm:p-3">
+            <PaymentsTable rows={page.items} />
+            <Pagination {...page.meta} basePath="/dashboard/payments" params={active} />
+          </CardContent>
+        </Card>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,72 @@
+import { ArrowUpRight } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { EmptyState } from "@/components/dashboard/empty-state";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { Pagination } from "@/components/dashboard/pagination";
+import { AutoRefresh } from "@/components/payments/payment-actions";
+import { SendWithdrawalForm } from "@/components/withdrawals/send-form";
+import { WithdrawalsTable } from "@/components/withdrawals/withdrawals-table";
+import { buttonVariants } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
+import { currentUser } from "@/lib/auth/current-user";
+import { getDb } from "@/lib/db";
+import { WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/db/schema";
+import { listDomains } from "@/lib/domains/manage-domains";
+import { explorerTxUrl } from "@/lib/payments/payment-detail";
+import { listTokens } from "@/lib/tokens/list-tokens";
+import { listUserWithdrawals } from "@/lib/withdrawals/user-withdrawals";
+
+export const metadata: Metadata = { title: "Withdrawals" };
+
+export default async function WithdrawalsPage({ searchParams }: { searchParams: Promise<{ page?: string; status?: string }> }) {
+  const user = (await currentUser())!;
+  const db = await getDb();
+  const params = await searchParams;
+  const status = (WITHDRAWAL_STATUSES as readonly string[]).includes(params.status ?? "") ? (params.status as WithdrawalStatus) : undefined;
+  const pageNumber = Math.max(1, Math.min(100_000, Number(params.page) || 1));
+  const [page, domains, tokens] = await Promise.all([
+    listUserWithdrawals(db, user.id, { page: pageNumber, limit: 20, status }),
+    listDomains(db, user.id),
+    listTokens(db, user.id),
+  ]);
+  const rows = page.items.map((w) => ({ ...w, txUrl: explorerTxUrl(w.network, w.txHash) }));
+
+  return (
+    <>
+      {rows.some((w) => w.status === "submitted") && <AutoRefresh />}
+      <PageHeader title="Withdrawals" description="Send tokens out of your domains' wallets, and follow them until the chain confirms them." />
+      <div className="grid gap-6">
+        <SendWithdrawalForm domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))} tokens={tokens.map((t) => ({ id: t.tokenId, label: `${t.symbol} (${t.network})` }))} />
+        <Card>
+          <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
+            <CardTitle>History</CardTitle>
+            <nav aria-label="Filter by status" className="flex flex-wrap gap-1">
+              {[undefined, ...WITHDRAWAL_STATUSES].map((s) => (
+                <Link
+                  key={s ?? "all"}
+                  href={s ? `/dashboard/withdrawals?status=${s}` : "/dashboard/withdrawals"}
+                  aria-current={status === s ? "page" : undefined}
+                  className={cn(buttonVariants({ variant: "ghost", size: "sm" }), status === s && "bg-accent text-foreground")}
+                >
+                  {s ?? "All"}
+                </Link>
+              ))}
+            </nav>
+          </CardHeader>
+          <CardContent className="p-2 sm:p-3">
+            {rows.length === 0 ? (
+              <EmptyState icon={ArrowUpRight} title={status ? `No ${status} withdrawals` : "No withdrawals yet"} description="Withdrawals you send here or with POST /api/v1/withdrawal/send appear in this list." />
+            ) : (
+              <>
+                <WithdrawalsTable rows={rows} />
+                <Pagination {...page.meta} basePath="/dashboard/withdrawals" params={{ status }} />
+              </>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+"use client";
+
+import { Loader2 } from "lucide-react";
+import { useState, useTransition, type FormEvent } from "react";
+import { toast } from "sonner";
+import { changePasswordAction } from "@/app/_actions/account";
+import { Button } from "@/components/ui/button";
+import { Field, FormError } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+
+export function ChangePasswordForm() {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [pending, start] = useTransition();
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    start(async () => {
+      const result = await changePasswordAction({ currentPassword: String(data.get("currentPassword") ?? ""), newPassword: String(data.get("newPassword") ?? "") });
+      if (!result.ok) {
+        setErrors(result.fieldErrors ?? {});
+        setError(result.fieldErrors ? undefined : result.error);
+        return;
+      }
+      setErrors({});
+      setError(undefined);
+      form.reset();
+      toast.success("Password changed");
+    });
+  };
+  return (
+    <form onSubmit={submit} method="post" className="grid max-w-sm gap-4" noValidate>
+      <FormError>{error}</FormError>
+      <Field label="Current password" error={errors.currentPassword}>
+        {(control) => <Input {...control} name="currentPassword" type="password" autoComplete="current-password" required />}
+      </Field>
+      <Field label="New password" error={errors.newPassword} hint="At least 10 characters.">
+        {(control) => <Input {...control} name="newPassword" type="password" autoComplete="new-password" minLength={10} required />}
+      </Field>
+      <Button type="submit" disabled={pending} className="justify-self-start">
+        {pending && <Loader2 className="animate-spin" aria-hidden />} Change password
+      </Button>
+    </form>
+  );
+}

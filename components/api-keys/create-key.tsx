@@ -1,0 +1,80 @@
+"use client";
+
+import { KeyRound, Loader2, TriangleAlert } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { toast } from "sonner";
+import { createApiKeyAction } from "@/app/dashboard/_actions/api-keys";
+import { CopyButton } from "@/components/dashboard/copy-button";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+
+/** Creates a key and shows it this one time, with a copy button and a plain warning. */
+export function CreateApiKey() {
+  const router = useRouter();
+  const [name, setName] = useState("");
+  const [error, setError] = useState<string>();
+  const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
+  const [pending, start] = useTransition();
+  const submit = () =>
+    start(async () => {
+      const result = await createApiKeyAction({ name: name.trim() || undefined });
+      if (!result.ok) {
+        setError(result.fieldErrors?.name ?? result.error);
+        return;
+      }
+      setError(undefined);
+      setName("");
+      setCreated({ key: result.data.key, name: result.data.name });
+      router.refresh();
+    });
+  return (
+    <>
+      <form
+        className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Field label="Key name" error={error} hint="What uses it, e.g. “shop backend”.">
+          {(control) => <Input {...control} name="name" maxLength={100} placeholder="shop backend" value={name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
+        <Button type="submit" disabled={pending} className="sm:mt-[1.375rem]">
+          {pending ? <Loader2 className="animate-spin" aria-hidden /> : <KeyRound aria-hidden />} Create key
+        </Button>
+      </form>
+      <Dialog
+        open={created !== null}
+        onOpenChange={(open) => {
+          if (!open) {
+            setCreated(null);
+            toast.success("API key created");
+          }
+        }}
+      >
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Your new API key{created?.name ? `: ${created.name}` : ""}</DialogTitle>
+            <DialogDescription>Send it as the x-api-key header from your shop&apos;s server.</DialogDescription>
+          </DialogHeader>
+          <div className="flex items-center gap-2 rounded-lg border bg-muted/50 p-3">
+            <code data-testid="new-api-key" className="min-w-0 flex-1 font-mono text-xs break-all select-all">
+              {created?.key}
+            </code>
+            {created && <CopyButton value={created.key} label="Copy key" size="sm" />}
+          </div>
+          <p className="flex gap-2 rounded-md border border-warning/40 bg-warning/10 p-3 text-sm">
+            <TriangleAlert className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
+            This is the only time the key is shown: we keep only its hash. Store it in your shop&apos;s secrets now; never put it in browser code.
+          </p>
+          <DialogFooter>
+            <Button onClick={() => (setCreated(null), toast.success("API key created"))}>I have stored it</Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

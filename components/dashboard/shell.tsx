@@ -1,0 +1,54 @@
+"use client";
+
+import { Menu } from "lucide-react";
+import Link from "next/link";
+import { useState, type ReactNode } from "react";
+import { Logo } from "@/components/brand/logo";
+import { ThemeToggle } from "@/components/theme/theme-toggle";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { DashboardNav } from "./nav";
+import { UserMenu } from "./user-menu";
+
+/** Sidebar on wide screens, a top bar with a menu on phones; content in a readable column. */
+export function DashboardShell({ email, networkLabel, children }: { email: string; networkLabel: string; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="min-h-dvh bg-muted/30 lg:grid lg:grid-cols-[15rem_1fr]">
+      <aside className="hidden border-r bg-background lg:flex lg:min-h-dvh lg:flex-col lg:gap-6 lg:px-3 lg:py-4">
+        <Link href="/dashboard" className="rounded-md px-2 focus-visible:outline-2 focus-visible:outline-ring" aria-label="BSC Pay dashboard">
+          <Logo />
+        </Link>
+        <DashboardNav />
+        <p className="mt-auto px-2 text-xs text-muted-foreground">{networkLabel}</p>
+      </aside>
+      <div className="flex min-w-0 flex-col">
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:px-6">
+          <Dialog open={open} onOpenChange={setOpen}>
+            <DialogTrigger asChild>
+              <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Open navigation">
+                <Menu aria-hidden />
+              </Button>
+            </DialogTrigger>
+            <DialogContent className="top-0 left-0 h-dvh max-h-dvh w-72 max-w-[85vw] translate-x-0 translate-y-0 content-start rounded-none rounded-r-xl">
+              <DialogTitle className="sr-only">Navigation</DialogTitle>
+              <DialogDescription className="sr-only">Pages of the dashboard</DialogDescription>
+              <Logo />
+              <DashboardNav onNavigate={() => setOpen(false)} />
+            </DialogContent>
+          </Dialog>
+          <Link href="/dashboard" className="lg:hidden" aria-label="BSC Pay dashboard">
+            <Logo />
+          </Link>
+          <div className="ml-auto flex items-center gap-1">
+            <ThemeToggle />
+            <UserMenu email={email} />
+          </div>
+        </header>
+        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 lg:py-8">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

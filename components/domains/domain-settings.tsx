@@ -1,0 +1,85 @@
+"use client";
+
+import { Loader2, Trash2 } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { toast } from "sonner";
+import { deleteDomainAction, updateDomainAction } from "@/app/dashboard/_actions/domains";
+import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger } from "@/components/ui/alert-dialog";
+import { Button, buttonVariants } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+
+/** Payout address and webhook URL of one domain (empty clears), and its removal. */
+export function DomainSettings({ domainId, domain, payoutAddress, webhookUrl }: { domainId: number; domain: string; payoutAddress: string | null; webhookUrl: string | null }) {
+  const router = useRouter();
+  const [payout, setPayout] = useState(payoutAddress ?? "");
+  const [webhook, setWebhook] = useState(webhookUrl ?? "");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [pending, start] = useTransition();
+  const dirty = payout !== (payoutAddress ?? "") || webhook !== (webhookUrl ?? "");
+  const save = () =>
+    start(async () => {
+      const result = await updateDomainAction(domainId, { payoutAddress: payout, webhookUrl: webhook });
+      if (!result.ok) {
+        setErrors(result.fieldErrors ?? { form: result.error });
+        toast.error("Not saved", { description: result.error });
+        return;
+      }
+      setErrors({});
+      toast.success("Domain saved");
+      router.refresh();
+    });
+  const remove = () =>
+    start(async () => {
+      const result = await deleteDomainAction(domainId);
+      if (!result.ok) {
+        toast.error(result.error);
+        return;
+      }
+      toast.success(`${domain} removed from the whitelist`);
+      router.refresh();
+    });
+  return (
+    <form
+      className="grid gap-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+    >
+      <Field label="Payout address" error={errors.payoutAddress ?? errors.form} hint="Payments are forwarded here; empty = the withdrawal wallet below.">
+        {(control) => <Input {...control} className="font-mono" placeholder="0x…" value={payout} onChange={(e) => setPayout(e.target.value)} spellCheck={false} />}
+      </Field>
+      <Field label="Webhook URL" error={errors.webhookUrl} hint="Where payment events are sent (https).">
+        {(control) => <Input {...control} placeholder="https://shop.example.com/hooks/bsc-pay" value={webhook} onChange={(e) => setWebhook(e.target.value)} />}
+      </Field>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <Button type="submit" disabled={pending || !dirty}>
+          {pending && <Loader2 className="animate-spin" aria-hidden />} Save changes
+        </Button>
+        <AlertDialog>
+          <AlertDialogTrigger asChild>
+            <Button type="button" variant="ghost" className="text-destructive hover:text-destructive">
+              <Trash2 aria-hidden /> Remove domain
+            </Button>
+          </AlertDialogTrigger>
+          <AlertDialogContent>
+            <AlertDialogHeader>
+              <AlertDialogTitle>Remove {domain}?</AlertDialogTitle>
+              <AlertDialogDescription>
+                Browsers on this origin can no longer create payments. Its withdrawal wallet and everything it holds stay yours; the operator can still reach it.
+              </AlertDialogDescription>
+            </AlertDialogHeader>
+            <AlertDialogFooter>
+              <AlertDialogCancel>Keep it</AlertDialogCancel>
+              <AlertDialogAction className={buttonVariants({ variant: "destructive" })} onClick={remove}>
+                Remove domain
+              </AlertDialogAction>
+            </AlertDialogFooter>
+          </AlertDialogContent>
+        </AlertDialog>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,71 @@
+"use client";
+
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
+import { Address } from "@/components/dashboard/address";
+import { Amount, formatDateTime } from "@/components/dashboard/format";
+import { StatusBadge } from "@/components/dashboard/status-badge";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+
+export interface WithdrawalRow {
+  withdrawalId: string;
+  amount: string;
+  token: string;
+  toAddress: string;
+  status: string;
+  txHash: string;
+  txUrl: string | null;
+  domain: string;
+  source: "api" | "dashboard";
+  createdAt: string;
+  confirmedAt: string | null;
+  failureReason: string | null;
+}
+
+const column = createColumnHelper<WithdrawalRow>();
+const columns = [
+  column.accessor("amount", { header: "Amount", cell: ({ row }) => <Amount value={row.original.amount} symbol={row.original.token} className="font-medium" /> }),
+  column.accessor("status", {
+    header: "Status",
+    cell: ({ row }) => (
+      <span className="grid gap-1">
+        <StatusBadge status={row.original.status} />
+        {row.original.failureReason && <span className="max-w-xs text-xs text-destructive">{row.original.failureReason}</span>}
+      </span>
+    ),
+  }),
+  column.accessor("toAddress", { header: "To", cell: ({ getValue }) => <Address value={getValue()} /> }),
+  column.accessor("txHash", { header: "Transaction", meta: { className: "hidden md:table-cell" }, cell: ({ row }) => <Address value={row.original.txHash} href={row.original.txUrl} /> }),
+  column.accessor("domain", { header: "From", meta: { className: "hidden lg:table-cell" }, cell: ({ row }) => <span className="text-muted-foreground">{row.original.domain} · {row.original.source}</span> }),
+  column.accessor("createdAt", { header: "Created", meta: { className: "hidden sm:table-cell" }, cell: ({ getValue }) => <span className="whitespace-nowrap text-muted-foreground">{formatDateTime(getValue())}</span> }),
+];
+
+export function WithdrawalsTable({ rows }: { rows: WithdrawalRow[] }) {
+  const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => r.withdrawalId });
+  const cls = (meta: unknown) => (meta as { className?: string } | undefined)?.className;
+  return (
+    <Table>
+      <TableHeader>
+        {table.getHeaderGroups().map((group) => (
+          <TableRow key={group.id}>
+            {group.headers.map((header) => (
+              <TableHead key={header.id} className={cls(header.column.columnDef.meta)}>
+                {flexRender(header.column.columnDef.header, header.getContext())}
+              </TableHead>
+            ))}
+          </TableRow>
+        ))}
+      </TableHeader>
+      <TableBody>
+        {table.getRowModel().rows.map((row) => (
+          <TableRow key={row.id} data-withdrawal-id={row.original.withdrawalId} data-status={row.original.status}>
+            {row.getVisibleCells().map((cell) => (
+              <TableCell key={cell.id} className={cls(cell.column.columnDef.meta)}>
+                {flexRender(cell.column.columnDef.cell, cell.getContext())}
+              </TableCell>
+            ))}
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}

@@ -1,0 +1,47 @@
+import type { z } from "zod";
+import { currentUser } from "../auth/current-user";
+import { getDb, type Db } from "../db";
+import type { User } from "../db/schema";
+import { AppError } from "../errors";
+import { log } from "../log";
+
+/**
+ * What a dashboard server action answers: the data, or a message and per-field errors a form can
+ * show next to its inputs. Thrown errors never reach the browser as stack traces.
+ */
+export type ActionResult<T = null> =
+  | { ok: true; data: T; message?: string }
+  | { ok: false; error: string; code?: string; fieldErrors?: Record<string, string> };
+
+/**
+ * Every mutation of the dashboard goes through here: the signed-in user, the same zod schema the
+ * API validates with, then the same lib/ function the API calls. (Next.js checks a server action's
+ * Origin against the host itself, so another site cannot drive it.)
+ */
+export async function runAction<S extends z.ZodType, T>(
+  schema: S,
+  input: unknown,
+  body: (ctx: { db: Db; user: User }, data: z.output<S>) => Promise<T>,
+): Promise<ActionResult<T>> {
+  const user = await currentUser();
+  if (!user) return { ok: false, code: "UNAUTHORIZED", error: "Your session has ended. Sign in again." };
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.join(".") || "form";
+      fieldErrors[path] ??= issue.message;
+    }
+    return { ok: false, code: "VALIDATION_ERROR", error: parsed.error.issues[0]!.message, fieldErrors };
+  }
+  try {
+    return { ok: true, data: await body({ db: await getDb(), user }, parsed.data) };
+  } catch (error) {
+    if (error instanceof AppError) {
+      const fieldErrors = error.details?.length ? Object.fromEntries(error.details.map((d) => [d.path ?? "form", d.message])) : undefined;
+      return { ok: false, code: error.code, error: error.message, fieldErrors };
+    }
+    log.error({ err: error }, "dashboard action failed");
+    return { ok: false, code: "INTERNAL_ERROR", error: "Something went wrong on our side. Try again." };
+  }
+}

@@ -1,0 +1,170 @@
+import { and, count, desc, eq, gte, ilike, lt, lte, or, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../db";
+import { paymentSessions, SESSION_STATUSES, tokens, type PaymentSession } from "../db/schema";
+import { offsetOf, pageOf, type Page } from "../pagination";
+import { formatAmount } from "./amount";
+
+/**
+ * A merchant's payments across all their API keys, for the dashboard: filters, search, pages and
+ * a streamed CSV of the same set. Records of other users never appear (every query is scoped).
+ */
+const optionalInt = z.preprocess((v) => (v === "" || v === undefined || v === null ? undefined : v), z.coerce.number().int().positive().optional());
+const optionalDate = z.preprocess(
+  (v) => (v === "" || v === undefined || v === null ? undefined : v),
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "dates are YYYY-MM-DD" })
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), { message: "not a date" })
+    .optional(),
+);
+
+export const paymentFiltersSchema = z.object({
+  status: z.preprocess((v) => (v === "" ? undefined : v), z.enum(SESSION_STATUSES).optional()),
+  tokenId: optionalInt,
+  domainId: optionalInt,
+  from: optionalDate,
+  to: optionalDate,
+  q: z.preprocess((v) => (typeof v === "string" ? v.trim().slice(0, 100) || undefined : undefined), z.string().optional()),
+  page: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().min(1).max(100_000).default(1)),
+  limit: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().min(1).max(100).default(25)),
+});
+export type PaymentFilters = z.output<typeof paymentFiltersSchema>;
+
+export interface UserPaymentRow {
+  sessionId: string;
+  status: PaymentSession["status"];
+  amount: string;
+  receivedAmount: string | null;
+  token: string;
+  network: string;
+  domainId: number | null;
+  depositAddress: string;
+  txHash: string | null;
+  overpaid: boolean;
+  late: boolean;
+  createdAt: string;
+  expiresAt: string;
+  completedAt: string | null;
+}
+
+function whereOf(userId: number, f: PaymentFilters): SQL {
+  const conditions: (SQL | undefined)[] = [eq(paymentSessions.userId, userId)];
+  if (f.status) conditions.push(eq(paymentSessions.status, f.status));
+  if (f.tokenId) conditions.push(eq(paymentSessions.tokenId, f.tokenId));
+  if (f.domainId) conditions.push(eq(paymentSessions.domainId, f.domainId));
+  if (f.from) conditions.push(gte(paymentSessions.createdAt, new Date(`${f.from}T00:00:00Z`)));
+  if (f.to) conditions.push(lt(paymentSessions.createdAt, new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000)));
+  if (f.q) {
+    const needle = f.q.toLowerCase();
+    const uuid = /^[0-9a-f-]{8,36}$/.test(needle);
+    conditions.push(
+      or(
+        uuid && needle.length === 36 ? eq(paymentSessions.id, needle) : undefined,
+        ilike(paymentSessions.depositAddress, `${escapeLike(needle)}%`),
+        ilike(paymentSessions.txHash, `${escapeLike(needle)}%`),
+      ),
+    );
+  }
+  return and(...conditions)!;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const rowSelection = { session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals } };
+
+function toRow({ session, token }: { session: PaymentSession; token: { symbol: string; decimals: number } }): UserPaymentRow {
+  return {
+    sessionId: session.id,
+    status: session.status === "pending" && session.expiresAt.getTime() <= Date.now() ? "expired" : session.status,
+    amount: formatAmount(session.amount, token.decimals),
+    receivedAmount: session.receivedAmount > 0n ? formatAmount(session.receivedAmount, token.decimals) : null,
+    token: token.symbol,
+    network: session.network,
+    domainId: session.domainId,
+    depositAddress: session.depositAddress,
+    txHash: session.txHash,
+    overpaid: session.overpaid,
+    late: session.late,
+    createdAt: session.createdAt.toISOString(),
+    expiresAt: session.expiresAt.toISOString(),
+    completedAt: session.completedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listUserPayments(db: Db, userId: number, filters: PaymentFilters): Promise<Page<UserPaymentRow>> {
+  await expireDue(db, userId);
+  const where = whereOf(userId, filters);
+  const [total] = await db.select({ n: count() }).from(paymentSessions).where(where);
+  const rows = await db
+    .select(rowSelection)
+    .from(paymentSessions)
+    .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
+    .where(where)
+    .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
+    .limit(filters.limit)
+    .offset(offsetOf(filters));
+  return pageOf(rows.map(toRow), Number(total?.n ?? 0), filters);
+}
+
+/**
+ * Every payment matching the filters, newest first, read in batches by keyset (never the whole
+ * set in memory): the CSV export streams these.
+ */
+export async function* streamUserPayments(db: Db, userId: number, filters: PaymentFilters, batch = 500): AsyncGenerator<UserPaymentRow> {
+  let after: { createdAt: Date; id: string } | null = null;
+  for (;;) {
+    const keyset: SQL | undefined = after
+      ? or(lt(paymentSessions.createdAt, after.createdAt), and(eq(paymentSessions.createdAt, after.createdAt), lt(paymentSessions.id, after.id)))
+      : undefined;
+    const rows: { session: PaymentSession; token: { symbol: string; decimals: number } }[] = await db
+      .select(rowSelection)
+      .from(paymentSessions)
+      .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
+      .where(and(whereOf(userId, filters), keyset))
+      .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
+      .limit(batch);
+    for (const row of rows) yield toRow(row);
+    if (rows.length < batch) return;
+    const last: PaymentSession = rows.at(-1)!.session;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}
+
+export const CSV_COLUMNS: (keyof UserPaymentRow)[] = [
+  "sessionId",
+  "createdAt",
+  "status",
+  "amount",
+  "receivedAmount",
+  "token",
+  "network",
+  "domainId",
+  "depositAddress",
+  "txHash",
+  "overpaid",
+  "late",
+  "expiresAt",
+  "completedAt",
+];
+
+/** One CSV line (RFC 4180 quoting; a leading =,+,-,@ is neutralised so spreadsheets never run it). */
+export function csvLine(values: unknown[]): string {
+  return `${values
+    .map((value) => {
+      let text = value === null || value === undefined ? "" : String(value);
+      if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+      return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+    })
+    .join(",")}\r\n`;
+}
+
+async function expireDue(db: Db, userId: number): Promise<void> {
+  const now = new Date();
+  await db
+    .update(paymentSessions)
+    .set({ status: "expired", expiredAt: now, updatedAt: now })
+    .where(and(eq(paymentSessions.userId, userId), eq(paymentSessions.status, "pending"), lte(paymentSessions.expiresAt, now)));
+}

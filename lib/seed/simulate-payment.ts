@@ -1,0 +1,33 @@
+import { createWalletClient, erc20Abi, http, type Address } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { ANVIL_DEFAULT_KEYS } from "../chain/demo-token";
+import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "../chain/networks";
+import type { Db } from "../db";
+import { AppError } from "../errors";
+import { findSession } from "../payments/find-session";
+
+/**
+ * The dashboard's "simulate payment" (BTCPay's regtest cheat mode): on the embedded network only,
+ * anvil's funded demo payer sends the remaining amount of a pending session's token to its deposit
+ * address — a real transfer, detected and forwarded like any other.
+ */
+export function canSimulatePayments(network: string): boolean {
+  return network === "local" && networkConfig("local") !== undefined;
+}
+
+export async function simulatePayment(db: Db, userId: number, sessionId: string): Promise<{ txHash: string; amountUnits: bigint }> {
+  const found = await findSession(db, sessionId);
+  if (!found || found.session.userId !== userId) throw new AppError("NOT_FOUND", "payment not found");
+  const { session, token } = found;
+  if (!canSimulatePayments(session.network)) throw new AppError("VALIDATION_ERROR", "payments can be simulated on the embedded network local only");
+  if (session.status !== "pending") throw new AppError("VALIDATION_ERROR", `the payment is ${session.status}; only a pending payment can be paid`);
+  const remaining = session.amount - session.receivedAmount;
+  if (remaining <= 0n) throw new AppError("VALIDATION_ERROR", "nothing is left to pay");
+  const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]!);
+  const client = publicClientFor("local");
+  const held = await client.readContract({ address: token.contractAddress as Address, abi: erc20Abi, functionName: "balanceOf", args: [payer.address] });
+  if (held < remaining) throw new AppError("BLOCKCHAIN_ERROR", `the demo payer holds too little ${token.symbol} to pay this`);
+  const wallet = createWalletClient({ account: payer, chain: chainOf(networkConfig("local")!), transport: http(rpcUrlsOf(networkConfig("local")!)[0]) });
+  const txHash = await wallet.writeContract({ address: token.contractAddress as Address, abi: erc20Abi, functionName: "transfer", args: [session.depositAddress as Address, remaining] });
+  return { txHash, amountUnits: remaining };
+}

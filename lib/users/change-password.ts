@@ -1,0 +1,19 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../db";
+import { users } from "../db/schema";
+import { AppError } from "../errors";
+import { passwordSchema } from "./create-user";
+import { hashPassword, verifyPassword } from "./password";
+
+export const changePasswordSchema = z
+  .object({ currentPassword: z.string({ error: "current password is required" }).min(1, { error: "current password is required" }), newPassword: passwordSchema })
+  .refine((v) => v.currentPassword !== v.newPassword, { message: "the new password must differ from the current one", path: ["newPassword"] });
+
+export async function changePassword(db: Db, userId: number, input: z.output<typeof changePasswordSchema>): Promise<void> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw new AppError("VALIDATION_ERROR", "the current password is wrong", [{ path: "currentPassword", message: "the current password is wrong" }]);
+  }
+  await db.update(users).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: new Date() }).where(eq(users.id, userId));
+}

@@ -1,0 +1,70 @@
+import { and, count, desc, eq } from "drizzle-orm";
+import type { Db } from "../db";
+import { domains, tokens, withdrawals, type WithdrawalStatus } from "../db/schema";
+import { getOwnDomain } from "../domains/manage-domains";
+import { AppError } from "../errors";
+import { offsetOf, pageOf, type Page } from "../pagination";
+import { formatAmount } from "../payments/amount";
+import { findOwnToken } from "../tokens/find-own-token";
+import { bnbBalanceOf, tokenBalanceOf } from "../dashboard/wallet-balances";
+import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
+
+/** A merchant's withdrawals from every key and the dashboard, newest first. */
+export async function listUserWithdrawals(
+  db: Db,
+  userId: number,
+  query: { page: number; limit: number; status?: WithdrawalStatus },
+): Promise<Page<WithdrawalView & { source: "api" | "dashboard"; domain: string; network: string }>> {
+  const where = and(eq(withdrawals.userId, userId), query.status ? eq(withdrawals.status, query.status) : undefined);
+  const [total] = await db.select({ n: count() }).from(withdrawals).where(where);
+  const rows = await db
+    .select({ withdrawal: withdrawals, token: { symbol: tokens.symbol, decimals: tokens.decimals }, domain: domains.origin })
+    .from(withdrawals)
+    .innerJoin(tokens, eq(tokens.id, withdrawals.tokenId))
+    .innerJoin(domains, eq(domains.id, withdrawals.domainId))
+    .where(where)
+    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+    .limit(query.limit)
+    .offset(offsetOf(query));
+  return pageOf(
+    rows.map((r) => ({
+      ...toWithdrawalView(r.withdrawal, r.token),
+      source: r.withdrawal.apiKeyId === null ? ("dashboard" as const) : ("api" as const),
+      domain: r.domain,
+      network: r.withdrawal.network,
+    })),
+    Number(total?.n ?? 0),
+    query,
+  );
+}
+
+/**
+ * What the domain's wallet can send of a token now: its balance on chain minus the sends not yet
+ * mined (the same reservation the send itself applies), and its BNB for gas.
+ */
+export async function availableToWithdraw(db: Db, userId: number, domainId: number, tokenId: number) {
+  const domain = await getOwnDomain(db, userId, domainId);
+  const token = await findOwnToken(db, userId, tokenId);
+  if (!token) throw new AppError("NOT_FOUND", "token not found");
+  const wallet = domain.withdrawalAddress!;
+  const [balance, bnb, pending] = await Promise.all([
+    tokenBalanceOf(token.network, token, wallet),
+    bnbBalanceOf(token.network, wallet),
+    db
+      .select({ amount: withdrawals.amount })
+      .from(withdrawals)
+      .where(and(eq(withdrawals.fromAddress, wallet), eq(withdrawals.tokenId, token.id), eq(withdrawals.status, "submitted"))),
+  ]);
+  const reserved = pending.reduce((sum, w) => sum + w.amount, 0n);
+  const available = balance ? (balance.units > reserved ? balance.units - reserved : 0n) : null;
+  return {
+    wallet,
+    network: token.network,
+    symbol: token.symbol,
+    decimals: token.decimals,
+    balance: balance?.formatted ?? null,
+    reserved: formatAmount(reserved, token.decimals),
+    available: available === null ? null : formatAmount(available, token.decimals),
+    bnb: bnb?.formatted ?? null,
+  };
+}
