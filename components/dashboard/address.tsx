@@ -14,7 +14,7 @@ export function Address({ value, href, className, copy = true }: { value: string
     </span>
   );
   return (
-    <span className={cn("inline-flex items-center gap-0.5", className)}>
+    <span className={cn("inline-flex items-center gap-0.5 whitespace-nowrap", className)}>
       <Tooltip content={value}>
         {href ? (
           <a href={href} target="_blank" rel="noreferrer" className="rounded underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-ring">

@@ -20,7 +20,7 @@ export function groupDigits(decimal: string): string {
 export function Amount({ value, symbol, className }: { value: string | null; symbol: string; className?: string }) {
   if (value === null) return <span className={className}>—</span>;
   return (
-    <span className={`tabular-nums ${className ?? ""}`}>
+    <span className={`whitespace-nowrap tabular-nums ${className ?? ""}`}>
       {groupDigits(value)} <span className="text-muted-foreground">{symbol}</span>
     </span>
   );

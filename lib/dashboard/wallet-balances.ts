@@ -6,7 +6,7 @@ import { networkConfig, publicClientFor } from "../chain/networks";
  * Token and BNB balances of wallets, read from the chain for pages, cached briefly so a busy
  * dashboard does not turn into an RPC storm; a slow or failing RPC gives null, never an error page.
  */
-const TTL_MS = 15_000;
+const TTL_MS = 10_000;
 const TIMEOUT_MS = 3_000;
 const CACHE_KEY = Symbol.for("bsc-pay.wallet-balances");
 type Holder = { [CACHE_KEY]?: Map<string, { at: number; value: Promise<bigint | null> }> };
@@ -17,9 +17,9 @@ function cache() {
   return holder[CACHE_KEY];
 }
 
-function cached(key: string, read: () => Promise<bigint>): Promise<bigint | null> {
+function cached(key: string, read: () => Promise<bigint>, fresh = false): Promise<bigint | null> {
   const hit = cache().get(key);
-  if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
+  if (hit && !fresh && Date.now() - hit.at < TTL_MS) return hit.value;
   const value = withTimeout(read()).catch(() => null);
   cache().set(key, { at: Date.now(), value });
   if (cache().size > 5_000) cache().delete(cache().keys().next().value!);
@@ -31,17 +31,25 @@ function withTimeout<T>(promise: Promise<T>): Promise<T> {
   return Promise.race([promise.finally(() => clearTimeout(timer)), new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), TIMEOUT_MS)))]);
 }
 
-export async function tokenBalanceOf(network: string, token: { contractAddress: string; decimals: number }, wallet: string): Promise<{ units: bigint; formatted: string } | null> {
+/** `fresh` skips the cache (a number a decision rests on, like the amount a send may take). */
+export async function tokenBalanceOf(
+  network: string,
+  token: { contractAddress: string; decimals: number },
+  wallet: string,
+  fresh = false,
+): Promise<{ units: bigint; formatted: string } | null> {
   if (!networkConfig(network)) return null;
-  const units = await cached(`${network}:${token.contractAddress}:${wallet}`, () =>
-    publicClientFor(network).readContract({ address: token.contractAddress as Address, abi: erc20Abi, functionName: "balanceOf", args: [wallet as Address] }),
+  const units = await cached(
+    `${network}:${token.contractAddress}:${wallet}`,
+    () => publicClientFor(network).readContract({ address: token.contractAddress as Address, abi: erc20Abi, functionName: "balanceOf", args: [wallet as Address] }),
+    fresh,
   );
   return units === null ? null : { units, formatted: formatAmount(units, token.decimals) };
 }
 
-export async function bnbBalanceOf(network: string, wallet: string): Promise<{ wei: bigint; formatted: string } | null> {
+export async function bnbBalanceOf(network: string, wallet: string, fresh = false): Promise<{ wei: bigint; formatted: string } | null> {
   if (!networkConfig(network)) return null;
-  const wei = await cached(`${network}:bnb:${wallet}`, () => publicClientFor(network).getBalance({ address: wallet as Address }));
+  const wei = await cached(`${network}:bnb:${wallet}`, () => publicClientFor(network).getBalance({ address: wallet as Address }), fresh);
   return wei === null ? null : { wei, formatted: formatEther(wei) };
 }
 

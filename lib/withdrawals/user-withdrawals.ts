@@ -48,8 +48,8 @@ export async function availableToWithdraw(db: Db, userId: number, domainId: numb
   if (!token) throw new AppError("NOT_FOUND", "token not found");
   const wallet = domain.withdrawalAddress!;
   const [balance, bnb, pending] = await Promise.all([
-    tokenBalanceOf(token.network, token, wallet),
-    bnbBalanceOf(token.network, wallet),
+    tokenBalanceOf(token.network, token, wallet, true),
+    bnbBalanceOf(token.network, wallet, true),
     db
       .select({ amount: withdrawals.amount })
       .from(withdrawals)

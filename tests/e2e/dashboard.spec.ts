@@ -1,0 +1,169 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible, screenshot, signIn, signUp, watchConsole } from "./helpers/pages";
+
+/**
+ * The merchant dashboard in the production build, driven as a merchant would: from sign-up to a
+ * completed payment, its timeline, a withdrawal and the CSV export; then a second merchant who
+ * must see none of it; then every page in both themes, at desktop and phone widths, through axe.
+ */
+test.describe.configure({ mode: "serial" });
+
+const PASSWORD = "correct horse battery staple";
+const first = { email: `dash-a-${Date.now()}@example.com`, sessionId: "", withdrawalTo: "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199" };
+const second = { email: `dash-b-${Date.now()}@example.com` };
+
+async function expectToast(page: Page, text: string | RegExp) {
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: text }).first()).toBeVisible({ timeout: 15_000 });
+}
+
+test("a merchant goes from sign-up to a completed payment, a completed withdrawal and a CSV export", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const console = watchConsole(page);
+
+  // Signed-out visits go to the login page, and come back after it.
+  await page.goto("/dashboard/tokens");
+  await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fdashboard%2Ftokens$/);
+
+  await signUp(page, first.email, PASSWORD);
+  await expect(page.getByRole("heading", { name: "Get started" })).toBeVisible();
+
+  // Package
+  await page.getByRole("link", { name: "Package", exact: true }).first().click();
+  await page.getByRole("button", { name: "Choose Starter" }).click();
+  await expectToast(page, "Starter plan active");
+  await expect(page.getByRole("heading", { name: "Starter plan" })).toBeVisible();
+
+  // Token, from the catalogue: symbol and decimals shown before registering.
+  await page.goto("/dashboard/tokens");
+  const dusd = page.locator('li[data-symbol="DUSD"]');
+  await expect(dusd).toContainText("18 decimals");
+  await dusd.getByRole("button", { name: "Register DUSD on local" }).click();
+  await expectToast(page, "DUSD registered");
+  await expect(dusd.getByText("Registered")).toBeVisible();
+
+  // Domain
+  await page.goto("/dashboard/domains");
+  await page.getByLabel("Shop origin").fill("https://shop-a.example.com");
+  await page.getByRole("button", { name: "Add domain" }).click();
+  await expectToast(page, "https://shop-a.example.com whitelisted");
+  await expect(page.getByRole("heading", { name: "https://shop-a.example.com" })).toBeVisible();
+
+  // API key: shown once, taken from the page.
+  await page.goto("/dashboard/api-keys");
+  await page.getByLabel("Key name").fill("shop-a checkout server");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.getByTestId("new-api-key").innerText()).trim();
+  expect(key).toMatch(/^bscp_live_/);
+  await page.getByRole("button", { name: "I have stored it" }).click();
+  await expect(page.locator('tr[data-key-name="shop-a checkout server"]')).toContainText(key.slice(0, 16));
+
+  // A payment created by the shop's backend over HTTP with that key.
+  const tokens = await (await page.request.get("/api/user/tokens")).json();
+  const created = await request.post("/api/v1/payment/create", {
+    headers: { "x-api-key": key },
+    data: { tokenId: tokens.data[0].tokenId, amount: "25", metadata: { order: "A-1" } },
+  });
+  expect(created.status()).toBe(201);
+  first.sessionId = (await created.json()).data.sessionId;
+
+  // Simulate it, watch it complete and forward.
+  await page.goto(`/dashboard/payments/${first.sessionId}`);
+  await expect(page.getByText("pending", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Simulate payment" }).click();
+  await expectToast(page, "Payment sent from the demo wallet");
+  await expect(page.locator('[data-event="deposit"]')).toContainText("25 DUSD", { timeout: 30_000 });
+  await expect(page.locator('[data-event="forward"][data-status="completed"]')).toBeVisible({ timeout: 45_000 });
+  await expect(page.locator("h1").getByText("completed")).toBeVisible();
+
+  await page.goto("/dashboard/payments?status=completed");
+  await expect(page.locator(`tr[data-session-id="${first.sessionId}"]`)).toContainText("completed");
+
+  // A withdrawal from the domain's wallet, which received the forwarded payment.
+  await page.goto("/dashboard/withdrawals");
+  await expect(page.getByTestId("available")).toContainText("25 DUSD", { timeout: 20_000 });
+  await page.getByLabel("Amount").fill("10");
+  await page.getByLabel("Recipient address").fill(first.withdrawalTo);
+  await page.getByRole("button", { name: "Review withdrawal" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText("10 DUSD");
+  // A double click sends once.
+  await dialog.getByRole("button", { name: "Send withdrawal" }).dblclick();
+  await expectToast(page, "Sending 10 DUSD");
+  await expect(page.locator("tr[data-withdrawal-id]")).toHaveCount(1);
+  await expect(page.locator('tr[data-withdrawal-id][data-status="completed"]')).toBeVisible({ timeout: 45_000 });
+
+  // The CSV export of the filtered list holds the payment.
+  await page.goto("/dashboard/payments?status=completed");
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export CSV" }).click();
+  const csv = await (await (await download).createReadStream()).toArray();
+  const text = Buffer.concat(csv).toString("utf8");
+  expect(text.split("\r\n")[0]).toBe("sessionId,createdAt,status,amount,receivedAmount,token,network,domainId,depositAddress,txHash,overpaid,late,expiresAt,completedAt");
+  expect(text).toContain(`${first.sessionId},`);
+  expect(text).toContain(",completed,25,25,DUSD,local,");
+
+  // The first-run checklist is gone once everything is done.
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { name: "Get started" })).toHaveCount(0);
+  await expect(page.getByText("No completed payments")).toHaveCount(0);
+  console.assertClean();
+});
+
+test("a second merchant never sees the first's data on any page", async ({ page }) => {
+  const console = watchConsole(page);
+  await signUp(page, second.email, PASSWORD);
+  for (const path of ["/dashboard", "/dashboard/payments", "/dashboard/withdrawals", "/dashboard/tokens", "/dashboard/domains", "/dashboard/api-keys"]) {
+    await page.goto(path);
+    const body = await page.locator("main").innerText();
+    expect(body, path).not.toContain(first.sessionId);
+    expect(body, path).not.toContain("shop-a.example.com");
+    expect(body, path).not.toContain("shop-a checkout server");
+  }
+  await page.goto("/dashboard/payments?status=completed");
+  await expect(page.getByText("No payments match")).toBeVisible();
+  await page.goto(`/dashboard/payments/${first.sessionId}`);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  const csv = await page.request.get("/dashboard/payments/export");
+  expect(await csv.text()).not.toContain(first.sessionId);
+  console.assertClean();
+});
+
+const PAGES = [
+  ["overview", "/dashboard"],
+  ["payments", "/dashboard/payments"],
+  ["payment-detail", "PAYMENT"],
+  ["withdrawals", "/dashboard/withdrawals"],
+  ["tokens", "/dashboard/tokens"],
+  ["domains", "/dashboard/domains"],
+  ["api-keys", "/dashboard/api-keys"],
+  ["package", "/dashboard/package"],
+  ["settings", "/dashboard/settings"],
+] as const;
+
+// axe once per theme (at desktop width); screenshots at desktop and phone widths.
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`every page is accessible and renders cleanly at 1280 and 375 px (${colorScheme})`, async ({ browser }, testInfo) => {
+    test.setTimeout(150_000);
+    const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const console = watchConsole(page);
+    const visit = async (name: string, path: string) => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      await expectAccessible(page, `${name} (${colorScheme})`);
+      await screenshot(page, testInfo, `${name}-1280-${colorScheme}`);
+      await page.setViewportSize({ width: 375, height: 800 });
+      await screenshot(page, testInfo, `${name}-375-${colorScheme}`);
+    };
+    for (const path of ["/", "/login", "/signup"]) await visit(path === "/" ? "home" : path.slice(1), path);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, first.email, PASSWORD);
+    for (const [name, path] of PAGES) {
+      await visit(name, path === "PAYMENT" ? `/dashboard/payments/${first.sessionId}` : path);
+      await expect(page.locator("main h1").first()).toBeVisible();
+    }
+    console.assertClean();
+    await context.close();
+  });
+}
