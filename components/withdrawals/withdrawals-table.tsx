@@ -1,6 +1,7 @@
 "use client";
 
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
+import Link from "next/link";
 import { Address } from "@/components/dashboard/address";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
@@ -23,7 +24,14 @@ export interface WithdrawalRow {
 
 const column = createColumnHelper<WithdrawalRow>();
 const columns = [
-  column.accessor("amount", { header: "Amount", cell: ({ row }) => <Amount value={row.original.amount} symbol={row.original.token} className="font-medium" /> }),
+  column.accessor("amount", {
+    header: "Amount",
+    cell: ({ row }) => (
+      <Link href={`/dashboard/withdrawals/${row.original.withdrawalId}`} className="font-medium underline-offset-4 hover:underline">
+        <Amount value={row.original.amount} symbol={row.original.token} />
+      </Link>
+    ),
+  }),
   column.accessor("status", {
     header: "Status",
     cell: ({ row }) => (

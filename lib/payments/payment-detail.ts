@@ -97,7 +97,11 @@ export async function getUserPayment(db: Db, userId: number, sessionId: string) 
   }
   const finalAt = session.completedAt ?? session.cancelledAt ?? session.expiredAt;
   if (session.status !== "pending" && finalAt) timeline.push({ kind: "final", at: finalAt.toISOString(), status: session.status });
-  timeline.sort((a, b) => a.at.localeCompare(b.at));
+  // Block times are whole seconds and the others are not: order by the second, then by what
+  // must come first (a deposit before the completion it caused, the completion before its sweep).
+  const rank = { created: 0, deposit: 1, final: 2, forward: 3 } as const;
+  const second = (at: string) => Math.floor(Date.parse(at) / 1000);
+  timeline.sort((a, b) => second(a.at) - second(b.at) || rank[a.kind] - rank[b.kind]);
 
   return {
     sessionId: session.id,

@@ -66,8 +66,12 @@ export async function sendWithdrawalFromDashboard(db: Db, userId: number, input:
     try {
       return await recordAndView(db, sender, input);
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      return (await existing())!; // the same form, submitted twice at once: the other one recorded it
+      // The same form submitted twice at once: the other request recorded it (and its send may
+      // already have changed the balance this one checked). Answer with that withdrawal.
+      const other = await existing();
+      if (other) return other;
+      if (isUniqueViolation(error)) throw new AppError("INTERNAL_ERROR", "the withdrawal was recorded twice at once; reload the page");
+      throw error;
     }
   });
 }

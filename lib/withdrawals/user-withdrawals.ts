@@ -68,3 +68,23 @@ export async function availableToWithdraw(db: Db, userId: number, domainId: numb
     bnb: bnb?.formatted ?? null,
   };
 }
+
+/** One withdrawal of the merchant (from any key or the dashboard); another user's is NOT_FOUND. */
+export async function getUserWithdrawal(db: Db, userId: number, withdrawalId: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(withdrawalId)) throw new AppError("NOT_FOUND", "withdrawal not found");
+  const [row] = await db
+    .select({ withdrawal: withdrawals, token: { symbol: tokens.symbol, decimals: tokens.decimals }, domain: domains.origin })
+    .from(withdrawals)
+    .innerJoin(tokens, eq(tokens.id, withdrawals.tokenId))
+    .innerJoin(domains, eq(domains.id, withdrawals.domainId))
+    .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.userId, userId)));
+  if (!row) throw new AppError("NOT_FOUND", "withdrawal not found");
+  return {
+    ...toWithdrawalView(row.withdrawal, row.token),
+    network: row.withdrawal.network,
+    nonce: row.withdrawal.nonce,
+    domain: row.domain,
+    source: row.withdrawal.apiKeyId === null ? ("dashboard" as const) : ("api" as const),
+    fillerTxHash: row.withdrawal.fillerTxHash,
+  };
+}

@@ -9,7 +9,7 @@ import { expectAccessible, screenshot, signIn, signUp, watchConsole } from "./he
 test.describe.configure({ mode: "serial" });
 
 const PASSWORD = "correct horse battery staple";
-const first = { email: `dash-a-${Date.now()}@example.com`, sessionId: "", withdrawalTo: "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199" };
+const first = { email: `dash-a-${Date.now()}@example.com`, sessionId: "", withdrawalPath: "", withdrawalTo: "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199" };
 const second = { email: `dash-b-${Date.now()}@example.com` };
 
 async function expectToast(page: Page, text: string | RegExp) {
@@ -91,6 +91,9 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
   await expectToast(page, "Sending 10 DUSD");
   await expect(page.locator("tr[data-withdrawal-id]")).toHaveCount(1);
   await expect(page.locator('tr[data-withdrawal-id][data-status="completed"]')).toBeVisible({ timeout: 45_000 });
+  await page.locator("tr[data-withdrawal-id] a").first().click();
+  await expect(page.getByText("Confirmed on chain")).toBeVisible();
+  first.withdrawalPath = new URL(page.url()).pathname;
 
   // The CSV export of the filtered list holds the payment.
   await page.goto("/dashboard/payments?status=completed");
@@ -123,6 +126,8 @@ test("a second merchant never sees the first's data on any page", async ({ page 
   await expect(page.getByText("No payments match")).toBeVisible();
   await page.goto(`/dashboard/payments/${first.sessionId}`);
   await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await page.goto(first.withdrawalPath);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
   const csv = await page.request.get("/dashboard/payments/export");
   expect(await csv.text()).not.toContain(first.sessionId);
   console.assertClean();
@@ -133,6 +138,7 @@ const PAGES = [
   ["payments", "/dashboard/payments"],
   ["payment-detail", "PAYMENT"],
   ["withdrawals", "/dashboard/withdrawals"],
+  ["withdrawal-detail", "WITHDRAWAL"],
   ["tokens", "/dashboard/tokens"],
   ["domains", "/dashboard/domains"],
   ["api-keys", "/dashboard/api-keys"],
@@ -160,7 +166,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await page.setViewportSize({ width: 1280, height: 900 });
     await signIn(page, first.email, PASSWORD);
     for (const [name, path] of PAGES) {
-      await visit(name, path === "PAYMENT" ? `/dashboard/payments/${first.sessionId}` : path);
+      await visit(name, path === "PAYMENT" ? `/dashboard/payments/${first.sessionId}` : path === "WITHDRAWAL" ? first.withdrawalPath : path);
       await expect(page.locator("main h1").first()).toBeVisible();
     }
     console.assertClean();
