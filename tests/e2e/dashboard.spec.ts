@@ -156,7 +156,8 @@ for (const colorScheme of ["light", "dark"] as const) {
     const visit = async (name: string, path: string) => {
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.goto(path);
-      await page.waitForLoadState("networkidle");
+      await expect(page.locator("h1").first()).toBeVisible();
+      await page.waitForLoadState("load");
       await expectAccessible(page, `${name} (${colorScheme})`);
       await screenshot(page, testInfo, `${name}-1280-${colorScheme}`);
       await page.setViewportSize({ width: 375, height: 800 });

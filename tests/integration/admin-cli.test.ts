@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openPglite } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { forwards, quarantinedLogs, tokenCatalogue, users } from "@/lib/db/schema";
+import { forwards, tokenCatalogue, users } from "@/lib/db/schema";
 import { DEMO_TOKEN_ADDRESS } from "@/lib/chain/demo-token";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC } from "../helpers/config";
@@ -15,7 +15,7 @@ import { TEST_MNEMONIC } from "../helpers/config";
 const chain = useTestChain({ chainId: 56 });
 
 describe("npm run admin (operator commands)", () => {
-  it("allows, lists and disallows catalogue tokens, lists and releases held forwards and quarantined logs, creates users", async () => {
+  it("allows and lists catalogue tokens, lists and releases held forwards, creates users", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "bscpay-admin-cli-")), "pglite");
     const setup = openPglite(dir);
     await migrate(setup.db);
@@ -23,7 +23,6 @@ describe("npm run admin (operator commands)", () => {
       .insert(forwards)
       .values({ network: "bsc", fromAddress: "0x00000000000000000000000000000000000000a1", toAddress: "0x00000000000000000000000000000000000000b2", tokenContract: DEMO_TOKEN_ADDRESS, amount: 5n, status: "held", heldReason: "the sweep needs 5023928 gas, above MAX_SWEEP_GAS (150000); nothing was spent" })
       .returning();
-    await setup.db.insert(quarantinedLogs).values({ network: "bsc", blockNumber: 9n, txHash: `0x${"ab".repeat(32)}`, logIndex: 2, contractAddress: DEMO_TOKEN_ADDRESS, topics: ["0xddf2"], data: "0x00", reason: "malformed Transfer log: 64 bytes of data, an ERC-20 Transfer has 32" });
     await setup.close();
     const token = await deployTestToken(chain().url, { symbol: "CLI", decimals: 6 });
 
@@ -35,32 +34,27 @@ describe("npm run admin (operator commands)", () => {
       const admin = (...args) => { try { return execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { encoding: "utf8", stdio: "pipe" }); } catch (e) { return "EXIT " + e.status + ": " + e.stderr; } };
       console.log(JSON.stringify([
         admin("tokens", "allow", "bsc", "${token}", "--min-forward", "2.5"),
-        admin("tokens", "allow", "bsc", "0x1234"),
         admin("tokens", "list", "bsc"),
-        admin("tokens", "disallow", "bsc", "${token}"),
         admin("forwards", "held"),
         admin("forwards", "retry", "all"),
-        admin("quarantine"),
         admin("create-user", "operator-made@example.com", "--password", "a long enough password"),
       ]));
     `);
     expect(result.stderr.replace(/npm warn.*\n/g, "")).toBe("");
-    const [allowed, bad, listed, disallowed, heldList, retried, quarantine, created] = JSON.parse(result.stdout) as string[];
+    // (Bad input, disallow and quarantine are the same functions, tested in-process in tokens and hostile-input.)
+    const [allowed, listed, heldList, retried, created] = JSON.parse(result.stdout) as string[];
     expect(allowed).toMatch(new RegExp(`^allowed: bsc +${token} +CLI +6 decimals +min forward 2\\.5 +enabled`));
-    expect(bad).toMatch(/^EXIT 1: 0x1234 is not a 0x-prefixed 20-byte address/);
     expect(listed).toContain("0x55d398326f99059fF775485246999027B3197955  USDT");
     expect(listed).toContain(`${token}  CLI`);
     expect(listed).not.toContain("DUSD"); // filtered to bsc
-    expect(disallowed).toMatch(/^disallowed: .* disabled/);
     expect(heldList).toContain(`forward ${held!.id} bsc held 0x00000000000000000000000000000000000000a1`);
     expect(heldList).toContain("above MAX_SWEEP_GAS (150000)");
     expect(retried).toContain(`released: forward ${held!.id}`);
-    expect(quarantine).toContain("malformed Transfer log: 64 bytes of data");
     expect(created).toMatch(/^created user \d+ operator-made@example\.com\n$/);
 
     const check = openPglite(dir);
     const [entry] = await check.db.select().from(tokenCatalogue).where(eq(tokenCatalogue.contractAddress, token));
-    expect(entry).toMatchObject({ enabled: false, minForwardAmount: 2_500_000n, decimals: 6, symbol: "CLI" });
+    expect(entry).toMatchObject({ enabled: true, minForwardAmount: 2_500_000n, decimals: 6, symbol: "CLI" });
     expect((await check.db.select().from(forwards).where(eq(forwards.id, held!.id)))[0]).toMatchObject({ status: "pending", attempts: 0, heldReason: null });
     expect(await check.db.select().from(users).where(eq(users.email, "operator-made@example.com"))).toHaveLength(1);
     await check.close();
