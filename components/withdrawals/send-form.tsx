@@ -12,6 +12,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { groupDigits } from "@/components/dashboard/format";
+import { newRequestId } from "@/components/ui/request-id";
 
 type Option = { id: number; label: string };
 type Balance = { available: string | null; balance: string | null; reserved: string; symbol: string; bnb: string | null; wallet: string };
@@ -39,7 +40,7 @@ export function SendWithdrawalForm({ domains, tokens }: { domains: Option[]; tok
   const [requestId, setRequestId] = useState<string | null>(null);
   const [pending, start] = useTransition();
 
-  useEffect(() => setRequestId(crypto.randomUUID()), []);
+  useEffect(() => setRequestId(newRequestId()), []);
   useEffect(() => {
     if (!domainId || !tokenId) return;
     let live = true;
@@ -75,7 +76,7 @@ export function SendWithdrawalForm({ domains, tokens }: { domains: Option[]; tok
       toast.success(`Sending ${result.data.amount} ${result.data.token}`, { description: "It shows completed once the chain confirms it." });
       setAmount("");
       setToAddress("");
-      setRequestId(crypto.randomUUID());
+      setRequestId(newRequestId());
       router.refresh();
     });
 
