@@ -18,7 +18,7 @@ async function expectToast(page: Page, text: string | RegExp) {
 
 test("a merchant goes from sign-up to a completed payment, a completed withdrawal and a CSV export", async ({ page, request }) => {
   test.setTimeout(180_000);
-  const console = watchConsole(page);
+  const logs = watchConsole(page);
 
   // Signed-out visits go to the login page, and come back after it.
   await page.goto("/dashboard/tokens");
@@ -109,11 +109,11 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
   await page.goto("/dashboard");
   await expect(page.getByRole("heading", { name: "Get started" })).toHaveCount(0);
   await expect(page.getByText("No completed payments")).toHaveCount(0);
-  console.assertClean();
+  logs.assertClean();
 });
 
 test("a second merchant never sees the first's data on any page", async ({ page }) => {
-  const console = watchConsole(page);
+  const logs = watchConsole(page);
   await signUp(page, second.email, PASSWORD);
   for (const path of ["/dashboard", "/dashboard/payments", "/dashboard/withdrawals", "/dashboard/tokens", "/dashboard/domains", "/dashboard/api-keys"]) {
     await page.goto(path);
@@ -130,7 +130,7 @@ test("a second merchant never sees the first's data on any page", async ({ page 
   await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
   const csv = await page.request.get("/dashboard/payments/export");
   expect(await csv.text()).not.toContain(first.sessionId);
-  console.assertClean();
+  logs.assertClean();
 });
 
 const PAGES = [
@@ -152,7 +152,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     test.setTimeout(150_000);
     const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const console = watchConsole(page);
+    const logs = watchConsole(page);
     const visit = async (name: string, path: string) => {
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.goto(path);
@@ -170,7 +170,7 @@ for (const colorScheme of ["light", "dark"] as const) {
       await visit(name, path === "PAYMENT" ? `/dashboard/payments/${first.sessionId}` : path === "WITHDRAWAL" ? first.withdrawalPath : path);
       await expect(page.locator("main h1").first()).toBeVisible();
     }
-    console.assertClean();
+    logs.assertClean();
     await context.close();
   });
 }

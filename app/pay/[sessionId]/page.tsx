@@ -1,14 +1,34 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CheckoutView } from "@/components/checkout/checkout-view";
+import { networkConfig, rpcUrlsOf } from "@/lib/chain/networks";
+import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
+import { numberSymbols } from "@/lib/i18n/locale";
+import { requestLocale } from "@/lib/i18n/request-locale";
 import { loadCheckout } from "@/lib/payments/checkout-page";
+import { explorerTxUrl } from "@/lib/payments/payment-detail";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Pay · BSC Pay", robots: { index: false } };
+export const metadata: Metadata = { title: "Pay", robots: { index: false } };
 
-/** The hosted checkout page a payer opens from checkoutUrl. */
-export default async function PayPage({ params }: { params: Promise<{ sessionId: string }> }) {
-  const view = await loadCheckout((await params).sessionId);
+/** The hosted checkout page a payer opens from checkoutUrl (or, with ?embed=1, inside checkout.js's modal). */
+export default async function PayPage({ params, searchParams }: { params: Promise<{ sessionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const [{ sessionId }, query] = await Promise.all([params, searchParams]);
+  const view = await loadCheckout(sessionId);
   if (!view) notFound();
-  return <CheckoutView initial={view} />;
+  const locale = await requestLocale(query.lang);
+  const local = view.network === "local" ? networkConfig("local") : undefined;
+  return (
+    <div lang={locale}>
+      <CheckoutView
+        initial={view}
+        locale={locale}
+        symbols={numberSymbols(locale)}
+        messages={CHECKOUT_MESSAGES[locale]}
+        embed={query.embed === "1"}
+        localRpcUrl={local ? (rpcUrlsOf(local)[0] ?? null) : null}
+        explorerTxBase={explorerTxUrl(view.network, "")}
+      />
+    </div>
+  );
 }

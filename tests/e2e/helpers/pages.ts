@@ -5,14 +5,17 @@ import { expect, type Page, type TestInfo } from "@playwright/test";
  * Every page a test opens is watched: a React hydration error, an uncaught exception or any
  * console error fails the test.
  */
-export function watchConsole(page: Page): { errors: string[]; assertClean: () => void } {
+export function watchConsole(page: Page): { errors: string[]; ignore: (expected: RegExp) => void; assertClean: () => void } {
   const errors: string[] = [];
+  const expected: RegExp[] = [];
   page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`${page.url()}: ${message.text()}`);
+    if (message.type() === "error" && !expected.some((e) => e.test(message.text()))) errors.push(`${page.url()}: ${message.text()}`);
   });
   page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
   return {
     errors,
+    /** A console error the test causes on purpose (e.g. the status line of a 404 page). */
+    ignore: (pattern) => expected.push(pattern),
     assertClean: () => expect(errors, "console errors (hydration mismatches included)").toEqual([]),
   };
 }

@@ -1,0 +1,11 @@
+import { ok } from "@/lib/http/envelope";
+import { withErrors } from "@/lib/http/handlers";
+import { parseUuid } from "@/lib/http/params";
+import { isEmbedOriginAllowed } from "@/lib/payments/embed-origin";
+
+/** GET /api/checkout/:sessionId/embed?origin=… (public): may this origin receive the outcome by postMessage? */
+export const GET = withErrors(async ({ req, db, params }) => {
+  const sessionId = parseUuid(params.sessionId, "sessionId");
+  const origin = req.nextUrl.searchParams.get("origin") ?? "";
+  return ok({ allowed: await isEmbedOriginAllowed(db, sessionId, origin) }, 200, { "cache-control": "no-store" });
+});

@@ -1,0 +1,185 @@
+import { createServer, type Server } from "node:http";
+import { expect, test, type Page } from "@playwright/test";
+import jsQR from "jsqr";
+import { PNG } from "pngjs";
+import { privateKeyToAccount } from "viem/accounts";
+import { ANVIL_DEFAULT_KEYS } from "../../lib/chain/demo-token";
+import { expectAccessible, screenshot, watchConsole } from "./helpers/pages";
+import { apiMerchant, payDirectly } from "./helpers/merchant";
+import { injectWallet } from "./helpers/wallet";
+
+/**
+ * The hosted checkout as a payer sees it: paying with a browser wallet (an injected EIP-1193
+ * provider backed by anvil), partial payments, a rejected request, every state in two languages,
+ * and the embed on a shop's page.
+ */
+const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]!).address;
+
+async function qrPayload(page: Page): Promise<string> {
+  const src = await page.getByRole("img", { name: /QR/ }).getAttribute("src");
+  const png = PNG.sync.read(Buffer.from(src!.split(",")[1]!, "base64"));
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)!.data;
+}
+
+test("a payer pays with a browser wallet: connect, switch chain, transfer, paid — without reloading", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  const session = await merchant.createPayment("25", { redirectUrl: "https://shop.example.com/thanks" });
+  await injectWallet(page, { account: payer });
+  await page.goto(`/pay/${session.sessionId}?lang=en`);
+  await expect(page.getByRole("status").first()).toContainText("Waiting for your payment");
+  await page.route("https://shop.example.com/**", (route) => route.fulfill({ body: "<h1>Thanks</h1>", contentType: "text/html" }));
+
+  await page.getByRole("button", { name: "Pay 25 DUSD with Test Wallet" }).click();
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
+  expect(await page.evaluate(() => (window as unknown as { __walletCalls: string[] }).__walletCalls)).toContain("wallet_switchEthereumChain");
+  expect(await page.evaluate(() => (window as unknown as { ethereum: { request: (a: { method: string }) => Promise<string> } }).ethereum.request({ method: "eth_chainId" }))).toBe("0x7a69");
+  await expect(page.getByText(/Returning to the shop in \d s/)).toBeVisible();
+  await page.waitForURL("https://shop.example.com/thanks", { timeout: 10_000 });
+  expect((await merchant.status(session.sessionId)).status).toBe("completed");
+  logs.assertClean();
+});
+
+test("after a partial payment the QR code, the wallet link and the wallet button ask for the rest", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  const session = await merchant.createPayment("10");
+  await injectWallet(page, { account: payer });
+  await page.goto(`/pay/${session.sessionId}?lang=en`);
+  expect(await qrPayload(page)).toContain("uint256=10000000000000000000");
+
+  await payDirectly(session.depositAddress, "4");
+  await expect(page.getByTestId("partial")).toHaveText("Received 4 of 10 DUSD — send 6 more", { timeout: 20_000 });
+  await expect(page.getByTestId("remaining-amount")).toHaveText("6 DUSD");
+  await expect.poll(() => qrPayload(page)).toContain("uint256=6000000000000000000");
+  await expect(page.getByTestId("payment-uri")).toHaveAttribute("href", /uint256=6000000000000000000$/);
+  const button = page.getByRole("button", { name: "Pay 6 DUSD with Test Wallet" });
+  await expect(button).toBeVisible();
+  await button.click();
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
+  expect(await merchant.status(session.sessionId)).toMatchObject({ status: "completed", receivedAmount: "10" });
+  logs.assertClean();
+});
+
+test("a request rejected in the wallet shows why and can be retried", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  const session = await merchant.createPayment("3");
+  await injectWallet(page, { account: payer, rejectSends: 1 });
+  await page.goto(`/pay/${session.sessionId}?lang=en`);
+  await page.getByRole("button", { name: "Pay 3 DUSD with Test Wallet" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "rejected" })).toContainText("The request was rejected in your wallet.");
+  await page.getByRole("button", { name: "Try again" }).click();
+  await page.getByRole("button", { name: "Pay 3 DUSD with Test Wallet" }).click();
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
+  logs.assertClean();
+});
+
+test("every state, in English and Spanish, at 375 and 1280 px: accessible and without console errors", async ({ page, request }, testInfo) => {
+  test.setTimeout(150_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  const pending = await merchant.createPayment("1234.5");
+  const partial = await merchant.createPayment("10");
+  await payDirectly(partial.depositAddress, "2.5");
+  const completed = await merchant.createPayment("5");
+  await payDirectly(completed.depositAddress, "5.5");
+  const cancelled = await merchant.createPayment("7");
+  await request.post(`/api/v1/payment/${cancelled.sessionId}/cancel`, { headers: { "x-api-key": merchant.key } });
+  await expect.poll(async () => (await merchant.status(partial.sessionId)).receivedAmount, { timeout: 20_000 }).toBe("2.5");
+  await expect.poll(async () => (await merchant.status(completed.sessionId)).status, { timeout: 20_000 }).toBe("completed");
+  const states = [
+    ["pending", pending.sessionId],
+    ["partial", partial.sessionId],
+    ["completed", completed.sessionId],
+    ["cancelled", cancelled.sessionId],
+    ["not-found", crypto.randomUUID()],
+  ] as const;
+  logs.ignore(/Failed to load resource: the server responded with a status of 404/); // the not-found state is a 404 page
+  for (const lang of ["en", "es"]) {
+    for (const [state, id] of states) {
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.goto(`/pay/${id}?lang=${lang}`);
+      await expect(page.locator("h1").first()).toBeVisible();
+      if (state === "pending") await expect(page.getByText(/\d+:\d\d/)).toBeVisible(); // the countdown, rendered in the browser only
+      await expectAccessible(page, `checkout ${state} (${lang})`);
+      await screenshot(page, testInfo, `checkout-${state}-375-${lang}`);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await screenshot(page, testInfo, `checkout-${state}-1280-${lang}`);
+    }
+  }
+  await page.goto(`/pay/${partial.sessionId}?lang=es`);
+  await expect(page.getByTestId("partial")).toHaveText("Recibido 2,5 de 10 DUSD: envía 7,5 más");
+  await page.goto(`/pay/${pending.sessionId}?lang=es`);
+  await expect(page.getByTestId("amount")).toHaveText("1.234,5 DUSD");
+  await page.goto(`/pay/${completed.sessionId}?lang=en`);
+  await expect(page.getByText("You sent 0.5 DUSD more than asked.")).toBeVisible();
+  logs.assertClean();
+});
+
+test("the language follows Accept-Language, and the switcher changes it", async ({ browser }) => {
+  const context = await browser.newContext({ locale: "vi-VN", extraHTTPHeaders: { "accept-language": "vi-VN,vi;q=0.9,en;q=0.5" } });
+  const page = await context.newPage();
+  const merchant = await apiMerchant(page.request, ["https://shop.example.com"]);
+  const session = await merchant.createPayment("2");
+  await page.goto(`/pay/${session.sessionId}`);
+  await expect(page.getByText("Đang chờ thanh toán của bạn")).toBeVisible();
+  await page.getByRole("combobox", { name: "Ngôn ngữ" }).selectOption("ru");
+  await expect(page.getByText("Ожидаем вашу оплату")).toBeVisible();
+  await page.goto(`/pay/${session.sessionId}`); // the choice is remembered
+  await expect(page.getByText("Ожидаем вашу оплату")).toBeVisible();
+  await context.close();
+});
+
+// The shops are real little servers on other loopback ports (other origins than the gateway's).
+// Chromium lets a page load a script from a loopback address only if the page itself came from one.
+function shopServer(port: number, html: () => string): Promise<Server> {
+  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(html()));
+  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
+}
+
+const SHOP = "http://localhost:4107";
+for (const [name, origin, whitelisted] of [
+  ["a whitelisted shop receives the outcome by postMessage", SHOP, true],
+  ["a page on another origin receives nothing", "http://localhost:4108", false],
+] as const) {
+  test(`embedded checkout: ${name}`, async ({ page, request, baseURL }) => {
+    test.setTimeout(90_000);
+    const merchant = await apiMerchant(request, [SHOP]);
+    const session = await merchant.createPayment("4");
+    const server = await shopServer(
+      Number(new URL(origin).port),
+      () => `<!doctype html><html lang="en"><head><title>Shop</title><script src="${baseURL}/checkout.js"></script></head>
+          <body><h1>Shop</h1><button id="pay">Pay</button><script>
+            window.__messages = []; window.__completed = null;
+            window.addEventListener("message", (e) => window.__messages.push(e.data));
+            document.getElementById("pay").onclick = () => BscPay.open(${JSON.stringify(session.sessionId)}, { onCompleted: (d) => (window.__completed = d) });
+          </script></body></html>`,
+    );
+    try {
+      const logs = watchConsole(page);
+      await page.goto(`${origin}/checkout`);
+      await expect.poll(() => page.evaluate(() => typeof (window as unknown as { BscPay?: unknown }).BscPay)).toBe("object");
+      await page.getByRole("button", { name: "Pay" }).click();
+      const frame = page.frameLocator('iframe[title="BSC Pay checkout"]');
+      await expect(frame.getByTestId("amount")).toHaveText("4 DUSD");
+      await payDirectly(session.depositAddress, "4");
+      await expect.poll(async () => (await merchant.status(session.sessionId)).status, { timeout: 30_000 }).toBe("completed");
+      await expect(frame.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 10_000 });
+      if (whitelisted) {
+        await expect.poll(() => page.evaluate(() => (window as unknown as { __completed: { status: string } | null }).__completed?.status), { timeout: 10_000 }).toBe("completed");
+      } else {
+        await page.waitForTimeout(3_000);
+        const messages = await page.evaluate(() => (window as unknown as { __messages: { type?: string }[] }).__messages);
+        expect(messages.filter((m) => String(m?.type).startsWith("bscpay:"))).toEqual([]);
+        expect(await page.evaluate(() => (window as unknown as { __completed: unknown }).__completed)).toBeNull();
+      }
+      logs.assertClean();
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+}
