@@ -50,6 +50,10 @@ export default defineConfig({
       NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
       DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
       LOG_LEVEL: "warn",
+      // Every e2e merchant signs up and signs in from 127.0.0.1: the per-address limits would
+      // stop the suite, not an attacker (tests/integration/abuse-limits.test.ts covers them).
+      REGISTER_RATE_LIMIT_PER_HOUR: "1000",
+      LOGIN_RATE_LIMIT_PER_MINUTE: "1000",
     },
   },
 });
