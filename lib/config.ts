@@ -103,6 +103,7 @@ const envSchema = z.object({
   REGISTRATION: z.preprocess(emptyToUndefined, z.enum(["open", "closed"], { error: 'must be "open" or "closed"' }).default("open")),
   REGISTER_RATE_LIMIT_PER_HOUR: intInRange(1, 1_000_000),
   LOGIN_RATE_LIMIT_PER_MINUTE: intInRange(1, 1_000_000),
+  WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyToUndefined, z.enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' }).optional()),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
@@ -147,6 +148,8 @@ export interface Config {
   /** Per client IP: sign-ups per hour, and token / sign-in attempts per minute. */
   registerRateLimitPerHour: number;
   loginRateLimitPerMinute: number;
+  /** Webhooks may go to http:// and to loopback / private addresses (a development install). */
+  webhookAllowPrivate: boolean;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -217,6 +220,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     registration: e.REGISTRATION,
     registerRateLimitPerHour: e.REGISTER_RATE_LIMIT_PER_HOUR ?? 10,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE ?? 20,
+    // A shop on this machine is normal while only the local chain runs; with real money, never by default.
+    webhookAllowPrivate:
+      e.WEBHOOK_ALLOW_PRIVATE === undefined ? networks.length > 0 && networks.every((n) => n.name === "local") : e.WEBHOOK_ALLOW_PRIVATE === "true" || e.WEBHOOK_ALLOW_PRIVATE === "1",
   };
 }
 

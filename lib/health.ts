@@ -9,6 +9,7 @@ import { countQuarantined } from "./chain/quarantine";
 import { runnerState } from "./jobs/runner-registry";
 import { listNetworks, publicClientFor } from "./chain/networks";
 import { ensureStarted } from "./startup";
+import { webhookBacklog } from "./webhooks/endpoints";
 
 export interface ChainHealth {
   chainId: number;
@@ -29,6 +30,8 @@ export interface Health {
   status: "ok" | "degraded" | "error";
   db: "ok" | "unavailable";
   chains: Record<string, ChainHealth>;
+  /** Webhook deliveries still to send, and those that gave up after every retry (merchants see them). */
+  webhooks?: { pending: number; failed: number };
   jobs: { mode: "embedded" | "inngest"; leader?: boolean; lastScanAt?: string | null; lastWorkAt?: string | null; lastError?: string | null };
 }
 
@@ -54,7 +57,7 @@ export async function getHealth(): Promise<Health> {
   }
   const chains = Object.fromEntries(await Promise.all(listNetworks().map(async (n) => [n.name, await chainHealth(n.name, n.chainId)] as const)));
   const degraded = Object.values(chains).some((c) => c.error !== undefined);
-  return { status: degraded ? "degraded" : "ok", db: "ok", chains, jobs };
+  return { status: degraded ? "degraded" : "ok", db: "ok", chains, webhooks: await webhookBacklog(await getDb()), jobs };
 }
 
 /** Below this, the gas tank is reported low even before a forward has to wait for it. */

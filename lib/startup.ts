@@ -4,6 +4,7 @@ import { startLocalChain } from "./chain/local-chain";
 import { verifyChainIds } from "./chain/verify-chain-ids";
 import { seedLocalDemo } from "./seed/demo-merchant";
 import { log } from "./log";
+import { backfillEndpoints } from "./webhooks/endpoints";
 
 const STARTUP_KEY = Symbol.for("bsc-pay.startup");
 type StartupHolder = { [STARTUP_KEY]?: Promise<void> };
@@ -22,6 +23,7 @@ async function start(): Promise<void> {
   const config = getConfig();
   const { db, driver } = await getDatabase();
   log.info({ driver, networks: config.networks.map((n) => n.name), jobs: config.jobs.mode }, "database ready");
+  await backfillEndpoints(db);
   if (config.localChain) {
     const rpcUrl = await startLocalChain(config);
     await seedLocalDemo(db, config, rpcUrl);

@@ -3,8 +3,11 @@ import { z } from "zod";
 import { addressSchema } from "../chain/address";
 import { assertNotServiceAddress } from "../chain/service-addresses";
 import type { Db } from "../db";
-import { domains, type Domain } from "../db/schema";
+import { getConfig } from "../config";
+import { domains, webhookEndpoints, type Domain, type WebhookEndpoint } from "../db/schema";
 import { AppError } from "../errors";
+import { endpointOfDomain, syncEndpoint } from "../webhooks/endpoints";
+import { webhookUrlProblem } from "../webhooks/webhook-url";
 
 export const addDomainSchema = z.object({
   domain: z.string({ error: "domain must be a string (an origin URL such as https://shop.example.com)" }),
@@ -30,16 +33,19 @@ export interface DomainView {
   domain: string;
   payoutAddress: string | null;
   webhookUrl: string | null;
+  /** Signs this domain's webhooks (Standard Webhooks "whsec_…"); shown to its owner while a webhookUrl is set. */
+  webhookSecret: string | null;
   withdrawalAddress: string | null;
   createdAt: string;
 }
 
-export function toDomainView(domain: Domain): DomainView {
+export function toDomainView(domain: Domain, endpoint: Pick<WebhookEndpoint, "secret" | "enabled"> | null = null): DomainView {
   return {
     domainId: domain.id,
     domain: domain.origin,
     payoutAddress: domain.payoutAddress,
     webhookUrl: domain.webhookUrl,
+    webhookSecret: domain.webhookUrl && endpoint?.enabled ? endpoint.secret : null,
     withdrawalAddress: domain.withdrawalAddress,
     createdAt: domain.createdAt.toISOString(),
   };
@@ -47,11 +53,18 @@ export function toDomainView(domain: Domain): DomainView {
 
 export async function listDomains(db: Db, userId: number): Promise<DomainView[]> {
   const rows = await db
-    .select()
+    .select({ domain: domains, endpoint: webhookEndpoints })
     .from(domains)
+    .leftJoin(webhookEndpoints, eq(webhookEndpoints.domainId, domains.id))
     .where(and(eq(domains.userId, userId), isNull(domains.deletedAt)))
     .orderBy(asc(domains.id));
-  return rows.map(toDomainView);
+  return rows.map((r) => toDomainView(r.domain, r.endpoint));
+}
+
+/** The owner's view of one domain, with its webhook secret. */
+export async function getDomainView(db: Db, userId: number, domainId: number): Promise<DomainView> {
+  const domain = await getOwnDomain(db, userId, domainId);
+  return toDomainView(domain, await endpointOfDomain(db, domain.id));
 }
 
 /** A live domain of this user; another user's or a deleted one is NOT_FOUND. */
@@ -72,12 +85,17 @@ export async function updateDomain(
 ): Promise<DomainView> {
   await getOwnDomain(db, userId, domainId);
   await assertNotServiceAddress(db, changes.payoutAddress, "payoutAddress");
-  const [updated] = await db
-    .update(domains)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(eq(domains.id, domainId))
-    .returning();
-  return toDomainView(updated!);
+  const problem = changes.webhookUrl ? webhookUrlProblem(changes.webhookUrl, getConfig().webhookAllowPrivate) : null;
+  if (problem) throw new AppError("VALIDATION_ERROR", problem, [{ path: "webhookUrl", message: problem }]);
+  return db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(domains)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(domains.id, domainId))
+      .returning();
+    const endpoint = await syncEndpoint(tx, updated!);
+    return toDomainView(updated!, endpoint);
+  });
 }
 
 /**
@@ -86,5 +104,8 @@ export async function updateDomain(
  */
 export async function deleteDomain(db: Db, userId: number, domainId: number): Promise<void> {
   await getOwnDomain(db, userId, domainId);
-  await db.update(domains).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(domains.id, domainId));
+  await db.transaction(async (tx) => {
+    const [removed] = await tx.update(domains).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(domains.id, domainId)).returning();
+    await syncEndpoint(tx, removed!); // its webhooks stop with it
+  });
 }

@@ -3,16 +3,19 @@ import type { DatabaseHandle } from "../db/client";
 import { errorText } from "../chain/rpc-errors";
 import { publicScanError } from "../chain/scanner";
 import { log } from "../log";
+import { WebhookPump } from "../webhooks/pump";
 import { configuredNetworks, confirmWithdrawalsStep, dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, scanNetworkStep } from "./steps";
 
 /**
- * JOBS=embedded: the job steps run in this process, on two loops — the scanner every
- * SCAN_INTERVAL_MS, and the work loop (expiry, forwarding, withdrawal confirmation) every second. Only the process that
+ * JOBS=embedded: the job steps run in this process, on three loops — the scanner every
+ * SCAN_INTERVAL_MS, the work loop (expiry, forwarding, withdrawal confirmation) every second, and
+ * the webhook sender, which polls the outbox every WEBHOOK_POLL_MS. Only the process that
  * holds the database's advisory lock runs them, so several instances never work twice.
  */
 const LEADER_LOCK_ID = 7_284_019_333;
 const MAX_RANGES_PER_TICK = 20;
 const FORWARD_CONCURRENCY = 4;
+const WEBHOOK_POLL_MS = 250;
 
 export interface RunnerState {
   mode: "embedded";
@@ -31,6 +34,7 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
   const state: RunnerState = { mode: "embedded", leader: false, lastScanAt: null, lastWorkAt: null, lastError: null };
   let stopped = false;
   const loops: Promise<void>[] = [];
+  const webhooks = new WebhookPump(handle.db);
 
   const loop = (name: string, intervalMs: number, body: () => Promise<void>) =>
     (async () => {
@@ -53,6 +57,8 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
         try {
           for (let i = 0; i < MAX_RANGES_PER_TICK; i++) {
             const result = await scanNetworkStep(handle.db, network);
+            // Payments just recorded have their events in the outbox: send them now, not next tick.
+            if (result.transfers > 0) webhooks.pump().catch(() => {});
             if (result.behind === 0) break;
           }
         } catch (error) {
@@ -70,6 +76,9 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
       await confirmWithdrawalsStep(handle.db);
       state.lastWorkAt = new Date().toISOString();
     }),
+    loop("webhooks", WEBHOOK_POLL_MS, async () => {
+      await webhooks.pump();
+    }),
   );
 
   return {
@@ -77,6 +86,7 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
     stop: async () => {
       stopped = true;
       await Promise.allSettled(loops);
+      await webhooks.stop();
     },
   };
 }

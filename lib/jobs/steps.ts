@@ -8,6 +8,7 @@ import { log } from "../log";
 import { expireDueSessions } from "../payments/expire-due";
 import { recordTransfers } from "../payments/record-transfers";
 import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
+import { attemptDelivery, claimDueDeliveries, type AttemptOutcome, type ClaimedDelivery } from "../webhooks/dispatch";
 
 /**
  * The engine's job steps, independent of what drives them (the embedded runner or Inngest).
@@ -65,4 +66,13 @@ export async function forwardStep(db: Db, forwardId: number): Promise<ForwardOut
 export async function confirmWithdrawalsStep(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
   await rebroadcastTopUps(db);
   return confirmWithdrawals(db);
+}
+
+/** Leases the webhook deliveries that are due (each is then sent by deliverWebhookStep). */
+export async function claimWebhooksStep(db: Db, limit = 100, leaseMs?: number): Promise<ClaimedDelivery[]> {
+  return claimDueDeliveries(db, limit, { leaseMs });
+}
+
+export async function deliverWebhookStep(db: Db, deliveryId: number): Promise<AttemptOutcome> {
+  return attemptDelivery(db, deliveryId);
 }

@@ -15,6 +15,7 @@ import {
 } from "../payments/schemas";
 import { registerTokenSchema } from "../tokens/schemas";
 import { credentialsSchema } from "../users/create-user";
+import { deliveriesQuerySchema } from "../webhooks/deliveries";
 import { sendWithdrawalSchema, withdrawalHistoryQuerySchema, withdrawalSchema } from "../withdrawals/schemas";
 
 /**
@@ -156,12 +157,50 @@ function build() {
         post: { ...user, summary: "Whitelist a domain", requestBody: json(addDomainSchema), responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") } },
       },
       "/api/user/domains/{id}": {
+        get: {
+          ...user,
+          summary: "One domain, with its webhookSecret while a webhookUrl is set",
+          requestParams: { path: z.object({ id: z.string() }) },
+          responses: { "200": { description: "OK" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },
+        },
         patch: {
           ...user,
           summary: "Set the payout address or webhook URL",
           requestParams: { path: z.object({ id: z.string() }) },
           requestBody: json(updateDomainSchema),
           responses: { "200": { description: "OK" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },
+        },
+      },
+      "/api/user/domains/{id}/webhook-secret": {
+        post: {
+          ...user,
+          summary: "Rotate the webhook signing secret (the old one keeps signing, as a second signature, for 24 h)",
+          requestParams: { path: z.object({ id: z.string() }) },
+          responses: { "200": { description: "The domain view with the new webhookSecret" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },
+        },
+      },
+      "/api/user/domains/{id}/webhook-test": {
+        post: {
+          ...user,
+          summary: "Queue a `ping` event to the domain's webhook URL",
+          requestParams: { path: z.object({ id: z.string() }) },
+          responses: { "201": { description: "The queued delivery" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },
+        },
+      },
+      "/api/user/domains/{id}/webhook-deliveries": {
+        get: {
+          ...user,
+          summary: "Webhook deliveries of the domain, newest first: event type, attempts, last status code and error, next attempt",
+          requestParams: { path: z.object({ id: z.string() }), query: deliveriesQuerySchema },
+          responses: { "200": { description: "{items, meta}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },
+        },
+      },
+      "/api/user/webhook-deliveries/{id}/redeliver": {
+        post: {
+          ...user,
+          summary: "Send a delivery again, with the same webhook-id, on a fresh retry schedule",
+          requestParams: { path: z.object({ id: z.string() }) },
+          responses: { "200": { description: "The delivery, pending again" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },
         },
       },
       "/api/user/package": {

@@ -1,8 +1,9 @@
-import { and, eq, lte, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { prepared } from "../db/prepared";
 import type { Db } from "../db";
 import { paymentSessions, tokens } from "../db/schema";
 import { AppError } from "../errors";
+import { expireSessionsWhere } from "./expire-due";
 import type { SessionWithToken } from "./session-view";
 
 /**
@@ -37,9 +38,5 @@ function selectSession(db: Db, sessionId: string): Promise<SessionWithToken | nu
 
 /** pending → expired once expiresAt has passed; returns the expired row, or nothing. */
 export function expireIfDue(db: Db, sessionId: string, now = new Date()) {
-  return db
-    .update(paymentSessions)
-    .set({ status: "expired", expiredAt: now, updatedAt: now })
-    .where(and(eq(paymentSessions.id, sessionId), eq(paymentSessions.status, "pending"), lte(paymentSessions.expiresAt, now)))
-    .returning();
+  return expireSessionsWhere(db, eq(paymentSessions.id, sessionId), now);
 }

@@ -1,7 +1,8 @@
-import { and, count, desc, eq, lte } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { paymentSessions, tokens, type SessionStatus } from "../db/schema";
 import { offsetOf, pageOf, type Page } from "../pagination";
+import { expireSessionsWhere } from "./expire-due";
 import { toHistoryItem } from "./session-view";
 
 /** The API key's sessions, newest first; pending sessions past expiresAt are expired first. */
@@ -10,11 +11,7 @@ export async function listPaymentHistory(
   apiKeyId: number,
   query: { page: number; limit: number; status?: SessionStatus },
 ): Promise<Page<ReturnType<typeof toHistoryItem>>> {
-  const now = new Date();
-  await db
-    .update(paymentSessions)
-    .set({ status: "expired", expiredAt: now, updatedAt: now })
-    .where(and(eq(paymentSessions.apiKeyId, apiKeyId), eq(paymentSessions.status, "pending"), lte(paymentSessions.expiresAt, now)));
+  await expireSessionsWhere(db, eq(paymentSessions.apiKeyId, apiKeyId));
 
   const where = and(eq(paymentSessions.apiKeyId, apiKeyId), query.status ? eq(paymentSessions.status, query.status) : undefined);
   const [totalRow] = await db.select({ total: count() }).from(paymentSessions).where(where);

@@ -2,13 +2,15 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db";
 import type { ObservedTransfer } from "../chain/scanner";
 import { deposits, paymentSessions, tokens } from "../db/schema";
-import { evaluateSession } from "./session-state";
+import { enqueueSessionEvents, type SessionEvents } from "../webhooks/outbox";
+import { evaluateSession, paymentEvents } from "./session-state";
 
 /**
  * Records confirmed transfers into deposit addresses (idempotently, keyed by the chain's own ids)
  * and re-evaluates the sessions they touched. New deposits are flagged for the forward planner,
  * and so are the unswept ones of a session that has just completed (its completing payment is
- * swept even below the token's minimum). Run it in the scanner's transaction, with the cursor.
+ * swept even below the token's minimum). The webhook events of those changes are written in the
+ * same transaction. Run it in the scanner's transaction, with the cursor.
  */
 export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now = new Date()): Promise<void> {
   if (transfers.length === 0) return;
@@ -33,6 +35,7 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
   const contractOf = new Map(sessionTokens.map((t) => [t.id, t.contract.toLowerCase()]));
 
   const allReceived = await tx.select().from(deposits).where(inArray(deposits.sessionId, sessionIds));
+  const changes: SessionEvents[] = [];
   for (const session of sessions) {
     const received = allReceived.filter((d) => d.sessionId === session.id);
     // Another token sent to the address pays nothing toward this session; it is still forwarded.
@@ -42,7 +45,7 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     const lateIds = new Set(result.lateTransferIds);
     const lateAmount = counted.filter((d) => lateIds.has(d.id)).reduce((sum, d) => sum + d.amount, 0n);
     result.lateTransferIds.push(...otherToken.map((d) => d.id));
-    await tx
+    const [updated] = await tx
       .update(paymentSessions)
       .set({
         status: result.status,
@@ -55,7 +58,11 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
         expiredAt: result.status === "expired" ? (session.expiredAt ?? now) : session.expiredAt,
         updatedAt: now,
       })
-      .where(eq(paymentSessions.id, session.id));
+      .where(eq(paymentSessions.id, session.id))
+      .returning();
+    const fresh = inserted.filter((d) => d.sessionId === session.id);
+    const freshLate = fresh.filter((d) => result.lateTransferIds.includes(d.id)).length;
+    changes.push({ session: updated!, types: paymentEvents(session, updated!, { late: freshLate, counted: fresh.length - freshLate }) });
     if (result.status === "completed" && session.status !== "completed") {
       await tx.update(deposits).set({ needsPlanning: true }).where(and(eq(deposits.sessionId, session.id), isNull(deposits.forwardId)));
     }
@@ -66,6 +73,7 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
         .where(and(eq(deposits.sessionId, session.id), inArray(deposits.id, result.lateTransferIds)));
     }
   }
+  await enqueueSessionEvents(tx, changes, now);
 }
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {

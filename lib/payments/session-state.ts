@@ -74,3 +74,25 @@ export function evaluateSession(session: SessionFacts, transfers: TransferFacts[
     lateTransferIds: late,
   };
 }
+
+export type PaymentEventType = "payment.completed" | "payment.partial" | "payment.expired" | "payment.cancelled" | "payment.late";
+
+export interface SessionSnapshot {
+  status: SessionStatus;
+  receivedAmount: bigint;
+}
+
+/**
+ * What the shop is told about one change of a session (DESIGN.md §15), in order: money that
+ * counts but does not complete (`partial`), the new status, then deposits that arrived after a
+ * terminal state or do not count (`late`). A re-evaluation that changes nothing says nothing.
+ */
+export function paymentEvents(before: SessionSnapshot, after: SessionSnapshot, newDeposits: { late: number; counted: number } = { late: 0, counted: 0 }): PaymentEventType[] {
+  const events: PaymentEventType[] = [];
+  const statusChanged = after.status !== before.status;
+  if (after.receivedAmount > before.receivedAmount && after.status !== "completed") events.push("payment.partial");
+  if (statusChanged && after.status !== "pending") events.push(`payment.${after.status}`);
+  const afterCompletion = before.status === "completed" && newDeposits.counted > 0;
+  if (newDeposits.late > 0 || afterCompletion) events.push("payment.late");
+  return events;
+}

@@ -4,6 +4,7 @@ import type { Db } from "../db";
 import { paymentSessions, SESSION_STATUSES, tokens, type PaymentSession } from "../db/schema";
 import { offsetOf, pageOf, type Page } from "../pagination";
 import { formatAmount } from "./amount";
+import { expireSessionsWhere } from "./expire-due";
 
 /**
  * A merchant's payments across all their API keys, for the dashboard: filters, search, pages and
@@ -162,9 +163,5 @@ export function csvLine(values: unknown[]): string {
 }
 
 async function expireDue(db: Db, userId: number): Promise<void> {
-  const now = new Date();
-  await db
-    .update(paymentSessions)
-    .set({ status: "expired", expiredAt: now, updatedAt: now })
-    .where(and(eq(paymentSessions.userId, userId), eq(paymentSessions.status, "pending"), lte(paymentSessions.expiresAt, now)));
+  await expireSessionsWhere(db, eq(paymentSessions.userId, userId));
 }

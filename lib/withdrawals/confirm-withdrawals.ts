@@ -9,7 +9,8 @@ import { hashOfRaw, receiptOf } from "../chain/transactions";
 import type { Db } from "../db";
 import { idempotencyRecords, withdrawals, type Withdrawal } from "../db/schema";
 import { log } from "../log";
-import { releasesIdempotencyKey, settleWithdrawal, type MinedFacts, type Settlement } from "./withdrawal-state";
+import { enqueueWithdrawalEvent } from "../webhooks/outbox";
+import { releasesIdempotencyKey, settleWithdrawal, withdrawalEvent, type MinedFacts, type Settlement } from "./withdrawal-state";
 
 /**
  * Broadcasting and settling withdrawals. A stored transaction is only ever re-sent as the same
@@ -101,7 +102,9 @@ async function finish(db: Db, withdrawal: Withdrawal, settlement: Settlement & {
         updatedAt: new Date(),
       })
       .where(and(eq(withdrawals.id, withdrawal.id), eq(withdrawals.status, "submitted")))
-      .returning({ id: withdrawals.id });
+      .returning();
+    const event = withdrawalEvent(settlement);
+    if (done[0] && event) await enqueueWithdrawalEvent(tx, done[0], event);
     if (done.length > 0 && withdrawal.apiKeyId !== null && releasesIdempotencyKey(settlement)) {
       // Nothing was sent: the shop may retry the same request with the same key.
       await tx

@@ -48,3 +48,8 @@ export function settleWithdrawal(facts: WithdrawalFacts): Settlement {
 export function releasesIdempotencyKey(settlement: Settlement): boolean {
   return settlement.status === "failed";
 }
+
+/** The webhook event a settlement makes, if it is final (DESIGN.md §15). */
+export function withdrawalEvent(settlement: Settlement): "withdrawal.completed" | "withdrawal.failed" | null {
+  return settlement.status === "submitted" ? null : `withdrawal.${settlement.status}`;
+}

@@ -26,6 +26,7 @@ describe("domains", () => {
       domain: "https://shop.example.com",
       payoutAddress: null,
       webhookUrl: null,
+      webhookSecret: null,
       withdrawalAddress: keyRingFor(TEST_MNEMONIC).withdrawalAddress(domainId),
       createdAt: expect.any(String),
     });

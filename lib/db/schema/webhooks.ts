@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz, updatedAt } from "./columns";
 import { domains } from "./domains";
 import { users } from "./users";
@@ -15,11 +15,14 @@ export const webhookEndpoints = pgTable(
     url: text("url").notNull(),
     /** Standard Webhooks signing secret ("whsec_…"); it must be readable to sign, shown to its owner only. */
     secret: text("secret").notNull(),
+    /** After a rotation, the old secret signs too (a second signature) until this expires. */
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: timestamptz("previous_secret_expires_at"),
     enabled: boolean("enabled").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("webhook_endpoints_user_idx").on(t.userId)],
+  (t) => [index("webhook_endpoints_user_idx").on(t.userId), uniqueIndex("webhook_endpoints_domain_unique").on(t.domainId)],
 );
 
 export const webhookDeliveries = pgTable(
@@ -29,20 +32,31 @@ export const webhookDeliveries = pgTable(
     endpointId: integer("endpoint_id")
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-    /** Stable per event and endpoint, so a re-queued event is delivered once. */
+    /** Stable per event and endpoint (the webhook-id header): retries reuse it. */
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
-    payload: jsonb("payload").notNull(),
+    /** The exact JSON body `{type, timestamp, data}` (text, so every retry sends the same bytes). */
+    payload: text("payload").notNull(),
+    /** The session or withdrawal the event is about: one endpoint gets them in order per record. */
+    orderKey: text("order_key").notNull().default(""),
     status: text("status", { enum: ["pending", "delivered", "failed"] }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamptz("next_attempt_at").notNull().defaultNow(),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
+    lastAttemptAt: timestamptz("last_attempt_at"),
+    /** A worker's claim while it sends; another worker skips it until then. */
+    lockedUntil: timestamptz("locked_until"),
     deliveredAt: timestamptz("delivered_at"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("webhook_deliveries_event_unique").on(t.endpointId, t.eventId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_order_idx").on(t.endpointId, t.orderKey, t.id).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt),
   ],
 );
+
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;

@@ -1,12 +1,10 @@
-import { deleteDomain, getOwnDomain, toDomainView, updateDomain, updateDomainSchema } from "@/lib/domains/manage-domains";
+import { deleteDomain, getDomainView, updateDomain, updateDomainSchema } from "@/lib/domains/manage-domains";
 import { readJson } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { withUser } from "@/lib/http/handlers";
 import { parseIntegerId } from "@/lib/http/params";
 
-export const GET = withUser(async ({ db, user, params }) =>
-  ok(toDomainView(await getOwnDomain(db, user.id, parseIntegerId(params.id, "domainId")))),
-);
+export const GET = withUser(async ({ db, user, params }) => ok(await getDomainView(db, user.id, parseIntegerId(params.id, "domainId"))));
 
 /** PATCH /api/user/domains/:id {payoutAddress?, webhookUrl?} (null clears) */
 export const PATCH = withUser(async ({ req, db, user, params }) => {

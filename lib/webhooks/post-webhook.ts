@@ -1,0 +1,115 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import { isNonPublicAddress } from "./address-guard";
+import { refuseTarget } from "./webhook-url";
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** What we read of a receiver's answer before hanging up: its status is all that counts. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export interface PostResult {
+  /** 2xx: delivered. */
+  ok: boolean;
+  statusCode: number | null;
+  /** Why it did not count, in words the merchant can act on (never our internals). */
+  error: string | null;
+}
+
+export class TargetRefused extends Error {}
+
+/**
+ * POSTs one webhook. No redirect is followed (a 3xx is a failed attempt), the whole exchange is
+ * cut off after DELIVERY_TIMEOUT_MS, and unless private targets are allowed the address the name
+ * resolves to *at connection time* must be public — checked inside the socket's own lookup, so a
+ * DNS answer that changes between a check and the connect (rebinding) cannot slip through.
+ */
+export function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { allowPrivate: boolean; timeoutMs?: number },
+): Promise<PostResult> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return Promise.resolve({ ok: false, statusCode: null, error: "the webhook URL is not a valid URL" });
+  }
+  const refusal = refuseTarget(target, options.allowPrivate);
+  if (refusal) return Promise.resolve({ ok: false, statusCode: null, error: refusal });
+
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const transport = target.protocol === "https:" ? https : http;
+  return new Promise<PostResult>((resolve) => {
+    let settled = false;
+    const finish = (result: PostResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      resolve(result);
+    };
+    const request = transport.request(
+      target,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "user-agent": "bsc-pay-webhooks/1", "content-length": Buffer.byteLength(body), ...headers },
+        lookup: options.allowPrivate ? undefined : publicOnlyLookup,
+        agent: false,
+      },
+      (response) => {
+        const statusCode = response.statusCode ?? 0;
+        let read = 0;
+        const done = () =>
+          finish(
+            statusCode >= 200 && statusCode < 300
+              ? { ok: true, statusCode, error: null }
+              : { ok: false, statusCode, error: statusCode >= 300 && statusCode < 400 ? `HTTP ${statusCode}: redirects are not followed` : `HTTP ${statusCode}` },
+          );
+        response.on("data", (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_RESPONSE_BYTES) done();
+        });
+        response.on("end", done);
+        response.on("error", done);
+      },
+    );
+    const timer = setTimeout(() => finish({ ok: false, statusCode: null, error: `no answer within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs);
+    request.on("error", (error) => finish({ ok: false, statusCode: null, error: connectionError(error) }));
+    request.end(body);
+  });
+}
+
+function publicOnlyLookup(
+  hostname: string,
+  options: { family?: number | string; all?: boolean },
+  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+): void {
+  dnsLookup(hostname, { family: options.family as 0 | 4 | 6 | undefined, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const blocked = addresses.find((a) => isNonPublicAddress(a.address));
+    if (blocked) return callback(new TargetRefused(`refused: ${hostname} resolves to ${blocked.address}, which is not a public address`), []);
+    if (options.all) return callback(null, addresses);
+    callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+}
+
+function connectionError(error: Error & { code?: string }): string {
+  if (error instanceof TargetRefused) return error.message;
+  switch (error.code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "the host name does not resolve";
+    case "ECONNRESET":
+    case "EPIPE":
+      return "the connection was closed without an answer";
+    case "ETIMEDOUT":
+      return "the connection timed out";
+    default:
+      if (error.code?.startsWith("ERR_TLS") || /certificate|SSL|TLS/i.test(error.message)) return "TLS failed: the certificate was not accepted";
+      return `the request failed (${error.code ?? "network error"})`;
+  }
+}
