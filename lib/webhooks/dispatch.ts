@@ -126,8 +126,11 @@ export interface DispatchResult {
 }
 
 /** Claims what is due and delivers it, `concurrency` at a time (the embedded runner's step). */
-export async function deliverDueWebhooks(db: Db, options: { limit?: number; concurrency?: number; timeoutMs?: number } = {}): Promise<DispatchResult> {
-  const claimed = await claimDueDeliveries(db, options.limit ?? 100);
+export async function deliverDueWebhooks(
+  db: Db,
+  options: { limit?: number; concurrency?: number; timeoutMs?: number; leaseMs?: number } = {},
+): Promise<DispatchResult> {
+  const claimed = await claimDueDeliveries(db, options.limit ?? 100, { leaseMs: options.leaseMs });
   let delivered = 0;
   let next = 0;
   const workers = Array.from({ length: Math.min(options.concurrency ?? 16, claimed.length) }, async () => {
