@@ -11,16 +11,20 @@ import { useConfig } from "../helpers/config";
 import { createTestDatabase, useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
+import { startWebhookReceiver } from "../helpers/webhook-receiver";
 
 useTestDatabase();
 const chain = useTestChain({ chainId: 56, blockTime: 1 });
 const MERCHANT_WALLET = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720" as Address;
 
 describe("embedded runner", () => {
-  it("detects a payment within seconds, completes the session and forwards the funds", async () => {
-    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", SCAN_INTERVAL_MS: "200" });
+  it("detects a payment within seconds, completes the session, tells the shop's webhook and forwards the funds", async () => {
+    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", SCAN_INTERVAL_MS: "200", WEBHOOK_ALLOW_PRIVATE: "true" });
     const token = await deployTestToken(chain().url, { symbol: "RUN" });
     const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
+    const receiver = await startWebhookReceiver();
+    const { PATCH: patchDomain } = await import("@/app/api/user/domains/[id]/route");
+    await call(patchDomain, { method: "PATCH", headers: merchant.auth, params: { id: String(merchant.domainId) }, body: { webhookUrl: receiver.url } });
     await fundGasTank(chain().url);
     const runner = startEmbeddedRunner(await getDatabase());
     try {
@@ -31,11 +35,14 @@ describe("embedded runner", () => {
         .poll(async () => (await call(status, { headers: { "x-api-key": merchant.apiKey }, params: { sessionId } })).body.data.status, { timeout: 15_000, interval: 200 })
         .toBe("completed");
       expect((await call(status, { headers: { "x-api-key": merchant.apiKey }, params: { sessionId } })).body.data.txHash).toBe(hash);
+      const [hook] = await receiver.waitFor(1, 5_000);
+      expect(JSON.parse(hook!.body)).toMatchObject({ type: "payment.completed", data: { sessionId, status: "completed" } });
       await expect.poll(() => tokenBalance(chain().url, token, MERCHANT_WALLET), { timeout: 20_000, interval: 250 }).toBe(parseUnits("4", 18));
       expect(runner.state).toMatchObject({ mode: "embedded", leader: true });
       expect(runner.state.lastScanAt).not.toBeNull();
     } finally {
       await runner.stop();
+      await receiver.close();
     }
   });
 
