@@ -15,7 +15,7 @@ import { configuredNetworks, confirmWithdrawalsStep, dueForwardsStep, expireDueS
 const LEADER_LOCK_ID = 7_284_019_333;
 const MAX_RANGES_PER_TICK = 20;
 const FORWARD_CONCURRENCY = 4;
-const WEBHOOK_POLL_MS = 250;
+export const WEBHOOK_POLL_MS = 250;
 
 export interface RunnerState {
   mode: "embedded";
