@@ -103,6 +103,7 @@ const envSchema = z.object({
   REGISTRATION: z.preprocess(emptyToUndefined, z.enum(["open", "closed"], { error: 'must be "open" or "closed"' }).default("open")),
   REGISTER_RATE_LIMIT_PER_HOUR: intInRange(1, 1_000_000),
   LOGIN_RATE_LIMIT_PER_MINUTE: intInRange(1, 1_000_000),
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, { error: "must be at least 16 characters" }).optional()),
   WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyToUndefined, z.enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' }).optional()),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
@@ -150,6 +151,8 @@ export interface Config {
   loginRateLimitPerMinute: number;
   /** Webhooks may go to http:// and to loopback / private addresses (a development install). */
   webhookAllowPrivate: boolean;
+  /** Bearer token for /api/metrics; unset → metrics only for loopback clients. */
+  metricsToken: string | null;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -221,6 +224,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     registerRateLimitPerHour: e.REGISTER_RATE_LIMIT_PER_HOUR ?? 10,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE ?? 20,
     // A shop on this machine is normal while only the local chain runs; with real money, never by default.
+    metricsToken: e.METRICS_TOKEN ?? null,
     webhookAllowPrivate:
       e.WEBHOOK_ALLOW_PRIVATE === undefined ? networks.length > 0 && networks.every((n) => n.name === "local") : e.WEBHOOK_ALLOW_PRIVATE === "true" || e.WEBHOOK_ALLOW_PRIVATE === "1",
   };

@@ -1,6 +1,7 @@
 import { createPublicClient, defineChain, fallback, http, webSocket, type Chain, type PublicClient } from "viem";
 import { bsc, bscTestnet } from "viem/chains";
 import { getConfig, type NetworkConfig, type NetworkName } from "../config";
+import { instrumentTransport } from "../metrics/instrument-transport";
 
 /**
  * Configured networks and their viem clients. RPC goes through viem `fallback` over every URL
@@ -64,7 +65,7 @@ export function publicClientFor(name: string): PublicClient {
     chain: chainOf(network),
     transport: fallback(
       urls.map((url) =>
-        url.startsWith("ws") ? webSocket(url, { timeout: 10_000, retryCount: 1 }) : http(url, { timeout: 10_000, retryCount: 1 }),
+        instrumentTransport(name, url.startsWith("ws") ? webSocket(url, { timeout: 10_000, retryCount: 1 }) : http(url, { timeout: 10_000, retryCount: 1 })),
       ),
       { retryCount: 2 },
     ),

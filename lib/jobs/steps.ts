@@ -5,6 +5,7 @@ import { listNetworks } from "../chain/networks";
 import { recordScanError, scanOnce } from "../chain/scanner";
 import type { Db } from "../db";
 import { log } from "../log";
+import { metrics } from "../metrics/registry";
 import { expireDueSessions } from "../payments/expire-due";
 import { recordTransfers } from "../payments/record-transfers";
 import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
@@ -27,11 +28,14 @@ export interface ScanStepResult {
  * commit, so detection never waits for planning); call again while `behind` > 0.
  */
 export async function scanNetworkStep(db: Db, network: string): Promise<ScanStepResult> {
+  const endTimer = metrics().scanDuration.startTimer({ network });
   try {
     const result = await scanOnce(db, network, { record: recordTransfers });
+    endTimer();
     const forwards = result && result.transfers > 0 ? await planFlaggedDeposits(db, network) : [];
     return { network, behind: result ? Number(result.behind) : 0, transfers: result?.transfers ?? 0, forwards };
   } catch (error) {
+    metrics().scanErrors.inc({ network });
     await recordScanError(db, network, error).catch(() => {});
     throw error;
   }

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db";
 import type { ObservedTransfer } from "../chain/scanner";
 import { deposits, paymentSessions, tokens } from "../db/schema";
+import { metrics } from "../metrics/registry";
 import { enqueueSessionEvents, type SessionEvents } from "../webhooks/outbox";
 import { evaluateSession, paymentEvents } from "./session-state";
 
@@ -64,6 +65,9 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     const freshLate = fresh.filter((d) => result.lateTransferIds.includes(d.id)).length;
     changes.push({ session: updated!, types: paymentEvents(session, updated!, { late: freshLate, counted: fresh.length - freshLate }) });
     if (result.status === "completed" && session.status !== "completed") {
+      // Counted before the commit: a scan that rolls back and runs again may count it twice (rare, and only a metric).
+      const completing = counted.find((d) => d.txHash === result.txHash);
+      if (completing) metrics().detectionLatency.observe({ network: session.network }, Math.max(0, (now.getTime() - completing.blockTimestamp.getTime()) / 1000));
       await tx.update(deposits).set({ needsPlanning: true }).where(and(eq(deposits.sessionId, session.id), isNull(deposits.forwardId)));
     }
     if (result.lateTransferIds.length > 0) {

@@ -5,6 +5,7 @@ import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
 import { webhookDeliveries, webhookEndpoints, type WebhookDelivery, type WebhookEndpoint } from "../db/schema";
 import { log } from "../log";
+import { metrics } from "../metrics/registry";
 import { signingSecrets } from "./endpoints";
 import { DELIVERY_TIMEOUT_MS, postWebhook, type PostResult } from "./post-webhook";
 import { retryDelayMs } from "./retry-schedule";
@@ -114,6 +115,7 @@ async function recordAttempt(db: Db, delivery: WebhookDelivery, result: PostResu
       lockedUntil: null,
     })
     .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, "pending")));
+  metrics().webhookAttempts.inc({ outcome });
   if (outcome === "failed") {
     log.warn({ deliveryId: delivery.id, eventType: delivery.eventType, attempts }, "webhook delivery failed for good; the merchant can redeliver it");
   }

@@ -1,0 +1,25 @@
+import { NextRequest } from "next/server";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db";
+import { errorResponse } from "@/lib/http/envelope";
+import { AppError } from "@/lib/errors";
+import { metricsAccess } from "@/lib/metrics/access";
+import { renderMetrics } from "@/lib/metrics/collect";
+import { ensureStarted } from "@/lib/startup";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/metrics: Prometheus text format; bearer METRICS_TOKEN, or loopback when it is unset. */
+export async function GET(req: NextRequest) {
+  const access = metricsAccess(req.headers, getConfig().metricsToken);
+  if (access === "unauthorized") {
+    const res = errorResponse(new AppError("UNAUTHORIZED", "send the metrics token as Authorization: Bearer <METRICS_TOKEN>"));
+    res.headers.set("www-authenticate", 'Bearer realm="metrics"');
+    return res;
+  }
+  // No code of DESIGN.md §5 means "forbidden" without leaking existence; 401 says what would let them in.
+  if (access === "forbidden") return errorResponse(new AppError("UNAUTHORIZED", "metrics are served to loopback clients only; set METRICS_TOKEN to read them remotely"));
+  await ensureStarted();
+  const { body, contentType } = await renderMetrics(await getDb());
+  return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
+}

@@ -1,0 +1,29 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { isIP } from "node:net";
+import { clientIp } from "../http/client-ip";
+
+export type MetricsAccess = "allowed" | "unauthorized" | "forbidden";
+
+/**
+ * Who may read /api/metrics. With METRICS_TOKEN: whoever sends it as a bearer token. Without:
+ * loopback clients only (a Prometheus on the same host) — the client address is the one the
+ * nearest proxy saw, as for the rate limits, so run behind a proxy or set the token.
+ */
+export function metricsAccess(headers: Headers, token: string | null): MetricsAccess {
+  if (token !== null) {
+    const sent = /^Bearer\s+(.+)$/i.exec(headers.get("authorization") ?? "")?.[1]?.trim() ?? "";
+    return sameSecret(sent, token) ? "allowed" : "unauthorized";
+  }
+  return isLoopback(clientIp(headers)) ? "allowed" : "forbidden";
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const digest = (s: string) => createHash("sha256").update(s).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+export function isLoopback(address: string): boolean {
+  const plain = address.replace(/^\[|\]$/g, "").replace(/^::ffff:/i, "");
+  if (isIP(plain) === 4) return plain.startsWith("127.");
+  return plain === "::1";
+}

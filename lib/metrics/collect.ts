@@ -1,0 +1,52 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../db";
+import { rowsOf } from "../db/rows";
+import { getHealth } from "../health";
+import { metrics } from "./registry";
+
+/**
+ * Reads the levels (heads, cursors, queues, balances) into the gauges right before a scrape, from
+ * the same sources as /api/health, plus a few counts by status. Gauges are reset first, so a
+ * status or network that is gone leaves no stale series behind.
+ */
+export async function collectLevels(db: Db): Promise<void> {
+  const { levels } = metrics();
+  const health = await getHealth();
+  const [sessions, forwards, withdrawals, deliveries] = await Promise.all([
+    countBy(db, sql`select status as label, null as network, count(*)::int as n from payment_sessions group by status`),
+    countBy(db, sql`select status as label, network, count(*)::int as n from forwards group by status, network`),
+    countBy(db, sql`select status as label, null as network, count(*)::int as n from withdrawals group by status`),
+    countBy(db, sql`select status as label, null as network, count(*)::int as n from webhook_deliveries group by status`),
+  ]);
+  for (const g of Object.values(levels)) g.reset();
+
+  for (const [network, chain] of Object.entries(health.chains)) {
+    if (chain.head !== null) levels.head.set({ network }, chain.head);
+    if (chain.cursor !== null) levels.cursor.set({ network }, chain.cursor);
+    if (chain.lag !== null) levels.lag.set({ network }, chain.lag);
+    levels.rpcUp.set({ network }, chain.error ? 0 : 1);
+    if (chain.gasTank.balance !== null) levels.gasTankBalance.set({ network }, Number(chain.gasTank.balance));
+    levels.gasTankLow.set({ network }, chain.gasTank.low ? 1 : 0);
+    levels.quarantinedLogs.set({ network }, chain.quarantinedLogs);
+  }
+  for (const status of ["pending", "completed", "expired", "cancelled"]) levels.sessions.set({ status }, sessions.get(status) ?? 0);
+  for (const [key, n] of forwards) {
+    const [status, network] = key.split("\u0000") as [string, string];
+    levels.forwards.set({ network, status }, n);
+  }
+  for (const network of Object.keys(health.chains)) if (!forwards.has(`held\u0000${network}`)) levels.forwards.set({ network, status: "held" }, 0);
+  for (const status of ["submitted", "completed", "failed"]) levels.withdrawals.set({ status }, withdrawals.get(status) ?? 0);
+  for (const status of ["pending", "delivered", "failed"]) levels.webhookDeliveries.set({ status }, deliveries.get(status) ?? 0);
+}
+
+/** Metrics in the Prometheus text format, levels read now. */
+export async function renderMetrics(db: Db): Promise<{ body: string; contentType: string }> {
+  await collectLevels(db);
+  const { registry } = metrics();
+  return { body: await registry.metrics(), contentType: registry.contentType };
+}
+
+async function countBy(db: Db, query: ReturnType<typeof sql>): Promise<Map<string, number>> {
+  const rows = rowsOf<{ label: string; network: string | null; n: number | string }>(await db.execute(query));
+  return new Map(rows.map((r) => [r.network === null ? r.label : `${r.label}\u0000${r.network}`, Number(r.n)]));
+}
