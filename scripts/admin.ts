@@ -1,4 +1,5 @@
 import { formatEther } from "viem";
+import { CUSTODY_USAGE, recoverCommand } from "@/lib/admin/custody";
 import { forwardsCommand, FORWARDS_USAGE, stuckForwardsCommand } from "@/lib/admin/forwards";
 import { quarantineCommand } from "@/lib/admin/quarantine";
 import { tokensCommand, TOKENS_USAGE } from "@/lib/admin/tokens";
@@ -20,9 +21,11 @@ ${USERS_USAGE}
   gas-tank                    the gas tank address and its BNB balance on each network
 ${TOKENS_USAGE}
 ${FORWARDS_USAGE}
-  quarantine [limit]          logs the scanner set aside (undecodable or unrecordable), newest first`;
+  quarantine [limit]          logs the scanner set aside (undecodable or unrecordable), newest first
+${CUSTODY_USAGE}`;
 
-async function main(args: string[]): Promise<void> {
+/** Resolves to the exit code (most commands: 0, or they throw). */
+async function main(args: string[]): Promise<number | void> {
   const [command, ...rest] = args;
   const print = (lines: string[]) => lines.forEach((line) => console.log(line));
   switch (command) {
@@ -54,15 +57,17 @@ async function main(args: string[]): Promise<void> {
       return print(await stuckForwardsCommand(await getDb(), rest));
     case "quarantine":
       return print(await quarantineCommand(await getDb(), rest));
+    case "recover":
+      return recoverCommand(await getDb(), rest, (line) => console.log(line));
     default:
       throw new Error(USAGE);
   }
 }
 
 main(process.argv.slice(2))
-  .then(async () => {
+  .then(async (code) => {
     await closeDatabase();
-    process.exit(0);
+    process.exit(code ?? 0);
   })
   .catch(async (error: unknown) => {
     console.error(error instanceof Error ? error.message : String(error));

@@ -23,7 +23,7 @@ function compile(sourceDir, outDir) {
     settings: {
       optimizer: { enabled: true, runs: 200 },
       evmVersion: "cancun",
-      outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
+      outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input)));
@@ -36,7 +36,7 @@ function compile(sourceDir, outDir) {
   for (const [file, contracts] of Object.entries(output.contracts)) {
     for (const [name, artifact] of Object.entries(contracts)) {
       const target = join(outDir, `${kebab(name)}.json`);
-      const json = { contractName: name, source: `${sourceDir}/${basename(file)}`, compiler: solc.version(), abi: artifact.abi, bytecode: `0x${artifact.evm.bytecode.object}` };
+      const json = { contractName: name, source: `${sourceDir}/${basename(file)}`, compiler: solc.version(), abi: artifact.abi, bytecode: `0x${artifact.evm.bytecode.object}`, deployedBytecode: `0x${artifact.evm.deployedBytecode.object}` };
       writeFileSync(target, `${JSON.stringify(json, null, 2)}\n`);
       console.log(`wrote ${target}`);
     }

@@ -1,0 +1,67 @@
+import { erc20Abi, multicall3Abi, type Address } from "viem";
+import { publicClientFor } from "../chain/networks";
+
+/** Multicall3's address on BSC and nearly every chain (mds1/multicall). */
+export const MULTICALL3_ADDRESS: Address = "0xcA11bde05977b3631167028862bE2a173976CA11";
+/** Calls per eth_call: well inside a node's gas and response limits for balanceOf reads. */
+const CALLS_PER_MULTICALL = 400;
+/** Without Multicall3, this many single reads at a time. */
+const PARALLEL_READS = 25;
+
+export interface Holding {
+  owner: Address;
+  /** null: BNB. */
+  token: Address | null;
+  balance: bigint;
+}
+
+const hasMulticall = new Map<string, boolean>();
+
+/**
+ * The BNB balance and every token balance of every owner, read in batches: through Multicall3 when
+ * the chain has it (BSC does), else in parallel single calls. A token whose balanceOf fails or
+ * answers garbage counts as 0 for that owner (an attacker's token cannot stop the scan).
+ */
+export async function readHoldings(network: string, owners: Address[], tokens: Address[]): Promise<Holding[]> {
+  const client = publicClientFor(network);
+  const wanted: { owner: Address; token: Address | null }[] = owners.flatMap((owner) => [{ owner, token: null }, ...tokens.map((token) => ({ owner, token }))]);
+  if (!hasMulticall.has(network)) {
+    const code = await client.getCode({ address: MULTICALL3_ADDRESS });
+    hasMulticall.set(network, Boolean(code && code !== "0x"));
+  }
+  const balances: bigint[] = [];
+  if (hasMulticall.get(network)) {
+    for (let start = 0; start < wanted.length; start += CALLS_PER_MULTICALL) {
+      const chunk = wanted.slice(start, start + CALLS_PER_MULTICALL);
+      const results = await client.multicall({
+        multicallAddress: MULTICALL3_ADDRESS,
+        allowFailure: true,
+        batchSize: 0,
+        contracts: chunk.map(({ owner, token }) =>
+          token === null
+            ? { address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance" as const, args: [owner] as const }
+            : { address: token, abi: erc20Abi, functionName: "balanceOf" as const, args: [owner] as const },
+        ),
+      });
+      for (const r of results) balances.push(r.status === "success" && typeof r.result === "bigint" ? r.result : 0n);
+    }
+  } else {
+    for (let start = 0; start < wanted.length; start += PARALLEL_READS) {
+      const chunk = wanted.slice(start, start + PARALLEL_READS);
+      balances.push(
+        ...(await Promise.all(
+          chunk.map(({ owner, token }) =>
+            (token === null ? client.getBalance({ address: owner }) : client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] })).catch(() => 0n),
+          ),
+        )),
+      );
+    }
+  }
+  return wanted.map((w, i) => ({ ...w, balance: balances[i]! }));
+}
+
+/** Test and local-chain helper: forget whether a network has Multicall3 (after putting it there). */
+export function forgetMulticall(network?: string): void {
+  if (network) hasMulticall.delete(network);
+  else hasMulticall.clear();
+}

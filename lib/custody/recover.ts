@@ -1,0 +1,274 @@
+import { and, eq, max } from "drizzle-orm";
+import { erc20Abi, formatUnits, getAddress, isAddress, type Address, type Hex } from "viem";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { domains, paymentSessions, tokenCatalogue } from "../db/schema";
+import { AppError } from "../errors";
+import { transferData } from "../chain/forward-gas";
+import { ensureGasBalance } from "../chain/gas-top-up";
+import { keyRingFor } from "../chain/keys";
+import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
+import { broadcast, hashOfRaw, receiptOf } from "../chain/transactions";
+import { readHoldings } from "./balances";
+
+/**
+ * Recovery from the mnemonic alone (DESIGN.md §16): derive the deposit addresses and withdrawal
+ * wallets, find every balance of the tokens the gateway accepts on them, and sweep each to one
+ * address, the gas tank paying the gas. It needs no ledger: what is left to move is read from the
+ * chain each time, so a second run moves nothing and an interrupted one picks up where it stopped
+ * (a transaction still in flight from the earlier run is waited for, never sent again).
+ */
+export interface RecoverOptions {
+  network: string;
+  to: string;
+  fromIndex?: number;
+  toIndex?: number;
+  dryRun?: boolean;
+  /** Tokens to look for beyond the catalogue (one allowed after the database was lost, say). */
+  extraTokens?: string[];
+  /** Without --to-index: the scan stops after this many deposit addresses that never held anything. */
+  gap?: number;
+  print?: (line: string) => void;
+}
+
+export interface WalletRef {
+  kind: "deposit" | "withdrawal";
+  index: number;
+  address: Address;
+}
+export interface TokenRef {
+  contract: Address;
+  symbol: string;
+  decimals: number;
+}
+export interface StrandedBalance {
+  wallet: WalletRef;
+  token: TokenRef;
+  balance: bigint;
+}
+export interface RecoverReport {
+  network: string;
+  scanned: { deposits: [number, number]; withdrawals: [number, number] };
+  stranded: StrandedBalance[];
+  moved: (StrandedBalance & { txHash: Hex })[];
+  skipped: (StrandedBalance & { reason: string })[];
+}
+
+export const DEFAULT_DEPOSIT_GAP = 1000;
+const WITHDRAWAL_GAP = 20;
+const SETTLE_WAIT_MS = 60_000;
+const SWEEPING_AT_ONCE = 4;
+
+export async function recoverFunds(db: Db, options: RecoverOptions): Promise<RecoverReport> {
+  const print = options.print ?? (() => {});
+  const network = networkConfig(options.network);
+  if (!network) throw new AppError("VALIDATION_ERROR", `network ${options.network} is not configured`);
+  if (!isAddress(options.to, { strict: false })) throw new AppError("VALIDATION_ERROR", "--to must be an address (0x + 40 hex digits)");
+  const to = getAddress(options.to);
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  if (to === keys.gasTankAddress()) throw new AppError("VALIDATION_ERROR", "--to is the gas tank: send the funds to an address outside the gateway");
+
+  const tokens = await tokensToFind(db, network.name, options.extraTokens ?? []);
+  const [dbDeposits] = await db.select({ top: max(paymentSessions.depositIndex) }).from(paymentSessions).where(eq(paymentSessions.network, network.name));
+  const [dbDomains] = await db.select({ top: max(domains.id) }).from(domains);
+  const depositScan = await scanWallets(network.name, tokens, {
+    derive: (i) => ({ kind: "deposit", index: i, address: keys.depositAddress(i) }),
+    from: options.fromIndex ?? 0,
+    to: options.toIndex,
+    knownUpTo: dbDeposits?.top ?? -1,
+    gap: options.gap ?? DEFAULT_DEPOSIT_GAP,
+  });
+  const withdrawalScan = await scanWallets(network.name, tokens, {
+    derive: (i) => ({ kind: "withdrawal", index: i, address: keys.withdrawalAddress(i) }),
+    from: 0,
+    knownUpTo: dbDomains?.top ?? 0,
+    gap: WITHDRAWAL_GAP,
+  });
+  const derived = [...depositScan.wallets, ...withdrawalScan.wallets];
+  if (derived.some((w) => w.address === to)) throw new AppError("VALIDATION_ERROR", "--to is an address of the gateway itself: send the funds outside it");
+
+  const stranded = [...depositScan.stranded, ...withdrawalScan.stranded];
+  const report: RecoverReport = { network: network.name, scanned: { deposits: depositScan.range, withdrawals: withdrawalScan.range }, stranded, moved: [], skipped: [] };
+  print(`${network.name}: scanned deposit addresses ${depositScan.range[0]}…${depositScan.range[1]} and withdrawal wallets ${withdrawalScan.range[0]}…${withdrawalScan.range[1]} for ${tokens.map((t) => t.symbol).join(", ") || "no tokens"}`);
+  for (const s of stranded) print(`  ${describe(s)}`);
+  for (const [symbol, total] of totals(stranded)) print(`  total ${total} ${symbol}`);
+  if (stranded.length === 0) print("  nothing to move");
+  if (options.dryRun || stranded.length === 0) {
+    if (options.dryRun && stranded.length > 0) print(`  dry run: would move ${stranded.length} balance(s) to ${to}; nothing was sent`);
+    return report;
+  }
+
+  const byWallet = new Map<Address, StrandedBalance[]>();
+  for (const s of stranded) byWallet.set(s.wallet.address, [...(byWallet.get(s.wallet.address) ?? []), s]);
+  const queue = [...byWallet.values()];
+  await Promise.all(
+    Array.from({ length: Math.min(SWEEPING_AT_ONCE, queue.length) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        for (const outcome of await sweepWallet(db, network.name, next, to)) {
+          if ("txHash" in outcome) {
+            report.moved.push(outcome);
+            print(`  moved ${describe(outcome)} in ${outcome.txHash}`);
+          } else {
+            report.skipped.push(outcome);
+            print(`  NOT moved ${describe(outcome)}: ${outcome.reason}`);
+          }
+        }
+      }
+    }),
+  );
+  print(`  moved ${report.moved.length} of ${stranded.length} balance(s) to ${to}${report.skipped.length ? `; ${report.skipped.length} not moved (see above)` : ""}`);
+  return report;
+}
+
+async function tokensToFind(db: Db, network: string, extra: string[]): Promise<TokenRef[]> {
+  const catalogue = await db
+    .select({ contract: tokenCatalogue.contractAddress, symbol: tokenCatalogue.symbol, decimals: tokenCatalogue.decimals })
+    .from(tokenCatalogue)
+    .where(and(eq(tokenCatalogue.network, network), eq(tokenCatalogue.enabled, true)));
+  const found: TokenRef[] = catalogue.map((t) => ({ contract: getAddress(t.contract), symbol: t.symbol, decimals: t.decimals }));
+  const client = publicClientFor(network);
+  for (const raw of extra) {
+    if (!isAddress(raw, { strict: false })) throw new AppError("VALIDATION_ERROR", `--token ${raw} is not an address`);
+    const contract = getAddress(raw);
+    if (found.some((t) => t.contract === contract)) continue;
+    const [symbol, decimals] = await Promise.all([
+      client.readContract({ address: contract, abi: erc20Abi, functionName: "symbol" }),
+      client.readContract({ address: contract, abi: erc20Abi, functionName: "decimals" }),
+    ]).catch(() => {
+      throw new AppError("VALIDATION_ERROR", `--token ${contract} does not answer symbol() and decimals() on ${network}`);
+    });
+    found.push({ contract, symbol: String(symbol).slice(0, 32), decimals: Number(decimals) });
+  }
+  return found;
+}
+
+interface ScanPlan {
+  derive: (index: number) => WalletRef;
+  from: number;
+  to?: number;
+  /** The ledger's highest index, if the database still knows it: always scanned. */
+  knownUpTo: number;
+  gap: number;
+}
+
+/**
+ * Balances of derived wallets, window by window. With an explicit end, exactly [from, to]; else
+ * until `gap` wallets in a row after the last one that ever held something (BNB dust stays on a
+ * swept deposit address, so "held something" also finds used and emptied ones).
+ */
+async function scanWallets(network: string, tokens: TokenRef[], plan: ScanPlan) {
+  const wallets: WalletRef[] = [];
+  const stranded: StrandedBalance[] = [];
+  let lastUsed = Math.max(plan.knownUpTo, plan.from - 1);
+  let start = plan.from;
+  const window = plan.to !== undefined ? Math.max(1, Math.min(plan.gap, plan.to - plan.from + 1)) : plan.gap;
+  for (;;) {
+    const end = plan.to !== undefined ? Math.min(plan.to, start + window - 1) : start + window - 1;
+    const batch = Array.from({ length: end - start + 1 }, (_, i) => plan.derive(start + i));
+    wallets.push(...batch);
+    const holdings = await readHoldings(network, batch.map((w) => w.address), tokens.map((t) => t.contract));
+    const byOwner = new Map(batch.map((w) => [w.address, w]));
+    for (const h of holdings) {
+      if (h.balance === 0n) continue;
+      const wallet = byOwner.get(h.owner)!;
+      lastUsed = Math.max(lastUsed, wallet.index);
+      if (h.token !== null) stranded.push({ wallet, token: tokens.find((t) => t.contract === h.token)!, balance: h.balance });
+    }
+    if (plan.to !== undefined ? end >= plan.to : end >= lastUsed + plan.gap) return { wallets, stranded, range: [plan.from, end] as [number, number] };
+    start = end + 1;
+  }
+}
+
+type SweepOutcome = (StrandedBalance & { txHash: Hex }) | (StrandedBalance & { reason: string });
+
+/** Moves the wallet's balances to `to`: gas first (recorded, from the tank), then one transfer per token. */
+async function sweepWallet(db: Db, network: string, balances: StrandedBalance[], to: Address): Promise<SweepOutcome[]> {
+  const wallet = balances[0]!.wallet;
+  const client = publicClientFor(network);
+  const cap = getConfig().maxSweepGas;
+  try {
+    await settleInFlight(network, wallet.address);
+  } catch (error) {
+    return balances.map((b) => ({ ...b, reason: error instanceof Error ? error.message : String(error) }));
+  }
+  const outcomes: SweepOutcome[] = [];
+  const plans: { balance: StrandedBalance; gas: bigint }[] = [];
+  // Read again: an earlier, interrupted run may have moved some already.
+  const fresh = await readHoldings(network, [wallet.address], balances.map((b) => b.token.contract));
+  for (const b of balances) {
+    const amount = fresh.find((h) => h.token === b.token.contract)?.balance ?? 0n;
+    if (amount === 0n) continue;
+    const current = { ...b, balance: amount };
+    try {
+      const estimate = await client.estimateGas({ account: wallet.address, to: b.token.contract, data: transferData(to, amount) });
+      if (estimate > cap) outcomes.push({ ...current, reason: `the transfer needs ${estimate} gas, above MAX_SWEEP_GAS (${cap}); nothing was spent` });
+      else plans.push({ balance: current, gas: (estimate * 13n + 9n) / 10n < cap ? (estimate * 13n + 9n) / 10n : cap });
+    } catch {
+      outcomes.push({ ...current, reason: "the token's transfer reverts in simulation; nothing was spent" });
+    }
+  }
+  if (plans.length === 0) return outcomes;
+
+  const gasPrice = await client.getGasPrice();
+  try {
+    await ensureGasBalance(db, network, wallet.address, plans.reduce((sum, p) => sum + p.gas, 0n) * gasPrice);
+  } catch (error) {
+    return [...outcomes, ...plans.map((p) => ({ ...p.balance, reason: error instanceof Error ? error.message : String(error) }))];
+  }
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  const signer = keys.signer(wallet.kind === "deposit" ? "deposit" : "withdrawal", wallet.index);
+  const chain = chainOf(networkConfig(network)!);
+  let nonce = await client.getTransactionCount({ address: wallet.address, blockTag: "pending" });
+  for (const { balance, gas } of plans) {
+    const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: balance.token.contract, data: transferData(to, balance.balance), gas, gasPrice, nonce: nonce++ });
+    const hash = hashOfRaw(raw);
+    const sent = await broadcast(client, raw);
+    if (!sent.ok) {
+      outcomes.push({ ...balance, reason: `the network refused the transfer (${sent.kind}); run recover again` });
+      break; // later nonces would wait behind this one
+    }
+    const receipt = await waitForReceipt(network, hash);
+    if (!receipt) outcomes.push({ ...balance, reason: `sent as ${hash}, not mined within ${SETTLE_WAIT_MS / 1000} s; run recover again to wait for it` });
+    else if (receipt.status !== "success") outcomes.push({ ...balance, reason: `the transfer ${hash} reverted` });
+    else outcomes.push({ ...balance, txHash: hash });
+  }
+  return outcomes;
+}
+
+/** Waits while the wallet has a transaction in flight (an earlier run's), so nothing is sent twice. */
+async function settleInFlight(network: string, address: Address): Promise<void> {
+  const client = publicClientFor(network);
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  for (;;) {
+    const [mined, pending] = await Promise.all([client.getTransactionCount({ address }), client.getTransactionCount({ address, blockTag: "pending" })]);
+    if (pending <= mined) return;
+    if (Date.now() > deadline) throw new Error(`${address} still has a transaction in flight; run recover again once it is mined`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function waitForReceipt(network: string, hash: Hex) {
+  const client = publicClientFor(network);
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  for (;;) {
+    const receipt = await receiptOf(client, hash);
+    if (receipt || Date.now() > deadline) return receipt;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function describe(s: StrandedBalance): string {
+  const where = s.wallet.kind === "deposit" ? `deposit address #${s.wallet.index}` : `withdrawal wallet of domain ${s.wallet.index}`;
+  return `${where} ${s.wallet.address}: ${formatUnits(s.balance, s.token.decimals)} ${s.token.symbol} (${s.token.contract})`;
+}
+
+function totals(stranded: StrandedBalance[]): Map<string, string> {
+  const sums = new Map<string, { sum: bigint; decimals: number }>();
+  for (const s of stranded) {
+    const key = `${s.token.symbol} (${s.token.contract})`;
+    const entry = sums.get(key) ?? { sum: 0n, decimals: s.token.decimals };
+    entry.sum += s.balance;
+    sums.set(key, entry);
+  }
+  return new Map([...sums].map(([key, { sum, decimals }]) => [key, formatUnits(sum, decimals)]));
+}

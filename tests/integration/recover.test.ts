@@ -1,0 +1,119 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseUnits, type Address, type Hex } from "viem";
+import { describe, expect, it } from "vitest";
+import { POST as create } from "@/app/api/v1/payment/create/route";
+import { recoverCommand } from "@/lib/admin/custody";
+import { keyRingFor } from "@/lib/chain/keys";
+import { MULTICALL3_ADDRESS } from "@/lib/custody/balances";
+import { scanNetworkStep } from "@/lib/jobs/steps";
+import multicall3 from "@/lib/chain/contracts/multicall3.json";
+import { setUpMerchant } from "../helpers/accounts";
+import { deployTestToken, useTestChain } from "../helpers/chain";
+import { TEST_MNEMONIC, useConfig } from "../helpers/config";
+import { useTestDatabase } from "../helpers/database";
+import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
+import { call } from "../helpers/http";
+
+const db = useTestDatabase();
+const chain = useTestChain({ chainId: 56 });
+const RESCUE = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955" as Address;
+const MERCHANT_WALLET = "0x976EA74026E726554dB657fA54763abd0C3a0aa9" as Address;
+
+/** `npm run admin -- recover …` in its own process, on a database of its own. */
+function admin(args: string[], pgliteDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: "test", LOG_LEVEL: "silent", PGLITE_DIR: pgliteDir, BSC_RPC_URL: chain().url, MASTER_MNEMONIC: TEST_MNEMONIC, NEXTAUTH_SECRET: "integration-test-secret-0123456789" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr: stderr.replace(/npm warn.*\n/g, "") }));
+  });
+}
+
+describe("recover from the mnemonic alone", () => {
+  it("lists exactly the stranded balances on an empty database, moves them, and moves nothing the second time", async () => {
+    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+    // BSC has Multicall3 at its usual address; so does this chain, for the batched reads.
+    await chain().client.setCode({ address: MULTICALL3_ADDRESS, bytecode: multicall3.deployedBytecode as Hex });
+    const usd = await deployTestToken(chain().url, { symbol: "RUSD", decimals: 18 });
+    const other = await deployTestToken(chain().url, { symbol: "RSIX", decimals: 6 });
+    const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
+    await fundGasTank(chain().url);
+    const session = async (amount: string) =>
+      (await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET } })).body.data as { depositAddress: Address };
+    const pay = async (token: Address, to: Address, amount: bigint) => chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, to, amount) });
+
+    // Forwarded as usual: nothing left there but BNB dust.
+    const swept = await session("5");
+    await pay(usd, swept.depositAddress, parseUnits("5", 18));
+    await chain().client.mine({ blocks: 1 });
+    await runEngine(db(), chain().url);
+    // Recorded but never forwarded (the database is lost before the sweep).
+    const stranded = await session("7");
+    await pay(usd, stranded.depositAddress, parseUnits("7", 18));
+    await chain().client.mine({ blocks: 1 });
+    await scanNetworkStep(db(), "bsc");
+    // Unpaid, but someone sent another token there; and the domain's withdrawal wallet holds tokens.
+    const unpaid = await session("3");
+    await pay(other, unpaid.depositAddress, parseUnits("2", 6));
+    await pay(usd, merchant.withdrawalAddress as Address, parseUnits("4", 18));
+
+    // The database is gone: a fresh, empty one.
+    const empty = join(mkdtempSync(join(tmpdir(), "bscpay-recover-")), "pglite");
+    const tokens = ["--token", usd, "--token", other];
+    const dry = await admin(["recover", "--to", RESCUE, "--network", "bsc", ...tokens, "--dry-run"], empty);
+    expect(dry.stderr).toBe("");
+    expect(dry.code).toBe(0);
+    if (process.env.SHOW_RECOVER) console.log(dry.stdout);
+    const listed = dry.stdout.split("\n").filter((l) => /^ {2}(deposit address|withdrawal wallet)/.test(l));
+    for (const expected of [
+      `deposit address`, // (each line below names its address and amount)
+      `${stranded.depositAddress}: 7 RUSD (${usd})`,
+      `${unpaid.depositAddress}: 2 RSIX (${other})`,
+      `withdrawal wallet of domain ${merchant.domainId} ${merchant.withdrawalAddress}: 4 RUSD (${usd})`,
+    ]) {
+      expect(listed.some((line) => line.includes(expected)), expected).toBe(true);
+    }
+    expect(listed).toHaveLength(3);
+    expect(dry.stdout).not.toContain(swept.depositAddress);
+    expect(dry.stdout).toContain("scanned deposit addresses 0…");
+    expect(dry.stdout).toContain("total 11 RUSD");
+    expect(dry.stdout).toContain("dry run: would move 3 balance(s)");
+    expect(await tokenBalance(chain().url, usd, RESCUE)).toBe(0n); // a dry run sends nothing
+
+    const real = await admin(["recover", "--to", RESCUE, "--network", "bsc", ...tokens], empty);
+    expect(real.stderr).toBe("");
+    expect(real.code).toBe(0);
+    expect(real.stdout).toContain("moved 3 of 3 balance(s)");
+    expect(await tokenBalance(chain().url, usd, RESCUE)).toBe(parseUnits("11", 18));
+    expect(await tokenBalance(chain().url, other, RESCUE)).toBe(parseUnits("2", 6));
+    for (const address of [stranded.depositAddress, merchant.withdrawalAddress as Address]) expect(await tokenBalance(chain().url, usd, address)).toBe(0n);
+    expect(await tokenBalance(chain().url, other, unpaid.depositAddress)).toBe(0n);
+
+    const again = await admin(["recover", "--to", RESCUE, "--network", "bsc", ...tokens], empty);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("nothing to move");
+    expect(await tokenBalance(chain().url, usd, RESCUE)).toBe(parseUnits("11", 18));
+  });
+
+  it("refuses bad input clearly and sends nothing", async () => {
+    const lines: string[] = [];
+    const run = (args: string[]) => recoverCommand(db(), args, (line) => lines.push(line));
+    await expect(run(["--network", "bsc"])).rejects.toThrow("--to is required");
+    await expect(run(["--to", "0x1234", "--network", "bsc"])).rejects.toThrow("--to must be an address");
+    await expect(run(["--to", RESCUE, "--from-index", "5", "--to-index", "2"])).rejects.toThrow("--to-index must not be below --from-index");
+    await expect(run(["--to", RESCUE, "--from-index", "-1"])).rejects.toThrow("--from-index must be a whole number");
+    await expect(run(["--to", RESCUE, "--everything"])).rejects.toThrow("unexpected argument --everything");
+    await expect(run(["--to", RESCUE, "--network", "mars"])).rejects.toThrow("network mars is not configured");
+    await expect(run(["--to", keyRingFor(TEST_MNEMONIC).gasTankAddress(), "--network", "bsc"])).rejects.toThrow("--to is the gas tank");
+    await expect(run(["--to", keyRingFor(TEST_MNEMONIC).depositAddress(0), "--network", "bsc", "--dry-run"])).rejects.toThrow("an address of the gateway itself");
+    await expect(run(["--to", RESCUE, "--network", "bsc", "--token", "0x00000000000000000000000000000000000000aa"])).rejects.toThrow("does not answer symbol() and decimals()");
+    expect(lines).toEqual([]);
+  });
+});
