@@ -10,6 +10,7 @@ import { runnerState } from "./jobs/runner-registry";
 import { listNetworks, publicClientFor } from "./chain/networks";
 import { ensureStarted } from "./startup";
 import { webhookBacklog } from "./webhooks/endpoints";
+import { lastReconciliation } from "./custody/reconcile";
 
 export interface ChainHealth {
   chainId: number;
@@ -32,6 +33,8 @@ export interface Health {
   chains: Record<string, ChainHealth>;
   /** Webhook deliveries still to send, and those that gave up after every retry (merchants see them). */
   webhooks?: { pending: number; failed: number };
+  /** The last ledger-against-chain run (daily, or npm run admin -- reconcile); null before the first. */
+  reconciliation?: { lastRunAt: string; differences: number } | null;
   jobs: { mode: "embedded" | "inngest"; leader?: boolean; lastScanAt?: string | null; lastWorkAt?: string | null; lastError?: string | null };
 }
 
@@ -57,7 +60,16 @@ export async function getHealth(): Promise<Health> {
   }
   const chains = Object.fromEntries(await Promise.all(listNetworks().map(async (n) => [n.name, await chainHealth(n.name, n.chainId)] as const)));
   const degraded = Object.values(chains).some((c) => c.error !== undefined);
-  return { status: degraded ? "degraded" : "ok", db: "ok", chains, webhooks: await webhookBacklog(await getDb()), jobs };
+  const db = await getDb();
+  const last = await lastReconciliation(db);
+  return {
+    status: degraded ? "degraded" : "ok",
+    db: "ok",
+    chains,
+    webhooks: await webhookBacklog(db),
+    reconciliation: last ? { lastRunAt: last.ranAt, differences: last.differences } : null,
+    jobs,
+  };
 }
 
 /** Below this, the gas tank is reported low even before a forward has to wait for it. */

@@ -1,5 +1,6 @@
 import { formatEther } from "viem";
 import { CUSTODY_USAGE, recoverCommand } from "@/lib/admin/custody";
+import { OPERATIONS_USAGE, reconcileCommand, statusCommand } from "@/lib/admin/operations";
 import { forwardsCommand, FORWARDS_USAGE, stuckForwardsCommand } from "@/lib/admin/forwards";
 import { quarantineCommand } from "@/lib/admin/quarantine";
 import { tokensCommand, TOKENS_USAGE } from "@/lib/admin/tokens";
@@ -22,7 +23,8 @@ ${USERS_USAGE}
 ${TOKENS_USAGE}
 ${FORWARDS_USAGE}
   quarantine [limit]          logs the scanner set aside (undecodable or unrecordable), newest first
-${CUSTODY_USAGE}`;
+${CUSTODY_USAGE}
+${OPERATIONS_USAGE}`;
 
 /** Resolves to the exit code (most commands: 0, or they throw). */
 async function main(args: string[]): Promise<number | void> {
@@ -57,6 +59,12 @@ async function main(args: string[]): Promise<number | void> {
       return print(await stuckForwardsCommand(await getDb(), rest));
     case "quarantine":
       return print(await quarantineCommand(await getDb(), rest));
+    case "reconcile":
+      if (listNetworks().some((n) => n.embedded)) await connectLocalChain(getConfig());
+      return reconcileCommand(await getDb(), rest, (line) => console.log(line));
+    case "status":
+      if (listNetworks().some((n) => n.embedded)) await connectLocalChain(getConfig());
+      return statusCommand(await getDb(), (line) => console.log(line));
     case "recover":
       return recoverCommand(await getDb(), rest, (line) => console.log(line));
     default:

@@ -1,4 +1,4 @@
-import { confirmWithdrawalsStep, dueForwardsStep, expireDueStep, planForwardsStep } from "@/lib/jobs/steps";
+import { confirmWithdrawalsStep, dueForwardsStep, expireDueStep, planForwardsStep, RECONCILE_EVERY_MS, reconcileIfDueStep } from "@/lib/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { forwardRequested } from "../events";
@@ -33,4 +33,10 @@ export const confirmWithdrawals = inngest.createFunction(
     }
     return { completed };
   },
+);
+
+/** Daily (04:00 UTC): ledger against chain; the result shows in /api/health and `admin status`. An hour's slack: the cron is not late because the last run was a minute later. */
+export const reconcileDaily = inngest.createFunction(
+  { id: "reconcile-daily", triggers: [{ cron: "0 4 * * *" }], singleton: { mode: "skip" }, retries: 1 },
+  async ({ step }) => ({ differences: await step.run("reconcile", async () => reconcileIfDueStep(await jobDb(), RECONCILE_EVERY_MS - 3600_000)) }),
 );

@@ -1,5 +1,6 @@
 import { erc20Abi, multicall3Abi, type Address } from "viem";
 import { publicClientFor } from "../chain/networks";
+import { classifyRpcError } from "../chain/rpc-errors";
 
 /** Multicall3's address on BSC and nearly every chain (mds1/multicall). */
 export const MULTICALL3_ADDRESS: Address = "0xcA11bde05977b3631167028862bE2a173976CA11";
@@ -20,9 +21,10 @@ const hasMulticall = new Map<string, boolean>();
 /**
  * The BNB balance and every token balance of every owner, read in batches: through Multicall3 when
  * the chain has it (BSC does), else in parallel single calls. A token whose balanceOf fails or
- * answers garbage counts as 0 for that owner (an attacker's token cannot stop the scan).
+ * answers garbage counts as 0 for that owner (an attacker's token cannot stop the scan). At
+ * `blockNumber` when given, else the latest block.
  */
-export async function readHoldings(network: string, owners: Address[], tokens: Address[]): Promise<Holding[]> {
+export async function readHoldings(network: string, owners: Address[], tokens: Address[], blockNumber?: bigint): Promise<Holding[]> {
   const client = publicClientFor(network);
   const wanted: { owner: Address; token: Address | null }[] = owners.flatMap((owner) => [{ owner, token: null }, ...tokens.map((token) => ({ owner, token }))]);
   if (!hasMulticall.has(network)) {
@@ -36,6 +38,7 @@ export async function readHoldings(network: string, owners: Address[], tokens: A
       const results = await client.multicall({
         multicallAddress: MULTICALL3_ADDRESS,
         allowFailure: true,
+        blockNumber,
         batchSize: 0,
         contracts: chunk.map(({ owner, token }) =>
           token === null
@@ -51,7 +54,14 @@ export async function readHoldings(network: string, owners: Address[], tokens: A
       balances.push(
         ...(await Promise.all(
           chunk.map(({ owner, token }) =>
-            (token === null ? client.getBalance({ address: owner }) : client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] })).catch(() => 0n),
+            (token === null
+              ? client.getBalance({ address: owner, blockNumber })
+              : client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner], blockNumber })
+            ).catch((error: unknown) => {
+              // A token that reverts counts as 0; a node that does not answer must not read as "empty".
+              if (classifyRpcError(error) === "rejected") return 0n;
+              throw error;
+            }),
           ),
         )),
       );

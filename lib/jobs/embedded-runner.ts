@@ -4,7 +4,7 @@ import { errorText } from "../chain/rpc-errors";
 import { publicScanError } from "../chain/scanner";
 import { log } from "../log";
 import { WebhookPump } from "../webhooks/pump";
-import { configuredNetworks, confirmWithdrawalsStep, dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, scanNetworkStep } from "./steps";
+import { configuredNetworks, confirmWithdrawalsStep, dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, reconcileIfDueStep, scanNetworkStep } from "./steps";
 
 /**
  * JOBS=embedded: the job steps run in this process, on three loops — the scanner every
@@ -16,6 +16,8 @@ const LEADER_LOCK_ID = 7_284_019_333;
 const MAX_RANGES_PER_TICK = 20;
 const FORWARD_CONCURRENCY = 4;
 export const WEBHOOK_POLL_MS = 250;
+/** The daily reconciliation is checked for this often (it runs when the last is a day old). */
+const RECONCILE_CHECK_MS = 10 * 60 * 1000;
 
 export interface RunnerState {
   mode: "embedded";
@@ -78,6 +80,9 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
     }),
     loop("webhooks", WEBHOOK_POLL_MS, async () => {
       await webhooks.pump();
+    }),
+    loop("reconcile", RECONCILE_CHECK_MS, async () => {
+      await reconcileIfDueStep(handle.db);
     }),
   );
 

@@ -6,6 +6,7 @@ import { recordScanError, scanOnce } from "../chain/scanner";
 import type { Db } from "../db";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
+import { lastReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
 import { expireDueSessions } from "../payments/expire-due";
 import { recordTransfers } from "../payments/record-transfers";
 import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
@@ -79,4 +80,17 @@ export async function claimWebhooksStep(db: Db, limit = 100, leaseMs?: number): 
 
 export async function deliverWebhookStep(db: Db, deliveryId: number): Promise<AttemptOutcome> {
   return attemptDelivery(db, deliveryId);
+}
+
+/** How often the ledger is reconciled against the chain by the job drivers. */
+export const RECONCILE_EVERY_MS = 24 * 3600 * 1000;
+
+/** Reconciles when the last run is older than `everyMs` (restarts do not re-run it); returns the differences, or null when not due. */
+export async function reconcileIfDueStep(db: Db, everyMs = RECONCILE_EVERY_MS, now = new Date()): Promise<number | null> {
+  const last = await lastReconciliation(db);
+  if (last && now.getTime() - Date.parse(last.ranAt) < everyMs) return null;
+  const result = await reconcile(db);
+  await saveReconciliation(db, result);
+  if (result.differences.length > 0) log.warn({ differences: result.differences.length }, "reconciliation found differences: npm run admin -- reconcile");
+  return result.differences.length;
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
+import { countsByStatus } from "../custody/status";
 import { getHealth } from "../health";
 import { metrics } from "./registry";
 
@@ -12,11 +13,9 @@ import { metrics } from "./registry";
 export async function collectLevels(db: Db): Promise<void> {
   const { levels } = metrics();
   const health = await getHealth();
-  const [sessions, forwards, withdrawals, deliveries] = await Promise.all([
-    countBy(db, sql`select status as label, null as network, count(*)::int as n from payment_sessions group by status`),
+  const [counts, forwards] = await Promise.all([
+    countsByStatus(db),
     countBy(db, sql`select status as label, network, count(*)::int as n from forwards group by status, network`),
-    countBy(db, sql`select status as label, null as network, count(*)::int as n from withdrawals group by status`),
-    countBy(db, sql`select status as label, null as network, count(*)::int as n from webhook_deliveries group by status`),
   ]);
   for (const g of Object.values(levels)) g.reset();
 
@@ -29,14 +28,14 @@ export async function collectLevels(db: Db): Promise<void> {
     levels.gasTankLow.set({ network }, chain.gasTank.low ? 1 : 0);
     levels.quarantinedLogs.set({ network }, chain.quarantinedLogs);
   }
-  for (const status of ["pending", "completed", "expired", "cancelled"]) levels.sessions.set({ status }, sessions.get(status) ?? 0);
+  for (const status of ["pending", "completed", "expired", "cancelled"]) levels.sessions.set({ status }, counts.get(`sessions ${status}`) ?? 0);
   for (const [key, n] of forwards) {
     const [status, network] = key.split("\u0000") as [string, string];
     levels.forwards.set({ network, status }, n);
   }
   for (const network of Object.keys(health.chains)) if (!forwards.has(`held\u0000${network}`)) levels.forwards.set({ network, status: "held" }, 0);
-  for (const status of ["submitted", "completed", "failed"]) levels.withdrawals.set({ status }, withdrawals.get(status) ?? 0);
-  for (const status of ["pending", "delivered", "failed"]) levels.webhookDeliveries.set({ status }, deliveries.get(status) ?? 0);
+  for (const status of ["submitted", "completed", "failed"]) levels.withdrawals.set({ status }, counts.get(`withdrawals ${status}`) ?? 0);
+  for (const status of ["pending", "delivered", "failed"]) levels.webhookDeliveries.set({ status }, counts.get(`webhooks ${status}`) ?? 0);
 }
 
 /** Metrics in the Prometheus text format, levels read now. */

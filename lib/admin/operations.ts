@@ -1,0 +1,27 @@
+import type { Db } from "../db";
+import { AppError } from "../errors";
+import { formatReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
+import { isNetworkName } from "../chain/networks";
+import { operatorStatus } from "../custody/status";
+
+export const OPERATIONS_USAGE = `  reconcile [--network n]     ledger against chain per token; lists every difference; exit 1 if any
+  status                      every part in one screen: networks, lag, gas tank, queues, held,
+                              quarantine, webhooks, last reconciliation`;
+
+/** `reconcile [--network n]`: prints the report, keeps it for /api/health; resolves to the exit code. */
+export async function reconcileCommand(db: Db, args: string[], print: (line: string) => void): Promise<number> {
+  let network: string | undefined;
+  if (args[0] === "--network" && args[1] && args.length === 2) network = args[1];
+  else if (args.length > 0) throw new AppError("VALIDATION_ERROR", `usage:\n${OPERATIONS_USAGE}`);
+  if (network !== undefined && !isNetworkName(network)) throw new AppError("VALIDATION_ERROR", `network ${network} is not configured`);
+  const result = await reconcile(db, { network });
+  await saveReconciliation(db, result);
+  formatReconciliation(result).forEach((line) => print(line));
+  return result.differences.length > 0 ? 1 : 0;
+}
+
+export async function statusCommand(db: Db, print: (line: string) => void): Promise<number> {
+  const { lines, healthy } = await operatorStatus(db);
+  lines.forEach((line) => print(line));
+  return healthy ? 0 : 1;
+}

@@ -1,0 +1,113 @@
+import { eq } from "drizzle-orm";
+import { createWalletClient, erc20Abi, http, parseUnits, type Address } from "viem";
+import { describe, expect, it } from "vitest";
+import { GET as health } from "@/app/api/health/route";
+import { POST as create } from "@/app/api/v1/payment/create/route";
+import { reconcileCommand, statusCommand } from "@/lib/admin/operations";
+import { keyRingFor } from "@/lib/chain/keys";
+import { reconcile } from "@/lib/custody/reconcile";
+import { chainCursors, forwards } from "@/lib/db/schema";
+import { reconcileIfDueStep } from "@/lib/jobs/steps";
+import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
+import { TEST_MNEMONIC, useConfig } from "../helpers/config";
+import { useTestDatabase } from "../helpers/database";
+import { fundGasTank, payTo, runEngine } from "../helpers/engine";
+import { call } from "../helpers/http";
+
+const db = useTestDatabase();
+const chain = useTestChain({ chainId: 56 });
+const MERCHANT_WALLET = "0x976EA74026E726554dB657fA54763abd0C3a0aa9" as Address;
+const env = (extra: Record<string, string> = {}) => useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", ...extra });
+
+let merchant: Merchant;
+let usd: Address;
+
+async function paidSession(amount: string, merchantWallet?: Address) {
+  const res = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount, ...(merchantWallet ? { merchantWallet } : {}) } });
+  const { depositAddress } = res.body.data as { depositAddress: Address };
+  await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, depositAddress, parseUnits(amount, 18)) });
+  await chain().client.mine({ blocks: 1 });
+  return depositAddress;
+}
+async function run() {
+  const lines: string[] = [];
+  const code = await reconcileCommand(db(), ["--network", "bsc"], (line) => lines.push(line));
+  return { code, text: lines.join("\n") };
+}
+
+describe("reconcile: the ledger against the chain", () => {
+  it("finds nothing to report when every payment was forwarded, and exits 0", async () => {
+    env();
+    usd = await deployTestToken(chain().url, { symbol: "RCN" });
+    merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
+    await fundGasTank(chain().url);
+    await paidSession("5", MERCHANT_WALLET);
+    await paidSession("3"); // forwarded to the domain's withdrawal wallet (no merchantWallet, no payout address)
+    await runEngine(db(), chain().url);
+
+    const { code, text } = await run();
+    expect(text).toContain("no differences");
+    expect(text).toMatch(/bsc RCN 0x[0-9a-fA-F]{40}\n {2}ledger: recorded 8, forwarded 8, in flight 0, held 0, below minimum 0\n {2}chain: {2}deposit addresses hold 0 \(the ledger expects 0\)/);
+    expect(code).toBe(0);
+    expect((await (await health()).json()).reconciliation).toEqual({ lastRunAt: expect.any(String), differences: 0 });
+  });
+
+  it("reports a held forward, a balance sent behind the ledger's back, and tokens gone from a withdrawal wallet; exits 1", async () => {
+    // Held: the sweep would need more gas than the operator allows.
+    env({ MAX_SWEEP_GAS: "30000" });
+    const held = await paidSession("7", MERCHANT_WALLET);
+    await runEngine(db(), chain().url);
+    const [heldForward] = await db().select().from(forwards).where(eq(forwards.fromAddress, held));
+    expect(heldForward).toMatchObject({ status: "held" });
+    env();
+
+    // Behind the ledger's back: tokens arrive that the scanner never recorded (its cursor moved past them).
+    const swept = await paidSession("2", MERCHANT_WALLET);
+    await runEngine(db(), chain().url);
+    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, swept, parseUnits("1.5", 18)) });
+    await chain().client.mine({ blocks: 2 });
+    await db().update(chainCursors).set({ lastScannedBlock: await chain().client.getBlockNumber() }).where(eq(chainCursors.network, "bsc"));
+
+    // The withdrawal wallet's key spends outside the service: the ledger has no record of it.
+    const wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
+    await chain().client.setBalance({ address: wallet, value: parseUnits("1", 18) });
+    const signer = createWalletClient({ account: keyRingFor(TEST_MNEMONIC).signer("withdrawal", merchant.domainId), chain: await chainAt(chain().url), transport: http(chain().url) });
+    await chain().client.waitForTransactionReceipt({ hash: await signer.writeContract({ address: usd, abi: erc20Abi, functionName: "transfer", args: [MERCHANT_WALLET, parseUnits("1", 18)] }) });
+
+    const { code, text } = await run();
+    expect(code).toBe(1);
+    expect(text, text).toContain("3 difference(s):");
+    expect(text).toContain(`HELD bsc ${held} RCN: forward ${heldForward!.id} of 7 RCN is held:`);
+    expect(text).toContain("above MAX_SWEEP_GAS (30000)");
+    expect(text).toContain(`UNTRACKED bsc ${swept} RCN: holds 1.5 RCN more than the ledger knows of`);
+    expect(text).toContain(`WALLET-SHORT bsc ${wallet} RCN: withdrawal wallet of domain ${merchant.domainId} holds 2 RCN; forwards brought 3 RCN and withdrawals took 0 RCN, so it should hold at least 3 RCN`);
+    expect(text).toContain("ledger: recorded 17, forwarded 10, in flight 0, held 7, below minimum 0");
+    expect(text).toContain("deposit addresses hold 8.5 (the ledger expects 7)");
+    expect((await (await health()).json()).reconciliation).toMatchObject({ differences: 3 });
+
+    const status: string[] = [];
+    expect(await statusCommand(db(), (line) => status.push(line))).toBe(1);
+    const screen = status.join("\n");
+    expect(screen).toContain("reconciliation found 3 difference(s)");
+    expect(screen).toContain("1 held forward(s)");
+    expect(screen).toMatch(/bsc +head \d+, cursor \d+, lag \d+/);
+  });
+
+  it("does not report a transfer the scanner has not reached yet", async () => {
+    const pending = await paidSession("4", MERCHANT_WALLET); // mined, cursor still behind it
+    const result = await reconcile(db(), { network: "bsc" });
+    expect(result.differences.filter((d) => d.address === pending)).toEqual([]);
+  });
+
+  it("runs as a daily job step: once a day, not again on every restart", async () => {
+    const first = await reconcileIfDueStep(db(), 24 * 3600_000, new Date(Date.now() + 25 * 3600_000));
+    expect(first).toBeGreaterThan(0);
+    expect(await reconcileIfDueStep(db())).toBeNull(); // just ran
+  });
+
+  it("answers bad input clearly", async () => {
+    await expect(reconcileCommand(db(), ["--network", "mars"], () => {})).rejects.toThrow("network mars is not configured");
+    await expect(reconcileCommand(db(), ["--all"], () => {})).rejects.toThrow("usage:");
+  });
+});
