@@ -46,13 +46,14 @@ const RPC_TIMEOUT_MS = 3000;
  * Public: it carries kinds of problems, never raw error text, RPC URLs (provider keys live in
  * their paths) or database messages.
  */
-export async function getHealth(): Promise<Health> {
+export async function getHealth(options: { startApp?: boolean } = {}): Promise<Health> {
   const runner = runnerState();
   const jobs: Health["jobs"] = runner
     ? { mode: runner.mode, leader: runner.leader, lastScanAt: runner.lastScanAt, lastWorkAt: runner.lastWorkAt, lastError: runner.lastError }
     : { mode: getConfig().jobs.mode };
   try {
-    await ensureStarted();
+    // Operator commands read the health of a service running elsewhere: they must not start one (demo seed, anvil).
+    if (options.startApp !== false) await ensureStarted();
     const db = await getDb();
     await db.execute(sql`select 1`);
   } catch {

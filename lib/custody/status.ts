@@ -12,7 +12,7 @@ const LAG_ALERT_BLOCKS = 20;
  * `healthy` is false when anything below would page someone (the README's alerts).
  */
 export async function operatorStatus(db: Db): Promise<{ lines: string[]; healthy: boolean }> {
-  const health = await getHealth();
+  const health = await getHealth({ startApp: false });
   const counts = await countsByStatus(db);
   const last = await lastReconciliation(db);
   const problems: string[] = [];
