@@ -51,7 +51,7 @@ export function DomainSettings({ domainId, domain, payoutAddress, webhookUrl }: 
       <Field label="Payout address" error={errors.payoutAddress ?? errors.form} hint="Payments are forwarded here; empty = the withdrawal wallet below.">
         {(control) => <Input {...control} className="font-mono" placeholder="0x…" value={payout} onChange={(e) => setPayout(e.target.value)} spellCheck={false} />}
       </Field>
-      <Field label="Webhook URL" error={errors.webhookUrl} hint="Where payment events are sent (https).">
+      <Field label="Webhook URL" error={errors.webhookUrl} hint="Where signed payment and withdrawal events are POSTed (https). Saving one creates the signing secret shown below.">
         {(control) => <Input {...control} placeholder="https://shop.example.com/hooks/bsc-pay" value={webhook} onChange={(e) => setWebhook(e.target.value)} />}
       </Field>
       <div className="flex flex-wrap items-center justify-between gap-2">

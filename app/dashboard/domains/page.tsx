@@ -1,33 +1,48 @@
 import { Globe } from "lucide-react";
 import type { Metadata } from "next";
-import { Address } from "@/components/dashboard/address";
 import { EmptyState } from "@/components/dashboard/empty-state";
-import { Amount, formatDate } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { AddDomainForm } from "@/components/domains/add-domain-form";
-import { DomainSettings } from "@/components/domains/domain-settings";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { queryFor, selectionFor } from "@/components/domains/deliveries-query";
+import { DomainCard } from "@/components/domains/domain-card";
+import { RefreshWhilePending } from "@/components/domains/refresh-while-pending";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { currentUser } from "@/lib/auth/current-user";
 import { listNetworks } from "@/lib/chain/networks";
 import { getDb } from "@/lib/db";
-import { bnbBalanceOf } from "@/lib/dashboard/wallet-balances";
 import { walletBalances } from "@/lib/dashboard/overview";
+import { bnbBalanceOf } from "@/lib/dashboard/wallet-balances";
+import { deliveriesOfDomain, EMPTY_SUMMARY, webhookSummaries } from "@/lib/dashboard/webhooks";
 import { listDomains } from "@/lib/domains/manage-domains";
-import { qrCodeDataUri } from "@/lib/payments/eip681";
+import type { DeliveryView } from "@/lib/webhooks/deliveries";
 
 export const metadata: Metadata = { title: "Domains" };
 
-export default async function DomainsPage() {
+/** A delivery due within this long keeps the page refreshing (the first retry comes after 5 s). */
+const DUE_SOON_MS = 30_000;
+
+export default async function DomainsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = (await currentUser())!;
   const db = await getDb();
-  const [domains, balances] = await Promise.all([listDomains(db, user.id), walletBalances(db, user.id)]);
+  const params = await searchParams;
+  const [domains, tokenBalances, summaries] = await Promise.all([listDomains(db, user.id), walletBalances(db, user.id), webhookSummaries(db, user.id)]);
   const networks = listNetworks().map((n) => n.name);
-  const bnb = await Promise.all(domains.map(async (d) => Promise.all(networks.map(async (n) => ({ network: n, balance: (await bnbBalanceOf(n, d.withdrawalAddress!))?.formatted ?? null })))));
+  const cards = await Promise.all(
+    domains.map(async (d) => {
+      const selection = selectionFor(d.domainId, params);
+      const [bnb, deliveries] = await Promise.all([
+        Promise.all(networks.map(async (n) => ({ key: `bnb-${n}`, label: `BNB (${n})`, symbol: "BNB", balance: (await bnbBalanceOf(n, d.withdrawalAddress!))?.formatted ?? null }))),
+        d.webhookSecret ? deliveriesOfDomain(db, user.id, d.domainId, queryFor(selection)) : null,
+      ]);
+      const tokens = (tokenBalances.find((w) => w.domainId === d.domainId)?.balances ?? []).map((b) => ({ key: `token-${b.tokenId}`, label: b.symbol, symbol: b.symbol, balance: b.balance }));
+      return { domain: d, balances: [...bnb, ...tokens], webhooks: { summary: summaries.get(d.domainId) ?? EMPTY_SUMMARY, deliveries, selection } };
+    }),
+  );
 
   return (
     <>
       <PageHeader title="Domains" description="Whitelisted shop origins. Each has a withdrawal wallet that receives payments unless you set a payout address." />
-      <div className="grid gap-6">
+      <div className="grid grid-cols-1 gap-6">
         <Card>
           <CardHeader>
             <CardTitle>Add a domain</CardTitle>
@@ -37,40 +52,19 @@ export default async function DomainsPage() {
           </CardContent>
         </Card>
         {domains.length === 0 && <EmptyState icon={Globe} title="No domains yet" description="Add your shop's origin: payments need a whitelisted domain, and withdrawals are sent from its wallet." />}
-        {domains.map((d, i) => (
-          <Card key={d.domainId} data-domain={d.domain}>
-            <CardHeader>
-              <CardTitle className="break-all">{d.domain}</CardTitle>
-              <CardDescription>
-                domainId {d.domainId} · added {formatDate(d.createdAt)}
-              </CardDescription>
-            </CardHeader>
-            <CardContent className="grid gap-6 md:grid-cols-[1fr_16rem]">
-              <DomainSettings domainId={d.domainId} domain={d.domain} payoutAddress={d.payoutAddress} webhookUrl={d.webhookUrl} />
-              <section aria-label={`Withdrawal wallet of ${d.domain}`} className="grid content-start gap-3 rounded-lg border bg-muted/30 p-4">
-                <p className="text-sm font-medium">Withdrawal wallet</p>
-                {/* eslint-disable-next-line @next/next/no-img-element -- a data URI */}
-                <img src={qrCodeDataUri(`ethereum:${d.withdrawalAddress}`)} alt={`QR code of the withdrawal wallet ${d.withdrawalAddress}`} width={148} height={148} className="rounded-md bg-white p-1" />
-                <Address value={d.withdrawalAddress!} />
-                <ul className="grid gap-1 text-sm">
-                  {bnb[i]!.map((b) => (
-                    <li key={b.network} className="flex justify-between gap-2">
-                      <span className="text-muted-foreground">BNB ({b.network})</span>
-                      {b.balance === null ? <span className="text-muted-foreground">unavailable</span> : <Amount value={b.balance} symbol="BNB" />}
-                    </li>
-                  ))}
-                  {balances.find((w) => w.domainId === d.domainId)?.balances.map((b) => (
-                    <li key={b.tokenId} className="flex justify-between gap-2">
-                      <span className="text-muted-foreground">{b.symbol}</span>
-                      {b.balance === null ? <span className="text-muted-foreground">unavailable</span> : <Amount value={b.balance} symbol={b.symbol} />}
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            </CardContent>
-          </Card>
+        {cards.map((card) => (
+          <DomainCard key={card.domain.domainId} {...card} />
         ))}
       </div>
+      <RefreshWhilePending dueKey={dueKey(cards.flatMap((c) => c.webhooks.deliveries?.items ?? []))} />
     </>
   );
+}
+
+/** The deliveries on screen that are about to be attempted, with their attempt counts. */
+function dueKey(deliveries: DeliveryView[], now = Date.now()): string {
+  return deliveries
+    .filter((d) => d.status === "pending" && Date.parse(d.nextAttemptAt!) - now < DUE_SOON_MS)
+    .map((d) => `${d.deliveryId}:${d.attempts}`)
+    .join(",");
 }

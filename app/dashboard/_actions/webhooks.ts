@@ -1,0 +1,35 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getOwnDomain } from "@/lib/domains/manage-domains";
+import { runAction, type ActionResult } from "@/lib/http/server-action";
+import { queuePing, redeliver, type DeliveryView } from "@/lib/webhooks/deliveries";
+import { rotateSecret } from "@/lib/webhooks/endpoints";
+
+/* The dashboard's twins of POST /api/user/domains/:id/webhook-test, …/webhook-secret and
+   /api/user/webhook-deliveries/:id/redeliver: same lib functions, same ownership checks. */
+
+const domainIdSchema = z.object({ domainId: z.coerce.number().int().positive() });
+const deliveryIdSchema = z.object({ deliveryId: z.coerce.number().int().positive() });
+
+export async function sendTestEventAction(domainId: number): Promise<ActionResult<DeliveryView>> {
+  const result = await runAction(domainIdSchema, { domainId }, async ({ db, user }, data) => queuePing(db, await getOwnDomain(db, user.id, data.domainId)));
+  revalidatePath("/dashboard/domains");
+  return result;
+}
+
+export async function rotateWebhookSecretAction(domainId: number): Promise<ActionResult<{ webhookSecret: string; previousSecretExpiresAt: string | null }>> {
+  const result = await runAction(domainIdSchema, { domainId }, async ({ db, user }, data) => {
+    const endpoint = await rotateSecret(db, await getOwnDomain(db, user.id, data.domainId));
+    return { webhookSecret: endpoint.secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null };
+  });
+  revalidatePath("/dashboard/domains");
+  return result;
+}
+
+export async function redeliverAction(deliveryId: number): Promise<ActionResult<DeliveryView>> {
+  const result = await runAction(deliveryIdSchema, { deliveryId }, ({ db, user }, data) => redeliver(db, user.id, data.deliveryId));
+  revalidatePath("/dashboard/domains");
+  return result;
+}

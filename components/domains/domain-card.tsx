@@ -1,0 +1,50 @@
+import { formatDate } from "@/components/dashboard/format";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import type { WebhookSummary } from "@/lib/dashboard/webhooks";
+import type { DomainView } from "@/lib/domains/manage-domains";
+import type { Page } from "@/lib/pagination";
+import type { DeliveryView } from "@/lib/webhooks/deliveries";
+import type { DeliveriesSelection } from "./deliveries-query";
+import { DomainSettings } from "./domain-settings";
+import { WebhookSection } from "./webhook-section";
+import { WithdrawalWallet, type WalletBalance } from "./withdrawal-wallet";
+
+/** One whitelisted origin: its settings and wallet side by side, its webhooks below. */
+export function DomainCard({
+  domain: d,
+  balances,
+  webhooks,
+}: {
+  domain: DomainView;
+  balances: WalletBalance[];
+  webhooks: { summary: WebhookSummary; deliveries: Page<DeliveryView> | null; selection: DeliveriesSelection };
+}) {
+  const { failed } = webhooks.summary;
+  return (
+    <Card data-domain={d.domain} data-domain-id={d.domainId}>
+      <CardHeader>
+        <div className="flex flex-wrap items-center gap-2">
+          <CardTitle className="break-all">{d.domain}</CardTitle>
+          {/* Visible without scrolling to the log: failures must never go unnoticed. */}
+          {failed > 0 && (
+            <Badge variant="danger" data-testid="failed-count">
+              {failed} failed {failed === 1 ? "webhook" : "webhooks"}
+            </Badge>
+          )}
+        </div>
+        <CardDescription>
+          domainId {d.domainId} · added {formatDate(d.createdAt)}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-6 md:grid-cols-[1fr_16rem]">
+        {/* Keyed by the saved values: a change made elsewhere (API, another tab) resets the form to it. */}
+        <DomainSettings key={`${d.payoutAddress}|${d.webhookUrl}`} domainId={d.domainId} domain={d.domain} payoutAddress={d.payoutAddress} webhookUrl={d.webhookUrl} />
+        <WithdrawalWallet domain={d.domain} address={d.withdrawalAddress!} balances={balances} />
+      </CardContent>
+      <CardContent className="border-t pt-5">
+        <WebhookSection domain={d} {...webhooks} />
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,212 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { Webhook } from "standardwebhooks";
+import { expectAccessible, screenshot, signUp, watchConsole } from "./helpers/pages";
+
+/**
+ * The webhook tools of /dashboard/domains against a real receiver in this process: the e2e
+ * server runs on the `local` network only, so private (127.0.0.1) webhook targets are allowed.
+ * Every state is captured in both themes at 1280 and 375 px and checked with axe.
+ */
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** An HTTP receiver that records every request and answers `status` (200 until told otherwise). */
+async function startReceiver() {
+  const received: Received[] = [];
+  let status = 200;
+  const server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      received.push({ headers: flatHeaders(req.headers), body });
+      res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : "broken");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks/bsc-pay`,
+    received,
+    answer: (code: number) => void (status = code),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const flatHeaders = (headers: IncomingHttpHeaders) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
+
+async function expectToast(page: Page, text: string | RegExp) {
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: text }).first()).toBeVisible({ timeout: 15_000 });
+}
+
+/** The page in both themes at desktop and phone widths (the theme class is set in place, so open dialogs stay open). */
+async function captureStates(page: Page, testInfo: TestInfo, name: string) {
+  // Toasts are asserted where they appear; fading ones only confuse axe's contrast check.
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
+  // The theme is switched in place: without this, axe would measure colours mid-transition.
+  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expectAccessible(page, `${name} (${theme})`);
+    // Full-page shots of a scrolled page would paint the sticky header mid-page.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, testInfo, `webhooks-${name}-1280-${theme}`);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits 375 px`).toBeLessThanOrEqual(375);
+    // The deliveries table too, Redeliver buttons included (its wrapper would scroll otherwise).
+    for (const wrapper of await page.locator('[data-testid="webhooks"] table').locator("xpath=..").all()) {
+      expect(await wrapper.evaluate((el) => el.scrollWidth - el.clientWidth), `${name}: deliveries table fits 375 px`).toBeLessThanOrEqual(0);
+    }
+    await screenshot(page, testInfo, `webhooks-${name}-375-${theme}`);
+  }
+  await page.evaluate(() => document.documentElement.classList.remove("dark"));
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+const rowOf = (card: Locator, state: string, eventType = "ping") => card.locator(`tr[data-event-type="${eventType}"][data-state="${state}"]`);
+
+test.use({ permissions: ["clipboard-read", "clipboard-write"], viewport: { width: 1280, height: 900 } });
+
+test("a merchant sets up signed webhooks, tests them, filters, redelivers and rotates the secret", async ({ page }, testInfo) => {
+  test.setTimeout(240_000);
+  const logs = watchConsole(page);
+  const receiver = await startReceiver();
+  try {
+    await signUp(page, `hooks-${Date.now()}@example.com`, "correct horse battery staple");
+    await page.goto("/dashboard/domains");
+    await page.getByLabel("Shop origin").fill("https://hooks.example.com");
+    await page.getByRole("button", { name: "Add domain" }).click();
+    await expectToast(page, "https://hooks.example.com whitelisted");
+    const card = page.locator('[data-domain="https://hooks.example.com"]');
+    const webhooks = card.getByTestId("webhooks");
+
+    // No URL yet: what webhooks are, and no secret.
+    await expect(webhooks).toContainText("No webhook URL yet");
+    await expect(card.getByTestId("webhook-secret")).toHaveCount(0);
+    await captureStates(page, testInfo, "1-no-url");
+
+    // Saving a URL creates the secret: masked until revealed, copyable.
+    await card.getByLabel("Webhook URL").fill(receiver.url);
+    await card.getByRole("button", { name: "Save changes" }).click();
+    await expectToast(page, "Domain saved");
+    const secretBox = card.getByTestId("webhook-secret");
+    await expect(secretBox).toContainText("whsec_••••");
+    await expect(webhooks.getByTestId("no-deliveries")).toContainText("No deliveries yet");
+    await captureStates(page, testInfo, "2-empty");
+    await card.getByRole("button", { name: "Reveal" }).click();
+    await expect(card.getByRole("button", { name: "Hide" })).toHaveAttribute("aria-pressed", "true");
+    const secret = (await secretBox.innerText()).trim();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
+    await webhooks.getByRole("button", { name: "Copy secret" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+
+    // A test event reaches the receiver, signed; the row turns delivered without a reload.
+    await card.getByRole("button", { name: "Send test event" }).click();
+    await expectToast(page, "Test event queued");
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
+    const first = receiver.received[0]!;
+    expect(first.headers).toMatchObject({ "webhook-id": expect.stringMatching(/^msg_/), "webhook-timestamp": expect.stringMatching(/^\d+$/), "webhook-signature": expect.stringMatching(/^v1,/) });
+    expect(new Webhook(secret).verify(first.body, first.headers)).toMatchObject({ type: "ping", data: { domain: "https://hooks.example.com" } });
+    await expect(rowOf(card, "delivered")).toHaveCount(1, { timeout: 15_000 });
+    await expect(rowOf(card, "delivered")).toContainText("HTTP 200");
+
+    // A failing receiver: the row shows Retrying with the 500 (still without a reload).
+    receiver.answer(500);
+    await card.getByRole("button", { name: "Send test event" }).click();
+    await expectToast(page, "Test event queued");
+    await expect(rowOf(card, "retrying")).toHaveCount(1, { timeout: 15_000 });
+    await expect(rowOf(card, "retrying")).toContainText("HTTP 500");
+    await expect(rowOf(card, "retrying")).toContainText("next try");
+    await expect(webhooks.getByRole("heading", { name: /1 retrying/ })).toBeVisible();
+    // Its second attempt comes 5 s later (and fails too); the third only after 5 minutes, so the
+    // rest of the test sees a steady list.
+    const failingId = receiver.received[1]!.headers["webhook-id"];
+    await expect.poll(() => receiver.received.filter((r) => r.headers["webhook-id"] === failingId).length, { timeout: 20_000 }).toBe(2);
+    receiver.answer(200);
+    await expect(rowOf(card, "retrying").locator("td").nth(3)).toHaveText("2", { timeout: 15_000 });
+    // The payload, as the receiver got it.
+    await rowOf(card, "retrying").getByRole("button", { name: "Show payload of ping" }).click();
+    await expect(card.getByRole("region", { name: "Payload of ping" })).toContainText('"type": "ping"');
+    await captureStates(page, testInfo, "3-delivered-and-retrying");
+
+    // Status filters live in the URL.
+    const filter = (name: string) => webhooks.getByRole("navigation", { name: "Filter deliveries by status" }).getByRole("link", { name, exact: true });
+    await filter("Delivered").click();
+    await expect(page).toHaveURL(/wh=\d+&whStatus=delivered/);
+    await expect(card.locator("tr[data-delivery-id]")).toHaveCount(1);
+    await expect(rowOf(card, "delivered")).toHaveCount(1);
+    await expect(filter("Delivered")).toHaveAttribute("aria-current", "page");
+    await filter("Failed").click();
+    await expect(page).toHaveURL(/whStatus=failed/);
+    await expect(webhooks.getByTestId("no-deliveries")).toContainText("No failed deliveries");
+    await captureStates(page, testInfo, "4-filter-empty");
+    await filter("Pending").click();
+    await expect(page).toHaveURL(/whStatus=pending/);
+    await expect(card.locator("tr[data-delivery-id]")).toHaveCount(1);
+    await expect(rowOf(card, "retrying")).toHaveCount(1);
+    await filter("All").click();
+    await expect(page).not.toHaveURL(/whStatus/);
+    await expect(card.locator("tr[data-delivery-id]")).toHaveCount(2);
+
+    // Redeliver: the same event again, with the same webhook-id.
+    const firstId = first.headers["webhook-id"];
+    await rowOf(card, "delivered").getByRole("button", { name: /^Redeliver ping/ }).click();
+    await expectToast(page, "ping queued again");
+    await expect.poll(() => receiver.received.filter((r) => r.headers["webhook-id"] === firstId).length, { timeout: 15_000 }).toBe(2);
+    await expect(rowOf(card, "delivered")).toHaveCount(1, { timeout: 15_000 });
+
+    // Rotation: confirmed in a dialog; the new secret is shown, and both sign for 24 h.
+    await card.getByRole("button", { name: "Rotate secret" }).click();
+    const dialog = page.getByRole("alertdialog");
+    await expect(dialog).toContainText("For 24 hours the old one signs too");
+    await captureStates(page, testInfo, "5-rotate-dialog");
+    await dialog.getByRole("button", { name: "Rotate secret" }).click();
+    await expectToast(page, "New signing secret");
+    await expect(secretBox).toHaveAttribute("data-revealed", "true");
+    await expect(secretBox).not.toHaveText(secret);
+    const rotated = (await secretBox.innerText()).trim();
+    expect(rotated).toMatch(/^whsec_/);
+    await expect(card.getByTestId("secret-overlap")).toContainText("the previous secret also signs until");
+    const seen = new Set(receiver.received.map((r) => r.headers["webhook-id"]));
+    await card.getByRole("button", { name: "Send test event" }).click();
+    await expect.poll(() => receiver.received.filter((r) => !seen.has(r.headers["webhook-id"])).length, { timeout: 15_000 }).toBe(1);
+    const afterRotation = receiver.received.find((r) => !seen.has(r.headers["webhook-id"]))!;
+    expect(afterRotation.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    expect(new Webhook(rotated).verify(afterRotation.body, afterRotation.headers)).toMatchObject({ type: "ping" });
+    expect(new Webhook(secret).verify(afterRotation.body, afterRotation.headers)).toMatchObject({ type: "ping" });
+    await expect(rowOf(card, "delivered")).toHaveCount(2, { timeout: 15_000 });
+    await captureStates(page, testInfo, "6-rotated");
+
+    // Pagination: ten a page, page 2 in the URL.
+    const domainId = Number(await card.getAttribute("data-domain-id"));
+    const sameOrigin = { origin: new URL(page.url()).origin }; // cookie-authenticated API mutations must carry it (CSRF)
+    for (let i = 0; i < 9; i++) expect((await page.request.post(`/api/user/domains/${domainId}/webhook-test`, { headers: sameOrigin })).status()).toBe(201);
+    await expect.poll(() => new Set(receiver.received.map((r) => r.headers["webhook-id"])).size, { timeout: 20_000 }).toBe(12);
+    await page.reload();
+    await expect(card.locator("tr[data-delivery-id]")).toHaveCount(10);
+    await webhooks.getByRole("link", { name: "Next page of deliveries" }).click();
+    await expect(page).toHaveURL(/whPage=2/);
+    await expect(card.locator("tr[data-delivery-id]")).toHaveCount(2);
+    await expect(webhooks).toContainText("Page 2 of 2 · 12 deliveries");
+    await captureStates(page, testInfo, "7-page-2");
+
+    // An error from the server reaches the merchant: the URL was cleared elsewhere meanwhile.
+    expect((await page.request.patch(`/api/user/domains/${domainId}`, { headers: sameOrigin, data: { webhookUrl: null } })).status()).toBe(200);
+    await card.getByRole("button", { name: "Send test event" }).click();
+    await expectToast(page, "Test event not sent");
+    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "no webhookUrl" }).first()).toBeVisible();
+    await expect(webhooks).toContainText("No webhook URL yet");
+    await expect(card.getByLabel("Webhook URL")).toHaveValue("");
+    await captureStates(page, testInfo, "8-error");
+    logs.assertClean();
+  } finally {
+    await receiver.close();
+  }
+});
