@@ -1,5 +1,7 @@
 import { grantPlan } from "@/lib/packages/grant-plan";
+import { getAddress } from "viem";
 import { openPostgres } from "@/lib/db/client";
+import { tokenCatalogue } from "@/lib/db/schema";
 
 /** A merchant set up over HTTP as a shop would, with the unlimited plan so quotas stay out of the way. */
 export async function benchMerchant(url: string, databaseUrl: string, tokenAddress: string, network = "bsc") {
@@ -16,6 +18,8 @@ export async function benchMerchant(url: string, databaseUrl: string, tokenAddre
   const auth = { authorization: `Bearer ${token}` };
   const handle = openPostgres(databaseUrl, { max: 1 });
   await grantPlan(handle.db, email, "enterprise");
+  // The operator accepts the bench token (what `npm run admin -- tokens allow` records).
+  await handle.db.insert(tokenCatalogue).values({ network, contractAddress: getAddress(tokenAddress), symbol: "BUSD", name: "Bench USD", decimals: 18 }).onConflictDoNothing();
   await handle.close();
   const { tokenId } = await post("/api/user/tokens", { contractAddress: tokenAddress, network }, auth);
   const { domainId } = await post("/api/user/domains", { domain: "https://shop.example.com" }, auth);
