@@ -48,7 +48,7 @@ export async function recoverCommand(db: Db, args: string[], print: (line: strin
   let notMoved = 0;
   for (const network of networks) {
     const report = await recoverFunds(db, { network, to, fromIndex, toIndex, gap: gap === 0 ? undefined : gap, dryRun: flags.switches.has("--dry-run"), extraTokens: flags.values.get("--token") ?? [], print });
-    notMoved += report.skipped.length;
+    notMoved += report.skipped.length + report.unreadable.length;
   }
   return notMoved > 0 ? 1 : 0;
 }

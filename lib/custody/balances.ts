@@ -14,6 +14,8 @@ export interface Holding {
   /** null: BNB. */
   token: Address | null;
   balance: bigint;
+  /** The read itself failed (the token reverted or answered garbage): `balance` is 0 but unknown. */
+  unreadable?: boolean;
 }
 
 const hasMulticall = new Map<string, boolean>();
@@ -21,7 +23,8 @@ const hasMulticall = new Map<string, boolean>();
 /**
  * The BNB balance and every token balance of every owner, read in batches: through Multicall3 when
  * the chain has it (BSC does), else in parallel single calls. A token whose balanceOf fails or
- * answers garbage counts as 0 for that owner (an attacker's token cannot stop the scan). At
+ * answers garbage reads as 0 marked `unreadable` (an attacker's token cannot stop the scan, and
+ * the caller can say it could not look). At
  * `blockNumber` when given, else the latest block.
  */
 export async function readHoldings(network: string, owners: Address[], tokens: Address[], blockNumber?: bigint): Promise<Holding[]> {
@@ -31,7 +34,7 @@ export async function readHoldings(network: string, owners: Address[], tokens: A
     const code = await client.getCode({ address: MULTICALL3_ADDRESS });
     hasMulticall.set(network, Boolean(code && code !== "0x"));
   }
-  const balances: bigint[] = [];
+  const balances: (bigint | null)[] = [];
   if (hasMulticall.get(network)) {
     for (let start = 0; start < wanted.length; start += CALLS_PER_MULTICALL) {
       const chunk = wanted.slice(start, start + CALLS_PER_MULTICALL);
@@ -46,7 +49,7 @@ export async function readHoldings(network: string, owners: Address[], tokens: A
             : { address: token, abi: erc20Abi, functionName: "balanceOf" as const, args: [owner] as const },
         ),
       });
-      for (const r of results) balances.push(r.status === "success" && typeof r.result === "bigint" ? r.result : 0n);
+      for (const r of results) balances.push(r.status === "success" && typeof r.result === "bigint" ? r.result : null);
     }
   } else {
     for (let start = 0; start < wanted.length; start += PARALLEL_READS) {
@@ -59,7 +62,7 @@ export async function readHoldings(network: string, owners: Address[], tokens: A
               : client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner], blockNumber })
             ).catch((error: unknown) => {
               // A token that reverts counts as 0; a node that does not answer must not read as "empty".
-              if (classifyRpcError(error) === "rejected") return 0n;
+              if (classifyRpcError(error) === "rejected") return null;
               throw error;
             }),
           ),
@@ -67,7 +70,7 @@ export async function readHoldings(network: string, owners: Address[], tokens: A
       );
     }
   }
-  return wanted.map((w, i) => ({ ...w, balance: balances[i]! }));
+  return wanted.map((w, i) => (balances[i] === null ? { ...w, balance: 0n, unreadable: true } : { ...w, balance: balances[i]! }));
 }
 
 /** Test and local-chain helper: forget whether a network has Multicall3 (after putting it there). */

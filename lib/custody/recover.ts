@@ -1,7 +1,8 @@
-import { and, eq, max } from "drizzle-orm";
+import { eq, max, sql } from "drizzle-orm";
 import { erc20Abi, formatUnits, getAddress, isAddress, type Address, type Hex } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
+import { rowsOf } from "../db/rows";
 import { domains, paymentSessions, tokenCatalogue } from "../db/schema";
 import { AppError } from "../errors";
 import { transferData } from "../chain/forward-gas";
@@ -50,12 +51,15 @@ export interface RecoverReport {
   network: string;
   scanned: { deposits: [number, number]; withdrawals: [number, number] };
   stranded: StrandedBalance[];
+  /** Balances that could not be read (the token's balanceOf failed): unknown, so not "nothing". */
+  unreadable: { wallet: WalletRef; token: TokenRef }[];
   moved: (StrandedBalance & { txHash: Hex })[];
   skipped: (StrandedBalance & { reason: string })[];
 }
 
 export const DEFAULT_DEPOSIT_GAP = 1000;
-const WITHDRAWAL_GAP = 20;
+/** Domains are few, but many in a row may use a payout address and never fund their wallet. */
+const WITHDRAWAL_GAP = 200;
 const SETTLE_WAIT_MS = 60_000;
 const SWEEPING_AT_ONCE = 4;
 
@@ -68,14 +72,18 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
   const keys = keyRingFor(getConfig().masterMnemonic);
   if (to === keys.gasTankAddress()) throw new AppError("VALIDATION_ERROR", "--to is the gas tank: send the funds to an address outside the gateway");
 
-  const tokens = await tokensToFind(db, network.name, options.extraTokens ?? []);
-  const [dbDeposits] = await db.select({ top: max(paymentSessions.depositIndex) }).from(paymentSessions).where(eq(paymentSessions.network, network.name));
+  const tokens = await tokensToFind(db, network.name, options.extraTokens ?? [], print);
+  // What the database still knows: every index handed out on any network (the sequence is shared,
+  // and a create that failed after taking one leaves a gap), and the highest domain.
+  const [dbDeposits] = await db.select({ top: max(paymentSessions.depositIndex) }).from(paymentSessions);
+  const [sequence] = rowsOf<{ last: string | number; called: boolean }>(await db.execute(sql`select last_value as last, is_called as called from deposit_index_seq`));
+  const handedOut = sequence?.called ? Number(sequence.last) : -1;
   const [dbDomains] = await db.select({ top: max(domains.id) }).from(domains);
   const depositScan = await scanWallets(network.name, tokens, {
     derive: (i) => ({ kind: "deposit", index: i, address: keys.depositAddress(i) }),
     from: options.fromIndex ?? 0,
     to: options.toIndex,
-    knownUpTo: dbDeposits?.top ?? -1,
+    knownUpTo: Math.max(dbDeposits?.top ?? -1, handedOut),
     gap: options.gap ?? DEFAULT_DEPOSIT_GAP,
   });
   const withdrawalScan = await scanWallets(network.name, tokens, {
@@ -88,8 +96,13 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
   if (derived.some((w) => w.address === to)) throw new AppError("VALIDATION_ERROR", "--to is an address of the gateway itself: send the funds outside it");
 
   const stranded = [...depositScan.stranded, ...withdrawalScan.stranded];
-  const report: RecoverReport = { network: network.name, scanned: { deposits: depositScan.range, withdrawals: withdrawalScan.range }, stranded, moved: [], skipped: [] };
+  const unreadable = [...depositScan.unreadable, ...withdrawalScan.unreadable];
+  const report: RecoverReport = { network: network.name, scanned: { deposits: depositScan.range, withdrawals: withdrawalScan.range }, stranded, unreadable, moved: [], skipped: [] };
   print(`${network.name}: scanned deposit addresses ${depositScan.range[0]}…${depositScan.range[1]} and withdrawal wallets ${withdrawalScan.range[0]}…${withdrawalScan.range[1]} for ${tokens.map((t) => t.symbol).join(", ") || "no tokens"}`);
+  if (options.toIndex === undefined) {
+    print(`  (the scan stopped after ${options.gap ?? DEFAULT_DEPOSIT_GAP} deposit addresses in a row that never held anything; if more were handed out, run again with --from-index ${depositScan.range[1] + 1} --to-index <n>)`);
+  }
+  for (const u of unreadable) print(`  COULD NOT READ the ${u.token.symbol} balance of ${u.wallet.kind} ${u.wallet.address} (its balanceOf failed); check it by hand`);
   for (const s of stranded) print(`  ${describe(s)}`);
   for (const [symbol, total] of totals(stranded)) print(`  total ${total} ${symbol}`);
   if (stranded.length === 0) print("  nothing to move");
@@ -120,11 +133,12 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
   return report;
 }
 
-async function tokensToFind(db: Db, network: string, extra: string[]): Promise<TokenRef[]> {
+/** Every token the gateway ever accepted on the network (disallowed ones too: paid before), plus `extra`. */
+async function tokensToFind(db: Db, network: string, extra: string[], print: (line: string) => void): Promise<TokenRef[]> {
   const catalogue = await db
     .select({ contract: tokenCatalogue.contractAddress, symbol: tokenCatalogue.symbol, decimals: tokenCatalogue.decimals })
     .from(tokenCatalogue)
-    .where(and(eq(tokenCatalogue.network, network), eq(tokenCatalogue.enabled, true)));
+    .where(eq(tokenCatalogue.network, network));
   const found: TokenRef[] = catalogue.map((t) => ({ contract: getAddress(t.contract), symbol: t.symbol, decimals: t.decimals }));
   const client = publicClientFor(network);
   for (const raw of extra) {
@@ -139,7 +153,10 @@ async function tokensToFind(db: Db, network: string, extra: string[]): Promise<T
     });
     found.push({ contract, symbol: String(symbol).slice(0, 32), decimals: Number(decimals) });
   }
-  return found;
+  // A catalogue entry with no contract behind it on this chain (a test chain, say) holds nothing.
+  const deployed = await Promise.all(found.map(async (t) => Boolean(await client.getCode({ address: t.contract }))));
+  for (const [i, t] of found.entries()) if (!deployed[i]) print(`  (${t.symbol} ${t.contract} has no contract on ${network}: skipped)`);
+  return found.filter((_, i) => deployed[i]);
 }
 
 interface ScanPlan {
@@ -159,6 +176,7 @@ interface ScanPlan {
 async function scanWallets(network: string, tokens: TokenRef[], plan: ScanPlan) {
   const wallets: WalletRef[] = [];
   const stranded: StrandedBalance[] = [];
+  const unreadable: { wallet: WalletRef; token: TokenRef }[] = [];
   let lastUsed = Math.max(plan.knownUpTo, plan.from - 1);
   let start = plan.from;
   const window = plan.to !== undefined ? Math.max(1, Math.min(plan.gap, plan.to - plan.from + 1)) : plan.gap;
@@ -169,12 +187,13 @@ async function scanWallets(network: string, tokens: TokenRef[], plan: ScanPlan) 
     const holdings = await readHoldings(network, batch.map((w) => w.address), tokens.map((t) => t.contract));
     const byOwner = new Map(batch.map((w) => [w.address, w]));
     for (const h of holdings) {
+      if (h.unreadable && h.token !== null) unreadable.push({ wallet: byOwner.get(h.owner)!, token: tokens.find((t) => t.contract === h.token)! });
       if (h.balance === 0n) continue;
       const wallet = byOwner.get(h.owner)!;
       lastUsed = Math.max(lastUsed, wallet.index);
       if (h.token !== null) stranded.push({ wallet, token: tokens.find((t) => t.contract === h.token)!, balance: h.balance });
     }
-    if (plan.to !== undefined ? end >= plan.to : end >= lastUsed + plan.gap) return { wallets, stranded, range: [plan.from, end] as [number, number] };
+    if (plan.to !== undefined ? end >= plan.to : end >= lastUsed + plan.gap) return { wallets, stranded, unreadable, range: [plan.from, end] as [number, number] };
     start = end + 1;
   }
 }

@@ -5,7 +5,10 @@ import { join } from "node:path";
 import { parseUnits, type Address, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
+import { eq, sql } from "drizzle-orm";
 import { recoverCommand } from "@/lib/admin/custody";
+import { recoverFunds } from "@/lib/custody/recover";
+import { tokenCatalogue } from "@/lib/db/schema";
 import { keyRingFor } from "@/lib/chain/keys";
 import { MULTICALL3_ADDRESS } from "@/lib/custody/balances";
 import { scanNetworkStep } from "@/lib/jobs/steps";
@@ -21,6 +24,8 @@ const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
 const RESCUE = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955" as Address;
 const MERCHANT_WALLET = "0x976EA74026E726554dB657fA54763abd0C3a0aa9" as Address;
+let merchantKey = "";
+let merchantTokenId = 0;
 
 /** `npm run admin -- recover …` in its own process, on a database of its own. */
 function admin(args: string[], pgliteDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -44,6 +49,8 @@ describe("recover from the mnemonic alone", () => {
     const usd = await deployTestToken(chain().url, { symbol: "RUSD", decimals: 18 });
     const other = await deployTestToken(chain().url, { symbol: "RSIX", decimals: 6 });
     const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
+    merchantKey = merchant.apiKey;
+    merchantTokenId = merchant.tokenId;
     await fundGasTank(chain().url);
     const session = async (amount: string) =>
       (await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET } })).body.data as { depositAddress: Address };
@@ -114,6 +121,26 @@ describe("recover from the mnemonic alone", () => {
     await expect(run(["--to", keyRingFor(TEST_MNEMONIC).gasTankAddress(), "--network", "bsc"])).rejects.toThrow("--to is the gas tank");
     await expect(run(["--to", keyRingFor(TEST_MNEMONIC).depositAddress(0), "--network", "bsc", "--dry-run"])).rejects.toThrow("an address of the gateway itself");
     await expect(run(["--to", RESCUE, "--network", "bsc", "--token", "0x00000000000000000000000000000000000000aa"])).rejects.toThrow("does not answer symbol() and decimals()");
-    expect(lines).toEqual([]);
+    expect(lines.filter((line) => /moved|deposit address #|withdrawal wallet of/.test(line))).toEqual([]);
+  });
+
+  it("also finds tokens the operator has since disallowed, and counts every index the database handed out", async () => {
+    const [usdRow] = await db().select().from(tokenCatalogue).where(eq(tokenCatalogue.symbol, "RUSD"));
+    const created = await call(create, { method: "POST", headers: { "x-api-key": merchantKey }, body: { tokenId: merchantTokenId, amount: "1" } });
+    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usdRow!.contractAddress as Address, created.body.data.depositAddress, parseUnits("1", 18)) });
+    await db().update(tokenCatalogue).set({ enabled: false }).where(eq(tokenCatalogue.contractAddress, usdRow!.contractAddress));
+    // Far beyond the scan's gap: only the database's sequence says this index was handed out.
+    await db().execute(sql`select setval('deposit_index_seq', 3500)`);
+    const far = keyRingFor(TEST_MNEMONIC).depositAddress(3500);
+    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usdRow!.contractAddress as Address, far, parseUnits("2", 18)) });
+    const lines: string[] = [];
+    const report = await recoverFunds(db(), { network: "bsc", to: RESCUE, dryRun: true, gap: 50, print: (line) => lines.push(line) });
+    expect(report.stranded.map((s) => [s.wallet.address, s.balance])).toEqual(
+      expect.arrayContaining([
+        [created.body.data.depositAddress, parseUnits("1", 18)],
+        [far, parseUnits("2", 18)],
+      ]),
+    );
+    expect(report.scanned.deposits[1]).toBeGreaterThanOrEqual(3500);
   });
 });
