@@ -8,5 +8,5 @@ export const forwardRequested = eventType("bsc-pay/forward.requested", {
 
 /** A leased webhook delivery to attempt; runs are limited per endpoint. */
 export const webhookDue = eventType("bsc-pay/webhook.due", {
-  schema: z.object({ deliveryId: z.number().int().positive(), endpointId: z.number().int().positive() }),
+  schema: z.object({ deliveryId: z.number().int().positive(), endpointId: z.number().int().positive(), lease: z.string() }),
 });

@@ -36,5 +36,5 @@ export const deliverWebhook = inngest.createFunction(
     concurrency: { limit: IN_FLIGHT_PER_ENDPOINT, key: "event.data.endpointId" },
     retries: 0,
   },
-  async ({ event, step }) => ({ outcome: await step.run("attempt", async () => deliverWebhookStep(await jobDb(), event.data.deliveryId)) }),
+  async ({ event, step }) => ({ outcome: await step.run("attempt", async () => deliverWebhookStep(await jobDb(), event.data)) }),
 );

@@ -78,8 +78,8 @@ export async function claimWebhooksStep(db: Db, limit = 100, leaseMs?: number): 
   return claimDueDeliveries(db, limit, { leaseMs });
 }
 
-export async function deliverWebhookStep(db: Db, deliveryId: number): Promise<AttemptOutcome> {
-  return attemptDelivery(db, deliveryId);
+export async function deliverWebhookStep(db: Db, claim: Pick<ClaimedDelivery, "deliveryId" | "lease">): Promise<AttemptOutcome> {
+  return attemptDelivery(db, claim);
 }
 
 /** How often the ledger is reconciled against the chain by the job drivers. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, isNull, lte, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
 import { webhookDeliveries, webhookEndpoints, type Domain, type WebhookDelivery } from "../db/schema";
@@ -64,12 +64,15 @@ export async function redeliver(db: Db, userId: number, deliveryId: number): Pro
     .where(eq(webhookDeliveries.id, deliveryId));
   if (!row || row.endpoint.userId !== userId) throw new AppError("NOT_FOUND", "webhook delivery not found");
   if (!row.endpoint.enabled) throw new AppError("VALIDATION_ERROR", "this domain has no webhookUrl any more; set one to redeliver");
+  const now = new Date();
+  // Never under a live claim: the attempt in flight records its own outcome.
   const [queued] = await db
     .update(webhookDeliveries)
-    .set({ status: "pending", attempts: 0, nextAttemptAt: new Date(), lockedUntil: null, deliveredAt: null })
-    .where(eq(webhookDeliveries.id, deliveryId))
+    .set({ status: "pending", attempts: 0, nextAttemptAt: now, lockedUntil: null, deliveredAt: null })
+    .where(and(eq(webhookDeliveries.id, deliveryId), or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now))))
     .returning();
-  return toDeliveryView(queued!);
+  if (!queued) throw new AppError("VALIDATION_ERROR", "this delivery is being sent right now; try again in a few seconds");
+  return toDeliveryView(queued);
 }
 
 /** Queues a `ping` to the domain's endpoint: the merchant's "does my receiver work?" button. */

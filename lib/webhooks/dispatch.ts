@@ -21,6 +21,8 @@ export const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 export interface ClaimedDelivery {
   deliveryId: number;
   endpointId: number;
+  /** The claim: only the holder of this lease (its end, ISO) may send and record the attempt. */
+  lease: string;
 }
 
 /** At most this many deliveries of one endpoint are in flight: a slow receiver only slows itself. */
@@ -64,24 +66,30 @@ export async function claimDueDeliveries(db: Db, limit: number, options: { lease
       where w.id = due.id and w.status = 'pending' and (w.locked_until is null or w.locked_until <= ${at}::timestamptz)
       returning w.id, w.endpoint_id`),
   );
-  return rows.map((r) => ({ deliveryId: Number(r.id), endpointId: Number(r.endpoint_id) })).sort((a, b) => a.deliveryId - b.deliveryId);
+  return rows.map((r) => ({ deliveryId: Number(r.id), endpointId: Number(r.endpoint_id), lease: leaseEnd })).sort((a, b) => a.deliveryId - b.deliveryId);
 }
 
 export type AttemptOutcome = "delivered" | "retrying" | "failed" | "skipped";
 
-/** One attempt of one claimed delivery, signed now, with its outcome recorded. */
-export async function attemptDelivery(db: Db, deliveryId: number, options: { timeoutMs?: number } = {}): Promise<AttemptOutcome> {
+/**
+ * One attempt of one claimed delivery, signed now, with its outcome recorded. Only while the claim
+ * is still this one and alive: a run that started late (its lease ran out and someone else claimed
+ * it, or the merchant asked for a redelivery) sends nothing and records nothing.
+ */
+export async function attemptDelivery(db: Db, claim: Pick<ClaimedDelivery, "deliveryId" | "lease">, options: { timeoutMs?: number } = {}): Promise<AttemptOutcome> {
   const [row] = await db
     .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(eq(webhookDeliveries.id, deliveryId));
+    .where(eq(webhookDeliveries.id, claim.deliveryId));
   if (!row || row.delivery.status !== "pending" || !row.endpoint.enabled) return "skipped";
+  const lockedUntil = row.delivery.lockedUntil?.getTime();
+  if (lockedUntil !== Date.parse(claim.lease) || lockedUntil <= Date.now()) return "skipped";
   const result = await postWebhook(row.endpoint.url, row.delivery.payload, signedHeaders(row.endpoint, row.delivery), {
     allowPrivate: getConfig().webhookAllowPrivate,
     timeoutMs: options.timeoutMs,
   });
-  return recordAttempt(db, row.delivery, result);
+  return recordAttempt(db, row.delivery, claim.lease, result);
 }
 
 /** Standard Webhooks headers; during a secret's overlap both secrets sign (space-separated). */
@@ -98,7 +106,7 @@ export function signedHeaders(
   };
 }
 
-async function recordAttempt(db: Db, delivery: WebhookDelivery, result: PostResult, now = new Date()): Promise<AttemptOutcome> {
+async function recordAttempt(db: Db, delivery: WebhookDelivery, lease: string, result: PostResult, now = new Date()): Promise<AttemptOutcome> {
   const attempts = delivery.attempts + 1;
   const delay = result.ok ? null : retryDelayMs(attempts);
   const outcome: AttemptOutcome = result.ok ? "delivered" : delay === null ? "failed" : "retrying";
@@ -114,7 +122,7 @@ async function recordAttempt(db: Db, delivery: WebhookDelivery, result: PostResu
       deliveredAt: result.ok ? now : null,
       lockedUntil: null,
     })
-    .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, "pending")));
+    .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, "pending"), sql`${webhookDeliveries.lockedUntil} = ${lease}::timestamptz`));
   metrics().webhookAttempts.inc({ outcome });
   if (outcome === "failed") {
     log.warn({ deliveryId: delivery.id, eventType: delivery.eventType, attempts }, "webhook delivery failed for good; the merchant can redeliver it");
@@ -137,8 +145,9 @@ export async function deliverDueWebhooks(
   let next = 0;
   const workers = Array.from({ length: Math.min(options.concurrency ?? 16, claimed.length) }, async () => {
     while (next < claimed.length) {
-      const { deliveryId } = claimed[next++]!;
-      const outcome = await attemptDelivery(db, deliveryId, { timeoutMs: options.timeoutMs }).catch((error: unknown) => {
+      const claim = claimed[next++]!;
+      const deliveryId = claim.deliveryId;
+      const outcome = await attemptDelivery(db, claim, { timeoutMs: options.timeoutMs }).catch((error: unknown) => {
         log.warn({ deliveryId, err: error instanceof Error ? error.message : String(error) }, "webhook attempt not recorded; the lease will bring it back");
         return "skipped" as const;
       });

@@ -1,6 +1,6 @@
 import type { Db } from "../db";
 import { log } from "../log";
-import { attemptDelivery, claimDueDeliveries } from "./dispatch";
+import { attemptDelivery, claimDueDeliveries, type ClaimedDelivery } from "./dispatch";
 
 /**
  * The embedded runner's webhook sender: keeps up to `maxInFlight` deliveries going, and claims
@@ -36,7 +36,7 @@ export class WebhookPump {
         const room = this.maxInFlight - this.running.size;
         if (room <= 0 || this.stopped) break;
         const claimed = await claimDueDeliveries(this.db, room);
-        for (const { deliveryId } of claimed) this.start(deliveryId);
+        for (const claim of claimed) this.start(claim);
         started += claimed.length;
       } while (this.claimAgain);
     } finally {
@@ -50,8 +50,9 @@ export class WebhookPump {
     await Promise.allSettled([...this.running]);
   }
 
-  private start(deliveryId: number): void {
-    const attempt: Promise<void> = attemptDelivery(this.db, deliveryId)
+  private start(claim: ClaimedDelivery): void {
+    const deliveryId = claim.deliveryId;
+    const attempt: Promise<void> = attemptDelivery(this.db, claim)
       .then(() => undefined)
       .catch((error: unknown) => {
         log.warn({ deliveryId, err: error instanceof Error ? error.message : String(error) }, "webhook attempt not recorded; its lease brings it back");

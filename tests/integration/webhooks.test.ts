@@ -15,7 +15,7 @@ import { POST as sendWithdrawal } from "@/app/api/v1/withdrawal/send/route";
 import { deliverWebhook, dispatchWebhooks, DISPATCH_ROUNDS } from "@/inngest/functions/webhooks";
 import { paymentSessions, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { confirmWithdrawalsStep, expireDueStep } from "@/lib/jobs/steps";
-import { deliverDueWebhooks } from "@/lib/webhooks/dispatch";
+import { attemptDelivery, claimDueDeliveries, deliverDueWebhooks } from "@/lib/webhooks/dispatch";
 import { MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
 import { setUpMerchant, signUp, type Merchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -290,6 +290,29 @@ describe("retries", () => {
   });
 });
 
+describe("claims", () => {
+  it("sends nothing for a claim whose lease ran out and was taken by another worker, and refuses a redelivery under a live claim", async () => {
+    receiver.received.length = 0;
+    receiver.behave(() => 200);
+    const queued = (await call(sendTest, { method: "POST", headers: merchant.auth, params: { id: String(merchant.domainId) } })).body.data;
+    const [stale] = await claimDueDeliveries(db(), 10, { leaseMs: 50 });
+    expect(stale!.deliveryId).toBe(queued.deliveryId);
+    await new Promise((r) => setTimeout(r, 80));
+    const [fresh] = await claimDueDeliveries(db(), 10);
+    expect(fresh!.deliveryId).toBe(queued.deliveryId);
+
+    const refused = await call(redeliver, { method: "POST", headers: merchant.auth, params: { id: String(queued.deliveryId) } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain("being sent right now");
+
+    expect(await attemptDelivery(db(), stale!)).toBe("skipped"); // the late worker stands down
+    expect(receiver.received).toHaveLength(0);
+    expect(await attemptDelivery(db(), fresh!)).toBe("delivered");
+    expect(await attemptDelivery(db(), fresh!)).toBe("skipped"); // once recorded, the claim is spent
+    expect(receiver.received.map((w) => w.headers["webhook-id"])).toEqual([queued.eventId]);
+  });
+});
+
 describe("secrets, targets and the merchant's tools", () => {
   it("signs with both secrets during the 24 h overlap after a rotation, then with the new one only", async () => {
     receiver.received.length = 0;
@@ -427,7 +450,7 @@ describe("Inngest driver", () => {
     const [leased] = (await deliveriesOf()).filter((d) => d.eventId === queued.eventId);
     expect(leased!.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 60_000); // claimed: the cron will not hand it out twice
 
-    const run = new InngestTestEngine({ function: deliverWebhook, events: [{ name: "bsc-pay/webhook.due", data: { deliveryId: leased!.id, endpointId: leased!.endpointId } }] });
+    const run = new InngestTestEngine({ function: deliverWebhook, events: [{ name: "bsc-pay/webhook.due", data: { deliveryId: leased!.id, endpointId: leased!.endpointId, lease: leased!.lockedUntil!.toISOString() } }] });
     expect((await run.execute()).result).toEqual({ outcome: "delivered" });
     expect(receiver.received.map((w) => w.headers["webhook-id"])).toEqual([queued.eventId]);
     env();
