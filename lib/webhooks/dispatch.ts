@@ -25,13 +25,20 @@ export interface ClaimedDelivery {
   lease: string;
 }
 
+/**
+ * A session's later events wait while its earlier one is retried, for this many attempts (at once,
+ * 5 s, 5 min); after that they go ahead, so one event the receiver keeps refusing (a 400 for a type
+ * it does not handle, say) cannot hold a payment.completed back for a day.
+ */
+export const ORDER_HOLD_ATTEMPTS = 3;
+
 /** At most this many deliveries of one endpoint are in flight: a slow receiver only slows itself. */
 export const IN_FLIGHT_PER_ENDPOINT = 8;
 
 /**
  * Claims up to `limit` deliveries that are due. Of each endpoint's session (orderKey) only the
  * oldest pending one is claimable, so a session's events arrive in the order they happened even
- * across retries; and an endpoint never has more than IN_FLIGHT_PER_ENDPOINT leased at once, so a
+ * across retries (for ORDER_HOLD_ATTEMPTS of them); and an endpoint never has more than IN_FLIGHT_PER_ENDPOINT leased at once, so a
  * receiver that hangs for 10 s per request cannot hold up anyone else's webhooks.
  */
 export async function claimDueDeliveries(db: Db, limit: number, options: { leaseMs?: number; now?: Date } = {}): Promise<ClaimedDelivery[]> {
@@ -51,7 +58,7 @@ export async function claimDueDeliveries(db: Db, limit: number, options: { lease
           and not exists (
             select 1 from webhook_deliveries earlier
             where earlier.endpoint_id = d.endpoint_id and earlier.order_key = d.order_key
-              and earlier.status = 'pending' and earlier.id < d.id)),
+              and earlier.status = 'pending' and earlier.id < d.id and earlier.attempts < ${ORDER_HOLD_ATTEMPTS})),
       busy as (
         select endpoint_id, count(*) as leased from webhook_deliveries
         where status = 'pending' and locked_until > ${at}::timestamptz

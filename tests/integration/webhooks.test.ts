@@ -259,6 +259,27 @@ describe("retries", () => {
     expect(receiver.received.map(typeOf)).toEqual(["payment.partial", "ping", "payment.partial", "payment.completed"]);
   });
 
+  it("lets a session's later events go ahead once its earlier one has failed three times", async () => {
+    receiver.received.length = 0;
+    receiver.behave((_, w) => (typeOf(w) === "payment.partial" ? 400 : 200)); // a receiver that refuses a type it does not handle
+    const session = await newSession("10");
+    await pay(session.depositAddress, "4");
+    await settle();
+    await pay(session.depositAddress, "6");
+    await settle();
+    await deliver(); // partial: 400 (1), completed waits
+    await dueNow();
+    await deliver(); // partial: 400 (2), completed still waits
+    expect(receiver.received.map(typeOf)).toEqual(["payment.partial", "payment.partial"]);
+    await dueNow();
+    await deliver(); // partial: 400 (3)
+    await deliver(); // completed no longer waits
+    expect(receiver.received.map(typeOf)).toEqual(["payment.partial", "payment.partial", "payment.partial", "payment.completed"]);
+    receiver.behave(() => 200);
+    await dueNow();
+    await deliver();
+  });
+
   it("gives up after the last scheduled attempt: failed, counted in /api/health, and redeliverable", async () => {
     receiver.received.length = 0;
     receiver.behave(() => 500);
