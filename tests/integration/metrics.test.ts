@@ -15,10 +15,11 @@ import { call } from "../helpers/http";
 
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
+const TOKEN = "metrics-token-0123456789abcdef";
 const env = (extra: Record<string, string> = {}) =>
-  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", ...extra });
+  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", METRICS_TOKEN: TOKEN, ...extra });
 
-async function scrape(headers: Record<string, string> = { "x-forwarded-for": "127.0.0.1" }) {
+async function scrape(headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) {
   const res = await metricsRoute(new (await import("next/server")).NextRequest("http://localhost/api/metrics", { headers }));
   return { status: res.status, text: await res.text(), contentType: res.headers.get("content-type") };
 }
@@ -89,22 +90,27 @@ describe("/api/metrics", () => {
     env();
   });
 
-  it("refuses remote clients without a token, and anyone without the right token when one is set", async () => {
+  it("serves token holders only on an install with a real network; without a token, nobody", async () => {
     env();
-    const remote = await scrape({ "x-forwarded-for": "203.0.113.9" });
-    expect(remote.status).toBe(401);
-    expect(remote.text).toContain("loopback clients only");
-    // A client cannot pass for loopback by prepending an entry: the proxy's (last) one counts.
-    expect((await scrape({ "x-forwarded-for": "127.0.0.1, 203.0.113.9" })).status).toBe(401);
-    expect((await scrape({ "x-forwarded-for": "::1" })).status).toBe(200);
-
-    env({ METRICS_TOKEN: "metrics-token-0123456789abcdef" });
-    expect((await scrape()).status).toBe(401); // loopback is not enough once a token is set
+    expect((await scrape({ "x-forwarded-for": "127.0.0.1" })).status).toBe(401); // loopback is not enough once a token is set
     expect((await scrape({ authorization: "Bearer wrong-token-0123456789" })).status).toBe(401);
-    const allowed = await scrape({ authorization: "Bearer metrics-token-0123456789abcdef", "x-forwarded-for": "203.0.113.9" });
+    const allowed = await scrape({ authorization: `Bearer ${TOKEN}`, "x-forwarded-for": "203.0.113.9" });
     expect(allowed.status).toBe(200);
     expect(allowed.text).toContain("bscpay_chain_head_block");
-    expect(metricsAccess(new Headers({ authorization: "bearer metrics-token-0123456789abcdef" }), "metrics-token-0123456789abcdef")).toBe("allowed");
+
+    env({ METRICS_TOKEN: "" });
+    const untokened = await scrape({ "x-forwarded-for": "127.0.0.1" });
+    expect(untokened.status).toBe(401);
+    expect(untokened.text).toContain("set METRICS_TOKEN");
     env();
+  });
+
+  it("on a development install without a token, serves loopback clients only (the proxy's entry counts)", () => {
+    const dev = { developmentOnly: true };
+    expect(metricsAccess(new Headers({ "x-forwarded-for": "127.0.0.1" }), null, dev)).toBe("allowed");
+    expect(metricsAccess(new Headers({ "x-forwarded-for": "::1" }), null, dev)).toBe("allowed");
+    expect(metricsAccess(new Headers({ "x-forwarded-for": "203.0.113.9" }), null, dev)).toBe("forbidden");
+    expect(metricsAccess(new Headers({ "x-forwarded-for": "127.0.0.1, 203.0.113.9" }), null, dev)).toBe("forbidden");
+    expect(metricsAccess(new Headers({ authorization: `bearer ${TOKEN}` }), TOKEN, dev)).toBe("allowed");
   });
 });
