@@ -163,6 +163,23 @@ describe("EIP-7702 batched sweeps: DepositDelegate + BatchSweeper", () => {
     expect(await chain().client.readContract({ address: refusing.address, abi: erc20Abi, functionName: "balanceOf", args: [a] })).toBe(10n);
   });
 
+  it("counts a 'token' with no contract behind it as not swept, accepts plain BNB on a delegated address, and reverts a batch without gas for every entry", async () => {
+    const delegated = depositKey(0).address;
+    const noCode = "0x000000000000000000000000000000000000dEaD" as Address;
+    const receipt = await send(tank, sweeper, sweepCall([{ from: delegated, token: noCode, to: MERCHANT, amount: 1n }]));
+    expect(outcomes(receipt)).toEqual([false]);
+    // A classic gas top-up of a delegated address must not bounce.
+    const topUp = await (await wallet(tank)).sendTransaction({ to: delegated, value: 1000n });
+    expect((await chain().client.waitForTransactionReceipt({ hash: topUp })).status).toBe("success");
+    expect(await chain().client.getBalance({ address: delegated })).toBe(1000n);
+    // Too little gas for the second entry's full allowance: the batch reverts instead of failing it quietly.
+    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, delegated, parseUnits("1", 18)) });
+    const entries = [0, 1].map((i) => ({ from: depositKey(i).address, token: usd, to: MERCHANT, amount: 0n }));
+    const client = await wallet(tank);
+    const short = await client.sendTransaction({ to: sweeper, data: sweepCall(entries), gas: 140_000n });
+    expect((await chain().client.waitForTransactionReceipt({ hash: short })).status).toBe("reverted");
+  });
+
   it("reports an address that never delegated as not swept (its empty answer is not a success)", async () => {
     const undelegated = depositKey(9).address;
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, undelegated, parseUnits("1", 18)) });
