@@ -5,7 +5,7 @@ import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
 import { appState, chainCursors, tokenCatalogue } from "../db/schema";
 import { keyRingFor } from "../chain/keys";
-import { listNetworks } from "../chain/networks";
+import { listNetworks, publicClientFor } from "../chain/networks";
 import { readHoldings } from "./balances";
 
 /**
@@ -37,7 +37,7 @@ export interface TokenSummary {
 
 export interface Difference {
   network: string;
-  kind: "held" | "short" | "untracked" | "wallet-short";
+  kind: "held" | "short" | "untracked" | "wallet-short" | "unreadable";
   address: Address;
   contract: Address;
   symbol: string;
@@ -89,16 +89,7 @@ async function reconcileNetwork(db: Db, network: string, cursorBlock: bigint | n
       where d.network = ${network}
       group by d.token_contract`),
   );
-  // Per deposit address and token: the unswept deposits the address should still hold, and whether a sweep is moving it.
-  const expectedRows = rowsOf<{ address: string; token: string; expected: string; moving: boolean }>(
-    await db.execute(sql`
-      select d.to_address as address, d.token_contract as token,
-             coalesce(sum(d.amount) filter (where d.forward_id is null or f.status in ('pending', 'held')), 0)::text as expected,
-             bool_or(f.status in ('gas_sent', 'sweep_sent')) as moving
-      from deposits d left join forwards f on f.id = d.forward_id
-      where d.network = ${network}
-      group by d.to_address, d.token_contract`),
-  );
+  const expectedRows = await expectedOnAddresses(db, network);
   const heldRows = rowsOf<{ id: number; address: string; token: string; amount: string; reason: string | null }>(
     await db.execute(sql`
       select id, from_address as address, token_contract as token, amount::text as amount, coalesce(held_reason, last_error) as reason
@@ -112,15 +103,31 @@ async function reconcileNetwork(db: Db, network: string, cursorBlock: bigint | n
   const onChain = new Map<string, bigint>();
   const untrackedCandidates: { address: Address; token: Address; balance: bigint; expected: bigint }[] = [];
 
+  const shortCandidates: { address: Address; token: Address }[] = [];
+
   for (const h of holdings) {
     if (h.token === null) continue;
+    if (h.unreadable) {
+      out.differences.push({ network, kind: "unreadable", address: h.owner, contract: h.token, symbol: tokenOf.get(h.token)!.symbol, message: "its balanceOf failed: the chain's side is unknown here" });
+      continue;
+    }
     onChain.set(h.token, (onChain.get(h.token) ?? 0n) + h.balance);
     const want = expected.get(key(h.owner, h.token)) ?? { expected: 0n, moving: false };
     if (want.moving) continue;
-    if (h.balance < want.expected) {
-      out.differences.push({ network, kind: "short", address: h.owner, contract: h.token, symbol: tokenOf.get(h.token)!.symbol, message: `holds ${fmt(h.token, h.balance)}, the ledger expects ${fmt(h.token, want.expected)} there` });
-    } else if (h.balance > want.expected) {
-      untrackedCandidates.push({ address: h.owner, token: h.token, balance: h.balance, expected: want.expected });
+    if (h.balance < want.expected) shortCandidates.push({ address: h.owner, token: h.token });
+    else if (h.balance > want.expected) untrackedCandidates.push({ address: h.owner, token: h.token, balance: h.balance, expected: want.expected });
+  }
+  // The ledger was read before the chain: a sweep that finished in between looks short. Read both
+  // again (ledger first) for the few candidates; what is still short is a difference.
+  if (shortCandidates.length > 0) {
+    const again = new Map((await expectedOnAddresses(db, network)).map((r) => [key(r.address, r.token), { expected: BigInt(r.expected), moving: Boolean(r.moving) }]));
+    const now = await readHoldings(network, [...new Set(shortCandidates.map((c) => c.address))], [...new Set(shortCandidates.map((c) => c.token))]);
+    for (const c of shortCandidates) {
+      const want = again.get(key(c.address, c.token)) ?? { expected: 0n, moving: false };
+      const balance = now.find((h) => h.owner === c.address && h.token === c.token)?.balance ?? 0n;
+      if (!want.moving && balance < want.expected) {
+        out.differences.push({ network, kind: "short", address: c.address, contract: c.token, symbol: tokenOf.get(c.token)!.symbol, message: `holds ${fmt(c.token, balance)}, the ledger expects ${fmt(c.token, want.expected)} there` });
+      }
     }
   }
   // A transfer in the last few blocks is not recorded yet: only what the scanner's block shows too is untracked.
@@ -166,7 +173,7 @@ async function checkWithdrawalWallets(db: Db, network: string, tokens: TokenInfo
   const domainIds = rowsOf<{ id: number }>(await db.execute(sql`select id from domains order by id`)).map((r) => Number(r.id));
   if (domainIds.length === 0) return;
   const wallets = domainIds.map((id) => ({ id, address: keys.withdrawalAddress(id) }));
-  const flows = rowsOf<{ address: string; token: string; received: string; sent: string }>(
+  const readFlows = async () => rowsOf<{ address: string; token: string; received: string; sent: string }>(
     await db.execute(sql`
       select address, token, sum(received)::text as received, sum(sent)::text as sent from (
         select lower(to_address) as address, lower(token_contract) as token, amount as received, 0 as sent
@@ -177,24 +184,40 @@ async function checkWithdrawalWallets(db: Db, network: string, tokens: TokenInfo
         where w.network = ${network} and w.status in ('submitted', 'completed')
       ) flows group by address, token`),
   );
-  const holdings = await readHoldings(network, wallets.map((w) => w.address), tokens.map((t) => t.contract));
-  for (const h of holdings) {
-    if (h.token === null) continue;
-    const flow = flows.find((f) => f.address === h.owner.toLowerCase() && f.token === h.token!.toLowerCase());
-    if (!flow) continue;
-    const floor = BigInt(flow.received) - BigInt(flow.sent);
-    if (h.balance < floor) {
-      const domainId = wallets.find((w) => w.address === h.owner)!.id;
-      out.differences.push({
-        network,
-        kind: "wallet-short",
-        address: h.owner,
-        contract: h.token,
-        symbol: tokens.find((t) => t.contract === h.token)!.symbol,
-        message: `withdrawal wallet of domain ${domainId} holds ${fmt(h.token, h.balance)}; forwards brought ${fmt(h.token, BigInt(flow.received))} and withdrawals took ${fmt(h.token, BigInt(flow.sent))}, so it should hold at least ${fmt(h.token, floor)}`,
-      });
-    }
+  const short = async (flows: Awaited<ReturnType<typeof readFlows>>, owners: Address[]) =>
+    (await readHoldings(network, owners, tokens.map((t) => t.contract))).flatMap((h) => {
+      const flow = h.token === null || h.unreadable ? undefined : flows.find((f) => f.address === h.owner.toLowerCase() && f.token === h.token!.toLowerCase());
+      const floor = flow ? BigInt(flow.received) - BigInt(flow.sent) : 0n;
+      return flow && h.balance < floor ? [{ ...h, token: h.token!, flow, floor }] : [];
+    });
+  const first = await short(await readFlows(), wallets.map((w) => w.address));
+  // Read again (ledger first) for the few that look short: a withdrawal recorded and mined between the two reads is not one.
+  const again = first.length === 0 ? [] : await short(await readFlows(), [...new Set(first.map((h) => h.owner))]);
+  const confirmed = again.filter((h) => first.some((f) => f.owner === h.owner && f.token === h.token));
+  for (const { owner, token, balance, flow, floor } of confirmed) {
+    const domainId = wallets.find((w) => w.address === owner)!.id;
+    out.differences.push({
+      network,
+      kind: "wallet-short",
+      address: owner,
+      contract: token,
+      symbol: tokens.find((t) => t.contract === token)!.symbol,
+      message: `withdrawal wallet of domain ${domainId} holds ${fmt(token, balance)}; forwards brought ${fmt(token, BigInt(flow.received))} and withdrawals took ${fmt(token, BigInt(flow.sent))}, so it should hold at least ${fmt(token, floor)}`,
+    });
   }
+}
+
+/** Per deposit address and token: the unswept deposits it should still hold, and whether a sweep is moving it. */
+async function expectedOnAddresses(db: Db, network: string) {
+  return rowsOf<{ address: string; token: string; expected: string; moving: boolean }>(
+    await db.execute(sql`
+      select d.to_address as address, d.token_contract as token,
+             coalesce(sum(d.amount) filter (where d.forward_id is null or f.status in ('pending', 'held')), 0)::text as expected,
+             bool_or(f.status in ('gas_sent', 'sweep_sent')) as moving
+      from deposits d left join forwards f on f.id = d.forward_id
+      where d.network = ${network}
+      group by d.to_address, d.token_contract`),
+  );
 }
 
 async function tokensOf(db: Db, network: string): Promise<TokenInfo[]> {
@@ -202,7 +225,11 @@ async function tokensOf(db: Db, network: string): Promise<TokenInfo[]> {
     .select({ contract: tokenCatalogue.contractAddress, symbol: tokenCatalogue.symbol, decimals: tokenCatalogue.decimals })
     .from(tokenCatalogue)
     .where(and(eq(tokenCatalogue.network, network)));
-  return catalogue.map((t) => ({ contract: getAddress(t.contract), symbol: t.symbol, decimals: t.decimals }));
+  const all = catalogue.map((t) => ({ contract: getAddress(t.contract), symbol: t.symbol, decimals: t.decimals }));
+  // A catalogue entry with no contract on this chain (a test chain) can hold nothing and answers nothing.
+  const client = publicClientFor(network);
+  const deployed = await Promise.all(all.map(async (t) => Boolean(await client.getCode({ address: t.contract }))));
+  return all.filter((_, i) => deployed[i]);
 }
 
 /** The last run, for /api/health and `admin status`. */
