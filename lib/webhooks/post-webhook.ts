@@ -1,4 +1,5 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { type LookupAddress } from "node:dns";
+import { Resolver } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import { isNonPublicAddress } from "./address-guard";
@@ -81,13 +82,33 @@ export function postWebhook(
   });
 }
 
+/**
+ * DNS for a public-only delivery: c-ares queries with a deadline, never getaddrinfo — whose calls
+ * occupy libuv's four pool threads until the system resolver gives up, so a merchant's domain with
+ * a DNS server that never answers could stall every file, crypto and zlib call of the process.
+ * Names under "localhost" are loopback by definition (RFC 6761) and not looked up at all.
+ */
+const resolver = new Resolver({ timeout: 2_000, tries: 2 });
+
 function publicOnlyLookup(
   hostname: string,
   options: { family?: number | string; all?: boolean },
   callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
 ): void {
-  dnsLookup(hostname, { family: options.family as 0 | 4 | 6 | undefined, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
+  const name = hostname.replace(/\.$/, "").toLowerCase();
+  if (name === "localhost" || name.endsWith(".localhost")) {
+    return callback(new TargetRefused(`refused: ${hostname} resolves to 127.0.0.1, which is not a public address`), []);
+  }
+  const family = Number(options.family ?? 0);
+  void Promise.allSettled([family === 6 ? Promise.resolve([]) : resolver.resolve4(name), family === 4 ? Promise.resolve([]) : resolver.resolve6(name)]).then(([v4, v6]) => {
+    const addresses: LookupAddress[] = [
+      ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),
+      ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 })) : []),
+    ];
+    if (addresses.length === 0) {
+      const failure = [v4, v6].find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
+      return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND", cause: failure?.reason }), []);
+    }
     const blocked = addresses.find((a) => isNonPublicAddress(a.address));
     if (blocked) return callback(new TargetRefused(`refused: ${hostname} resolves to ${blocked.address}, which is not a public address`), []);
     if (options.all) return callback(null, addresses);

@@ -4,6 +4,7 @@ import { paymentEvents } from "@/lib/payments/session-state";
 import { withdrawalEvent } from "@/lib/withdrawals/withdrawal-state";
 import { embeddedIpv4, isNonPublicAddress } from "@/lib/webhooks/address-guard";
 import { signedHeaders } from "@/lib/webhooks/dispatch";
+import { postWebhook } from "@/lib/webhooks/post-webhook";
 import { newWebhookSecret, SECRET_OVERLAP_MS } from "@/lib/webhooks/endpoints";
 import { MAX_ATTEMPTS, retryDelayMs } from "@/lib/webhooks/retry-schedule";
 import { webhookUrlProblem } from "@/lib/webhooks/webhook-url";
@@ -76,6 +77,18 @@ describe("webhook targets: what the gateway refuses to call", () => {
     // A development install (only the local chain) talks to a shop on the same machine.
     expect(webhookUrlProblem("http://127.0.0.1:4000/hook", true)).toBeNull();
     expect(webhookUrlProblem("ftp://127.0.0.1/hook", true)).toMatch(/http/);
+  });
+});
+
+describe("public-only delivery: names", () => {
+  it("refuses localhost names without looking them up, and says when a name does not resolve", async () => {
+    for (const url of ["https://localhost:9/hook", "https://LOCALHOST./hook", "https://api.localhost/hook"]) {
+      const result = await postWebhook(url, "{}", {}, { allowPrivate: false, timeoutMs: 5_000 });
+      expect(result, url).toMatchObject({ ok: false, statusCode: null });
+      expect(result.error).toMatch(/resolves to 127\.0\.0\.1, which is not a public address/);
+    }
+    const missing = await postWebhook("https://no-such-host.invalid/hook", "{}", {}, { allowPrivate: false, timeoutMs: 5_000 });
+    expect(missing).toEqual({ ok: false, statusCode: null, error: "the host name does not resolve" });
   });
 });
 
