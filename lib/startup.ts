@@ -23,6 +23,9 @@ async function start(): Promise<void> {
   const config = getConfig();
   const { db, driver } = await getDatabase();
   log.info({ driver, networks: config.networks.map((n) => n.name), jobs: config.jobs.mode }, "database ready");
+  if (!config.metricsToken && config.networks.some((n) => n.name !== "local")) {
+    log.warn("METRICS_TOKEN is not set: /api/metrics answers any client whose X-Forwarded-For says loopback; set it unless a proxy appends that header");
+  }
   await backfillEndpoints(db);
   if (config.localChain) {
     const rpcUrl = await startLocalChain(config);

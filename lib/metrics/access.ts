@@ -2,21 +2,19 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 import { clientIp } from "../http/client-ip";
 
-export type MetricsAccess = "allowed" | "unauthorized" | "forbidden" | "token-required";
+export type MetricsAccess = "allowed" | "unauthorized" | "forbidden";
 
 /**
- * Who may read /api/metrics. With METRICS_TOKEN: whoever sends it as a bearer token. Without it,
- * only on a development install (`local` the only network): loopback clients. The client address
- * comes from X-Forwarded-For, which a client talking to Node directly (or through a proxy that does
- * not append it) can choose — good enough to keep a laptop's metrics local, not for real money, so
- * an install with a real network serves metrics to token holders only.
+ * Who may read /api/metrics (DESIGN.md §16): with METRICS_TOKEN, whoever sends it as a bearer
+ * token; without it, loopback clients only. The client address is the last X-Forwarded-For entry,
+ * as for the rate limits: sound behind a proxy that appends it, choosable by a client that reaches
+ * Node directly — which is why start-up warns an install with a real network to set the token.
  */
-export function metricsAccess(headers: Headers, token: string | null, options: { developmentOnly: boolean }): MetricsAccess {
+export function metricsAccess(headers: Headers, token: string | null): MetricsAccess {
   if (token !== null) {
     const sent = /^Bearer\s+(.+)$/i.exec(headers.get("authorization") ?? "")?.[1]?.trim() ?? "";
     return sameSecret(sent, token) ? "allowed" : "unauthorized";
   }
-  if (!options.developmentOnly) return "token-required";
   return isLoopback(clientIp(headers)) ? "allowed" : "forbidden";
 }
 

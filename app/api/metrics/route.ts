@@ -9,11 +9,9 @@ import { ensureStarted } from "@/lib/startup";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/metrics: Prometheus text format; bearer METRICS_TOKEN (a local-only development install without one: loopback clients). */
+/** GET /api/metrics: Prometheus text format; bearer METRICS_TOKEN, or loopback clients when it is unset. */
 export async function GET(req: NextRequest) {
-  const config = getConfig();
-  const access = metricsAccess(req.headers, config.metricsToken, { developmentOnly: config.networks.every((n) => n.name === "local") });
-  if (access === "token-required") return errorResponse(new AppError("UNAUTHORIZED", "set METRICS_TOKEN and send it as Authorization: Bearer <METRICS_TOKEN>: this install serves metrics to token holders only"));
+  const access = metricsAccess(req.headers, getConfig().metricsToken);
   if (access === "unauthorized") {
     const res = errorResponse(new AppError("UNAUTHORIZED", "send the metrics token as Authorization: Bearer <METRICS_TOKEN>"));
     res.headers.set("www-authenticate", 'Bearer realm="metrics"');
