@@ -41,6 +41,21 @@ export async function endpointsOfDomains(db: Db, domainIds: number[]): Promise<M
   return new Map(rows.map((e) => [e.domainId!, e]));
 }
 
+/**
+ * Where the events of these domains go, by domain id: their endpoints, enabled or not — an endpoint
+ * whose URL was cleared keeps its events, pending, until it has a URL again (nothing happens
+ * behind the merchant's back, nothing is lost). Removed domains get none.
+ */
+export async function endpointsForEvents(db: Db, domainIds: number[]): Promise<Map<number, WebhookEndpoint>> {
+  if (domainIds.length === 0) return new Map();
+  const rows = await db
+    .select({ endpoint: webhookEndpoints })
+    .from(webhookEndpoints)
+    .innerJoin(domains, eq(domains.id, webhookEndpoints.domainId))
+    .where(and(inArray(webhookEndpoints.domainId, [...new Set(domainIds)]), isNull(domains.deletedAt)));
+  return new Map(rows.map(({ endpoint }) => [endpoint.domainId!, endpoint]));
+}
+
 export async function endpointOfDomain(db: Db, domainId: number): Promise<WebhookEndpoint | null> {
   return (await endpointsOfDomains(db, [domainId])).get(domainId) ?? null;
 }

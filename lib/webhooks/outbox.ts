@@ -5,7 +5,7 @@ import { tokens, webhookDeliveries, type PaymentSession, type WebhookDelivery, t
 import type { PaymentEventType } from "../payments/session-state";
 import { toStatusView } from "../payments/session-view";
 import { toWithdrawalView } from "../withdrawals/withdrawal-view";
-import { endpointsOfDomains } from "./endpoints";
+import { endpointsForEvents } from "./endpoints";
 
 export const WEBHOOK_EVENT_TYPES = [
   "payment.completed",
@@ -34,11 +34,11 @@ export function newEventId(): string {
 
 /**
  * Writes the events into the outbox, one delivery per event for its domain's endpoint (none when
- * the domain has no webhookUrl). Call it in the transaction that makes the change the events
+ * the domain never had a webhookUrl; while its URL is cleared they wait for the next one). Call it in the transaction that makes the change the events
  * describe: both commit or neither does, so no event is lost and none is invented.
  */
 export async function enqueueEvents(tx: Db, events: OutboxEvent[], now = new Date()): Promise<WebhookDelivery[]> {
-  const endpoints = await endpointsOfDomains(tx, events.flatMap((e) => (e.domainId === null ? [] : [e.domainId])));
+  const endpoints = await endpointsForEvents(tx, events.flatMap((e) => (e.domainId === null ? [] : [e.domainId])));
   return insertDeliveries(tx, endpoints, events, now);
 }
 
@@ -71,7 +71,7 @@ export function sessionEventData(session: PaymentSession, token: { symbol: strin
 export async function enqueueSessionEvents(tx: Db, changes: SessionEvents[], now = new Date()): Promise<WebhookDelivery[]> {
   const relevant = changes.filter((c) => c.types.length > 0 && c.session.domainId !== null);
   if (relevant.length === 0) return [];
-  const endpoints = await endpointsOfDomains(tx, relevant.map((c) => c.session.domainId!));
+  const endpoints = await endpointsForEvents(tx, relevant.map((c) => c.session.domainId!));
   const addressed = relevant.filter((c) => endpoints.has(c.session.domainId!));
   if (addressed.length === 0) return [];
   const tokenRows = await tx
@@ -101,7 +101,7 @@ export async function enqueueWithdrawalEvent(
   type: "withdrawal.completed" | "withdrawal.failed",
   now = new Date(),
 ): Promise<WebhookDelivery[]> {
-  const endpoints = await endpointsOfDomains(tx, [withdrawal.domainId]);
+  const endpoints = await endpointsForEvents(tx, [withdrawal.domainId]);
   if (!endpoints.has(withdrawal.domainId)) return [];
   const [token] = await tx.select({ symbol: tokens.symbol, decimals: tokens.decimals }).from(tokens).where(eq(tokens.id, withdrawal.tokenId));
   return insertDeliveries(

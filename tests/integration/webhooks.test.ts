@@ -432,7 +432,7 @@ describe("secrets, targets and the merchant's tools", () => {
     expect((await call(listDeliveries, { params })).status).toBe(401);
   });
 
-  it("holds events while a domain has no webhookUrl and says so for test and rotate", async () => {
+  it("keeps events while a domain's webhookUrl is cleared and sends them when it is back; says so for test and rotate", async () => {
     const params = { id: String(merchant.domainId) };
     await call(patchDomain, { method: "PATCH", headers: merchant.auth, params, body: { webhookUrl: receiver.url } });
     const cleared = await call(patchDomain, { method: "PATCH", headers: merchant.auth, params, body: { webhookUrl: null } });
@@ -441,13 +441,19 @@ describe("secrets, targets and the merchant's tools", () => {
     expect(test.status).toBe(400);
     expect(test.body.error.message).toContain("webhookUrl");
     expect((await call(rotate, { method: "POST", headers: merchant.auth, params })).status).toBe(400);
-    // A payment now produces no event for this domain: there is nowhere to send it.
+    // A payment while the URL is cleared: its event is kept, pending, and sent once there is a URL again.
+    receiver.received.length = 0;
+    receiver.behave(() => 200);
     const before = (await deliveriesOf()).length;
     const session = await newSession("1");
     await pay(session.depositAddress, "1");
     await settle();
-    expect(await deliveriesOf()).toHaveLength(before);
+    expect(await deliveriesOf()).toHaveLength(before + 1);
+    await deliver();
+    expect(receiver.received).toHaveLength(0);
     const restored = await call(patchDomain, { method: "PATCH", headers: merchant.auth, params, body: { webhookUrl: receiver.url } });
+    await deliver();
+    expect(receiver.received.map((w) => [typeOf(w), dataOf(w).sessionId])).toEqual([["payment.completed", session.sessionId]]);
     expect(restored.body.data.webhookSecret).toBe(secret);
   });
 });
