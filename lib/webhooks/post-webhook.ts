@@ -1,5 +1,7 @@
 import { type LookupAddress } from "node:dns";
 import { Resolver } from "node:dns/promises";
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import http from "node:http";
 import https from "node:https";
 import { isNonPublicAddress } from "./address-guard";
@@ -100,6 +102,8 @@ function publicOnlyLookup(
     return callback(new TargetRefused(`refused: ${hostname} resolves to 127.0.0.1, which is not a public address`), []);
   }
   const family = Number(options.family ?? 0);
+  const pinned = hostsFileAddresses(name).filter((a) => family === 0 || a.family === family);
+  if (pinned.length > 0) return answer(hostname, pinned, options, callback);
   void Promise.allSettled([family === 6 ? Promise.resolve([]) : resolver.resolve4(name), family === 4 ? Promise.resolve([]) : resolver.resolve6(name)]).then(([v4, v6]) => {
     const addresses: LookupAddress[] = [
       ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),
@@ -109,11 +113,38 @@ function publicOnlyLookup(
       const failure = [v4, v6].find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
       return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND", cause: failure?.reason }), []);
     }
-    const blocked = addresses.find((a) => isNonPublicAddress(a.address));
-    if (blocked) return callback(new TargetRefused(`refused: ${hostname} resolves to ${blocked.address}, which is not a public address`), []);
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
+    answer(hostname, addresses, options, callback);
   });
+}
+
+function answer(
+  hostname: string,
+  addresses: LookupAddress[],
+  options: { all?: boolean },
+  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+): void {
+  const blocked = addresses.find((a) => isNonPublicAddress(a.address));
+  if (blocked) return callback(new TargetRefused(`refused: ${hostname} resolves to ${blocked.address}, which is not a public address`), []);
+  if (options.all) return callback(null, addresses);
+  callback(null, addresses[0]!.address, addresses[0]!.family);
+}
+
+/** Names the machine pins in /etc/hosts (what getaddrinfo would answer first; c-ares does not read it). */
+export function hostsFileAddresses(name: string, path = "/etc/hosts"): LookupAddress[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  const found: LookupAddress[] = [];
+  for (const line of text.split("\n")) {
+    const [address, ...names] = line.replace(/#.*/, "").trim().split(/\s+/);
+    if (!address || !names.some((n) => n.toLowerCase() === name)) continue;
+    const family = isIP(address);
+    if (family) found.push({ address, family });
+  }
+  return found;
 }
 
 function connectionError(error: Error & { code?: string }): string {

@@ -4,7 +4,10 @@ import { paymentEvents } from "@/lib/payments/session-state";
 import { withdrawalEvent } from "@/lib/withdrawals/withdrawal-state";
 import { embeddedIpv4, isNonPublicAddress } from "@/lib/webhooks/address-guard";
 import { signedHeaders } from "@/lib/webhooks/dispatch";
-import { postWebhook } from "@/lib/webhooks/post-webhook";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { hostsFileAddresses, postWebhook } from "@/lib/webhooks/post-webhook";
 import { newWebhookSecret, SECRET_OVERLAP_MS } from "@/lib/webhooks/endpoints";
 import { MAX_ATTEMPTS, retryDelayMs } from "@/lib/webhooks/retry-schedule";
 import { webhookUrlProblem } from "@/lib/webhooks/webhook-url";
@@ -89,6 +92,18 @@ describe("public-only delivery: names", () => {
     }
     const missing = await postWebhook("https://no-such-host.invalid/hook", "{}", {}, { allowPrivate: false, timeoutMs: 5_000 });
     expect(missing).toEqual({ ok: false, statusCode: null, error: "the host name does not resolve" });
+  });
+
+  it("reads names pinned in the hosts file, as the system resolver would", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "hosts-")), "hosts");
+    writeFileSync(path, "# comment\n127.0.0.1 localhost shop-hooks.test\n::1 ip6-localhost shop-hooks.test # both\n10.0.0.8\tinternal.test\n");
+    expect(hostsFileAddresses("shop-hooks.test", path)).toEqual([
+      { address: "127.0.0.1", family: 4 },
+      { address: "::1", family: 6 },
+    ]);
+    expect(hostsFileAddresses("internal.test", path)).toEqual([{ address: "10.0.0.8", family: 4 }]);
+    expect(hostsFileAddresses("elsewhere.test", path)).toEqual([]);
+    expect(hostsFileAddresses("x.test", join(path, "missing"))).toEqual([]);
   });
 });
 
