@@ -60,6 +60,25 @@ test("after a partial payment the QR code, the wallet link and the wallet button
   await button.click();
   await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
   expect(await merchant.status(session.sessionId)).toMatchObject({ status: "completed", receivedAmount: "10" });
+  // The limit leaves room for the deposit address being swept meanwhile (crediting an empty balance costs more).
+  const [sent] = await page.evaluate(() => (window as unknown as { __walletSends: { gas?: string }[] }).__walletSends);
+  expect(Number(BigInt(sent!.gas!))).toBeGreaterThan(60_000);
+  logs.assertClean();
+});
+
+test("a transfer that fails on the chain says nothing was sent, and can be retried", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  const session = await merchant.createPayment("3");
+  await injectWallet(page, { account: payer, starveSends: 1 });
+  await page.goto(`/pay/${session.sessionId}?lang=en`);
+  await page.getByRole("button", { name: "Pay 3 DUSD with Test Wallet" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "The transaction failed on the chain, so no tokens were sent" })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Try again" }).click();
+  await page.getByRole("button", { name: "Pay 3 DUSD with Test Wallet" }).click();
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
+  expect(await merchant.status(session.sessionId)).toMatchObject({ status: "completed", receivedAmount: "3" });
   logs.assertClean();
 });
 

@@ -101,13 +101,17 @@ function WalletFlow({ payment, messages: t, locale, chain }: { payment: WalletPa
       if (balance < remaining) {
         throw new Friendly(fill(t.errorTokenBalance, { balance: formatDecimal(formatUnits(balance, payment.decimals), locale), needed: amount, token: payment.token }));
       }
-      const gas = await client.estimateContractGas({ ...data, account }).catch(() => 60_000n);
-      const fee = (gas * gasPrice * 12n) / 10n;
+      const estimate = await client.estimateContractGas({ ...data, account }).catch(() => 60_000n);
+      // Headroom over the estimate: if the deposit address is swept between the estimate and the
+      // transfer, crediting its now-empty balance costs ~17k gas more (a fresh storage slot).
+      const gas = (estimate * 13n) / 10n + 25_000n;
+      const fee = gas * gasPrice;
       if (bnb < fee) throw new Friendly(fill(t.errorGas, { fee: formatDecimal(trimEther(fee), locale) }));
       setStep({ kind: "confirm" });
-      const hash = await writeContract(config, { ...data, connector, account, chainId: chain.id });
+      const hash = await writeContract(config, { ...data, connector, account, chainId: chain.id, gas });
       setStep({ kind: "sent", hash });
       const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 1_000 });
+      if (receipt.status !== "success") throw new Friendly(t.errorReverted);
       setStep({ kind: "included", hash, block: receipt.blockNumber });
     } catch (error) {
       setStep({ kind: "error", message: describe(error, t, payment.networkName) });

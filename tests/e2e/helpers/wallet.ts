@@ -10,6 +10,8 @@ import { rpcUrl } from "./merchant";
 export interface WalletOptions {
   account: string;
   rejectSends?: number;
+  /** The first n transfers go out with too little gas: mined, and reverted on the chain. */
+  starveSends?: number;
 }
 
 export async function injectWallet(page: Page, options: WalletOptions): Promise<void> {
@@ -17,9 +19,11 @@ export async function injectWallet(page: Page, options: WalletOptions): Promise<
     const res = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     return res.json();
   });
-  await page.addInitScript(({ account, rejectSends }) => {
+  await page.addInitScript(({ account, rejectSends, starveSends }) => {
     let chainId = "0x1";
     let rejections = rejectSends ?? 0;
+    let starved = starveSends ?? 0;
+    const sends: unknown[] = [];
     const listeners: Record<string, ((...args: unknown[]) => void)[]> = {};
     const emit = (event: string, value: unknown) => (listeners[event] ?? []).forEach((fn) => fn(value));
     const calls: string[] = [];
@@ -50,6 +54,11 @@ export async function injectWallet(page: Page, options: WalletOptions): Promise<
               rejections--;
               throw Object.assign(new Error("User rejected the request."), { code: 4001 });
             }
+            sends.push(params![0]);
+            if (starved > 0) {
+              starved--;
+              params = [{ ...(params![0] as object), gas: "0x7530" }]; // 30,000: not enough for a transfer
+            }
           // falls through: the account is unlocked on anvil
           default: {
             const res = (await (window as unknown as { __anvilRpc: (b: unknown) => Promise<{ result?: unknown; error?: { message: string; code: number } }> }).__anvilRpc({
@@ -72,7 +81,7 @@ export async function injectWallet(page: Page, options: WalletOptions): Promise<
         return provider;
       },
     };
-    Object.assign(window, { ethereum: provider, __walletCalls: calls });
+    Object.assign(window, { ethereum: provider, __walletCalls: calls, __walletSends: sends });
     const info = {
       uuid: "3f7d2e40-6f0b-4c39-9a1b-6d7f1c0e8a11",
       name: "Test Wallet",
