@@ -101,7 +101,8 @@ export async function getUserPayment(db: Db, userId: number, sessionId: string) 
   // must come first (a deposit before the completion it caused, the completion before its sweep).
   const rank = { created: 0, deposit: 1, final: 2, forward: 3 } as const;
   const second = (at: string) => Math.floor(Date.parse(at) / 1000);
-  timeline.sort((a, b) => second(a.at) - second(b.at) || rank[a.kind] - rank[b.kind]);
+  // A chain's clock may also run a little behind ours: nothing is shown before the session's creation.
+  timeline.sort((a, b) => (a.kind === "created" ? -1 : b.kind === "created" ? 1 : second(a.at) - second(b.at) || rank[a.kind] - rank[b.kind]));
 
   return {
     sessionId: session.id,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import { onboarding, paymentsByStatus, volumeByDay } from "@/lib/dashboard/overview";
-import { paymentSessions, users, withdrawals } from "@/lib/db/schema";
+import { deposits, paymentSessions, users, withdrawals } from "@/lib/db/schema";
 import { cancelUserPayment, getUserPayment } from "@/lib/payments/payment-detail";
 import { csvLine, listUserPayments, paymentFiltersSchema, streamUserPayments } from "@/lib/payments/user-payments";
 import { simulatePayment } from "@/lib/seed/simulate-payment";
@@ -83,6 +83,10 @@ describe("dashboard data", () => {
     expect(detail).toMatchObject({ status: "completed", receivedAmount: "5", remainingAmount: "0", partial: false });
     await expect(getUserPayment(db(), b.userId, paid!.sessionId)).rejects.toThrow("payment not found");
     await expect(getUserPayment(db(), a.userId, "not-a-uuid")).rejects.toThrow("payment not found");
+    // A chain whose clock runs behind ours stamps the deposit before the creation: creation still comes first.
+    const [row] = await db().select().from(paymentSessions).where(eq(paymentSessions.id, paid!.sessionId));
+    await db().update(deposits).set({ blockTimestamp: new Date(row!.createdAt.getTime() - 5_000) }).where(eq(deposits.sessionId, paid!.sessionId));
+    expect((await getUserPayment(db(), a.userId, paid!.sessionId)).timeline.map((e) => e.kind)).toEqual(["created", "deposit", "final", "forward"]);
   });
 
   it("cancels only the merchant's own pending payment", async () => {
