@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import postgres from "postgres";
 import { NextRequest } from "next/server";
 import { parseEther, parseUnits, type Address } from "viem";
 import { GET as events } from "@/app/api/checkout/[sessionId]/events/route";
@@ -20,6 +19,7 @@ import { createPaymentSession } from "@/lib/payments/create-session";
 import { createUser } from "@/lib/users/create-user";
 import { createTestClient, http, publicActions } from "viem";
 import { payFrom } from "./pay";
+import { createBenchDatabase } from "./database";
 import { BENCH_MNEMONIC } from "./server";
 import { deployBenchToken } from "./token";
 
@@ -47,14 +47,9 @@ async function openStream(sessionId: string, onCompleted: () => void) {
 }
 
 async function main() {
-  const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const name = `bscpay_checkout_${Date.now().toString(36)}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const database = await createBenchDatabase("checkout");
   const anvil = await startAnvil({ chainId: 56, blockTime: 1 });
-  const handle = openPostgres(url.toString(), { max: 10 });
+  const handle = openPostgres(database.url, { max: 10 });
   const runner = { stop: async () => {} };
   try {
     await migrate(handle.db);
@@ -98,8 +93,7 @@ async function main() {
     await runner.stop();
     await handle.close();
     await anvil.stop();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

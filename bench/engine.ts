@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import postgres from "postgres";
 import { createTestClient, http, parseEther, parseUnits, publicActions, type Address } from "viem";
 import { startAnvil } from "@/lib/chain/anvil";
 import { keyRingFor } from "@/lib/chain/keys";
@@ -18,6 +17,7 @@ import { startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
 import { createPaymentSession, type CreatedSession } from "@/lib/payments/create-session";
 import { createUser } from "@/lib/users/create-user";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/chain/demo-token";
+import { createBenchDatabase } from "./database";
 import { BENCH_MNEMONIC } from "./server";
 import { deployBenchToken } from "./token";
 import { payFrom } from "./pay";
@@ -33,14 +33,9 @@ import { payFrom } from "./pay";
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100);
 
 async function main() {
-  const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const name = `bscpay_engine_${Date.now().toString(36)}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const database = await createBenchDatabase("engine");
   const anvil = await startAnvil({ chainId: 56, blockTime: 1 });
-  const handle = openPostgres(url.toString(), { max: 10 });
+  const handle = openPostgres(database.url, { max: 10 });
   try {
     await migrate(handle.db);
     setDatabase(handle);
@@ -126,8 +121,7 @@ async function main() {
   } finally {
     await handle.close();
     await anvil.stop();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

@@ -1,6 +1,6 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import postgres from "postgres";
+import { createBenchDatabase } from "./database";
 import { freePort, startAnvil, type AnvilNode } from "@/lib/chain/anvil";
 
 /**
@@ -17,13 +17,8 @@ export interface BenchServer {
 }
 
 export async function startBenchServer(env: Record<string, string> = {}, anvilOptions: { blockTime?: number } = {}): Promise<BenchServer> {
-  const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const name = `bscpay_bench_${Date.now().toString(36)}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const dbUrl = new URL(serverUrl);
-  dbUrl.pathname = `/${name}`;
-  const databaseUrl = dbUrl.toString();
+  const database = await createBenchDatabase("bench");
+  const databaseUrl = database.url;
 
   // Always measure the code as it is now; BENCH_SKIP_BUILD=1 reuses an existing build.
   if (!existsSync(".next/BUILD_ID") || process.env.BENCH_SKIP_BUILD !== "1") {
@@ -67,8 +62,7 @@ export async function startBenchServer(env: Record<string, string> = {}, anvilOp
       server.kill("SIGTERM");
       await new Promise((r) => (server.exitCode !== null ? r(null) : server.once("exit", r)));
       await anvil.stop();
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await database.drop();
     },
   };
 }

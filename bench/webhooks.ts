@@ -1,6 +1,5 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import postgres from "postgres";
 import { getAddress, parseUnits } from "viem";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { parseConfig, setConfig } from "@/lib/config";
@@ -16,6 +15,7 @@ import { createPaymentSession } from "@/lib/payments/create-session";
 import { recordTransfers } from "@/lib/payments/record-transfers";
 import { createUser } from "@/lib/users/create-user";
 import { WebhookPump } from "@/lib/webhooks/pump";
+import { createBenchDatabase } from "./database";
 import { BENCH_MNEMONIC } from "./server";
 
 /**
@@ -48,13 +48,8 @@ async function startReceiver(delayMs: number, onEvent: (sessionId: string) => vo
 }
 
 async function main() {
-  const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const name = `bscpay_webhooks_${Date.now().toString(36)}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = openPostgres(url.toString(), { max: 10 });
+  const database = await createBenchDatabase("webhooks");
+  const handle = openPostgres(database.url, { max: 10 });
   try {
     await migrate(handle.db);
     setDatabase(handle);
@@ -127,8 +122,7 @@ async function main() {
     }
   } finally {
     await handle.close();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

@@ -1,12 +1,13 @@
 "use client";
 
-import { createColumnHelper, flexRender, getCoreRowModel, getExpandedRowModel, useReactTable, type ExpandedState } from "@tanstack/react-table";
+import { createColumnHelper, getCoreRowModel, getExpandedRowModel, useReactTable, type ExpandedState } from "@tanstack/react-table";
 import { ChevronRight } from "lucide-react";
 import { Fragment, useState } from "react";
 import { formatDateTime } from "@/components/dashboard/format";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DataTableCells, DataTableHeader } from "@/components/ui/data-table";
+import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import type { DeliveryView } from "@/lib/webhooks/deliveries";
 import { DeliveryResponse } from "./delivery-response";
 import { DeliveryStatusBadge, deliveryState } from "./delivery-status-badge";
@@ -76,7 +77,6 @@ const columns = [
   }),
 ];
 
-const cls = (meta: unknown) => (meta as { className?: string } | undefined)?.className;
 
 /** Newest first; a row opens to show the exact JSON body the receiver got. */
 export function DeliveriesTable({ deliveries }: { deliveries: DeliveryView[] }) {
@@ -93,26 +93,12 @@ export function DeliveriesTable({ deliveries }: { deliveries: DeliveryView[] }) 
   });
   return (
     <Table aria-label="Webhook deliveries">
-      <TableHeader>
-        {table.getHeaderGroups().map((group) => (
-          <TableRow key={group.id}>
-            {group.headers.map((header) => (
-              <TableHead key={header.id} className={cls(header.column.columnDef.meta)}>
-                {flexRender(header.column.columnDef.header, header.getContext())}
-              </TableHead>
-            ))}
-          </TableRow>
-        ))}
-      </TableHeader>
+      <DataTableHeader table={table} />
       <TableBody>
         {table.getRowModel().rows.map((row) => (
           <Fragment key={row.id}>
             <TableRow data-delivery-id={row.original.deliveryId} data-event-type={row.original.eventType} data-state={deliveryState(row.original)}>
-              {row.getVisibleCells().map((cell) => (
-                <TableCell key={cell.id} className={cls(cell.column.columnDef.meta)}>
-                  {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                </TableCell>
-              ))}
+              <DataTableCells row={row} />
             </TableRow>
             {row.getIsExpanded() && (
               <TableRow className="hover:bg-transparent">

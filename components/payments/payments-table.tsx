@@ -1,12 +1,13 @@
 "use client";
 
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
+import { createColumnHelper, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import Link from "next/link";
 import { Address } from "@/components/dashboard/address";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Badge } from "@/components/ui/badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DataTableCells, DataTableHeader } from "@/components/ui/data-table";
+import { Table, TableBody, TableRow } from "@/components/ui/table";
 import type { UserPaymentRow } from "@/lib/payments/user-payments";
 
 const column = createColumnHelper<UserPaymentRow>();
@@ -43,28 +44,13 @@ const columns = [
 
 export function PaymentsTable({ rows }: { rows: UserPaymentRow[] }) {
   const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: (row) => row.sessionId });
-  const cls = (meta: unknown) => (meta as { className?: string } | undefined)?.className;
   return (
     <Table>
-      <TableHeader>
-        {table.getHeaderGroups().map((group) => (
-          <TableRow key={group.id}>
-            {group.headers.map((header) => (
-              <TableHead key={header.id} className={cls(header.column.columnDef.meta)}>
-                {flexRender(header.column.columnDef.header, header.getContext())}
-              </TableHead>
-            ))}
-          </TableRow>
-        ))}
-      </TableHeader>
+      <DataTableHeader table={table} />
       <TableBody>
         {table.getRowModel().rows.map((row) => (
           <TableRow key={row.id} data-session-id={row.original.sessionId}>
-            {row.getVisibleCells().map((cell) => (
-              <TableCell key={cell.id} className={cls(cell.column.columnDef.meta)}>
-                {flexRender(cell.column.columnDef.cell, cell.getContext())}
-              </TableCell>
-            ))}
+            <DataTableCells row={row} />
           </TableRow>
         ))}
       </TableBody>
