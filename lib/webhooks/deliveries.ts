@@ -75,9 +75,22 @@ export async function redeliver(db: Db, userId: number, deliveryId: number): Pro
   return toDeliveryView(queued);
 }
 
+/**
+ * Pings waiting for one endpoint at most: anyone can sign up and point a webhook at a receiver
+ * that never answers, and unlimited pings would keep delivery slots busy for everyone.
+ */
+export const MAX_PENDING_PINGS = 5;
+
 /** Queues a `ping` to the domain's endpoint: the merchant's "does my receiver work?" button. */
 export async function queuePing(db: Db, domain: Domain): Promise<DeliveryView> {
-  await requireEndpoint(db, domain);
+  const endpoint = await requireEndpoint(db, domain);
+  const [waiting] = await db
+    .select({ n: count() })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.eventType, "ping"), eq(webhookDeliveries.status, "pending")));
+  if (Number(waiting?.n ?? 0) >= MAX_PENDING_PINGS) {
+    throw new AppError("RATE_LIMITED", `${MAX_PENDING_PINGS} test events are still waiting for your endpoint; send more once they are delivered`, undefined, { "retry-after": "10" });
+  }
   // Each ping on its own: a test must not wait behind an earlier one that is still retrying.
   const [queued] = await enqueueEvents(db, [
     { domainId: domain.id, type: "ping", orderKey: `ping:${randomUUID()}`, data: { domainId: domain.id, domain: domain.origin, message: "webhook test from BSC Pay" } },

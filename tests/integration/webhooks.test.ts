@@ -15,6 +15,7 @@ import { POST as sendWithdrawal } from "@/app/api/v1/withdrawal/send/route";
 import { deliverWebhook, dispatchWebhooks, DISPATCH_ROUNDS } from "@/inngest/functions/webhooks";
 import { paymentSessions, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { confirmWithdrawalsStep, expireDueStep } from "@/lib/jobs/steps";
+import { MAX_PENDING_PINGS } from "@/lib/webhooks/deliveries";
 import { attemptDelivery, claimDueDeliveries, deliverDueWebhooks } from "@/lib/webhooks/dispatch";
 import { MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
 import { setUpMerchant, signUp, type Merchant } from "../helpers/accounts";
@@ -311,6 +312,24 @@ describe("retries", () => {
   });
 });
 
+describe("test events", () => {
+  it("lets at most five test events wait for an endpoint (a receiver that never answers cannot hog delivery), then 429", async () => {
+    const other = await setUpMerchant({ contractAddress: usd, network: "bsc", domain: "https://hanging-shop.example.com" });
+    const params = { id: String(other.domainId) };
+    await call(patchDomain, { method: "PATCH", headers: other.auth, params, body: { webhookUrl: receiver.url } });
+    for (let i = 0; i < MAX_PENDING_PINGS; i++) expect((await call(sendTest, { method: "POST", headers: other.auth, params })).status).toBe(201);
+    const refused = await call(sendTest, { method: "POST", headers: other.auth, params });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe("RATE_LIMITED");
+    expect(refused.headers.get("retry-after")).toBe("10");
+    expect(await deliveriesOf(other.domainId)).toHaveLength(MAX_PENDING_PINGS);
+    receiver.behave(() => 200);
+    await deliver();
+    expect((await call(sendTest, { method: "POST", headers: other.auth, params })).status).toBe(201); // delivered ones no longer count
+    await deliver();
+  });
+});
+
 describe("claims", () => {
   it("sends nothing for a claim whose lease ran out and was taken by another worker, and refuses a redelivery under a live claim", async () => {
     receiver.received.length = 0;
@@ -421,6 +440,19 @@ describe("secrets, targets and the merchant's tools", () => {
     expect(page2.body.data.items[0].deliveryId).toBeLessThan(older.deliveryId);
     const delivered = await call(listDeliveries, { headers: merchant.auth, params, path: "/?status=delivered&limit=100" });
     expect(delivered.body.data.items.every((d: { status: string }) => d.status === "delivered")).toBe(true);
+
+    // Malformed ids are refused and change nothing.
+    const countBefore = (await deliveriesOf()).length;
+    for (const [handler, method] of [[listDeliveries, "GET"], [sendTest, "POST"], [rotate, "POST"]] as const) {
+      const res = await call(handler, { method, headers: merchant.auth, params: { id: "not-a-number" } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("VALIDATION_ERROR");
+    }
+    const badRedeliver = await call(redeliver, { method: "POST", headers: merchant.auth, params: { id: "-1" } });
+    expect(badRedeliver.body.error.code).toBe("VALIDATION_ERROR");
+    expect(await deliveriesOf()).toHaveLength(countBefore);
+    const [endpointRow] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.domainId, merchant.domainId));
+    expect(endpointRow!.secret).toBe(secret);
 
     const bad = await call(listDeliveries, { headers: merchant.auth, params, path: "/?status=lost" });
     expect(bad.status).toBe(400);
