@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_open_idx" ON "webhook_deliveries" USING btree ("status") WHERE "webhook_deliveries"."status" <> 'delivered';
