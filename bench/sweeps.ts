@@ -31,7 +31,7 @@ async function main() {
     const token = await deployBenchToken(anvil.url);
     const deploy = async (artifact: { abi: unknown[]; bytecode: string }, args: unknown[]) =>
       (await client.waitForTransactionReceipt({ hash: await walletOf(tank).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode as Hex, args }) })).contractAddress!;
-    const sweeper = await deploy(batchSweeper, [100_000n]);
+    const sweeper = await deploy(batchSweeper, [tank.address, 100_000n]);
     const delegate = await deploy(depositDelegate, [sweeper]);
     const pay = async (to: Address) => client.waitForTransactionReceipt({ hash: await payer.writeContract({ address: token, abi: erc20Abi, functionName: "transfer", args: [to, parseUnits("1", 18)] }) });
 

@@ -26,8 +26,10 @@ contract BatchSweeper {
     /// reporting entries as failed that never had their full allowance.
     error NotEnoughGas(uint256 index);
 
-    constructor(uint256 gasPerSweep_) {
-        operator = msg.sender;
+    /// The operator is an argument, not msg.sender: the service deploys through the CREATE2 proxy, so
+    /// the address is the same on every chain for the same gas tank and allowance.
+    constructor(address operator_, uint256 gasPerSweep_) {
+        operator = operator_;
         gasPerSweep = gasPerSweep_;
     }
 

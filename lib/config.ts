@@ -100,6 +100,9 @@ const envSchema = z.object({
   OPEN_TOKEN_REGISTRATION: booleanFlag,
   MAX_SWEEP_GAS: intInRange(21_000, 30_000_000),
   MAX_WITHDRAWAL_GAS: intInRange(21_000, 30_000_000),
+  SWEEP_MODE: z.preprocess(emptyToUndefined, z.enum(["batched", "classic"], { error: 'must be "batched" or "classic"' }).default("batched")),
+  SWEEP_BATCH_SIZE: intInRange(1, 200),
+  SWEEP_BATCH_WAIT_MS: intInRange(0, 600_000),
   REGISTRATION: z.preprocess(emptyToUndefined, z.enum(["open", "closed"], { error: 'must be "open" or "closed"' }).default("open")),
   REGISTER_RATE_LIMIT_PER_HOUR: intInRange(1, 1_000_000),
   LOGIN_RATE_LIMIT_PER_MINUTE: intInRange(1, 1_000_000),
@@ -145,6 +148,12 @@ export interface Config {
   /** Upper bounds on the gas of any transaction the service pays for. */
   maxSweepGas: bigint;
   maxWithdrawalGas: bigint;
+  /**
+   * batched: sweeps go out in EIP-7702 batches of up to `batchSize` deposits from one gas-tank
+   * transaction, formed once `batchWaitMs` passed since the oldest became due (or the batch is
+   * full); networks without EIP-7702 stay classic. classic: a gas top-up and a sweep per deposit.
+   */
+  sweep: { mode: "batched" | "classic"; batchSize: number; batchWaitMs: number };
   registration: "open" | "closed";
   /** Per client IP: sign-ups per hour, and token / sign-in attempts per minute. */
   registerRateLimitPerHour: number;
@@ -220,6 +229,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     openTokenRegistration: e.OPEN_TOKEN_REGISTRATION,
     maxSweepGas: BigInt(e.MAX_SWEEP_GAS ?? 150_000),
     maxWithdrawalGas: BigInt(e.MAX_WITHDRAWAL_GAS ?? 150_000),
+    sweep: { mode: e.SWEEP_MODE, batchSize: e.SWEEP_BATCH_SIZE ?? 100, batchWaitMs: e.SWEEP_BATCH_WAIT_MS ?? 3000 },
     registration: e.REGISTRATION,
     registerRateLimitPerHour: e.REGISTER_RATE_LIMIT_PER_HOUR ?? 10,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE ?? 20,

@@ -6,13 +6,14 @@ const TONES: Record<string, "success" | "warning" | "danger" | "neutral"> = {
   submitted: "warning",
   gas_sent: "warning",
   sweep_sent: "warning",
+  batched: "warning",
   expired: "neutral",
   cancelled: "neutral",
   failed: "danger",
   held: "danger",
 };
 
-const LABELS: Record<string, string> = { gas_sent: "gas sent", sweep_sent: "sweeping" };
+const LABELS: Record<string, string> = { gas_sent: "gas sent", sweep_sent: "sweeping", batched: "sweeping (batch)" };
 
 export function StatusBadge({ status }: { status: string }) {
   return (

@@ -15,9 +15,15 @@ contract HostileToken {
 
     bool public burnGas;
     bool public revertWhenPaid;
+    /// Refuses, when paid, only transfers out of these addresses (one bad entry in a batch).
+    mapping(address => bool) public refusesFrom;
+    /// Emits a look-alike of BatchSweeper's Swept(forgedIndex, ..., ok = true) on every transfer.
+    bool public forgeSwept;
+    uint256 public forgedIndex;
 
     bytes32 private constant TRANSFER_TOPIC = keccak256("Transfer(address,address,uint256)");
     event Transfer(address indexed from, address indexed to, uint256 value);
+    event Swept(uint256 indexed index, address indexed from, address indexed token, address to, uint256 amount, bool ok);
 
     constructor(string memory name_, string memory symbol_, uint8 decimals_) {
         name = name_;
@@ -45,6 +51,15 @@ contract HostileToken {
         revertWhenPaid = on;
     }
 
+    function setRefusesFrom(address who, bool on) external onlyOwner {
+        refusesFrom[who] = on;
+    }
+
+    function setForgeSwept(bool on, uint256 index) external onlyOwner {
+        forgeSwept = on;
+        forgedIndex = index;
+    }
+
     function transfer(address to, uint256 value) external returns (bool) {
         if (msg.sender != owner) {
             if (burnGas) {
@@ -55,6 +70,8 @@ contract HostileToken {
             }
             // eth_estimateGas runs at gas price 0 here; a real transaction pays.
             require(!(revertWhenPaid && tx.gasprice > 0), "HostileToken: refused");
+            require(!(refusesFrom[msg.sender] && tx.gasprice > 0), "HostileToken: refused");
+            if (forgeSwept) emit Swept(forgedIndex, msg.sender, address(this), to, value, true);
         }
         uint256 balance = balanceOf[msg.sender];
         require(balance >= value, "HostileToken: balance");

@@ -20,6 +20,8 @@ export interface AnvilOptions {
   /** Load state from this file at start and dump it there periodically and on exit. */
   stateFile?: string;
   stateIntervalSeconds?: number;
+  /** The EVM rules; default prague (EIP-7702, as BSC since its Pascal fork). */
+  hardfork?: "prague" | "cancun";
 }
 
 /** The platform binary inside the npm package, run directly so that signals reach anvil itself. */
@@ -62,7 +64,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
     "--host", "127.0.0.1",
     "--port", String(port),
     "--chain-id", String(options.chainId ?? 31337),
-    "--hardfork", "prague",
+    "--hardfork", options.hardfork ?? "prague",
     "--silent",
   ];
   if (options.blockTime !== undefined) args.push("--block-time", String(options.blockTime));

@@ -8,7 +8,7 @@ import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor } from "./networks";
 import { allocateNonce } from "./nonces";
 import { classifyRpcError, errorText } from "./rpc-errors";
-import { hashOfRaw } from "./transactions";
+import { hashOfRaw, topUpGasLimit } from "./transactions";
 
 /**
  * pending → gas_sent: read the address's balance of the token, simulate sweeping all of it, fix
@@ -16,8 +16,6 @@ import { hashOfRaw } from "./transactions";
  * address up to exactly limit × price. Nothing is spent unless the simulation passes under the cap:
  * a token that reverts, needs too much gas, or holds less than the ledger says is held instead.
  */
-const TOP_UP_GAS = 21_000n;
-
 export function transferData(to: string, amount: bigint): Hex {
   return encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to as Address, amount] });
 }
@@ -66,11 +64,11 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
   const topUp = needed - bnb;
   const keys = keyRingFor(getConfig().masterMnemonic);
   const tank = keys.gasTankAddress();
-  const [tankBalance, tankCount] = await Promise.all([client.getBalance({ address: tank }), client.getTransactionCount({ address: tank })]);
-  if (tankBalance < topUp + TOP_UP_GAS * gasPrice) {
+  const [tankBalance, tankCount, topUpGas] = await Promise.all([client.getBalance({ address: tank }), client.getTransactionCount({ address: tank }), topUpGasLimit(client, from)]);
+  if (tankBalance < topUp + topUpGas * gasPrice) {
     await db
       .update(forwards)
-      .set({ lastError: `gas tank ${tank} holds ${tankBalance} wei, needs ${topUp + TOP_UP_GAS * gasPrice}`, updatedAt: new Date() })
+      .set({ lastError: `gas tank ${tank} holds ${tankBalance} wei, needs ${topUp + topUpGas * gasPrice}`, updatedAt: new Date() })
       .where(eq(forwards.id, forward.id));
     return "gas-tank-low";
   }
@@ -79,7 +77,7 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
     .transaction(async (tx) => {
       if (await addressHasOtherInFlight(tx, forward)) return { step: "waiting" as const };
       const nonce = await allocateNonce(tx, forward.network, tank, tankCount);
-      const signed = await keys.signer("gasTank", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to: from, value: topUp, gas: TOP_UP_GAS, gasPrice, nonce });
+      const signed = await keys.signer("gasTank", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to: from, value: topUp, gas: topUpGas, gasPrice, nonce });
       const stored = await tx
         .update(forwards)
         .set({ ...planned, status: "gas_sent", gasAmount: topUp, gasNonce: nonce, gasRawTx: signed, gasTxHash: hashOfRaw(signed) })

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../db";
-import { deposits, forwards, paymentSessions, tokenCatalogue, type Deposit } from "../db/schema";
+import { deposits, forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, tokenCatalogue, type Deposit } from "../db/schema";
 
 /**
  * Which deposits get swept, and when (DESIGN.md §12, "nothing to forward, nothing spent"). A
@@ -68,7 +68,7 @@ export async function planForwards(tx: Db, network: string, addresses: string[])
     const unfinished = facts.unfinished.get(key);
     if (unfinished) {
       // Its amount is fixed once its gas step ran: these wait for it to finish, then are planned again.
-      if (unfinished.status === "gas_sent" || unfinished.status === "sweep_sent") continue;
+      if ((IN_FLIGHT_FORWARD_STATUSES as readonly string[]).includes(unfinished.status)) continue;
       // A pending sweep takes the whole balance anyway; a held one keeps them with it, for the operator.
       await attach(tx, ids, unfinished.id, rows.reduce((total, r) => total + r.deposit.amount, 0n));
       continue;

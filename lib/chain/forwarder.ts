@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
 import type { Db } from "../db";
-import { forwards } from "../db/schema";
+import { forwards, OPEN_FORWARD_STATUSES } from "../db/schema";
 import { log } from "../log";
 import { prepareSweep } from "./forward-gas";
 import { after, recordFailure, type StepOutcome } from "./forward-records";
 import { confirmSweep, signSweep } from "./forward-sweep";
+import { confirmSweepBatch, formSweepBatch } from "./sweep-batch";
+import { batchSweepSupport } from "./sweep-contracts";
 import { errorText } from "./rpc-errors";
 
 /**
@@ -12,6 +14,8 @@ import { errorText } from "./rpc-errors";
  *   pending ──(gas tank tops the address up, or it already holds enough BNB)──▶ gas_sent
  *   gas_sent ──(deposit key signs the token transfer)──▶ sweep_sent ──(receipt)──▶ completed
  *   any step that cannot succeed without the operator ──▶ held
+ * or, where the network runs EIP-7702 and SWEEP_MODE is batched (the default), many at once:
+ *   pending ──(one gas-tank transaction sweeps a batch; see sweep-batch.ts)──▶ batched ──▶ completed
  * Every transaction is signed and stored (with its nonce) before it is broadcast, and a stored
  * transaction is only ever re-broadcast, never re-signed: a crash at any point resumes from the
  * row, and no step can pay twice. Due forwards are picked by nextAttemptAt; an address is
@@ -21,7 +25,7 @@ import { errorText } from "./rpc-errors";
 export type ForwardOutcome = "completed" | "waiting" | "busy" | "gas-tank-low" | "held" | "retry";
 
 const LEASE_MS = 60_000;
-const ACTIVE = ["pending", "gas_sent", "sweep_sent"] as const;
+const ACTIVE = OPEN_FORWARD_STATUSES;
 
 export async function advanceForward(db: Db, forwardId: number): Promise<ForwardOutcome> {
   if (!(await claim(db, forwardId))) return "busy";
@@ -45,10 +49,17 @@ export async function advanceForward(db: Db, forwardId: number): Promise<Forward
   }
 }
 
-function advance(db: Db, forward: typeof forwards.$inferSelect): Promise<StepOutcome> {
+async function advance(db: Db, forward: typeof forwards.$inferSelect): Promise<StepOutcome> {
   switch (forward.status) {
-    case "pending":
+    case "pending": {
+      if (forward.classicOnly) return prepareSweep(db, forward);
+      const support = await batchSweepSupport(db, forward.network);
+      if (support.state === "ready") return formSweepBatch(db, forward, support.contracts);
+      if (support.state === "wait") return support.tankLow ? "gas-tank-low" : "waiting";
       return prepareSweep(db, forward);
+    }
+    case "batched":
+      return confirmSweepBatch(db, forward);
     case "gas_sent":
       return signSweep(db, forward);
     default:

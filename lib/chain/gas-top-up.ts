@@ -8,7 +8,7 @@ import { AppError } from "../errors";
 import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor } from "./networks";
 import { allocateNonce } from "./nonces";
-import { broadcast, hashOfRaw, receiptOf } from "./transactions";
+import { broadcast, hashOfRaw, receiptOf, topUpGasLimit } from "./transactions";
 
 /**
  * Makes sure `wallet` holds at least `neededWei` of BNB, sending exactly the difference from the
@@ -16,7 +16,6 @@ import { broadcast, hashOfRaw, receiptOf } from "./transactions";
  * sends it pays for), so a top-up never covers more than that. The top-up is recorded signed,
  * with its nonce, before it is broadcast. One top-up per wallet at a time in this process.
  */
-const TOP_UP_GAS = 21_000n;
 const WAIT_MS = 60_000;
 const inFlight = new Map<string, Promise<void>>();
 
@@ -46,8 +45,8 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
   const tank = keys.gasTankAddress();
   const gasPrice = await client.getGasPrice();
   const shortfall = neededWei - balance;
-  const [tankBalance, tankCount] = await Promise.all([client.getBalance({ address: tank }), client.getTransactionCount({ address: tank })]);
-  const spendable = tankBalance - TOP_UP_GAS * gasPrice;
+  const [tankBalance, tankCount, topUpGas] = await Promise.all([client.getBalance({ address: tank }), client.getTransactionCount({ address: tank }), topUpGasLimit(client, wallet)]);
+  const spendable = tankBalance - topUpGas * gasPrice;
   const value = shortfall;
   if (spendable < value) {
     throw new AppError(
@@ -58,7 +57,7 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
   const chain = chainOf(networkConfig(network)!);
   const raw = await db.transaction(async (tx) => {
     const nonce = await allocateNonce(tx, network, tank, tankCount);
-    const signed = await keys.signer("gasTank", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to: wallet, value, gas: TOP_UP_GAS, gasPrice, nonce });
+    const signed = await keys.signer("gasTank", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to: wallet, value, gas: topUpGas, gasPrice, nonce });
     await tx.insert(gasTopUps).values({ network, toAddress: wallet, value, nonce, txHash: hashOfRaw(signed), rawTx: signed });
     return signed;
   });

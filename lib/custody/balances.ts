@@ -1,4 +1,4 @@
-import { erc20Abi, multicall3Abi, type Address } from "viem";
+import { erc20Abi, multicall3Abi, type Abi, type Address } from "viem";
 import { publicClientFor } from "../chain/networks";
 import { classifyRpcError } from "../chain/rpc-errors";
 
@@ -28,49 +28,69 @@ const hasMulticall = new Map<string, boolean>();
  * `blockNumber` when given, else the latest block.
  */
 export async function readHoldings(network: string, owners: Address[], tokens: Address[], blockNumber?: bigint): Promise<Holding[]> {
-  const client = publicClientFor(network);
   const wanted: { owner: Address; token: Address | null }[] = owners.flatMap((owner) => [{ owner, token: null }, ...tokens.map((token) => ({ owner, token }))]);
+  const balances = await readContracts<bigint>(
+    network,
+    wanted.map(({ owner, token }) =>
+      token === null
+        ? { address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance", args: [owner] }
+        : { address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] },
+    ),
+    { blockNumber, nativeBalanceOf: (i) => (wanted[i]!.token === null ? wanted[i]!.owner : null) },
+  );
+  return wanted.map((w, i) => (typeof balances[i] === "bigint" ? { ...w, balance: balances[i] } : { ...w, balance: 0n, unreadable: true }));
+}
+
+export interface ContractRead {
+  address: Address;
+  abi: Abi;
+  functionName: string;
+  args: readonly unknown[];
+}
+
+/**
+ * Many view calls at once: through Multicall3 when the chain has it, else in parallel single
+ * calls. A call that reverts or answers garbage reads as null (an attacker's contract cannot stop
+ * the caller); a node that does not answer throws. `nativeBalanceOf(i)` names the owner whose BNB
+ * balance call i asks Multicall3 for, read with eth_getBalance when there is no Multicall3.
+ */
+export async function readContracts<T>(
+  network: string,
+  calls: ContractRead[],
+  options: { blockNumber?: bigint; nativeBalanceOf?: (index: number) => Address | null } = {},
+): Promise<(T | null)[]> {
+  const client = publicClientFor(network);
+  const { blockNumber } = options;
   if (!hasMulticall.has(network)) {
     const code = await client.getCode({ address: MULTICALL3_ADDRESS });
     hasMulticall.set(network, Boolean(code && code !== "0x"));
   }
-  const balances: (bigint | null)[] = [];
+  const results: (T | null)[] = [];
   if (hasMulticall.get(network)) {
-    for (let start = 0; start < wanted.length; start += CALLS_PER_MULTICALL) {
-      const chunk = wanted.slice(start, start + CALLS_PER_MULTICALL);
-      const results = await client.multicall({
-        multicallAddress: MULTICALL3_ADDRESS,
-        allowFailure: true,
-        blockNumber,
-        batchSize: 0,
-        contracts: chunk.map(({ owner, token }) =>
-          token === null
-            ? { address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance" as const, args: [owner] as const }
-            : { address: token, abi: erc20Abi, functionName: "balanceOf" as const, args: [owner] as const },
-        ),
-      });
-      for (const r of results) balances.push(r.status === "success" && typeof r.result === "bigint" ? r.result : null);
+    for (let start = 0; start < calls.length; start += CALLS_PER_MULTICALL) {
+      const chunk = calls.slice(start, start + CALLS_PER_MULTICALL);
+      const answers = await client.multicall({ multicallAddress: MULTICALL3_ADDRESS, allowFailure: true, blockNumber, batchSize: 0, contracts: chunk });
+      for (const r of answers) results.push(r.status === "success" ? (r.result as T) : null);
     }
-  } else {
-    for (let start = 0; start < wanted.length; start += PARALLEL_READS) {
-      const chunk = wanted.slice(start, start + PARALLEL_READS);
-      balances.push(
-        ...(await Promise.all(
-          chunk.map(({ owner, token }) =>
-            (token === null
-              ? client.getBalance({ address: owner, blockNumber })
-              : client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner], blockNumber })
-            ).catch((error: unknown) => {
-              // A token that reverts counts as 0; a node that does not answer must not read as "empty".
-              if (classifyRpcError(error) === "rejected") return null;
-              throw error;
-            }),
-          ),
-        )),
-      );
-    }
+    return results;
   }
-  return wanted.map((w, i) => (balances[i] === null ? { ...w, balance: 0n, unreadable: true } : { ...w, balance: balances[i]! }));
+  for (let start = 0; start < calls.length; start += PARALLEL_READS) {
+    const chunk = calls.slice(start, start + PARALLEL_READS);
+    results.push(
+      ...(await Promise.all(
+        chunk.map((call, offset) => {
+          const owner = options.nativeBalanceOf?.(start + offset) ?? null;
+          const read = owner !== null ? client.getBalance({ address: owner, blockNumber }) : client.readContract({ ...call, blockNumber });
+          return (read as Promise<T>).catch((error: unknown) => {
+            // A contract that reverts reads as null; a node that does not answer must not read as "empty".
+            if (classifyRpcError(error) === "rejected") return null;
+            throw error;
+          });
+        }),
+      )),
+    );
+  }
+  return results;
 }
 
 /** Test and local-chain helper: forget whether a network has Multicall3 (after putting it there). */

@@ -82,7 +82,7 @@ async function reconcileNetwork(db: Db, network: string, cursorBlock: bigint | n
       select d.token_contract as token,
              coalesce(sum(d.amount), 0)::text as recorded,
              coalesce(sum(d.amount) filter (where f.status = 'completed'), 0)::text as forwarded,
-             coalesce(sum(d.amount) filter (where f.status in ('pending', 'gas_sent', 'sweep_sent')), 0)::text as in_flight,
+             coalesce(sum(d.amount) filter (where f.status in ('pending', 'gas_sent', 'sweep_sent', 'batched')), 0)::text as in_flight,
              coalesce(sum(d.amount) filter (where f.status = 'held'), 0)::text as held,
              coalesce(sum(d.amount) filter (where d.forward_id is null), 0)::text as below
       from deposits d left join forwards f on f.id = d.forward_id
@@ -213,7 +213,7 @@ async function expectedOnAddresses(db: Db, network: string) {
     await db.execute(sql`
       select d.to_address as address, d.token_contract as token,
              coalesce(sum(d.amount) filter (where d.forward_id is null or f.status in ('pending', 'held')), 0)::text as expected,
-             bool_or(f.status in ('gas_sent', 'sweep_sent')) as moving
+             bool_or(f.status in ('gas_sent', 'sweep_sent', 'batched')) as moving
       from deposits d left join forwards f on f.id = d.forward_id
       where d.network = ${network}
       group by d.to_address, d.token_contract`),

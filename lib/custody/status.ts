@@ -33,7 +33,7 @@ export async function operatorStatus(db: Db): Promise<{ lines: string[]; healthy
   lines.push(
     "queues",
     `  sessions     pending ${n("sessions", "pending")}, completed ${n("sessions", "completed")}, expired ${n("sessions", "expired")}, cancelled ${n("sessions", "cancelled")}`,
-    `  forwards     open ${n("forwards", "pending") + n("forwards", "gas_sent") + n("forwards", "sweep_sent")}, held ${n("forwards", "held")}, completed ${n("forwards", "completed")}`,
+    `  forwards     open ${n("forwards", "pending") + n("forwards", "gas_sent") + n("forwards", "sweep_sent") + n("forwards", "batched")}, held ${n("forwards", "held")}, completed ${n("forwards", "completed")}`,
     `  withdrawals  submitted ${n("withdrawals", "submitted")}, completed ${n("withdrawals", "completed")}, failed ${n("withdrawals", "failed")}`,
     `  webhooks     pending ${n("webhooks", "pending")}, failed ${n("webhooks", "failed")}, delivered ${n("webhooks", "delivered")}`,
   );

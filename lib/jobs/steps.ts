@@ -1,6 +1,7 @@
 import { planFlaggedDeposits, type QueuedForward } from "../chain/forward-plan";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../chain/forwarder";
 import { rebroadcastTopUps } from "../chain/gas-top-up";
+import { settleOpenDeployments } from "../chain/sweep-contracts";
 import { listNetworks } from "../chain/networks";
 import { recordScanError, scanOnce } from "../chain/scanner";
 import type { Db } from "../db";
@@ -67,9 +68,10 @@ export async function forwardStep(db: Db, forwardId: number): Promise<ForwardOut
   return outcome;
 }
 
-/** Submitted withdrawals → completed / failed; unmined gas top-ups re-broadcast. */
+/** Submitted withdrawals → completed / failed; unmined gas top-ups and contract deployments re-broadcast. */
 export async function confirmWithdrawalsStep(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
   await rebroadcastTopUps(db);
+  await settleOpenDeployments(db);
   return confirmWithdrawals(db);
 }
 

@@ -25,6 +25,8 @@ const env = () => ({
   CONFIRMATIONS: "1",
   MASTER_MNEMONIC: TEST_MNEMONIC,
   PGLITE_DIR: dir,
+  // The classic path's own crash window (between the top-up and the sweep); batches have theirs below.
+  SWEEP_MODE: "classic",
 });
 afterAll(() => closeDatabase());
 

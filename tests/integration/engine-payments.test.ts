@@ -4,10 +4,11 @@ import { describe, expect, it } from "vitest";
 import { POST as cancel } from "@/app/api/v1/payment/[sessionId]/cancel/route";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { deposits, forwards, paymentSessions } from "@/lib/db/schema";
+import { deposits, forwards, paymentSessions, sweepBatches } from "@/lib/db/schema";
+import { serviceSweepContracts } from "@/lib/chain/sweep-contracts";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
 import { deployTestToken, payer, useTestChain } from "../helpers/chain";
-import { useConfig } from "../helpers/config";
+import { SWEEP_MODE, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
@@ -53,14 +54,27 @@ describe("chain engine: detect, complete, forward", () => {
     expect(deposit).toMatchObject({ txHash: hash, fromAddress: payer.address, late: false, amount: parseUnits("25.5", 18) });
     const [forward] = await db().select().from(forwards).where(eq(forwards.depositId, deposit!.id));
     expect(forward).toMatchObject({ status: "completed", toAddress: MERCHANT_WALLET });
-    // The gas tank sent exactly the sweep's gas limit × price: the estimate × 1.3, below the cap;
-    // what is left on the address is the limit's unused part, used by its next sweep.
-    expect(forward!.gasAmount).toBe(forward!.sweepGasLimit! * forward!.gasPrice!);
-    expect(forward!.sweepGasLimit!).toBeLessThanOrEqual(150_000n);
-    expect(forward!.sweepGasLimit!).toBeLessThanOrEqual((forward!.gasUsed! * 3n) / 2n);
-    const dust = await chain().client.getBalance({ address: session.depositAddress });
-    expect(dust).toBe((forward!.sweepGasLimit! - forward!.gasUsed!) * forward!.gasPrice!);
-    expect(await chain().client.getBalance({ address: tank })).toBe(tankBefore - forward!.gasAmount! - 21_000n * forward!.gasPrice!);
+    if (SWEEP_MODE === "classic") {
+      // The gas tank sent exactly the sweep's gas limit × price: the estimate × 1.3, below the cap;
+      // what is left on the address is the limit's unused part, used by its next sweep.
+      expect(forward!.gasAmount).toBe(forward!.sweepGasLimit! * forward!.gasPrice!);
+      expect(forward!.sweepGasLimit!).toBeLessThanOrEqual(150_000n);
+      expect(forward!.sweepGasLimit!).toBeLessThanOrEqual((forward!.gasUsed! * 3n) / 2n);
+      const dust = await chain().client.getBalance({ address: session.depositAddress });
+      expect(dust).toBe((forward!.sweepGasLimit! - forward!.gasUsed!) * forward!.gasPrice!);
+      expect(await chain().client.getBalance({ address: tank })).toBe(tankBefore - forward!.gasAmount! - 21_000n * forward!.gasPrice!);
+    } else {
+      // One type-4 transaction of the gas tank swept it: the address got no BNB and delegated on the way.
+      const tankTransactions = await db().select().from(sweepBatches);
+      const batch = tankTransactions.find((t) => t.id === forward!.batchId)!;
+      expect(batch).toMatchObject({ kind: "sweep", status: "mined", size: 1, authorizations: 1 });
+      expect(tankTransactions.filter((t) => t.kind !== "sweep").map((t) => [t.kind, t.status]).sort()).toEqual([["deploy_delegate", "mined"], ["deploy_sweeper", "mined"]]);
+      expect(forward).toMatchObject({ gasAmount: null, gasTxHash: null, sweepTxHash: batch.txHash, gasUsed: batch.gasUsed, classicOnly: false });
+      expect(await chain().client.getBalance({ address: session.depositAddress })).toBe(0n);
+      expect(await chain().client.getCode({ address: session.depositAddress })).toBe(`0xef0100${serviceSweepContracts().delegate.slice(2).toLowerCase()}`);
+      const spent = tankTransactions.reduce((sum, t) => sum + t.gasUsed! * t.gasPrice, 0n);
+      expect(await chain().client.getBalance({ address: tank })).toBe(tankBefore - spent);
+    }
 
     // Scanning the same blocks again records nothing twice.
     await db().update((await import("@/lib/db/schema")).chainCursors).set({ lastScannedBlock: 0n });

@@ -69,7 +69,7 @@ function outcomes(receipt: Awaited<ReturnType<typeof send>>): boolean[] {
 beforeAll(async () => {
   await chain().client.setBalance({ address: tank.address, value: parseEther("10") });
   await chain().client.setBalance({ address: attacker.address, value: parseEther("10") });
-  sweeper = await deploy(tank, batchSweeper, [100_000n]);
+  sweeper = await deploy(tank, batchSweeper, [tank.address, 100_000n]);
   delegate = await deploy(tank, depositDelegate, [sweeper]);
   usd = await deployTestToken(chain().url, { symbol: "BSW" });
 });
@@ -98,7 +98,7 @@ describe("EIP-7702 batched sweeps: DepositDelegate + BatchSweeper", () => {
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, victim, parseUnits("5", 18)) });
     const direct = encodeFunctionData({ abi: delegateAbi, functionName: "sweep", args: [usd, attacker.address, parseUnits("5", 18)] });
     expect((await send(attacker, victim, direct)).status).toBe("reverted"); // NotSweeper
-    const theirs = await deploy(attacker, batchSweeper, [100_000n]);
+    const theirs = await deploy(attacker, batchSweeper, [attacker.address, 100_000n]);
     const viaTheirs = await send(attacker, theirs, sweepCall([{ from: victim, token: usd, to: attacker.address, amount: parseUnits("5", 18) }]));
     expect(outcomes(viaTheirs)).toEqual([false]);
     expect((await send(attacker, sweeper, sweepCall([{ from: victim, token: usd, to: attacker.address, amount: parseUnits("5", 18) }]))).status).toBe("reverted"); // NotOperator

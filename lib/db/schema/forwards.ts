@@ -1,17 +1,21 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { amount, amountSum, createdAt, timestamptz, updatedAt } from "./columns";
 import { deposits } from "./deposits";
 
 /**
- * pending → gas_sent → sweep_sent → completed, or held (needs the operator: over the gas cap,
- * balance short, token reverts, too many failed attempts). Forwards that failed before held
- * existed were turned into held ones by migration 0007.
+ * Classic: pending → gas_sent → sweep_sent → completed. Batched (EIP-7702): pending → batched →
+ * completed, or back to pending as `classicOnly` when its entry of the batch failed. Either way
+ * held when it needs the operator (over the gas cap, balance short, token reverts, too many
+ * failed attempts). Forwards that failed before held existed were turned into held ones by
+ * migration 0007.
  */
-export const FORWARD_STATUSES = ["pending", "gas_sent", "sweep_sent", "completed", "held"] as const;
+export const FORWARD_STATUSES = ["pending", "gas_sent", "sweep_sent", "batched", "completed", "held"] as const;
 export type ForwardStatus = (typeof FORWARD_STATUSES)[number];
-/** A transaction of the forward may be on its way: the deposit address's nonce is taken. */
-export const IN_FLIGHT_FORWARD_STATUSES = ["gas_sent", "sweep_sent"] as const;
+/** A transaction of the forward may be on its way: the deposit address's nonce (or its authorization) is taken. */
+export const IN_FLIGHT_FORWARD_STATUSES = ["gas_sent", "sweep_sent", "batched"] as const;
+/** Not finished and not held: the forward is making progress on its own. */
+export const OPEN_FORWARD_STATUSES = ["pending", ...IN_FLIGHT_FORWARD_STATUSES] as const;
 
 /**
  * One sweep of a deposit address's balance of one token to its forward target: gas top-up from
@@ -45,6 +49,11 @@ export const forwards = pgTable(
     sweepTxHash: text("sweep_tx_hash"),
     sweepRawTx: text("sweep_raw_tx"),
     gasUsed: amount("gas_used"),
+    /** The batch sweeping it (sweep_batches.id) and its entry there, while batched and once done. */
+    batchId: bigint("batch_id", { mode: "number" }),
+    batchIndex: integer("batch_index"),
+    /** Its batch entry failed (a token that refuses the delegate's call): only the classic path from now on. */
+    classicOnly: boolean("classic_only").notNull().default(false),
     /** Failed attempts since the last operator retry; bounded (then held). */
     attempts: integer("attempts").notNull().default(0),
     /** Sweeps mined but reverted since the last operator retry; bounded (then held). */
@@ -64,7 +73,8 @@ export const forwards = pgTable(
     index("forwards_group_idx").on(t.network, t.fromAddress, t.tokenContract),
     index("forwards_due_idx")
       .on(t.nextAttemptAt)
-      .where(sql`${t.status} in ('pending', 'gas_sent', 'sweep_sent')`),
+      .where(sql`${t.status} in ('pending', 'gas_sent', 'sweep_sent', 'batched')`),
+    index("forwards_batch_idx").on(t.batchId).where(sql`${t.batchId} is not null`),
     index("forwards_held_idx").on(t.network).where(sql`${t.status} = 'held'`),
   ],
 );

@@ -13,3 +13,4 @@ export * from "./webhooks";
 export * from "./app-state";
 export * from "./token-catalogue";
 export * from "./quarantine";
+export * from "./sweep-batches";

@@ -1,0 +1,237 @@
+import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Address, type Hex, type SignedAuthorization } from "viem";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, sweepBatches, type Forward } from "../db/schema";
+import { readContracts } from "../custody/balances";
+import { log } from "../log";
+import { after, type StepOutcome } from "./forward-records";
+import { keyRingFor } from "./keys";
+import { chainOf, networkConfig, publicClientFor } from "./networks";
+import { allocateNonce } from "./nonces";
+import { broadcast, hashOfRaw } from "./transactions";
+import { batchSweeperAbi, depositDelegateAbi, settleTankTransaction, type SweepContracts } from "./sweep-contracts";
+import { completeBatch } from "./sweep-batch-outcome";
+
+/**
+ * Batched sweeping (EIP-7702): pending forwards of one network and token join one gas-tank
+ * transaction that carries the authorizations of the deposit addresses not yet delegated (signed
+ * offline with their keys; they never need BNB) and BatchSweeper.sweepBatch over all of them.
+ *   pending ──(batch formed: signed and recorded with its forwards, then broadcast)──▶ batched
+ *   batched ──(receipt: its entry's Swept ok)──▶ completed
+ *   batched ──(entry failed)──▶ pending, classicOnly (the classic path simulates and sweeps, or holds)
+ *   batched ──(batch reverted)──▶ pending, classicOnly; (batch replaced)──▶ pending
+ * A batch forms when SWEEP_BATCH_SIZE forwards are due or the oldest waited SWEEP_BATCH_WAIT_MS.
+ * Before anything is signed the batch is simulated (eth_call with its authorizations): an entry
+ * that would fail leaves the batch for the classic path, which spends nothing on a token that
+ * refuses. Every entry runs with at most gasPerSweep (MAX_SWEEP_GAS) gas.
+ */
+const BATCH_BASE_GAS = 60_000n;
+/** Per authorization: 25,000 intrinsic (an empty account) plus loading the delegation. */
+const AUTHORIZATION_GAS = 30_000n;
+/** Per entry beyond its allowance: the sweeper's loop, the call, the Swept event, calldata. */
+const ENTRY_OVERHEAD_GAS = 30_000n;
+const RPC_PARALLEL = 25;
+
+export function batchGasLimit(entries: number, authorizations: number, gasPerSweep: bigint): bigint {
+  return BATCH_BASE_GAS + BigInt(authorizations) * AUTHORIZATION_GAS + BigInt(entries) * ((gasPerSweep * 64n) / 63n + ENTRY_OVERHEAD_GAS);
+}
+
+interface Entry {
+  forward: Forward;
+  balance: bigint;
+  authorization: SignedAuthorization | null;
+}
+
+/** pending → batched (this forward and the other due ones of its network and token), or a reason to wait. */
+export async function formSweepBatch(db: Db, forward: Forward, contracts: SweepContracts): Promise<StepOutcome> {
+  const { batchSize, batchWaitMs } = getConfig().sweep;
+  const client = publicClientFor(forward.network);
+  const maxEntries = Math.min(batchSize, await entriesPerBlock(forward.network, contracts.gasPerSweep));
+  const candidates = await db
+    .select()
+    .from(forwards)
+    .where(
+      and(
+        eq(forwards.network, forward.network),
+        eq(forwards.tokenContract, forward.tokenContract),
+        eq(forwards.status, "pending"),
+        eq(forwards.classicOnly, false),
+        lte(forwards.nextAttemptAt, new Date()),
+      ),
+    )
+    .orderBy(asc(forwards.nextAttemptAt), asc(forwards.id))
+    .limit(maxEntries);
+  if (!candidates.some((c) => c.id === forward.id)) candidates.splice(maxEntries - 1, candidates.length, forward);
+  const oldest = Math.min(...candidates.map((c) => c.createdAt.getTime()));
+  if (candidates.length < maxEntries && Date.now() - oldest < batchWaitMs) return "waiting";
+
+  const { entries, toClassic } = await readEntries(db, forward.network, candidates, contracts);
+  const simulated = await simulate(forward.network, entries, contracts);
+  toClassic.push(...simulated.failed.map((e) => ({ forward: e.forward, reason: "its sweep fails in the batch simulation (the token refuses the delegate's call)" })));
+  for (const { forward: f, reason } of toClassic) await sendToClassic(db, f, reason);
+  if (simulated.ok.length === 0) return "next";
+
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  const tank = keys.gasTankAddress();
+  const [gasPrice, tankBalance, tankCount] = await Promise.all([client.getGasPrice(), client.getBalance({ address: tank }), client.getTransactionCount({ address: tank })]);
+  const worstCase = batchGasLimit(simulated.ok.length, simulated.ok.filter((e) => e.authorization).length, contracts.gasPerSweep) * gasPrice;
+  if (tankBalance < worstCase) {
+    await db.update(forwards).set({ lastError: `gas tank ${tank} holds ${tankBalance} wei, the batch may need ${worstCase}`, updatedAt: new Date() }).where(eq(forwards.id, forward.id));
+    return "gas-tank-low";
+  }
+
+  const chain = chainOf(networkConfig(forward.network)!);
+  const signed = await db.transaction(async (tx) => {
+    // Every forward row of these addresses, in id order (the classic step locks them the same way):
+    // an address with a transaction in flight waits, a forward that moved on meanwhile stays out.
+    const rows = await tx
+      .select({ id: forwards.id, status: forwards.status, amount: forwards.amount, classicOnly: forwards.classicOnly, fromAddress: forwards.fromAddress })
+      .from(forwards)
+      .where(and(eq(forwards.network, forward.network), inArray(forwards.fromAddress, simulated.ok.map((e) => e.forward.fromAddress))))
+      .orderBy(asc(forwards.id))
+      .for("update");
+    const busy = new Set(rows.filter((r) => (IN_FLIGHT_FORWARD_STATUSES as readonly string[]).includes(r.status)).map((r) => r.fromAddress));
+    const current = new Map(rows.map((r) => [r.id, r]));
+    const final = simulated.ok.filter((e) => {
+      const row = current.get(e.forward.id);
+      return row && row.status === "pending" && !row.classicOnly && row.amount === e.forward.amount && !busy.has(e.forward.fromAddress);
+    });
+    if (final.length === 0) return null;
+    const authorizationList = final.flatMap((e) => (e.authorization ? [e.authorization] : []));
+    const gas = batchGasLimit(final.length, authorizationList.length, contracts.gasPerSweep);
+    const data = sweepCallData(final);
+    const nonce = await allocateNonce(tx, forward.network, tank, tankCount);
+    const signer = keys.signer("gasTank", 0);
+    // Type 4 needs at least one authorization; a batch of delegated addresses is a plain call.
+    const raw =
+      authorizationList.length > 0
+        ? await signer.signTransaction({ chain, chainId: chain.id, type: "eip7702", to: contracts.sweeper, data, gas, maxFeePerGas: gasPrice, maxPriorityFeePerGas: gasPrice, nonce, authorizationList })
+        : await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: contracts.sweeper, data, gas, gasPrice, nonce });
+    const [batch] = await tx
+      .insert(sweepBatches)
+      .values({
+        network: forward.network,
+        kind: "sweep",
+        tokenContract: forward.tokenContract,
+        size: final.length,
+        authorizations: authorizationList.length,
+        fromAddress: tank,
+        nonce,
+        gasLimit: gas,
+        gasPrice,
+        txHash: hashOfRaw(raw),
+        rawTx: raw,
+      })
+      .returning({ id: sweepBatches.id });
+    for (const [index, e] of final.entries()) {
+      await tx
+        .update(forwards)
+        .set({ status: "batched", batchId: batch!.id, batchIndex: index, amount: e.balance, gasPrice, sweepTxHash: hashOfRaw(raw), lastError: null, nextAttemptAt: after(1), updatedAt: new Date() })
+        .where(eq(forwards.id, e.forward.id));
+    }
+    return { raw, batchId: batch!.id, size: final.length, authorizations: authorizationList.length };
+  });
+  if (!signed) return "next";
+  const sent = await broadcast(client, signed.raw);
+  if (!sent.ok) await db.update(sweepBatches).set({ lastError: `broadcast: ${sent.error}`.slice(0, 500) }).where(eq(sweepBatches.id, signed.batchId));
+  log.info({ network: forward.network, batchId: signed.batchId, size: signed.size, authorizations: signed.authorizations }, "sweep batch sent");
+  return "next";
+}
+
+/** batched → the batch's outcome for all of its forwards at once; re-sends the same bytes meanwhile. */
+export async function confirmSweepBatch(db: Db, forward: Forward): Promise<StepOutcome> {
+  if (forward.nextAttemptAt.getTime() > Date.now()) return "waiting";
+  const [batch] = forward.batchId === null ? [] : await db.select().from(sweepBatches).where(eq(sweepBatches.id, forward.batchId));
+  if (!batch) throw new Error(`forward ${forward.id} is batched without a batch record`);
+  const settled = batch.status === "sent" ? await settleTankTransaction(db, batch) : { status: batch.status };
+  if (settled.status === "sent") {
+    // One check per batch and second, not one per forward.
+    await db.update(forwards).set({ nextAttemptAt: after(1) }).where(and(eq(forwards.batchId, batch.id), eq(forwards.status, "batched")));
+    return "waiting";
+  }
+  await completeBatch(db, batch, settled);
+  return "next";
+}
+
+async function readEntries(db: Db, network: string, candidates: Forward[], contracts: SweepContracts) {
+  const token = candidates[0]!.tokenContract as Address;
+  const addresses = candidates.map((c) => c.fromAddress as Address);
+  const reads = await readContracts<unknown>(network, [
+    ...addresses.map((owner) => ({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] })),
+    ...addresses.map((owner) => ({ address: owner, abi: depositDelegateAbi, functionName: "sweeper", args: [] })),
+  ]);
+  const sessions = await db
+    .select({ depositIndex: paymentSessions.depositIndex, depositAddress: paymentSessions.depositAddress })
+    .from(paymentSessions)
+    .where(and(eq(paymentSessions.network, network), inArray(paymentSessions.depositAddress, addresses)));
+  const indexOf = new Map(sessions.map((s) => [s.depositAddress, s.depositIndex]));
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  const client = publicClientFor(network);
+  const chainId = networkConfig(network)!.chainId;
+
+  const toClassic: { forward: Forward; reason: string }[] = [];
+  const ready: { forward: Forward; balance: bigint; delegated: boolean }[] = [];
+  for (const [i, forward] of candidates.entries()) {
+    const balance = reads[i];
+    const delegatedTo = reads[addresses.length + i];
+    // The classic step reads again and holds it with the reason (balance short, unreadable token).
+    if (typeof balance !== "bigint" || balance === 0n || balance < forward.amount) toClassic.push({ forward, reason: "its balance does not match the ledger" });
+    else if (!indexOf.has(forward.fromAddress)) toClassic.push({ forward, reason: "no session owns the deposit address" });
+    else ready.push({ forward, balance, delegated: typeof delegatedTo === "string" && delegatedTo.toLowerCase() === contracts.sweeper.toLowerCase() });
+  }
+  const entries: Entry[] = [];
+  for (let start = 0; start < ready.length; start += RPC_PARALLEL) {
+    const chunk = ready.slice(start, start + RPC_PARALLEL);
+    entries.push(
+      ...(await Promise.all(
+        chunk.map(async ({ forward, balance, delegated }) => {
+          if (delegated) return { forward, balance, authorization: null };
+          const signer = keys.signer("deposit", indexOf.get(forward.fromAddress)!);
+          if (signer.address !== forward.fromAddress) throw new Error(`the deposit key does not match ${forward.fromAddress}`);
+          const nonce = await client.getTransactionCount({ address: signer.address });
+          return { forward, balance, authorization: await signer.signAuthorization({ address: contracts.delegate, chainId, nonce }) };
+        }),
+      )),
+    );
+  }
+  return { entries, toClassic };
+}
+
+/** The batch as an eth_call with its authorizations: which entries would sweep. */
+async function simulate(network: string, entries: Entry[], contracts: SweepContracts): Promise<{ ok: Entry[]; failed: Entry[] }> {
+  if (entries.length === 0) return { ok: [], failed: [] };
+  const client = publicClientFor(network);
+  const authorizationList = entries.flatMap((e) => (e.authorization ? [e.authorization] : []));
+  const { data } = await client.call({
+    account: keyRingFor(getConfig().masterMnemonic).gasTankAddress(),
+    to: contracts.sweeper,
+    data: sweepCallData(entries),
+    gas: batchGasLimit(entries.length, authorizationList.length, contracts.gasPerSweep),
+    ...(authorizationList.length > 0 ? { authorizationList } : {}),
+  });
+  const flags = decodeFunctionResult({ abi: batchSweeperAbi, functionName: "sweepBatch", data: data ?? "0x" }) as readonly boolean[];
+  return { ok: entries.filter((_, i) => flags[i] === true), failed: entries.filter((_, i) => flags[i] !== true) };
+}
+
+function sweepCallData(entries: Entry[]): Hex {
+  return encodeFunctionData({
+    abi: batchSweeperAbi,
+    functionName: "sweepBatch",
+    args: [entries.map((e) => ({ from: e.forward.fromAddress, token: e.forward.tokenContract, to: e.forward.toAddress, amount: e.balance }))],
+  });
+}
+
+async function sendToClassic(db: Db, forward: Forward, reason: string): Promise<void> {
+  await db
+    .update(forwards)
+    .set({ classicOnly: true, lastError: `left the batch: ${reason}`.slice(0, 500), updatedAt: new Date() })
+    .where(and(eq(forwards.id, forward.id), eq(forwards.status, "pending")));
+}
+
+/** How many entries fit in half a block at worst (every entry using its whole allowance). */
+async function entriesPerBlock(network: string, gasPerSweep: bigint): Promise<number> {
+  const block = await publicClientFor(network).getBlock();
+  const perEntry = batchGasLimit(1, 1, gasPerSweep) - BATCH_BASE_GAS;
+  return Math.max(1, Number((block.gasLimit / 2n - BATCH_BASE_GAS) / perEntry));
+}

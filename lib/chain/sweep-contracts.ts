@@ -1,0 +1,226 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { concat, encodeDeployData, getContractAddress, keccak256, stringToHex, type Abi, type Address, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { sweepBatches, type SweepBatch } from "../db/schema";
+import { log } from "../log";
+import batchSweeperArtifact from "./contracts/batch-sweeper.json";
+import depositDelegateArtifact from "./contracts/deposit-delegate.json";
+import { keyRingFor } from "./keys";
+import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "./networks";
+import { allocateNonce } from "./nonces";
+import { classifyRpcError } from "./rpc-errors";
+import { broadcast, hashOfRaw, receiptOf } from "./transactions";
+
+/**
+ * The contracts of batched sweeping (EIP-7702) and whether a network can use them. Both are
+ * deployed by the gas tank through the deterministic CREATE2 deployer that BSC and anvil carry,
+ * so their addresses follow from the gas tank and the per-sweep gas allowance alone:
+ * BatchSweeper(operator = gas tank, gasPerSweep = MAX_SWEEP_GAS) and DepositDelegate(sweeper).
+ * The deployments are recorded signed before they are broadcast, like every tank transaction.
+ */
+export const CREATE2_DEPLOYER: Address = "0x4e59b44847b379578588920ca78fbf26c0b4956c";
+const SALT: Hex = keccak256(stringToHex("bsc-pay/batched-sweeps/v1"));
+const DEPLOY_KINDS = ["deploy_sweeper", "deploy_delegate"] as const;
+/** Deployments that reverted this many times: the network stays classic (the operator should look). */
+const MAX_DEPLOY_REVERTS = 2;
+
+export const batchSweeperAbi = batchSweeperArtifact.abi as Abi;
+export const depositDelegateAbi = depositDelegateArtifact.abi as Abi;
+
+export interface SweepContracts {
+  sweeper: Address;
+  delegate: Address;
+  gasPerSweep: bigint;
+  sweeperInit: Hex;
+  delegateInit: Hex;
+}
+
+export function sweepContractsFor(tank: Address, gasPerSweep: bigint): SweepContracts {
+  const sweeperInit = encodeDeployData({ abi: batchSweeperAbi, bytecode: batchSweeperArtifact.bytecode as Hex, args: [tank, gasPerSweep] });
+  const sweeper = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: SALT, bytecode: sweeperInit });
+  const delegateInit = encodeDeployData({ abi: depositDelegateAbi, bytecode: depositDelegateArtifact.bytecode as Hex, args: [sweeper] });
+  const delegate = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: SALT, bytecode: delegateInit });
+  return { sweeper, delegate, gasPerSweep, sweeperInit, delegateInit };
+}
+
+export function serviceSweepContracts(): SweepContracts {
+  const config = getConfig();
+  return sweepContractsFor(keyRingFor(config.masterMnemonic).gasTankAddress(), config.maxSweepGas);
+}
+
+export type BatchSupport =
+  | { state: "ready"; contracts: SweepContracts }
+  /** Sweep this network the classic way (SWEEP_MODE=classic, or the chain cannot batch). */
+  | { state: "classic"; reason: string }
+  /** Batching will be possible shortly (contracts being deployed, or the node did not answer). */
+  | { state: "wait"; reason: string; tankLow?: boolean };
+
+const RUNTIME_KEY = Symbol.for("bsc-pay.batch-support");
+type Runtime = { support: Map<string, "supported" | "unsupported">; deployed: Set<string> };
+function runtime(): Runtime {
+  const holder = globalThis as { [RUNTIME_KEY]?: Runtime };
+  holder[RUNTIME_KEY] ??= { support: new Map(), deployed: new Set() };
+  return holder[RUNTIME_KEY];
+}
+
+/** Tests: forget what was learnt about the networks (a fresh chain). */
+export function forgetBatchSupport(): void {
+  runtime().support.clear();
+  runtime().deployed.clear();
+}
+
+export async function batchSweepSupport(db: Db, network: string): Promise<BatchSupport> {
+  if (getConfig().sweep.mode === "classic") return { state: "classic", reason: "SWEEP_MODE=classic" };
+  const chain = networkConfig(network);
+  if (!chain) return { state: "classic", reason: `network ${network} is not configured` };
+  const key = `${network}:${chain.chainId}:${rpcUrlsOf(chain).join(",")}`;
+  let support = runtime().support.get(key);
+  if (!support) {
+    // A node that does not answer throws here: the forward backs off and asks again.
+    support = await probeEip7702(network);
+    runtime().support.set(key, support);
+    log.info({ network, eip7702: support }, support === "supported" ? "batched sweeps (EIP-7702) available" : "network without EIP-7702: classic sweeps");
+  }
+  if (support === "unsupported") return { state: "classic", reason: `${network} does not run EIP-7702 (or has no CREATE2 deployer)` };
+
+  const contracts = serviceSweepContracts();
+  const deployedKey = `${key}:${contracts.delegate}`;
+  if (runtime().deployed.has(deployedKey)) return { state: "ready", contracts };
+  const client = publicClientFor(network);
+  const [sweeperCode, delegateCode] = await Promise.all([client.getCode({ address: contracts.sweeper }), client.getCode({ address: contracts.delegate })]);
+  if (sweeperCode && sweeperCode !== "0x" && delegateCode && delegateCode !== "0x") {
+    await settleOpenDeployments(db, network);
+    runtime().deployed.add(deployedKey);
+    return { state: "ready", contracts };
+  }
+  return deployContracts(db, network, contracts, { sweeper: Boolean(sweeperCode && sweeperCode !== "0x"), delegate: Boolean(delegateCode && delegateCode !== "0x") });
+}
+
+/**
+ * Start-up check of a network: with EIP-7702, a throwaway account delegated (in an eth_call only)
+ * to the CREATE2 deployer runs the deployer's code and answers with the address it would create;
+ * without it, a call to an account without code answers nothing.
+ */
+async function probeEip7702(network: string): Promise<"supported" | "unsupported"> {
+  const client = publicClientFor(network);
+  const deployer = await client.getCode({ address: CREATE2_DEPLOYER });
+  if (!deployer || deployer === "0x") return "unsupported";
+  const probe = privateKeyToAccount(generatePrivateKey());
+  const authorization = await probe.signAuthorization({ address: CREATE2_DEPLOYER, chainId: networkConfig(network)!.chainId, nonce: 0 });
+  try {
+    const { data } = await client.call({ to: probe.address, data: concat([SALT, "0x00"]), authorizationList: [authorization], gas: 1_000_000n });
+    return data && data.length === 42 ? "supported" : "unsupported";
+  } catch (error) {
+    if (classifyRpcError(error) === "rejected") return "unsupported";
+    throw error;
+  }
+}
+
+/** Records how the open deployment transactions of `network` ended (or sends them again). */
+export async function settleOpenDeployments(db: Db, network?: string): Promise<void> {
+  const open = await db
+    .select()
+    .from(sweepBatches)
+    .where(and(network ? eq(sweepBatches.network, network) : undefined, inArray(sweepBatches.kind, [...DEPLOY_KINDS]), eq(sweepBatches.status, "sent")));
+  for (const row of open) await settleTankTransaction(db, row);
+}
+
+async function deployContracts(db: Db, network: string, contracts: SweepContracts, present: { sweeper: boolean; delegate: boolean }): Promise<BatchSupport> {
+  const open = await db
+    .select()
+    .from(sweepBatches)
+    .where(and(eq(sweepBatches.network, network), inArray(sweepBatches.kind, [...DEPLOY_KINDS]), eq(sweepBatches.status, "sent")));
+  if (open.length > 0) {
+    for (const row of open) await settleTankTransaction(db, row);
+    return { state: "wait", reason: "the sweep contracts are being deployed" };
+  }
+  // Mined, yet the code is missing (a reorg, or a deployment replaced): deploy what is missing again.
+  const [reverted] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(sweepBatches)
+    .where(and(eq(sweepBatches.network, network), inArray(sweepBatches.kind, [...DEPLOY_KINDS]), eq(sweepBatches.status, "reverted")));
+  if ((reverted?.n ?? 0) >= MAX_DEPLOY_REVERTS) return { state: "classic", reason: "deploying the sweep contracts reverted; classic sweeps until an operator looks" };
+
+  const client = publicClientFor(network);
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  const tank = keys.gasTankAddress();
+  const wanted = [
+    ...(present.sweeper ? [] : [{ kind: "deploy_sweeper" as const, data: concat([SALT, contracts.sweeperInit]) }]),
+    ...(present.delegate ? [] : [{ kind: "deploy_delegate" as const, data: concat([SALT, contracts.delegateInit]) }]),
+  ];
+  const [gasPrice, tankBalance, tankCount, ...estimates] = await Promise.all([
+    client.getGasPrice(),
+    client.getBalance({ address: tank }),
+    client.getTransactionCount({ address: tank }),
+    ...wanted.map((w) => client.estimateGas({ account: tank, to: CREATE2_DEPLOYER, data: w.data })),
+  ]);
+  const limits = estimates.map((e) => (e * 13n) / 10n);
+  const cost = limits.reduce((sum, l) => sum + l * gasPrice, 0n);
+  if (tankBalance < cost) return { state: "wait", reason: `gas tank ${tank} holds ${tankBalance} wei, deploying the sweep contracts needs ${cost}`, tankLow: true };
+  const chain = chainOf(networkConfig(network)!);
+  const signer = keys.signer("gasTank", 0);
+  const signed = await db.transaction(async (tx) => {
+    // One deployment at a time per network, across workers and processes.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bsc-pay:deploy-sweep:${network}`}))`);
+    const already = await tx
+      .select({ id: sweepBatches.id })
+      .from(sweepBatches)
+      .where(and(eq(sweepBatches.network, network), inArray(sweepBatches.kind, [...DEPLOY_KINDS]), eq(sweepBatches.status, "sent")));
+    if (already.length > 0) return [];
+    const raws: Hex[] = [];
+    for (const [i, w] of wanted.entries()) {
+      const nonce = await allocateNonce(tx, network, tank, tankCount);
+      const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: CREATE2_DEPLOYER, data: w.data, gas: limits[i]!, gasPrice, nonce });
+      await tx.insert(sweepBatches).values({ network, kind: w.kind, fromAddress: tank, nonce, gasLimit: limits[i]!, gasPrice, txHash: hashOfRaw(raw), rawTx: raw });
+      raws.push(raw);
+    }
+    return raws;
+  });
+  for (const raw of signed) await broadcast(client, raw);
+  if (signed.length > 0) log.info({ network, sweeper: contracts.sweeper, delegate: contracts.delegate }, "deploying the batched-sweep contracts");
+  return { state: "wait", reason: "the sweep contracts are being deployed" };
+}
+
+export type SettledTransaction =
+  | { status: "sent" }
+  | { status: "mined" | "reverted"; receipt: NonNullable<Awaited<ReturnType<typeof receiptOf>>> }
+  | { status: "replaced" };
+
+/**
+ * Where a recorded tank transaction stands: mined (with its receipt), its nonce taken by another
+ * transaction (replaced: it can never be mined), or still on its way — then the same bytes are
+ * sent again. Deployment rows are updated here; sweep batches by their caller, with their forwards.
+ */
+export async function settleTankTransaction(db: Db, row: SweepBatch): Promise<SettledTransaction> {
+  const client = publicClientFor(row.network);
+  let receipt = await receiptOf(client, row.txHash as Hex);
+  if (!receipt) {
+    const count = await client.getTransactionCount({ address: row.fromAddress as Address });
+    // Mined between the two calls: the count moved, and now the receipt is there.
+    if (count > row.nonce) receipt = await receiptOf(client, row.txHash as Hex);
+    if (!receipt && count > row.nonce) {
+      if (row.kind !== "sweep") await markTankTransaction(db, row.id, { status: "replaced", lastError: `nonce ${row.nonce} was used by another transaction` });
+      return { status: "replaced" };
+    }
+    if (!receipt) {
+      const sent = await broadcast(client, row.rawTx as Hex);
+      if (!sent.ok) await db.update(sweepBatches).set({ lastError: `broadcast: ${sent.error}`.slice(0, 500), updatedAt: new Date() }).where(eq(sweepBatches.id, row.id));
+      return { status: "sent" };
+    }
+  }
+  const status = receipt.status === "success" ? "mined" : "reverted";
+  if (row.kind !== "sweep") {
+    await markTankTransaction(db, row.id, { status, gasUsed: receipt.gasUsed, minedAt: new Date() });
+    if (status === "reverted") log.error({ network: row.network, txHash: row.txHash, kind: row.kind }, "deploying a sweep contract reverted");
+  }
+  return { status, receipt };
+}
+
+async function markTankTransaction(db: Db, id: number, fields: Partial<Pick<SweepBatch, "status" | "gasUsed" | "minedAt" | "lastError">>): Promise<void> {
+  await db
+    .update(sweepBatches)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(and(eq(sweepBatches.id, id), eq(sweepBatches.status, "sent")));
+}

@@ -1,0 +1,143 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseUnits, type Address, type Hex } from "viem";
+import { afterAll, describe, expect, it } from "vitest";
+import { POST as create } from "@/app/api/v1/payment/create/route";
+import { forgetBatchSupport } from "@/lib/chain/sweep-contracts";
+import { closeDatabase } from "@/lib/db";
+import { forwards, sweepBatches } from "@/lib/db/schema";
+import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
+import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { deployTestToken, useTestChain } from "../helpers/chain";
+import { TEST_MNEMONIC, useConfig } from "../helpers/config";
+import { openFileDatabase } from "../helpers/database";
+import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
+import { call } from "../helpers/http";
+import { startRpcProxy, type RpcProxy } from "../helpers/rpc-proxy";
+
+/**
+ * Batched sweeps (EIP-7702) across crashes: a batch recorded but never broadcast, and a worker
+ * killed right after broadcasting one. Either way every deposit is swept exactly once, by the
+ * same signed bytes, and the gas tank sends one batch transaction, not two.
+ */
+const chain = useTestChain({ chainId: 56 });
+const dir = join(mkdtempSync(join(tmpdir(), "bscpay-batch-crash-")), "pglite");
+const MERCHANT_WALLET = "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f" as Address;
+let proxy: RpcProxy;
+let merchant: Merchant;
+let token: Address;
+let tank: Address;
+const env = () => ({
+  BSC_RPC_URL: proxy.url,
+  NEXTAUTH_SECRET: "integration-test-secret-0123456789",
+  CONFIRMATIONS: "1",
+  MASTER_MNEMONIC: TEST_MNEMONIC,
+  PGLITE_DIR: dir,
+  SWEEP_MODE: "batched",
+  SWEEP_BATCH_WAIT_MS: "0",
+});
+afterAll(async () => {
+  await closeDatabase();
+  await proxy?.close();
+});
+
+async function paidSessions(amounts: string[]): Promise<Address[]> {
+  const addresses: Address[] = [];
+  for (const amount of amounts) {
+    const created = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET } });
+    const deposit = created.body.data.depositAddress as Address;
+    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, deposit, parseUnits(amount, 18)) });
+    addresses.push(deposit);
+  }
+  await chain().client.mine({ blocks: 1 });
+  return addresses;
+}
+
+describe("batched sweeps across crashes", () => {
+  it("re-sends the recorded batch, byte for byte, when the crash came between recording and broadcasting it", async () => {
+    proxy = await startRpcProxy(chain().url);
+    useConfig(env());
+    const handle = await openFileDatabase(dir);
+    token = await deployTestToken(chain().url, { symbol: "BCR" });
+    merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
+    tank = await fundGasTank(chain().url);
+    // A first payment deploys the sweep contracts and delegates its address.
+    await paidSessions(["1"]);
+    await runEngine(handle.db, chain().url);
+    const tankSent = await chain().client.getTransactionCount({ address: tank });
+
+    const deposits = await paidSessions(["2", "3", "4"]);
+    await scanNetworkStep(handle.db, "bsc");
+    proxy.options.refuseRawTransactions = 1_000; // the node never hears of it, as if the process died first
+    const [first] = await dueForwardsStep(handle.db);
+    await forwardStep(handle.db, first!.forwardId);
+    const batched = await handle.db.select().from(forwards).where((await import("drizzle-orm")).eq(forwards.status, "batched"));
+    expect(batched).toHaveLength(3);
+    expect(new Set(batched.map((f) => f.batchId)).size).toBe(1);
+    const [batch] = (await handle.db.select().from(sweepBatches)).filter((b) => b.id === batched[0]!.batchId);
+    expect(batch).toMatchObject({ kind: "sweep", status: "sent", size: 3, authorizations: 3 });
+    expect(await chain().client.getTransactionCount({ address: tank, blockTag: "pending" })).toBe(tankSent);
+
+    // The restart: a fresh process state, the node reachable again.
+    proxy.options.refuseRawTransactions = 0;
+    forgetBatchSupport();
+    await handle.db.update(forwards).set({ lockedUntil: null });
+    await runEngine(handle.db, chain().url);
+    const done = await handle.db.select().from(forwards);
+    expect(done.every((f) => f.status === "completed")).toBe(true);
+    const mined = await chain().client.getTransaction({ hash: batch!.txHash as Hex });
+    expect(mined.hash).toBe(batch!.txHash);
+    expect(await chain().client.getTransactionCount({ address: tank })).toBe(tankSent + 1); // one batch, not two
+    expect(await tokenBalance(chain().url, token, MERCHANT_WALLET)).toBe(parseUnits("10", 18));
+    for (const address of deposits) {
+      expect(await tokenBalance(chain().url, token, address)).toBe(0n);
+      expect(await chain().client.getBalance({ address })).toBe(0n);
+      expect(await chain().client.getTransactionCount({ address })).toBe(1); // its authorization's nonce, no transaction of its own
+    }
+    await handle.close();
+  });
+
+  it("sweeps exactly once when the worker is killed right after broadcasting the batch", async () => {
+    useConfig(env());
+    let handle = await openFileDatabase(dir);
+    const deposits = await paidSessions(["5", "6"]);
+    await scanNetworkStep(handle.db, "bsc");
+    const tankSent = await chain().client.getTransactionCount({ address: tank });
+    const merchantBefore = await tokenBalance(chain().url, token, MERCHANT_WALLET);
+    await handle.close();
+
+    await chain().client.setAutomine(false);
+    const worker = spawn(process.execPath, ["--import", "tsx", "tests/helpers/forward-process.ts"], {
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: "test", LOG_LEVEL: "silent", ...env() },
+      stdio: "ignore",
+    });
+    const deadline = Date.now() + 30_000;
+    while ((await chain().client.getTransactionCount({ address: tank, blockTag: "pending" })) === tankSent) {
+      if (Date.now() > deadline) throw new Error("the worker never sent the batch");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    worker.kill("SIGKILL");
+    await new Promise((r) => worker.once("exit", r));
+    await chain().client.mine({ blocks: 1 });
+    await chain().client.setAutomine(true);
+
+    handle = await openFileDatabase(dir); // the restart
+    forgetBatchSupport();
+    expect((await handle.db.select().from(forwards)).filter((f) => f.status === "batched")).toHaveLength(2);
+    await handle.db.update(forwards).set({ lockedUntil: null });
+    await runEngine(handle.db, chain().url, { mine: true });
+
+    expect((await handle.db.select().from(forwards)).every((f) => f.status === "completed")).toBe(true);
+    expect((await handle.db.select().from(sweepBatches)).filter((b) => b.kind === "sweep").map((b) => [b.size, b.status])).toEqual([
+      [1, "mined"],
+      [3, "mined"],
+      [2, "mined"],
+    ]);
+    expect(await chain().client.getTransactionCount({ address: tank })).toBe(tankSent + 1);
+    expect(await tokenBalance(chain().url, token, MERCHANT_WALLET)).toBe(merchantBefore + parseUnits("11", 18));
+    for (const address of deposits) expect(await tokenBalance(chain().url, token, address)).toBe(0n);
+    await handle.close();
+  });
+});
