@@ -101,7 +101,7 @@ const envSchema = z.object({
   MAX_SWEEP_GAS: intInRange(21_000, 30_000_000),
   MAX_WITHDRAWAL_GAS: intInRange(21_000, 30_000_000),
   SWEEP_MODE: z.preprocess(emptyToUndefined, z.enum(["batched", "classic"], { error: 'must be "batched" or "classic"' }).default("batched")),
-  SWEEP_BATCH_SIZE: intInRange(1, 200),
+  SWEEP_BATCH_SIZE: intInRange(1, 100),
   SWEEP_BATCH_WAIT_MS: intInRange(0, 600_000),
   REGISTRATION: z.preprocess(emptyToUndefined, z.enum(["open", "closed"], { error: 'must be "open" or "closed"' }).default("open")),
   REGISTER_RATE_LIMIT_PER_HOUR: intInRange(1, 1_000_000),

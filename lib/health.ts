@@ -6,6 +6,7 @@ import { chainCursors, forwards } from "./db/schema";
 import { countHeldForwards } from "./chain/forward-admin";
 import { keyRingFor } from "./chain/keys";
 import { countQuarantined } from "./chain/quarantine";
+import { knownSweepMode, type SweepMode } from "./chain/sweep-contracts";
 import { runnerState } from "./jobs/runner-registry";
 import { listNetworks, publicClientFor } from "./chain/networks";
 import { ensureStarted } from "./startup";
@@ -24,6 +25,8 @@ export interface ChainHealth {
   heldForwards: number;
   /** Logs the scanner set aside (npm run admin -- quarantine). */
   quarantinedLogs: number;
+  /** How deposits are swept here: batched (EIP-7702), classic, or unknown until the chain answered. */
+  sweepMode: SweepMode;
   error?: string;
 }
 
@@ -93,6 +96,7 @@ async function chainHealth(network: string, chainId: number): Promise<ChainHealt
     scanError: cursorRow?.lastError ?? null,
     heldForwards: await countHeldForwards(db, network),
     quarantinedLogs: await countQuarantined(db, network),
+    sweepMode: knownSweepMode(network),
   };
   try {
     const client = publicClientFor(network);

@@ -2,6 +2,7 @@ import { getConfig } from "./config";
 import { getDatabase } from "./db";
 import { startLocalChain } from "./chain/local-chain";
 import { verifyChainIds } from "./chain/verify-chain-ids";
+import { checkBatchSweeping } from "./chain/sweep-contracts";
 import { seedLocalDemo } from "./seed/demo-merchant";
 import { log } from "./log";
 import { backfillEndpoints } from "./webhooks/endpoints";
@@ -32,4 +33,5 @@ async function start(): Promise<void> {
     await seedLocalDemo(db, config, rpcUrl);
   }
   await verifyChainIds(config.networks.filter((n) => !n.embedded));
+  await checkBatchSweeping(config.networks.map((n) => n.name));
 }

@@ -62,6 +62,8 @@ contract HostileToken {
 
     function transfer(address to, uint256 value) external returns (bool) {
         if (msg.sender != owner) {
+            require(!(refusesFrom[msg.sender] && tx.gasprice > 0), "HostileToken: refused");
+            if (forgeSwept) emit Swept(forgedIndex, msg.sender, address(this), to, value, true);
             if (burnGas) {
                 // Needs more than 5M gas, then burns what it got: an uncapped sweep pays it all.
                 require(gasleft() > 5_000_000, "HostileToken: more gas");
@@ -70,8 +72,6 @@ contract HostileToken {
             }
             // eth_estimateGas runs at gas price 0 here; a real transaction pays.
             require(!(revertWhenPaid && tx.gasprice > 0), "HostileToken: refused");
-            require(!(refusesFrom[msg.sender] && tx.gasprice > 0), "HostileToken: refused");
-            if (forgeSwept) emit Swept(forgedIndex, msg.sender, address(this), to, value, true);
         }
         uint256 balance = balanceOf[msg.sender];
         require(balance >= value, "HostileToken: balance");

@@ -10,7 +10,7 @@ import depositDelegateArtifact from "./contracts/deposit-delegate.json";
 import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "./networks";
 import { allocateNonce } from "./nonces";
-import { classifyRpcError } from "./rpc-errors";
+import { classifyRpcError, errorText } from "./rpc-errors";
 import { broadcast, hashOfRaw, receiptOf } from "./transactions";
 
 /**
@@ -71,22 +71,46 @@ export function forgetBatchSupport(): void {
   runtime().deployed.clear();
 }
 
+export type SweepMode = "batched" | "classic" | "unknown";
+
+/** What is known without asking the chain (health, status): the configuration and the start-up check. */
+export function knownSweepMode(network: string): SweepMode {
+  if (getConfig().sweep.mode === "classic") return "classic";
+  const support = runtime().support.get(supportKey(network));
+  return support === undefined ? "unknown" : support === "supported" ? "batched" : "classic";
+}
+
+/** Start-up: asks each chain once whether it runs EIP-7702 (a chain that does not answer is asked again when sweeping). */
+export async function checkBatchSweeping(networks: string[]): Promise<void> {
+  if (getConfig().sweep.mode === "classic") return;
+  await Promise.all(networks.map((network) => learnSupport(network).catch((error: unknown) => log.warn({ network, err: errorText(error).slice(0, 200) }, "could not check EIP-7702 support yet"))));
+}
+
+function supportKey(network: string): string {
+  const chain = networkConfig(network);
+  return chain ? `${network}:${chain.chainId}:${rpcUrlsOf(chain).join(",")}` : network;
+}
+
+async function learnSupport(network: string): Promise<"supported" | "unsupported"> {
+  const key = supportKey(network);
+  const known = runtime().support.get(key);
+  if (known) return known;
+  // A node that does not answer throws here: the forward backs off and asks again.
+  const support = await probeEip7702(network);
+  runtime().support.set(key, support);
+  log.info({ network, eip7702: support }, support === "supported" ? "batched sweeps (EIP-7702) available" : "network without EIP-7702: classic sweeps");
+  return support;
+}
+
 export async function batchSweepSupport(db: Db, network: string): Promise<BatchSupport> {
   if (getConfig().sweep.mode === "classic") return { state: "classic", reason: "SWEEP_MODE=classic" };
   const chain = networkConfig(network);
   if (!chain) return { state: "classic", reason: `network ${network} is not configured` };
-  const key = `${network}:${chain.chainId}:${rpcUrlsOf(chain).join(",")}`;
-  let support = runtime().support.get(key);
-  if (!support) {
-    // A node that does not answer throws here: the forward backs off and asks again.
-    support = await probeEip7702(network);
-    runtime().support.set(key, support);
-    log.info({ network, eip7702: support }, support === "supported" ? "batched sweeps (EIP-7702) available" : "network without EIP-7702: classic sweeps");
-  }
+  const support = await learnSupport(network);
   if (support === "unsupported") return { state: "classic", reason: `${network} does not run EIP-7702 (or has no CREATE2 deployer)` };
 
   const contracts = serviceSweepContracts();
-  const deployedKey = `${key}:${contracts.delegate}`;
+  const deployedKey = `${supportKey(network)}:${contracts.delegate}`;
   if (runtime().deployed.has(deployedKey)) return { state: "ready", contracts };
   const client = publicClientFor(network);
   const [sweeperCode, delegateCode] = await Promise.all([client.getCode({ address: contracts.sweeper }), client.getCode({ address: contracts.delegate })]);

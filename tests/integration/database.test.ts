@@ -29,6 +29,7 @@ describe("migrations", () => {
       "quarantined_logs",
       "session_usage",
       "subscriptions",
+      "sweep_batches",
       "token_catalogue",
       "tokens",
       "users",

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { parseUnits, type Address } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { forgetBatchSupport, serviceSweepContracts } from "@/lib/chain/sweep-contracts";
+import { forgetBatchSupport, knownSweepMode, serviceSweepContracts } from "@/lib/chain/sweep-contracts";
 import { chainCursors, forwards, sweepBatches, walletNonces } from "@/lib/db/schema";
 import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
@@ -57,6 +57,8 @@ describe("batched sweeps in the engine", () => {
     await runEngine(db(), chain().url);
     const tankTransactions = await chain().client.getTransactionCount({ address: tank });
     expect(tankTransactions).toBe(4); // two deployments, the first batch, this one
+
+    expect(knownSweepMode("bsc")).toBe("batched"); // what /api/health shows per chain
 
     const [, batch] = await sweeps();
     expect(batch).toMatchObject({ size: 5, authorizations: 5, status: "mined" });
@@ -149,6 +151,7 @@ describe("batched sweeps in the engine", () => {
     expect(forward).toMatchObject({ status: "completed", batchId: null });
     expect(forward!.gasTxHash).toMatch(/^0x/);
     expect(await db().select().from(sweepBatches)).toHaveLength(before.length);
+    expect(knownSweepMode("bsc")).toBe("classic");
     expect(await tokenBalance(oldChain().url, usd, MERCHANT_WALLET)).toBe(parseUnits("6", 18));
   });
 });

@@ -23,8 +23,9 @@ const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
 const MERCHANT_WALLET = "0xBcd4042DE499D14e55001CcbB24a551F3b954096" as Address;
 
-/** step.sleep never settles under @inngest/test unless mocked, by step id. */
-const sleeps = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => ({ id: `${prefix}-${i}`, handler: () => undefined }));
+/** step.sleep never settles under @inngest/test unless mocked, by step id; `ms` makes the mock take that long. */
+const sleeps = (prefix: string, count: number, ms = 0) =>
+  Array.from({ length: count }, (_, i) => ({ id: `${prefix}-${i}`, handler: () => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : undefined) }));
 
 describe("Inngest driver (same job steps, run by @inngest/test)", () => {
   it("scan-chains records the payment and hands the deposit to forward-deposit; forward-deposit sweeps it", async () => {
@@ -54,7 +55,8 @@ describe("Inngest driver (same job steps, run by @inngest/test)", () => {
     const run = new InngestTestEngine({
       function: forwardDeposit,
       events: [{ name: "bsc-pay/forward.requested", data: { forwardId: forward!.id, fromAddress: forward!.fromAddress } }],
-      steps: sleeps("wait", FORWARD_ATTEMPTS),
+      // A batched forward's batch is checked once a second (per batch, not per forward): pauses as real as that.
+      steps: sleeps("wait", FORWARD_ATTEMPTS, 1_100),
     });
     const forwarded = await run.execute();
     expect(forwarded.result).toEqual({ outcome: "completed" });

@@ -86,6 +86,10 @@ describe("parseConfig", () => {
     ["MAX_SWEEP_GAS", "20000"],
     ["MAX_WITHDRAWAL_GAS", "1.5"],
     ["REGISTRATION", "invite"],
+    ["SWEEP_MODE", "sometimes"],
+    ["SWEEP_BATCH_SIZE", "0"],
+    ["SWEEP_BATCH_SIZE", "500"],
+    ["SWEEP_BATCH_WAIT_MS", "-1"],
   ])("names %s when its value %j is bad", (variable, value) => {
     const error = configError({ MASTER_MNEMONIC: MNEMONIC, NEXTAUTH_SECRET: SECRET, [variable]: value });
     expect(error.variable).toBe(variable);
@@ -121,6 +125,8 @@ describe("parseConfig", () => {
       registerRateLimitPerHour: 10,
       loginRateLimitPerMinute: 20,
     });
+    expect(config.sweep).toEqual({ mode: "batched", batchSize: 100, batchWaitMs: 3000 });
+    expect(parseConfig({ SWEEP_MODE: "classic", SWEEP_BATCH_SIZE: "10", SWEEP_BATCH_WAIT_MS: "0" }).sweep).toEqual({ mode: "classic", batchSize: 10, batchWaitMs: 0 });
     expect(parseConfig({ OPEN_TOKEN_REGISTRATION: "true", MAX_SWEEP_GAS: "90000", REGISTRATION: "closed" })).toMatchObject({
       openTokenRegistration: true,
       maxSweepGas: 90_000n,
