@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { createTestClient, http, parseEther, parseUnits, publicActions, type Address } from "viem";
 import { startAnvil } from "@/lib/chain/anvil";
 import { keyRingFor } from "@/lib/chain/keys";
@@ -12,7 +12,7 @@ import { migrate } from "@/lib/db/migrate";
 import { activatePlan } from "@/lib/packages/activate-plan";
 import { addDomain } from "@/lib/domains/add-domain";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
-import { chainCursors, forwards, paymentSessions, tokenCatalogue, tokens } from "@/lib/db/schema";
+import { chainCursors, deposits, forwards, paymentSessions, tokenCatalogue, tokens } from "@/lib/db/schema";
 import { startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
 import { createPaymentSession, type CreatedSession } from "@/lib/payments/create-session";
 import { createUser } from "@/lib/users/create-user";
@@ -21,6 +21,7 @@ import { createBenchDatabase } from "./database";
 import { BENCH_MNEMONIC } from "./server";
 import { deployBenchToken } from "./token";
 import { payFrom } from "./pay";
+import { measureForwardingCost, printForwardingCost } from "./forwarding";
 
 /**
  * `npm run bench:engine` (PostgreSQL + anvil, in-process engine):
@@ -28,7 +29,9 @@ import { payFrom } from "./pay";
  *      CONFIRMATIONS=1, SCAN_INTERVAL_MS=1000 (goal: p99 ≤ 1 block + 1 scan interval ≈ 2 s);
  *  (b) scan cost: RPC calls and ms for one poll with 100, 10 000 and 100 000 sessions on file
  *      (goal: the same call count for all three);
- *  (c) gas per forwarded deposit (top-up + sweep).
+ *  (d) gas and transactions per forwarded deposit, classic and batched (EIP-7702), batch sizes
+ *      1, 10, 50, 100 (bench/forwarding.ts);
+ *  (e) deposit confirmed → sweep mined, classic and batched, with the embedded runner.
  */
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100);
 
@@ -39,17 +42,7 @@ async function main() {
   try {
     await migrate(handle.db);
     setDatabase(handle);
-    setConfig(
-      parseConfig({
-        NODE_ENV: "production",
-        BSC_RPC_URL: anvil.url,
-        MASTER_MNEMONIC: BENCH_MNEMONIC,
-        NEXTAUTH_SECRET: "benchmark-secret-0123456789abcdef",
-        CONFIRMATIONS: "1",
-        SCAN_INTERVAL_MS: "1000",
-        LOG_LEVEL: "silent",
-      }),
-    );
+    configure(anvil.url, "batched");
     const db = handle.db;
     const token = await deployBenchToken(anvil.url);
     const user = await createUser(db, { email: "engine@example.com", password: "benchmark password" });
@@ -61,41 +54,12 @@ async function main() {
     const chain = createTestClient({ mode: "anvil", transport: http(anvil.url) }).extend(publicActions);
     await chain.setBalance({ address: keyRingFor(BENCH_MNEMONIC).gasTankAddress(), value: parseEther("100") });
 
-    // (a) detection latency with the real embedded runner.
-    const sessions: CreatedSession[] = [];
-    for (let i = 0; i < PAYMENTS; i++) sessions.push(await createPaymentSession(db, key, { tokenId: tokenRow!.id, amount: "1" }, null));
-    const runner = startEmbeddedRunner(handle);
-    const minedAt = new Map<string, number>();
-    const completedAt = new Map<string, number>();
-    const poller = setInterval(async () => {
-      const done = await db.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.status, "completed"));
-      for (const { id } of done) if (!completedAt.has(id)) completedAt.set(id, Date.now());
-    }, 50);
-    const payers = ANVIL_DEFAULT_KEYS;
-    await Promise.all(
-      payers.map(async (key, p) => {
-        for (let i = p; i < sessions.length; i += payers.length) {
-          const s = sessions[i]!;
-          const receipt = await payFrom(anvil.url, key, token, s.depositAddress as Address, parseUnits("1", 18));
-          minedAt.set(s.sessionId, receipt);
-        }
-      }),
-    );
-    const deadline = Date.now() + 60_000;
-    while (completedAt.size < sessions.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const latencies = sessions.filter((s) => completedAt.has(s.sessionId)).map((s) => completedAt.get(s.sessionId)! - minedAt.get(s.sessionId)!);
-    latencies.sort((a, b) => a - b);
-    while (Date.now() < deadline) {
-      const open = await db.select({ n: sql<number>`count(*)::int` }).from(forwards).where(sql`${forwards.status} <> 'completed'`);
-      if (open[0]!.n === 0) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    clearInterval(poller);
-    await runner.stop();
-
-    // (c) gas per forwarded deposit.
-    const done = await db.select().from(forwards).where(eq(forwards.status, "completed"));
-    const gasPerForward = done.reduce((sum, f) => sum + (f.gasUsed ?? 0n) + (f.gasAmount && f.gasAmount > 0n ? 21_000n : 0n), 0n) / BigInt(Math.max(1, done.length));
+    // (a) detection latency with the real embedded runner, and (e) deposit confirmed → sweep mined, per sweep mode.
+    const runs: Record<"batched" | "classic", RunnerFigures> = {
+      batched: await paymentsThroughRunner(handle, anvil.url, token, key, tokenRow!.id, "batched"),
+      classic: await paymentsThroughRunner(handle, anvil.url, token, key, tokenRow!.id, "classic"),
+    };
+    const latencies = runs.batched.detection;
 
     // (b) scan cost against a fixed range with the 100 payments in it, for growing session counts.
     const [first] = await db.select({ n: sql<string>`min(block_number)` }).from((await import("@/lib/db/schema")).deposits);
@@ -113,16 +77,91 @@ async function main() {
     }
 
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-    console.log(`\n(a) detection latency, ${latencies.length}/${sessions.length} payments (1 s blocks, CONFIRMATIONS=1, SCAN_INTERVAL_MS=1000)`);
+    console.log(`\n(a) detection latency, ${latencies.length}/${PAYMENTS} payments (1 s blocks, CONFIRMATIONS=1, SCAN_INTERVAL_MS=1000)`);
     console.log(`    transfer mined → status completed: p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${latencies.at(-1)} ms (goal p99 ≤ ~2000 ms)`);
-    console.log(`\n(b) scan cost, one poll over the same ${PAYMENTS} transfers`);
+    console.log(`\n(b) scan cost, one poll over the range of (a)'s transfers (both sweep modes)`);
     for (const c of costs) console.log(`    ${String(c.sessions).padStart(7)} sessions: ${c.rpcCalls} RPC calls, ${c.ms} ms, ${c.transfers} transfers recorded`);
-    console.log(`\n(c) gas per forwarded deposit: ${gasPerForward} (top-up 21000 + sweep), ${done.length} forwards completed`);
+    console.log(`\n(e) deposit confirmed (recorded by the scanner) → its sweep mined (seen by the engine), embedded runner, 1 s blocks`);
+    for (const [mode, run] of Object.entries(runs)) {
+      const p = (q: number) => run.sweep[Math.min(run.sweep.length - 1, Math.floor((q / 100) * run.sweep.length))] ?? NaN;
+      console.log(`    ${mode.padEnd(8)} ${run.sweep.length} forwards: p50 ${p(50)} ms, p99 ${p(99)} ms${mode === "batched" ? " (batches wait up to SWEEP_BATCH_WAIT_MS = 3000 ms for company)" : ""}`);
+    }
+    printForwardingCost(await measureForwardingCost());
   } finally {
     await handle.close();
     await anvil.stop();
     await database.drop();
   }
+}
+
+interface RunnerFigures {
+  /** transfer mined → status completed, ms, sorted */
+  detection: number[];
+  /** deposit recorded → its forward completed, ms, sorted */
+  sweep: number[];
+}
+
+/** PAYMENTS payments through the embedded runner in `mode`; waits until every forward is done. */
+async function paymentsThroughRunner(
+  handle: ReturnType<typeof openPostgres>,
+  url: string,
+  token: Address,
+  key: Parameters<typeof createPaymentSession>[1],
+  tokenId: number,
+  mode: "batched" | "classic",
+): Promise<RunnerFigures> {
+  const db = handle.db;
+  configure(url, mode);
+  const sessions: CreatedSession[] = [];
+  for (let i = 0; i < PAYMENTS; i++) sessions.push(await createPaymentSession(db, key, { tokenId, amount: "1" }, null));
+  const ids = sessions.map((s) => s.sessionId);
+  const runner = startEmbeddedRunner(handle);
+  const minedAt = new Map<string, number>();
+  const completedAt = new Map<string, number>();
+  const poller = setInterval(async () => {
+    const done = await db.select({ id: paymentSessions.id }).from(paymentSessions).where(and(eq(paymentSessions.status, "completed"), inArray(paymentSessions.id, ids)));
+    for (const { id } of done) if (!completedAt.has(id)) completedAt.set(id, Date.now());
+  }, 50);
+  await Promise.all(
+    ANVIL_DEFAULT_KEYS.map(async (payerKey, p) => {
+      for (let i = p; i < sessions.length; i += ANVIL_DEFAULT_KEYS.length) {
+        const s = sessions[i]!;
+        minedAt.set(s.sessionId, await payFrom(url, payerKey, token, s.depositAddress as Address, parseUnits("1", 18)));
+      }
+    }),
+  );
+  const deadline = Date.now() + 90_000;
+  while (completedAt.size < sessions.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const detection = sessions.filter((s) => completedAt.has(s.sessionId)).map((s) => completedAt.get(s.sessionId)! - minedAt.get(s.sessionId)!);
+  while (Date.now() < deadline) {
+    const open = await db.select({ n: sql<number>`count(*)::int` }).from(forwards).where(and(sql`${forwards.status} <> 'completed'`, inArray(forwards.sessionId, ids)));
+    if (open[0]!.n === 0) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  clearInterval(poller);
+  await runner.stop();
+  const swept = await db
+    .select({ recordedAt: deposits.createdAt, completedAt: forwards.completedAt })
+    .from(deposits)
+    .innerJoin(forwards, eq(forwards.id, deposits.forwardId))
+    .where(inArray(deposits.sessionId, ids));
+  const sweep = swept.filter((r) => r.completedAt).map((r) => r.completedAt!.getTime() - r.recordedAt.getTime());
+  return { detection: detection.sort((a, b) => a - b), sweep: sweep.sort((a, b) => a - b) };
+}
+
+function configure(url: string, mode: "batched" | "classic"): void {
+  setConfig(
+    parseConfig({
+      NODE_ENV: "production",
+      BSC_RPC_URL: url,
+      MASTER_MNEMONIC: BENCH_MNEMONIC,
+      NEXTAUTH_SECRET: "benchmark-secret-0123456789abcdef",
+      CONFIRMATIONS: "1",
+      SCAN_INTERVAL_MS: "1000",
+      LOG_LEVEL: "silent",
+      SWEEP_MODE: mode,
+    }),
+  );
 }
 
 /** Adds sessions straight into the table (their deposit addresses are never paid) up to `target`. */

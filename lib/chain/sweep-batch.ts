@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, or } from "drizzle-orm";
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Address, type Hex, type SignedAuthorization } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
@@ -24,13 +24,13 @@ import { completeBatch } from "./sweep-batch-outcome";
  * A batch forms when SWEEP_BATCH_SIZE forwards are due or the oldest waited SWEEP_BATCH_WAIT_MS.
  * Before anything is signed the batch is simulated (eth_call with its authorizations): an entry
  * that would fail leaves the batch for the classic path, which spends nothing on a token that
- * refuses. Every entry runs with at most gasPerSweep (MAX_SWEEP_GAS) gas.
+ * refuses. Every entry runs with at most gasPerSweep gas (100,000, or MAX_SWEEP_GAS if lower).
  */
 const BATCH_BASE_GAS = 60_000n;
 /** Per authorization: 25,000 intrinsic (an empty account) plus loading the delegation. */
-const AUTHORIZATION_GAS = 30_000n;
-/** Per entry beyond its allowance: the sweeper's loop, the call, the Swept event, calldata. */
-const ENTRY_OVERHEAD_GAS = 30_000n;
+const AUTHORIZATION_GAS = 27_500n;
+/** Per entry beyond its allowance: calldata, the sweeper's loop, two cold accounts, the Swept event. */
+const ENTRY_OVERHEAD_GAS = 20_000n;
 const RPC_PARALLEL = 25;
 
 export function batchGasLimit(entries: number, authorizations: number, gasPerSweep: bigint): bigint {
@@ -57,7 +57,8 @@ export async function formSweepBatch(db: Db, forward: Forward, contracts: SweepC
         eq(forwards.tokenContract, forward.tokenContract),
         eq(forwards.status, "pending"),
         eq(forwards.classicOnly, false),
-        lte(forwards.nextAttemptAt, new Date()),
+        // Due, or never failed (deferred only while waiting for company): a backoff is respected.
+        or(lte(forwards.nextAttemptAt, new Date()), eq(forwards.attempts, 0)),
       ),
     )
     .orderBy(asc(forwards.nextAttemptAt), asc(forwards.id))
@@ -229,9 +230,9 @@ async function sendToClassic(db: Db, forward: Forward, reason: string): Promise<
     .where(and(eq(forwards.id, forward.id), eq(forwards.status, "pending")));
 }
 
-/** How many entries fit in half a block at worst (every entry using its whole allowance). */
+/** How many entries fit in two thirds of a block at worst (every entry using its whole allowance). */
 async function entriesPerBlock(network: string, gasPerSweep: bigint): Promise<number> {
   const block = await publicClientFor(network).getBlock();
   const perEntry = batchGasLimit(1, 1, gasPerSweep) - BATCH_BASE_GAS;
-  return Math.max(1, Number((block.gasLimit / 2n - BATCH_BASE_GAS) / perEntry));
+  return Math.max(1, Number(((block.gasLimit * 2n) / 3n - BATCH_BASE_GAS) / perEntry));
 }

@@ -17,7 +17,7 @@ import { broadcast, hashOfRaw, receiptOf } from "./transactions";
  * The contracts of batched sweeping (EIP-7702) and whether a network can use them. Both are
  * deployed by the gas tank through the deterministic CREATE2 deployer that BSC and anvil carry,
  * so their addresses follow from the gas tank and the per-sweep gas allowance alone:
- * BatchSweeper(operator = gas tank, gasPerSweep = MAX_SWEEP_GAS) and DepositDelegate(sweeper).
+ * BatchSweeper(operator = gas tank, gasPerSweep) and DepositDelegate(sweeper).
  * The deployments are recorded signed before they are broadcast, like every tank transaction.
  */
 export const CREATE2_DEPLOYER: Address = "0x4e59b44847b379578588920ca78fbf26c0b4956c";
@@ -45,9 +45,17 @@ export function sweepContractsFor(tank: Address, gasPerSweep: bigint): SweepCont
   return { sweeper, delegate, gasPerSweep, sweeperInit, delegateInit };
 }
 
+/**
+ * The gas one batch entry may use at most. A BEP-20 transfer out of a delegated address takes
+ * 30–60k; the bound keeps a batch of 100 within half of a 30M-gas block even when every entry
+ * burns its whole allowance, and never exceeds MAX_SWEEP_GAS.
+ */
+const BATCH_ENTRY_GAS = 100_000n;
+
 export function serviceSweepContracts(): SweepContracts {
   const config = getConfig();
-  return sweepContractsFor(keyRingFor(config.masterMnemonic).gasTankAddress(), config.maxSweepGas);
+  const gasPerSweep = config.maxSweepGas < BATCH_ENTRY_GAS ? config.maxSweepGas : BATCH_ENTRY_GAS;
+  return sweepContractsFor(keyRingFor(config.masterMnemonic).gasTankAddress(), gasPerSweep);
 }
 
 export type BatchSupport =
