@@ -43,8 +43,24 @@ interface Entry {
   authorization: SignedAuthorization | null;
 }
 
+/** Batches being formed in this process, per network and token: concurrent workers wait instead of racing. */
+const forming = new Set<string>();
+
 /** pending → batched (this forward and the other due ones of its network and token), or a reason to wait. */
 export async function formSweepBatch(db: Db, forward: Forward, contracts: SweepContracts): Promise<StepOutcome> {
+  // Row locks keep concurrent formers correct (a forward joins one batch at most); this only
+  // spares the RPC reads and simulation of a batch another worker is forming right now.
+  const key = `${forward.network} ${forward.tokenContract}`;
+  if (forming.has(key)) return "waiting";
+  forming.add(key);
+  try {
+    return await formBatch(db, forward, contracts);
+  } finally {
+    forming.delete(key);
+  }
+}
+
+async function formBatch(db: Db, forward: Forward, contracts: SweepContracts): Promise<StepOutcome> {
   const { batchSize, batchWaitMs } = getConfig().sweep;
   const client = publicClientFor(forward.network);
   const maxEntries = Math.min(batchSize, await entriesPerBlock(forward.network, contracts.gasPerSweep));
