@@ -13,9 +13,11 @@ import { metrics } from "./registry";
 export async function collectLevels(db: Db): Promise<void> {
   const { levels } = metrics();
   const health = await getHealth();
-  const [counts, forwards] = await Promise.all([
+  const [counts, forwards, batches, entries] = await Promise.all([
     countsByStatus(db),
     countBy(db, sql`select status as label, network, count(*)::int as n from forwards group by status, network`),
+    countBy(db, sql`select status as label, network, count(*)::int as n from sweep_batches where kind = 'sweep' group by status, network`),
+    countBy(db, sql`select status as label, network, coalesce(sum(size), 0)::int as n from sweep_batches where kind = 'sweep' group by status, network`),
   ]);
   for (const g of Object.values(levels)) g.reset();
 
@@ -27,6 +29,13 @@ export async function collectLevels(db: Db): Promise<void> {
     if (chain.gasTank.balance !== null) levels.gasTankBalance.set({ network }, Number(chain.gasTank.balance));
     levels.gasTankLow.set({ network }, chain.gasTank.low ? 1 : 0);
     levels.quarantinedLogs.set({ network }, chain.quarantinedLogs);
+    levels.sweepMode.set({ network, mode: chain.sweepMode }, 1);
+  }
+  for (const [gauge, rows] of [[levels.sweepBatches, batches], [levels.sweepBatchEntries, entries]] as const) {
+    for (const [key, n] of rows) {
+      const [status, network] = key.split("\u0000") as [string, string];
+      gauge.set({ network, status }, n);
+    }
   }
   for (const status of ["pending", "completed", "expired", "cancelled"]) levels.sessions.set({ status }, counts.get(`sessions ${status}`) ?? 0);
   for (const [key, n] of forwards) {

@@ -23,6 +23,9 @@ interface Metrics {
     quarantinedLogs: Gauge<"network">;
     sessions: Gauge<"status">;
     forwards: Gauge<"network" | "status">;
+    sweepBatches: Gauge<"network" | "status">;
+    sweepBatchEntries: Gauge<"network" | "status">;
+    sweepMode: Gauge<"network" | "mode">;
     withdrawals: Gauge<"status">;
     webhookDeliveries: Gauge<"status">;
   };
@@ -51,6 +54,9 @@ function createMetrics(): Metrics {
       quarantinedLogs: gauge("bscpay_quarantined_logs", "Logs the scanner set aside", ["network"]),
       sessions: gauge("bscpay_sessions", "Payment sessions by status", ["status"]),
       forwards: gauge("bscpay_forwards", "Forwards (sweeps) by status; held ones need the operator (alert: > 0)", ["network", "status"]),
+      sweepBatches: gauge("bscpay_sweep_batches", "Batched (EIP-7702) sweep transactions by status: sent (on their way), mined, reverted (alert: increasing), replaced", ["network", "status"]),
+      sweepBatchEntries: gauge("bscpay_sweep_batch_entries", "Deposit addresses swept by batches, by the batch's status", ["network", "status"]),
+      sweepMode: gauge("bscpay_sweep_mode", "1 for how the network sweeps deposits now: batched, classic, or unknown before the chain answered", ["network", "mode"]),
       withdrawals: gauge("bscpay_withdrawals", "Withdrawals by status; submitted = the queue", ["status"]),
       webhookDeliveries: gauge("bscpay_webhook_deliveries", "Webhook deliveries by status (alert: failed increasing)", ["status"]),
     },

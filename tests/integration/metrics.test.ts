@@ -8,7 +8,7 @@ import { scanNetworkStep } from "@/lib/jobs/steps";
 import { metricsAccess } from "@/lib/metrics/access";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
-import { useConfig } from "../helpers/config";
+import { useConfig, SWEEP_MODE } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine } from "../helpers/engine";
 import { call } from "../helpers/http";
@@ -58,11 +58,16 @@ describe("/api/metrics", () => {
     expect(valueOf(families, "bscpay_sessions", { status: "pending" })).toBe(1);
     expect(valueOf(families, "bscpay_forwards", { network: "bsc", status: "completed" })).toBe(1);
     expect(valueOf(families, "bscpay_forwards", { network: "bsc", status: "held" })).toBe(0);
+    if (SWEEP_MODE === "batched") {
+      expect(valueOf(families, "bscpay_sweep_batches", { network: "bsc", status: "mined" })).toBe(1);
+      expect(valueOf(families, "bscpay_sweep_batch_entries", { network: "bsc", status: "mined" })).toBe(1);
+    }
     expect(valueOf(families, "bscpay_withdrawals", { status: "submitted" })).toBe(0);
     expect(valueOf(families, "bscpay_webhook_deliveries", { status: "failed" })).toBe(0);
     expect(valueOf(families, "bscpay_quarantined_logs", { network: "bsc" })).toBe(0);
     expect(valueOf(families, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_getLogs", outcome: "ok" })).toBeGreaterThan(0);
-    expect(valueOf(families, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_sendRawTransaction", outcome: "ok" })).toBeGreaterThanOrEqual(2); // top-up + sweep
+    // classic: top-up + sweep; batched: the two contract deployments + the batch
+    expect(valueOf(families, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_sendRawTransaction", outcome: "ok" })).toBeGreaterThanOrEqual(2);
     // This parser keeps a histogram's buckets but not its labels, _sum or _count: read those lines as text.
     expect(family(families, "bscpay_scan_duration_seconds").type).toBe("HISTOGRAM");
     expect(family(families, "bscpay_detection_latency_seconds").type).toBe("HISTOGRAM");
