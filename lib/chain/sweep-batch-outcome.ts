@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { decodeEventLog, type Hex } from "viem";
 import type { Db } from "../db";
 import { forwards, sweepBatches, type SweepBatch } from "../db/schema";
@@ -6,7 +6,8 @@ import { log } from "../log";
 import { after } from "./forward-records";
 import { lockDepositAddresses, planForwards } from "./forward-plan";
 import { publicClientFor } from "./networks";
-import { batchSweeperAbi, type SettledTransaction } from "./sweep-contracts";
+import { batchSweeperAbi } from "./sweep-contracts";
+import type { SettledTransaction } from "./tank-transactions";
 import { receiptOf } from "./transactions";
 
 /**
@@ -23,10 +24,13 @@ export async function completeBatch(db: Db, batch: SweepBatch, settled: SettledT
 
   await db.transaction(async (tx) => {
     await tx.select({ id: sweepBatches.id }).from(sweepBatches).where(eq(sweepBatches.id, batch.id)).for("update");
-    const members = await tx.select().from(forwards).where(and(eq(forwards.batchId, batch.id), eq(forwards.status, "batched")));
-    if (members.length > 0) await lockDepositAddresses(tx, batch.network, members.map((m) => m.fromAddress));
+    const inBatch = and(eq(forwards.batchId, batch.id), eq(forwards.status, "batched"));
+    const addresses = (await tx.select({ address: forwards.fromAddress }).from(forwards).where(inBatch)).map((m) => m.address);
+    // The planner's lock order: the sessions of the addresses, then their forward rows by id.
+    await lockDepositAddresses(tx, batch.network, addresses);
+    const members = await tx.select().from(forwards).where(inBatch).orderBy(asc(forwards.id)).for("update");
     const stillBatched = (id: number) => and(eq(forwards.id, id), eq(forwards.status, "batched"), eq(forwards.batchId, batch.id));
-    const backToPending = (reason: string, classicOnly: boolean, extra: Record<string, unknown> = {}) => ({
+    const backToPending = (reason: string, classicOnly: boolean) => ({
       status: "pending" as const,
       batchId: null,
       batchIndex: null,
@@ -36,7 +40,6 @@ export async function completeBatch(db: Db, batch: SweepBatch, settled: SettledT
       lastError: reason.slice(0, 500),
       nextAttemptAt: after(1),
       updatedAt: new Date(),
-      ...extra,
     });
 
     if (status === "mined") {
@@ -55,7 +58,8 @@ export async function completeBatch(db: Db, batch: SweepBatch, settled: SettledT
       if (completed.length < members.length) log.warn({ batchId: batch.id, failed: members.length - completed.length }, "batch entries failed; they fall back to classic sweeps");
     } else if (status === "reverted") {
       for (const member of members) {
-        await tx.update(forwards).set(backToPending(`batch ${batch.txHash} reverted; sweeping it the classic way`, true, { sweepReverts: sql`${forwards.sweepReverts} + 1` })).where(stillBatched(member.id));
+        // Not counted as the token's revert: the classic path's own reverts decide whether to hold it.
+        await tx.update(forwards).set(backToPending(`batch ${batch.txHash} reverted; sweeping it the classic way`, true)).where(stillBatched(member.id));
       }
       log.error({ batchId: batch.id, txHash: batch.txHash }, "sweep batch reverted; its forwards fall back to classic sweeps");
     } else {

@@ -1,16 +1,18 @@
-import { and, asc, eq, inArray, lte, or } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Address, type Hex, type SignedAuthorization } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, sweepBatches, type Forward } from "../db/schema";
 import { readContracts } from "../custody/balances";
 import { log } from "../log";
+import { lockDepositAddresses } from "./forward-plan";
 import { after, type StepOutcome } from "./forward-records";
 import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor } from "./networks";
 import { allocateNonce } from "./nonces";
 import { broadcast, hashOfRaw } from "./transactions";
-import { batchSweeperAbi, depositDelegateAbi, settleTankTransaction, type SweepContracts } from "./sweep-contracts";
+import { batchSweeperAbi, depositDelegateAbi, type SweepContracts } from "./sweep-contracts";
+import { settleOpenTankTransactions, settleTankTransaction } from "./tank-transactions";
 import { completeBatch } from "./sweep-batch-outcome";
 
 /**
@@ -45,6 +47,11 @@ interface Entry {
 
 /** Batches being formed in this process, per network and token: concurrent workers wait instead of racing. */
 const forming = new Set<string>();
+/** Networks whose gas tank could not pay a batch just now, until when. */
+const tankLowUntil = new Map<string, number>();
+const TANK_LOW_PAUSE_MS = 30_000;
+/** Block gas limits, per network, read at most once a minute. */
+const blockGasLimits = new Map<string, { gasLimit: bigint; readAt: number }>();
 
 /** pending → batched (this forward and the other due ones of its network and token), or a reason to wait. */
 export async function formSweepBatch(db: Db, forward: Forward, contracts: SweepContracts): Promise<StepOutcome> {
@@ -61,10 +68,48 @@ export async function formSweepBatch(db: Db, forward: Forward, contracts: SweepC
 }
 
 async function formBatch(db: Db, forward: Forward, contracts: SweepContracts): Promise<StepOutcome> {
+  const { network } = forward;
+  if ((tankLowUntil.get(network) ?? 0) > Date.now()) return "gas-tank-low";
   const { batchSize, batchWaitMs } = getConfig().sweep;
-  const client = publicClientFor(forward.network);
-  const maxEntries = Math.min(batchSize, await entriesPerBlock(forward.network, contracts.gasPerSweep));
-  const candidates = await db
+  const due = await batchCandidates(db, forward, batchSize);
+  // Its address is busy, or others are ahead of it: the batch forming now is theirs.
+  if (!due.some((c) => c.id === forward.id)) return "waiting";
+  const oldest = Math.min(...due.map((c) => c.createdAt.getTime()));
+  if (due.length < batchSize && Date.now() - oldest < batchWaitMs) return "waiting";
+  const candidates = due.slice(0, await entriesPerBlock(network, contracts.gasPerSweep));
+
+  const { entries, toClassic } = await readEntries(db, network, candidates, contracts);
+  const simulated = await simulate(network, entries, contracts);
+  toClassic.push(...simulated.failed.map((e) => ({ forward: e.forward, reason: "its sweep fails in the batch simulation (the token refuses the delegate's call)" })));
+  for (const { forward: f, reason } of toClassic) await sendToClassic(db, f, reason);
+  const triggerLeft = toClassic.some((c) => c.forward.id === forward.id);
+  if (simulated.ok.length === 0) return triggerLeft ? "next" : "waiting";
+
+  const client = publicClientFor(network);
+  const tank = keyRingFor(getConfig().masterMnemonic).gasTankAddress();
+  const [gasPrice, tankBalance, tankCount] = await Promise.all([client.getGasPrice(), client.getBalance({ address: tank }), client.getTransactionCount({ address: tank })]);
+  const worstCase = batchGasLimit(simulated.ok.length, simulated.ok.filter((e) => e.authorization).length, contracts.gasPerSweep) * gasPrice;
+  if (tankBalance < worstCase) {
+    // Every candidate would read the same: no formation on this network for a while.
+    tankLowUntil.set(network, Date.now() + TANK_LOW_PAUSE_MS);
+    await db.update(forwards).set({ lastError: `gas tank ${tank} holds ${tankBalance} wei, the batch may need ${worstCase}`, updatedAt: new Date() }).where(eq(forwards.id, forward.id));
+    return "gas-tank-low";
+  }
+  const recorded = await recordBatch(db, network, simulated.ok, contracts, { gasPrice, tankCount });
+  if (!recorded) return triggerLeft ? "next" : "waiting";
+  const sent = await broadcast(client, recorded.raw);
+  if (!sent.ok) await db.update(sweepBatches).set({ lastError: `broadcast: ${sent.error}`.slice(0, 500), updatedAt: new Date() }).where(eq(sweepBatches.id, recorded.batchId));
+  log.info({ network, batchId: recorded.batchId, size: recorded.forwardIds.length, authorizations: recorded.authorizations }, "sweep batch sent");
+  return recorded.forwardIds.includes(forward.id) || triggerLeft ? "next" : "waiting";
+}
+
+/**
+ * Pending forwards of the trigger's network and token that may join a batch: not classic-only,
+ * due or never failed (deferred only while waiting for company; a backoff is respected), and on an
+ * address with no transaction in flight.
+ */
+async function batchCandidates(db: Db, forward: Forward, limit: number): Promise<Forward[]> {
+  return db
     .select()
     .from(forwards)
     .where(
@@ -73,44 +118,35 @@ async function formBatch(db: Db, forward: Forward, contracts: SweepContracts): P
         eq(forwards.tokenContract, forward.tokenContract),
         eq(forwards.status, "pending"),
         eq(forwards.classicOnly, false),
-        // Due, or never failed (deferred only while waiting for company): a backoff is respected.
         or(lte(forwards.nextAttemptAt, new Date()), eq(forwards.attempts, 0)),
+        sql`not exists (select 1 from forwards busy where busy.network = ${forwards.network} and busy.from_address = ${forwards.fromAddress} and busy.status in ('gas_sent', 'sweep_sent', 'batched'))`,
       ),
     )
     .orderBy(asc(forwards.nextAttemptAt), asc(forwards.id))
-    .limit(maxEntries);
-  if (!candidates.some((c) => c.id === forward.id)) candidates.splice(maxEntries - 1, candidates.length, forward);
-  const oldest = Math.min(...candidates.map((c) => c.createdAt.getTime()));
-  if (candidates.length < maxEntries && Date.now() - oldest < batchWaitMs) return "waiting";
+    .limit(limit);
+}
 
-  const { entries, toClassic } = await readEntries(db, forward.network, candidates, contracts);
-  const simulated = await simulate(forward.network, entries, contracts);
-  toClassic.push(...simulated.failed.map((e) => ({ forward: e.forward, reason: "its sweep fails in the batch simulation (the token refuses the delegate's call)" })));
-  for (const { forward: f, reason } of toClassic) await sendToClassic(db, f, reason);
-  if (simulated.ok.length === 0) return "next";
-
+/**
+ * In one transaction: the gas tank's nonce, the signed batch and its forwards moved to batched.
+ * Locks in the planner's order (the sessions of the addresses, then their forward rows by id); an
+ * address that got a transaction in flight meanwhile, or a forward that moved on, stays out.
+ */
+async function recordBatch(db: Db, network: string, ready: Entry[], contracts: SweepContracts, fees: { gasPrice: bigint; tankCount: number }) {
   const keys = keyRingFor(getConfig().masterMnemonic);
   const tank = keys.gasTankAddress();
-  const [gasPrice, tankBalance, tankCount] = await Promise.all([client.getGasPrice(), client.getBalance({ address: tank }), client.getTransactionCount({ address: tank })]);
-  const worstCase = batchGasLimit(simulated.ok.length, simulated.ok.filter((e) => e.authorization).length, contracts.gasPerSweep) * gasPrice;
-  if (tankBalance < worstCase) {
-    await db.update(forwards).set({ lastError: `gas tank ${tank} holds ${tankBalance} wei, the batch may need ${worstCase}`, updatedAt: new Date() }).where(eq(forwards.id, forward.id));
-    return "gas-tank-low";
-  }
-
-  const chain = chainOf(networkConfig(forward.network)!);
-  const signed = await db.transaction(async (tx) => {
-    // Every forward row of these addresses, in id order (the classic step locks them the same way):
-    // an address with a transaction in flight waits, a forward that moved on meanwhile stays out.
+  const chain = chainOf(networkConfig(network)!);
+  const addresses = ready.map((e) => e.forward.fromAddress);
+  return db.transaction(async (tx) => {
+    await lockDepositAddresses(tx, network, addresses);
     const rows = await tx
       .select({ id: forwards.id, status: forwards.status, amount: forwards.amount, classicOnly: forwards.classicOnly, fromAddress: forwards.fromAddress })
       .from(forwards)
-      .where(and(eq(forwards.network, forward.network), inArray(forwards.fromAddress, simulated.ok.map((e) => e.forward.fromAddress))))
+      .where(and(eq(forwards.network, network), inArray(forwards.fromAddress, addresses)))
       .orderBy(asc(forwards.id))
       .for("update");
     const busy = new Set(rows.filter((r) => (IN_FLIGHT_FORWARD_STATUSES as readonly string[]).includes(r.status)).map((r) => r.fromAddress));
     const current = new Map(rows.map((r) => [r.id, r]));
-    const final = simulated.ok.filter((e) => {
+    const final = ready.filter((e) => {
       const row = current.get(e.forward.id);
       return row && row.status === "pending" && !row.classicOnly && row.amount === e.forward.amount && !busy.has(e.forward.fromAddress);
     });
@@ -118,42 +154,27 @@ async function formBatch(db: Db, forward: Forward, contracts: SweepContracts): P
     const authorizationList = final.flatMap((e) => (e.authorization ? [e.authorization] : []));
     const gas = batchGasLimit(final.length, authorizationList.length, contracts.gasPerSweep);
     const data = sweepCallData(final);
-    const nonce = await allocateNonce(tx, forward.network, tank, tankCount);
+    const nonce = await allocateNonce(tx, network, tank, fees.tankCount);
     const signer = keys.signer("gasTank", 0);
+    const { gasPrice } = fees;
     // Type 4 needs at least one authorization; a batch of delegated addresses is a plain call.
     const raw =
       authorizationList.length > 0
         ? await signer.signTransaction({ chain, chainId: chain.id, type: "eip7702", to: contracts.sweeper, data, gas, maxFeePerGas: gasPrice, maxPriorityFeePerGas: gasPrice, nonce, authorizationList })
         : await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: contracts.sweeper, data, gas, gasPrice, nonce });
+    const txHash = hashOfRaw(raw);
     const [batch] = await tx
       .insert(sweepBatches)
-      .values({
-        network: forward.network,
-        kind: "sweep",
-        tokenContract: forward.tokenContract,
-        size: final.length,
-        authorizations: authorizationList.length,
-        fromAddress: tank,
-        nonce,
-        gasLimit: gas,
-        gasPrice,
-        txHash: hashOfRaw(raw),
-        rawTx: raw,
-      })
+      .values({ network, kind: "sweep", tokenContract: final[0]!.forward.tokenContract, size: final.length, authorizations: authorizationList.length, fromAddress: tank, nonce, gasLimit: gas, gasPrice, txHash, rawTx: raw })
       .returning({ id: sweepBatches.id });
     for (const [index, e] of final.entries()) {
       await tx
         .update(forwards)
-        .set({ status: "batched", batchId: batch!.id, batchIndex: index, amount: e.balance, gasPrice, sweepTxHash: hashOfRaw(raw), lastError: null, nextAttemptAt: after(1), updatedAt: new Date() })
+        .set({ status: "batched", batchId: batch!.id, batchIndex: index, amount: e.balance, gasPrice, sweepTxHash: txHash, lastError: null, nextAttemptAt: after(1), updatedAt: new Date() })
         .where(eq(forwards.id, e.forward.id));
     }
-    return { raw, batchId: batch!.id, size: final.length, authorizations: authorizationList.length };
+    return { raw, batchId: batch!.id, forwardIds: final.map((e) => e.forward.id), authorizations: authorizationList.length };
   });
-  if (!signed) return "next";
-  const sent = await broadcast(client, signed.raw);
-  if (!sent.ok) await db.update(sweepBatches).set({ lastError: `broadcast: ${sent.error}`.slice(0, 500) }).where(eq(sweepBatches.id, signed.batchId));
-  log.info({ network: forward.network, batchId: signed.batchId, size: signed.size, authorizations: signed.authorizations }, "sweep batch sent");
-  return "next";
 }
 
 /** batched → the batch's outcome for all of its forwards at once; re-sends the same bytes meanwhile. */
@@ -164,10 +185,12 @@ export async function confirmSweepBatch(db: Db, forward: Forward): Promise<StepO
   const settled = batch.status === "sent" ? await settleTankTransaction(db, batch) : { status: batch.status };
   if (settled.status === "sent") {
     // One check per batch and second, not one per forward.
-    await db.update(forwards).set({ nextAttemptAt: after(1) }).where(and(eq(forwards.batchId, batch.id), eq(forwards.status, "batched")));
+    await db.update(forwards).set({ nextAttemptAt: after(1), updatedAt: new Date() }).where(and(eq(forwards.batchId, batch.id), eq(forwards.status, "batched")));
     return "waiting";
   }
   await completeBatch(db, batch, settled);
+  // Replaced, typically by our own cancel of a refused batch: record how that ended too.
+  if (settled.status === "replaced") await settleOpenTankTransactions(db, batch.network);
   return "next";
 }
 
@@ -193,26 +216,29 @@ async function readEntries(db: Db, network: string, candidates: Forward[], contr
     const balance = reads[i];
     const delegatedTo = reads[addresses.length + i];
     // The classic step reads again and holds it with the reason (balance short, unreadable token).
-    if (typeof balance !== "bigint" || balance === 0n || balance < forward.amount) toClassic.push({ forward, reason: "its balance does not match the ledger" });
+    if (typeof balance !== "bigint") toClassic.push({ forward, reason: "its balance could not be read" });
+    else if (balance === 0n || balance < forward.amount) toClassic.push({ forward, reason: "its balance is short of the ledger" });
     else if (!indexOf.has(forward.fromAddress)) toClassic.push({ forward, reason: "no session owns the deposit address" });
     else ready.push({ forward, balance, delegated: typeof delegatedTo === "string" && delegatedTo.toLowerCase() === contracts.sweeper.toLowerCase() });
   }
-  const entries: Entry[] = [];
+  const signed: (Entry & { keyMismatch?: boolean })[] = [];
   for (let start = 0; start < ready.length; start += RPC_PARALLEL) {
     const chunk = ready.slice(start, start + RPC_PARALLEL);
-    entries.push(
+    signed.push(
       ...(await Promise.all(
         chunk.map(async ({ forward, balance, delegated }) => {
           if (delegated) return { forward, balance, authorization: null };
           const signer = keys.signer("deposit", indexOf.get(forward.fromAddress)!);
-          if (signer.address !== forward.fromAddress) throw new Error(`the deposit key does not match ${forward.fromAddress}`);
+          // The classic step holds it with the reason; the others still batch.
+          if (signer.address !== forward.fromAddress) return { forward, balance, authorization: null, keyMismatch: true };
           const nonce = await client.getTransactionCount({ address: signer.address });
           return { forward, balance, authorization: await signer.signAuthorization({ address: contracts.delegate, chainId, nonce }) };
         }),
       )),
     );
   }
-  return { entries, toClassic };
+  for (const e of signed.filter((x) => x.keyMismatch)) toClassic.push({ forward: e.forward, reason: "the deposit key does not match the deposit address" });
+  return { entries: signed.filter((x) => !x.keyMismatch), toClassic };
 }
 
 /** The batch as an eth_call with its authorizations: which entries would sweep. */
@@ -248,7 +274,12 @@ async function sendToClassic(db: Db, forward: Forward, reason: string): Promise<
 
 /** How many entries fit in two thirds of a block at worst (every entry using its whole allowance). */
 async function entriesPerBlock(network: string, gasPerSweep: bigint): Promise<number> {
-  const block = await publicClientFor(network).getBlock();
+  let known = blockGasLimits.get(network);
+  if (!known || Date.now() - known.readAt > 60_000) {
+    known = { gasLimit: (await publicClientFor(network).getBlock()).gasLimit, readAt: Date.now() };
+    blockGasLimits.set(network, known);
+  }
+  const block = known;
   const perEntry = batchGasLimit(1, 1, gasPerSweep) - BATCH_BASE_GAS;
   return Math.max(1, Number(((block.gasLimit * 2n) / 3n - BATCH_BASE_GAS) / perEntry));
 }

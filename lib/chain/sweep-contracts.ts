@@ -3,7 +3,7 @@ import { concat, encodeDeployData, getContractAddress, keccak256, stringToHex, t
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { sweepBatches, type SweepBatch } from "../db/schema";
+import { sweepBatches } from "../db/schema";
 import { log } from "../log";
 import batchSweeperArtifact from "./contracts/batch-sweeper.json";
 import depositDelegateArtifact from "./contracts/deposit-delegate.json";
@@ -11,7 +11,8 @@ import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "./networks";
 import { allocateNonce } from "./nonces";
 import { classifyRpcError, errorText } from "./rpc-errors";
-import { broadcast, hashOfRaw, receiptOf } from "./transactions";
+import { settleOpenTankTransactions } from "./tank-transactions";
+import { broadcast, hashOfRaw } from "./transactions";
 
 /**
  * The contracts of batched sweeping (EIP-7702) and whether a network can use them. Both are
@@ -22,9 +23,11 @@ import { broadcast, hashOfRaw, receiptOf } from "./transactions";
  */
 export const CREATE2_DEPLOYER: Address = "0x4e59b44847b379578588920ca78fbf26c0b4956c";
 const SALT: Hex = keccak256(stringToHex("bsc-pay/batched-sweeps/v1"));
-const DEPLOY_KINDS = ["deploy_sweeper", "deploy_delegate"] as const;
+export const DEPLOY_KINDS = ["deploy_sweeper", "deploy_delegate"] as const;
 /** Deployments that reverted this many times: the network stays classic (the operator should look). */
 const MAX_DEPLOY_REVERTS = 2;
+/** Checks (EIP-7702 probe, contract code) that failed in a row before forwards go classic meanwhile. */
+const MAX_FAILED_CHECKS = 3;
 
 export const batchSweeperAbi = batchSweeperArtifact.abi as Abi;
 export const depositDelegateAbi = depositDelegateArtifact.abi as Abi;
@@ -66,10 +69,10 @@ export type BatchSupport =
   | { state: "wait"; reason: string; tankLow?: boolean };
 
 const RUNTIME_KEY = Symbol.for("bsc-pay.batch-support");
-type Runtime = { support: Map<string, "supported" | "unsupported">; deployed: Set<string> };
+type Runtime = { support: Map<string, "supported" | "unsupported">; deployed: Set<string>; failedChecks: Map<string, number> };
 function runtime(): Runtime {
   const holder = globalThis as { [RUNTIME_KEY]?: Runtime };
-  holder[RUNTIME_KEY] ??= { support: new Map(), deployed: new Set() };
+  holder[RUNTIME_KEY] ??= { support: new Map(), deployed: new Set(), failedChecks: new Map() };
   return holder[RUNTIME_KEY];
 }
 
@@ -77,6 +80,7 @@ function runtime(): Runtime {
 export function forgetBatchSupport(): void {
   runtime().support.clear();
   runtime().deployed.clear();
+  runtime().failedChecks.clear();
 }
 
 export type SweepMode = "batched" | "classic" | "unknown";
@@ -114,20 +118,34 @@ export async function batchSweepSupport(db: Db, network: string): Promise<BatchS
   if (getConfig().sweep.mode === "classic") return { state: "classic", reason: "SWEEP_MODE=classic" };
   const chain = networkConfig(network);
   if (!chain) return { state: "classic", reason: `network ${network} is not configured` };
-  const support = await learnSupport(network);
-  if (support === "unsupported") return { state: "classic", reason: `${network} does not run EIP-7702 (or has no CREATE2 deployer)` };
-
   const contracts = serviceSweepContracts();
   const deployedKey = `${supportKey(network)}:${contracts.delegate}`;
   if (runtime().deployed.has(deployedKey)) return { state: "ready", contracts };
-  const client = publicClientFor(network);
-  const [sweeperCode, delegateCode] = await Promise.all([client.getCode({ address: contracts.sweeper }), client.getCode({ address: contracts.delegate })]);
-  if (sweeperCode && sweeperCode !== "0x" && delegateCode && delegateCode !== "0x") {
-    await settleOpenDeployments(db, network);
+  let codes: { sweeper: boolean; delegate: boolean };
+  try {
+    const support = await learnSupport(network);
+    if (support === "unsupported") return { state: "classic", reason: `${network} does not run EIP-7702 (or has no CREATE2 deployer)` };
+    codes = await deployedCode(network, contracts);
+    runtime().failedChecks.delete(network);
+  } catch (error) {
+    // A node that cannot answer these is no reason to hold a forward: wait a little, then sweep classic.
+    const failures = (runtime().failedChecks.get(network) ?? 0) + 1;
+    runtime().failedChecks.set(network, failures);
+    const reason = `could not check batched sweeping: ${errorText(error).slice(0, 200)}`;
+    return failures >= MAX_FAILED_CHECKS ? { state: "classic", reason } : { state: "wait", reason };
+  }
+  if (codes.sweeper && codes.delegate) {
+    await settleOpenTankTransactions(db, network);
     runtime().deployed.add(deployedKey);
     return { state: "ready", contracts };
   }
-  return deployContracts(db, network, contracts, { sweeper: Boolean(sweeperCode && sweeperCode !== "0x"), delegate: Boolean(delegateCode && delegateCode !== "0x") });
+  return deployContracts(db, network, contracts, codes);
+}
+
+async function deployedCode(network: string, contracts: SweepContracts): Promise<{ sweeper: boolean; delegate: boolean }> {
+  const client = publicClientFor(network);
+  const [sweeper, delegate] = await Promise.all([client.getCode({ address: contracts.sweeper }), client.getCode({ address: contracts.delegate })]);
+  return { sweeper: Boolean(sweeper && sweeper !== "0x"), delegate: Boolean(delegate && delegate !== "0x") };
 }
 
 /**
@@ -150,22 +168,16 @@ async function probeEip7702(network: string): Promise<"supported" | "unsupported
   }
 }
 
-/** Records how the open deployment transactions of `network` ended (or sends them again). */
-export async function settleOpenDeployments(db: Db, network?: string): Promise<void> {
-  const open = await db
-    .select()
+function openDeployments(db: Db, network: string) {
+  return db
+    .select({ id: sweepBatches.id })
     .from(sweepBatches)
-    .where(and(network ? eq(sweepBatches.network, network) : undefined, inArray(sweepBatches.kind, [...DEPLOY_KINDS]), eq(sweepBatches.status, "sent")));
-  for (const row of open) await settleTankTransaction(db, row);
+    .where(and(eq(sweepBatches.network, network), inArray(sweepBatches.kind, [...DEPLOY_KINDS]), eq(sweepBatches.status, "sent")));
 }
 
 async function deployContracts(db: Db, network: string, contracts: SweepContracts, present: { sweeper: boolean; delegate: boolean }): Promise<BatchSupport> {
-  const open = await db
-    .select()
-    .from(sweepBatches)
-    .where(and(eq(sweepBatches.network, network), inArray(sweepBatches.kind, [...DEPLOY_KINDS]), eq(sweepBatches.status, "sent")));
-  if (open.length > 0) {
-    for (const row of open) await settleTankTransaction(db, row);
+  if ((await openDeployments(db, network)).length > 0) {
+    await settleOpenTankTransactions(db, network);
     return { state: "wait", reason: "the sweep contracts are being deployed" };
   }
   // Mined, yet the code is missing (a reorg, or a deployment replaced): deploy what is missing again.
@@ -196,13 +208,12 @@ async function deployContracts(db: Db, network: string, contracts: SweepContract
   const signed = await db.transaction(async (tx) => {
     // One deployment at a time per network, across workers and processes.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bsc-pay:deploy-sweep:${network}`}))`);
-    const already = await tx
-      .select({ id: sweepBatches.id })
-      .from(sweepBatches)
-      .where(and(eq(sweepBatches.network, network), inArray(sweepBatches.kind, [...DEPLOY_KINDS]), eq(sweepBatches.status, "sent")));
-    if (already.length > 0) return [];
+    if ((await openDeployments(tx, network)).length > 0) return [];
+    // Another process may have deployed them since we looked.
+    const now = await deployedCode(network, contracts);
     const raws: Hex[] = [];
     for (const [i, w] of wanted.entries()) {
+      if (now[w.kind === "deploy_sweeper" ? "sweeper" : "delegate"]) continue;
       const nonce = await allocateNonce(tx, network, tank, tankCount);
       const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: CREATE2_DEPLOYER, data: w.data, gas: limits[i]!, gasPrice, nonce });
       await tx.insert(sweepBatches).values({ network, kind: w.kind, fromAddress: tank, nonce, gasLimit: limits[i]!, gasPrice, txHash: hashOfRaw(raw), rawTx: raw });
@@ -213,46 +224,4 @@ async function deployContracts(db: Db, network: string, contracts: SweepContract
   for (const raw of signed) await broadcast(client, raw);
   if (signed.length > 0) log.info({ network, sweeper: contracts.sweeper, delegate: contracts.delegate }, "deploying the batched-sweep contracts");
   return { state: "wait", reason: "the sweep contracts are being deployed" };
-}
-
-export type SettledTransaction =
-  | { status: "sent" }
-  | { status: "mined" | "reverted"; receipt: NonNullable<Awaited<ReturnType<typeof receiptOf>>> }
-  | { status: "replaced" };
-
-/**
- * Where a recorded tank transaction stands: mined (with its receipt), its nonce taken by another
- * transaction (replaced: it can never be mined), or still on its way — then the same bytes are
- * sent again. Deployment rows are updated here; sweep batches by their caller, with their forwards.
- */
-export async function settleTankTransaction(db: Db, row: SweepBatch): Promise<SettledTransaction> {
-  const client = publicClientFor(row.network);
-  let receipt = await receiptOf(client, row.txHash as Hex);
-  if (!receipt) {
-    const count = await client.getTransactionCount({ address: row.fromAddress as Address });
-    // Mined between the two calls: the count moved, and now the receipt is there.
-    if (count > row.nonce) receipt = await receiptOf(client, row.txHash as Hex);
-    if (!receipt && count > row.nonce) {
-      if (row.kind !== "sweep") await markTankTransaction(db, row.id, { status: "replaced", lastError: `nonce ${row.nonce} was used by another transaction` });
-      return { status: "replaced" };
-    }
-    if (!receipt) {
-      const sent = await broadcast(client, row.rawTx as Hex);
-      if (!sent.ok) await db.update(sweepBatches).set({ lastError: `broadcast: ${sent.error}`.slice(0, 500), updatedAt: new Date() }).where(eq(sweepBatches.id, row.id));
-      return { status: "sent" };
-    }
-  }
-  const status = receipt.status === "success" ? "mined" : "reverted";
-  if (row.kind !== "sweep") {
-    await markTankTransaction(db, row.id, { status, gasUsed: receipt.gasUsed, minedAt: new Date() });
-    if (status === "reverted") log.error({ network: row.network, txHash: row.txHash, kind: row.kind }, "deploying a sweep contract reverted");
-  }
-  return { status, receipt };
-}
-
-async function markTankTransaction(db: Db, id: number, fields: Partial<Pick<SweepBatch, "status" | "gasUsed" | "minedAt" | "lastError">>): Promise<void> {
-  await db
-    .update(sweepBatches)
-    .set({ ...fields, updatedAt: new Date() })
-    .where(and(eq(sweepBatches.id, id), eq(sweepBatches.status, "sent")));
 }

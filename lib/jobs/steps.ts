@@ -1,7 +1,7 @@
 import { planFlaggedDeposits, type QueuedForward } from "../chain/forward-plan";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../chain/forwarder";
 import { rebroadcastTopUps } from "../chain/gas-top-up";
-import { settleOpenDeployments } from "../chain/sweep-contracts";
+import { settleOpenTankTransactions } from "../chain/tank-transactions";
 import { listNetworks } from "../chain/networks";
 import { recordScanError, scanOnce } from "../chain/scanner";
 import type { Db } from "../db";
@@ -68,10 +68,10 @@ export async function forwardStep(db: Db, forwardId: number): Promise<ForwardOut
   return outcome;
 }
 
-/** Submitted withdrawals → completed / failed; unmined gas top-ups and contract deployments re-broadcast. */
+/** Submitted withdrawals → completed / failed; unmined gas top-ups, sweep-contract deployments and cancels re-broadcast. */
 export async function confirmWithdrawalsStep(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
   await rebroadcastTopUps(db);
-  await settleOpenDeployments(db);
+  await settleOpenTankTransactions(db);
   return confirmWithdrawals(db);
 }
 

@@ -6,7 +6,7 @@ import { forgetBatchSupport, knownSweepMode, serviceSweepContracts } from "@/lib
 import { chainCursors, forwards, sweepBatches, walletNonces } from "@/lib/db/schema";
 import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
-import { deployTestToken, useTestChain } from "../helpers/chain";
+import { chainClient, deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
@@ -31,7 +31,7 @@ async function pay(merchant: Merchant, token: Address, amounts: string[], url = 
     const res = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET } });
     if (res.status !== 201) throw new Error(JSON.stringify(res.body));
     addresses.push(res.body.data.depositAddress);
-    if (send) await payTo(url, token, res.body.data.depositAddress, parseUnits(amount, 18));
+    if (send) await chainClient(url).waitForTransactionReceipt({ hash: await payTo(url, token, res.body.data.depositAddress, parseUnits(amount, 18)) });
   }
   return addresses;
 }

@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseUnits, type Address, type Hex } from "viem";
+import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { forgetBatchSupport } from "@/lib/chain/sweep-contracts";
@@ -73,7 +74,7 @@ describe("batched sweeps across crashes", () => {
     proxy.options.refuseRawTransactions = 1_000; // the node never hears of it, as if the process died first
     const [first] = await dueForwardsStep(handle.db);
     await forwardStep(handle.db, first!.forwardId);
-    const batched = await handle.db.select().from(forwards).where((await import("drizzle-orm")).eq(forwards.status, "batched"));
+    const batched = await handle.db.select().from(forwards).where(eq(forwards.status, "batched"));
     expect(batched).toHaveLength(3);
     expect(new Set(batched.map((f) => f.batchId)).size).toBe(1);
     const [batch] = (await handle.db.select().from(sweepBatches)).filter((b) => b.id === batched[0]!.batchId);
@@ -138,6 +139,49 @@ describe("batched sweeps across crashes", () => {
     expect(await chain().client.getTransactionCount({ address: tank })).toBe(tankSent + 1);
     expect(await tokenBalance(chain().url, token, MERCHANT_WALLET)).toBe(merchantBefore + parseUnits("11", 18));
     for (const address of deposits) expect(await tokenBalance(chain().url, token, address)).toBe(0n);
+    await handle.close();
+  });
+
+  it("fills the nonce of a batch the node refuses for good, then batches its deposits again and sweeps them once", async () => {
+    useConfig(env());
+    const handle = await openFileDatabase(dir);
+    forgetBatchSupport();
+    const deposits = await paidSessions(["7", "8"]);
+    await scanNetworkStep(handle.db, "bsc");
+    const tankSent = await chain().client.getTransactionCount({ address: tank });
+    const merchantBefore = await tokenBalance(chain().url, token, MERCHANT_WALLET);
+    proxy.options.refuseRawTransactions = 1_000;
+    const [first] = await dueForwardsStep(handle.db);
+    await forwardStep(handle.db, first!.forwardId);
+    const [refused] = (await handle.db.select().from(sweepBatches)).filter((b) => b.kind === "sweep" && b.status === "sent");
+    expect(refused).toMatchObject({ size: 2 });
+    const step = async () => {
+      await handle.db.update(forwards).set({ nextAttemptAt: new Date(0), lockedUntil: null });
+      await forwardStep(handle.db, first!.forwardId);
+    };
+
+    // Refused for five minutes (here: its record made older): the next refusal fills its nonce.
+    await handle.db.update(sweepBatches).set({ createdAt: new Date(Date.now() - 6 * 60_000) }).where(eq(sweepBatches.id, refused!.id));
+    proxy.options.refuseRawTransactions = 1; // the batch once more; the cancel goes through
+    await step();
+    const cancel = (await handle.db.select().from(sweepBatches)).find((b) => b.kind === "cancel");
+    expect(cancel).toMatchObject({ nonce: refused!.nonce, status: "sent" });
+    expect(await chain().client.getTransactionCount({ address: tank })).toBe(tankSent + 1);
+
+    // Its nonce is taken and no receipt comes: checked once more half a minute later, then given up.
+    await step();
+    expect((await handle.db.select().from(forwards)).filter((f) => f.batchId === refused!.id)).toHaveLength(2);
+    await handle.db.update(sweepBatches).set({ updatedAt: new Date(Date.now() - 60_000) }).where(eq(sweepBatches.id, refused!.id));
+    await runEngine(handle.db, chain().url);
+
+    const rows = await handle.db.select().from(sweepBatches);
+    expect(rows.find((b) => b.id === refused!.id)!.status).toBe("replaced");
+    expect(rows.find((b) => b.id === cancel!.id)!.status).toBe("mined");
+    const again = rows.filter((b) => b.kind === "sweep" && b.id > refused!.id);
+    expect(again.map((b) => [b.size, b.authorizations, b.status])).toEqual([[2, 2, "mined"]]);
+    expect(await tokenBalance(chain().url, token, MERCHANT_WALLET)).toBe(merchantBefore + parseUnits("15", 18));
+    for (const address of deposits) expect(await tokenBalance(chain().url, token, address)).toBe(0n);
+    expect(await chain().client.getTransactionCount({ address: tank })).toBe(tankSent + 2); // the cancel and the new batch
     await handle.close();
   });
 });

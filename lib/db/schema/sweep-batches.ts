@@ -4,11 +4,12 @@ import { amount, createdAt, timestamptz, updatedAt } from "./columns";
 
 /**
  * Transactions the gas tank sends for batched (EIP-7702) sweeping: the one-time deployments of
- * the sweep contracts and the batches themselves. Each is stored signed, with its nonce, before
+ * the sweep contracts, the batches themselves, and the 0-value transfers that fill the nonce of a
+ * batch the node refused for good (cancel). Each is stored signed, with its nonce, before
  * it is broadcast, and only these bytes are ever re-sent.
  *   sent ──(receipt)──▶ mined | reverted;  sent ──(its nonce used by another transaction)──▶ replaced
  */
-export const SWEEP_BATCH_KINDS = ["sweep", "deploy_sweeper", "deploy_delegate"] as const;
+export const SWEEP_BATCH_KINDS = ["sweep", "deploy_sweeper", "deploy_delegate", "cancel"] as const;
 export const SWEEP_BATCH_STATUSES = ["sent", "mined", "reverted", "replaced"] as const;
 
 export const sweepBatches = pgTable(
