@@ -1,3 +1,5 @@
+import type { SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { Db } from "./client";
 
 /**
@@ -15,4 +17,15 @@ export function prepared<T>(db: Db, name: string, build: (db: Db) => T): T {
     forDb.set(name, query);
   }
   return query;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * A hand-written statement (an `sql` template whose values are `sql.placeholder`s), prepared once
+ * per database handle like the builders' queries. `execute` answers the driver's raw result: read
+ * it with `rowsOf`.
+ */
+export function preparedSql(db: Db, name: string, build: () => SQL) {
+  return prepared(db, name, (d) => d._.session.prepareQuery(dialect.sqlToQuery(build()), undefined, name, false));
 }

@@ -103,18 +103,27 @@ export async function requireActivePlan(db: Db, userId: number, now = new Date()
       )
       .prepare("active_plan_of_user"),
   ).execute({ userId, now: now.toISOString() }); // placeholders skip column mapping: pass the wire form
-  if (!row) throw new AppError("NO_PACKAGE", "no active package: choose one (POST /api/user/package) before creating payments");
+  if (!row) throw noPackageError();
   return row.plan;
+}
+
+export function noPackageError(): AppError {
+  return new AppError("NO_PACKAGE", "no active package: choose one (POST /api/user/package) before creating payments");
+}
+
+export function quotaUsedUpError(plan: Pick<Plan, "name" | "monthlySessionQuota">): AppError {
+  return new AppError("NO_PACKAGE", `the ${plan.name} package allows ${plan.monthlySessionQuota} payment sessions a month; this month's are used up`);
 }
 
 /**
  * Counts one session against this month's quota of `plan`, or NO_PACKAGE when it is used up.
+ * (payment/create runs the same rule inside its one insert statement: lib/payments/insert-session.ts.)
  * Call it inside the session's creating transaction: the conditional upsert is atomic (concurrent
  * creates cannot overrun the quota) and rolls back with the session.
  */
 export async function countSessionAgainstQuota(db: Db, userId: number, plan: Plan, now = new Date()): Promise<void> {
   const quota = plan.monthlySessionQuota;
-  const exhausted = () => new AppError("NO_PACKAGE", `the ${plan.name} package allows ${quota} payment sessions a month; this month's are used up`);
+  const exhausted = () => quotaUsedUpError(plan);
   if (quota !== null && quota < 1) throw exhausted();
   const [counted] = await db
     .insert(sessionUsage)

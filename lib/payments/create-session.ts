@@ -1,19 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
-import { keyRingFor } from "../chain/keys";
+import { is } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import { networkConfig } from "../chain/networks";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { rowsOf } from "../db/rows";
-import { paymentSessions, type ApiKey } from "../db/schema";
+import type { ApiKey } from "../db/schema";
 import { assertNotServiceAddress } from "../chain/service-addresses";
+import { normalizeOrigin } from "../domains/normalize-origin";
 import { isAcceptedToken } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
 import { AppError } from "../errors";
-import { countSessionAgainstQuota, requireActivePlan } from "../packages/current-package";
 import { amountProblemMessage, formatAmount, parseAmount } from "./amount";
-import { qrCodeDataUri, tokenTransferUri } from "./eip681";
-import { resolveSessionDomain } from "./resolve-domain";
+import { depositAddressPool, type DepositAddress } from "./deposit-address-pool";
+import { qrCodeDataUriOffThread, tokenTransferUri } from "./eip681";
+import { insertSession } from "./insert-session";
 import type { CreatePaymentInput } from "./schemas";
 import { checkoutUrl } from "./session-view";
 
@@ -30,16 +30,23 @@ export interface CreatedSession {
 }
 
 /**
- * Creates a pending session with the next HD deposit address. Runs in the caller's transaction
- * when given one (idempotent creates), so a rejected request leaves nothing behind; the deposit
- * index comes from a sequence, so concurrent creates on any number of processes never share one.
+ * Creates a pending session with a fresh HD deposit address. Runs in the caller's transaction when
+ * given one (idempotent creates), so a rejected request leaves nothing behind. Deposit addresses
+ * come from the process's pool (indices reserved from a sequence, derived ahead): concurrent
+ * creates on any number of processes never share one. In a transaction, pass the `deposit` taken
+ * from the database's pool (`depositAddressPool(db).use`) before opening it.
  */
 export async function createPaymentSession(
   db: Db,
   apiKey: Pick<ApiKey, "id" | "userId">,
   input: CreatePaymentInput,
   origin: string | null,
+  deposit?: DepositAddress,
 ): Promise<CreatedSession> {
+  if (!deposit) {
+    if (is(db, PgTransaction)) throw new Error("createPaymentSession in a transaction needs a deposit address taken before it");
+    return depositAddressPool(db).use((taken) => createPaymentSession(db, apiKey, input, origin, taken));
+  }
   const config = getConfig();
   const token = await findOwnToken(db, apiKey.userId, input.tokenId);
   if (!token) throw new AppError("VALIDATION_ERROR", `unknown tokenId ${input.tokenId}: register the token first`);
@@ -54,44 +61,39 @@ export async function createPaymentSession(
   }
   await assertNotServiceAddress(db, input.merchantWallet, "merchantWallet");
 
-  const domain = await resolveSessionDomain(db, apiKey.userId, { domainId: input.domainId, origin });
-  const forwardTo = input.merchantWallet ?? domain.payoutAddress ?? domain.withdrawalAddress!;
   const sessionId = randomUUID();
-  const expiresAt = new Date(Date.now() + config.sessionTtlSeconds * 1000);
-
-  const plan = await requireActivePlan(db, apiKey.userId);
-  // Taken before the transaction: a create that fails later leaves a gap, never a reused address.
-  const [row] = rowsOf<{ index: string | number }>(await db.execute(sql`select nextval('deposit_index_seq') as index`));
-  const depositIndex = Number(row!.index);
-  const depositAddress = keyRingFor(config.masterMnemonic).depositAddress(depositIndex);
-  await db.transaction(async (tx) => {
-    await countSessionAgainstQuota(tx, apiKey.userId, plan);
-    await tx.insert(paymentSessions).values({
+  // Drawn on the side thread while the database works; discarded if the create is refused.
+  const uri = tokenTransferUri({ tokenContract: token.contractAddress, chainId: network.chainId, depositAddress: deposit.address, units });
+  const qrCode = qrCodeDataUriOffThread(uri);
+  qrCode.catch(() => {});
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + config.sessionTtlSeconds * 1000);
+  await insertSession(
+    db,
+    {
       id: sessionId,
       userId: apiKey.userId,
       apiKeyId: apiKey.id,
       tokenId: token.id,
-      domainId: domain.id,
       network: token.network,
       chainId: network.chainId,
-      depositIndex,
-      depositAddress,
-      depositTopic: depositAddress.slice(2).toLowerCase().padStart(64, "0"),
+      depositIndex: deposit.index,
+      depositAddress: deposit.address,
+      depositTopic: deposit.address.slice(2).toLowerCase().padStart(64, "0"),
       amount: units,
-      forwardTo,
       merchantWallet: input.merchantWallet ?? null,
       metadata: input.metadata ?? null,
       redirectUrl: input.redirectUrl ?? null,
       expiresAt,
-    });
-  });
+    },
+    { userId: apiKey.userId, domainId: input.domainId, origin, normalizedOrigin: origin === null ? null : normalizeOrigin(origin), now },
+  );
 
-  const uri = tokenTransferUri({ tokenContract: token.contractAddress, chainId: network.chainId, depositAddress, units });
   return {
     sessionId,
-    depositAddress,
-    ephemeralAddress: depositAddress,
-    qrCode: qrCodeDataUri(uri),
+    depositAddress: deposit.address,
+    ephemeralAddress: deposit.address,
+    qrCode: await qrCode,
     amount: formatAmount(units, token.decimals),
     token: token.symbol,
     expiresAt: expiresAt.toISOString(),
@@ -99,3 +101,4 @@ export async function createPaymentSession(
     checkoutUrl: checkoutUrl(sessionId),
   };
 }
+

@@ -1,10 +1,11 @@
 import { eq, sql } from "drizzle-orm";
+import { requestDb } from "../db/client";
 import { prepared } from "../db/prepared";
 import type { Db } from "../db";
-import { paymentSessions, tokens } from "../db/schema";
+import { paymentSessions, tokens, type PaymentSession } from "../db/schema";
 import { AppError } from "../errors";
 import { expireSessionsWhere } from "./expire-due";
-import type { SessionWithToken } from "./session-view";
+import type { SessionWithToken, StatusViewSource } from "./session-view";
 
 /**
  * A session with its token, scoped to the API key (another key's session is NOT_FOUND). Status
@@ -25,7 +26,7 @@ export async function findSession(db: Db, sessionId: string, now = new Date()): 
 }
 
 function selectSession(db: Db, sessionId: string): Promise<SessionWithToken | null> {
-  const query = prepared(db, "session_with_token", (d) =>
+  const query = prepared(requestDb(db), "session_with_token", (d) =>
     d
       .select({ session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals, contractAddress: tokens.contractAddress } })
       .from(paymentSessions)
@@ -39,4 +40,48 @@ function selectSession(db: Db, sessionId: string): Promise<SessionWithToken | nu
 /** pending → expired once expiresAt has passed; returns the expired row, or nothing. */
 export function expireIfDue(db: Db, sessionId: string, now = new Date()) {
   return expireSessionsWhere(db, eq(paymentSessions.id, sessionId), now);
+}
+
+/** What GET /payment/:id/status shows, and the key that scopes it. */
+export type StatusSource = StatusViewSource & { session: Pick<PaymentSession, "apiKeyId"> };
+
+/**
+ * `findSessionForKey` for the status endpoint, reading only the columns its answer needs: it is
+ * the API's most frequent call (clients poll it every few seconds per open payment).
+ */
+export async function findStatusForKey(db: Db, apiKeyId: number, sessionId: string, now = new Date()): Promise<StatusSource> {
+  let found = await selectStatus(db, sessionId);
+  if (!found || found.session.apiKeyId !== apiKeyId) throw new AppError("NOT_FOUND", "payment session not found");
+  if (found.session.status === "pending" && found.session.expiresAt <= now) {
+    const [expired] = await expireIfDue(db, sessionId, now);
+    found = expired ? { ...found, session: expired } : ((await selectStatus(db, sessionId)) ?? found);
+  }
+  return found;
+}
+
+function selectStatus(db: Db, sessionId: string): Promise<StatusSource | null> {
+  const s = paymentSessions;
+  const query = prepared(requestDb(db), "session_status", (d) =>
+    d
+      .select({
+        session: {
+          id: s.id,
+          apiKeyId: s.apiKeyId,
+          status: s.status,
+          amount: s.amount,
+          receivedAmount: s.receivedAmount,
+          txHash: s.txHash,
+          expiresAt: s.expiresAt,
+          overpaid: s.overpaid,
+          late: s.late,
+          lateAmount: s.lateAmount,
+        },
+        token: { symbol: tokens.symbol, decimals: tokens.decimals },
+      })
+      .from(s)
+      .innerJoin(tokens, eq(tokens.id, s.tokenId))
+      .where(eq(s.id, sql.placeholder("id")))
+      .prepare("session_status"),
+  );
+  return query.execute({ id: sessionId }).then((rows) => rows[0] ?? null);
 }

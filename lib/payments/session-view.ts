@@ -9,11 +9,17 @@ export function checkoutUrl(sessionId: string): string {
   return `${getConfig().siteUrl}/pay/${sessionId}`;
 }
 
-function received(session: PaymentSession, decimals: number): string | null {
+function received(session: Pick<PaymentSession, "receivedAmount">, decimals: number): string | null {
   return session.receivedAmount > 0n ? formatAmount(session.receivedAmount, decimals) : null;
 }
 
-export function toStatusView({ session, token }: SessionWithToken) {
+/** What the status view reads of a session and its token. */
+export type StatusViewSource = {
+  session: Pick<PaymentSession, "id" | "status" | "amount" | "receivedAmount" | "txHash" | "expiresAt" | "overpaid" | "late" | "lateAmount">;
+  token: Pick<Token, "symbol" | "decimals">;
+};
+
+export function toStatusView({ session, token }: StatusViewSource) {
   return {
     sessionId: session.id,
     status: session.status,

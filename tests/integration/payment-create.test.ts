@@ -3,9 +3,11 @@ import { PNG } from "pngjs";
 import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
+import { POST as addDomain } from "@/app/api/user/domains/route";
 import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
+import { POST as choosePackage } from "@/app/api/user/package/route";
 import { keyRingFor } from "@/lib/chain/keys";
-import { paymentSessions } from "@/lib/db/schema";
+import { paymentSessions, plans, sessionUsage, subscriptions } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -191,5 +193,69 @@ describe("POST /api/v1/payment/create", () => {
     expect(new Set(results.map((r) => r.body.data.depositAddress)).size).toBe(20);
     const all = await db().select({ a: paymentSessions.depositAddress }).from(paymentSessions);
     expect(new Set(all.map((r) => r.a)).size).toBe(all.length);
+  });
+
+  it("counts the monthly quota exactly under concurrent creates, and a create past it writes nothing", async () => {
+    const other = await setUpMerchant({ contractAddress: tokenAddress, network: "bsc" });
+    await db().insert(plans).values({ id: "three", name: "Three", monthlySessionQuota: 3, selfServe: true });
+    await call(choosePackage, { method: "POST", headers: other.auth, body: { plan: "three" } });
+    const before = await countSessions();
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => call(create, { method: "POST", headers: { "x-api-key": other.apiKey }, body: { tokenId: other.tokenId, amount: "1" } })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 402, 402, 402]);
+    expect(results.find((r) => r.status === 402)!.body.error).toEqual({
+      code: "NO_PACKAGE",
+      message: "the Three package allows 3 payment sessions a month; this month's are used up",
+    });
+    expect(await countSessions()).toBe(before + 3);
+    const [usage] = await db().select().from(sessionUsage).where(eq(sessionUsage.userId, other.userId));
+    expect(usage!.sessions).toBe(3);
+  });
+
+  it("answers NO_PACKAGE once the package has ended, and counts nothing", async () => {
+    const other = await setUpMerchant({ contractAddress: tokenAddress, network: "bsc" });
+    await db().update(subscriptions).set({ endsAt: new Date(Date.now() - 1000) }).where(eq(subscriptions.userId, other.userId));
+    const res = await call(create, { method: "POST", headers: { "x-api-key": other.apiKey }, body: { tokenId: other.tokenId, amount: "1" } });
+    expect(res.status).toBe(402);
+    expect(res.body.error.message).toContain("no active package");
+    expect(await db().select().from(sessionUsage).where(eq(sessionUsage.userId, other.userId))).toEqual([]);
+  });
+
+  it("takes domainId over the Origin's domain, but still refuses an Origin that is not whitelisted", async () => {
+    const other = await setUpMerchant({ contractAddress: tokenAddress, network: "bsc", domain: "https://first.example" });
+    const second = await call(addDomain, { method: "POST", headers: other.auth, body: { domain: "https://second.example" } });
+    const headers = { "x-api-key": other.apiKey };
+    const byOrigin = await call(create, { method: "POST", headers: { ...headers, origin: "https://second.example" }, body: { tokenId: other.tokenId, amount: "1" } });
+    const byId = await call(create, {
+      method: "POST",
+      headers: { ...headers, origin: "https://second.example" },
+      body: { tokenId: other.tokenId, amount: "1", domainId: other.domainId },
+    });
+    const byDefault = await call(create, { method: "POST", headers, body: { tokenId: other.tokenId, amount: "1" } });
+    const domainOf = async (res: { body: { data: { sessionId: string } } }) =>
+      (await db().select().from(paymentSessions).where(eq(paymentSessions.id, res.body.data.sessionId)))[0]!.domainId;
+    expect(await domainOf(byOrigin)).toBe(second.body.data.domainId);
+    expect(await domainOf(byId)).toBe(other.domainId);
+    expect(await domainOf(byDefault)).toBe(other.domainId);
+    const refused = await call(create, {
+      method: "POST",
+      headers: { ...headers, origin: "not an origin" },
+      body: { tokenId: other.tokenId, amount: "1", domainId: other.domainId },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe("origin not an origin is not a whitelisted domain");
+  });
+
+  it("gives a refused create's deposit address to the next create: refusals leave no gap in the indices", async () => {
+    const indexOf = async (res: { body: { data: { sessionId: string } } }) =>
+      (await db().select().from(paymentSessions).where(eq(paymentSessions.id, res.body.data.sessionId)))[0]!.depositIndex;
+    const first = await call(create, { method: "POST", headers: headers(), body: { tokenId: merchant.tokenId, amount: "1" } });
+    const refused = await call(create, { method: "POST", headers: { ...headers(), origin: "https://evil.example" }, body: { tokenId: merchant.tokenId, amount: "1" } });
+    expect(refused.status).toBe(403);
+    const invalid = await call(create, { method: "POST", headers: headers(), body: { tokenId: 999_999, amount: "1" } });
+    expect(invalid.status).toBe(400);
+    const next = await call(create, { method: "POST", headers: headers(), body: { tokenId: merchant.tokenId, amount: "1" } });
+    expect(await indexOf(next)).toBe((await indexOf(first)) + 1);
   });
 });

@@ -3,6 +3,7 @@ import { ok } from "@/lib/http/envelope";
 import { corsPreflight, withApiKey } from "@/lib/http/handlers";
 import { parseIdempotencyKey, runIdempotent } from "@/lib/http/idempotency";
 import { createPaymentSession } from "@/lib/payments/create-session";
+import { depositAddressPool } from "@/lib/payments/deposit-address-pool";
 import { createPaymentSchema } from "@/lib/payments/schemas";
 
 /** POST /api/v1/payment/create → 201 PaymentSession; `Idempotency-Key` replays the first answer. */
@@ -12,10 +13,15 @@ export const POST = withApiKey(async ({ req, db, apiKey }) => {
   const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
   const origin = req.headers.get("origin");
   if (key === null) return ok(await createPaymentSession(db, apiKey, input, origin), 201);
-  const result = await runIdempotent(db, { apiKeyId: apiKey.id, scope: "payment.create", key, body }, async (tx) => ({
-    status: 201,
-    body: await createPaymentSession(tx, apiKey, input, origin),
-  }));
+  // The deposit address is taken before the transaction opens; a replay hands it back unused.
+  const result = await depositAddressPool(db).use(
+    (deposit) =>
+      runIdempotent(db, { apiKeyId: apiKey.id, scope: "payment.create", key, body }, async (tx) => ({
+        status: 201,
+        body: await createPaymentSession(tx, apiKey, input, origin, deposit),
+      })),
+    (result) => !result.replayed,
+  );
   return ok(result.body, result.status, result.replayed ? { "idempotent-replayed": "true" } : undefined);
 });
 

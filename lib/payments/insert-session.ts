@@ -1,0 +1,146 @@
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../db";
+import { requestDb } from "../db/client";
+import { preparedSql } from "../db/prepared";
+import { rowsOf } from "../db/rows";
+import { domains, paymentSessions, plans, sessionUsage, subscriptions, type NewPaymentSession } from "../db/schema";
+import { AppError } from "../errors";
+import { noPackageError, quotaUsedUpError, usagePeriod } from "../packages/current-package";
+
+/** Every column of the new session except the two the statement derives from the chosen domain. */
+export type SessionValues = Omit<NewPaymentSession, "domainId" | "forwardTo">;
+
+export interface SessionRules {
+  userId: number;
+  /** `domainId` of the request, if any. */
+  domainId?: number;
+  /** The request's Origin header as sent (null: none), and normalised (null: not an origin). */
+  origin: string | null;
+  normalizedOrigin: string | null;
+  now: Date;
+}
+
+/**
+ * Checks the domain and the package and inserts the session, in one statement (one round trip,
+ * atomic on its own or inside the caller's transaction):
+ *
+ * - the domain (DESIGN.md §5): `domainId` if given, else the domain of the `Origin` header, else
+ *   the user's first domain; a browser call from an origin the user has not whitelisted is refused
+ *   even with a valid domainId;
+ * - the forward target: `merchantWallet`, else the domain's payout address, else its withdrawal wallet;
+ * - the package: an active subscription, and this month's quota counted by a conditional upsert
+ *   (the row lock makes concurrent creates unable to overrun it; it rolls back with the statement).
+ *
+ * Nothing is written unless everything passes. Refusals come back as the same errors, in the same
+ * order, as the checks made one by one: no domain, origin, domainId, no package, quota used up.
+ * Returns the chosen domain's id.
+ */
+export async function insertSession(db: Db, values: SessionValues, rules: SessionRules): Promise<{ domainId: number }> {
+  const columns = getTableColumns(paymentSessions);
+  const fields = (Object.keys(values) as (keyof SessionValues)[]).filter((key) => values[key] !== undefined);
+  const params: Record<string, unknown> = {
+    userId: rules.userId,
+    domainId: rules.domainId ?? null,
+    originGiven: rules.origin !== null,
+    origin: rules.normalizedOrigin,
+    now: rules.now.toISOString(),
+    period: usagePeriod(rules.now),
+  };
+  for (const key of fields) {
+    const value = values[key];
+    params[`v_${key}`] = value === null ? null : columns[key].mapToDriverValue(value);
+  }
+  const statement = preparedSql(requestDb(db), `insert_session(${fields.join(",")})`, () => buildStatement(fields));
+  const [outcome] = rowsOf<Outcome>(await statement.execute(params));
+  if (!outcome) throw new Error("insert_session answered no row");
+  if (outcome.created) return { domainId: Number(outcome.domain_id) };
+  throw refusal(outcome, rules);
+}
+
+interface Outcome {
+  domains: number;
+  origin_ok: boolean;
+  domain_id: number | null;
+  has_plan: boolean;
+  plan_name: string | null;
+  quota: number | null;
+  created: boolean;
+}
+
+function refusal(outcome: Outcome, rules: SessionRules): AppError {
+  if (Number(outcome.domains) === 0) {
+    return new AppError("DOMAIN_NOT_WHITELISTED", "whitelist a domain (POST /api/user/domains) before creating payments");
+  }
+  if (!outcome.origin_ok) return new AppError("DOMAIN_NOT_WHITELISTED", `origin ${rules.origin} is not a whitelisted domain`);
+  if (outcome.domain_id === null) {
+    return new AppError("DOMAIN_NOT_WHITELISTED", `domainId ${rules.domainId} is not one of your whitelisted domains`);
+  }
+  if (!outcome.has_plan) return noPackageError();
+  return quotaUsedUpError({ name: outcome.plan_name!, monthlySessionQuota: outcome.quota });
+}
+
+function buildStatement(fields: (keyof SessionValues)[]): SQL {
+  const columns = getTableColumns(paymentSessions);
+  const param = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
+  const userId = param("userId", "integer");
+  const domainId = param("domainId", "integer");
+  const origin = param("origin", "text");
+  const now = param("now", "timestamptz");
+  const names = fields.map((key) => sql.identifier(columns[key].name));
+  const values = fields.map((key) => param(`v_${key}`, columns[key].getSQLType()));
+  const merchantWallet = fields.includes("merchantWallet") ? param("v_merchantWallet", "text") : sql`null::text`;
+  return sql`
+    with owned as (
+      select ${domains.id} as id, ${domains.origin} as origin, ${domains.payoutAddress} as payout_address, ${domains.withdrawalAddress} as withdrawal_address
+      from ${domains}
+      where ${domains.userId} = ${userId} and ${domains.deletedAt} is null
+    ),
+    origin_ok as (
+      select not ${param("originGiven", "boolean")} or exists (select 1 from owned where owned.origin = ${origin}) as ok
+    ),
+    chosen as (
+      select owned.id, owned.payout_address, owned.withdrawal_address
+      from owned
+      where case
+        when ${domainId} is not null then owned.id = ${domainId}
+        when ${origin} is not null then owned.origin = ${origin}
+        else true
+      end
+      order by owned.id
+      limit 1
+    ),
+    plan as (
+      select ${plans.name} as name, ${plans.monthlySessionQuota} as quota
+      from ${subscriptions} inner join ${plans} on ${plans.id} = ${subscriptions.planId}
+      where ${subscriptions.userId} = ${userId} and ${subscriptions.status} = 'active'
+        and ${subscriptions.startsAt} <= ${now} and (${subscriptions.endsAt} is null or ${subscriptions.endsAt} > ${now})
+      limit 1
+    ),
+    go as (
+      select chosen.id as domain_id, coalesce(${merchantWallet}, chosen.payout_address, chosen.withdrawal_address) as forward_to
+      from chosen, plan, origin_ok
+      where origin_ok.ok and (plan.quota is null or plan.quota >= 1)
+    ),
+    counted as (
+      insert into ${sessionUsage} (${sql.identifier(sessionUsage.userId.name)}, ${sql.identifier(sessionUsage.period.name)}, ${sql.identifier(sessionUsage.sessions.name)})
+      select ${userId}, ${param("period", "text")}, 1 from go
+      on conflict (${sql.identifier(sessionUsage.userId.name)}, ${sql.identifier(sessionUsage.period.name)}) do update
+        set ${sql.identifier(sessionUsage.sessions.name)} = ${sessionUsage.sessions} + 1
+        where (select quota from plan) is null or ${sessionUsage.sessions} < (select quota from plan)
+      returning 1
+    ),
+    created as (
+      insert into ${paymentSessions} (${sql.join(names, sql`, `)}, ${sql.identifier(paymentSessions.domainId.name)}, ${sql.identifier(paymentSessions.forwardTo.name)})
+      select ${sql.join(values, sql`, `)}, go.domain_id, go.forward_to
+      from go, counted
+      returning 1
+    )
+    select
+      (select count(*) from owned)::int as domains,
+      (select ok from origin_ok) as origin_ok,
+      (select id from chosen) as domain_id,
+      exists (select 1 from plan) as has_plan,
+      (select name from plan) as plan_name,
+      (select quota from plan) as quota,
+      exists (select 1 from created) as created`;
+}
