@@ -16,14 +16,51 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 const lastUsedWrites = new Map<number, number>();
 
 /**
+ * A key that authenticated is trusted again for this long without asking the database: a query is
+ * a large share of a short API call's CPU, and a shop polling status sends many calls a second.
+ * A revocation made by this process takes effect at once (`forgetAuthenticatedKeys`); one made by
+ * another instance of a scaled-out deployment takes effect within this time.
+ */
+export const AUTHENTICATED_KEY_TTL_MS = 1_000;
+const MAX_REMEMBERED_KEYS = 10_000;
+
+type Remembered = { principal: ApiKeyPrincipal; until: number };
+/** `generation` moves on every forget, so a lookup that started before one cannot store its answer. */
+type KeyCache = { entries: Map<string, Remembered>; generation: number };
+const CACHE_KEY = Symbol.for("bsc-pay.authenticated-keys"); // one per process, whichever bundle asks
+type Holder = { [CACHE_KEY]?: KeyCache };
+
+function keyCache(): KeyCache {
+  const holder = globalThis as Holder;
+  holder[CACHE_KEY] ??= { entries: new Map(), generation: 0 };
+  return holder[CACHE_KEY];
+}
+
+/** After a revocation: every key is looked up in the database again. */
+export function forgetAuthenticatedKeys(): void {
+  const cache = keyCache();
+  cache.generation++;
+  cache.entries.clear();
+}
+
+/**
  * The live key (not revoked) whose SHA-256 matches; UNAUTHORIZED otherwise. Runs on every API
- * request: it reads the two ids only (a key's user always exists: the key goes with it).
+ * request: it reads the two ids only (a key's user always exists: the key goes with it). Only keys
+ * that authenticated are remembered, so unknown keys cannot fill the cache.
  */
 export async function authenticateApiKey(db: Db, presented: string | null): Promise<ApiKeyPrincipal> {
   if (!presented) throw new AppError("UNAUTHORIZED", "x-api-key header is required");
   if (!presented.startsWith(API_KEY_PREFIX) || presented.length > 200) {
     throw new AppError("UNAUTHORIZED", "API key is invalid or revoked");
   }
+  const hash = hashApiKey(presented);
+  const cache = keyCache();
+  const remembered = cache.entries.get(hash);
+  if (remembered && remembered.until > Date.now()) {
+    touchLastUsed(db, remembered.principal.apiKey.id);
+    return remembered.principal;
+  }
+  const generation = cache.generation;
   const byHash = prepared(requestDb(db), "api_key_by_hash", (d) =>
     d
       .select({ id: apiKeys.id, userId: apiKeys.userId })
@@ -31,10 +68,19 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
       .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
       .prepare("api_key_by_hash"),
   );
-  const [row] = await byHash.execute({ hash: hashApiKey(presented) });
-  if (!row) throw new AppError("UNAUTHORIZED", "API key is invalid or revoked");
+  const [row] = await byHash.execute({ hash });
+  if (!row) {
+    cache.entries.delete(hash);
+    throw new AppError("UNAUTHORIZED", "API key is invalid or revoked");
+  }
+  const principal: ApiKeyPrincipal = { apiKey: row, user: { id: row.userId } };
+  if (cache.generation === generation) {
+    cache.entries.delete(hash); // re-inserted last, so the oldest entry is the first in the map
+    if (cache.entries.size >= MAX_REMEMBERED_KEYS) cache.entries.delete(cache.entries.keys().next().value!);
+    cache.entries.set(hash, { principal, until: Date.now() + AUTHENTICATED_KEY_TTL_MS });
+  }
   touchLastUsed(db, row.id);
-  return { apiKey: row, user: { id: row.userId } };
+  return principal;
 }
 
 /** lastUsedAt is informational: written at most once a minute per key, never awaited by the request. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "../db";
 import { apiKeys, users, type ApiKey } from "../db/schema";
 import { AppError } from "../errors";
+import { forgetAuthenticatedKeys } from "./authenticate-api-key";
 import { createApiKey } from "./create-api-key";
 
 export const createApiKeySchema = z.object({
@@ -56,11 +57,16 @@ export async function issueApiKey(db: Db, userId: number, name?: string): Promis
   return { ...toApiKeyView(record), key };
 }
 
-/** Revoking is immediate (authentication reads revokedAt) and idempotent. */
+/**
+ * Revoking is idempotent, and immediate in this process (authentication forgets the keys it
+ * remembered); other instances of a scaled-out deployment stop accepting the key within
+ * AUTHENTICATED_KEY_TTL_MS.
+ */
 export async function revokeApiKey(db: Db, userId: number, id: number): Promise<ApiKeyView> {
   const [key] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)));
   if (!key) throw new AppError("NOT_FOUND", "API key not found");
   if (key.revokedAt) return toApiKeyView(key);
   const [revoked] = await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning();
+  forgetAuthenticatedKeys();
   return toApiKeyView(revoked!);
 }

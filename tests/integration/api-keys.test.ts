@@ -1,8 +1,10 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { DELETE as revoke } from "@/app/api/user/api-keys/[id]/route";
 import { GET as list, POST as create } from "@/app/api/user/api-keys/route";
+import { AUTHENTICATED_KEY_TTL_MS, authenticateApiKey, forgetAuthenticatedKeys } from "@/lib/api-keys/authenticate-api-key";
 import { rowsOf } from "@/lib/db/rows";
+import { apiKeys } from "@/lib/db/schema";
 import { ok } from "@/lib/http/envelope";
 import { withApiKey } from "@/lib/http/handlers";
 import { getLogger } from "@/lib/log";
@@ -79,6 +81,34 @@ describe("API keys", () => {
     expect(after.status).toBe(401);
     expect(after.body.error.message).toBe("API key is invalid or revoked");
     expect((await call(revoke, { method: "DELETE", headers: auth, params: { id: String(id) } })).status).toBe(200);
+  });
+
+  it("trusts a key it authenticated for at most AUTHENTICATED_KEY_TTL_MS when another instance revokes it", async () => {
+    const { auth } = await signUp();
+    const { id, key } = await newApiKey(auth);
+    expect((await call(whoAmI, { headers: { "x-api-key": key } })).status).toBe(200);
+    // Another instance of a scaled-out deployment revokes it: straight in the database, this process is not told.
+    await db().update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      expect((await call(whoAmI, { headers: { "x-api-key": key } })).status).toBe(200); // remembered, no query
+      vi.setSystemTime(Date.now() + AUTHENTICATED_KEY_TTL_MS + 1);
+      const after = await call(whoAmI, { headers: { "x-api-key": key } });
+      expect(after.status).toBe(401);
+      expect(after.body.error.message).toBe("API key is invalid or revoked");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("does not remember a lookup that was in flight when keys were forgotten", async () => {
+    const { auth } = await signUp();
+    const { id, key } = await newApiKey(auth);
+    const inFlight = authenticateApiKey(db(), key);
+    forgetAuthenticatedKeys(); // a revocation landing while the lookup reads the row
+    expect((await inFlight).apiKey.id).toBe(id);
+    await db().update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id));
+    await expect(authenticateApiKey(db(), key)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
 
   it("keeps users apart: B cannot list or revoke A's key (404), and a malformed id is 400", async () => {
