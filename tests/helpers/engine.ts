@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 
 import { createWalletClient, erc20Abi, http, parseEther, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -6,7 +7,7 @@ import type { Db } from "@/lib/db";
 import { forwards } from "@/lib/db/schema";
 import { dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/chain/demo-token";
-import { chainAt, chainClient } from "./chain";
+import { chainAt, chainClient, type TestChain } from "./chain";
 import { TEST_MNEMONIC } from "./config";
 
 /** Sends `amount` base units of `token` from one of anvil's funded accounts; returns the tx hash. */
@@ -53,3 +54,33 @@ export async function forwardsOf(db: Db, depositId?: number) {
   return depositId === undefined ? rows : rows.filter((f) => f.depositId === depositId);
 }
 
+
+/**
+ * A crash right after a broadcast: runs tests/helpers/forward-process.ts (a forwarding worker) in
+ * its own process with `env` while blocks are not mined, and kills it (SIGKILL) as soon as the gas
+ * tank's pending nonce passes `sentBefore`. Then mines the block with what it sent and turns
+ * automine back on.
+ */
+export async function killForwarderAfterItSends(
+  chain: TestChain,
+  { tank, sentBefore, env, what }: { tank: Address; sentBefore: number; env: Record<string, string>; what: string },
+): Promise<void> {
+  await chain.client.setAutomine(false);
+  const worker = spawn(process.execPath, ["--import", "tsx", "tests/helpers/forward-process.ts"], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: "test", LOG_LEVEL: "silent", ...env },
+    stdio: "ignore",
+  });
+  const exited = new Promise((resolve) => worker.once("exit", resolve));
+  try {
+    const deadline = Date.now() + 30_000;
+    while ((await chain.client.getTransactionCount({ address: tank, blockTag: "pending" })) === sentBefore) {
+      if (Date.now() > deadline) throw new Error(`the worker never sent ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    worker.kill("SIGKILL");
+    await exited;
+  }
+  await chain.client.mine({ blocks: 1 });
+  await chain.client.setAutomine(true);
+}

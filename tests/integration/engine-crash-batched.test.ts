@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +13,7 @@ import { setUpMerchant, type Merchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { openFileDatabase } from "../helpers/database";
-import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
+import { fundGasTank, killForwarderAfterItSends, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { startRpcProxy, type RpcProxy } from "../helpers/rpc-proxy";
 
@@ -109,20 +108,7 @@ describe("batched sweeps across crashes", () => {
     const merchantBefore = await tokenBalance(chain().url, token, MERCHANT_WALLET);
     await handle.close();
 
-    await chain().client.setAutomine(false);
-    const worker = spawn(process.execPath, ["--import", "tsx", "tests/helpers/forward-process.ts"], {
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: "test", LOG_LEVEL: "silent", ...env() },
-      stdio: "ignore",
-    });
-    const deadline = Date.now() + 30_000;
-    while ((await chain().client.getTransactionCount({ address: tank, blockTag: "pending" })) === tankSent) {
-      if (Date.now() > deadline) throw new Error("the worker never sent the batch");
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    worker.kill("SIGKILL");
-    await new Promise((r) => worker.once("exit", r));
-    await chain().client.mine({ blocks: 1 });
-    await chain().client.setAutomine(true);
+    await killForwarderAfterItSends(chain(), { tank, sentBefore: tankSent, env: env(), what: "the batch" });
 
     handle = await openFileDatabase(dir); // the restart
     forgetBatchSupport();

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +12,7 @@ import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { openFileDatabase } from "../helpers/database";
-import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
+import { fundGasTank, killForwarderAfterItSends, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
 
 const chain = useTestChain({ chainId: 56 });
@@ -47,20 +46,7 @@ describe("a crash between the gas top-up and the sweep", () => {
     await handle.close();
 
     // The worker tops up the gas, which stays unmined; it is killed while it waits to sweep.
-    await chain().client.setAutomine(false);
-    const worker = spawn(process.execPath, ["--import", "tsx", "tests/helpers/forward-process.ts"], {
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: "test", LOG_LEVEL: "silent", ...env() },
-      stdio: "ignore",
-    });
-    const deadline = Date.now() + 30_000;
-    while ((await chain().client.getTransactionCount({ address: tank, blockTag: "pending" })) === 0) {
-      if (Date.now() > deadline) throw new Error("the worker never sent the gas top-up");
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    worker.kill("SIGKILL");
-    await new Promise((r) => worker.once("exit", r));
-    await chain().client.mine({ blocks: 1 });
-    await chain().client.setAutomine(true);
+    await killForwarderAfterItSends(chain(), { tank, sentBefore: 0, env: env(), what: "the gas top-up" });
 
     handle = await openFileDatabase(dir); // the restart
     const [afterCrash] = await handle.db.select().from(forwards);
