@@ -3,7 +3,7 @@ import { mnemonicToSeedSync } from "@scure/bip39";
 import type { Address } from "viem";
 import { log } from "../log";
 import { sideThread, type SideThread } from "../side-thread/side-thread";
-import { keyRingFor } from "./keys";
+import { keyRingFor, MAX_CHILD_INDEX } from "./keys";
 
 /**
  * Deposit addresses m/44'/60'/0'/0/i in batches, derived on the side thread so that payment/create
@@ -30,6 +30,10 @@ export class DepositAddressDeriver {
   /** The addresses of `indices`, in order; null for an index BIP-32 has no key for (odds ~2^-127). */
   async derive(indices: number[]): Promise<(Address | null)[]> {
     if (indices.length === 0) return [];
+    // Public derivation has no hardened children: past 2^31 − 1 it would make addresses the key
+    // ring cannot sign for (and the batch check looks at one address only). Refuse, as the ring does.
+    const outOfRange = indices.find((i) => !Number.isSafeInteger(i) || i < 0 || i > MAX_CHILD_INDEX);
+    if (outOfRange !== undefined) throw new RangeError(`HD child index out of range: ${outOfRange}`);
     if (this.useSideThread && this.side.available) {
       try {
         const derived = (await this.side.run("depositAddresses", { ...this.publicParent(), indices })) as (Address | null)[];

@@ -15,7 +15,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 export type KeyPurpose = "deposit" | "gasTank" | "withdrawal";
 
 const ACCOUNT_OF: Record<KeyPurpose, number> = { deposit: 0, gasTank: 1, withdrawal: 2 };
-const MAX_CHILD_INDEX = 0x7fffffff; // non-hardened children only
+export const MAX_CHILD_INDEX = 0x7fffffff; // non-hardened children only
 
 export class KeyRing {
   private readonly parents: Record<KeyPurpose, HDKey>;

@@ -36,6 +36,12 @@ describe("DepositAddressDeriver (side thread, public BIP-32 derivation)", () => 
     expect(await deriver.derive([0, 1, 2])).toEqual(ANVIL_0_TO_2);
   });
 
+  it("refuses an index past the last non-hardened child, even behind a good one in the same batch", async () => {
+    const deriver = new DepositAddressDeriver(ANVIL_MNEMONIC, new SideThread());
+    await expect(deriver.derive([2 ** 31 - 1, 2 ** 31])).rejects.toThrow(RangeError);
+    await expect(deriver.derive([-1])).rejects.toThrow(RangeError);
+  });
+
   it("keeps one deriver per mnemonic", () => {
     expect(depositAddressDeriver(ANVIL_MNEMONIC)).toBe(depositAddressDeriver(ANVIL_MNEMONIC));
     expect(depositAddressDeriver(ANVIL_MNEMONIC)).not.toBe(depositAddressDeriver(OTHER_MNEMONIC));
