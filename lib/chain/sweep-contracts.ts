@@ -11,7 +11,7 @@ import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "./networks";
 import { allocateNonce } from "./nonces";
 import { classifyRpcError, errorText } from "./rpc-errors";
-import { settleOpenTankTransactions } from "./tank-transactions";
+import { forgetRefusedBatches, MAX_REFUSED_BATCHES, refusedBatches, settleOpenTankTransactions } from "./tank-transactions";
 import { broadcast, hashOfRaw } from "./transactions";
 
 /**
@@ -25,7 +25,7 @@ export const CREATE2_DEPLOYER: Address = "0x4e59b44847b379578588920ca78fbf26c0b4
 const SALT: Hex = keccak256(stringToHex("bsc-pay/batched-sweeps/v1"));
 export const DEPLOY_KINDS = ["deploy_sweeper", "deploy_delegate"] as const;
 /** Deployments that reverted this many times: the network stays classic (the operator should look). */
-const MAX_DEPLOY_REVERTS = 2;
+const MAX_FAILED_DEPLOYMENTS = 2;
 /** Checks (EIP-7702 probe, contract code) that failed in a row before forwards go classic meanwhile. */
 const MAX_FAILED_CHECKS = 3;
 
@@ -81,6 +81,7 @@ export function forgetBatchSupport(): void {
   runtime().support.clear();
   runtime().deployed.clear();
   runtime().failedChecks.clear();
+  forgetRefusedBatches();
 }
 
 export type SweepMode = "batched" | "classic" | "unknown";
@@ -89,6 +90,7 @@ export type SweepMode = "batched" | "classic" | "unknown";
 export function knownSweepMode(network: string): SweepMode {
   if (getConfig().sweep.mode === "classic") return "classic";
   const support = runtime().support.get(supportKey(network));
+  if (support === "supported" && refusedBatches(network) >= MAX_REFUSED_BATCHES) return "classic";
   return support === undefined ? "unknown" : support === "supported" ? "batched" : "classic";
 }
 
@@ -118,6 +120,9 @@ export async function batchSweepSupport(db: Db, network: string): Promise<BatchS
   if (getConfig().sweep.mode === "classic") return { state: "classic", reason: "SWEEP_MODE=classic" };
   const chain = networkConfig(network);
   if (!chain) return { state: "classic", reason: `network ${network} is not configured` };
+  if (refusedBatches(network) >= MAX_REFUSED_BATCHES) {
+    return { state: "classic", reason: `the node did not mine ${refusedBatches(network)} sweep batches; classic sweeps until a restart` };
+  }
   const contracts = serviceSweepContracts();
   const deployedKey = `${supportKey(network)}:${contracts.delegate}`;
   if (runtime().deployed.has(deployedKey)) return { state: "ready", contracts };
@@ -180,12 +185,13 @@ async function deployContracts(db: Db, network: string, contracts: SweepContract
     await settleOpenTankTransactions(db, network);
     return { state: "wait", reason: "the sweep contracts are being deployed" };
   }
-  // Mined, yet the code is missing (a reorg, or a deployment replaced): deploy what is missing again.
-  const [reverted] = await db
+  // Mined, yet the code is missing (a reorg, or a deployment replaced): deploy what is missing again,
+  // but not without end: a deployment that reverts or is never mined (its nonce filled) counts.
+  const [failed] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(sweepBatches)
-    .where(and(eq(sweepBatches.network, network), inArray(sweepBatches.kind, [...DEPLOY_KINDS]), eq(sweepBatches.status, "reverted")));
-  if ((reverted?.n ?? 0) >= MAX_DEPLOY_REVERTS) return { state: "classic", reason: "deploying the sweep contracts reverted; classic sweeps until an operator looks" };
+    .where(and(eq(sweepBatches.network, network), inArray(sweepBatches.kind, [...DEPLOY_KINDS]), inArray(sweepBatches.status, ["reverted", "replaced"])));
+  if ((failed?.n ?? 0) >= MAX_FAILED_DEPLOYMENTS) return { state: "classic", reason: "deploying the sweep contracts failed; classic sweeps until an operator looks" };
 
   const client = publicClientFor(network);
   const keys = keyRingFor(getConfig().masterMnemonic);

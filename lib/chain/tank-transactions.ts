@@ -12,14 +12,34 @@ import { broadcast, hashOfRaw, PLAIN_TRANSFER_GAS, receiptOf } from "./transacti
  * The gas tank's recorded batch-sweeping transactions (`sweep_batches`: batches, the contracts'
  * deployments, cancels) and where each stands. A transaction is "replaced" only when its nonce was
  * used by another one and its receipt is still missing half a minute later (a lagging node must
- * not make a mined batch look lost). A batch the node keeps refusing for good (a type the
- * endpoint does not take, a price under a raised floor) would hold the tank's nonce stream
- * forever: after STUCK_AFTER_MS its nonce is filled with a recorded 0-value self-transfer at twice
- * the price, so the batch is replaced and its forwards batch again.
+ * not make a mined batch look lost). A batch or deployment that is not mined (a type the endpoint
+ * does not take, a price under a raised floor: the node's answer may even look like success)
+ * would hold the tank's nonce stream, and every merchant's forwards, forever: once its nonce is the
+ * tank's next and STUCK_AFTER_MS have passed, the nonce is filled with a recorded 0-value
+ * self-transfer at twice the price, so it is replaced and its forwards batch again. After
+ * MAX_REFUSED_BATCHES such batches a process sweeps that network the classic way.
  */
 const REPLACED_AFTER_MS = 30_000;
 const STUCK_AFTER_MS = 5 * 60_000;
+export const MAX_REFUSED_BATCHES = 2;
 const NONCE_TAKEN = "its nonce was used by another transaction; checking once more before giving it up";
+
+const REFUSED_KEY = Symbol.for("bsc-pay.refused-batches");
+function refusedByNetwork(): Map<string, number> {
+  const holder = globalThis as { [REFUSED_KEY]?: Map<string, number> };
+  holder[REFUSED_KEY] ??= new Map();
+  return holder[REFUSED_KEY];
+}
+
+/** Sweep batches of `network` whose nonce this process had to fill since it started. */
+export function refusedBatches(network: string): number {
+  return refusedByNetwork().get(network) ?? 0;
+}
+
+/** Tests: a fresh process. */
+export function forgetRefusedBatches(): void {
+  refusedByNetwork().clear();
+}
 
 export type SettledTransaction =
   | { status: "sent" }
@@ -51,9 +71,9 @@ export async function settleTankTransaction(db: Db, row: SweepBatch): Promise<Se
       const sent = await broadcast(client, row.rawTx as Hex);
       if (!sent.ok) {
         await db.update(sweepBatches).set({ lastError: `broadcast: ${sent.error}`.slice(0, 500), updatedAt: new Date() }).where(eq(sweepBatches.id, row.id));
-        const refusedForGood = sent.kind === "rejected" || sent.kind === "underpriced";
-        if (row.kind === "sweep" && refusedForGood && Date.now() - row.createdAt.getTime() > STUCK_AFTER_MS) await cancelStuck(db, row);
       }
+      // Stuck is read from the chain, not from the node's answer ("underpriced" counts as landed).
+      if (row.kind !== "cancel" && count === row.nonce && Date.now() - row.createdAt.getTime() > STUCK_AFTER_MS) await cancelStuck(db, row);
       return { status: "sent" };
     }
   }
@@ -74,7 +94,7 @@ export async function settleOpenTankTransactions(db: Db, network?: string): Prom
   for (const row of open) await settleTankTransaction(db, row);
 }
 
-/** Fills a refused batch's nonce with a recorded 0-value self-transfer (once per batch). */
+/** Fills a stuck transaction's nonce with a recorded 0-value self-transfer (once per nonce). */
 async function cancelStuck(db: Db, batch: SweepBatch): Promise<void> {
   const cancels = await db
     .select({ id: sweepBatches.id })
@@ -89,10 +109,11 @@ async function cancelStuck(db: Db, batch: SweepBatch): Promise<void> {
   const raw = await keys.signer("gasTank", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to: batch.fromAddress as Address, value: 0n, gas: PLAIN_TRANSFER_GAS, gasPrice, nonce: batch.nonce });
   const recorded = await db
     .insert(sweepBatches)
-    .values({ network: batch.network, kind: "cancel", fromAddress: batch.fromAddress, nonce: batch.nonce, gasLimit: PLAIN_TRANSFER_GAS, gasPrice, txHash: hashOfRaw(raw), rawTx: raw, lastError: `fills the nonce of batch ${batch.id}, refused by the node for good` })
+    .values({ network: batch.network, kind: "cancel", fromAddress: batch.fromAddress, nonce: batch.nonce, gasLimit: PLAIN_TRANSFER_GAS, gasPrice, txHash: hashOfRaw(raw), rawTx: raw, lastError: `fills the nonce of ${batch.kind} ${batch.id}, not mined for ${STUCK_AFTER_MS / 60_000} minutes` })
     .returning({ id: sweepBatches.id });
   if (recorded.length === 0) return;
-  log.warn({ network: batch.network, batchId: batch.id, nonce: batch.nonce }, "a sweep batch was refused for good; its nonce is filled with a 0-value transfer and its forwards batch again");
+  if (batch.kind === "sweep") refusedByNetwork().set(batch.network, refusedBatches(batch.network) + 1);
+  log.warn({ network: batch.network, id: batch.id, kind: batch.kind, nonce: batch.nonce }, "a gas-tank transaction of batched sweeping is not mined; its nonce is filled with a 0-value transfer");
   await broadcast(client, raw);
 }
 

@@ -16,6 +16,8 @@ export interface ProxyOptions {
   refuseLogsAtBlock?: number;
   /** Refuse the next n eth_sendRawTransaction for good (as a node refuses a transaction). */
   refuseRawTransactions?: number;
+  /** What the refusal says: a ban (the default) or "transaction underpriced" (which senders take as landed). */
+  refuseRawTransactionsAs?: "rejected" | "underpriced";
 }
 
 export interface RpcProxy {
@@ -58,7 +60,7 @@ export async function startRpcProxy(target: string, options: ProxyOptions = {}):
     }
     if (payload.method === "eth_sendRawTransaction" && (proxy.options.refuseRawTransactions ?? 0) > 0) {
       proxy.options.refuseRawTransactions!--;
-      answerError(-32000, "transaction rejected: sender is blacklisted");
+      answerError(-32000, proxy.options.refuseRawTransactionsAs === "underpriced" ? "transaction underpriced" : "transaction rejected: sender is blacklisted");
       return;
     }
     const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { parseUnits, type Address } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { forgetBatchSupport, knownSweepMode, serviceSweepContracts } from "@/lib/chain/sweep-contracts";
+import { batchSweepSupport, forgetBatchSupport, knownSweepMode, serviceSweepContracts } from "@/lib/chain/sweep-contracts";
 import { chainCursors, forwards, sweepBatches, walletNonces } from "@/lib/db/schema";
 import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
@@ -22,6 +22,7 @@ import { call } from "../helpers/http";
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
 const oldChain = useTestChain({ chainId: 56, hardfork: "cancun" });
+const bareChain = useTestChain({ chainId: 56 }); // Prague, the sweep contracts never deployed
 const MERCHANT_WALLET = "0x976EA74026E726554dB657fA54763abd0C3a0aa9" as Address;
 const SECRET = "integration-test-secret-0123456789";
 
@@ -154,5 +155,18 @@ describe("batched sweeps in the engine", () => {
     expect(await db().select().from(sweepBatches)).toHaveLength(before.length);
     expect(knownSweepMode("bsc")).toBe("classic");
     expect(await tokenBalance(oldChain().url, usd, MERCHANT_WALLET)).toBe(parseUnits("6", 18));
+  });
+  it("gives up deploying the sweep contracts after two deployments that were never mined (their nonces filled): the network sweeps classic", async () => {
+    forgetBatchSupport();
+    await db().delete(chainCursors);
+    await db().delete(walletNonces);
+    useConfig({ BSC_RPC_URL: bareChain().url, NEXTAUTH_SECRET: SECRET, CONFIRMATIONS: "0" });
+    const tank = await fundGasTank(bareChain().url);
+    const replaced = (kind: "deploy_sweeper" | "deploy_delegate", n: number) => ({
+      network: "bsc", kind, fromAddress: tank, nonce: 1_000 + n, gasLimit: 1n, gasPrice: 1n,
+      txHash: `0x${String(n).padStart(64, "0")}`, rawTx: "0x", status: "replaced" as const,
+    });
+    await db().insert(sweepBatches).values([replaced("deploy_sweeper", 1), replaced("deploy_delegate", 2)]);
+    expect(await batchSweepSupport(db(), "bsc")).toEqual({ state: "classic", reason: "deploying the sweep contracts failed; classic sweeps until an operator looks" });
   });
 });

@@ -170,4 +170,53 @@ describe("batched sweeps across crashes", () => {
     expect(await chain().client.getTransactionCount({ address: tank })).toBe(tankSent + 2); // the cancel and the new batch
     await handle.close();
   });
+  it("fills the nonce of a batch the node answers 'underpriced' (taken as landed) and never mines; after two, sweeps classic", async () => {
+    useConfig(env());
+    const handle = await openFileDatabase(dir);
+    forgetBatchSupport();
+    const deposits = await paidSessions(["9"]);
+    await scanNetworkStep(handle.db, "bsc");
+    const merchantBefore = await tokenBalance(chain().url, token, MERCHANT_WALLET);
+    proxy.options.refuseRawTransactionsAs = "underpriced";
+    const openBatch = async () => (await handle.db.select().from(sweepBatches)).find((b) => b.kind === "sweep" && b.status === "sent")!;
+    const stepFor = async (batchId: number) => {
+      const [member] = await handle.db.select().from(forwards).where(eq(forwards.batchId, batchId));
+      await handle.db.update(forwards).set({ nextAttemptAt: new Date(0), lockedUntil: null });
+      await forwardStep(handle.db, member!.id);
+    };
+    const refuseUntilFilled = async () => {
+      proxy.options.refuseRawTransactions = 1_000;
+      await handle.db.update(forwards).set({ nextAttemptAt: new Date(0), lockedUntil: null });
+      for (const { forwardId } of await dueForwardsStep(handle.db)) await forwardStep(handle.db, forwardId); // batched; the node answers "underpriced"
+      const batch = await openBatch();
+      expect(batch.lastError).toBeNull(); // the answer looked like success
+      await stepFor(batch.id);
+      expect((await handle.db.select().from(sweepBatches)).filter((b) => b.kind === "cancel" && b.nonce === batch.nonce)).toHaveLength(0);
+      // Not mined for five minutes (here: its record made older), while its nonce is the tank's next.
+      await handle.db.update(sweepBatches).set({ createdAt: new Date(Date.now() - 6 * 60_000) }).where(eq(sweepBatches.id, batch.id));
+      proxy.options.refuseRawTransactions = 1; // the batch once more; the cancel goes through
+      await stepFor(batch.id);
+      expect((await handle.db.select().from(sweepBatches)).find((b) => b.kind === "cancel" && b.nonce === batch.nonce)).toMatchObject({ status: "sent" });
+      await stepFor(batch.id); // its nonce is taken: checked once more half a minute later
+      await handle.db.update(sweepBatches).set({ updatedAt: new Date(Date.now() - 60_000) }).where(eq(sweepBatches.id, batch.id));
+      await stepFor(batch.id);
+      expect((await handle.db.select().from(sweepBatches)).find((b) => b.id === batch.id)!.status).toBe("replaced");
+      return batch;
+    };
+
+    const first = await refuseUntilFilled();
+    const second = await refuseUntilFilled(); // batched once more after the first
+    expect(second.id).toBeGreaterThan(first.id);
+    proxy.options.refuseRawTransactions = 0;
+    proxy.options.refuseRawTransactionsAs = undefined;
+    await runEngine(handle.db, chain().url);
+
+    const rows = await handle.db.select().from(sweepBatches);
+    expect(rows.filter((b) => b.kind === "sweep" && b.id > second.id)).toEqual([]); // swept the classic way
+    expect(rows.filter((b) => b.kind === "cancel" && [first.nonce, second.nonce].includes(b.nonce)).map((b) => b.status)).toEqual(["mined", "mined"]);
+    expect((await handle.db.select().from(forwards)).every((f) => f.status === "completed")).toBe(true);
+    expect(await tokenBalance(chain().url, token, MERCHANT_WALLET)).toBe(merchantBefore + parseUnits("9", 18));
+    for (const address of deposits) expect(await tokenBalance(chain().url, token, address)).toBe(0n);
+    await handle.close();
+  });
 });
