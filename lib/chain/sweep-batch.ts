@@ -170,11 +170,21 @@ async function recordBatch(db: Db, network: string, ready: Entry[], contracts: S
     for (const [index, e] of final.entries()) {
       await tx
         .update(forwards)
-        .set({ status: "batched", batchId: batch!.id, batchIndex: index, amount: e.balance, gasPrice, sweepTxHash: txHash, lastError: null, nextAttemptAt: after(1), updatedAt: new Date() })
+        .set({ status: "batched", batchId: batch!.id, batchIndex: index, amount: e.balance, gasPrice, sweepTxHash: txHash, lastError: null, nextAttemptAt: batchCheckAt(index), updatedAt: new Date() })
         .where(eq(forwards.id, e.forward.id));
     }
     return { raw, batchId: batch!.id, forwardIds: final.map((e) => e.forward.id), authorizations: authorizationList.length };
   });
+}
+
+/**
+ * The first entry of a batch checks it every second; the others only stand in for it (a worker
+ * that died holding its lease), so up to 100 rows of one batch do not take the forward queue's
+ * places every second from other merchants' forwards.
+ */
+const SIBLING_CHECK_SECONDS = 30;
+function batchCheckAt(index: number): Date {
+  return after(index === 0 ? 1 : SIBLING_CHECK_SECONDS);
 }
 
 /** batched → the batch's outcome for all of its forwards at once; re-sends the same bytes meanwhile. */
@@ -185,7 +195,10 @@ export async function confirmSweepBatch(db: Db, forward: Forward): Promise<StepO
   const settled = batch.status === "sent" ? await settleTankTransaction(db, batch) : { status: batch.status };
   if (settled.status === "sent") {
     // One check per batch and second, not one per forward.
-    await db.update(forwards).set({ nextAttemptAt: after(1), updatedAt: new Date() }).where(and(eq(forwards.batchId, batch.id), eq(forwards.status, "batched")));
+    await db
+      .update(forwards)
+      .set({ nextAttemptAt: sql`case when ${forwards.batchIndex} = 0 then ${after(1).toISOString()}::timestamptz else ${after(SIBLING_CHECK_SECONDS).toISOString()}::timestamptz end`, updatedAt: new Date() })
+      .where(and(eq(forwards.batchId, batch.id), eq(forwards.status, "batched")));
     return "waiting";
   }
   await completeBatch(db, batch, settled);

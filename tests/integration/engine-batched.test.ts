@@ -137,6 +137,39 @@ describe("batched sweeps in the engine", () => {
     expect(await tokenBalance(chain().url, usd, MERCHANT_WALLET)).toBe(parseUnits("10", 18));
   });
 
+  it("lets the first entry of a pending batch check it every second; the others stand by, out of the queue's way", async () => {
+    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: SECRET, CONFIRMATIONS: "0" });
+    const usd = await deployTestToken(chain().url, { symbol: "QUE" });
+    const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
+    await pay(merchant, usd, ["1", "2", "3"]);
+    await scanNetworkStep(db(), "bsc");
+    await chain().client.setAutomine(false); // the batch stays unmined
+    try {
+      const [first] = await dueForwardsStep(db());
+      await forwardStep(db(), first!.forwardId);
+      const members = async () => (await db().select().from(forwards).where(eq(forwards.tokenContract, usd))).sort((a, b) => a.batchIndex! - b.batchIndex!);
+      const soon = Date.now() + 5_000;
+      const check = async () => {
+        const rows = await members();
+        expect(rows.map((f) => f.status)).toEqual(["batched", "batched", "batched"]);
+        expect(rows[0]!.nextAttemptAt.getTime()).toBeLessThan(soon);
+        for (const sibling of rows.slice(1)) expect(sibling.nextAttemptAt.getTime()).toBeGreaterThan(soon);
+        return rows;
+      };
+      const [driver] = await check();
+      await db().update(forwards).set({ nextAttemptAt: new Date(0) }).where(eq(forwards.id, driver!.id));
+      await forwardStep(db(), driver!.id); // the batch is still on its way
+      await check();
+    } finally {
+      await chain().client.setAutomine(true);
+    }
+    await chain().client.mine({ blocks: 1 });
+    await db().update(forwards).set({ nextAttemptAt: new Date(0) });
+    await runEngine(db(), chain().url);
+    expect((await db().select().from(forwards).where(eq(forwards.tokenContract, usd))).every((f) => f.status === "completed")).toBe(true);
+    expect(await tokenBalance(chain().url, usd, MERCHANT_WALLET)).toBe(parseUnits("6", 18));
+  });
+
   it("sweeps the classic way on a chain without EIP-7702, deploying nothing", async () => {
     forgetBatchSupport();
     // Another chain under the same network name: scan it from its start, count the tank's nonces afresh.
