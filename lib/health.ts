@@ -12,6 +12,7 @@ import { listNetworks, publicClientFor } from "./chain/networks";
 import { ensureStarted } from "./startup";
 import { webhookBacklog } from "./webhooks/endpoints";
 import { lastReconciliation } from "./custody/reconcile";
+import { walletStalls, type WalletStall } from "./ledger/watchdog";
 
 export interface ChainHealth {
   chainId: number;
@@ -27,6 +28,8 @@ export interface ChainHealth {
   quarantinedLogs: number;
   /** How deposits are swept here: batched (EIP-7702), classic, or unknown until the chain answered. */
   sweepMode: SweepMode;
+  /** Service wallets whose next nonce is not mined in time (the ledger's watchdog re-prices or fills it meanwhile). */
+  stuckWallets: { wallet: "gas_tank" | "withdrawal" | "deposit"; kind: string; nonce: number; since: string }[];
   error?: string;
 }
 
@@ -62,9 +65,12 @@ export async function getHealth(options: { startApp?: boolean } = {}): Promise<H
   } catch {
     return { status: "error", db: "unavailable", chains: {}, jobs };
   }
-  const chains = Object.fromEntries(await Promise.all(listNetworks().map(async (n) => [n.name, await chainHealth(n.name, n.chainId)] as const)));
-  const degraded = Object.values(chains).some((c) => c.error !== undefined);
   const db = await getDb();
+  const stalls = await walletStalls(db);
+  const chains = Object.fromEntries(
+    await Promise.all(listNetworks().map(async (n) => [n.name, await chainHealth(n.name, n.chainId, stalls.filter((s) => s.network === n.name))] as const)),
+  );
+  const degraded = Object.values(chains).some((c) => c.error !== undefined || c.stuckWallets.length > 0);
   const last = await lastReconciliation(db);
   return {
     status: degraded ? "degraded" : "ok",
@@ -79,7 +85,7 @@ export async function getHealth(options: { startApp?: boolean } = {}): Promise<H
 /** Below this, the gas tank is reported low even before a forward has to wait for it. */
 const GAS_TANK_LOW_WEI = 5_000_000_000_000_000n; // 0.005 BNB ≈ 100 sweeps at 1 gwei
 
-async function chainHealth(network: string, chainId: number): Promise<ChainHealth> {
+async function chainHealth(network: string, chainId: number, stalls: WalletStall[]): Promise<ChainHealth> {
   const db = await getDb();
   const [cursorRow] = await db.select().from(chainCursors).where(eq(chainCursors.network, network));
   const cursor = cursorRow ? Number(cursorRow.lastScannedBlock) : null;
@@ -97,6 +103,7 @@ async function chainHealth(network: string, chainId: number): Promise<ChainHealt
     heldForwards: await countHeldForwards(db, network),
     quarantinedLogs: await countQuarantined(db, network),
     sweepMode: knownSweepMode(network),
+    stuckWallets: stalls.map((s) => ({ wallet: s.walletRole as "gas_tank" | "withdrawal" | "deposit", kind: s.kind, nonce: s.nonce, since: s.since.toISOString() })),
   };
   try {
     const client = publicClientFor(network);

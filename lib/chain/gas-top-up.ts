@@ -1,14 +1,14 @@
-import { isNull } from "drizzle-orm";
-import { eq } from "drizzle-orm";
-import type { Address, Hex } from "viem";
+import type { Address } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { gasTopUps } from "../db/schema";
 import { AppError } from "../errors";
 import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor } from "./networks";
 import { allocateNonce } from "./nonces";
-import { broadcast, hashOfRaw, receiptOf, topUpGasLimit } from "./transactions";
+import { broadcastRecorded } from "../ledger/broadcast";
+import { recordTransaction } from "../ledger/record";
+import { settleNonce } from "../ledger/settle";
+import { topUpGasLimit } from "./transactions";
 
 /**
  * Makes sure `wallet` holds at least `neededWei` of BNB, sending exactly the difference from the
@@ -55,34 +55,18 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
     );
   }
   const chain = chainOf(networkConfig(network)!);
-  const raw = await db.transaction(async (tx) => {
+  const recorded = await db.transaction(async (tx) => {
     const nonce = await allocateNonce(tx, network, tank, tankCount);
     const signed = await keys.signer("gasTank", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to: wallet, value, gas: topUpGas, gasPrice, nonce });
-    await tx.insert(gasTopUps).values({ network, toAddress: wallet, value, nonce, txHash: hashOfRaw(signed), rawTx: signed });
-    return signed;
+    return recordTransaction(tx, { network, walletRole: "gas_tank", walletIndex: 0, wallet: tank, kind: "wallet_gas", raw: signed });
   });
-  const hash = hashOfRaw(raw);
+  await broadcastRecorded(db, recorded);
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    await broadcast(client, raw);
-    const receipt = await receiptOf(client, hash);
-    if (receipt) {
-      await db.update(gasTopUps).set({ minedAt: new Date() }).where(eq(gasTopUps.txHash, hash));
-      return;
-    }
+    const outcome = await settleNonce(db, recorded);
+    if (outcome.state === "settled" && outcome.winner.status === "mined" && outcome.winner.kind === "wallet_gas") return;
+    if (outcome.state !== "open") throw new AppError("BLOCKCHAIN_ERROR", "the gas top-up for this wallet did not go through; try again");
     if (Date.now() > deadline) throw new AppError("BLOCKCHAIN_ERROR", "the gas top-up for this wallet is not mined yet; try again shortly");
     await new Promise((r) => setTimeout(r, 250));
   }
-}
-
-/** Job step: re-broadcast top-ups that are not mined yet (their nonces must not stay holes). */
-export async function rebroadcastTopUps(db: Db): Promise<number> {
-  const open = await db.select().from(gasTopUps).where(isNull(gasTopUps.minedAt));
-  for (const topUp of open) {
-    const client = publicClientFor(topUp.network);
-    const receipt = await receiptOf(client, topUp.txHash as Hex);
-    if (receipt) await db.update(gasTopUps).set({ minedAt: new Date() }).where(eq(gasTopUps.id, topUp.id));
-    else await broadcast(client, topUp.rawTx as Hex);
-  }
-  return open.length;
 }

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
 import { getHealth } from "../health";
+import { walletStalls } from "../ledger/watchdog";
 import { lastReconciliation } from "./reconcile";
 
 /** Lag (blocks) above which a network counts as behind in the operator's view (the alert's threshold). */
@@ -28,6 +29,15 @@ export async function operatorStatus(db: Db): Promise<{ lines: string[]; healthy
     if (c.gasTank.low) problems.push(`${name}: gas tank low (fund ${c.gasTank.address})`);
     lines.push(`  ${"".padEnd(12)} held forwards ${c.heldForwards}, quarantined logs ${c.quarantinedLogs}`);
     if (c.heldForwards > 0) problems.push(`${name}: ${c.heldForwards} held forward(s) (npm run admin -- forwards held)`);
+  }
+  const stalls = await walletStalls(db);
+  if (stalls.length > 0) {
+    lines.push("stuck wallets (the ledger re-prices or fills their next nonce)");
+    for (const s of stalls) {
+      const minutes = Math.round((Date.now() - s.since.getTime()) / 60_000);
+      lines.push(`  ${s.network.padEnd(12)} ${s.walletRole} ${s.wallet}: ${s.kind} at nonce ${s.nonce} not mined for ${minutes} min (since ${s.since.toISOString()})`);
+      problems.push(`${s.network}: ${s.walletRole} wallet ${s.wallet} stuck at nonce ${s.nonce} (${s.kind})`);
+    }
   }
   const n = (table: string, status: string) => counts.get(`${table} ${status}`) ?? 0;
   lines.push(

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import type { Db } from "./client";
+import { completeMovedLedgerRows } from "./ledger-backfill";
 import { rowsOf } from "./rows";
 
 interface JournalEntry {
@@ -63,6 +64,12 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<st
       );
       done.push(migration.tag);
     }
+    if (done.length > 0 && (await ledgerExists(tx))) await completeMovedLedgerRows(tx);
     return done;
   });
+}
+
+async function ledgerExists(tx: Db): Promise<boolean> {
+  const [row] = rowsOf<{ found: string | null }>(await tx.execute(sql`select to_regclass('public.chain_transactions')::text as found`));
+  return Boolean(row?.found);
 }

@@ -1,10 +1,10 @@
 import { planFlaggedDeposits, type QueuedForward } from "../chain/forward-plan";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../chain/forwarder";
-import { rebroadcastTopUps } from "../chain/gas-top-up";
 import { settleOpenTankTransactions } from "../chain/tank-transactions";
 import { listNetworks } from "../chain/networks";
 import { recordScanError, scanOnce } from "../chain/scanner";
 import type { Db } from "../db";
+import { tendLedger } from "../ledger/watchdog";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { lastReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
@@ -68,9 +68,12 @@ export async function forwardStep(db: Db, forwardId: number): Promise<ForwardOut
   return outcome;
 }
 
-/** Submitted withdrawals → completed / failed; unmined gas top-ups, sweep-contract deployments and cancels re-broadcast. */
+/**
+ * The ledger's round (every open transaction settled or sent again, stuck wallets re-priced), then
+ * submitted withdrawals → completed / failed; sweep-contract deployments and cancels re-broadcast.
+ */
 export async function confirmWithdrawalsStep(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
-  await rebroadcastTopUps(db);
+  await tendLedger(db);
   await settleOpenTankTransactions(db);
   return confirmWithdrawals(db);
 }

@@ -3,6 +3,7 @@ import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
 import { countsByStatus } from "../custody/status";
 import { getHealth } from "../health";
+import { walletStalls } from "../ledger/watchdog";
 import { metrics } from "./registry";
 
 /**
@@ -19,6 +20,7 @@ export async function collectLevels(db: Db): Promise<void> {
     countBy(db, sql`select status as label, network, count(*)::int as n from sweep_batches where kind = 'sweep' group by status, network`),
     countBy(db, sql`select status as label, network, coalesce(sum(size), 0)::int as n from sweep_batches where kind = 'sweep' group by status, network`),
   ]);
+  const stalls = await walletStalls(db);
   for (const g of Object.values(levels)) g.reset();
 
   for (const [network, chain] of Object.entries(health.chains)) {
@@ -30,7 +32,11 @@ export async function collectLevels(db: Db): Promise<void> {
     levels.gasTankLow.set({ network }, chain.gasTank.low ? 1 : 0);
     levels.quarantinedLogs.set({ network }, chain.quarantinedLogs);
     levels.sweepMode.set({ network, mode: chain.sweepMode }, 1);
+    // The gas tank always has a series, so an alert on it has something to read.
+    levels.walletStuckSeconds.set({ network, wallet: chain.gasTank.address }, 0);
   }
+  const now = Date.now();
+  for (const s of stalls) levels.walletStuckSeconds.set({ network: s.network, wallet: s.wallet }, Math.round((now - s.since.getTime()) / 1000));
   for (const [gauge, rows] of [[levels.sweepBatches, batches], [levels.sweepBatchEntries, entries]] as const) {
     for (const [key, n] of rows) {
       const [status, network] = key.split("\u0000") as [string, string];

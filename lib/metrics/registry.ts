@@ -27,6 +27,7 @@ interface Metrics {
     sweepBatchEntries: Gauge<"network" | "status">;
     sweepMode: Gauge<"network" | "mode">;
     withdrawals: Gauge<"status">;
+    walletStuckSeconds: Gauge<"network" | "wallet">;
     webhookDeliveries: Gauge<"status">;
   };
 }
@@ -57,6 +58,7 @@ function createMetrics(): Metrics {
       sweepBatches: gauge("bscpay_sweep_batches", "Batched (EIP-7702) sweep transactions by status: sent (on their way), mined, reverted (alert: increasing), replaced", ["network", "status"]),
       sweepBatchEntries: gauge("bscpay_sweep_batch_entries", "Deposit addresses swept by batches, by the batch's status", ["network", "status"]),
       sweepMode: gauge("bscpay_sweep_mode", "1 for how the network sweeps deposits now: batched, classic, or unknown before the chain answered", ["network", "mode"]),
+      walletStuckSeconds: gauge("bscpay_wallet_stuck_seconds", "Seconds a service wallet's next nonce has not been mined (0 = moving; alert: > 300)", ["network", "wallet"]),
       withdrawals: gauge("bscpay_withdrawals", "Withdrawals by status; submitted = the queue", ["status"]),
       webhookDeliveries: gauge("bscpay_webhook_deliveries", "Webhook deliveries by status (alert: failed increasing)", ["status"]),
     },

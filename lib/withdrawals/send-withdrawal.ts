@@ -6,11 +6,11 @@ import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
 import { classifyRpcError, errorText } from "../chain/rpc-errors";
 import { assertNotServiceAddress } from "../chain/service-addresses";
-import { hashOfRaw } from "../chain/transactions";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { walletNonces, withdrawals, type Withdrawal } from "../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
+import { recordTransaction } from "../ledger/record";
 import { AppError } from "../errors";
 import { amountProblemMessage, parseAmount } from "../payments/amount";
 import { findOwnToken } from "../tokens/find-own-token";
@@ -87,6 +87,7 @@ export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: 
     const nonce = await allocateNonce(tx, token.network, from, chainCount);
     const chain = chainOf(network);
     const raw = await keys.signer("withdrawal", domain.id).signTransaction({ chain, chainId: chain.id, type: "legacy", to: contract, data, gas: gasLimit, gasPrice, nonce });
+    const ledgerRow = await recordTransaction(tx, { network: token.network, walletRole: "withdrawal", walletIndex: domain.id, wallet: from, kind: "withdrawal", raw });
     const [row] = await tx
       .insert(withdrawals)
       .values({
@@ -101,8 +102,8 @@ export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: 
         toAddress: input.toAddress,
         amount: units,
         nonce,
-        txHash: hashOfRaw(raw),
-        rawTx: raw,
+        txHash: ledgerRow.txHash,
+        chainTxId: ledgerRow.id,
         gasLimit,
         gasPrice,
       })

@@ -1,6 +1,6 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import type { Db } from "../db";
-import { domains, tokens, withdrawals, type WithdrawalStatus } from "../db/schema";
+import { chainTransactions, domains, tokens, withdrawals, type Withdrawal, type WithdrawalStatus } from "../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
 import { AppError } from "../errors";
 import { offsetOf, pageOf, type Page } from "../pagination";
@@ -85,6 +85,24 @@ export async function getUserWithdrawal(db: Db, userId: number, withdrawalId: st
     nonce: row.withdrawal.nonce,
     domain: row.domain,
     source: row.withdrawal.apiKeyId === null ? ("dashboard" as const) : ("api" as const),
-    fillerTxHash: row.withdrawal.fillerTxHash,
+    fillerTxHash: await nonceFillerHash(db, row.withdrawal),
   };
+}
+
+/** The 0-value transfer the ledger signed to fill this withdrawal's nonce, if it had to. */
+async function nonceFillerHash(db: Db, withdrawal: Withdrawal): Promise<string | null> {
+  const [filler] = await db
+    .select({ txHash: chainTransactions.txHash })
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.network, withdrawal.network),
+        eq(chainTransactions.wallet, withdrawal.fromAddress),
+        eq(chainTransactions.nonce, withdrawal.nonce),
+        eq(chainTransactions.kind, "cancel"),
+      ),
+    )
+    .orderBy(desc(chainTransactions.id))
+    .limit(1);
+  return filler?.txHash ?? null;
 }

@@ -1,47 +1,36 @@
 /**
- * When a withdrawal is final, as one pure function of what the chain says (DESIGN.md §12): it
- * stays submitted until its nonce is used on chain, and *which* transaction used it decides —
- * the withdrawal itself (completed, or failed if it reverted) or the 0-value filler that replaced
- * a refused broadcast (failed: nothing was sent). Only a final answer releases the request's
+ * When a withdrawal is final, as one pure function of how the ledger settled its nonce
+ * (DESIGN.md §12, §17): it stays submitted until one of the nonce's transactions has a receipt,
+ * and *which* one decides — the withdrawal (or its re-priced copy: the same transfer) completes it,
+ * or fails it if it reverted; the 0-value cancel that filled a refused nonce fails it (nothing
+ * was sent). A nonce taken by a transaction the service never signed proves nothing about the
+ * tokens: the withdrawal stays submitted for the operator. Only a failure releases the request's
  * Idempotency-Key, so a retry can never send twice.
  */
-export interface MinedFacts {
-  success: boolean;
-  confirmations: number;
-}
+export type NonceFacts =
+  | { state: "open" }
+  | { state: "taken-by-other" }
+  | { state: "settled"; by: "withdrawal" | "cancel"; success: boolean; confirmations: number };
 
 export interface WithdrawalFacts {
-  nonce: number;
-  /** The wallet's mined transaction count (its next nonce on chain). */
-  minedCount: number;
-  withdrawal: MinedFacts | null;
-  filler: MinedFacts | null;
-  hasFiller: boolean;
+  nonce: NonceFacts;
   requiredConfirmations: number;
-  /** What the node said when it refused the broadcast, if it did. */
+  /** What the node said when it refused the withdrawal's bytes, if it did. */
   broadcastError: string | null;
 }
 
-export type Settlement =
-  | { status: "submitted"; next: "wait" | "rebroadcast-withdrawal" | "rebroadcast-filler" }
-  | { status: "completed" }
-  | { status: "failed"; reason: string };
+export type Settlement = { status: "submitted"; needsOperator?: true } | { status: "completed" } | { status: "failed"; reason: string };
 
 export function settleWithdrawal(facts: WithdrawalFacts): Settlement {
-  const required = Math.max(1, facts.requiredConfirmations);
-  if (facts.withdrawal) {
-    if (facts.withdrawal.confirmations < required) return { status: "submitted", next: "wait" };
-    return facts.withdrawal.success ? { status: "completed" } : { status: "failed", reason: "the transfer reverted on chain; the tokens were not sent" };
+  const { nonce } = facts;
+  if (nonce.state === "open") return { status: "submitted" };
+  if (nonce.state === "taken-by-other") return { status: "submitted", needsOperator: true };
+  if (nonce.confirmations < Math.max(1, facts.requiredConfirmations)) return { status: "submitted" };
+  if (nonce.by === "withdrawal") {
+    return nonce.success ? { status: "completed" } : { status: "failed", reason: "the transfer reverted on chain; the tokens were not sent" };
   }
-  if (facts.filler) {
-    if (facts.filler.confirmations < required) return { status: "submitted", next: "wait" };
-    const why = facts.broadcastError ? `the network refused the transaction (${facts.broadcastError})` : "the transaction was replaced";
-    return { status: "failed", reason: `${why}; its nonce was filled by a 0-value transfer, nothing was sent` };
-  }
-  if (facts.minedCount > facts.nonce) {
-    return { status: "failed", reason: "dropped: its nonce was used by another transaction of the wallet; nothing was sent" };
-  }
-  return { status: "submitted", next: facts.hasFiller ? "rebroadcast-filler" : "rebroadcast-withdrawal" };
+  const why = facts.broadcastError ? `the network refused the transaction (${facts.broadcastError})` : "the transaction was not mined";
+  return { status: "failed", reason: `${why}; its nonce was filled by a 0-value transfer, nothing was sent` };
 }
 
 /** Whether a request's Idempotency-Key may be used again: only once nothing was, or can still be, sent. */

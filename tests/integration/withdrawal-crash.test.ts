@@ -6,7 +6,8 @@ import { parseUnits, type Address } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { keyRingFor } from "@/lib/chain/keys";
 import { closeDatabase } from "@/lib/db";
-import { withdrawals } from "@/lib/db/schema";
+import { eq } from "drizzle-orm";
+import { chainTransactions, withdrawals } from "@/lib/db/schema";
 import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -47,7 +48,9 @@ describe("a crash after recording a withdrawal and before broadcasting it", () =
 
     handle = await openFileDatabase(dir); // the restart
     const [recorded] = await handle.db.select().from(withdrawals);
-    expect(recorded).toMatchObject({ status: "submitted", broadcastAt: null });
+    expect(recorded).toMatchObject({ status: "submitted" });
+    const [ledgerRow] = await handle.db.select().from(chainTransactions).where(eq(chainTransactions.id, recorded!.chainTxId));
+    expect(ledgerRow).toMatchObject({ kind: "withdrawal", status: "pending", broadcasts: 0, firstBroadcastAt: null, txHash: recorded!.txHash });
     expect(await chain().client.getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(0);
 
     for (let i = 0; i < 5 && (await handle.db.select().from(withdrawals))[0]!.status === "submitted"; i++) {
@@ -60,5 +63,6 @@ describe("a crash after recording a withdrawal and before broadcasting it", () =
     expect(await tokenBalance(chain().url, token, RECIPIENT)).toBe(parseUnits("7", 18));
     await confirmWithdrawalsStep(handle.db);
     expect(await chain().client.getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(1);
+    expect((await handle.db.select().from(chainTransactions).where(eq(chainTransactions.id, recorded!.chainTxId)))[0]).toMatchObject({ status: "mined", minedBlock: expect.any(Number) });
   });
 });

@@ -1,11 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { parseEther, parseUnits, type Address } from "viem";
 import { describe, expect, it, vi } from "vitest";
 import { GET as getOne } from "@/app/api/v1/withdrawal/[withdrawalId]/route";
 import { GET as history } from "@/app/api/v1/withdrawal/history/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
 import { keyRingFor } from "@/lib/chain/keys";
-import { gasTopUps, withdrawals } from "@/lib/db/schema";
+import { chainTransactions, withdrawals } from "@/lib/db/schema";
 import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
 import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";
 import { newApiKey, setUpMerchant, type Merchant } from "../helpers/accounts";
@@ -60,7 +60,13 @@ describe("POST /api/v1/withdrawal/send", () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ amount: "25", token: "WDR", toAddress: RECIPIENT, status: "submitted", domainId: merchant.domainId, fromAddress: wallet });
     expect(res.body.data.txHash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(await db().select().from(gasTopUps)).toHaveLength(1);
+    // One ledger: the gas tank's top-up and the withdrawal itself, each recorded with its wallet and nonce.
+    const ledger = await db().select().from(chainTransactions).orderBy(chainTransactions.id);
+    expect(ledger.map((r) => [r.kind, r.walletRole, r.wallet])).toEqual([
+      ["wallet_gas", "gas_tank", keyRingFor(TEST_MNEMONIC).gasTankAddress()],
+      ["withdrawal", "withdrawal", wallet],
+    ]);
+    expect(ledger[1]!.txHash).toBe(res.body.data.txHash);
 
     await confirmAll();
     const fetched = await call(getOne, { headers: headers(), params: { withdrawalId: res.body.data.withdrawalId } });
@@ -188,13 +194,16 @@ describe("refused broadcasts and the Inngest confirmer", () => {
       await confirmWithdrawalsStep(db());
       await confirmWithdrawalsStep(db());
       const [refused] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
-      expect(refused).toMatchObject({ status: "submitted", failureReason: null, broadcastError: "transaction rejected: sender is blacklisted" });
-      expect(refused!.fillerTxHash).toMatch(/^0x/);
+      expect(refused).toMatchObject({ status: "submitted", failureReason: null });
+      const [own, filler] = await db().select().from(chainTransactions).where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, withdrawal.nonce))).orderBy(chainTransactions.id);
+      expect(own).toMatchObject({ id: withdrawal.chainTxId, status: "pending", broadcastError: "refused: transaction rejected: sender is blacklisted" });
+      expect(filler).toMatchObject({ kind: "cancel", replacesId: own!.id, wallet, toAddress: wallet, status: "pending" });
 
       await chain().client.setAutomine(true);
       await confirmAll(); // the filler (a 0-value self-transfer) is mined at the withdrawal's nonce
       const [filled] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
-      expect(filled).toMatchObject({ status: "failed", fillerRawTx: null });
+      expect(filled).toMatchObject({ status: "failed" });
+      expect((await db().select().from(chainTransactions).where(eq(chainTransactions.id, own!.id)))[0]).toMatchObject({ status: "replaced", replacedById: filler!.id });
       expect(filled!.failureReason).toContain("the network refused the transaction (transaction rejected: sender is blacklisted)");
       expect(filled!.failureReason).toContain("nothing was sent");
       expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 1);
@@ -221,9 +230,16 @@ describe("refused broadcasts and the Inngest confirmer", () => {
       expect(refused.body.error.code).toBe("BLOCKCHAIN_ERROR");
       expect(refused.body.error.message).toContain("sender is blacklisted");
       expect(refused.body.error.message).toContain("nothing was sent");
-      const [failed] = await db().select().from(withdrawals).where(eq(withdrawals.broadcastError, "transaction rejected: sender is blacklisted"));
+      const [refusedRow] = await db()
+        .select()
+        .from(chainTransactions)
+        .where(eq(chainTransactions.broadcastError, "refused: transaction rejected: sender is blacklisted"))
+        .orderBy(desc(chainTransactions.id))
+        .limit(1);
+      const [failed] = await db().select().from(withdrawals).where(eq(withdrawals.chainTxId, refusedRow!.id));
       expect(failed).toMatchObject({ status: "failed" });
-      expect(await chain().client.getTransactionReceipt({ hash: failed!.fillerTxHash as `0x${string}` })).toMatchObject({ status: "success" });
+      const [filler] = await db().select().from(chainTransactions).where(eq(chainTransactions.replacesId, refusedRow!.id));
+      expect(await chain().client.getTransactionReceipt({ hash: filler!.txHash as `0x${string}` })).toMatchObject({ status: "success" });
 
       const retried = await call(send, { method: "POST", headers: keyed, body: body("2") });
       expect(retried.status).toBe(201);

@@ -148,7 +148,7 @@ describe("events from transitions", () => {
   it("names withdrawal events only for final settlements", () => {
     expect(withdrawalEvent({ status: "completed" })).toBe("withdrawal.completed");
     expect(withdrawalEvent({ status: "failed", reason: "reverted" })).toBe("withdrawal.failed");
-    expect(withdrawalEvent({ status: "submitted", next: "wait" })).toBeNull();
+    expect(withdrawalEvent({ status: "submitted" })).toBeNull();
   });
 });
 

@@ -1,26 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { releasesIdempotencyKey, settleWithdrawal, type WithdrawalFacts } from "@/lib/withdrawals/withdrawal-state";
+import { releasesIdempotencyKey, settleWithdrawal, type NonceFacts, type WithdrawalFacts } from "@/lib/withdrawals/withdrawal-state";
 
-const facts = (overrides: Partial<WithdrawalFacts> = {}): WithdrawalFacts => ({
-  nonce: 7,
-  minedCount: 7,
-  withdrawal: null,
-  filler: null,
-  hasFiller: false,
-  requiredConfirmations: 3,
-  broadcastError: null,
-  ...overrides,
-});
-const mined = (success: boolean, confirmations: number) => ({ success, confirmations });
+const facts = (nonce: NonceFacts, overrides: Partial<WithdrawalFacts> = {}): WithdrawalFacts => ({ nonce, requiredConfirmations: 3, broadcastError: null, ...overrides });
+const by = (who: "withdrawal" | "cancel", success: boolean, confirmations: number): NonceFacts => ({ state: "settled", by: who, success, confirmations });
 
-describe("settleWithdrawal: final only when the chain says which transaction used the nonce", () => {
+describe("settleWithdrawal: final only when the ledger holds the receipt of the transaction that used the nonce", () => {
   it.each([
-    ["nothing mined, nonce free: send it (again)", facts(), { status: "submitted", next: "rebroadcast-withdrawal" }],
-    ["refused, filler signed, nonce free: the filler is re-sent, still submitted", facts({ hasFiller: true, broadcastError: "rejected" }), { status: "submitted", next: "rebroadcast-filler" }],
-    ["the withdrawal mined, not yet confirmed", facts({ minedCount: 8, withdrawal: mined(true, 2) }), { status: "submitted", next: "wait" }],
-    ["the withdrawal mined and confirmed", facts({ minedCount: 8, withdrawal: mined(true, 3) }), { status: "completed" }],
-    ["the withdrawal mined although it had been refused once (a mempool kept it)", facts({ minedCount: 8, hasFiller: true, withdrawal: mined(true, 5), broadcastError: "rejected" }), { status: "completed" }],
-    ["the filler mined, not yet confirmed", facts({ minedCount: 8, hasFiller: true, filler: mined(true, 1) }), { status: "submitted", next: "wait" }],
+    ["nothing mined yet", facts({ state: "open" }), { status: "submitted" }],
+    ["refused once, its nonce not settled yet", facts({ state: "open" }, { broadcastError: "rejected" }), { status: "submitted" }],
+    ["the withdrawal mined, not yet confirmed", facts(by("withdrawal", true, 2)), { status: "submitted" }],
+    ["the withdrawal (or its re-priced copy) mined and confirmed", facts(by("withdrawal", true, 3)), { status: "completed" }],
+    ["the withdrawal mined although it had been refused once (a mempool kept it)", facts(by("withdrawal", true, 5), { broadcastError: "rejected" }), { status: "completed" }],
+    ["the filler mined, not yet confirmed", facts(by("cancel", true, 1)), { status: "submitted" }],
+    // A lagging node, a leaked key: the tokens may have left. Never failed, never a released key.
+    ["the nonce went to a transaction the service did not sign", facts({ state: "taken-by-other" }), { status: "submitted", needsOperator: true }],
   ] as const)("%s", (_name, input, expected) => {
     const settlement = settleWithdrawal(input);
     expect(settlement).toEqual(expected);
@@ -28,9 +21,9 @@ describe("settleWithdrawal: final only when the chain says which transaction use
   });
 
   it.each([
-    ["the filler took the nonce: nothing was sent", facts({ minedCount: 8, hasFiller: true, filler: mined(true, 3), broadcastError: "invalid sender" }), /the network refused the transaction \(invalid sender\); its nonce was filled.*nothing was sent/],
-    ["the withdrawal reverted on chain", facts({ minedCount: 8, withdrawal: mined(false, 3) }), /reverted on chain; the tokens were not sent/],
-    ["another transaction of the wallet took the nonce", facts({ minedCount: 9 }), /dropped: its nonce was used by another transaction/],
+    ["the filler took the nonce: nothing was sent", facts(by("cancel", true, 3), { broadcastError: "invalid sender" }), /the network refused the transaction \(invalid sender\); its nonce was filled.*nothing was sent/],
+    ["a stuck withdrawal's nonce was filled", facts(by("cancel", true, 3)), /was not mined; its nonce was filled.*nothing was sent/],
+    ["the withdrawal reverted on chain", facts(by("withdrawal", false, 3)), /reverted on chain; the tokens were not sent/],
   ] as const)("fails, and frees the Idempotency-Key, when %s", (_name, input, reason) => {
     const settlement = settleWithdrawal(input);
     expect(settlement.status).toBe("failed");
@@ -39,7 +32,7 @@ describe("settleWithdrawal: final only when the chain says which transaction use
   });
 
   it("needs at least one confirmation even when CONFIRMATIONS is 0", () => {
-    expect(settleWithdrawal(facts({ requiredConfirmations: 0, minedCount: 8, withdrawal: mined(true, 0) }))).toEqual({ status: "submitted", next: "wait" });
-    expect(settleWithdrawal(facts({ requiredConfirmations: 0, minedCount: 8, withdrawal: mined(true, 1) }))).toEqual({ status: "completed" });
+    expect(settleWithdrawal(facts(by("withdrawal", true, 0), { requiredConfirmations: 0 }))).toEqual({ status: "submitted" });
+    expect(settleWithdrawal(facts(by("withdrawal", true, 1), { requiredConfirmations: 0 }))).toEqual({ status: "completed" });
   });
 });

@@ -14,3 +14,4 @@ export * from "./app-state";
 export * from "./token-catalogue";
 export * from "./quarantine";
 export * from "./sweep-batches";
+export * from "./chain-transactions";

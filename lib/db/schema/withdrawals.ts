@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { apiKeys } from "./api-keys";
+import { chainTransactions } from "./chain-transactions";
 import { amount, createdAt, timestamptz, updatedAt } from "./columns";
 import { domains } from "./domains";
 import { tokens } from "./tokens";
@@ -31,20 +32,16 @@ export const withdrawals = pgTable(
     toAddress: text("to_address").notNull(),
     amount: amount("amount").notNull(),
     nonce: bigint("nonce", { mode: "number" }).notNull(),
+    /** The hash that used (or is on its way to use) the nonce: the ledger row's, or its re-priced copy once mined. */
     txHash: text("tx_hash").notNull(),
-    /** The signed transaction, so a failed broadcast is retried with the very same bytes. */
-    rawTx: text("raw_tx").notNull(),
+    /** Its transaction in the ledger (chain_transactions): the signed bytes, broadcasts and outcome live there. */
+    chainTxId: bigint("chain_tx_id", { mode: "number" })
+      .notNull()
+      .references(() => chainTransactions.id),
     gasLimit: amount("gas_limit").notNull(),
     gasPrice: amount("gas_price").notNull(),
     status: text("status", { enum: WITHDRAWAL_STATUSES }).notNull().default("submitted"),
-    /** When the transaction could not be broadcast, the 0-value self-transfer that filled its nonce. */
-    fillerTxHash: text("filler_tx_hash"),
-    /** The filler, signed; cleared once its nonce is mined. */
-    fillerRawTx: text("filler_raw_tx"),
     failureReason: text("failure_reason"),
-    /** Why the node refused the broadcast; the withdrawal stays submitted until its nonce is settled. */
-    broadcastError: text("broadcast_error"),
-    broadcastAt: timestamptz("broadcast_at"),
     confirmedAt: timestamptz("confirmed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -60,23 +57,3 @@ export const withdrawals = pgTable(
 );
 
 export type Withdrawal = typeof withdrawals.$inferSelect;
-
-/**
- * BNB sent by the gas tank to a withdrawal wallet so it can pay gas; stored signed before it is
- * broadcast and re-broadcast until mined, so the gas tank's nonce sequence never has a hole.
- */
-export const gasTopUps = pgTable(
-  "gas_top_ups",
-  {
-    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
-    network: text("network").notNull(),
-    toAddress: text("to_address").notNull(),
-    value: amount("value").notNull(),
-    nonce: bigint("nonce", { mode: "number" }).notNull(),
-    txHash: text("tx_hash").notNull(),
-    rawTx: text("raw_tx").notNull(),
-    minedAt: timestamptz("mined_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [index("gas_top_ups_unmined_idx").on(t.createdAt).where(sql`${t.minedAt} is null`)],
-);

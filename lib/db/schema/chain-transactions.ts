@@ -1,0 +1,89 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, integer, pgTable, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { amount, createdAt, timestamptz, updatedAt } from "./columns";
+
+/**
+ * The ledger of every transaction the service signs (DESIGN.md §17). A row is written, signed,
+ * in the same database transaction that takes its nonce, before it is ever broadcast; only these
+ * bytes are sent again. Business records (forwards, withdrawals, batches) point at their row and
+ * take their outcome from it; lib/ledger owns the status.
+ *
+ *   pending ──(a receipt)──────────────────────────────────────────▶ mined | reverted
+ *   pending ──(another row of its wallet and nonce has a receipt)──▶ replaced (replacedById)
+ *   pending ──(the nonce used on chain, no receipt for DROP_AFTER_BLOCKS read at pinned blocks)──▶ replaced
+ * A row at the wallet's next nonce that is not mined in time is re-priced (the same payload at a
+ * higher fee) or cancelled (a 0-value self-transfer): a new row with `replacesId`, same nonce.
+ */
+export const CHAIN_TRANSACTION_KINDS = [
+  /** Gas tank → deposit address: the BNB a classic sweep needs. */
+  "sweep_gas",
+  /** Deposit address → forward target: the token transfer of a classic sweep. */
+  "sweep",
+  /** Gas tank → a withdrawal wallet: the BNB its sends need. */
+  "wallet_gas",
+  /** Withdrawal wallet → recipient. */
+  "withdrawal",
+  /** A 0-value self-transfer that fills a nonce whose own transaction was refused or is stuck. */
+  "cancel",
+] as const;
+export type ChainTransactionKind = (typeof CHAIN_TRANSACTION_KINDS)[number];
+
+export const CHAIN_TRANSACTION_STATUSES = ["pending", "mined", "reverted", "replaced"] as const;
+export type ChainTransactionStatus = (typeof CHAIN_TRANSACTION_STATUSES)[number];
+
+/** Which key of DESIGN.md §7 signs: the gas tank, a domain's withdrawal wallet, a deposit address. */
+export const WALLET_ROLES = ["gas_tank", "withdrawal", "deposit"] as const;
+export type WalletRole = (typeof WALLET_ROLES)[number];
+
+export const chainTransactions = pgTable(
+  "chain_transactions",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    network: text("network").notNull(),
+    walletRole: text("wallet_role", { enum: WALLET_ROLES }).notNull(),
+    /** The key's index under its role: 0 for the gas tank, the domain id, the deposit index. */
+    walletIndex: bigint("wallet_index", { mode: "number" }).notNull(),
+    wallet: text("wallet").notNull(),
+    nonce: bigint("nonce", { mode: "number" }).notNull(),
+    kind: text("kind", { enum: CHAIN_TRANSACTION_KINDS }).notNull(),
+    toAddress: text("to_address").notNull(),
+    value: amount("value").notNull(),
+    gasLimit: amount("gas_limit").notNull(),
+    /** Legacy gas price (every kind signed today is legacy). */
+    gasPrice: amount("gas_price").notNull(),
+    txHash: text("tx_hash").notNull(),
+    /** Null only for settled rows moved from a record that no longer kept the bytes (a mined filler). */
+    rawTx: text("raw_tx"),
+    status: text("status", { enum: CHAIN_TRANSACTION_STATUSES }).notNull().default("pending"),
+    /** The row this one re-prices or cancels (same wallet and nonce). */
+    replacesId: bigint("replaces_id", { mode: "number" }).references((): AnyPgColumn => chainTransactions.id),
+    /** Settled as replaced: the row of the same nonce whose receipt we hold (null: a transaction outside the ledger). */
+    replacedById: bigint("replaced_by_id", { mode: "number" }).references((): AnyPgColumn => chainTransactions.id),
+    firstBroadcastAt: timestamptz("first_broadcast_at"),
+    lastBroadcastAt: timestamptz("last_broadcast_at"),
+    broadcasts: integer("broadcasts").notNull().default(0),
+    /** What the node said when it last refused this transaction. */
+    broadcastError: text("broadcast_error"),
+    /** The pinned block at which the nonce was first seen used while no receipt of its rows was found. */
+    nonceUsedSeenBlock: bigint("nonce_used_seen_block", { mode: "number" }),
+    /** Set by the watchdog while this nonce blocks its wallet: since when (the nonce's first row). */
+    stuckSince: timestamptz("stuck_since"),
+    minedBlock: bigint("mined_block", { mode: "number" }),
+    gasUsed: amount("gas_used"),
+    settledAt: timestamptz("settled_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("chain_transactions_hash_idx").on(t.txHash),
+    // One original per nonce of a wallet: a second one would be a double allocation.
+    uniqueIndex("chain_transactions_nonce_idx").on(t.network, t.wallet, t.nonce).where(sql`${t.replacesId} is null`),
+    // Replacements form a chain, never a fork: two watchdogs cannot both replace one row.
+    uniqueIndex("chain_transactions_replaces_idx").on(t.replacesId).where(sql`${t.replacesId} is not null`),
+    index("chain_transactions_wallet_nonce_idx").on(t.network, t.wallet, t.nonce),
+    index("chain_transactions_pending_idx").on(t.network, t.wallet).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+export type ChainTransaction = typeof chainTransactions.$inferSelect;
+export type NewChainTransaction = typeof chainTransactions.$inferInsert;

@@ -1,0 +1,45 @@
+import { getAddress, parseTransaction, type Address, type Hex } from "viem";
+import type { Db } from "../db";
+import { chainTransactions, type ChainTransaction, type ChainTransactionKind, type WalletRole } from "../db/schema";
+import { hashOfRaw } from "../chain/transactions";
+
+export interface SignedTransaction {
+  network: string;
+  walletRole: WalletRole;
+  walletIndex: number;
+  wallet: Address;
+  kind: ChainTransactionKind;
+  raw: Hex;
+  /** The row this one re-prices or cancels. */
+  replacesId?: number;
+}
+
+/**
+ * Records a signed transaction in the ledger. Call it inside the database transaction that took
+ * its nonce, before anything is broadcast: the nonce, the bytes and the business record that
+ * points here commit together or not at all. The fee fields and the nonce are read back from the
+ * signed bytes, so the row cannot disagree with what is sent.
+ */
+export async function recordTransaction(tx: Db, signed: SignedTransaction): Promise<ChainTransaction> {
+  const parsed = parseTransaction(signed.raw);
+  if (parsed.nonce === undefined || parsed.gas === undefined || !parsed.to) throw new Error("a ledger transaction needs a nonce, a gas limit and a recipient");
+  const [row] = await tx
+    .insert(chainTransactions)
+    .values({
+      network: signed.network,
+      walletRole: signed.walletRole,
+      walletIndex: signed.walletIndex,
+      wallet: signed.wallet,
+      nonce: parsed.nonce,
+      kind: signed.kind,
+      toAddress: getAddress(parsed.to),
+      value: parsed.value ?? 0n,
+      gasLimit: parsed.gas,
+      gasPrice: parsed.gasPrice ?? parsed.maxFeePerGas ?? 0n,
+      txHash: hashOfRaw(signed.raw),
+      rawTx: signed.raw,
+      replacesId: signed.replacesId ?? null,
+    })
+    .returning();
+  return row!;
+}

@@ -1,0 +1,79 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { parseTransaction, type Address, type Hex, type PrivateKeyAccount } from "viem";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { isUniqueViolation } from "../db/errors";
+import { chainTransactions, type ChainTransaction, type WalletRole } from "../db/schema";
+import { ensureGasBalance } from "../chain/gas-top-up";
+import { keyRingFor } from "../chain/keys";
+import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
+import { PLAIN_TRANSFER_GAS } from "../chain/transactions";
+import { log } from "../log";
+import { broadcastRecorded } from "./broadcast";
+import { replacementGasPrice } from "./decide";
+import { recordTransaction } from "./record";
+
+/**
+ * Replaces the newest row of a nonce by a new row at the same nonce, recorded before it is sent:
+ *   reprice  the same payload (recipient, value, data, gas) at a higher fee
+ *   cancel   a 0-value transfer to the wallet itself, which fills the nonce and pays nothing
+ * Either way at most one of the rows can be mined, and the ledger settles which one did.
+ * A withdrawal wallet is topped up by the gas tank first when it cannot pay the higher fee.
+ */
+export type Replacement = "reprice" | "cancel";
+
+export async function replaceTransaction(db: Db, newest: ChainTransaction, how: Replacement): Promise<ChainTransaction | null> {
+  if (!newest.rawTx) return null;
+  const network = networkConfig(newest.network);
+  if (!network) return null;
+  const client = publicClientFor(newest.network);
+  const original = parseTransaction(newest.rawTx as Hex);
+  const gasPrice = replacementGasPrice(newest.gasPrice, await client.getGasPrice());
+  const gas = how === "cancel" ? PLAIN_TRANSFER_GAS : original.gas!;
+  if (newest.walletRole === "withdrawal") await ensureGasBalance(db, newest.network, newest.wallet as Address, await walletNeeds(db, newest, gas * gasPrice));
+  const signer = signerFor(newest.walletRole, newest.walletIndex);
+  const chain = chainOf(network);
+  const raw =
+    how === "cancel"
+      ? await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: signer.address, value: 0n, gas, gasPrice, nonce: newest.nonce })
+      : await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: original.to!, value: original.value ?? 0n, data: original.data, gas, gasPrice, nonce: newest.nonce });
+  let row: ChainTransaction;
+  try {
+    row = await recordTransaction(db, {
+      network: newest.network,
+      walletRole: newest.walletRole,
+      walletIndex: newest.walletIndex,
+      wallet: newest.wallet as Address,
+      kind: how === "cancel" ? "cancel" : newest.kind,
+      raw,
+      replacesId: newest.id,
+    });
+  } catch (error) {
+    // Another process replaced this row first: its replacement is the one to follow.
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+  log.warn({ network: newest.network, wallet: newest.wallet, nonce: newest.nonce, kind: newest.kind, how, gasPrice: gasPrice.toString() }, "a transaction at its wallet's next nonce is replaced");
+  await broadcastRecorded(db, row);
+  return row;
+}
+
+/** The BNB a withdrawal wallet needs for all its open transactions, this nonce's at the new fee. */
+async function walletNeeds(db: Db, newest: ChainTransaction, replacementCost: bigint): Promise<bigint> {
+  const open = await db
+    .select({ id: chainTransactions.id, nonce: chainTransactions.nonce, gasLimit: chainTransactions.gasLimit, gasPrice: chainTransactions.gasPrice })
+    .from(chainTransactions)
+    .where(and(eq(chainTransactions.network, newest.network), eq(chainTransactions.wallet, newest.wallet), inArray(chainTransactions.status, ["pending"])));
+  const perNonce = new Map<number, bigint>();
+  for (const row of open) {
+    const cost = row.gasLimit * row.gasPrice;
+    if (cost > (perNonce.get(row.nonce) ?? 0n)) perNonce.set(row.nonce, cost);
+  }
+  perNonce.set(newest.nonce, replacementCost > (perNonce.get(newest.nonce) ?? 0n) ? replacementCost : perNonce.get(newest.nonce)!);
+  return [...perNonce.values()].reduce((sum, cost) => sum + cost, 0n);
+}
+
+export function signerFor(role: WalletRole, index: number): PrivateKeyAccount {
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  return keys.signer(role === "gas_tank" ? "gasTank" : role, index);
+}

@@ -1,0 +1,113 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Address, Hex } from "viem";
+import type { Db } from "../db";
+import { chainTransactions, type ChainTransaction } from "../db/schema";
+import { publicClientFor } from "../chain/networks";
+import { receiptOf } from "../chain/transactions";
+import { log } from "../log";
+import { broadcastRecorded, REFUSED_PREFIX } from "./broadcast";
+import { decideNonce } from "./decide";
+
+/**
+ * How one nonce of one wallet stands, for every kind of transaction (DESIGN.md §17):
+ *   settled          one row of the nonce is mined (ok or reverted): `winner`; the others are replaced
+ *   taken-by-other   the nonce went to a transaction outside the ledger: nothing of ours was mined
+ *   open             not decided yet; the newest row's bytes were sent again
+ */
+export type NonceOutcome =
+  | { state: "settled"; winner: ChainTransaction; rows: ChainTransaction[] }
+  | { state: "taken-by-other"; rows: ChainTransaction[] }
+  | { state: "open"; atWalletNext: boolean; newest: ChainTransaction; rows: ChainTransaction[] };
+
+export interface NonceRef {
+  network: string;
+  wallet: string;
+  nonce: number;
+}
+
+/** The rows of a nonce, oldest first. */
+export async function nonceRows(db: Db, ref: NonceRef): Promise<ChainTransaction[]> {
+  return db
+    .select()
+    .from(chainTransactions)
+    .where(and(eq(chainTransactions.network, ref.network), eq(chainTransactions.wallet, ref.wallet), eq(chainTransactions.nonce, ref.nonce)))
+    .orderBy(asc(chainTransactions.id));
+}
+
+/** What the ledger already knows, without asking the chain. */
+export function knownOutcome(rows: ChainTransaction[]): NonceOutcome | null {
+  const winner = rows.find((r) => r.status === "mined" || r.status === "reverted");
+  if (winner) return { state: "settled", winner, rows };
+  if (rows.length > 0 && rows.every((r) => r.status === "replaced")) return { state: "taken-by-other", rows };
+  return null;
+}
+
+/** Reads the chain for a nonce, records what it decides, and re-sends the newest open row's bytes. */
+export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?: boolean } = {}): Promise<NonceOutcome> {
+  const rows = await nonceRows(db, ref);
+  const known = knownOutcome(rows);
+  if (known) return known;
+  if (rows.length === 0) throw new Error(`no ledger row for nonce ${ref.nonce} of ${ref.wallet} on ${ref.network}`);
+  const client = publicClientFor(ref.network);
+  const open = rows.filter((r) => r.status === "pending");
+  const receipts = await Promise.all(open.map((r) => receiptOf(client, r.txHash as Hex)));
+  const found = receipts.findIndex((r) => r !== null);
+  const receipt = found >= 0 ? receipts[found]! : null;
+  let pinnedBlock = 0n;
+  let countAtPinned = 0;
+  if (!receipt) {
+    pinnedBlock = await client.getBlockNumber({ cacheTime: 0 });
+    countAtPinned = await client.getTransactionCount({ address: ref.wallet as Address, blockNumber: pinnedBlock });
+  }
+  const seen = open.find((r) => r.nonceUsedSeenBlock !== null)?.nonceUsedSeenBlock;
+  const decision = decideNonce({
+    nonce: ref.nonce,
+    receipt: receipt ? { rowId: open[found]!.id, success: receipt.status === "success" } : null,
+    pinnedBlock,
+    countAtPinned,
+    nonceUsedSeenBlock: seen === undefined || seen === null ? null : BigInt(seen),
+  });
+  const now = new Date();
+  const openIds = open.map((r) => r.id);
+
+  if (decision.outcome === "mined") {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(chainTransactions)
+        .set({ status: decision.success ? "mined" : "reverted", minedBlock: Number(receipt!.blockNumber), gasUsed: receipt!.gasUsed, settledAt: now, stuckSince: null, updatedAt: now })
+        .where(and(eq(chainTransactions.id, decision.rowId), eq(chainTransactions.status, "pending")));
+      const others = openIds.filter((id) => id !== decision.rowId);
+      if (others.length > 0) {
+        await tx
+          .update(chainTransactions)
+          .set({ status: "replaced", replacedById: decision.rowId, settledAt: now, stuckSince: null, updatedAt: now })
+          .where(and(inArray(chainTransactions.id, others), eq(chainTransactions.status, "pending")));
+      }
+    });
+    if (!decision.success) log.warn({ network: ref.network, wallet: ref.wallet, nonce: ref.nonce, txHash: open[found]!.txHash }, "a transaction of the ledger reverted on chain");
+    return knownOutcome(await nonceRows(db, ref))!;
+  }
+  if (decision.outcome === "taken-by-other") {
+    await db
+      .update(chainTransactions)
+      .set({ status: "replaced", replacedById: null, settledAt: now, stuckSince: null, updatedAt: now })
+      .where(and(inArray(chainTransactions.id, openIds), eq(chainTransactions.status, "pending")));
+    log.error(
+      { network: ref.network, wallet: ref.wallet, nonce: ref.nonce, blocks: Number(pinnedBlock) },
+      "a nonce of a service wallet was used by a transaction the service did not record (was its key used elsewhere?)",
+    );
+    return knownOutcome(await nonceRows(db, ref)) ?? { state: "taken-by-other", rows };
+  }
+
+  const seenBlock = decision.nonceUsedSeenBlock === null ? null : Number(decision.nonceUsedSeenBlock);
+  if (open.some((r) => r.nonceUsedSeenBlock !== seenBlock)) {
+    await db.update(chainTransactions).set({ nonceUsedSeenBlock: seenBlock, updatedAt: now }).where(inArray(chainTransactions.id, openIds));
+  }
+  const newest = open.at(-1)!;
+  // A nonce already used only waits for its receipt; a free one is sent again, unless the node refused these bytes for good.
+  if (options.rebroadcast !== false && decision.nonceUsedSeenBlock === null && !newest.broadcastError?.startsWith(REFUSED_PREFIX)) {
+    await broadcastRecorded(db, newest);
+  }
+  const [fresh] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, newest.id));
+  return { state: "open", atWalletNext: decision.atWalletNext, newest: fresh ?? newest, rows };
+}
