@@ -5,8 +5,10 @@ import { forwardRequested } from "../events";
 
 /**
  * Drives one forward to completion: each attempt is a step (the forwarder itself is resumable),
- * with a pause while a transaction waits to be mined. One run at a time per deposit address.
- * A forward still open after the last attempt is picked up again by requeue-forwards.
+ * then a sleep until the forward is due again by its own recorded schedule — a second while a
+ * transaction waits to be mined, the failure's backoff after a failed attempt — the schedule the
+ * embedded runner follows too. One run at a time per deposit address. A forward still open after
+ * the last attempt is picked up again by requeue-forwards once it is due.
  */
 export const FORWARD_ATTEMPTS = 20;
 
@@ -19,9 +21,9 @@ export const forwardDeposit = inngest.createFunction(
   },
   async ({ event, step }) => {
     for (let attempt = 0; attempt < FORWARD_ATTEMPTS; attempt++) {
-      const outcome = await step.run(`advance-${attempt}`, async () => forwardStep(await jobDb(), event.data.forwardId));
-      if (outcome === "completed" || outcome === "held") return { outcome };
-      await step.sleep(`wait-${attempt}`, outcome === "gas-tank-low" ? "30s" : "2s");
+      const result = await step.run(`advance-${attempt}`, async () => forwardStep(await jobDb(), event.data.forwardId));
+      if (result.askAgainAt === null) return { outcome: result.outcome }; // completed or held
+      await step.sleepUntil(`wait-${attempt}`, result.askAgainAt);
     }
     return { outcome: "deferred" as const };
   },

@@ -4,7 +4,9 @@ import type { Db } from "../db";
 import { forwards, IN_FLIGHT_FORWARD_STATUSES, type Forward } from "../db/schema";
 import { log } from "../log";
 import { lockDepositAddresses, planForwards } from "./forward-plan";
+import { backoffSeconds, decideFailure } from "./forward-schedule";
 import { publicClientFor } from "./networks";
+import type { RpcErrorKind } from "./rpc-errors";
 import { broadcast } from "./transactions";
 
 /**
@@ -14,15 +16,9 @@ import { broadcast } from "./transactions";
  */
 export type StepOutcome = "next" | "waiting" | "gas-tank-low" | "held" | "completed";
 
-/** After this many failed attempts without progress a forward is held, never retried forever. */
-export const MAX_FORWARD_ATTEMPTS = 8;
+export { backoffSeconds, MAX_FORWARD_ATTEMPTS } from "./forward-schedule";
 /** A sweep that reverts on chain is retried once with a fresh estimate, then held. */
 export const MAX_SWEEP_REVERTS = 2;
-const MAX_BACKOFF_SECONDS = 600;
-
-export function backoffSeconds(attempts: number): number {
-  return Math.min(MAX_BACKOFF_SECONDS, 5 * 2 ** Math.max(0, attempts - 1));
-}
 
 export function after(seconds: number): Date {
   return new Date(Date.now() + seconds * 1000);
@@ -102,18 +98,29 @@ export async function broadcastOrNote(db: Db, network: string, raw: Hex, forward
   }
 }
 
-export async function recordFailure(db: Db, forwardId: number, reason: string): Promise<"retry" | "held"> {
+/**
+ * A step threw: records why and when to try again, as decideFailure says. An RPC that did not
+ * answer is not counted; a failure that would repeat is, and a pending forward is held after
+ * MAX_FORWARD_ATTEMPTS of them.
+ */
+export async function recordFailure(db: Db, forwardId: number, failure: { reason: string; kind: RpcErrorKind }): Promise<"retry" | "held"> {
   const [current] = await db.select().from(forwards).where(eq(forwards.id, forwardId));
   if (!current) return "retry";
-  const attempts = current.attempts + 1;
-  if (current.status === "pending" && attempts >= MAX_FORWARD_ATTEMPTS) {
-    await db.update(forwards).set({ attempts }).where(eq(forwards.id, forwardId));
-    await hold(db, { ...current, attempts }, `gave up after ${attempts} failed attempts; last: ${reason}`);
+  const decision = decideFailure(current, failure.kind);
+  if (decision.hold) {
+    await db.update(forwards).set({ attempts: decision.attempts }).where(eq(forwards.id, forwardId));
+    await hold(db, { ...current, attempts: decision.attempts }, `gave up after ${decision.attempts} failed attempts; last: ${failure.reason}`);
     return "held";
   }
+  const counted = decision.attempts > current.attempts;
   await db
     .update(forwards)
-    .set({ attempts: sql`${forwards.attempts} + 1`, lastError: reason.slice(0, 500), nextAttemptAt: after(backoffSeconds(attempts)), updatedAt: new Date() })
+    .set({
+      ...(counted ? { attempts: sql`${forwards.attempts} + 1` } : {}),
+      lastError: failure.reason.slice(0, 500),
+      nextAttemptAt: after(decision.retryInSeconds),
+      updatedAt: new Date(),
+    })
     .where(eq(forwards.id, forwardId));
   return "retry";
 }

@@ -4,10 +4,11 @@ import { forwards, OPEN_FORWARD_STATUSES } from "../db/schema";
 import { log } from "../log";
 import { prepareSweep } from "./forward-gas";
 import { after, recordFailure, type StepOutcome } from "./forward-records";
+import { isForwardDue } from "./forward-schedule";
 import { confirmSweep, signSweep } from "./forward-sweep";
 import { confirmSweepBatch, formSweepBatch } from "./sweep-batch";
 import { batchSweepSupport } from "./sweep-contracts";
-import { errorText } from "./rpc-errors";
+import { classifyRpcError, errorText, isRetryable } from "./rpc-errors";
 
 /**
  * Forwards a deposit address's tokens to their target, exactly once, as a resumable state machine:
@@ -18,35 +19,59 @@ import { errorText } from "./rpc-errors";
  *   pending ──(one gas-tank transaction sweeps a batch; see sweep-batch.ts)──▶ batched ──▶ completed
  * Every transaction is signed and stored (with its nonce) before it is broadcast, and a stored
  * transaction is only ever re-broadcast, never re-signed: a crash at any point resumes from the
- * row, and no step can pay twice. Due forwards are picked by nextAttemptAt; an address is
- * serialised only while one of its transactions is in flight; failures back off exponentially
- * (capped at 10 min) and a forward that keeps failing is held — it never blocks another one.
+ * row, and no step can pay twice. A forward takes a step only when due by its nextAttemptAt,
+ * whichever driver asks (forward-schedule.ts); an address is serialised only while one of its
+ * transactions is in flight; failures back off exponentially (capped at 10 min) and a forward
+ * whose failures keep repeating is held — it never blocks another one. An RPC that does not answer
+ * only delays it.
  */
-export type ForwardOutcome = "completed" | "waiting" | "busy" | "gas-tank-low" | "held" | "retry";
+export type ForwardOutcome = "completed" | "waiting" | "not-due" | "busy" | "gas-tank-low" | "held" | "retry";
+
+/** What one call did, and when the forward is due next (null once it is completed or held, or unknown: busy). */
+export interface ForwardAdvance {
+  outcome: ForwardOutcome;
+  dueAt: Date | null;
+}
 
 const LEASE_MS = 60_000;
 const ACTIVE = OPEN_FORWARD_STATUSES;
 
-export async function advanceForward(db: Db, forwardId: number): Promise<ForwardOutcome> {
-  if (!(await claim(db, forwardId))) return "busy";
+export async function advanceForward(db: Db, forwardId: number): Promise<ForwardAdvance> {
+  if (!(await claim(db, forwardId))) return { outcome: "busy", dueAt: null };
+  let outcome: ForwardOutcome;
+  let dueAt: Date | null = null;
   try {
-    for (let step = 0; step < 5; step++) {
-      const [forward] = await db.select().from(forwards).where(eq(forwards.id, forwardId));
-      if (!forward || forward.status === "completed") return "completed";
-      if (forward.status === "held") return "held";
-      const outcome = await advance(db, forward);
-      if (outcome === "next") continue;
-      if (outcome === "waiting" || outcome === "gas-tank-low") await defer(db, forwardId, outcome === "gas-tank-low" ? 30 : 1);
-      return outcome;
-    }
-    return "waiting";
+    outcome = await advanceClaimed(db, forwardId);
   } catch (error) {
     const reason = errorText(error).slice(0, 300);
-    log.warn({ forwardId, err: reason }, "forward step failed; backing off");
-    return recordFailure(db, forwardId, reason);
+    const kind = classifyRpcError(error);
+    log.warn({ forwardId, err: reason, kind }, isRetryable(kind) ? "forward step met an RPC failure; retrying soon (not counted)" : "forward step failed; backing off");
+    outcome = await recordFailure(db, forwardId, { reason, kind });
   } finally {
-    await db.update(forwards).set({ lockedUntil: null }).where(eq(forwards.id, forwardId));
+    const [row] = await db
+      .update(forwards)
+      .set({ lockedUntil: null })
+      .where(eq(forwards.id, forwardId))
+      .returning({ status: forwards.status, nextAttemptAt: forwards.nextAttemptAt });
+    if (row && (ACTIVE as readonly string[]).includes(row.status)) dueAt = row.nextAttemptAt;
   }
+  return { outcome, dueAt };
+}
+
+async function advanceClaimed(db: Db, forwardId: number): Promise<ForwardOutcome> {
+  for (let step = 0; step < 5; step++) {
+    const [forward] = await db.select().from(forwards).where(eq(forwards.id, forwardId));
+    if (!forward || forward.status === "completed") return "completed";
+    if (forward.status === "held") return "held";
+    // Whoever asks (a sleeping Inngest run, a duplicate event, the embedded runner's pick), the
+    // recorded schedule decides: a failing forward is not retried before its backoff is over.
+    if (step === 0 && !isForwardDue(forward, new Date())) return "not-due";
+    const outcome = await advance(db, forward);
+    if (outcome === "next") continue;
+    if (outcome === "waiting" || outcome === "gas-tank-low") await defer(db, forwardId, outcome === "gas-tank-low" ? 30 : 1);
+    return outcome;
+  }
+  return "waiting";
 }
 
 async function advance(db: Db, forward: typeof forwards.$inferSelect): Promise<StepOutcome> {
@@ -67,7 +92,10 @@ async function advance(db: Db, forward: typeof forwards.$inferSelect): Promise<S
   }
 }
 
-/** Forwards that can make progress now, longest-waiting first, at most one per deposit address. */
+/**
+ * Forwards that can make progress now, longest-waiting first, at most one per deposit address.
+ * `nextAttemptAt <= now` is isForwardDue asked of the database (and its index).
+ */
 export async function dueForwards(db: Db, limit = 50, now = new Date()): Promise<{ forwardId: number; fromAddress: string }[]> {
   const rows = await db
     .select({ id: forwards.id, from: forwards.fromAddress, network: forwards.network })

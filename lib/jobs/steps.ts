@@ -1,5 +1,6 @@
 import { planFlaggedDeposits, type QueuedForward } from "../chain/forward-plan";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../chain/forwarder";
+import { askAgainAt } from "../chain/forward-schedule";
 import { settleOpenTankTransactions } from "../chain/tank-transactions";
 import { listNetworks } from "../chain/networks";
 import { recordScanError, scanOnce } from "../chain/scanner";
@@ -62,10 +63,22 @@ export async function dueForwardsStep(db: Db, limit = 50): Promise<QueuedForward
   return dueForwards(db, limit);
 }
 
-export async function forwardStep(db: Db, forwardId: number): Promise<ForwardOutcome> {
-  const outcome = await advanceForward(db, forwardId);
+/** What a forward's step did, and when to ask again (ISO, so that a driver can keep it as a step's output; null once completed or held). */
+export interface ForwardStepResult {
+  outcome: ForwardOutcome;
+  askAgainAt: string | null;
+}
+
+/**
+ * One step of one forward, if it is due (else "not-due", nothing done). The embedded runner asks
+ * again on its own tick through dueForwards; a driver that sleeps between steps sleeps until
+ * `askAgainAt`: both follow the forward's recorded schedule.
+ */
+export async function forwardStep(db: Db, forwardId: number): Promise<ForwardStepResult> {
+  const { outcome, dueAt } = await advanceForward(db, forwardId);
   if (outcome === "held") log.error({ forwardId }, "forward held: needs the operator (npm run admin -- forwards held)");
-  return outcome;
+  const finished = outcome === "completed" || outcome === "held";
+  return { outcome, askAgainAt: finished ? null : askAgainAt(dueAt, new Date()).toISOString() };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { addressHasOtherInFlight, backoffSeconds, MAX_FORWARD_ATTEMPTS, recordFailure } from "@/lib/chain/forward-records";
+import { isForwardDue, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/chain/forward-schedule";
 import { advanceForward, dueForwards } from "@/lib/chain/forwarder";
 import { forwards, type Forward } from "@/lib/db/schema";
 import { useConfig } from "../helpers/config";
@@ -49,47 +50,78 @@ describe("the forward queue cannot be poisoned", () => {
     expect(await db().transaction((tx) => addressHasOtherInFlight(tx, inFlight))).toBe(false);
   });
 
-  it("backs off exponentially, capped at 10 minutes", () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 20].map(backoffSeconds)).toEqual([5, 10, 20, 40, 80, 160, 320, 600, 600, 600]);
-  });
-
-  it(`holds a forward after ${MAX_FORWARD_ATTEMPTS} failed attempts, with the reason, instead of retrying it forever`, async () => {
+  it(`holds a forward after ${MAX_FORWARD_ATTEMPTS} failed attempts that would repeat, with the reason, instead of retrying it forever`, async () => {
     await db().delete(forwards);
     const stubborn = await forward({ fromAddress: A });
+    const refusal = (n: number) => ({ reason: `the node refuses #${n}`, kind: "rejected" as const });
     for (let attempt = 1; attempt < MAX_FORWARD_ATTEMPTS; attempt++) {
       const before = Date.now();
-      expect(await recordFailure(db(), stubborn.id, `RPC timeout #${attempt}`)).toBe("retry");
+      expect(await recordFailure(db(), stubborn.id, refusal(attempt))).toBe("retry");
       const row = await reload(stubborn.id);
-      expect(row).toMatchObject({ status: "pending", attempts: attempt, lastError: `RPC timeout #${attempt}` });
+      expect(row).toMatchObject({ status: "pending", attempts: attempt, lastError: `the node refuses #${attempt}` });
       const wait = (row.nextAttemptAt.getTime() - before) / 1000;
       expect(wait).toBeGreaterThanOrEqual(backoffSeconds(attempt) - 1);
       expect(wait).toBeLessThanOrEqual(backoffSeconds(attempt) + 1);
     }
-    expect(await recordFailure(db(), stubborn.id, "RPC timeout #8")).toBe("held");
+    expect(await recordFailure(db(), stubborn.id, refusal(MAX_FORWARD_ATTEMPTS))).toBe("held");
     const held = await reload(stubborn.id);
     expect(held).toMatchObject({ status: "held", attempts: MAX_FORWARD_ATTEMPTS });
-    expect(held.heldReason).toBe(`gave up after ${MAX_FORWARD_ATTEMPTS} failed attempts; last: RPC timeout #8`);
+    expect(held.heldReason).toBe(`gave up after ${MAX_FORWARD_ATTEMPTS} failed attempts; last: the node refuses #${MAX_FORWARD_ATTEMPTS}`);
     expect((await dueForwards(db(), 10, secondsFromNow(3600))).map((d) => d.forwardId)).not.toContain(stubborn.id);
+  });
+
+  it("never counts an RPC that does not answer (or throttles): no hold however long it lasts, a short pause each time", async () => {
+    await db().delete(forwards);
+    const waiting = await forward({ fromAddress: A, attempts: 2 });
+    for (let i = 0; i < MAX_FORWARD_ATTEMPTS * 3; i++) {
+      const before = Date.now();
+      const kind = i % 2 === 0 ? ("transient" as const) : ("rate-limited" as const);
+      expect(await recordFailure(db(), waiting.id, { reason: `HTTP request failed #${i}`, kind })).toBe("retry");
+      const row = await reload(waiting.id);
+      expect(row).toMatchObject({ status: "pending", attempts: 2, lastError: `HTTP request failed #${i}` });
+      const wait = (row.nextAttemptAt.getTime() - before) / 1000;
+      expect(wait).toBeGreaterThanOrEqual(kind === "transient" ? backoffSeconds(3) - 1 : MAX_RETRYABLE_PAUSE_SECONDS - 1);
+      expect(wait).toBeLessThanOrEqual(MAX_RETRYABLE_PAUSE_SECONDS + 1);
+    }
   });
 
   it("never holds a forward whose transaction is in flight: it keeps checking the chain, backing off", async () => {
     await db().delete(forwards);
     const sent = await forward({ fromAddress: A, status: "sweep_sent", attempts: MAX_FORWARD_ATTEMPTS + 3 });
-    expect(await recordFailure(db(), sent.id, "RPC down")).toBe("retry");
+    expect(await recordFailure(db(), sent.id, { reason: "the node refuses", kind: "rejected" })).toBe("retry");
     expect(await reload(sent.id)).toMatchObject({ status: "sweep_sent", attempts: MAX_FORWARD_ATTEMPTS + 4 });
   });
 
-  it("turns a failing step into a recorded, backed-off attempt (here: an RPC that does not answer)", async () => {
+  it("does nothing to a forward that is not due, whoever asks; says when it is due", async () => {
+    await db().delete(forwards);
+    const backingOff = await forward({ fromAddress: A, attempts: 3, lastError: "the node refuses", nextAttemptAt: secondsFromNow(40) });
+    const due = await forward({ fromAddress: B, nextAttemptAt: secondsFromNow(-1) });
+    const advanced = await advanceForward(db(), backingOff.id);
+    expect(advanced).toEqual({ outcome: "not-due", dueAt: backingOff.nextAttemptAt });
+    const row = await reload(backingOff.id);
+    expect(row).toMatchObject({ status: "pending", attempts: 3, lastError: "the node refuses", nextAttemptAt: backingOff.nextAttemptAt, lockedUntil: null });
+    // The database's pick (dueForwards) and the forwarder's check (isForwardDue) agree.
+    const now = new Date();
+    const picked = (await dueForwards(db(), 10, now)).map((d) => d.forwardId);
+    for (const f of [row, await reload(due.id)]) expect(picked.includes(f.id)).toBe(isForwardDue(f, now));
+    expect(picked).toEqual([due.id]);
+  });
+
+  it("turns a failing step into a recorded, backed-off retry, not counted (here: an RPC that does not answer)", async () => {
     useConfig({ BSC_RPC_URL: "http://127.0.0.1:1/v3/key", NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
     await db().delete(forwards);
     const stuck = await forward({ fromAddress: A });
     // Batched mode first asks whether the chain can batch: a node that does not answer that is no
-    // reason to count against the forward; it waits a little, then goes the classic way.
-    let outcome = await advanceForward(db(), stuck.id);
-    for (let i = 0; i < 3 && outcome === "waiting"; i++) outcome = await advanceForward(db(), stuck.id);
+    // reason to count against the forward; it waits a second (made due here), then goes the classic way.
+    let { outcome } = await advanceForward(db(), stuck.id);
+    for (let i = 0; i < 3 && outcome === "waiting"; i++) {
+      await db().update(forwards).set({ nextAttemptAt: new Date() }).where(eq(forwards.id, stuck.id));
+      ({ outcome } = await advanceForward(db(), stuck.id));
+    }
     expect(outcome).toBe("retry");
     const row = await reload(stuck.id);
-    expect(row).toMatchObject({ status: "pending", attempts: 1, lockedUntil: null });
+    expect(row).toMatchObject({ status: "pending", attempts: 0, lockedUntil: null });
+    expect(row.lastError).toContain("HTTP request failed");
     expect(row.lastError).not.toContain("/v3/key");
     expect(row.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
   });
