@@ -3,12 +3,14 @@ import { encodeFunctionData, erc20Abi, type Address, type Hex } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { forwards, type Forward } from "../db/schema";
-import { addressHasOtherInFlight, broadcastOrNote, hold, type StepOutcome } from "./forward-records";
+import { addressHasOtherInFlight, hold, type StepOutcome } from "./forward-records";
+import { sendForwardTransaction } from "./forward-ledger";
+import { recordTransaction } from "../ledger/record";
 import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor } from "./networks";
 import { allocateNonce } from "./nonces";
 import { classifyRpcError, errorText } from "./rpc-errors";
-import { hashOfRaw, topUpGasLimit } from "./transactions";
+import { topUpGasLimit } from "./transactions";
 
 /**
  * pending → gas_sent: read the address's balance of the token, simulate sweeping all of it, fix
@@ -49,7 +51,8 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
   const sweepGasLimit = minBig((estimate * 13n + 9n) / 10n, cap);
   const [gasPrice, bnb] = await Promise.all([client.getGasPrice(), client.getBalance({ address: from })]);
   const needed = sweepGasLimit * gasPrice;
-  const planned = { amount: balance, gasPrice, sweepGasLimit, lastError: null, updatedAt: new Date() };
+  // A fresh plan: nothing of an earlier attempt (a retried held forward) is carried over.
+  const planned = { amount: balance, gasPrice, sweepGasLimit, gasTxId: null, gasNonce: null, gasTxHash: null, sweepTxId: null, sweepNonce: null, sweepTxHash: null, lastError: null, updatedAt: new Date() };
   const stillPlanned = and(eq(forwards.id, forward.id), eq(forwards.status, "pending"), eq(forwards.amount, forward.amount));
 
   if (bnb >= needed) {
@@ -78,20 +81,21 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
       if (await addressHasOtherInFlight(tx, forward)) return { step: "waiting" as const };
       const nonce = await allocateNonce(tx, forward.network, tank, tankCount);
       const signed = await keys.signer("gasTank", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to: from, value: topUp, gas: topUpGas, gasPrice, nonce });
+      const row = await recordTransaction(tx, { network: forward.network, walletRole: "gas_tank", walletIndex: 0, wallet: tank, kind: "sweep_gas", raw: signed });
       const stored = await tx
         .update(forwards)
-        .set({ ...planned, status: "gas_sent", gasAmount: topUp, gasNonce: nonce, gasRawTx: signed, gasTxHash: hashOfRaw(signed) })
+        .set({ ...planned, status: "gas_sent", gasAmount: topUp, gasTxId: row.id, gasNonce: nonce, gasTxHash: row.txHash })
         .where(stillPlanned)
         .returning({ id: forwards.id });
       // Moved on meanwhile (another worker, or a deposit attached): roll back, or the tank's nonce stays a hole.
       if (stored.length === 0) throw new ForwardMovedOn();
-      return { step: "next" as const, signed };
+      return { step: "next" as const, row };
     })
     .catch((error: unknown) => {
       if (error instanceof ForwardMovedOn) return { step: "next" as const };
       throw error;
     });
-  if ("signed" in outcome && outcome.signed) await broadcastOrNote(db, forward.network, outcome.signed, forward.id);
+  if ("row" in outcome && outcome.row) await sendForwardTransaction(db, outcome.row, forward.id);
   return outcome.step;
 }
 

@@ -1,13 +1,10 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import type { Hex } from "viem";
 import type { Db } from "../db";
 import { forwards, IN_FLIGHT_FORWARD_STATUSES, type Forward } from "../db/schema";
 import { log } from "../log";
 import { lockDepositAddresses, planForwards } from "./forward-plan";
 import { backoffSeconds, decideFailure } from "./forward-schedule";
-import { publicClientFor } from "./networks";
 import type { RpcErrorKind } from "./rpc-errors";
-import { broadcast } from "./transactions";
 
 /**
  * The forward row's state changes, shared by the forwarder's steps. Held means "needs the
@@ -45,10 +42,10 @@ export async function replan(db: Db, forward: Forward, reason: string, changes: 
       gasAmount: null,
       gasNonce: null,
       gasTxHash: null,
-      gasRawTx: null,
+      gasTxId: null,
       sweepNonce: null,
       sweepTxHash: null,
-      sweepRawTx: null,
+      sweepTxId: null,
       attempts,
       sweepReverts: changes.sweepReverts ?? forward.sweepReverts,
       lastError: reason.slice(0, 500),
@@ -89,13 +86,6 @@ export async function addressHasOtherInFlight(tx: Db, forward: Forward): Promise
     .orderBy(forwards.id)
     .for("update");
   return rows.some((r) => r.id !== forward.id && (IN_FLIGHT_FORWARD_STATUSES as readonly string[]).includes(r.status));
-}
-
-export async function broadcastOrNote(db: Db, network: string, raw: Hex, forwardId: number): Promise<void> {
-  const result = await broadcast(publicClientFor(network), raw);
-  if (!result.ok) {
-    await db.update(forwards).set({ lastError: `broadcast: ${result.error}`, updatedAt: new Date() }).where(eq(forwards.id, forwardId));
-  }
 }
 
 /**

@@ -3,21 +3,25 @@ import { erc20Abi, formatUnits, getAddress, isAddress, type Address, type Hex } 
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
-import { domains, paymentSessions, tokenCatalogue } from "../db/schema";
+import { domains, paymentSessions, tokenCatalogue, type ChainTransaction } from "../db/schema";
 import { AppError } from "../errors";
 import { transferData } from "../chain/forward-gas";
 import { ensureGasBalance } from "../chain/gas-top-up";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
-import { broadcast, hashOfRaw, receiptOf } from "../chain/transactions";
+import { allocateNonce } from "../chain/nonces";
+import { broadcastRecorded } from "../ledger/broadcast";
+import { recordTransaction } from "../ledger/record";
+import { settleNonce } from "../ledger/settle";
 import { readHoldings } from "./balances";
 
 /**
  * Recovery from the mnemonic alone (DESIGN.md §16): derive the deposit addresses and withdrawal
  * wallets, find every balance of the tokens the gateway accepts on them, and sweep each to one
- * address, the gas tank paying the gas. It needs no ledger: what is left to move is read from the
+ * address, the gas tank paying the gas. It needs no records: what is left to move is read from the
  * chain each time, so a second run moves nothing and an interrupted one picks up where it stopped
- * (a transaction still in flight from the earlier run is waited for, never sent again).
+ * (a transaction still in flight from the earlier run is waited for, never sent again). Each
+ * transfer it signs is a ledger row (kind "recovery") before it is sent, as every transaction is.
  */
 export interface RecoverOptions {
   network: string;
@@ -237,19 +241,24 @@ async function sweepWallet(db: Db, network: string, balances: StrandedBalance[],
   const keys = keyRingFor(getConfig().masterMnemonic);
   const signer = keys.signer(wallet.kind === "deposit" ? "deposit" : "withdrawal", wallet.index);
   const chain = chainOf(networkConfig(network)!);
-  let nonce = await client.getTransactionCount({ address: wallet.address, blockTag: "pending" });
+  const chainCount = await client.getTransactionCount({ address: wallet.address, blockTag: "pending" });
   for (const { balance, gas } of plans) {
-    const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: balance.token.contract, data: transferData(to, balance.balance), gas, gasPrice, nonce: nonce++ });
-    const hash = hashOfRaw(raw);
-    const sent = await broadcast(client, raw);
-    if (!sent.ok) {
+    // A ledger row like every transaction the service signs (with an empty database too: the nonce comes from the chain then).
+    const row = await db.transaction(async (tx) => {
+      const nonce = await allocateNonce(tx, network, wallet.address, chainCount);
+      const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: balance.token.contract, data: transferData(to, balance.balance), gas, gasPrice, nonce });
+      return recordTransaction(tx, { network, walletRole: wallet.kind, walletIndex: wallet.index, wallet: wallet.address, kind: "recovery", raw });
+    });
+    const hash = row.txHash as Hex;
+    const sent = await broadcastRecorded(db, row);
+    if (!sent.sent) {
       outcomes.push({ ...balance, reason: `the network refused the transfer (${sent.kind}); run recover again` });
       break; // later nonces would wait behind this one
     }
-    const receipt = await waitForReceipt(network, hash);
-    if (!receipt) outcomes.push({ ...balance, reason: `sent as ${hash}, not mined within ${SETTLE_WAIT_MS / 1000} s; run recover again to wait for it` });
-    else if (receipt.status !== "success") outcomes.push({ ...balance, reason: `the transfer ${hash} reverted` });
-    else outcomes.push({ ...balance, txHash: hash });
+    const settled = await waitForNonce(db, row);
+    if (!settled) outcomes.push({ ...balance, reason: `sent as ${hash}, not mined within ${SETTLE_WAIT_MS / 1000} s; run recover again to wait for it` });
+    else if (settled.kind !== "recovery" || settled.status !== "mined") outcomes.push({ ...balance, reason: `the transfer ${settled.txHash} ${settled.status === "reverted" ? "reverted" : "was replaced"}` });
+    else outcomes.push({ ...balance, txHash: settled.txHash as Hex });
   }
   return outcomes;
 }
@@ -266,12 +275,13 @@ async function settleInFlight(network: string, address: Address): Promise<void> 
   }
 }
 
-async function waitForReceipt(network: string, hash: Hex) {
-  const client = publicClientFor(network);
+/** The transaction that used the row's nonce, once the ledger holds its receipt; null if not within the wait. */
+async function waitForNonce(db: Db, row: ChainTransaction): Promise<ChainTransaction | null> {
   const deadline = Date.now() + SETTLE_WAIT_MS;
   for (;;) {
-    const receipt = await receiptOf(client, hash);
-    if (receipt || Date.now() > deadline) return receipt;
+    const outcome = await settleNonce(db, row);
+    if (outcome.state === "settled") return outcome.winner;
+    if (outcome.state === "taken-by-other" || Date.now() > deadline) return outcome.state === "taken-by-other" ? { ...row, status: "replaced" } : null;
     await new Promise((r) => setTimeout(r, 250));
   }
 }

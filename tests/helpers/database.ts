@@ -3,17 +3,18 @@ import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { openPglite, openPostgres, type DatabaseHandle, type Db } from "@/lib/db/client";
 import { setDatabase } from "@/lib/db";
-import { migrate } from "@/lib/db/migrate";
+import { migrate, type Migration } from "@/lib/db/migrate";
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database
- * on the PostgreSQL server of TEST_DATABASE_URL (dropped again afterwards).
+ * on the PostgreSQL server of TEST_DATABASE_URL (dropped again afterwards). `migrations`: only
+ * these (a database as an older release left it).
  */
-export async function createTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
+export async function createTestDatabase(migrations?: Migration[]): Promise<DatabaseHandle & { url?: string }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const handle = openPglite();
-    await migrate(handle.db);
+    await migrate(handle.db, migrations);
     return handle;
   }
   const name = `bscpay_test_${randomBytes(6).toString("hex")}`;
@@ -22,7 +23,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { url?: str
   await admin.end();
   const url = withDatabase(serverUrl, name);
   const handle = openPostgres(url, { max: 5 });
-  await migrate(handle.db);
+  await migrate(handle.db, migrations);
   return {
     ...handle,
     url,

@@ -2,13 +2,14 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseUnits, type Address, type Hex } from "viem";
+import { getAddress, parseUnits, type Address, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { eq, sql } from "drizzle-orm";
 import { recoverCommand } from "@/lib/admin/custody";
 import { recoverFunds } from "@/lib/custody/recover";
-import { tokenCatalogue } from "@/lib/db/schema";
+import { openPglite } from "@/lib/db/client";
+import { chainTransactions, tokenCatalogue } from "@/lib/db/schema";
 import { keyRingFor } from "@/lib/chain/keys";
 import { MULTICALL3_ADDRESS } from "@/lib/custody/balances";
 import { scanNetworkStep } from "@/lib/jobs/steps";
@@ -102,6 +103,15 @@ describe("recover from the mnemonic alone", () => {
     expect(await tokenBalance(chain().url, other, RESCUE)).toBe(parseUnits("2", 6));
     for (const address of [stranded.depositAddress, merchant.withdrawalAddress as Address]) expect(await tokenBalance(chain().url, usd, address)).toBe(0n);
     expect(await tokenBalance(chain().url, other, unpaid.depositAddress)).toBe(0n);
+
+    // Each transfer it signed is a ledger row of the database it ran on (empty before), settled by its receipt.
+    const ledger = openPglite(empty);
+    const rows = await ledger.db.select().from(chainTransactions);
+    await ledger.close();
+    const recovery = rows.filter((r) => r.kind === "recovery");
+    expect(recovery.map((r) => r.status)).toEqual(["mined", "mined", "mined"]);
+    expect(recovery.map((r) => r.toAddress).sort()).toEqual([getAddress(other), getAddress(usd), getAddress(usd)].sort());
+    expect(rows.filter((r) => r.kind !== "recovery").every((r) => r.kind === "wallet_gas" && r.walletRole === "gas_tank" && r.status === "mined")).toBe(true);
 
     const again = await admin(["recover", "--to", RESCUE, "--network", "bsc", ...tokens], empty);
     expect(again.code).toBe(0);

@@ -25,6 +25,8 @@ export const CHAIN_TRANSACTION_KINDS = [
   "withdrawal",
   /** A 0-value self-transfer that fills a nonce whose own transaction was refused or is stuck. */
   "cancel",
+  /** A derived address → the operator's address: `npm run admin -- recover`. */
+  "recovery",
 ] as const;
 export type ChainTransactionKind = (typeof CHAIN_TRANSACTION_KINDS)[number];
 

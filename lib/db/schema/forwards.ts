@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { amount, amountSum, createdAt, timestamptz, updatedAt } from "./columns";
+import { chainTransactions } from "./chain-transactions";
 import { deposits } from "./deposits";
 
 /**
@@ -21,7 +22,8 @@ export const OPEN_FORWARD_STATUSES = ["pending", ...IN_FLIGHT_FORWARD_STATUSES] 
  * One sweep of a deposit address's balance of one token to its forward target: gas top-up from
  * the gas tank, then the token transfer from the deposit key. It covers every deposit of that
  * address and token not swept yet (deposits.forward_id). Each signed transaction is stored before
- * it is broadcast, so a retry re-sends the same bytes and can never pay twice.
+ * it is broadcast — as a row of the ledger (chain_transactions) — so a retry re-sends the same
+ * bytes and can never pay twice.
  */
 export const forwards = pgTable(
   "forwards",
@@ -42,12 +44,14 @@ export const forwards = pgTable(
     sweepGasLimit: amount("sweep_gas_limit"),
     /** BNB sent by the gas tank (0 when the deposit address already held enough). */
     gasAmount: amount("gas_amount"),
+    /** The gas tank's top-up in the ledger (chain_transactions); its nonce and hash are kept here for display. */
+    gasTxId: bigint("gas_tx_id", { mode: "number" }).references(() => chainTransactions.id),
     gasNonce: bigint("gas_nonce", { mode: "number" }),
     gasTxHash: text("gas_tx_hash"),
-    gasRawTx: text("gas_raw_tx"),
+    /** The deposit key's token transfer in the ledger. */
+    sweepTxId: bigint("sweep_tx_id", { mode: "number" }).references(() => chainTransactions.id),
     sweepNonce: bigint("sweep_nonce", { mode: "number" }),
     sweepTxHash: text("sweep_tx_hash"),
-    sweepRawTx: text("sweep_raw_tx"),
     gasUsed: amount("gas_used"),
     /** The batch sweeping it (sweep_batches.id) and its entry there, while batched and once done. */
     batchId: bigint("batch_id", { mode: "number" }),
