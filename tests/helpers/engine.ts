@@ -1,10 +1,13 @@
 import { spawn } from "node:child_process";
 
+import { inArray, sql } from "drizzle-orm";
 import { createWalletClient, erc20Abi, http, parseEther, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { isForwardDue } from "@/lib/chain/forward-schedule";
+import type { ForwardOutcome } from "@/lib/chain/forwarder";
 import { keyRingFor } from "@/lib/chain/keys";
 import type { Db } from "@/lib/db";
-import { forwards } from "@/lib/db/schema";
+import { forwards, OPEN_FORWARD_STATUSES } from "@/lib/db/schema";
 import { dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/chain/demo-token";
 import { chainAt, chainClient, type TestChain } from "./chain";
@@ -26,23 +29,65 @@ export async function fundGasTank(url: string, amount = parseEther("10")): Promi
   return tank;
 }
 
+/** What the forward queue did while a helper drove it, on its simulated clock. */
+export interface ForwardLog {
+  /** Time the queue was moved on by (skipToNextDue), in total. */
+  simulatedMs: number;
+  steps: { forwardId: number; outcome: ForwardOutcome; atMs: number }[];
+}
+
+export const newForwardLog = (): ForwardLog => ({ simulatedMs: 0, steps: [] });
+
+/** The embedded runner's work loop picks due forwards once a second. */
+const TICK_MS = 1000;
+
+/**
+ * The forward queue's clock, simulated: when no open forward is due, time passes, in the embedded
+ * runner's whole ticks, until the first one is — every open forward's nextAttemptAt moves earlier
+ * by that much, so each keeps its wait relative to the others (a failure's backoff is never
+ * skipped over, a 1 s pause costs 1 s). Returns the milliseconds skipped.
+ */
+export async function skipToNextDue(db: Db): Promise<number> {
+  const open = await db.select({ nextAttemptAt: forwards.nextAttemptAt }).from(forwards).where(inArray(forwards.status, [...OPEN_FORWARD_STATUSES]));
+  const now = new Date();
+  if (open.length === 0 || open.some((f) => isForwardDue(f, now))) return 0;
+  const skip = Math.ceil((Math.min(...open.map((f) => f.nextAttemptAt.getTime())) - now.getTime()) / TICK_MS) * TICK_MS;
+  await db
+    .update(forwards)
+    .set({ nextAttemptAt: sql`${forwards.nextAttemptAt} - ${skip} * interval '1 millisecond'` })
+    .where(inArray(forwards.status, [...OPEN_FORWARD_STATUSES]));
+  return skip;
+}
+
+/**
+ * One round of the forward queue as the embedded runner's work loop takes it: time passes until
+ * something is due, then every due forward takes a step. Returns how many did.
+ */
+export async function forwardRound(db: Db, log: ForwardLog = newForwardLog()): Promise<number> {
+  log.simulatedMs += await skipToNextDue(db);
+  const due = await dueForwardsStep(db, 100);
+  for (const { forwardId } of due) log.steps.push({ forwardId, outcome: (await forwardStep(db, forwardId)).outcome, atMs: log.simulatedMs });
+  return due.length;
+}
+
 /**
  * Drives the engine's job steps by hand until nothing is left: scan to the confirmed head,
  * expire, and forward until every forward is finished (mining a block between rounds when the
- * chain does not automine). Bounded: throws if work remains after `rounds`.
+ * chain does not automine). Between rounds the forward queue's time is simulated (skipToNextDue):
+ * no real waiting, and no retry before its recorded backoff is over. Bounded: throws if work
+ * remains after `rounds`. Returns what the forward queue did.
  */
-export async function runEngine(db: Db, url: string, options: { network?: string; rounds?: number; mine?: boolean } = {}): Promise<void> {
+export async function runEngine(db: Db, url: string, options: { network?: string; rounds?: number; mine?: boolean } = {}): Promise<ForwardLog> {
   const network = options.network ?? "bsc";
   const client = chainClient(url);
+  const log = newForwardLog();
   for (let round = 0; round < (options.rounds ?? 30); round++) {
     for (let i = 0; i < 50; i++) if ((await scanNetworkStep(db, network)).behind === 0) break;
     await expireDueStep(db);
     await planForwardsStep(db);
-    await db.update(forwards).set({ nextAttemptAt: new Date(0) }); // no waiting between rounds in tests
-    const due = await dueForwardsStep(db, 100);
     const open = (await db.select({ status: forwards.status }).from(forwards)).filter((f) => f.status !== "completed" && f.status !== "held");
-    if (due.length === 0 && open.length === 0) return;
-    for (const { forwardId } of due) await forwardStep(db, forwardId);
+    if (open.length === 0) return log;
+    await forwardRound(db, log);
     if (options.mine) await client.mine({ blocks: 1 });
   }
   const stuck = await db.select().from(forwards);
