@@ -2,8 +2,9 @@ import { createServer, type Server } from "node:http";
 
 /**
  * A small JSON-RPC proxy in front of anvil that misbehaves like real providers: it can fail a
- * share of requests (before forwarding, or after forwarding with the answer lost) and refuse
- * eth_getLogs ranges wider than a limit. It records the eth_getLogs ranges it served.
+ * share of requests (before forwarding, or after forwarding with the answer lost) or all of them
+ * (an outage), refuse eth_getLogs ranges wider than a limit, and refuse a method for good. It
+ * records the eth_getLogs ranges it served.
  */
 export interface ProxyOptions {
   /** Fail every n-th request (n ≥ 2); 0 = never. */
@@ -18,6 +19,10 @@ export interface ProxyOptions {
   refuseRawTransactions?: number;
   /** What the refusal says: a ban (the default) or "transaction underpriced" (which senders take as landed). */
   refuseRawTransactionsAs?: "rejected" | "underpriced";
+  /** An outage: every request is answered 502 (retry at once), nothing reaches the node. */
+  down?: boolean;
+  /** Refuse this method for good, as a provider whose plan lacks it (-32601): a failure that repeats. */
+  refuseMethod?: string;
 }
 
 export interface RpcProxy {
@@ -39,6 +44,12 @@ export async function startRpcProxy(target: string, options: ProxyOptions = {}):
     const n = ++proxy.requests;
     const failing = proxy.options.failEvery ? n % proxy.options.failEvery === 0 : false;
     const payload = JSON.parse(body) as { id: number; method: string; params: [{ fromBlock: string; toBlock: string }] };
+    if (proxy.options.down) {
+      proxy.failures++;
+      // Retry-After: 0, or viem's own retries (with backoff) take a second of each failing call.
+      res.writeHead(502, { "retry-after": "0" }).end("bad gateway");
+      return;
+    }
     if (failing && n % 2 === 0) {
       proxy.failures++;
       res.writeHead(502).end("bad gateway");
@@ -57,6 +68,10 @@ export async function startRpcProxy(target: string, options: ProxyOptions = {}):
         answerError(-32005, "query returned more than 10000 results; limit exceeded");
         return;
       }
+    }
+    if (payload.method === proxy.options.refuseMethod) {
+      answerError(-32601, `the method ${payload.method} is not available on this plan`);
+      return;
     }
     if (payload.method === "eth_sendRawTransaction" && (proxy.options.refuseRawTransactions ?? 0) > 0) {
       proxy.options.refuseRawTransactions!--;

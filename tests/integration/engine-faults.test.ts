@@ -4,13 +4,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { GET as health } from "@/app/api/health/route";
+import { MAX_FORWARD_ATTEMPTS, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/chain/forward-schedule";
 import { chainCursors, forwards } from "@/lib/db/schema";
 import { scanNetworkStep } from "@/lib/jobs/steps";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
-import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
+import { forwardRound, fundGasTank, newForwardLog, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { startRpcProxy, type RpcProxy } from "../helpers/rpc-proxy";
 
@@ -61,6 +62,48 @@ describe("chain engine under RPC faults", () => {
     expect(sweeps).toHaveLength(6);
     expect(sweeps.reduce((sum, l) => sum + l.args.value!, 0n)).toBe(parseUnits("21", 18));
     expect((await db().select().from(forwards)).every((f) => f.status === "completed")).toBe(true);
+  });
+
+  it("holds no forward through a 12-minute RPC outage (8 failures in 10.6 min used to hold each), and forwards them all once the node answers", async () => {
+    const proxy = await startRpcProxy(chain().url);
+    proxies.push(proxy);
+    useConfig({ BSC_RPC_URL: proxy.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+    const token = await deployTestToken(chain().url, { symbol: "OUT" });
+    const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
+    await fundGasTank(chain().url);
+    const sessions = [await newSession(merchant, "4"), await newSession(merchant, "5")];
+    for (const [i, s] of sessions.entries()) {
+      await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, s.depositAddress, parseUnits(String(i + 4), 18)) });
+    }
+    await chain().client.mine({ blocks: 1 });
+    // Seen while the node answers: the payments are recorded and their forwards planned.
+    for (let i = 0; i < 50; i++) if ((await scanNetworkStep(db(), "bsc")).behind === 0) break;
+    const ours = async () => (await db().select().from(forwards)).filter((f) => f.tokenContract.toLowerCase() === token.toLowerCase()).sort((a, b) => a.id - b.id);
+    const planned = await ours();
+    expect(planned).toHaveLength(2);
+
+    proxy.options.down = true; // from here on every request fails (502)
+    const log = newForwardLog(); // the forward queue's simulated clock
+    const failures = (id: number) => log.steps.filter((s) => s.forwardId === id && s.outcome === "retry");
+    for (let round = 0; round < 1000 && log.simulatedMs < 12 * 60_000; round++) {
+      if ((await forwardRound(db(), log)) === 0) break; // nothing left open
+    }
+    for (const f of await ours()) {
+      expect(f).toMatchObject({ status: "pending", attempts: 0, heldReason: null });
+      expect(f.lastError).toMatch(/HTTP request failed/);
+      const at = failures(f.id).map((s) => s.atMs);
+      expect(at.length).toBeGreaterThan(MAX_FORWARD_ATTEMPTS * 10);
+      // Each retry after a pause on the simulated clock, short and bounded.
+      const pauses = at.slice(1).map((t, i) => t - at[i]!); // at[i] is the attempt before at[i + 1]
+      expect(pauses.every((p) => p > 0 && p <= MAX_RETRYABLE_PAUSE_SECONDS * 1000)).toBe(true);
+    }
+    expect(log.simulatedMs).toBeGreaterThanOrEqual(12 * 60_000);
+
+    proxy.options.down = false;
+    await runEngine(db(), chain().url);
+    expect((await ours()).map((f) => f.status)).toEqual(["completed", "completed"]);
+    for (const s of sessions) expect(await tokenBalance(chain().url, token, s.depositAddress)).toBe(0n);
+    expect(await tokenBalance(chain().url, token, MERCHANT_WALLET)).toBe(parseUnits("9", 18));
   });
 
   it("never skips a block when the provider refuses wide eth_getLogs ranges", async () => {
