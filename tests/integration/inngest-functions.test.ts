@@ -1,18 +1,24 @@
-import { InngestTestEngine } from "@inngest/test";
+import { InngestTestEngine, mockCtx } from "@inngest/test";
+import { eq } from "drizzle-orm";
 import { parseUnits, type Address } from "viem";
-import { describe, expect, it, vi } from "vitest";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { forwardDeposit, FORWARD_ATTEMPTS } from "@/inngest/functions/forward-deposit";
 import { expireSessions } from "@/inngest/functions/maintenance";
 import { scanChains, SCAN_ROUNDS } from "@/inngest/functions/scan-chains";
-import { forwards, paymentSessions } from "@/lib/db/schema";
+import { jobDb } from "@/inngest/db";
+import { MAX_FORWARD_ATTEMPTS } from "@/lib/chain/forward-schedule";
+import { forwards, paymentSessions, type Forward } from "@/lib/db/schema";
+import { dueForwardsStep, forwardStep, type ForwardStepResult } from "@/lib/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
+import { startRpcProxy, type RpcProxy } from "../helpers/rpc-proxy";
 
 // The Inngest client reads INNGEST_DEV when it is created, at import: no Inngest Cloud here.
 vi.hoisted(() => {
@@ -93,5 +99,107 @@ describe("/api/inngest", () => {
     const on = await call(GET as never, { path: "/api/inngest" });
     expect(on.status).toBe(200);
     expect(on.body.function_count).toBe(8); // scan, forward, 3 maintenance, dispatch-webhooks, deliver-webhook, reconcile-daily
+  });
+});
+
+/**
+ * One failing forward, driven once by the embedded runner's loop and once by forward-deposit under
+ * @inngest/test, on a fake clock (only Date is faked): each attempt meets what SCRIPT says, and
+ * both drivers must attempt at the same moments and hold it after the same real failures.
+ */
+describe("a failing forward's retries, the same under both drivers", () => {
+  // R: the provider refuses a method for good (counted); T: it does not answer at all (not counted).
+  const SCRIPT = ["R", "T", "R", "T", "R", "R", "R", "R", "T", "R", "R"] as const;
+  // Seconds after the first attempt, per decideFailure: after R the backoff of the new count
+  // (5, 10, 20 … s); after T at most a minute, the count unchanged. The 8th R holds it.
+  const EXPECTED: [number, ForwardStepResult["outcome"]][] = [
+    [0, "retry"], [5, "retry"], [15, "retry"], [25, "retry"], [45, "retry"], [65, "retry"],
+    [105, "retry"], [185, "retry"], [345, "retry"], [405, "retry"], [725, "held"],
+  ];
+  let proxy: RpcProxy;
+  let forward: Forward;
+  let start: number;
+  const meet = (what: (typeof SCRIPT)[number] | undefined) => {
+    proxy.options.down = what === "T";
+  };
+  const secondsSinceStart = () => Math.round((Date.now() - start) / 1000);
+
+  beforeAll(async () => {
+    proxy = await startRpcProxy(chain().url);
+  });
+  afterAll(async () => proxy.close());
+
+  beforeEach(async () => {
+    proxy.options = { refuseMethod: "eth_gasPrice" }; // every attempt that reaches it fails there
+    useConfig({ BSC_RPC_URL: proxy.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", JOBS: "inngest", INNGEST_DEV: "1" });
+    await jobDb(); // started while the node answers
+    const token = await deployTestToken(chain().url, { symbol: "RTY" });
+    const from = privateKeyToAccount(generatePrivateKey()).address;
+    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, from, parseUnits("3", 18)) });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    start = Date.now();
+    const [inserted] = await db()
+      .insert(forwards)
+      .values({ network: "bsc", fromAddress: from, toAddress: MERCHANT_WALLET, tokenContract: token, amount: parseUnits("3", 18), classicOnly: true, nextAttemptAt: new Date(start) })
+      .returning();
+    forward = inserted!; // insert … returning answers the row it inserted
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const reload = async () => (await db().select().from(forwards).where(eq(forwards.id, forward.id)))[0]!;
+
+  it("the embedded runner: a tick a second, due forwards only", async () => {
+    const seen: [number, string][] = [];
+    for (let tick = 0, attempt = 0; tick <= 1000 && attempt < SCRIPT.length; tick++) {
+      vi.setSystemTime(start + tick * 1000);
+      for (const due of await dueForwardsStep(db(), 20)) {
+        if (due.forwardId !== forward.id) continue;
+        meet(SCRIPT[attempt++]);
+        seen.push([secondsSinceStart(), (await forwardStep(db(), due.forwardId)).outcome]);
+      }
+    }
+    expect(seen).toEqual(EXPECTED);
+    expect(await reload()).toMatchObject({ status: "held", attempts: MAX_FORWARD_ATTEMPTS });
+  });
+
+  it("forward-deposit: sleeps until the forward is due, attempts no sooner", async () => {
+    const seen: [number, string][] = [];
+    const sleepsUntil = new Map<string, string>();
+    let attempt = 0;
+    const run = new InngestTestEngine({
+      function: forwardDeposit,
+      events: [{ name: "bsc-pay/forward.requested", data: { forwardId: forward.id, fromAddress: forward.fromAddress } }],
+      transformCtx: (raw) => {
+        const ctx = mockCtx(raw);
+        const { run: runStep, sleepUntil } = ctx.step;
+        // Called again on every replay; the body runs once per attempt (memoised afterwards).
+        ctx.step.run = ((id: string, body: () => Promise<ForwardStepResult>) =>
+          runStep(id, async () => {
+            meet(SCRIPT[attempt++]);
+            const result = await body();
+            seen.push([secondsSinceStart(), result.outcome]);
+            return result;
+          })) as typeof runStep;
+        ctx.step.sleepUntil = ((id: string, until: string) => {
+          sleepsUntil.set(id, until);
+          return sleepUntil(id, until);
+        }) as typeof sleepUntil;
+        return ctx;
+      },
+      // A sleep passes on the fake clock: it ends when the function asked it to.
+      steps: Array.from({ length: FORWARD_ATTEMPTS }, (_, i) => ({
+        id: `wait-${i}`,
+        handler: () => {
+          const until = sleepsUntil.get(`wait-${i}`);
+          if (until) vi.setSystemTime(new Date(until));
+        },
+      })),
+    });
+    const { result } = await run.execute();
+    expect(seen).toEqual(EXPECTED);
+    expect(result).toEqual({ outcome: "held" });
+    expect(await reload()).toMatchObject({ status: "held", attempts: MAX_FORWARD_ATTEMPTS });
   });
 });
