@@ -1,7 +1,7 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { decodeEventLog, type Hex } from "viem";
 import type { Db } from "../db";
-import { forwards, sweepBatches, type SweepBatch } from "../db/schema";
+import { chainTransactions, forwards, sweepBatches, type SweepBatch } from "../db/schema";
 import { log } from "../log";
 import { after } from "./forward-records";
 import { lockDepositAddresses, planForwards } from "./forward-plan";
@@ -18,7 +18,12 @@ import { receiptOf } from "./transactions";
  */
 export async function completeBatch(db: Db, batch: SweepBatch, settled: SettledTransaction | { status: SweepBatch["status"] }): Promise<void> {
   let receipt = "receipt" in settled ? settled.receipt : null;
-  if (!receipt && (settled.status === "mined" || settled.status === "reverted")) receipt = await receiptOf(publicClientFor(batch.network), batch.txHash as Hex);
+  // The hash that was mined: the batch's own, or its re-priced copy's (the ledger's winner).
+  let minedHash = "winner" in settled ? settled.winner.txHash : batch.txHash;
+  if (!receipt && (settled.status === "mined" || settled.status === "reverted")) {
+    minedHash = (await minedCopy(db, batch)) ?? batch.txHash;
+    receipt = await receiptOf(publicClientFor(batch.network), minedHash as Hex);
+  }
   const status = settled.status;
   if (status === "sent" || ((status === "mined" || status === "reverted") && !receipt)) return;
 
@@ -48,7 +53,7 @@ export async function completeBatch(db: Db, batch: SweepBatch, settled: SettledT
       const completed: string[] = [];
       for (const member of members) {
         if (swept.get(member.batchIndex ?? -1) === true) {
-          await tx.update(forwards).set({ status: "completed", gasUsed: share, completedAt: new Date(), lastError: null, updatedAt: new Date() }).where(stillBatched(member.id));
+          await tx.update(forwards).set({ status: "completed", sweepTxHash: minedHash, gasUsed: share, completedAt: new Date(), lastError: null, updatedAt: new Date() }).where(stillBatched(member.id));
           completed.push(member.fromAddress);
         } else {
           await tx.update(forwards).set(backToPending(`its entry in batch ${batch.txHash} failed; sweeping it the classic way`, true)).where(stillBatched(member.id));
@@ -88,4 +93,16 @@ export function sweptEntries(logs: readonly { address: string; data: Hex; topics
     }
   }
   return found;
+}
+
+/** The hash of the batch's copy the ledger settled as mined (a re-priced one has its own). */
+async function minedCopy(db: Db, batch: SweepBatch): Promise<string | null> {
+  if (batch.chainTxId === null) return null;
+  const [own] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, batch.chainTxId));
+  if (!own) return null;
+  const [winner] = await db
+    .select({ txHash: chainTransactions.txHash })
+    .from(chainTransactions)
+    .where(and(eq(chainTransactions.network, own.network), eq(chainTransactions.wallet, own.wallet), eq(chainTransactions.nonce, own.nonce), inArray(chainTransactions.status, ["mined", "reverted"])));
+  return winner?.txHash ?? null;
 }

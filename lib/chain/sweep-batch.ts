@@ -10,9 +10,9 @@ import { after, type StepOutcome } from "./forward-records";
 import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor } from "./networks";
 import { allocateNonce } from "./nonces";
-import { broadcast, hashOfRaw } from "./transactions";
+import { broadcastRecorded } from "../ledger/broadcast";
 import { batchSweeperAbi, depositDelegateAbi, type SweepContracts } from "./sweep-contracts";
-import { settleOpenTankTransactions, settleTankTransaction } from "./tank-transactions";
+import { recordTankTransaction, settleOpenTankTransactions, settleTankTransaction } from "./tank-transactions";
 import { completeBatch } from "./sweep-batch-outcome";
 
 /**
@@ -97,8 +97,8 @@ async function formBatch(db: Db, forward: Forward, contracts: SweepContracts): P
   }
   const recorded = await recordBatch(db, network, simulated.ok, contracts, { gasPrice, tankCount });
   if (!recorded) return triggerLeft ? "next" : "waiting";
-  const sent = await broadcast(client, recorded.raw);
-  if (!sent.ok) await db.update(sweepBatches).set({ lastError: `broadcast: ${sent.error}`.slice(0, 500), updatedAt: new Date() }).where(eq(sweepBatches.id, recorded.batchId));
+  const sent = await broadcastRecorded(db, recorded.ledgerRow);
+  if (!sent.sent) await db.update(sweepBatches).set({ lastError: `broadcast: ${sent.error}`.slice(0, 500), updatedAt: new Date() }).where(eq(sweepBatches.id, recorded.batchId));
   log.info({ network, batchId: recorded.batchId, size: recorded.forwardIds.length, authorizations: recorded.authorizations }, "sweep batch sent");
   return recorded.forwardIds.includes(forward.id) || triggerLeft ? "next" : "waiting";
 }
@@ -162,10 +162,11 @@ async function recordBatch(db: Db, network: string, ready: Entry[], contracts: S
       authorizationList.length > 0
         ? await signer.signTransaction({ chain, chainId: chain.id, type: "eip7702", to: contracts.sweeper, data, gas, maxFeePerGas: gasPrice, maxPriorityFeePerGas: gasPrice, nonce, authorizationList })
         : await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: contracts.sweeper, data, gas, gasPrice, nonce });
-    const txHash = hashOfRaw(raw);
+    const ledgerRow = await recordTankTransaction(tx, network, tank, "batch", raw);
+    const txHash = ledgerRow.txHash;
     const [batch] = await tx
       .insert(sweepBatches)
-      .values({ network, kind: "sweep", tokenContract: final[0]!.forward.tokenContract, size: final.length, authorizations: authorizationList.length, fromAddress: tank, nonce, gasLimit: gas, gasPrice, txHash, rawTx: raw })
+      .values({ network, kind: "sweep", tokenContract: final[0]!.forward.tokenContract, size: final.length, authorizations: authorizationList.length, fromAddress: tank, nonce, gasLimit: gas, gasPrice, txHash, chainTxId: ledgerRow.id })
       .returning({ id: sweepBatches.id });
     for (const [index, e] of final.entries()) {
       await tx
@@ -173,7 +174,7 @@ async function recordBatch(db: Db, network: string, ready: Entry[], contracts: S
         .set({ status: "batched", batchId: batch!.id, batchIndex: index, amount: e.balance, gasPrice, sweepTxHash: txHash, lastError: null, nextAttemptAt: batchCheckAt(index), updatedAt: new Date() })
         .where(eq(forwards.id, e.forward.id));
     }
-    return { raw, batchId: batch!.id, forwardIds: final.map((e) => e.forward.id), authorizations: authorizationList.length };
+    return { ledgerRow, batchId: batch!.id, forwardIds: final.map((e) => e.forward.id), authorizations: authorizationList.length };
   });
 }
 

@@ -3,7 +3,7 @@ import { concat, encodeDeployData, getContractAddress, keccak256, stringToHex, t
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { sweepBatches } from "../db/schema";
+import { sweepBatches, type ChainTransaction } from "../db/schema";
 import { log } from "../log";
 import batchSweeperArtifact from "./contracts/batch-sweeper.json";
 import depositDelegateArtifact from "./contracts/deposit-delegate.json";
@@ -11,8 +11,8 @@ import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "./networks";
 import { allocateNonce } from "./nonces";
 import { classifyRpcError, errorText } from "./rpc-errors";
-import { forgetRefusedBatches, MAX_REFUSED_BATCHES, refusedBatches, settleOpenTankTransactions } from "./tank-transactions";
-import { broadcast, hashOfRaw } from "./transactions";
+import { forgetRefusedBatches, MAX_REFUSED_BATCHES, recordTankTransaction, refusedBatches, settleOpenTankTransactions } from "./tank-transactions";
+import { broadcastRecorded } from "../ledger/broadcast";
 
 /**
  * The contracts of batched sweeping (EIP-7702) and whether a network can use them. Both are
@@ -217,17 +217,18 @@ async function deployContracts(db: Db, network: string, contracts: SweepContract
     if ((await openDeployments(tx, network)).length > 0) return [];
     // Another process may have deployed them since we looked.
     const now = await deployedCode(network, contracts);
-    const raws: Hex[] = [];
+    const rows: ChainTransaction[] = [];
     for (const [i, w] of wanted.entries()) {
       if (now[w.kind === "deploy_sweeper" ? "sweeper" : "delegate"]) continue;
       const nonce = await allocateNonce(tx, network, tank, tankCount);
       const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: CREATE2_DEPLOYER, data: w.data, gas: limits[i]!, gasPrice, nonce });
-      await tx.insert(sweepBatches).values({ network, kind: w.kind, fromAddress: tank, nonce, gasLimit: limits[i]!, gasPrice, txHash: hashOfRaw(raw), rawTx: raw });
-      raws.push(raw);
+      const ledgerRow = await recordTankTransaction(tx, network, tank, "deploy", raw);
+      await tx.insert(sweepBatches).values({ network, kind: w.kind, fromAddress: tank, nonce, gasLimit: limits[i]!, gasPrice, txHash: ledgerRow.txHash, chainTxId: ledgerRow.id });
+      rows.push(ledgerRow);
     }
-    return raws;
+    return rows;
   });
-  for (const raw of signed) await broadcast(client, raw);
+  for (const row of signed) await broadcastRecorded(db, row);
   if (signed.length > 0) log.info({ network, sweeper: contracts.sweeper, delegate: contracts.delegate }, "deploying the batched-sweep contracts");
   return { state: "wait", reason: "the sweep contracts are being deployed" };
 }

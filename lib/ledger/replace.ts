@@ -33,10 +33,13 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
   if (newest.walletRole === "withdrawal") await ensureGasBalance(db, newest.network, newest.wallet as Address, await walletNeeds(db, newest, gas * gasPrice));
   const signer = signerFor(newest.walletRole, newest.walletIndex);
   const chain = chainOf(network);
-  const raw =
-    how === "cancel"
-      ? await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: signer.address, value: 0n, gas, gasPrice, nonce: newest.nonce })
-      : await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: original.to!, value: original.value ?? 0n, data: original.data, gas, gasPrice, nonce: newest.nonce });
+  const common = { chain, chainId: chain.id, gas, nonce: newest.nonce } as const;
+  let raw: Hex;
+  if (how === "cancel") raw = await signer.signTransaction({ ...common, type: "legacy", to: signer.address, value: 0n, gasPrice });
+  else if (original.type === "eip7702") {
+    // A batch keeps its authorizations (signed by the deposit keys; still valid while unused): only the fee moves.
+    raw = await signer.signTransaction({ ...common, type: "eip7702", to: original.to!, value: original.value ?? 0n, data: original.data, maxFeePerGas: gasPrice, maxPriorityFeePerGas: gasPrice, authorizationList: original.authorizationList! });
+  } else raw = await signer.signTransaction({ ...common, type: "legacy", to: original.to!, value: original.value ?? 0n, data: original.data, gasPrice });
   let row: ChainTransaction;
   try {
     row = await recordTransaction(db, {

@@ -5,7 +5,7 @@ import { chainTransactions, type ChainTransaction } from "../db/schema";
 import { publicClientFor } from "../chain/networks";
 import { receiptOf } from "../chain/transactions";
 import { log } from "../log";
-import { broadcastRecorded, REFUSED_PREFIX } from "./broadcast";
+import { broadcastRecorded } from "./broadcast";
 import { decideNonce } from "./decide";
 
 /**
@@ -104,8 +104,9 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
     await db.update(chainTransactions).set({ nonceUsedSeenBlock: seenBlock, updatedAt: now }).where(inArray(chainTransactions.id, openIds));
   }
   const newest = open.at(-1)!;
-  // A nonce already used only waits for its receipt; a free one is sent again, unless the node refused these bytes for good.
-  if (options.rebroadcast !== false && decision.nonceUsedSeenBlock === null && !newest.broadcastError?.startsWith(REFUSED_PREFIX)) {
+  // A nonce already used only waits for its receipt; a free one is sent again — even after a refusal,
+  // which another node (or the same one later) may not repeat; the watchdog fills a refused nonce.
+  if (options.rebroadcast !== false && decision.nonceUsedSeenBlock === null) {
     await broadcastRecorded(db, newest);
   }
   const [fresh] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, newest.id));

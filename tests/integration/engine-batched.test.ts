@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { parseUnits, type Address } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { batchSweepSupport, forgetBatchSupport, knownSweepMode, serviceSweepContracts } from "@/lib/chain/sweep-contracts";
-import { chainCursors, forwards, sweepBatches, walletNonces } from "@/lib/db/schema";
+import { chainCursors, forwards, sweepBatches, walletNonces, chainTransactions } from "@/lib/db/schema";
 import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
 import { chainClient, deployTestToken, useTestChain } from "../helpers/chain";
@@ -175,6 +175,7 @@ describe("batched sweeps in the engine", () => {
     // Another chain under the same network name: scan it from its start, count the tank's nonces afresh.
     await db().delete(chainCursors);
     await db().delete(walletNonces);
+    await db().update(chainTransactions).set({ network: sql`'earlier-chain-' || ${chainTransactions.id}` }); // the ledger of the other chain's nonces
     useConfig({ BSC_RPC_URL: oldChain().url, NEXTAUTH_SECRET: SECRET, CONFIRMATIONS: "0" });
     const usd = await deployTestToken(oldChain().url, { symbol: "OLD" });
     const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
@@ -193,11 +194,12 @@ describe("batched sweeps in the engine", () => {
     forgetBatchSupport();
     await db().delete(chainCursors);
     await db().delete(walletNonces);
+    await db().update(chainTransactions).set({ network: sql`'earlier-chain-' || ${chainTransactions.id}` }); // the ledger of the other chain's nonces
     useConfig({ BSC_RPC_URL: bareChain().url, NEXTAUTH_SECRET: SECRET, CONFIRMATIONS: "0" });
     const tank = await fundGasTank(bareChain().url);
     const replaced = (kind: "deploy_sweeper" | "deploy_delegate", n: number) => ({
       network: "bsc", kind, fromAddress: tank, nonce: 1_000 + n, gasLimit: 1n, gasPrice: 1n,
-      txHash: `0x${String(n).padStart(64, "0")}`, rawTx: "0x", status: "replaced" as const,
+      txHash: `0x${String(n).padStart(64, "0")}`, status: "replaced" as const,
     });
     await db().insert(sweepBatches).values([replaced("deploy_sweeper", 1), replaced("deploy_delegate", 2)]);
     expect(await batchSweepSupport(db(), "bsc")).toEqual({ state: "classic", reason: "deploying the sweep contracts failed; classic sweeps until an operator looks" });

@@ -2,12 +2,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseUnits, type Address, type Hex } from "viem";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { forgetBatchSupport } from "@/lib/chain/sweep-contracts";
 import { closeDatabase } from "@/lib/db";
-import { forwards, sweepBatches } from "@/lib/db/schema";
+import { chainTransactions, forwards, sweepBatches } from "@/lib/db/schema";
+import { tendLedger } from "@/lib/ledger/watchdog";
 import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -146,23 +147,21 @@ describe("batched sweeps across crashes", () => {
       await forwardStep(handle.db, first!.forwardId);
     };
 
-    // Refused for five minutes (here: its record made older): the next refusal fills its nonce.
-    await handle.db.update(sweepBatches).set({ createdAt: new Date(Date.now() - 6 * 60_000) }).where(eq(sweepBatches.id, refused!.id));
+    // Refused for good: the ledger's next round fills its nonce at once (recorded first), whatever the node says of the batch meanwhile.
     proxy.options.refuseRawTransactions = 1; // the batch once more; the cancel goes through
-    await step();
-    const cancel = (await handle.db.select().from(sweepBatches)).find((b) => b.kind === "cancel");
-    expect(cancel).toMatchObject({ nonce: refused!.nonce, status: "sent" });
+    await tendLedger(handle.db);
+    const [cancel] = await handle.db.select().from(chainTransactions).where(eq(chainTransactions.replacesId, refused!.chainTxId!));
+    expect(cancel).toMatchObject({ kind: "cancel", nonce: refused!.nonce, walletRole: "gas_tank", toAddress: tank });
     expect(await chain().client.getTransactionCount({ address: tank })).toBe(tankSent + 1);
 
-    // Its nonce is taken and no receipt comes: checked once more half a minute later, then given up.
+    // The cancel's receipt settles the nonce: the batch moved nothing, its forwards batch again.
     await step();
-    expect((await handle.db.select().from(forwards)).filter((f) => f.batchId === refused!.id)).toHaveLength(2);
-    await handle.db.update(sweepBatches).set({ updatedAt: new Date(Date.now() - 60_000) }).where(eq(sweepBatches.id, refused!.id));
+    expect((await handle.db.select().from(forwards)).filter((f) => f.batchId === refused!.id)).toHaveLength(0);
     await runEngine(handle.db, chain().url);
 
     const rows = await handle.db.select().from(sweepBatches);
     expect(rows.find((b) => b.id === refused!.id)!.status).toBe("replaced");
-    expect(rows.find((b) => b.id === cancel!.id)!.status).toBe("mined");
+    expect((await handle.db.select().from(chainTransactions).where(eq(chainTransactions.id, cancel!.id)))[0]!.status).toBe("mined");
     const again = rows.filter((b) => b.kind === "sweep" && b.id > refused!.id);
     expect(again.map((b) => [b.size, b.authorizations, b.status])).toEqual([[2, 2, "mined"]]);
     expect(await tokenBalance(chain().url, token, MERCHANT_WALLET)).toBe(merchantBefore + parseUnits("15", 18));
@@ -170,53 +169,45 @@ describe("batched sweeps across crashes", () => {
     expect(await chain().client.getTransactionCount({ address: tank })).toBe(tankSent + 2); // the cancel and the new batch
     await handle.close();
   });
-  it("fills the nonce of a batch the node answers 'underpriced' (taken as landed) and never mines; after two, sweeps classic", async () => {
+  it("re-prices a batch the node answers 'underpriced' (taken as landed) once it waits at the tank's next nonce past the bound; the stall shows meanwhile", async () => {
     useConfig(env());
     const handle = await openFileDatabase(dir);
     forgetBatchSupport();
     const deposits = await paidSessions(["9"]);
     await scanNetworkStep(handle.db, "bsc");
+    const tankSent = await chain().client.getTransactionCount({ address: tank });
     const merchantBefore = await tokenBalance(chain().url, token, MERCHANT_WALLET);
     proxy.options.refuseRawTransactionsAs = "underpriced";
-    const openBatch = async () => (await handle.db.select().from(sweepBatches)).find((b) => b.kind === "sweep" && b.status === "sent")!;
-    const stepFor = async (batchId: number) => {
-      const [member] = await handle.db.select().from(forwards).where(eq(forwards.batchId, batchId));
-      await handle.db.update(forwards).set({ nextAttemptAt: new Date(0), lockedUntil: null });
-      await forwardStep(handle.db, member!.id);
-    };
-    const refuseUntilFilled = async () => {
-      proxy.options.refuseRawTransactions = 1_000;
-      await handle.db.update(forwards).set({ nextAttemptAt: new Date(0), lockedUntil: null });
-      for (const { forwardId } of await dueForwardsStep(handle.db)) await forwardStep(handle.db, forwardId); // batched; the node answers "underpriced"
-      const batch = await openBatch();
-      expect(batch.lastError).toBeNull(); // the answer looked like success
-      await stepFor(batch.id);
-      expect((await handle.db.select().from(sweepBatches)).filter((b) => b.kind === "cancel" && b.nonce === batch.nonce)).toHaveLength(0);
-      // Not mined for five minutes (here: its record made older), while its nonce is the tank's next.
-      await handle.db.update(sweepBatches).set({ createdAt: new Date(Date.now() - 6 * 60_000) }).where(eq(sweepBatches.id, batch.id));
-      proxy.options.refuseRawTransactions = 1; // the batch once more; the cancel goes through
-      await stepFor(batch.id);
-      expect((await handle.db.select().from(sweepBatches)).find((b) => b.kind === "cancel" && b.nonce === batch.nonce)).toMatchObject({ status: "sent" });
-      await stepFor(batch.id); // its nonce is taken: checked once more half a minute later
-      await handle.db.update(sweepBatches).set({ updatedAt: new Date(Date.now() - 60_000) }).where(eq(sweepBatches.id, batch.id));
-      await stepFor(batch.id);
-      expect((await handle.db.select().from(sweepBatches)).find((b) => b.id === batch.id)!.status).toBe("replaced");
-      return batch;
-    };
+    proxy.options.refuseRawTransactions = 1_000;
+    await handle.db.update(forwards).set({ nextAttemptAt: new Date(0), lockedUntil: null });
+    for (const { forwardId } of await dueForwardsStep(handle.db)) await forwardStep(handle.db, forwardId);
+    const batch = (await handle.db.select().from(sweepBatches)).find((b) => b.kind === "sweep" && b.status === "sent")!;
+    expect(batch.lastError).toBeNull(); // the answer looked like success
+    const ofNonce = () => handle.db.select().from(chainTransactions).where(and(eq(chainTransactions.wallet, tank), eq(chainTransactions.nonce, batch.nonce))).orderBy(chainTransactions.id);
 
-    const first = await refuseUntilFilled();
-    const second = await refuseUntilFilled(); // batched once more after the first
-    expect(second.id).toBeGreaterThan(first.id);
+    await tendLedger(handle.db);
+    expect(await ofNonce()).toHaveLength(1); // young: not stuck yet
+    // Not mined for two minutes (here: its record made older) while its nonce is the tank's next.
+    await handle.db.update(chainTransactions).set({ createdAt: new Date(Date.now() - 120_000) }).where(eq(chainTransactions.id, batch.chainTxId!));
+    await tendLedger(handle.db);
+    const [original, repriced] = await ofNonce();
+    expect(repriced).toMatchObject({ kind: "batch", replacesId: original!.id, status: "pending" });
+    expect(repriced!.gasPrice).toBeGreaterThanOrEqual(original!.gasPrice * 2n);
+    const { getHealth } = await import("@/lib/health");
+    expect((await getHealth({ startApp: false })).chains.bsc!.stuckWallets).toEqual([{ wallet: "gas_tank", kind: "batch", nonce: batch.nonce, since: original!.createdAt.toISOString() }]);
+
     proxy.options.refuseRawTransactions = 0;
     proxy.options.refuseRawTransactionsAs = undefined;
+    await handle.db.update(forwards).set({ lockedUntil: null });
     await runEngine(handle.db, chain().url);
-
-    const rows = await handle.db.select().from(sweepBatches);
-    expect(rows.filter((b) => b.kind === "sweep" && b.id > second.id)).toEqual([]); // swept the classic way
-    expect(rows.filter((b) => b.kind === "cancel" && [first.nonce, second.nonce].includes(b.nonce)).map((b) => b.status)).toEqual(["mined", "mined"]);
-    expect((await handle.db.select().from(forwards)).every((f) => f.status === "completed")).toBe(true);
+    expect((await ofNonce()).map((r) => r.status)).toEqual(["replaced", "mined"]);
+    const [swept] = await handle.db.select().from(forwards).where(eq(forwards.batchId, batch.id));
+    expect(swept).toMatchObject({ status: "completed", sweepTxHash: repriced!.txHash }); // the re-priced copy swept it, with the same authorizations
+    expect((await handle.db.select().from(sweepBatches)).find((b) => b.id === batch.id)!.status).toBe("mined");
+    expect(await chain().client.getTransactionCount({ address: tank })).toBe(tankSent + 1);
     expect(await tokenBalance(chain().url, token, MERCHANT_WALLET)).toBe(merchantBefore + parseUnits("9", 18));
     for (const address of deposits) expect(await tokenBalance(chain().url, token, address)).toBe(0n);
+    expect((await getHealth({ startApp: false })).chains.bsc!.stuckWallets).toEqual([]);
     await handle.close();
   });
 });

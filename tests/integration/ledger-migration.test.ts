@@ -1,23 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { keccak256, parseGwei, type Address, type Hex } from "viem";
+import { getAddress, keccak256, parseGwei, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyRingFor } from "@/lib/chain/keys";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { migrate, readMigrations } from "@/lib/db/migrate";
 import { rowsOf } from "@/lib/db/rows";
-import { chainTransactions, forwards, withdrawals } from "@/lib/db/schema";
+import { chainTransactions, forwards, sweepBatches, withdrawals } from "@/lib/db/schema";
 import { TEST_MNEMONIC } from "../helpers/config";
 import { createTestDatabase } from "../helpers/database";
 
 /**
- * Migrations 0012–0013 move every signed transaction of the old trackers (gas_top_ups, the raw
- * columns of forwards and withdrawals) into the ledger: played on a database as release 0011 left
+ * Migrations 0012–0014 move every signed transaction of the old trackers (gas_top_ups,
+ * sweep_batches, the raw columns of forwards and withdrawals) into the ledger: played on a database as release 0011 left
  * it, holding every in-flight state. Nothing may be lost, re-signed or duplicated.
  */
 const keys = keyRingFor(TEST_MNEMONIC);
 const TOKEN = "0x55d398326f99059fF775485246999027B3197955" as Address;
-const TARGET = "0x00000000000000000000000000000000000Beef1" as Address;
+const TARGET = getAddress("0x00000000000000000000000000000000000beef1");
 const GWEI = parseGwei("1");
 const BEFORE_LEDGER = readMigrations().filter((m) => m.tag < "0012");
 
@@ -54,6 +54,10 @@ beforeAll(async () => {
     ...[0, 1, 2, 3, 4].map((n) => withdrawal(`w${n}`, n)),
     filler("w1-filler", 1),
     filler("w3-filler", 3),
+    sign("gasTank", 0, { to: TARGET, nonce: 5, data: "0x01" }).then((r) => (raw["deploy-mined"] = r)),
+    sign("gasTank", 0, { to: TARGET, nonce: 6, data: "0x02" }).then((r) => (raw["batch-open"] = r)),
+    sign("gasTank", 0, { to: TARGET, nonce: 7, data: "0x03" }).then((r) => (raw["batch-refused"] = r)),
+    sign("gasTank", 0, { to: keys.gasTankAddress(), nonce: 7, gas: 21_000n }).then((r) => (raw["batch-cancel"] = r)),
   ]);
   const h = (name: string) => keccak256(raw[name]!);
   await q(sql`insert into gas_top_ups (network, to_address, value, nonce, tx_hash, raw_tx, mined_at) values
@@ -78,6 +82,13 @@ beforeAll(async () => {
   await wd(2, "completed");
   await wd(3, "failed", { filler: "w3-filler", reason: "the network refused the transaction; its nonce was filled by a 0-value transfer, nothing was sent" });
   await wd(4, "failed", { reason: "the transfer reverted on chain; the tokens were not sent" });
+  const batch = (name: string, kind: string, status: string, nonce: number) =>
+    q(sql`insert into sweep_batches (network, kind, token_contract, size, from_address, nonce, gas_limit, gas_price, tx_hash, raw_tx, status)
+      values ('bsc', ${kind}, ${kind === "sweep" ? TOKEN : null}, ${kind === "sweep" ? 2 : 0}, ${keys.gasTankAddress()}, ${nonce}, 60000, ${GWEI.toString()}, ${h(name)}, ${raw[name]!}, ${status})`);
+  await batch("deploy-mined", "deploy_sweeper", "mined", 5);
+  await batch("batch-open", "sweep", "sent", 6);
+  await batch("batch-refused", "sweep", "replaced", 7);
+  await batch("batch-cancel", "cancel", "mined", 7);
   await migrate(handle.db);
 });
 
@@ -120,7 +131,14 @@ describe("migrating the old transaction trackers into the ledger", () => {
       w3: "replaced",
       "w3-filler": "mined",
       w4: "reverted",
+      "deploy-mined": "mined",
+      "batch-open": "pending",
+      "batch-refused": "replaced",
+      "batch-cancel": "mined",
     });
+    expect([row("deploy-mined").kind, row("batch-open").kind, row("batch-open").toAddress, row("batch-open").wallet]).toEqual(["deploy", "batch", TARGET, tank]);
+    expect(row("batch-cancel")).toMatchObject({ kind: "cancel", replacesId: row("batch-refused").id });
+    expect(row("batch-refused")).toMatchObject({ replacedById: row("batch-cancel").id });
     expect(row("w1-filler")).toMatchObject({ kind: "cancel", replacesId: row("w1").id });
     expect(row("w3")).toMatchObject({ replacedById: row("w3-filler").id });
   });
@@ -140,5 +158,6 @@ describe("migrating the old transaction trackers into the ledger", () => {
       ["pending", false, false],
     ]);
     for (const w of await handle.db.select().from(withdrawals)) expect(await hashOf(w.chainTxId)).toBe(w.txHash);
+    for (const b of await handle.db.select().from(sweepBatches)) expect(await hashOf(b.chainTxId)).toBe(b.txHash);
   });
 });

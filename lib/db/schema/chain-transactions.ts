@@ -27,6 +27,10 @@ export const CHAIN_TRANSACTION_KINDS = [
   "cancel",
   /** A derived address → the operator's address: `npm run admin -- recover`. */
   "recovery",
+  /** Gas tank → BatchSweeper.sweepBatch (EIP-7702, with the authorizations of deposit addresses not yet delegated). */
+  "batch",
+  /** Gas tank → the CREATE2 deployer: the sweep contracts, once per chain. */
+  "deploy",
 ] as const;
 export type ChainTransactionKind = (typeof CHAIN_TRANSACTION_KINDS)[number];
 
@@ -51,7 +55,7 @@ export const chainTransactions = pgTable(
     toAddress: text("to_address").notNull(),
     value: amount("value").notNull(),
     gasLimit: amount("gas_limit").notNull(),
-    /** Legacy gas price (every kind signed today is legacy). */
+    /** Legacy gas price, or an EIP-7702 batch's max fee per gas (its priority fee is the same). */
     gasPrice: amount("gas_price").notNull(),
     txHash: text("tx_hash").notNull(),
     /** Null only for settled rows moved from a record that no longer kept the bytes (a mined filler). */

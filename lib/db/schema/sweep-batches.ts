@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
 import { bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { chainTransactions } from "./chain-transactions";
 import { amount, createdAt, timestamptz, updatedAt } from "./columns";
 
 /**
- * Transactions the gas tank sends for batched (EIP-7702) sweeping: the one-time deployments of
- * the sweep contracts, the batches themselves, and the 0-value transfers that fill the nonce of a
- * batch the node refused for good (cancel). Each is stored signed, with its nonce, before
- * it is broadcast, and only these bytes are ever re-sent.
+ * What batched (EIP-7702) sweeping asked the gas tank to send — the one-time deployments of the
+ * sweep contracts and the batches themselves (and, before the ledger, the cancels that filled a
+ * refused batch's nonce) — with what a batch carries (token, entries, authorizations). The signed
+ * transaction is a ledger row (chainTxId): the ledger sends, re-prices and settles it; this row
+ * takes its outcome, and a batch applies it to its forwards.
  *   sent ──(receipt)──▶ mined | reverted;  sent ──(its nonce used by another transaction)──▶ replaced
  */
 export const SWEEP_BATCH_KINDS = ["sweep", "deploy_sweeper", "deploy_delegate", "cancel"] as const;
@@ -26,8 +28,10 @@ export const sweepBatches = pgTable(
     nonce: bigint("nonce", { mode: "number" }).notNull(),
     gasLimit: amount("gas_limit").notNull(),
     gasPrice: amount("gas_price").notNull(),
+    /** The transaction in the ledger (chain_transactions), which sends, re-prices and settles it. */
+    chainTxId: bigint("chain_tx_id", { mode: "number" }).references(() => chainTransactions.id),
+    /** The hash first signed; a re-priced copy that mined is named by the ledger. */
     txHash: text("tx_hash").notNull(),
-    rawTx: text("raw_tx").notNull(),
     status: text("status", { enum: SWEEP_BATCH_STATUSES }).notNull().default("sent"),
     gasUsed: amount("gas_used"),
     lastError: text("last_error"),
