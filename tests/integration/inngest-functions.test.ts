@@ -148,7 +148,7 @@ describe("a failing forward's retries, the same under both drivers", () => {
     vi.useRealTimers();
   });
 
-  const reload = async () => (await db().select().from(forwards).where(eq(forwards.id, forward.id)))[0]!;
+  const reload = async () => (await db().select().from(forwards).where(eq(forwards.id, forward.id)))[0]!; // made in beforeEach, never deleted
 
   it("the embedded runner: a tick a second, due forwards only", async () => {
     const seen: [number, string][] = [];
