@@ -1,9 +1,9 @@
-import { eq, max, sql } from "drizzle-orm";
+import { and, eq, max, sql } from "drizzle-orm";
 import { erc20Abi, formatUnits, getAddress, isAddress, type Address, type Hex } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
-import { domains, paymentSessions, tokenCatalogue, type ChainTransaction } from "../db/schema";
+import { chainTransactions, domains, paymentSessions, tokenCatalogue, type ChainTransaction } from "../db/schema";
 import { AppError } from "../errors";
 import { transferData } from "../chain/forward-gas";
 import { ensureGasBalance } from "../chain/gas-top-up";
@@ -115,6 +115,11 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
     return report;
   }
 
+  // The gas tank's recorded transactions first: one an earlier run recorded and never sent would
+  // hold every top-up behind it.
+  await settleLedgerInFlight(db, network.name, keyRingFor(getConfig().masterMnemonic).gasTankAddress()).catch((error: unknown) =>
+    print(`  the gas tank has a recorded transaction not mined yet (${error instanceof Error ? error.message : String(error)}); top-ups may wait behind it`),
+  );
   const byWallet = new Map<Address, StrandedBalance[]>();
   for (const s of stranded) byWallet.set(s.wallet.address, [...(byWallet.get(s.wallet.address) ?? []), s]);
   const queue = [...byWallet.values()];
@@ -210,6 +215,7 @@ async function sweepWallet(db: Db, network: string, balances: StrandedBalance[],
   const client = publicClientFor(network);
   const cap = getConfig().maxSweepGas;
   try {
+    await settleLedgerInFlight(db, network, wallet.address);
     await settleInFlight(network, wallet.address);
   } catch (error) {
     return balances.map((b) => ({ ...b, reason: error instanceof Error ? error.message : String(error) }));
@@ -261,6 +267,25 @@ async function sweepWallet(db: Db, network: string, balances: StrandedBalance[],
     else outcomes.push({ ...balance, txHash: settled.txHash as Hex });
   }
   return outcomes;
+}
+
+/**
+ * The wallet's ledger rows still open — an earlier run's transfer recorded but perhaps never sent
+ * (a crash between the two) — are sent again, the same bytes, and waited for: a new transfer
+ * signed meanwhile would take the next nonce and find the balance gone.
+ */
+async function settleLedgerInFlight(db: Db, network: string, address: Address): Promise<void> {
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  for (;;) {
+    const open = await db
+      .selectDistinct({ nonce: chainTransactions.nonce })
+      .from(chainTransactions)
+      .where(and(eq(chainTransactions.network, network), eq(chainTransactions.wallet, address), eq(chainTransactions.status, "pending")));
+    if (open.length === 0) return;
+    for (const { nonce } of open) await settleNonce(db, { network, wallet: address, nonce });
+    if (Date.now() > deadline) throw new Error(`${address} has a recorded transaction not mined within ${SETTLE_WAIT_MS / 1000} s; run recover again once it is`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /** Waits while the wallet has a transaction in flight (an earlier run's), so nothing is sent twice. */

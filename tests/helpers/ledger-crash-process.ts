@@ -1,0 +1,19 @@
+// Sends one kind of ledger transaction in its own process (configuration from the environment),
+// so a test can kill it while the transaction is between its record and its broadcast, or right
+// after the broadcast, and check what a restart does.
+import type { Address } from "viem";
+import { batchSweepSupport } from "@/lib/chain/sweep-contracts";
+import { ensureGasBalance } from "@/lib/chain/gas-top-up";
+import { recoverFunds } from "@/lib/custody/recover";
+import { getDatabase } from "@/lib/db";
+
+async function main() {
+  const [kind, ...args] = process.argv.slice(2);
+  const { db } = await getDatabase();
+  if (kind === "wallet-gas") await ensureGasBalance(db, "bsc", args[0] as Address, BigInt(args[1]!));
+  else if (kind === "deploy") await batchSweepSupport(db, "bsc");
+  else if (kind === "recover") await recoverFunds(db, { network: "bsc", to: args[0]!, toIndex: Number(args[1]), extraTokens: [args[2]!] });
+  else throw new Error(`unknown kind ${kind}`);
+}
+
+void main();
