@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { decideNonce, decideStall, DROP_AFTER_BLOCKS, isStalled, MAX_REPLACEMENTS, replacementGasPrice, STUCK_AFTER_MS, type NonceFacts, type StallFacts } from "@/lib/ledger/decide";
+
+const nonce = (overrides: Partial<NonceFacts> = {}): NonceFacts => ({ nonce: 7, receipt: null, pinnedBlock: 1_000n, countAtPinned: 7, nonceUsedSeenBlock: null, ...overrides });
+
+describe("decideNonce: only a receipt settles a row", () => {
+  it.each([
+    ["a receipt of one of its rows settles the nonce", nonce({ receipt: { rowId: 3, success: true }, countAtPinned: 8 }), { outcome: "mined", rowId: 3, success: true }],
+    ["a reverted receipt settles it too", nonce({ receipt: { rowId: 4, success: false }, countAtPinned: 8 }), { outcome: "mined", rowId: 4, success: false }],
+    ["nonce free and next: open, at the wallet's next nonce", nonce(), { outcome: "open", nonceUsedSeenBlock: null, atWalletNext: true }],
+    ["nonce free behind another: open, waiting behind", nonce({ countAtPinned: 5 }), { outcome: "open", nonceUsedSeenBlock: null, atWalletNext: false }],
+    // A load-balanced endpoint: the count from a node ahead, no receipt yet from the one behind.
+    ["nonce used, no receipt, first seen: remembered, still open", nonce({ countAtPinned: 8 }), { outcome: "open", nonceUsedSeenBlock: 1_000n, atWalletNext: false }],
+    ["nonce used, no receipt, 63 blocks on: still open", nonce({ countAtPinned: 8, pinnedBlock: 1_063n, nonceUsedSeenBlock: 1_000n }), { outcome: "open", nonceUsedSeenBlock: 1_000n, atWalletNext: false }],
+    ["nonce used, no receipt, 64 blocks on: taken by a transaction we did not sign", nonce({ countAtPinned: 8, pinnedBlock: 1_000n + DROP_AFTER_BLOCKS, nonceUsedSeenBlock: 1_000n }), { outcome: "taken-by-other" }],
+    ["a lagging head (pinned block older than first seen) never brings the decision forward", nonce({ countAtPinned: 8, pinnedBlock: 990n, nonceUsedSeenBlock: 1_000n }), { outcome: "open", nonceUsedSeenBlock: 1_000n, atWalletNext: false }],
+    ["the nonce free again (a reorg): forgotten", nonce({ countAtPinned: 7, nonceUsedSeenBlock: 1_000n }), { outcome: "open", nonceUsedSeenBlock: null, atWalletNext: true }],
+  ] as const)("%s", (_name, facts, expected) => {
+    expect(decideNonce(facts)).toEqual(expected);
+  });
+});
+
+const now = new Date("2026-11-23T12:00:00Z");
+const ago = (ms: number) => new Date(now.getTime() - ms);
+const stall = (overrides: Partial<StallFacts> = {}, newest: Partial<StallFacts["newest"]> = {}): StallFacts => ({
+  atWalletNext: true,
+  newest: { kind: "withdrawal", createdAt: ago(STUCK_AFTER_MS), refusedForGood: false, ...newest },
+  replacements: 0,
+  replaceable: true,
+  now,
+  ...overrides,
+});
+
+describe("decideStall: a wallet's next nonce is re-priced or filled, within bounds", () => {
+  it.each([
+    ["not the wallet's next nonce: it waits behind another", stall({ atWalletNext: false }), "none"],
+    ["young: not stuck yet", stall({}, { createdAt: ago(STUCK_AFTER_MS - 1) }), "none"],
+    ["not mined within the bound (whatever the node said): re-priced", stall(), "reprice"],
+    ["refused for good: its nonce filled at once", stall({}, { createdAt: ago(1_000), refusedForGood: true }), "cancel"],
+    ["a refused cancel: the cancel re-priced", stall({}, { kind: "cancel", refusedForGood: true }), "reprice"],
+    ["replacements used up: waits for the operator", stall({ replacements: MAX_REPLACEMENTS }), "wait-for-operator"],
+    ["a deposit address (no spare BNB): shown, not replaced", stall({ replaceable: false }), "wait-for-operator"],
+  ] as const)("%s", (_name, facts, expected) => {
+    expect(decideStall(facts)).toBe(expected);
+  });
+
+  it("shows a stall only at the wallet's next nonce, past the bound", () => {
+    expect(isStalled(true, ago(STUCK_AFTER_MS), now)).toBe(true);
+    expect(isStalled(true, ago(STUCK_AFTER_MS - 1), now)).toBe(false);
+    expect(isStalled(false, ago(10 * STUCK_AFTER_MS), now)).toBe(false);
+  });
+
+  it("prices a replacement at twice the last fee, or the network's price if higher", () => {
+    expect(replacementGasPrice(5n, 3n)).toBe(10n);
+    expect(replacementGasPrice(5n, 30n)).toBe(30n);
+  });
+});
