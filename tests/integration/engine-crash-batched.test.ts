@@ -195,6 +195,11 @@ describe("batched sweeps across crashes", () => {
     expect(repriced!.gasPrice).toBeGreaterThanOrEqual(original!.gasPrice * 2n);
     const { getHealth } = await import("@/lib/health");
     expect((await getHealth({ startApp: false })).chains.bsc!.stuckWallets).toEqual([{ wallet: "gas_tank", kind: "batch", nonce: batch.nonce, since: original!.createdAt.toISOString() }]);
+    const { operatorStatus } = await import("@/lib/custody/status");
+    expect((await operatorStatus(handle.db)).lines.join("\n")).toContain(`gas_tank ${tank}: batch at nonce ${batch.nonce} not mined for 2 min`);
+    const { renderMetrics } = await import("@/lib/metrics/collect");
+    const stuck = (await renderMetrics(handle.db)).body.match(new RegExp(`bscpay_wallet_stuck_seconds\\{network="bsc",wallet="${tank}"\\} (\\d+)`));
+    expect(Number(stuck?.[1])).toBeGreaterThanOrEqual(120);
 
     proxy.options.refuseRawTransactions = 0;
     proxy.options.refuseRawTransactionsAs = undefined;

@@ -64,7 +64,7 @@ describe("chain engine under RPC faults", () => {
     expect((await db().select().from(forwards)).every((f) => f.status === "completed")).toBe(true);
   });
 
-  it("holds no forward through a 12-minute RPC outage (8 failures in 10.6 min used to hold each), and forwards them all once the node answers", async () => {
+  it("holds no forward through a 15-minute RPC outage (8 failures in 10.6 min used to hold each), and forwards them all once the node answers", async () => {
     const proxy = await startRpcProxy(chain().url);
     proxies.push(proxy);
     useConfig({ BSC_RPC_URL: proxy.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
@@ -82,10 +82,11 @@ describe("chain engine under RPC faults", () => {
     const planned = await ours();
     expect(planned).toHaveLength(2);
 
+    const OUTAGE_MS = 15 * 60_000;
     proxy.options.down = true; // from here on every request fails (502)
     const log = newForwardLog(); // the forward queue's simulated clock
     const failures = (id: number) => log.steps.filter((s) => s.forwardId === id && s.outcome === "retry");
-    for (let round = 0; round < 1000 && log.simulatedMs < 12 * 60_000; round++) {
+    for (let round = 0; round < 1000 && log.simulatedMs < OUTAGE_MS; round++) {
       if ((await forwardRound(db(), log)) === 0) break; // nothing left open
     }
     for (const f of await ours()) {
@@ -97,7 +98,7 @@ describe("chain engine under RPC faults", () => {
       const pauses = at.slice(1).map((t, i) => t - at[i]!); // at[i] is the attempt before at[i + 1]
       expect(pauses.every((p) => p > 0 && p <= MAX_RETRYABLE_PAUSE_SECONDS * 1000)).toBe(true);
     }
-    expect(log.simulatedMs).toBeGreaterThanOrEqual(12 * 60_000);
+    expect(log.simulatedMs).toBeGreaterThanOrEqual(OUTAGE_MS);
 
     proxy.options.down = false;
     await runEngine(db(), chain().url);

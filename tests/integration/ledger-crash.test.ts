@@ -118,4 +118,21 @@ describe("a crash during recovery", () => {
     expect((await handle.db.select().from(chainTransactions).where(eq(chainTransactions.kind, "recovery"))).map((r) => [r.txHash, r.status])).toEqual([[transfer!.txHash, "mined"]]);
     expect(report.moved).toEqual([]); // read again after the recorded transfer settled: nothing left
   });
+
+  it("right after its token transfer is broadcast: the next run finds it mined and moves nothing more", async () => {
+    const stranded = keys.depositAddress(2);
+    const rescue = "0x000000000000000000000000000000000000bEEF" as Address;
+    const token = await deployTestToken(chain().url, { symbol: "RCA", mintTo: [stranded] });
+    const held = await tokenBalance(chain().url, token, stranded);
+    await crashDuring(["recover", rescue, "2", token], 2, "after");
+    const [transfer] = await handle.db.select().from(chainTransactions).where(eq(chainTransactions.wallet, stranded));
+    expect(transfer).toMatchObject({ kind: "recovery", status: "pending" });
+
+    const report = await recoverFunds(handle.db, { network: "bsc", to: rescue, toIndex: 2, extraTokens: [token], print: () => {} });
+    expect(report.moved).toEqual([]);
+    expect(await tokenBalance(chain().url, token, rescue)).toBe(held);
+    expect(await chain().client.getTransactionCount({ address: stranded })).toBe(1);
+    await tendLedger(handle.db); // the service's next ledger round records how it ended
+    expect((await handle.db.select().from(chainTransactions).where(eq(chainTransactions.wallet, stranded))).map((r) => r.status)).toEqual(["mined"]);
+  });
 });
