@@ -6,13 +6,26 @@ import { batchSweepSupport } from "@/lib/chain/sweep-contracts";
 import { ensureGasBalance } from "@/lib/chain/gas-top-up";
 import { recoverFunds } from "@/lib/custody/recover";
 import { getDatabase } from "@/lib/db";
+import { dueForwardsStep, forwardStep } from "@/lib/jobs/steps";
+import { broadcastWithdrawal } from "@/lib/withdrawals/confirm-withdrawals";
+import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";
 
 async function main() {
   const [kind, ...args] = process.argv.slice(2);
   const { db } = await getDatabase();
   if (kind === "wallet-gas") await ensureGasBalance(db, "bsc", args[0] as Address, BigInt(args[1]!));
   else if (kind === "deploy") await batchSweepSupport(db, "bsc");
-  else if (kind === "recover") await recoverFunds(db, { network: "bsc", to: args[0]!, toIndex: Number(args[1]), extraTokens: [args[2]!] });
+  else if (kind === "withdrawal") {
+    const [apiKeyId, userId, domainId, tokenId, toAddress, amount] = args;
+    const sender = { apiKeyId: Number(apiKeyId), userId: Number(userId) };
+    const { withdrawal } = await recordWithdrawal(db, sender, { domainId: Number(domainId), tokenId: Number(tokenId), toAddress: toAddress as Address, amount: amount! });
+    await broadcastWithdrawal(db, withdrawal);
+  } else if (kind === "forwards") {
+    for (;;) {
+      for (const { forwardId } of await dueForwardsStep(db)) await forwardStep(db, forwardId);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } else if (kind === "recover") await recoverFunds(db, { network: "bsc", to: args[0]!, fromIndex: Number(args[1]), toIndex: Number(args[1]), extraTokens: [args[2]!] });
   else throw new Error(`unknown kind ${kind}`);
 }
 
