@@ -7,6 +7,7 @@ import { appState, chainCursors, tokenCatalogue } from "../db/schema";
 import { keyRingFor } from "../chain/keys";
 import { listNetworks, publicClientFor } from "../chain/networks";
 import { readHoldings } from "./balances";
+import { nonceTakenDifferences } from "./reconcile-ledger";
 
 /**
  * Ledger against chain (DESIGN.md §16). For every token: what the ledger says about deposits
@@ -18,6 +19,7 @@ import { readHoldings } from "./balances";
  *   back, or missed);
  * - a withdrawal wallet holding less than it received through forwards minus what it sent and is
  *   sending (tokens left it without a record). More is fine: merchants fund their wallets.
+ * - a nonce of a service wallet that the ledger saw go to a transaction the service never signed.
  * Addresses with a sweep in flight are left for the next run (their balance is moving).
  */
 export interface TokenSummary {
@@ -37,7 +39,7 @@ export interface TokenSummary {
 
 export interface Difference {
   network: string;
-  kind: "held" | "short" | "untracked" | "wallet-short" | "unreadable";
+  kind: "held" | "short" | "untracked" | "wallet-short" | "unreadable" | "nonce-taken";
   address: Address;
   contract: Address;
   symbol: string;
@@ -61,6 +63,7 @@ export async function reconcile(db: Db, options: { network?: string } = {}): Pro
     const [cursor] = await db.select().from(chainCursors).where(eq(chainCursors.network, network.name));
     result.networks.push({ network: network.name, block: cursor ? String(cursor.lastScannedBlock) : null });
     await reconcileNetwork(db, network.name, cursor?.lastScannedBlock ?? null, result);
+    result.differences.push(...(await nonceTakenDifferences(db, network.name)));
   }
   return result;
 }

@@ -1,9 +1,9 @@
-import { and, eq, max, sql } from "drizzle-orm";
+import { eq, max, sql } from "drizzle-orm";
 import { erc20Abi, formatUnits, getAddress, isAddress, type Address, type Hex } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
-import { chainTransactions, domains, paymentSessions, tokenCatalogue, type ChainTransaction } from "../db/schema";
+import { domains, paymentSessions, tokenCatalogue } from "../db/schema";
 import { AppError } from "../errors";
 import { transferData } from "../chain/forward-gas";
 import { ensureGasBalance } from "../chain/gas-top-up";
@@ -12,8 +12,8 @@ import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { recordTransaction } from "../ledger/record";
-import { settleNonce } from "../ledger/settle";
 import { readHoldings } from "./balances";
+import { settleInFlight, settleLedgerInFlight, SETTLE_WAIT_MS, waitForNonce } from "./recover-in-flight";
 
 /**
  * Recovery from the mnemonic alone (DESIGN.md §16): derive the deposit addresses and withdrawal
@@ -64,7 +64,6 @@ export interface RecoverReport {
 export const DEFAULT_DEPOSIT_GAP = 1000;
 /** Domains are few, but many in a row may use a payout address and never fund their wallet. */
 const WITHDRAWAL_GAP = 200;
-const SETTLE_WAIT_MS = 60_000;
 const SWEEPING_AT_ONCE = 4;
 
 export async function recoverFunds(db: Db, options: RecoverOptions): Promise<RecoverReport> {
@@ -267,48 +266,6 @@ async function sweepWallet(db: Db, network: string, balances: StrandedBalance[],
     else outcomes.push({ ...balance, txHash: settled.txHash as Hex });
   }
   return outcomes;
-}
-
-/**
- * The wallet's ledger rows still open — an earlier run's transfer recorded but perhaps never sent
- * (a crash between the two) — are sent again, the same bytes, and waited for: a new transfer
- * signed meanwhile would take the next nonce and find the balance gone.
- */
-async function settleLedgerInFlight(db: Db, network: string, address: Address): Promise<void> {
-  const deadline = Date.now() + SETTLE_WAIT_MS;
-  for (;;) {
-    const open = await db
-      .selectDistinct({ nonce: chainTransactions.nonce })
-      .from(chainTransactions)
-      .where(and(eq(chainTransactions.network, network), eq(chainTransactions.wallet, address), eq(chainTransactions.status, "pending")));
-    if (open.length === 0) return;
-    for (const { nonce } of open) await settleNonce(db, { network, wallet: address, nonce });
-    if (Date.now() > deadline) throw new Error(`${address} has a recorded transaction not mined within ${SETTLE_WAIT_MS / 1000} s; run recover again once it is`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** Waits while the wallet has a transaction in flight (an earlier run's), so nothing is sent twice. */
-async function settleInFlight(network: string, address: Address): Promise<void> {
-  const client = publicClientFor(network);
-  const deadline = Date.now() + SETTLE_WAIT_MS;
-  for (;;) {
-    const [mined, pending] = await Promise.all([client.getTransactionCount({ address }), client.getTransactionCount({ address, blockTag: "pending" })]);
-    if (pending <= mined) return;
-    if (Date.now() > deadline) throw new Error(`${address} still has a transaction in flight; run recover again once it is mined`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
-/** The transaction that used the row's nonce, once the ledger holds its receipt; null if not within the wait. */
-async function waitForNonce(db: Db, row: ChainTransaction): Promise<ChainTransaction | null> {
-  const deadline = Date.now() + SETTLE_WAIT_MS;
-  for (;;) {
-    const outcome = await settleNonce(db, row);
-    if (outcome.state === "settled") return outcome.winner;
-    if (outcome.state === "taken-by-other" || Date.now() > deadline) return outcome.state === "taken-by-other" ? { ...row, status: "replaced" } : null;
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 function describe(s: StrandedBalance): string {

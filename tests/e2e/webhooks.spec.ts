@@ -46,7 +46,9 @@ async function expectToast(page: Page, text: string | RegExp) {
 
 /** The page in both themes at desktop and phone widths (the theme class is set in place, so open dialogs stay open). */
 async function captureStates(page: Page, testInfo: TestInfo, name: string) {
-  // Toasts are asserted where they appear; fading ones only confuse axe's contrast check.
+  // Toasts are asserted where they appear; fading ones only confuse axe's contrast check. A pointer
+  // left over the toaster (the last click) pauses their timers, so it moves away first.
+  await page.mouse.move(0, 0);
   await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
   // The theme is switched in place: without this, axe would measure colours mid-transition.
   await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });

@@ -6,7 +6,7 @@ import { POST as create } from "@/app/api/v1/payment/create/route";
 import { reconcileCommand, statusCommand } from "@/lib/admin/operations";
 import { keyRingFor } from "@/lib/chain/keys";
 import { reconcile } from "@/lib/custody/reconcile";
-import { chainCursors, forwards } from "@/lib/db/schema";
+import { chainCursors, chainTransactions, forwards } from "@/lib/db/schema";
 import { reconcileIfDueStep } from "@/lib/jobs/steps";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
@@ -105,6 +105,24 @@ describe("reconcile: the ledger against the chain", () => {
     const first = await reconcileIfDueStep(db(), 24 * 3600_000, new Date(Date.now() + 25 * 3600_000));
     expect(first).toBeGreaterThan(0);
     expect(await reconcileIfDueStep(db())).toBeNull(); // just ran
+  });
+
+  it("reports a service wallet's nonce that the ledger saw go to a transaction the service never signed", async () => {
+    const wallet = keyRingFor(TEST_MNEMONIC).gasTankAddress();
+    const [row] = await db()
+      .insert(chainTransactions)
+      .values({ network: "bsc", walletRole: "gas_tank", walletIndex: 0, wallet, nonce: 9_999, kind: "sweep_gas", toAddress: wallet, value: 1n, gasLimit: 21_000n, gasPrice: 1n, txHash: `0x${"ab".repeat(32)}`, status: "replaced" })
+      .returning();
+    const result = await reconcile(db(), { network: "bsc" });
+    const taken = result.differences.filter((d) => d.kind === "nonce-taken");
+    expect(taken).toEqual([expect.objectContaining({ network: "bsc", address: wallet, message: expect.stringContaining("nonce 9999 of this gas tank wallet went to a transaction the service did not sign") })]);
+    // Replaced by a row of ours (a re-priced copy, a cancel) is no difference.
+    const [cancel] = await db()
+      .insert(chainTransactions)
+      .values({ network: "bsc", walletRole: "gas_tank", walletIndex: 0, wallet, nonce: 9_999, kind: "cancel", toAddress: wallet, value: 0n, gasLimit: 21_000n, gasPrice: 2n, txHash: `0x${"cd".repeat(32)}`, status: "mined", replacesId: row!.id })
+      .returning();
+    await db().update(chainTransactions).set({ replacedById: cancel!.id }).where(eq(chainTransactions.id, row!.id));
+    expect((await reconcile(db(), { network: "bsc" })).differences.filter((d) => d.kind === "nonce-taken")).toEqual([]);
   });
 
   it("answers bad input clearly", async () => {

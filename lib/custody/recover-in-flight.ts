@@ -1,0 +1,55 @@
+import { and, eq } from "drizzle-orm";
+import type { Address } from "viem";
+import type { Db } from "../db";
+import { chainTransactions, type ChainTransaction } from "../db/schema";
+import { publicClientFor } from "../chain/networks";
+import { settleNonce } from "../ledger/settle";
+
+/**
+ * What recovery waits for before it signs anything: a transaction still in flight — recorded in
+ * the ledger by an earlier, interrupted run, or seen pending on chain — is settled first, so
+ * nothing is sent twice and no new transfer waits behind a nonce hole.
+ */
+export const SETTLE_WAIT_MS = 60_000;
+
+/**
+ * The wallet's ledger rows still open — an earlier run's transfer recorded but perhaps never sent
+ * (a crash between the two) — are sent again, the same bytes, and waited for: a new transfer
+ * signed meanwhile would take the next nonce and find the balance gone.
+ */
+export async function settleLedgerInFlight(db: Db, network: string, address: Address): Promise<void> {
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  for (;;) {
+    const open = await db
+      .selectDistinct({ nonce: chainTransactions.nonce })
+      .from(chainTransactions)
+      .where(and(eq(chainTransactions.network, network), eq(chainTransactions.wallet, address), eq(chainTransactions.status, "pending")));
+    if (open.length === 0) return;
+    for (const { nonce } of open) await settleNonce(db, { network, wallet: address, nonce });
+    if (Date.now() > deadline) throw new Error(`${address} has a recorded transaction not mined within ${SETTLE_WAIT_MS / 1000} s; run recover again once it is`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Waits while the wallet has a transaction in flight (an earlier run's), so nothing is sent twice. */
+export async function settleInFlight(network: string, address: Address): Promise<void> {
+  const client = publicClientFor(network);
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  for (;;) {
+    const [mined, pending] = await Promise.all([client.getTransactionCount({ address }), client.getTransactionCount({ address, blockTag: "pending" })]);
+    if (pending <= mined) return;
+    if (Date.now() > deadline) throw new Error(`${address} still has a transaction in flight; run recover again once it is mined`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** The transaction that used the row's nonce, once the ledger holds its receipt; null if not within the wait. */
+export async function waitForNonce(db: Db, row: ChainTransaction): Promise<ChainTransaction | null> {
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  for (;;) {
+    const outcome = await settleNonce(db, row);
+    if (outcome.state === "settled") return outcome.winner;
+    if (outcome.state === "taken-by-other" || Date.now() > deadline) return outcome.state === "taken-by-other" ? { ...row, status: "replaced" } : null;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
