@@ -46,6 +46,14 @@ export function knownOutcome(rows: ChainTransaction[]): NonceOutcome | null {
 export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?: boolean } = {}): Promise<NonceOutcome> {
   const rows = await nonceRows(db, ref);
   const known = knownOutcome(rows);
+  if (known?.state === "settled" && rows.some((r) => r.status === "pending")) {
+    // A replacement recorded by another process while this nonce was being settled: it can never be mined.
+    await db
+      .update(chainTransactions)
+      .set({ status: "replaced", replacedById: known.winner.id, settledAt: new Date(), stuckSince: null, updatedAt: new Date() })
+      .where(and(eq(chainTransactions.network, ref.network), eq(chainTransactions.wallet, ref.wallet), eq(chainTransactions.nonce, ref.nonce), eq(chainTransactions.status, "pending")));
+    return knownOutcome(await nonceRows(db, ref))!;
+  }
   if (known) return known;
   if (rows.length === 0) throw new Error(`no ledger row for nonce ${ref.nonce} of ${ref.wallet} on ${ref.network}`);
   const client = publicClientFor(ref.network);

@@ -8,6 +8,7 @@ import { operatorStatus } from "@/lib/custody/status";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
 import { getHealth } from "@/lib/health";
 import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
+import { settleNonce } from "@/lib/ledger/settle";
 import { renderMetrics } from "@/lib/metrics/collect";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -127,5 +128,14 @@ describe("a withdrawal the node answers 'underpriced'", () => {
     expect((await ofNonce()).map((r) => r.status)).toEqual(["replaced", "mined"]);
     expect(await tokenBalance(chain().url, token, to)).toBe(parseUnits("2", 18));
     expect((await getHealth({ startApp: false })).chains.bsc!.stuckWallets).toEqual([]);
+
+    // A replacement another process recorded while the nonce was being settled can never be mined: settled as replaced.
+    const { id: _id, ...copy } = repriced!;
+    const [late] = await db()
+      .insert(chainTransactions)
+      .values({ ...copy, txHash: `0x${"ee".repeat(32)}`, replacesId: repriced!.id, status: "pending", minedBlock: null, settledAt: null })
+      .returning();
+    expect(await settleNonce(db(), { network: "bsc", wallet, nonce: withdrawal!.nonce })).toMatchObject({ state: "settled", winner: { id: repriced!.id } });
+    expect((await db().select().from(chainTransactions).where(eq(chainTransactions.id, late!.id)))[0]).toMatchObject({ status: "replaced", replacedById: repriced!.id });
   });
 });
