@@ -21,3 +21,8 @@ export const pageParamSchema = (field: string, fallback: number, max?: number) =
       }
       return Number(value);
     });
+
+/** A UUID in the form PostgreSQL's uuid type accepts: anything else compared with a uuid column is a database error, not "not found". */
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}

@@ -32,6 +32,8 @@ export async function readJsonObject(req: NextRequest | Request): Promise<Record
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const nul = nulPath(value);
+  if (nul !== null) throw new AppError("VALIDATION_ERROR", `${nul || "the request"} must not contain a NUL character`, [{ path: nul || undefined, message: "must not contain a NUL character" }]);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => ({
@@ -65,4 +67,21 @@ async function readLimitedText(req: Request): Promise<string> {
 
 function tooLarge() {
   return new AppError("VALIDATION_ERROR", `request body is larger than ${MAX_BODY_BYTES / 1024} KB`);
+}
+
+/**
+ * Where a value holds a NUL character (in a string or a key), as a dotted path ("" for the value
+ * itself), or null. PostgreSQL's text and jsonb refuse it: caught here, it is a clear
+ * VALIDATION_ERROR that changes nothing instead of a database error.
+ */
+export function nulPath(value: unknown, path = "", depth = 0): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (typeof value !== "object" || value === null || depth > 32) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes("\u0000")) return at;
+    const found = nulPath(inner, at, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }

@@ -4,6 +4,7 @@ import { getDb, type Db } from "../db";
 import type { User } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
+import { nulPath } from "./body";
 
 /**
  * What a dashboard server action answers: the data, or a message and per-field errors a form can
@@ -25,6 +26,8 @@ export async function runAction<S extends z.ZodType, T>(
 ): Promise<ActionResult<T>> {
   const user = await currentUser();
   if (!user) return { ok: false, code: "UNAUTHORIZED", error: "Your session has ended. Sign in again." };
+  const nul = nulPath(input);
+  if (nul !== null) return { ok: false, code: "VALIDATION_ERROR", error: `${nul || "the form"} must not contain a NUL character`, fieldErrors: { [nul || "form"]: "must not contain a NUL character" } };
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};

@@ -6,6 +6,7 @@ import { formatAmount } from "./amount";
 import { cancelPaymentSession } from "./cancel-session";
 import { findSession } from "./find-session";
 import { checkoutUrl } from "./session-view";
+import { isUuid } from "../validation";
 
 /** Block explorers of the networks: none for the embedded chain. */
 const EXPLORERS: Record<string, string | undefined> = { bsc: "https://bscscan.com", "bsc-testnet": "https://testnet.bscscan.com" };
@@ -45,7 +46,7 @@ export type TimelineEvent =
  * final state. Another user's session is NOT_FOUND.
  */
 export async function getUserPayment(db: Db, userId: number, sessionId: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(sessionId)) throw new AppError("NOT_FOUND", "payment not found");
+  if (!isUuid(sessionId)) throw new AppError("NOT_FOUND", "payment not found");
   const found = await findSession(db, sessionId); // exact at read time (expires a due session)
   if (!found || found.session.userId !== userId) throw new AppError("NOT_FOUND", "payment not found");
   const { session, token } = found;

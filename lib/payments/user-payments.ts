@@ -5,6 +5,7 @@ import { paymentSessions, SESSION_STATUSES, tokens, type PaymentSession } from "
 import { offsetOf, pageOf, type Page } from "../pagination";
 import { formatAmount } from "./amount";
 import { expireSessionsWhere } from "./expire-due";
+import { isUuid } from "../validation";
 
 /**
  * A merchant's payments across all their API keys, for the dashboard: filters, search, pages and
@@ -58,10 +59,9 @@ function whereOf(userId: number, f: PaymentFilters): SQL {
   if (f.to) conditions.push(lt(paymentSessions.createdAt, new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000)));
   if (f.q) {
     const needle = f.q.toLowerCase();
-    const uuid = /^[0-9a-f-]{8,36}$/.test(needle);
     conditions.push(
       or(
-        uuid && needle.length === 36 ? eq(paymentSessions.id, needle) : undefined,
+        isUuid(needle) ? eq(paymentSessions.id, needle) : undefined,
         ilike(paymentSessions.depositAddress, `${escapeLike(needle)}%`),
         ilike(paymentSessions.txHash, `${escapeLike(needle)}%`),
       ),

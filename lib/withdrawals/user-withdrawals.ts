@@ -8,6 +8,7 @@ import { formatAmount } from "../payments/amount";
 import { findOwnToken } from "../tokens/find-own-token";
 import { bnbBalanceOf, tokenBalanceOf } from "../dashboard/wallet-balances";
 import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
+import { isUuid } from "../validation";
 
 /** A merchant's withdrawals from every key and the dashboard, newest first. */
 export async function listUserWithdrawals(
@@ -71,7 +72,7 @@ export async function availableToWithdraw(db: Db, userId: number, domainId: numb
 
 /** One withdrawal of the merchant (from any key or the dashboard); another user's is NOT_FOUND. */
 export async function getUserWithdrawal(db: Db, userId: number, withdrawalId: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(withdrawalId)) throw new AppError("NOT_FOUND", "withdrawal not found");
+  if (!isUuid(withdrawalId)) throw new AppError("NOT_FOUND", "withdrawal not found");
   const [row] = await db
     .select({ withdrawal: withdrawals, token: { symbol: tokens.symbol, decimals: tokens.decimals }, domain: domains.origin })
     .from(withdrawals)
