@@ -7,6 +7,7 @@ import { getConfig } from "../config";
 import { domains, webhookEndpoints, type Domain, type WebhookEndpoint } from "../db/schema";
 import { AppError } from "../errors";
 import { endpointOfDomain, syncEndpoint } from "../webhooks/endpoints";
+import { domainDeletionBlockers } from "./deletion-blockers";
 import { webhookUrlProblem } from "../webhooks/webhook-url";
 
 export const addDomainSchema = z.object({
@@ -103,7 +104,9 @@ export async function updateDomain(
  * withdrawals refer to it and its withdrawal wallet may still hold funds.
  */
 export async function deleteDomain(db: Db, userId: number, domainId: number): Promise<void> {
-  await getOwnDomain(db, userId, domainId);
+  const domain = await getOwnDomain(db, userId, domainId);
+  const blockers = await domainDeletionBlockers(db, userId, domain);
+  if (blockers.length > 0) throw new AppError("VALIDATION_ERROR", `${domain.origin} cannot be deleted yet: ${blockers.join("; ")}`);
   await db.transaction(async (tx) => {
     const [removed] = await tx.update(domains).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(domains.id, domainId)).returning();
     await syncEndpoint(tx, removed!); // its webhooks stop with it

@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { DELETE as remove, GET as getOne, PATCH as patch } from "@/app/api/user/domains/[id]/route";
 import { GET as list, POST as add } from "@/app/api/user/domains/route";
+import { parseUnits, type Address } from "viem";
+import { POST as cancelPayment } from "@/app/api/v1/payment/[sessionId]/cancel/route";
+import { POST as createPayment } from "@/app/api/v1/payment/create/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import { domains } from "@/lib/db/schema";
-import { signUp } from "../helpers/accounts";
-import { useTestChain } from "../helpers/chain";
+import { setUpMerchant, signUp } from "../helpers/accounts";
+import { deployTestToken, useTestChain } from "../helpers/chain";
+import { payTo } from "../helpers/engine";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { call } from "../helpers/http";
@@ -82,6 +86,24 @@ describe("domains", () => {
       expect(res.body.error.message).toContain(message);
     }
     expect((await call(getOne, { headers: auth, params })).body.data).toMatchObject({ payoutAddress: PAYOUT, webhookUrl: null });
+  });
+
+  it("refuses to delete a domain with a pending payment or tokens in its withdrawal wallet, saying what to do first, and changes nothing", async () => {
+    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
+    const token = await deployTestToken(chain().url, { symbol: "DEL" });
+    const merchant = await setUpMerchant({ contractAddress: token, network: "bsc", domain: "https://busy.example" });
+    const params = { id: String(merchant.domainId) };
+    const session = await call(createPayment, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount: "1" } });
+    const pending = await call(remove, { method: "DELETE", headers: merchant.auth, params });
+    expect(pending.status).toBe(400);
+    expect(pending.body.error).toMatchObject({ code: "VALIDATION_ERROR", message: "https://busy.example cannot be deleted yet: 1 payment session(s) are still pending: cancel them or let them end" });
+
+    await call(cancelPayment, { method: "POST", headers: { "x-api-key": merchant.apiKey }, params: { sessionId: session.body.data.sessionId } });
+    await payTo(chain().url, token, merchant.withdrawalAddress as Address, parseUnits("2.5", 18));
+    const funded = await call(remove, { method: "DELETE", headers: merchant.auth, params });
+    expect(funded.status).toBe(400);
+    expect(funded.body.error.message).toBe(`https://busy.example cannot be deleted yet: its withdrawal wallet ${merchant.withdrawalAddress} holds 2.5 DEL: withdraw it first`);
+    expect((await call(getOne, { headers: merchant.auth, params })).status).toBe(200); // still there
   });
 
   it("deletes a domain: gone from the list and NOT_FOUND afterwards; the origin can be added again", async () => {

@@ -1,0 +1,39 @@
+import { and, count, eq } from "drizzle-orm";
+import { erc20Abi, type Address } from "viem";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { paymentSessions, tokens, withdrawals, type Domain } from "../db/schema";
+import { keyRingFor } from "../chain/keys";
+import { networkConfig, publicClientFor } from "../chain/networks";
+import { formatAmount } from "../payments/amount";
+
+/**
+ * What must happen before a domain may be deleted, each said as what to do first: payments still
+ * pending (they would lose their webhooks and checkout context), withdrawals from its wallet not
+ * final yet, and tokens left in its withdrawal wallet (withdraw them; the wallet is only reachable
+ * through the domain). A balance that cannot be read blocks too: unknown is not "empty".
+ */
+export async function domainDeletionBlockers(db: Db, userId: number, domain: Domain): Promise<string[]> {
+  const blockers: string[] = [];
+  const [pending] = await db
+    .select({ n: count() })
+    .from(paymentSessions)
+    .where(and(eq(paymentSessions.domainId, domain.id), eq(paymentSessions.status, "pending")));
+  if ((pending?.n ?? 0) > 0) blockers.push(`${pending!.n} payment session(s) are still pending: cancel them or let them end`);
+  const [open] = await db
+    .select({ n: count() })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.domainId, domain.id), eq(withdrawals.status, "submitted")));
+  if ((open?.n ?? 0) > 0) blockers.push(`${open!.n} withdrawal(s) from its wallet are not final yet: wait until they complete`);
+
+  const wallet = keyRingFor(getConfig().masterMnemonic).withdrawalAddress(domain.id);
+  const own = await db.select().from(tokens).where(eq(tokens.userId, userId));
+  for (const token of own.filter((t) => networkConfig(t.network))) {
+    const balance = await publicClientFor(token.network)
+      .readContract({ address: token.contractAddress as Address, abi: erc20Abi, functionName: "balanceOf", args: [wallet] })
+      .catch(() => null);
+    if (balance === null) blockers.push(`the ${token.symbol} balance of its withdrawal wallet ${wallet} cannot be read right now: try again`);
+    else if (balance > 0n) blockers.push(`its withdrawal wallet ${wallet} holds ${formatAmount(balance, token.decimals)} ${token.symbol}: withdraw it first`);
+  }
+  return blockers;
+}
