@@ -4,20 +4,27 @@ import { users, type User } from "../db/schema";
 import { AppError } from "../errors";
 import { emailSchema } from "../users/create-user";
 import { dummyPasswordHash, verifyPassword } from "../users/password";
+import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "./sign-in-throttle";
 
 const INVALID = "invalid email or password";
 
 /**
  * The user for these credentials, or UNAUTHORIZED with one message whether or not the email
- * exists (an unknown email still spends the time of a password check).
+ * exists (an unknown email still spends the time of a password check); RATE_LIMITED once the
+ * account has used up its failed attempts (sign-in-throttle.ts).
  */
 export async function verifyCredentials(db: Db, email: unknown, password: unknown): Promise<User> {
   const parsedEmail = emailSchema.safeParse(email);
   if (!parsedEmail.success || typeof password !== "string" || password.length === 0 || password.length > 200) {
     throw new AppError("UNAUTHORIZED", INVALID);
   }
+  assertSignInAllowed(parsedEmail.data);
   const [user] = await db.select().from(users).where(eq(users.email, parsedEmail.data));
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-  if (!user || !ok) throw new AppError("UNAUTHORIZED", INVALID);
+  if (!user || !ok) {
+    recordSignInFailure(parsedEmail.data);
+    throw new AppError("UNAUTHORIZED", INVALID);
+  }
+  clearSignInFailures(parsedEmail.data);
   return user;
 }

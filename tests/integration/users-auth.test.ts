@@ -1,10 +1,12 @@
 import { encode } from "next-auth/jwt";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GET as listTokens, POST as postToken } from "@/app/api/user/tokens/route";
 import { POST as register } from "@/app/api/user/register/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
+import { forgetSignInFailures, SIGN_IN_WINDOW_MS } from "@/lib/auth/sign-in-throttle";
 import { users } from "@/lib/db/schema";
+import { resetRateLimits } from "@/lib/http/rate-limit";
 import { signUp } from "../helpers/accounts";
 import { useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
@@ -88,6 +90,32 @@ describe("POST /api/user/token and bearer authentication", () => {
     for (const res of [wrongPassword, unknownEmail, malformedEmail]) {
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ success: false, error: { code: "UNAUTHORIZED", message: "invalid email or password" } });
+    }
+  });
+
+  it("throttles failed sign-ins per account from any address: past 10 in 15 minutes even the right password waits; a success clears the count", async () => {
+    config();
+    resetRateLimits();
+    forgetSignInFailures();
+    const { email } = await signUp(undefined, "correct horse battery");
+    const attempt = (password: string, i: number, who = email) =>
+      call(issueToken, { method: "POST", headers: { "x-forwarded-for": `203.0.113.${i % 250}` }, body: { email: who, password } });
+    for (let i = 0; i < 9; i++) expect((await attempt("wrong password!!", i)).status).toBe(401);
+    expect((await attempt("correct horse battery", 9)).status).toBe(200); // clears the count
+    for (let i = 10; i < 20; i++) expect((await attempt("wrong password!!", i)).status).toBe(401);
+    const throttled = await attempt("correct horse battery", 20);
+    expect(throttled.status).toBe(429);
+    expect(throttled.body.error).toMatchObject({ code: "RATE_LIMITED" });
+    expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(800);
+    // An unknown email is throttled the same way: the answers say nothing about which accounts exist.
+    for (let i = 0; i < 10; i++) expect((await attempt("wrong password!!", 30 + i, "nobody-here@example.com")).status).toBe(401);
+    expect((await attempt("wrong password!!", 40, "nobody-here@example.com")).status).toBe(429);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + SIGN_IN_WINDOW_MS + 1_000);
+      expect((await attempt("correct horse battery", 41)).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
     }
   });
 
