@@ -33,3 +33,17 @@ describe("layering", () => {
     expect(FORBIDDEN.some((rule) => rule.test("./forward-plan"))).toBe(false);
   });
 });
+
+/** Only recorded bytes reach a node: the ledger's broadcast is the one place a raw transaction is sent from. */
+describe("one way out for signed transactions", () => {
+  const SEND = /["']eth_sendRawTransaction["']\s*,\s*params/;
+  const senders = ["lib", "app", "inngest", "scripts"].flatMap((dir) => sourceFiles(dir)).filter((file) => SEND.test(readFileSync(file, "utf8")));
+
+  it("sends raw transactions from lib/ledger/broadcast.ts only", () => {
+    expect(senders).toEqual([join("lib", "ledger", "broadcast.ts")]);
+  });
+
+  it("would catch another sender", () => {
+    expect(SEND.test(`client.request({ method: "eth_sendRawTransaction", params: [raw] })`)).toBe(true);
+  });
+});
