@@ -1,7 +1,7 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { getAddress } from "viem";
 import type { Db } from "../db";
-import { chainTransactions } from "../db/schema";
+import { chainTransactions, withdrawals } from "../db/schema";
 import type { Difference } from "./reconcile";
 
 /**
@@ -32,4 +32,33 @@ export async function nonceTakenDifferences(db: Db, network: string): Promise<Di
     });
   }
   return out;
+}
+
+/**
+ * A withdrawal recorded `failed` whose transfer — or a re-priced copy of it — was mined after all.
+ * The ledger never fails a withdrawal before a receipt, but rows moved from before it (a failure
+ * decided from a lagging node) can: the tokens left, the shop was told they did not, and its key
+ * was released for a retry. The operator must settle that with the merchant.
+ */
+export async function paidAfterFailedDifferences(db: Db, network: string): Promise<Difference[]> {
+  const failed = await db.select().from(withdrawals).where(and(eq(withdrawals.network, network), eq(withdrawals.status, "failed")));
+  if (failed.length === 0) return [];
+  const mined = await db
+    .select()
+    .from(chainTransactions)
+    .where(and(eq(chainTransactions.network, network), eq(chainTransactions.kind, "withdrawal"), eq(chainTransactions.status, "mined"), inArray(chainTransactions.nonce, [...new Set(failed.map((w) => w.nonce))])));
+  return failed.flatMap((w) => {
+    const paid = mined.find((r) => r.wallet.toLowerCase() === w.fromAddress.toLowerCase() && r.nonce === w.nonce);
+    if (!paid) return [];
+    return [
+      {
+        network,
+        kind: "paid-after-failed" as const,
+        address: getAddress(w.fromAddress),
+        contract: getAddress(paid.toAddress),
+        symbol: "withdrawal",
+        message: `withdrawal ${w.id} is recorded failed, but its transfer ${paid.txHash} was mined: the tokens left (check whether the shop retried it)`,
+      },
+    ];
+  });
 }

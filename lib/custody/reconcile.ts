@@ -7,7 +7,7 @@ import { appState, chainCursors, tokenCatalogue } from "../db/schema";
 import { keyRingFor } from "../chain/keys";
 import { listNetworks, publicClientFor } from "../chain/networks";
 import { readHoldings } from "./balances";
-import { nonceTakenDifferences } from "./reconcile-ledger";
+import { nonceTakenDifferences, paidAfterFailedDifferences } from "./reconcile-ledger";
 
 /**
  * Ledger against chain (DESIGN.md §16). For every token: what the ledger says about deposits
@@ -19,7 +19,8 @@ import { nonceTakenDifferences } from "./reconcile-ledger";
  *   back, or missed);
  * - a withdrawal wallet holding less than it received through forwards minus what it sent and is
  *   sending (tokens left it without a record). More is fine: merchants fund their wallets.
- * - a nonce of a service wallet that the ledger saw go to a transaction the service never signed.
+ * - a nonce of a service wallet that the ledger saw go to a transaction the service never signed;
+ * - a withdrawal recorded failed whose transfer was mined after all (rows from before the ledger).
  * Addresses with a sweep in flight are left for the next run (their balance is moving).
  */
 export interface TokenSummary {
@@ -39,7 +40,7 @@ export interface TokenSummary {
 
 export interface Difference {
   network: string;
-  kind: "held" | "short" | "untracked" | "wallet-short" | "unreadable" | "nonce-taken";
+  kind: "held" | "short" | "untracked" | "wallet-short" | "unreadable" | "nonce-taken" | "paid-after-failed";
   address: Address;
   contract: Address;
   symbol: string;
@@ -63,7 +64,7 @@ export async function reconcile(db: Db, options: { network?: string } = {}): Pro
     const [cursor] = await db.select().from(chainCursors).where(eq(chainCursors.network, network.name));
     result.networks.push({ network: network.name, block: cursor ? String(cursor.lastScannedBlock) : null });
     await reconcileNetwork(db, network.name, cursor?.lastScannedBlock ?? null, result);
-    result.differences.push(...(await nonceTakenDifferences(db, network.name)));
+    result.differences.push(...(await nonceTakenDifferences(db, network.name)), ...(await paidAfterFailedDifferences(db, network.name)));
   }
   return result;
 }

@@ -6,7 +6,7 @@ import { POST as create } from "@/app/api/v1/payment/create/route";
 import { reconcileCommand, statusCommand } from "@/lib/admin/operations";
 import { keyRingFor } from "@/lib/chain/keys";
 import { reconcile } from "@/lib/custody/reconcile";
-import { chainCursors, chainTransactions, forwards } from "@/lib/db/schema";
+import { chainCursors, chainTransactions, forwards, withdrawals } from "@/lib/db/schema";
 import { reconcileIfDueStep } from "@/lib/jobs/steps";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
@@ -123,6 +123,24 @@ describe("reconcile: the ledger against the chain", () => {
       .returning();
     await db().update(chainTransactions).set({ replacedById: cancel!.id }).where(eq(chainTransactions.id, row!.id));
     expect((await reconcile(db(), { network: "bsc" })).differences.filter((d) => d.kind === "nonce-taken")).toEqual([]);
+  });
+
+  it("reports a withdrawal recorded failed whose transfer was mined after all (a row from before the ledger)", async () => {
+    const wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
+    const [ledgerRow] = await db()
+      .insert(chainTransactions)
+      .values({ network: "bsc", walletRole: "withdrawal", walletIndex: merchant.domainId, wallet, nonce: 4_242, kind: "withdrawal", toAddress: usd, value: 0n, gasLimit: 60_000n, gasPrice: 1n, txHash: `0x${"ef".repeat(32)}`, status: "mined" })
+      .returning();
+    const id = crypto.randomUUID();
+    await db().insert(withdrawals).values({
+      id, userId: merchant.userId, apiKeyId: merchant.apiKeyId, domainId: merchant.domainId, tokenId: merchant.tokenId, network: "bsc", fromAddress: wallet, toAddress: MERCHANT_WALLET,
+      amount: 5n, nonce: 4_242, txHash: ledgerRow!.txHash, chainTxId: ledgerRow!.id, gasLimit: 60_000n, gasPrice: 1n, status: "failed", failureReason: "dropped: its nonce was used by another transaction",
+    });
+    const paid = (await reconcile(db(), { network: "bsc" })).differences.filter((d) => d.kind === "paid-after-failed");
+    expect(paid).toEqual([expect.objectContaining({ address: wallet, message: expect.stringContaining(`withdrawal ${id} is recorded failed, but its transfer ${ledgerRow!.txHash} was mined`) })]);
+    // Failed because its filler took the nonce: nothing left, nothing to report.
+    await db().update(chainTransactions).set({ status: "replaced" }).where(eq(chainTransactions.id, ledgerRow!.id));
+    expect((await reconcile(db(), { network: "bsc" })).differences.filter((d) => d.kind === "paid-after-failed")).toEqual([]);
   });
 
   it("answers bad input clearly", async () => {
