@@ -196,6 +196,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (e.JOBS === "inngest" && e.INNGEST_DEV === undefined && e.INNGEST_SIGNING_KEY === undefined)
     throw new ConfigError("INNGEST_SIGNING_KEY", "is required when JOBS=inngest (or set INNGEST_DEV=1)");
 
+  // Anyone could sign up and register a contract whose fake Transfer logs the gas tank pays to sweep.
+  if (e.OPEN_TOKEN_REGISTRATION && e.REGISTRATION === "open")
+    throw new ConfigError("OPEN_TOKEN_REGISTRATION", "=true needs REGISTRATION=closed: with open sign-up anyone could register a token whose fake transfers the gas tank pays to sweep (create accounts with npm run admin -- create-user)");
   if (e.NODE_ENV === "production" && hasProductionNetwork && e.NEXTAUTH_SECRET === DEV_NEXTAUTH_SECRET)
     throw new ConfigError("NEXTAUTH_SECRET", "is the development value; generate one, e.g. openssl rand -base64 32");
   const mnemonic = (e.MASTER_MNEMONIC ?? DEV_MNEMONIC).split(/\s+/).join(" ");

@@ -2,6 +2,7 @@ import { formatEther } from "viem";
 import { CUSTODY_USAGE, recoverCommand } from "@/lib/admin/custody";
 import { OPERATIONS_USAGE, reconcileCommand, statusCommand } from "@/lib/admin/operations";
 import { forwardsCommand, FORWARDS_USAGE, stuckForwardsCommand } from "@/lib/admin/forwards";
+import { plansCommand, PLANS_USAGE } from "@/lib/admin/plans";
 import { quarantineCommand } from "@/lib/admin/quarantine";
 import { tokensCommand, TOKENS_USAGE } from "@/lib/admin/tokens";
 import { createUserCommand, USERS_USAGE } from "@/lib/admin/users";
@@ -18,6 +19,7 @@ import { grantPlan } from "@/lib/packages/grant-plan";
  */
 const USAGE = `usage: npm run admin -- <command>
   grant-plan <email> <plan>   give a user a plan (starter, pro, enterprise)
+${PLANS_USAGE}
 ${USERS_USAGE}
   gas-tank                    the gas tank address and its BNB balance on each network
 ${TOKENS_USAGE}
@@ -38,6 +40,8 @@ async function main(args: string[]): Promise<number | void> {
       console.log(`granted plan ${subscription.planId} to ${email.trim().toLowerCase()} (subscription ${subscription.id})`);
       return;
     }
+    case "plans":
+      return print(await plansCommand(await getDb(), rest));
     case "create-user":
       return print(await createUserCommand(await getDb(), rest));
     case "gas-tank": {

@@ -8,7 +8,8 @@ import { clientIp } from "@/lib/http/client-ip";
 import { limiters } from "@/lib/http/rate-limit";
 import { runAction, type ActionResult } from "@/lib/http/server-action";
 import { ensureStarted } from "@/lib/startup";
-import { changePassword, changePasswordSchema } from "@/lib/users/change-password";
+import { z } from "zod";
+import { changePassword, changePasswordSchema, signOutEverywhere } from "@/lib/users/change-password";
 import { credentialsSchema } from "@/lib/users/create-user";
 import { registerUser } from "@/lib/users/register-user";
 
@@ -36,6 +37,14 @@ export async function signUpAction(input: { email: string; password: string }): 
 export async function changePasswordAction(input: unknown): Promise<ActionResult> {
   return runAction(changePasswordSchema, input, async ({ db, user }, data) => {
     await changePassword(db, user.id, data);
+    return null;
+  });
+}
+
+/** Ends every session and bearer token of the user, the caller's too (the page then signs out). */
+export async function signOutEverywhereAction(): Promise<ActionResult> {
+  return runAction(z.object({}), {}, async ({ db, user }) => {
+    await signOutEverywhere(db, user.id);
     return null;
   });
 }

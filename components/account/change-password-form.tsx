@@ -1,6 +1,7 @@
 "use client";
 
 import { Loader2 } from "lucide-react";
+import { signIn } from "next-auth/react";
 import { useState, useTransition, type FormEvent } from "react";
 import { toast } from "sonner";
 import { changePasswordAction } from "@/app/_actions/account";
@@ -8,7 +9,11 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 
-export function ChangePasswordForm() {
+/**
+ * A changed password ends every session issued before it, this browser's too: the form signs this
+ * browser in again with the new password, so only the others are signed out.
+ */
+export function ChangePasswordForm({ email }: { email: string }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
   const [pending, start] = useTransition();
@@ -17,7 +22,8 @@ export function ChangePasswordForm() {
     const form = event.currentTarget;
     const data = new FormData(form);
     start(async () => {
-      const result = await changePasswordAction({ currentPassword: String(data.get("currentPassword") ?? ""), newPassword: String(data.get("newPassword") ?? "") });
+      const newPassword = String(data.get("newPassword") ?? "");
+      const result = await changePasswordAction({ currentPassword: String(data.get("currentPassword") ?? ""), newPassword });
       if (!result.ok) {
         setErrors(result.fieldErrors ?? {});
         setError(result.fieldErrors ? undefined : result.error);
@@ -26,7 +32,12 @@ export function ChangePasswordForm() {
       setErrors({});
       setError(undefined);
       form.reset();
-      toast.success("Password changed");
+      const renewed = await signIn("credentials", { redirect: false, email, password: newPassword });
+      if (!renewed?.ok) {
+        window.location.assign("/login");
+        return;
+      }
+      toast.success("Password changed. Other browsers and bearer tokens are signed out.");
     });
   };
   return (

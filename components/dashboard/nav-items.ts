@@ -1,9 +1,10 @@
-import { ArrowUpRight, Coins, CreditCard, Globe, KeyRound, LayoutDashboard, Package, Settings } from "lucide-react";
+import { ArrowUpRight, Coins, CreditCard, Fuel, Globe, KeyRound, LayoutDashboard, Package, Settings } from "lucide-react";
 
 export const NAV_ITEMS = [
   { href: "/dashboard", label: "Overview", icon: LayoutDashboard, exact: true },
   { href: "/dashboard/payments", label: "Payments", icon: CreditCard },
   { href: "/dashboard/withdrawals", label: "Withdrawals", icon: ArrowUpRight },
+  { href: "/dashboard/gas", label: "Gas usage", icon: Fuel },
   { href: "/dashboard/tokens", label: "Tokens", icon: Coins },
   { href: "/dashboard/domains", label: "Domains", icon: Globe },
   { href: "/dashboard/api-keys", label: "API keys", icon: KeyRound },

@@ -5,7 +5,9 @@ import { AppError } from "../errors";
 import { allowCatalogueToken, describeCatalogueToken, disallowCatalogueToken, listCatalogue } from "../tokens/catalogue";
 
 export const TOKENS_USAGE = `  tokens list [network]                                    the token catalogue: what merchants may register and the scanner reads
-  tokens allow <network> <contract> [--min-forward <amt>]  accept a token (symbol and decimals read from the chain); again: update the minimum
+  tokens allow <network> <contract> [--min-forward <amt>] [--min-withdrawal <amt>]
+                                                           accept a token (symbol and decimals read from the chain); again: update its minimums
+                                                           (min withdrawal default: the min forward, else 0.01 of the token)
   tokens disallow <network> <contract>                     stop accepting a token (registered copies stop taking payments)`;
 
 /** npm run admin -- tokens …: returns the lines to print. */
@@ -18,8 +20,7 @@ export async function tokensCommand(db: Db, args: string[]): Promise<string[]> {
     }
     case "allow": {
       const { address } = target(network, contract);
-      const minForward = flag(rest, "--min-forward");
-      const token = await allowCatalogueToken(db, network!, address, { minForward });
+      const token = await allowCatalogueToken(db, network!, address, { minForward: flag(rest, "--min-forward"), minWithdrawal: flag(rest, "--min-withdrawal") });
       return [`allowed: ${describeCatalogueToken(token)}`];
     }
     case "disallow": {

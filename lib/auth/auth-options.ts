@@ -22,7 +22,7 @@ export function authOptions(): NextAuthOptions {
           await ensureStarted();
           try {
             const user = await verifyCredentials(await getDb(), credentials?.email, credentials?.password);
-            return { id: String(user.id), email: user.email };
+            return { id: String(user.id), email: user.email, ver: user.tokenVersion };
           } catch {
             return null;
           }
@@ -34,11 +34,12 @@ export function authOptions(): NextAuthOptions {
         if (user) {
           token.sub = user.id;
           token.email = user.email;
+          token.ver = (user as { ver?: number }).ver ?? 0;
         }
         return token;
       },
       async session({ session, token }) {
-        if (session.user) (session.user as { id?: string }).id = token.sub;
+        if (session.user) Object.assign(session.user, { id: token.sub, ver: typeof token.ver === "number" ? token.ver : 0 });
         return session;
       },
     },

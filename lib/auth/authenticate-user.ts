@@ -5,7 +5,7 @@ import { getConfig } from "../config";
 import type { Db } from "../db";
 import { users, type User } from "../db/schema";
 import { AppError } from "../errors";
-import { readBearerToken } from "./bearer-token";
+import { isCurrentVersion, readBearerToken } from "./bearer-token";
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -17,11 +17,13 @@ export async function authenticateUser(db: Db, req: NextRequest): Promise<User> 
   const config = getConfig();
   const authorization = req.headers.get("authorization");
   let subject: string | undefined;
+  let version: unknown;
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
     const claims = match ? await readBearerToken(match[1]!) : null;
     if (!claims) throw new AppError("UNAUTHORIZED", "bearer token is missing, invalid or expired");
     subject = claims.sub;
+    version = claims.ver;
   } else {
     const claims = await getToken({
       req,
@@ -35,10 +37,14 @@ export async function authenticateUser(db: Db, req: NextRequest): Promise<User> 
       throw new AppError("UNAUTHORIZED", "cross-site request refused: send it from the dashboard or with a bearer token");
     }
     subject = claims.sub;
+    version = claims.ver;
   }
   const id = Number(subject);
   const [user] = Number.isSafeInteger(id) ? await db.select().from(users).where(eq(users.id, id)) : [];
   if (!user) throw new AppError("UNAUTHORIZED", "the account of this token no longer exists");
+  if (!isCurrentVersion({ ver: version }, user)) {
+    throw new AppError("UNAUTHORIZED", "this token was revoked (the password was changed, or every session signed out); sign in again");
+  }
   return user;
 }
 

@@ -4,13 +4,16 @@ import { getDb } from "../db";
 import { users, type User } from "../db/schema";
 import { ensureStarted } from "../startup";
 import { authOptions } from "./auth-options";
+import { isCurrentVersion } from "./bearer-token";
 
 /** The signed-in dashboard user (next-auth session cookie), or null. */
 export async function currentUser(): Promise<User | null> {
   await ensureStarted();
   const session = await getServerSession(authOptions());
-  const id = Number((session?.user as { id?: string } | undefined)?.id);
+  const claims = session?.user as { id?: string; ver?: number } | undefined;
+  const id = Number(claims?.id);
   if (!Number.isSafeInteger(id)) return null;
   const [user] = await (await getDb()).select().from(users).where(eq(users.id, id));
-  return user ?? null;
+  // A session from before a password change (or "sign out everywhere") is over.
+  return user && isCurrentVersion(claims ?? {}, user) ? user : null;
 }

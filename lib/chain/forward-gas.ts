@@ -5,6 +5,7 @@ import type { Db } from "../db";
 import { forwards, type Forward } from "../db/schema";
 import { addressHasOtherInFlight, hold, type StepOutcome } from "./forward-records";
 import { sendForwardTransaction } from "./forward-ledger";
+import { chargesForSessions } from "../gas/charges";
 import { recordTransaction } from "../ledger/record";
 import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor } from "./networks";
@@ -81,7 +82,8 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
       if (await addressHasOtherInFlight(tx, forward)) return { step: "waiting" as const };
       const nonce = await allocateNonce(tx, forward.network, tank, tankCount);
       const signed = await keys.signer("gasTank", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to: from, value: topUp, gas: topUpGas, gasPrice, nonce });
-      const row = await recordTransaction(tx, { network: forward.network, walletRole: "gas_tank", walletIndex: 0, wallet: tank, kind: "sweep_gas", raw: signed });
+      const chargedTo = await chargesForSessions(tx, [forward.sessionId]);
+      const row = await recordTransaction(tx, { network: forward.network, walletRole: "gas_tank", walletIndex: 0, wallet: tank, kind: "sweep_gas", raw: signed, chargedTo });
       const stored = await tx
         .update(forwards)
         .set({ ...planned, status: "gas_sent", gasAmount: topUp, gasTxId: row.id, gasNonce: nonce, gasTxHash: row.txHash })

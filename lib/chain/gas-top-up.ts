@@ -2,6 +2,7 @@ import type { Address } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { AppError } from "../errors";
+import type { GasChargeShare } from "../gas/charges";
 import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor } from "./networks";
 import { allocateNonce } from "./nonces";
@@ -19,7 +20,7 @@ import { topUpGasLimit } from "./transactions";
 const WAIT_MS = 60_000;
 const inFlight = new Map<string, Promise<void>>();
 
-export async function ensureGasBalance(db: Db, network: string, wallet: Address, neededWei: bigint): Promise<void> {
+export async function ensureGasBalance(db: Db, network: string, wallet: Address, neededWei: bigint, chargedTo: readonly GasChargeShare[] = []): Promise<void> {
   const key = `${network}:${wallet}`;
   for (;;) {
     const running = inFlight.get(key);
@@ -28,7 +29,7 @@ export async function ensureGasBalance(db: Db, network: string, wallet: Address,
   }
   const client = publicClientFor(network);
   if ((await client.getBalance({ address: wallet })) >= neededWei) return;
-  const work = topUp(db, network, wallet, neededWei);
+  const work = topUp(db, network, wallet, neededWei, chargedTo);
   inFlight.set(key, work);
   try {
     await work;
@@ -37,7 +38,7 @@ export async function ensureGasBalance(db: Db, network: string, wallet: Address,
   }
 }
 
-async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint): Promise<void> {
+async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint, chargedTo: readonly GasChargeShare[]): Promise<void> {
   const client = publicClientFor(network);
   const balance = await client.getBalance({ address: wallet });
   if (balance >= neededWei) return;
@@ -58,7 +59,7 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
   const recorded = await db.transaction(async (tx) => {
     const nonce = await allocateNonce(tx, network, tank, tankCount);
     const signed = await keys.signer("gasTank", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to: wallet, value, gas: topUpGas, gasPrice, nonce });
-    return recordTransaction(tx, { network, walletRole: "gas_tank", walletIndex: 0, wallet: tank, kind: "wallet_gas", raw: signed });
+    return recordTransaction(tx, { network, walletRole: "gas_tank", walletIndex: 0, wallet: tank, kind: "wallet_gas", raw: signed, chargedTo });
   });
   await broadcastRecorded(db, recorded);
   const deadline = Date.now() + WAIT_MS;

@@ -12,6 +12,7 @@ import { chainOf, networkConfig, publicClientFor } from "./networks";
 import { allocateNonce } from "./nonces";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { batchSweeperAbi, depositDelegateAbi, type SweepContracts } from "./sweep-contracts";
+import { chargesForSessions } from "../gas/charges";
 import { recordTankTransaction, settleOpenTankTransactions, settleTankTransaction } from "./tank-transactions";
 import { completeBatch } from "./sweep-batch-outcome";
 
@@ -162,7 +163,7 @@ async function recordBatch(db: Db, network: string, ready: Entry[], contracts: S
       authorizationList.length > 0
         ? await signer.signTransaction({ chain, chainId: chain.id, type: "eip7702", to: contracts.sweeper, data, gas, maxFeePerGas: gasPrice, maxPriorityFeePerGas: gasPrice, nonce, authorizationList })
         : await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: contracts.sweeper, data, gas, gasPrice, nonce });
-    const ledgerRow = await recordTankTransaction(tx, network, tank, "batch", raw);
+    const ledgerRow = await recordTankTransaction(tx, network, tank, "batch", raw, await chargesForSessions(tx, final.map((e) => e.forward.sessionId)));
     const txHash = ledgerRow.txHash;
     const [batch] = await tx
       .insert(sweepBatches)

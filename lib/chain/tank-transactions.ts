@@ -2,6 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import type { Db } from "../db";
 import { chainTransactions, sweepBatches, type ChainTransaction, type SweepBatch } from "../db/schema";
+import type { GasChargeShare } from "../gas/charges";
 import { recordTransaction } from "../ledger/record";
 import { settleNonce } from "../ledger/settle";
 import { log } from "../log";
@@ -41,8 +42,8 @@ export type SettledTransaction =
   | { status: "replaced" };
 
 /** Records the signed transaction of a batch or deployment in the ledger; call inside the transaction that took its nonce. */
-export async function recordTankTransaction(tx: Db, network: string, tank: Address, kind: "batch" | "deploy", raw: Hex): Promise<ChainTransaction> {
-  return recordTransaction(tx, { network, walletRole: "gas_tank", walletIndex: 0, wallet: tank, kind, raw });
+export async function recordTankTransaction(tx: Db, network: string, tank: Address, kind: "batch" | "deploy", raw: Hex, chargedTo: readonly GasChargeShare[] = []): Promise<ChainTransaction> {
+  return recordTransaction(tx, { network, walletRole: "gas_tank", walletIndex: 0, wallet: tank, kind, raw, chargedTo });
 }
 
 /**

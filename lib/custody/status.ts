@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
 import { getHealth } from "../health";
+import { formatAmount } from "../payments/amount";
+import { topGasSpenders, utcDayStart } from "../gas/spend";
 import { walletStalls } from "../ledger/watchdog";
 import { lastReconciliation } from "./reconcile";
 
@@ -39,6 +41,10 @@ export async function operatorStatus(db: Db): Promise<{ lines: string[]; healthy
       problems.push(`${s.network}: ${s.walletRole} wallet ${s.wallet} stuck at nonce ${s.nonce} (${s.kind})`);
     }
   }
+  const spenders = await topGasSpenders(db, utcDayStart());
+  lines.push("gas spent for merchants today (UTC; sweeps, batch shares, top-ups)");
+  if (spenders.length === 0) lines.push("  none");
+  for (const s of spenders) lines.push(`  ${s.email.padEnd(32)} ${formatAmount(s.wei, 18)} BNB`);
   const n = (table: string, status: string) => counts.get(`${table} ${status}`) ?? 0;
   lines.push(
     "queues",

@@ -5,9 +5,13 @@ import type { Db } from "../db";
 import { domains, type Domain } from "../db/schema";
 import { isUniqueViolation } from "../db/errors";
 import { AppError } from "../errors";
+import { assertMayAddDomain, lockMerchant } from "../gas/limits";
 import { normalizeOrigin } from "./normalize-origin";
 
-/** Whitelists an origin for the user; its id fixes its withdrawal wallet (DESIGN.md §7). */
+/**
+ * Whitelists an origin for the user; its id fixes its withdrawal wallet (DESIGN.md §7). At most
+ * the package's `maxDomains` (each domain is a wallet the gas tank may top up).
+ */
 export async function addDomain(db: Db, userId: number, domain: string): Promise<Domain> {
   const origin = normalizeOrigin(domain);
   if (!origin) {
@@ -16,6 +20,9 @@ export async function addDomain(db: Db, userId: number, domain: string): Promise
   const keys = keyRingFor(getConfig().masterMnemonic);
   try {
     return await db.transaction(async (tx) => {
+      // Under the merchant's lock: concurrent requests cannot pass the package's limit together.
+      await lockMerchant(tx, userId);
+      await assertMayAddDomain(tx, userId);
       const [inserted] = await tx.insert(domains).values({ userId, origin }).returning();
       const [updated] = await tx
         .update(domains)

@@ -1,6 +1,8 @@
 import { getAddress, parseTransaction, type Address, type Hex } from "viem";
 import type { Db } from "../db";
-import { chainTransactions, type ChainTransaction, type ChainTransactionKind, type WalletRole } from "../db/schema";
+import { sql } from "drizzle-orm";
+import { chainTransactions, gasCharges, type ChainTransaction, type ChainTransactionKind, type WalletRole } from "../db/schema";
+import type { GasChargeShare } from "../gas/charges";
 import { hashOfRaw } from "../chain/transactions";
 
 export interface SignedTransaction {
@@ -12,6 +14,11 @@ export interface SignedTransaction {
   raw: Hex;
   /** The row this one re-prices or cancels. */
   replacesId?: number;
+  /**
+   * The merchants a gas-tank transaction is signed for (their gas accounting). A replacement
+   * without it carries the charges of the row it replaces.
+   */
+  chargedTo?: readonly GasChargeShare[];
 }
 
 /**
@@ -41,5 +48,12 @@ export async function recordTransaction(tx: Db, signed: SignedTransaction): Prom
       replacesId: signed.replacesId ?? null,
     })
     .returning();
+  if (signed.chargedTo && signed.chargedTo.length > 0) {
+    await tx.insert(gasCharges).values(signed.chargedTo.map((c) => ({ chainTxId: row!.id, userId: c.userId, units: c.units, totalUnits: c.totalUnits })));
+  } else if (signed.chargedTo === undefined && signed.replacesId !== undefined) {
+    await tx.execute(sql`
+      insert into ${gasCharges} (chain_tx_id, user_id, units, total_units)
+      select ${row!.id}, user_id, units, total_units from ${gasCharges} where chain_tx_id = ${signed.replacesId}`);
+  }
   return row!;
 }

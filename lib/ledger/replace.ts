@@ -5,6 +5,7 @@ import type { Db } from "../db";
 import { isUniqueViolation } from "../db/errors";
 import { chainTransactions, type ChainTransaction, type WalletRole } from "../db/schema";
 import { ensureGasBalance } from "../chain/gas-top-up";
+import { chargeForDomainWallet } from "../gas/charges";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { PLAIN_TRANSFER_GAS } from "../chain/transactions";
@@ -30,7 +31,10 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
   const original = parseTransaction(newest.rawTx as Hex);
   const gasPrice = replacementGasPrice(newest.gasPrice, await client.getGasPrice());
   const gas = how === "cancel" ? PLAIN_TRANSFER_GAS : original.gas!;
-  if (newest.walletRole === "withdrawal") await ensureGasBalance(db, newest.network, newest.wallet as Address, await walletNeeds(db, newest, gas * gasPrice));
+  if (newest.walletRole === "withdrawal") {
+    // A withdrawal wallet's key index is its domain's id: the domain's owner pays for the top-up.
+    await ensureGasBalance(db, newest.network, newest.wallet as Address, await walletNeeds(db, newest, gas * gasPrice), await chargeForDomainWallet(db, newest.walletIndex));
+  }
   const signer = signerFor(newest.walletRole, newest.walletIndex);
   const chain = chainOf(network);
   const common = { chain, chainId: chain.id, gas, nonce: newest.nonce } as const;

@@ -82,7 +82,7 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
     await db.transaction(async (tx) => {
       await tx
         .update(chainTransactions)
-        .set({ status: decision.success ? "mined" : "reverted", minedBlock: Number(receipt!.blockNumber), gasUsed: receipt!.gasUsed, settledAt: now, stuckSince: null, updatedAt: now })
+        .set({ status: decision.success ? "mined" : "reverted", minedBlock: Number(receipt!.blockNumber), gasUsed: receipt!.gasUsed, feePaid: receipt!.gasUsed * receipt!.effectiveGasPrice, settledAt: now, stuckSince: null, updatedAt: now })
         .where(and(eq(chainTransactions.id, decision.rowId), eq(chainTransactions.status, "pending")));
       const others = openIds.filter((id) => id !== decision.rowId);
       if (others.length > 0) {

@@ -111,6 +111,8 @@ function build() {
         post: {
           ...v1,
           summary: "Send tokens from the domain's withdrawal wallet",
+          description:
+            "At least the token's minimum withdrawal (VALIDATION_ERROR below it, or for a token the operator disallowed). RATE_LIMITED with Retry-After (until 00:00 UTC) once today's gas spent for the merchant reached its package's daily budget, or today's withdrawal requests its limit; incoming payments are still swept.",
           requestParams: idempotencyHeader,
           requestBody: json(sendWithdrawalSchema),
           responses: {
@@ -201,6 +203,13 @@ function build() {
           summary: "Send a delivery again, with the same webhook-id, on a fresh retry schedule",
           requestParams: { path: z.object({ id: z.string() }) },
           responses: { "200": { description: "The delivery, pending again" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },
+        },
+      },
+      "/api/user/gas": {
+        get: {
+          ...user,
+          summary: "BNB the gas tank spent for you per UTC day and kind (30 days), and today's budget and withdrawal count",
+          responses: { "200": { description: "{today, days, kinds}" }, ...errors("UNAUTHORIZED") },
         },
       },
       "/api/user/package": {

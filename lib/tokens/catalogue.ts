@@ -32,27 +32,37 @@ export async function allowCatalogueToken(
   db: Db,
   network: string,
   contract: Address,
-  options: { minForward?: string; addedBy?: "operator" | "merchant" } = {},
+  options: { minForward?: string; minWithdrawal?: string; addedBy?: "operator" | "merchant" } = {},
 ): Promise<CatalogueToken> {
   if (!networkConfig(network)) throw new AppError("VALIDATION_ERROR", `network "${network}" is not configured on this server`);
   const metadata = await readTokenMetadata(network, contract);
-  let minForwardAmount: bigint | undefined;
-  if (options.minForward !== undefined) {
-    const parsed = options.minForward === "0" ? 0n : parseAmount(options.minForward, metadata.decimals);
-    if (typeof parsed === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("--min-forward", parsed, metadata.decimals));
-    minForwardAmount = parsed;
-  }
+  const minForwardAmount = minimumOption("--min-forward", options.minForward, metadata.decimals);
+  const minWithdrawalAmount = minimumOption("--min-withdrawal", options.minWithdrawal, metadata.decimals);
   const now = new Date();
   const [row] = await db
     .insert(tokenCatalogue)
-    .values({ network, contractAddress: contract, ...metadata, minForwardAmount: minForwardAmount ?? 0n, addedBy: options.addedBy ?? "operator" })
+    .values({ network, contractAddress: contract, ...metadata, minForwardAmount: minForwardAmount ?? 0n, minWithdrawalAmount: minWithdrawalAmount ?? null, addedBy: options.addedBy ?? "operator" })
     .onConflictDoUpdate({
       target: [tokenCatalogue.network, tokenCatalogue.contractAddress],
-      set: { ...metadata, enabled: true, updatedAt: now, ...(minForwardAmount !== undefined ? { minForwardAmount } : {}) },
+      set: {
+        ...metadata,
+        enabled: true,
+        updatedAt: now,
+        ...(minForwardAmount !== undefined ? { minForwardAmount } : {}),
+        ...(minWithdrawalAmount !== undefined ? { minWithdrawalAmount } : {}),
+      },
     })
     .returning();
   forgetAcceptedTokens();
   return row!;
+}
+
+/** A decimal amount of the token from the command line, in base units; "0" is allowed. */
+function minimumOption(name: string, value: string | undefined, decimals: number): bigint | undefined {
+  if (value === undefined) return undefined;
+  const parsed = value === "0" ? 0n : parseAmount(value, decimals);
+  if (typeof parsed === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage(name, parsed, decimals));
+  return parsed;
 }
 
 export async function disallowCatalogueToken(db: Db, network: string, contract: Address): Promise<CatalogueToken> {
@@ -66,7 +76,19 @@ export async function disallowCatalogueToken(db: Db, network: string, contract: 
   return row;
 }
 
+/**
+ * The smallest withdrawal of a catalogue token (DESIGN.md §18): every send costs the gas tank a
+ * top-up, so dust is refused. The operator's `--min-withdrawal`, else the minimum forward, else
+ * 0.01 of the token.
+ */
+export function minimumWithdrawal(entry: Pick<CatalogueToken, "minWithdrawalAmount" | "minForwardAmount" | "decimals">): bigint {
+  if (entry.minWithdrawalAmount !== null) return entry.minWithdrawalAmount;
+  if (entry.minForwardAmount > 0n) return entry.minForwardAmount;
+  return 10n ** BigInt(Math.max(entry.decimals - 2, 0));
+}
+
 export function describeCatalogueToken(token: CatalogueToken): string {
   const min = formatAmount(token.minForwardAmount, token.decimals);
-  return `${token.network.padEnd(11)} ${token.contractAddress}  ${token.symbol.padEnd(8)} ${String(token.decimals).padStart(2)} decimals  min forward ${min}  ${token.enabled ? "enabled" : "disabled"}`;
+  const minWithdrawal = `${formatAmount(minimumWithdrawal(token), token.decimals)}${token.minWithdrawalAmount === null ? " (default)" : ""}`;
+  return `${token.network.padEnd(11)} ${token.contractAddress}  ${token.symbol.padEnd(8)} ${String(token.decimals).padStart(2)} decimals  min forward ${min}  min withdrawal ${minWithdrawal}  ${token.enabled ? "enabled" : "disabled"}`;
 }

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
 import { users } from "../db/schema";
@@ -15,5 +15,14 @@ export async function changePassword(db: Db, userId: number, input: z.output<typ
   if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
     throw new AppError("VALIDATION_ERROR", "the current password is wrong", [{ path: "currentPassword", message: "the current password is wrong" }]);
   }
-  await db.update(users).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: new Date() }).where(eq(users.id, userId));
+  // Every token issued before (bearer tokens, other browsers' sessions) stops working.
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(input.newPassword), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
+/** Ends every dashboard session and bearer token of the user, this one included. */
+export async function signOutEverywhere(db: Db, userId: number): Promise<void> {
+  await db.update(users).set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() }).where(eq(users.id, userId));
 }

@@ -14,6 +14,8 @@ import { recordTransaction } from "../ledger/record";
 import { AppError } from "../errors";
 import { amountProblemMessage, parseAmount } from "../payments/amount";
 import { findOwnToken } from "../tokens/find-own-token";
+import { assertWithdrawable } from "../tokens/withdrawal-rules";
+import { assertMayWithdraw, lockMerchant } from "../gas/limits";
 import type { SendWithdrawalInput } from "./schemas";
 
 /**
@@ -37,7 +39,8 @@ export interface WithdrawalSender {
   clientRequestId?: string;
 }
 
-export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: SendWithdrawalInput): Promise<RecordedWithdrawal> {
+export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: SendWithdrawalInput, options: { afterTopUp?: boolean } = {}): Promise<RecordedWithdrawal> {
+  const limits = { checkGasBudget: !options.afterTopUp };
   const domain = await getOwnDomain(db, sender.userId, input.domainId).catch(() => {
     throw new AppError("NOT_FOUND", `domain ${input.domainId} not found`);
   });
@@ -47,8 +50,10 @@ export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: 
   if (!network) throw new AppError("VALIDATION_ERROR", `token ${token.symbol} is on network ${token.network}, which this server does not serve`);
   const units = parseAmount(input.amount, token.decimals);
   if (typeof units === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", units, token.decimals));
+  await assertWithdrawable(db, token, units);
 
   await assertNotServiceAddress(db, input.toAddress, "toAddress");
+  await assertMayWithdraw(db, sender.userId, limits);
 
   const keys = keyRingFor(getConfig().masterMnemonic);
   const from = keys.withdrawalAddress(domain.id);
@@ -72,6 +77,9 @@ export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: 
   const chainCount = await rpc(() => client.getTransactionCount({ address: from }));
   const withdrawal = await db.transaction(async (tx) => {
     await lockWallet(tx, token.network, from, chainCount);
+    // Again under the merchant's lock: concurrent requests cannot all pass the check above.
+    await lockMerchant(tx, sender.userId);
+    await assertMayWithdraw(tx, sender.userId, limits);
     const pending = await tx
       .select()
       .from(withdrawals)
@@ -82,7 +90,7 @@ export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: 
       Promise.all([client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }), client.getBalance({ address: from })]),
     );
     if (tokenBalance - reservedTokens < units) throw insufficientTokens(tokenBalance, units, reservedTokens, token.decimals);
-    if (bnb - reservedGas < gasLimit * gasPrice) throw new ShortOfGasError(token.network, from, reservedGas + gasLimit * gasPrice, gasLimit * gasPrice);
+    if (bnb - reservedGas < gasLimit * gasPrice) throw new ShortOfGasError(token.network, domain.id, from, reservedGas + gasLimit * gasPrice, gasLimit * gasPrice);
 
     const nonce = await allocateNonce(tx, token.network, from, chainCount);
     const chain = chainOf(network);
@@ -121,6 +129,8 @@ export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: 
 export class ShortOfGasError extends Error {
   constructor(
     readonly network: string,
+    /** The domain whose withdrawal wallet it is: its owner is charged for the top-up. */
+    readonly domainId: number,
     readonly wallet: Address,
     readonly neededWei: bigint,
     readonly perSendWei: bigint,

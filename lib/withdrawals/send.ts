@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../db/errors";
 import { tokens, withdrawals, type ApiKey, type Withdrawal } from "../db/schema";
 import { ensureGasBalance } from "../chain/gas-top-up";
 import { AppError } from "../errors";
+import { chargeForDomainWallet } from "../gas/charges";
 import { runIdempotent } from "../http/idempotency";
 import { broadcastWithdrawal, settleOne } from "./confirm-withdrawals";
 import type { SendWithdrawalInput } from "./schemas";
@@ -34,11 +35,11 @@ export async function sendWithdrawal(
   idempotency: { key: string; body: unknown } | null,
 ): Promise<{ view: WithdrawalView; replayed: boolean }> {
   const sender: WithdrawalSender = { userId: apiKey.userId, apiKeyId: apiKey.id };
-  return send(db, input, async () => {
-    if (idempotency === null) return recordAndView(db, sender, input);
+  return send(db, input, async (afterTopUp) => {
+    if (idempotency === null) return recordAndView(db, sender, input, afterTopUp);
     let recorded: Withdrawal | undefined;
     const result = await runIdempotent(db, { apiKeyId: apiKey.id, scope: "withdrawal.send", key: idempotency.key, body: idempotency.body }, async (tx) => {
-      const done = await recordAndView(tx, sender, input);
+      const done = await recordAndView(tx, sender, input, afterTopUp);
       recorded = done.withdrawal;
       return { status: 201, body: done.view };
     });
@@ -60,11 +61,11 @@ export async function sendWithdrawalFromDashboard(db: Db, userId: number, input:
       .where(and(eq(withdrawals.userId, userId), eq(withdrawals.clientRequestId, requestId)));
     return row ? { view: toWithdrawalView(row.withdrawal, row.token) } : null;
   };
-  return send(db, input, async () => {
+  return send(db, input, async (afterTopUp) => {
     const earlier = await existing();
     if (earlier) return earlier;
     try {
-      return await recordAndView(db, sender, input);
+      return await recordAndView(db, sender, input, afterTopUp);
     } catch (error) {
       // The same form submitted twice at once: the other request recorded it (and its send may
       // already have changed the balance this one checked). Answer with that withdrawal.
@@ -76,16 +77,17 @@ export async function sendWithdrawalFromDashboard(db: Db, userId: number, input:
   });
 }
 
-async function recordAndView(db: Db, sender: WithdrawalSender, input: SendWithdrawalInput): Promise<Recorded> {
-  const recorded = await recordWithdrawal(db, sender, input);
+async function recordAndView(db: Db, sender: WithdrawalSender, input: SendWithdrawalInput, afterTopUp: boolean): Promise<Recorded> {
+  const recorded = await recordWithdrawal(db, sender, input, { afterTopUp });
   return { view: toWithdrawalView(recorded.withdrawal, { symbol: recorded.tokenSymbol, decimals: recorded.tokenDecimals }), withdrawal: recorded.withdrawal };
 }
 
-async function send(db: Db, input: SendWithdrawalInput, attempt: () => Promise<Recorded>): Promise<{ view: WithdrawalView; replayed: boolean }> {
+/** `attempt(afterTopUp)`: true once this request had the wallet topped up (its gas is spent: no budget check again). */
+async function send(db: Db, input: SendWithdrawalInput, attempt: (afterTopUp: boolean) => Promise<Recorded>): Promise<{ view: WithdrawalView; replayed: boolean }> {
   let outcome: Recorded | undefined;
   for (let round = 1; outcome === undefined; round++) {
     try {
-      outcome = await attempt();
+      outcome = await attempt(round > 1);
     } catch (error) {
       if (!(error instanceof ShortOfGasError)) throw error;
       if (round >= GAS_ROUNDS) throw new AppError("BLOCKCHAIN_ERROR", `not enough BNB for gas in the withdrawal wallet ${error.wallet}`);
@@ -113,7 +115,8 @@ async function topUpFor(db: Db, shortage: ShortOfGasError): Promise<void> {
   const others = waitingForGas.get(shortage.wallet) ?? 0;
   waitingForGas.set(shortage.wallet, others + 1);
   try {
-    await ensureGasBalance(db, shortage.network, shortage.wallet, shortage.neededWei + shortage.perSendWei * BigInt(others));
+    const chargedTo = await chargeForDomainWallet(db, shortage.domainId);
+    await ensureGasBalance(db, shortage.network, shortage.wallet, shortage.neededWei + shortage.perSendWei * BigInt(others), chargedTo);
   } finally {
     const left = (waitingForGas.get(shortage.wallet) ?? 1) - 1;
     if (left > 0) waitingForGas.set(shortage.wallet, left);

@@ -95,6 +95,17 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
   await expect(page.getByText("Confirmed on chain")).toBeVisible();
   first.withdrawalPath = new URL(page.url()).pathname;
 
+  // What the gas tank spent for this merchant: the sweep of the payment and the withdrawal's top-up.
+  await page.getByRole("link", { name: "Gas usage", exact: true }).first().click();
+  await expect(page.getByRole("heading", { name: "Gas usage", level: 1 })).toBeVisible();
+  const today = new Date().toISOString().slice(0, 10);
+  const todayRow = page.getByRole("row").filter({ hasText: today });
+  await expect(todayRow).toHaveCount(1);
+  await expect(todayRow.getByRole("cell").nth(3)).toContainText("BNB"); // withdrawal gas
+  await expect(todayRow.getByRole("cell").last()).toContainText("BNB");
+  await expect(page.getByText("1 / 100")).toBeVisible(); // withdrawals today, of the Starter plan's
+  await expect(page.getByText("of 0.1 BNB a day on the Starter plan")).toBeVisible();
+
   // The CSV export of the filtered list holds the payment.
   await page.goto("/dashboard/payments?status=completed");
   const download = page.waitForEvent("download");
@@ -115,7 +126,7 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
 test("a second merchant never sees the first's data on any page", async ({ page }) => {
   const logs = watchConsole(page);
   await signUp(page, second.email, PASSWORD);
-  for (const path of ["/dashboard", "/dashboard/payments", "/dashboard/withdrawals", "/dashboard/tokens", "/dashboard/domains", "/dashboard/api-keys"]) {
+  for (const path of ["/dashboard", "/dashboard/payments", "/dashboard/withdrawals", "/dashboard/gas", "/dashboard/tokens", "/dashboard/domains", "/dashboard/api-keys"]) {
     await page.goto(path);
     const body = await page.locator("main").innerText();
     expect(body, path).not.toContain(first.sessionId);
@@ -124,6 +135,8 @@ test("a second merchant never sees the first's data on any page", async ({ page 
   }
   await page.goto("/dashboard/payments?status=completed");
   await expect(page.getByText("No payments match")).toBeVisible();
+  await page.goto("/dashboard/gas");
+  await expect(page.getByText("No gas spent yet")).toBeVisible();
   await page.goto(`/dashboard/payments/${first.sessionId}`);
   await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
   await page.goto(first.withdrawalPath);
@@ -139,6 +152,7 @@ const PAGES = [
   ["payment-detail", "PAYMENT"],
   ["withdrawals", "/dashboard/withdrawals"],
   ["withdrawal-detail", "WITHDRAWAL"],
+  ["gas", "/dashboard/gas"],
   ["tokens", "/dashboard/tokens"],
   ["domains", "/dashboard/domains"],
   ["api-keys", "/dashboard/api-keys"],

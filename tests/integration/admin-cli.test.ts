@@ -38,12 +38,14 @@ describe("npm run admin (operator commands)", () => {
         admin("forwards", "held"),
         admin("forwards", "retry", "all"),
         admin("create-user", "operator-made@example.com", "--password", "a long enough password"),
+        admin("plans", "set", "starter", "--gas-budget", "0.25", "--max-domains", "5"),
+        admin("plans", "list"),
       ]));
     `);
     expect(result.stderr.replace(/npm warn.*\n/g, "")).toBe("");
     // (Bad input, disallow and quarantine are the same functions, tested in-process in tokens and hostile-input.)
-    const [allowed, listed, heldList, retried, created] = JSON.parse(result.stdout) as string[];
-    expect(allowed).toMatch(new RegExp(`^allowed: bsc +${token} +CLI +6 decimals +min forward 2\\.5 +enabled`));
+    const [allowed, listed, heldList, retried, created, planSet, plansListed] = JSON.parse(result.stdout) as string[];
+    expect(allowed).toMatch(new RegExp(`^allowed: bsc +${token} +CLI +6 decimals +min forward 2\\.5 +min withdrawal 2\\.5 \\(default\\) +enabled`));
     expect(listed).toContain("0x55d398326f99059fF775485246999027B3197955  USDT");
     expect(listed).toContain(`${token}  CLI`);
     expect(listed).not.toContain("DUSD"); // filtered to bsc
@@ -51,6 +53,8 @@ describe("npm run admin (operator commands)", () => {
     expect(heldList).toContain("above MAX_SWEEP_GAS (150000)");
     expect(retried).toContain(`released: forward ${held!.id}`);
     expect(created).toMatch(/^created user \d+ operator-made@example\.com\n$/);
+    expect(planSet).toMatch(/^updated: starter +sessions\/month 1000 +gas\/day 0\.25 BNB +withdrawals\/day 100 +domains 5 +self-serve\n$/);
+    expect(plansListed).toMatch(/enterprise +sessions\/month unlimited +gas\/day unlimited +withdrawals\/day unlimited +domains unlimited/);
 
     const check = openPglite(dir);
     const [entry] = await check.db.select().from(tokenCatalogue).where(eq(tokenCatalogue.contractAddress, token));

@@ -23,6 +23,7 @@ describe("migrations", () => {
       "deposits",
       "domains",
       "forwards",
+      "gas_charges",
       "idempotency_records",
       "payment_sessions",
       "plans",

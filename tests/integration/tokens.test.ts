@@ -25,7 +25,8 @@ async function deployRevertingContract(): Promise<Address> {
 }
 
 const allow = (address: Address, ...flags: string[]) => tokensCommand(db(), ["allow", "bsc", address, ...flags]);
-const open = () => useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", OPEN_TOKEN_REGISTRATION: "true" });
+// Open token registration needs closed sign-up (lib/config.ts): merchants are signed up before it.
+const open = () => useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", OPEN_TOKEN_REGISTRATION: "true", REGISTRATION: "closed" });
 
 describe("tokens", () => {
   it("registers catalogue tokens with the symbol and decimals the operator's catalogue read from the chain", async () => {
@@ -33,7 +34,7 @@ describe("tokens", () => {
     const { auth } = await signUp();
     const usd = await deployTestToken(chain().url, { symbol: "USDX", decimals: 18 });
     const six = await deployTestToken(chain().url, { symbol: "SIX", decimals: 6 });
-    expect(await allow(usd)).toEqual([expect.stringMatching(/^allowed: bsc .* USDX .*18 decimals {2}min forward 0 {2}enabled$/)]);
+    expect(await allow(usd)).toEqual([expect.stringMatching(/^allowed: bsc .* USDX .*18 decimals {2}min forward 0 {2}min withdrawal 0\.01 \(default\) {2}enabled$/)]);
     await allow(six, "--min-forward", "0.5");
     const first = await call(register, { method: "POST", headers: auth, body: { contractAddress: usd.toLowerCase(), network: "bsc" } });
     expect(first.status).toBe(201);
@@ -105,7 +106,7 @@ describe("tokens", () => {
 
   it("lists the catalogue, seeded with USDT and USDC on bsc and the demo token on local", async () => {
     const lines = await tokensCommand(db(), ["list"]);
-    expect(lines.join("\n")).toMatch(/bsc +0x55d398326f99059fF775485246999027B3197955 +USDT +18 decimals +min forward 0\.1 +enabled/);
+    expect(lines.join("\n")).toMatch(/bsc +0x55d398326f99059fF775485246999027B3197955 +USDT +18 decimals +min forward 0\.1 +min withdrawal 0\.1 \(default\) +enabled/);
     expect(lines.join("\n")).toContain("0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d  USDC");
     expect(lines.join("\n")).toMatch(/local +0xe9bdd65d1d9B1898EBa08387D38Cc19BFe6b5CA2 +DUSD/);
   });
@@ -125,8 +126,8 @@ describe("tokens", () => {
 
   describe("OPEN_TOKEN_REGISTRATION=true (single-merchant installs)", () => {
     it("accepts any ERC-20 the chain vouches for and adds it to the catalogue", async () => {
-      open();
       const { auth } = await signUp();
+      open();
       const address = await deployTestToken(chain().url, { symbol: "ANY", decimals: 6 });
       const res = await call(register, { method: "POST", headers: auth, body: { contractAddress: address, network: "bsc" } });
       expect(res.status).toBe(201);
@@ -137,8 +138,8 @@ describe("tokens", () => {
     });
 
     it("refuses a contract that does not answer decimals(), or no contract at all", async () => {
-      open();
       const { auth } = await signUp();
+      open();
       const address = await deployRevertingContract();
       const res = await call(register, { method: "POST", headers: auth, body: { contractAddress: address, network: "bsc" } });
       expect(res.status).toBe(400);
@@ -150,8 +151,8 @@ describe("tokens", () => {
   });
 
   it("answers BLOCKCHAIN_ERROR when the network's RPC is down (open registration reads the chain)", async () => {
-    useConfig({ BSC_RPC_URL: "http://127.0.0.1:1", NEXTAUTH_SECRET: "integration-test-secret-0123456789", OPEN_TOKEN_REGISTRATION: "true" });
     const { auth } = await signUp();
+    useConfig({ BSC_RPC_URL: "http://127.0.0.1:1", NEXTAUTH_SECRET: "integration-test-secret-0123456789", OPEN_TOKEN_REGISTRATION: "true", REGISTRATION: "closed" });
     const res = await call(register, {
       method: "POST",
       headers: auth,

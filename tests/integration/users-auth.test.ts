@@ -7,6 +7,7 @@ import { POST as issueToken } from "@/app/api/user/token/route";
 import { forgetSignInFailures, SIGN_IN_WINDOW_MS } from "@/lib/auth/sign-in-throttle";
 import { users } from "@/lib/db/schema";
 import { resetRateLimits } from "@/lib/http/rate-limit";
+import { changePassword, signOutEverywhere } from "@/lib/users/change-password";
 import { signUp } from "../helpers/accounts";
 import { useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
@@ -167,5 +168,49 @@ describe("dashboard session cookie", () => {
     const sameSite = await call(postToken, { method: "POST", headers: { ...headers, origin: SITE }, body });
     expect(sameSite.status).toBe(400); // authenticated; then the unknown network is refused
     expect(sameSite.body.error.message).toContain('network "nowhere" is not configured');
+  });
+});
+
+describe("a changed password ends every other session (token version)", () => {
+  const cookieFor = async (userId: number, ver?: number) => ({
+    cookie: `next-auth.session-token=${await encode({ token: { sub: String(userId), email: "x@example.com", ...(ver === undefined ? {} : { ver }) }, secret: SECRET, maxAge: 600 })}`,
+  });
+
+  it("revokes bearer tokens and dashboard sessions issued before a password change; new ones work", async () => {
+    config();
+    const { userId, email, password, auth } = await signUp();
+    const browser = await cookieFor(userId, 0);
+    const oldBrowser = await cookieFor(userId); // issued before token versions existed: version 0
+    for (const headers of [auth, browser, oldBrowser]) expect((await call(listTokens, { headers })).status).toBe(200);
+
+    await changePassword(db(), userId, { currentPassword: password, newPassword: "a brand new password" });
+    for (const headers of [auth, browser, oldBrowser]) {
+      const refused = await call(listTokens, { headers });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.message).toContain("revoked");
+    }
+    expect((await call(issueToken, { method: "POST", body: { email, password } })).status).toBe(401);
+    const fresh = await call(issueToken, { method: "POST", body: { email, password: "a brand new password" } });
+    expect((await call(listTokens, { headers: bearer(fresh.body.data.token) })).status).toBe(200);
+    expect((await call(listTokens, { headers: await cookieFor(userId, 1) })).status).toBe(200);
+  });
+
+  it("signs out everywhere: every session and bearer token of the account, and nobody else's", async () => {
+    config();
+    const me = await signUp();
+    const other = await signUp();
+    await signOutEverywhere(db(), me.userId);
+    expect((await call(listTokens, { headers: me.auth })).status).toBe(401);
+    expect((await call(listTokens, { headers: await cookieFor(me.userId, 0) })).status).toBe(401);
+    expect((await call(listTokens, { headers: other.auth })).status).toBe(200);
+    const again = await call(issueToken, { method: "POST", body: { email: me.email, password: me.password } });
+    expect((await call(listTokens, { headers: bearer(again.body.data.token) })).status).toBe(200);
+  });
+
+  it("refuses a wrong current password and changes nothing", async () => {
+    config();
+    const { userId, auth } = await signUp();
+    await expect(changePassword(db(), userId, { currentPassword: "not my password at all", newPassword: "a brand new password" })).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    expect((await call(listTokens, { headers: auth })).status).toBe(200);
   });
 });

@@ -106,6 +106,15 @@ describe("parseConfig", () => {
     expect(secretError.message).not.toContain("tiny-secret");
   });
 
+  it("refuses open token registration while anyone may sign up", () => {
+    const error = configError({ OPEN_TOKEN_REGISTRATION: "true" });
+    expect(error.variable).toBe("OPEN_TOKEN_REGISTRATION");
+    expect(error.message).toContain("needs REGISTRATION=closed");
+    expect(configError({ OPEN_TOKEN_REGISTRATION: "true", REGISTRATION: "open" }).variable).toBe("OPEN_TOKEN_REGISTRATION");
+    expect(parseConfig({ OPEN_TOKEN_REGISTRATION: "true", REGISTRATION: "closed" }).openTokenRegistration).toBe(true);
+    expect(parseConfig({ OPEN_TOKEN_REGISTRATION: "false" }).registration).toBe("open");
+  });
+
   it("requires a signing key or dev mode for Inngest", () => {
     expect(configError({ JOBS: "inngest" }).variable).toBe("INNGEST_SIGNING_KEY");
     expect(parseConfig({ JOBS: "inngest", INNGEST_DEV: "1" }).jobs).toMatchObject({ mode: "inngest", dev: true });

@@ -3,12 +3,14 @@ import type { Metadata } from "next";
 import { ChoosePlanButton } from "@/components/account/choose-plan";
 import { formatDate, groupDigits } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
+import { shortBnb } from "@/components/gas/bnb";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 import { currentUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db";
 import { getPackage, listPlans } from "@/lib/packages/current-package";
+import { formatAmount } from "@/lib/payments/amount";
 
 export const metadata: Metadata = { title: "Package" };
 
@@ -23,7 +25,7 @@ export default async function PackagePage() {
   const percent = limit ? Math.round((used / limit) * 100) : 0;
   return (
     <>
-      <PageHeader title="Package" description="Your plan sets how many payment sessions you can create each month." />
+      <PageHeader title="Package" description="Your plan sets how many payment sessions you can create each month, and what the gateway may spend on gas for you each day." />
       <div className="grid gap-6">
         <Card>
           <CardHeader>
@@ -64,10 +66,19 @@ export default async function PackagePage() {
                   <CardDescription>{plan.priceUsdCents === 0 ? "Free" : `$${(plan.priceUsdCents / 100).toFixed(2)} a month`}</CardDescription>
                 </CardHeader>
                 <CardContent className="grid gap-4">
-                  <p className="flex items-center gap-2 text-sm">
-                    <Check className="size-4 text-success" aria-hidden />
-                    {quota(plan.monthlySessionQuota)} payment sessions a month
-                  </p>
+                  <ul className="grid gap-2 text-sm">
+                    {[
+                      `${quota(plan.monthlySessionQuota)} payment sessions a month`,
+                      plan.dailyGasBudget === null ? "No daily gas budget" : `${shortBnb(formatAmount(plan.dailyGasBudget, 18))} BNB of gas a day`,
+                      `${quota(plan.dailyWithdrawals)} withdrawals a day`,
+                      `${quota(plan.maxDomains)} domains`,
+                    ].map((line) => (
+                      <li key={line} className="flex items-center gap-2">
+                        <Check className="size-4 shrink-0 text-success" aria-hidden />
+                        {line}
+                      </li>
+                    ))}
+                  </ul>
                   {!isCurrent && (plan.selfServe ? <ChoosePlanButton plan={plan.id} name={plan.name} /> : <p className="text-sm text-muted-foreground">Granted by the gateway&apos;s operator: ask them to upgrade you.</p>)}
                 </CardContent>
               </Card>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
+import { SignOutEverywhere } from "@/components/account/sign-out-everywhere";
 import { formatDate } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -24,10 +25,19 @@ export default async function SettingsPage() {
         <Card>
           <CardHeader>
             <CardTitle>Change password</CardTitle>
-            <CardDescription>Other browsers stay signed in until their session ends.</CardDescription>
+            <CardDescription>Every other browser and bearer token signed in with the old password is signed out; this browser stays signed in.</CardDescription>
           </CardHeader>
           <CardContent>
-            <ChangePasswordForm />
+            <ChangePasswordForm email={user.email} />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Sessions</CardTitle>
+            <CardDescription>Lost a device, or signed in on a shared computer? End every session of this account at once.</CardDescription>
+          </CardHeader>
+          <CardContent className="grid">
+            <SignOutEverywhere />
           </CardContent>
         </Card>
       </div>

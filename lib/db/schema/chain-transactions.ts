@@ -76,6 +76,8 @@ export const chainTransactions = pgTable(
     stuckSince: timestamptz("stuck_since"),
     minedBlock: bigint("mined_block", { mode: "number" }),
     gasUsed: amount("gas_used"),
+    /** Mined or reverted: what the sender paid (gas used × the receipt's effective gas price). */
+    feePaid: amount("fee_paid"),
     settledAt: timestamptz("settled_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -15,3 +15,4 @@ export * from "./token-catalogue";
 export * from "./quarantine";
 export * from "./sweep-batches";
 export * from "./chain-transactions";
+export * from "./gas-charges";

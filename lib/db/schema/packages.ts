@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz, updatedAt } from "./columns";
+import { amount, createdAt, timestamptz, updatedAt } from "./columns";
 import { users } from "./users";
 
 /** Plans a merchant can hold; seeded by migration. */
@@ -12,6 +12,15 @@ export const plans = pgTable("plans", {
   priceUsdCents: integer("price_usd_cents").notNull().default(0),
   /** A merchant may activate it without an operator (the free plan). */
   selfServe: boolean("self_serve").notNull().default(false),
+  /**
+   * BNB (wei) the gas tank may spend on a merchant's behalf per UTC day (gas_charges); beyond it
+   * withdrawals answer RATE_LIMITED while incoming payments are still swept. Null = unlimited.
+   */
+  dailyGasBudget: amount("daily_gas_budget"),
+  /** Withdrawal requests per UTC day; null = unlimited. */
+  dailyWithdrawals: integer("daily_withdrawals"),
+  /** Domains a merchant may hold; null = unlimited. */
+  maxDomains: integer("max_domains"),
   createdAt: createdAt(),
 });
 

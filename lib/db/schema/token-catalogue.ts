@@ -21,6 +21,11 @@ export const tokenCatalogue = pgTable(
      * unswept balance of this token reaches this, or its session completes.
      */
     minForwardAmount: amount("min_forward_amount").notNull().default(sql`0`),
+    /**
+     * Base units below which a withdrawal of this token is refused (every send costs the gas tank
+     * a top-up). Null: the minimum forward, or 0.01 of the token when that is 0.
+     */
+    minWithdrawalAmount: amount("min_withdrawal_amount"),
     enabled: boolean("enabled").notNull().default(true),
     /** "operator", "seed", or "merchant" (added through OPEN_TOKEN_REGISTRATION). */
     addedBy: text("added_by").notNull().default("operator"),

@@ -9,6 +9,11 @@ export const users = pgTable(
     email: text("email").notNull(),
     /** scrypt hash with its parameters and salt; never returned. */
     passwordHash: text("password_hash").notNull(),
+    /**
+     * Carried by every bearer token and dashboard session as `ver`; a password change or "sign out
+     * everywhere" increments it, and tokens with another version are refused from then on.
+     */
+    tokenVersion: integer("token_version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
