@@ -3,6 +3,18 @@ const nextConfig = {
   // PGlite ships WASM + data files that bundlers must not touch; anvil is a native binary.
   serverExternalPackages: ["@electric-sql/pglite", "@foundry-rs/anvil", "pino", "solc"],
   poweredByHeader: false,
+  // Pages get their full set (CSP, frame-ancestors, HSTS) from proxy.ts; API answers and static files these.
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

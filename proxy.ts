@@ -1,19 +1,50 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
+import { listNetworks, networkConfig, rpcUrlsOf } from "@/lib/chain/networks";
 import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db";
+import { securityHeaders, walletRpcOrigins } from "@/lib/http/security-headers";
+import { embedOrigins } from "@/lib/payments/embed-origin";
+import { isUuid } from "@/lib/validation";
 
 /**
- * Sends a signed-out visit to /dashboard/** to /login, remembering where it was going. The
- * dashboard's layout checks the session again on the server: this is the friendly redirect,
- * not the lock.
+ * Every page: its security headers (lib/http/security-headers.ts). /dashboard/**: a signed-out
+ * visit goes to /login, remembering where it was going — the dashboard's layout checks the
+ * session again on the server: this is the friendly redirect, not the lock.
  */
 export async function proxy(req: NextRequest) {
   const config = getConfig();
-  const token = await getToken({ req, secret: config.nextAuthSecret, secureCookie: config.siteUrl.startsWith("https://") }).catch(() => null);
-  if (token?.sub) return NextResponse.next();
-  const login = new URL("/login", req.nextUrl.origin);
-  login.searchParams.set("callbackUrl", `${req.nextUrl.pathname}${req.nextUrl.search}`);
-  return NextResponse.redirect(login);
+  let response = NextResponse.next();
+  const path = req.nextUrl.pathname;
+  if (path === "/dashboard" || path.startsWith("/dashboard/")) {
+    const token = await getToken({ req, secret: config.nextAuthSecret, secureCookie: config.siteUrl.startsWith("https://") }).catch(() => null);
+    if (!token?.sub) {
+      const login = new URL("/login", req.nextUrl.origin);
+      login.searchParams.set("callbackUrl", `${path}${req.nextUrl.search}`);
+      response = NextResponse.redirect(login);
+    }
+  }
+  for (const [name, value] of Object.entries(await pageSecurityHeaders(req))) response.headers.set(name, value);
+  return response;
 }
 
-export const config = { matcher: ["/dashboard", "/dashboard/:path*"] };
+async function pageSecurityHeaders(req: NextRequest): Promise<Record<string, string>> {
+  const config = getConfig();
+  const local = networkConfig("local");
+  return securityHeaders({
+    https: config.siteUrl.startsWith("https://"),
+    dev: config.nodeEnv === "development",
+    connectOrigins: walletRpcOrigins(listNetworks(), local ? (rpcUrlsOf(local)[0] ?? (config.localChain ? `http://127.0.0.1:${config.localChain.port}` : null)) : null),
+    frameAncestors: await checkoutFrameAncestors(req),
+  });
+}
+
+/** The checkout's embed (checkout.js, ?embed=1) may be framed by its merchant's whitelisted origins; nothing else by anyone. */
+async function checkoutFrameAncestors(req: NextRequest): Promise<string[]> {
+  const match = /^\/pay\/([^/]+)$/.exec(req.nextUrl.pathname);
+  if (!match || req.nextUrl.searchParams.get("embed") !== "1" || !isUuid(match[1]!)) return [];
+  return embedOrigins(await getDb(), match[1]!.toLowerCase()).catch(() => []);
+}
+
+// Pages only: API responses are JSON (they get nosniff from next.config.mjs), static files need none.
+export const config = { matcher: ["/((?!api/|_next/static|_next/image|icon.svg|checkout.js|favicon.ico).*)"] };

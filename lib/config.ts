@@ -107,6 +107,7 @@ const envSchema = z.object({
   REGISTER_RATE_LIMIT_PER_HOUR: intInRange(1, 1_000_000),
   LOGIN_RATE_LIMIT_PER_MINUTE: intInRange(1, 1_000_000),
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, { error: "must be at least 16 characters" }).optional()),
+  HEALTH_CACHE_MS: intInRange(0, 60_000),
   WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyToUndefined, z.enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' }).optional()),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
@@ -135,6 +136,8 @@ export interface Config {
   usingDevMnemonic: boolean;
   sessionTtlSeconds: number;
   scanIntervalMs: number;
+  /** How long GET /api/health answers from its last result (it costs RPC calls; it is public). */
+  healthCacheMs: number;
   bearerTokenTtlSeconds: number;
   /** Requests per minute per API key (token bucket; bursts up to the same number). */
   rateLimitPerMinute: number;
@@ -217,6 +220,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     usingDevMnemonic: e.MASTER_MNEMONIC === undefined,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS ?? 900,
     scanIntervalMs: e.SCAN_INTERVAL_MS ?? 1000,
+    healthCacheMs: e.HEALTH_CACHE_MS ?? 2000,
     bearerTokenTtlSeconds: e.BEARER_TOKEN_TTL_SECONDS ?? 86_400,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE ?? 3000,
     nextAuthSecret: e.NEXTAUTH_SECRET ?? DEV_NEXTAUTH_SECRET,

@@ -46,6 +46,28 @@ export interface Health {
 
 const RPC_TIMEOUT_MS = 3000;
 
+const HEALTH_CACHE_KEY = Symbol.for("bsc-pay.health-cache");
+type HealthCache = { at: number; health: Promise<Health>; config: object };
+
+/**
+ * GET /api/health: public, and each answer costs RPC calls. One answer serves every request for
+ * HEALTH_CACHE_MS (2 s), and concurrent requests share the one being computed, so polling it
+ * however often costs the RPC one round per period.
+ */
+export function getHealthCached(now = Date.now()): Promise<Health> {
+  const holder = globalThis as { [HEALTH_CACHE_KEY]?: HealthCache };
+  const cached = holder[HEALTH_CACHE_KEY];
+  const config = getConfig();
+  if (cached && cached.config === config && now - cached.at < config.healthCacheMs) return cached.health;
+  const health = getHealth();
+  holder[HEALTH_CACHE_KEY] = { at: now, health, config };
+  // A failure is not remembered beyond this round.
+  health.catch(() => {
+    if (holder[HEALTH_CACHE_KEY]?.health === health) delete holder[HEALTH_CACHE_KEY];
+  });
+  return health;
+}
+
 /**
  * "error" (HTTP 503) when the service cannot serve: not started or database down. An unreachable
  * RPC is "degraded": the API still answers, payments are detected once the chain is back.

@@ -11,14 +11,14 @@ import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { currentUser } from "@/lib/auth/current-user";
+import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db";
 import { lowGasTanks, onboarding, paymentsByStatus, recentPayments, volumeByDay, walletBalances } from "@/lib/dashboard/overview";
 
 export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<{ range?: string }> }) {
-  const user = (await currentUser())!;
+  const user = await requireUser();
   const db = await getDb();
   const range = (await searchParams).range === "7" ? 7 : 30;
   const [checklist, counts, volume, balances, tanks, recent] = await Promise.all([

@@ -45,8 +45,9 @@ export function useCheckoutFeed(sessionId: string, initial: LiveStatus): LiveSta
       });
       source.onerror = () => {
         if (done.current) return;
-        // The browser retries on its own; after repeated failures, poll as well.
-        if (++failures >= 3) startPolling();
+        // Refused (e.g. 429: too many open streams) the browser does not retry: poll at once.
+        // Otherwise it retries on its own; after repeated failures, poll as well.
+        if (source?.readyState === EventSource.CLOSED || ++failures >= 3) startPolling();
       };
     }
     return () => {

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
 import { getDb } from "../db";
 import { users, type User } from "../db/schema";
 import { ensureStarted } from "../startup";
@@ -16,4 +17,15 @@ export async function currentUser(): Promise<User | null> {
   const [user] = await (await getDb()).select().from(users).where(eq(users.id, id));
   // A session from before a password change (or "sign out everywhere") is over.
   return user && isCurrentVersion(claims ?? {}, user) ? user : null;
+}
+
+/**
+ * The signed-in user of a dashboard page, or a redirect to /login. The layout checks too, but a
+ * page renders alongside its layout: a session that ended (password changed elsewhere) must not
+ * make the page fail first.
+ */
+export async function requireUser(): Promise<User> {
+  const user = await currentUser();
+  if (!user) redirect("/login");
+  return user;
 }

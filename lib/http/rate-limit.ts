@@ -43,7 +43,10 @@ export class RateLimiter {
 }
 
 const LIMITERS_KEY = Symbol.for("bsc-pay.rate-limiters");
-type Limiters = { apiKey: RateLimiter; register: RateLimiter; login: RateLimiter };
+type Limiters = { apiKey: RateLimiter; register: RateLimiter; login: RateLimiter; redeliver: RateLimiter };
+
+/** Webhook redeliveries a user may ask for per minute (API and dashboard together). */
+export const REDELIVERIES_PER_MINUTE = 30;
 type Holder = { [LIMITERS_KEY]?: Limiters };
 
 export function limiters(): Limiters {
@@ -52,6 +55,7 @@ export function limiters(): Limiters {
     apiKey: new RateLimiter("requests for this API key", () => ({ capacity: getConfig().rateLimitPerMinute, periodMs: 60_000 })),
     register: new RateLimiter("sign-ups from this address", () => ({ capacity: getConfig().registerRateLimitPerHour, periodMs: 3_600_000 })),
     login: new RateLimiter("sign-in attempts from this address", () => ({ capacity: getConfig().loginRateLimitPerMinute, periodMs: 60_000 })),
+    redeliver: new RateLimiter("webhook redeliveries for this account", () => ({ capacity: REDELIVERIES_PER_MINUTE, periodMs: 60_000 })),
   };
   return holder[LIMITERS_KEY];
 }

@@ -19,3 +19,13 @@ export async function isEmbedOriginAllowed(db: Db, sessionId: string, origin: st
     .limit(1);
   return row !== undefined;
 }
+
+/** Every origin the session's merchant whitelisted: where its checkout may be framed (CSP frame-ancestors). */
+export async function embedOrigins(db: Db, sessionId: string): Promise<string[]> {
+  const rows = await db
+    .select({ origin: domains.origin })
+    .from(paymentSessions)
+    .innerJoin(domains, eq(domains.userId, paymentSessions.userId))
+    .where(and(eq(paymentSessions.id, sessionId), isNull(domains.deletedAt)));
+  return rows.map((r) => r.origin);
+}

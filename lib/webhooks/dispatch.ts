@@ -34,12 +34,15 @@ export const ORDER_HOLD_ATTEMPTS = 3;
 
 /** At most this many deliveries of one endpoint are in flight: a slow receiver only slows itself. */
 export const IN_FLIGHT_PER_ENDPOINT = 8;
+/** And of all one merchant's endpoints together: many hanging endpoints of one free account cannot take every slot. */
+export const IN_FLIGHT_PER_USER = 8;
 
 /**
  * Claims up to `limit` deliveries that are due. Of each endpoint's session (orderKey) only the
  * oldest pending one is claimable, so a session's events arrive in the order they happened even
- * across retries (for ORDER_HOLD_ATTEMPTS of them); and an endpoint never has more than IN_FLIGHT_PER_ENDPOINT leased at once, so a
- * receiver that hangs for 10 s per request cannot hold up anyone else's webhooks.
+ * across retries (for ORDER_HOLD_ATTEMPTS of them); and an endpoint never has more than
+ * IN_FLIGHT_PER_ENDPOINT leased at once, nor a merchant's endpoints together more than
+ * IN_FLIGHT_PER_USER, so receivers that hang for 10 s per request cannot hold up anyone else's webhooks.
  */
 export async function claimDueDeliveries(db: Db, limit: number, options: { leaseMs?: number; now?: Date } = {}): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
@@ -49,7 +52,7 @@ export async function claimDueDeliveries(db: Db, limit: number, options: { lease
   const rows = rowsOf<{ id: number | string; endpoint_id: number | string }>(
     await db.execute(sql`
       with heads as (
-        select d.id, d.endpoint_id, d.next_attempt_at,
+        select d.id, d.endpoint_id, e.user_id, d.next_attempt_at,
                row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as place
         from webhook_deliveries d
         join webhook_endpoints e on e.id = d.endpoint_id and e.enabled
@@ -63,10 +66,19 @@ export async function claimDueDeliveries(db: Db, limit: number, options: { lease
         select endpoint_id, count(*) as leased from webhook_deliveries
         where status = 'pending' and locked_until > ${at}::timestamptz
         group by endpoint_id),
+      user_busy as (
+        select e.user_id, count(*) as leased from webhook_deliveries w join webhook_endpoints e on e.id = w.endpoint_id
+        where w.status = 'pending' and w.locked_until > ${at}::timestamptz
+        group by e.user_id),
+      open_heads as (
+        select h.id, h.user_id, h.next_attempt_at,
+               row_number() over (partition by h.user_id order by h.next_attempt_at, h.id) as user_place
+        from heads h left join busy b on b.endpoint_id = h.endpoint_id
+        where h.place <= ${IN_FLIGHT_PER_ENDPOINT} - coalesce(b.leased, 0)),
       due as (
-        select h.id from heads h left join busy b on b.endpoint_id = h.endpoint_id
-        where h.place <= ${IN_FLIGHT_PER_ENDPOINT} - coalesce(b.leased, 0)
-        order by h.next_attempt_at, h.id
+        select o.id from open_heads o left join user_busy u on u.user_id = o.user_id
+        where o.user_place <= ${IN_FLIGHT_PER_USER} - coalesce(u.leased, 0)
+        order by o.next_attempt_at, o.id
         limit ${limit})
       update webhook_deliveries w set locked_until = ${leaseEnd}::timestamptz
       from due

@@ -12,7 +12,8 @@ export const SWEEP_MODE = process.env.SWEEP_MODE === "classic" ? "classic" : "ba
 /** Installs a configuration built from `env` (plus test defaults) as the process configuration. */
 export function useConfig(env: Record<string, string | undefined>): Config {
   // Batches form at once in tests (no waiting for company); a test can ask for a wait.
-  const config = parseConfig({ NODE_ENV: "test", MASTER_MNEMONIC: TEST_MNEMONIC, SWEEP_MODE, SWEEP_BATCH_WAIT_MS: "0", ...env });
+  // Health answers fresh in tests (health.test.ts checks its cache with HEALTH_CACHE_MS set).
+  const config = parseConfig({ NODE_ENV: "test", MASTER_MNEMONIC: TEST_MNEMONIC, SWEEP_MODE, SWEEP_BATCH_WAIT_MS: "0", HEALTH_CACHE_MS: "0", ...env });
   setConfig(config);
   return config;
 }

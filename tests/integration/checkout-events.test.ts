@@ -6,6 +6,7 @@ import { GET as embedCheck } from "@/app/api/checkout/[sessionId]/embed/route";
 import { GET as checkout } from "@/app/api/checkout/[sessionId]/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { checkoutHub, resetCheckoutHub } from "@/lib/payments/checkout-hub";
+import { MAX_STREAMS_PER_CLIENT, openStreams } from "@/lib/payments/checkout-streams";
 import { getDb } from "@/lib/db";
 import { scanNetworkStep } from "@/lib/jobs/steps";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";
@@ -29,9 +30,11 @@ async function newSession(amount: string) {
 }
 
 /** Opens the event stream as a browser would and collects its events until it ends. */
-async function openStream(sessionId: string) {
+let clients = 0;
+async function openStream(sessionId: string, client = `10.0.${Math.floor(++clients / 250)}.${clients % 250}`) {
   const controller = new AbortController();
-  const res = await events(new NextRequest(`http://localhost:3000/api/checkout/${sessionId}/events`, { signal: controller.signal }), { params: Promise.resolve({ sessionId }) });
+  const req = new NextRequest(`http://localhost:3000/api/checkout/${sessionId}/events`, { signal: controller.signal, headers: { "x-forwarded-for": client } });
+  const res = await events(req, { params: Promise.resolve({ sessionId }) });
   const received: { status: string; receivedAmount: string | null; at: number }[] = [];
   const done = (async () => {
     if (!res.body) return;
@@ -119,6 +122,33 @@ describe("GET /api/checkout/:sessionId/events", () => {
     const delays = streams.map((s) => s.received.find((e) => e.status === "completed")!.at - completedAt);
     expect(Math.max(...delays)).toBeLessThan(3_000);
     expect(hub.watching).toBe(0); // every stream ended; the feed stops
+  });
+
+  it("caps open streams per client address (429 with Retry-After, the page polls instead); a closed stream frees its place", async () => {
+    const session = await newSession("6");
+    const mine = await Promise.all(Array.from({ length: MAX_STREAMS_PER_CLIENT }, () => openStream(session.sessionId, "203.0.113.7")));
+    expect(mine.every((s) => s.res.status === 200)).toBe(true);
+    const refused = await events(new NextRequest(`http://localhost:3000/api/checkout/${session.sessionId}/events`, { headers: { "x-forwarded-for": "203.0.113.7" } }), {
+      params: Promise.resolve({ sessionId: session.sessionId }),
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("10");
+    expect((await refused.json()).error).toMatchObject({ code: "RATE_LIMITED", message: expect.stringContaining("poll GET /api/checkout/:sessionId") });
+    // Another address is not affected.
+    const other = await openStream(session.sessionId, "198.51.100.1");
+    expect(other.res.status).toBe(200);
+    expect(openStreams().total).toBe(MAX_STREAMS_PER_CLIENT + 1);
+
+    mine[0]!.close();
+    await mine[0]!.done.catch(() => {});
+    await expect.poll(() => openStreams().total).toBe(MAX_STREAMS_PER_CLIENT);
+    const again = await openStream(session.sessionId, "203.0.113.7");
+    expect(again.res.status).toBe(200);
+    for (const s of [...mine.slice(1), other, again]) {
+      s.close();
+      await s.done.catch(() => {});
+    }
+    await expect.poll(() => openStreams().total).toBe(0);
   });
 
   it("tells an embedding page whether its origin may hear the outcome: whitelisted domains only", async () => {

@@ -9,6 +9,7 @@ import { scanNetworkStep } from "@/lib/jobs/steps";
 import { useTestChain } from "../helpers/chain";
 import { useConfig, SWEEP_MODE } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
+import { startRpcProxy } from "../helpers/rpc-proxy";
 
 const db = useTestDatabase();
 const PROVIDER_KEY = "f0e1d2c3b4a5secretprojectkey";
@@ -51,6 +52,29 @@ describe("GET /api/health", () => {
     const text = JSON.stringify(body);
     expect(text).not.toContain(PROVIDER_KEY);
     expect(text).not.toContain("127.0.0.1:1");
+  });
+
+  it("answers every request of a 2 s period from one computation: polling it costs the RPC one round", async () => {
+    const proxy = await startRpcProxy(chain().url);
+    try {
+      useConfig({ LOCAL_RPC_URL: proxy.url, HEALTH_CACHE_MS: "2000" });
+      const first = await (await GET()).json();
+      const oneRound = proxy.requests;
+      expect(oneRound).toBeGreaterThan(0);
+      await chain().client.mine({ blocks: 3 });
+      const burst = await Promise.all(Array.from({ length: 20 }, () => GET().then((r) => r.json())));
+      expect(proxy.requests).toBe(oneRound);
+      expect(burst.every((b) => b.chains.local.head === first.chains.local.head)).toBe(true);
+
+      const later = Date.now() + 2_100;
+      vi.spyOn(Date, "now").mockReturnValue(later);
+      const fresh = await (await GET()).json();
+      expect(fresh.chains.local.head).toBe(first.chains.local.head + 3);
+      expect(proxy.requests).toBeGreaterThan(oneRound);
+    } finally {
+      vi.restoreAllMocks();
+      await proxy.close();
+    }
   });
 
   it("answers 503 when the database is unavailable", async () => {

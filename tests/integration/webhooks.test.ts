@@ -16,7 +16,9 @@ import { deliverWebhook, dispatchWebhooks, DISPATCH_ROUNDS } from "@/inngest/fun
 import { paymentSessions, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { confirmWithdrawalsStep, expireDueStep } from "@/lib/jobs/steps";
 import { MAX_PENDING_PINGS } from "@/lib/webhooks/deliveries";
-import { attemptDelivery, claimDueDeliveries, deliverDueWebhooks } from "@/lib/webhooks/dispatch";
+import { attemptDelivery, claimDueDeliveries, deliverDueWebhooks, IN_FLIGHT_PER_USER } from "@/lib/webhooks/dispatch";
+import { REDELIVERIES_PER_MINUTE, resetRateLimits } from "@/lib/http/rate-limit";
+import { POST as addDomainRoute } from "@/app/api/user/domains/route";
 import { MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
 import { setUpMerchant, signUp, type Merchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -350,6 +352,51 @@ describe("claims", () => {
     expect(await attemptDelivery(db(), fresh!)).toBe("delivered");
     expect(await attemptDelivery(db(), fresh!)).toBe("skipped"); // once recorded, the claim is spent
     expect(receiver.received.map((w) => w.headers["webhook-id"])).toEqual([queued.eventId]);
+  });
+});
+
+describe("shared delivery slots", () => {
+  it("gives one merchant's endpoints together at most 8 deliveries in flight: four hanging endpoints cannot take every slot", async () => {
+    await dueNow();
+    await claimDueDeliveries(db(), 1000); // whatever earlier tests left pending is leased out of the way
+    const greedy = await setUpMerchant({ contractAddress: usd, network: "bsc", domain: "https://greedy-1.example.com" });
+    const domains = [greedy.domainId];
+    for (let i = 2; i <= 4; i++) {
+      domains.push((await call(addDomainRoute, { method: "POST", headers: greedy.auth, body: { domain: `https://greedy-${i}.example.com` } })).body.data.domainId);
+    }
+    const polite = await setUpMerchant({ contractAddress: usd, network: "bsc", domain: "https://polite.example.com" });
+    for (const [owner, ids, pings] of [[greedy, domains, MAX_PENDING_PINGS], [polite, [polite.domainId], 3]] as const) {
+      for (const id of ids) {
+        const params = { id: String(id) };
+        await call(patchDomain, { method: "PATCH", headers: owner.auth, params, body: { webhookUrl: receiver.url } });
+        for (let i = 0; i < pings; i++) expect((await call(sendTest, { method: "POST", headers: owner.auth, params })).status).toBe(201);
+      }
+    }
+    const ownerOf = async (deliveryId: number) => {
+      const [row] = await db().select({ userId: webhookEndpoints.userId }).from(webhookDeliveries).innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId)).where(eq(webhookDeliveries.id, deliveryId));
+      return row!.userId;
+    };
+    const claimed = await claimDueDeliveries(db(), 100);
+    const owners = await Promise.all(claimed.map((c) => ownerOf(c.deliveryId)));
+    expect(owners.filter((o) => o === greedy.userId)).toHaveLength(IN_FLIGHT_PER_USER); // 20 waiting, 8 let through
+    expect(owners.filter((o) => o === polite.userId)).toHaveLength(3);
+    // While those 8 are in flight nothing more of the greedy merchant is claimed.
+    expect(await claimDueDeliveries(db(), 100)).toEqual([]);
+    await db().update(webhookDeliveries).set({ status: "delivered", lockedUntil: null }).where(eq(webhookDeliveries.status, "pending"));
+  });
+
+  it("rate-limits redeliveries per user: 30 a minute, then 429 with Retry-After", async () => {
+    resetRateLimits();
+    const queued = (await call(sendTest, { method: "POST", headers: merchant.auth, params: { id: String(merchant.domainId) } })).body.data;
+    await db().update(webhookDeliveries).set({ status: "failed", lockedUntil: null }).where(eq(webhookDeliveries.id, queued.deliveryId));
+    const params = { id: String(queued.deliveryId) };
+    for (let i = 0; i < REDELIVERIES_PER_MINUTE; i++) expect((await call(redeliver, { method: "POST", headers: merchant.auth, params })).status).toBe(200);
+    const refused = await call(redeliver, { method: "POST", headers: merchant.auth, params });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe("RATE_LIMITED");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    resetRateLimits();
+    await db().update(webhookDeliveries).set({ status: "delivered", lockedUntil: null }).where(eq(webhookDeliveries.status, "pending"));
   });
 });
 

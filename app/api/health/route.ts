@@ -1,11 +1,11 @@
 import { NextResponse } from "next/server";
-import { getHealth } from "@/lib/health";
+import { getHealthCached } from "@/lib/health";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/health (no auth): database, each network's head/cursor/lag, jobs mode. */
+/** GET /api/health (no auth): database, each network's head/cursor/lag, jobs mode; answered from a 2 s cache. */
 export async function GET() {
-  const health = await getHealth();
+  const health = await getHealthCached();
   return NextResponse.json(health, {
     status: health.status === "error" ? 503 : 200,
     headers: { "cache-control": "no-store" },

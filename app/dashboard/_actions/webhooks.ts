@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getOwnDomain } from "@/lib/domains/manage-domains";
 import { runAction, type ActionResult } from "@/lib/http/server-action";
+import { limiters } from "@/lib/http/rate-limit";
 import { queuePing, redeliver, type DeliveryView } from "@/lib/webhooks/deliveries";
 import { rotateSecret } from "@/lib/webhooks/endpoints";
 
@@ -29,7 +30,10 @@ export async function rotateWebhookSecretAction(domainId: number): Promise<Actio
 }
 
 export async function redeliverAction(deliveryId: number): Promise<ActionResult<DeliveryView>> {
-  const result = await runAction(deliveryIdSchema, { deliveryId }, ({ db, user }, data) => redeliver(db, user.id, data.deliveryId));
+  const result = await runAction(deliveryIdSchema, { deliveryId }, ({ db, user }, data) => {
+    limiters().redeliver.consume(String(user.id));
+    return redeliver(db, user.id, data.deliveryId);
+  });
   revalidatePath("/dashboard/domains");
   return result;
 }

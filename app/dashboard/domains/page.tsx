@@ -7,7 +7,7 @@ import { queryFor, selectionFor } from "@/components/domains/deliveries-query";
 import { DomainCard } from "@/components/domains/domain-card";
 import { RefreshWhilePending } from "@/components/domains/refresh-while-pending";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { currentUser } from "@/lib/auth/current-user";
+import { requireUser } from "@/lib/auth/current-user";
 import { listNetworks } from "@/lib/chain/networks";
 import { getDb } from "@/lib/db";
 import { walletBalances } from "@/lib/dashboard/overview";
@@ -22,7 +22,7 @@ export const metadata: Metadata = { title: "Domains" };
 const DUE_SOON_MS = 30_000;
 
 export default async function DomainsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = (await currentUser())!;
+  const user = await requireUser();
   const db = await getDb();
   const params = await searchParams;
   const [domains, tokenBalances, summaries] = await Promise.all([listDomains(db, user.id), walletBalances(db, user.id), webhookSummaries(db, user.id)]);

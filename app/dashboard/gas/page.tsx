@@ -8,7 +8,7 @@ import { Bnb } from "@/components/gas/bnb";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { currentUser } from "@/lib/auth/current-user";
+import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db";
 import { GAS_USAGE_DAYS, getGasUsage, type GasUsageDay } from "@/lib/dashboard/gas-usage";
 
@@ -17,7 +17,7 @@ export const metadata: Metadata = { title: "Gas usage" };
 const KIND_COLUMNS = ["sweep", "batch", "withdrawal", "replacement"] as const satisfies readonly (keyof GasUsageDay)[];
 
 export default async function GasPage() {
-  const user = (await currentUser())!;
+  const user = await requireUser();
   const usage = await getGasUsage(await getDb(), user.id);
   const { today, days, kinds } = usage;
   const spentDays = days.filter((d) => d.total !== "0");

@@ -7,7 +7,7 @@ import { shortBnb } from "@/components/gas/bnb";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
-import { currentUser } from "@/lib/auth/current-user";
+import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db";
 import { getPackage, listPlans } from "@/lib/packages/current-package";
 import { formatAmount } from "@/lib/payments/amount";
@@ -17,7 +17,7 @@ export const metadata: Metadata = { title: "Package" };
 const quota = (n: number | null) => (n === null ? "Unlimited" : `${groupDigits(String(n))}`);
 
 export default async function PackagePage() {
-  const user = (await currentUser())!;
+  const user = await requireUser();
   const db = await getDb();
   const [current, plans] = await Promise.all([getPackage(db, user.id), listPlans(db)]);
   const limit = current.plan?.monthlySessionQuota ?? null;

@@ -10,7 +10,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { currentUser } from "@/lib/auth/current-user";
+import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db";
 import { SESSION_STATUSES } from "@/lib/db/schema";
 import { listDomains } from "@/lib/domains/manage-domains";
@@ -20,7 +20,7 @@ import { listUserPayments, paymentFiltersSchema } from "@/lib/payments/user-paym
 export const metadata: Metadata = { title: "Payments" };
 
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  const user = (await currentUser())!;
+  const user = await requireUser();
   const db = await getDb();
   const raw = await searchParams;
   const parsed = paymentFiltersSchema.safeParse(raw);

@@ -4,12 +4,12 @@ import { SignOutEverywhere } from "@/components/account/sign-out-everywhere";
 import { formatDate } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { currentUser } from "@/lib/auth/current-user";
+import { requireUser } from "@/lib/auth/current-user";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
-  const user = (await currentUser())!;
+  const user = await requireUser();
   return (
     <>
       <PageHeader title="Settings" />

@@ -7,7 +7,7 @@ import { CatalogueList } from "@/components/tokens/catalogue-list";
 import { CustomTokenForm } from "@/components/tokens/custom-token-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { currentUser } from "@/lib/auth/current-user";
+import { requireUser } from "@/lib/auth/current-user";
 import { listNetworks } from "@/lib/chain/networks";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
@@ -17,7 +17,7 @@ import { listTokens } from "@/lib/tokens/list-tokens";
 export const metadata: Metadata = { title: "Tokens" };
 
 export default async function TokensPage() {
-  const user = (await currentUser())!;
+  const user = await requireUser();
   const db = await getDb();
   const [catalogue, mine] = await Promise.all([acceptedTokensFor(db, user.id), listTokens(db, user.id)]);
   return (

@@ -10,7 +10,7 @@ import { WithdrawalsTable } from "@/components/withdrawals/withdrawals-table";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { currentUser } from "@/lib/auth/current-user";
+import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db";
 import { WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/db/schema";
 import { listDomains } from "@/lib/domains/manage-domains";
@@ -21,7 +21,7 @@ import { listUserWithdrawals } from "@/lib/withdrawals/user-withdrawals";
 export const metadata: Metadata = { title: "Withdrawals" };
 
 export default async function WithdrawalsPage({ searchParams }: { searchParams: Promise<{ page?: string; status?: string }> }) {
-  const user = (await currentUser())!;
+  const user = await requireUser();
   const db = await getDb();
   const params = await searchParams;
   const status = (WITHDRAWAL_STATUSES as readonly string[]).includes(params.status ?? "") ? (params.status as WithdrawalStatus) : undefined;

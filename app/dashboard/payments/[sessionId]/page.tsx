@@ -11,7 +11,7 @@ import { AutoRefresh, CancelPaymentButton, SimulatePaymentButton } from "@/compo
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { currentUser } from "@/lib/auth/current-user";
+import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { getUserPayment, type TimelineEvent } from "@/lib/payments/payment-detail";
@@ -20,7 +20,7 @@ import { canSimulatePayments } from "@/lib/seed/simulate-payment";
 export const metadata: Metadata = { title: "Payment" };
 
 export default async function PaymentDetailPage({ params }: { params: Promise<{ sessionId: string }> }) {
-  const user = (await currentUser())!;
+  const user = await requireUser();
   const { sessionId } = await params;
   const payment = await getUserPayment(await getDb(), user.id, sessionId).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();

@@ -9,7 +9,7 @@ import { StatusBadge } from "@/components/dashboard/status-badge";
 import { AutoRefresh } from "@/components/payments/payment-actions";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { currentUser } from "@/lib/auth/current-user";
+import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { explorerTxUrl } from "@/lib/payments/payment-detail";
@@ -18,7 +18,7 @@ import { getUserWithdrawal } from "@/lib/withdrawals/user-withdrawals";
 export const metadata: Metadata = { title: "Withdrawal" };
 
 export default async function WithdrawalPage({ params }: { params: Promise<{ withdrawalId: string }> }) {
-  const user = (await currentUser())!;
+  const user = await requireUser();
   const w = await getUserWithdrawal(await getDb(), user.id, (await params).withdrawalId).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;

@@ -2,7 +2,9 @@ import { getDb } from "@/lib/db";
 import { errorResponse } from "@/lib/http/envelope";
 import { withErrors } from "@/lib/http/handlers";
 import { parseUuid } from "@/lib/http/params";
+import { clientIp } from "@/lib/http/client-ip";
 import { checkoutHub, type CheckoutEvent } from "@/lib/payments/checkout-hub";
+import { admitStream } from "@/lib/payments/checkout-streams";
 import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
@@ -13,10 +15,12 @@ const HEARTBEAT_MS = 15_000;
 /**
  * GET /api/checkout/:sessionId/events (public): the session's status as Server-Sent Events —
  * status, amounts and the chain's head while pending; the stream ends at a terminal state. Every
- * open page is served by the process's one change feed (lib/payments/checkout-hub.ts).
+ * open page is served by the process's one change feed (lib/payments/checkout-hub.ts). Open
+ * streams are capped per client address and in total (lib/payments/checkout-streams.ts).
  */
 export const GET = withErrors(async ({ req, params }) => {
   const sessionId = parseUuid(params.sessionId, "sessionId");
+  const release = admitStream(clientIp(req.headers));
   const hub = checkoutHub(getDb);
   const encoder = new TextEncoder();
   let unsubscribe = () => {};
@@ -33,6 +37,7 @@ export const GET = withErrors(async ({ req, params }) => {
   const opening = await Promise.race([firstEvent, new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
   if (!opening || opening.kind === "not-found") {
     unsubscribe();
+    release();
     return errorResponse(opening ? new AppError("NOT_FOUND", "payment session not found") : new AppError("INTERNAL_ERROR", "the status feed is not answering"));
   }
 
@@ -41,6 +46,7 @@ export const GET = withErrors(async ({ req, params }) => {
     start(controller) {
       const close = () => {
         unsubscribe();
+        release();
         clearInterval(heartbeat);
         try {
           controller.close();
@@ -67,6 +73,7 @@ export const GET = withErrors(async ({ req, params }) => {
     },
     cancel() {
       unsubscribe();
+      release();
       clearInterval(heartbeat);
     },
   });

@@ -1,0 +1,55 @@
+import { bsc, bscTestnet } from "viem/chains";
+
+/**
+ * Security headers of every page (DESIGN.md §18). The CSP allows scripts and styles from this
+ * site only ('unsafe-inline' because Next.js and the theme script inline theirs; nothing is loaded
+ * from elsewhere), and connections to this site and the RPCs the checkout's wallet reads. A page
+ * may be framed by nobody, except the checkout's embed (?embed=1) by the origins its merchant
+ * whitelisted. HSTS only when the site is served over https (a browser ignores it otherwise,
+ * and it must never pin a plain-http development host).
+ */
+export interface PageSecurity {
+  https: boolean;
+  dev: boolean;
+  /** Origins the page may open connections to, beside its own (wallet RPCs). */
+  connectOrigins: readonly string[];
+  /** Who may frame the page: none, or these origins (the checkout embed). */
+  frameAncestors: readonly string[];
+}
+
+export function securityHeaders(page: PageSecurity): Record<string, string> {
+  const connect = ["'self'", ...new Set(page.connectOrigins), ...(page.dev ? ["ws:", "wss:"] : [])];
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' 'unsafe-inline'${page.dev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src ${connect.join(" ")}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    `frame-ancestors ${page.frameAncestors.length === 0 ? "'none'" : page.frameAncestors.join(" ")}`,
+    ...(page.https ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+  return {
+    "content-security-policy": csp,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "strict-origin-when-cross-origin",
+    // Old browsers without frame-ancestors: no framing at all, unless the embed is allowed somewhere.
+    ...(page.frameAncestors.length === 0 ? { "x-frame-options": "DENY" } : {}),
+    ...(page.https ? { "strict-transport-security": "max-age=31536000; includeSubDomains" } : {}),
+  };
+}
+
+/** Origins of the public RPCs the checkout's wallet (wagmi) uses for the chains this site serves. */
+export function walletRpcOrigins(networks: readonly { name: string; chainId: number }[], localRpcUrl: string | null): string[] {
+  const urls: string[] = [];
+  for (const network of networks) {
+    if (network.chainId === bsc.id) urls.push(...bsc.rpcUrls.default.http);
+    else if (network.chainId === bscTestnet.id) urls.push(...bscTestnet.rpcUrls.default.http);
+    // Any other chain id is a development chain: the wallet reads the local node (as the checkout does).
+    else urls.push(localRpcUrl ?? "http://127.0.0.1:8545");
+  }
+  return [...new Set(urls.map((u) => new URL(u).origin))];
+}
