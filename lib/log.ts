@@ -10,6 +10,10 @@ import { errorText, redactUrls } from "./chain/rpc-errors";
 const REDACTED_KEYS = [
   "password",
   "passwordHash",
+  "totpSecret",
+  "totpPendingSecret",
+  "code",
+  "codeHash",
   "apiKey",
   "key",
   "keyHash",

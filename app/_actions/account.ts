@@ -12,6 +12,7 @@ import { z } from "zod";
 import { changePassword, changePasswordSchema, signOutEverywhere } from "@/lib/users/change-password";
 import { credentialsSchema } from "@/lib/users/create-user";
 import { registerUser } from "@/lib/users/register-user";
+import { confirmEnrolment, disableTwoFactor, regenerateRecoveryCodes, startEnrolment, type Enrolment } from "@/lib/users/two-factor";
 
 /** Sign-up from the page: the same rules (and per-address limit) as POST /api/user/register. */
 export async function signUpAction(input: { email: string; password: string }): Promise<ActionResult<{ email: string }>> {
@@ -47,4 +48,27 @@ export async function signOutEverywhereAction(): Promise<ActionResult> {
     await signOutEverywhere(db, user.id);
     return null;
   });
+}
+
+const codeSchema = z.object({ code: z.string({ error: "enter the code" }).trim().min(1, { error: "enter the code" }).max(32, { error: "code is too long" }) });
+
+/** Two-factor set-up, step 1: a fresh seed to scan (nothing changes for sign-in yet). */
+export async function startTwoFactorAction(): Promise<ActionResult<Enrolment>> {
+  return runAction(z.object({}), {}, ({ db, user }) => startEnrolment(db, user));
+}
+
+/** Step 2: a code of that seed turns it on; the answer holds the recovery codes, shown this once. */
+export async function confirmTwoFactorAction(input: unknown): Promise<ActionResult<{ recoveryCodes: string[] }>> {
+  return runAction(codeSchema, input, async ({ db, user }, { code }) => ({ recoveryCodes: await confirmEnrolment(db, user, code) }));
+}
+
+export async function disableTwoFactorAction(input: unknown): Promise<ActionResult> {
+  return runAction(codeSchema, input, async ({ db, user }, { code }) => {
+    await disableTwoFactor(db, user, code);
+    return null;
+  });
+}
+
+export async function regenerateRecoveryCodesAction(input: unknown): Promise<ActionResult<{ recoveryCodes: string[] }>> {
+  return runAction(codeSchema, input, async ({ db, user }, { code }) => ({ recoveryCodes: await regenerateRecoveryCodes(db, user, code) }));
 }

@@ -11,29 +11,34 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 
-/** Creates a key and shows it this one time, with a copy button and a plain warning. */
-export function CreateApiKey() {
+/** Creates a key and shows it this one time, with a copy button and a plain warning; with two-factor on, asks for a code. */
+export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
   const router = useRouter();
   const [name, setName] = useState("");
+  const [code, setCode] = useState("");
   const [error, setError] = useState<string>();
+  const [codeError, setCodeError] = useState<string>();
   const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
   const [pending, start] = useTransition();
   const submit = () =>
     start(async () => {
-      const result = await createApiKeyAction({ name: name.trim() || undefined });
+      const result = await createApiKeyAction({ name: name.trim() || undefined, ...(twoFactor ? { code: code.trim() } : {}) });
       if (!result.ok) {
-        setError(result.fieldErrors?.name ?? result.error);
+        setCodeError(result.fieldErrors?.code);
+        setError(result.fieldErrors?.code ? undefined : (result.fieldErrors?.name ?? result.error));
         return;
       }
       setError(undefined);
+      setCodeError(undefined);
       setName("");
+      setCode("");
       setCreated({ key: result.data.key, name: result.data.name });
       router.refresh();
     });
   return (
     <>
       <form
-        className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start"
+        className={twoFactor ? "grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-start" : "grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start"}
         onSubmit={(e) => {
           e.preventDefault();
           submit();
@@ -42,6 +47,11 @@ export function CreateApiKey() {
         <Field label="Key name" error={error} hint="What uses it, e.g. “shop backend”.">
           {(control) => <Input {...control} name="name" maxLength={100} placeholder="shop backend" value={name} onChange={(e) => setName(e.target.value)} />}
         </Field>
+        {twoFactor && (
+          <Field label="Two-factor code" error={codeError}>
+            {(control) => <Input {...control} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="123456" value={code} onChange={(e) => setCode(e.target.value)} />}
+          </Field>
+        )}
         <Button type="submit" disabled={pending} className="sm:mt-[1.375rem]">
           {pending ? <Loader2 className="animate-spin" aria-hidden /> : <KeyRound aria-hidden />} Create key
         </Button>

@@ -13,6 +13,7 @@ import { useHydrated } from "@/components/ui/use-hydrated";
 
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: "Wrong email or password.",
+  TwoFactorWrong: "That code is not right, or was used already. Enter the code your app shows now, or a recovery code.",
   RateLimited: "Too many sign-in attempts from your network. Wait a minute and try again.",
   SessionRequired: "Sign in to continue.",
 };
@@ -21,6 +22,8 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
   const router = useRouter();
   const [error, setError] = useState<string | undefined>(initialError ? (MESSAGES[initialError] ?? "Sign-in failed. Try again.") : undefined);
   const [pending, setPending] = useState(false);
+  // Asked after the right password when the account has two-factor sign-in on.
+  const [askCode, setAskCode] = useState(false);
   // Until the page is interactive a submit would bypass the handler: keep the button off till then.
   const hydrated = useHydrated();
 
@@ -30,10 +33,16 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
     setPending(true);
     setError(undefined);
     try {
-      const result = await signIn("credentials", { redirect: false, email: String(form.get("email") ?? ""), password: String(form.get("password") ?? ""), callbackUrl: callbackPath });
+      // Only when asked: next-auth sends every option as a form field (an undefined one as "undefined").
+      const code = askCode ? { code: String(form.get("code") ?? "") } : {};
+      const result = await signIn("credentials", { redirect: false, email: String(form.get("email") ?? ""), password: String(form.get("password") ?? ""), ...code, callbackUrl: callbackPath });
       if (!result?.ok) {
-        const code = result?.status === 429 ? "RateLimited" : (result?.error ?? "");
-        setError(MESSAGES[code] ?? "Sign-in failed. Try again.");
+        const reason = result?.status === 429 ? "RateLimited" : (result?.error ?? "");
+        if (reason === "TwoFactorRequired") {
+          setAskCode(true);
+          return;
+        }
+        setError(MESSAGES[reason] ?? "Sign-in failed. Try again.");
         return;
       }
       router.replace(callbackPath);
@@ -56,6 +65,11 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
           <FormError>{error}</FormError>
           <Field label="Email">{(control) => <Input {...control} name="email" type="email" autoComplete="email" required autoFocus />}</Field>
           <Field label="Password">{(control) => <Input {...control} name="password" type="password" autoComplete="current-password" required />}</Field>
+          {askCode && (
+            <Field label="Two-factor code" hint="The 6-digit code your authenticator app shows, or one of your recovery codes.">
+              {(control) => <Input {...control} name="code" autoComplete="one-time-code" maxLength={11} required autoFocus />}
+            </Field>
+          )}
           <Button type="submit" disabled={pending || !hydrated} className="w-full">
             {pending && <Loader2 className="animate-spin" aria-hidden />}
             {pending ? "Signing in…" : "Sign in"}

@@ -27,7 +27,8 @@ function checkAddress(value: string): string | null {
   return null;
 }
 
-export function SendWithdrawalForm({ domains, tokens }: { domains: Option[]; tokens: Option[] }) {
+/** `twoFactor`: the account has two-factor sign-in on, so the confirmation asks for a current code. */
+export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { domains: Option[]; tokens: Option[]; twoFactor?: boolean }) {
   const router = useRouter();
   const [domainId, setDomainId] = useState(domains[0]?.id ?? 0);
   const [tokenId, setTokenId] = useState(tokens[0]?.id ?? 0);
@@ -38,6 +39,7 @@ export function SendWithdrawalForm({ domains, tokens }: { domains: Option[]; tok
   const [formError, setFormError] = useState<string>();
   const [confirming, setConfirming] = useState(false);
   const [requestId, setRequestId] = useState<string | null>(null);
+  const [code, setCode] = useState("");
   const [pending, start] = useTransition();
 
   useEffect(() => setRequestId(newRequestId()), []);
@@ -65,8 +67,14 @@ export function SendWithdrawalForm({ domains, tokens }: { domains: Option[]; tok
 
   const send = () =>
     start(async () => {
-      const result = await sendWithdrawalAction({ domainId, tokenId, amount: amount.trim(), toAddress: toAddress.trim(), requestId });
+      const result = await sendWithdrawalAction({ domainId, tokenId, amount: amount.trim(), toAddress: toAddress.trim(), requestId, ...(twoFactor ? { code: code.trim() } : {}) });
+      if (!result.ok && result.fieldErrors?.code) {
+        // A wrong code: stay in the confirmation, nothing was sent.
+        setErrors({ code: result.fieldErrors.code });
+        return;
+      }
       setConfirming(false);
+      setCode("");
       if (!result.ok) {
         setErrors(result.fieldErrors ?? {});
         setFormError(result.error);
@@ -197,6 +205,11 @@ export function SendWithdrawalForm({ domains, tokens }: { domains: Option[]; tok
                 <dd className="font-mono text-xs break-all">{isAddress(toAddress.trim(), { strict: false }) ? getAddress(toAddress.trim().toLowerCase()) : toAddress}</dd>
               </div>
             </dl>
+            {twoFactor && (
+              <Field label="Two-factor code" error={errors.code} hint="The 6-digit code your authenticator app shows now.">
+                {(control) => <Input {...control} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />}
+              </Field>
+            )}
             <DialogFooter>
               <Button variant="outline" onClick={() => setConfirming(false)} disabled={pending}>
                 Back

@@ -13,6 +13,8 @@ export const createApiKeySchema = z.object({
     .min(1, { error: "name must not be empty" })
     .max(100, { error: "name must be at most 100 characters" })
     .optional(),
+  /** With two-factor sign-in on: the current code of the authenticator app. */
+  code: z.string({ error: "code must be a string" }).max(32, { error: "code is too long" }).optional(),
 });
 
 export interface ApiKeyView {

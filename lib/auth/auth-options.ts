@@ -3,7 +3,11 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { getConfig } from "../config";
 import { getDb } from "../db";
 import { ensureStarted } from "../startup";
-import { verifyCredentials } from "./verify-credentials";
+import { AppError } from "../errors";
+import { TWO_FACTOR_REQUIRED, verifySignIn } from "./sign-in";
+
+/** What the login form reads from a failed sign-in (next-auth passes an error thrown in authorize on). */
+export const SIGN_IN_ERRORS = { twoFactorRequired: "TwoFactorRequired", twoFactorWrong: "TwoFactorWrong" } as const;
 
 /** Dashboard sessions live a week; set explicitly, or next-auth stamps a 30-day exp. */
 export const DASHBOARD_SESSION_SECONDS = 7 * 24 * 3600;
@@ -17,13 +21,16 @@ export function authOptions(): NextAuthOptions {
     providers: [
       CredentialsProvider({
         name: "Email and password",
-        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" }, code: { label: "Two-factor code", type: "text" } },
         async authorize(credentials) {
           await ensureStarted();
           try {
-            const user = await verifyCredentials(await getDb(), credentials?.email, credentials?.password);
+            const user = await verifySignIn(await getDb(), credentials?.email, credentials?.password, credentials?.code);
             return { id: String(user.id), email: user.email, ver: user.tokenVersion };
-          } catch {
+          } catch (error) {
+            if (error instanceof AppError && error.code === "UNAUTHORIZED" && error.details?.[0]?.path === "code") {
+              throw new Error(error.message === TWO_FACTOR_REQUIRED ? SIGN_IN_ERRORS.twoFactorRequired : SIGN_IN_ERRORS.twoFactorWrong);
+            }
             return null;
           }
         },

@@ -13,7 +13,7 @@ const INVALID = "invalid email or password";
  * exists (an unknown email still spends the time of a password check); RATE_LIMITED once the
  * account has used up its failed attempts (sign-in-throttle.ts).
  */
-export async function verifyCredentials(db: Db, email: unknown, password: unknown): Promise<User> {
+export async function verifyCredentials(db: Db, email: unknown, password: unknown, options: { secondFactorFollows?: boolean } = {}): Promise<User> {
   const parsedEmail = emailSchema.safeParse(email);
   if (!parsedEmail.success || typeof password !== "string" || password.length === 0 || password.length > 200) {
     throw new AppError("UNAUTHORIZED", INVALID);
@@ -25,6 +25,8 @@ export async function verifyCredentials(db: Db, email: unknown, password: unknow
     recordSignInFailure(parsedEmail.data);
     throw new AppError("UNAUTHORIZED", INVALID);
   }
-  clearSignInFailures(parsedEmail.data);
+  // With a second factor still to check, a right password alone does not clear the failures:
+  // guessing codes after it must still be throttled.
+  if (!(options.secondFactorFollows && user.totpEnabledAt)) clearSignInFailures(parsedEmail.data);
   return user;
 }

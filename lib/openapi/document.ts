@@ -144,11 +144,16 @@ function build() {
         post: { summary: "Create an account", requestBody: json(credentialsSchema), responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR") } },
       },
       "/api/user/token": {
-        post: { summary: "Get a bearer token", requestBody: json(credentialsSchema), responses: { "200": { description: "{token, expiresAt}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") } },
+        post: {
+          summary: "Get a bearer token",
+          description: "With two-factor sign-in on, `code` (the authenticator app's current code, or a recovery code) is required after the right password.",
+          requestBody: json(credentialsSchema.extend({ code: z.string().optional() })),
+          responses: { "200": { description: "{token, expiresAt}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "RATE_LIMITED") },
+        },
       },
       "/api/user/api-keys": {
         get: { ...user, summary: "List API keys", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },
-        post: { ...user, summary: "Create an API key (shown once)", requestBody: json(createApiKeySchema), responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") } },
+        post: { ...user, summary: "Create an API key (shown once); `code` required with two-factor sign-in on", requestBody: json(createApiKeySchema), responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") } },
       },
       "/api/user/tokens": {
         get: { ...user, summary: "List tokens", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },

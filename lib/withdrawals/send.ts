@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import type { Db } from "../db";
 import { isUniqueViolation } from "../db/errors";
-import { tokens, withdrawals, type ApiKey, type Withdrawal } from "../db/schema";
+import { tokens, withdrawals, type ApiKey, type User, type Withdrawal } from "../db/schema";
+import { requireSecondFactor } from "../users/two-factor";
 import { ensureGasBalance } from "../chain/gas-top-up";
 import { AppError } from "../errors";
 import { chargeForDomainWallet } from "../gas/charges";
@@ -49,9 +50,18 @@ export async function sendWithdrawal(
 
 /**
  * The dashboard's send: the form's `requestId` makes a double click (or a resubmitted form) send
- * once — the second request answers with the first withdrawal.
+ * once — the second request answers with the first withdrawal. With two-factor sign-in on, a
+ * current code first (`code`), or nothing is recorded.
  */
-export async function sendWithdrawalFromDashboard(db: Db, userId: number, input: SendWithdrawalInput, requestId: string): Promise<{ view: WithdrawalView; replayed: boolean }> {
+export async function sendWithdrawalFromDashboard(
+  db: Db,
+  user: User,
+  input: SendWithdrawalInput,
+  requestId: string,
+  code?: string,
+): Promise<{ view: WithdrawalView; replayed: boolean }> {
+  await requireSecondFactor(db, user, code);
+  const userId = user.id;
   const sender: WithdrawalSender = { userId, apiKeyId: null, clientRequestId: requestId };
   const existing = async (): Promise<Recorded | null> => {
     const [row] = await db

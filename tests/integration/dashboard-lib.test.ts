@@ -102,7 +102,8 @@ describe("dashboard data", () => {
     await chain().client.setBalance({ address: wallet, value: parseEther("1") });
     const input = { domainId: a.domainId, tokenId: a.tokenId, toAddress: RECIPIENT, amount: "2" };
     const requestId = crypto.randomUUID();
-    const sent = await Promise.all([1, 2, 3].map(() => sendWithdrawalFromDashboard(db(), a.userId, input, requestId)));
+    const [userRow] = await db().select().from(users).where(eq(users.id, a.userId));
+    const sent = await Promise.all([1, 2, 3].map(() => sendWithdrawalFromDashboard(db(), userRow!, input, requestId)));
     expect(new Set(sent.map((s) => s.view.withdrawalId)).size).toBe(1);
     expect(await db().select().from(withdrawals).where(eq(withdrawals.userId, a.userId))).toHaveLength(1);
     expect((await availableToWithdraw(db(), a.userId, a.domainId, a.tokenId)).reserved).toBe("2");
@@ -110,7 +111,7 @@ describe("dashboard data", () => {
     expect(list.items).toEqual([expect.objectContaining({ withdrawalId: sent[0]!.view.withdrawalId, source: "dashboard", amount: "2" })]);
     expect((await listUserWithdrawals(db(), b.userId, { page: 1, limit: 20 })).items).toEqual([]);
     await expect(getUserWithdrawal(db(), b.userId, sent[0]!.view.withdrawalId)).rejects.toThrow("withdrawal not found");
-    await expect(sendWithdrawalFromDashboard(db(), a.userId, { ...input, domainId: b.domainId }, crypto.randomUUID())).rejects.toThrow("not found");
+    await expect(sendWithdrawalFromDashboard(db(), userRow!, { ...input, domainId: b.domainId }, crypto.randomUUID())).rejects.toThrow("not found");
   });
 
   it("tracks the first-run checklist", async () => {

@@ -4,9 +4,13 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { createApiKeySchema, issueApiKey, revokeApiKey, type ApiKeyView } from "@/lib/api-keys/manage-api-keys";
 import { runAction, type ActionResult } from "@/lib/http/server-action";
+import { requireSecondFactor } from "@/lib/users/two-factor";
 
 export async function createApiKeyAction(input: unknown): Promise<ActionResult<ApiKeyView & { key: string }>> {
-  const result = await runAction(createApiKeySchema, input, ({ db, user }, { name }) => issueApiKey(db, user.id, name));
+  const result = await runAction(createApiKeySchema, input, async ({ db, user }, { name, code }) => {
+    await requireSecondFactor(db, user, code);
+    return issueApiKey(db, user.id, name);
+  });
   revalidatePath("/dashboard/api-keys");
   return result;
 }

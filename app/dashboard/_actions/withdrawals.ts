@@ -10,16 +10,19 @@ import { availableToWithdraw } from "@/lib/withdrawals/user-withdrawals";
 import type { WithdrawalView } from "@/lib/withdrawals/withdrawal-view";
 
 const balanceSchema = z.object({ domainId: z.coerce.number().int().positive(), tokenId: z.coerce.number().int().positive() });
-/** The API's schema, plus the form's id that makes a double click send once. */
-const dashboardSendSchema = sendWithdrawalSchema.extend({ requestId: z.string().uuid({ message: "reload the page and try again" }) });
+/** The API's schema, plus the form's id that makes a double click send once, and the two-factor code when it is on. */
+const dashboardSendSchema = sendWithdrawalSchema.extend({
+  requestId: z.string().uuid({ message: "reload the page and try again" }),
+  code: z.string().max(32).optional(),
+});
 
 export async function withdrawalBalanceAction(domainId: number, tokenId: number): Promise<ActionResult<Awaited<ReturnType<typeof availableToWithdraw>>>> {
   return runAction(balanceSchema, { domainId, tokenId }, ({ db, user }, input) => availableToWithdraw(db, user.id, input.domainId, input.tokenId));
 }
 
 export async function sendWithdrawalAction(input: unknown): Promise<ActionResult<WithdrawalView>> {
-  const result = await runAction(dashboardSendSchema, input, async ({ db, user }, { requestId, ...send }) => {
-    const { view } = await sendWithdrawalFromDashboard(db, user.id, send, requestId);
+  const result = await runAction(dashboardSendSchema, input, async ({ db, user }, { requestId, code, ...send }) => {
+    const { view } = await sendWithdrawalFromDashboard(db, user, send, requestId, code);
     forgetBalances(view.fromAddress);
     return view;
   });

@@ -30,7 +30,7 @@ export default async function ApiKeysPage() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            <CreateApiKey />
+            <CreateApiKey twoFactor={user.totpEnabledAt !== null} />
           </CardContent>
         </Card>
         {keys.length === 0 ? (

@@ -1,15 +1,19 @@
 import type { Metadata } from "next";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { SignOutEverywhere } from "@/components/account/sign-out-everywhere";
+import { TwoFactorSettings } from "@/components/account/two-factor-settings";
 import { formatDate } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/current-user";
+import { getDb } from "@/lib/db";
+import { twoFactorStatus } from "@/lib/users/two-factor";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const user = await requireUser();
+  const twoFactor = await twoFactorStatus(await getDb(), user);
   return (
     <>
       <PageHeader title="Settings" />
@@ -29,6 +33,15 @@ export default async function SettingsPage() {
           </CardHeader>
           <CardContent>
             <ChangePasswordForm email={user.email} />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Two-factor authentication</CardTitle>
+            <CardDescription>A code from an authenticator app, asked at sign-in and before money or keys leave your account.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <TwoFactorSettings status={twoFactor} />
           </CardContent>
         </Card>
         <Card>

@@ -38,7 +38,7 @@ export default async function WithdrawalsPage({ searchParams }: { searchParams: 
       {rows.some((w) => w.status === "submitted") && <AutoRefresh />}
       <PageHeader title="Withdrawals" description="Send tokens out of your domains' wallets, and follow them until the chain confirms them." />
       <div className="grid gap-6">
-        <SendWithdrawalForm domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))} tokens={tokens.map((t) => ({ id: t.tokenId, label: `${t.symbol} (${t.network})` }))} />
+        <SendWithdrawalForm domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))} tokens={tokens.map((t) => ({ id: t.tokenId, label: `${t.symbol} (${t.network})` }))} twoFactor={user.totpEnabledAt !== null} />
         <Card>
           <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
             <CardTitle>History</CardTitle>

@@ -1,5 +1,5 @@
-import { integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, updatedAt } from "./columns";
+import { bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, timestamptz, updatedAt } from "./columns";
 
 export const users = pgTable(
   "users",
@@ -14,6 +14,13 @@ export const users = pgTable(
      * everywhere" increments it, and tokens with another version are refused from then on.
      */
     tokenVersion: integer("token_version").notNull().default(0),
+    /** Two-factor sign-in (TOTP): the seed, sealed (lib/auth/secret-box.ts); set once enrolment is confirmed. */
+    totpSecret: text("totp_secret"),
+    /** A seed shown during enrolment, not confirmed by a code yet. */
+    totpPendingSecret: text("totp_pending_secret"),
+    totpEnabledAt: timestamptz("totp_enabled_at"),
+    /** The last 30 s step whose code was accepted: a code works once. */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -22,3 +29,19 @@ export const users = pgTable(
 
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
+
+/** One-time codes that stand in for the authenticator app (10 per enrolment); only their hashes are kept. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** sha256 of the normalised code (the codes carry 50 random bits; no slow hash needed). */
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamptz("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("recovery_codes_user_idx").on(t.userId)],
+);

@@ -2,12 +2,14 @@ import { createApiKeySchema, issueApiKey, listApiKeys } from "@/lib/api-keys/man
 import { readJson } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { withUser } from "@/lib/http/handlers";
+import { requireSecondFactor } from "@/lib/users/two-factor";
 
 /** GET /api/user/api-keys → the user's keys (prefix only, never the key). */
 export const GET = withUser(async ({ db, user }) => ok(await listApiKeys(db, user.id)));
 
-/** POST /api/user/api-keys {name?} → 201 with `key`, shown this once. */
+/** POST /api/user/api-keys {name?, code?} → 201 with `key`, shown this once; `code` (two-factor) when it is on. */
 export const POST = withUser(async ({ req, db, user }) => {
-  const { name } = await readJson(req, createApiKeySchema);
+  const { name, code } = await readJson(req, createApiKeySchema);
+  await requireSecondFactor(db, user, code);
   return ok(await issueApiKey(db, user.id, name), 201);
 });

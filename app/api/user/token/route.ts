@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { issueBearerToken } from "@/lib/auth/bearer-token";
-import { verifyCredentials } from "@/lib/auth/verify-credentials";
+import { verifySignIn } from "@/lib/auth/sign-in";
 import { readJson } from "@/lib/http/body";
 import { clientIp } from "@/lib/http/client-ip";
 import { limiters } from "@/lib/http/rate-limit";
@@ -11,12 +11,14 @@ import { withErrors } from "@/lib/http/handlers";
 const schema = z.object({
   email: z.string({ error: "email must be a string" }),
   password: z.string({ error: "password must be a string" }),
+  /** With two-factor on: the current code from the authenticator app, or a recovery code. */
+  code: z.string({ error: "code must be a string" }).max(32, { error: "code is too long" }).optional(),
 });
 
-/** POST /api/user/token {email, password} → {token, expiresAt}: the bearer JWT for /api/user/*. */
+/** POST /api/user/token {email, password, code?} → {token, expiresAt}: the bearer JWT for /api/user/*. */
 export const POST = withErrors(async ({ req, db }) => {
   limiters().login.consume(clientIp(req.headers));
-  const { email, password } = await readJson(req, schema);
-  const user = await verifyCredentials(db, email, password);
+  const { email, password, code } = await readJson(req, schema);
+  const user = await verifySignIn(db, email, password, code);
   return ok(await issueBearerToken(user));
 });

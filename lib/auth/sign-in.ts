@@ -1,0 +1,27 @@
+import type { Db } from "../db";
+import type { User } from "../db/schema";
+import { AppError } from "../errors";
+import { verifySecondFactor } from "../users/two-factor";
+import { verifyCredentials } from "./verify-credentials";
+
+/** What a sign-in with two-factor on says when the code is missing or wrong (the login form keys on these). */
+export const TWO_FACTOR_REQUIRED = "a two-factor code is required: enter the current code from your authenticator app, or a recovery code";
+export const TWO_FACTOR_WRONG = "the two-factor code is not right (or was used already)";
+
+/**
+ * Email and password, then — when the account has two-factor on — a current code or an unused
+ * recovery code (`code`). Every failure is UNAUTHORIZED; a missing code is asked for only after
+ * the right password, so it tells nothing to someone who does not have it.
+ */
+export async function verifySignIn(db: Db, email: unknown, password: unknown, code: unknown): Promise<User> {
+  const user = await verifyCredentials(db, email, password, { secondFactorFollows: true });
+  if (!user.totpEnabledAt) return user;
+  if (typeof code !== "string" || code.trim() === "") throw new AppError("UNAUTHORIZED", TWO_FACTOR_REQUIRED, [{ path: "code", message: "required" }]);
+  try {
+    await verifySecondFactor(db, user, code, { allowRecoveryCode: true });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "VALIDATION_ERROR") throw new AppError("UNAUTHORIZED", TWO_FACTOR_WRONG, [{ path: "code", message: TWO_FACTOR_WRONG }]);
+    throw error;
+  }
+  return user;
+}

@@ -1,0 +1,147 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import QRCode from "qrcode";
+import type { Db } from "../db";
+import { recoveryCodes, users, type User } from "../db/schema";
+import { AppError } from "../errors";
+import { seal, unseal } from "../auth/secret-box";
+import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "../auth/sign-in-throttle";
+import { matchTotp, newTotpSecret, otpauthUri, toBase32 } from "../auth/totp";
+
+/**
+ * Optional two-factor sign-in with an authenticator app (DESIGN.md §18). Enrolment shows a seed
+ * (QR code and text) and turns on only once a code from it is entered; it hands out 10 recovery
+ * codes, each usable once instead of the app. With it on, sign-in (dashboard and bearer token),
+ * dashboard withdrawals and API-key creation ask for a current code. Wrong codes count as failed
+ * sign-ins of the account (sign-in-throttle.ts): 10 in 15 minutes and it waits.
+ */
+const SEED = "totp-seed";
+export const RECOVERY_CODES = 10;
+
+export interface TwoFactorStatus {
+  enabled: boolean;
+  enabledAt: string | null;
+  recoveryCodesLeft: number;
+}
+
+export async function twoFactorStatus(db: Db, user: User): Promise<TwoFactorStatus> {
+  const left = user.totpEnabledAt ? await db.select({ id: recoveryCodes.id }).from(recoveryCodes).where(and(eq(recoveryCodes.userId, user.id), isNull(recoveryCodes.usedAt))) : [];
+  return { enabled: user.totpEnabledAt !== null, enabledAt: user.totpEnabledAt?.toISOString() ?? null, recoveryCodesLeft: left.length };
+}
+
+export interface Enrolment {
+  secret: string;
+  uri: string;
+  /** The URI as a QR code (PNG data URL). */
+  qrCode: string;
+}
+
+/** A fresh seed to scan; nothing changes for sign-in until confirmEnrolment. */
+export async function startEnrolment(db: Db, user: User): Promise<Enrolment> {
+  if (user.totpEnabledAt) throw new AppError("VALIDATION_ERROR", "two-factor authentication is already on; turn it off first to use another app");
+  const secret = newTotpSecret();
+  await db.update(users).set({ totpPendingSecret: seal(secret, SEED), updatedAt: new Date() }).where(eq(users.id, user.id));
+  const uri = otpauthUri(secret, user.email);
+  return { secret, uri, qrCode: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
+}
+
+/** Turns it on with a code of the pending seed; answers the recovery codes, shown this once. */
+export async function confirmEnrolment(db: Db, user: User, code: string): Promise<string[]> {
+  if (user.totpEnabledAt) throw new AppError("VALIDATION_ERROR", "two-factor authentication is already on");
+  const secret = user.totpPendingSecret ? unseal(user.totpPendingSecret, SEED) : null;
+  if (!secret) throw new AppError("VALIDATION_ERROR", "start the set-up again: no code is expected now");
+  const step = matchTotp(secret, code, null);
+  if (step === null) throw codeError("the code does not match; check the time on your phone and enter the current code");
+  return db.transaction(async (tx) => {
+    const [enabled] = await tx
+      .update(users)
+      .set({ totpSecret: seal(secret, SEED), totpPendingSecret: null, totpEnabledAt: new Date(), totpLastStep: step, updatedAt: new Date() })
+      .where(and(eq(users.id, user.id), isNull(users.totpEnabledAt)))
+      .returning({ id: users.id });
+    if (!enabled) throw new AppError("VALIDATION_ERROR", "two-factor authentication is already on");
+    return replaceRecoveryCodes(tx, user.id);
+  });
+}
+
+/** Turns it off; needs a current code or a recovery code. */
+export async function disableTwoFactor(db: Db, user: User, code: string): Promise<void> {
+  await verifySecondFactor(db, user, code, { allowRecoveryCode: true });
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+  });
+}
+
+/** New recovery codes (the old ones stop working); needs a current code. */
+export async function regenerateRecoveryCodes(db: Db, user: User, code: string): Promise<string[]> {
+  await verifySecondFactor(db, user, code, { allowRecoveryCode: false });
+  return db.transaction((tx) => replaceRecoveryCodes(tx, user.id));
+}
+
+/**
+ * For an action of a signed-in user (dashboard withdrawal, API-key creation): nothing to do when
+ * two-factor is off; else a current code, or VALIDATION_ERROR on the field `code`.
+ */
+export async function requireSecondFactor(db: Db, user: User, code: string | undefined): Promise<void> {
+  if (!user.totpEnabledAt) return;
+  if (!code) throw codeError("enter the current code from your authenticator app: two-factor authentication is on");
+  await verifySecondFactor(db, user, code, { allowRecoveryCode: false });
+}
+
+/**
+ * A current code (each works once) or, where allowed, an unused recovery code. A wrong one is a
+ * failed sign-in of the account.
+ */
+export async function verifySecondFactor(db: Db, user: User, code: string, options: { allowRecoveryCode: boolean }): Promise<"totp" | "recovery-code"> {
+  assertSignInAllowed(user.email);
+  if (!user.totpEnabledAt) throw new AppError("VALIDATION_ERROR", "two-factor authentication is not on for this account");
+  // Unreadable after NEXTAUTH_SECRET changed: only a recovery code can sign in then.
+  const secret = user.totpSecret ? unseal(user.totpSecret, SEED) : null;
+  const step = secret ? matchTotp(secret, code, user.totpLastStep) : null;
+  if (step !== null) {
+    // Conditional: two requests with the same code cannot both pass.
+    const [taken] = await db
+      .update(users)
+      .set({ totpLastStep: step })
+      .where(and(eq(users.id, user.id), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+      .returning({ id: users.id });
+    if (taken) {
+      clearSignInFailures(user.email);
+      return "totp";
+    }
+  }
+  if (options.allowRecoveryCode && /^[a-z2-7]{5}-?[a-z2-7]{5}$/i.test(code.trim())) {
+    const [used] = await db
+      .update(recoveryCodes)
+      .set({ usedAt: new Date() })
+      .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, hashRecoveryCode(code)), isNull(recoveryCodes.usedAt)))
+      .returning({ id: recoveryCodes.id });
+    if (used) {
+      clearSignInFailures(user.email);
+      return "recovery-code";
+    }
+  }
+  recordSignInFailure(user.email);
+  throw codeError(options.allowRecoveryCode ? "that code is not right (or was used already): enter the current code from your app, or an unused recovery code" : "that code is not right (or was used already): enter the current code from your app");
+}
+
+async function replaceRecoveryCodes(tx: Db, userId: number): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODES }, () => {
+    const raw = toBase32(randomBytes(7)).slice(0, 10).toLowerCase();
+    return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+  });
+  await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  await tx.insert(recoveryCodes).values(codes.map((code) => ({ userId, codeHash: hashRecoveryCode(code) })));
+  return codes;
+}
+
+function hashRecoveryCode(code: string): string {
+  return createHash("sha256").update(code.trim().toLowerCase().replace(/-/g, "")).digest("hex");
+}
+
+function codeError(message: string): AppError {
+  return new AppError("VALIDATION_ERROR", message, [{ path: "code", message }]);
+}
+
+/** Tests: the code hash, to check nothing stores the plain code. */
+export const recoveryCodeHash = hashRecoveryCode;

@@ -1,0 +1,81 @@
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { totpCode, totpStep } from "../../lib/auth/totp";
+import { expectAccessible, screenshot, signUp, watchConsole } from "./helpers/pages";
+
+/**
+ * Two-factor sign-in from the merchant's side (issue 21 #8): set up in Settings (scan or type the
+ * key, confirm a code, keep the recovery codes), then sign in with a code, create an API key with
+ * one. Every state in both themes at 1280 and 375 px, through axe.
+ */
+const PASSWORD = "correct horse battery staple";
+
+async function shoot(page: Page, testInfo: TestInfo, name: string) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expectAccessible(page, name);
+  await screenshot(page, testInfo, `${name}-1280`);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await screenshot(page, testInfo, `${name}-375`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`a merchant turns on two-factor sign-in, then signs in and creates a key with a code (${colorScheme})`, async ({ browser }, testInfo) => {
+    test.setTimeout(120_000);
+    const email = `2fa-${colorScheme}-${Date.now()}@example.com`;
+    const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const logs = watchConsole(page);
+    await signUp(page, email, PASSWORD);
+
+    await page.goto("/dashboard/settings");
+    await expect(page.getByText("Off. With it on")).toBeVisible();
+    await shoot(page, testInfo, `2fa-off-${colorScheme}`);
+    await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+    const secret = (await page.getByTestId("totp-secret").innerText()).replace(/\s/g, "");
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    await expect(page.getByRole("img", { name: /QR code of your two-factor key/ })).toBeVisible();
+    await shoot(page, testInfo, `2fa-enrol-${colorScheme}`);
+
+    // A wrong code is refused in place.
+    await page.getByLabel("Code from the app").fill("000000");
+    await page.getByRole("button", { name: "Turn on" }).click();
+    await expect(page.getByText("the code does not match")).toBeVisible();
+    const step = totpStep();
+    await page.getByLabel("Code from the app").fill(totpCode(secret, step - 1));
+    await page.getByRole("button", { name: "Turn on" }).click();
+    const codes = page.getByTestId("recovery-codes").getByRole("listitem");
+    await expect(codes).toHaveCount(10);
+    await shoot(page, testInfo, `2fa-recovery-codes-${colorScheme}`);
+    await page.getByRole("button", { name: "I have stored them" }).click();
+    await expect(page.getByText("of 10 recovery codes left")).toBeVisible();
+    await shoot(page, testInfo, `2fa-on-${colorScheme}`);
+
+    // Another browser: the password alone is not enough.
+    const other = await browser.newContext({ colorScheme });
+    const login = await other.newPage();
+    const loginLogs = watchConsole(login);
+    // The sign-in that asks for the code answers 401 on purpose: the browser logs that status line.
+    loginLogs.ignore(/status of 401 \(Unauthorized\)/);
+    await login.goto("/login");
+    await login.getByLabel("Email").fill(email);
+    await login.getByLabel("Password").fill(PASSWORD);
+    await login.getByRole("button", { name: "Sign in" }).click();
+    await expect(login.getByLabel("Two-factor code")).toBeVisible();
+    await expect(login).toHaveURL(/\/login/);
+    await login.getByLabel("Two-factor code").fill(totpCode(secret, step));
+    await login.getByRole("button", { name: "Sign in" }).click();
+    await login.waitForURL("**/dashboard");
+
+    // Creating an API key asks for a code too.
+    await login.goto("/dashboard/api-keys");
+    await login.getByLabel("Key name").fill("with two-factor");
+    await login.getByRole("button", { name: "Create key" }).click();
+    await expect(login.getByText("enter the current code from your authenticator app")).toBeVisible();
+    await login.getByLabel("Two-factor code").fill(totpCode(secret, step + 1));
+    await login.getByRole("button", { name: "Create key" }).click();
+    await expect(login.getByTestId("new-api-key")).toContainText("bscp_live_");
+    for (const l of [logs, loginLogs]) l.assertClean();
+    await other.close();
+    await context.close();
+  });
+}

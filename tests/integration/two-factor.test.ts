@@ -1,0 +1,148 @@
+import { eq } from "drizzle-orm";
+import { parseEther, parseUnits, type Address } from "viem";
+import { describe, expect, it, vi } from "vitest";
+import { POST as createKey, GET as listKeys } from "@/app/api/user/api-keys/route";
+import { GET as listTokens } from "@/app/api/user/tokens/route";
+import { POST as issueToken } from "@/app/api/user/token/route";
+import { TWO_FACTOR_REQUIRED, TWO_FACTOR_WRONG } from "@/lib/auth/sign-in";
+import { forgetSignInFailures } from "@/lib/auth/sign-in-throttle";
+import { totpCode, totpStep } from "@/lib/auth/totp";
+import { keyRingFor } from "@/lib/chain/keys";
+import { recoveryCodes, users, withdrawals, type User } from "@/lib/db/schema";
+import { resetRateLimits } from "@/lib/http/rate-limit";
+import { confirmEnrolment, disableTwoFactor, recoveryCodeHash, startEnrolment, twoFactorStatus } from "@/lib/users/two-factor";
+import { sendWithdrawalFromDashboard } from "@/lib/withdrawals/send";
+import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { deployTestToken, useTestChain } from "../helpers/chain";
+import { TEST_MNEMONIC, useConfig } from "../helpers/config";
+import { useTestDatabase } from "../helpers/database";
+import { fundGasTank, payTo } from "../helpers/engine";
+import { bearer, call } from "../helpers/http";
+
+vi.hoisted(() => {
+  process.env.INNGEST_DEV = "1";
+});
+
+/** Two-factor sign-in (issue 21 #8): enrol, sign in, withdraw and create keys with a code; recovery codes; wrong codes. */
+const db = useTestDatabase();
+const chain = useTestChain({ chainId: 56 });
+const PASSWORD = "correct horse battery";
+const RECIPIENT = "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097" as Address;
+const config = () => useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+
+const userOf = async (id: number): Promise<User> => (await db().select().from(users).where(eq(users.id, id)))[0]!;
+const token = (m: Merchant, code?: string) => call(issueToken, { method: "POST", body: { email: m.email, password: PASSWORD, ...(code === undefined ? {} : { code }) } });
+
+/** A merchant with two-factor on, enrolled with the previous step's code: the current and next steps' codes are unused. */
+async function enrolled(): Promise<{ merchant: Merchant; secret: string; codes: string[]; usd: Address }> {
+  config();
+  forgetSignInFailures();
+  resetRateLimits();
+  const usd = await deployTestToken(chain().url, { symbol: "TFA" });
+  const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
+  const { secret } = await startEnrolment(db(), await userOf(merchant.userId));
+  const codes = await confirmEnrolment(db(), await userOf(merchant.userId), totpCode(secret, totpStep() - 1));
+  return { merchant, secret, codes, usd };
+}
+
+describe("two-factor sign-in", () => {
+  it("turns on only with a code of the seed shown, stores the seed sealed and the recovery codes hashed", async () => {
+    config();
+    const usd = await deployTestToken(chain().url, { symbol: "TFB" });
+    const m = await setUpMerchant({ contractAddress: usd, network: "bsc" });
+    const { secret, uri, qrCode } = await startEnrolment(db(), await userOf(m.userId));
+    expect(uri).toContain(`secret=${secret}`);
+    expect(qrCode).toMatch(/^data:image\/png;base64,/);
+    expect((await token(m)).status).toBe(200); // not on yet: the password alone still signs in
+    await expect(confirmEnrolment(db(), await userOf(m.userId), "000000")).rejects.toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "code" }] });
+    expect((await userOf(m.userId)).totpEnabledAt).toBeNull();
+
+    const codes = await confirmEnrolment(db(), await userOf(m.userId), totpCode(secret, totpStep()));
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    const row = await userOf(m.userId);
+    expect(row.totpEnabledAt).not.toBeNull();
+    expect(row.totpSecret).not.toContain(secret);
+    expect(row.totpPendingSecret).toBeNull();
+    const stored = await db().select().from(recoveryCodes).where(eq(recoveryCodes.userId, m.userId));
+    expect(stored.map((r) => r.codeHash).sort()).toEqual(codes.map(recoveryCodeHash).sort());
+    expect(JSON.stringify(stored)).not.toContain(codes[0]!);
+    expect(await twoFactorStatus(db(), row)).toMatchObject({ enabled: true, recoveryCodesLeft: 10 });
+  });
+
+  it("asks the bearer-token sign-in for a code after the right password; a code works once; a recovery code once", async () => {
+    const { merchant, secret, codes } = await enrolled();
+    const missing = await token(merchant);
+    expect(missing.status).toBe(401);
+    expect(missing.body.error.message).toBe(TWO_FACTOR_REQUIRED);
+    // A wrong password still says only that.
+    const wrongPassword = await call(issueToken, { method: "POST", body: { email: merchant.email, password: "not the password" } });
+    expect(wrongPassword.body.error.message).toBe("invalid email or password");
+    expect((await token(merchant, "123456")).body.error.message).toBe(TWO_FACTOR_WRONG);
+
+    const code = totpCode(secret, totpStep());
+    const signedIn = await token(merchant, code);
+    expect(signedIn.status).toBe(200);
+    expect((await call(listTokens, { headers: bearer(signedIn.body.data.token) })).status).toBe(200);
+    expect((await token(merchant, code)).body.error.message).toBe(TWO_FACTOR_WRONG); // replayed
+
+    expect((await token(merchant, codes[3]!.toUpperCase())).status).toBe(200);
+    expect((await token(merchant, codes[3]!)).status).toBe(401); // used
+    expect(await twoFactorStatus(db(), await userOf(merchant.userId))).toMatchObject({ recoveryCodesLeft: 9 });
+  });
+
+  it("counts wrong codes as failed sign-ins: 10 in a row and even the right code waits", async () => {
+    const { merchant, secret } = await enrolled();
+    for (let i = 0; i < 10; i++) expect((await token(merchant, String(100000 + i))).status).toBe(401);
+    const blocked = await token(merchant, totpCode(secret, totpStep() + 1));
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error.code).toBe("RATE_LIMITED");
+    forgetSignInFailures();
+  });
+
+  it("asks for a current code to create an API key; a wrong code creates nothing", async () => {
+    const { merchant, secret } = await enrolled();
+    const auth = bearer((await token(merchant, totpCode(secret, totpStep()))).body.data.token);
+    const noCode = await call(createKey, { method: "POST", headers: auth, body: { name: "needs a code" } });
+    expect(noCode.status).toBe(400);
+    expect(noCode.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "code" }] });
+    expect((await call(createKey, { method: "POST", headers: auth, body: { name: "wrong", code: "000000" } })).status).toBe(400);
+    const created = await call(createKey, { method: "POST", headers: auth, body: { name: "with a code", code: totpCode(secret, totpStep() + 1) } });
+    expect(created.status).toBe(201);
+    const keys = await call(listKeys, { headers: auth });
+    expect(keys.body.data.map((k: { name: string }) => k.name).sort()).toEqual(["test", "with a code"]);
+  });
+
+  it("asks for a current code to send a withdrawal from the dashboard; without it or with a wrong one nothing is recorded", async () => {
+    const { merchant, secret, usd } = await enrolled();
+    await fundGasTank(chain().url);
+    const wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
+    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, wallet, parseUnits("10", 18)) });
+    await chain().client.setBalance({ address: wallet, value: parseEther("1") });
+    const input = { domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: RECIPIENT, amount: "2" };
+    const user = await userOf(merchant.userId);
+    await expect(sendWithdrawalFromDashboard(db(), user, input, crypto.randomUUID())).rejects.toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "code" }] });
+    await expect(sendWithdrawalFromDashboard(db(), user, input, crypto.randomUUID(), "999999")).rejects.toMatchObject({ details: [{ path: "code" }] });
+    expect(await db().select().from(withdrawals).where(eq(withdrawals.userId, merchant.userId))).toEqual([]);
+    const sent = await sendWithdrawalFromDashboard(db(), user, input, crypto.randomUUID(), totpCode(secret, totpStep()));
+    expect(sent.view.status).toBe("submitted");
+  });
+
+  it("still lets a recovery code in when the seed cannot be read any more (NEXTAUTH_SECRET changed)", async () => {
+    const { merchant, secret, codes } = await enrolled();
+    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "another-secret-after-rotation-0123456789", CONFIRMATIONS: "1" });
+    expect((await token(merchant, totpCode(secret, totpStep()))).status).toBe(401);
+    expect((await token(merchant, codes[1]!)).status).toBe(200);
+    config();
+  });
+
+  it("turns off with a code or a recovery code; then the password alone signs in again", async () => {
+    const { merchant, codes } = await enrolled();
+    await expect(disableTwoFactor(db(), await userOf(merchant.userId), "not-a-code")).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    expect((await token(merchant)).status).toBe(401);
+    await disableTwoFactor(db(), await userOf(merchant.userId), codes[0]!);
+    expect((await token(merchant)).status).toBe(200);
+    expect(await db().select().from(recoveryCodes).where(eq(recoveryCodes.userId, merchant.userId))).toEqual([]);
+    expect(await twoFactorStatus(db(), await userOf(merchant.userId))).toMatchObject({ enabled: false, recoveryCodesLeft: 0 });
+  });
+});
