@@ -4,6 +4,7 @@ import { startLocalChain } from "./chain/local-chain";
 import { verifyChainIds } from "./chain/verify-chain-ids";
 import { checkBatchSweeping } from "./chain/sweep-contracts";
 import { seedLocalDemo } from "./seed/demo-merchant";
+import { loadGasTankGeneration } from "./chain/gas-tank";
 import { log } from "./log";
 import { backfillEndpoints } from "./webhooks/endpoints";
 
@@ -28,6 +29,8 @@ async function start(): Promise<void> {
     log.warn("METRICS_TOKEN is not set: /api/metrics answers any client whose X-Forwarded-For says loopback; set it unless a proxy appends that header");
   }
   await backfillEndpoints(db);
+  // Before anything signs: the gas tank key in use may have been rotated (sweeper rotate-operator).
+  await loadGasTankGeneration(db);
   if (config.localChain) {
     const rpcUrl = await startLocalChain(config);
     await seedLocalDemo(db, config, rpcUrl);

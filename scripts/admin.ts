@@ -4,6 +4,8 @@ import { OPERATIONS_USAGE, reconcileCommand, statusCommand } from "@/lib/admin/o
 import { forwardsCommand, FORWARDS_USAGE, stuckForwardsCommand } from "@/lib/admin/forwards";
 import { plansCommand, PLANS_USAGE } from "@/lib/admin/plans";
 import { quarantineCommand } from "@/lib/admin/quarantine";
+import { sweeperCommand, SWEEPER_USAGE } from "@/lib/admin/sweeper";
+import { loadGasTankGeneration } from "@/lib/chain/gas-tank";
 import { tokensCommand, TOKENS_USAGE } from "@/lib/admin/tokens";
 import { createUserCommand, USERS_USAGE } from "@/lib/admin/users";
 import { keyRingFor } from "@/lib/chain/keys";
@@ -24,6 +26,7 @@ ${USERS_USAGE}
   gas-tank                    the gas tank address and its BNB balance on each network
 ${TOKENS_USAGE}
 ${FORWARDS_USAGE}
+${SWEEPER_USAGE}
   quarantine [limit]          logs the scanner set aside (undecodable or unrecordable), newest first
 ${CUSTODY_USAGE}
 ${OPERATIONS_USAGE}`;
@@ -31,6 +34,8 @@ ${OPERATIONS_USAGE}`;
 /** Resolves to the exit code (most commands: 0, or they throw). */
 async function main(args: string[]): Promise<number | void> {
   const [command, ...rest] = args;
+  // Every command signs, or names the gas tank, with the generation the service uses.
+  if (command) await loadGasTankGeneration(await getDb());
   const print = (lines: string[]) => lines.forEach((line) => console.log(line));
   switch (command) {
     case "grant-plan": {
@@ -61,6 +66,9 @@ async function main(args: string[]): Promise<number | void> {
       return print(await forwardsCommand(await getDb(), rest));
     case "stuck-forwards":
       return print(await stuckForwardsCommand(await getDb(), rest));
+    case "sweeper":
+      if (listNetworks().some((n) => n.embedded)) await connectLocalChain(getConfig());
+      return print(await sweeperCommand(await getDb(), rest));
     case "quarantine":
       return print(await quarantineCommand(await getDb(), rest));
     case "reconcile":

@@ -1,3 +1,4 @@
+import { gasTankGeneration } from "./keys";
 import { and, eq } from "drizzle-orm";
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from "viem";
 import { getConfig } from "../config";
@@ -81,9 +82,9 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
     .transaction(async (tx) => {
       if (await addressHasOtherInFlight(tx, forward)) return { step: "waiting" as const };
       const nonce = await allocateNonce(tx, forward.network, tank, tankCount);
-      const signed = await keys.signer("gasTank", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to: from, value: topUp, gas: topUpGas, gasPrice, nonce });
+      const signed = await keys.gasTankSigner().signTransaction({ chain, chainId: chain.id, type: "legacy", to: from, value: topUp, gas: topUpGas, gasPrice, nonce });
       const chargedTo = await chargesForSessions(tx, [forward.sessionId]);
-      const row = await recordTransaction(tx, { network: forward.network, walletRole: "gas_tank", walletIndex: 0, wallet: tank, kind: "sweep_gas", raw: signed, chargedTo });
+      const row = await recordTransaction(tx, { network: forward.network, walletRole: "gas_tank", walletIndex: gasTankGeneration(), wallet: tank, kind: "sweep_gas", raw: signed, chargedTo });
       const stored = await tx
         .update(forwards)
         .set({ ...planned, status: "gas_sent", gasAmount: topUp, gasTxId: row.id, gasNonce: nonce, gasTxHash: row.txHash })

@@ -1,3 +1,4 @@
+import { gasTankGeneration } from "./keys";
 import type { Address } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
@@ -58,8 +59,8 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
   const chain = chainOf(networkConfig(network)!);
   const recorded = await db.transaction(async (tx) => {
     const nonce = await allocateNonce(tx, network, tank, tankCount);
-    const signed = await keys.signer("gasTank", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to: wallet, value, gas: topUpGas, gasPrice, nonce });
-    return recordTransaction(tx, { network, walletRole: "gas_tank", walletIndex: 0, wallet: tank, kind: "wallet_gas", raw: signed, chargedTo });
+    const signed = await keys.gasTankSigner().signTransaction({ chain, chainId: chain.id, type: "legacy", to: wallet, value, gas: topUpGas, gasPrice, nonce });
+    return recordTransaction(tx, { network, walletRole: "gas_tank", walletIndex: gasTankGeneration(), wallet: tank, kind: "wallet_gas", raw: signed, chargedTo });
   });
   await broadcastRecorded(db, recorded);
   const deadline = Date.now() + WAIT_MS;

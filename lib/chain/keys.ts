@@ -7,14 +7,26 @@ import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 /**
  * Every key the service holds derives from MASTER_MNEMONIC (DESIGN.md §7):
  *   deposit address i           m/44'/60'/0'/0/i
- *   gas tank                    m/44'/60'/1'/0/0
+ *   gas tank                    m/44'/60'/1'/0/g   (g = the tank's generation, 0 until the operator
+ *                                                   rotates it: npm run admin -- sweeper rotate-operator)
  *   withdrawal wallet of domain d  m/44'/60'/2'/0/d
+ *   sweeper owner               m/44'/60'/3'/0/0   (signs nothing but the BatchSweeper's pause and
+ *                                                   operator changes)
  * The seed and the three parents are derived once (PBKDF2 is ~30 ms); a child is ~1 ms.
  * Private keys live only in memory, as long as a signer is in use; they are never stored or logged.
  */
-export type KeyPurpose = "deposit" | "gasTank" | "withdrawal";
+export type KeyPurpose = "deposit" | "gasTank" | "withdrawal" | "sweeperOwner";
 
-const ACCOUNT_OF: Record<KeyPurpose, number> = { deposit: 0, gasTank: 1, withdrawal: 2 };
+const ACCOUNT_OF: Record<KeyPurpose, number> = { deposit: 0, gasTank: 1, withdrawal: 2, sweeperOwner: 3 };
+
+/** The gas tank's generation in this process (lib/chain/gas-tank.ts keeps it in step with the database). */
+const TANK_KEY = Symbol.for("bsc-pay.gas-tank-generation");
+export function gasTankGeneration(): number {
+  return (globalThis as { [TANK_KEY]?: number })[TANK_KEY] ?? 0;
+}
+export function setGasTankGeneration(generation: number): void {
+  (globalThis as { [TANK_KEY]?: number })[TANK_KEY] = generation;
+}
 export const MAX_CHILD_INDEX = 0x7fffffff; // non-hardened children only
 
 export class KeyRing {
@@ -26,6 +38,7 @@ export class KeyRing {
       deposit: root.derive(`m/44'/60'/${ACCOUNT_OF.deposit}'/0`),
       gasTank: root.derive(`m/44'/60'/${ACCOUNT_OF.gasTank}'/0`),
       withdrawal: root.derive(`m/44'/60'/${ACCOUNT_OF.withdrawal}'/0`),
+      sweeperOwner: root.derive(`m/44'/60'/${ACCOUNT_OF.sweeperOwner}'/0`),
     };
   }
 
@@ -46,8 +59,18 @@ export class KeyRing {
     return this.address("deposit", index);
   }
 
-  gasTankAddress(): Address {
-    return this.address("gasTank", 0);
+  /** The current gas tank (or the one of `generation`). */
+  gasTankAddress(generation = gasTankGeneration()): Address {
+    return this.address("gasTank", generation);
+  }
+
+  /** The current gas tank's signing account. */
+  gasTankSigner(): PrivateKeyAccount {
+    return this.signer("gasTank", gasTankGeneration());
+  }
+
+  sweeperOwnerAddress(): Address {
+    return this.address("sweeperOwner", 0);
   }
 
   withdrawalAddress(domainId: number): Address {

@@ -4,17 +4,29 @@ import { domains, paymentSessions } from "../db/schema";
 import { getConfig, type NetworkName } from "../config";
 import { AppError } from "../errors";
 import { depositTopicOf } from "./deposit-addresses";
-import { keyRingFor } from "./keys";
+import { gasTankGeneration, keyRingFor } from "./keys";
+import { CREATE2_DEPLOYER, serviceSweepContracts } from "./sweep-contracts";
 
 /**
  * Payout targets may not be addresses this service derives (a deposit address, the gas tank, a
- * withdrawal wallet): a forward into one of them would be swept again, or land where another
- * merchant's rules apply — a forwarding chain nobody asked for.
+ * withdrawal wallet, the sweeper's owner) or deploys (the sweep contracts): a forward into one of
+ * them would be swept again, land where another merchant's rules apply, or be stuck in a contract.
  */
 const ALL_NETWORKS: NetworkName[] = ["bsc", "bsc-testnet", "local"];
 
+/**
+ * Addresses that follow from the keys alone: every gas tank generation up to the next one, the
+ * sweeper's owner, and the sweep contracts (funds sent to a contract are stuck there).
+ */
+function keyAddresses(): Set<string> {
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  const contracts = serviceSweepContracts();
+  const tanks = Array.from({ length: gasTankGeneration() + 2 }, (_, g) => keys.gasTankAddress(g));
+  return new Set([...tanks, keys.sweeperOwnerAddress(), contracts.sweeper, contracts.delegate, CREATE2_DEPLOYER].map((a) => a.toLowerCase()));
+}
+
 export async function isServiceAddress(db: Db, address: string): Promise<boolean> {
-  if (address.toLowerCase() === keyRingFor(getConfig().masterMnemonic).gasTankAddress().toLowerCase()) return true;
+  if (keyAddresses().has(address.toLowerCase())) return true;
   const networks = ALL_NETWORKS;
   {
     // Deposit addresses are the same on every network (one mnemonic): any network's session counts.
@@ -34,7 +46,7 @@ export async function assertNotServiceAddress(db: Db, address: string | null | u
   if (await isServiceAddress(db, address)) {
     throw new AppError(
       "VALIDATION_ERROR",
-      `${field} ${address} is an address of this gateway (a deposit address, the gas tank or a withdrawal wallet); send funds to a wallet outside it`,
+      `${field} ${address} is an address of this gateway (a deposit address, the gas tank, a withdrawal wallet or a sweep contract); send funds to a wallet outside it`,
     );
   }
 }

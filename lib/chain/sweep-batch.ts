@@ -156,7 +156,7 @@ async function recordBatch(db: Db, network: string, ready: Entry[], contracts: S
     const gas = batchGasLimit(final.length, authorizationList.length, contracts.gasPerSweep);
     const data = sweepCallData(final);
     const nonce = await allocateNonce(tx, network, tank, fees.tankCount);
-    const signer = keys.signer("gasTank", 0);
+    const signer = keys.gasTankSigner();
     const { gasPrice } = fees;
     // Type 4 needs at least one authorization; a batch of delegated addresses is a plain call.
     const raw =

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { concat, encodeDeployData, getContractAddress, keccak256, stringToHex, type Abi, type Address, type Hex } from "viem";
+import { concat, encodeDeployData, getAddress, getContractAddress, keccak256, stringToHex, type Abi, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { getConfig } from "../config";
 import type { Db } from "../db";
@@ -7,6 +7,7 @@ import { sweepBatches, type ChainTransaction } from "../db/schema";
 import { log } from "../log";
 import batchSweeperArtifact from "./contracts/batch-sweeper.json";
 import depositDelegateArtifact from "./contracts/deposit-delegate.json";
+import { loadGasTankGeneration } from "./gas-tank";
 import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "./networks";
 import { allocateNonce } from "./nonces";
@@ -17,15 +18,21 @@ import { broadcastRecorded } from "../ledger/broadcast";
 /**
  * The contracts of batched sweeping (EIP-7702) and whether a network can use them. Both are
  * deployed by the gas tank through the deterministic CREATE2 deployer that BSC and anvil carry,
- * so their addresses follow from the gas tank and the per-sweep gas allowance alone:
- * BatchSweeper(operator = gas tank, gasPerSweep) and DepositDelegate(sweeper).
+ * so their addresses follow from the keys and the per-sweep gas allowance alone:
+ * BatchSweeper(owner = the sweeper owner key, first operator = the first gas tank, gasPerSweep)
+ * and DepositDelegate(sweeper). The owner may pause the sweeper or hand the operator role to a
+ * later gas tank; while it is paused, or run by a tank this process does not hold, deposits are
+ * swept the classic way.
  * The deployments are recorded signed before they are broadcast, like every tank transaction.
  */
 export const CREATE2_DEPLOYER: Address = "0x4e59b44847b379578588920ca78fbf26c0b4956c";
-const SALT: Hex = keccak256(stringToHex("bsc-pay/batched-sweeps/v1"));
+// v2: the sweeper has an owner who can pause it and rotate its operator.
+const SALT: Hex = keccak256(stringToHex("bsc-pay/batched-sweeps/v2"));
 export const DEPLOY_KINDS = ["deploy_sweeper", "deploy_delegate"] as const;
 /** Deployments that reverted this many times: the network stays classic (the operator should look). */
 const MAX_FAILED_DEPLOYMENTS = 2;
+/** How long the sweeper's owner settings (paused, operator) read from the chain are trusted. */
+export const SWEEPER_CHECK_MS = 15_000;
 /** Checks (EIP-7702 probe, contract code) that failed in a row before forwards go classic meanwhile. */
 const MAX_FAILED_CHECKS = 3;
 
@@ -40,8 +47,8 @@ export interface SweepContracts {
   delegateInit: Hex;
 }
 
-export function sweepContractsFor(tank: Address, gasPerSweep: bigint): SweepContracts {
-  const sweeperInit = encodeDeployData({ abi: batchSweeperAbi, bytecode: batchSweeperArtifact.bytecode as Hex, args: [tank, gasPerSweep] });
+export function sweepContractsFor(owner: Address, firstOperator: Address, gasPerSweep: bigint): SweepContracts {
+  const sweeperInit = encodeDeployData({ abi: batchSweeperAbi, bytecode: batchSweeperArtifact.bytecode as Hex, args: [owner, firstOperator, gasPerSweep] });
   const sweeper = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: SALT, bytecode: sweeperInit });
   const delegateInit = encodeDeployData({ abi: depositDelegateAbi, bytecode: depositDelegateArtifact.bytecode as Hex, args: [sweeper] });
   const delegate = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: SALT, bytecode: delegateInit });
@@ -58,7 +65,9 @@ const BATCH_ENTRY_GAS = 100_000n;
 export function serviceSweepContracts(): SweepContracts {
   const config = getConfig();
   const gasPerSweep = config.maxSweepGas < BATCH_ENTRY_GAS ? config.maxSweepGas : BATCH_ENTRY_GAS;
-  return sweepContractsFor(keyRingFor(config.masterMnemonic).gasTankAddress(), gasPerSweep);
+  const keys = keyRingFor(config.masterMnemonic);
+  // The first tank, whatever the current generation: the addresses never move.
+  return sweepContractsFor(keys.sweeperOwnerAddress(), keys.gasTankAddress(0), gasPerSweep);
 }
 
 export type BatchSupport =
@@ -69,10 +78,15 @@ export type BatchSupport =
   | { state: "wait"; reason: string; tankLow?: boolean };
 
 const RUNTIME_KEY = Symbol.for("bsc-pay.batch-support");
-type Runtime = { support: Map<string, "supported" | "unsupported">; deployed: Set<string>; failedChecks: Map<string, number> };
+type Runtime = {
+  support: Map<string, "supported" | "unsupported">;
+  /** Contracts found deployed, and what the owner's settings said then (null: batches may go). */
+  deployed: Map<string, { at: number; control: BatchSupport | null }>;
+  failedChecks: Map<string, number>;
+};
 function runtime(): Runtime {
   const holder = globalThis as { [RUNTIME_KEY]?: Runtime };
-  holder[RUNTIME_KEY] ??= { support: new Map(), deployed: new Set(), failedChecks: new Map() };
+  holder[RUNTIME_KEY] ??= { support: new Map(), deployed: new Map(), failedChecks: new Map() };
   return holder[RUNTIME_KEY];
 }
 
@@ -125,12 +139,18 @@ export async function batchSweepSupport(db: Db, network: string): Promise<BatchS
   }
   const contracts = serviceSweepContracts();
   const deployedKey = `${supportKey(network)}:${contracts.delegate}`;
-  if (runtime().deployed.has(deployedKey)) return { state: "ready", contracts };
+  const known = runtime().deployed.get(deployedKey);
+  if (known && Date.now() - known.at < SWEEPER_CHECK_MS) return known.control ?? { state: "ready", contracts };
   let codes: { sweeper: boolean; delegate: boolean };
+  let control: BatchSupport | null = null;
   try {
     const support = await learnSupport(network);
     if (support === "unsupported") return { state: "classic", reason: `${network} does not run EIP-7702 (or has no CREATE2 deployer)` };
-    codes = await deployedCode(network, contracts);
+    codes = known ? { sweeper: true, delegate: true } : await deployedCode(network, contracts);
+    if (codes.sweeper && codes.delegate) {
+      if (!known) await settleOpenTankTransactions(db, network);
+      control = await sweeperControl(db, network, contracts);
+    }
     runtime().failedChecks.delete(network);
   } catch (error) {
     // A node that cannot answer these is no reason to hold a forward: wait a little, then sweep classic.
@@ -140,11 +160,37 @@ export async function batchSweepSupport(db: Db, network: string): Promise<BatchS
     return failures >= MAX_FAILED_CHECKS ? { state: "classic", reason } : { state: "wait", reason };
   }
   if (codes.sweeper && codes.delegate) {
-    await settleOpenTankTransactions(db, network);
-    runtime().deployed.add(deployedKey);
-    return { state: "ready", contracts };
+    // Both answers are kept a while: a paused sweeper is not asked again on every forward.
+    runtime().deployed.set(deployedKey, { at: Date.now(), control });
+    return control ?? { state: "ready", contracts };
   }
   return deployContracts(db, network, contracts, codes);
+}
+
+/**
+ * The owner's say (read from the chain, every SWEEPER_CHECK_MS at most): a paused sweeper, or one
+ * whose operator is not this process's gas tank, sweeps nothing — forwards go the classic way
+ * meanwhile. An operator that moved to a later tank generation is adopted from the database.
+ */
+async function sweeperControl(db: Db, network: string, contracts: SweepContracts): Promise<BatchSupport | null> {
+  const { paused, operator } = await readSweeperControl(network, contracts.sweeper);
+  if (paused) return { state: "classic", reason: "the BatchSweeper is paused by its owner (npm run admin -- sweeper resume)" };
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  if (operator !== keys.gasTankAddress()) await loadGasTankGeneration(db);
+  if (operator !== keys.gasTankAddress()) {
+    return { state: "classic", reason: `the BatchSweeper's operator is ${operator}, not this gas tank ${keys.gasTankAddress()} (npm run admin -- sweeper status)` };
+  }
+  return null;
+}
+
+export async function readSweeperControl(network: string, sweeper: Address): Promise<{ paused: boolean; operator: Address; owner: Address }> {
+  const client = publicClientFor(network);
+  const [paused, operator, owner] = await Promise.all([
+    client.readContract({ address: sweeper, abi: batchSweeperAbi, functionName: "paused" }) as Promise<boolean>,
+    client.readContract({ address: sweeper, abi: batchSweeperAbi, functionName: "operator" }) as Promise<Address>,
+    client.readContract({ address: sweeper, abi: batchSweeperAbi, functionName: "owner" }) as Promise<Address>,
+  ]);
+  return { paused, operator: getAddress(operator), owner: getAddress(owner) };
 }
 
 async function deployedCode(network: string, contracts: SweepContracts): Promise<{ sweeper: boolean; delegate: boolean }> {
@@ -210,7 +256,7 @@ async function deployContracts(db: Db, network: string, contracts: SweepContract
   const cost = limits.reduce((sum, l) => sum + l * gasPrice, 0n);
   if (tankBalance < cost) return { state: "wait", reason: `gas tank ${tank} holds ${tankBalance} wei, deploying the sweep contracts needs ${cost}`, tankLow: true };
   const chain = chainOf(networkConfig(network)!);
-  const signer = keys.signer("gasTank", 0);
+  const signer = keys.gasTankSigner();
   const signed = await db.transaction(async (tx) => {
     // One deployment at a time per network, across workers and processes.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bsc-pay:deploy-sweep:${network}`}))`);

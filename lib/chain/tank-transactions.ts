@@ -1,3 +1,4 @@
+import { gasTankGeneration } from "./keys";
 import { and, eq, ne } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import type { Db } from "../db";
@@ -43,7 +44,7 @@ export type SettledTransaction =
 
 /** Records the signed transaction of a batch or deployment in the ledger; call inside the transaction that took its nonce. */
 export async function recordTankTransaction(tx: Db, network: string, tank: Address, kind: "batch" | "deploy", raw: Hex, chargedTo: readonly GasChargeShare[] = []): Promise<ChainTransaction> {
-  return recordTransaction(tx, { network, walletRole: "gas_tank", walletIndex: 0, wallet: tank, kind, raw, chargedTo });
+  return recordTransaction(tx, { network, walletRole: "gas_tank", walletIndex: gasTankGeneration(), wallet: tank, kind, raw, chargedTo });
 }
 
 /**

@@ -82,5 +82,5 @@ async function walletNeeds(db: Db, newest: ChainTransaction, replacementCost: bi
 
 export function signerFor(role: WalletRole, index: number): PrivateKeyAccount {
   const keys = keyRingFor(getConfig().masterMnemonic);
-  return keys.signer(role === "gas_tank" ? "gasTank" : role, index);
+  return keys.signer(role === "gas_tank" ? "gasTank" : role === "sweeper_owner" ? "sweeperOwner" : role, index);
 }

@@ -17,6 +17,7 @@ import { deployHostileToken, type HostileToken } from "../helpers/hostile";
 const chain = useTestChain({ chainId: 56 });
 const keys = keyRingFor(TEST_MNEMONIC);
 const tank = keys.signer("gasTank", 0);
+const owner = keys.signer("sweeperOwner", 0);
 const attacker = privateKeyToAccount(ANVIL_DEFAULT_KEYS[2]!);
 const MERCHANT = "0x976EA74026E726554dB657fA54763abd0C3a0aa9" as Address;
 const sweeperAbi = batchSweeper.abi;
@@ -69,7 +70,8 @@ function outcomes(receipt: Awaited<ReturnType<typeof send>>): boolean[] {
 beforeAll(async () => {
   await chain().client.setBalance({ address: tank.address, value: parseEther("10") });
   await chain().client.setBalance({ address: attacker.address, value: parseEther("10") });
-  sweeper = await deploy(tank, batchSweeper, [tank.address, 100_000n]);
+  await chain().client.setBalance({ address: owner.address, value: parseEther("1") });
+  sweeper = await deploy(tank, batchSweeper, [owner.address, tank.address, 100_000n]);
   delegate = await deploy(tank, depositDelegate, [sweeper]);
   usd = await deployTestToken(chain().url, { symbol: "BSW" });
 });
@@ -98,7 +100,7 @@ describe("EIP-7702 batched sweeps: DepositDelegate + BatchSweeper", () => {
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, victim, parseUnits("5", 18)) });
     const direct = encodeFunctionData({ abi: delegateAbi, functionName: "sweep", args: [usd, attacker.address, parseUnits("5", 18)] });
     expect((await send(attacker, victim, direct)).status).toBe("reverted"); // NotSweeper
-    const theirs = await deploy(attacker, batchSweeper, [attacker.address, 100_000n]);
+    const theirs = await deploy(attacker, batchSweeper, [attacker.address, attacker.address, 100_000n]);
     const viaTheirs = await send(attacker, theirs, sweepCall([{ from: victim, token: usd, to: attacker.address, amount: parseUnits("5", 18) }]));
     expect(outcomes(viaTheirs)).toEqual([false]);
     expect((await send(attacker, sweeper, sweepCall([{ from: victim, token: usd, to: attacker.address, amount: parseUnits("5", 18) }]))).status).toBe("reverted"); // NotOperator
@@ -186,5 +188,36 @@ describe("EIP-7702 batched sweeps: DepositDelegate + BatchSweeper", () => {
     const receipt = await send(tank, sweeper, sweepCall([{ from: undelegated, token: usd, to: MERCHANT, amount: parseUnits("1", 18) }]));
     expect(outcomes(receipt)).toEqual([false]);
     expect(await tokenBalance(chain().url, usd, undelegated)).toBe(parseUnits("1", 18));
+  });
+  it("obeys its owner alone: paused it sweeps nothing, and after the operator role moved a leaked tank key sweeps nothing either", async () => {
+    const victim = depositKey(11).address;
+    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, victim, parseUnits("4", 18)) });
+    const steal = sweepCall([{ from: victim, token: usd, to: attacker.address, amount: parseUnits("4", 18) }]);
+    const setPaused = (paused: boolean) => encodeFunctionData({ abi: sweeperAbi, functionName: "setPaused", args: [paused] });
+    const setOperator = (next: Address) => encodeFunctionData({ abi: sweeperAbi, functionName: "setOperator", args: [next] });
+    // Neither an outsider nor the operator itself may pause it or move the operator role.
+    for (const who of [attacker, tank]) {
+      expect((await send(who, sweeper, setPaused(true))).status).toBe("reverted"); // NotOwner
+      expect((await send(who, sweeper, setOperator(who.address))).status).toBe("reverted");
+    }
+    expect((await send(owner, sweeper, setOperator(zeroAddress))).status).toBe("reverted"); // ZeroOperator
+
+    // Paused: even the operator's batch reverts (the leaked tank key is stopped by one transaction).
+    expect((await send(owner, sweeper, setPaused(true))).status).toBe("success");
+    expect(await chain().client.readContract({ address: sweeper, abi: sweeperAbi, functionName: "paused" })).toBe(true);
+    expect((await send(tank, sweeper, steal, [await authorize(11, delegate)])).status).toBe("reverted"); // IsPaused
+    expect(await tokenBalance(chain().url, usd, victim)).toBe(parseUnits("4", 18));
+
+    // The operator role moves to the next gas tank; the old key can do nothing any more, the new one sweeps.
+    const nextTank = keys.signer("gasTank", 1);
+    await chain().client.setBalance({ address: nextTank.address, value: parseEther("1") });
+    expect((await send(owner, sweeper, setOperator(nextTank.address))).status).toBe("success");
+    expect((await send(owner, sweeper, setPaused(false))).status).toBe("success");
+    expect((await send(tank, sweeper, steal)).status).toBe("reverted"); // NotOperator
+    expect(await tokenBalance(chain().url, usd, victim)).toBe(parseUnits("4", 18));
+    const swept = await send(nextTank, sweeper, sweepCall([{ from: victim, token: usd, to: MERCHANT, amount: parseUnits("4", 18) }]));
+    expect(outcomes(swept)).toEqual([true]);
+    expect(await tokenBalance(chain().url, usd, victim)).toBe(0n);
+    expect((await send(owner, sweeper, setOperator(tank.address))).status).toBe("success");
   });
 });

@@ -31,14 +31,16 @@ export const CHAIN_TRANSACTION_KINDS = [
   "batch",
   /** Gas tank → the CREATE2 deployer: the sweep contracts, once per chain. */
   "deploy",
+  /** Sweeper owner → BatchSweeper: pause, resume, or hand the operator role to the next gas tank. */
+  "sweeper_admin",
 ] as const;
 export type ChainTransactionKind = (typeof CHAIN_TRANSACTION_KINDS)[number];
 
 export const CHAIN_TRANSACTION_STATUSES = ["pending", "mined", "reverted", "replaced"] as const;
 export type ChainTransactionStatus = (typeof CHAIN_TRANSACTION_STATUSES)[number];
 
-/** Which key of DESIGN.md §7 signs: the gas tank, a domain's withdrawal wallet, a deposit address. */
-export const WALLET_ROLES = ["gas_tank", "withdrawal", "deposit"] as const;
+/** Which key of DESIGN.md §7 signs: the gas tank, a domain's withdrawal wallet, a deposit address, the sweeper's owner. */
+export const WALLET_ROLES = ["gas_tank", "withdrawal", "deposit", "sweeper_owner"] as const;
 export type WalletRole = (typeof WALLET_ROLES)[number];
 
 export const chainTransactions = pgTable(
