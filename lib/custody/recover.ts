@@ -13,6 +13,7 @@ import { allocateNonce } from "../chain/nonces";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { recordTransaction } from "../ledger/record";
 import { readHoldings } from "./balances";
+import { recoverBnb, serviceBnbWallets } from "./recover-bnb";
 import { settleInFlight, settleLedgerInFlight, SETTLE_WAIT_MS, waitForNonce } from "./recover-in-flight";
 
 /**
@@ -34,6 +35,8 @@ export interface RecoverOptions {
   /** Without --to-index: the scan stops after this many deposit addresses that never held anything. */
   gap?: number;
   print?: (line: string) => void;
+  /** Also the BNB on every derived address (deposit dust, withdrawal wallets, gas tanks, the sweeper's owner). */
+  includeBnb?: boolean;
 }
 
 export interface WalletRef {
@@ -59,6 +62,8 @@ export interface RecoverReport {
   unreadable: { wallet: WalletRef; token: TokenRef }[];
   moved: (StrandedBalance & { txHash: Hex })[];
   skipped: (StrandedBalance & { reason: string })[];
+  /** With includeBnb: BNB transfers made, and those that failed. */
+  bnb?: { moved: number; notMoved: number };
 }
 
 export const DEFAULT_DEPOSIT_GAP = 1000;
@@ -73,7 +78,7 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
   if (!isAddress(options.to, { strict: false })) throw new AppError("VALIDATION_ERROR", "--to must be an address (0x + 40 hex digits)");
   const to = getAddress(options.to);
   const keys = keyRingFor(getConfig().masterMnemonic);
-  if (to === keys.gasTankAddress()) throw new AppError("VALIDATION_ERROR", "--to is the gas tank: send the funds to an address outside the gateway");
+  if (serviceBnbWallets().some((w) => w.address === to)) throw new AppError("VALIDATION_ERROR", "--to is the gas tank (or the sweeper's owner): send the funds to an address outside the gateway");
 
   const tokens = await tokensToFind(db, network.name, options.extraTokens ?? [], print);
   // What the database still knows: every index handed out on any network (the sequence is shared,
@@ -109,9 +114,16 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
   for (const s of stranded) print(`  ${describe(s)}`);
   for (const [symbol, total] of totals(stranded)) print(`  total ${total} ${symbol}`);
   if (stranded.length === 0) print("  nothing to move");
+  const bnbWallets = [...depositScan.wallets, ...withdrawalScan.wallets].map((w) => ({ role: w.kind, index: w.index, address: w.address }));
+  const withBnb = async () => {
+    if (!options.includeBnb) return report;
+    print(`${network.name}: BNB on derived addresses`);
+    report.bnb = await recoverBnb(db, network.name, [...bnbWallets, ...serviceBnbWallets()], to, { dryRun: options.dryRun ?? false, print });
+    return report;
+  };
   if (options.dryRun || stranded.length === 0) {
     if (options.dryRun && stranded.length > 0) print(`  dry run: would move ${stranded.length} balance(s) to ${to}; nothing was sent`);
-    return report;
+    return withBnb();
   }
 
   // The gas tank's recorded transactions first: one an earlier run recorded and never sent would
@@ -138,7 +150,7 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
     }),
   );
   print(`  moved ${report.moved.length} of ${stranded.length} balance(s) to ${to}${report.skipped.length ? `; ${report.skipped.length} not moved (see above)` : ""}`);
-  return report;
+  return withBnb();
 }
 
 /** Every token the gateway ever accepted on the network (disallowed ones too: paid before), plus `extra`. */

@@ -12,7 +12,7 @@ import { configuredNetworks, confirmWithdrawalsStep, dueForwardsStep, expireDueS
  * the webhook sender, which polls the outbox every WEBHOOK_POLL_MS. Only the process that
  * holds the database's advisory lock runs them, so several instances never work twice.
  */
-const LEADER_LOCK_ID = 7_284_019_333;
+export const LEADER_LOCK_ID = 7_284_019_333;
 const MAX_RANGES_PER_TICK = 20;
 const FORWARD_CONCURRENCY = 4;
 export const WEBHOOK_POLL_MS = 250;

@@ -1,8 +1,11 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { parseUnits, type Address } from "viem";
 import { describe, expect, it } from "vitest";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { networkConfig } from "@/lib/chain/networks";
+import { verifyChainIds } from "@/lib/chain/verify-chain-ids";
 import { ensureStarted } from "@/lib/startup";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -15,7 +18,7 @@ const db = useTestDatabase();
 const chain = useTestChain(); // anvil's own chain id, 31337, behind BSC_RPC_URL
 const MERCHANT_WALLET = "0xcd3B766CCDd6AE721141F452C550Ca635964ce71" as Address;
 
-describe("a node whose chain id is not the network's usual one", () => {
+describe("a development node (anvil's 31337) playing BSC", () => {
   it("is signed for with the node's own chain id, so payments still forward", async () => {
     useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
     await ensureStarted();
@@ -30,5 +33,34 @@ describe("a node whose chain id is not the network's usual one", () => {
     await runEngine(db(), chain().url);
     expect((await call(status, { headers: { "x-api-key": merchant.apiKey }, params: { sessionId } })).body.data.status).toBe("completed");
     expect(await tokenBalance(chain().url, token, MERCHANT_WALLET)).toBe(parseUnits("2", 18));
+  });
+});
+
+describe("a node on the wrong chain", () => {
+  const testnet = useTestChain({ chainId: 97 });
+  const fakeNode = (chainIdHex: string) =>
+    new Promise<{ url: string; close: () => void }>((resolve) => {
+      const server = createServer((req, res) => {
+        let body = "";
+        req.on("data", (d: Buffer) => (body += d.toString()));
+        req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: JSON.parse(body).id, result: chainIdHex })));
+      });
+      server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }));
+    });
+
+  it("refuses to start: a testnet node behind BSC_RPC_URL, or a node that says chain id 0", async () => {
+    const config = useConfig({ BSC_RPC_URL: testnet().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
+    await expect(verifyChainIds(config.networks.filter((n) => !n.embedded))).rejects.toThrow("the RPC node of bsc is on chain 97, not 56; refusing to start");
+    const zero = await fakeNode("0x0");
+    try {
+      const zeroConfig = useConfig({ BSC_RPC_URL: zero.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
+      await expect(verifyChainIds(zeroConfig.networks.filter((n) => !n.embedded))).rejects.toThrow("reports chain id 0");
+    } finally {
+      zero.close();
+    }
+    // The testnet itself is fine where it belongs.
+    const right = useConfig({ BSC_TESTNET_RPC_URL: testnet().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
+    await verifyChainIds(right.networks.filter((n) => !n.embedded));
+    expect(right.networks.find((n) => n.name === "bsc-testnet")!.chainId).toBe(97);
   });
 });

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getAddress, parseUnits, type Address, type Hex } from "viem";
+import { getAddress, parseEther, parseUnits, type Address, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { eq, sql } from "drizzle-orm";
@@ -95,7 +95,14 @@ describe("recover from the mnemonic alone", () => {
     expect(dry.stdout).toContain("dry run: would move 3 balance(s)");
     expect(await tokenBalance(chain().url, usd, RESCUE)).toBe(0n); // a dry run sends nothing
 
-    const real = await admin(["recover", "--to", RESCUE, "--network", "bsc", ...tokens], empty);
+    // Without --yes it lists and totals, and sends nothing.
+    const unconfirmed = await admin(["recover", "--to", RESCUE, "--network", "bsc", ...tokens], empty);
+    expect(unconfirmed.code).toBe(0);
+    expect(unconfirmed.stdout).toContain("total 11 RUSD");
+    expect(unconfirmed.stdout).toContain("then run the same command again with --yes");
+    expect(await tokenBalance(chain().url, usd, RESCUE)).toBe(0n);
+
+    const real = await admin(["recover", "--to", RESCUE, "--network", "bsc", ...tokens, "--yes"], empty);
     expect(real.stderr).toBe("");
     expect(real.code).toBe(0);
     expect(real.stdout).toContain("moved 3 of 3 balance(s)");
@@ -113,7 +120,7 @@ describe("recover from the mnemonic alone", () => {
     expect(recovery.map((r) => r.toAddress).sort()).toEqual([getAddress(other), getAddress(usd), getAddress(usd)].sort());
     expect(rows.filter((r) => r.kind !== "recovery").every((r) => r.kind === "wallet_gas" && r.walletRole === "gas_tank" && r.status === "mined")).toBe(true);
 
-    const again = await admin(["recover", "--to", RESCUE, "--network", "bsc", ...tokens], empty);
+    const again = await admin(["recover", "--to", RESCUE, "--network", "bsc", ...tokens, "--yes"], empty);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("nothing to move");
     expect(await tokenBalance(chain().url, usd, RESCUE)).toBe(parseUnits("11", 18));
@@ -124,6 +131,10 @@ describe("recover from the mnemonic alone", () => {
     const run = (args: string[]) => recoverCommand(db(), args, (line) => lines.push(line));
     await expect(run(["--network", "bsc"])).rejects.toThrow("--to is required");
     await expect(run(["--to", "0x1234", "--network", "bsc"])).rejects.toThrow("--to must be an address");
+    // One letter of a checksummed address changed in case: a typo the checksum catches.
+    const at = [...RESCUE].findIndex((c, i) => i > 1 && /[a-f]/i.test(c));
+    const mistyped = RESCUE.slice(0, at) + (RESCUE[at] === RESCUE[at]!.toLowerCase() ? RESCUE[at]!.toUpperCase() : RESCUE[at]!.toLowerCase()) + RESCUE.slice(at + 1);
+    await expect(run(["--to", mistyped, "--network", "bsc", "--yes"])).rejects.toThrow("fails its checksum");
     await expect(run(["--to", RESCUE, "--from-index", "5", "--to-index", "2"])).rejects.toThrow("--to-index must not be below --from-index");
     await expect(run(["--to", RESCUE, "--from-index", "-1"])).rejects.toThrow("--from-index must be a whole number");
     await expect(run(["--to", RESCUE, "--everything"])).rejects.toThrow("unexpected argument --everything");
@@ -152,5 +163,41 @@ describe("recover from the mnemonic alone", () => {
       ]),
     );
     expect(report.scanned.deposits[1]).toBeGreaterThanOrEqual(3500);
+  });
+});
+
+describe("recover's safety catches", () => {
+  it("moves BNB left on derived addresses with --include-bnb, and lists it first without --yes", async () => {
+    const keys = keyRingFor(TEST_MNEMONIC);
+    const dust = keys.depositAddress(42);
+    await chain().client.setBalance({ address: dust, value: parseEther("0.01") });
+    await chain().client.setBalance({ address: keys.sweeperOwnerAddress(), value: parseEther("0.02") });
+    const lines: string[] = [];
+    const run = (args: string[]) => recoverCommand(db(), args, (line) => lines.push(line));
+    const before = await chain().client.getBalance({ address: RESCUE });
+    expect(await run(["--to", RESCUE.toLowerCase(), "--network", "bsc", "--include-bnb", "--from-index", "40", "--to-index", "45"])).toBe(0);
+    expect(lines.join("\n")).toContain("has no checksum");
+    expect(lines.join("\n")).toMatch(new RegExp(`deposit #42 ${dust}: 0\\.01 BNB`));
+    expect(lines.join("\n")).toMatch(new RegExp(`sweeper_owner #0 ${keys.sweeperOwnerAddress()}: 0\\.02 BNB`));
+    expect(await chain().client.getBalance({ address: RESCUE })).toBe(before);
+
+    expect(await run(["--to", RESCUE, "--network", "bsc", "--include-bnb", "--from-index", "40", "--to-index", "45", "--yes"])).toBe(0);
+    const gained = (await chain().client.getBalance({ address: RESCUE })) - before;
+    // Everything but one transfer fee each, and the gas tank's own BNB (generation 0) too.
+    expect(gained).toBeGreaterThan(parseEther("0.03"));
+    expect(await chain().client.getBalance({ address: dust })).toBeLessThan(parseEther("0.0001"));
+    expect(await chain().client.getBalance({ address: keys.sweeperOwnerAddress() })).toBeLessThan(parseEther("0.0001"));
+    const rows = await db().select().from(chainTransactions).where(eq(chainTransactions.kind, "recovery"));
+    expect(rows.filter((r) => r.walletRole === "sweeper_owner" || r.wallet === dust).map((r) => r.status)).toEqual(["mined", "mined"]);
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)("refuses to send while a running service leads this database (its job runner's lock)", async () => {
+    const { getDatabase } = await import("@/lib/db");
+    const { LEADER_LOCK_ID } = await import("@/lib/jobs/embedded-runner");
+    expect(await (await getDatabase()).holdsLeadership(LEADER_LOCK_ID)).toBe(true);
+    const run = (args: string[]) => recoverCommand(db(), args, () => {});
+    await expect(run(["--to", RESCUE, "--network", "bsc", "--yes"])).rejects.toThrow("a running BSC Pay service is working on this database");
+    // Listing stays possible.
+    expect(await run(["--to", RESCUE, "--network", "bsc", "--dry-run"])).toBe(0);
   });
 });
