@@ -6,7 +6,7 @@ import type { Db } from "../db";
 import { forwards, type Forward } from "../db/schema";
 import { addressHasOtherInFlight, hold, type StepOutcome } from "./forward-records";
 import { sendForwardTransaction } from "./forward-ledger";
-import { chargesForSessions } from "../gas/charges";
+import { chargesForSessions } from "../ledger/charges";
 import { recordTransaction } from "../ledger/record";
 import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor } from "./networks";

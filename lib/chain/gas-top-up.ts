@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { AppError } from "../errors";
-import type { GasChargeShare } from "../gas/charges";
+import type { GasChargeShare } from "../ledger/charges";
 import { keyRingFor } from "./keys";
 import { chainOf, networkConfig, publicClientFor } from "./networks";
 import { allocateNonce } from "./nonces";

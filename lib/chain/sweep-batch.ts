@@ -12,7 +12,7 @@ import { chainOf, networkConfig, publicClientFor } from "./networks";
 import { allocateNonce } from "./nonces";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { batchSweeperAbi, depositDelegateAbi, type SweepContracts } from "./sweep-contracts";
-import { chargesForSessions } from "../gas/charges";
+import { chargesForSessions } from "../ledger/charges";
 import { recordTankTransaction, settleOpenTankTransactions, settleTankTransaction } from "./tank-transactions";
 import { completeBatch } from "./sweep-batch-outcome";
 

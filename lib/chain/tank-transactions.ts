@@ -3,7 +3,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import type { Db } from "../db";
 import { chainTransactions, sweepBatches, type ChainTransaction, type SweepBatch } from "../db/schema";
-import type { GasChargeShare } from "../gas/charges";
+import type { GasChargeShare } from "../ledger/charges";
 import { recordTransaction } from "../ledger/record";
 import { settleNonce } from "../ledger/settle";
 import { log } from "../log";

@@ -2,7 +2,7 @@ import { getAddress, parseTransaction, type Address, type Hex } from "viem";
 import type { Db } from "../db";
 import { sql } from "drizzle-orm";
 import { chainTransactions, gasCharges, type ChainTransaction, type ChainTransactionKind, type WalletRole } from "../db/schema";
-import type { GasChargeShare } from "../gas/charges";
+import type { GasChargeShare } from "./charges";
 import { hashOfRaw } from "../chain/transactions";
 
 export interface SignedTransaction {

@@ -5,7 +5,7 @@ import type { Db } from "../db";
 import { isUniqueViolation } from "../db/errors";
 import { chainTransactions, type ChainTransaction, type WalletRole } from "../db/schema";
 import { ensureGasBalance } from "../chain/gas-top-up";
-import { chargeForDomainWallet } from "../gas/charges";
+import { chargeForDomainWallet } from "./charges";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { PLAIN_TRANSFER_GAS } from "../chain/transactions";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
 import { createApiKeySchema } from "../api-keys/manage-api-keys";
+import { changePasswordSchema } from "../users/change-password";
 import { addDomainSchema, updateDomainSchema } from "../domains/manage-domains";
 import { ERROR_STATUS, type ErrorCode } from "../errors";
 import { choosePlanSchema } from "../packages/current-package";
@@ -150,6 +151,17 @@ function build() {
           requestBody: json(credentialsSchema.extend({ code: z.string().optional() })),
           responses: { "200": { description: "{token, expiresAt}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "RATE_LIMITED") },
         },
+      },
+      "/api/user/password": {
+        post: {
+          ...user,
+          summary: "Change the password; every earlier token and session ends, the answer carries a fresh token",
+          requestBody: json(changePasswordSchema),
+          responses: { "200": { description: "{token, expiresAt}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") },
+        },
+      },
+      "/api/user/sign-out-everywhere": {
+        post: { ...user, summary: "End every bearer token and dashboard session of the account", responses: { "200": { description: "{signedOut: true}" }, ...errors("UNAUTHORIZED") } },
       },
       "/api/user/api-keys": {
         get: { ...user, summary: "List API keys", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },

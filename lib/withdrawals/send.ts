@@ -6,7 +6,7 @@ import { tokens, withdrawals, type ApiKey, type User, type Withdrawal } from "..
 import { requireSecondFactor } from "../users/two-factor";
 import { ensureGasBalance } from "../chain/gas-top-up";
 import { AppError } from "../errors";
-import { chargeForDomainWallet } from "../gas/charges";
+import { chargeForDomainWallet } from "../ledger/charges";
 import { runIdempotent } from "../http/idempotency";
 import { broadcastWithdrawal, settleOne } from "./confirm-withdrawals";
 import type { SendWithdrawalInput } from "./schemas";
@@ -60,7 +60,6 @@ export async function sendWithdrawalFromDashboard(
   requestId: string,
   code?: string,
 ): Promise<{ view: WithdrawalView; replayed: boolean }> {
-  await requireSecondFactor(db, user, code);
   const userId = user.id;
   const sender: WithdrawalSender = { userId, apiKeyId: null, clientRequestId: requestId };
   const existing = async (): Promise<Recorded | null> => {
@@ -71,6 +70,10 @@ export async function sendWithdrawalFromDashboard(
       .where(and(eq(withdrawals.userId, userId), eq(withdrawals.clientRequestId, requestId)));
     return row ? { view: toWithdrawalView(row.withdrawal, row.token) } : null;
   };
+  // The same form again (a double click) answers with its withdrawal; only a new one needs the code.
+  const first = await existing();
+  if (first) return { view: first.view, replayed: true };
+  await requireSecondFactor(db, user, code);
   return send(db, input, async (afterTopUp) => {
     const earlier = await existing();
     if (earlier) return earlier;

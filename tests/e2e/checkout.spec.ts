@@ -66,6 +66,25 @@ test("after a partial payment the QR code, the wallet link and the wallet button
   logs.assertClean();
 });
 
+test("when its status stream is refused (too many open, 429) the page polls and still shows the payment", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const logs = watchConsole(page);
+  logs.ignore(/status of 429/);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  const session = await merchant.createPayment("3");
+  let refused = 0;
+  await page.route("**/api/checkout/*/events", (route) => {
+    refused++;
+    return route.fulfill({ status: 429, headers: { "retry-after": "10", "content-type": "application/json" }, body: JSON.stringify({ success: false, error: { code: "RATE_LIMITED", message: "too many open status streams" } }) });
+  });
+  await page.goto(`/pay/${session.sessionId}?lang=en`);
+  await expect.poll(() => refused).toBeGreaterThan(0);
+  await payDirectly(session.depositAddress, "3");
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
+  expect(refused).toBe(1); // refused once, the browser does not hammer it: polling took over
+  logs.assertClean();
+});
+
 test("a transfer that fails on the chain says nothing was sent, and can be retried", async ({ page, request }) => {
   test.setTimeout(90_000);
   const logs = watchConsole(page);

@@ -28,6 +28,7 @@ describe("migrations", () => {
       "payment_sessions",
       "plans",
       "quarantined_logs",
+      "recovery_codes",
       "session_usage",
       "subscriptions",
       "sweep_batches",

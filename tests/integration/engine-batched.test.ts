@@ -75,8 +75,10 @@ describe("batched sweeps in the engine", () => {
     expect(new Set(rows.map((f) => f.batchIndex))).toEqual(new Set([0, 1, 2, 3, 4]));
 
     // More tokens to two of the same (public) addresses: a plain call, no authorization again.
-    await payTo(chain().url, usd, addresses[0]!, parseUnits("7", 18));
-    await payTo(chain().url, usd, addresses[1]!, parseUnits("8", 18));
+    // Both mined before the engine looks (a send's answer can come before its block under load).
+    for (const [i, amount] of [[0, "7"], [1, "8"]] as const) {
+      await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, addresses[i]!, parseUnits(amount, 18)) });
+    }
     await runEngine(db(), chain().url);
     const again = (await sweeps())[2];
     expect(again).toMatchObject({ size: 2, authorizations: 0, status: "mined" });

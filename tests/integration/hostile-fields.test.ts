@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { POST as createKey } from "@/app/api/user/api-keys/route";
 import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
+import { POST as sendWithdrawal } from "@/app/api/v1/withdrawal/send/route";
 import { apiKeys, domains, paymentSessions } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { getUserPayment } from "@/lib/payments/payment-detail";
@@ -63,5 +64,29 @@ describe("36 characters that are not a UUID", () => {
     }
     const page = await listUserPayments(db(), userId, paymentFiltersSchema.parse({ q: NOT_A_UUID }));
     expect(page.items).toEqual([]);
+  });
+});
+
+describe("ids beyond PostgreSQL's integer", () => {
+  it("answers VALIDATION_ERROR for a tokenId or domainId of 2^31 or more, in bodies and paths, and records nothing", async () => {
+    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
+    const token = await deployTestToken(chain().url, { symbol: "BIG" });
+    const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
+    const headers = { "x-api-key": merchant.apiKey };
+    const sessions = async () => (await db().select().from(paymentSessions)).length;
+    const before = await sessions();
+    for (const tokenId of [2 ** 31, 2 ** 53, Number.MAX_SAFE_INTEGER + 2]) {
+      const res = await call(create, { method: "POST", headers, body: { tokenId, amount: "1" } });
+      expect(res.status, String(tokenId)).toBe(400);
+      expect(res.body.error.code).toBe("VALIDATION_ERROR");
+    }
+    const domainTooBig = await call(create, { method: "POST", headers, body: { tokenId: merchant.tokenId, amount: "1", domainId: 2 ** 31 } });
+    expect(domainTooBig.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "domainId", message: "domainId is too large" }] });
+    const withdrawal = await call(sendWithdrawal, { method: "POST", headers, body: { domainId: 2 ** 31, tokenId: merchant.tokenId, toAddress: "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097", amount: "1" } });
+    expect(withdrawal.status).toBe(400);
+    const path = await call(patchDomain, { method: "PATCH", headers: merchant.auth, params: { id: String(2 ** 31) }, body: { webhookUrl: null } });
+    expect(path.status).toBe(400);
+    expect(path.body.error.code).toBe("VALIDATION_ERROR");
+    expect(await sessions()).toBe(before);
   });
 });

@@ -124,8 +124,13 @@ describe("two-factor sign-in", () => {
     await expect(sendWithdrawalFromDashboard(db(), user, input, crypto.randomUUID())).rejects.toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "code" }] });
     await expect(sendWithdrawalFromDashboard(db(), user, input, crypto.randomUUID(), "999999")).rejects.toMatchObject({ details: [{ path: "code" }] });
     expect(await db().select().from(withdrawals).where(eq(withdrawals.userId, merchant.userId))).toEqual([]);
-    const sent = await sendWithdrawalFromDashboard(db(), user, input, crypto.randomUUID(), totpCode(secret, totpStep()));
+    const requestId = crypto.randomUUID();
+    const sent = await sendWithdrawalFromDashboard(db(), user, input, requestId, totpCode(secret, totpStep()));
     expect(sent.view.status).toBe("submitted");
+    // The same form again (a double click) answers with that withdrawal: its code is spent, nothing is sent twice.
+    const again = await sendWithdrawalFromDashboard(db(), await userOf(merchant.userId), input, requestId);
+    expect(again).toMatchObject({ replayed: true, view: { withdrawalId: sent.view.withdrawalId } });
+    expect(await db().select().from(withdrawals).where(eq(withdrawals.userId, merchant.userId))).toHaveLength(1);
   });
 
   it("still lets a recovery code in when the seed cannot be read any more (NEXTAUTH_SECRET changed)", async () => {

@@ -4,6 +4,8 @@ import { describe, expect, it, vi } from "vitest";
 import { GET as listTokens, POST as postToken } from "@/app/api/user/tokens/route";
 import { POST as register } from "@/app/api/user/register/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
+import { POST as changePasswordRoute } from "@/app/api/user/password/route";
+import { POST as signOutEverywhereRoute } from "@/app/api/user/sign-out-everywhere/route";
 import { forgetSignInFailures, SIGN_IN_WINDOW_MS } from "@/lib/auth/sign-in-throttle";
 import { users } from "@/lib/db/schema";
 import { resetRateLimits } from "@/lib/http/rate-limit";
@@ -205,6 +207,22 @@ describe("a changed password ends every other session (token version)", () => {
     expect((await call(listTokens, { headers: other.auth })).status).toBe(200);
     const again = await call(issueToken, { method: "POST", body: { email: me.email, password: me.password } });
     expect((await call(listTokens, { headers: bearer(again.body.data.token) })).status).toBe(200);
+  });
+
+  it("does the same over the user API: POST /api/user/password answers a fresh token, POST /api/user/sign-out-everywhere ends them all", async () => {
+    config();
+    const { email, password, auth } = await signUp();
+    const other = (await call(issueToken, { method: "POST", body: { email, password } })).body.data.token;
+    const wrong = await call(changePasswordRoute, { method: "POST", headers: auth, body: { currentPassword: "not it at all", newPassword: "another long password" } });
+    expect(wrong.status).toBe(400);
+    expect((await call(listTokens, { headers: bearer(other) })).status).toBe(200); // nothing changed
+    const changed = await call(changePasswordRoute, { method: "POST", headers: auth, body: { currentPassword: password, newPassword: "another long password" } });
+    expect(changed.status).toBe(200);
+    for (const old of [auth, bearer(other)]) expect((await call(listTokens, { headers: old })).status).toBe(401);
+    const fresh = bearer(changed.body.data.token);
+    expect((await call(listTokens, { headers: fresh })).status).toBe(200);
+    expect((await call(signOutEverywhereRoute, { method: "POST", headers: fresh })).body.data).toEqual({ signedOut: true });
+    expect((await call(listTokens, { headers: fresh })).status).toBe(401);
   });
 
   it("refuses a wrong current password and changes nothing", async () => {
