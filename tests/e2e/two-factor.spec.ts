@@ -48,6 +48,8 @@ for (const colorScheme of ["light", "dark"] as const) {
     await shoot(page, testInfo, `2fa-recovery-codes-${colorScheme}`);
     await page.getByRole("button", { name: "I have stored them" }).click();
     await expect(page.getByText("of 10 recovery codes left")).toBeVisible();
+    // axe would measure the toast mid-fade: check the page once it is gone.
+    await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
     await shoot(page, testInfo, `2fa-on-${colorScheme}`);
 
     // Another browser: the password alone is not enough.
