@@ -1,5 +1,5 @@
 import pino from "pino";
-import { errorText, redactUrls } from "./chain/rpc-errors";
+import { errorText, redactUrls } from "./error-text";
 
 /**
  * One structured JSON logger. Secrets are redacted by key wherever they appear, so a careless

@@ -1,6 +1,11 @@
+/**
+ * Many reads in one round trip (Multicall3 where the chain has it, else bounded parallel calls):
+ * balances for custody's reconcile and recover, and the sweeper's pre-batch checks. Chain
+ * plumbing: it knows nothing of what the balances are for.
+ */
 import { erc20Abi, multicall3Abi, type Abi, type Address } from "viem";
-import { publicClientFor } from "../chain/networks";
-import { classifyRpcError } from "../chain/rpc-errors";
+import { publicClientFor } from "./networks";
+import { classifyRpcError } from "./rpc-errors";
 
 /** Multicall3's address on BSC and nearly every chain (mds1/multicall). */
 export const MULTICALL3_ADDRESS: Address = "0xcA11bde05977b3631167028862bE2a173976CA11";

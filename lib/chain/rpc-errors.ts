@@ -12,6 +12,11 @@
  *   transient        no answer, or a failure worth retrying as is (timeouts, 5xx, lagging node)
  *   rejected         the node refused the request for good (revert, no funds, bad transaction)
  */
+import { errorLinks as links, errorText, redactUrls } from "../error-text";
+
+// Kept importable from here: every RPC caller already reads its errors through this module.
+export { errorText, redactUrls };
+
 export type RpcErrorKind = "already-known" | "nonce-used" | "underpriced" | "range-too-large" | "rate-limited" | "transient" | "rejected";
 
 const ALREADY_KNOWN = /already known|known transaction|already imported|alreadyknown|already exists|already in (the )?(mem)?pool/i;
@@ -24,36 +29,6 @@ const RANGE_TOO_LARGE =
 const TRANSIENT =
   /timeout|timed out|econnreset|econnrefused|enotfound|socket hang up|socket closed|fetch failed|bad gateway|service unavailable|gateway timeout|header not found|unknown block|internal error|temporarily unavailable|try again/i;
 const TRANSPORT_NAMES = new Set(["HttpRequestError", "TimeoutError", "WebSocketRequestError", "SocketClosedError"]);
-
-interface ErrorLink {
-  name?: string;
-  code?: number;
-  status?: number;
-  shortMessage?: string;
-  details?: string;
-  cause?: unknown;
-  message?: string;
-}
-
-function links(error: unknown): ErrorLink[] {
-  const chain: ErrorLink[] = [];
-  for (let e = error as ErrorLink | undefined; e && typeof e === "object" && chain.length < 10; e = e.cause as ErrorLink | undefined) chain.push(e);
-  if (chain.length === 0) chain.push({ message: String(error) });
-  return chain;
-}
-
-/** The node's and the transport's own words, without the request body or the URL. */
-export function errorText(error: unknown): string {
-  const parts: string[] = [];
-  for (const link of links(error)) {
-    for (const part of [link.shortMessage, link.details]) if (part && !parts.includes(part)) parts.push(part);
-  }
-  if (parts.length === 0) {
-    const first = links(error)[0]!;
-    parts.push(first.message ?? String(error));
-  }
-  return redactUrls(parts.join(" | "));
-}
 
 /** What the node itself said (the innermost `details`), for reasons shown to merchants. */
 export function nodeMessage(error: unknown): string {
@@ -103,12 +78,4 @@ export function publicRpcProblem(kind: RpcErrorKind): string {
     default:
       return "the RPC endpoint refused a request";
   }
-}
-
-/**
- * Keeps scheme and host of every URL, drops credentials, path and query: provider API keys live
- * there (https://bsc.provider.example/v1/<key>).
- */
-export function redactUrls(text: string): string {
-  return text.replace(/\b(https?|wss?):\/\/(?:[^\s/@"'<>]*@)?([^\s/?#"'<>]+)[^\s"'<>]*/gi, (_match, scheme: string, host: string) => `${scheme}://${host}/…`);
 }

@@ -3,7 +3,7 @@ import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Address, type 
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, sweepBatches, type Forward } from "../db/schema";
-import { readContracts } from "../custody/balances";
+import { readContracts } from "./multicall";
 import { log } from "../log";
 import { lockDepositAddresses } from "./forward-plan";
 import { after, type StepOutcome } from "./forward-records";

@@ -6,7 +6,7 @@ import { rowsOf } from "../db/rows";
 import { appState, chainCursors, tokenCatalogue } from "../db/schema";
 import { keyRingFor } from "../chain/keys";
 import { listNetworks, publicClientFor } from "../chain/networks";
-import { readHoldings } from "./balances";
+import { readHoldings } from "../chain/multicall";
 import { nonceTakenDifferences, paidAfterFailedDifferences } from "./reconcile-ledger";
 
 /**

@@ -12,7 +12,7 @@ import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { recordTransaction } from "../ledger/record";
-import { readHoldings } from "./balances";
+import { readHoldings } from "../chain/multicall";
 import { recoverBnb, serviceBnbWallets } from "./recover-bnb";
 import { settleInFlight, settleLedgerInFlight, SETTLE_WAIT_MS, waitForNonce } from "./recover-in-flight";
 

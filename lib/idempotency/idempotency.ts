@@ -1,3 +1,10 @@
+/**
+ * Idempotency-Key, the same way for every request that changes money (payment/create,
+ * withdrawal/send): the first answer to a (key, API key, scope) is stored with a hash of the
+ * request body, in the transaction that records the change, and replayed for 24 h; the same key
+ * with another body is IDEMPOTENCY_CONFLICT. Domain-neutral: domain code and route handlers use
+ * it alike, and it knows nothing of HTTP beyond the key's format.
+ */
 import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../db";

@@ -1,7 +1,7 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../db";
 import { paymentSessions, type SessionStatus } from "../db/schema";
-import { enqueueSessionEvents } from "../webhooks/outbox";
+import { enqueueSessionEvents } from "./session-events";
 import { findSessionForKey } from "./find-session";
 import { paymentEvents } from "./session-state";
 

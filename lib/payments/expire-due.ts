@@ -1,7 +1,7 @@
 import { and, eq, lte, type SQL } from "drizzle-orm";
 import type { Db } from "../db";
 import { paymentSessions, type PaymentSession } from "../db/schema";
-import { enqueueSessionEvents } from "../webhooks/outbox";
+import { enqueueSessionEvents } from "./session-events";
 import { paymentEvents } from "./session-state";
 
 /**

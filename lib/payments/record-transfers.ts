@@ -3,7 +3,7 @@ import type { Db } from "../db";
 import type { ObservedTransfer } from "../chain/scanner";
 import { deposits, paymentSessions, tokens } from "../db/schema";
 import { metrics } from "../metrics/registry";
-import { enqueueSessionEvents, type SessionEvents } from "../webhooks/outbox";
+import { enqueueSessionEvents, type SessionEvents } from "./session-events";
 import { evaluateSession, paymentEvents } from "./session-state";
 
 /**

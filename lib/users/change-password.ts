@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
-import { users } from "../db/schema";
+import { users, type User } from "../db/schema";
 import { AppError } from "../errors";
 import { passwordSchema } from "./create-user";
 import { hashPassword, verifyPassword } from "./password";
@@ -10,16 +10,19 @@ export const changePasswordSchema = z
   .object({ currentPassword: z.string({ error: "current password is required" }).min(1, { error: "current password is required" }), newPassword: passwordSchema })
   .refine((v) => v.currentPassword !== v.newPassword, { message: "the new password must differ from the current one", path: ["newPassword"] });
 
-export async function changePassword(db: Db, userId: number, input: z.output<typeof changePasswordSchema>): Promise<void> {
+/** Answers the user as changed (with its new token version, for a fresh token). */
+export async function changePassword(db: Db, userId: number, input: z.output<typeof changePasswordSchema>): Promise<User> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
     throw new AppError("VALIDATION_ERROR", "the current password is wrong", [{ path: "currentPassword", message: "the current password is wrong" }]);
   }
   // Every token issued before (bearer tokens, other browsers' sessions) stops working.
-  await db
+  const [changed] = await db
     .update(users)
     .set({ passwordHash: await hashPassword(input.newPassword), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
-    .where(eq(users.id, userId));
+    .where(eq(users.id, userId))
+    .returning();
+  return changed!; // the row was read just above; users are never deleted by this path
 }
 
 /** Ends every dashboard session and bearer token of the user, this one included. */

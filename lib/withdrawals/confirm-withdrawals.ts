@@ -7,7 +7,7 @@ import { broadcastRecorded, REFUSED_PREFIX } from "../ledger/broadcast";
 import { replaceTransaction } from "../ledger/replace";
 import { settleNonce, type NonceOutcome } from "../ledger/settle";
 import { log } from "../log";
-import { enqueueWithdrawalEvent } from "../webhooks/outbox";
+import { enqueueWithdrawalEvent } from "./withdrawal-events";
 import { releasesIdempotencyKey, settleWithdrawal, withdrawalEvent, type NonceFacts, type Settlement } from "./withdrawal-state";
 
 /**

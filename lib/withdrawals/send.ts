@@ -7,7 +7,7 @@ import { requireSecondFactor } from "../users/two-factor";
 import { ensureGasBalance } from "../chain/gas-top-up";
 import { AppError } from "../errors";
 import { chargeForDomainWallet } from "../ledger/charges";
-import { runIdempotent } from "../http/idempotency";
+import { runIdempotent } from "../idempotency/idempotency";
 import { broadcastWithdrawal, settleOne } from "./confirm-withdrawals";
 import type { SendWithdrawalInput } from "./schemas";
 import { recordWithdrawal, ShortOfGasError, type WithdrawalSender } from "./send-withdrawal";

@@ -11,7 +11,7 @@ import { recoverFunds } from "@/lib/custody/recover";
 import { openPglite } from "@/lib/db/client";
 import { chainTransactions, tokenCatalogue } from "@/lib/db/schema";
 import { keyRingFor } from "@/lib/chain/keys";
-import { MULTICALL3_ADDRESS } from "@/lib/custody/balances";
+import { MULTICALL3_ADDRESS } from "@/lib/chain/multicall";
 import { scanNetworkStep } from "@/lib/jobs/steps";
 import multicall3 from "@/lib/chain/contracts/multicall3.json";
 import { setUpMerchant } from "../helpers/accounts";

@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import { issueBearerToken } from "@/lib/auth/bearer-token";
-import { users } from "@/lib/db/schema";
 import { readJson } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { withUser } from "@/lib/http/handlers";
@@ -12,7 +10,6 @@ import { changePassword, changePasswordSchema } from "@/lib/users/change-passwor
  * fresh token.
  */
 export const POST = withUser(async ({ req, db, user }) => {
-  await changePassword(db, user.id, await readJson(req, changePasswordSchema));
-  const [changed] = await db.select().from(users).where(eq(users.id, user.id));
-  return ok(await issueBearerToken(changed!));
+  const changed = await changePassword(db, user.id, await readJson(req, changePasswordSchema));
+  return ok(await issueBearerToken(changed));
 });

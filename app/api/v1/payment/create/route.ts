@@ -1,7 +1,7 @@
 import { parseWith, readJsonObject } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { corsPreflight, withApiKey } from "@/lib/http/handlers";
-import { parseIdempotencyKey, runIdempotent } from "@/lib/http/idempotency";
+import { parseIdempotencyKey, runIdempotent } from "@/lib/idempotency/idempotency";
 import { createPaymentSession } from "@/lib/payments/create-session";
 import { depositAddressPool } from "@/lib/payments/deposit-address-pool";
 import { createPaymentSchema } from "@/lib/payments/schemas";

@@ -1,7 +1,7 @@
 import { parseWith, readJsonObject } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { corsPreflight, withApiKey } from "@/lib/http/handlers";
-import { parseIdempotencyKey } from "@/lib/http/idempotency";
+import { parseIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { sendWithdrawalSchema } from "@/lib/withdrawals/schemas";
 import { sendWithdrawal } from "@/lib/withdrawals/send";
 
