@@ -183,7 +183,7 @@ function CodeDialog(props: {
   return (
     <Dialog open={open} onOpenChange={(next) => (setOpen(next), setErrors({}))}>
       <DialogTrigger asChild>
-        <Button variant={props.destructive ? "outline" : "secondary"} className={props.destructive ? "text-destructive hover:text-destructive" : undefined}>
+        <Button variant={props.destructive ? "outline" : "secondary"}>
           {props.destructive && <ShieldOff aria-hidden />} {props.trigger}
         </Button>
       </DialogTrigger>
