@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { createTestClient, http, parseEther, parseUnits, publicActions, type Address } from "viem";
-import { startAnvil } from "@/lib/chain/anvil";
+import { startAnvil } from "@/lib/dev/anvil";
 import { keyRingFor } from "@/lib/chain/keys";
-import { scanOnce } from "@/lib/chain/scanner";
+import { scanOnce } from "@/lib/scanner/scanner";
 import { recordTransfers } from "@/lib/payments/record-transfers";
 import { parseConfig, setConfig } from "@/lib/config";
 import { setDatabase } from "@/lib/db";
@@ -16,7 +16,7 @@ import { chainCursors, deposits, forwards, paymentSessions, tokenCatalogue, toke
 import { startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
 import { createPaymentSession, type CreatedSession } from "@/lib/payments/create-session";
 import { createUser } from "@/lib/users/create-user";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/chain/demo-token";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { createBenchDatabase } from "./database";
 import { BENCH_MNEMONIC } from "./server";
 import { deployBenchToken } from "./token";

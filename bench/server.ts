@@ -1,7 +1,7 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createBenchDatabase } from "./database";
-import { freePort, startAnvil, type AnvilNode } from "@/lib/chain/anvil";
+import { freePort, startAnvil, type AnvilNode } from "@/lib/dev/anvil";
 
 /**
  * A production server for benchmarks: `next start` on a fresh PostgreSQL database, with an anvil

@@ -22,7 +22,7 @@ async function main() {
     const wallet = keys.withdrawalAddress(merchant.domainId);
     // Fund the domain wallet with tokens: a payer sends it some.
     const { payFrom } = await import("./pay");
-    const { ANVIL_DEFAULT_KEYS } = await import("@/lib/chain/demo-token");
+    const { ANVIL_DEFAULT_KEYS } = await import("@/lib/dev/demo-token");
     await payFrom(server.anvil.url, ANVIL_DEFAULT_KEYS[0]!, token, wallet, parseEther("1000"));
 
     const started = performance.now();

@@ -1,8 +1,8 @@
 import { getConfig } from "./config";
 import { getDatabase } from "./db";
-import { startLocalChain } from "./chain/local-chain";
+import { startLocalChain } from "./dev/local-chain";
 import { verifyChainIds } from "./chain/verify-chain-ids";
-import { checkBatchSweeping } from "./chain/sweep-contracts";
+import { checkBatchSweeping } from "./forwarding/sweep-contracts";
 import { seedLocalDemo } from "./seed/demo-merchant";
 import { loadGasTankGeneration } from "./chain/gas-tank";
 import { log } from "./log";

@@ -9,7 +9,7 @@ import { loadGasTankGeneration } from "@/lib/chain/gas-tank";
 import { tokensCommand, TOKENS_USAGE } from "@/lib/admin/tokens";
 import { createUserCommand, USERS_USAGE } from "@/lib/admin/users";
 import { keyRingFor } from "@/lib/chain/keys";
-import { connectLocalChain } from "@/lib/chain/local-chain";
+import { connectLocalChain } from "@/lib/dev/local-chain";
 import { listNetworks, publicClientFor } from "@/lib/chain/networks";
 import { getConfig } from "@/lib/config";
 import { closeDatabase, getDb } from "@/lib/db";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getAddress } from "viem";
-import { connectLocalChain } from "../chain/local-chain";
+import { connectLocalChain } from "../dev/local-chain";
 import { listNetworks } from "../chain/networks";
 import { getConfig } from "../config";
 import type { Db } from "../db";

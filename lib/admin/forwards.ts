@@ -1,4 +1,4 @@
-import { heldForwards, openForwards, retryHeldForwards } from "../chain/forward-admin";
+import { heldForwards, openForwards, retryHeldForwards } from "../forwarding/forward-admin";
 import type { Db } from "../db";
 import type { Forward } from "../db/schema";
 import { AppError } from "../errors";

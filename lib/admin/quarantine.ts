@@ -1,4 +1,4 @@
-import { listQuarantine } from "../chain/quarantine";
+import { listQuarantine } from "../scanner/quarantine";
 import type { Db } from "../db";
 
 export async function quarantineCommand(db: Db, args: string[]): Promise<string[]> {

@@ -1,6 +1,6 @@
 import type { Db } from "../db";
 import { AppError } from "../errors";
-import { describeSweeper, rotateSweeperOperator, setSweeperPaused, sweeperStatus } from "../chain/sweeper-admin";
+import { describeSweeper, rotateSweeperOperator, setSweeperPaused, sweeperStatus } from "../forwarding/sweeper-admin";
 import { flag } from "./tokens";
 
 export const SWEEPER_USAGE = `  sweeper status [--network <n>]          the BatchSweeper on each network: owner, operator, paused

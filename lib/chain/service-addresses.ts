@@ -5,7 +5,7 @@ import { getConfig, type NetworkName } from "../config";
 import { AppError } from "../errors";
 import { depositTopicOf } from "./deposit-addresses";
 import { gasTankGeneration, keyRingFor } from "./keys";
-import { CREATE2_DEPLOYER, serviceSweepContracts } from "./sweep-contracts";
+import { CREATE2_DEPLOYER, serviceSweepContracts } from "./sweep-addresses";
 
 /**
  * Payout targets may not be addresses this service derives (a deposit address, the gas tank, a

@@ -5,7 +5,7 @@ import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
 import { domains, paymentSessions, tokenCatalogue } from "../db/schema";
 import { AppError } from "../errors";
-import { transferData } from "../chain/forward-gas";
+import { transferData } from "../forwarding/forward-gas";
 import { ensureGasBalance } from "../chain/gas-top-up";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";

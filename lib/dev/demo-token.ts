@@ -13,7 +13,7 @@ import {
   type Hex,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import artifact from "./contracts/demo-token.json";
+import artifact from "../chain/contracts/demo-token.json";
 
 export const demoTokenAbi = artifact.abi as Abi;
 export const demoTokenBytecode = artifact.bytecode as Hex;

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import type { Config } from "../config";
 import { log } from "../log";
 import { isPortFree, startAnvil, type AnvilNode } from "./anvil";
-import { setLocalRpcUrl } from "./networks";
+import { setLocalRpcUrl } from "../chain/networks";
 
 /**
  * The embedded network `local`: an anvil child process (1 s blocks, Prague, chain 31337) whose

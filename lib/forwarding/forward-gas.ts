@@ -1,4 +1,4 @@
-import { gasTankGeneration } from "./keys";
+import { gasTankGeneration } from "../chain/keys";
 import { and, eq } from "drizzle-orm";
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from "viem";
 import { getConfig } from "../config";
@@ -8,11 +8,11 @@ import { addressHasOtherInFlight, hold, type StepOutcome } from "./forward-recor
 import { sendForwardTransaction } from "./forward-ledger";
 import { chargesForSessions } from "../ledger/charges";
 import { recordTransaction } from "../ledger/record";
-import { keyRingFor } from "./keys";
-import { chainOf, networkConfig, publicClientFor } from "./networks";
-import { allocateNonce } from "./nonces";
-import { classifyRpcError, errorText } from "./rpc-errors";
-import { topUpGasLimit } from "./transactions";
+import { keyRingFor } from "../chain/keys";
+import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
+import { allocateNonce } from "../chain/nonces";
+import { classifyRpcError, errorText } from "../chain/rpc-errors";
+import { topUpGasLimit } from "../chain/transactions";
 
 /**
  * pending → gas_sent: read the address's balance of the token, simulate sweeping all of it, fix

@@ -4,7 +4,7 @@ import { forwards, IN_FLIGHT_FORWARD_STATUSES, type Forward } from "../db/schema
 import { log } from "../log";
 import { lockDepositAddresses, planForwards } from "./forward-plan";
 import { backoffSeconds, decideFailure } from "./forward-schedule";
-import type { RpcErrorKind } from "./rpc-errors";
+import type { RpcErrorKind } from "../chain/rpc-errors";
 
 /**
  * The forward row's state changes, shared by the forwarder's steps. Held means "needs the

@@ -6,9 +6,9 @@ import { forwards, paymentSessions, type Forward } from "../db/schema";
 import { transferData } from "./forward-gas";
 import { complete, hold, MAX_SWEEP_REVERTS, replan, type StepOutcome } from "./forward-records";
 import { forwardTransactionOutcome, sendForwardTransaction } from "./forward-ledger";
-import { keyRingFor } from "./keys";
-import { chainOf, networkConfig, publicClientFor } from "./networks";
-import { allocateNonce } from "./nonces";
+import { keyRingFor } from "../chain/keys";
+import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
+import { allocateNonce } from "../chain/nonces";
 import { recordTransaction } from "../ledger/record";
 
 /** gas_sent → sweep_sent once the top-up is mined: sign the token transfer, record it in the ledger, send it. */

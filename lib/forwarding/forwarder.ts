@@ -8,7 +8,7 @@ import { isForwardDue } from "./forward-schedule";
 import { confirmSweep, signSweep } from "./forward-sweep";
 import { confirmSweepBatch, formSweepBatch } from "./sweep-batch";
 import { batchSweepSupport } from "./sweep-contracts";
-import { classifyRpcError, errorText, isRetryable } from "./rpc-errors";
+import { classifyRpcError, errorText, isRetryable } from "../chain/rpc-errors";
 
 /**
  * Forwards a deposit address's tokens to their target, exactly once, as a resumable state machine:

@@ -5,10 +5,10 @@ import { chainTransactions, forwards, sweepBatches, type SweepBatch } from "../d
 import { log } from "../log";
 import { after } from "./forward-records";
 import { lockDepositAddresses, planForwards } from "./forward-plan";
-import { publicClientFor } from "./networks";
+import { publicClientFor } from "../chain/networks";
 import { batchSweeperAbi } from "./sweep-contracts";
 import type { SettledTransaction } from "./tank-transactions";
-import { receiptOf } from "./transactions";
+import { receiptOf } from "../chain/transactions";
 
 /**
  * Applies a settled batch to its forwards, in one transaction with the batch row (so a crash

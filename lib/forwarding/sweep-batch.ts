@@ -3,13 +3,13 @@ import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Address, type 
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, sweepBatches, type Forward } from "../db/schema";
-import { readContracts } from "./multicall";
+import { readContracts } from "../chain/multicall";
 import { log } from "../log";
 import { lockDepositAddresses } from "./forward-plan";
 import { after, type StepOutcome } from "./forward-records";
-import { keyRingFor } from "./keys";
-import { chainOf, networkConfig, publicClientFor } from "./networks";
-import { allocateNonce } from "./nonces";
+import { keyRingFor } from "../chain/keys";
+import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
+import { allocateNonce } from "../chain/nonces";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { batchSweeperAbi, depositDelegateAbi, type SweepContracts } from "./sweep-contracts";
 import { chargesForSessions } from "../ledger/charges";

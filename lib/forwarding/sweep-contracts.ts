@@ -1,17 +1,16 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { concat, encodeDeployData, getAddress, getContractAddress, keccak256, stringToHex, type Abi, type Address, type Hex } from "viem";
+import { concat, getAddress, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { sweepBatches, type ChainTransaction } from "../db/schema";
 import { log } from "../log";
-import batchSweeperArtifact from "./contracts/batch-sweeper.json";
-import depositDelegateArtifact from "./contracts/deposit-delegate.json";
-import { loadGasTankGeneration } from "./gas-tank";
-import { keyRingFor } from "./keys";
-import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "./networks";
-import { allocateNonce } from "./nonces";
-import { classifyRpcError, errorText } from "./rpc-errors";
+import { loadGasTankGeneration } from "../chain/gas-tank";
+import { keyRingFor } from "../chain/keys";
+import { batchSweeperAbi, CREATE2_DEPLOYER, SALT, serviceSweepContracts, type SweepContracts } from "../chain/sweep-addresses";
+import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "../chain/networks";
+import { allocateNonce } from "../chain/nonces";
+import { classifyRpcError, errorText } from "../chain/rpc-errors";
 import { forgetRefusedBatches, MAX_REFUSED_BATCHES, recordTankTransaction, refusedBatches, settleOpenTankTransactions } from "./tank-transactions";
 import { broadcastRecorded } from "../ledger/broadcast";
 
@@ -25,9 +24,6 @@ import { broadcastRecorded } from "../ledger/broadcast";
  * swept the classic way.
  * The deployments are recorded signed before they are broadcast, like every tank transaction.
  */
-export const CREATE2_DEPLOYER: Address = "0x4e59b44847b379578588920ca78fbf26c0b4956c";
-// v2: the sweeper has an owner who can pause it and rotate its operator.
-const SALT: Hex = keccak256(stringToHex("bsc-pay/batched-sweeps/v2"));
 export const DEPLOY_KINDS = ["deploy_sweeper", "deploy_delegate"] as const;
 /** Deployments that reverted this many times: the network stays classic (the operator should look). */
 const MAX_FAILED_DEPLOYMENTS = 2;
@@ -36,39 +32,8 @@ export const SWEEPER_CHECK_MS = 15_000;
 /** Checks (EIP-7702 probe, contract code) that failed in a row before forwards go classic meanwhile. */
 const MAX_FAILED_CHECKS = 3;
 
-export const batchSweeperAbi = batchSweeperArtifact.abi as Abi;
-export const depositDelegateAbi = depositDelegateArtifact.abi as Abi;
-
-export interface SweepContracts {
-  sweeper: Address;
-  delegate: Address;
-  gasPerSweep: bigint;
-  sweeperInit: Hex;
-  delegateInit: Hex;
-}
-
-export function sweepContractsFor(owner: Address, firstOperator: Address, gasPerSweep: bigint): SweepContracts {
-  const sweeperInit = encodeDeployData({ abi: batchSweeperAbi, bytecode: batchSweeperArtifact.bytecode as Hex, args: [owner, firstOperator, gasPerSweep] });
-  const sweeper = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: SALT, bytecode: sweeperInit });
-  const delegateInit = encodeDeployData({ abi: depositDelegateAbi, bytecode: depositDelegateArtifact.bytecode as Hex, args: [sweeper] });
-  const delegate = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: SALT, bytecode: delegateInit });
-  return { sweeper, delegate, gasPerSweep, sweeperInit, delegateInit };
-}
-
-/**
- * The gas one batch entry may use at most. A BEP-20 transfer out of a delegated address takes
- * 30–60k; the bound keeps a batch of 100 within half of a 30M-gas block even when every entry
- * burns its whole allowance, and never exceeds MAX_SWEEP_GAS.
- */
-const BATCH_ENTRY_GAS = 100_000n;
-
-export function serviceSweepContracts(): SweepContracts {
-  const config = getConfig();
-  const gasPerSweep = config.maxSweepGas < BATCH_ENTRY_GAS ? config.maxSweepGas : BATCH_ENTRY_GAS;
-  const keys = keyRingFor(config.masterMnemonic);
-  // The first tank, whatever the current generation: the addresses never move.
-  return sweepContractsFor(keys.sweeperOwnerAddress(), keys.gasTankAddress(0), gasPerSweep);
-}
+// Their addresses and ABIs are chain-level facts (lib/chain/sweep-addresses.ts); kept importable from here.
+export { batchSweeperAbi, CREATE2_DEPLOYER, depositDelegateAbi, serviceSweepContracts, sweepContractsFor, type SweepContracts } from "../chain/sweep-addresses";
 
 export type BatchSupport =
   | { state: "ready"; contracts: SweepContracts }

@@ -5,11 +5,11 @@ import { AppError } from "../errors";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { recordTransaction } from "../ledger/record";
 import { settleNonce } from "../ledger/settle";
-import { ensureGasBalance } from "./gas-top-up";
-import { loadGasTankGeneration, MAX_GAS_TANK_GENERATIONS, saveGasTankGeneration } from "./gas-tank";
-import { keyRingFor } from "./keys";
-import { chainOf, listNetworks, networkConfig, publicClientFor } from "./networks";
-import { allocateNonce } from "./nonces";
+import { ensureGasBalance } from "../chain/gas-top-up";
+import { loadGasTankGeneration, MAX_GAS_TANK_GENERATIONS, saveGasTankGeneration } from "../chain/gas-tank";
+import { keyRingFor } from "../chain/keys";
+import { chainOf, listNetworks, networkConfig, publicClientFor } from "../chain/networks";
+import { allocateNonce } from "../chain/nonces";
 import { batchSweeperAbi, forgetBatchSupport, readSweeperControl, serviceSweepContracts } from "./sweep-contracts";
 
 /**

@@ -1,4 +1,4 @@
-import { gasTankGeneration } from "./keys";
+import { gasTankGeneration } from "../chain/keys";
 import { and, eq, ne } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import type { Db } from "../db";
@@ -7,8 +7,8 @@ import type { GasChargeShare } from "../ledger/charges";
 import { recordTransaction } from "../ledger/record";
 import { settleNonce } from "../ledger/settle";
 import { log } from "../log";
-import { publicClientFor } from "./networks";
-import { receiptOf } from "./transactions";
+import { publicClientFor } from "../chain/networks";
+import { receiptOf } from "../chain/transactions";
 
 /**
  * The gas tank's transactions of batched sweeping (`sweep_batches`: batches, the contracts'

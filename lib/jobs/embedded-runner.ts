@@ -1,7 +1,7 @@
 import { getConfig } from "../config";
 import type { DatabaseHandle } from "../db/client";
 import { errorText } from "../chain/rpc-errors";
-import { publicScanError } from "../chain/scanner";
+import { publicScanError } from "../scanner/scanner";
 import { log } from "../log";
 import { WebhookPump } from "../webhooks/pump";
 import { configuredNetworks, confirmWithdrawalsStep, dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, reconcileIfDueStep, scanNetworkStep } from "./steps";

@@ -1,9 +1,9 @@
-import { planFlaggedDeposits, type QueuedForward } from "../chain/forward-plan";
-import { advanceForward, dueForwards, type ForwardOutcome } from "../chain/forwarder";
-import { askAgainAt } from "../chain/forward-schedule";
-import { settleOpenTankTransactions } from "../chain/tank-transactions";
+import { planFlaggedDeposits, type QueuedForward } from "../forwarding/forward-plan";
+import { advanceForward, dueForwards, type ForwardOutcome } from "../forwarding/forwarder";
+import { askAgainAt } from "../forwarding/forward-schedule";
+import { settleOpenTankTransactions } from "../forwarding/tank-transactions";
 import { listNetworks } from "../chain/networks";
-import { recordScanError, scanOnce } from "../chain/scanner";
+import { recordScanError, scanOnce } from "../scanner/scanner";
 import type { Db } from "../db";
 import { tendLedger } from "../ledger/watchdog";
 import { log } from "../log";

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db";
-import type { ObservedTransfer } from "../chain/scanner";
+import type { ObservedTransfer } from "../scanner/scanner";
 import { deposits, paymentSessions, tokens } from "../db/schema";
 import { metrics } from "../metrics/registry";
 import { enqueueSessionEvents, type SessionEvents } from "./session-events";

@@ -2,10 +2,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { BaseError, getAddress, hexToBigInt, numberToHex, type Hex, type PublicClient } from "viem";
 import type { Db } from "../db";
 import { chainCursors, tokenCatalogue } from "../db/schema";
-import { ownersOfDepositTopics } from "./deposit-addresses";
-import { networkConfig, publicClientFor } from "./networks";
+import { ownersOfDepositTopics } from "../chain/deposit-addresses";
+import { networkConfig, publicClientFor } from "../chain/networks";
 import { quarantineLogs, type QuarantineEntry } from "./quarantine";
-import { classifyRpcError, errorText, publicRpcProblem } from "./rpc-errors";
+import { classifyRpcError, errorText, publicRpcProblem } from "../chain/rpc-errors";
 import { decodeTransferLog, TRANSFER_TOPIC, type RawLog } from "./transfer-log";
 
 export { TRANSFER_TOPIC } from "./transfer-log";

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { createApiKey } from "../api-keys/create-api-key";
-import { DEMO_TOKEN, DEMO_TOKEN_ADDRESS, ensureDemoToken, ensureLocalBalance } from "../chain/demo-token";
+import { DEMO_TOKEN, DEMO_TOKEN_ADDRESS, ensureDemoToken, ensureLocalBalance } from "../dev/demo-token";
 import { keyRingFor } from "../chain/keys";
 import { publicClientFor } from "../chain/networks";
 import type { Config } from "../config";

@@ -1,6 +1,6 @@
 import { createWalletClient, erc20Abi, http, type Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS } from "../chain/demo-token";
+import { ANVIL_DEFAULT_KEYS } from "../dev/demo-token";
 import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "../chain/networks";
 import type { Db } from "../db";
 import { AppError } from "../errors";

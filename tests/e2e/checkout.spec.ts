@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS } from "../../lib/chain/demo-token";
+import { ANVIL_DEFAULT_KEYS } from "../../lib/dev/demo-token";
 import { expectAccessible, screenshot, watchConsole } from "./helpers/pages";
 import { apiMerchant, payDirectly } from "./helpers/merchant";
 import { injectWallet } from "./helpers/wallet";

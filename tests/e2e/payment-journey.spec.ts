@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { createPublicClient, createWalletClient, defineChain, erc20Abi, http, parseUnits, type Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/chain/demo-token";
+import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/dev/demo-token";
 
 /**
  * The whole product over HTTP against `npm start` with its embedded chain: a merchant sets up,

@@ -13,8 +13,8 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
-import { startAnvil, type AnvilNode, type AnvilOptions } from "@/lib/chain/anvil";
-import { ANVIL_DEFAULT_KEYS, demoTokenAbi, demoTokenBytecode } from "@/lib/chain/demo-token";
+import { startAnvil, type AnvilNode, type AnvilOptions } from "@/lib/dev/anvil";
+import { ANVIL_DEFAULT_KEYS, demoTokenAbi, demoTokenBytecode } from "@/lib/dev/demo-token";
 
 export const payerKey: Hex = ANVIL_DEFAULT_KEYS[1]!;
 export const payer = privateKeyToAccount(payerKey);

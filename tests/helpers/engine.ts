@@ -3,13 +3,13 @@ import { spawn } from "node:child_process";
 import { inArray, sql } from "drizzle-orm";
 import { createWalletClient, erc20Abi, http, parseEther, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { isForwardDue } from "@/lib/chain/forward-schedule";
-import type { ForwardOutcome } from "@/lib/chain/forwarder";
+import { isForwardDue } from "@/lib/forwarding/forward-schedule";
+import type { ForwardOutcome } from "@/lib/forwarding/forwarder";
 import { keyRingFor } from "@/lib/chain/keys";
 import type { Db } from "@/lib/db";
 import { forwards, OPEN_FORWARD_STATUSES } from "@/lib/db/schema";
 import { dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, scanNetworkStep } from "@/lib/jobs/steps";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/chain/demo-token";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { chainAt, chainClient, type TestChain } from "./chain";
 import { TEST_MNEMONIC } from "./config";
 

@@ -1,6 +1,6 @@
 import { createWalletClient, getAddress, http, type Abi, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/chain/demo-token";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { chainAt, chainClient } from "./chain";
 import artifact from "./contracts/hostile-token.json";
 

@@ -2,7 +2,7 @@
 // so a test can kill it while the transaction is between its record and its broadcast, or right
 // after the broadcast, and check what a restart does.
 import type { Address } from "viem";
-import { batchSweepSupport } from "@/lib/chain/sweep-contracts";
+import { batchSweepSupport } from "@/lib/forwarding/sweep-contracts";
 import { ensureGasBalance } from "@/lib/chain/gas-top-up";
 import { recoverFunds } from "@/lib/custody/recover";
 import { getDatabase } from "@/lib/db";

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { parseUnits, type Address } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { batchSweepSupport, forgetBatchSupport, knownSweepMode, serviceSweepContracts } from "@/lib/chain/sweep-contracts";
+import { batchSweepSupport, forgetBatchSupport, knownSweepMode, serviceSweepContracts } from "@/lib/forwarding/sweep-contracts";
 import { chainCursors, forwards, sweepBatches, walletNonces, chainTransactions } from "@/lib/db/schema";
 import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";

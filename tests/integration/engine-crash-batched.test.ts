@@ -5,7 +5,7 @@ import { parseUnits, type Address, type Hex } from "viem";
 import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { forgetBatchSupport } from "@/lib/chain/sweep-contracts";
+import { forgetBatchSupport } from "@/lib/forwarding/sweep-contracts";
 import { closeDatabase } from "@/lib/db";
 import { chainTransactions, forwards, sweepBatches } from "@/lib/db/schema";
 import { tendLedger } from "@/lib/ledger/watchdog";

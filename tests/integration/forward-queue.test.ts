@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { addressHasOtherInFlight, backoffSeconds, MAX_FORWARD_ATTEMPTS, recordFailure } from "@/lib/chain/forward-records";
-import { isForwardDue, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/chain/forward-schedule";
-import { advanceForward, dueForwards } from "@/lib/chain/forwarder";
+import { addressHasOtherInFlight, backoffSeconds, MAX_FORWARD_ATTEMPTS, recordFailure } from "@/lib/forwarding/forward-records";
+import { isForwardDue, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/forwarding/forward-schedule";
+import { advanceForward, dueForwards } from "@/lib/forwarding/forwarder";
 import { forwards, type Forward } from "@/lib/db/schema";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";

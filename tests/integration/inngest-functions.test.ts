@@ -9,7 +9,7 @@ import { forwardDeposit, FORWARD_ATTEMPTS } from "@/inngest/functions/forward-de
 import { expireSessions } from "@/inngest/functions/maintenance";
 import { scanChains, SCAN_ROUNDS } from "@/inngest/functions/scan-chains";
 import { jobDb } from "@/inngest/db";
-import { MAX_FORWARD_ATTEMPTS } from "@/lib/chain/forward-schedule";
+import { MAX_FORWARD_ATTEMPTS } from "@/lib/forwarding/forward-schedule";
 import { forwards, paymentSessions, type Forward } from "@/lib/db/schema";
 import { dueForwardsStep, forwardStep, type ForwardStepResult } from "@/lib/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";

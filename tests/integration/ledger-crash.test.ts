@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { ensureGasBalance } from "@/lib/chain/gas-top-up";
 import { keyRingFor } from "@/lib/chain/keys";
-import { batchSweepSupport, forgetBatchSupport } from "@/lib/chain/sweep-contracts";
+import { batchSweepSupport, forgetBatchSupport } from "@/lib/forwarding/sweep-contracts";
 import { recoverFunds } from "@/lib/custody/recover";
 import { closeDatabase } from "@/lib/db";
 import type { DatabaseHandle } from "@/lib/db/client";

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { erc20Abi, formatUnits } from "viem";
 import { describe, expect, it, vi } from "vitest";
-import { startAnvil } from "@/lib/chain/anvil";
-import { DEMO_TOKEN_ADDRESS } from "@/lib/chain/demo-token";
+import { startAnvil } from "@/lib/dev/anvil";
+import { DEMO_TOKEN_ADDRESS } from "@/lib/dev/demo-token";
 import { keyRingFor } from "@/lib/chain/keys";
 import { setLocalRpcUrl } from "@/lib/chain/networks";
 import { apiKeys, appState, chainCursors, domains, subscriptions, tokens, users } from "@/lib/db/schema";

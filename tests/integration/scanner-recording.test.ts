@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { parseUnits, type Address } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { scanOnce, type TransferRecorder } from "@/lib/chain/scanner";
+import { scanOnce, type TransferRecorder } from "@/lib/scanner/scanner";
 import { chainCursors, deposits, quarantinedLogs } from "@/lib/db/schema";
 import { recordTransfers } from "@/lib/payments/record-transfers";
 import { setUpMerchant } from "../helpers/accounts";

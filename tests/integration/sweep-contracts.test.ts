@@ -3,7 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import batchSweeper from "@/lib/chain/contracts/batch-sweeper.json";
 import depositDelegate from "@/lib/chain/contracts/deposit-delegate.json";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/chain/demo-token";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { keyRingFor } from "@/lib/chain/keys";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC } from "../helpers/config";

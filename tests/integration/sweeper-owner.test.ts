@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { sweeperCommand } from "@/lib/admin/sweeper";
 import { assertNotServiceAddress } from "@/lib/chain/service-addresses";
-import { batchSweeperAbi, batchSweepSupport, forgetBatchSupport, serviceSweepContracts } from "@/lib/chain/sweep-contracts";
+import { batchSweeperAbi, batchSweepSupport, forgetBatchSupport, serviceSweepContracts } from "@/lib/forwarding/sweep-contracts";
 import { keyRingFor, setGasTankGeneration } from "@/lib/chain/keys";
 import { appState, chainTransactions, forwards, sweepBatches } from "@/lib/db/schema";
 import { setUpMerchant, type Merchant } from "../helpers/accounts";

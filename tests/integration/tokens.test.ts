@@ -5,7 +5,7 @@ import { GET as list, POST as register } from "@/app/api/user/tokens/route";
 import { eq } from "drizzle-orm";
 import { tokensCommand } from "@/lib/admin/tokens";
 import { tokenCatalogue, tokens } from "@/lib/db/schema";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/chain/demo-token";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { signUp } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";

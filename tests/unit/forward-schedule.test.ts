@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askAgainAt, backoffSeconds, decideFailure, isForwardDue, MAX_FORWARD_ATTEMPTS, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/chain/forward-schedule";
+import { askAgainAt, backoffSeconds, decideFailure, isForwardDue, MAX_FORWARD_ATTEMPTS, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/forwarding/forward-schedule";
 import type { ForwardStatus } from "@/lib/db/schema";
 import type { RpcErrorKind } from "@/lib/chain/rpc-errors";
 

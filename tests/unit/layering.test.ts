@@ -34,9 +34,14 @@ const FOUNDATION_FILES = ["config", "errors", "log", "error-text", "validation",
 const RULES: { name: string; files: string[]; forbidden: (to: string | null, spec: string) => boolean }[] = [
   { name: "domain code never imports HTTP (lib/http)", files: DOMAIN.flatMap((d) => sourceFiles(join("lib", d))), forbidden: under(["http"]) },
   {
-    name: "chain code (lib/chain, lib/ledger) never imports domain, custody, webhooks or HTTP",
-    files: [...sourceFiles("lib/chain"), ...sourceFiles("lib/ledger")],
+    name: "the chain engine (lib/chain, lib/ledger, lib/scanner, lib/forwarding, lib/dev) never imports domain, custody, webhooks or HTTP",
+    files: ["lib/chain", "lib/ledger", "lib/scanner", "lib/forwarding", "lib/dev"].flatMap((d) => sourceFiles(d)),
     forbidden: under([...DOMAIN, "http"]),
+  },
+  {
+    name: "chain plumbing (lib/chain, lib/ledger) never imports the scanner, forwarding or dev tooling built on it",
+    files: [...sourceFiles("lib/chain"), ...sourceFiles("lib/ledger")],
+    forbidden: under(["scanner", "forwarding", "dev"]),
   },
   {
     name: "the foundation (config, errors, log, validation, db) imports nothing of the service above it",
@@ -59,16 +64,18 @@ describe("layering", () => {
   it("would catch a break of each rule", () => {
     const breaks: [number, string, string][] = [
       [0, "lib/withdrawals/send.ts", "../http/idempotency"],
-      [1, "lib/chain/sweep-batch.ts", "../custody/balances"],
+      [1, "lib/forwarding/sweep-batch.ts", "../custody/balances"],
       [1, "lib/ledger/record.ts", "@/lib/payments/session-view"],
-      [2, "lib/log.ts", "./chain/rpc-errors"],
-      [3, "lib/webhooks/outbox.ts", "../payments/session-view"],
-      [4, "lib/payments/create-session.ts", "@/app/api/v1/payment/create/route"],
-      [5, "app/dashboard/page.tsx", "drizzle-orm"],
+      [1, "lib/forwarding/sweep-batch.ts", "../payments/session-view"],
+      [2, "lib/chain/service-addresses.ts", "../forwarding/sweep-contracts"],
+      [3, "lib/log.ts", "./chain/rpc-errors"],
+      [4, "lib/webhooks/outbox.ts", "../payments/session-view"],
+      [5, "lib/payments/create-session.ts", "@/app/api/v1/payment/create/route"],
+      [6, "app/dashboard/page.tsx", "drizzle-orm"],
     ];
     for (const [rule, file, spec] of breaks) expect(RULES[rule]!.forbidden(target(file, spec), spec), `${file} → ${spec}`).toBe(true);
-    expect(RULES[1]!.forbidden(target("lib/chain/sweep-batch.ts", "./multicall"), "./multicall")).toBe(false);
-    expect(RULES[2]!.forbidden(target("lib/log.ts", "./error-text"), "./error-text")).toBe(false);
+    expect(RULES[1]!.forbidden(target("lib/forwarding/sweep-batch.ts", "../chain/multicall"), "../chain/multicall")).toBe(false);
+    expect(RULES[3]!.forbidden(target("lib/log.ts", "./error-text"), "./error-text")).toBe(false);
   });
 });
 
