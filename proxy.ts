@@ -4,7 +4,7 @@ import { listNetworks, networkConfig, rpcUrlsOf } from "@/lib/chain/networks";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { securityHeaders, walletRpcOrigins } from "@/lib/http/security-headers";
-import { embedOrigins } from "@/lib/payments/embed-origin";
+import { embedOrigins } from "@/lib/checkout/embed-origin";
 import { isUuid } from "@/lib/validation";
 
 /**

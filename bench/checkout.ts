@@ -14,7 +14,7 @@ import { migrate } from "@/lib/db/migrate";
 import { addDomain } from "@/lib/domains/add-domain";
 import { startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
 import { activatePlan } from "@/lib/packages/activate-plan";
-import { checkoutHub } from "@/lib/payments/checkout-hub";
+import { checkoutHub } from "@/lib/checkout/checkout-hub";
 import { createPaymentSession } from "@/lib/payments/create-session";
 import { createUser } from "@/lib/users/create-user";
 import { createTestClient, http, publicActions } from "viem";

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { Logo } from "@/components/brand/logo";
 import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
 import { fill, formatDecimal, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
-import type { CheckoutView as View } from "@/lib/payments/checkout-view";
+import type { CheckoutView as View } from "@/lib/checkout/checkout-view";
 import { LanguageSwitcher } from "./language-switcher";
 import { useCheckoutFeed } from "./use-checkout-feed";
 

@@ -1,6 +1,6 @@
 import { Address } from "@/components/dashboard/address";
 import { Amount } from "@/components/dashboard/format";
-import { qrCodeDataUri } from "@/lib/payments/eip681";
+import { qrCodeDataUri } from "@/lib/checkout/eip681";
 
 export interface WalletBalance {
   key: string;

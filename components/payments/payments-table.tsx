@@ -8,7 +8,7 @@ import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { DataTableCells, DataTableHeader } from "@/components/ui/data-table";
 import { Table, TableBody, TableRow } from "@/components/ui/table";
-import type { UserPaymentRow } from "@/lib/payments/user-payments";
+import type { UserPaymentRow } from "@/lib/dashboard/user-payments";
 
 const column = createColumnHelper<UserPaymentRow>();
 

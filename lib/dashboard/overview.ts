@@ -6,7 +6,7 @@ import type { Db } from "../db";
 import { apiKeys, domains, forwards, paymentSessions, tokens, type SessionStatus } from "../db/schema";
 import { activeSubscription } from "../packages/current-package";
 import { formatAmount } from "../payments/amount";
-import { listUserPayments } from "../payments/user-payments";
+import { listUserPayments } from "./user-payments";
 import { bnbBalanceOf, tokenBalanceOf } from "./wallet-balances";
 
 /** Below this a gas tank is shown as low on the overview (the same bound as /api/health). */

@@ -12,7 +12,7 @@ import { findOwnToken } from "../tokens/find-own-token";
 import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "./amount";
 import { depositAddressPool, type DepositAddress } from "./deposit-address-pool";
-import { qrCodeDataUriOffThread, tokenTransferUri } from "./eip681";
+import { qrCodeDataUriOffThread, tokenTransferUri } from "../checkout/eip681";
 import { insertSession } from "./insert-session";
 import type { CreatePaymentInput } from "./schemas";
 import { checkoutUrl } from "./session-view";

@@ -9,7 +9,7 @@
  *   + IL·G, IL = HMAC-SHA512(chainCode, parentKey ‖ index)[0..32]) and their EIP-55 addresses; null
  *   for an index BIP-32 has no key for. Yields between slices, so a QR request never waits long.
  *   The curve arithmetic is libsecp256k1's (tiny-secp256k1, WebAssembly), the hash @noble/hashes'.
- * - `qrCode`: the PNG data URI of lib/payments/eip681.ts `qrCodeDataUri` (same symbol, same bytes:
+ * - `qrCode`: the PNG data URI of lib/checkout/eip681.ts `qrCodeDataUri` (same symbol, same bytes:
  *   tests/unit/side-thread.test.ts compares them).
  */
 export const WORKER_SOURCE = String.raw`

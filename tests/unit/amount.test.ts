@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatAmount, parseAmount } from "@/lib/payments/amount";
-import { tokenTransferUri } from "@/lib/payments/eip681";
+import { tokenTransferUri } from "@/lib/checkout/eip681";
 
 describe("parseAmount", () => {
   it.each([

@@ -4,7 +4,7 @@ import { PNG } from "pngjs";
 import QRCode from "qrcode";
 import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { QR_MASK_PATTERN, qrCodeDataUri, qrCodeDataUriOffThread, qrModules, tokenTransferUri } from "@/lib/payments/eip681";
+import { QR_MASK_PATTERN, qrCodeDataUri, qrCodeDataUriOffThread, qrModules, tokenTransferUri } from "@/lib/checkout/eip681";
 import { SideThread } from "@/lib/side-thread/side-thread";
 
 function decode(dataUri: string) {

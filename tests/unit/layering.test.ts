@@ -23,7 +23,7 @@ function importsOf(file: string): { spec: string; to: string | null }[] {
   return [...readFileSync(file, "utf8").matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]!).map((spec) => ({ spec, to: target(file, spec) }));
 }
 
-const DOMAIN = ["payments", "withdrawals", "domains", "tokens", "packages", "api-keys", "users", "webhooks", "gas", "custody", "dashboard"];
+const DOMAIN = ["payments", "checkout", "withdrawals", "domains", "tokens", "packages", "api-keys", "users", "webhooks", "gas", "custody", "dashboard"];
 const under = (folders: string[]) => (to: string | null) => to !== null && folders.some((f) => to === `lib/${f}` || to.startsWith(`lib/${f}/`));
 const FOUNDATION_FILES = ["config", "errors", "log", "error-text", "validation", "pagination"].map((f) => join("lib", `${f}.ts`));
 

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { runAction, type ActionResult } from "@/lib/http/server-action";
-import { cancelUserPayment } from "@/lib/payments/payment-detail";
+import { cancelUserPayment } from "@/lib/dashboard/payment-detail";
 import { simulatePayment } from "@/lib/seed/simulate-payment";
 
 const sessionIdSchema = z.object({ sessionId: z.string().uuid({ message: "not a payment id" }) });

@@ -15,7 +15,7 @@ import { getDb } from "@/lib/db";
 import { SESSION_STATUSES } from "@/lib/db/schema";
 import { listDomains } from "@/lib/domains/manage-domains";
 import { listTokens } from "@/lib/tokens/list-tokens";
-import { listUserPayments, paymentFiltersSchema } from "@/lib/payments/user-payments";
+import { listUserPayments, paymentFiltersSchema } from "@/lib/dashboard/user-payments";
 
 export const metadata: Metadata = { title: "Payments" };
 

@@ -14,7 +14,7 @@ import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db";
 import { WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/db/schema";
 import { listDomains } from "@/lib/domains/manage-domains";
-import { explorerTxUrl } from "@/lib/payments/payment-detail";
+import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
 import { listTokens } from "@/lib/tokens/list-tokens";
 import { listUserWithdrawals } from "@/lib/withdrawals/user-withdrawals";
 

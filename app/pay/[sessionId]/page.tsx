@@ -5,8 +5,8 @@ import { networkConfig, rpcUrlsOf } from "@/lib/chain/networks";
 import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
 import { numberSymbols } from "@/lib/i18n/locale";
 import { requestLocale } from "@/lib/i18n/request-locale";
-import { loadCheckout } from "@/lib/payments/checkout-page";
-import { explorerTxUrl } from "@/lib/payments/payment-detail";
+import { loadCheckout } from "@/lib/checkout/checkout-page";
+import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Pay", robots: { index: false } };

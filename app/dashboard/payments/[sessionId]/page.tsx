@@ -14,7 +14,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { getUserPayment, type TimelineEvent } from "@/lib/payments/payment-detail";
+import { getUserPayment, type TimelineEvent } from "@/lib/dashboard/payment-detail";
 import { canSimulatePayments } from "@/lib/seed/simulate-payment";
 
 export const metadata: Metadata = { title: "Payment" };

@@ -12,7 +12,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { explorerTxUrl } from "@/lib/payments/payment-detail";
+import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
 import { getUserWithdrawal } from "@/lib/withdrawals/user-withdrawals";
 
 export const metadata: Metadata = { title: "Withdrawal" };

@@ -3,8 +3,8 @@ import { errorResponse } from "@/lib/http/envelope";
 import { withErrors } from "@/lib/http/handlers";
 import { parseUuid } from "@/lib/http/params";
 import { clientIp } from "@/lib/http/client-ip";
-import { checkoutHub, type CheckoutEvent } from "@/lib/payments/checkout-hub";
-import { admitStream } from "@/lib/payments/checkout-streams";
+import { checkoutHub, type CheckoutEvent } from "@/lib/checkout/checkout-hub";
+import { admitStream } from "@/lib/checkout/checkout-streams";
 import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
@@ -15,8 +15,8 @@ const HEARTBEAT_MS = 15_000;
 /**
  * GET /api/checkout/:sessionId/events (public): the session's status as Server-Sent Events —
  * status, amounts and the chain's head while pending; the stream ends at a terminal state. Every
- * open page is served by the process's one change feed (lib/payments/checkout-hub.ts). Open
- * streams are capped per client address and in total (lib/payments/checkout-streams.ts).
+ * open page is served by the process's one change feed (lib/checkout/checkout-hub.ts). Open
+ * streams are capped per client address and in total (lib/checkout/checkout-streams.ts).
  */
 export const GET = withErrors(async ({ req, params }) => {
   const sessionId = parseUuid(params.sessionId, "sessionId");

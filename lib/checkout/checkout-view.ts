@@ -2,9 +2,9 @@ import { networkConfig } from "../chain/networks";
 import type { Db } from "../db";
 import type { PaymentSession, Token } from "../db/schema";
 import { AppError } from "../errors";
-import { formatAmount } from "./amount";
+import { formatAmount } from "../payments/amount";
 import { qrCodeDataUri, tokenTransferUri } from "./eip681";
-import { findSession } from "./find-session";
+import { findSession } from "../payments/find-session";
 
 /**
  * What the public checkout page needs, and nothing about the merchant (no wallet, domain,

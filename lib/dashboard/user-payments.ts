@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { Db } from "../db";
 import { paymentSessions, SESSION_STATUSES, tokens, type PaymentSession } from "../db/schema";
 import { offsetOf, pageOf, type Page } from "../pagination";
-import { formatAmount } from "./amount";
-import { expireSessionsWhere } from "./expire-due";
+import { formatAmount } from "../payments/amount";
+import { expireSessionsWhere } from "../payments/expire-due";
 import { isUuid } from "../validation";
 
 /**

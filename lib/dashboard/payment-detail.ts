@@ -2,10 +2,10 @@ import { and, asc, eq, or } from "drizzle-orm";
 import type { Db } from "../db";
 import { deposits, domains, forwards, paymentSessions, tokens } from "../db/schema";
 import { AppError } from "../errors";
-import { formatAmount } from "./amount";
-import { cancelPaymentSession } from "./cancel-session";
-import { findSession } from "./find-session";
-import { checkoutUrl } from "./session-view";
+import { formatAmount } from "../payments/amount";
+import { cancelPaymentSession } from "../payments/cancel-session";
+import { findSession } from "../payments/find-session";
+import { checkoutUrl } from "../payments/session-view";
 import { isUuid } from "../validation";
 
 /** Block explorers of the networks: none for the embedded chain. */
