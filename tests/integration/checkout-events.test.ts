@@ -1,6 +1,6 @@
 import { NextRequest } from "next/server";
 import { parseUnits, type Address } from "viem";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as events } from "@/app/api/checkout/[sessionId]/events/route";
 import { GET as embedCheck } from "@/app/api/checkout/[sessionId]/embed/route";
 import { GET as checkout } from "@/app/api/checkout/[sessionId]/route";
@@ -66,12 +66,15 @@ async function scanUntilCompleted(sessionId: string): Promise<number> {
   throw new Error("the payment did not complete");
 }
 
+beforeAll(async () => {
+  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+  resetCheckoutHub();
+  token = await deployTestToken(chain().url, { symbol: "SSE" });
+  merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
+});
+
 describe("GET /api/checkout/:sessionId/events", () => {
   it("sends the status at once, follows partial payments, and ends at a terminal state", async () => {
-    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
-    resetCheckoutHub();
-    token = await deployTestToken(chain().url, { symbol: "SSE" });
-    merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
     const session = await newSession("10");
     const stream = await openStream(session.sessionId);
     expect(stream.res.status).toBe(200);

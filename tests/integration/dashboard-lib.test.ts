@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { parseEther, parseUnits, type Address } from "viem";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import { onboarding, paymentsByStatus, volumeByDay } from "@/lib/dashboard/overview";
@@ -33,12 +33,15 @@ async function newSession(m: Merchant, amount: string) {
   return res.body.data as { sessionId: string; depositAddress: Address };
 }
 
+beforeAll(async () => {
+  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+  token = await deployTestToken(chain().url, { symbol: "DSH" });
+  [a, b] = [await setUpMerchant({ contractAddress: token, network: "bsc" }), await setUpMerchant({ contractAddress: token, network: "bsc" })];
+  await fundGasTank(chain().url);
+});
+
 describe("dashboard data", () => {
   it("lists a merchant's payments with filters, search and pages, never another merchant's", async () => {
-    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
-    token = await deployTestToken(chain().url, { symbol: "DSH" });
-    [a, b] = [await setUpMerchant({ contractAddress: token, network: "bsc" }), await setUpMerchant({ contractAddress: token, network: "bsc" })];
-    await fundGasTank(chain().url);
     const [paid, open, other] = [await newSession(a, "5"), await newSession(a, "7"), await newSession(b, "9")];
     const hash = await payTo(chain().url, token, paid.depositAddress, parseUnits("5", 18));
     await chain().client.mine({ blocks: 1 });

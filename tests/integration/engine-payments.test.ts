@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { parseUnits, type Address } from "viem";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { POST as cancel } from "@/app/api/v1/payment/[sessionId]/cancel/route";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
@@ -29,11 +29,14 @@ const statusOf = async (sessionId: string, m = merchant) =>
   (await call(status, { headers: { "x-api-key": m.apiKey }, params: { sessionId } })).body.data;
 const settle = () => runEngine(db(), chain().url);
 
+beforeAll(async () => {
+  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+  usd = await deployTestToken(chain().url, { symbol: "USDT", decimals: 18 });
+  merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
+});
+
 describe("chain engine: detect, complete, forward", () => {
   it("completes an exact payment and forwards it to the merchant, leaving the deposit address empty", async () => {
-    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
-    usd = await deployTestToken(chain().url, { symbol: "USDT", decimals: 18 });
-    merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
     const tank = await fundGasTank(chain().url);
     const tankBefore = await chain().client.getBalance({ address: tank });
     const merchantBefore = await tokenBalance(chain().url, usd, MERCHANT_WALLET);

@@ -1,7 +1,7 @@
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
 import { getAddress } from "viem";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as addDomain } from "@/app/api/user/domains/route";
 import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
@@ -30,11 +30,14 @@ function decodeQr(dataUri: string): string | undefined {
   return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
 }
 
+beforeAll(async () => {
+  config();
+  tokenAddress = await deployTestToken(chain().url, { symbol: "USDT", decimals: 18 });
+  merchant = await setUpMerchant({ contractAddress: tokenAddress, network: "bsc" });
+});
+
 describe("POST /api/v1/payment/create", () => {
   it("creates a pending session with a fresh HD deposit address, a QR of the EIP-681 URI and a checkout URL", async () => {
-    config();
-    tokenAddress = await deployTestToken(chain().url, { symbol: "USDT", decimals: 18 });
-    merchant = await setUpMerchant({ contractAddress: tokenAddress, network: "bsc" });
     const before = Date.now();
     const res = await call(create, { method: "POST", headers: headers(), body: { tokenId: merchant.tokenId, amount: "10.50" } });
     expect(res.status).toBe(201);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as status, OPTIONS as statusPreflight } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create, OPTIONS as createPreflight } from "@/app/api/v1/payment/create/route";
 import { paymentSessions } from "@/lib/db/schema";
@@ -17,10 +17,13 @@ const config = (extra: Record<string, string> = {}) =>
 let merchant: Merchant;
 const countSessions = async () => (await db().select({ id: paymentSessions.id }).from(paymentSessions)).length;
 
+beforeAll(async () => {
+  config();
+  merchant = await setUpMerchant({ contractAddress: await deployTestToken(chain().url), network: "bsc" });
+});
+
 describe("Idempotency-Key on payment/create", () => {
   it("returns the first response again for the same key and body, in any key order", async () => {
-    config();
-    merchant = await setUpMerchant({ contractAddress: await deployTestToken(chain().url), network: "bsc" });
     const headers = { "x-api-key": merchant.apiKey, "idempotency-key": "order-1001" };
     const first = await call(create, { method: "POST", headers, body: { tokenId: merchant.tokenId, amount: "3", metadata: { a: 1, b: 2 } } });
     expect(first.status).toBe(201);

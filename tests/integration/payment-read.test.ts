@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as checkout } from "@/app/api/checkout/[sessionId]/route";
 import { POST as cancel } from "@/app/api/v1/payment/[sessionId]/cancel/route";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
@@ -29,10 +29,13 @@ async function setExpiresAt(sessionId: string, date: Date) {
   await db().update(paymentSessions).set({ expiresAt: date }).where(eq(paymentSessions.id, sessionId));
 }
 
+beforeAll(async () => {
+  config();
+  merchant = await setUpMerchant({ contractAddress: await deployTestToken(chain().url, { symbol: "USDT" }), network: "bsc" });
+});
+
 describe("GET /api/v1/payment/:sessionId/status", () => {
   it("answers the session's state with null receivedAmount and txHash until something arrives", async () => {
-    config();
-    merchant = await setUpMerchant({ contractAddress: await deployTestToken(chain().url, { symbol: "USDT" }), network: "bsc" });
     const sessionId = await newSession();
     const res = await call(status, { headers: key(), params: { sessionId } });
     expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { createWalletClient, erc20Abi, http, parseUnits, type Address } from "viem";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { reconcileCommand, statusCommand } from "@/lib/admin/operations";
@@ -36,12 +36,15 @@ async function run() {
   return { code, text: lines.join("\n") };
 }
 
+beforeAll(async () => {
+  env();
+  usd = await deployTestToken(chain().url, { symbol: "RCN" });
+  merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
+  await fundGasTank(chain().url);
+});
+
 describe("reconcile: the ledger against the chain", () => {
   it("finds nothing to report when every payment was forwarded, and exits 0", async () => {
-    env();
-    usd = await deployTestToken(chain().url, { symbol: "RCN" });
-    merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
-    await fundGasTank(chain().url);
     await paidSession("5", MERCHANT_WALLET);
     await paidSession("3"); // forwarded to the domain's withdrawal wallet (no merchantWallet, no payout address)
     await runEngine(db(), chain().url);
