@@ -65,6 +65,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await login.getByRole("button", { name: "Sign in" }).click();
     await expect(login.getByLabel("Two-factor code")).toBeVisible();
     await expect(login).toHaveURL(/\/login/);
+    await shoot(login, testInfo, `2fa-sign-in-code-${colorScheme}`);
     await login.getByLabel("Two-factor code").fill(totpCode(secret, step));
     await login.getByRole("button", { name: "Sign in" }).click();
     await login.waitForURL("**/dashboard");
@@ -74,6 +75,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await login.getByLabel("Key name").fill("with two-factor");
     await login.getByRole("button", { name: "Create key" }).click();
     await expect(login.getByText("enter the current code from your authenticator app")).toBeVisible();
+    await shoot(login, testInfo, `2fa-api-key-code-${colorScheme}`);
     await login.getByLabel("Two-factor code").fill(totpCode(secret, step + 1));
     await login.getByRole("button", { name: "Create key" }).click();
     await expect(login.getByTestId("new-api-key")).toContainText("bscp_live_");

@@ -107,6 +107,10 @@ describe("two-factor sign-in", () => {
     expect(noCode.status).toBe(400);
     expect(noCode.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "code" }] });
     expect((await call(createKey, { method: "POST", headers: auth, body: { name: "wrong", code: "000000" } })).status).toBe(400);
+    for (const code of [123456, "9".repeat(40)]) {
+      const malformed = await call(createKey, { method: "POST", headers: auth, body: { name: "malformed", code } });
+      expect(malformed.body.error).toMatchObject({ code: "VALIDATION_ERROR" });
+    }
     const created = await call(createKey, { method: "POST", headers: auth, body: { name: "with a code", code: totpCode(secret, totpStep() + 1) } });
     expect(created.status).toBe(201);
     const keys = await call(listKeys, { headers: auth });

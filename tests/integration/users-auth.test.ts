@@ -225,6 +225,32 @@ describe("a changed password ends every other session (token version)", () => {
     expect((await call(listTokens, { headers: fresh })).status).toBe(401);
   });
 
+  it("answers malformed password-change and token bodies with VALIDATION_ERROR, revoking and changing nothing", async () => {
+    config();
+    const { userId, email, password, auth } = await signUp();
+    const [before] = await db().select().from(users).where(eq(users.id, userId));
+    for (const body of [
+      {},
+      { currentPassword: password },
+      { currentPassword: password, newPassword: "short" },
+      { currentPassword: password, newPassword: password },
+      { currentPassword: 7, newPassword: "another long password" },
+      "not an object",
+    ]) {
+      const res = await call(changePasswordRoute, { method: "POST", headers: auth, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code).toBe("VALIDATION_ERROR");
+    }
+    const [after] = await db().select().from(users).where(eq(users.id, userId));
+    expect(after).toMatchObject({ passwordHash: before!.passwordHash, tokenVersion: before!.tokenVersion });
+    expect((await call(listTokens, { headers: auth })).status).toBe(200);
+    for (const code of [123456, { a: 1 }, "x".repeat(33)]) {
+      const res = await call(issueToken, { method: "POST", body: { email, password, code } });
+      expect(res.status, JSON.stringify(code)).toBe(400);
+      expect(res.body.error.code).toBe("VALIDATION_ERROR");
+    }
+  });
+
   it("refuses a wrong current password and changes nothing", async () => {
     config();
     const { userId, auth } = await signUp();
