@@ -1,10 +1,10 @@
-import { NextResponse, type NextRequest } from "next/server";
+import { type NextRequest, NextResponse } from "next/server";
 import { getToken } from "next-auth/jwt";
 import { listNetworks, networkConfig, rpcUrlsOf } from "@/lib/chain/networks";
+import { embedOrigins } from "@/lib/checkout/embed-origin";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { securityHeaders, walletRpcOrigins } from "@/lib/http/security-headers";
-import { embedOrigins } from "@/lib/checkout/embed-origin";
 import { isUuid } from "@/lib/validation";
 
 /**
@@ -17,7 +17,9 @@ export async function proxy(req: NextRequest) {
   let response = NextResponse.next();
   const path = req.nextUrl.pathname;
   if (path === "/dashboard" || path.startsWith("/dashboard/")) {
-    const token = await getToken({ req, secret: config.nextAuthSecret, secureCookie: config.siteUrl.startsWith("https://") }).catch(() => null);
+    const token = await getToken({ req, secret: config.nextAuthSecret, secureCookie: config.siteUrl.startsWith("https://") }).catch(
+      () => null,
+    );
     if (!token?.sub) {
       const login = new URL("/login", req.nextUrl.origin);
       login.searchParams.set("callbackUrl", `${path}${req.nextUrl.search}`);
@@ -34,7 +36,10 @@ async function pageSecurityHeaders(req: NextRequest): Promise<Record<string, str
   return securityHeaders({
     https: config.siteUrl.startsWith("https://"),
     dev: config.nodeEnv === "development",
-    connectOrigins: walletRpcOrigins(listNetworks(), local ? (rpcUrlsOf(local)[0] ?? (config.localChain ? `http://127.0.0.1:${config.localChain.port}` : null)) : null),
+    connectOrigins: walletRpcOrigins(
+      listNetworks(),
+      local ? (rpcUrlsOf(local)[0] ?? (config.localChain ? `http://127.0.0.1:${config.localChain.port}` : null)) : null,
+    ),
     frameAncestors: await checkoutFrameAncestors(req),
   });
 }

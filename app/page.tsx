@@ -5,8 +5,16 @@ import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { buttonVariants } from "@/components/ui/button";
 
 const FEATURES = [
-  { icon: QrCode, title: "A fresh address per payment", text: "Each payment gets its own deposit address, QR code and hosted checkout page." },
-  { icon: Forward, title: "Forwarded to your wallet", text: "Tokens that arrive are swept to your wallet exactly once, with gas paid by the gateway." },
+  {
+    icon: QrCode,
+    title: "A fresh address per payment",
+    text: "Each payment gets its own deposit address, QR code and hosted checkout page.",
+  },
+  {
+    icon: Forward,
+    title: "Forwarded to your wallet",
+    text: "Tokens that arrive are swept to your wallet exactly once, with gas paid by the gateway.",
+  },
   { icon: Wallet, title: "Withdrawals", text: "Send tokens from your domain's wallet from the dashboard or the API." },
   { icon: ShieldCheck, title: "Self-hosted", text: "Your keys derive from your mnemonic. Runs on one machine, or many." },
 ];
@@ -30,8 +38,8 @@ export default function HomePage() {
         <section className="max-w-2xl">
           <h1 className="text-4xl font-semibold tracking-tight text-balance sm:text-5xl">Accept stablecoins on BNB Smart Chain.</h1>
           <p className="mt-4 text-lg text-muted-foreground">
-            BSC Pay is a self-hostable payment gateway for BEP-20 tokens: create a payment with one API call, and the tokens land in your wallet within
-            seconds of the payer sending them.
+            BSC Pay is a self-hostable payment gateway for BEP-20 tokens: create a payment with one API call, and the tokens land in your
+            wallet within seconds of the payer sending them.
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <Link href="/signup" className={buttonVariants({ variant: "brand", size: "lg" })}>
@@ -52,8 +60,14 @@ export default function HomePage() {
           ))}
         </section>
         <p className="mt-12 text-sm text-muted-foreground">
-          Operators: <Link href="/api/health" className="underline underline-offset-4">service status</Link> ·{" "}
-          <Link href="/api/v1/openapi.json" className="underline underline-offset-4">openapi.json</Link>
+          Operators:{" "}
+          <Link href="/api/health" className="underline underline-offset-4">
+            service status
+          </Link>{" "}
+          ·{" "}
+          <Link href="/api/v1/openapi.json" className="underline underline-offset-4">
+            openapi.json
+          </Link>
         </p>
       </main>
     </div>

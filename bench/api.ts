@@ -56,13 +56,17 @@ async function main() {
     const status = await measure(routes.status);
 
     console.log(`\nautocannon -c ${CONNECTIONS} -d ${DURATION}s against next start (PostgreSQL)\n`);
-    console.log(`${"route".padEnd(34)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"× ping".padStart(7)} ${"failed".padStart(7)}`);
+    console.log(
+      `${"route".padEnd(34)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"× ping".padStart(7)} ${"failed".padStart(7)}`,
+    );
     for (const r of [ping, create, status]) {
       console.log(
         `${r.title.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${(r.rps / ping.rps).toFixed(2).padStart(7)} ${String(r.failed).padStart(7)}`,
       );
     }
-    console.log(`\ngoals: create ≥ 0.50 × ping (${(create.rps / ping.rps).toFixed(2)}), status ≥ 0.80 × ping (${(status.rps / ping.rps).toFixed(2)})`);
+    console.log(
+      `\ngoals: create ≥ 0.50 × ping (${(create.rps / ping.rps).toFixed(2)}), status ≥ 0.80 × ping (${(status.rps / ping.rps).toFixed(2)})`,
+    );
   } finally {
     await server.stop();
   }

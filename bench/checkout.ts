@@ -1,25 +1,24 @@
 import { eq } from "drizzle-orm";
 import { NextRequest } from "next/server";
-import { parseEther, parseUnits, type Address } from "viem";
+import { type Address, createTestClient, http, parseEther, parseUnits, publicActions } from "viem";
 import { GET as events } from "@/app/api/checkout/[sessionId]/events/route";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
-import { startAnvil } from "@/lib/dev/anvil";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { keyRingFor } from "@/lib/chain/keys";
+import { checkoutHub } from "@/lib/checkout/checkout-hub";
 import { parseConfig, setConfig } from "@/lib/config";
 import { getDb, setDatabase } from "@/lib/db";
 import { openPostgres } from "@/lib/db/client";
-import { paymentSessions, tokenCatalogue, tokens } from "@/lib/db/schema";
 import { migrate } from "@/lib/db/migrate";
+import { paymentSessions, tokenCatalogue, tokens } from "@/lib/db/schema";
+import { startAnvil } from "@/lib/dev/anvil";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { addDomain } from "@/lib/domains/add-domain";
 import { startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
 import { activatePlan } from "@/lib/packages/activate-plan";
-import { checkoutHub } from "@/lib/checkout/checkout-hub";
 import { createPaymentSession } from "@/lib/payments/create-session";
 import { createUser } from "@/lib/users/create-user";
-import { createTestClient, http, publicActions } from "viem";
-import { payFrom } from "./pay";
 import { createBenchDatabase } from "./database";
+import { payFrom } from "./pay";
 import { BENCH_MNEMONIC } from "./server";
 import { deployBenchToken } from "./token";
 
@@ -32,7 +31,9 @@ import { deployBenchToken } from "./token";
 const COUNTS = (process.env.BENCH_STREAMS ?? "1,200,1000").split(",").map(Number);
 
 async function openStream(sessionId: string, onCompleted: () => void) {
-  const res = await events(new NextRequest(`http://localhost/api/checkout/${sessionId}/events`), { params: Promise.resolve({ sessionId }) });
+  const res = await events(new NextRequest(`http://localhost/api/checkout/${sessionId}/events`), {
+    params: Promise.resolve({ sessionId }),
+  });
   void (async () => {
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
@@ -54,16 +55,30 @@ async function main() {
   try {
     await migrate(handle.db);
     setDatabase(handle);
-    setConfig(parseConfig({ NODE_ENV: "production", BSC_RPC_URL: anvil.url, MASTER_MNEMONIC: BENCH_MNEMONIC, NEXTAUTH_SECRET: "benchmark-secret-0123456789abcdef", CONFIRMATIONS: "1", LOG_LEVEL: "silent" }));
+    setConfig(
+      parseConfig({
+        NODE_ENV: "production",
+        BSC_RPC_URL: anvil.url,
+        MASTER_MNEMONIC: BENCH_MNEMONIC,
+        NEXTAUTH_SECRET: "benchmark-secret-0123456789abcdef",
+        CONFIRMATIONS: "1",
+        LOG_LEVEL: "silent",
+      }),
+    );
     const db = handle.db;
     const token = await deployBenchToken(anvil.url);
     const user = await createUser(db, { email: "checkout@example.com", password: "benchmark password" });
     await activatePlan(db, user.id, "enterprise");
     await addDomain(db, user.id, "https://shop.example.com");
     await db.insert(tokenCatalogue).values({ network: "bsc", contractAddress: token, symbol: "BUSD", name: "Bench USD", decimals: 18 });
-    const [tokenRow] = await db.insert(tokens).values({ userId: user.id, network: "bsc", contractAddress: token, symbol: "BUSD", name: "Bench USD", decimals: 18 }).returning();
+    const [tokenRow] = await db
+      .insert(tokens)
+      .values({ userId: user.id, network: "bsc", contractAddress: token, symbol: "BUSD", name: "Bench USD", decimals: 18 })
+      .returning();
     const { record: key } = await createApiKey(db, user.id, "bench");
-    await createTestClient({ mode: "anvil", transport: http(anvil.url) }).extend(publicActions).setBalance({ address: keyRingFor(BENCH_MNEMONIC).gasTankAddress(), value: parseEther("100") });
+    await createTestClient({ mode: "anvil", transport: http(anvil.url) })
+      .extend(publicActions)
+      .setBalance({ address: keyRingFor(BENCH_MNEMONIC).gasTankAddress(), value: parseEther("100") });
     Object.assign(runner, startEmbeddedRunner(handle));
     const hub = checkoutHub(getDb);
 
@@ -72,7 +87,9 @@ async function main() {
       const session = await createPaymentSession(db, key, { tokenId: tokenRow!.id, amount: "1" }, null);
       let heard = 0;
       let lastHeardAt = 0;
-      await Promise.all(Array.from({ length: count }, () => openStream(session.sessionId, () => ((heard += 1), (lastHeardAt = Date.now())))));
+      await Promise.all(
+        Array.from({ length: count }, () => openStream(session.sessionId, () => ((heard += 1), (lastHeardAt = Date.now())))),
+      );
       await new Promise((r) => setTimeout(r, 1500));
       const before = hub.stats.queries;
       await new Promise((r) => setTimeout(r, 5000));
@@ -80,14 +97,19 @@ async function main() {
 
       let completedAt = 0;
       const watch = setInterval(async () => {
-        const [row] = await db.select({ status: paymentSessions.status }).from(paymentSessions).where(eq(paymentSessions.id, session.sessionId));
+        const [row] = await db
+          .select({ status: paymentSessions.status })
+          .from(paymentSessions)
+          .where(eq(paymentSessions.id, session.sessionId));
         if (row?.status === "completed" && !completedAt) completedAt = Date.now();
       }, 25);
       await payFrom(anvil.url, ANVIL_DEFAULT_KEYS[1]!, token, session.depositAddress as Address, parseUnits("1", 18));
       const deadline = Date.now() + 30_000;
       while (heard < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       clearInterval(watch);
-      console.log(`${String(count).padStart(18)} | ${perSecond.toFixed(1).padStart(27)} | ${heard === count ? `${lastHeardAt - completedAt} ms (${heard}/${count} streams)` : `only ${heard}/${count} streams heard it`}`);
+      console.log(
+        `${String(count).padStart(18)} | ${perSecond.toFixed(1).padStart(27)} | ${heard === count ? `${lastHeardAt - completedAt} ms (${heard}/${count} streams)` : `only ${heard}/${count} streams heard it`}`,
+      );
     }
   } finally {
     await runner.stop();

@@ -1,27 +1,27 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { createTestClient, http, parseEther, parseUnits, publicActions, type Address } from "viem";
-import { startAnvil } from "@/lib/dev/anvil";
+import { type Address, createTestClient, http, parseEther, parseUnits, publicActions } from "viem";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { keyRingFor } from "@/lib/chain/keys";
-import { scanOnce } from "@/lib/scanner/scanner";
-import { recordTransfers } from "@/lib/payments/record-transfers";
 import { parseConfig, setConfig } from "@/lib/config";
 import { setDatabase } from "@/lib/db";
 import { openPostgres } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { activatePlan } from "@/lib/packages/activate-plan";
-import { addDomain } from "@/lib/domains/add-domain";
-import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { chainCursors, deposits, forwards, paymentSessions, tokenCatalogue, tokens } from "@/lib/db/schema";
-import { startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
-import { createPaymentSession, type CreatedSession } from "@/lib/payments/create-session";
-import { createUser } from "@/lib/users/create-user";
+import { startAnvil } from "@/lib/dev/anvil";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
+import { addDomain } from "@/lib/domains/add-domain";
+import { startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
+import { activatePlan } from "@/lib/packages/activate-plan";
+import { type CreatedSession, createPaymentSession } from "@/lib/payments/create-session";
+import { recordTransfers } from "@/lib/payments/record-transfers";
+import { scanOnce } from "@/lib/scanner/scanner";
+import { createUser } from "@/lib/users/create-user";
 import { createBenchDatabase } from "./database";
+import { measureForwardingCost, printForwardingCost } from "./forwarding";
+import { payFrom } from "./pay";
 import { BENCH_MNEMONIC } from "./server";
 import { deployBenchToken } from "./token";
-import { payFrom } from "./pay";
-import { measureForwardingCost, printForwardingCost } from "./forwarding";
 
 /**
  * `npm run bench:engine` (PostgreSQL + anvil, in-process engine):
@@ -49,7 +49,10 @@ async function main() {
     await activatePlan(db, user.id, "enterprise");
     await addDomain(db, user.id, "https://shop.example.com");
     await db.insert(tokenCatalogue).values({ network: "bsc", contractAddress: token, symbol: "BUSD", name: "Bench USD", decimals: 18 });
-    const [tokenRow] = await db.insert(tokens).values({ userId: user.id, network: "bsc", contractAddress: token, symbol: "BUSD", name: "Bench USD", decimals: 18 }).returning();
+    const [tokenRow] = await db
+      .insert(tokens)
+      .values({ userId: user.id, network: "bsc", contractAddress: token, symbol: "BUSD", name: "Bench USD", decimals: 18 })
+      .returning();
     const { record: key } = await createApiKey(db, user.id, "bench");
     const chain = createTestClient({ mode: "anvil", transport: http(anvil.url) }).extend(publicActions);
     await chain.setBalance({ address: keyRingFor(BENCH_MNEMONIC).gasTankAddress(), value: parseEther("100") });
@@ -73,18 +76,28 @@ async function main() {
       await db.execute(sql`delete from deposits`);
       const started = performance.now();
       const result = await scanOnce(db, "bsc", { maxRange: 2000, record: recordTransfers });
-      costs.push({ sessions: total, rpcCalls: result!.rpcCalls, ms: Math.round(performance.now() - started), transfers: result!.transfers });
+      costs.push({
+        sessions: total,
+        rpcCalls: result!.rpcCalls,
+        ms: Math.round(performance.now() - started),
+        transfers: result!.transfers,
+      });
     }
 
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
     console.log(`\n(a) detection latency, ${latencies.length}/${PAYMENTS} payments (1 s blocks, CONFIRMATIONS=1, SCAN_INTERVAL_MS=1000)`);
-    console.log(`    transfer mined → status completed: p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${latencies.at(-1)} ms (goal p99 ≤ ~2000 ms)`);
+    console.log(
+      `    transfer mined → status completed: p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${latencies.at(-1)} ms (goal p99 ≤ ~2000 ms)`,
+    );
     console.log(`\n(b) scan cost, one poll over the range of (a)'s transfers (both sweep modes)`);
-    for (const c of costs) console.log(`    ${String(c.sessions).padStart(7)} sessions: ${c.rpcCalls} RPC calls, ${c.ms} ms, ${c.transfers} transfers recorded`);
+    for (const c of costs)
+      console.log(`    ${String(c.sessions).padStart(7)} sessions: ${c.rpcCalls} RPC calls, ${c.ms} ms, ${c.transfers} transfers recorded`);
     console.log(`\n(e) deposit confirmed (recorded by the scanner) → its sweep mined (seen by the engine), embedded runner, 1 s blocks`);
     for (const [mode, run] of Object.entries(runs)) {
       const p = (q: number) => run.sweep[Math.min(run.sweep.length - 1, Math.floor((q / 100) * run.sweep.length))] ?? NaN;
-      console.log(`    ${mode.padEnd(8)} ${run.sweep.length} forwards: p50 ${p(50)} ms, p99 ${p(99)} ms${mode === "batched" ? " (batches wait up to SWEEP_BATCH_WAIT_MS = 3000 ms for company)" : ""}`);
+      console.log(
+        `    ${mode.padEnd(8)} ${run.sweep.length} forwards: p50 ${p(50)} ms, p99 ${p(99)} ms${mode === "batched" ? " (batches wait up to SWEEP_BATCH_WAIT_MS = 3000 ms for company)" : ""}`,
+      );
     }
     printForwardingCost(await measureForwardingCost());
   } finally {
@@ -119,7 +132,10 @@ async function paymentsThroughRunner(
   const minedAt = new Map<string, number>();
   const completedAt = new Map<string, number>();
   const poller = setInterval(async () => {
-    const done = await db.select({ id: paymentSessions.id }).from(paymentSessions).where(and(eq(paymentSessions.status, "completed"), inArray(paymentSessions.id, ids)));
+    const done = await db
+      .select({ id: paymentSessions.id })
+      .from(paymentSessions)
+      .where(and(eq(paymentSessions.status, "completed"), inArray(paymentSessions.id, ids)));
     for (const { id } of done) if (!completedAt.has(id)) completedAt.set(id, Date.now());
   }, 50);
   await Promise.all(
@@ -132,9 +148,14 @@ async function paymentsThroughRunner(
   );
   const deadline = Date.now() + 90_000;
   while (completedAt.size < sessions.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  const detection = sessions.filter((s) => completedAt.has(s.sessionId)).map((s) => completedAt.get(s.sessionId)! - minedAt.get(s.sessionId)!);
+  const detection = sessions
+    .filter((s) => completedAt.has(s.sessionId))
+    .map((s) => completedAt.get(s.sessionId)! - minedAt.get(s.sessionId)!);
   while (Date.now() < deadline) {
-    const open = await db.select({ n: sql<number>`count(*)::int` }).from(forwards).where(and(sql`${forwards.status} <> 'completed'`, inArray(forwards.sessionId, ids)));
+    const open = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(forwards)
+      .where(and(sql`${forwards.status} <> 'completed'`, inArray(forwards.sessionId, ids)));
     if (open[0]!.n === 0) break;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -1,25 +1,25 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { createTestClient, http, parseEther, parseUnits, publicActions, type Address, type Hex } from "viem";
-import { startAnvil } from "@/lib/dev/anvil";
+import { type Address, createTestClient, type Hex, http, parseEther, parseUnits, publicActions } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { keyRingFor } from "@/lib/chain/keys";
-import { forgetBatchSupport } from "@/lib/forwarding/sweep-contracts";
 import { parseConfig, setConfig } from "@/lib/config";
-import { setDatabase, type Db } from "@/lib/db";
+import { type Db, setDatabase } from "@/lib/db";
 import { openPostgres } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { forwards, sweepBatches, tokenCatalogue, tokens } from "@/lib/db/schema";
-import { activatePlan } from "@/lib/packages/activate-plan";
+import { startAnvil } from "@/lib/dev/anvil";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { addDomain } from "@/lib/domains/add-domain";
-import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { forgetBatchSupport } from "@/lib/forwarding/sweep-contracts";
+import { dueForwardsStep, forwardStep, planForwardsStep, scanNetworkStep } from "@/lib/jobs/steps";
+import { activatePlan } from "@/lib/packages/activate-plan";
 import { createPaymentSession } from "@/lib/payments/create-session";
 import { createUser } from "@/lib/users/create-user";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
-import { dueForwardsStep, forwardStep, planForwardsStep, scanNetworkStep } from "@/lib/jobs/steps";
-import { privateKeyToAccount } from "viem/accounts";
 import { createBenchDatabase } from "./database";
+import { payFrom } from "./pay";
 import { BENCH_MNEMONIC } from "./server";
 import { deployBenchToken } from "./token";
-import { payFrom } from "./pay";
 
 /**
  * What forwarding costs, through the real engine on anvil (automine, Prague): for classic sweeps
@@ -71,16 +71,24 @@ export async function measureForwardingCost(): Promise<{ rows: CostRow[]; deploy
     await activatePlan(db, user.id, "enterprise");
     await addDomain(db, user.id, "https://shop.example.com");
     await db.insert(tokenCatalogue).values({ network: "bsc", contractAddress: token, symbol: "BUSD", name: "Bench USD", decimals: 18 });
-    const [tokenRow] = await db.insert(tokens).values({ userId: user.id, network: "bsc", contractAddress: token, symbol: "BUSD", name: "Bench USD", decimals: 18 }).returning();
+    const [tokenRow] = await db
+      .insert(tokens)
+      .values({ userId: user.id, network: "bsc", contractAddress: token, symbol: "BUSD", name: "Bench USD", decimals: 18 })
+      .returning();
     const { record: key } = await createApiKey(db, user.id, "forwarding");
 
     const newAddresses = async (n: number): Promise<Address[]> => {
       const addresses: Address[] = [];
-      for (let i = 0; i < n; i++) addresses.push((await createPaymentSession(db, key, { tokenId: tokenRow!.id, amount: "1", merchantWallet: MERCHANT }, null)).depositAddress as Address);
+      for (let i = 0; i < n; i++)
+        addresses.push(
+          (await createPaymentSession(db, key, { tokenId: tokenRow!.id, amount: "1", merchantWallet: MERCHANT }, null))
+            .depositAddress as Address,
+        );
       return addresses;
     };
     const round = async (mode: string, addresses: Address[]): Promise<CostRow> => {
-      for (const [i, address] of addresses.entries()) await payFrom(anvil.url, ANVIL_DEFAULT_KEYS[i % 2]!, token, address, parseUnits("1", 18));
+      for (const [i, address] of addresses.entries())
+        await payFrom(anvil.url, ANVIL_DEFAULT_KEYS[i % 2]!, token, address, parseUnits("1", 18));
       const ids = await forwardAll(db, addresses);
       const rows = await db.select().from(forwards).where(inArray(forwards.id, ids));
       let gas = 0n;
@@ -100,7 +108,13 @@ export async function measureForwardingCost(): Promise<{ rows: CostRow[]; deploy
       }
       let bnbLeft = 0n;
       for (const address of addresses) bnbLeft += await chain.getBalance({ address });
-      return { mode, deposits: addresses.length, gasPerDeposit: gas / BigInt(addresses.length), transactionsPerDeposit: transactions / addresses.length, bnbLeftWei: bnbLeft };
+      return {
+        mode,
+        deposits: addresses.length,
+        gasPerDeposit: gas / BigInt(addresses.length),
+        transactionsPerDeposit: transactions / addresses.length,
+        bnbLeftWei: bnbLeft,
+      };
     };
 
     const rows: CostRow[] = [];
@@ -114,7 +128,10 @@ export async function measureForwardingCost(): Promise<{ rows: CostRow[]; deploy
       rows.push(await round("batched, first sweep (with authorization)", addresses));
       rows.push(await round("batched, delegated addresses", addresses));
     }
-    const deployments = await db.select().from(sweepBatches).where(inArray(sweepBatches.kind, ["deploy_sweeper", "deploy_delegate"]));
+    const deployments = await db
+      .select()
+      .from(sweepBatches)
+      .where(inArray(sweepBatches.kind, ["deploy_sweeper", "deploy_delegate"]));
     return { rows, deploymentGas: deployments.reduce((sum, d) => sum + (d.gasUsed ?? 0n), 0n) };
   } finally {
     await handle.close();
@@ -128,7 +145,10 @@ async function forwardAll(db: Db, addresses: Address[]): Promise<number[]> {
   for (let i = 0; i < 50; i++) if ((await scanNetworkStep(db, "bsc")).behind === 0) break;
   for (let attempt = 0; attempt < 200; attempt++) {
     await planForwardsStep(db);
-    const mine = await db.select().from(forwards).where(and(eq(forwards.network, "bsc"), inArray(forwards.fromAddress, addresses)));
+    const mine = await db
+      .select()
+      .from(forwards)
+      .where(and(eq(forwards.network, "bsc"), inArray(forwards.fromAddress, addresses)));
     const open = mine.filter((f) => f.status !== "completed");
     if (mine.length > 0 && open.length === 0) {
       // Only this round's sweeps: the addresses may have been swept before.
@@ -137,7 +157,15 @@ async function forwardAll(db: Db, addresses: Address[]): Promise<number[]> {
       return [...latest.values()];
     }
     if (open.some((f) => f.status === "held")) throw new Error(`a forward was held: ${open.find((f) => f.status === "held")!.heldReason}`);
-    await db.update(forwards).set({ nextAttemptAt: new Date(0) }).where(inArray(forwards.id, open.map((f) => f.id)));
+    await db
+      .update(forwards)
+      .set({ nextAttemptAt: new Date(0) })
+      .where(
+        inArray(
+          forwards.id,
+          open.map((f) => f.id),
+        ),
+      );
     for (const { forwardId } of await dueForwardsStep(db, 500)) await forwardStep(db, forwardId);
   }
   throw new Error("forwarding did not finish");
@@ -145,7 +173,9 @@ async function forwardAll(db: Db, addresses: Address[]): Promise<number[]> {
 
 export function printForwardingCost({ rows, deploymentGas }: { rows: CostRow[]; deploymentGas: bigint }): void {
   console.log(`\n(d) forwarding cost through the engine (anvil, Prague), per forwarded deposit`);
-  console.log(`    ${"mode".padEnd(42)} ${"deposits".padStart(8)} ${"gas".padStart(8)} ${"tx".padStart(6)} ${"BNB left on addresses".padStart(22)}`);
+  console.log(
+    `    ${"mode".padEnd(42)} ${"deposits".padStart(8)} ${"gas".padStart(8)} ${"tx".padStart(6)} ${"BNB left on addresses".padStart(22)}`,
+  );
   for (const r of rows) {
     console.log(
       `    ${r.mode.padEnd(42)} ${String(r.deposits).padStart(8)} ${r.gasPerDeposit.toString().padStart(8)} ${r.transactionsPerDeposit.toFixed(2).padStart(6)} ${`${r.bnbLeftWei} wei`.padStart(22)}`,
@@ -153,7 +183,10 @@ export function printForwardingCost({ rows, deploymentGas }: { rows: CostRow[]; 
   }
   console.log(`    one-time deployment of BatchSweeper + DepositDelegate: ${deploymentGas} gas`);
   const at50 = rows.filter((r) => r.deposits === 50 && r.mode.startsWith("batched"));
-  for (const r of at50) console.log(`    goal at 50 (${r.mode}): ≤ 25000 gas → ${r.gasPerDeposit} ${r.gasPerDeposit <= 25_000n ? "met" : "NOT met"}; ≤ 0.05 tx → ${r.transactionsPerDeposit.toFixed(2)}; no BNB left → ${r.bnbLeftWei === 0n ? "met" : "NOT met"}`);
+  for (const r of at50)
+    console.log(
+      `    goal at 50 (${r.mode}): ≤ 25000 gas → ${r.gasPerDeposit} ${r.gasPerDeposit <= 25_000n ? "met" : "NOT met"}; ≤ 0.05 tx → ${r.transactionsPerDeposit.toFixed(2)}; no BNB left → ${r.bnbLeftWei === 0n ? "met" : "NOT met"}`,
+    );
 }
 
 if (process.argv[1]?.endsWith("forwarding.ts")) {

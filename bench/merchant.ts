@@ -1,12 +1,16 @@
-import { grantPlan } from "@/lib/packages/grant-plan";
 import { getAddress } from "viem";
 import { openPostgres } from "@/lib/db/client";
 import { tokenCatalogue } from "@/lib/db/schema";
+import { grantPlan } from "@/lib/packages/grant-plan";
 
 /** A merchant set up over HTTP as a shop would, with the unlimited plan so quotas stay out of the way. */
 export async function benchMerchant(url: string, databaseUrl: string, tokenAddress: string, network = "bsc") {
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    const res = await fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
     const json = (await res.json()) as { success: boolean; data: any };
     if (!json.success) throw new Error(`${path}: ${JSON.stringify(json)}`);
     return json.data;
@@ -19,7 +23,10 @@ export async function benchMerchant(url: string, databaseUrl: string, tokenAddre
   const handle = openPostgres(databaseUrl, { max: 1 });
   await grantPlan(handle.db, email, "enterprise");
   // The operator accepts the bench token (what `npm run admin -- tokens allow` records).
-  await handle.db.insert(tokenCatalogue).values({ network, contractAddress: getAddress(tokenAddress), symbol: "BUSD", name: "Bench USD", decimals: 18 }).onConflictDoNothing();
+  await handle.db
+    .insert(tokenCatalogue)
+    .values({ network, contractAddress: getAddress(tokenAddress), symbol: "BUSD", name: "Bench USD", decimals: 18 })
+    .onConflictDoNothing();
   await handle.close();
   const { tokenId } = await post("/api/user/tokens", { contractAddress: tokenAddress, network }, auth);
   const { domainId } = await post("/api/user/domains", { domain: "https://shop.example.com" }, auth);

@@ -1,7 +1,7 @@
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { type AnvilNode, freePort, startAnvil } from "@/lib/dev/anvil";
 import { createBenchDatabase } from "./database";
-import { freePort, startAnvil, type AnvilNode } from "@/lib/dev/anvil";
 
 /**
  * A production server for benchmarks: `next start` on a fresh PostgreSQL database, with an anvil
@@ -49,7 +49,10 @@ export async function startBenchServer(env: Record<string, string> = {}, anvilOp
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`);
-    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error("server did not become healthy in 60 s");
     await new Promise((r) => setTimeout(r, 250));

@@ -44,7 +44,10 @@ async function startReceiver(delayMs: number, onEvent: (sessionId: string) => vo
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 async function main() {
@@ -54,13 +57,25 @@ async function main() {
     await migrate(handle.db);
     setDatabase(handle);
     // No chain is touched: the payments are recorded as the scanner would record them.
-    setConfig(parseConfig({ NODE_ENV: "production", BSC_RPC_URL: "http://127.0.0.1:9", MASTER_MNEMONIC: BENCH_MNEMONIC, NEXTAUTH_SECRET: "benchmark-secret-0123456789abcdef", WEBHOOK_ALLOW_PRIVATE: "true", LOG_LEVEL: "silent" }));
+    setConfig(
+      parseConfig({
+        NODE_ENV: "production",
+        BSC_RPC_URL: "http://127.0.0.1:9",
+        MASTER_MNEMONIC: BENCH_MNEMONIC,
+        NEXTAUTH_SECRET: "benchmark-secret-0123456789abcdef",
+        WEBHOOK_ALLOW_PRIVATE: "true",
+        LOG_LEVEL: "silent",
+      }),
+    );
     const db = handle.db;
     const user = await createUser(db, { email: "webhooks@example.com", password: "benchmark password" });
     await activatePlan(db, user.id, "enterprise");
     const domain = await addDomain(db, user.id, "https://shop.example.com");
     // USDT on bsc is in the catalogue from the start (seeded by migration).
-    const [token] = await db.insert(tokens).values({ userId: user.id, network: "bsc", contractAddress: CONTRACT, symbol: "USDT", name: "Tether USD", decimals: 18 }).returning();
+    const [token] = await db
+      .insert(tokens)
+      .values({ userId: user.id, network: "bsc", contractAddress: CONTRACT, symbol: "USDT", name: "Tether USD", decimals: 18 })
+      .returning();
     const { record: key } = await createApiKey(db, user.id, "bench");
 
     console.log(`\n${PAYMENTS} payments completing, ${BLOCK_SIZE} per block every ${BLOCK_MS} ms; one shop endpoint`);

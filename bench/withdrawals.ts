@@ -31,7 +31,12 @@ async function main() {
         fetch(`${server.url}/api/v1/withdrawal/send`, {
           method: "POST",
           headers: { "content-type": "application/json", "x-api-key": merchant.apiKey },
-          body: JSON.stringify({ domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097", amount: `1.${i}` }),
+          body: JSON.stringify({
+            domainId: merchant.domainId,
+            tokenId: merchant.tokenId,
+            toAddress: "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097",
+            amount: `1.${i}`,
+          }),
         }).then(async (r) => ({ status: r.status, body: (await r.json()) as { data?: { withdrawalId: string } } })),
       ),
     );
@@ -52,7 +57,9 @@ async function main() {
     const completed = [...statuses.values()].filter((s) => s === "completed").length;
     const failed = SENDS - completed;
     console.log(`\n${SENDS} concurrent withdrawals from one wallet (next start, PostgreSQL, anvil 1 s blocks, CONFIRMATIONS=1)`);
-    console.log(`  accepted (201): ${ids.length}, in ${Math.round(submittedMs)} ms → ${(ids.length / (submittedMs / 1000)).toFixed(1)} submitted/s`);
+    console.log(
+      `  accepted (201): ${ids.length}, in ${Math.round(submittedMs)} ms → ${(ids.length / (submittedMs / 1000)).toFixed(1)} submitted/s`,
+    );
     console.log(`  all completed after ${Math.round(doneMs)} ms; completed ${completed}, failed or refused ${failed} (goal 0)`);
   } finally {
     await server.stop();

@@ -1,4 +1,4 @@
-import { getDb, type Db } from "@/lib/db";
+import { type Db, getDb } from "@/lib/db";
 import { ensureStarted } from "@/lib/startup";
 
 /** Every Inngest step starts from the process's database (started and migrated once). */

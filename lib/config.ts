@@ -9,8 +9,7 @@ import { z } from "zod";
  */
 
 /** Fixed development mnemonic: allowed only while `local` is the only network. */
-export const DEV_MNEMONIC =
-  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+export const DEV_MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 export const DEV_NEXTAUTH_SECRET = "bsc-pay-dev-secret-not-for-production";
 /** Mnemonics published in tools and test vectors: anyone can derive their keys. */
 const WELL_KNOWN_MNEMONICS = [DEV_MNEMONIC, "test test test test test test test test test test test junk"];
@@ -25,8 +24,7 @@ export class ConfigError extends Error {
   }
 }
 
-const emptyToUndefined = (value: unknown) =>
-  typeof value === "string" && value.trim() === "" ? undefined : value;
+const emptyToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 
 const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
 
@@ -66,10 +64,9 @@ const rpcUrlList = optionalString.transform((value, ctx) => {
 
 const envSchema = z.object({
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("development")),
-  DATABASE_URL: optionalString.refine(
-    (value) => value === undefined || (/^postgres(ql)?:\/\//i.test(value) && URL.canParse(value)),
-    { message: "must be a postgres:// or postgresql:// URL" },
-  ),
+  DATABASE_URL: optionalString.refine((value) => value === undefined || (/^postgres(ql)?:\/\//i.test(value) && URL.canParse(value)), {
+    message: "must be a postgres:// or postgresql:// URL",
+  }),
   PGLITE_DIR: z.preprocess(emptyToUndefined, z.string().default(".data/pglite")),
   BSC_RPC_URL: rpcUrlList,
   BSC_TESTNET_RPC_URL: rpcUrlList,
@@ -77,10 +74,9 @@ const envSchema = z.object({
   LOCAL_RPC_URL: rpcUrlList,
   LOCAL_CHAIN_PORT: intInRange(1, 65535),
   LOCAL_CHAIN_STATE_DIR: z.preprocess(emptyToUndefined, z.string().default(".data")),
-  MASTER_MNEMONIC: optionalString.refine(
-    (value) => value === undefined || validateMnemonic(value.split(/\s+/).join(" "), wordlist),
-    { message: "must be a valid BIP-39 English mnemonic" },
-  ),
+  MASTER_MNEMONIC: optionalString.refine((value) => value === undefined || validateMnemonic(value.split(/\s+/).join(" "), wordlist), {
+    message: "must be a valid BIP-39 English mnemonic",
+  }),
   CONFIRMATIONS: intInRange(0, 1000),
   SESSION_TTL_SECONDS: intInRange(30, 7 * 24 * 3600),
   SCAN_INTERVAL_MS: intInRange(100, 3_600_000),
@@ -89,7 +85,7 @@ const envSchema = z.object({
   NEXTAUTH_SECRET: optionalString.refine((value) => value === undefined || value.length >= 16, {
     message: "must be at least 16 characters",
   }),
-  NEXTAUTH_URL: optionalString.refine((value) => value === undefined || /^https?:\/\//i.test(value) && URL.canParse(value), {
+  NEXTAUTH_URL: optionalString.refine((value) => value === undefined || (/^https?:\/\//i.test(value) && URL.canParse(value)), {
     message: "must be an http(s) URL",
   }),
   JOBS: z.preprocess(emptyToUndefined, z.enum(["embedded", "inngest"], { error: 'must be "embedded" or "inngest"' }).default("embedded")),
@@ -100,7 +96,10 @@ const envSchema = z.object({
   OPEN_TOKEN_REGISTRATION: booleanFlag,
   MAX_SWEEP_GAS: intInRange(21_000, 30_000_000),
   MAX_WITHDRAWAL_GAS: intInRange(21_000, 30_000_000),
-  SWEEP_MODE: z.preprocess(emptyToUndefined, z.enum(["batched", "classic"], { error: 'must be "batched" or "classic"' }).default("batched")),
+  SWEEP_MODE: z.preprocess(
+    emptyToUndefined,
+    z.enum(["batched", "classic"], { error: 'must be "batched" or "classic"' }).default("batched"),
+  ),
   SWEEP_BATCH_SIZE: intInRange(1, 100),
   SWEEP_BATCH_WAIT_MS: intInRange(0, 600_000),
   REGISTRATION: z.preprocess(emptyToUndefined, z.enum(["open", "closed"], { error: 'must be "open" or "closed"' }).default("open")),
@@ -108,11 +107,11 @@ const envSchema = z.object({
   LOGIN_RATE_LIMIT_PER_MINUTE: intInRange(1, 1_000_000),
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, { error: "must be at least 16 characters" }).optional()),
   HEALTH_CACHE_MS: intInRange(0, 60_000),
-  WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyToUndefined, z.enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' }).optional()),
-  LOG_LEVEL: z.preprocess(
+  WEBHOOK_ALLOW_PRIVATE: z.preprocess(
     emptyToUndefined,
-    z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+    z.enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' }).optional(),
   ),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info")),
 });
 
 export type NetworkName = "bsc" | "bsc-testnet" | "local";
@@ -177,8 +176,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 
   const networks: NetworkConfig[] = [];
   if (e.BSC_RPC_URL.length > 0) networks.push(remoteNetwork("bsc", 56, e.BSC_RPC_URL, e.CONFIRMATIONS ?? 3));
-  if (e.BSC_TESTNET_RPC_URL.length > 0)
-    networks.push(remoteNetwork("bsc-testnet", 97, e.BSC_TESTNET_RPC_URL, e.CONFIRMATIONS ?? 3));
+  if (e.BSC_TESTNET_RPC_URL.length > 0) networks.push(remoteNetwork("bsc-testnet", 97, e.BSC_TESTNET_RPC_URL, e.CONFIRMATIONS ?? 3));
   const hasProductionNetwork = networks.length > 0;
 
   const localMode = resolveLocalMode(e.LOCAL_CHAIN, e.LOCAL_RPC_URL, hasProductionNetwork, e.NODE_ENV);
@@ -201,12 +199,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 
   // Anyone could sign up and register a contract whose fake Transfer logs the gas tank pays to sweep.
   if (e.OPEN_TOKEN_REGISTRATION && e.REGISTRATION === "open")
-    throw new ConfigError("OPEN_TOKEN_REGISTRATION", "=true needs REGISTRATION=closed: with open sign-up anyone could register a token whose fake transfers the gas tank pays to sweep (create accounts with npm run admin -- create-user)");
+    throw new ConfigError(
+      "OPEN_TOKEN_REGISTRATION",
+      "=true needs REGISTRATION=closed: with open sign-up anyone could register a token whose fake transfers the gas tank pays to sweep (create accounts with npm run admin -- create-user)",
+    );
   if (e.NODE_ENV === "production" && hasProductionNetwork && e.NEXTAUTH_SECRET === DEV_NEXTAUTH_SECRET)
     throw new ConfigError("NEXTAUTH_SECRET", "is the development value; generate one, e.g. openssl rand -base64 32");
   const mnemonic = (e.MASTER_MNEMONIC ?? DEV_MNEMONIC).split(/\s+/).join(" ");
   if (e.NODE_ENV === "production" && networks.some((n) => n.chainId === 56) && WELL_KNOWN_MNEMONICS.includes(mnemonic.toLowerCase()))
-    throw new ConfigError("MASTER_MNEMONIC", "is a well-known test mnemonic whose keys anyone can derive; refusing to hold funds on chain 56 with it");
+    throw new ConfigError(
+      "MASTER_MNEMONIC",
+      "is a well-known test mnemonic whose keys anyone can derive; refusing to hold funds on chain 56 with it",
+    );
 
   const port = e.PORT ?? 3000;
   return {
@@ -214,8 +218,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: e.DATABASE_URL,
     pgliteDir: e.PGLITE_DIR,
     networks,
-    localChain:
-      localMode === null ? null : { mode: localMode, port: e.LOCAL_CHAIN_PORT ?? 8545, stateDir: e.LOCAL_CHAIN_STATE_DIR },
+    localChain: localMode === null ? null : { mode: localMode, port: e.LOCAL_CHAIN_PORT ?? 8545, stateDir: e.LOCAL_CHAIN_STATE_DIR },
     masterMnemonic: mnemonic,
     usingDevMnemonic: e.MASTER_MNEMONIC === undefined,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS ?? 900,
@@ -243,7 +246,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     // A shop on this machine is normal while only the local chain runs; with real money, never by default.
     metricsToken: e.METRICS_TOKEN ?? null,
     webhookAllowPrivate:
-      e.WEBHOOK_ALLOW_PRIVATE === undefined ? networks.length > 0 && networks.every((n) => n.name === "local") : e.WEBHOOK_ALLOW_PRIVATE === "true" || e.WEBHOOK_ALLOW_PRIVATE === "1",
+      e.WEBHOOK_ALLOW_PRIVATE === undefined
+        ? networks.length > 0 && networks.every((n) => n.name === "local")
+        : e.WEBHOOK_ALLOW_PRIVATE === "true" || e.WEBHOOK_ALLOW_PRIVATE === "1",
   };
 }
 

@@ -15,7 +15,8 @@ export interface ErrorLink {
 
 export function errorLinks(error: unknown): ErrorLink[] {
   const chain: ErrorLink[] = [];
-  for (let e = error as ErrorLink | undefined; e && typeof e === "object" && chain.length < 10; e = e.cause as ErrorLink | undefined) chain.push(e);
+  for (let e = error as ErrorLink | undefined; e && typeof e === "object" && chain.length < 10; e = e.cause as ErrorLink | undefined)
+    chain.push(e);
   if (chain.length === 0) chain.push({ message: String(error) });
   return chain;
 }
@@ -38,5 +39,8 @@ export function errorText(error: unknown): string {
  * there (https://bsc.provider.example/v1/<key>).
  */
 export function redactUrls(text: string): string {
-  return text.replace(/\b(https?|wss?):\/\/(?:[^\s/@"'<>]*@)?([^\s/?#"'<>]+)[^\s"'<>]*/gi, (_match, scheme: string, host: string) => `${scheme}://${host}/…`);
+  return text.replace(
+    /\b(https?|wss?):\/\/(?:[^\s/@"'<>]*@)?([^\s/?#"'<>]+)[^\s"'<>]*/gi,
+    (_match, scheme: string, host: string) => `${scheme}://${host}/…`,
+  );
 }

@@ -49,6 +49,5 @@ export class AppError extends Error {
   }
 }
 
-export const validationError = (message: string, details?: ErrorDetail[]) =>
-  new AppError("VALIDATION_ERROR", message, details);
+export const validationError = (message: string, details?: ErrorDetail[]) => new AppError("VALIDATION_ERROR", message, details);
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);

@@ -1,18 +1,18 @@
 import { and, eq, inArray, like, sql } from "drizzle-orm";
 import { formatEther } from "viem";
+import { keyRingFor } from "./chain/keys";
+import { listNetworks, publicClientFor } from "./chain/networks";
 import { getConfig } from "./config";
+import { lastReconciliation } from "./custody/reconcile";
 import { getDb } from "./db";
 import { chainCursors, forwards } from "./db/schema";
 import { countHeldForwards } from "./forwarding/forward-admin";
-import { keyRingFor } from "./chain/keys";
-import { countQuarantined } from "./scanner/quarantine";
 import { knownSweepMode, type SweepMode } from "./forwarding/sweep-contracts";
 import { runnerState } from "./jobs/runner-registry";
-import { listNetworks, publicClientFor } from "./chain/networks";
+import { type WalletStall, walletStalls } from "./ledger/watchdog";
+import { countQuarantined } from "./scanner/quarantine";
 import { ensureStarted } from "./startup";
 import { webhookBacklog } from "./webhooks/endpoints";
-import { lastReconciliation } from "./custody/reconcile";
-import { walletStalls, type WalletStall } from "./ledger/watchdog";
 
 export interface ChainHealth {
   chainId: number;
@@ -41,7 +41,13 @@ export interface Health {
   webhooks?: { pending: number; failed: number };
   /** The last ledger-against-chain run (daily, or npm run admin -- reconcile); null before the first. */
   reconciliation?: { lastRunAt: string; differences: number } | null;
-  jobs: { mode: "embedded" | "inngest"; leader?: boolean; lastScanAt?: string | null; lastWorkAt?: string | null; lastError?: string | null };
+  jobs: {
+    mode: "embedded" | "inngest";
+    leader?: boolean;
+    lastScanAt?: string | null;
+    lastWorkAt?: string | null;
+    lastError?: string | null;
+  };
 }
 
 const RPC_TIMEOUT_MS = 3000;
@@ -77,7 +83,13 @@ export function getHealthCached(now = Date.now()): Promise<Health> {
 export async function getHealth(options: { startApp?: boolean } = {}): Promise<Health> {
   const runner = runnerState();
   const jobs: Health["jobs"] = runner
-    ? { mode: runner.mode, leader: runner.leader, lastScanAt: runner.lastScanAt, lastWorkAt: runner.lastWorkAt, lastError: runner.lastError }
+    ? {
+        mode: runner.mode,
+        leader: runner.leader,
+        lastScanAt: runner.lastScanAt,
+        lastWorkAt: runner.lastWorkAt,
+        lastError: runner.lastError,
+      }
     : { mode: getConfig().jobs.mode };
   try {
     // Operator commands read the health of a service running elsewhere: they must not start one (demo seed, anvil).
@@ -90,7 +102,19 @@ export async function getHealth(options: { startApp?: boolean } = {}): Promise<H
   const db = await getDb();
   const stalls = await walletStalls(db);
   const chains = Object.fromEntries(
-    await Promise.all(listNetworks().map(async (n) => [n.name, await chainHealth(n.name, n.chainId, stalls.filter((s) => s.network === n.name))] as const)),
+    await Promise.all(
+      listNetworks().map(
+        async (n) =>
+          [
+            n.name,
+            await chainHealth(
+              n.name,
+              n.chainId,
+              stalls.filter((s) => s.network === n.name),
+            ),
+          ] as const,
+      ),
+    ),
   );
   const degraded = Object.values(chains).some((c) => c.error !== undefined || c.stuckWallets.length > 0);
   const last = await lastReconciliation(db);
@@ -125,7 +149,12 @@ async function chainHealth(network: string, chainId: number, stalls: WalletStall
     heldForwards: await countHeldForwards(db, network),
     quarantinedLogs: await countQuarantined(db, network),
     sweepMode: knownSweepMode(network),
-    stuckWallets: stalls.map((s) => ({ wallet: s.walletRole as "gas_tank" | "withdrawal" | "deposit", kind: s.kind, nonce: s.nonce, since: s.since.toISOString() })),
+    stuckWallets: stalls.map((s) => ({
+      wallet: s.walletRole as "gas_tank" | "withdrawal" | "deposit",
+      kind: s.kind,
+      nonce: s.nonce,
+      since: s.since.toISOString(),
+    })),
   };
   try {
     const client = publicClientFor(network);

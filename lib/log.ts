@@ -40,8 +40,8 @@ function createLogger(): pino.Logger {
     base: { service: "bsc-pay" },
     serializers: { err: serializeError },
     redact: {
-      paths: [...REDACTED_KEYS, ...REDACTED_KEYS.map((k) => `*.${k}`), ...REDACTED_KEYS.map((k) => `*.*.${k}`)].map(
-        (p) => (p.includes("-") ? p.replace(/(^|\.)([^.]*-[^.]*)/, '$1["$2"]') : p),
+      paths: [...REDACTED_KEYS, ...REDACTED_KEYS.map((k) => `*.${k}`), ...REDACTED_KEYS.map((k) => `*.*.${k}`)].map((p) =>
+        p.includes("-") ? p.replace(/(^|\.)([^.]*-[^.]*)/, '$1["$2"]') : p,
       ),
       censor: "[redacted]",
     },
@@ -59,6 +59,9 @@ export const log = getLogger();
 export function serializeError(error: unknown) {
   if (!error || typeof error !== "object") return { message: redactUrls(String(error)) };
   const e = error as { name?: string; stack?: string };
-  const stackFrames = (e.stack ?? "").split("\n").filter((line) => line.trimStart().startsWith("at ")).slice(0, 12);
+  const stackFrames = (e.stack ?? "")
+    .split("\n")
+    .filter((line) => line.trimStart().startsWith("at "))
+    .slice(0, 12);
   return { type: e.name, message: errorText(error), stack: redactUrls(stackFrames.join("\n")) };
 }

@@ -1,11 +1,11 @@
+import { loadGasTankGeneration } from "./chain/gas-tank";
+import { verifyChainIds } from "./chain/verify-chain-ids";
 import { getConfig } from "./config";
 import { getDatabase } from "./db";
 import { startLocalChain } from "./dev/local-chain";
-import { verifyChainIds } from "./chain/verify-chain-ids";
 import { checkBatchSweeping } from "./forwarding/sweep-contracts";
-import { seedLocalDemo } from "./seed/demo-merchant";
-import { loadGasTankGeneration } from "./chain/gas-tank";
 import { log } from "./log";
+import { seedLocalDemo } from "./seed/demo-merchant";
 import { backfillEndpoints } from "./webhooks/endpoints";
 
 const STARTUP_KEY = Symbol.for("bsc-pay.startup");
@@ -26,7 +26,9 @@ async function start(): Promise<void> {
   const { db, driver } = await getDatabase();
   log.info({ driver, networks: config.networks.map((n) => n.name), jobs: config.jobs.mode }, "database ready");
   if (!config.metricsToken && config.networks.some((n) => n.name !== "local")) {
-    log.warn("METRICS_TOKEN is not set: /api/metrics answers any client whose X-Forwarded-For says loopback; set it unless a proxy appends that header");
+    log.warn(
+      "METRICS_TOKEN is not set: /api/metrics answers any client whose X-Forwarded-For says loopback; set it unless a proxy appends that header",
+    );
   }
   await backfillEndpoints(db);
   // Before anything signs: the gas tank key in use may have been rotated (sweeper rotate-operator).

@@ -16,12 +16,14 @@
     var last = null;
     var overlay = document.createElement("div");
     overlay.setAttribute("data-bscpay-overlay", "");
-    overlay.style.cssText = "position:fixed;inset:0;z-index:2147483647;background:rgba(0,0,0,.55);display:flex;align-items:center;justify-content:center;padding:16px";
+    overlay.style.cssText =
+      "position:fixed;inset:0;z-index:2147483647;background:rgba(0,0,0,.55);display:flex;align-items:center;justify-content:center;padding:16px";
     var frame = document.createElement("iframe");
     frame.src = base + "/pay/" + encodeURIComponent(sessionId) + "?embed=1";
     frame.title = "BSC Pay checkout";
     frame.allow = "clipboard-write";
-    frame.style.cssText = "width:100%;max-width:440px;height:min(760px,100%);border:0;border-radius:16px;background:#fff;box-shadow:0 20px 60px rgba(0,0,0,.35)";
+    frame.style.cssText =
+      "width:100%;max-width:440px;height:min(760px,100%);border:0;border-radius:16px;background:#fff;box-shadow:0 20px 60px rgba(0,0,0,.35)";
     overlay.appendChild(frame);
 
     function close() {

@@ -1,18 +1,18 @@
 import { formatEther } from "viem";
 import { CUSTODY_USAGE, recoverCommand } from "@/lib/admin/custody";
+import { FORWARDS_USAGE, forwardsCommand, stuckForwardsCommand } from "@/lib/admin/forwards";
 import { OPERATIONS_USAGE, reconcileCommand, statusCommand } from "@/lib/admin/operations";
-import { forwardsCommand, FORWARDS_USAGE, stuckForwardsCommand } from "@/lib/admin/forwards";
-import { plansCommand, PLANS_USAGE } from "@/lib/admin/plans";
+import { PLANS_USAGE, plansCommand } from "@/lib/admin/plans";
 import { quarantineCommand } from "@/lib/admin/quarantine";
-import { sweeperCommand, SWEEPER_USAGE } from "@/lib/admin/sweeper";
-import { loadGasTankGeneration } from "@/lib/chain/gas-tank";
-import { tokensCommand, TOKENS_USAGE } from "@/lib/admin/tokens";
+import { SWEEPER_USAGE, sweeperCommand } from "@/lib/admin/sweeper";
+import { TOKENS_USAGE, tokensCommand } from "@/lib/admin/tokens";
 import { createUserCommand, USERS_USAGE } from "@/lib/admin/users";
+import { loadGasTankGeneration } from "@/lib/chain/gas-tank";
 import { keyRingFor } from "@/lib/chain/keys";
-import { connectLocalChain } from "@/lib/dev/local-chain";
 import { listNetworks, publicClientFor } from "@/lib/chain/networks";
 import { getConfig } from "@/lib/config";
 import { closeDatabase, getDb } from "@/lib/db";
+import { connectLocalChain } from "@/lib/dev/local-chain";
 import { grantPlan } from "@/lib/packages/grant-plan";
 
 /**
@@ -54,7 +54,9 @@ async function main(args: string[]): Promise<number | void> {
       console.log(`gas tank ${address}`);
       for (const network of listNetworks()) {
         if (network.embedded) continue;
-        const balance = await publicClientFor(network.name).getBalance({ address }).catch(() => null);
+        const balance = await publicClientFor(network.name)
+          .getBalance({ address })
+          .catch(() => null);
         console.log(`  ${network.name}: ${balance === null ? "RPC unreachable" : `${formatEther(balance)} BNB`}`);
       }
       return;

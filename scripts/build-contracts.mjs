@@ -37,7 +37,14 @@ function compile(sourceDir, outDir) {
     for (const [name, artifact] of Object.entries(contracts)) {
       if (artifact.evm.bytecode.object === "") continue; // an interface
       const target = join(outDir, `${kebab(name)}.json`);
-      const json = { contractName: name, source: `${sourceDir}/${basename(file)}`, compiler: solc.version(), abi: artifact.abi, bytecode: `0x${artifact.evm.bytecode.object}`, deployedBytecode: `0x${artifact.evm.deployedBytecode.object}` };
+      const json = {
+        contractName: name,
+        source: `${sourceDir}/${basename(file)}`,
+        compiler: solc.version(),
+        abi: artifact.abi,
+        bytecode: `0x${artifact.evm.bytecode.object}`,
+        deployedBytecode: `0x${artifact.evm.deployedBytecode.object}`,
+      };
       writeFileSync(target, `${JSON.stringify(json, null, 2)}\n`);
       console.log(`wrote ${target}`);
     }

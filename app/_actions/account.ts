@@ -1,18 +1,17 @@
 "use server";
 
 import { headers } from "next/headers";
-
+import { z } from "zod";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { clientIp } from "@/lib/http/client-ip";
 import { limiters } from "@/lib/http/rate-limit";
-import { runAction, type ActionResult } from "@/lib/http/server-action";
+import { type ActionResult, runAction } from "@/lib/http/server-action";
 import { ensureStarted } from "@/lib/startup";
-import { z } from "zod";
 import { changePassword, changePasswordSchema, signOutEverywhere } from "@/lib/users/change-password";
 import { credentialsSchema } from "@/lib/users/create-user";
 import { registerUser } from "@/lib/users/register-user";
-import { confirmEnrolment, disableTwoFactor, regenerateRecoveryCodes, startEnrolment, type Enrolment } from "@/lib/users/two-factor";
+import { confirmEnrolment, disableTwoFactor, type Enrolment, regenerateRecoveryCodes, startEnrolment } from "@/lib/users/two-factor";
 
 /** Sign-up from the page: the same rules (and per-address limit) as POST /api/user/register. */
 export async function signUpAction(input: { email: string; password: string }): Promise<ActionResult<{ email: string }>> {
@@ -22,7 +21,12 @@ export async function signUpAction(input: { email: string; password: string }): 
     const parsed = credentialsSchema.safeParse(input);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      return { ok: false, code: "VALIDATION_ERROR", error: issue.message, fieldErrors: { [String(issue.path[0] ?? "form")]: issue.message } };
+      return {
+        ok: false,
+        code: "VALIDATION_ERROR",
+        error: issue.message,
+        fieldErrors: { [String(issue.path[0] ?? "form")]: issue.message },
+      };
     }
     const user = await registerUser(await getDb(), parsed.data);
     return { ok: true, data: { email: user.email } };
@@ -50,7 +54,9 @@ export async function signOutEverywhereAction(): Promise<ActionResult> {
   });
 }
 
-const codeSchema = z.object({ code: z.string({ error: "enter the code" }).trim().min(1, { error: "enter the code" }).max(32, { error: "code is too long" }) });
+const codeSchema = z.object({
+  code: z.string({ error: "enter the code" }).trim().min(1, { error: "enter the code" }).max(32, { error: "code is too long" }),
+});
 
 /** Two-factor set-up, step 1: a fresh seed to scan (nothing changes for sign-in yet). */
 export async function startTwoFactorAction(): Promise<ActionResult<Enrolment>> {

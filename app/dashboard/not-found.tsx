@@ -9,7 +9,11 @@ export default function DashboardNotFound() {
       icon={SearchX}
       title="Not found"
       description="There is nothing here, or it belongs to another account."
-      action={<Link href="/dashboard" className={buttonVariants({ variant: "outline", size: "sm" })}>Back to the overview</Link>}
+      action={
+        <Link href="/dashboard" className={buttonVariants({ variant: "outline", size: "sm" })}>
+          Back to the overview
+        </Link>
+      }
     />
   );
 }

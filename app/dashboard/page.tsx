@@ -12,8 +12,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { requireUser } from "@/lib/auth/current-user";
-import { getDb } from "@/lib/db";
 import { lowGasTanks, onboarding, paymentsByStatus, recentPayments, volumeByDay, walletBalances } from "@/lib/dashboard/overview";
+import { getDb } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -36,7 +36,11 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       <div className="grid gap-6">
         {!checklist.complete && <Checklist steps={checklist.steps} />}
         {tanks.map((tank) => (
-          <div key={tank.network} role="status" className="flex items-start gap-3 rounded-xl border border-warning/40 bg-warning/10 px-4 py-3 text-sm">
+          <div
+            key={tank.network}
+            role="status"
+            className="flex items-start gap-3 rounded-xl border border-warning/40 bg-warning/10 px-4 py-3 text-sm"
+          >
             <Fuel className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
             <p>
               <span className="font-medium">The {tank.network} gas tank is low</span>
@@ -49,7 +53,11 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
 
         <section aria-label="Payments by status" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
           {(["completed", "pending", "expired", "cancelled"] as const).map((status) => (
-            <Link key={status} href={`/dashboard/payments?status=${status}`} className="rounded-xl focus-visible:outline-2 focus-visible:outline-ring">
+            <Link
+              key={status}
+              href={`/dashboard/payments?status=${status}`}
+              className="rounded-xl focus-visible:outline-2 focus-visible:outline-ring"
+            >
               <Card className="h-full transition-colors hover:bg-accent/50">
                 <CardContent className="grid gap-1 p-4">
                   <span className="text-sm text-muted-foreground capitalize">{status}</span>
@@ -85,7 +93,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                   key={days}
                   href={`/dashboard?range=${days}`}
                   aria-current={range === days ? "true" : undefined}
-                  className={cn("rounded px-2.5 py-1 text-xs font-medium whitespace-nowrap text-muted-foreground", range === days && "bg-accent text-foreground")}
+                  className={cn(
+                    "rounded px-2.5 py-1 text-xs font-medium whitespace-nowrap text-muted-foreground",
+                    range === days && "bg-accent text-foreground",
+                  )}
                 >
                   {days} days
                 </Link>
@@ -111,7 +122,16 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             </CardHeader>
             <CardContent className="px-2 sm:px-5">
               {recent.length === 0 ? (
-                <EmptyState icon={CreditCard} title="No payments yet" description="Create one with your API key: POST /api/v1/payment/create." action={<Link href="/docs" className={buttonVariants({ variant: "outline", size: "sm" })}>API reference</Link>} />
+                <EmptyState
+                  icon={CreditCard}
+                  title="No payments yet"
+                  description="Create one with your API key: POST /api/v1/payment/create."
+                  action={
+                    <Link href="/docs" className={buttonVariants({ variant: "outline", size: "sm" })}>
+                      API reference
+                    </Link>
+                  }
+                />
               ) : (
                 <Table>
                   <TableHeader>
@@ -161,7 +181,11 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                         <span className="text-muted-foreground">
                           {b.symbol} <span className="text-xs">({b.network})</span>
                         </span>
-                        {b.balance === null ? <span className="text-muted-foreground">unavailable</span> : <Amount value={b.balance} symbol={b.symbol} />}
+                        {b.balance === null ? (
+                          <span className="text-muted-foreground">unavailable</span>
+                        ) : (
+                          <Amount value={b.balance} symbol={b.symbol} />
+                        )}
                       </li>
                     ))}
                   </ul>
@@ -198,7 +222,11 @@ function Checklist({ steps }: { steps: { id: string; label: string; href: string
                   step === next && "border-brand bg-brand/10",
                 )}
               >
-                {step.done ? <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-success" aria-label="Done" /> : <Circle className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-label="To do" />}
+                {step.done ? (
+                  <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-success" aria-label="Done" />
+                ) : (
+                  <Circle className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-label="To do" />
+                )}
                 <span>
                   <span className="text-muted-foreground">{i + 1}. </span>
                   {step.label}

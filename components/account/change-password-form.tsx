@@ -2,7 +2,7 @@
 
 import { Loader2 } from "lucide-react";
 import { signIn } from "next-auth/react";
-import { useState, useTransition, type FormEvent } from "react";
+import { type FormEvent, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { changePasswordAction } from "@/app/_actions/account";
 import { Button } from "@/components/ui/button";

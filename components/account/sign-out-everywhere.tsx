@@ -5,7 +5,17 @@ import { signOut } from "next-auth/react";
 import { useTransition } from "react";
 import { toast } from "sonner";
 import { signOutEverywhereAction } from "@/app/_actions/account";
-import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger } from "@/components/ui/alert-dialog";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
 
 /** Ends every dashboard session and bearer token of the account, this browser's included. */
@@ -31,7 +41,8 @@ export function SignOutEverywhere() {
         <AlertDialogHeader>
           <AlertDialogTitle>Sign out everywhere?</AlertDialogTitle>
           <AlertDialogDescription>
-            Every browser signed in to this account, this one included, is signed out, and every bearer token of the user API stops working. API keys are not affected.
+            Every browser signed in to this account, this one included, is signed out, and every bearer token of the user API stops working.
+            API keys are not affected.
           </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>

@@ -2,9 +2,14 @@
 
 import { Loader2, ShieldCheck, ShieldOff } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState, useTransition, type FormEvent } from "react";
+import { type FormEvent, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { confirmTwoFactorAction, disableTwoFactorAction, regenerateRecoveryCodesAction, startTwoFactorAction } from "@/app/_actions/account";
+import {
+  confirmTwoFactorAction,
+  disableTwoFactorAction,
+  regenerateRecoveryCodesAction,
+  startTwoFactorAction,
+} from "@/app/_actions/account";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { formatDate } from "@/components/dashboard/format";
 import { Badge } from "@/components/ui/badge";
@@ -58,7 +63,13 @@ export function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
         <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
           {/* A data URL made on the server: next/image adds nothing for it. */}
           {/* eslint-disable-next-line @next/next/no-img-element */}
-          <img src={enrolling.qrCode} alt="QR code of your two-factor key, to scan with an authenticator app" width={176} height={176} className="size-44 rounded-lg border bg-white p-1" />
+          <img
+            src={enrolling.qrCode}
+            alt="QR code of your two-factor key, to scan with an authenticator app"
+            width={176}
+            height={176}
+            className="size-44 rounded-lg border bg-white p-1"
+          />
           <div className="grid min-w-0 gap-2">
             <p className="text-sm font-medium">Key</p>
             <div className="flex items-center gap-2 rounded-lg border bg-muted/50 p-2">
@@ -71,7 +82,17 @@ export function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
         </div>
         <form onSubmit={confirm} className="grid max-w-sm gap-3" noValidate>
           <Field label="Code from the app" error={error}>
-            {(control) => <Input {...control} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="123456" required />}
+            {(control) => (
+              <Input
+                {...control}
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                placeholder="123456"
+                required
+              />
+            )}
           </Field>
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={pending}>
@@ -89,7 +110,8 @@ export function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
     return (
       <div className="grid justify-items-start gap-3">
         <p className="text-sm text-muted-foreground">
-          Off. With it on, signing in, sending a withdrawal from this dashboard and creating an API key also ask for a code from an app on your phone.
+          Off. With it on, signing in, sending a withdrawal from this dashboard and creating an API key also ask for a code from an app on
+          your phone.
         </p>
         <Button onClick={begin} disabled={pending}>
           {pending ? <Loader2 className="animate-spin" aria-hidden /> : <ShieldCheck aria-hidden />} Set up two-factor authentication
@@ -143,7 +165,8 @@ function RecoveryCodes({ codes, onStored }: { codes: string[]; onStored: () => v
   return (
     <div className="grid gap-4">
       <p className="text-sm">
-        <span className="font-medium">Keep these recovery codes somewhere safe.</span> Each one signs you in once if you lose your phone. This is the only time they are shown.
+        <span className="font-medium">Keep these recovery codes somewhere safe.</span> Each one signs you in once if you lose your phone.
+        This is the only time they are shown.
       </p>
       <ul data-testid="recovery-codes" className="grid grid-cols-2 gap-2 rounded-lg border bg-muted/50 p-3 font-mono text-sm sm:max-w-md">
         {codes.map((code) => (
@@ -195,7 +218,9 @@ function CodeDialog(props: {
         <form onSubmit={submit} className="grid gap-4" noValidate>
           <FormError>{errors.form}</FormError>
           <Field label={props.allowRecovery ? "Code or recovery code" : "Code from the app"} error={errors.code}>
-            {(control) => <Input {...control} name="code" autoComplete="one-time-code" maxLength={props.allowRecovery ? 11 : 6} required autoFocus />}
+            {(control) => (
+              <Input {...control} name="code" autoComplete="one-time-code" maxLength={props.allowRecovery ? 11 : 6} required autoFocus />
+            )}
           </Field>
           <DialogFooter>
             <Button type="submit" variant={props.destructive ? "destructive" : "default"} disabled={pending}>

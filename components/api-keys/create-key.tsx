@@ -38,18 +38,40 @@ export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
   return (
     <>
       <form
-        className={twoFactor ? "grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-start" : "grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start"}
+        className={
+          twoFactor ? "grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-start" : "grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start"
+        }
         onSubmit={(e) => {
           e.preventDefault();
           submit();
         }}
       >
         <Field label="Key name" error={error} hint="What uses it, e.g. “shop backend”.">
-          {(control) => <Input {...control} name="name" maxLength={100} placeholder="shop backend" value={name} onChange={(e) => setName(e.target.value)} />}
+          {(control) => (
+            <Input
+              {...control}
+              name="name"
+              maxLength={100}
+              placeholder="shop backend"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
+          )}
         </Field>
         {twoFactor && (
           <Field label="Two-factor code" error={codeError}>
-            {(control) => <Input {...control} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="123456" value={code} onChange={(e) => setCode(e.target.value)} />}
+            {(control) => (
+              <Input
+                {...control}
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                placeholder="123456"
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+              />
+            )}
           </Field>
         )}
         <Button type="submit" disabled={pending} className="sm:mt-[1.375rem]">
@@ -78,7 +100,8 @@ export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
           </div>
           <p className="flex gap-2 rounded-md border border-warning/40 bg-warning/10 p-3 text-sm">
             <TriangleAlert className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
-            This is the only time the key is shown: we keep only its hash. Store it in your shop&apos;s secrets now; never put it in browser code.
+            This is the only time the key is shown: we keep only its hash. Store it in your shop&apos;s secrets now; never put it in browser
+            code.
           </p>
           <DialogFooter>
             <Button onClick={() => (setCreated(null), toast.success("API key created"))}>I have stored it</Button>

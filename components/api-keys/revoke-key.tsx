@@ -4,7 +4,17 @@ import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
 import { revokeApiKeyAction } from "@/app/dashboard/_actions/api-keys";
-import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger } from "@/components/ui/alert-dialog";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
 
 export function RevokeApiKey({ id, name }: { id: number; name: string }) {
@@ -20,14 +30,22 @@ export function RevokeApiKey({ id, name }: { id: number; name: string }) {
   return (
     <AlertDialog>
       <AlertDialogTrigger asChild>
-        <Button variant="ghost" size="sm" className="text-destructive hover:text-destructive" disabled={pending} aria-label={`Revoke key ${name}`}>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="text-destructive hover:text-destructive"
+          disabled={pending}
+          aria-label={`Revoke key ${name}`}
+        >
           Revoke
         </Button>
       </AlertDialogTrigger>
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>Revoke “{name}”?</AlertDialogTitle>
-          <AlertDialogDescription>Requests with this key fail at once. Payments it created keep working; this cannot be undone.</AlertDialogDescription>
+          <AlertDialogDescription>
+            Requests with this key fail at once. Payments it created keep working; this cannot be undone.
+          </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel>Keep it</AlertDialogCancel>

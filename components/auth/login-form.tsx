@@ -4,7 +4,7 @@ import { Loader2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { Field, FormError } from "@/components/ui/field";
@@ -20,7 +20,9 @@ const MESSAGES: Record<string, string> = {
 
 export function LoginForm({ callbackPath, initialError }: { callbackPath: string; initialError?: string }) {
   const router = useRouter();
-  const [error, setError] = useState<string | undefined>(initialError ? (MESSAGES[initialError] ?? "Sign-in failed. Try again.") : undefined);
+  const [error, setError] = useState<string | undefined>(
+    initialError ? (MESSAGES[initialError] ?? "Sign-in failed. Try again.") : undefined,
+  );
   const [pending, setPending] = useState(false);
   // Asked after the right password when the account has two-factor sign-in on.
   const [askCode, setAskCode] = useState(false);
@@ -35,7 +37,13 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
     try {
       // Only when asked: next-auth sends every option as a form field (an undefined one as "undefined").
       const code = askCode ? { code: String(form.get("code") ?? "") } : {};
-      const result = await signIn("credentials", { redirect: false, email: String(form.get("email") ?? ""), password: String(form.get("password") ?? ""), ...code, callbackUrl: callbackPath });
+      const result = await signIn("credentials", {
+        redirect: false,
+        email: String(form.get("email") ?? ""),
+        password: String(form.get("password") ?? ""),
+        ...code,
+        callbackUrl: callbackPath,
+      });
       if (!result?.ok) {
         const reason = result?.status === 429 ? "RateLimited" : (result?.error ?? "");
         if (reason === "TwoFactorRequired") {
@@ -63,8 +71,12 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
       <CardContent>
         <form onSubmit={submit} method="post" className="grid gap-4" noValidate>
           <FormError>{error}</FormError>
-          <Field label="Email">{(control) => <Input {...control} name="email" type="email" autoComplete="email" required autoFocus />}</Field>
-          <Field label="Password">{(control) => <Input {...control} name="password" type="password" autoComplete="current-password" required />}</Field>
+          <Field label="Email">
+            {(control) => <Input {...control} name="email" type="email" autoComplete="email" required autoFocus />}
+          </Field>
+          <Field label="Password">
+            {(control) => <Input {...control} name="password" type="password" autoComplete="current-password" required />}
+          </Field>
           {askCode && (
             <Field label="Two-factor code" hint="The 6-digit code your authenticator app shows, or one of your recovery codes.">
               {(control) => <Input {...control} name="code" autoComplete="one-time-code" maxLength={11} required autoFocus />}

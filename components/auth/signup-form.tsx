@@ -4,7 +4,7 @@ import { Loader2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { signUpAction } from "@/app/_actions/account";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
@@ -32,7 +32,13 @@ export function SignupForm({ closed }: { closed: boolean }) {
       const result = await signUpAction({ email, password });
       if (!result.ok) {
         setFieldErrors(result.fieldErrors ?? {});
-        setError(result.code === "RATE_LIMITED" ? "Too many sign-ups from your network. Try again later." : result.fieldErrors ? undefined : result.error);
+        setError(
+          result.code === "RATE_LIMITED"
+            ? "Too many sign-ups from your network. Try again later."
+            : result.fieldErrors
+              ? undefined
+              : result.error,
+        );
         return;
       }
       const signedIn = await signIn("credentials", { redirect: false, email, password, callbackUrl: "/dashboard" });

@@ -4,14 +4,17 @@ import { CheckCircle2, CircleAlert, Clock, Copy, ExternalLink, X } from "lucide-
 import dynamic from "next/dynamic";
 import { useEffect, useRef, useState } from "react";
 import { Logo } from "@/components/brand/logo";
+import type { CheckoutView as View } from "@/lib/checkout/checkout-view";
 import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
 import { fill, formatDecimal, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
-import type { CheckoutView as View } from "@/lib/checkout/checkout-view";
 import { LanguageSwitcher } from "./language-switcher";
 import { useCheckoutFeed } from "./use-checkout-feed";
 
 // wagmi and its wallet discovery load in the browser only, on this page only.
-const PayWithWallet = dynamic(() => import("./wallet/pay-with-wallet"), { ssr: false, loading: () => <div className="h-12 animate-pulse rounded-xl bg-muted" /> });
+const PayWithWallet = dynamic(() => import("./wallet/pay-with-wallet"), {
+  ssr: false,
+  loading: () => <div className="h-12 animate-pulse rounded-xl bg-muted" />,
+});
 
 export interface CheckoutPageProps {
   initial: View;
@@ -55,7 +58,12 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
         <div className="flex items-center gap-2">
           <LanguageSwitcher locale={locale} label={t.language} />
           {embed && (
-            <button type="button" onClick={() => postToOpener({ type: "bscpay:close", sessionId: view.sessionId })} aria-label={t.close} className="rounded-md p-1.5 text-muted-foreground hover:bg-accent">
+            <button
+              type="button"
+              onClick={() => postToOpener({ type: "bscpay:close", sessionId: view.sessionId })}
+              aria-label={t.close}
+              className="rounded-md p-1.5 text-muted-foreground hover:bg-accent"
+            >
               <X className="size-4" aria-hidden />
             </button>
           )}
@@ -134,7 +142,11 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
                 <p className="w-full text-left text-xs break-all text-muted-foreground">
                   {t.tokenContract}: <span className="font-mono">{view.tokenAddress}</span>
                 </p>
-                <a href={view.paymentUri} data-testid="payment-uri" className="inline-flex items-center gap-1 text-sm font-medium underline underline-offset-4">
+                <a
+                  href={view.paymentUri}
+                  data-testid="payment-uri"
+                  className="inline-flex items-center gap-1 text-sm font-medium underline underline-offset-4"
+                >
                   {t.openInWallet} <ExternalLink className="size-3.5" aria-hidden />
                 </a>
               </div>
@@ -166,7 +178,9 @@ function StatusBlock(props: {
         <CheckCircle2 className="mx-auto size-8 text-success" aria-hidden />
         <h2 className="text-lg font-semibold">{t.completedTitle}</h2>
         <p className="text-sm">{fill(t.completedText, { amount: amount(status.receivedAmount ?? "0"), token })}</p>
-        {status.overpaid && status.overpaidAmount && <p className="text-sm text-muted-foreground">{fill(t.overpaid, { extra: amount(status.overpaidAmount), token })}</p>}
+        {status.overpaid && status.overpaidAmount && (
+          <p className="text-sm text-muted-foreground">{fill(t.overpaid, { extra: amount(status.overpaidAmount), token })}</p>
+        )}
         {status.lateAmount && <p className="text-sm text-muted-foreground">{fill(t.late, { amount: amount(status.lateAmount), token })}</p>}
         {status.lateAmount && <Reference label={t.reference} sessionId={props.sessionId} />}
         {props.redirectUrl && (
@@ -174,7 +188,9 @@ function StatusBlock(props: {
             <a href={props.redirectUrl} className="font-medium underline underline-offset-4">
               {t.backToShop}
             </a>
-            {props.redirectIn !== null && <p className="text-xs text-muted-foreground">{fill(t.redirecting, { seconds: props.redirectIn })}</p>}
+            {props.redirectIn !== null && (
+              <p className="text-xs text-muted-foreground">{fill(t.redirecting, { seconds: props.redirectIn })}</p>
+            )}
           </div>
         )}
       </div>
@@ -191,12 +207,18 @@ function StatusBlock(props: {
       </div>
     );
   }
-  const time = props.secondsLeft === null ? null : `${Math.floor(props.secondsLeft / 60)}:${String(props.secondsLeft % 60).padStart(2, "0")}`;
+  const time =
+    props.secondsLeft === null ? null : `${Math.floor(props.secondsLeft / 60)}:${String(props.secondsLeft % 60).padStart(2, "0")}`;
   return (
     <div role="status" className="grid gap-1 text-center">
       {props.partial && status.receivedAmount ? (
         <p className="rounded-lg bg-warning/10 px-3 py-2 text-sm font-medium text-foreground" data-testid="partial">
-          {fill(t.partial, { received: amount(status.receivedAmount), amount: amount(props.total), token, remaining: amount(status.remainingAmount) })}
+          {fill(t.partial, {
+            received: amount(status.receivedAmount),
+            amount: amount(props.total),
+            token,
+            remaining: amount(status.remainingAmount),
+          })}
         </p>
       ) : (
         <p className="text-sm font-medium">{t.waiting}</p>
@@ -287,7 +309,9 @@ function useEmbedReport(embed: boolean, sessionId: string, status: string) {
     checked.current ??= (async () => {
       const origin = window.location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : null);
       if (!origin) return null;
-      const res = await fetch(`/api/checkout/${sessionId}/embed?origin=${encodeURIComponent(origin)}`, { cache: "no-store" }).catch(() => null);
+      const res = await fetch(`/api/checkout/${sessionId}/embed?origin=${encodeURIComponent(origin)}`, { cache: "no-store" }).catch(
+        () => null,
+      );
       const allowed = res?.ok ? ((await res.json()) as { data: { allowed: boolean } }).data.allowed : false;
       openerOrigin = allowed ? origin : null;
       return openerOrigin;

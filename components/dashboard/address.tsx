@@ -1,5 +1,5 @@
-import { Tooltip } from "@/components/ui/tooltip";
 import { cn } from "@/components/ui/cn";
+import { Tooltip } from "@/components/ui/tooltip";
 import { CopyButton } from "./copy-button";
 
 export function shorten(value: string, head = 6, tail = 4): string {
@@ -7,7 +7,17 @@ export function shorten(value: string, head = 6, tail = 4): string {
 }
 
 /** An address or hash: shortened, the full value on hover and for screen readers, a copy button. */
-export function Address({ value, href, className, copy = true }: { value: string; href?: string | null; className?: string; copy?: boolean }) {
+export function Address({
+  value,
+  href,
+  className,
+  copy = true,
+}: {
+  value: string;
+  href?: string | null;
+  className?: string;
+  copy?: boolean;
+}) {
   const text = (
     <span className="font-mono text-[0.8125rem]" aria-label={value}>
       {shorten(value)}
@@ -17,7 +27,12 @@ export function Address({ value, href, className, copy = true }: { value: string
     <span className={cn("inline-flex items-center gap-0.5 whitespace-nowrap", className)}>
       <Tooltip content={value}>
         {href ? (
-          <a href={href} target="_blank" rel="noreferrer" className="rounded underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-ring">
+          <a
+            href={href}
+            target="_blank"
+            rel="noreferrer"
+            className="rounded underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+          >
             {text}
           </a>
         ) : (

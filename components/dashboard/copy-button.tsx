@@ -6,7 +6,17 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 
-export function CopyButton({ value, label = "Copy", className, size = "icon-sm" }: { value: string; label?: string; className?: string; size?: "icon-sm" | "sm" }) {
+export function CopyButton({
+  value,
+  label = "Copy",
+  className,
+  size = "icon-sm",
+}: {
+  value: string;
+  label?: string;
+  className?: string;
+  size?: "icon-sm" | "sm";
+}) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
@@ -18,7 +28,14 @@ export function CopyButton({ value, label = "Copy", className, size = "icon-sm" 
     }
   };
   return (
-    <Button type="button" variant="ghost" size={size} onClick={copy} aria-label={size === "sm" ? undefined : label} className={cn("text-muted-foreground", className)}>
+    <Button
+      type="button"
+      variant="ghost"
+      size={size}
+      onClick={copy}
+      aria-label={size === "sm" ? undefined : label}
+      className={cn("text-muted-foreground", className)}
+    >
       {copied ? <Check aria-hidden className="text-success" /> : <Copy aria-hidden />}
       {size === "sm" && (copied ? "Copied" : label)}
       <span aria-live="polite" className="sr-only">

@@ -4,7 +4,19 @@ import { buttonVariants } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 
 /** Previous / next links that keep the page's other search parameters. */
-export function Pagination({ page, pages, total, basePath, params }: { page: number; pages: number; total: number; basePath: string; params: Record<string, string | undefined> }) {
+export function Pagination({
+  page,
+  pages,
+  total,
+  basePath,
+  params,
+}: {
+  page: number;
+  pages: number;
+  total: number;
+  basePath: string;
+  params: Record<string, string | undefined>;
+}) {
   if (total === 0) return null;
   const href = (p: number) => {
     const search = new URLSearchParams(Object.entries({ ...params, page: String(p) }).filter((e): e is [string, string] => Boolean(e[1])));
@@ -26,8 +38,22 @@ export function Pagination({ page, pages, total, basePath, params }: { page: num
         Page {page} of {Math.max(1, pages)} · {total} in all
       </span>
       <span className="flex gap-2">
-        {link(page - 1, page <= 1, <><ChevronLeft aria-hidden /> Previous</>, "Previous page")}
-        {link(page + 1, page >= pages, <>Next <ChevronRight aria-hidden /></>, "Next page")}
+        {link(
+          page - 1,
+          page <= 1,
+          <>
+            <ChevronLeft aria-hidden /> Previous
+          </>,
+          "Previous page",
+        )}
+        {link(
+          page + 1,
+          page >= pages,
+          <>
+            Next <ChevronRight aria-hidden />
+          </>,
+          "Next page",
+        )}
       </span>
     </nav>
   );

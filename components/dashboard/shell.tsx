@@ -2,7 +2,7 @@
 
 import { Menu } from "lucide-react";
 import Link from "next/link";
-import { useState, type ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { Logo } from "@/components/brand/logo";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { Button } from "@/components/ui/button";
@@ -16,7 +16,11 @@ export function DashboardShell({ email, networkLabel, children }: { email: strin
   return (
     <div className="min-h-dvh bg-muted/30 lg:grid lg:grid-cols-[15rem_1fr]">
       <aside className="hidden border-r bg-background lg:flex lg:min-h-dvh lg:flex-col lg:gap-6 lg:px-3 lg:py-4">
-        <Link href="/dashboard" className="rounded-md px-2 focus-visible:outline-2 focus-visible:outline-ring" aria-label="BSC Pay dashboard">
+        <Link
+          href="/dashboard"
+          className="rounded-md px-2 focus-visible:outline-2 focus-visible:outline-ring"
+          aria-label="BSC Pay dashboard"
+        >
           <Logo />
         </Link>
         <DashboardNav />

@@ -23,7 +23,9 @@ export function AddDomainForm() {
       }
       setError(undefined);
       setDomain("");
-      toast.success(`${result.data.domain} whitelisted`, { description: `domainId ${result.data.domainId}; its withdrawal wallet is ready.` });
+      toast.success(`${result.data.domain} whitelisted`, {
+        description: `domainId ${result.data.domainId}; its withdrawal wallet is ready.`,
+      });
       router.refresh();
     });
   return (
@@ -35,7 +37,16 @@ export function AddDomainForm() {
       }}
     >
       <Field label="Shop origin" error={error} hint="Scheme and host, e.g. https://shop.example.com — browsers send it as Origin.">
-        {(control) => <Input {...control} name="domain" placeholder="https://shop.example.com" value={domain} onChange={(e) => setDomain(e.target.value)} autoComplete="url" />}
+        {(control) => (
+          <Input
+            {...control}
+            name="domain"
+            placeholder="https://shop.example.com"
+            value={domain}
+            onChange={(e) => setDomain(e.target.value)}
+            autoComplete="url"
+          />
+        )}
       </Field>
       <Button type="submit" disabled={pending || !domain.trim()} className="sm:mt-[1.375rem]">
         {pending ? <Loader2 className="animate-spin" aria-hidden /> : <Plus aria-hidden />} Add domain

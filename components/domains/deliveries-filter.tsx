@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { cn } from "@/components/ui/cn";
-import { deliveriesHref, type DeliveriesSelection, type DeliveryStatusFilter } from "./deliveries-query";
+import { type DeliveriesSelection, type DeliveryStatusFilter, deliveriesHref } from "./deliveries-query";
 import { LinkPending } from "./link-pending";
 
 const FILTERS: { status: DeliveryStatusFilter | undefined; label: string }[] = [
@@ -30,7 +30,9 @@ export function DeliveriesFilter({ domainId, selection, failed }: { domainId: nu
               >
                 <LinkPending />
                 {label}
-                {status === "failed" && failed > 0 && <span className="rounded-full bg-destructive px-1.5 text-[0.625rem] leading-4 text-destructive-foreground">{failed}</span>}
+                {status === "failed" && failed > 0 && (
+                  <span className="rounded-full bg-destructive px-1.5 text-[0.625rem] leading-4 text-destructive-foreground">{failed}</span>
+                )}
               </Link>
             </li>
           );

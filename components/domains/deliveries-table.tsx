@@ -1,6 +1,6 @@
 "use client";
 
-import { createColumnHelper, getCoreRowModel, getExpandedRowModel, useReactTable, type ExpandedState } from "@tanstack/react-table";
+import { createColumnHelper, type ExpandedState, getCoreRowModel, getExpandedRowModel, useReactTable } from "@tanstack/react-table";
 import { ChevronRight } from "lucide-react";
 import { Fragment, useState } from "react";
 import { formatDateTime } from "@/components/dashboard/format";
@@ -41,7 +41,11 @@ const columns = [
       <span className="grid gap-0.5">
         <span className="font-mono text-xs font-medium">{row.original.eventType}</span>
         {/* On phones the Created column is hidden: keep the time under the event. */}
-        <time dateTime={row.original.createdAt} title={fullDateTime(row.original.createdAt)} className="text-xs whitespace-nowrap text-muted-foreground sm:hidden">
+        <time
+          dateTime={row.original.createdAt}
+          title={fullDateTime(row.original.createdAt)}
+          className="text-xs whitespace-nowrap text-muted-foreground sm:hidden"
+        >
           {formatTime(row.original.createdAt)}
         </time>
       </span>
@@ -62,7 +66,12 @@ const columns = [
     ),
   }),
   column.accessor("attempts", { header: "Attempts", meta: { className: "hidden text-right tabular-nums md:table-cell" } }),
-  column.display({ id: "response", header: "Last response", meta: { className: "hidden sm:table-cell" }, cell: ({ row }) => <DeliveryResponse delivery={row.original} /> }),
+  column.display({
+    id: "response",
+    header: "Last response",
+    meta: { className: "hidden sm:table-cell" },
+    cell: ({ row }) => <DeliveryResponse delivery={row.original} />,
+  }),
   column.accessor("createdAt", {
     header: "Created",
     meta: { className: "hidden sm:table-cell" },
@@ -73,10 +82,12 @@ const columns = [
     header: () => <span className="sr-only">Actions</span>,
     meta: { className: "text-right" },
     // A pending one is already on its way; redelivering it would only reset its schedule.
-    cell: ({ row }) => (row.original.status === "pending" ? null : <RedeliverButton deliveryId={row.original.deliveryId} eventType={row.original.eventType} />),
+    cell: ({ row }) =>
+      row.original.status === "pending" ? null : (
+        <RedeliverButton deliveryId={row.original.deliveryId} eventType={row.original.eventType} />
+      ),
   }),
 ];
-
 
 /** Newest first; a row opens to show the exact JSON body the receiver got. */
 export function DeliveriesTable({ deliveries }: { deliveries: DeliveryView[] }) {
@@ -97,12 +108,20 @@ export function DeliveriesTable({ deliveries }: { deliveries: DeliveryView[] }) 
       <TableBody>
         {table.getRowModel().rows.map((row) => (
           <Fragment key={row.id}>
-            <TableRow data-delivery-id={row.original.deliveryId} data-event-type={row.original.eventType} data-state={deliveryState(row.original)}>
+            <TableRow
+              data-delivery-id={row.original.deliveryId}
+              data-event-type={row.original.eventType}
+              data-state={deliveryState(row.original)}
+            >
               <DataTableCells row={row} />
             </TableRow>
             {row.getIsExpanded() && (
               <TableRow className="hover:bg-transparent">
-                <TableCell colSpan={row.getVisibleCells().length} id={`delivery-${row.original.deliveryId}-payload`} className="bg-muted/30">
+                <TableCell
+                  colSpan={row.getVisibleCells().length}
+                  id={`delivery-${row.original.deliveryId}-payload`}
+                  className="bg-muted/30"
+                >
                   <PayloadDetails delivery={row.original} />
                 </TableCell>
               </TableRow>
@@ -129,7 +148,12 @@ function PayloadDetails({ delivery }: { delivery: DeliveryView }) {
           {delivery.deliveredAt && <span className="text-muted-foreground"> · delivered {formatDateTime(delivery.deliveredAt)}</span>}
         </dd>
       </dl>
-      <pre className="max-h-72 overflow-auto rounded-md border bg-background p-3 font-mono text-xs leading-relaxed" tabIndex={0} role="region" aria-label={`Payload of ${delivery.eventType}`}>
+      <pre
+        className="max-h-72 overflow-auto rounded-md border bg-background p-3 font-mono text-xs leading-relaxed"
+        tabIndex={0}
+        role="region"
+        aria-label={`Payload of ${delivery.eventType}`}
+      >
         {JSON.stringify(delivery.payload, null, 2)}
       </pre>
     </div>

@@ -8,6 +8,7 @@ export function DeliveryResponse({ delivery }: { delivery: Pick<DeliveryView, "l
         {delivery.lastError}
       </span>
     );
-  if (delivery.lastStatusCode !== null) return <span className="font-mono text-xs text-muted-foreground">HTTP {delivery.lastStatusCode}</span>;
+  if (delivery.lastStatusCode !== null)
+    return <span className="font-mono text-xs text-muted-foreground">HTTP {delivery.lastStatusCode}</span>;
   return <span className="text-muted-foreground">{delivery.attempts === 0 ? "not sent yet" : "—"}</span>;
 }

@@ -8,7 +8,7 @@ import type { DeliveryView } from "@/lib/webhooks/deliveries";
 import type { DeliveriesSelection } from "./deliveries-query";
 import { DomainSettings } from "./domain-settings";
 import { WebhookSection } from "./webhook-section";
-import { WithdrawalWallet, type WalletBalance } from "./withdrawal-wallet";
+import { type WalletBalance, WithdrawalWallet } from "./withdrawal-wallet";
 
 /** One whitelisted origin: its settings and wallet side by side, its webhooks below. */
 export function DomainCard({
@@ -39,7 +39,13 @@ export function DomainCard({
       </CardHeader>
       <CardContent className="grid gap-6 md:grid-cols-[1fr_16rem]">
         {/* Keyed by the saved values: a change made elsewhere (API, another tab) resets the form to it. */}
-        <DomainSettings key={`${d.payoutAddress}|${d.webhookUrl}`} domainId={d.domainId} domain={d.domain} payoutAddress={d.payoutAddress} webhookUrl={d.webhookUrl} />
+        <DomainSettings
+          key={`${d.payoutAddress}|${d.webhookUrl}`}
+          domainId={d.domainId}
+          domain={d.domain}
+          payoutAddress={d.payoutAddress}
+          webhookUrl={d.webhookUrl}
+        />
         <WithdrawalWallet domain={d.domain} address={d.withdrawalAddress!} balances={balances} />
       </CardContent>
       <CardContent className="border-t pt-5">

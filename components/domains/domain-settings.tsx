@@ -5,13 +5,33 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { deleteDomainAction, updateDomainAction } from "@/app/dashboard/_actions/domains";
-import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger } from "@/components/ui/alert-dialog";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 
 /** Payout address and webhook URL of one domain (empty clears), and its removal. */
-export function DomainSettings({ domainId, domain, payoutAddress, webhookUrl }: { domainId: number; domain: string; payoutAddress: string | null; webhookUrl: string | null }) {
+export function DomainSettings({
+  domainId,
+  domain,
+  payoutAddress,
+  webhookUrl,
+}: {
+  domainId: number;
+  domain: string;
+  payoutAddress: string | null;
+  webhookUrl: string | null;
+}) {
   const router = useRouter();
   const [payout, setPayout] = useState(payoutAddress ?? "");
   const [webhook, setWebhook] = useState(webhookUrl ?? "");
@@ -48,11 +68,35 @@ export function DomainSettings({ domainId, domain, payoutAddress, webhookUrl }: 
         save();
       }}
     >
-      <Field label="Payout address" error={errors.payoutAddress ?? errors.form} hint="Payments are forwarded here; empty = the withdrawal wallet below.">
-        {(control) => <Input {...control} className="font-mono" placeholder="0x…" value={payout} onChange={(e) => setPayout(e.target.value)} spellCheck={false} />}
+      <Field
+        label="Payout address"
+        error={errors.payoutAddress ?? errors.form}
+        hint="Payments are forwarded here; empty = the withdrawal wallet below."
+      >
+        {(control) => (
+          <Input
+            {...control}
+            className="font-mono"
+            placeholder="0x…"
+            value={payout}
+            onChange={(e) => setPayout(e.target.value)}
+            spellCheck={false}
+          />
+        )}
       </Field>
-      <Field label="Webhook URL" error={errors.webhookUrl} hint="Where signed payment and withdrawal events are POSTed (https). Saving one creates the signing secret shown below.">
-        {(control) => <Input {...control} placeholder="https://shop.example.com/hooks/bsc-pay" value={webhook} onChange={(e) => setWebhook(e.target.value)} />}
+      <Field
+        label="Webhook URL"
+        error={errors.webhookUrl}
+        hint="Where signed payment and withdrawal events are POSTed (https). Saving one creates the signing secret shown below."
+      >
+        {(control) => (
+          <Input
+            {...control}
+            placeholder="https://shop.example.com/hooks/bsc-pay"
+            value={webhook}
+            onChange={(e) => setWebhook(e.target.value)}
+          />
+        )}
       </Field>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <Button type="submit" disabled={pending || !dirty}>
@@ -68,7 +112,8 @@ export function DomainSettings({ domainId, domain, payoutAddress, webhookUrl }: 
             <AlertDialogHeader>
               <AlertDialogTitle>Remove {domain}?</AlertDialogTitle>
               <AlertDialogDescription>
-                Browsers on this origin can no longer create payments. Its withdrawal wallet and everything it holds stay yours; the operator can still reach it.
+                Browsers on this origin can no longer create payments. Its withdrawal wallet and everything it holds stay yours; the
+                operator can still reach it.
               </AlertDialogDescription>
             </AlertDialogHeader>
             <AlertDialogFooter>

@@ -19,7 +19,14 @@ export function RedeliverButton({ deliveryId, eventType }: { deliveryId: number;
       router.refresh();
     });
   return (
-    <Button type="button" variant="outline" size="sm" onClick={redeliver} disabled={pending} aria-label={`Redeliver ${eventType} delivery ${deliveryId}`}>
+    <Button
+      type="button"
+      variant="outline"
+      size="sm"
+      onClick={redeliver}
+      disabled={pending}
+      aria-label={`Redeliver ${eventType} delivery ${deliveryId}`}
+    >
       {pending ? <Loader2 className="animate-spin" aria-hidden /> : <RotateCcw aria-hidden />}
       <span className="hidden sm:inline">Redeliver</span>
     </Button>

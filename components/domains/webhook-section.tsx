@@ -8,7 +8,7 @@ import type { Page } from "@/lib/pagination";
 import type { DeliveryView } from "@/lib/webhooks/deliveries";
 import { DeliveriesFilter } from "./deliveries-filter";
 import { DeliveriesPagination } from "./deliveries-pagination";
-import { deliveriesHref, type DeliveriesSelection } from "./deliveries-query";
+import { type DeliveriesSelection, deliveriesHref } from "./deliveries-query";
 import { DeliveriesTable } from "./deliveries-table";
 import { WARNING_BADGE } from "./delivery-status-badge";
 import { FailedDeliveriesAlert } from "./failed-deliveries-alert";
@@ -30,7 +30,12 @@ export function WebhookSection({
 }) {
   const headingId = `webhooks-${domain.domainId}-heading`;
   return (
-    <section id={`webhooks-${domain.domainId}`} aria-labelledby={headingId} className="grid scroll-mt-20 grid-cols-1 gap-4" data-testid="webhooks">
+    <section
+      id={`webhooks-${domain.domainId}`}
+      aria-labelledby={headingId}
+      className="grid scroll-mt-20 grid-cols-1 gap-4"
+      data-testid="webhooks"
+    >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="grid min-w-0 gap-1">
           <h3 id={headingId} className="flex flex-wrap items-center gap-2 text-sm font-semibold">
@@ -55,7 +60,12 @@ export function WebhookSection({
       ) : (
         <>
           <FailedDeliveriesAlert domainId={domain.domainId} failed={summary.failed} showLink={selection.status !== "failed"} />
-          <WebhookSecret domainId={domain.domainId} domain={domain.domain} secret={domain.webhookSecret} previousSecretExpiresAt={summary.previousSecretExpiresAt} />
+          <WebhookSecret
+            domainId={domain.domainId}
+            domain={domain.domain}
+            secret={domain.webhookSecret}
+            previousSecretExpiresAt={summary.previousSecretExpiresAt}
+          />
           {/* grid-cols-1 (minmax 0) lets the table scroll inside the card instead of widening the page. */}
           <div className="grid grid-cols-1 gap-3">
             <div className="flex flex-wrap items-center justify-between gap-2">
@@ -89,7 +99,11 @@ function NoDeliveries({ domainId, selection, total }: { domainId: number; select
   );
   const iconClass = "size-5 text-muted-foreground";
   if (!filtered || (total === 0 && !selection.status)) {
-    return box(<Inbox className={iconClass} aria-hidden />, "No deliveries yet", "Events appear here as payments and withdrawals change. Send a test event to check your receiver now.");
+    return box(
+      <Inbox className={iconClass} aria-hidden />,
+      "No deliveries yet",
+      "Events appear here as payments and withdrawals change. Send a test event to check your receiver now.",
+    );
   }
   return box(
     <SearchX className={iconClass} aria-hidden />,

@@ -10,8 +10,8 @@ export function WebhooksIntro() {
       <div className="grid gap-1 text-sm">
         <p className="font-medium">No webhook URL yet</p>
         <p className="text-muted-foreground">
-          Webhooks tell your shop the moment a payment completes, expires or arrives late, and when a withdrawal settles: a signed POST to your server. Save a webhook
-          URL above to get this domain&apos;s signing secret, a test button and the log of every delivery.
+          Webhooks tell your shop the moment a payment completes, expires or arrives late, and when a withdrawal settles: a signed POST to
+          your server. Save a webhook URL above to get this domain&apos;s signing secret, a test button and the log of every delivery.
         </p>
       </div>
     </div>

@@ -5,7 +5,17 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { cancelPaymentAction, simulatePaymentAction } from "@/app/dashboard/_actions/payments";
-import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger } from "@/components/ui/alert-dialog";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
 
 export function CancelPaymentButton({ sessionId }: { sessionId: string }) {
@@ -29,8 +39,8 @@ export function CancelPaymentButton({ sessionId }: { sessionId: string }) {
         <AlertDialogHeader>
           <AlertDialogTitle>Cancel this payment?</AlertDialogTitle>
           <AlertDialogDescription>
-            The payer can no longer complete it. Funds that arrive anyway are recorded as late and still forwarded to you; a transfer mined before the cancel
-            still completes it.
+            The payer can no longer complete it. Funds that arrive anyway are recorded as late and still forwarded to you; a transfer mined
+            before the cancel still completes it.
           </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>

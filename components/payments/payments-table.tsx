@@ -37,9 +37,21 @@ const columns = [
     meta: { className: "hidden md:table-cell" },
     cell: ({ row }) => <Amount value={row.original.receivedAmount} symbol={row.original.token} />,
   }),
-  column.accessor("depositAddress", { header: "Deposit address", meta: { className: "hidden lg:table-cell" }, cell: ({ getValue }) => <Address value={getValue()} /> }),
-  column.accessor("network", { header: "Network", meta: { className: "hidden xl:table-cell" }, cell: ({ getValue }) => <span className="text-muted-foreground">{getValue()}</span> }),
-  column.accessor("createdAt", { header: "Created", meta: { className: "hidden sm:table-cell" }, cell: ({ getValue }) => <span className="whitespace-nowrap text-muted-foreground">{formatDateTime(getValue())}</span> }),
+  column.accessor("depositAddress", {
+    header: "Deposit address",
+    meta: { className: "hidden lg:table-cell" },
+    cell: ({ getValue }) => <Address value={getValue()} />,
+  }),
+  column.accessor("network", {
+    header: "Network",
+    meta: { className: "hidden xl:table-cell" },
+    cell: ({ getValue }) => <span className="text-muted-foreground">{getValue()}</span>,
+  }),
+  column.accessor("createdAt", {
+    header: "Created",
+    meta: { className: "hidden sm:table-cell" },
+    cell: ({ getValue }) => <span className="whitespace-nowrap text-muted-foreground">{formatDateTime(getValue())}</span>,
+  }),
 ];
 
 export function PaymentsTable({ rows }: { rows: UserPaymentRow[] }) {

@@ -30,14 +30,19 @@ export function CatalogueList({ entries }: { entries: CatalogueEntry[] }) {
       const result = await registerTokenAction({ contractAddress: entry.contractAddress, network: entry.network });
       setBusy(null);
       if (!result.ok) toast.error("Token not registered", { description: result.error });
-      else toast.success(`${result.data.symbol} registered`, { description: `tokenId ${result.data.tokenId}: use it in payment requests.` });
+      else
+        toast.success(`${result.data.symbol} registered`, { description: `tokenId ${result.data.tokenId}: use it in payment requests.` });
       router.refresh();
     });
   };
   return (
     <ul className="grid gap-3 sm:grid-cols-2">
       {entries.map((entry) => (
-        <li key={`${entry.network}:${entry.contractAddress}`} className="flex flex-col gap-3 rounded-lg border p-4" data-symbol={entry.symbol}>
+        <li
+          key={`${entry.network}:${entry.contractAddress}`}
+          className="flex flex-col gap-3 rounded-lg border p-4"
+          data-symbol={entry.symbol}
+        >
           <div className="flex items-start justify-between gap-3">
             <div className="min-w-0">
               <p className="font-semibold">
@@ -52,7 +57,12 @@ export function CatalogueList({ entries }: { entries: CatalogueEntry[] }) {
                 <Check className="size-3" aria-hidden /> Registered
               </Badge>
             ) : (
-              <Button size="sm" onClick={() => register(entry)} disabled={busy !== null} aria-label={`Register ${entry.symbol} on ${entry.network}`}>
+              <Button
+                size="sm"
+                onClick={() => register(entry)}
+                disabled={busy !== null}
+                aria-label={`Register ${entry.symbol} on ${entry.network}`}
+              >
                 {busy === entry.contractAddress ? <Loader2 className="animate-spin" aria-hidden /> : <Plus aria-hidden />} Register
               </Button>
             )}

@@ -58,7 +58,15 @@ export function CustomTokenForm({ networks }: { networks: string[] }) {
         )}
       </Field>
       <Field label="Contract address">
-        {(control) => <Input {...control} className="font-mono" placeholder="0x…" value={contractAddress} onChange={(e) => (setContract(e.target.value), setPreview(null))} />}
+        {(control) => (
+          <Input
+            {...control}
+            className="font-mono"
+            placeholder="0x…"
+            value={contractAddress}
+            onChange={(e) => (setContract(e.target.value), setPreview(null))}
+          />
+        )}
       </Field>
       <Button type="submit" disabled={pending || !contractAddress}>
         {pending ? <Loader2 className="animate-spin" aria-hidden /> : preview ? null : <Search aria-hidden />}

@@ -13,14 +13,19 @@ export function AlertDialogContent({ className, ...props }: ComponentProps<typeo
     <AlertDialogPrimitive.Portal>
       <AlertDialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
       <AlertDialogPrimitive.Content
-        className={cn("fixed top-1/2 left-1/2 z-50 grid w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-xl border bg-background p-6 shadow-lg", className)}
+        className={cn(
+          "fixed top-1/2 left-1/2 z-50 grid w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-xl border bg-background p-6 shadow-lg",
+          className,
+        )}
         {...props}
       />
     </AlertDialogPrimitive.Portal>
   );
 }
 
-export const AlertDialogHeader = ({ className, ...props }: ComponentProps<"div">) => <div className={cn("flex flex-col gap-2", className)} {...props} />;
+export const AlertDialogHeader = ({ className, ...props }: ComponentProps<"div">) => (
+  <div className={cn("flex flex-col gap-2", className)} {...props} />
+);
 export const AlertDialogFooter = ({ className, ...props }: ComponentProps<"div">) => (
   <div className={cn("flex flex-col-reverse gap-2 sm:flex-row sm:justify-end", className)} {...props} />
 );

@@ -30,7 +30,9 @@ export function DialogContent({ className, children, ...props }: ComponentProps<
   );
 }
 
-export const DialogHeader = ({ className, ...props }: ComponentProps<"div">) => <div className={cn("flex flex-col gap-1.5 pr-6", className)} {...props} />;
+export const DialogHeader = ({ className, ...props }: ComponentProps<"div">) => (
+  <div className={cn("flex flex-col gap-1.5 pr-6", className)} {...props} />
+);
 export const DialogFooter = ({ className, ...props }: ComponentProps<"div">) => (
   <div className={cn("flex flex-col-reverse gap-2 sm:flex-row sm:justify-end", className)} {...props} />
 );

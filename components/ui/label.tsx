@@ -5,5 +5,11 @@ import type { ComponentProps } from "react";
 import { cn } from "./cn";
 
 export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
-  return <LabelPrimitive.Root data-slot="label" className={cn("text-sm font-medium leading-none select-none peer-disabled:opacity-50", className)} {...props} />;
+  return (
+    <LabelPrimitive.Root
+      data-slot="label"
+      className={cn("text-sm font-medium leading-none select-none peer-disabled:opacity-50", className)}
+      {...props}
+    />
+  );
 }

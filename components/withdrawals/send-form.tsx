@@ -6,12 +6,12 @@ import { useEffect, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { getAddress, isAddress } from "viem";
 import { sendWithdrawalAction, withdrawalBalanceAction } from "@/app/dashboard/_actions/withdrawals";
+import { groupDigits } from "@/components/dashboard/format";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
-import { groupDigits } from "@/components/dashboard/format";
 import { newRequestId } from "@/components/ui/request-id";
 
 type Option = { id: number; label: string };
@@ -57,7 +57,8 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
 
   const review = () => {
     const next: Record<string, string> = {};
-    if (!/^(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(amount.trim()) || /^0(\.0*)?$/.test(amount.trim())) next.amount = 'Enter an amount greater than 0, like "25" or "10.5".';
+    if (!/^(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(amount.trim()) || /^0(\.0*)?$/.test(amount.trim()))
+      next.amount = 'Enter an amount greater than 0, like "25" or "10.5".';
     const addressProblem = checkAddress(toAddress);
     if (addressProblem) next.toAddress = addressProblem;
     setErrors(next);
@@ -67,7 +68,14 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
 
   const send = () =>
     start(async () => {
-      const result = await sendWithdrawalAction({ domainId, tokenId, amount: amount.trim(), toAddress: toAddress.trim(), requestId, ...(twoFactor ? { code: code.trim() } : {}) });
+      const result = await sendWithdrawalAction({
+        domainId,
+        tokenId,
+        amount: amount.trim(),
+        toAddress: toAddress.trim(),
+        requestId,
+        ...(twoFactor ? { code: code.trim() } : {}),
+      });
       if (!result.ok && result.fieldErrors?.code) {
         // A wrong code: stay in the confirmation, nothing was sent.
         setErrors({ code: result.fieldErrors.code });
@@ -81,7 +89,9 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
         toast.error("Withdrawal not sent", { description: result.error });
         return;
       }
-      toast.success(`Sending ${result.data.amount} ${result.data.token}`, { description: "It shows completed once the chain confirms it." });
+      toast.success(`Sending ${result.data.amount} ${result.data.token}`, {
+        description: "It shows completed once the chain confirms it.",
+      });
       setAmount("");
       setToAddress("");
       setRequestId(newRequestId());
@@ -155,14 +165,31 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
           >
             {(control) => (
               <div className="flex gap-2">
-                <Input {...control} name="amount" inputMode="decimal" autoComplete="off" placeholder="0.00" value={amount} onChange={(e) => setAmount(e.target.value)} />
-                <Button type="button" variant="outline" disabled={!balance?.available || balance.available === "0"} onClick={() => setAmount(balance?.available ?? "")}>
+                <Input
+                  {...control}
+                  name="amount"
+                  inputMode="decimal"
+                  autoComplete="off"
+                  placeholder="0.00"
+                  value={amount}
+                  onChange={(e) => setAmount(e.target.value)}
+                />
+                <Button
+                  type="button"
+                  variant="outline"
+                  disabled={!balance?.available || balance.available === "0"}
+                  onClick={() => setAmount(balance?.available ?? "")}
+                >
                   Max
                 </Button>
               </div>
             )}
           </Field>
-          <Field label="Recipient address" error={errors.toAddress} hint="A BSC address outside this gateway. Mixed case must carry a valid checksum.">
+          <Field
+            label="Recipient address"
+            error={errors.toAddress}
+            hint="A BSC address outside this gateway. Mixed case must carry a valid checksum."
+          >
             {(control) => (
               <Input
                 {...control}
@@ -202,12 +229,24 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
               </div>
               <div className="grid gap-1">
                 <dt className="text-muted-foreground">To</dt>
-                <dd className="font-mono text-xs break-all">{isAddress(toAddress.trim(), { strict: false }) ? getAddress(toAddress.trim().toLowerCase()) : toAddress}</dd>
+                <dd className="font-mono text-xs break-all">
+                  {isAddress(toAddress.trim(), { strict: false }) ? getAddress(toAddress.trim().toLowerCase()) : toAddress}
+                </dd>
               </div>
             </dl>
             {twoFactor && (
               <Field label="Two-factor code" error={errors.code} hint="The 6-digit code your authenticator app shows now.">
-                {(control) => <Input {...control} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />}
+                {(control) => (
+                  <Input
+                    {...control}
+                    name="code"
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    maxLength={6}
+                    value={code}
+                    onChange={(e) => setCode(e.target.value)}
+                  />
+                )}
               </Field>
             )}
             <DialogFooter>

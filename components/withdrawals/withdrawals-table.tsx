@@ -43,9 +43,25 @@ const columns = [
     ),
   }),
   column.accessor("toAddress", { header: "To", cell: ({ getValue }) => <Address value={getValue()} /> }),
-  column.accessor("txHash", { header: "Transaction", meta: { className: "hidden md:table-cell" }, cell: ({ row }) => <Address value={row.original.txHash} href={row.original.txUrl} /> }),
-  column.accessor("domain", { header: "From", meta: { className: "hidden lg:table-cell" }, cell: ({ row }) => <span className="text-muted-foreground">{row.original.domain} · {row.original.source}</span> }),
-  column.accessor("createdAt", { header: "Created", meta: { className: "hidden sm:table-cell" }, cell: ({ getValue }) => <span className="whitespace-nowrap text-muted-foreground">{formatDateTime(getValue())}</span> }),
+  column.accessor("txHash", {
+    header: "Transaction",
+    meta: { className: "hidden md:table-cell" },
+    cell: ({ row }) => <Address value={row.original.txHash} href={row.original.txUrl} />,
+  }),
+  column.accessor("domain", {
+    header: "From",
+    meta: { className: "hidden lg:table-cell" },
+    cell: ({ row }) => (
+      <span className="text-muted-foreground">
+        {row.original.domain} · {row.original.source}
+      </span>
+    ),
+  }),
+  column.accessor("createdAt", {
+    header: "Created",
+    meta: { className: "hidden sm:table-cell" },
+    cell: ({ getValue }) => <span className="whitespace-nowrap text-muted-foreground">{formatDateTime(getValue())}</span>,
+  }),
 ];
 
 export function WithdrawalsTable({ rows }: { rows: WithdrawalRow[] }) {

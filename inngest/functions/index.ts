@@ -3,4 +3,13 @@ import { confirmWithdrawals, expireSessions, reconcileDaily, requeueForwards } f
 import { scanChains } from "./scan-chains";
 import { deliverWebhook, dispatchWebhooks } from "./webhooks";
 
-export const functions = [scanChains, forwardDeposit, expireSessions, requeueForwards, confirmWithdrawals, dispatchWebhooks, deliverWebhook, reconcileDaily];
+export const functions = [
+  scanChains,
+  forwardDeposit,
+  expireSessions,
+  requeueForwards,
+  confirmWithdrawals,
+  dispatchWebhooks,
+  deliverWebhook,
+  reconcileDaily,
+];

@@ -1,4 +1,11 @@
-import { confirmWithdrawalsStep, dueForwardsStep, expireDueStep, planForwardsStep, RECONCILE_EVERY_MS, reconcileIfDueStep } from "@/lib/jobs/steps";
+import {
+  confirmWithdrawalsStep,
+  dueForwardsStep,
+  expireDueStep,
+  planForwardsStep,
+  RECONCILE_EVERY_MS,
+  reconcileIfDueStep,
+} from "@/lib/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { forwardRequested } from "../events";
@@ -14,7 +21,11 @@ export const requeueForwards = inngest.createFunction(
   async ({ step }) => {
     await step.run("plan-forwards", async () => (await planForwardsStep(await jobDb())).length);
     const due = await step.run("due-forwards", async () => dueForwardsStep(await jobDb(), 200));
-    if (due.length > 0) await step.sendEvent("requeue", due.map((data) => forwardRequested.create(data)));
+    if (due.length > 0)
+      await step.sendEvent(
+        "requeue",
+        due.map((data) => forwardRequested.create(data)),
+      );
     return { requeued: due.length };
   },
 );
@@ -38,5 +49,7 @@ export const confirmWithdrawals = inngest.createFunction(
 /** Daily (04:00 UTC): ledger against chain; the result shows in /api/health and `admin status`. An hour's slack: the cron is not late because the last run was a minute later. */
 export const reconcileDaily = inngest.createFunction(
   { id: "reconcile-daily", triggers: [{ cron: "0 4 * * *" }], singleton: { mode: "skip" }, retries: 1 },
-  async ({ step }) => ({ differences: await step.run("reconcile", async () => reconcileIfDueStep(await jobDb(), RECONCILE_EVERY_MS - 3600_000)) }),
+  async ({ step }) => ({
+    differences: await step.run("reconcile", async () => reconcileIfDueStep(await jobDb(), RECONCILE_EVERY_MS - 3600_000)),
+  }),
 );

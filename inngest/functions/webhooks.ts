@@ -20,7 +20,11 @@ export const dispatchWebhooks = inngest.createFunction(
     let dispatched = 0;
     for (let round = 0; round < DISPATCH_ROUNDS; round++) {
       const due = await step.run(`claim-${round}`, async () => claimWebhooksStep(await jobDb(), 200, INNGEST_LEASE_MS));
-      if (due.length > 0) await step.sendEvent(`deliver-${round}`, due.map((data) => webhookDue.create(data)));
+      if (due.length > 0)
+        await step.sendEvent(
+          `deliver-${round}`,
+          due.map((data) => webhookDue.create(data)),
+        );
       dispatched += due.length;
       if (round < DISPATCH_ROUNDS - 1) await step.sleep(`pause-${round}`, DISPATCH_PAUSE);
     }

@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { getAddress } from "viem";
-import { connectLocalChain } from "../dev/local-chain";
 import { listNetworks } from "../chain/networks";
 import { getConfig } from "../config";
-import type { Db } from "../db";
-import { AppError } from "../errors";
 import { recoverFunds } from "../custody/recover";
+import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
+import { connectLocalChain } from "../dev/local-chain";
+import { AppError } from "../errors";
 import { LEADER_LOCK_ID } from "../jobs/embedded-runner";
 
 export const CUSTODY_USAGE = `  recover --to <address> [--network n] [--from-index a --to-index b] [--token <contract>]… [--gap n] [--include-bnb] [--dry-run | --yes]
@@ -42,14 +42,19 @@ function index(flags: Flags, name: string): number | undefined {
 
 /** `recover …`: prints as it goes; resolves to the exit code. */
 export async function recoverCommand(db: Db, args: string[], print: (line: string) => void): Promise<number> {
-  const flags = parseFlags(args, ["--to", "--network", "--from-index", "--to-index", "--token", "--gap"], ["--dry-run", "--yes", "--include-bnb"]);
+  const flags = parseFlags(
+    args,
+    ["--to", "--network", "--from-index", "--to-index", "--token", "--gap"],
+    ["--dry-run", "--yes", "--include-bnb"],
+  );
   const to = flags.values.get("--to")?.at(-1);
   if (!to) throw new AppError("VALIDATION_ERROR", `--to is required\nusage:\n${CUSTODY_USAGE}`);
   const recipient = checkedRecipient(to, print);
   const send = flags.switches.has("--yes") && !flags.switches.has("--dry-run");
   const fromIndex = index(flags, "--from-index");
   const toIndex = index(flags, "--to-index");
-  if (fromIndex !== undefined && toIndex !== undefined && toIndex < fromIndex) throw new AppError("VALIDATION_ERROR", "--to-index must not be below --from-index");
+  if (fromIndex !== undefined && toIndex !== undefined && toIndex < fromIndex)
+    throw new AppError("VALIDATION_ERROR", "--to-index must not be below --from-index");
   const gap = index(flags, "--gap");
   const wanted = flags.values.get("--network")?.at(-1);
   const networks = wanted ? [wanted] : listNetworks().map((n) => n.name);
@@ -72,7 +77,8 @@ export async function recoverCommand(db: Db, args: string[], print: (line: strin
     notMoved += report.skipped.length + report.unreadable.length + (report.bnb?.notMoved ?? 0);
     found += report.stranded.length;
   }
-  if (!send && !flags.switches.has("--dry-run") && found > 0) print(`nothing was sent: check the totals and ${recipient}, then run the same command again with --yes`);
+  if (!send && !flags.switches.has("--dry-run") && found > 0)
+    print(`nothing was sent: check the totals and ${recipient}, then run the same command again with --yes`);
   return notMoved > 0 ? 1 : 0;
 }
 
@@ -87,7 +93,8 @@ function checkedRecipient(to: string, print: (line: string) => void): string {
     print(`--to ${to} has no checksum (all one case): compare it with the address character by character before adding --yes`);
     return getAddress(to.toLowerCase());
   }
-  if (getAddress(to) !== to) throw new AppError("VALIDATION_ERROR", `--to ${to} fails its checksum: a character is wrong; copy the address again`);
+  if (getAddress(to) !== to)
+    throw new AppError("VALIDATION_ERROR", `--to ${to} fails its checksum: a character is wrong; copy the address again`);
   return to;
 }
 
@@ -96,8 +103,13 @@ function checkedRecipient(to: string, print: (line: string) => void): string {
  * job runner holds the leader lock), two signers would race for the same nonces. Stop it first.
  */
 async function assertNoRunningService(db: Db): Promise<void> {
-  const [row] = rowsOf<{ free: boolean }>(await db.transaction((tx) => tx.execute(sql`select pg_try_advisory_xact_lock(${LEADER_LOCK_ID}) as free`)));
+  const [row] = rowsOf<{ free: boolean }>(
+    await db.transaction((tx) => tx.execute(sql`select pg_try_advisory_xact_lock(${LEADER_LOCK_ID}) as free`)),
+  );
   if (row && !row.free) {
-    throw new AppError("VALIDATION_ERROR", "a running BSC Pay service is working on this database (it holds the job runner's lock): stop it, then run recover again");
+    throw new AppError(
+      "VALIDATION_ERROR",
+      "a running BSC Pay service is working on this database (it holds the job runner's lock): stop it, then run recover again",
+    );
   }
 }

@@ -1,7 +1,7 @@
-import { heldForwards, openForwards, retryHeldForwards } from "../forwarding/forward-admin";
 import type { Db } from "../db";
 import type { Forward } from "../db/schema";
 import { AppError } from "../errors";
+import { heldForwards, openForwards, retryHeldForwards } from "../forwarding/forward-admin";
 
 export const FORWARDS_USAGE = `  forwards held [network]     forwards that need the operator, with the reason
   forwards retry <id|all>     release held forwards: planned again from a fresh balance and estimate
@@ -11,10 +11,15 @@ export async function forwardsCommand(db: Db, args: string[]): Promise<string[]>
   const [action, which] = args;
   if (action === "held") {
     const held = await heldForwards(db, which);
-    return held.length === 0 ? ["no held forwards"] : held.map((f) => `${describe(f)}\n    held since ${f.heldAt?.toISOString() ?? "?"}: ${f.heldReason ?? f.lastError ?? "no reason recorded"}`);
+    return held.length === 0
+      ? ["no held forwards"]
+      : held.map(
+          (f) => `${describe(f)}\n    held since ${f.heldAt?.toISOString() ?? "?"}: ${f.heldReason ?? f.lastError ?? "no reason recorded"}`,
+        );
   }
   if (action === "retry") {
-    if (!which || (which !== "all" && !/^[1-9][0-9]{0,15}$/.test(which))) throw new AppError("VALIDATION_ERROR", `usage:\n${FORWARDS_USAGE}`);
+    if (!which || (which !== "all" && !/^[1-9][0-9]{0,15}$/.test(which)))
+      throw new AppError("VALIDATION_ERROR", `usage:\n${FORWARDS_USAGE}`);
     const released = await retryHeldForwards(db, which === "all" ? "all" : Number(which));
     if (released.length === 0) throw new AppError("NOT_FOUND", which === "all" ? "no held forwards" : `forward ${which} is not held`);
     return released.map((f) => `released: ${describe(f)}`);

@@ -1,8 +1,8 @@
+import { isNetworkName } from "../chain/networks";
+import { formatReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
+import { operatorStatus } from "../custody/status";
 import type { Db } from "../db";
 import { AppError } from "../errors";
-import { formatReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
-import { isNetworkName } from "../chain/networks";
-import { operatorStatus } from "../custody/status";
 
 export const OPERATIONS_USAGE = `  reconcile [--network n]     ledger against chain per token; lists every difference; exit 1 if any
   status                      every part in one screen: networks, lag, gas tank, queues, held,

@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db";
-import { plans, type Plan } from "../db/schema";
+import { type Plan, plans } from "../db/schema";
 import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
 import { flag } from "./tokens";

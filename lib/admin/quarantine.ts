@@ -1,5 +1,5 @@
-import { listQuarantine } from "../scanner/quarantine";
 import type { Db } from "../db";
+import { listQuarantine } from "../scanner/quarantine";
 
 export async function quarantineCommand(db: Db, args: string[]): Promise<string[]> {
   const limit = Math.min(1000, Math.max(1, Number(args[0] ?? 100) || 100));

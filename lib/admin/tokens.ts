@@ -20,7 +20,10 @@ export async function tokensCommand(db: Db, args: string[]): Promise<string[]> {
     }
     case "allow": {
       const { address } = target(network, contract);
-      const token = await allowCatalogueToken(db, network!, address, { minForward: flag(rest, "--min-forward"), minWithdrawal: flag(rest, "--min-withdrawal") });
+      const token = await allowCatalogueToken(db, network!, address, {
+        minForward: flag(rest, "--min-forward"),
+        minWithdrawal: flag(rest, "--min-withdrawal"),
+      });
       return [`allowed: ${describeCatalogueToken(token)}`];
     }
     case "disallow": {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "../db";
 import { AppError } from "../errors";
-import { credentialsSchema, createUser } from "../users/create-user";
+import { createUser, credentialsSchema } from "../users/create-user";
 import { flag } from "./tokens";
 
 export const USERS_USAGE = `  create-user <email> [--password <pw>]   create a merchant account (also when REGISTRATION=closed); prints a password if none is given`;

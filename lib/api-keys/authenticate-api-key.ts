@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "../db";
 import { requestDb } from "../db/client";
 import { prepared } from "../db/prepared";
-import type { Db } from "../db";
-import { apiKeys, type ApiKey, type User } from "../db/schema";
+import { type ApiKey, apiKeys, type User } from "../db/schema";
 import { AppError } from "../errors";
 import { API_KEY_PREFIX, hashApiKey } from "./create-api-key";
 

@@ -1,6 +1,6 @@
 import * as crypto from "node:crypto";
 import type { Db } from "../db";
-import { apiKeys, type ApiKey } from "../db/schema";
+import { type ApiKey, apiKeys } from "../db/schema";
 
 /** "bscp_live_" + 32 random bytes in base64url: 256 bits, recognisable in logs and secret scanners. */
 export const API_KEY_PREFIX = "bscp_live_";

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
-import { apiKeys, users, type ApiKey } from "../db/schema";
+import { type ApiKey, apiKeys, users } from "../db/schema";
 import { AppError } from "../errors";
 import { forgetAuthenticatedKeys } from "./authenticate-api-key";
 import { createApiKey } from "./create-api-key";
@@ -50,7 +50,10 @@ export async function issueApiKey(db: Db, userId: number, name?: string): Promis
   const { record, key } = await db.transaction(async (tx) => {
     // The user's row lock serialises concurrent creates, so the cap holds under a burst.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
-    const [live] = await tx.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
+    const [live] = await tx
+      .select({ n: count() })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
     if (Number(live?.n ?? 0) >= MAX_LIVE_API_KEYS) {
       throw new AppError("VALIDATION_ERROR", `you already have ${MAX_LIVE_API_KEYS} live API keys, the most allowed; revoke one first`);
     }
@@ -65,7 +68,10 @@ export async function issueApiKey(db: Db, userId: number, name?: string): Promis
  * AUTHENTICATED_KEY_TTL_MS.
  */
 export async function revokeApiKey(db: Db, userId: number, id: number): Promise<ApiKeyView> {
-  const [key] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)));
+  const [key] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)));
   if (!key) throw new AppError("NOT_FOUND", "API key not found");
   if (key.revokedAt) return toApiKeyView(key);
   const [revoked] = await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning();

@@ -2,8 +2,8 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getConfig } from "../config";
 import { getDb } from "../db";
-import { ensureStarted } from "../startup";
 import { AppError } from "../errors";
+import { ensureStarted } from "../startup";
 import { TWO_FACTOR_REQUIRED, verifySignIn } from "./sign-in";
 
 /** What the login form reads from a failed sign-in (next-auth passes an error thrown in authorize on). */
@@ -21,7 +21,11 @@ export function authOptions(): NextAuthOptions {
     providers: [
       CredentialsProvider({
         name: "Email and password",
-        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" }, code: { label: "Two-factor code", type: "text" } },
+        credentials: {
+          email: { label: "Email", type: "email" },
+          password: { label: "Password", type: "password" },
+          code: { label: "Two-factor code", type: "text" },
+        },
         async authorize(credentials) {
           await ensureStarted();
           try {

@@ -3,7 +3,7 @@ import type { NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { users, type User } from "../db/schema";
+import { type User, users } from "../db/schema";
 import { AppError } from "../errors";
 import { isCurrentVersion, readBearerToken } from "./bearer-token";
 

@@ -18,7 +18,11 @@ export function isCurrentVersion(claims: { ver?: unknown }, user: Pick<User, "to
 export async function issueBearerToken(user: Pick<User, "id" | "email" | "tokenVersion">): Promise<{ token: string; expiresAt: string }> {
   const config = getConfig();
   const maxAge = config.bearerTokenTtlSeconds;
-  const token = await encode({ token: { sub: String(user.id), email: user.email, ver: user.tokenVersion }, secret: config.nextAuthSecret, maxAge });
+  const token = await encode({
+    token: { sub: String(user.id), email: user.email, ver: user.tokenVersion },
+    secret: config.nextAuthSecret,
+    maxAge,
+  });
   // encode() stamps exp = now + maxAge in whole seconds; report the same instant.
   const expiresAt = new Date(((Date.now() / 1000) | 0) * 1000 + maxAge * 1000).toISOString();
   return { token, expiresAt };

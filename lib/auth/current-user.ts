@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
+import { getServerSession } from "next-auth";
 import { getDb } from "../db";
-import { users, type User } from "../db/schema";
+import { type User, users } from "../db/schema";
 import { ensureStarted } from "../startup";
 import { authOptions } from "./auth-options";
 import { isCurrentVersion } from "./bearer-token";

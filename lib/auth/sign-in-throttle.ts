@@ -26,7 +26,9 @@ export function assertSignInAllowed(email: string, now = Date.now()): void {
   if (!entry || now - entry.since >= SIGN_IN_WINDOW_MS) return;
   if (entry.failures < MAX_SIGN_IN_FAILURES) return;
   const retryAfter = Math.max(1, Math.ceil((entry.since + SIGN_IN_WINDOW_MS - now) / 1000));
-  throw new AppError("RATE_LIMITED", `too many failed sign-ins for this account; retry in ${retryAfter} s`, undefined, { "retry-after": String(retryAfter) });
+  throw new AppError("RATE_LIMITED", `too many failed sign-ins for this account; retry in ${retryAfter} s`, undefined, {
+    "retry-after": String(retryAfter),
+  });
 }
 
 export function recordSignInFailure(email: string, now = Date.now()): void {

@@ -16,11 +16,13 @@ export const TWO_FACTOR_WRONG = "the two-factor code is not right (or was used a
 export async function verifySignIn(db: Db, email: unknown, password: unknown, code: unknown): Promise<User> {
   const user = await verifyCredentials(db, email, password, { secondFactorFollows: true });
   if (!user.totpEnabledAt) return user;
-  if (typeof code !== "string" || code.trim() === "") throw new AppError("UNAUTHORIZED", TWO_FACTOR_REQUIRED, [{ path: "code", message: "required" }]);
+  if (typeof code !== "string" || code.trim() === "")
+    throw new AppError("UNAUTHORIZED", TWO_FACTOR_REQUIRED, [{ path: "code", message: "required" }]);
   try {
     await verifySecondFactor(db, user, code, { allowRecoveryCode: true });
   } catch (error) {
-    if (error instanceof AppError && error.code === "VALIDATION_ERROR") throw new AppError("UNAUTHORIZED", TWO_FACTOR_WRONG, [{ path: "code", message: TWO_FACTOR_WRONG }]);
+    if (error instanceof AppError && error.code === "VALIDATION_ERROR")
+      throw new AppError("UNAUTHORIZED", TWO_FACTOR_WRONG, [{ path: "code", message: TWO_FACTOR_WRONG }]);
     throw error;
   }
   return user;

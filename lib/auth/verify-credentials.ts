@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db";
-import { users, type User } from "../db/schema";
+import { type User, users } from "../db/schema";
 import { AppError } from "../errors";
 import { emailSchema } from "../users/create-user";
 import { dummyPasswordHash, verifyPassword } from "../users/password";
@@ -13,7 +13,12 @@ const INVALID = "invalid email or password";
  * exists (an unknown email still spends the time of a password check); RATE_LIMITED once the
  * account has used up its failed attempts (sign-in-throttle.ts).
  */
-export async function verifyCredentials(db: Db, email: unknown, password: unknown, options: { secondFactorFollows?: boolean } = {}): Promise<User> {
+export async function verifyCredentials(
+  db: Db,
+  email: unknown,
+  password: unknown,
+  options: { secondFactorFollows?: boolean } = {},
+): Promise<User> {
   const parsedEmail = emailSchema.safeParse(email);
   if (!parsedEmail.success || typeof password !== "string" || password.length === 0 || password.length > 200) {
     throw new AppError("UNAUTHORIZED", INVALID);

@@ -2,7 +2,7 @@ import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import type { Address } from "viem";
 import { log } from "../log";
-import { sideThread, type SideThread } from "../side-thread/side-thread";
+import { type SideThread, sideThread } from "../side-thread/side-thread";
 import { keyRingFor, MAX_CHILD_INDEX } from "./keys";
 
 /**
@@ -47,7 +47,10 @@ export class DepositAddressDeriver {
 
   /** One address per batch (the first with a key), derived again by the key ring; a difference retires the side thread's derivation. */
   private agreesWithKeyRing(indices: number[], derived: (Address | null)[]): boolean {
-    const at = Math.max(0, derived.findIndex((a) => a !== null));
+    const at = Math.max(
+      0,
+      derived.findIndex((a) => a !== null),
+    );
     if (derived[at] === this.keyRingAddress(indices[at]!)) return true;
     log.error({ index: indices[at] }, "side thread's deposit address differs from the key ring's; using the key ring from now on");
     this.useSideThread = false;

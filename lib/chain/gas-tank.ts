@@ -15,14 +15,21 @@ export const MAX_GAS_TANK_GENERATIONS = 16;
 
 export async function loadGasTankGeneration(db: Db): Promise<number> {
   const [row] = await db.select().from(appState).where(eq(appState.key, STATE_KEY));
-  const generation = typeof (row?.value as { generation?: unknown } | undefined)?.generation === "number" ? (row!.value as { generation: number }).generation : 0;
+  const generation =
+    typeof (row?.value as { generation?: unknown } | undefined)?.generation === "number"
+      ? (row!.value as { generation: number }).generation
+      : 0;
   if (generation !== gasTankGeneration()) setGasTankGeneration(generation);
   return generation;
 }
 
 export async function saveGasTankGeneration(db: Db, generation: number): Promise<void> {
-  if (!Number.isSafeInteger(generation) || generation < 0 || generation >= MAX_GAS_TANK_GENERATIONS) throw new RangeError(`gas tank generation out of range: ${generation}`);
+  if (!Number.isSafeInteger(generation) || generation < 0 || generation >= MAX_GAS_TANK_GENERATIONS)
+    throw new RangeError(`gas tank generation out of range: ${generation}`);
   const value = { generation };
-  await db.insert(appState).values({ key: STATE_KEY, value }).onConflictDoUpdate({ target: appState.key, set: { value, updatedAt: new Date() } });
+  await db
+    .insert(appState)
+    .values({ key: STATE_KEY, value })
+    .onConflictDoUpdate({ target: appState.key, set: { value, updatedAt: new Date() } });
   setGasTankGeneration(generation);
 }

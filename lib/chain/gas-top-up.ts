@@ -1,15 +1,14 @@
-import { gasTankGeneration } from "./keys";
 import type { Address } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { AppError } from "../errors";
-import type { GasChargeShare } from "../ledger/charges";
-import { keyRingFor } from "./keys";
-import { chainOf, networkConfig, publicClientFor } from "./networks";
-import { allocateNonce } from "./nonces";
 import { broadcastRecorded } from "../ledger/broadcast";
+import type { GasChargeShare } from "../ledger/charges";
 import { recordTransaction } from "../ledger/record";
 import { settleNonce } from "../ledger/settle";
+import { gasTankGeneration, keyRingFor } from "./keys";
+import { chainOf, networkConfig, publicClientFor } from "./networks";
+import { allocateNonce } from "./nonces";
 import { topUpGasLimit } from "./transactions";
 
 /**
@@ -21,7 +20,13 @@ import { topUpGasLimit } from "./transactions";
 const WAIT_MS = 60_000;
 const inFlight = new Map<string, Promise<void>>();
 
-export async function ensureGasBalance(db: Db, network: string, wallet: Address, neededWei: bigint, chargedTo: readonly GasChargeShare[] = []): Promise<void> {
+export async function ensureGasBalance(
+  db: Db,
+  network: string,
+  wallet: Address,
+  neededWei: bigint,
+  chargedTo: readonly GasChargeShare[] = [],
+): Promise<void> {
   const key = `${network}:${wallet}`;
   for (;;) {
     const running = inFlight.get(key);
@@ -47,7 +52,11 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
   const tank = keys.gasTankAddress();
   const gasPrice = await client.getGasPrice();
   const shortfall = neededWei - balance;
-  const [tankBalance, tankCount, topUpGas] = await Promise.all([client.getBalance({ address: tank }), client.getTransactionCount({ address: tank }), topUpGasLimit(client, wallet)]);
+  const [tankBalance, tankCount, topUpGas] = await Promise.all([
+    client.getBalance({ address: tank }),
+    client.getTransactionCount({ address: tank }),
+    topUpGasLimit(client, wallet),
+  ]);
   const spendable = tankBalance - topUpGas * gasPrice;
   const value = shortfall;
   if (spendable < value) {
@@ -59,8 +68,18 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
   const chain = chainOf(networkConfig(network)!);
   const recorded = await db.transaction(async (tx) => {
     const nonce = await allocateNonce(tx, network, tank, tankCount);
-    const signed = await keys.gasTankSigner().signTransaction({ chain, chainId: chain.id, type: "legacy", to: wallet, value, gas: topUpGas, gasPrice, nonce });
-    return recordTransaction(tx, { network, walletRole: "gas_tank", walletIndex: gasTankGeneration(), wallet: tank, kind: "wallet_gas", raw: signed, chargedTo });
+    const signed = await keys
+      .gasTankSigner()
+      .signTransaction({ chain, chainId: chain.id, type: "legacy", to: wallet, value, gas: topUpGas, gasPrice, nonce });
+    return recordTransaction(tx, {
+      network,
+      walletRole: "gas_tank",
+      walletIndex: gasTankGeneration(),
+      wallet: tank,
+      kind: "wallet_gas",
+      raw: signed,
+      chargedTo,
+    });
   });
   await broadcastRecorded(db, recorded);
   const deadline = Date.now() + WAIT_MS;

@@ -1,8 +1,8 @@
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
-import { bytesToHex, getAddress, keccak256, type Address, type Hex } from "viem";
-import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { type Address, bytesToHex, getAddress, type Hex, keccak256 } from "viem";
+import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 
 /**
  * Every key the service holds derives from MASTER_MNEMONIC (DESIGN.md §7):

@@ -3,7 +3,7 @@
  * balances for custody's reconcile and recover, and the sweeper's pre-batch checks. Chain
  * plumbing: it knows nothing of what the balances are for.
  */
-import { erc20Abi, multicall3Abi, type Abi, type Address } from "viem";
+import { type Abi, type Address, erc20Abi, multicall3Abi } from "viem";
 import { publicClientFor } from "./networks";
 import { classifyRpcError } from "./rpc-errors";
 
@@ -33,7 +33,10 @@ const hasMulticall = new Map<string, boolean>();
  * `blockNumber` when given, else the latest block.
  */
 export async function readHoldings(network: string, owners: Address[], tokens: Address[], blockNumber?: bigint): Promise<Holding[]> {
-  const wanted: { owner: Address; token: Address | null }[] = owners.flatMap((owner) => [{ owner, token: null }, ...tokens.map((token) => ({ owner, token }))]);
+  const wanted: { owner: Address; token: Address | null }[] = owners.flatMap((owner) => [
+    { owner, token: null },
+    ...tokens.map((token) => ({ owner, token })),
+  ]);
   const balances = await readContracts<bigint>(
     network,
     wanted.map(({ owner, token }) =>
@@ -74,7 +77,13 @@ export async function readContracts<T>(
   if (hasMulticall.get(network)) {
     for (let start = 0; start < calls.length; start += CALLS_PER_MULTICALL) {
       const chunk = calls.slice(start, start + CALLS_PER_MULTICALL);
-      const answers = await client.multicall({ multicallAddress: MULTICALL3_ADDRESS, allowFailure: true, blockNumber, batchSize: 0, contracts: chunk });
+      const answers = await client.multicall({
+        multicallAddress: MULTICALL3_ADDRESS,
+        allowFailure: true,
+        blockNumber,
+        batchSize: 0,
+        contracts: chunk,
+      });
       for (const r of answers) results.push(r.status === "success" ? (r.result as T) : null);
     }
     return results;

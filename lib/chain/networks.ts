@@ -1,4 +1,4 @@
-import { createPublicClient, defineChain, fallback, http, webSocket, type Chain, type PublicClient } from "viem";
+import { type Chain, createPublicClient, defineChain, fallback, http, type PublicClient, webSocket } from "viem";
 import { bsc, bscTestnet } from "viem/chains";
 import { getConfig, type NetworkConfig, type NetworkName } from "../config";
 import { instrumentTransport } from "../metrics/instrument-transport";
@@ -65,7 +65,10 @@ export function publicClientFor(name: string): PublicClient {
     chain: chainOf(network),
     transport: fallback(
       urls.map((url) =>
-        instrumentTransport(name, url.startsWith("ws") ? webSocket(url, { timeout: 10_000, retryCount: 1 }) : http(url, { timeout: 10_000, retryCount: 1 })),
+        instrumentTransport(
+          name,
+          url.startsWith("ws") ? webSocket(url, { timeout: 10_000, retryCount: 1 }) : http(url, { timeout: 10_000, retryCount: 1 }),
+        ),
       ),
       { retryCount: 2 },
     ),

@@ -10,10 +10,7 @@ import { walletNonces } from "../db/schema";
  * ahead to it instead of reusing a spent nonce.
  */
 export async function allocateNonce(tx: Db, network: string, address: string, chainCount: number): Promise<number> {
-  await tx
-    .insert(walletNonces)
-    .values({ network, address, nextNonce: chainCount })
-    .onConflictDoNothing();
+  await tx.insert(walletNonces).values({ network, address, nextNonce: chainCount }).onConflictDoNothing();
   const [row] = await tx
     .select()
     .from(walletNonces)

@@ -12,7 +12,7 @@
  *   transient        no answer, or a failure worth retrying as is (timeouts, 5xx, lagging node)
  *   rejected         the node refused the request for good (revert, no funds, bad transaction)
  */
-import { errorLinks as links, errorText, redactUrls } from "../error-text";
+import { errorText, errorLinks as links, redactUrls } from "../error-text";
 
 // Kept importable from here: every RPC caller already reads its errors through this module.
 export { errorText, redactUrls };
@@ -44,10 +44,15 @@ export function classifyRpcError(error: unknown): RpcErrorKind {
   if (ALREADY_KNOWN.test(text)) return "already-known";
   if (NONCE_USED.test(text)) return "nonce-used";
   if (UNDERPRICED.test(text)) return "underpriced";
-  if (chain.some((e) => e.status === 429 || e.code === 429 || e.code === -32029 || e.code === -32012) || RATE_LIMITED.test(text)) return "rate-limited";
+  if (chain.some((e) => e.status === 429 || e.code === 429 || e.code === -32029 || e.code === -32012) || RATE_LIMITED.test(text))
+    return "rate-limited";
   // -32005 is "limit exceeded": results/range on Infura and BSC nodes (rate limits say so in words, above).
   if (chain.some((e) => e.code === -32005) || RANGE_TOO_LARGE.test(text)) return "range-too-large";
-  if (chain.some((e) => e.name !== undefined && TRANSPORT_NAMES.has(e.name)) || chain.some((e) => e.code === -32603) || TRANSIENT.test(text)) {
+  if (
+    chain.some((e) => e.name !== undefined && TRANSPORT_NAMES.has(e.name)) ||
+    chain.some((e) => e.code === -32603) ||
+    TRANSIENT.test(text)
+  ) {
     return "transient";
   }
   return "rejected";

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { getConfig, type NetworkName } from "../config";
 import type { Db } from "../db";
 import { domains, paymentSessions } from "../db/schema";
-import { getConfig, type NetworkName } from "../config";
 import { AppError } from "../errors";
 import { depositTopicOf } from "./deposit-addresses";
 import { gasTankGeneration, keyRingFor } from "./keys";
@@ -22,7 +22,9 @@ function keyAddresses(): Set<string> {
   const keys = keyRingFor(getConfig().masterMnemonic);
   const contracts = serviceSweepContracts();
   const tanks = Array.from({ length: gasTankGeneration() + 2 }, (_, g) => keys.gasTankAddress(g));
-  return new Set([...tanks, keys.sweeperOwnerAddress(), contracts.sweeper, contracts.delegate, CREATE2_DEPLOYER].map((a) => a.toLowerCase()));
+  return new Set(
+    [...tanks, keys.sweeperOwnerAddress(), contracts.sweeper, contracts.delegate, CREATE2_DEPLOYER].map((a) => a.toLowerCase()),
+  );
 }
 
 export async function isServiceAddress(db: Db, address: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  * gasPerSweep) and DepositDelegate(sweeper). Chain-level: the service-address guard needs them
  * without the forwarding machinery that deploys and uses them (lib/forwarding/sweep-contracts.ts).
  */
-import { encodeDeployData, getContractAddress, keccak256, stringToHex, type Abi, type Address, type Hex } from "viem";
+import { type Abi, type Address, encodeDeployData, getContractAddress, type Hex, keccak256, stringToHex } from "viem";
 import { getConfig } from "../config";
 import batchSweeperArtifact from "./contracts/batch-sweeper.json";
 import depositDelegateArtifact from "./contracts/deposit-delegate.json";
@@ -25,7 +25,11 @@ export interface SweepContracts {
 }
 
 export function sweepContractsFor(owner: Address, firstOperator: Address, gasPerSweep: bigint): SweepContracts {
-  const sweeperInit = encodeDeployData({ abi: batchSweeperAbi, bytecode: batchSweeperArtifact.bytecode as Hex, args: [owner, firstOperator, gasPerSweep] });
+  const sweeperInit = encodeDeployData({
+    abi: batchSweeperAbi,
+    bytecode: batchSweeperArtifact.bytecode as Hex,
+    args: [owner, firstOperator, gasPerSweep],
+  });
   const sweeper = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: SALT, bytecode: sweeperInit });
   const delegateInit = encodeDeployData({ abi: depositDelegateAbi, bytecode: depositDelegateArtifact.bytecode as Hex, args: [sweeper] });
   const delegate = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: SALT, bytecode: delegateInit });

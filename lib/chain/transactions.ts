@@ -1,5 +1,5 @@
 /** Transaction helpers without state. Sending is the ledger's alone (lib/ledger/broadcast.ts): only recorded bytes go out. */
-import { keccak256, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
+import { type Address, type Hex, keccak256, type PublicClient, type TransactionReceipt } from "viem";
 
 export function hashOfRaw(raw: Hex): Hex {
   return keccak256(raw);

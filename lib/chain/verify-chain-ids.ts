@@ -30,7 +30,10 @@ export async function verifyChainIds(networks: NetworkConfig[]): Promise<void> {
       if (!DEVELOPMENT_CHAIN_IDS.has(actual)) {
         throw new Error(`the RPC node of ${network.name} is on chain ${actual}, not ${network.chainId}; refusing to start (check its URL)`);
       }
-      log.warn({ network: network.name, expected: network.chainId, actual }, "the RPC node is a development chain; signing for the node's chain id");
+      log.warn(
+        { network: network.name, expected: network.chainId, actual },
+        "the RPC node is a development chain; signing for the node's chain id",
+      );
       network.chainId = actual;
     }),
   );

@@ -3,7 +3,7 @@ import { networkConfig, publicClientFor } from "../chain/networks";
 import type { Db } from "../db";
 import { paymentSessions, tokens } from "../db/schema";
 import { log } from "../log";
-import { checkoutStatus, type CheckoutStatus } from "./checkout-view";
+import { type CheckoutStatus, checkoutStatus } from "./checkout-view";
 
 /**
  * One change feed per process for every open checkout page: a single query a tick reads all the
@@ -90,7 +90,13 @@ export class CheckoutHub {
       for (const id of ids) {
         const row = byId.get(id);
         const event: CheckoutEvent = row
-          ? { kind: "status", data: { ...checkoutStatus(row.session, row, networkConfig(row.session.network)?.confirmations ?? 1, now), head: heads.get(row.session.network) ?? null } }
+          ? {
+              kind: "status",
+              data: {
+                ...checkoutStatus(row.session, row, networkConfig(row.session.network)?.confirmations ?? 1, now),
+                head: heads.get(row.session.network) ?? null,
+              },
+            }
           : { kind: "not-found" };
         const previous = this.last.get(id);
         if (previous && JSON.stringify(previous) === JSON.stringify(event)) continue;
@@ -110,7 +116,9 @@ export class CheckoutHub {
       networks.map(async (network) => {
         if (!networkConfig(network)) return;
         this.stats.headReads++;
-        const head = await publicClientFor(network).getBlockNumber({ cacheTime: 0 }).catch(() => null);
+        const head = await publicClientFor(network)
+          .getBlockNumber({ cacheTime: 0 })
+          .catch(() => null);
         if (head !== null) heads.set(network, Number(head));
       }),
     );

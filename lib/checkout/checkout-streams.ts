@@ -24,7 +24,9 @@ export function admitStream(client: string): () => void {
   const open = streams();
   const mine = open.perClient.get(client) ?? 0;
   const refuse = (why: string) =>
-    new AppError("RATE_LIMITED", `${why}; poll GET /api/checkout/:sessionId instead, or retry in ${RETRY_AFTER_SECONDS} s`, undefined, { "retry-after": String(RETRY_AFTER_SECONDS) });
+    new AppError("RATE_LIMITED", `${why}; poll GET /api/checkout/:sessionId instead, or retry in ${RETRY_AFTER_SECONDS} s`, undefined, {
+      "retry-after": String(RETRY_AFTER_SECONDS),
+    });
   if (mine >= MAX_STREAMS_PER_CLIENT) throw refuse(`too many open status streams from this address (${MAX_STREAMS_PER_CLIENT})`);
   if (open.total >= MAX_STREAMS) throw refuse("this server has too many open status streams");
   open.total++;

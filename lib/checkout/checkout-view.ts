@@ -3,8 +3,8 @@ import type { Db } from "../db";
 import type { PaymentSession, Token } from "../db/schema";
 import { AppError } from "../errors";
 import { formatAmount } from "../payments/amount";
-import { qrCodeDataUri, tokenTransferUri } from "./eip681";
 import { findSession } from "../payments/find-session";
+import { qrCodeDataUri, tokenTransferUri } from "./eip681";
 
 /**
  * What the public checkout page needs, and nothing about the merchant (no wallet, domain,
@@ -23,7 +23,12 @@ export function toCheckoutView(session: PaymentSession, token: Pick<Token, "symb
   const network = networkConfig(session.network);
   const chainId = network?.chainId ?? session.chainId;
   const remaining = session.receivedAmount >= session.amount ? 0n : session.amount - session.receivedAmount;
-  const paymentUri = tokenTransferUri({ tokenContract: token.contractAddress, chainId, depositAddress: session.depositAddress, units: remaining > 0n ? remaining : session.amount });
+  const paymentUri = tokenTransferUri({
+    tokenContract: token.contractAddress,
+    chainId,
+    depositAddress: session.depositAddress,
+    units: remaining > 0n ? remaining : session.amount,
+  });
   return {
     sessionId: session.id,
     ...checkoutStatus(session, token, network?.confirmations ?? 1),

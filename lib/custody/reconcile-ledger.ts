@@ -41,12 +41,22 @@ export async function nonceTakenDifferences(db: Db, network: string): Promise<Di
  * was released for a retry. The operator must settle that with the merchant.
  */
 export async function paidAfterFailedDifferences(db: Db, network: string): Promise<Difference[]> {
-  const failed = await db.select().from(withdrawals).where(and(eq(withdrawals.network, network), eq(withdrawals.status, "failed")));
+  const failed = await db
+    .select()
+    .from(withdrawals)
+    .where(and(eq(withdrawals.network, network), eq(withdrawals.status, "failed")));
   if (failed.length === 0) return [];
   const mined = await db
     .select()
     .from(chainTransactions)
-    .where(and(eq(chainTransactions.network, network), eq(chainTransactions.kind, "withdrawal"), eq(chainTransactions.status, "mined"), inArray(chainTransactions.nonce, [...new Set(failed.map((w) => w.nonce))])));
+    .where(
+      and(
+        eq(chainTransactions.network, network),
+        eq(chainTransactions.kind, "withdrawal"),
+        eq(chainTransactions.status, "mined"),
+        inArray(chainTransactions.nonce, [...new Set(failed.map((w) => w.nonce))]),
+      ),
+    );
   return failed.flatMap((w) => {
     const paid = mined.find((r) => r.wallet.toLowerCase() === w.fromAddress.toLowerCase() && r.nonce === w.nonce);
     if (!paid) return [];

@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
-import { formatUnits, getAddress, type Address } from "viem";
+import { type Address, formatUnits, getAddress } from "viem";
+import { keyRingFor } from "../chain/keys";
+import { readHoldings } from "../chain/multicall";
+import { listNetworks, publicClientFor } from "../chain/networks";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
 import { appState, chainCursors, tokenCatalogue } from "../db/schema";
-import { keyRingFor } from "../chain/keys";
-import { listNetworks, publicClientFor } from "../chain/networks";
-import { readHoldings } from "../chain/multicall";
 import { nonceTakenDifferences, paidAfterFailedDifferences } from "./reconcile-ledger";
 
 /**
@@ -79,7 +79,8 @@ async function reconcileNetwork(db: Db, network: string, cursorBlock: bigint | n
   const tokens = await tokensOf(db, network);
   if (tokens.length === 0) return;
   const tokenOf = new Map(tokens.map((t) => [t.contract, t]));
-  const fmt = (contract: Address, units: bigint) => `${formatUnits(units, tokenOf.get(contract)!.decimals)} ${tokenOf.get(contract)!.symbol}`;
+  const fmt = (contract: Address, units: bigint) =>
+    `${formatUnits(units, tokenOf.get(contract)!.decimals)} ${tokenOf.get(contract)!.symbol}`;
 
   const ledger = rowsOf<{ token: string; recorded: string; forwarded: string; in_flight: string; held: string; below: string }>(
     await db.execute(sql`
@@ -99,11 +100,17 @@ async function reconcileNetwork(db: Db, network: string, cursorBlock: bigint | n
       select id, from_address as address, token_contract as token, amount::text as amount, coalesce(held_reason, last_error) as reason
       from forwards where network = ${network} and status = 'held' order by id`),
   );
-  const addresses = rowsOf<{ address: string }>(await db.execute(sql`select deposit_address as address from payment_sessions where network = ${network}`)).map((r) => getAddress(r.address));
+  const addresses = rowsOf<{ address: string }>(
+    await db.execute(sql`select deposit_address as address from payment_sessions where network = ${network}`),
+  ).map((r) => getAddress(r.address));
 
   const key = (address: string, token: string) => `${address.toLowerCase()} ${token.toLowerCase()}`;
   const expected = new Map(expectedRows.map((r) => [key(r.address, r.token), { expected: BigInt(r.expected), moving: Boolean(r.moving) }]));
-  const holdings = await readHoldings(network, addresses, tokens.map((t) => t.contract));
+  const holdings = await readHoldings(
+    network,
+    addresses,
+    tokens.map((t) => t.contract),
+  );
   const onChain = new Map<string, bigint>();
   const untrackedCandidates: { address: Address; token: Address; balance: bigint; expected: bigint }[] = [];
 
@@ -112,36 +119,72 @@ async function reconcileNetwork(db: Db, network: string, cursorBlock: bigint | n
   for (const h of holdings) {
     if (h.token === null) continue;
     if (h.unreadable) {
-      out.differences.push({ network, kind: "unreadable", address: h.owner, contract: h.token, symbol: tokenOf.get(h.token)!.symbol, message: "its balanceOf failed: the chain's side is unknown here" });
+      out.differences.push({
+        network,
+        kind: "unreadable",
+        address: h.owner,
+        contract: h.token,
+        symbol: tokenOf.get(h.token)!.symbol,
+        message: "its balanceOf failed: the chain's side is unknown here",
+      });
       continue;
     }
     onChain.set(h.token, (onChain.get(h.token) ?? 0n) + h.balance);
     const want = expected.get(key(h.owner, h.token)) ?? { expected: 0n, moving: false };
     if (want.moving) continue;
     if (h.balance < want.expected) shortCandidates.push({ address: h.owner, token: h.token });
-    else if (h.balance > want.expected) untrackedCandidates.push({ address: h.owner, token: h.token, balance: h.balance, expected: want.expected });
+    else if (h.balance > want.expected)
+      untrackedCandidates.push({ address: h.owner, token: h.token, balance: h.balance, expected: want.expected });
   }
   // The ledger was read before the chain: a sweep that finished in between looks short. Read both
   // again (ledger first) for the few candidates; what is still short is a difference.
   if (shortCandidates.length > 0) {
-    const again = new Map((await expectedOnAddresses(db, network)).map((r) => [key(r.address, r.token), { expected: BigInt(r.expected), moving: Boolean(r.moving) }]));
-    const now = await readHoldings(network, [...new Set(shortCandidates.map((c) => c.address))], [...new Set(shortCandidates.map((c) => c.token))]);
+    const again = new Map(
+      (await expectedOnAddresses(db, network)).map((r) => [
+        key(r.address, r.token),
+        { expected: BigInt(r.expected), moving: Boolean(r.moving) },
+      ]),
+    );
+    const now = await readHoldings(
+      network,
+      [...new Set(shortCandidates.map((c) => c.address))],
+      [...new Set(shortCandidates.map((c) => c.token))],
+    );
     for (const c of shortCandidates) {
       const want = again.get(key(c.address, c.token)) ?? { expected: 0n, moving: false };
       const balance = now.find((h) => h.owner === c.address && h.token === c.token)?.balance ?? 0n;
       if (!want.moving && balance < want.expected) {
-        out.differences.push({ network, kind: "short", address: c.address, contract: c.token, symbol: tokenOf.get(c.token)!.symbol, message: `holds ${fmt(c.token, balance)}, the ledger expects ${fmt(c.token, want.expected)} there` });
+        out.differences.push({
+          network,
+          kind: "short",
+          address: c.address,
+          contract: c.token,
+          symbol: tokenOf.get(c.token)!.symbol,
+          message: `holds ${fmt(c.token, balance)}, the ledger expects ${fmt(c.token, want.expected)} there`,
+        });
       }
     }
   }
   // A transfer in the last few blocks is not recorded yet: only what the scanner's block shows too is untracked.
   if (untrackedCandidates.length > 0 && cursorBlock !== null) {
-    const atCursor = await readHoldings(network, [...new Set(untrackedCandidates.map((c) => c.address))], [...new Set(untrackedCandidates.map((c) => c.token))], cursorBlock);
+    const atCursor = await readHoldings(
+      network,
+      [...new Set(untrackedCandidates.map((c) => c.address))],
+      [...new Set(untrackedCandidates.map((c) => c.token))],
+      cursorBlock,
+    );
     for (const c of untrackedCandidates) {
       const then = atCursor.find((h) => h.owner === c.address && h.token === c.token)?.balance ?? 0n;
       const surplus = (then < c.balance ? then : c.balance) - c.expected;
       if (surplus > 0n) {
-        out.differences.push({ network, kind: "untracked", address: c.address, contract: c.token, symbol: tokenOf.get(c.token)!.symbol, message: `holds ${fmt(c.token, surplus)} more than the ledger knows of (${fmt(c.token, c.balance)} on chain, ${fmt(c.token, c.expected)} expected)` });
+        out.differences.push({
+          network,
+          kind: "untracked",
+          address: c.address,
+          contract: c.token,
+          symbol: tokenOf.get(c.token)!.symbol,
+          message: `holds ${fmt(c.token, surplus)} more than the ledger knows of (${fmt(c.token, c.balance)} on chain, ${fmt(c.token, c.expected)} expected)`,
+        });
       }
     }
   }
@@ -149,14 +192,23 @@ async function reconcileNetwork(db: Db, network: string, cursorBlock: bigint | n
     const contract = getAddress(f.token);
     const symbol = tokenOf.get(contract)?.symbol ?? "?";
     const amount = tokenOf.has(contract) ? fmt(contract, BigInt(f.amount)) : `${f.amount} base units`;
-    out.differences.push({ network, kind: "held", address: getAddress(f.address), contract, symbol, message: `forward ${f.id} of ${amount} is held: ${f.reason ?? "no reason recorded"} (npm run admin -- forwards retry ${f.id})` });
+    out.differences.push({
+      network,
+      kind: "held",
+      address: getAddress(f.address),
+      contract,
+      symbol,
+      message: `forward ${f.id} of ${amount} is held: ${f.reason ?? "no reason recorded"} (npm run admin -- forwards retry ${f.id})`,
+    });
   }
 
   await checkWithdrawalWallets(db, network, tokens, fmt, out);
 
   for (const t of tokens) {
     const row = ledger.find((r) => r.token.toLowerCase() === t.contract.toLowerCase());
-    const expectedTotal = expectedRows.filter((r) => r.token.toLowerCase() === t.contract.toLowerCase()).reduce((sum, r) => sum + BigInt(r.expected), 0n);
+    const expectedTotal = expectedRows
+      .filter((r) => r.token.toLowerCase() === t.contract.toLowerCase())
+      .reduce((sum, r) => sum + BigInt(r.expected), 0n);
     out.tokens.push({
       network,
       ...t,
@@ -172,13 +224,20 @@ async function reconcileNetwork(db: Db, network: string, cursorBlock: bigint | n
 }
 
 /** Each domain's withdrawal wallet must still hold what forwards brought it, less what it sent and is sending. */
-async function checkWithdrawalWallets(db: Db, network: string, tokens: TokenInfo[], fmt: (c: Address, u: bigint) => string, out: Reconciliation) {
+async function checkWithdrawalWallets(
+  db: Db,
+  network: string,
+  tokens: TokenInfo[],
+  fmt: (c: Address, u: bigint) => string,
+  out: Reconciliation,
+) {
   const keys = keyRingFor(getConfig().masterMnemonic);
   const domainIds = rowsOf<{ id: number }>(await db.execute(sql`select id from domains order by id`)).map((r) => Number(r.id));
   if (domainIds.length === 0) return;
   const wallets = domainIds.map((id) => ({ id, address: keys.withdrawalAddress(id) }));
-  const readFlows = async () => rowsOf<{ address: string; token: string; received: string; sent: string }>(
-    await db.execute(sql`
+  const readFlows = async () =>
+    rowsOf<{ address: string; token: string; received: string; sent: string }>(
+      await db.execute(sql`
       select address, token, sum(received)::text as received, sum(sent)::text as sent from (
         select lower(to_address) as address, lower(token_contract) as token, amount as received, 0 as sent
         from forwards where network = ${network} and status = 'completed'
@@ -187,14 +246,26 @@ async function checkWithdrawalWallets(db: Db, network: string, tokens: TokenInfo
         from withdrawals w join tokens t on t.id = w.token_id
         where w.network = ${network} and w.status in ('submitted', 'completed')
       ) flows group by address, token`),
-  );
+    );
   const short = async (flows: Awaited<ReturnType<typeof readFlows>>, owners: Address[]) =>
-    (await readHoldings(network, owners, tokens.map((t) => t.contract))).flatMap((h) => {
-      const flow = h.token === null || h.unreadable ? undefined : flows.find((f) => f.address === h.owner.toLowerCase() && f.token === h.token!.toLowerCase());
+    (
+      await readHoldings(
+        network,
+        owners,
+        tokens.map((t) => t.contract),
+      )
+    ).flatMap((h) => {
+      const flow =
+        h.token === null || h.unreadable
+          ? undefined
+          : flows.find((f) => f.address === h.owner.toLowerCase() && f.token === h.token!.toLowerCase());
       const floor = flow ? BigInt(flow.received) - BigInt(flow.sent) : 0n;
       return flow && h.balance < floor ? [{ ...h, token: h.token!, flow, floor }] : [];
     });
-  const first = await short(await readFlows(), wallets.map((w) => w.address));
+  const first = await short(
+    await readFlows(),
+    wallets.map((w) => w.address),
+  );
   // Read again (ledger first) for the few that look short: a withdrawal recorded and mined between the two reads is not one.
   const again = first.length === 0 ? [] : await short(await readFlows(), [...new Set(first.map((h) => h.owner))]);
   const confirmed = again.filter((h) => first.some((f) => f.owner === h.owner && f.token === h.token));
@@ -238,8 +309,16 @@ async function tokensOf(db: Db, network: string): Promise<TokenInfo[]> {
 
 /** The last run, for /api/health and `admin status`. */
 export async function saveReconciliation(db: Db, result: Reconciliation): Promise<void> {
-  const value = { ranAt: result.ranAt, differences: result.differences.length, networks: result.networks, details: result.differences.slice(0, 50).map((d) => `${d.network} ${d.kind} ${d.address}: ${d.message}`) };
-  await db.insert(appState).values({ key: RECONCILIATION_STATE_KEY, value }).onConflictDoUpdate({ target: appState.key, set: { value, updatedAt: new Date() } });
+  const value = {
+    ranAt: result.ranAt,
+    differences: result.differences.length,
+    networks: result.networks,
+    details: result.differences.slice(0, 50).map((d) => `${d.network} ${d.kind} ${d.address}: ${d.message}`),
+  };
+  await db
+    .insert(appState)
+    .values({ key: RECONCILIATION_STATE_KEY, value })
+    .onConflictDoUpdate({ target: appState.key, set: { value, updatedAt: new Date() } });
 }
 
 export interface LastReconciliation {
@@ -255,7 +334,9 @@ export async function lastReconciliation(db: Db): Promise<LastReconciliation | n
 
 /** The report an operator reads (and cron mails). */
 export function formatReconciliation(r: Reconciliation): string[] {
-  const lines = [`reconciliation at ${r.ranAt} (${r.networks.map((n) => `${n.network} up to block ${n.block ?? "none scanned"}`).join(", ")})`];
+  const lines = [
+    `reconciliation at ${r.ranAt} (${r.networks.map((n) => `${n.network} up to block ${n.block ?? "none scanned"}`).join(", ")})`,
+  ];
   for (const t of r.tokens) {
     const f = (u: bigint) => formatUnits(u, t.decimals);
     lines.push(

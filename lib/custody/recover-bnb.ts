@@ -1,11 +1,11 @@
-import { formatEther, type Address, type Hex } from "viem";
+import { type Address, formatEther, type Hex } from "viem";
+import { MAX_GAS_TANK_GENERATIONS } from "../chain/gas-tank";
+import { type KeyPurpose, keyRingFor } from "../chain/keys";
+import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
+import { allocateNonce } from "../chain/nonces";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import type { WalletRole } from "../db/schema";
-import { MAX_GAS_TANK_GENERATIONS } from "../chain/gas-tank";
-import { keyRingFor, type KeyPurpose } from "../chain/keys";
-import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
-import { allocateNonce } from "../chain/nonces";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { recordTransaction } from "../ledger/record";
 import { settleLedgerInFlight, waitForNonce } from "./recover-in-flight";
@@ -22,13 +22,22 @@ export interface BnbWallet {
   address: Address;
 }
 
-const PURPOSE: Record<WalletRole, KeyPurpose> = { deposit: "deposit", withdrawal: "withdrawal", gas_tank: "gasTank", sweeper_owner: "sweeperOwner" };
+const PURPOSE: Record<WalletRole, KeyPurpose> = {
+  deposit: "deposit",
+  withdrawal: "withdrawal",
+  gas_tank: "gasTank",
+  sweeper_owner: "sweeperOwner",
+};
 
 /** The key-only wallets (no scan needed): every gas tank generation and the sweeper's owner. */
 export function serviceBnbWallets(): BnbWallet[] {
   const keys = keyRingFor(getConfig().masterMnemonic);
   return [
-    ...Array.from({ length: MAX_GAS_TANK_GENERATIONS }, (_, g) => ({ role: "gas_tank" as const, index: g, address: keys.gasTankAddress(g) })),
+    ...Array.from({ length: MAX_GAS_TANK_GENERATIONS }, (_, g) => ({
+      role: "gas_tank" as const,
+      index: g,
+      address: keys.gasTankAddress(g),
+    })),
     { role: "sweeper_owner", index: 0, address: keys.sweeperOwnerAddress() },
   ];
 }
@@ -51,7 +60,9 @@ export async function recoverBnb(
   worth.sort((a, b) => Number(a.wallet.role === "gas_tank") - Number(b.wallet.role === "gas_tank"));
   const total = worth.reduce((sum, w) => sum + w.balance - fee, 0n);
   for (const w of worth) options.print(`  ${w.wallet.role} #${w.wallet.index} ${w.wallet.address}: ${formatEther(w.balance)} BNB`);
-  options.print(worth.length === 0 ? "  no BNB worth moving" : `  total ${formatEther(total)} BNB (after a fee of ${formatEther(fee)} each)`);
+  options.print(
+    worth.length === 0 ? "  no BNB worth moving" : `  total ${formatEther(total)} BNB (after a fee of ${formatEther(fee)} each)`,
+  );
   if (options.dryRun) return { moved: 0, notMoved: 0 };
 
   const keys = keyRingFor(getConfig().masterMnemonic);
@@ -62,12 +73,24 @@ export async function recoverBnb(
     try {
       await settleLedgerInFlight(db, network, wallet.address);
       // Read again, after anything in flight settled: send all of it but the fee.
-      const [balance, count] = await Promise.all([client.getBalance({ address: wallet.address }), client.getTransactionCount({ address: wallet.address, blockTag: "pending" })]);
+      const [balance, count] = await Promise.all([
+        client.getBalance({ address: wallet.address }),
+        client.getTransactionCount({ address: wallet.address, blockTag: "pending" }),
+      ]);
       if (balance <= fee * 2n) continue;
       const row = await db.transaction(async (tx) => {
         const nonce = await allocateNonce(tx, network, wallet.address, count);
-        const raw = await keys.signer(PURPOSE[wallet.role], wallet.index).signTransaction({ chain, chainId: chain.id, type: "legacy", to, value: balance - fee, gas, gasPrice, nonce });
-        return recordTransaction(tx, { network, walletRole: wallet.role, walletIndex: wallet.index, wallet: wallet.address, kind: "recovery", raw });
+        const raw = await keys
+          .signer(PURPOSE[wallet.role], wallet.index)
+          .signTransaction({ chain, chainId: chain.id, type: "legacy", to, value: balance - fee, gas, gasPrice, nonce });
+        return recordTransaction(tx, {
+          network,
+          walletRole: wallet.role,
+          walletIndex: wallet.index,
+          wallet: wallet.address,
+          kind: "recovery",
+          raw,
+        });
       });
       await broadcastRecorded(db, row);
       const settled = await waitForNonce(db, row);
@@ -76,7 +99,9 @@ export async function recoverBnb(
         options.print(`  moved ${formatEther(balance - fee)} BNB from ${wallet.role} ${wallet.address} in ${settled.txHash as Hex}`);
       } else {
         notMoved++;
-        options.print(`  NOT moved the BNB of ${wallet.address}: ${settled ? `its transfer ${settled.status}` : "not mined in time; run recover again"}`);
+        options.print(
+          `  NOT moved the BNB of ${wallet.address}: ${settled ? `its transfer ${settled.status}` : "not mined in time; run recover again"}`,
+        );
       }
     } catch (error) {
       notMoved++;

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Address } from "viem";
-import type { Db } from "../db";
-import { chainTransactions, type ChainTransaction } from "../db/schema";
 import { publicClientFor } from "../chain/networks";
+import type { Db } from "../db";
+import { type ChainTransaction, chainTransactions } from "../db/schema";
 import { settleNonce } from "../ledger/settle";
 
 /**
@@ -26,7 +26,8 @@ export async function settleLedgerInFlight(db: Db, network: string, address: Add
       .where(and(eq(chainTransactions.network, network), eq(chainTransactions.wallet, address), eq(chainTransactions.status, "pending")));
     if (open.length === 0) return;
     for (const { nonce } of open) await settleNonce(db, { network, wallet: address, nonce });
-    if (Date.now() > deadline) throw new Error(`${address} has a recorded transaction not mined within ${SETTLE_WAIT_MS / 1000} s; run recover again once it is`);
+    if (Date.now() > deadline)
+      throw new Error(`${address} has a recorded transaction not mined within ${SETTLE_WAIT_MS / 1000} s; run recover again once it is`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -36,7 +37,10 @@ export async function settleInFlight(network: string, address: Address): Promise
   const client = publicClientFor(network);
   const deadline = Date.now() + SETTLE_WAIT_MS;
   for (;;) {
-    const [mined, pending] = await Promise.all([client.getTransactionCount({ address }), client.getTransactionCount({ address, blockTag: "pending" })]);
+    const [mined, pending] = await Promise.all([
+      client.getTransactionCount({ address }),
+      client.getTransactionCount({ address, blockTag: "pending" }),
+    ]);
     if (pending <= mined) return;
     if (Date.now() > deadline) throw new Error(`${address} still has a transaction in flight; run recover again once it is mined`);
     await new Promise((r) => setTimeout(r, 500));
@@ -49,7 +53,8 @@ export async function waitForNonce(db: Db, row: ChainTransaction): Promise<Chain
   for (;;) {
     const outcome = await settleNonce(db, row);
     if (outcome.state === "settled") return outcome.winner;
-    if (outcome.state === "taken-by-other" || Date.now() > deadline) return outcome.state === "taken-by-other" ? { ...row, status: "replaced" } : null;
+    if (outcome.state === "taken-by-other" || Date.now() > deadline)
+      return outcome.state === "taken-by-other" ? { ...row, status: "replaced" } : null;
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -1,20 +1,20 @@
 import { eq, max, sql } from "drizzle-orm";
-import { erc20Abi, formatUnits, getAddress, isAddress, type Address, type Hex } from "viem";
+import { type Address, erc20Abi, formatUnits, getAddress, type Hex, isAddress } from "viem";
+import { ensureGasBalance } from "../chain/gas-top-up";
+import { keyRingFor } from "../chain/keys";
+import { readHoldings } from "../chain/multicall";
+import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
+import { allocateNonce } from "../chain/nonces";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
 import { domains, paymentSessions, tokenCatalogue } from "../db/schema";
 import { AppError } from "../errors";
 import { transferData } from "../forwarding/forward-gas";
-import { ensureGasBalance } from "../chain/gas-top-up";
-import { keyRingFor } from "../chain/keys";
-import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
-import { allocateNonce } from "../chain/nonces";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { recordTransaction } from "../ledger/record";
-import { readHoldings } from "../chain/multicall";
 import { recoverBnb, serviceBnbWallets } from "./recover-bnb";
-import { settleInFlight, settleLedgerInFlight, SETTLE_WAIT_MS, waitForNonce } from "./recover-in-flight";
+import { SETTLE_WAIT_MS, settleInFlight, settleLedgerInFlight, waitForNonce } from "./recover-in-flight";
 
 /**
  * Recovery from the mnemonic alone (DESIGN.md §16): derive the deposit addresses and withdrawal
@@ -78,13 +78,19 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
   if (!isAddress(options.to, { strict: false })) throw new AppError("VALIDATION_ERROR", "--to must be an address (0x + 40 hex digits)");
   const to = getAddress(options.to);
   const keys = keyRingFor(getConfig().masterMnemonic);
-  if (serviceBnbWallets().some((w) => w.address === to)) throw new AppError("VALIDATION_ERROR", "--to is the gas tank (or the sweeper's owner): send the funds to an address outside the gateway");
+  if (serviceBnbWallets().some((w) => w.address === to))
+    throw new AppError(
+      "VALIDATION_ERROR",
+      "--to is the gas tank (or the sweeper's owner): send the funds to an address outside the gateway",
+    );
 
   const tokens = await tokensToFind(db, network.name, options.extraTokens ?? [], print);
   // What the database still knows: every index handed out on any network (the sequence is shared,
   // and a create that failed after taking one leaves a gap), and the highest domain.
   const [dbDeposits] = await db.select({ top: max(paymentSessions.depositIndex) }).from(paymentSessions);
-  const [sequence] = rowsOf<{ last: string | number; called: boolean }>(await db.execute(sql`select last_value as last, is_called as called from deposit_index_seq`));
+  const [sequence] = rowsOf<{ last: string | number; called: boolean }>(
+    await db.execute(sql`select last_value as last, is_called as called from deposit_index_seq`),
+  );
   const handedOut = sequence?.called ? Number(sequence.last) : -1;
   const [dbDomains] = await db.select({ top: max(domains.id) }).from(domains);
   const depositScan = await scanWallets(network.name, tokens, {
@@ -101,16 +107,31 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
     gap: WITHDRAWAL_GAP,
   });
   const derived = [...depositScan.wallets, ...withdrawalScan.wallets];
-  if (derived.some((w) => w.address === to)) throw new AppError("VALIDATION_ERROR", "--to is an address of the gateway itself: send the funds outside it");
+  if (derived.some((w) => w.address === to))
+    throw new AppError("VALIDATION_ERROR", "--to is an address of the gateway itself: send the funds outside it");
 
   const stranded = [...depositScan.stranded, ...withdrawalScan.stranded];
   const unreadable = [...depositScan.unreadable, ...withdrawalScan.unreadable];
-  const report: RecoverReport = { network: network.name, scanned: { deposits: depositScan.range, withdrawals: withdrawalScan.range }, stranded, unreadable, moved: [], skipped: [] };
-  print(`${network.name}: scanned deposit addresses ${depositScan.range[0]}…${depositScan.range[1]} and withdrawal wallets ${withdrawalScan.range[0]}…${withdrawalScan.range[1]} for ${tokens.map((t) => t.symbol).join(", ") || "no tokens"}`);
+  const report: RecoverReport = {
+    network: network.name,
+    scanned: { deposits: depositScan.range, withdrawals: withdrawalScan.range },
+    stranded,
+    unreadable,
+    moved: [],
+    skipped: [],
+  };
+  print(
+    `${network.name}: scanned deposit addresses ${depositScan.range[0]}…${depositScan.range[1]} and withdrawal wallets ${withdrawalScan.range[0]}…${withdrawalScan.range[1]} for ${tokens.map((t) => t.symbol).join(", ") || "no tokens"}`,
+  );
   if (options.toIndex === undefined) {
-    print(`  (the scan stopped after ${options.gap ?? DEFAULT_DEPOSIT_GAP} deposit addresses in a row that never held anything; if more were handed out, run again with --from-index ${depositScan.range[1] + 1} --to-index <n>)`);
+    print(
+      `  (the scan stopped after ${options.gap ?? DEFAULT_DEPOSIT_GAP} deposit addresses in a row that never held anything; if more were handed out, run again with --from-index ${depositScan.range[1] + 1} --to-index <n>)`,
+    );
   }
-  for (const u of unreadable) print(`  COULD NOT READ the ${u.token.symbol} balance of ${u.wallet.kind} ${u.wallet.address} (its balanceOf failed); check it by hand`);
+  for (const u of unreadable)
+    print(
+      `  COULD NOT READ the ${u.token.symbol} balance of ${u.wallet.kind} ${u.wallet.address} (its balanceOf failed); check it by hand`,
+    );
   for (const s of stranded) print(`  ${describe(s)}`);
   for (const [symbol, total] of totals(stranded)) print(`  total ${total} ${symbol}`);
   if (stranded.length === 0) print("  nothing to move");
@@ -118,7 +139,10 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
   const withBnb = async () => {
     if (!options.includeBnb) return report;
     print(`${network.name}: BNB on derived addresses`);
-    report.bnb = await recoverBnb(db, network.name, [...bnbWallets, ...serviceBnbWallets()], to, { dryRun: options.dryRun ?? false, print });
+    report.bnb = await recoverBnb(db, network.name, [...bnbWallets, ...serviceBnbWallets()], to, {
+      dryRun: options.dryRun ?? false,
+      print,
+    });
     return report;
   };
   if (options.dryRun || stranded.length === 0) {
@@ -129,7 +153,9 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
   // The gas tank's recorded transactions first: one an earlier run recorded and never sent would
   // hold every top-up behind it.
   await settleLedgerInFlight(db, network.name, keyRingFor(getConfig().masterMnemonic).gasTankAddress()).catch((error: unknown) =>
-    print(`  the gas tank has a recorded transaction not mined yet (${error instanceof Error ? error.message : String(error)}); top-ups may wait behind it`),
+    print(
+      `  the gas tank has a recorded transaction not mined yet (${error instanceof Error ? error.message : String(error)}); top-ups may wait behind it`,
+    ),
   );
   const byWallet = new Map<Address, StrandedBalance[]>();
   for (const s of stranded) byWallet.set(s.wallet.address, [...(byWallet.get(s.wallet.address) ?? []), s]);
@@ -149,7 +175,9 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
       }
     }),
   );
-  print(`  moved ${report.moved.length} of ${stranded.length} balance(s) to ${to}${report.skipped.length ? `; ${report.skipped.length} not moved (see above)` : ""}`);
+  print(
+    `  moved ${report.moved.length} of ${stranded.length} balance(s) to ${to}${report.skipped.length ? `; ${report.skipped.length} not moved (see above)` : ""}`,
+  );
   return withBnb();
 }
 
@@ -204,16 +232,22 @@ async function scanWallets(network: string, tokens: TokenRef[], plan: ScanPlan) 
     const end = plan.to !== undefined ? Math.min(plan.to, start + window - 1) : start + window - 1;
     const batch = Array.from({ length: end - start + 1 }, (_, i) => plan.derive(start + i));
     wallets.push(...batch);
-    const holdings = await readHoldings(network, batch.map((w) => w.address), tokens.map((t) => t.contract));
+    const holdings = await readHoldings(
+      network,
+      batch.map((w) => w.address),
+      tokens.map((t) => t.contract),
+    );
     const byOwner = new Map(batch.map((w) => [w.address, w]));
     for (const h of holdings) {
-      if (h.unreadable && h.token !== null) unreadable.push({ wallet: byOwner.get(h.owner)!, token: tokens.find((t) => t.contract === h.token)! });
+      if (h.unreadable && h.token !== null)
+        unreadable.push({ wallet: byOwner.get(h.owner)!, token: tokens.find((t) => t.contract === h.token)! });
       if (h.balance === 0n) continue;
       const wallet = byOwner.get(h.owner)!;
       lastUsed = Math.max(lastUsed, wallet.index);
       if (h.token !== null) stranded.push({ wallet, token: tokens.find((t) => t.contract === h.token)!, balance: h.balance });
     }
-    if (plan.to !== undefined ? end >= plan.to : end >= lastUsed + plan.gap) return { wallets, stranded, unreadable, range: [plan.from, end] as [number, number] };
+    if (plan.to !== undefined ? end >= plan.to : end >= lastUsed + plan.gap)
+      return { wallets, stranded, unreadable, range: [plan.from, end] as [number, number] };
     start = end + 1;
   }
 }
@@ -234,14 +268,19 @@ async function sweepWallet(db: Db, network: string, balances: StrandedBalance[],
   const outcomes: SweepOutcome[] = [];
   const plans: { balance: StrandedBalance; gas: bigint }[] = [];
   // Read again: an earlier, interrupted run may have moved some already.
-  const fresh = await readHoldings(network, [wallet.address], balances.map((b) => b.token.contract));
+  const fresh = await readHoldings(
+    network,
+    [wallet.address],
+    balances.map((b) => b.token.contract),
+  );
   for (const b of balances) {
     const amount = fresh.find((h) => h.token === b.token.contract)?.balance ?? 0n;
     if (amount === 0n) continue;
     const current = { ...b, balance: amount };
     try {
       const estimate = await client.estimateGas({ account: wallet.address, to: b.token.contract, data: transferData(to, amount) });
-      if (estimate > cap) outcomes.push({ ...current, reason: `the transfer needs ${estimate} gas, above MAX_SWEEP_GAS (${cap}); nothing was spent` });
+      if (estimate > cap)
+        outcomes.push({ ...current, reason: `the transfer needs ${estimate} gas, above MAX_SWEEP_GAS (${cap}); nothing was spent` });
       else plans.push({ balance: current, gas: (estimate * 13n + 9n) / 10n < cap ? (estimate * 13n + 9n) / 10n : cap });
     } catch {
       outcomes.push({ ...current, reason: "the token's transfer reverts in simulation; nothing was spent" });
@@ -263,8 +302,24 @@ async function sweepWallet(db: Db, network: string, balances: StrandedBalance[],
     // A ledger row like every transaction the service signs (with an empty database too: the nonce comes from the chain then).
     const row = await db.transaction(async (tx) => {
       const nonce = await allocateNonce(tx, network, wallet.address, chainCount);
-      const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: balance.token.contract, data: transferData(to, balance.balance), gas, gasPrice, nonce });
-      return recordTransaction(tx, { network, walletRole: wallet.kind, walletIndex: wallet.index, wallet: wallet.address, kind: "recovery", raw });
+      const raw = await signer.signTransaction({
+        chain,
+        chainId: chain.id,
+        type: "legacy",
+        to: balance.token.contract,
+        data: transferData(to, balance.balance),
+        gas,
+        gasPrice,
+        nonce,
+      });
+      return recordTransaction(tx, {
+        network,
+        walletRole: wallet.kind,
+        walletIndex: wallet.index,
+        wallet: wallet.address,
+        kind: "recovery",
+        raw,
+      });
     });
     const hash = row.txHash as Hex;
     const sent = await broadcastRecorded(db, row);
@@ -273,8 +328,16 @@ async function sweepWallet(db: Db, network: string, balances: StrandedBalance[],
       break; // later nonces would wait behind this one
     }
     const settled = await waitForNonce(db, row);
-    if (!settled) outcomes.push({ ...balance, reason: `sent as ${hash}, not mined within ${SETTLE_WAIT_MS / 1000} s; run recover again to wait for it` });
-    else if (settled.kind !== "recovery" || settled.status !== "mined") outcomes.push({ ...balance, reason: `the transfer ${settled.txHash} ${settled.status === "reverted" ? "reverted" : "was replaced"}` });
+    if (!settled)
+      outcomes.push({
+        ...balance,
+        reason: `sent as ${hash}, not mined within ${SETTLE_WAIT_MS / 1000} s; run recover again to wait for it`,
+      });
+    else if (settled.kind !== "recovery" || settled.status !== "mined")
+      outcomes.push({
+        ...balance,
+        reason: `the transfer ${settled.txHash} ${settled.status === "reverted" ? "reverted" : "was replaced"}`,
+      });
     else outcomes.push({ ...balance, txHash: settled.txHash as Hex });
   }
   return outcomes;

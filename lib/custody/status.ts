@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
-import { getHealth } from "../health";
-import { formatAmount } from "../payments/amount";
 import { topGasSpenders, utcDayStart } from "../gas/spend";
+import { getHealth } from "../health";
 import { walletStalls } from "../ledger/watchdog";
+import { formatAmount } from "../payments/amount";
 import { lastReconciliation } from "./reconcile";
 
 /** Lag (blocks) above which a network counts as behind in the operator's view (the alert's threshold). */
@@ -27,7 +27,9 @@ export async function operatorStatus(db: Db): Promise<{ lines: string[]; healthy
     lines.push(`  ${name.padEnd(12)} ${rpc}${c.scanError ? `, last scan error: ${c.scanError}` : ""}`);
     if (c.error) problems.push(`${name}: RPC unreachable`);
     if ((c.lag ?? 0) > LAG_ALERT_BLOCKS) problems.push(`${name}: scanner ${c.lag} blocks behind`);
-    lines.push(`  ${"".padEnd(12)} gas tank ${c.gasTank.address} ${c.gasTank.balance ?? "?"} BNB${c.gasTank.low ? " — LOW" : ""}${c.gasTank.waitingForwards ? `, ${c.gasTank.waitingForwards} forward(s) waiting for it` : ""}`);
+    lines.push(
+      `  ${"".padEnd(12)} gas tank ${c.gasTank.address} ${c.gasTank.balance ?? "?"} BNB${c.gasTank.low ? " — LOW" : ""}${c.gasTank.waitingForwards ? `, ${c.gasTank.waitingForwards} forward(s) waiting for it` : ""}`,
+    );
     if (c.gasTank.low) problems.push(`${name}: gas tank low (fund ${c.gasTank.address})`);
     lines.push(`  ${"".padEnd(12)} held forwards ${c.heldForwards}, quarantined logs ${c.quarantinedLogs}`);
     if (c.heldForwards > 0) problems.push(`${name}: ${c.heldForwards} held forward(s) (npm run admin -- forwards held)`);
@@ -37,7 +39,9 @@ export async function operatorStatus(db: Db): Promise<{ lines: string[]; healthy
     lines.push("stuck wallets (the ledger re-prices or fills their next nonce)");
     for (const s of stalls) {
       const minutes = Math.round((Date.now() - s.since.getTime()) / 60_000);
-      lines.push(`  ${s.network.padEnd(12)} ${s.walletRole} ${s.wallet}: ${s.kind} at nonce ${s.nonce} not mined for ${minutes} min (since ${s.since.toISOString()})`);
+      lines.push(
+        `  ${s.network.padEnd(12)} ${s.walletRole} ${s.wallet}: ${s.kind} at nonce ${s.nonce} not mined for ${minutes} min (since ${s.since.toISOString()})`,
+      );
       problems.push(`${s.network}: ${s.walletRole} wallet ${s.wallet} stuck at nonce ${s.nonce} (${s.kind})`);
     }
   }
@@ -53,7 +57,8 @@ export async function operatorStatus(db: Db): Promise<{ lines: string[]; healthy
     `  withdrawals  submitted ${n("withdrawals", "submitted")}, completed ${n("withdrawals", "completed")}, failed ${n("withdrawals", "failed")}`,
     `  webhooks     pending ${n("webhooks", "pending")}, failed ${n("webhooks", "failed")}, delivered ${n("webhooks", "delivered")}`,
   );
-  if (n("webhooks", "failed") > 0) problems.push(`${n("webhooks", "failed")} webhook deliveries failed for good (merchants see them and can redeliver)`);
+  if (n("webhooks", "failed") > 0)
+    problems.push(`${n("webhooks", "failed")} webhook deliveries failed for good (merchants see them and can redeliver)`);
   lines.push("reconciliation");
   if (!last) lines.push("  never run (npm run admin -- reconcile)");
   else {

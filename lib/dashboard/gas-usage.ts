@@ -1,6 +1,6 @@
 import type { Db } from "../db";
-import { GAS_SPEND_KINDS, gasSpendByDay, utcDayStart, type GasSpendKind } from "../gas/spend";
 import { withdrawalAllowance } from "../gas/limits";
+import { GAS_SPEND_KINDS, type GasSpendKind, gasSpendByDay, utcDayStart } from "../gas/spend";
 import { formatAmount } from "../payments/amount";
 
 /**

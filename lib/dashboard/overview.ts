@@ -3,7 +3,7 @@ import { keyRingFor } from "../chain/keys";
 import { listNetworks } from "../chain/networks";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { apiKeys, domains, forwards, paymentSessions, tokens, type SessionStatus } from "../db/schema";
+import { apiKeys, domains, forwards, paymentSessions, type SessionStatus, tokens } from "../db/schema";
 import { activeSubscription } from "../packages/current-package";
 import { formatAmount } from "../payments/amount";
 import { listUserPayments } from "./user-payments";
@@ -51,7 +51,11 @@ export async function volumeByDay(db: Db, userId: number, days: 7 | 30, now = ne
 }
 
 export async function paymentsByStatus(db: Db, userId: number): Promise<Record<SessionStatus, number>> {
-  const rows = await db.select({ status: paymentSessions.status, n: count() }).from(paymentSessions).where(eq(paymentSessions.userId, userId)).groupBy(paymentSessions.status);
+  const rows = await db
+    .select({ status: paymentSessions.status, n: count() })
+    .from(paymentSessions)
+    .where(eq(paymentSessions.userId, userId))
+    .groupBy(paymentSessions.status);
   const counts: Record<SessionStatus, number> = { pending: 0, completed: 0, expired: 0, cancelled: 0 };
   for (const r of rows) counts[r.status] = Number(r.n);
   return counts;
@@ -62,8 +66,16 @@ export async function onboarding(db: Db, userId: number) {
   const [plan, [token], [domain], [key], [payment]] = await Promise.all([
     activeSubscription(db, userId),
     db.select({ id: tokens.id }).from(tokens).where(eq(tokens.userId, userId)).limit(1),
-    db.select({ id: domains.id }).from(domains).where(and(eq(domains.userId, userId), isNull(domains.deletedAt))).limit(1),
-    db.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt))).limit(1),
+    db
+      .select({ id: domains.id })
+      .from(domains)
+      .where(and(eq(domains.userId, userId), isNull(domains.deletedAt)))
+      .limit(1),
+    db
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .limit(1),
     db.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.userId, userId)).limit(1),
   ]);
   const steps = [
@@ -79,7 +91,11 @@ export async function onboarding(db: Db, userId: number) {
 /** Each domain's withdrawal wallet with its balance of every token of the user (from the chain, cached). */
 export async function walletBalances(db: Db, userId: number) {
   const [userDomains, userTokens] = await Promise.all([
-    db.select().from(domains).where(and(eq(domains.userId, userId), isNull(domains.deletedAt))).orderBy(domains.id),
+    db
+      .select()
+      .from(domains)
+      .where(and(eq(domains.userId, userId), isNull(domains.deletedAt)))
+      .orderBy(domains.id),
     db.select().from(tokens).where(eq(tokens.userId, userId)).orderBy(tokens.id),
   ]);
   return Promise.all(
@@ -88,7 +104,12 @@ export async function walletBalances(db: Db, userId: number) {
       domain: d.origin,
       wallet: d.withdrawalAddress!,
       balances: await Promise.all(
-        userTokens.map(async (t) => ({ tokenId: t.id, symbol: t.symbol, network: t.network, balance: (await tokenBalanceOf(t.network, t, d.withdrawalAddress!))?.formatted ?? null })),
+        userTokens.map(async (t) => ({
+          tokenId: t.id,
+          symbol: t.symbol,
+          network: t.network,
+          balance: (await tokenBalanceOf(t.network, t, d.withdrawalAddress!))?.formatted ?? null,
+        })),
       ),
     })),
   );
@@ -101,10 +122,14 @@ export async function lowGasTanks(db: Db) {
   for (const network of listNetworks()) {
     const [balance, [waiting]] = await Promise.all([
       bnbBalanceOf(network.name, tank),
-      db.select({ n: count() }).from(forwards).where(and(eq(forwards.network, network.name), eq(forwards.status, "pending"), sql`${forwards.lastError} like 'gas tank%'`)),
+      db
+        .select({ n: count() })
+        .from(forwards)
+        .where(and(eq(forwards.network, network.name), eq(forwards.status, "pending"), sql`${forwards.lastError} like 'gas tank%'`)),
     ]);
     const waitingForwards = Number(waiting?.n ?? 0);
-    if (waitingForwards > 0 || (balance !== null && balance.wei < GAS_TANK_LOW_WEI)) out.push({ network: network.name, address: tank, balance: balance?.formatted ?? null, waitingForwards });
+    if (waitingForwards > 0 || (balance !== null && balance.wei < GAS_TANK_LOW_WEI))
+      out.push({ network: network.name, address: tank, balance: balance?.formatted ?? null, waitingForwards });
   }
   return out;
 }

@@ -23,7 +23,18 @@ export function explorerAddressUrl(network: string, address: string): string | n
 
 export type TimelineEvent =
   | { kind: "created"; at: string }
-  | { kind: "deposit"; at: string; txHash: string; txUrl: string | null; block: string; amount: string; token: string; from: string; late: boolean; counted: boolean }
+  | {
+      kind: "deposit";
+      at: string;
+      txHash: string;
+      txUrl: string | null;
+      block: string;
+      amount: string;
+      token: string;
+      from: string;
+      late: boolean;
+      counted: boolean;
+    }
   | {
       kind: "forward";
       at: string;
@@ -55,12 +66,24 @@ export async function getUserPayment(db: Db, userId: number, sessionId: string) 
     db
       .select()
       .from(forwards)
-      .where(or(eq(forwards.sessionId, session.id), and(eq(forwards.network, session.network), eq(forwards.fromAddress, session.depositAddress))))
+      .where(
+        or(
+          eq(forwards.sessionId, session.id),
+          and(eq(forwards.network, session.network), eq(forwards.fromAddress, session.depositAddress)),
+        ),
+      )
       .orderBy(asc(forwards.id)),
     session.domainId ? db.select({ origin: domains.origin }).from(domains).where(eq(domains.id, session.domainId)) : Promise.resolve([]),
-    db.select({ contract: tokens.contractAddress, symbol: tokens.symbol, decimals: tokens.decimals }).from(tokens).where(eq(tokens.userId, userId)),
+    db
+      .select({ contract: tokens.contractAddress, symbol: tokens.symbol, decimals: tokens.decimals })
+      .from(tokens)
+      .where(eq(tokens.userId, userId)),
   ]);
-  const decimalsOf = (contract: string) => tokenRows.find((t) => t.contract.toLowerCase() === contract.toLowerCase()) ?? { symbol: contract.slice(0, 8), decimals: token.decimals };
+  const decimalsOf = (contract: string) =>
+    tokenRows.find((t) => t.contract.toLowerCase() === contract.toLowerCase()) ?? {
+      symbol: contract.slice(0, 8),
+      decimals: token.decimals,
+    };
   const fmt = (units: bigint) => formatAmount(units, token.decimals);
 
   const timeline: TimelineEvent[] = [{ kind: "created", at: session.createdAt.toISOString() }];
@@ -103,7 +126,9 @@ export async function getUserPayment(db: Db, userId: number, sessionId: string) 
   const rank = { created: 0, deposit: 1, final: 2, forward: 3 } as const;
   const second = (at: string) => Math.floor(Date.parse(at) / 1000);
   // A chain's clock may also run a little behind ours: nothing is shown before the session's creation.
-  timeline.sort((a, b) => (a.kind === "created" ? -1 : b.kind === "created" ? 1 : second(a.at) - second(b.at) || rank[a.kind] - rank[b.kind]));
+  timeline.sort((a, b) =>
+    a.kind === "created" ? -1 : b.kind === "created" ? 1 : second(a.at) - second(b.at) || rank[a.kind] - rank[b.kind],
+  );
 
   return {
     sessionId: session.id,
@@ -135,7 +160,10 @@ export type UserPaymentDetail = Awaited<ReturnType<typeof getUserPayment>>;
 
 /** The dashboard's cancel: the same rule as the API's, scoped to the user instead of the key. */
 export async function cancelUserPayment(db: Db, userId: number, sessionId: string) {
-  const [row] = await db.select({ apiKeyId: paymentSessions.apiKeyId, userId: paymentSessions.userId }).from(paymentSessions).where(eq(paymentSessions.id, sessionId));
+  const [row] = await db
+    .select({ apiKeyId: paymentSessions.apiKeyId, userId: paymentSessions.userId })
+    .from(paymentSessions)
+    .where(eq(paymentSessions.id, sessionId));
   if (!row || row.userId !== userId) throw new AppError("NOT_FOUND", "payment not found");
   return cancelPaymentSession(db, row.apiKeyId, sessionId);
 }

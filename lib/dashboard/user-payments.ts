@@ -1,8 +1,8 @@
 import { and, count, desc, eq, gte, ilike, lt, lte, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
-import { paymentSessions, SESSION_STATUSES, tokens, type PaymentSession } from "../db/schema";
-import { offsetOf, pageOf, type Page } from "../pagination";
+import { type PaymentSession, paymentSessions, SESSION_STATUSES, tokens } from "../db/schema";
+import { offsetOf, type Page, pageOf } from "../pagination";
 import { formatAmount } from "../payments/amount";
 import { expireSessionsWhere } from "../payments/expire-due";
 import { isUuid } from "../validation";
@@ -11,7 +11,10 @@ import { isUuid } from "../validation";
  * A merchant's payments across all their API keys, for the dashboard: filters, search, pages and
  * a streamed CSV of the same set. Records of other users never appear (every query is scoped).
  */
-const optionalInt = z.preprocess((v) => (v === "" || v === undefined || v === null ? undefined : v), z.coerce.number().int().positive().optional());
+const optionalInt = z.preprocess(
+  (v) => (v === "" || v === undefined || v === null ? undefined : v),
+  z.coerce.number().int().positive().optional(),
+);
 const optionalDate = z.preprocess(
   (v) => (v === "" || v === undefined || v === null ? undefined : v),
   z
@@ -118,7 +121,10 @@ export async function* streamUserPayments(db: Db, userId: number, filters: Payme
   let after: { createdAt: Date; id: string } | null = null;
   for (;;) {
     const keyset: SQL | undefined = after
-      ? or(lt(paymentSessions.createdAt, after.createdAt), and(eq(paymentSessions.createdAt, after.createdAt), lt(paymentSessions.id, after.id)))
+      ? or(
+          lt(paymentSessions.createdAt, after.createdAt),
+          and(eq(paymentSessions.createdAt, after.createdAt), lt(paymentSessions.id, after.id)),
+        )
       : undefined;
     const rows: { session: PaymentSession; token: { symbol: string; decimals: number } }[] = await db
       .select(rowSelection)

@@ -1,6 +1,6 @@
-import { erc20Abi, formatEther, type Address } from "viem";
-import { formatAmount } from "../payments/amount";
+import { type Address, erc20Abi, formatEther } from "viem";
 import { networkConfig, publicClientFor } from "../chain/networks";
+import { formatAmount } from "../payments/amount";
 
 /**
  * Token and BNB balances of wallets, read from the chain for pages, cached briefly so a busy
@@ -28,7 +28,10 @@ function cached(key: string, read: () => Promise<bigint>, fresh = false): Promis
 
 function withTimeout<T>(promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([promise.finally(() => clearTimeout(timer)), new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), TIMEOUT_MS)))]);
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), TIMEOUT_MS))),
+  ]);
 }
 
 /** `fresh` skips the cache (a number a decision rests on, like the amount a send may take). */
@@ -41,7 +44,13 @@ export async function tokenBalanceOf(
   if (!networkConfig(network)) return null;
   const units = await cached(
     `${network}:${token.contractAddress}:${wallet}`,
-    () => publicClientFor(network).readContract({ address: token.contractAddress as Address, abi: erc20Abi, functionName: "balanceOf", args: [wallet as Address] }),
+    () =>
+      publicClientFor(network).readContract({
+        address: token.contractAddress as Address,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [wallet as Address],
+      }),
     fresh,
   );
   return units === null ? null : { units, formatted: formatAmount(units, token.decimals) };

@@ -4,7 +4,7 @@ import type { Db } from "../db";
 import { webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
 import type { Page } from "../pagination";
-import { listDeliveries, type DeliveryView, type deliveriesQuerySchema } from "../webhooks/deliveries";
+import { type DeliveryView, type deliveriesQuerySchema, listDeliveries } from "../webhooks/deliveries";
 
 /** What the domain card shows about its webhooks besides the list: trouble counts and the rotation overlap. */
 export interface WebhookSummary {
@@ -42,6 +42,11 @@ export async function webhookSummaries(db: Db, userId: number, now = new Date())
 }
 
 /** One page of the deliveries of the user's domain (another user's domain is NOT_FOUND). */
-export async function deliveriesOfDomain(db: Db, userId: number, domainId: number, query: z.output<typeof deliveriesQuerySchema>): Promise<Page<DeliveryView>> {
+export async function deliveriesOfDomain(
+  db: Db,
+  userId: number,
+  domainId: number,
+  query: z.output<typeof deliveriesQuerySchema>,
+): Promise<Page<DeliveryView>> {
   return listDeliveries(db, await getOwnDomain(db, userId, domainId), query);
 }

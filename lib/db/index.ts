@@ -1,5 +1,5 @@
 import { getConfig } from "../config";
-import { openPglite, openPostgres, type DatabaseHandle, type Db } from "./client";
+import { type DatabaseHandle, type Db, openPglite, openPostgres } from "./client";
 import { migrate } from "./migrate";
 
 export type { Db } from "./client";

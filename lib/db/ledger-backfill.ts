@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { getAddress, parseTransaction, recoverTransactionAddress, type Hex } from "viem";
+import { getAddress, type Hex, parseTransaction, recoverTransactionAddress } from "viem";
 import type { Db } from "./client";
 import { rowsOf } from "./rows";
 
@@ -10,11 +10,15 @@ import { rowsOf } from "./rows";
  * the migration's transaction, so a half-moved ledger is never committed.
  */
 export async function completeMovedLedgerRows(tx: Db): Promise<number> {
-  const rows = rowsOf<{ id: string | number; raw_tx: string }>(await tx.execute(sql`select id, raw_tx from chain_transactions where (wallet = '' or to_address = '') and raw_tx is not null`));
+  const rows = rowsOf<{ id: string | number; raw_tx: string }>(
+    await tx.execute(sql`select id, raw_tx from chain_transactions where (wallet = '' or to_address = '') and raw_tx is not null`),
+  );
   for (const row of rows) {
     const raw = row.raw_tx as Hex;
     const parsed = parseTransaction(raw);
-    const wallet = await recoverTransactionAddress({ serializedTransaction: raw as Parameters<typeof recoverTransactionAddress>[0]["serializedTransaction"] });
+    const wallet = await recoverTransactionAddress({
+      serializedTransaction: raw as Parameters<typeof recoverTransactionAddress>[0]["serializedTransaction"],
+    });
     const gasPrice = parsed.gasPrice ?? parsed.maxFeePerGas ?? 0n;
     await tx.execute(
       sql`update chain_transactions set wallet = ${wallet}, to_address = ${parsed.to ? getAddress(parsed.to) : ""}, gas_limit = ${(parsed.gas ?? 0n).toString()}, gas_price = ${gasPrice.toString()} where id = ${Number(row.id)}`,

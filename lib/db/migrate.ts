@@ -59,9 +59,7 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<st
     for (const migration of migrations) {
       if (applied.has(migration.hash)) continue;
       for (const statement of migration.statements) await tx.execute(sql.raw(statement));
-      await tx.execute(
-        sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${migration.hash}, ${migration.createdAt})`,
-      );
+      await tx.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${migration.hash}, ${migration.createdAt})`);
       done.push(migration.tag);
     }
     if (done.length > 0 && (await ledgerExists(tx))) await completeMovedLedgerRows(tx);

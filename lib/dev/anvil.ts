@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
@@ -61,10 +61,14 @@ export async function isPortFree(port: number): Promise<boolean> {
 export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode> {
   const port = options.port ?? (await freePort());
   const args = [
-    "--host", "127.0.0.1",
-    "--port", String(port),
-    "--chain-id", String(options.chainId ?? 31337),
-    "--hardfork", options.hardfork ?? "prague",
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--chain-id",
+    String(options.chainId ?? 31337),
+    "--hardfork",
+    options.hardfork ?? "prague",
     "--silent",
   ];
   if (options.blockTime !== undefined) args.push("--block-time", String(options.blockTime));

@@ -1,16 +1,16 @@
 import {
+  type Abi,
+  type Address,
   createTestClient,
   createWalletClient,
   getContractAddress,
+  type Hex,
   http,
   keccak256,
   parseEther,
   parseUnits,
   publicActions,
   toHex,
-  type Abi,
-  type Address,
-  type Hex,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import artifact from "../chain/contracts/demo-token.json";
@@ -46,7 +46,12 @@ export async function ensureDemoToken(rpcUrl: string): Promise<Address> {
   const chainId = await client.getChainId();
   const wallet = createWalletClient({
     account: demoDeployer,
-    chain: { id: chainId, name: "local", nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } },
+    chain: {
+      id: chainId,
+      name: "local",
+      nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    },
     transport: http(rpcUrl),
   });
   // Explicit nonces: everything goes into one or two blocks instead of one block per transaction.

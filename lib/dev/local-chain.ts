@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { setLocalRpcUrl } from "../chain/networks";
 import type { Config } from "../config";
 import { log } from "../log";
-import { isPortFree, startAnvil, type AnvilNode } from "./anvil";
-import { setLocalRpcUrl } from "../chain/networks";
+import { type AnvilNode, isPortFree, startAnvil } from "./anvil";
 
 /**
  * The embedded network `local`: an anvil child process (1 s blocks, Prague, chain 31337) whose

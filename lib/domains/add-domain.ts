@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
-import { getConfig } from "../config";
 import { keyRingFor } from "../chain/keys";
+import { getConfig } from "../config";
 import type { Db } from "../db";
-import { domains, type Domain } from "../db/schema";
 import { isUniqueViolation } from "../db/errors";
+import { type Domain, domains } from "../db/schema";
 import { AppError } from "../errors";
 import { assertMayAddDomain, lockMerchant } from "../gas/limits";
 import { normalizeOrigin } from "./normalize-origin";

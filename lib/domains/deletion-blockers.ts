@@ -1,10 +1,10 @@
 import { and, count, eq } from "drizzle-orm";
-import { erc20Abi, type Address } from "viem";
-import { getConfig } from "../config";
-import type { Db } from "../db";
-import { paymentSessions, tokens, withdrawals, type Domain } from "../db/schema";
+import { type Address, erc20Abi } from "viem";
 import { keyRingFor } from "../chain/keys";
 import { networkConfig, publicClientFor } from "../chain/networks";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { type Domain, paymentSessions, tokens, withdrawals } from "../db/schema";
 import { formatAmount } from "../payments/amount";
 
 /**
@@ -32,8 +32,10 @@ export async function domainDeletionBlockers(db: Db, userId: number, domain: Dom
     const balance = await publicClientFor(token.network)
       .readContract({ address: token.contractAddress as Address, abi: erc20Abi, functionName: "balanceOf", args: [wallet] })
       .catch(() => null);
-    if (balance === null) blockers.push(`the ${token.symbol} balance of its withdrawal wallet ${wallet} cannot be read right now: try again`);
-    else if (balance > 0n) blockers.push(`its withdrawal wallet ${wallet} holds ${formatAmount(balance, token.decimals)} ${token.symbol}: withdraw it first`);
+    if (balance === null)
+      blockers.push(`the ${token.symbol} balance of its withdrawal wallet ${wallet} cannot be read right now: try again`);
+    else if (balance > 0n)
+      blockers.push(`its withdrawal wallet ${wallet} holds ${formatAmount(balance, token.decimals)} ${token.symbol}: withdraw it first`);
   }
   return blockers;
 }

@@ -2,13 +2,13 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { addressSchema } from "../chain/address";
 import { assertNotServiceAddress } from "../chain/service-addresses";
-import type { Db } from "../db";
 import { getConfig } from "../config";
-import { domains, webhookEndpoints, type Domain, type WebhookEndpoint } from "../db/schema";
+import type { Db } from "../db";
+import { type Domain, domains, type WebhookEndpoint, webhookEndpoints } from "../db/schema";
 import { AppError } from "../errors";
 import { endpointOfDomain, syncEndpoint } from "../webhooks/endpoints";
-import { domainDeletionBlockers } from "./deletion-blockers";
 import { webhookUrlProblem } from "../webhooks/webhook-url";
+import { domainDeletionBlockers } from "./deletion-blockers";
 
 export const addDomainSchema = z.object({
   domain: z.string({ error: "domain must be a string (an origin URL such as https://shop.example.com)" }),
@@ -108,7 +108,11 @@ export async function deleteDomain(db: Db, userId: number, domainId: number): Pr
   const blockers = await domainDeletionBlockers(db, userId, domain);
   if (blockers.length > 0) throw new AppError("VALIDATION_ERROR", `${domain.origin} cannot be deleted yet: ${blockers.join("; ")}`);
   await db.transaction(async (tx) => {
-    const [removed] = await tx.update(domains).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(domains.id, domainId)).returning();
+    const [removed] = await tx
+      .update(domains)
+      .set({ deletedAt: new Date(), updatedAt: new Date() })
+      .where(eq(domains.id, domainId))
+      .returning();
     await syncEndpoint(tx, removed!); // its webhooks stop with it
   });
 }

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, lt, ne } from "drizzle-orm";
 import type { Db } from "../db";
-import { forwards, type Forward } from "../db/schema";
+import { type Forward, forwards } from "../db/schema";
 
 /** Operator views and actions on forwards (npm run admin -- forwards held|retry, stuck-forwards). */
 export async function heldForwards(db: Db, network?: string): Promise<Forward[]> {
@@ -12,7 +12,10 @@ export async function heldForwards(db: Db, network?: string): Promise<Forward[]>
 }
 
 export async function countHeldForwards(db: Db, network: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(forwards).where(and(eq(forwards.status, "held"), eq(forwards.network, network)));
+  const [row] = await db
+    .select({ n: count() })
+    .from(forwards)
+    .where(and(eq(forwards.status, "held"), eq(forwards.network, network)));
   return Number(row?.n ?? 0);
 }
 
@@ -23,7 +26,16 @@ export async function countHeldForwards(db: Db, network: string): Promise<number
 export async function retryHeldForwards(db: Db, which: number | "all"): Promise<Forward[]> {
   return db
     .update(forwards)
-    .set({ status: "pending", attempts: 0, sweepReverts: 0, heldReason: null, heldAt: null, nextAttemptAt: new Date(), lockedUntil: null, updatedAt: new Date() })
+    .set({
+      status: "pending",
+      attempts: 0,
+      sweepReverts: 0,
+      heldReason: null,
+      heldAt: null,
+      nextAttemptAt: new Date(),
+      lockedUntil: null,
+      updatedAt: new Date(),
+    })
     .where(and(eq(forwards.status, "held"), which === "all" ? undefined : eq(forwards.id, which)))
     .returning();
 }

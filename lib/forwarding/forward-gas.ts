@@ -1,18 +1,17 @@
-import { gasTankGeneration } from "../chain/keys";
 import { and, eq } from "drizzle-orm";
-import { encodeFunctionData, erc20Abi, type Address, type Hex } from "viem";
-import { getConfig } from "../config";
-import type { Db } from "../db";
-import { forwards, type Forward } from "../db/schema";
-import { addressHasOtherInFlight, hold, type StepOutcome } from "./forward-records";
-import { sendForwardTransaction } from "./forward-ledger";
-import { chargesForSessions } from "../ledger/charges";
-import { recordTransaction } from "../ledger/record";
-import { keyRingFor } from "../chain/keys";
+import { type Address, encodeFunctionData, erc20Abi, type Hex } from "viem";
+import { gasTankGeneration, keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
 import { classifyRpcError, errorText } from "../chain/rpc-errors";
 import { topUpGasLimit } from "../chain/transactions";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { type Forward, forwards } from "../db/schema";
+import { chargesForSessions } from "../ledger/charges";
+import { recordTransaction } from "../ledger/record";
+import { sendForwardTransaction } from "./forward-ledger";
+import { addressHasOtherInFlight, hold, type StepOutcome } from "./forward-records";
 
 /**
  * pending → gas_sent: read the address's balance of the token, simulate sweeping all of it, fix
@@ -54,13 +53,28 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
   const [gasPrice, bnb] = await Promise.all([client.getGasPrice(), client.getBalance({ address: from })]);
   const needed = sweepGasLimit * gasPrice;
   // A fresh plan: nothing of an earlier attempt (a retried held forward) is carried over.
-  const planned = { amount: balance, gasPrice, sweepGasLimit, gasTxId: null, gasNonce: null, gasTxHash: null, sweepTxId: null, sweepNonce: null, sweepTxHash: null, lastError: null, updatedAt: new Date() };
+  const planned = {
+    amount: balance,
+    gasPrice,
+    sweepGasLimit,
+    gasTxId: null,
+    gasNonce: null,
+    gasTxHash: null,
+    sweepTxId: null,
+    sweepNonce: null,
+    sweepTxHash: null,
+    lastError: null,
+    updatedAt: new Date(),
+  };
   const stillPlanned = and(eq(forwards.id, forward.id), eq(forwards.status, "pending"), eq(forwards.amount, forward.amount));
 
   if (bnb >= needed) {
     const moved = await db.transaction(async (tx) => {
       if (await addressHasOtherInFlight(tx, forward)) return "waiting" as const;
-      await tx.update(forwards).set({ ...planned, status: "gas_sent", gasAmount: 0n }).where(stillPlanned);
+      await tx
+        .update(forwards)
+        .set({ ...planned, status: "gas_sent", gasAmount: 0n })
+        .where(stillPlanned);
       return "next" as const;
     });
     return moved;
@@ -69,7 +83,11 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
   const topUp = needed - bnb;
   const keys = keyRingFor(getConfig().masterMnemonic);
   const tank = keys.gasTankAddress();
-  const [tankBalance, tankCount, topUpGas] = await Promise.all([client.getBalance({ address: tank }), client.getTransactionCount({ address: tank }), topUpGasLimit(client, from)]);
+  const [tankBalance, tankCount, topUpGas] = await Promise.all([
+    client.getBalance({ address: tank }),
+    client.getTransactionCount({ address: tank }),
+    topUpGasLimit(client, from),
+  ]);
   if (tankBalance < topUp + topUpGas * gasPrice) {
     await db
       .update(forwards)
@@ -82,9 +100,19 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
     .transaction(async (tx) => {
       if (await addressHasOtherInFlight(tx, forward)) return { step: "waiting" as const };
       const nonce = await allocateNonce(tx, forward.network, tank, tankCount);
-      const signed = await keys.gasTankSigner().signTransaction({ chain, chainId: chain.id, type: "legacy", to: from, value: topUp, gas: topUpGas, gasPrice, nonce });
+      const signed = await keys
+        .gasTankSigner()
+        .signTransaction({ chain, chainId: chain.id, type: "legacy", to: from, value: topUp, gas: topUpGas, gasPrice, nonce });
       const chargedTo = await chargesForSessions(tx, [forward.sessionId]);
-      const row = await recordTransaction(tx, { network: forward.network, walletRole: "gas_tank", walletIndex: gasTankGeneration(), wallet: tank, kind: "sweep_gas", raw: signed, chargedTo });
+      const row = await recordTransaction(tx, {
+        network: forward.network,
+        walletRole: "gas_tank",
+        walletIndex: gasTankGeneration(),
+        wallet: tank,
+        kind: "sweep_gas",
+        raw: signed,
+        chargedTo,
+      });
       const stored = await tx
         .update(forwards)
         .set({ ...planned, status: "gas_sent", gasAmount: topUp, gasTxId: row.id, gasNonce: nonce, gasTxHash: row.txHash })

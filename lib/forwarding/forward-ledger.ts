@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db";
-import { chainTransactions, forwards, type ChainTransaction } from "../db/schema";
+import { type ChainTransaction, chainTransactions, forwards } from "../db/schema";
 import { broadcastRecorded } from "../ledger/broadcast";
-import { settleNonce, type NonceOutcome } from "../ledger/settle";
+import { type NonceOutcome, settleNonce } from "../ledger/settle";
 
 /**
  * A forward's two transactions (the gas tank's top-up, the deposit key's sweep) are ledger rows:
@@ -11,7 +11,11 @@ import { settleNonce, type NonceOutcome } from "../ledger/settle";
  */
 export async function sendForwardTransaction(db: Db, row: ChainTransaction, forwardId: number): Promise<void> {
   const sent = await broadcastRecorded(db, row);
-  if (!sent.sent) await db.update(forwards).set({ lastError: `broadcast: ${sent.error}`.slice(0, 500), updatedAt: new Date() }).where(eq(forwards.id, forwardId));
+  if (!sent.sent)
+    await db
+      .update(forwards)
+      .set({ lastError: `broadcast: ${sent.error}`.slice(0, 500), updatedAt: new Date() })
+      .where(eq(forwards.id, forwardId));
 }
 
 /**
@@ -20,7 +24,10 @@ export async function sendForwardTransaction(db: Db, row: ChainTransaction, forw
  *   done      this transaction — or its re-priced copy — was mined: `success` says whether it reverted
  *   lost      its nonce went to another transaction (a cancel, or one the service never signed): nothing of it happened
  */
-export type ForwardTransactionOutcome = { state: "waiting" } | { state: "done"; success: boolean; winner: ChainTransaction } | { state: "lost" };
+export type ForwardTransactionOutcome =
+  | { state: "waiting" }
+  | { state: "done"; success: boolean; winner: ChainTransaction }
+  | { state: "lost" };
 
 export async function forwardTransactionOutcome(db: Db, ledgerId: number): Promise<ForwardTransactionOutcome> {
   const [row] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, ledgerId));

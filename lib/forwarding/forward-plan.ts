@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../db";
-import { deposits, forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, tokenCatalogue, type Deposit } from "../db/schema";
+import { type Deposit, deposits, forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, tokenCatalogue } from "../db/schema";
 
 /**
  * Which deposits get swept, and when (DESIGN.md §12, "nothing to forward, nothing spent"). A
@@ -49,7 +49,12 @@ export async function planForwards(tx: Db, network: string, addresses: string[])
   if (addresses.length === 0) return [];
   const unique = [...new Set(addresses)];
   const unplanned: UnplannedRow[] = await tx
-    .select({ deposit: deposits, sessionStatus: paymentSessions.status, completingTx: paymentSessions.txHash, forwardTo: paymentSessions.forwardTo })
+    .select({
+      deposit: deposits,
+      sessionStatus: paymentSessions.status,
+      completingTx: paymentSessions.txHash,
+      forwardTo: paymentSessions.forwardTo,
+    })
     .from(deposits)
     .innerJoin(paymentSessions, eq(paymentSessions.id, deposits.sessionId))
     .where(and(eq(deposits.network, network), inArray(deposits.toAddress, unique), isNull(deposits.forwardId)))
@@ -70,7 +75,12 @@ export async function planForwards(tx: Db, network: string, addresses: string[])
       // Its amount is fixed once its gas step ran: these wait for it to finish, then are planned again.
       if ((IN_FLIGHT_FORWARD_STATUSES as readonly string[]).includes(unfinished.status)) continue;
       // A pending sweep takes the whole balance anyway; a held one keeps them with it, for the operator.
-      await attach(tx, ids, unfinished.id, rows.reduce((total, r) => total + r.deposit.amount, 0n));
+      await attach(
+        tx,
+        ids,
+        unfinished.id,
+        rows.reduce((total, r) => total + r.deposit.amount, 0n),
+      );
       continue;
     }
     const unswept = (facts.recorded.get(key) ?? 0n) - (facts.moved.get(key)?.total ?? 0n);
@@ -122,14 +132,24 @@ async function groupFacts(tx: Db, network: string, addresses: string[], rows: Un
       .where(and(eq(deposits.network, network), inArray(deposits.toAddress, addresses)))
       .groupBy(deposits.toAddress, deposits.tokenContract),
     tx
-      .select({ address: forwards.fromAddress, token: forwards.tokenContract, total: sql<string>`sum(${forwards.amount})`, lastId: sql<string>`max(${forwards.id})` })
+      .select({
+        address: forwards.fromAddress,
+        token: forwards.tokenContract,
+        total: sql<string>`sum(${forwards.amount})`,
+        lastId: sql<string>`max(${forwards.id})`,
+      })
       .from(forwards)
       .where(and(eq(forwards.network, network), inArray(forwards.fromAddress, addresses), eq(forwards.status, "completed")))
       .groupBy(forwards.fromAddress, forwards.tokenContract),
     tx
       .select({ token: tokenCatalogue.contractAddress, min: tokenCatalogue.minForwardAmount })
       .from(tokenCatalogue)
-      .where(and(eq(tokenCatalogue.network, network), inArray(tokenCatalogue.contractAddress, [...new Set(rows.map((r) => r.deposit.tokenContract))]))),
+      .where(
+        and(
+          eq(tokenCatalogue.network, network),
+          inArray(tokenCatalogue.contractAddress, [...new Set(rows.map((r) => r.deposit.tokenContract))]),
+        ),
+      ),
   ]);
   const unfinished = new Map<string, { id: number; status: string }>();
   for (const f of open.sort((a, b) => a.id - b.id)) unfinished.set(groupKey(f.address, f.token), f);
@@ -143,18 +163,34 @@ async function groupFacts(tx: Db, network: string, addresses: string[], rows: Un
 }
 
 async function completingTransfers(tx: Db, rows: UnplannedRow[]): Promise<GroupFacts["completing"]> {
-  const completed = [...new Map(rows.filter((r) => r.sessionStatus === "completed" && r.completingTx).map((r) => [r.deposit.sessionId, r.completingTx!])).entries()];
+  const completed = [
+    ...new Map(
+      rows.filter((r) => r.sessionStatus === "completed" && r.completingTx).map((r) => [r.deposit.sessionId, r.completingTx!]),
+    ).entries(),
+  ];
   const positions = new Map<string, { blockNumber: bigint; logIndex: number }>();
   if (completed.length === 0) return positions;
   const candidates = await tx
     .select({ sessionId: deposits.sessionId, txHash: deposits.txHash, blockNumber: deposits.blockNumber, logIndex: deposits.logIndex })
     .from(deposits)
-    .where(and(inArray(deposits.sessionId, completed.map(([id]) => id)), inArray(deposits.txHash, completed.map(([, hash]) => hash))));
+    .where(
+      and(
+        inArray(
+          deposits.sessionId,
+          completed.map(([id]) => id),
+        ),
+        inArray(
+          deposits.txHash,
+          completed.map(([, hash]) => hash),
+        ),
+      ),
+    );
   const hashOf = new Map(completed);
   for (const c of candidates) {
     if (hashOf.get(c.sessionId) !== c.txHash) continue;
     const known = positions.get(c.sessionId);
-    if (!known || c.blockNumber > known.blockNumber || (c.blockNumber === known.blockNumber && c.logIndex > known.logIndex)) positions.set(c.sessionId, c);
+    if (!known || c.blockNumber > known.blockNumber || (c.blockNumber === known.blockNumber && c.logIndex > known.logIndex))
+      positions.set(c.sessionId, c);
   }
   return positions;
 }
@@ -163,7 +199,9 @@ async function completingTransfers(tx: Db, rows: UnplannedRow[]): Promise<GroupF
 function paidTheCompletion(rows: UnplannedRow[], completing: GroupFacts["completing"]): boolean {
   return rows.some(({ deposit: d }) => {
     const at = completing.get(d.sessionId);
-    return !d.late && at !== undefined && (d.blockNumber < at.blockNumber || (d.blockNumber === at.blockNumber && d.logIndex <= at.logIndex));
+    return (
+      !d.late && at !== undefined && (d.blockNumber < at.blockNumber || (d.blockNumber === at.blockNumber && d.logIndex <= at.logIndex))
+    );
   });
 }
 

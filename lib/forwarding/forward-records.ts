@@ -1,10 +1,10 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import type { RpcErrorKind } from "../chain/rpc-errors";
 import type { Db } from "../db";
-import { forwards, IN_FLIGHT_FORWARD_STATUSES, type Forward } from "../db/schema";
+import { type Forward, forwards, IN_FLIGHT_FORWARD_STATUSES } from "../db/schema";
 import { log } from "../log";
 import { lockDepositAddresses, planForwards } from "./forward-plan";
 import { backoffSeconds, decideFailure } from "./forward-schedule";
-import type { RpcErrorKind } from "../chain/rpc-errors";
 
 /**
  * The forward row's state changes, shared by the forwarder's steps. Held means "needs the
@@ -22,7 +22,10 @@ export function after(seconds: number): Date {
 }
 
 export async function hold(db: Db, forward: Forward, reason: string): Promise<StepOutcome> {
-  log.warn({ forwardId: forward.id, network: forward.network, address: forward.fromAddress, reason }, "forward held; funds stay at the deposit address until an operator retries it");
+  log.warn(
+    { forwardId: forward.id, network: forward.network, address: forward.fromAddress, reason },
+    "forward held; funds stay at the deposit address until an operator retries it",
+  );
   await db
     .update(forwards)
     .set({ status: "held", heldReason: reason.slice(0, 500), heldAt: new Date(), lastError: reason.slice(0, 500), updatedAt: new Date() })
@@ -31,7 +34,12 @@ export async function hold(db: Db, forward: Forward, reason: string): Promise<St
 }
 
 /** Back to planning: a fresh balance, estimate and gas price on the next attempt. */
-export async function replan(db: Db, forward: Forward, reason: string, changes: { attempts?: number; sweepReverts?: number } = {}): Promise<StepOutcome> {
+export async function replan(
+  db: Db,
+  forward: Forward,
+  reason: string,
+  changes: { attempts?: number; sweepReverts?: number } = {},
+): Promise<StepOutcome> {
   const attempts = changes.attempts ?? forward.attempts;
   await db
     .update(forwards)
@@ -65,7 +73,14 @@ export async function complete(db: Db, forward: Forward, fields: { gasUsed: bigi
     await lockDepositAddresses(tx, forward.network, [forward.fromAddress]);
     const done = await tx
       .update(forwards)
-      .set({ status: "completed", gasUsed: fields.gasUsed, completedAt: new Date(), lastError: null, updatedAt: new Date(), ...(fields.amount !== undefined ? { amount: fields.amount } : {}) })
+      .set({
+        status: "completed",
+        gasUsed: fields.gasUsed,
+        completedAt: new Date(),
+        lastError: null,
+        updatedAt: new Date(),
+        ...(fields.amount !== undefined ? { amount: fields.amount } : {}),
+      })
       .where(and(eq(forwards.id, forward.id), ne(forwards.status, "completed")))
       .returning({ id: forwards.id });
     if (done.length > 0) await planForwards(tx, forward.network, [forward.fromAddress]);
@@ -99,7 +114,11 @@ export async function recordFailure(db: Db, forwardId: number, failure: { reason
   const decision = decideFailure(current, failure.kind);
   if (decision.hold) {
     await db.update(forwards).set({ attempts: decision.attempts }).where(eq(forwards.id, forwardId));
-    await hold(db, { ...current, attempts: decision.attempts }, `gave up after ${decision.attempts} failed attempts; last: ${failure.reason}`);
+    await hold(
+      db,
+      { ...current, attempts: decision.attempts },
+      `gave up after ${decision.attempts} failed attempts; last: ${failure.reason}`,
+    );
     return "held";
   }
   const counted = decision.attempts > current.attempts;

@@ -8,8 +8,9 @@
  * pause stays short, and an outage of any length leaves every forward pending, to go on as soon
  * as the node answers again.
  */
-import type { ForwardStatus } from "../db/schema";
+
 import { isRetryable, type RpcErrorKind } from "../chain/rpc-errors";
+import type { ForwardStatus } from "../db/schema";
 
 /** After this many counted failures without progress a pending forward is held, never retried forever. */
 export const MAX_FORWARD_ATTEMPTS = 8;
@@ -37,7 +38,8 @@ export type FailureDecision = { hold: true; attempts: number } | { hold: false; 
 export function decideFailure(forward: { attempts: number; status: ForwardStatus }, kind: RpcErrorKind): FailureDecision {
   if (isRetryable(kind)) {
     // A provider that throttles us asked for fewer requests: the longest of the short pauses.
-    const retryInSeconds = kind === "rate-limited" ? MAX_RETRYABLE_PAUSE_SECONDS : Math.min(MAX_RETRYABLE_PAUSE_SECONDS, backoffSeconds(forward.attempts + 1));
+    const retryInSeconds =
+      kind === "rate-limited" ? MAX_RETRYABLE_PAUSE_SECONDS : Math.min(MAX_RETRYABLE_PAUSE_SECONDS, backoffSeconds(forward.attempts + 1));
     return { hold: false, attempts: forward.attempts, retryInSeconds };
   }
   const attempts = forward.attempts + 1;

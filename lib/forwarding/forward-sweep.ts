@@ -1,15 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import type { Address } from "viem";
-import { getConfig } from "../config";
-import type { Db } from "../db";
-import { forwards, paymentSessions, type Forward } from "../db/schema";
-import { transferData } from "./forward-gas";
-import { complete, hold, MAX_SWEEP_REVERTS, replan, type StepOutcome } from "./forward-records";
-import { forwardTransactionOutcome, sendForwardTransaction } from "./forward-ledger";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { type Forward, forwards, paymentSessions } from "../db/schema";
 import { recordTransaction } from "../ledger/record";
+import { transferData } from "./forward-gas";
+import { forwardTransactionOutcome, sendForwardTransaction } from "./forward-ledger";
+import { complete, hold, MAX_SWEEP_REVERTS, replan, type StepOutcome } from "./forward-records";
 
 /** gas_sent → sweep_sent once the top-up is mined: sign the token transfer, record it in the ledger, send it. */
 export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> {
@@ -27,7 +27,8 @@ export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> 
     .from(paymentSessions)
     .where(and(eq(paymentSessions.network, forward.network), eq(paymentSessions.depositAddress, forward.fromAddress)));
   const signer = session ? keyRingFor(getConfig().masterMnemonic).signer("deposit", session.depositIndex) : null;
-  if (!session || !signer || signer.address !== forward.fromAddress) return hold(db, forward, "the deposit key does not match the deposit address");
+  if (!session || !signer || signer.address !== forward.fromAddress)
+    return hold(db, forward, "the deposit key does not match the deposit address");
   const chainCount = await client.getTransactionCount({ address: signer.address });
   const chain = chainOf(networkConfig(forward.network)!);
   const row = await db
@@ -43,7 +44,14 @@ export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> 
         gasPrice: forward.gasPrice!,
         nonce,
       });
-      const recorded = await recordTransaction(tx, { network: forward.network, walletRole: "deposit", walletIndex: session.depositIndex, wallet: signer.address, kind: "sweep", raw });
+      const recorded = await recordTransaction(tx, {
+        network: forward.network,
+        walletRole: "deposit",
+        walletIndex: session.depositIndex,
+        wallet: signer.address,
+        kind: "sweep",
+        raw,
+      });
       const stored = await tx
         .update(forwards)
         .set({ status: "sweep_sent", sweepTxId: recorded.id, sweepNonce: nonce, sweepTxHash: recorded.txHash, updatedAt: new Date() })

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
+import { classifyRpcError, errorText, isRetryable } from "../chain/rpc-errors";
 import type { Db } from "../db";
 import { forwards, OPEN_FORWARD_STATUSES } from "../db/schema";
 import { log } from "../log";
@@ -8,7 +9,6 @@ import { isForwardDue } from "./forward-schedule";
 import { confirmSweep, signSweep } from "./forward-sweep";
 import { confirmSweepBatch, formSweepBatch } from "./sweep-batch";
 import { batchSweepSupport } from "./sweep-contracts";
-import { classifyRpcError, errorText, isRetryable } from "../chain/rpc-errors";
 
 /**
  * Forwards a deposit address's tokens to their target, exactly once, as a resumable state machine:
@@ -45,7 +45,10 @@ export async function advanceForward(db: Db, forwardId: number): Promise<Forward
   } catch (error) {
     const reason = errorText(error).slice(0, 300);
     const kind = classifyRpcError(error);
-    log.warn({ forwardId, err: reason, kind }, isRetryable(kind) ? "forward step met an RPC failure; retrying soon (not counted)" : "forward step failed; backing off");
+    log.warn(
+      { forwardId, err: reason, kind },
+      isRetryable(kind) ? "forward step met an RPC failure; retrying soon (not counted)" : "forward step failed; backing off",
+    );
     outcome = await recordFailure(db, forwardId, { reason, kind });
   } finally {
     const [row] = await db
@@ -100,7 +103,13 @@ export async function dueForwards(db: Db, limit = 50, now = new Date()): Promise
   const rows = await db
     .select({ id: forwards.id, from: forwards.fromAddress, network: forwards.network })
     .from(forwards)
-    .where(and(inArray(forwards.status, [...ACTIVE]), lte(forwards.nextAttemptAt, now), or(isNull(forwards.lockedUntil), lt(forwards.lockedUntil, now))))
+    .where(
+      and(
+        inArray(forwards.status, [...ACTIVE]),
+        lte(forwards.nextAttemptAt, now),
+        or(isNull(forwards.lockedUntil), lt(forwards.lockedUntil, now)),
+      ),
+    )
     .orderBy(asc(forwards.nextAttemptAt), asc(forwards.id))
     .limit(limit * 4);
   const seen = new Set<string>();
@@ -126,5 +135,8 @@ async function claim(db: Db, forwardId: number): Promise<boolean> {
 }
 
 async function defer(db: Db, forwardId: number, seconds: number): Promise<void> {
-  await db.update(forwards).set({ nextAttemptAt: after(seconds), updatedAt: new Date() }).where(eq(forwards.id, forwardId));
+  await db
+    .update(forwards)
+    .set({ nextAttemptAt: after(seconds), updatedAt: new Date() })
+    .where(eq(forwards.id, forwardId));
 }

@@ -1,14 +1,14 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { decodeEventLog, type Hex } from "viem";
-import type { Db } from "../db";
-import { chainTransactions, forwards, sweepBatches, type SweepBatch } from "../db/schema";
-import { log } from "../log";
-import { after } from "./forward-records";
-import { lockDepositAddresses, planForwards } from "./forward-plan";
 import { publicClientFor } from "../chain/networks";
+import { receiptOf } from "../chain/transactions";
+import type { Db } from "../db";
+import { chainTransactions, forwards, type SweepBatch, sweepBatches } from "../db/schema";
+import { log } from "../log";
+import { lockDepositAddresses, planForwards } from "./forward-plan";
+import { after } from "./forward-records";
 import { batchSweeperAbi } from "./sweep-contracts";
 import type { SettledTransaction } from "./tank-transactions";
-import { receiptOf } from "../chain/transactions";
 
 /**
  * Applies a settled batch to its forwards, in one transaction with the batch row (so a crash
@@ -16,7 +16,11 @@ import { receiptOf } from "../chain/transactions";
  * their addresses meanwhile is planned; the others go back to pending for the classic path. A
  * replaced batch (its nonce went to another transaction) moved nothing: its forwards batch again.
  */
-export async function completeBatch(db: Db, batch: SweepBatch, settled: SettledTransaction | { status: SweepBatch["status"] }): Promise<void> {
+export async function completeBatch(
+  db: Db,
+  batch: SweepBatch,
+  settled: SettledTransaction | { status: SweepBatch["status"] },
+): Promise<void> {
   let receipt = "receipt" in settled ? settled.receipt : null;
   // The hash that was mined: the batch's own, or its re-priced copy's (the ledger's winner).
   let minedHash = "winner" in settled ? settled.winner.txHash : batch.txHash;
@@ -53,22 +57,46 @@ export async function completeBatch(db: Db, batch: SweepBatch, settled: SettledT
       const completed: string[] = [];
       for (const member of members) {
         if (swept.get(member.batchIndex ?? -1) === true) {
-          await tx.update(forwards).set({ status: "completed", sweepTxHash: minedHash, gasUsed: share, completedAt: new Date(), lastError: null, updatedAt: new Date() }).where(stillBatched(member.id));
+          await tx
+            .update(forwards)
+            .set({
+              status: "completed",
+              sweepTxHash: minedHash,
+              gasUsed: share,
+              completedAt: new Date(),
+              lastError: null,
+              updatedAt: new Date(),
+            })
+            .where(stillBatched(member.id));
           completed.push(member.fromAddress);
         } else {
-          await tx.update(forwards).set(backToPending(`its entry in batch ${batch.txHash} failed; sweeping it the classic way`, true)).where(stillBatched(member.id));
+          await tx
+            .update(forwards)
+            .set(backToPending(`its entry in batch ${batch.txHash} failed; sweeping it the classic way`, true))
+            .where(stillBatched(member.id));
         }
       }
       await planForwards(tx, batch.network, completed);
-      if (completed.length < members.length) log.warn({ batchId: batch.id, failed: members.length - completed.length }, "batch entries failed; they fall back to classic sweeps");
+      if (completed.length < members.length)
+        log.warn(
+          { batchId: batch.id, failed: members.length - completed.length },
+          "batch entries failed; they fall back to classic sweeps",
+        );
     } else if (status === "reverted") {
       for (const member of members) {
         // Not counted as the token's revert: the classic path's own reverts decide whether to hold it.
-        await tx.update(forwards).set(backToPending(`batch ${batch.txHash} reverted; sweeping it the classic way`, true)).where(stillBatched(member.id));
+        await tx
+          .update(forwards)
+          .set(backToPending(`batch ${batch.txHash} reverted; sweeping it the classic way`, true))
+          .where(stillBatched(member.id));
       }
       log.error({ batchId: batch.id, txHash: batch.txHash }, "sweep batch reverted; its forwards fall back to classic sweeps");
     } else {
-      for (const member of members) await tx.update(forwards).set(backToPending(`batch ${batch.txHash} was replaced (its nonce went to another transaction); batching again`, false)).where(stillBatched(member.id));
+      for (const member of members)
+        await tx
+          .update(forwards)
+          .set(backToPending(`batch ${batch.txHash} was replaced (its nonce went to another transaction); batching again`, false))
+          .where(stillBatched(member.id));
     }
     await tx
       .update(sweepBatches)
@@ -78,7 +106,10 @@ export async function completeBatch(db: Db, batch: SweepBatch, settled: SettledT
 }
 
 /** Swept(index, from, token, to, amount, ok) of the sweeper itself, by entry index. */
-export function sweptEntries(logs: readonly { address: string; data: Hex; topics: readonly Hex[] }[], sweeper: string): Map<number, boolean> {
+export function sweptEntries(
+  logs: readonly { address: string; data: Hex; topics: readonly Hex[] }[],
+  sweeper: string,
+): Map<number, boolean> {
   const found = new Map<number, boolean>();
   for (const entry of logs) {
     // A token could emit a look-alike event from its own address inside the batch: only ours counts.
@@ -103,6 +134,13 @@ async function minedCopy(db: Db, batch: SweepBatch): Promise<string | null> {
   const [winner] = await db
     .select({ txHash: chainTransactions.txHash })
     .from(chainTransactions)
-    .where(and(eq(chainTransactions.network, own.network), eq(chainTransactions.wallet, own.wallet), eq(chainTransactions.nonce, own.nonce), inArray(chainTransactions.status, ["mined", "reverted"])));
+    .where(
+      and(
+        eq(chainTransactions.network, own.network),
+        eq(chainTransactions.wallet, own.wallet),
+        eq(chainTransactions.nonce, own.nonce),
+        inArray(chainTransactions.status, ["mined", "reverted"]),
+      ),
+    );
   return winner?.txHash ?? null;
 }

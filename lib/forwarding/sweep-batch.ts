@@ -1,20 +1,20 @@
 import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
-import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Address, type Hex, type SignedAuthorization } from "viem";
+import { type Address, decodeFunctionResult, encodeFunctionData, erc20Abi, type Hex, type SignedAuthorization } from "viem";
+import { keyRingFor } from "../chain/keys";
+import { readContracts } from "../chain/multicall";
+import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
+import { allocateNonce } from "../chain/nonces";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, sweepBatches, type Forward } from "../db/schema";
-import { readContracts } from "../chain/multicall";
+import { type Forward, forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, sweepBatches } from "../db/schema";
+import { broadcastRecorded } from "../ledger/broadcast";
+import { chargesForSessions } from "../ledger/charges";
 import { log } from "../log";
 import { lockDepositAddresses } from "./forward-plan";
 import { after, type StepOutcome } from "./forward-records";
-import { keyRingFor } from "../chain/keys";
-import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
-import { allocateNonce } from "../chain/nonces";
-import { broadcastRecorded } from "../ledger/broadcast";
-import { batchSweeperAbi, depositDelegateAbi, type SweepContracts } from "./sweep-contracts";
-import { chargesForSessions } from "../ledger/charges";
-import { recordTankTransaction, settleOpenTankTransactions, settleTankTransaction } from "./tank-transactions";
 import { completeBatch } from "./sweep-batch-outcome";
+import { batchSweeperAbi, depositDelegateAbi, type SweepContracts } from "./sweep-contracts";
+import { recordTankTransaction, settleOpenTankTransactions, settleTankTransaction } from "./tank-transactions";
 
 /**
  * Batched sweeping (EIP-7702): pending forwards of one network and token join one gas-tank
@@ -81,26 +81,46 @@ async function formBatch(db: Db, forward: Forward, contracts: SweepContracts): P
 
   const { entries, toClassic } = await readEntries(db, network, candidates, contracts);
   const simulated = await simulate(network, entries, contracts);
-  toClassic.push(...simulated.failed.map((e) => ({ forward: e.forward, reason: "its sweep fails in the batch simulation (the token refuses the delegate's call)" })));
+  toClassic.push(
+    ...simulated.failed.map((e) => ({
+      forward: e.forward,
+      reason: "its sweep fails in the batch simulation (the token refuses the delegate's call)",
+    })),
+  );
   for (const { forward: f, reason } of toClassic) await sendToClassic(db, f, reason);
   const triggerLeft = toClassic.some((c) => c.forward.id === forward.id);
   if (simulated.ok.length === 0) return triggerLeft ? "next" : "waiting";
 
   const client = publicClientFor(network);
   const tank = keyRingFor(getConfig().masterMnemonic).gasTankAddress();
-  const [gasPrice, tankBalance, tankCount] = await Promise.all([client.getGasPrice(), client.getBalance({ address: tank }), client.getTransactionCount({ address: tank })]);
-  const worstCase = batchGasLimit(simulated.ok.length, simulated.ok.filter((e) => e.authorization).length, contracts.gasPerSweep) * gasPrice;
+  const [gasPrice, tankBalance, tankCount] = await Promise.all([
+    client.getGasPrice(),
+    client.getBalance({ address: tank }),
+    client.getTransactionCount({ address: tank }),
+  ]);
+  const worstCase =
+    batchGasLimit(simulated.ok.length, simulated.ok.filter((e) => e.authorization).length, contracts.gasPerSweep) * gasPrice;
   if (tankBalance < worstCase) {
     // Every candidate would read the same: no formation on this network for a while.
     tankLowUntil.set(network, Date.now() + TANK_LOW_PAUSE_MS);
-    await db.update(forwards).set({ lastError: `gas tank ${tank} holds ${tankBalance} wei, the batch may need ${worstCase}`, updatedAt: new Date() }).where(eq(forwards.id, forward.id));
+    await db
+      .update(forwards)
+      .set({ lastError: `gas tank ${tank} holds ${tankBalance} wei, the batch may need ${worstCase}`, updatedAt: new Date() })
+      .where(eq(forwards.id, forward.id));
     return "gas-tank-low";
   }
   const recorded = await recordBatch(db, network, simulated.ok, contracts, { gasPrice, tankCount });
   if (!recorded) return triggerLeft ? "next" : "waiting";
   const sent = await broadcastRecorded(db, recorded.ledgerRow);
-  if (!sent.sent) await db.update(sweepBatches).set({ lastError: `broadcast: ${sent.error}`.slice(0, 500), updatedAt: new Date() }).where(eq(sweepBatches.id, recorded.batchId));
-  log.info({ network, batchId: recorded.batchId, size: recorded.forwardIds.length, authorizations: recorded.authorizations }, "sweep batch sent");
+  if (!sent.sent)
+    await db
+      .update(sweepBatches)
+      .set({ lastError: `broadcast: ${sent.error}`.slice(0, 500), updatedAt: new Date() })
+      .where(eq(sweepBatches.id, recorded.batchId));
+  log.info(
+    { network, batchId: recorded.batchId, size: recorded.forwardIds.length, authorizations: recorded.authorizations },
+    "sweep batch sent",
+  );
   return recorded.forwardIds.includes(forward.id) || triggerLeft ? "next" : "waiting";
 }
 
@@ -132,7 +152,13 @@ async function batchCandidates(db: Db, forward: Forward, limit: number): Promise
  * Locks in the planner's order (the sessions of the addresses, then their forward rows by id); an
  * address that got a transaction in flight meanwhile, or a forward that moved on, stays out.
  */
-async function recordBatch(db: Db, network: string, ready: Entry[], contracts: SweepContracts, fees: { gasPrice: bigint; tankCount: number }) {
+async function recordBatch(
+  db: Db,
+  network: string,
+  ready: Entry[],
+  contracts: SweepContracts,
+  fees: { gasPrice: bigint; tankCount: number },
+) {
   const keys = keyRingFor(getConfig().masterMnemonic);
   const tank = keys.gasTankAddress();
   const chain = chainOf(networkConfig(network)!);
@@ -140,12 +166,20 @@ async function recordBatch(db: Db, network: string, ready: Entry[], contracts: S
   return db.transaction(async (tx) => {
     await lockDepositAddresses(tx, network, addresses);
     const rows = await tx
-      .select({ id: forwards.id, status: forwards.status, amount: forwards.amount, classicOnly: forwards.classicOnly, fromAddress: forwards.fromAddress })
+      .select({
+        id: forwards.id,
+        status: forwards.status,
+        amount: forwards.amount,
+        classicOnly: forwards.classicOnly,
+        fromAddress: forwards.fromAddress,
+      })
       .from(forwards)
       .where(and(eq(forwards.network, network), inArray(forwards.fromAddress, addresses)))
       .orderBy(asc(forwards.id))
       .for("update");
-    const busy = new Set(rows.filter((r) => (IN_FLIGHT_FORWARD_STATUSES as readonly string[]).includes(r.status)).map((r) => r.fromAddress));
+    const busy = new Set(
+      rows.filter((r) => (IN_FLIGHT_FORWARD_STATUSES as readonly string[]).includes(r.status)).map((r) => r.fromAddress),
+    );
     const current = new Map(rows.map((r) => [r.id, r]));
     const final = ready.filter((e) => {
       const row = current.get(e.forward.id);
@@ -161,18 +195,61 @@ async function recordBatch(db: Db, network: string, ready: Entry[], contracts: S
     // Type 4 needs at least one authorization; a batch of delegated addresses is a plain call.
     const raw =
       authorizationList.length > 0
-        ? await signer.signTransaction({ chain, chainId: chain.id, type: "eip7702", to: contracts.sweeper, data, gas, maxFeePerGas: gasPrice, maxPriorityFeePerGas: gasPrice, nonce, authorizationList })
+        ? await signer.signTransaction({
+            chain,
+            chainId: chain.id,
+            type: "eip7702",
+            to: contracts.sweeper,
+            data,
+            gas,
+            maxFeePerGas: gasPrice,
+            maxPriorityFeePerGas: gasPrice,
+            nonce,
+            authorizationList,
+          })
         : await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: contracts.sweeper, data, gas, gasPrice, nonce });
-    const ledgerRow = await recordTankTransaction(tx, network, tank, "batch", raw, await chargesForSessions(tx, final.map((e) => e.forward.sessionId)));
+    const ledgerRow = await recordTankTransaction(
+      tx,
+      network,
+      tank,
+      "batch",
+      raw,
+      await chargesForSessions(
+        tx,
+        final.map((e) => e.forward.sessionId),
+      ),
+    );
     const txHash = ledgerRow.txHash;
     const [batch] = await tx
       .insert(sweepBatches)
-      .values({ network, kind: "sweep", tokenContract: final[0]!.forward.tokenContract, size: final.length, authorizations: authorizationList.length, fromAddress: tank, nonce, gasLimit: gas, gasPrice, txHash, chainTxId: ledgerRow.id })
+      .values({
+        network,
+        kind: "sweep",
+        tokenContract: final[0]!.forward.tokenContract,
+        size: final.length,
+        authorizations: authorizationList.length,
+        fromAddress: tank,
+        nonce,
+        gasLimit: gas,
+        gasPrice,
+        txHash,
+        chainTxId: ledgerRow.id,
+      })
       .returning({ id: sweepBatches.id });
     for (const [index, e] of final.entries()) {
       await tx
         .update(forwards)
-        .set({ status: "batched", batchId: batch!.id, batchIndex: index, amount: e.balance, gasPrice, sweepTxHash: txHash, lastError: null, nextAttemptAt: batchCheckAt(index), updatedAt: new Date() })
+        .set({
+          status: "batched",
+          batchId: batch!.id,
+          batchIndex: index,
+          amount: e.balance,
+          gasPrice,
+          sweepTxHash: txHash,
+          lastError: null,
+          nextAttemptAt: batchCheckAt(index),
+          updatedAt: new Date(),
+        })
         .where(eq(forwards.id, e.forward.id));
     }
     return { ledgerRow, batchId: batch!.id, forwardIds: final.map((e) => e.forward.id), authorizations: authorizationList.length };
@@ -199,7 +276,10 @@ export async function confirmSweepBatch(db: Db, forward: Forward): Promise<StepO
     // One check per batch and second, not one per forward.
     await db
       .update(forwards)
-      .set({ nextAttemptAt: sql`case when ${forwards.batchIndex} = 0 then ${after(1).toISOString()}::timestamptz else ${after(SIBLING_CHECK_SECONDS).toISOString()}::timestamptz end`, updatedAt: new Date() })
+      .set({
+        nextAttemptAt: sql`case when ${forwards.batchIndex} = 0 then ${after(1).toISOString()}::timestamptz else ${after(SIBLING_CHECK_SECONDS).toISOString()}::timestamptz end`,
+        updatedAt: new Date(),
+      })
       .where(and(eq(forwards.batchId, batch.id), eq(forwards.status, "batched")));
     return "waiting";
   }
@@ -234,7 +314,12 @@ async function readEntries(db: Db, network: string, candidates: Forward[], contr
     if (typeof balance !== "bigint") toClassic.push({ forward, reason: "its balance could not be read" });
     else if (balance === 0n || balance < forward.amount) toClassic.push({ forward, reason: "its balance is short of the ledger" });
     else if (!indexOf.has(forward.fromAddress)) toClassic.push({ forward, reason: "no session owns the deposit address" });
-    else ready.push({ forward, balance, delegated: typeof delegatedTo === "string" && delegatedTo.toLowerCase() === contracts.sweeper.toLowerCase() });
+    else
+      ready.push({
+        forward,
+        balance,
+        delegated: typeof delegatedTo === "string" && delegatedTo.toLowerCase() === contracts.sweeper.toLowerCase(),
+      });
   }
   const signed: (Entry & { keyMismatch?: boolean })[] = [];
   for (let start = 0; start < ready.length; start += RPC_PARALLEL) {
@@ -252,7 +337,8 @@ async function readEntries(db: Db, network: string, candidates: Forward[], contr
       )),
     );
   }
-  for (const e of signed.filter((x) => x.keyMismatch)) toClassic.push({ forward: e.forward, reason: "the deposit key does not match the deposit address" });
+  for (const e of signed.filter((x) => x.keyMismatch))
+    toClassic.push({ forward: e.forward, reason: "the deposit key does not match the deposit address" });
   return { entries: signed.filter((x) => !x.keyMismatch), toClassic };
 }
 
@@ -276,7 +362,9 @@ function sweepCallData(entries: Entry[]): Hex {
   return encodeFunctionData({
     abi: batchSweeperAbi,
     functionName: "sweepBatch",
-    args: [entries.map((e) => ({ from: e.forward.fromAddress, token: e.forward.tokenContract, to: e.forward.toAddress, amount: e.balance }))],
+    args: [
+      entries.map((e) => ({ from: e.forward.fromAddress, token: e.forward.tokenContract, to: e.forward.toAddress, amount: e.balance })),
+    ],
   });
 }
 

@@ -1,18 +1,24 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { concat, getAddress, type Address, type Hex } from "viem";
+import { type Address, concat, getAddress, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { getConfig } from "../config";
-import type { Db } from "../db";
-import { sweepBatches, type ChainTransaction } from "../db/schema";
-import { log } from "../log";
 import { loadGasTankGeneration } from "../chain/gas-tank";
 import { keyRingFor } from "../chain/keys";
-import { batchSweeperAbi, CREATE2_DEPLOYER, SALT, serviceSweepContracts, type SweepContracts } from "../chain/sweep-addresses";
 import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
 import { classifyRpcError, errorText } from "../chain/rpc-errors";
-import { forgetRefusedBatches, MAX_REFUSED_BATCHES, recordTankTransaction, refusedBatches, settleOpenTankTransactions } from "./tank-transactions";
+import { batchSweeperAbi, CREATE2_DEPLOYER, SALT, type SweepContracts, serviceSweepContracts } from "../chain/sweep-addresses";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { type ChainTransaction, sweepBatches } from "../db/schema";
 import { broadcastRecorded } from "../ledger/broadcast";
+import { log } from "../log";
+import {
+  forgetRefusedBatches,
+  MAX_REFUSED_BATCHES,
+  recordTankTransaction,
+  refusedBatches,
+  settleOpenTankTransactions,
+} from "./tank-transactions";
 
 /**
  * The contracts of batched sweeping (EIP-7702) and whether a network can use them. Both are
@@ -33,7 +39,14 @@ export const SWEEPER_CHECK_MS = 15_000;
 const MAX_FAILED_CHECKS = 3;
 
 // Their addresses and ABIs are chain-level facts (lib/chain/sweep-addresses.ts); kept importable from here.
-export { batchSweeperAbi, CREATE2_DEPLOYER, depositDelegateAbi, serviceSweepContracts, sweepContractsFor, type SweepContracts } from "../chain/sweep-addresses";
+export {
+  batchSweeperAbi,
+  CREATE2_DEPLOYER,
+  depositDelegateAbi,
+  type SweepContracts,
+  serviceSweepContracts,
+  sweepContractsFor,
+} from "../chain/sweep-addresses";
 
 export type BatchSupport =
   | { state: "ready"; contracts: SweepContracts }
@@ -76,7 +89,13 @@ export function knownSweepMode(network: string): SweepMode {
 /** Start-up: asks each chain once whether it runs EIP-7702 (a chain that does not answer is asked again when sweeping). */
 export async function checkBatchSweeping(networks: string[]): Promise<void> {
   if (getConfig().sweep.mode === "classic") return;
-  await Promise.all(networks.map((network) => learnSupport(network).catch((error: unknown) => log.warn({ network, err: errorText(error).slice(0, 200) }, "could not check EIP-7702 support yet"))));
+  await Promise.all(
+    networks.map((network) =>
+      learnSupport(network).catch((error: unknown) =>
+        log.warn({ network, err: errorText(error).slice(0, 200) }, "could not check EIP-7702 support yet"),
+      ),
+    ),
+  );
 }
 
 function supportKey(network: string): string {
@@ -91,7 +110,10 @@ async function learnSupport(network: string): Promise<"supported" | "unsupported
   // A node that does not answer throws here: the forward backs off and asks again.
   const support = await probeEip7702(network);
   runtime().support.set(key, support);
-  log.info({ network, eip7702: support }, support === "supported" ? "batched sweeps (EIP-7702) available" : "network without EIP-7702: classic sweeps");
+  log.info(
+    { network, eip7702: support },
+    support === "supported" ? "batched sweeps (EIP-7702) available" : "network without EIP-7702: classic sweeps",
+  );
   return support;
 }
 
@@ -143,12 +165,18 @@ async function sweeperControl(db: Db, network: string, contracts: SweepContracts
   const keys = keyRingFor(getConfig().masterMnemonic);
   if (operator !== keys.gasTankAddress()) await loadGasTankGeneration(db);
   if (operator !== keys.gasTankAddress()) {
-    return { state: "classic", reason: `the BatchSweeper's operator is ${operator}, not this gas tank ${keys.gasTankAddress()} (npm run admin -- sweeper status)` };
+    return {
+      state: "classic",
+      reason: `the BatchSweeper's operator is ${operator}, not this gas tank ${keys.gasTankAddress()} (npm run admin -- sweeper status)`,
+    };
   }
   return null;
 }
 
-export async function readSweeperControl(network: string, sweeper: Address): Promise<{ paused: boolean; operator: Address; owner: Address }> {
+export async function readSweeperControl(
+  network: string,
+  sweeper: Address,
+): Promise<{ paused: boolean; operator: Address; owner: Address }> {
   const client = publicClientFor(network);
   const [paused, operator, owner] = await Promise.all([
     client.readContract({ address: sweeper, abi: batchSweeperAbi, functionName: "paused" }) as Promise<boolean>,
@@ -160,7 +188,10 @@ export async function readSweeperControl(network: string, sweeper: Address): Pro
 
 async function deployedCode(network: string, contracts: SweepContracts): Promise<{ sweeper: boolean; delegate: boolean }> {
   const client = publicClientFor(network);
-  const [sweeper, delegate] = await Promise.all([client.getCode({ address: contracts.sweeper }), client.getCode({ address: contracts.delegate })]);
+  const [sweeper, delegate] = await Promise.all([
+    client.getCode({ address: contracts.sweeper }),
+    client.getCode({ address: contracts.delegate }),
+  ]);
   return { sweeper: Boolean(sweeper && sweeper !== "0x"), delegate: Boolean(delegate && delegate !== "0x") };
 }
 
@@ -176,7 +207,12 @@ async function probeEip7702(network: string): Promise<"supported" | "unsupported
   const probe = privateKeyToAccount(generatePrivateKey());
   const authorization = await probe.signAuthorization({ address: CREATE2_DEPLOYER, chainId: networkConfig(network)!.chainId, nonce: 0 });
   try {
-    const { data } = await client.call({ to: probe.address, data: concat([SALT, "0x00"]), authorizationList: [authorization], gas: 1_000_000n });
+    const { data } = await client.call({
+      to: probe.address,
+      data: concat([SALT, "0x00"]),
+      authorizationList: [authorization],
+      gas: 1_000_000n,
+    });
     return data && data.length === 42 ? "supported" : "unsupported";
   } catch (error) {
     if (classifyRpcError(error) === "rejected") return "unsupported";
@@ -191,7 +227,12 @@ function openDeployments(db: Db, network: string) {
     .where(and(eq(sweepBatches.network, network), inArray(sweepBatches.kind, [...DEPLOY_KINDS]), eq(sweepBatches.status, "sent")));
 }
 
-async function deployContracts(db: Db, network: string, contracts: SweepContracts, present: { sweeper: boolean; delegate: boolean }): Promise<BatchSupport> {
+async function deployContracts(
+  db: Db,
+  network: string,
+  contracts: SweepContracts,
+  present: { sweeper: boolean; delegate: boolean },
+): Promise<BatchSupport> {
   if ((await openDeployments(db, network)).length > 0) {
     await settleOpenTankTransactions(db, network);
     return { state: "wait", reason: "the sweep contracts are being deployed" };
@@ -201,8 +242,15 @@ async function deployContracts(db: Db, network: string, contracts: SweepContract
   const [failed] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(sweepBatches)
-    .where(and(eq(sweepBatches.network, network), inArray(sweepBatches.kind, [...DEPLOY_KINDS]), inArray(sweepBatches.status, ["reverted", "replaced"])));
-  if ((failed?.n ?? 0) >= MAX_FAILED_DEPLOYMENTS) return { state: "classic", reason: "deploying the sweep contracts failed; classic sweeps until an operator looks" };
+    .where(
+      and(
+        eq(sweepBatches.network, network),
+        inArray(sweepBatches.kind, [...DEPLOY_KINDS]),
+        inArray(sweepBatches.status, ["reverted", "replaced"]),
+      ),
+    );
+  if ((failed?.n ?? 0) >= MAX_FAILED_DEPLOYMENTS)
+    return { state: "classic", reason: "deploying the sweep contracts failed; classic sweeps until an operator looks" };
 
   const client = publicClientFor(network);
   const keys = keyRingFor(getConfig().masterMnemonic);
@@ -219,7 +267,12 @@ async function deployContracts(db: Db, network: string, contracts: SweepContract
   ]);
   const limits = estimates.map((e) => (e * 13n) / 10n);
   const cost = limits.reduce((sum, l) => sum + l * gasPrice, 0n);
-  if (tankBalance < cost) return { state: "wait", reason: `gas tank ${tank} holds ${tankBalance} wei, deploying the sweep contracts needs ${cost}`, tankLow: true };
+  if (tankBalance < cost)
+    return {
+      state: "wait",
+      reason: `gas tank ${tank} holds ${tankBalance} wei, deploying the sweep contracts needs ${cost}`,
+      tankLow: true,
+    };
   const chain = chainOf(networkConfig(network)!);
   const signer = keys.gasTankSigner();
   const signed = await db.transaction(async (tx) => {
@@ -232,14 +285,35 @@ async function deployContracts(db: Db, network: string, contracts: SweepContract
     for (const [i, w] of wanted.entries()) {
       if (now[w.kind === "deploy_sweeper" ? "sweeper" : "delegate"]) continue;
       const nonce = await allocateNonce(tx, network, tank, tankCount);
-      const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: CREATE2_DEPLOYER, data: w.data, gas: limits[i]!, gasPrice, nonce });
+      const raw = await signer.signTransaction({
+        chain,
+        chainId: chain.id,
+        type: "legacy",
+        to: CREATE2_DEPLOYER,
+        data: w.data,
+        gas: limits[i]!,
+        gasPrice,
+        nonce,
+      });
       const ledgerRow = await recordTankTransaction(tx, network, tank, "deploy", raw);
-      await tx.insert(sweepBatches).values({ network, kind: w.kind, fromAddress: tank, nonce, gasLimit: limits[i]!, gasPrice, txHash: ledgerRow.txHash, chainTxId: ledgerRow.id });
+      await tx
+        .insert(sweepBatches)
+        .values({
+          network,
+          kind: w.kind,
+          fromAddress: tank,
+          nonce,
+          gasLimit: limits[i]!,
+          gasPrice,
+          txHash: ledgerRow.txHash,
+          chainTxId: ledgerRow.id,
+        });
       rows.push(ledgerRow);
     }
     return rows;
   });
   for (const row of signed) await broadcastRecorded(db, row);
-  if (signed.length > 0) log.info({ network, sweeper: contracts.sweeper, delegate: contracts.delegate }, "deploying the batched-sweep contracts");
+  if (signed.length > 0)
+    log.info({ network, sweeper: contracts.sweeper, delegate: contracts.delegate }, "deploying the batched-sweep contracts");
   return { state: "wait", reason: "the sweep contracts are being deployed" };
 }

@@ -1,15 +1,15 @@
-import { encodeFunctionData, formatEther, type Address, type Hex } from "viem";
+import { type Address, encodeFunctionData, formatEther, type Hex } from "viem";
+import { loadGasTankGeneration, MAX_GAS_TANK_GENERATIONS, saveGasTankGeneration } from "../chain/gas-tank";
+import { ensureGasBalance } from "../chain/gas-top-up";
+import { keyRingFor } from "../chain/keys";
+import { chainOf, listNetworks, networkConfig, publicClientFor } from "../chain/networks";
+import { allocateNonce } from "../chain/nonces";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { AppError } from "../errors";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { recordTransaction } from "../ledger/record";
 import { settleNonce } from "../ledger/settle";
-import { ensureGasBalance } from "../chain/gas-top-up";
-import { loadGasTankGeneration, MAX_GAS_TANK_GENERATIONS, saveGasTankGeneration } from "../chain/gas-tank";
-import { keyRingFor } from "../chain/keys";
-import { chainOf, listNetworks, networkConfig, publicClientFor } from "../chain/networks";
-import { allocateNonce } from "../chain/nonces";
 import { batchSweeperAbi, forgetBatchSupport, readSweeperControl, serviceSweepContracts } from "./sweep-contracts";
 
 /**
@@ -50,7 +50,10 @@ export async function sweeperStatus(db: Db, only?: string): Promise<SweeperState
   return Promise.all(
     networksFor(only).map(async (network) => {
       const client = publicClientFor(network);
-      const [code, ownerBalance] = await Promise.all([client.getCode({ address: contracts.sweeper }), client.getBalance({ address: keys.sweeperOwnerAddress() })]);
+      const [code, ownerBalance] = await Promise.all([
+        client.getCode({ address: contracts.sweeper }),
+        client.getBalance({ address: keys.sweeperOwnerAddress() }),
+      ]);
       const deployed = Boolean(code && code !== "0x");
       const control = deployed ? await readSweeperControl(network, contracts.sweeper) : null;
       return {
@@ -71,7 +74,10 @@ export async function sweeperStatus(db: Db, only?: string): Promise<SweeperState
 
 export function describeSweeper(s: SweeperState): string[] {
   if (!s.deployed) return [`${s.network}: BatchSweeper ${s.sweeper} not deployed yet (deployed by the first batched sweep)`];
-  const operatorNote = s.operator === s.gasTank ? "this service's gas tank" : "NOT this service's gas tank: batches are off, deposits are swept the classic way";
+  const operatorNote =
+    s.operator === s.gasTank
+      ? "this service's gas tank"
+      : "NOT this service's gas tank: batches are off, deposits are swept the classic way";
   return [
     `${s.network}: BatchSweeper ${s.sweeper}${s.paused ? " — PAUSED (deposits are swept the classic way)" : ""}`,
     `  owner     ${s.owner} (holds ${formatEther(s.ownerBalance)} BNB for its gas)`,
@@ -92,7 +98,12 @@ export async function setSweeperPaused(db: Db, paused: boolean, only?: string): 
       lines.push(`${s.network}: already ${paused ? "paused" : "running"}`);
       continue;
     }
-    const txHash = await sendOwnerCall(db, s.network, s.sweeper, encodeFunctionData({ abi: batchSweeperAbi, functionName: "setPaused", args: [paused] }));
+    const txHash = await sendOwnerCall(
+      db,
+      s.network,
+      s.sweeper,
+      encodeFunctionData({ abi: batchSweeperAbi, functionName: "setPaused", args: [paused] }),
+    );
     lines.push(`${s.network}: BatchSweeper ${paused ? "paused" : "resumed"} (${txHash})`);
   }
   forgetBatchSupport();
@@ -107,20 +118,31 @@ export async function setSweeperPaused(db: Db, paused: boolean, only?: string): 
 export async function rotateSweeperOperator(db: Db): Promise<string[]> {
   const current = await loadGasTankGeneration(db);
   const next = current + 1;
-  if (next >= MAX_GAS_TANK_GENERATIONS) throw new AppError("VALIDATION_ERROR", `the gas tank has been rotated ${current} times; recovery looks at ${MAX_GAS_TANK_GENERATIONS} generations only`);
+  if (next >= MAX_GAS_TANK_GENERATIONS)
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `the gas tank has been rotated ${current} times; recovery looks at ${MAX_GAS_TANK_GENERATIONS} generations only`,
+    );
   const keys = keyRingFor(getConfig().masterMnemonic);
   const [oldTank, newTank] = [keys.gasTankAddress(current), keys.gasTankAddress(next)];
   const lines: string[] = [];
   for (const s of await sweeperStatus(db)) {
     if (!s.deployed) {
-      lines.push(`${s.network}: the BatchSweeper is not deployed yet; it will be deployed with its first operator and follow the owner from there`);
+      lines.push(
+        `${s.network}: the BatchSweeper is not deployed yet; it will be deployed with its first operator and follow the owner from there`,
+      );
       continue;
     }
     if (s.operator === newTank) {
       lines.push(`${s.network}: the operator is already ${newTank}`);
       continue;
     }
-    const txHash = await sendOwnerCall(db, s.network, s.sweeper, encodeFunctionData({ abi: batchSweeperAbi, functionName: "setOperator", args: [newTank] }));
+    const txHash = await sendOwnerCall(
+      db,
+      s.network,
+      s.sweeper,
+      encodeFunctionData({ abi: batchSweeperAbi, functionName: "setOperator", args: [newTank] }),
+    );
     lines.push(`${s.network}: operator ${s.operator} → ${newTank} (${txHash})`);
   }
   await saveGasTankGeneration(db, next);
@@ -135,17 +157,26 @@ async function sendOwnerCall(db: Db, network: string, to: Address, data: Hex): P
   const keys = keyRingFor(getConfig().masterMnemonic);
   const owner = keys.sweeperOwnerAddress();
   const client = publicClientFor(network);
-  const [gasPrice, balance, count] = await Promise.all([client.getGasPrice(), client.getBalance({ address: owner }), client.getTransactionCount({ address: owner })]);
+  const [gasPrice, balance, count] = await Promise.all([
+    client.getGasPrice(),
+    client.getBalance({ address: owner }),
+    client.getTransactionCount({ address: owner }),
+  ]);
   const cost = OWNER_CALL_GAS * gasPrice;
   if (balance < cost) {
     await ensureGasBalance(db, network, owner, cost).catch((error: unknown) => {
-      throw new AppError("BLOCKCHAIN_ERROR", `the sweeper owner ${owner} needs ${formatEther(cost - balance)} BNB for gas and the gas tank could not send it (${error instanceof Error ? error.message : String(error)}); fund ${owner} and run the command again`);
+      throw new AppError(
+        "BLOCKCHAIN_ERROR",
+        `the sweeper owner ${owner} needs ${formatEther(cost - balance)} BNB for gas and the gas tank could not send it (${error instanceof Error ? error.message : String(error)}); fund ${owner} and run the command again`,
+      );
     });
   }
   const chain = chainOf(networkConfig(network)!);
   const row = await db.transaction(async (tx) => {
     const nonce = await allocateNonce(tx, network, owner, count);
-    const raw = await keys.signer("sweeperOwner", 0).signTransaction({ chain, chainId: chain.id, type: "legacy", to, data, gas: OWNER_CALL_GAS, gasPrice, nonce });
+    const raw = await keys
+      .signer("sweeperOwner", 0)
+      .signTransaction({ chain, chainId: chain.id, type: "legacy", to, data, gas: OWNER_CALL_GAS, gasPrice, nonce });
     return recordTransaction(tx, { network, walletRole: "sweeper_owner", walletIndex: 0, wallet: owner, kind: "sweeper_admin", raw });
   });
   await broadcastRecorded(db, row);
@@ -154,10 +185,21 @@ async function sendOwnerCall(db: Db, network: string, to: Address, data: Hex): P
     const outcome = await settleNonce(db, row);
     if (outcome.state === "settled") {
       if (outcome.winner.status === "mined" && outcome.winner.kind === "sweeper_admin") return outcome.winner.txHash as Hex;
-      throw new AppError("BLOCKCHAIN_ERROR", `the owner's transaction ${row.txHash} did not go through (${outcome.winner.status}); nothing changed on ${network}`);
+      throw new AppError(
+        "BLOCKCHAIN_ERROR",
+        `the owner's transaction ${row.txHash} did not go through (${outcome.winner.status}); nothing changed on ${network}`,
+      );
     }
-    if (outcome.state !== "open") throw new AppError("BLOCKCHAIN_ERROR", `the owner's transaction ${row.txHash} was not mined; run sweeper status, then the command again`);
-    if (Date.now() > deadline) throw new AppError("BLOCKCHAIN_ERROR", `the owner's transaction ${row.txHash} is not mined after ${WAIT_MS / 1000} s; the ledger keeps watching it (npm run admin -- status)`);
+    if (outcome.state !== "open")
+      throw new AppError(
+        "BLOCKCHAIN_ERROR",
+        `the owner's transaction ${row.txHash} was not mined; run sweeper status, then the command again`,
+      );
+    if (Date.now() > deadline)
+      throw new AppError(
+        "BLOCKCHAIN_ERROR",
+        `the owner's transaction ${row.txHash} is not mined after ${WAIT_MS / 1000} s; the ledger keeps watching it (npm run admin -- status)`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -1,14 +1,14 @@
-import { gasTankGeneration } from "../chain/keys";
 import { and, eq, ne } from "drizzle-orm";
 import type { Address, Hex } from "viem";
+import { gasTankGeneration } from "../chain/keys";
+import { publicClientFor } from "../chain/networks";
+import { receiptOf } from "../chain/transactions";
 import type { Db } from "../db";
-import { chainTransactions, sweepBatches, type ChainTransaction, type SweepBatch } from "../db/schema";
+import { type ChainTransaction, chainTransactions, type SweepBatch, sweepBatches } from "../db/schema";
 import type { GasChargeShare } from "../ledger/charges";
 import { recordTransaction } from "../ledger/record";
 import { settleNonce } from "../ledger/settle";
 import { log } from "../log";
-import { publicClientFor } from "../chain/networks";
-import { receiptOf } from "../chain/transactions";
 
 /**
  * The gas tank's transactions of batched sweeping (`sweep_batches`: batches, the contracts'
@@ -43,7 +43,14 @@ export type SettledTransaction =
   | { status: "replaced" };
 
 /** Records the signed transaction of a batch or deployment in the ledger; call inside the transaction that took its nonce. */
-export async function recordTankTransaction(tx: Db, network: string, tank: Address, kind: "batch" | "deploy", raw: Hex, chargedTo: readonly GasChargeShare[] = []): Promise<ChainTransaction> {
+export async function recordTankTransaction(
+  tx: Db,
+  network: string,
+  tank: Address,
+  kind: "batch" | "deploy",
+  raw: Hex,
+  chargedTo: readonly GasChargeShare[] = [],
+): Promise<ChainTransaction> {
   return recordTransaction(tx, { network, walletRole: "gas_tank", walletIndex: gasTankGeneration(), wallet: tank, kind, raw, chargedTo });
 }
 
@@ -65,7 +72,11 @@ export async function settleTankTransaction(db: Db, row: SweepBatch): Promise<Se
     const status = outcome.winner.status === "mined" ? "mined" : "reverted";
     if (row.kind !== "sweep") {
       await markTankTransaction(db, row.id, { status, gasUsed: receipt.gasUsed, minedAt: new Date() });
-      if (status === "reverted") log.error({ network: row.network, txHash: outcome.winner.txHash, kind: row.kind }, "a gas-tank transaction of batched sweeping reverted");
+      if (status === "reverted")
+        log.error(
+          { network: row.network, txHash: outcome.winner.txHash, kind: row.kind },
+          "a gas-tank transaction of batched sweeping reverted",
+        );
     }
     return { status, receipt, winner: outcome.winner };
   }
@@ -73,7 +84,10 @@ export async function settleTankTransaction(db: Db, row: SweepBatch): Promise<Se
     const refused = refusedByNetwork().get(row.network) ?? new Set<number>();
     refused.add(row.id);
     refusedByNetwork().set(row.network, refused);
-    log.warn({ network: row.network, batchId: row.id, refused: refused.size }, "a sweep batch was refused; its nonce was filled and its forwards batch again");
+    log.warn(
+      { network: row.network, batchId: row.id, refused: refused.size },
+      "a sweep batch was refused; its nonce was filled and its forwards batch again",
+    );
   }
   if (row.kind !== "sweep") await markTankTransaction(db, row.id, { status: "replaced" });
   return { status: "replaced" };
@@ -88,7 +102,11 @@ export async function settleOpenTankTransactions(db: Db, network?: string): Prom
   for (const row of open) await settleTankTransaction(db, row);
 }
 
-async function markTankTransaction(db: Db, id: number, fields: Partial<Pick<SweepBatch, "status" | "gasUsed" | "minedAt" | "lastError">>): Promise<void> {
+async function markTankTransaction(
+  db: Db,
+  id: number,
+  fields: Partial<Pick<SweepBatch, "status" | "gasUsed" | "minedAt" | "lastError">>,
+): Promise<void> {
   await db
     .update(sweepBatches)
     .set({ ...fields, updatedAt: new Date() })

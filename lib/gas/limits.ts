@@ -24,7 +24,9 @@ const FALLBACK: PackageLimits = { planName: "none", dailyGasBudget: 100_000_000_
 
 export async function packageLimits(db: Db, userId: number): Promise<PackageLimits> {
   const active = await activeSubscription(db, userId);
-  const plan = active?.plan ?? (await db.select().from(plans).where(eq(plans.selfServe, true)).orderBy(asc(plans.priceUsdCents), asc(plans.id)).limit(1))[0];
+  const plan =
+    active?.plan ??
+    (await db.select().from(plans).where(eq(plans.selfServe, true)).orderBy(asc(plans.priceUsdCents), asc(plans.id)).limit(1))[0];
   if (!plan) return FALLBACK;
   return { planName: plan.name, dailyGasBudget: plan.dailyGasBudget, dailyWithdrawals: plan.dailyWithdrawals, maxDomains: plan.maxDomains };
 }
@@ -40,7 +42,10 @@ export async function withdrawalAllowance(db: Db, userId: number, now = new Date
   const [limits, gasSpentToday, [sent]] = await Promise.all([
     packageLimits(db, userId),
     gasSpentSince(db, userId, today),
-    db.select({ n: count() }).from(withdrawals).where(and(eq(withdrawals.userId, userId), gte(withdrawals.createdAt, today))),
+    db
+      .select({ n: count() })
+      .from(withdrawals)
+      .where(and(eq(withdrawals.userId, userId), gte(withdrawals.createdAt, today))),
   ]);
   return { limits, gasSpentToday, withdrawalsToday: sent?.n ?? 0 };
 }
@@ -52,12 +57,22 @@ export async function withdrawalAllowance(db: Db, userId: number, now = new Date
  * not refused for the gas of its own top-up (`checkGasBudget: false` on its retry): that BNB is
  * already spent, and refusing would waste it.
  */
-export async function assertMayWithdraw(db: Db, userId: number, options: { checkGasBudget: boolean } = { checkGasBudget: true }, now = new Date()): Promise<void> {
+export async function assertMayWithdraw(
+  db: Db,
+  userId: number,
+  options: { checkGasBudget: boolean } = { checkGasBudget: true },
+  now = new Date(),
+): Promise<void> {
   const { limits, gasSpentToday, withdrawalsToday } = await withdrawalAllowance(db, userId, now);
   const retryAfter = Math.max(1, Math.ceil((utcDayStart(now).getTime() + 86_400_000 - now.getTime()) / 1000));
-  const refuse = (message: string) => new AppError("RATE_LIMITED", `${message}; nothing was sent. It resets at 00:00 UTC (in ${retryAfter} s)`, undefined, { "retry-after": String(retryAfter) });
+  const refuse = (message: string) =>
+    new AppError("RATE_LIMITED", `${message}; nothing was sent. It resets at 00:00 UTC (in ${retryAfter} s)`, undefined, {
+      "retry-after": String(retryAfter),
+    });
   if (limits.dailyWithdrawals !== null && withdrawalsToday >= limits.dailyWithdrawals) {
-    throw refuse(`your ${limits.planName} package allows ${limits.dailyWithdrawals} withdrawals a day and ${withdrawalsToday} were requested today`);
+    throw refuse(
+      `your ${limits.planName} package allows ${limits.dailyWithdrawals} withdrawals a day and ${withdrawalsToday} were requested today`,
+    );
   }
   if (options.checkGasBudget && limits.dailyGasBudget !== null && gasSpentToday >= limits.dailyGasBudget) {
     throw refuse(
@@ -74,8 +89,14 @@ export async function lockMerchant(tx: Db, userId: number): Promise<void> {
 export async function assertMayAddDomain(db: Db, userId: number): Promise<void> {
   const limits = await packageLimits(db, userId);
   if (limits.maxDomains === null) return;
-  const [held] = await db.select({ n: count() }).from(domains).where(and(eq(domains.userId, userId), isNull(domains.deletedAt)));
+  const [held] = await db
+    .select({ n: count() })
+    .from(domains)
+    .where(and(eq(domains.userId, userId), isNull(domains.deletedAt)));
   if ((held?.n ?? 0) >= limits.maxDomains) {
-    throw new AppError("VALIDATION_ERROR", `your ${limits.planName} package allows ${limits.maxDomains} domains and you have ${held!.n}; delete one you no longer use first`);
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `your ${limits.planName} package allows ${limits.maxDomains} domains and you have ${held!.n}; delete one you no longer use first`,
+    );
   }
 }

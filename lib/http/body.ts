@@ -33,7 +33,10 @@ export async function readJsonObject(req: NextRequest | Request): Promise<Record
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const nul = nulPath(value);
-  if (nul !== null) throw new AppError("VALIDATION_ERROR", `${nul || "the request"} must not contain a NUL character`, [{ path: nul || undefined, message: "must not contain a NUL character" }]);
+  if (nul !== null)
+    throw new AppError("VALIDATION_ERROR", `${nul || "the request"} must not contain a NUL character`, [
+      { path: nul || undefined, message: "must not contain a NUL character" },
+    ]);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => ({

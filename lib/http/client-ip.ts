@@ -7,7 +7,11 @@
 export function clientIp(headers: Headers): string {
   const forwarded = headers.get("x-forwarded-for");
   if (forwarded) {
-    const last = forwarded.split(",").map((part) => part.trim()).filter(Boolean).at(-1);
+    const last = forwarded
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .at(-1);
     if (last) return last.slice(0, 64);
   }
   return headers.get("x-real-ip")?.trim().slice(0, 64) || "unknown";

@@ -17,8 +17,5 @@ export function errorResponse(error: unknown, requestId?: string): NextResponse<
     return NextResponse.json({ success: false as const, error: body }, { status: error.status, headers: error.headers });
   }
   log.error({ err: error, requestId }, "unhandled error");
-  return NextResponse.json(
-    { success: false as const, error: { code: "INTERNAL_ERROR", message: "internal error" } },
-    { status: 500 },
-  );
+  return NextResponse.json({ success: false as const, error: { code: "INTERNAL_ERROR", message: "internal error" } }, { status: 500 });
 }

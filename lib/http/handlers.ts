@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
-import { authenticateApiKey, type ApiKeyPrincipal } from "../api-keys/authenticate-api-key";
+import { type ApiKeyPrincipal, authenticateApiKey } from "../api-keys/authenticate-api-key";
 import { authenticateUser } from "../auth/authenticate-user";
-import { getDb, type Db } from "../db";
+import { type Db, getDb } from "../db";
 import type { User } from "../db/schema";
 import { log } from "../log";
 import { ensureStarted } from "../startup";
@@ -38,7 +38,8 @@ export function withErrors(handler: (ctx: BaseContext) => Promise<Response>) {
     } catch (error) {
       const response = errorResponse(error, requestId);
       response.headers.set("x-request-id", requestId);
-      if (response.status >= 500) log.warn({ requestId, method: req.method, path: req.nextUrl.pathname, status: response.status }, "request failed");
+      if (response.status >= 500)
+        log.warn({ requestId, method: req.method, path: req.nextUrl.pathname, status: response.status }, "request failed");
       return response;
     }
   };

@@ -32,7 +32,9 @@ export class RateLimiter {
     if (this.buckets.size > MAX_KEYS) this.buckets.delete(this.buckets.keys().next().value!);
     if (bucket.tokens < 1) {
       const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
-      throw new AppError("RATE_LIMITED", `too many ${this.what}; retry in ${retryAfter} s`, undefined, { "retry-after": String(retryAfter) });
+      throw new AppError("RATE_LIMITED", `too many ${this.what}; retry in ${retryAfter} s`, undefined, {
+        "retry-after": String(retryAfter),
+      });
     }
     bucket.tokens -= 1;
   }
@@ -53,8 +55,14 @@ export function limiters(): Limiters {
   const holder = globalThis as Holder;
   holder[LIMITERS_KEY] ??= {
     apiKey: new RateLimiter("requests for this API key", () => ({ capacity: getConfig().rateLimitPerMinute, periodMs: 60_000 })),
-    register: new RateLimiter("sign-ups from this address", () => ({ capacity: getConfig().registerRateLimitPerHour, periodMs: 3_600_000 })),
-    login: new RateLimiter("sign-in attempts from this address", () => ({ capacity: getConfig().loginRateLimitPerMinute, periodMs: 60_000 })),
+    register: new RateLimiter("sign-ups from this address", () => ({
+      capacity: getConfig().registerRateLimitPerHour,
+      periodMs: 3_600_000,
+    })),
+    login: new RateLimiter("sign-in attempts from this address", () => ({
+      capacity: getConfig().loginRateLimitPerMinute,
+      periodMs: 60_000,
+    })),
     redeliver: new RateLimiter("webhook redeliveries for this account", () => ({ capacity: REDELIVERIES_PER_MINUTE, periodMs: 60_000 })),
   };
   return holder[LIMITERS_KEY];

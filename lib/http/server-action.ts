@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { currentUser } from "../auth/current-user";
-import { getDb, type Db } from "../db";
+import { type Db, getDb } from "../db";
 import type { User } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
@@ -27,7 +27,13 @@ export async function runAction<S extends z.ZodType, T>(
   const user = await currentUser();
   if (!user) return { ok: false, code: "UNAUTHORIZED", error: "Your session has ended. Sign in again." };
   const nul = nulPath(input);
-  if (nul !== null) return { ok: false, code: "VALIDATION_ERROR", error: `${nul || "the form"} must not contain a NUL character`, fieldErrors: { [nul || "form"]: "must not contain a NUL character" } };
+  if (nul !== null)
+    return {
+      ok: false,
+      code: "VALIDATION_ERROR",
+      error: `${nul || "the form"} must not contain a NUL character`,
+      fieldErrors: { [nul || "form"]: "must not contain a NUL character" },
+    };
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};

@@ -7,7 +7,14 @@ export const LOCALES = ["en", "zh", "vi", "ru", "tr", "es"] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** Names in their own language, for the switcher. */
-export const LOCALE_NAMES: Record<Locale, string> = { en: "English", zh: "简体中文", vi: "Tiếng Việt", ru: "Русский", tr: "Türkçe", es: "Español" };
+export const LOCALE_NAMES: Record<Locale, string> = {
+  en: "English",
+  zh: "简体中文",
+  vi: "Tiếng Việt",
+  ru: "Русский",
+  tr: "Türkçe",
+  es: "Español",
+};
 
 /** BCP 47 tags for Intl formatting. */
 export const INTL_TAGS: Record<Locale, string> = { en: "en-US", zh: "zh-CN", vi: "vi-VN", ru: "ru-RU", tr: "tr-TR", es: "es-ES" };

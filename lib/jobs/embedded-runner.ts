@@ -1,10 +1,19 @@
+import { errorText } from "../chain/rpc-errors";
 import { getConfig } from "../config";
 import type { DatabaseHandle } from "../db/client";
-import { errorText } from "../chain/rpc-errors";
-import { publicScanError } from "../scanner/scanner";
 import { log } from "../log";
+import { publicScanError } from "../scanner/scanner";
 import { WebhookPump } from "../webhooks/pump";
-import { configuredNetworks, confirmWithdrawalsStep, dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, reconcileIfDueStep, scanNetworkStep } from "./steps";
+import {
+  configuredNetworks,
+  confirmWithdrawalsStep,
+  dueForwardsStep,
+  expireDueStep,
+  forwardStep,
+  planForwardsStep,
+  reconcileIfDueStep,
+  scanNetworkStep,
+} from "./steps";
 
 /**
  * JOBS=embedded: the job steps run in this process, on three loops — the scanner every

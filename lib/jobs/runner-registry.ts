@@ -1,7 +1,7 @@
 import { getConfig } from "../config";
 import { getDatabase } from "../db";
 import { log } from "../log";
-import { startEmbeddedRunner, type EmbeddedRunner, type RunnerState } from "./embedded-runner";
+import { type EmbeddedRunner, type RunnerState, startEmbeddedRunner } from "./embedded-runner";
 
 const RUNNER_KEY = Symbol.for("bsc-pay.runner");
 type Holder = { [RUNNER_KEY]?: EmbeddedRunner };

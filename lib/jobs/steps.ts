@@ -1,18 +1,18 @@
-import { planFlaggedDeposits, type QueuedForward } from "../forwarding/forward-plan";
-import { advanceForward, dueForwards, type ForwardOutcome } from "../forwarding/forwarder";
-import { askAgainAt } from "../forwarding/forward-schedule";
-import { settleOpenTankTransactions } from "../forwarding/tank-transactions";
 import { listNetworks } from "../chain/networks";
-import { recordScanError, scanOnce } from "../scanner/scanner";
+import { lastReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
 import type { Db } from "../db";
+import { planFlaggedDeposits, type QueuedForward } from "../forwarding/forward-plan";
+import { askAgainAt } from "../forwarding/forward-schedule";
+import { advanceForward, dueForwards, type ForwardOutcome } from "../forwarding/forwarder";
+import { settleOpenTankTransactions } from "../forwarding/tank-transactions";
 import { tendLedger } from "../ledger/watchdog";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
-import { lastReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
 import { expireDueSessions } from "../payments/expire-due";
 import { recordTransfers } from "../payments/record-transfers";
+import { recordScanError, scanOnce } from "../scanner/scanner";
+import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../webhooks/dispatch";
 import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
-import { attemptDelivery, claimDueDeliveries, type AttemptOutcome, type ClaimedDelivery } from "../webhooks/dispatch";
 
 /**
  * The engine's job steps, independent of what drives them (the embedded runner or Inngest).
@@ -109,6 +109,7 @@ export async function reconcileIfDueStep(db: Db, everyMs = RECONCILE_EVERY_MS, n
   if (last && now.getTime() - Date.parse(last.ranAt) < everyMs) return null;
   const result = await reconcile(db);
   await saveReconciliation(db, result);
-  if (result.differences.length > 0) log.warn({ differences: result.differences.length }, "reconciliation found differences: npm run admin -- reconcile");
+  if (result.differences.length > 0)
+    log.warn({ differences: result.differences.length }, "reconciliation found differences: npm run admin -- reconcile");
   return result.differences.length;
 }

@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import type { Hex } from "viem";
-import type { Db } from "../db";
-import { chainTransactions, type ChainTransaction } from "../db/schema";
 import { publicClientFor } from "../chain/networks";
 import { broadcastLanded, classifyRpcError, isRetryable, nodeMessage, type RpcErrorKind } from "../chain/rpc-errors";
+import type { Db } from "../db";
+import { type ChainTransaction, chainTransactions } from "../db/schema";
 
 export type LedgerBroadcast = { sent: true } | { sent: false; kind: RpcErrorKind; refusedForGood: boolean; error: string };
 
@@ -31,7 +31,9 @@ export async function broadcastRecorded(db: Db, row: Pick<ChainTransaction, "id"
       broadcasts: sql`${chainTransactions.broadcasts} + 1`,
       firstBroadcastAt: sql`coalesce(${chainTransactions.firstBroadcastAt}, ${now.toISOString()}::timestamptz)`,
       lastBroadcastAt: now,
-      broadcastError: refusal ? (refusedForGood ? `${REFUSED_PREFIX}${refusal.error}` : `${refusal.kind}: ${refusal.error}`).slice(0, 500) : null,
+      broadcastError: refusal
+        ? (refusedForGood ? `${REFUSED_PREFIX}${refusal.error}` : `${refusal.kind}: ${refusal.error}`).slice(0, 500)
+        : null,
       updatedAt: now,
     })
     .where(eq(chainTransactions.id, row.id));

@@ -31,6 +31,9 @@ export async function chargesForSessions(db: Db, sessionIds: readonly (string | 
 
 /** A domain's withdrawal wallet (its key index is the domain id) is paid for by the domain's owner. */
 export async function chargeForDomainWallet(db: Db, domainId: number): Promise<GasChargeShare[]> {
-  const [domain] = await db.select({ userId: domains.userId }).from(domains).where(inArray(domains.id, [domainId]));
+  const [domain] = await db
+    .select({ userId: domains.userId })
+    .from(domains)
+    .where(inArray(domains.id, [domainId]));
   return domain ? [{ userId: domain.userId, units: 1, totalUnits: 1 }] : [];
 }

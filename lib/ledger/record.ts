@@ -1,9 +1,9 @@
-import { getAddress, parseTransaction, type Address, type Hex } from "viem";
-import type { Db } from "../db";
 import { sql } from "drizzle-orm";
-import { chainTransactions, gasCharges, type ChainTransaction, type ChainTransactionKind, type WalletRole } from "../db/schema";
-import type { GasChargeShare } from "./charges";
+import { type Address, getAddress, type Hex, parseTransaction } from "viem";
 import { hashOfRaw } from "../chain/transactions";
+import type { Db } from "../db";
+import { type ChainTransaction, type ChainTransactionKind, chainTransactions, gasCharges, type WalletRole } from "../db/schema";
+import type { GasChargeShare } from "./charges";
 
 export interface SignedTransaction {
   network: string;
@@ -29,7 +29,8 @@ export interface SignedTransaction {
  */
 export async function recordTransaction(tx: Db, signed: SignedTransaction): Promise<ChainTransaction> {
   const parsed = parseTransaction(signed.raw);
-  if (parsed.nonce === undefined || parsed.gas === undefined || !parsed.to) throw new Error("a ledger transaction needs a nonce, a gas limit and a recipient");
+  if (parsed.nonce === undefined || parsed.gas === undefined || !parsed.to)
+    throw new Error("a ledger transaction needs a nonce, a gas limit and a recipient");
   const [row] = await tx
     .insert(chainTransactions)
     .values({
@@ -49,7 +50,9 @@ export async function recordTransaction(tx: Db, signed: SignedTransaction): Prom
     })
     .returning();
   if (signed.chargedTo && signed.chargedTo.length > 0) {
-    await tx.insert(gasCharges).values(signed.chargedTo.map((c) => ({ chainTxId: row!.id, userId: c.userId, units: c.units, totalUnits: c.totalUnits })));
+    await tx
+      .insert(gasCharges)
+      .values(signed.chargedTo.map((c) => ({ chainTxId: row!.id, userId: c.userId, units: c.units, totalUnits: c.totalUnits })));
   } else if (signed.chargedTo === undefined && signed.replacesId !== undefined) {
     await tx.execute(sql`
       insert into ${gasCharges} (chain_tx_id, user_id, units, total_units)

@@ -1,16 +1,16 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { parseTransaction, type Address, type Hex, type PrivateKeyAccount } from "viem";
-import { getConfig } from "../config";
-import type { Db } from "../db";
-import { isUniqueViolation } from "../db/errors";
-import { chainTransactions, type ChainTransaction, type WalletRole } from "../db/schema";
+import { type Address, type Hex, type PrivateKeyAccount, parseTransaction } from "viem";
 import { ensureGasBalance } from "../chain/gas-top-up";
-import { chargeForDomainWallet } from "./charges";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { PLAIN_TRANSFER_GAS } from "../chain/transactions";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { isUniqueViolation } from "../db/errors";
+import { type ChainTransaction, chainTransactions, type WalletRole } from "../db/schema";
 import { log } from "../log";
 import { broadcastRecorded } from "./broadcast";
+import { chargeForDomainWallet } from "./charges";
 import { replacementGasPrice } from "./decide";
 import { recordTransaction } from "./record";
 
@@ -33,7 +33,13 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
   const gas = how === "cancel" ? PLAIN_TRANSFER_GAS : original.gas!;
   if (newest.walletRole === "withdrawal") {
     // A withdrawal wallet's key index is its domain's id: the domain's owner pays for the top-up.
-    await ensureGasBalance(db, newest.network, newest.wallet as Address, await walletNeeds(db, newest, gas * gasPrice), await chargeForDomainWallet(db, newest.walletIndex));
+    await ensureGasBalance(
+      db,
+      newest.network,
+      newest.wallet as Address,
+      await walletNeeds(db, newest, gas * gasPrice),
+      await chargeForDomainWallet(db, newest.walletIndex),
+    );
   }
   const signer = signerFor(newest.walletRole, newest.walletIndex);
   const chain = chainOf(network);
@@ -42,8 +48,25 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
   if (how === "cancel") raw = await signer.signTransaction({ ...common, type: "legacy", to: signer.address, value: 0n, gasPrice });
   else if (original.type === "eip7702") {
     // A batch keeps its authorizations (signed by the deposit keys; still valid while unused): only the fee moves.
-    raw = await signer.signTransaction({ ...common, type: "eip7702", to: original.to!, value: original.value ?? 0n, data: original.data, maxFeePerGas: gasPrice, maxPriorityFeePerGas: gasPrice, authorizationList: original.authorizationList! });
-  } else raw = await signer.signTransaction({ ...common, type: "legacy", to: original.to!, value: original.value ?? 0n, data: original.data, gasPrice });
+    raw = await signer.signTransaction({
+      ...common,
+      type: "eip7702",
+      to: original.to!,
+      value: original.value ?? 0n,
+      data: original.data,
+      maxFeePerGas: gasPrice,
+      maxPriorityFeePerGas: gasPrice,
+      authorizationList: original.authorizationList!,
+    });
+  } else
+    raw = await signer.signTransaction({
+      ...common,
+      type: "legacy",
+      to: original.to!,
+      value: original.value ?? 0n,
+      data: original.data,
+      gasPrice,
+    });
   let row: ChainTransaction;
   try {
     row = await recordTransaction(db, {
@@ -60,7 +83,10 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
     if (isUniqueViolation(error)) return null;
     throw error;
   }
-  log.warn({ network: newest.network, wallet: newest.wallet, nonce: newest.nonce, kind: newest.kind, how, gasPrice: gasPrice.toString() }, "a transaction at its wallet's next nonce is replaced");
+  log.warn(
+    { network: newest.network, wallet: newest.wallet, nonce: newest.nonce, kind: newest.kind, how, gasPrice: gasPrice.toString() },
+    "a transaction at its wallet's next nonce is replaced",
+  );
   await broadcastRecorded(db, row);
   return row;
 }
@@ -68,9 +94,20 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
 /** The BNB a withdrawal wallet needs for all its open transactions, this nonce's at the new fee. */
 async function walletNeeds(db: Db, newest: ChainTransaction, replacementCost: bigint): Promise<bigint> {
   const open = await db
-    .select({ id: chainTransactions.id, nonce: chainTransactions.nonce, gasLimit: chainTransactions.gasLimit, gasPrice: chainTransactions.gasPrice })
+    .select({
+      id: chainTransactions.id,
+      nonce: chainTransactions.nonce,
+      gasLimit: chainTransactions.gasLimit,
+      gasPrice: chainTransactions.gasPrice,
+    })
     .from(chainTransactions)
-    .where(and(eq(chainTransactions.network, newest.network), eq(chainTransactions.wallet, newest.wallet), inArray(chainTransactions.status, ["pending"])));
+    .where(
+      and(
+        eq(chainTransactions.network, newest.network),
+        eq(chainTransactions.wallet, newest.wallet),
+        inArray(chainTransactions.status, ["pending"]),
+      ),
+    );
   const perNonce = new Map<number, bigint>();
   for (const row of open) {
     const cost = row.gasLimit * row.gasPrice;

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Address, Hex } from "viem";
-import type { Db } from "../db";
-import { chainTransactions, type ChainTransaction } from "../db/schema";
 import { publicClientFor } from "../chain/networks";
 import { receiptOf } from "../chain/transactions";
+import type { Db } from "../db";
+import { type ChainTransaction, chainTransactions } from "../db/schema";
 import { log } from "../log";
 import { broadcastRecorded } from "./broadcast";
 import { decideNonce } from "./decide";
@@ -30,7 +30,9 @@ export async function nonceRows(db: Db, ref: NonceRef): Promise<ChainTransaction
   return db
     .select()
     .from(chainTransactions)
-    .where(and(eq(chainTransactions.network, ref.network), eq(chainTransactions.wallet, ref.wallet), eq(chainTransactions.nonce, ref.nonce)))
+    .where(
+      and(eq(chainTransactions.network, ref.network), eq(chainTransactions.wallet, ref.wallet), eq(chainTransactions.nonce, ref.nonce)),
+    )
     .orderBy(asc(chainTransactions.id));
 }
 
@@ -51,7 +53,14 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
     await db
       .update(chainTransactions)
       .set({ status: "replaced", replacedById: known.winner.id, settledAt: new Date(), stuckSince: null, updatedAt: new Date() })
-      .where(and(eq(chainTransactions.network, ref.network), eq(chainTransactions.wallet, ref.wallet), eq(chainTransactions.nonce, ref.nonce), eq(chainTransactions.status, "pending")));
+      .where(
+        and(
+          eq(chainTransactions.network, ref.network),
+          eq(chainTransactions.wallet, ref.wallet),
+          eq(chainTransactions.nonce, ref.nonce),
+          eq(chainTransactions.status, "pending"),
+        ),
+      );
     return knownOutcome(await nonceRows(db, ref))!;
   }
   if (known) return known;
@@ -82,7 +91,15 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
     await db.transaction(async (tx) => {
       await tx
         .update(chainTransactions)
-        .set({ status: decision.success ? "mined" : "reverted", minedBlock: Number(receipt!.blockNumber), gasUsed: receipt!.gasUsed, feePaid: receipt!.gasUsed * receipt!.effectiveGasPrice, settledAt: now, stuckSince: null, updatedAt: now })
+        .set({
+          status: decision.success ? "mined" : "reverted",
+          minedBlock: Number(receipt!.blockNumber),
+          gasUsed: receipt!.gasUsed,
+          feePaid: receipt!.gasUsed * receipt!.effectiveGasPrice,
+          settledAt: now,
+          stuckSince: null,
+          updatedAt: now,
+        })
         .where(and(eq(chainTransactions.id, decision.rowId), eq(chainTransactions.status, "pending")));
       const others = openIds.filter((id) => id !== decision.rowId);
       if (others.length > 0) {
@@ -92,7 +109,11 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
           .where(and(inArray(chainTransactions.id, others), eq(chainTransactions.status, "pending")));
       }
     });
-    if (!decision.success) log.warn({ network: ref.network, wallet: ref.wallet, nonce: ref.nonce, txHash: open[found]!.txHash }, "a transaction of the ledger reverted on chain");
+    if (!decision.success)
+      log.warn(
+        { network: ref.network, wallet: ref.wallet, nonce: ref.nonce, txHash: open[found]!.txHash },
+        "a transaction of the ledger reverted on chain",
+      );
     return knownOutcome(await nonceRows(db, ref))!;
   }
   if (decision.outcome === "taken-by-other") {

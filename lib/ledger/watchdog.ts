@@ -1,13 +1,13 @@
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import type { Db } from "../db";
-import { chainTransactions } from "../db/schema";
 import { networkConfig } from "../chain/networks";
 import { errorText } from "../chain/rpc-errors";
+import type { Db } from "../db";
+import { chainTransactions } from "../db/schema";
 import { log } from "../log";
 import { REFUSED_PREFIX } from "./broadcast";
 import { decideStall, isStalled } from "./decide";
 import { replaceTransaction } from "./replace";
-import { settleNonce, type NonceOutcome } from "./settle";
+import { type NonceOutcome, settleNonce } from "./settle";
 
 /**
  * Job step over the whole ledger: every open nonce is settled (or its bytes sent again), and the
@@ -41,7 +41,10 @@ export async function tendLedger(db: Db, now = new Date()): Promise<LedgerRound>
       if (watched.stalled) round.stalled++;
       if (watched.replaced) round.replaced++;
     } catch (error) {
-      log.warn({ network: group.network, wallet: group.wallet, nonce: group.nonce, err: errorText(error) }, "ledger: could not settle a nonce yet; retrying");
+      log.warn(
+        { network: group.network, wallet: group.wallet, nonce: group.nonce, err: errorText(error) },
+        "ledger: could not settle a nonce yet; retrying",
+      );
     }
   }
   return round;
@@ -55,7 +58,12 @@ async function watchNonce(db: Db, outcome: NonceOutcome & { state: "open" }, now
   await db
     .update(chainTransactions)
     .set({ stuckSince: stalled ? first.createdAt : null })
-    .where(and(inArray(chainTransactions.id, openIds), stalled ? sql`${chainTransactions.stuckSince} is null` : isNotNull(chainTransactions.stuckSince)));
+    .where(
+      and(
+        inArray(chainTransactions.id, openIds),
+        stalled ? sql`${chainTransactions.stuckSince} is null` : isNotNull(chainTransactions.stuckSince),
+      ),
+    );
   const action = decideStall({
     atWalletNext,
     newest: { kind: newest.kind, createdAt: newest.createdAt, refusedForGood: newest.broadcastError?.startsWith(REFUSED_PREFIX) ?? false },
@@ -68,7 +76,10 @@ async function watchNonce(db: Db, outcome: NonceOutcome & { state: "open" }, now
     return { stalled, replaced: replacement !== null };
   }
   if (action === "wait-for-operator" && stalled) {
-    log.error({ network: newest.network, wallet: newest.wallet, nonce: newest.nonce, kind: newest.kind }, "a wallet's next nonce is stuck and replacing it is used up: it needs the operator");
+    log.error(
+      { network: newest.network, wallet: newest.wallet, nonce: newest.nonce, kind: newest.kind },
+      "a wallet's next nonce is stuck and replacing it is used up: it needs the operator",
+    );
   }
   return { stalled, replaced: false };
 }
@@ -101,7 +112,15 @@ export async function walletStalls(db: Db): Promise<WalletStall[]> {
   for (const row of rows) {
     const key = `${row.network} ${row.wallet}`;
     // The kind is the original's: a re-priced top-up is still a top-up, a cancel names what it fills.
-    if (!stalls.has(key)) stalls.set(key, { network: row.network, wallet: row.wallet, walletRole: row.walletRole, nonce: row.nonce, kind: row.kind, since: row.since! });
+    if (!stalls.has(key))
+      stalls.set(key, {
+        network: row.network,
+        wallet: row.wallet,
+        walletRole: row.walletRole,
+        nonce: row.nonce,
+        kind: row.kind,
+        since: row.since!,
+      });
   }
   return [...stalls.values()];
 }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
+import { countsByStatus } from "../custody/status";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
-import { countsByStatus } from "../custody/status";
 import { getHealth } from "../health";
 import { walletStalls } from "../ledger/watchdog";
 import { metrics } from "./registry";
@@ -18,7 +18,10 @@ export async function collectLevels(db: Db): Promise<void> {
     countsByStatus(db),
     countBy(db, sql`select status as label, network, count(*)::int as n from forwards group by status, network`),
     countBy(db, sql`select status as label, network, count(*)::int as n from sweep_batches where kind = 'sweep' group by status, network`),
-    countBy(db, sql`select status as label, network, coalesce(sum(size), 0)::int as n from sweep_batches where kind = 'sweep' group by status, network`),
+    countBy(
+      db,
+      sql`select status as label, network, coalesce(sum(size), 0)::int as n from sweep_batches where kind = 'sweep' group by status, network`,
+    ),
   ]);
   const stalls = await walletStalls(db);
   for (const g of Object.values(levels)) g.reset();
@@ -36,19 +39,25 @@ export async function collectLevels(db: Db): Promise<void> {
     levels.walletStuckSeconds.set({ network, wallet: chain.gasTank.address }, 0);
   }
   const now = Date.now();
-  for (const s of stalls) levels.walletStuckSeconds.set({ network: s.network, wallet: s.wallet }, Math.round((now - s.since.getTime()) / 1000));
-  for (const [gauge, rows] of [[levels.sweepBatches, batches], [levels.sweepBatchEntries, entries]] as const) {
+  for (const s of stalls)
+    levels.walletStuckSeconds.set({ network: s.network, wallet: s.wallet }, Math.round((now - s.since.getTime()) / 1000));
+  for (const [gauge, rows] of [
+    [levels.sweepBatches, batches],
+    [levels.sweepBatchEntries, entries],
+  ] as const) {
     for (const [key, n] of rows) {
       const [status, network] = key.split("\u0000") as [string, string];
       gauge.set({ network, status }, n);
     }
   }
-  for (const status of ["pending", "completed", "expired", "cancelled"]) levels.sessions.set({ status }, counts.get(`sessions ${status}`) ?? 0);
+  for (const status of ["pending", "completed", "expired", "cancelled"])
+    levels.sessions.set({ status }, counts.get(`sessions ${status}`) ?? 0);
   for (const [key, n] of forwards) {
     const [status, network] = key.split("\u0000") as [string, string];
     levels.forwards.set({ network, status }, n);
   }
-  for (const network of Object.keys(health.chains)) if (!forwards.has(`held\u0000${network}`)) levels.forwards.set({ network, status: "held" }, 0);
+  for (const network of Object.keys(health.chains))
+    if (!forwards.has(`held\u0000${network}`)) levels.forwards.set({ network, status: "held" }, 0);
   for (const status of ["submitted", "completed", "failed"]) levels.withdrawals.set({ status }, counts.get(`withdrawals ${status}`) ?? 0);
   for (const status of ["pending", "delivered", "failed"]) levels.webhookDeliveries.set({ status }, counts.get(`webhooks ${status}`) ?? 0);
 }

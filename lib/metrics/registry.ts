@@ -43,7 +43,8 @@ export function metrics(): Metrics {
 
 function createMetrics(): Metrics {
   const registry = new Registry();
-  const gauge = <L extends string>(name: string, help: string, labelNames: L[]) => new Gauge<L>({ name, help, labelNames, registers: [registry] });
+  const gauge = <L extends string>(name: string, help: string, labelNames: L[]) =>
+    new Gauge<L>({ name, help, labelNames, registers: [registry] });
   return {
     levels: {
       head: gauge("bscpay_chain_head_block", "Latest block number the RPC reports", ["network"]),
@@ -55,10 +56,25 @@ function createMetrics(): Metrics {
       quarantinedLogs: gauge("bscpay_quarantined_logs", "Logs the scanner set aside", ["network"]),
       sessions: gauge("bscpay_sessions", "Payment sessions by status", ["status"]),
       forwards: gauge("bscpay_forwards", "Forwards (sweeps) by status; held ones need the operator (alert: > 0)", ["network", "status"]),
-      sweepBatches: gauge("bscpay_sweep_batches", "Batched (EIP-7702) sweep transactions by status: sent (on their way), mined, reverted (alert: increasing), replaced", ["network", "status"]),
-      sweepBatchEntries: gauge("bscpay_sweep_batch_entries", "Deposit addresses swept by batches, by the batch's status", ["network", "status"]),
-      sweepMode: gauge("bscpay_sweep_mode", "1 for how the network sweeps deposits now: batched, classic, or unknown before the chain answered", ["network", "mode"]),
-      walletStuckSeconds: gauge("bscpay_wallet_stuck_seconds", "Seconds a service wallet's next nonce has not been mined (0 = moving; alert: > 300)", ["network", "wallet"]),
+      sweepBatches: gauge(
+        "bscpay_sweep_batches",
+        "Batched (EIP-7702) sweep transactions by status: sent (on their way), mined, reverted (alert: increasing), replaced",
+        ["network", "status"],
+      ),
+      sweepBatchEntries: gauge("bscpay_sweep_batch_entries", "Deposit addresses swept by batches, by the batch's status", [
+        "network",
+        "status",
+      ]),
+      sweepMode: gauge(
+        "bscpay_sweep_mode",
+        "1 for how the network sweeps deposits now: batched, classic, or unknown before the chain answered",
+        ["network", "mode"],
+      ),
+      walletStuckSeconds: gauge(
+        "bscpay_wallet_stuck_seconds",
+        "Seconds a service wallet's next nonce has not been mined (0 = moving; alert: > 300)",
+        ["network", "wallet"],
+      ),
       withdrawals: gauge("bscpay_withdrawals", "Withdrawals by status; submitted = the queue", ["status"]),
       webhookDeliveries: gauge("bscpay_webhook_deliveries", "Webhook deliveries by status (alert: failed increasing)", ["status"]),
     },
@@ -76,7 +92,12 @@ function createMetrics(): Metrics {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],
     }),
-    scanErrors: new Counter({ name: "bscpay_scan_errors_total", help: "Scanner steps that failed", labelNames: ["network"], registers: [registry] }),
+    scanErrors: new Counter({
+      name: "bscpay_scan_errors_total",
+      help: "Scanner steps that failed",
+      labelNames: ["network"],
+      registers: [registry],
+    }),
     detectionLatency: new Histogram({
       name: "bscpay_detection_latency_seconds",
       help: "From the block time of the transfer that completed a session to the session being completed",

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
 import { createApiKeySchema } from "../api-keys/manage-api-keys";
-import { changePasswordSchema } from "../users/change-password";
 import { addDomainSchema, updateDomainSchema } from "../domains/manage-domains";
 import { ERROR_STATUS, type ErrorCode } from "../errors";
 import { choosePlanSchema } from "../packages/current-package";
@@ -15,6 +14,7 @@ import {
   paymentStatusSchema,
 } from "../payments/schemas";
 import { registerTokenSchema } from "../tokens/schemas";
+import { changePasswordSchema } from "../users/change-password";
 import { credentialsSchema } from "../users/create-user";
 import { deliveriesQuerySchema } from "../webhooks/deliveries";
 import { sendWithdrawalSchema, withdrawalHistoryQuerySchema, withdrawalSchema } from "../withdrawals/schemas";
@@ -40,7 +40,9 @@ const json = (schema: z.ZodType) => ({ content: { "application/json": { schema }
 function errors(...codes: ErrorCode[]): ZodOpenApiOperationObject["responses"] {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-  return Object.fromEntries([...byStatus].map(([status, list]) => [String(status), { description: list.join(", "), ...json(errorSchema) }]));
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [String(status), { description: list.join(", "), ...json(errorSchema) }]),
+  );
 }
 
 const sessionIdParam = { path: z.object({ sessionId: z.string().meta({ description: "UUID of the session." }) }) };
@@ -86,7 +88,10 @@ function build() {
           ...v1,
           summary: "Current state of a session (poll every 5–10 s)",
           requestParams: sessionIdParam,
-          responses: { "200": { description: "OK", ...json(envelope(paymentStatusSchema)) }, ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS) },
+          responses: {
+            "200": { description: "OK", ...json(envelope(paymentStatusSchema)) },
+            ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+          },
         },
       },
       "/api/v1/payment/{sessionId}/cancel": {
@@ -94,7 +99,10 @@ function build() {
           ...v1,
           summary: "Cancel a pending session (a terminal one is left as it is)",
           requestParams: sessionIdParam,
-          responses: { "200": { description: "OK", ...json(envelope(cancelResponseSchema)) }, ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS) },
+          responses: {
+            "200": { description: "OK", ...json(envelope(cancelResponseSchema)) },
+            ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+          },
         },
       },
       "/api/v1/payment/history": {
@@ -103,7 +111,10 @@ function build() {
           summary: "The API key's sessions, newest first",
           requestParams: { query: paymentHistoryQuerySchema },
           responses: {
-            "200": { description: "OK", ...json(envelope(z.object({ items: z.array(paymentHistoryItemSchema), meta: paginationMetaSchema }))) },
+            "200": {
+              description: "OK",
+              ...json(envelope(z.object({ items: z.array(paymentHistoryItemSchema), meta: paginationMetaSchema }))),
+            },
             ...errors("VALIDATION_ERROR", ...V1_ERRORS),
           },
         },
@@ -138,16 +149,24 @@ function build() {
           ...v1,
           summary: "One withdrawal (another key's is NOT_FOUND)",
           requestParams: { path: z.object({ withdrawalId: z.string().meta({ description: "UUID of the withdrawal." }) }) },
-          responses: { "200": { description: "OK", ...json(envelope(withdrawalSchema)) }, ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS) },
+          responses: {
+            "200": { description: "OK", ...json(envelope(withdrawalSchema)) },
+            ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+          },
         },
       },
       "/api/user/register": {
-        post: { summary: "Create an account", requestBody: json(credentialsSchema), responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR") } },
+        post: {
+          summary: "Create an account",
+          requestBody: json(credentialsSchema),
+          responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR") },
+        },
       },
       "/api/user/token": {
         post: {
           summary: "Get a bearer token",
-          description: "With two-factor sign-in on, `code` (the authenticator app's current code, or a recovery code) is required after the right password.",
+          description:
+            "With two-factor sign-in on, `code` (the authenticator app's current code, or a recovery code) is required after the right password.",
           requestBody: json(credentialsSchema.extend({ code: z.string().optional() })),
           responses: { "200": { description: "{token, expiresAt}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "RATE_LIMITED") },
         },
@@ -161,19 +180,38 @@ function build() {
         },
       },
       "/api/user/sign-out-everywhere": {
-        post: { ...user, summary: "End every bearer token and dashboard session of the account", responses: { "200": { description: "{signedOut: true}" }, ...errors("UNAUTHORIZED") } },
+        post: {
+          ...user,
+          summary: "End every bearer token and dashboard session of the account",
+          responses: { "200": { description: "{signedOut: true}" }, ...errors("UNAUTHORIZED") },
+        },
       },
       "/api/user/api-keys": {
         get: { ...user, summary: "List API keys", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },
-        post: { ...user, summary: "Create an API key (shown once); `code` required with two-factor sign-in on", requestBody: json(createApiKeySchema), responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") } },
+        post: {
+          ...user,
+          summary: "Create an API key (shown once); `code` required with two-factor sign-in on",
+          requestBody: json(createApiKeySchema),
+          responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") },
+        },
       },
       "/api/user/tokens": {
         get: { ...user, summary: "List tokens", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },
-        post: { ...user, summary: "Register a BEP-20 token", requestBody: json(registerTokenSchema), responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "BLOCKCHAIN_ERROR") } },
+        post: {
+          ...user,
+          summary: "Register a BEP-20 token",
+          requestBody: json(registerTokenSchema),
+          responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "BLOCKCHAIN_ERROR") },
+        },
       },
       "/api/user/domains": {
         get: { ...user, summary: "List whitelisted domains", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },
-        post: { ...user, summary: "Whitelist a domain", requestBody: json(addDomainSchema), responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") } },
+        post: {
+          ...user,
+          summary: "Whitelist a domain",
+          requestBody: json(addDomainSchema),
+          responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") },
+        },
       },
       "/api/user/domains/{id}": {
         get: {
@@ -195,7 +233,10 @@ function build() {
           ...user,
           summary: "Rotate the webhook signing secret (the old one keeps signing, as a second signature, for 24 h)",
           requestParams: { path: z.object({ id: z.string() }) },
-          responses: { "200": { description: "The domain view with the new webhookSecret" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },
+          responses: {
+            "200": { description: "The domain view with the new webhookSecret" },
+            ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"),
+          },
         },
       },
       "/api/user/domains/{id}/webhook-test": {
@@ -231,7 +272,12 @@ function build() {
       },
       "/api/user/package": {
         get: { ...user, summary: "Current package and usage", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },
-        post: { ...user, summary: "Choose a self-serve plan", requestBody: json(choosePlanSchema), responses: { "200": { description: "OK" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") } },
+        post: {
+          ...user,
+          summary: "Choose a self-serve plan",
+          requestBody: json(choosePlanSchema),
+          responses: { "200": { description: "OK" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") },
+        },
       },
     },
   });

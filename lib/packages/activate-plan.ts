@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db";
-import { plans, subscriptions, type Subscription } from "../db/schema";
+import { plans, type Subscription, subscriptions } from "../db/schema";
 import { AppError } from "../errors";
 
 /**

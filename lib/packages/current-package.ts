@@ -1,13 +1,13 @@
 import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
-import { plans, sessionUsage, subscriptions, type Plan, type Subscription } from "../db/schema";
 import { prepared } from "../db/prepared";
+import { type Plan, plans, type Subscription, sessionUsage, subscriptions } from "../db/schema";
 import { AppError } from "../errors";
 import { activatePlan } from "./activate-plan";
 
 export const choosePlanSchema = z.object({
-  plan: z.string({ error: "plan must be a string, e.g. \"starter\"" }).trim().min(1, { error: "plan is required" }),
+  plan: z.string({ error: 'plan must be a string, e.g. "starter"' }).trim().min(1, { error: "plan is required" }),
 });
 
 export interface PackageView {
@@ -23,7 +23,11 @@ export function monthStart(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 
-export async function activeSubscription(db: Db, userId: number, now = new Date()): Promise<{ subscription: Subscription; plan: Plan } | null> {
+export async function activeSubscription(
+  db: Db,
+  userId: number,
+  now = new Date(),
+): Promise<{ subscription: Subscription; plan: Plan } | null> {
   const [row] = await db
     .select({ subscription: subscriptions, plan: plans })
     .from(subscriptions)
@@ -112,7 +116,10 @@ export function noPackageError(): AppError {
 }
 
 export function quotaUsedUpError(plan: Pick<Plan, "name" | "monthlySessionQuota">): AppError {
-  return new AppError("NO_PACKAGE", `the ${plan.name} package allows ${plan.monthlySessionQuota} payment sessions a month; this month's are used up`);
+  return new AppError(
+    "NO_PACKAGE",
+    `the ${plan.name} package allows ${plan.monthlySessionQuota} payment sessions a month; this month's are used up`,
+  );
 }
 
 /**
@@ -145,5 +152,7 @@ export async function reserveSessionQuota(db: Db, userId: number, now = new Date
 export async function listPlans(db: Db): Promise<Plan[]> {
   const rows = await db.select().from(plans);
   // Free first, then by quota (unlimited last).
-  return rows.sort((a, b) => a.priceUsdCents - b.priceUsdCents || (a.monthlySessionQuota ?? Infinity) - (b.monthlySessionQuota ?? Infinity));
+  return rows.sort(
+    (a, b) => a.priceUsdCents - b.priceUsdCents || (a.monthlySessionQuota ?? Infinity) - (b.monthlySessionQuota ?? Infinity),
+  );
 }

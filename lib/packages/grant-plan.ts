@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db";
-import { users, type Subscription } from "../db/schema";
+import { type Subscription, users } from "../db/schema";
 import { AppError } from "../errors";
 import { emailSchema } from "../users/create-user";
 import { activatePlan } from "./activate-plan";

@@ -1,8 +1,8 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../db";
 import { paymentSessions, type SessionStatus } from "../db/schema";
-import { enqueueSessionEvents } from "./session-events";
 import { findSessionForKey } from "./find-session";
+import { enqueueSessionEvents } from "./session-events";
 import { paymentEvents } from "./session-state";
 
 /**

@@ -2,17 +2,17 @@ import { randomUUID } from "node:crypto";
 import { is } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { networkConfig } from "../chain/networks";
+import { assertNotServiceAddress } from "../chain/service-addresses";
+import { qrCodeDataUriOffThread, tokenTransferUri } from "../checkout/eip681";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import type { ApiKey } from "../db/schema";
-import { assertNotServiceAddress } from "../chain/service-addresses";
 import { normalizeOrigin } from "../domains/normalize-origin";
+import { AppError } from "../errors";
 import { isAcceptedToken } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
-import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "./amount";
-import { depositAddressPool, type DepositAddress } from "./deposit-address-pool";
-import { qrCodeDataUriOffThread, tokenTransferUri } from "../checkout/eip681";
+import { type DepositAddress, depositAddressPool } from "./deposit-address-pool";
 import { insertSession } from "./insert-session";
 import type { CreatePaymentInput } from "./schemas";
 import { checkoutUrl } from "./session-view";
@@ -51,13 +51,17 @@ export async function createPaymentSession(
   const token = await findOwnToken(db, apiKey.userId, input.tokenId);
   if (!token) throw new AppError("VALIDATION_ERROR", `unknown tokenId ${input.tokenId}: register the token first`);
   const network = networkConfig(token.network);
-  if (!network) throw new AppError("VALIDATION_ERROR", `token ${token.symbol} is on network ${token.network}, which this server does not serve`);
+  if (!network)
+    throw new AppError("VALIDATION_ERROR", `token ${token.symbol} is on network ${token.network}, which this server does not serve`);
 
   const units = parseAmount(input.amount, token.decimals);
   if (typeof units === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", units, token.decimals));
 
   if (!(await isAcceptedToken(db, token.network, token.contractAddress))) {
-    throw new AppError("VALIDATION_ERROR", `the gateway no longer accepts ${token.symbol} (${token.contractAddress}) on ${token.network}; the operator disallowed it`);
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `the gateway no longer accepts ${token.symbol} (${token.contractAddress}) on ${token.network}; the operator disallowed it`,
+    );
   }
   await assertNotServiceAddress(db, input.merchantWallet, "merchantWallet");
 
@@ -101,4 +105,3 @@ export async function createPaymentSession(
     checkoutUrl: checkoutUrl(sessionId),
   };
 }
-

@@ -54,7 +54,8 @@ export class DepositAddressPool {
       const next = this.ready.shift();
       if (this.ready.length <= this.lowWater) void this.refill().catch(() => {}); // the waiting takers see the error
       if (next) return next;
-      if ((await this.refill()) === 0 && this.ready.length === 0) throw new Error("no deposit address could be derived for the indices just reserved");
+      if ((await this.refill()) === 0 && this.ready.length === 0)
+        throw new Error("no deposit address could be derived for the indices just reserved");
     }
   }
 

@@ -1,6 +1,6 @@
 import { and, eq, lte, type SQL } from "drizzle-orm";
 import type { Db } from "../db";
-import { paymentSessions, type PaymentSession } from "../db/schema";
+import { type PaymentSession, paymentSessions } from "../db/schema";
 import { enqueueSessionEvents } from "./session-events";
 import { paymentEvents } from "./session-state";
 

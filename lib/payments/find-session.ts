@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
+import type { Db } from "../db";
 import { requestDb } from "../db/client";
 import { prepared } from "../db/prepared";
-import type { Db } from "../db";
-import { paymentSessions, tokens, type PaymentSession } from "../db/schema";
+import { type PaymentSession, paymentSessions, tokens } from "../db/schema";
 import { AppError } from "../errors";
 import { expireSessionsWhere } from "./expire-due";
 import type { SessionWithToken, StatusViewSource } from "./session-view";
@@ -28,7 +28,10 @@ export async function findSession(db: Db, sessionId: string, now = new Date()): 
 function selectSession(db: Db, sessionId: string): Promise<SessionWithToken | null> {
   const query = prepared(requestDb(db), "session_with_token", (d) =>
     d
-      .select({ session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals, contractAddress: tokens.contractAddress } })
+      .select({
+        session: paymentSessions,
+        token: { symbol: tokens.symbol, decimals: tokens.decimals, contractAddress: tokens.contractAddress },
+      })
       .from(paymentSessions)
       .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
       .where(eq(paymentSessions.id, sql.placeholder("id")))

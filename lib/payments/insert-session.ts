@@ -1,9 +1,9 @@
-import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { requestDb } from "../db/client";
 import { preparedSql } from "../db/prepared";
 import { rowsOf } from "../db/rows";
-import { domains, paymentSessions, plans, sessionUsage, subscriptions, type NewPaymentSession } from "../db/schema";
+import { domains, type NewPaymentSession, paymentSessions, plans, sessionUsage, subscriptions } from "../db/schema";
 import { AppError } from "../errors";
 import { noPackageError, quotaUsedUpError, usagePeriod } from "../packages/current-package";
 

@@ -1,7 +1,7 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import type { Db } from "../db";
-import { paymentSessions, tokens, type SessionStatus } from "../db/schema";
-import { offsetOf, pageOf, type Page } from "../pagination";
+import { paymentSessions, type SessionStatus, tokens } from "../db/schema";
+import { offsetOf, type Page, pageOf } from "../pagination";
 import { expireSessionsWhere } from "./expire-due";
 import { toHistoryItem } from "./session-view";
 
@@ -16,7 +16,10 @@ export async function listPaymentHistory(
   const where = and(eq(paymentSessions.apiKeyId, apiKeyId), query.status ? eq(paymentSessions.status, query.status) : undefined);
   const [totalRow] = await db.select({ total: count() }).from(paymentSessions).where(where);
   const rows = await db
-    .select({ session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals, contractAddress: tokens.contractAddress } })
+    .select({
+      session: paymentSessions,
+      token: { symbol: tokens.symbol, decimals: tokens.decimals, contractAddress: tokens.contractAddress },
+    })
     .from(paymentSessions)
     .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
     .where(where)

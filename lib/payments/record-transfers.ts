@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db";
-import type { ObservedTransfer } from "../scanner/scanner";
 import { deposits, paymentSessions, tokens } from "../db/schema";
 import { metrics } from "../metrics/registry";
+import type { ObservedTransfer } from "../scanner/scanner";
 import { enqueueSessionEvents, type SessionEvents } from "./session-events";
 import { evaluateSession, paymentEvents } from "./session-state";
 
@@ -67,8 +67,15 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     if (result.status === "completed" && session.status !== "completed") {
       // Counted before the commit: a scan that rolls back and runs again may count it twice (rare, and only a metric).
       const completing = counted.find((d) => d.txHash === result.txHash);
-      if (completing) metrics().detectionLatency.observe({ network: session.network }, Math.max(0, (now.getTime() - completing.blockTimestamp.getTime()) / 1000));
-      await tx.update(deposits).set({ needsPlanning: true }).where(and(eq(deposits.sessionId, session.id), isNull(deposits.forwardId)));
+      if (completing)
+        metrics().detectionLatency.observe(
+          { network: session.network },
+          Math.max(0, (now.getTime() - completing.blockTimestamp.getTime()) / 1000),
+        );
+      await tx
+        .update(deposits)
+        .set({ needsPlanning: true })
+        .where(and(eq(deposits.sessionId, session.id), isNull(deposits.forwardId)));
     }
     if (result.lateTransferIds.length > 0) {
       await tx

@@ -1,18 +1,17 @@
 import { z } from "zod";
-import { pageParamSchema, positiveIntSchema } from "../validation";
 import { addressSchema } from "../chain/address";
 import { SESSION_STATUSES } from "../db/schema";
+import { pageParamSchema, positiveIntSchema } from "../validation";
 import { amountStringSchema } from "./amount";
 
 /** Request and response schemas of /api/v1/payment: they validate requests and generate openapi.json. */
 
 export const MAX_METADATA_BYTES = 4096;
 
-
 export const createPaymentSchema = z
   .object({
     tokenId: positiveIntSchema("tokenId").meta({ description: "Id of a token registered by the key's user." }),
-    amount: amountStringSchema("amount").meta({ description: "Decimal amount in whole tokens, e.g. \"10.5\".", example: "10.5" }),
+    amount: amountStringSchema("amount").meta({ description: 'Decimal amount in whole tokens, e.g. "10.5".', example: "10.5" }),
     merchantWallet: addressSchema("merchantWallet")
       .optional()
       .meta({ description: "Receives the forwarded tokens; default: the domain's payout address, else its withdrawal wallet." }),
@@ -39,13 +38,10 @@ export type CreatePaymentInput = z.output<typeof createPaymentSchema>;
 
 const statusSchema = z.enum(SESSION_STATUSES);
 
-
 export const paymentHistoryQuerySchema = z.object({
   page: pageParamSchema("page", 1).meta({ description: "Page number, from 1." }),
   limit: pageParamSchema("limit", 20, 100).meta({ description: "Items per page, 1–100 (default 20)." }),
-  status: z
-    .enum(SESSION_STATUSES, { error: `status must be one of ${SESSION_STATUSES.join(", ")}` })
-    .optional(),
+  status: z.enum(SESSION_STATUSES, { error: `status must be one of ${SESSION_STATUSES.join(", ")}` }).optional(),
 });
 
 export const createPaymentResponseSchema = z
@@ -101,6 +97,4 @@ export const paginationMetaSchema = z
   .object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), pages: z.number().int() })
   .meta({ id: "PaginationMeta" });
 
-export const cancelResponseSchema = z
-  .object({ message: z.string(), status: statusSchema })
-  .meta({ id: "CancelResult" });
+export const cancelResponseSchema = z.object({ message: z.string(), status: statusSchema }).meta({ id: "CancelResult" });

@@ -5,7 +5,7 @@
  */
 import { inArray } from "drizzle-orm";
 import type { Db } from "../db";
-import { tokens, type PaymentSession, type WebhookDelivery } from "../db/schema";
+import { type PaymentSession, tokens, type WebhookDelivery } from "../db/schema";
 import { endpointsForEvents } from "../webhooks/endpoints";
 import { insertDeliveries } from "../webhooks/outbox";
 import type { PaymentEventType } from "./session-state";
@@ -30,7 +30,10 @@ export function sessionEventData(session: PaymentSession, token: { symbol: strin
 export async function enqueueSessionEvents(tx: Db, changes: SessionEvents[], now = new Date()): Promise<WebhookDelivery[]> {
   const relevant = changes.filter((c) => c.types.length > 0 && c.session.domainId !== null);
   if (relevant.length === 0) return [];
-  const endpoints = await endpointsForEvents(tx, relevant.map((c) => c.session.domainId!));
+  const endpoints = await endpointsForEvents(
+    tx,
+    relevant.map((c) => c.session.domainId!),
+  );
   const addressed = relevant.filter((c) => endpoints.has(c.session.domainId!));
   if (addressed.length === 0) return [];
   const tokenRows = await tx

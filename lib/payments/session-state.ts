@@ -87,7 +87,11 @@ export interface SessionSnapshot {
  * counts but does not complete (`partial`), the new status, then deposits that arrived after a
  * terminal state or do not count (`late`). A re-evaluation that changes nothing says nothing.
  */
-export function paymentEvents(before: SessionSnapshot, after: SessionSnapshot, newDeposits: { late: number; counted: number } = { late: 0, counted: 0 }): PaymentEventType[] {
+export function paymentEvents(
+  before: SessionSnapshot,
+  after: SessionSnapshot,
+  newDeposits: { late: number; counted: number } = { late: 0, counted: 0 },
+): PaymentEventType[] {
   const events: PaymentEventType[] = [];
   const statusChanged = after.status !== before.status;
   if (after.receivedAmount > before.receivedAmount && after.status !== "completed") events.push("payment.partial");

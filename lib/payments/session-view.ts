@@ -15,7 +15,10 @@ function received(session: Pick<PaymentSession, "receivedAmount">, decimals: num
 
 /** What the status view reads of a session and its token. */
 export type StatusViewSource = {
-  session: Pick<PaymentSession, "id" | "status" | "amount" | "receivedAmount" | "txHash" | "expiresAt" | "overpaid" | "late" | "lateAmount">;
+  session: Pick<
+    PaymentSession,
+    "id" | "status" | "amount" | "receivedAmount" | "txHash" | "expiresAt" | "overpaid" | "late" | "lateAmount"
+  >;
   token: Pick<Token, "symbol" | "decimals">;
 };
 

@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
-import { BaseError, getAddress, hexToBigInt, numberToHex, type Hex, type PublicClient } from "viem";
-import type { Db } from "../db";
-import { chainCursors, tokenCatalogue } from "../db/schema";
+import { BaseError, getAddress, type Hex, hexToBigInt, numberToHex, type PublicClient } from "viem";
 import { ownersOfDepositTopics } from "../chain/deposit-addresses";
 import { networkConfig, publicClientFor } from "../chain/networks";
-import { quarantineLogs, type QuarantineEntry } from "./quarantine";
 import { classifyRpcError, errorText, publicRpcProblem } from "../chain/rpc-errors";
-import { decodeTransferLog, TRANSFER_TOPIC, type RawLog } from "./transfer-log";
+import type { Db } from "../db";
+import { chainCursors, tokenCatalogue } from "../db/schema";
+import { type QuarantineEntry, quarantineLogs } from "./quarantine";
+import { decodeTransferLog, type RawLog, TRANSFER_TOPIC } from "./transfer-log";
 
 export { TRANSFER_TOPIC } from "./transfer-log";
 
@@ -68,7 +68,11 @@ const MAX_ADDRESSES_PER_QUERY = 500;
 
 const rangeHint = new Map<string, number>();
 
-export async function scanOnce(db: Db, network: string, options: { record: TransferRecorder; maxRange?: number }): Promise<ScanResult | null> {
+export async function scanOnce(
+  db: Db,
+  network: string,
+  options: { record: TransferRecorder; maxRange?: number },
+): Promise<ScanResult | null> {
   const config = networkConfig(network);
   if (!config) throw new Error(`network ${network} is not configured`);
   const client = publicClientFor(network);
@@ -104,7 +108,9 @@ export async function scanOnce(db: Db, network: string, options: { record: Trans
   // Only logs of the catalogue's contracts (a provider may answer more than asked) into deposit
   // addresses matter; the raw topic match comes first, decoding only for matches.
   const accepted = new Set(contracts.map((c) => c.toLowerCase()));
-  const relevant = logs.filter((l) => !l.removed && l.topics[0] === TRANSFER_TOPIC && accepted.has(l.address.toLowerCase()) && l.topics.length >= 3);
+  const relevant = logs.filter(
+    (l) => !l.removed && l.topics[0] === TRANSFER_TOPIC && accepted.has(l.address.toLowerCase()) && l.topics.length >= 3,
+  );
   const recipients = [...new Set(relevant.map((l) => l.topics[2]!.slice(2).toLowerCase()))];
   const owners = recipients.length > 0 ? await ownersOfDepositTopics(db, network, recipients) : new Map();
   const matched = relevant.filter((l) => owners.has(l.topics[2]!.slice(2).toLowerCase()));
@@ -118,7 +124,11 @@ export async function scanOnce(db: Db, network: string, options: { record: Trans
     else if (result.amount === 0n) ignored++;
     else decoded.push({ log, from: result.from, amount: result.amount });
   }
-  const times = await blockTimes(client, decoded.map((d) => d.log), call);
+  const times = await blockTimes(
+    client,
+    decoded.map((d) => d.log),
+    call,
+  );
   const transfers: ObservedTransfer[] = decoded.map(({ log, from, amount }) => ({
     network,
     txHash: log.transactionHash.toLowerCase(),
@@ -137,7 +147,10 @@ export async function scanOnce(db: Db, network: string, options: { record: Trans
   // the poll done again with a savepoint per transfer, setting the refused ones aside.
   const commit = (oneByOne: boolean) =>
     db.transaction(async (tx) => {
-      const all = [...quarantine, ...(oneByOne ? await recordOneByOne(tx, transfers, matched, options.record) : await recordAll(tx, transfers, options.record))];
+      const all = [
+        ...quarantine,
+        ...(oneByOne ? await recordOneByOne(tx, transfers, matched, options.record) : await recordAll(tx, transfers, options.record)),
+      ];
       await quarantineLogs(tx, all);
       // Optimistic: if another scanner moved the cursor meanwhile, this transaction rolls back.
       const moved = await tx
@@ -152,7 +165,18 @@ export async function scanOnce(db: Db, network: string, options: { record: Trans
     if (isDataError(error)) return commit(true);
     throw error;
   });
-  return { network, fromBlock, toBlock, head, behind: target - toBlock, logs: logs.length, transfers: transfers.length, ignored, quarantined, rpcCalls };
+  return {
+    network,
+    fromBlock,
+    toBlock,
+    head,
+    behind: target - toBlock,
+    logs: logs.length,
+    transfers: transfers.length,
+    ignored,
+    quarantined,
+    rpcCalls,
+  };
 }
 
 async function recordAll(tx: Db, transfers: ObservedTransfer[], record: TransferRecorder): Promise<QuarantineEntry[]> {
@@ -173,7 +197,9 @@ async function recordOneByOne(tx: Db, transfers: ObservedTransfer[], logs: RawLo
       await tx.transaction((sp) => record(sp, [transfer]));
     } catch (error) {
       if (!isDataError(error)) throw error;
-      const log = logs.find((l) => l.transactionHash.toLowerCase() === transfer.txHash && Number(hexToBigInt(l.logIndex)) === transfer.logIndex)!;
+      const log = logs.find(
+        (l) => l.transactionHash.toLowerCase() === transfer.txHash && Number(hexToBigInt(l.logIndex)) === transfer.logIndex,
+      )!;
       quarantine.push({ network: transfer.network, log, reason: `recording failed: ${errorText(error).split("\n")[0]!.slice(0, 200)}` });
     }
   }
@@ -221,7 +247,14 @@ async function getLogsHalving(
       const part = (await call(
         client.request({
           method: "eth_getLogs",
-          params: [{ address: addresses.slice(i, i + MAX_ADDRESSES_PER_QUERY), topics: [TRANSFER_TOPIC], fromBlock: numberToHex(fromBlock), toBlock: numberToHex(end) }],
+          params: [
+            {
+              address: addresses.slice(i, i + MAX_ADDRESSES_PER_QUERY),
+              topics: [TRANSFER_TOPIC],
+              fromBlock: numberToHex(fromBlock),
+              toBlock: numberToHex(end),
+            },
+          ],
         }),
       )) as unknown as RawLog[];
       logs.push(...part);

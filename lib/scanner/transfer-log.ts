@@ -1,4 +1,4 @@
-import { hexToBigInt, type Hex } from "viem";
+import { type Hex, hexToBigInt } from "viem";
 
 /** keccak256("Transfer(address,address,uint256)") */
 export const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
@@ -24,7 +24,8 @@ const ADDRESS_WORD = /^0x0{24}[0-9a-fA-F]{40}$/;
  * and whatever else it likes; anything that does not fit is not a payment.
  */
 export function decodeTransferLog(log: RawLog): { ok: true; from: Hex; to: Hex; amount: bigint } | { ok: false; reason: string } {
-  if (log.topics.length !== 3) return { ok: false, reason: `malformed Transfer log: ${log.topics.length} topics, an ERC-20 Transfer has 3` };
+  if (log.topics.length !== 3)
+    return { ok: false, reason: `malformed Transfer log: ${log.topics.length} topics, an ERC-20 Transfer has 3` };
   const [, from, to] = log.topics as [Hex, Hex, Hex];
   if (!ADDRESS_WORD.test(from) || !ADDRESS_WORD.test(to)) return { ok: false, reason: "malformed Transfer log: a topic is not an address" };
   if (!WORD.test(log.data)) {

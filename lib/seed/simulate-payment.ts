@@ -1,8 +1,8 @@
-import { createWalletClient, erc20Abi, http, type Address } from "viem";
+import { type Address, createWalletClient, erc20Abi, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS } from "../dev/demo-token";
 import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "../chain/networks";
 import type { Db } from "../db";
+import { ANVIL_DEFAULT_KEYS } from "../dev/demo-token";
 import { AppError } from "../errors";
 import { findSession } from "../payments/find-session";
 
@@ -19,15 +19,31 @@ export async function simulatePayment(db: Db, userId: number, sessionId: string)
   const found = await findSession(db, sessionId);
   if (!found || found.session.userId !== userId) throw new AppError("NOT_FOUND", "payment not found");
   const { session, token } = found;
-  if (!canSimulatePayments(session.network)) throw new AppError("VALIDATION_ERROR", "payments can be simulated on the embedded network local only");
-  if (session.status !== "pending") throw new AppError("VALIDATION_ERROR", `the payment is ${session.status}; only a pending payment can be paid`);
+  if (!canSimulatePayments(session.network))
+    throw new AppError("VALIDATION_ERROR", "payments can be simulated on the embedded network local only");
+  if (session.status !== "pending")
+    throw new AppError("VALIDATION_ERROR", `the payment is ${session.status}; only a pending payment can be paid`);
   const remaining = session.amount - session.receivedAmount;
   if (remaining <= 0n) throw new AppError("VALIDATION_ERROR", "nothing is left to pay");
   const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]!);
   const client = publicClientFor("local");
-  const held = await client.readContract({ address: token.contractAddress as Address, abi: erc20Abi, functionName: "balanceOf", args: [payer.address] });
+  const held = await client.readContract({
+    address: token.contractAddress as Address,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [payer.address],
+  });
   if (held < remaining) throw new AppError("BLOCKCHAIN_ERROR", `the demo payer holds too little ${token.symbol} to pay this`);
-  const wallet = createWalletClient({ account: payer, chain: chainOf(networkConfig("local")!), transport: http(rpcUrlsOf(networkConfig("local")!)[0]) });
-  const txHash = await wallet.writeContract({ address: token.contractAddress as Address, abi: erc20Abi, functionName: "transfer", args: [session.depositAddress as Address, remaining] });
+  const wallet = createWalletClient({
+    account: payer,
+    chain: chainOf(networkConfig("local")!),
+    transport: http(rpcUrlsOf(networkConfig("local")!)[0]),
+  });
+  const txHash = await wallet.writeContract({
+    address: token.contractAddress as Address,
+    abi: erc20Abi,
+    functionName: "transfer",
+    args: [session.depositAddress as Address, remaining],
+  });
   return { txHash, amountUnits: remaining };
 }

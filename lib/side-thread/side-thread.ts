@@ -58,7 +58,10 @@ export class SideThread {
       worker.unref(); // never keeps the process alive
       worker.on("message", (message: { ready?: boolean; error?: string; id?: number; result?: unknown }) => {
         if (message.ready === false) {
-          log.warn({ reason: message.error }, "side thread cannot load its packages; deposit addresses and QR codes are made on the main thread");
+          log.warn(
+            { reason: message.error },
+            "side thread cannot load its packages; deposit addresses and QR codes are made on the main thread",
+          );
           return this.retire(`side thread unavailable: ${message.error}`);
         }
         if (message.id === undefined) return;

@@ -9,7 +9,10 @@ export async function acceptedTokensFor(db: Db, userId: number) {
   const served = new Set<string>(listNetworks().map((n) => n.name));
   const [catalogue, mine] = await Promise.all([
     db.select().from(tokenCatalogue).where(eq(tokenCatalogue.enabled, true)).orderBy(tokenCatalogue.network, tokenCatalogue.symbol),
-    db.select({ network: tokens.network, contract: tokens.contractAddress }).from(tokens).where(and(eq(tokens.userId, userId))),
+    db
+      .select({ network: tokens.network, contract: tokens.contractAddress })
+      .from(tokens)
+      .where(and(eq(tokens.userId, userId))),
   ]);
   const registered = new Set(mine.map((t) => `${t.network}:${t.contract}`));
   return catalogue

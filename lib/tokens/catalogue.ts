@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { networkConfig } from "../chain/networks";
 import type { Db } from "../db";
-import { tokenCatalogue, type CatalogueToken } from "../db/schema";
+import { type CatalogueToken, tokenCatalogue } from "../db/schema";
 import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
 import { forgetAcceptedTokens } from "./accepted-tokens";
@@ -41,7 +41,14 @@ export async function allowCatalogueToken(
   const now = new Date();
   const [row] = await db
     .insert(tokenCatalogue)
-    .values({ network, contractAddress: contract, ...metadata, minForwardAmount: minForwardAmount ?? 0n, minWithdrawalAmount: minWithdrawalAmount ?? null, addedBy: options.addedBy ?? "operator" })
+    .values({
+      network,
+      contractAddress: contract,
+      ...metadata,
+      minForwardAmount: minForwardAmount ?? 0n,
+      minWithdrawalAmount: minWithdrawalAmount ?? null,
+      addedBy: options.addedBy ?? "operator",
+    })
     .onConflictDoUpdate({
       target: [tokenCatalogue.network, tokenCatalogue.contractAddress],
       set: {

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db";
-import { tokens, type Token } from "../db/schema";
+import { type Token, tokens } from "../db/schema";
 
 /**
  * A user's token by id. Token rows never change once registered (there is no update or delete),
@@ -19,7 +19,10 @@ function cache(): Map<number, Token> {
 export async function findOwnToken(db: Db, userId: number, tokenId: number): Promise<Token | undefined> {
   const cached = cache().get(tokenId);
   if (cached) return cached.userId === userId ? cached : undefined;
-  const [token] = await db.select().from(tokens).where(and(eq(tokens.id, tokenId), eq(tokens.userId, userId)));
+  const [token] = await db
+    .select()
+    .from(tokens)
+    .where(and(eq(tokens.id, tokenId), eq(tokens.userId, userId)));
   if (token) {
     if (cache().size >= MAX_CACHED) cache().delete(cache().keys().next().value!);
     cache().set(tokenId, token);

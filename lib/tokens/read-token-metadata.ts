@@ -1,4 +1,4 @@
-import { erc20Abi, type Address } from "viem";
+import { type Address, erc20Abi } from "viem";
 import { publicClientFor } from "../chain/networks";
 import { AppError } from "../errors";
 

@@ -3,9 +3,9 @@ import type { Address } from "viem";
 import { networkConfig } from "../chain/networks";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { tokens, type Token } from "../db/schema";
-import { AppError } from "../errors";
 import { isUniqueViolation } from "../db/errors";
+import { type Token, tokens } from "../db/schema";
+import { AppError } from "../errors";
 import { allowCatalogueToken, findCatalogueToken } from "./catalogue";
 
 export interface TokenView {

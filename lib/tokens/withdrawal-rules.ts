@@ -1,16 +1,22 @@
-import type { Token } from "../db/schema";
 import type { Db } from "../db";
+import type { Token } from "../db/schema";
 import { AppError } from "../errors";
 import { formatAmount } from "../payments/amount";
 import { findCatalogueToken, minimumWithdrawal } from "./catalogue";
 
 /** A withdrawal of a token the operator disallowed, or below its minimum, is refused before anything is spent. */
-export async function assertWithdrawable(db: Db, token: Pick<Token, "network" | "contractAddress" | "symbol" | "decimals">, units: bigint): Promise<void> {
+export async function assertWithdrawable(
+  db: Db,
+  token: Pick<Token, "network" | "contractAddress" | "symbol" | "decimals">,
+  units: bigint,
+): Promise<void> {
   const entry = await findCatalogueToken(db, token.network, token.contractAddress);
   if (!entry || !entry.enabled) {
-    throw new AppError("VALIDATION_ERROR", `${token.symbol} is no longer accepted by this gateway (the operator disallowed it), so it cannot be withdrawn through it; nothing was sent`, [
-      { path: "tokenId", message: `${token.symbol} is not accepted by this gateway` },
-    ]);
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `${token.symbol} is no longer accepted by this gateway (the operator disallowed it), so it cannot be withdrawn through it; nothing was sent`,
+      [{ path: "tokenId", message: `${token.symbol} is not accepted by this gateway` }],
+    );
   }
   const minimum = minimumWithdrawal(entry);
   if (units < minimum) {

@@ -1,20 +1,28 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
-import { users, type User } from "../db/schema";
+import { type User, users } from "../db/schema";
 import { AppError } from "../errors";
 import { passwordSchema } from "./create-user";
 import { hashPassword, verifyPassword } from "./password";
 
 export const changePasswordSchema = z
-  .object({ currentPassword: z.string({ error: "current password is required" }).min(1, { error: "current password is required" }), newPassword: passwordSchema })
-  .refine((v) => v.currentPassword !== v.newPassword, { message: "the new password must differ from the current one", path: ["newPassword"] });
+  .object({
+    currentPassword: z.string({ error: "current password is required" }).min(1, { error: "current password is required" }),
+    newPassword: passwordSchema,
+  })
+  .refine((v) => v.currentPassword !== v.newPassword, {
+    message: "the new password must differ from the current one",
+    path: ["newPassword"],
+  });
 
 /** Answers the user as changed (with its new token version, for a fresh token). */
 export async function changePassword(db: Db, userId: number, input: z.output<typeof changePasswordSchema>): Promise<User> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    throw new AppError("VALIDATION_ERROR", "the current password is wrong", [{ path: "currentPassword", message: "the current password is wrong" }]);
+    throw new AppError("VALIDATION_ERROR", "the current password is wrong", [
+      { path: "currentPassword", message: "the current password is wrong" },
+    ]);
   }
   // Every token issued before (bearer tokens, other browsers' sessions) stops working.
   const [changed] = await db
@@ -27,5 +35,8 @@ export async function changePassword(db: Db, userId: number, input: z.output<typ
 
 /** Ends every dashboard session and bearer token of the user, this one included. */
 export async function signOutEverywhere(db: Db, userId: number): Promise<void> {
-  await db.update(users).set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+    .where(eq(users.id, userId));
 }

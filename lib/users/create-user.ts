@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { AppError } from "../errors";
 import type { Db } from "../db";
-import { users, type User } from "../db/schema";
-import { hashPassword } from "./password";
 import { isUniqueViolation } from "../db/errors";
+import { type User, users } from "../db/schema";
+import { AppError } from "../errors";
+import { hashPassword } from "./password";
 
 export const emailSchema = z
   .string({ error: "email must be a string" })
@@ -30,5 +30,3 @@ export async function createUser(db: Db, input: { email: string; password: strin
     throw error;
   }
 }
-
-

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
 
 /** scrypt (memory-hard) with per-password salt; the parameters travel with the hash. */
 const PARAMS = { N: 1 << 15, r: 8, p: 1, keyLength: 32 };

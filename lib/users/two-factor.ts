@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import QRCode from "qrcode";
-import type { Db } from "../db";
-import { recoveryCodes, users, type User } from "../db/schema";
-import { AppError } from "../errors";
 import { seal, unseal } from "../auth/secret-box";
 import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "../auth/sign-in-throttle";
 import { matchTotp, newTotpSecret, otpauthUri, toBase32 } from "../auth/totp";
+import type { Db } from "../db";
+import { recoveryCodes, type User, users } from "../db/schema";
+import { AppError } from "../errors";
 
 /**
  * Optional two-factor sign-in with an authenticator app (DESIGN.md §18). Enrolment shows a seed
@@ -25,7 +25,12 @@ export interface TwoFactorStatus {
 }
 
 export async function twoFactorStatus(db: Db, user: User): Promise<TwoFactorStatus> {
-  const left = user.totpEnabledAt ? await db.select({ id: recoveryCodes.id }).from(recoveryCodes).where(and(eq(recoveryCodes.userId, user.id), isNull(recoveryCodes.usedAt))) : [];
+  const left = user.totpEnabledAt
+    ? await db
+        .select({ id: recoveryCodes.id })
+        .from(recoveryCodes)
+        .where(and(eq(recoveryCodes.userId, user.id), isNull(recoveryCodes.usedAt)))
+    : [];
   return { enabled: user.totpEnabledAt !== null, enabledAt: user.totpEnabledAt?.toISOString() ?? null, recoveryCodesLeft: left.length };
 }
 
@@ -38,9 +43,13 @@ export interface Enrolment {
 
 /** A fresh seed to scan; nothing changes for sign-in until confirmEnrolment. */
 export async function startEnrolment(db: Db, user: User): Promise<Enrolment> {
-  if (user.totpEnabledAt) throw new AppError("VALIDATION_ERROR", "two-factor authentication is already on; turn it off first to use another app");
+  if (user.totpEnabledAt)
+    throw new AppError("VALIDATION_ERROR", "two-factor authentication is already on; turn it off first to use another app");
   const secret = newTotpSecret();
-  await db.update(users).set({ totpPendingSecret: seal(secret, SEED), updatedAt: new Date() }).where(eq(users.id, user.id));
+  await db
+    .update(users)
+    .set({ totpPendingSecret: seal(secret, SEED), updatedAt: new Date() })
+    .where(eq(users.id, user.id));
   const uri = otpauthUri(secret, user.email);
   return { secret, uri, qrCode: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
 }
@@ -55,7 +64,13 @@ export async function confirmEnrolment(db: Db, user: User, code: string): Promis
   return db.transaction(async (tx) => {
     const [enabled] = await tx
       .update(users)
-      .set({ totpSecret: seal(secret, SEED), totpPendingSecret: null, totpEnabledAt: new Date(), totpLastStep: step, updatedAt: new Date() })
+      .set({
+        totpSecret: seal(secret, SEED),
+        totpPendingSecret: null,
+        totpEnabledAt: new Date(),
+        totpLastStep: step,
+        updatedAt: new Date(),
+      })
       .where(and(eq(users.id, user.id), isNull(users.totpEnabledAt)))
       .returning({ id: users.id });
     if (!enabled) throw new AppError("VALIDATION_ERROR", "two-factor authentication is already on");
@@ -67,7 +82,10 @@ export async function confirmEnrolment(db: Db, user: User, code: string): Promis
 export async function disableTwoFactor(db: Db, user: User, code: string): Promise<void> {
   await verifySecondFactor(db, user, code, { allowRecoveryCode: true });
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await tx
+      .update(users)
+      .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, updatedAt: new Date() })
+      .where(eq(users.id, user.id));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
   });
 }
@@ -92,7 +110,12 @@ export async function requireSecondFactor(db: Db, user: User, code: string | und
  * A current code (each works once) or, where allowed, an unused recovery code. A wrong one is a
  * failed sign-in of the account.
  */
-export async function verifySecondFactor(db: Db, user: User, code: string, options: { allowRecoveryCode: boolean }): Promise<"totp" | "recovery-code"> {
+export async function verifySecondFactor(
+  db: Db,
+  user: User,
+  code: string,
+  options: { allowRecoveryCode: boolean },
+): Promise<"totp" | "recovery-code"> {
   assertSignInAllowed(user.email);
   if (!user.totpEnabledAt) throw new AppError("VALIDATION_ERROR", "two-factor authentication is not on for this account");
   // Unreadable after NEXTAUTH_SECRET changed: only a recovery code can sign in then.
@@ -122,7 +145,11 @@ export async function verifySecondFactor(db: Db, user: User, code: string, optio
     }
   }
   recordSignInFailure(user.email);
-  throw codeError(options.allowRecoveryCode ? "that code is not right (or was used already): enter the current code from your app, or an unused recovery code" : "that code is not right (or was used already): enter the current code from your app");
+  throw codeError(
+    options.allowRecoveryCode
+      ? "that code is not right (or was used already): enter the current code from your app, or an unused recovery code"
+      : "that code is not right (or was used already): enter the current code from your app",
+  );
 }
 
 async function replaceRecoveryCodes(tx: Db, userId: number): Promise<string[]> {

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { and, count, desc, eq, isNull, lte, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
-import { webhookDeliveries, webhookEndpoints, type Domain, type WebhookDelivery } from "../db/schema";
+import { type Domain, type WebhookDelivery, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { AppError } from "../errors";
-import { offsetOf, pageOf, type Page } from "../pagination";
+import { offsetOf, type Page, pageOf } from "../pagination";
 import { pageParamSchema } from "../validation";
 import { requireEndpoint } from "./endpoints";
 import { enqueueEvents } from "./outbox";
@@ -87,13 +87,25 @@ export async function queuePing(db: Db, domain: Domain): Promise<DeliveryView> {
   const [waiting] = await db
     .select({ n: count() })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.eventType, "ping"), eq(webhookDeliveries.status, "pending")));
+    .where(
+      and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.eventType, "ping"), eq(webhookDeliveries.status, "pending")),
+    );
   if (Number(waiting?.n ?? 0) >= MAX_PENDING_PINGS) {
-    throw new AppError("RATE_LIMITED", `${MAX_PENDING_PINGS} test events are still waiting for your endpoint; send more once they are delivered`, undefined, { "retry-after": "10" });
+    throw new AppError(
+      "RATE_LIMITED",
+      `${MAX_PENDING_PINGS} test events are still waiting for your endpoint; send more once they are delivered`,
+      undefined,
+      { "retry-after": "10" },
+    );
   }
   // Each ping on its own: a test must not wait behind an earlier one that is still retrying.
   const [queued] = await enqueueEvents(db, [
-    { domainId: domain.id, type: "ping", orderKey: `ping:${randomUUID()}`, data: { domainId: domain.id, domain: domain.origin, message: "webhook test from BSC Pay" } },
+    {
+      domainId: domain.id,
+      type: "ping",
+      orderKey: `ping:${randomUUID()}`,
+      data: { domainId: domain.id, domain: domain.origin, message: "webhook test from BSC Pay" },
+    },
   ]);
   return toDeliveryView(queued!);
 }

@@ -3,11 +3,11 @@ import { Webhook } from "standardwebhooks";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
-import { webhookDeliveries, webhookEndpoints, type WebhookDelivery, type WebhookEndpoint } from "../db/schema";
+import { type WebhookDelivery, type WebhookEndpoint, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { signingSecrets } from "./endpoints";
-import { DELIVERY_TIMEOUT_MS, postWebhook, type PostResult } from "./post-webhook";
+import { DELIVERY_TIMEOUT_MS, type PostResult, postWebhook } from "./post-webhook";
 import { retryDelayMs } from "./retry-schedule";
 
 /**
@@ -44,7 +44,11 @@ export const IN_FLIGHT_PER_USER = 8;
  * IN_FLIGHT_PER_ENDPOINT leased at once, nor a merchant's endpoints together more than
  * IN_FLIGHT_PER_USER, so receivers that hang for 10 s per request cannot hold up anyone else's webhooks.
  */
-export async function claimDueDeliveries(db: Db, limit: number, options: { leaseMs?: number; now?: Date } = {}): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  db: Db,
+  limit: number,
+  options: { leaseMs?: number; now?: Date } = {},
+): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
   const now = options.now ?? new Date();
   const at = now.toISOString();
@@ -85,7 +89,9 @@ export async function claimDueDeliveries(db: Db, limit: number, options: { lease
       where w.id = due.id and w.status = 'pending' and (w.locked_until is null or w.locked_until <= ${at}::timestamptz)
       returning w.id, w.endpoint_id`),
   );
-  return rows.map((r) => ({ deliveryId: Number(r.id), endpointId: Number(r.endpoint_id), lease: leaseEnd })).sort((a, b) => a.deliveryId - b.deliveryId);
+  return rows
+    .map((r) => ({ deliveryId: Number(r.id), endpointId: Number(r.endpoint_id), lease: leaseEnd }))
+    .sort((a, b) => a.deliveryId - b.deliveryId);
 }
 
 export type AttemptOutcome = "delivered" | "retrying" | "failed" | "skipped";
@@ -95,7 +101,11 @@ export type AttemptOutcome = "delivered" | "retrying" | "failed" | "skipped";
  * is still this one and alive: a run that started late (its lease ran out and someone else claimed
  * it, or the merchant asked for a redelivery) sends nothing and records nothing.
  */
-export async function attemptDelivery(db: Db, claim: Pick<ClaimedDelivery, "deliveryId" | "lease">, options: { timeoutMs?: number } = {}): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  db: Db,
+  claim: Pick<ClaimedDelivery, "deliveryId" | "lease">,
+  options: { timeoutMs?: number } = {},
+): Promise<AttemptOutcome> {
   const [row] = await db
     .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
     .from(webhookDeliveries)
@@ -125,7 +135,13 @@ export function signedHeaders(
   };
 }
 
-async function recordAttempt(db: Db, delivery: WebhookDelivery, lease: string, result: PostResult, now = new Date()): Promise<AttemptOutcome> {
+async function recordAttempt(
+  db: Db,
+  delivery: WebhookDelivery,
+  lease: string,
+  result: PostResult,
+  now = new Date(),
+): Promise<AttemptOutcome> {
   const attempts = delivery.attempts + 1;
   const delay = result.ok ? null : retryDelayMs(attempts);
   const outcome: AttemptOutcome = result.ok ? "delivered" : delay === null ? "failed" : "retrying";
@@ -141,10 +157,19 @@ async function recordAttempt(db: Db, delivery: WebhookDelivery, lease: string, r
       deliveredAt: result.ok ? now : null,
       lockedUntil: null,
     })
-    .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, "pending"), sql`${webhookDeliveries.lockedUntil} = ${lease}::timestamptz`));
+    .where(
+      and(
+        eq(webhookDeliveries.id, delivery.id),
+        eq(webhookDeliveries.status, "pending"),
+        sql`${webhookDeliveries.lockedUntil} = ${lease}::timestamptz`,
+      ),
+    );
   metrics().webhookAttempts.inc({ outcome });
   if (outcome === "failed") {
-    log.warn({ deliveryId: delivery.id, eventType: delivery.eventType, attempts }, "webhook delivery failed for good; the merchant can redeliver it");
+    log.warn(
+      { deliveryId: delivery.id, eventType: delivery.eventType, attempts },
+      "webhook delivery failed for good; the merchant can redeliver it",
+    );
   }
   return outcome;
 }
@@ -167,7 +192,10 @@ export async function deliverDueWebhooks(
       const claim = claimed[next++]!;
       const deliveryId = claim.deliveryId;
       const outcome = await attemptDelivery(db, claim, { timeoutMs: options.timeoutMs }).catch((error: unknown) => {
-        log.warn({ deliveryId, err: error instanceof Error ? error.message : String(error) }, "webhook attempt not recorded; the lease will bring it back");
+        log.warn(
+          { deliveryId, err: error instanceof Error ? error.message : String(error) },
+          "webhook attempt not recorded; the lease will bring it back",
+        );
         return "skipped" as const;
       });
       if (outcome === "delivered") delivered++;

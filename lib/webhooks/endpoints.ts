@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
-import { domains, webhookEndpoints, type Domain, type WebhookEndpoint } from "../db/schema";
+import { type Domain, domains, type WebhookEndpoint, webhookEndpoints } from "../db/schema";
 import { AppError } from "../errors";
 
 /** How long a rotated-out secret keeps signing (a second signature), so receivers can switch over. */
@@ -84,7 +84,10 @@ export async function rotateSecret(db: Db, domain: Domain, now = new Date()): Pr
 }
 
 /** The secrets that sign a delivery now: the current one, and the previous during its overlap. */
-export function signingSecrets(endpoint: Pick<WebhookEndpoint, "secret" | "previousSecret" | "previousSecretExpiresAt">, now = new Date()): string[] {
+export function signingSecrets(
+  endpoint: Pick<WebhookEndpoint, "secret" | "previousSecret" | "previousSecretExpiresAt">,
+  now = new Date(),
+): string[] {
   const previousValid = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
   return previousValid ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
 }
@@ -102,10 +105,12 @@ export async function backfillEndpoints(db: Db): Promise<number> {
 
 /** Counts for /api/health: deliveries waiting, and those that gave up (the merchant sees them). */
 export async function webhookBacklog(db: Db): Promise<{ pending: number; failed: number }> {
-  const [row] = rowsOf<{ pending: number; failed: number }>(await db.execute(sql`
+  const [row] = rowsOf<{ pending: number; failed: number }>(
+    await db.execute(sql`
     select count(*) filter (where d.status = 'pending' and e.enabled)::int as pending,
            count(*) filter (where d.status = 'failed')::int as failed
     from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
-    where d.status <> 'delivered'`));
+    where d.status <> 'delivered'`),
+  );
   return { pending: Number(row?.pending ?? 0), failed: Number(row?.failed ?? 0) };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "../db";
-import { webhookDeliveries, type WebhookDelivery, type WebhookEndpoint } from "../db/schema";
+import { type WebhookDelivery, type WebhookEndpoint, webhookDeliveries } from "../db/schema";
 import { endpointsForEvents } from "./endpoints";
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -34,7 +34,10 @@ export function newEventId(): string {
  * describe: both commit or neither does, so no event is lost and none is invented.
  */
 export async function enqueueEvents(tx: Db, events: OutboxEvent[], now = new Date()): Promise<WebhookDelivery[]> {
-  const endpoints = await endpointsForEvents(tx, events.flatMap((e) => (e.domainId === null ? [] : [e.domainId])));
+  const endpoints = await endpointsForEvents(
+    tx,
+    events.flatMap((e) => (e.domainId === null ? [] : [e.domainId])),
+  );
   return insertDeliveries(tx, endpoints, events, now);
 }
 
@@ -42,12 +45,19 @@ export async function enqueueEvents(tx: Db, events: OutboxEvent[], now = new Dat
  * The same, for callers that looked the endpoints up first (endpointsForEvents) to build the
  * events' data only when someone will receive them.
  */
-export async function insertDeliveries(tx: Db, endpoints: Map<number, WebhookEndpoint>, events: OutboxEvent[], now: Date): Promise<WebhookDelivery[]> {
+export async function insertDeliveries(
+  tx: Db,
+  endpoints: Map<number, WebhookEndpoint>,
+  events: OutboxEvent[],
+  now: Date,
+): Promise<WebhookDelivery[]> {
   const rows = events.flatMap((event) => {
     const endpoint = event.domainId === null ? undefined : endpoints.get(event.domainId);
     if (!endpoint) return [];
     const payload = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: event.data });
-    return [{ endpointId: endpoint.id, eventId: newEventId(), eventType: event.type, payload, orderKey: event.orderKey, nextAttemptAt: now }];
+    return [
+      { endpointId: endpoint.id, eventId: newEventId(), eventType: event.type, payload, orderKey: event.orderKey, nextAttemptAt: now },
+    ];
   });
   return rows.length > 0 ? tx.insert(webhookDeliveries).values(rows).returning() : [];
 }

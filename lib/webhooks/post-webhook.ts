@@ -1,9 +1,9 @@
 import { type LookupAddress } from "node:dns";
 import { Resolver } from "node:dns/promises";
 import { readFileSync } from "node:fs";
-import { isIP } from "node:net";
 import http from "node:http";
 import https from "node:https";
+import { isIP } from "node:net";
 import { isNonPublicAddress } from "./address-guard";
 import { refuseTarget } from "./webhook-url";
 
@@ -57,7 +57,12 @@ export function postWebhook(
       target,
       {
         method: "POST",
-        headers: { "content-type": "application/json", "user-agent": "bsc-pay-webhooks/1", "content-length": Buffer.byteLength(body), ...headers },
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "bsc-pay-webhooks/1",
+          "content-length": Buffer.byteLength(body),
+          ...headers,
+        },
         lookup: options.allowPrivate ? undefined : publicOnlyLookup,
         agent: false,
       },
@@ -68,7 +73,11 @@ export function postWebhook(
           finish(
             statusCode >= 200 && statusCode < 300
               ? { ok: true, statusCode, error: null }
-              : { ok: false, statusCode, error: statusCode >= 300 && statusCode < 400 ? `HTTP ${statusCode}: redirects are not followed` : `HTTP ${statusCode}` },
+              : {
+                  ok: false,
+                  statusCode,
+                  error: statusCode >= 300 && statusCode < 400 ? `HTTP ${statusCode}: redirects are not followed` : `HTTP ${statusCode}`,
+                },
           );
         response.on("data", (chunk: Buffer) => {
           read += chunk.length;
@@ -78,7 +87,10 @@ export function postWebhook(
         response.on("error", done);
       },
     );
-    const timer = setTimeout(() => finish({ ok: false, statusCode: null, error: `no answer within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ ok: false, statusCode: null, error: `no answer within ${Math.round(timeoutMs / 1000)} s` }),
+      timeoutMs,
+    );
     request.on("error", (error) => finish({ ok: false, statusCode: null, error: connectionError(error) }));
     request.end(body);
   });
@@ -104,7 +116,10 @@ function publicOnlyLookup(
   const family = Number(options.family ?? 0);
   const pinned = hostsFileAddresses(name).filter((a) => family === 0 || a.family === family);
   if (pinned.length > 0) return answer(hostname, pinned, options, callback);
-  void Promise.allSettled([family === 6 ? Promise.resolve([]) : resolver.resolve4(name), family === 4 ? Promise.resolve([]) : resolver.resolve6(name)]).then(([v4, v6]) => {
+  void Promise.allSettled([
+    family === 6 ? Promise.resolve([]) : resolver.resolve4(name),
+    family === 4 ? Promise.resolve([]) : resolver.resolve6(name),
+  ]).then(([v4, v6]) => {
     const addresses: LookupAddress[] = [
       ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),
       ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 })) : []),
@@ -161,7 +176,8 @@ function connectionError(error: Error & { code?: string }): string {
     case "ETIMEDOUT":
       return "the connection timed out";
     default:
-      if (error.code?.startsWith("ERR_TLS") || /certificate|SSL|TLS/i.test(error.message)) return "TLS failed: the certificate was not accepted";
+      if (error.code?.startsWith("ERR_TLS") || /certificate|SSL|TLS/i.test(error.message))
+        return "TLS failed: the certificate was not accepted";
       return `the request failed (${error.code ?? "network error"})`;
   }
 }

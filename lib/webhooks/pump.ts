@@ -1,6 +1,6 @@
 import type { Db } from "../db";
 import { log } from "../log";
-import { attemptDelivery, claimDueDeliveries, type ClaimedDelivery } from "./dispatch";
+import { attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "./dispatch";
 
 /**
  * The embedded runner's webhook sender: keeps up to `maxInFlight` deliveries going, and claims
@@ -55,7 +55,10 @@ export class WebhookPump {
     const attempt: Promise<void> = attemptDelivery(this.db, claim)
       .then(() => undefined)
       .catch((error: unknown) => {
-        log.warn({ deliveryId, err: error instanceof Error ? error.message : String(error) }, "webhook attempt not recorded; its lease brings it back");
+        log.warn(
+          { deliveryId, err: error instanceof Error ? error.message : String(error) },
+          "webhook attempt not recorded; its lease brings it back",
+        );
       })
       .finally(() => {
         this.running.delete(attempt);

@@ -2,13 +2,13 @@ import { and, eq, sql } from "drizzle-orm";
 import { networkConfig, publicClientFor } from "../chain/networks";
 import { errorText } from "../chain/rpc-errors";
 import type { Db } from "../db";
-import { chainTransactions, idempotencyRecords, withdrawals, type ChainTransaction, type Withdrawal } from "../db/schema";
+import { type ChainTransaction, chainTransactions, idempotencyRecords, type Withdrawal, withdrawals } from "../db/schema";
 import { broadcastRecorded, REFUSED_PREFIX } from "../ledger/broadcast";
 import { replaceTransaction } from "../ledger/replace";
-import { settleNonce, type NonceOutcome } from "../ledger/settle";
+import { type NonceOutcome, settleNonce } from "../ledger/settle";
 import { log } from "../log";
 import { enqueueWithdrawalEvent } from "./withdrawal-events";
-import { releasesIdempotencyKey, settleWithdrawal, withdrawalEvent, type NonceFacts, type Settlement } from "./withdrawal-state";
+import { type NonceFacts, releasesIdempotencyKey, type Settlement, settleWithdrawal, withdrawalEvent } from "./withdrawal-state";
 
 /**
  * Broadcasting and settling withdrawals through the ledger (lib/ledger). A withdrawal's
@@ -50,9 +50,16 @@ export async function settleOne(db: Db, withdrawal: Withdrawal): Promise<Settlem
   const outcome = await settleNonce(db, { network: withdrawal.network, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce });
   const own = outcome.rows.find((r) => r.id === withdrawal.chainTxId);
   const broadcastError = own?.broadcastError?.startsWith(REFUSED_PREFIX) ? own.broadcastError.slice(REFUSED_PREFIX.length) : null;
-  const settlement = settleWithdrawal({ nonce: await nonceFacts(outcome, withdrawal.network), requiredConfirmations: network.confirmations, broadcastError });
+  const settlement = settleWithdrawal({
+    nonce: await nonceFacts(outcome, withdrawal.network),
+    requiredConfirmations: network.confirmations,
+    broadcastError,
+  });
   if (settlement.status === "submitted" && settlement.needsOperator) {
-    log.error({ withdrawalId: withdrawal.id, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce }, "a withdrawal's nonce was used by a transaction the service did not sign; it stays submitted until an operator checks the wallet");
+    log.error(
+      { withdrawalId: withdrawal.id, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce },
+      "a withdrawal's nonce was used by a transaction the service did not sign; it stays submitted until an operator checks the wallet",
+    );
   }
   if (settlement.status !== "submitted") await finish(db, withdrawal, settlement, outcome.state === "settled" ? outcome.winner : null);
   return settlement;
@@ -70,7 +77,12 @@ async function nonceFacts(outcome: NonceOutcome, network: string): Promise<Nonce
   };
 }
 
-async function finish(db: Db, withdrawal: Withdrawal, settlement: Settlement & { status: "completed" | "failed" }, winner: ChainTransaction | null): Promise<void> {
+async function finish(
+  db: Db,
+  withdrawal: Withdrawal,
+  settlement: Settlement & { status: "completed" | "failed" },
+  winner: ChainTransaction | null,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const done = await tx
       .update(withdrawals)
@@ -90,7 +102,13 @@ async function finish(db: Db, withdrawal: Withdrawal, settlement: Settlement & {
       // Nothing was sent, and the chain says so: the shop may retry the same request with the same key.
       await tx
         .delete(idempotencyRecords)
-        .where(and(eq(idempotencyRecords.apiKeyId, withdrawal.apiKeyId), eq(idempotencyRecords.scope, "withdrawal.send"), sql`${idempotencyRecords.responseBody}->>'withdrawalId' = ${withdrawal.id}`));
+        .where(
+          and(
+            eq(idempotencyRecords.apiKeyId, withdrawal.apiKeyId),
+            eq(idempotencyRecords.scope, "withdrawal.send"),
+            sql`${idempotencyRecords.responseBody}->>'withdrawalId' = ${withdrawal.id}`,
+          ),
+        );
     }
   });
 }

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { pageParamSchema, positiveIntSchema } from "../validation";
 import { addressSchema } from "../chain/address";
 import { WITHDRAWAL_STATUSES } from "../db/schema";
 import { amountStringSchema } from "../payments/amount";
-
+import { pageParamSchema, positiveIntSchema } from "../validation";
 
 export const sendWithdrawalSchema = z
   .object({
@@ -15,7 +14,6 @@ export const sendWithdrawalSchema = z
   .meta({ id: "SendWithdrawalRequest" });
 
 export type SendWithdrawalInput = z.output<typeof sendWithdrawalSchema>;
-
 
 export const withdrawalHistoryQuerySchema = z.object({
   page: pageParamSchema("page", 1),

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, gte } from "drizzle-orm";
-import { encodeFunctionData, erc20Abi, type Address } from "viem";
+import { type Address, encodeFunctionData, erc20Abi } from "viem";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
@@ -8,14 +8,14 @@ import { classifyRpcError, errorText } from "../chain/rpc-errors";
 import { assertNotServiceAddress } from "../chain/service-addresses";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { walletNonces, withdrawals, type Withdrawal } from "../db/schema";
+import { type Withdrawal, walletNonces, withdrawals } from "../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
-import { recordTransaction } from "../ledger/record";
 import { AppError } from "../errors";
+import { assertMayWithdraw, lockMerchant } from "../gas/limits";
+import { recordTransaction } from "../ledger/record";
 import { amountProblemMessage, parseAmount } from "../payments/amount";
 import { findOwnToken } from "../tokens/find-own-token";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
-import { assertMayWithdraw, lockMerchant } from "../gas/limits";
 import type { SendWithdrawalInput } from "./schemas";
 
 /**
@@ -39,7 +39,12 @@ export interface WithdrawalSender {
   clientRequestId?: string;
 }
 
-export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: SendWithdrawalInput, options: { afterTopUp?: boolean } = {}): Promise<RecordedWithdrawal> {
+export async function recordWithdrawal(
+  db: Db,
+  sender: WithdrawalSender,
+  input: SendWithdrawalInput,
+  options: { afterTopUp?: boolean } = {},
+): Promise<RecordedWithdrawal> {
   const limits = { checkGasBudget: !options.afterTopUp };
   const domain = await getOwnDomain(db, sender.userId, input.domainId).catch(() => {
     throw new AppError("NOT_FOUND", `domain ${input.domainId} not found`);
@@ -47,7 +52,8 @@ export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: 
   const token = await findOwnToken(db, sender.userId, input.tokenId);
   if (!token) throw new AppError("NOT_FOUND", `token ${input.tokenId} not found`);
   const network = networkConfig(token.network);
-  if (!network) throw new AppError("VALIDATION_ERROR", `token ${token.symbol} is on network ${token.network}, which this server does not serve`);
+  if (!network)
+    throw new AppError("VALIDATION_ERROR", `token ${token.symbol} is on network ${token.network}, which this server does not serve`);
   const units = parseAmount(input.amount, token.decimals);
   if (typeof units === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", units, token.decimals));
   await assertWithdrawable(db, token, units);
@@ -65,10 +71,16 @@ export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: 
     const balance = await client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] });
     if (balance < units) throw insufficientTokens(balance, units, 0n, token.decimals);
     await simulate(() => client.call({ account: from, to: contract, data }));
-    const [estimate, price] = await Promise.all([simulate(() => client.estimateGas({ account: from, to: contract, data })), client.getGasPrice()]);
+    const [estimate, price] = await Promise.all([
+      simulate(() => client.estimateGas({ account: from, to: contract, data })),
+      client.getGasPrice(),
+    ]);
     const cap = getConfig().maxWithdrawalGas;
     if (estimate > cap) {
-      throw new AppError("BLOCKCHAIN_ERROR", `the transfer needs ${estimate} gas, above this gateway's limit of ${cap} (MAX_WITHDRAWAL_GAS); nothing was sent`);
+      throw new AppError(
+        "BLOCKCHAIN_ERROR",
+        `the transfer needs ${estimate} gas, above this gateway's limit of ${cap} (MAX_WITHDRAWAL_GAS); nothing was sent`,
+      );
     }
     const limit = (estimate * 13n + 9n) / 10n;
     return { gasLimit: limit < cap ? limit : cap, gasPrice: price };
@@ -83,19 +95,39 @@ export async function recordWithdrawal(db: Db, sender: WithdrawalSender, input: 
     const pending = await tx
       .select()
       .from(withdrawals)
-      .where(and(eq(withdrawals.network, token.network), eq(withdrawals.fromAddress, from), eq(withdrawals.status, "submitted"), gte(withdrawals.nonce, chainCount)));
+      .where(
+        and(
+          eq(withdrawals.network, token.network),
+          eq(withdrawals.fromAddress, from),
+          eq(withdrawals.status, "submitted"),
+          gte(withdrawals.nonce, chainCount),
+        ),
+      );
     const reservedTokens = pending.filter((w) => w.tokenId === token.id).reduce((sum, w) => sum + w.amount, 0n);
     const reservedGas = pending.reduce((sum, w) => sum + w.gasLimit * w.gasPrice, 0n);
     const [tokenBalance, bnb] = await rpc(() =>
-      Promise.all([client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }), client.getBalance({ address: from })]),
+      Promise.all([
+        client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }),
+        client.getBalance({ address: from }),
+      ]),
     );
     if (tokenBalance - reservedTokens < units) throw insufficientTokens(tokenBalance, units, reservedTokens, token.decimals);
-    if (bnb - reservedGas < gasLimit * gasPrice) throw new ShortOfGasError(token.network, domain.id, from, reservedGas + gasLimit * gasPrice, gasLimit * gasPrice);
+    if (bnb - reservedGas < gasLimit * gasPrice)
+      throw new ShortOfGasError(token.network, domain.id, from, reservedGas + gasLimit * gasPrice, gasLimit * gasPrice);
 
     const nonce = await allocateNonce(tx, token.network, from, chainCount);
     const chain = chainOf(network);
-    const raw = await keys.signer("withdrawal", domain.id).signTransaction({ chain, chainId: chain.id, type: "legacy", to: contract, data, gas: gasLimit, gasPrice, nonce });
-    const ledgerRow = await recordTransaction(tx, { network: token.network, walletRole: "withdrawal", walletIndex: domain.id, wallet: from, kind: "withdrawal", raw });
+    const raw = await keys
+      .signer("withdrawal", domain.id)
+      .signTransaction({ chain, chainId: chain.id, type: "legacy", to: contract, data, gas: gasLimit, gasPrice, nonce });
+    const ledgerRow = await recordTransaction(tx, {
+      network: token.network,
+      walletRole: "withdrawal",
+      walletIndex: domain.id,
+      wallet: from,
+      kind: "withdrawal",
+      raw,
+    });
     const [row] = await tx
       .insert(withdrawals)
       .values({
@@ -178,4 +210,3 @@ async function rpc<T>(fn: () => Promise<T>): Promise<T> {
     throw new AppError("BLOCKCHAIN_ERROR", `RPC request failed: ${errorText(error).split(" | ")[0]!.slice(0, 160)}`);
   }
 }
-

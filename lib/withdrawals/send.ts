@@ -1,13 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import type { Address } from "viem";
+import { ensureGasBalance } from "../chain/gas-top-up";
 import type { Db } from "../db";
 import { isUniqueViolation } from "../db/errors";
-import { tokens, withdrawals, type ApiKey, type User, type Withdrawal } from "../db/schema";
-import { requireSecondFactor } from "../users/two-factor";
-import { ensureGasBalance } from "../chain/gas-top-up";
+import { type ApiKey, tokens, type User, type Withdrawal, withdrawals } from "../db/schema";
 import { AppError } from "../errors";
-import { chargeForDomainWallet } from "../ledger/charges";
 import { runIdempotent } from "../idempotency/idempotency";
+import { chargeForDomainWallet } from "../ledger/charges";
+import { requireSecondFactor } from "../users/two-factor";
 import { broadcastWithdrawal, settleOne } from "./confirm-withdrawals";
 import type { SendWithdrawalInput } from "./schemas";
 import { recordWithdrawal, ShortOfGasError, type WithdrawalSender } from "./send-withdrawal";
@@ -39,11 +39,15 @@ export async function sendWithdrawal(
   return send(db, input, async (afterTopUp) => {
     if (idempotency === null) return recordAndView(db, sender, input, afterTopUp);
     let recorded: Withdrawal | undefined;
-    const result = await runIdempotent(db, { apiKeyId: apiKey.id, scope: "withdrawal.send", key: idempotency.key, body: idempotency.body }, async (tx) => {
-      const done = await recordAndView(tx, sender, input, afterTopUp);
-      recorded = done.withdrawal;
-      return { status: 201, body: done.view };
-    });
+    const result = await runIdempotent(
+      db,
+      { apiKeyId: apiKey.id, scope: "withdrawal.send", key: idempotency.key, body: idempotency.body },
+      async (tx) => {
+        const done = await recordAndView(tx, sender, input, afterTopUp);
+        recorded = done.withdrawal;
+        return { status: 201, body: done.view };
+      },
+    );
     return { view: result.body, withdrawal: result.replayed ? undefined : recorded };
   });
 }
@@ -92,11 +96,18 @@ export async function sendWithdrawalFromDashboard(
 
 async function recordAndView(db: Db, sender: WithdrawalSender, input: SendWithdrawalInput, afterTopUp: boolean): Promise<Recorded> {
   const recorded = await recordWithdrawal(db, sender, input, { afterTopUp });
-  return { view: toWithdrawalView(recorded.withdrawal, { symbol: recorded.tokenSymbol, decimals: recorded.tokenDecimals }), withdrawal: recorded.withdrawal };
+  return {
+    view: toWithdrawalView(recorded.withdrawal, { symbol: recorded.tokenSymbol, decimals: recorded.tokenDecimals }),
+    withdrawal: recorded.withdrawal,
+  };
 }
 
 /** `attempt(afterTopUp)`: true once this request had the wallet topped up (its gas is spent: no budget check again). */
-async function send(db: Db, input: SendWithdrawalInput, attempt: (afterTopUp: boolean) => Promise<Recorded>): Promise<{ view: WithdrawalView; replayed: boolean }> {
+async function send(
+  db: Db,
+  input: SendWithdrawalInput,
+  attempt: (afterTopUp: boolean) => Promise<Recorded>,
+): Promise<{ view: WithdrawalView; replayed: boolean }> {
   let outcome: Recorded | undefined;
   for (let round = 1; outcome === undefined; round++) {
     try {
@@ -113,7 +124,10 @@ async function send(db: Db, input: SendWithdrawalInput, attempt: (afterTopUp: bo
   if ((await broadcastWithdrawal(db, withdrawal)) === "refused") {
     const settled = await waitForSettlement(db, withdrawal.id);
     if (settled?.status === "failed") {
-      throw new AppError("BLOCKCHAIN_ERROR", `${settled.failureReason ?? "the network refused the transaction"} (withdrawal ${withdrawal.id} failed)`);
+      throw new AppError(
+        "BLOCKCHAIN_ERROR",
+        `${settled.failureReason ?? "the network refused the transaction"} (withdrawal ${withdrawal.id} failed)`,
+      );
     }
   }
   return { view, replayed: false };

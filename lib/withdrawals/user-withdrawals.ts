@@ -1,14 +1,14 @@
 import { and, count, desc, eq } from "drizzle-orm";
+import { bnbBalanceOf, tokenBalanceOf } from "../dashboard/wallet-balances";
 import type { Db } from "../db";
-import { chainTransactions, domains, tokens, withdrawals, type Withdrawal, type WithdrawalStatus } from "../db/schema";
+import { chainTransactions, domains, tokens, type Withdrawal, type WithdrawalStatus, withdrawals } from "../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
 import { AppError } from "../errors";
-import { offsetOf, pageOf, type Page } from "../pagination";
+import { offsetOf, type Page, pageOf } from "../pagination";
 import { formatAmount } from "../payments/amount";
 import { findOwnToken } from "../tokens/find-own-token";
-import { bnbBalanceOf, tokenBalanceOf } from "../dashboard/wallet-balances";
-import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
 import { isUuid } from "../validation";
+import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
 
 /** A merchant's withdrawals from every key and the dashboard, newest first. */
 export async function listUserWithdrawals(

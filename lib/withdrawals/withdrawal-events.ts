@@ -15,7 +15,10 @@ export async function enqueueWithdrawalEvent(
 ): Promise<WebhookDelivery[]> {
   const endpoints = await endpointsForEvents(tx, [withdrawal.domainId]);
   if (!endpoints.has(withdrawal.domainId)) return [];
-  const [token] = await tx.select({ symbol: tokens.symbol, decimals: tokens.decimals }).from(tokens).where(eq(tokens.id, withdrawal.tokenId));
+  const [token] = await tx
+    .select({ symbol: tokens.symbol, decimals: tokens.decimals })
+    .from(tokens)
+    .where(eq(tokens.id, withdrawal.tokenId));
   return insertDeliveries(
     tx,
     endpoints,

@@ -27,7 +27,9 @@ export function settleWithdrawal(facts: WithdrawalFacts): Settlement {
   if (nonce.state === "taken-by-other") return { status: "submitted", needsOperator: true };
   if (nonce.confirmations < Math.max(1, facts.requiredConfirmations)) return { status: "submitted" };
   if (nonce.by === "withdrawal") {
-    return nonce.success ? { status: "completed" } : { status: "failed", reason: "the transfer reverted on chain; the tokens were not sent" };
+    return nonce.success
+      ? { status: "completed" }
+      : { status: "failed", reason: "the transfer reverted on chain; the tokens were not sent" };
   }
   const why = facts.broadcastError ? `the network refused the transaction (${facts.broadcastError})` : "the transaction was not mined";
   return { status: "failed", reason: `${why}; its nonce was filled by a 0-value transfer, nothing was sent` };

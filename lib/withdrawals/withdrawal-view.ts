@@ -1,9 +1,9 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import type { Db } from "../db";
-import { tokens, withdrawals, type Withdrawal, type WithdrawalStatus } from "../db/schema";
+import { tokens, type Withdrawal, type WithdrawalStatus, withdrawals } from "../db/schema";
 import { AppError } from "../errors";
+import { offsetOf, type Page, pageOf } from "../pagination";
 import { formatAmount } from "../payments/amount";
-import { offsetOf, pageOf, type Page } from "../pagination";
 
 export function toWithdrawalView(withdrawal: Withdrawal, token: { symbol: string; decimals: number }) {
   return {

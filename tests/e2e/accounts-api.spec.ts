@@ -19,7 +19,12 @@ test("register → token → package → token → domain → API key", async ({
 
   const tokenRes = await request.post("/api/user/tokens", { headers, data: { contractAddress: DEMO_TOKEN_ADDRESS, network: "local" } });
   expect(tokenRes.status()).toBe(201);
-  expect((await tokenRes.json()).data).toMatchObject({ symbol: "DUSD", decimals: 18, contractAddress: DEMO_TOKEN_ADDRESS, network: "local" });
+  expect((await tokenRes.json()).data).toMatchObject({
+    symbol: "DUSD",
+    decimals: 18,
+    contractAddress: DEMO_TOKEN_ADDRESS,
+    network: "local",
+  });
 
   const domain = await request.post("/api/user/domains", { headers, data: { domain: "https://shop.example.com" } });
   expect(domain.status()).toBe(201);

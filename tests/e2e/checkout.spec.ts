@@ -1,11 +1,11 @@
 import { createServer, type Server } from "node:http";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
 import { privateKeyToAccount } from "viem/accounts";
 import { ANVIL_DEFAULT_KEYS } from "../../lib/dev/demo-token";
-import { expectAccessible, screenshot, watchConsole } from "./helpers/pages";
 import { apiMerchant, payDirectly } from "./helpers/merchant";
+import { expectAccessible, screenshot, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";
 
 /**
@@ -33,8 +33,16 @@ test("a payer pays with a browser wallet: connect, switch chain, transfer, paid 
 
   await page.getByRole("button", { name: "Pay 25 DUSD with Test Wallet" }).click();
   await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
-  expect(await page.evaluate(() => (window as unknown as { __walletCalls: string[] }).__walletCalls)).toContain("wallet_switchEthereumChain");
-  expect(await page.evaluate(() => (window as unknown as { ethereum: { request: (a: { method: string }) => Promise<string> } }).ethereum.request({ method: "eth_chainId" }))).toBe("0x7a69");
+  expect(await page.evaluate(() => (window as unknown as { __walletCalls: string[] }).__walletCalls)).toContain(
+    "wallet_switchEthereumChain",
+  );
+  expect(
+    await page.evaluate(() =>
+      (window as unknown as { ethereum: { request: (a: { method: string }) => Promise<string> } }).ethereum.request({
+        method: "eth_chainId",
+      }),
+    ),
+  ).toBe("0x7a69");
   await expect(page.getByText(/Returning to the shop in \d s/)).toBeVisible();
   await page.waitForURL("https://shop.example.com/thanks", { timeout: 10_000 });
   expect((await merchant.status(session.sessionId)).status).toBe("completed");
@@ -75,7 +83,11 @@ test("when its status stream is refused (too many open, 429) the page polls and 
   let refused = 0;
   await page.route("**/api/checkout/*/events", (route) => {
     refused++;
-    return route.fulfill({ status: 429, headers: { "retry-after": "10", "content-type": "application/json" }, body: JSON.stringify({ success: false, error: { code: "RATE_LIMITED", message: "too many open status streams" } }) });
+    return route.fulfill({
+      status: 429,
+      headers: { "retry-after": "10", "content-type": "application/json" },
+      body: JSON.stringify({ success: false, error: { code: "RATE_LIMITED", message: "too many open status streams" } }),
+    });
   });
   await page.goto(`/pay/${session.sessionId}?lang=en`);
   await expect.poll(() => refused).toBeGreaterThan(0);
@@ -93,7 +105,9 @@ test("a transfer that fails on the chain says nothing was sent, and can be retri
   await injectWallet(page, { account: payer, starveSends: 1 });
   await page.goto(`/pay/${session.sessionId}?lang=en`);
   await page.getByRole("button", { name: "Pay 3 DUSD with Test Wallet" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "The transaction failed on the chain, so no tokens were sent" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("alert").filter({ hasText: "The transaction failed on the chain, so no tokens were sent" })).toBeVisible({
+    timeout: 30_000,
+  });
   await page.getByRole("button", { name: "Try again" }).click();
   await page.getByRole("button", { name: "Pay 3 DUSD with Test Wallet" }).click();
   await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
@@ -116,7 +130,10 @@ test("a request rejected in the wallet shows why and can be retried", async ({ p
   logs.assertClean();
 });
 
-test("every state, in English and Spanish, at 375 and 1280 px: accessible and without console errors", async ({ page, request }, testInfo) => {
+test("every state, in English and Spanish, at 375 and 1280 px: accessible and without console errors", async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(150_000);
   const logs = watchConsole(page);
   const merchant = await apiMerchant(request, ["https://shop.example.com"]);
@@ -219,7 +236,11 @@ for (const [name, origin, whitelisted] of [
       await payDirectly(session.depositAddress, "4");
       await expect.poll(async () => (await merchant.status(session.sessionId)).status, { timeout: 30_000 }).toBe("completed");
       await expect(frame.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 10_000 });
-      await expect.poll(() => page.evaluate(() => (window as unknown as { __completed: { status: string } | null }).__completed?.status), { timeout: 10_000 }).toBe("completed");
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { __completed: { status: string } | null }).__completed?.status), {
+          timeout: 10_000,
+        })
+        .toBe("completed");
       logs.assertClean();
     } finally {
       await new Promise((r) => server.close(r));

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { expectAccessible, screenshot, signIn, signUp, watchConsole } from "./helpers/pages";
 
 /**
@@ -9,7 +9,12 @@ import { expectAccessible, screenshot, signIn, signUp, watchConsole } from "./he
 test.describe.configure({ mode: "serial" });
 
 const PASSWORD = "correct horse battery staple";
-const first = { email: `dash-a-${Date.now()}@example.com`, sessionId: "", withdrawalPath: "", withdrawalTo: "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199" };
+const first = {
+  email: `dash-a-${Date.now()}@example.com`,
+  sessionId: "",
+  withdrawalPath: "",
+  withdrawalTo: "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199",
+};
 const second = { email: `dash-b-${Date.now()}@example.com` };
 
 async function expectToast(page: Page, text: string | RegExp) {
@@ -112,7 +117,9 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
   await page.getByRole("link", { name: "Export CSV" }).click();
   const csv = await (await (await download).createReadStream()).toArray();
   const text = Buffer.concat(csv).toString("utf8");
-  expect(text.split("\r\n")[0]).toBe("sessionId,createdAt,status,amount,receivedAmount,token,network,domainId,depositAddress,txHash,overpaid,late,expiresAt,completedAt");
+  expect(text.split("\r\n")[0]).toBe(
+    "sessionId,createdAt,status,amount,receivedAmount,token,network,domainId,depositAddress,txHash,overpaid,late,expiresAt,completedAt",
+  );
   expect(text).toContain(`${first.sessionId},`);
   expect(text).toContain(",completed,25,25,DUSD,local,");
 
@@ -126,7 +133,15 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
 test("a second merchant never sees the first's data on any page", async ({ page }) => {
   const logs = watchConsole(page);
   await signUp(page, second.email, PASSWORD);
-  for (const path of ["/dashboard", "/dashboard/payments", "/dashboard/withdrawals", "/dashboard/gas", "/dashboard/tokens", "/dashboard/domains", "/dashboard/api-keys"]) {
+  for (const path of [
+    "/dashboard",
+    "/dashboard/payments",
+    "/dashboard/withdrawals",
+    "/dashboard/gas",
+    "/dashboard/tokens",
+    "/dashboard/domains",
+    "/dashboard/api-keys",
+  ]) {
     await page.goto(path);
     const body = await page.locator("main").innerText();
     expect(body, path).not.toContain(first.sessionId);
@@ -181,7 +196,10 @@ for (const colorScheme of ["light", "dark"] as const) {
     await page.setViewportSize({ width: 1280, height: 900 });
     await signIn(page, first.email, PASSWORD);
     for (const [name, path] of PAGES) {
-      await visit(name, path === "PAYMENT" ? `/dashboard/payments/${first.sessionId}` : path === "WITHDRAWAL" ? first.withdrawalPath : path);
+      await visit(
+        name,
+        path === "PAYMENT" ? `/dashboard/payments/${first.sessionId}` : path === "WITHDRAWAL" ? first.withdrawalPath : path,
+      );
       await expect(page.locator("main h1").first()).toBeVisible();
     }
     logs.assertClean();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createPublicClient, createWalletClient, defineChain, erc20Abi, http, parseUnits, type Address } from "viem";
+import { type Address, createPublicClient, createWalletClient, defineChain, erc20Abi, http, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/dev/demo-token";
 
@@ -9,10 +9,16 @@ import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/dev/demo-token
  * the funds land in the merchant's wallet.
  */
 const rpcUrl = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3107) + 10_000}`;
-const local = defineChain({ id: 31337, name: "local", nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+const local = defineChain({
+  id: 31337,
+  name: "local",
+  nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 },
+  rpcUrls: { default: { http: [rpcUrl] } },
+});
 const chain = createPublicClient({ chain: local, transport: http(rpcUrl) });
 const MERCHANT_WALLET = "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199" as Address;
-const balanceOf = (owner: Address) => chain.readContract({ address: DEMO_TOKEN_ADDRESS, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+const balanceOf = (owner: Address) =>
+  chain.readContract({ address: DEMO_TOKEN_ADDRESS, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
 
 test("create → pay from another account → completed, merchant credited, deposit address emptied", async ({ request, page }) => {
   test.setTimeout(90_000);
@@ -22,7 +28,9 @@ test("create → pay from another account → completed, merchant credited, depo
   const { token } = (await (await request.post("/api/user/token", { data: { email, password } })).json()).data;
   const headers = { authorization: `Bearer ${token}` };
   await request.post("/api/user/package", { headers, data: { plan: "starter" } });
-  const { tokenId } = (await (await request.post("/api/user/tokens", { headers, data: { contractAddress: DEMO_TOKEN_ADDRESS, network: "local" } })).json()).data;
+  const { tokenId } = (
+    await (await request.post("/api/user/tokens", { headers, data: { contractAddress: DEMO_TOKEN_ADDRESS, network: "local" } })).json()
+  ).data;
   await request.post("/api/user/domains", { headers, data: { domain: "https://shop.example.com" } });
   const { key } = (await (await request.post("/api/user/api-keys", { headers, data: { name: "shop" } })).json()).data;
 
@@ -51,10 +59,14 @@ test("create → pay from another account → completed, merchant credited, depo
   });
 
   await expect
-    .poll(async () => (await (await request.get(`/api/v1/payment/${session.sessionId}/status`, { headers: { "x-api-key": key } })).json()).data.status, {
-      timeout: 30_000,
-      intervals: [500],
-    })
+    .poll(
+      async () =>
+        (await (await request.get(`/api/v1/payment/${session.sessionId}/status`, { headers: { "x-api-key": key } })).json()).data.status,
+      {
+        timeout: 30_000,
+        intervals: [500],
+      },
+    )
     .toBe("completed");
   const status = (await (await request.get(`/api/v1/payment/${session.sessionId}/status`, { headers: { "x-api-key": key } })).json()).data;
   expect(status).toMatchObject({ status: "completed", receivedAmount: "42.5", txHash });

@@ -5,7 +5,10 @@ import { expectAccessible, screenshot, signIn, signUp, watchConsole } from "./he
  * A stolen password stops working (issue 21 #7): changing it signs out every other browser and
  * bearer token while this browser stays in; "sign out everywhere" ends them all, this one too.
  */
-test("a password change signs out the other browsers and tokens; sign out everywhere ends them all", async ({ browser, request }, testInfo) => {
+test("a password change signs out the other browsers and tokens; sign out everywhere ends them all", async ({
+  browser,
+  request,
+}, testInfo) => {
   test.setTimeout(90_000);
   const email = `sessions-${Date.now()}@example.com`;
   const [password, newPassword] = ["correct horse battery staple", "a different long password"];
@@ -30,7 +33,7 @@ test("a password change signs out the other browsers and tokens; sign out everyw
   await page.reload();
   await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
   await other.goto("/dashboard/payments");
-    await expect(other).toHaveURL(/\/login/);
+  await expect(other).toHaveURL(/\/login/);
   const revoked = await request.get("/api/user/tokens", { headers: { authorization: `Bearer ${token}` } });
   expect(revoked.status()).toBe(401);
   expect((await revoked.json()).error.message).toContain("revoked");

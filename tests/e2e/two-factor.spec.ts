@@ -1,4 +1,4 @@
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import { totpCode, totpStep } from "../../lib/auth/totp";
 import { expectAccessible, screenshot, signUp, watchConsole } from "./helpers/pages";
 
@@ -19,7 +19,9 @@ async function shoot(page: Page, testInfo: TestInfo, name: string) {
 }
 
 for (const colorScheme of ["light", "dark"] as const) {
-  test(`a merchant turns on two-factor sign-in, then signs in and creates a key with a code (${colorScheme})`, async ({ browser }, testInfo) => {
+  test(`a merchant turns on two-factor sign-in, then signs in and creates a key with a code (${colorScheme})`, async ({
+    browser,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const email = `2fa-${colorScheme}-${Date.now()}@example.com`;
     const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });

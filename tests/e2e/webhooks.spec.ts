@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Locator, type Page, type TestInfo, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { expectAccessible, screenshot, signUp, watchConsole } from "./helpers/pages";
 
@@ -38,7 +38,8 @@ async function startReceiver() {
   };
 }
 
-const flatHeaders = (headers: IncomingHttpHeaders) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
+const flatHeaders = (headers: IncomingHttpHeaders) =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
 
 async function expectToast(page: Page, text: string | RegExp) {
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: text }).first()).toBeVisible({ timeout: 15_000 });
@@ -64,7 +65,9 @@ async function captureStates(page: Page, testInfo: TestInfo, name: string) {
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits 375 px`).toBeLessThanOrEqual(375);
     // The deliveries table too, Redeliver buttons included (its wrapper would scroll otherwise).
     for (const wrapper of await page.locator('[data-testid="webhooks"] table').locator("xpath=..").all()) {
-      expect(await wrapper.evaluate((el) => el.scrollWidth - el.clientWidth), `${name}: deliveries table fits 375 px`).toBeLessThanOrEqual(0);
+      expect(await wrapper.evaluate((el) => el.scrollWidth - el.clientWidth), `${name}: deliveries table fits 375 px`).toBeLessThanOrEqual(
+        0,
+      );
     }
     await screenshot(page, testInfo, `webhooks-${name}-375-${theme}`);
   }
@@ -72,7 +75,8 @@ async function captureStates(page: Page, testInfo: TestInfo, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-const rowOf = (card: Locator, state: string, eventType = "ping") => card.locator(`tr[data-event-type="${eventType}"][data-state="${state}"]`);
+const rowOf = (card: Locator, state: string, eventType = "ping") =>
+  card.locator(`tr[data-event-type="${eventType}"][data-state="${state}"]`);
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"], viewport: { width: 1280, height: 900 } });
 
@@ -114,8 +118,15 @@ test("a merchant sets up signed webhooks, tests them, filters, redelivers and ro
     await expectToast(page, "Test event queued");
     await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
     const first = receiver.received[0]!;
-    expect(first.headers).toMatchObject({ "webhook-id": expect.stringMatching(/^msg_/), "webhook-timestamp": expect.stringMatching(/^\d+$/), "webhook-signature": expect.stringMatching(/^v1,/) });
-    expect(new Webhook(secret).verify(first.body, first.headers)).toMatchObject({ type: "ping", data: { domain: "https://hooks.example.com" } });
+    expect(first.headers).toMatchObject({
+      "webhook-id": expect.stringMatching(/^msg_/),
+      "webhook-timestamp": expect.stringMatching(/^\d+$/),
+      "webhook-signature": expect.stringMatching(/^v1,/),
+    });
+    expect(new Webhook(secret).verify(first.body, first.headers)).toMatchObject({
+      type: "ping",
+      data: { domain: "https://hooks.example.com" },
+    });
     await expect(rowOf(card, "delivered")).toHaveCount(1, { timeout: 15_000 });
     await expect(rowOf(card, "delivered")).toContainText("HTTP 200");
 
@@ -139,7 +150,8 @@ test("a merchant sets up signed webhooks, tests them, filters, redelivers and ro
     await captureStates(page, testInfo, "3-delivered-and-retrying");
 
     // Status filters live in the URL.
-    const filter = (name: string) => webhooks.getByRole("navigation", { name: "Filter deliveries by status" }).getByRole("link", { name, exact: true });
+    const filter = (name: string) =>
+      webhooks.getByRole("navigation", { name: "Filter deliveries by status" }).getByRole("link", { name, exact: true });
     await filter("Delivered").click();
     await expect(page).toHaveURL(/wh=\d+&whStatus=delivered/);
     await expect(card.locator("tr[data-delivery-id]")).toHaveCount(1);
@@ -159,7 +171,9 @@ test("a merchant sets up signed webhooks, tests them, filters, redelivers and ro
 
     // Redeliver: the same event again, with the same webhook-id.
     const firstId = first.headers["webhook-id"];
-    await rowOf(card, "delivered").getByRole("button", { name: /^Redeliver ping/ }).click();
+    await rowOf(card, "delivered")
+      .getByRole("button", { name: /^Redeliver ping/ })
+      .click();
     await expectToast(page, "ping queued again");
     await expect.poll(() => receiver.received.filter((r) => r.headers["webhook-id"] === firstId).length, { timeout: 15_000 }).toBe(2);
     await expect(rowOf(card, "delivered")).toHaveCount(1, { timeout: 15_000 });
@@ -206,7 +220,9 @@ test("a merchant sets up signed webhooks, tests them, filters, redelivers and ro
     await captureStates(page, testInfo, "7-page-2");
 
     // An error from the server reaches the merchant: the URL was cleared elsewhere meanwhile.
-    expect((await page.request.patch(`/api/user/domains/${domainId}`, { headers: sameOrigin, data: { webhookUrl: null } })).status()).toBe(200);
+    expect((await page.request.patch(`/api/user/domains/${domainId}`, { headers: sameOrigin, data: { webhookUrl: null } })).status()).toBe(
+      200,
+    );
     await card.getByRole("button", { name: "Send test event" }).click();
     await expectToast(page, "Test event not sent");
     await expect(page.locator("[data-sonner-toast]").filter({ hasText: "no webhookUrl" }).first()).toBeVisible();

@@ -1,10 +1,10 @@
+import { getAddress } from "viem";
+import { POST as issueKey } from "@/app/api/user/api-keys/route";
 import { POST as addDomain } from "@/app/api/user/domains/route";
 import { POST as choosePackage } from "@/app/api/user/package/route";
-import { POST as registerToken } from "@/app/api/user/tokens/route";
-import { POST as issueKey } from "@/app/api/user/api-keys/route";
 import { POST as register } from "@/app/api/user/register/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
-import { getAddress } from "viem";
+import { POST as registerToken } from "@/app/api/user/tokens/route";
 import { getDb } from "@/lib/db";
 import { allowCatalogueToken } from "@/lib/tokens/catalogue";
 import { bearer, call } from "./http";
@@ -24,7 +24,6 @@ export async function newApiKey(auth: Record<string, string>, name = "test"): Pr
   if (created.status !== 201) throw new Error(`api key failed: ${JSON.stringify(created.body)}`);
   return { id: created.body.data.id, key: created.body.data.key };
 }
-
 
 export interface Merchant {
   email: string;

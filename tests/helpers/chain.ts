@@ -1,19 +1,19 @@
-import { afterAll, beforeAll } from "vitest";
 import {
+  type Address,
+  type Chain,
   createPublicClient,
   createTestClient,
-  type Chain,
   createWalletClient,
   getAddress,
+  type Hex,
   http,
   parseUnits,
   publicActions,
-  type Address,
-  type Hex,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
-import { startAnvil, type AnvilNode, type AnvilOptions } from "@/lib/dev/anvil";
+import { afterAll, beforeAll } from "vitest";
+import { type AnvilNode, type AnvilOptions, startAnvil } from "@/lib/dev/anvil";
 import { ANVIL_DEFAULT_KEYS, demoTokenAbi, demoTokenBytecode } from "@/lib/dev/demo-token";
 
 export const payerKey: Hex = ANVIL_DEFAULT_KEYS[1]!;

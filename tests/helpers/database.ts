@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
-import { openPglite, openPostgres, type DatabaseHandle, type Db } from "@/lib/db/client";
 import { setDatabase } from "@/lib/db";
-import { migrate, type Migration } from "@/lib/db/migrate";
+import { type DatabaseHandle, type Db, openPglite, openPostgres } from "@/lib/db/client";
+import { type Migration, migrate } from "@/lib/db/migrate";
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database

@@ -1,20 +1,26 @@
 import { spawn } from "node:child_process";
 
 import { inArray, sql } from "drizzle-orm";
-import { createWalletClient, erc20Abi, http, parseEther, type Address, type Hex } from "viem";
+import { type Address, createWalletClient, erc20Abi, type Hex, http, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { isForwardDue } from "@/lib/forwarding/forward-schedule";
-import type { ForwardOutcome } from "@/lib/forwarding/forwarder";
 import { keyRingFor } from "@/lib/chain/keys";
 import type { Db } from "@/lib/db";
 import { forwards, OPEN_FORWARD_STATUSES } from "@/lib/db/schema";
-import { dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
+import { isForwardDue } from "@/lib/forwarding/forward-schedule";
+import type { ForwardOutcome } from "@/lib/forwarding/forwarder";
+import { dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { chainAt, chainClient, type TestChain } from "./chain";
 import { TEST_MNEMONIC } from "./config";
 
 /** Sends `amount` base units of `token` from one of anvil's funded accounts; returns the tx hash. */
-export async function payTo(url: string, token: Address, to: Address, amount: bigint, payerKey: Hex = ANVIL_DEFAULT_KEYS[1]!): Promise<Hex> {
+export async function payTo(
+  url: string,
+  token: Address,
+  to: Address,
+  amount: bigint,
+  payerKey: Hex = ANVIL_DEFAULT_KEYS[1]!,
+): Promise<Hex> {
   const wallet = createWalletClient({ account: privateKeyToAccount(payerKey), chain: await chainAt(url), transport: http(url) });
   return wallet.writeContract({ address: token, abi: erc20Abi, functionName: "transfer", args: [to, amount] });
 }
@@ -48,7 +54,10 @@ const TICK_MS = 1000;
  * skipped over, a 1 s pause costs 1 s). Returns the milliseconds skipped.
  */
 export async function skipToNextDue(db: Db): Promise<number> {
-  const open = await db.select({ nextAttemptAt: forwards.nextAttemptAt }).from(forwards).where(inArray(forwards.status, [...OPEN_FORWARD_STATUSES]));
+  const open = await db
+    .select({ nextAttemptAt: forwards.nextAttemptAt })
+    .from(forwards)
+    .where(inArray(forwards.status, [...OPEN_FORWARD_STATUSES]));
   const now = new Date();
   if (open.length === 0 || open.some((f) => isForwardDue(f, now))) return 0;
   const skip = Math.ceil((Math.min(...open.map((f) => f.nextAttemptAt.getTime())) - now.getTime()) / TICK_MS) * TICK_MS;
@@ -66,7 +75,8 @@ export async function skipToNextDue(db: Db): Promise<number> {
 export async function forwardRound(db: Db, log: ForwardLog = newForwardLog()): Promise<number> {
   log.simulatedMs += await skipToNextDue(db);
   const due = await dueForwardsStep(db, 100);
-  for (const { forwardId } of due) log.steps.push({ forwardId, outcome: (await forwardStep(db, forwardId)).outcome, atMs: log.simulatedMs });
+  for (const { forwardId } of due)
+    log.steps.push({ forwardId, outcome: (await forwardStep(db, forwardId)).outcome, atMs: log.simulatedMs });
   return due.length;
 }
 
@@ -77,7 +87,11 @@ export async function forwardRound(db: Db, log: ForwardLog = newForwardLog()): P
  * no real waiting, and no retry before its recorded backoff is over. Bounded: throws if work
  * remains after `rounds`. Returns what the forward queue did.
  */
-export async function runEngine(db: Db, url: string, options: { network?: string; rounds?: number; mine?: boolean } = {}): Promise<ForwardLog> {
+export async function runEngine(
+  db: Db,
+  url: string,
+  options: { network?: string; rounds?: number; mine?: boolean } = {},
+): Promise<ForwardLog> {
   const network = options.network ?? "bsc";
   const client = chainClient(url);
   const log = newForwardLog();
@@ -85,20 +99,23 @@ export async function runEngine(db: Db, url: string, options: { network?: string
     for (let i = 0; i < 50; i++) if ((await scanNetworkStep(db, network)).behind === 0) break;
     await expireDueStep(db);
     await planForwardsStep(db);
-    const open = (await db.select({ status: forwards.status }).from(forwards)).filter((f) => f.status !== "completed" && f.status !== "held");
+    const open = (await db.select({ status: forwards.status }).from(forwards)).filter(
+      (f) => f.status !== "completed" && f.status !== "held",
+    );
     if (open.length === 0) return log;
     await forwardRound(db, log);
     if (options.mine) await client.mine({ blocks: 1 });
   }
   const stuck = await db.select().from(forwards);
-  throw new Error(`engine did not settle: ${JSON.stringify(stuck.filter((f) => f.status !== "completed").map((f) => [f.id, f.status, f.lastError]))}`);
+  throw new Error(
+    `engine did not settle: ${JSON.stringify(stuck.filter((f) => f.status !== "completed").map((f) => [f.id, f.status, f.lastError]))}`,
+  );
 }
 
 export async function forwardsOf(db: Db, depositId?: number) {
   const rows = await db.select().from(forwards);
   return depositId === undefined ? rows : rows.filter((f) => f.depositId === depositId);
 }
-
 
 /**
  * A crash right after a broadcast: runs tests/helpers/forward-process.ts (a forwarding worker) in

@@ -1,4 +1,4 @@
-import { createWalletClient, getAddress, http, type Abi, type Address, type Hex } from "viem";
+import { type Abi, type Address, createWalletClient, getAddress, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { chainAt, chainClient } from "./chain";
@@ -17,7 +17,11 @@ export async function deployHostileToken(url: string, symbol = "EVIL", decimals 
   const client = chainClient(url);
   const chain = await chainAt(url);
   const wallet = createWalletClient({ account: owner, chain, transport: http(url) });
-  const hash = await wallet.deployContract({ abi: hostileAbi, bytecode: artifact.bytecode as Hex, args: [`${symbol} Token`, symbol, decimals] });
+  const hash = await wallet.deployContract({
+    abi: hostileAbi,
+    bytecode: artifact.bytecode as Hex,
+    args: [`${symbol} Token`, symbol, decimals],
+  });
   const address = getAddress((await client.waitForTransactionReceipt({ hash })).contractAddress!);
   return {
     address,

@@ -2,10 +2,10 @@
 // so a test can kill it while the transaction is between its record and its broadcast, or right
 // after the broadcast, and check what a restart does.
 import type { Address } from "viem";
-import { batchSweepSupport } from "@/lib/forwarding/sweep-contracts";
 import { ensureGasBalance } from "@/lib/chain/gas-top-up";
 import { recoverFunds } from "@/lib/custody/recover";
 import { getDatabase } from "@/lib/db";
+import { batchSweepSupport } from "@/lib/forwarding/sweep-contracts";
 import { dueForwardsStep, forwardStep } from "@/lib/jobs/steps";
 import { broadcastWithdrawal } from "@/lib/withdrawals/confirm-withdrawals";
 import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";
@@ -18,14 +18,20 @@ async function main() {
   else if (kind === "withdrawal") {
     const [apiKeyId, userId, domainId, tokenId, toAddress, amount] = args;
     const sender = { apiKeyId: Number(apiKeyId), userId: Number(userId) };
-    const { withdrawal } = await recordWithdrawal(db, sender, { domainId: Number(domainId), tokenId: Number(tokenId), toAddress: toAddress as Address, amount: amount! });
+    const { withdrawal } = await recordWithdrawal(db, sender, {
+      domainId: Number(domainId),
+      tokenId: Number(tokenId),
+      toAddress: toAddress as Address,
+      amount: amount!,
+    });
     await broadcastWithdrawal(db, withdrawal);
   } else if (kind === "forwards") {
     for (;;) {
       for (const { forwardId } of await dueForwardsStep(db)) await forwardStep(db, forwardId);
       await new Promise((r) => setTimeout(r, 100));
     }
-  } else if (kind === "recover") await recoverFunds(db, { network: "bsc", to: args[0]!, fromIndex: Number(args[1]), toIndex: Number(args[1]), extraTokens: [args[2]!] });
+  } else if (kind === "recover")
+    await recoverFunds(db, { network: "bsc", to: args[0]!, fromIndex: Number(args[1]), toIndex: Number(args[1]), extraTokens: [args[2]!] });
   else throw new Error(`unknown kind ${kind}`);
 }
 

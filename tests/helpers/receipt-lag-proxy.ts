@@ -18,13 +18,15 @@ export interface ReceiptLagProxy {
 
 export async function startReceiptLagProxy(target: string, lagBlocks: number): Promise<ReceiptLagProxy> {
   const proxy: ReceiptLagProxy = { url: "", lagBlocks, refuseRawAs: null, rawRefused: 0, hiddenReceipts: 0, close: async () => {} };
-  const upstream = async (body: string) => (await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })).text();
+  const upstream = async (body: string) =>
+    (await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })).text();
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString();
     const payload = JSON.parse(body) as { id: number; method: string };
-    const answer = (value: object) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: payload.id, ...value }));
+    const answer = (value: object) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: payload.id, ...value }));
     if (payload.method === "eth_sendRawTransaction" && proxy.refuseRawAs) {
       proxy.rawRefused++;
       answer({ error: { code: -32000, message: proxy.refuseRawAs } });
@@ -34,7 +36,13 @@ export async function startReceiptLagProxy(target: string, lagBlocks: number): P
     if (payload.method === "eth_getTransactionReceipt" && proxy.lagBlocks > 0) {
       const receipt = (JSON.parse(text) as { result: { blockNumber: string } | null }).result;
       if (receipt) {
-        const head = Number((JSON.parse(await upstream(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }))) as { result: string }).result);
+        const head = Number(
+          (
+            JSON.parse(await upstream(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }))) as {
+              result: string;
+            }
+          ).result,
+        );
         if (Number(receipt.blockNumber) > head - proxy.lagBlocks) {
           proxy.hiddenReceipts++;
           answer({ result: null });

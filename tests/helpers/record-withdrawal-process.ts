@@ -6,12 +6,16 @@ import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";
 async function main() {
   const [apiKeyId, userId, domainId, tokenId, toAddress, amount] = process.argv.slice(2);
   const { db } = await getDatabase();
-  await recordWithdrawal(db, { apiKeyId: Number(apiKeyId), userId: Number(userId) }, {
-    domainId: Number(domainId),
-    tokenId: Number(tokenId),
-    toAddress: toAddress as `0x${string}`,
-    amount: amount!,
-  });
+  await recordWithdrawal(
+    db,
+    { apiKeyId: Number(apiKeyId), userId: Number(userId) },
+    {
+      domainId: Number(domainId),
+      tokenId: Number(tokenId),
+      toAddress: toAddress as `0x${string}`,
+      amount: amount!,
+    },
+  );
   process.kill(process.pid, "SIGKILL");
 }
 

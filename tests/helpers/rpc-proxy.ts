@@ -56,14 +56,20 @@ export async function startRpcProxy(target: string, options: ProxyOptions = {}):
       return;
     }
     const answerError = (code: number, message: string) =>
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: payload.id, error: { code, message } }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: payload.id, error: { code, message } }));
     if (payload.method === "eth_getLogs") {
       const from = Number(payload.params[0].fromBlock);
       const to = Number(payload.params[0].toBlock);
       const addresses = ([] as string[]).concat((payload.params[0] as { address?: string | string[] }).address ?? []);
       const covers = (block?: number) => block !== undefined && from <= block && block <= to;
       const { maxLogRange, splitContractsAtBlock, refuseLogsAtBlock } = proxy.options;
-      if ((maxLogRange && to - from + 1 > maxLogRange) || (covers(splitContractsAtBlock) && addresses.length > 1) || covers(refuseLogsAtBlock)) {
+      if (
+        (maxLogRange && to - from + 1 > maxLogRange) ||
+        (covers(splitContractsAtBlock) && addresses.length > 1) ||
+        covers(refuseLogsAtBlock)
+      ) {
         proxy.refusedLogs++;
         answerError(-32005, "query returned more than 10000 results; limit exceeded");
         return;
@@ -75,7 +81,10 @@ export async function startRpcProxy(target: string, options: ProxyOptions = {}):
     }
     if (payload.method === "eth_sendRawTransaction" && (proxy.options.refuseRawTransactions ?? 0) > 0) {
       proxy.options.refuseRawTransactions!--;
-      answerError(-32000, proxy.options.refuseRawTransactionsAs === "underpriced" ? "transaction underpriced" : "transaction rejected: sender is blacklisted");
+      answerError(
+        -32000,
+        proxy.options.refuseRawTransactionsAs === "underpriced" ? "transaction underpriced" : "transaction rejected: sender is blacklisted",
+      );
       return;
     }
     const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });

@@ -1,9 +1,9 @@
-import { describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
+import { describe, expect, it } from "vitest";
 import { GET as unknownGet, POST as unknownPost } from "@/app/api/[...path]/route";
 import { POST as signIn } from "@/app/api/auth/[...nextauth]/route";
-import { POST as issueKey } from "@/app/api/user/api-keys/route";
 import { DELETE as revokeKey } from "@/app/api/user/api-keys/[id]/route";
+import { POST as issueKey } from "@/app/api/user/api-keys/route";
 import { POST as register } from "@/app/api/user/register/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
 import { createUserCommand } from "@/lib/admin/users";
@@ -13,10 +13,11 @@ import { resetRateLimits } from "@/lib/http/rate-limit";
 import { signUp } from "../helpers/accounts";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
-import { call, type CallResult } from "../helpers/http";
+import { type CallResult, call } from "../helpers/http";
 
 const db = useTestDatabase();
-const config = (extra: Record<string, string> = {}) => useConfig({ NEXTAUTH_SECRET: "integration-test-secret-0123456789", LOCAL_CHAIN: "off", ...extra });
+const config = (extra: Record<string, string> = {}) =>
+  useConfig({ NEXTAUTH_SECRET: "integration-test-secret-0123456789", LOCAL_CHAIN: "off", ...extra });
 const from = (ip: string) => ({ "x-forwarded-for": ip });
 const countUsers = async () => (await db().select({ id: users.id }).from(users)).length;
 
@@ -27,7 +28,11 @@ describe("abuse limits outside /api/v1", () => {
     const statuses: number[] = [];
     let limited: CallResult | undefined;
     for (let i = 0; i < 30; i++) {
-      const res = await call(register, { method: "POST", headers: from("203.0.113.7"), body: { email: `flood${i}@example.com`, password: "correct horse battery" } });
+      const res = await call(register, {
+        method: "POST",
+        headers: from("203.0.113.7"),
+        body: { email: `flood${i}@example.com`, password: "correct horse battery" },
+      });
       statuses.push(res.status);
       if (res.status === 429) limited = res;
     }
@@ -36,9 +41,17 @@ describe("abuse limits outside /api/v1", () => {
     expect(limited!.body.error).toMatchObject({ code: "RATE_LIMITED" });
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     // A proxy appends the address it saw: a client cannot dodge the limit with its own X-Forwarded-For.
-    const spoofed = await call(register, { method: "POST", headers: from("1.2.3.4, 203.0.113.7"), body: { email: "spoof@example.com", password: "correct horse battery" } });
+    const spoofed = await call(register, {
+      method: "POST",
+      headers: from("1.2.3.4, 203.0.113.7"),
+      body: { email: "spoof@example.com", password: "correct horse battery" },
+    });
     expect(spoofed.status).toBe(429);
-    const elsewhere = await call(register, { method: "POST", headers: from("198.51.100.1"), body: { email: "other@example.com", password: "correct horse battery" } });
+    const elsewhere = await call(register, {
+      method: "POST",
+      headers: from("198.51.100.1"),
+      body: { email: "other@example.com", password: "correct horse battery" },
+    });
     expect(elsewhere.status).toBe(201);
   });
 
@@ -48,7 +61,9 @@ describe("abuse limits outside /api/v1", () => {
     const { email } = await signUp();
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      statuses.push((await call(issueToken, { method: "POST", headers: from("203.0.113.8"), body: { email, password: "wrong password!" } })).status);
+      statuses.push(
+        (await call(issueToken, { method: "POST", headers: from("203.0.113.8"), body: { email, password: "wrong password!" } })).status,
+      );
     }
     const form = new URLSearchParams({ email, password: "wrong password!", csrfToken: "x", json: "true" });
     const credentials = () =>
@@ -67,8 +82,12 @@ describe("abuse limits outside /api/v1", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     const body = await limited.json();
     expect(body).toMatchObject({ success: false, error: { code: "RATE_LIMITED" }, url: "http://localhost:3000/login?error=RateLimited" });
-    expect((await call(issueToken, { method: "POST", headers: from("203.0.113.8"), body: { email, password: "correct horse battery" } })).status).toBe(429);
-    expect((await call(issueToken, { method: "POST", headers: from("203.0.113.9"), body: { email, password: "correct horse battery" } })).status).toBe(200);
+    expect(
+      (await call(issueToken, { method: "POST", headers: from("203.0.113.8"), body: { email, password: "correct horse battery" } })).status,
+    ).toBe(429);
+    expect(
+      (await call(issueToken, { method: "POST", headers: from("203.0.113.9"), body: { email, password: "correct horse battery" } })).status,
+    ).toBe(200);
     config();
   });
 
@@ -92,7 +111,9 @@ describe("abuse limits outside /api/v1", () => {
   it("holds at most 25 live API keys per user, also under a burst; revoking one frees a slot", async () => {
     config();
     const { auth, userId } = await signUp();
-    const created = await Promise.all(Array.from({ length: MAX_LIVE_API_KEYS + 5 }, (_, i) => call(issueKey, { method: "POST", headers: auth, body: { name: `k${i}` } })));
+    const created = await Promise.all(
+      Array.from({ length: MAX_LIVE_API_KEYS + 5 }, (_, i) => call(issueKey, { method: "POST", headers: auth, body: { name: `k${i}` } })),
+    );
     expect(created.filter((r) => r.status === 201)).toHaveLength(MAX_LIVE_API_KEYS);
     const refused = created.find((r) => r.status === 400)!;
     expect(refused.body.error.message).toContain("25 live API keys");
@@ -104,7 +125,9 @@ describe("abuse limits outside /api/v1", () => {
 
   it("answers every unknown path under /api with the JSON envelope, 404 NOT_FOUND", async () => {
     for (const handler of [unknownGet, unknownPost]) {
-      const res = await handler(new Request("http://localhost:3000/api/v1/payment/abc/refund", { method: handler === unknownGet ? "GET" : "POST" }));
+      const res = await handler(
+        new Request("http://localhost:3000/api/v1/payment/abc/refund", { method: handler === unknownGet ? "GET" : "POST" }),
+      );
       expect(res.status).toBe(404);
       expect(res.headers.get("content-type")).toContain("application/json");
       expect(await res.json()).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });

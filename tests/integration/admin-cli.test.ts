@@ -21,12 +21,27 @@ describe("npm run admin (operator commands)", () => {
     await migrate(setup.db);
     const [held] = await setup.db
       .insert(forwards)
-      .values({ network: "bsc", fromAddress: "0x00000000000000000000000000000000000000a1", toAddress: "0x00000000000000000000000000000000000000b2", tokenContract: DEMO_TOKEN_ADDRESS, amount: 5n, status: "held", heldReason: "the sweep needs 5023928 gas, above MAX_SWEEP_GAS (150000); nothing was spent" })
+      .values({
+        network: "bsc",
+        fromAddress: "0x00000000000000000000000000000000000000a1",
+        toAddress: "0x00000000000000000000000000000000000000b2",
+        tokenContract: DEMO_TOKEN_ADDRESS,
+        amount: 5n,
+        status: "held",
+        heldReason: "the sweep needs 5023928 gas, above MAX_SWEEP_GAS (150000); nothing was spent",
+      })
       .returning();
     await setup.close();
     const token = await deployTestToken(chain().url, { symbol: "CLI", decimals: 6 });
 
-    const env = { ...process.env, PGLITE_DIR: dir, BSC_RPC_URL: chain().url, MASTER_MNEMONIC: TEST_MNEMONIC, NEXTAUTH_SECRET: "integration-test-secret-0123456789", LOG_LEVEL: "silent" };
+    const env = {
+      ...process.env,
+      PGLITE_DIR: dir,
+      BSC_RPC_URL: chain().url,
+      MASTER_MNEMONIC: TEST_MNEMONIC,
+      NEXTAUTH_SECRET: "integration-test-secret-0123456789",
+      LOG_LEVEL: "silent",
+    };
     const run = (script: string) => spawnSync(process.execPath, ["--import", "tsx", "-e", script], { env, encoding: "utf8" });
     // One process runs several commands in a row, as an operator would one after another.
     const result = run(`
@@ -45,7 +60,9 @@ describe("npm run admin (operator commands)", () => {
     expect(result.stderr.replace(/npm warn.*\n/g, "")).toBe("");
     // (Bad input, disallow and quarantine are the same functions, tested in-process in tokens and hostile-input.)
     const [allowed, listed, heldList, retried, created, planSet, plansListed] = JSON.parse(result.stdout) as string[];
-    expect(allowed).toMatch(new RegExp(`^allowed: bsc +${token} +CLI +6 decimals +min forward 2\\.5 +min withdrawal 2\\.5 \\(default\\) +enabled`));
+    expect(allowed).toMatch(
+      new RegExp(`^allowed: bsc +${token} +CLI +6 decimals +min forward 2\\.5 +min withdrawal 2\\.5 \\(default\\) +enabled`),
+    );
     expect(listed).toContain("0x55d398326f99059fF775485246999027B3197955  USDT");
     expect(listed).toContain(`${token}  CLI`);
     expect(listed).not.toContain("DUSD"); // filtered to bsc
@@ -59,7 +76,11 @@ describe("npm run admin (operator commands)", () => {
     const check = openPglite(dir);
     const [entry] = await check.db.select().from(tokenCatalogue).where(eq(tokenCatalogue.contractAddress, token));
     expect(entry).toMatchObject({ enabled: true, minForwardAmount: 2_500_000n, decimals: 6, symbol: "CLI" });
-    expect((await check.db.select().from(forwards).where(eq(forwards.id, held!.id)))[0]).toMatchObject({ status: "pending", attempts: 0, heldReason: null });
+    expect((await check.db.select().from(forwards).where(eq(forwards.id, held!.id)))[0]).toMatchObject({
+      status: "pending",
+      attempts: 0,
+      heldReason: null,
+    });
     expect(await check.db.select().from(users).where(eq(users.email, "operator-made@example.com"))).toHaveLength(1);
     await check.close();
   });

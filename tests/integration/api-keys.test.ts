@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { DELETE as revoke } from "@/app/api/user/api-keys/[id]/route";
-import { GET as list, POST as create } from "@/app/api/user/api-keys/route";
+import { POST as create, GET as list } from "@/app/api/user/api-keys/route";
 import { AUTHENTICATED_KEY_TTL_MS, authenticateApiKey, forgetAuthenticatedKeys } from "@/lib/api-keys/authenticate-api-key";
 import { rowsOf } from "@/lib/db/rows";
 import { apiKeys } from "@/lib/db/schema";

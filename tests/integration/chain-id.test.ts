@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { parseUnits, type Address } from "viem";
+import { type Address, parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
@@ -26,7 +26,11 @@ describe("a development node (anvil's 31337) playing BSC", () => {
     const token = await deployTestToken(chain().url, { symbol: "CID" });
     const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
     await fundGasTank(chain().url);
-    const created = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount: "2", merchantWallet: MERCHANT_WALLET } });
+    const created = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.tokenId, amount: "2", merchantWallet: MERCHANT_WALLET },
+    });
     const { sessionId, depositAddress } = created.body.data;
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, depositAddress, parseUnits("2", 18)) });
     await chain().client.mine({ blocks: 1 });
@@ -43,14 +47,22 @@ describe("a node on the wrong chain", () => {
       const server = createServer((req, res) => {
         let body = "";
         req.on("data", (d: Buffer) => (body += d.toString()));
-        req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: JSON.parse(body).id, result: chainIdHex })));
+        req.on("end", () =>
+          res
+            .writeHead(200, { "content-type": "application/json" })
+            .end(JSON.stringify({ jsonrpc: "2.0", id: JSON.parse(body).id, result: chainIdHex })),
+        );
       });
-      server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }));
+      server.listen(0, "127.0.0.1", () =>
+        resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }),
+      );
     });
 
   it("refuses to start: a testnet node behind BSC_RPC_URL, or a node that says chain id 0", async () => {
     const config = useConfig({ BSC_RPC_URL: testnet().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
-    await expect(verifyChainIds(config.networks.filter((n) => !n.embedded))).rejects.toThrow("the RPC node of bsc is on chain 97, not 56; refusing to start");
+    await expect(verifyChainIds(config.networks.filter((n) => !n.embedded))).rejects.toThrow(
+      "the RPC node of bsc is on chain 97, not 56; refusing to start",
+    );
     const zero = await fakeNode("0x0");
     try {
       const zeroConfig = useConfig({ BSC_RPC_URL: zero.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789" });

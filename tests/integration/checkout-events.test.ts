@@ -1,15 +1,15 @@
 import { NextRequest } from "next/server";
-import { parseUnits, type Address } from "viem";
+import { type Address, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as events } from "@/app/api/checkout/[sessionId]/events/route";
 import { GET as embedCheck } from "@/app/api/checkout/[sessionId]/embed/route";
+import { GET as events } from "@/app/api/checkout/[sessionId]/events/route";
 import { GET as checkout } from "@/app/api/checkout/[sessionId]/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { checkoutHub, resetCheckoutHub } from "@/lib/checkout/checkout-hub";
 import { MAX_STREAMS_PER_CLIENT, openStreams } from "@/lib/checkout/checkout-streams";
 import { getDb } from "@/lib/db";
 import { scanNetworkStep } from "@/lib/jobs/steps";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -25,7 +25,11 @@ let merchant: Merchant;
 let token: Address;
 
 async function newSession(amount: string) {
-  const res = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount } });
+  const res = await call(create, {
+    method: "POST",
+    headers: { "x-api-key": merchant.apiKey },
+    body: { tokenId: merchant.tokenId, amount },
+  });
   return res.body.data as { sessionId: string; depositAddress: Address };
 }
 
@@ -33,7 +37,10 @@ async function newSession(amount: string) {
 let clients = 0;
 async function openStream(sessionId: string, client = `10.0.${Math.floor(++clients / 250)}.${clients % 250}`) {
   const controller = new AbortController();
-  const req = new NextRequest(`http://localhost:3000/api/checkout/${sessionId}/events`, { signal: controller.signal, headers: { "x-forwarded-for": client } });
+  const req = new NextRequest(`http://localhost:3000/api/checkout/${sessionId}/events`, {
+    signal: controller.signal,
+    headers: { "x-forwarded-for": client },
+  });
   const res = await events(req, { params: Promise.resolve({ sessionId }) });
   const received: { status: string; receivedAmount: string | null; at: number }[] = [];
   const done = (async () => {
@@ -85,7 +92,9 @@ describe("GET /api/checkout/:sessionId/events", () => {
     await payTo(chain().url, token, session.depositAddress, parseUnits("4", 18));
     await chain().client.mine({ blocks: 1 });
     await scanNetworkStep(db(), "bsc");
-    await expect.poll(() => stream.received.at(-1), { timeout: 5_000 }).toMatchObject({ status: "pending", receivedAmount: "4", remainingAmount: "6" });
+    await expect
+      .poll(() => stream.received.at(-1), { timeout: 5_000 })
+      .toMatchObject({ status: "pending", receivedAmount: "4", remainingAmount: "6" });
     const view = (await call(checkout, { params: { sessionId: session.sessionId } })).body.data;
     expect(view).toMatchObject({ remainingAmount: "6", paymentUri: expect.stringMatching(/uint256=6000000000000000000$/) });
 
@@ -97,7 +106,9 @@ describe("GET /api/checkout/:sessionId/events", () => {
   });
 
   it("answers 404 for an unknown session and 400 for a malformed id", async () => {
-    const unknown = await events(new NextRequest("http://localhost:3000/x"), { params: Promise.resolve({ sessionId: crypto.randomUUID() }) });
+    const unknown = await events(new NextRequest("http://localhost:3000/x"), {
+      params: Promise.resolve({ sessionId: crypto.randomUUID() }),
+    });
     expect(unknown.status).toBe(404);
     const malformed = await events(new NextRequest("http://localhost:3000/x"), { params: Promise.resolve({ sessionId: "nope" }) });
     expect(malformed.status).toBe(400);
@@ -131,12 +142,18 @@ describe("GET /api/checkout/:sessionId/events", () => {
     const session = await newSession("6");
     const mine = await Promise.all(Array.from({ length: MAX_STREAMS_PER_CLIENT }, () => openStream(session.sessionId, "203.0.113.7")));
     expect(mine.every((s) => s.res.status === 200)).toBe(true);
-    const refused = await events(new NextRequest(`http://localhost:3000/api/checkout/${session.sessionId}/events`, { headers: { "x-forwarded-for": "203.0.113.7" } }), {
-      params: Promise.resolve({ sessionId: session.sessionId }),
-    });
+    const refused = await events(
+      new NextRequest(`http://localhost:3000/api/checkout/${session.sessionId}/events`, { headers: { "x-forwarded-for": "203.0.113.7" } }),
+      {
+        params: Promise.resolve({ sessionId: session.sessionId }),
+      },
+    );
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("10");
-    expect((await refused.json()).error).toMatchObject({ code: "RATE_LIMITED", message: expect.stringContaining("poll GET /api/checkout/:sessionId") });
+    expect((await refused.json()).error).toMatchObject({
+      code: "RATE_LIMITED",
+      message: expect.stringContaining("poll GET /api/checkout/:sessionId"),
+    });
     // Another address is not affected.
     const other = await openStream(session.sessionId, "198.51.100.1");
     expect(other.res.status).toBe(200);
@@ -156,7 +173,9 @@ describe("GET /api/checkout/:sessionId/events", () => {
 
   it("tells an embedding page whether its origin may hear the outcome: whitelisted domains only", async () => {
     const session = await newSession("1");
-    const ask = async (origin: string) => (await call(embedCheck, { path: `/?origin=${encodeURIComponent(origin)}`, params: { sessionId: session.sessionId } })).body.data.allowed;
+    const ask = async (origin: string) =>
+      (await call(embedCheck, { path: `/?origin=${encodeURIComponent(origin)}`, params: { sessionId: session.sessionId } })).body.data
+        .allowed;
     expect(await ask("https://shop.example.com")).toBe(true);
     expect(await ask("https://shop.example.com:443")).toBe(true);
     expect(await ask("https://evil.example.com")).toBe(false);

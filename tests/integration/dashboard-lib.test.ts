@@ -1,18 +1,18 @@
 import { eq } from "drizzle-orm";
-import { parseEther, parseUnits, type Address } from "viem";
+import { type Address, parseEther, parseUnits } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import { onboarding, paymentsByStatus, volumeByDay } from "@/lib/dashboard/overview";
-import { deposits, paymentSessions, users, withdrawals } from "@/lib/db/schema";
 import { cancelUserPayment, getUserPayment } from "@/lib/dashboard/payment-detail";
 import { csvLine, listUserPayments, paymentFiltersSchema, streamUserPayments } from "@/lib/dashboard/user-payments";
+import { deposits, paymentSessions, users, withdrawals } from "@/lib/db/schema";
 import { simulatePayment } from "@/lib/seed/simulate-payment";
 import { changePassword } from "@/lib/users/change-password";
 import { verifyPassword } from "@/lib/users/password";
 import { sendWithdrawalFromDashboard } from "@/lib/withdrawals/send";
 import { availableToWithdraw, getUserWithdrawal, listUserWithdrawals } from "@/lib/withdrawals/user-withdrawals";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -36,7 +36,10 @@ async function newSession(m: Merchant, amount: string) {
 beforeAll(async () => {
   useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
   token = await deployTestToken(chain().url, { symbol: "DSH" });
-  [a, b] = [await setUpMerchant({ contractAddress: token, network: "bsc" }), await setUpMerchant({ contractAddress: token, network: "bsc" })];
+  [a, b] = [
+    await setUpMerchant({ contractAddress: token, network: "bsc" }),
+    await setUpMerchant({ contractAddress: token, network: "bsc" }),
+  ];
   await fundGasTank(chain().url);
 });
 
@@ -50,16 +53,27 @@ describe("dashboard data", () => {
     const all = await listUserPayments(db(), a.userId, filters());
     expect(all.items.map((p) => p.sessionId).sort()).toEqual([paid.sessionId, open.sessionId].sort());
     expect(all.meta).toEqual({ page: 1, limit: 25, total: 2, pages: 1 });
-    expect((await listUserPayments(db(), a.userId, filters({ status: "completed" }))).items.map((p) => p.sessionId)).toEqual([paid.sessionId]);
-    expect((await listUserPayments(db(), a.userId, filters({ q: hash.slice(0, 12) }))).items.map((p) => p.sessionId)).toEqual([paid.sessionId]);
-    expect((await listUserPayments(db(), a.userId, filters({ q: open.depositAddress.toLowerCase() }))).items.map((p) => p.sessionId)).toEqual([open.sessionId]);
+    expect((await listUserPayments(db(), a.userId, filters({ status: "completed" }))).items.map((p) => p.sessionId)).toEqual([
+      paid.sessionId,
+    ]);
+    expect((await listUserPayments(db(), a.userId, filters({ q: hash.slice(0, 12) }))).items.map((p) => p.sessionId)).toEqual([
+      paid.sessionId,
+    ]);
+    expect(
+      (await listUserPayments(db(), a.userId, filters({ q: open.depositAddress.toLowerCase() }))).items.map((p) => p.sessionId),
+    ).toEqual([open.sessionId]);
     expect((await listUserPayments(db(), a.userId, filters({ q: other.sessionId }))).items).toEqual([]);
     expect((await listUserPayments(db(), a.userId, filters({ q: "%" }))).items).toEqual([]);
     expect((await listUserPayments(db(), a.userId, filters({ tokenId: String(b.tokenId) }))).items).toEqual([]);
     const today = new Date().toISOString().slice(0, 10);
     expect((await listUserPayments(db(), a.userId, filters({ from: today, to: today }))).meta.total).toBe(2);
     expect((await listUserPayments(db(), a.userId, filters({ to: "2020-01-01" }))).meta.total).toBe(0);
-    expect((await listUserPayments(db(), a.userId, filters({ limit: "1", page: "2" }))).meta).toEqual({ page: 2, limit: 1, total: 2, pages: 2 });
+    expect((await listUserPayments(db(), a.userId, filters({ limit: "1", page: "2" }))).meta).toEqual({
+      page: 2,
+      limit: 1,
+      total: 2,
+      pages: 2,
+    });
     expect(paymentFiltersSchema.safeParse({ from: "yesterday" }).success).toBe(false);
     expect(paymentFiltersSchema.safeParse({ status: "paid" }).success).toBe(false);
 
@@ -74,22 +88,42 @@ describe("dashboard data", () => {
     const rows = [];
     for await (const row of streamUserPayments(db(), a.userId, filters(), 1)) rows.push(row.sessionId);
     expect(rows).toEqual((await listUserPayments(db(), a.userId, filters())).items.map((p) => p.sessionId));
-    expect(csvLine(["plain", 'with "quotes", commas', "=HYPERLINK(\"x\")", null, 12])).toBe('plain,"with ""quotes"", commas","\'=HYPERLINK(""x"")",,12\r\n');
+    expect(csvLine(["plain", 'with "quotes", commas', '=HYPERLINK("x")', null, 12])).toBe(
+      'plain,"with ""quotes"", commas","\'=HYPERLINK(""x"")",,12\r\n',
+    );
   });
 
   it("shows a payment's timeline — created, deposit, forward, final — and hides it from another merchant", async () => {
     const [paid] = (await listUserPayments(db(), a.userId, filters({ status: "completed" }))).items;
     const detail = await getUserPayment(db(), a.userId, paid!.sessionId);
     expect(detail.timeline.map((e) => e.kind)).toEqual(["created", "deposit", "final", "forward"]);
-    expect(detail.timeline.find((e) => e.kind === "deposit")).toMatchObject({ amount: "5", token: "DSH", counted: true, txUrl: expect.stringMatching(/^https:\/\/bscscan\.com\/tx\/0x/) });
-    expect(detail.timeline.find((e) => e.kind === "forward")).toMatchObject({ status: "completed", amount: "5", sweepTxHash: expect.stringMatching(/^0x/), heldReason: null });
+    expect(detail.timeline.find((e) => e.kind === "deposit")).toMatchObject({
+      amount: "5",
+      token: "DSH",
+      counted: true,
+      txUrl: expect.stringMatching(/^https:\/\/bscscan\.com\/tx\/0x/),
+    });
+    expect(detail.timeline.find((e) => e.kind === "forward")).toMatchObject({
+      status: "completed",
+      amount: "5",
+      sweepTxHash: expect.stringMatching(/^0x/),
+      heldReason: null,
+    });
     expect(detail).toMatchObject({ status: "completed", receivedAmount: "5", remainingAmount: "0", partial: false });
     await expect(getUserPayment(db(), b.userId, paid!.sessionId)).rejects.toThrow("payment not found");
     await expect(getUserPayment(db(), a.userId, "not-a-uuid")).rejects.toThrow("payment not found");
     // A chain whose clock runs behind ours stamps the deposit before the creation: creation still comes first.
     const [row] = await db().select().from(paymentSessions).where(eq(paymentSessions.id, paid!.sessionId));
-    await db().update(deposits).set({ blockTimestamp: new Date(row!.createdAt.getTime() - 5_000) }).where(eq(deposits.sessionId, paid!.sessionId));
-    expect((await getUserPayment(db(), a.userId, paid!.sessionId)).timeline.map((e) => e.kind)).toEqual(["created", "deposit", "final", "forward"]);
+    await db()
+      .update(deposits)
+      .set({ blockTimestamp: new Date(row!.createdAt.getTime() - 5_000) })
+      .where(eq(deposits.sessionId, paid!.sessionId));
+    expect((await getUserPayment(db(), a.userId, paid!.sessionId)).timeline.map((e) => e.kind)).toEqual([
+      "created",
+      "deposit",
+      "final",
+      "forward",
+    ]);
   });
 
   it("cancels only the merchant's own pending payment", async () => {
@@ -114,7 +148,9 @@ describe("dashboard data", () => {
     expect(list.items).toEqual([expect.objectContaining({ withdrawalId: sent[0]!.view.withdrawalId, source: "dashboard", amount: "2" })]);
     expect((await listUserWithdrawals(db(), b.userId, { page: 1, limit: 20 })).items).toEqual([]);
     await expect(getUserWithdrawal(db(), b.userId, sent[0]!.view.withdrawalId)).rejects.toThrow("withdrawal not found");
-    await expect(sendWithdrawalFromDashboard(db(), userRow!, { ...input, domainId: b.domainId }, crypto.randomUUID())).rejects.toThrow("not found");
+    await expect(sendWithdrawalFromDashboard(db(), userRow!, { ...input, domainId: b.domainId }, crypto.randomUUID())).rejects.toThrow(
+      "not found",
+    );
   });
 
   it("tracks the first-run checklist", async () => {
@@ -132,7 +168,9 @@ describe("dashboard data", () => {
   });
 
   it("changes a password only with the current one", async () => {
-    await expect(changePassword(db(), a.userId, { currentPassword: "wrong password!", newPassword: "a brand new password" })).rejects.toThrow("the current password is wrong");
+    await expect(
+      changePassword(db(), a.userId, { currentPassword: "wrong password!", newPassword: "a brand new password" }),
+    ).rejects.toThrow("the current password is wrong");
     await changePassword(db(), a.userId, { currentPassword: "correct horse battery", newPassword: "a brand new password" });
     const [user] = await db().select().from(users).where(eq(users.id, a.userId));
     expect(await verifyPassword("a brand new password", user!.passwordHash)).toBe(true);

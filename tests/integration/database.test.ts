@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openPglite, openPostgres } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { migrate, readMigrations } from "@/lib/db/migrate";
 import { rowsOf } from "@/lib/db/rows";
-import { isUniqueViolation } from "@/lib/db/errors";
 import { apiKeys, deposits, paymentSessions, plans, tokens, users } from "@/lib/db/schema";
 import { useTestDatabase } from "../helpers/database";
 
@@ -62,7 +62,11 @@ describe("migrations", () => {
       // PGlite is single-process; concurrent calls on one handle must still apply once.
       const handle = openPglite();
       const results = await Promise.all([migrate(handle.db), migrate(handle.db)]);
-      expect(results.flat().sort()).toEqual(readMigrations().map((m) => m.tag).sort());
+      expect(results.flat().sort()).toEqual(
+        readMigrations()
+          .map((m) => m.tag)
+          .sort(),
+      );
       await handle.close();
       return;
     }
@@ -70,7 +74,11 @@ describe("migrations", () => {
     const a = openPostgres(empty.url, { max: 1 });
     const b = openPostgres(empty.url, { max: 1 });
     const results = await Promise.all([migrate(a.db), migrate(b.db)]);
-    expect(results.flat().sort()).toEqual(readMigrations().map((m) => m.tag).sort());
+    expect(results.flat().sort()).toEqual(
+      readMigrations()
+        .map((m) => m.tag)
+        .sort(),
+    );
     await a.close();
     await b.close();
     await empty.drop();
@@ -112,9 +120,14 @@ describe("schema", () => {
       sessionId: session.id,
     };
     await db().insert(deposits).values(deposit);
-    const error = await db().insert(deposits).values(deposit).catch((e: unknown) => e);
+    const error = await db()
+      .insert(deposits)
+      .values(deposit)
+      .catch((e: unknown) => e);
     expect(isUniqueViolation(error)).toBe(true);
-    await db().insert(deposits).values({ ...deposit, logIndex: 4 });
+    await db()
+      .insert(deposits)
+      .values({ ...deposit, logIndex: 4 });
     const inserted = await db().insert(deposits).values(deposit).onConflictDoNothing().returning();
     expect(inserted).toEqual([]);
   });
@@ -131,8 +144,14 @@ describe("schema", () => {
 
 let sessionCounter = 0;
 async function insertSession(depositAddress: string, amount: bigint) {
-  const [user] = await db().insert(users).values({ email: `u${++sessionCounter}@example.com`, passwordHash: "x" }).returning();
-  const [key] = await db().insert(apiKeys).values({ userId: user!.id, name: "k", prefix: "p", keyHash: `h${sessionCounter}` }).returning();
+  const [user] = await db()
+    .insert(users)
+    .values({ email: `u${++sessionCounter}@example.com`, passwordHash: "x" })
+    .returning();
+  const [key] = await db()
+    .insert(apiKeys)
+    .values({ userId: user!.id, name: "k", prefix: "p", keyHash: `h${sessionCounter}` })
+    .returning();
   const [token] = await db()
     .insert(tokens)
     .values({ userId: user!.id, network: "local", contractAddress: "0x01", symbol: "T", name: "T", decimals: 18 })

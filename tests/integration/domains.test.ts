@@ -1,16 +1,16 @@
+import { type Address, parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
-import { DELETE as remove, GET as getOne, PATCH as patch } from "@/app/api/user/domains/[id]/route";
-import { GET as list, POST as add } from "@/app/api/user/domains/route";
-import { parseUnits, type Address } from "viem";
+import { GET as getOne, PATCH as patch, DELETE as remove } from "@/app/api/user/domains/[id]/route";
+import { POST as add, GET as list } from "@/app/api/user/domains/route";
 import { POST as cancelPayment } from "@/app/api/v1/payment/[sessionId]/cancel/route";
 import { POST as createPayment } from "@/app/api/v1/payment/create/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import { domains } from "@/lib/db/schema";
 import { setUpMerchant, signUp } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
-import { payTo } from "../helpers/engine";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
+import { payTo } from "../helpers/engine";
 import { call } from "../helpers/http";
 
 const db = useTestDatabase();
@@ -70,7 +70,12 @@ describe("domains", () => {
     const { auth } = await signUp();
     const { domainId } = (await call(add, { method: "POST", headers: auth, body: { domain: "https://pay.example" } })).body.data;
     const params = { id: String(domainId) };
-    const set = await call(patch, { method: "PATCH", headers: auth, params, body: { payoutAddress: PAYOUT.toLowerCase(), webhookUrl: "https://pay.example/hooks" } });
+    const set = await call(patch, {
+      method: "PATCH",
+      headers: auth,
+      params,
+      body: { payoutAddress: PAYOUT.toLowerCase(), webhookUrl: "https://pay.example/hooks" },
+    });
     expect(set.status).toBe(200);
     expect(set.body.data).toMatchObject({ payoutAddress: PAYOUT, webhookUrl: "https://pay.example/hooks" });
     const cleared = await call(patch, { method: "PATCH", headers: auth, params, body: { webhookUrl: null } });
@@ -93,16 +98,29 @@ describe("domains", () => {
     const token = await deployTestToken(chain().url, { symbol: "DEL" });
     const merchant = await setUpMerchant({ contractAddress: token, network: "bsc", domain: "https://busy.example" });
     const params = { id: String(merchant.domainId) };
-    const session = await call(createPayment, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount: "1" } });
+    const session = await call(createPayment, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.tokenId, amount: "1" },
+    });
     const pending = await call(remove, { method: "DELETE", headers: merchant.auth, params });
     expect(pending.status).toBe(400);
-    expect(pending.body.error).toMatchObject({ code: "VALIDATION_ERROR", message: "https://busy.example cannot be deleted yet: 1 payment session(s) are still pending: cancel them or let them end" });
+    expect(pending.body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: "https://busy.example cannot be deleted yet: 1 payment session(s) are still pending: cancel them or let them end",
+    });
 
-    await call(cancelPayment, { method: "POST", headers: { "x-api-key": merchant.apiKey }, params: { sessionId: session.body.data.sessionId } });
+    await call(cancelPayment, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      params: { sessionId: session.body.data.sessionId },
+    });
     await payTo(chain().url, token, merchant.withdrawalAddress as Address, parseUnits("2.5", 18));
     const funded = await call(remove, { method: "DELETE", headers: merchant.auth, params });
     expect(funded.status).toBe(400);
-    expect(funded.body.error.message).toBe(`https://busy.example cannot be deleted yet: its withdrawal wallet ${merchant.withdrawalAddress} holds 2.5 DEL: withdraw it first`);
+    expect(funded.body.error.message).toBe(
+      `https://busy.example cannot be deleted yet: its withdrawal wallet ${merchant.withdrawalAddress} holds 2.5 DEL: withdraw it first`,
+    );
     expect((await call(getOne, { headers: merchant.auth, params })).status).toBe(200); // still there
   });
 

@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
-import { parseUnits, type Address } from "viem";
+import { type Address, parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
+import { chainCursors, chainTransactions, forwards, sweepBatches, walletNonces } from "@/lib/db/schema";
 import { batchSweepSupport, forgetBatchSupport, knownSweepMode, serviceSweepContracts } from "@/lib/forwarding/sweep-contracts";
-import { chainCursors, forwards, sweepBatches, walletNonces, chainTransactions } from "@/lib/db/schema";
 import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { chainClient, deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -29,10 +29,17 @@ const SECRET = "integration-test-secret-0123456789";
 async function pay(merchant: Merchant, token: Address, amounts: string[], url = chain().url, send = true): Promise<Address[]> {
   const addresses: Address[] = [];
   for (const amount of amounts) {
-    const res = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET } });
+    const res = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET },
+    });
     if (res.status !== 201) throw new Error(JSON.stringify(res.body));
     addresses.push(res.body.data.depositAddress);
-    if (send) await chainClient(url).waitForTransactionReceipt({ hash: await payTo(url, token, res.body.data.depositAddress, parseUnits(amount, 18)) });
+    if (send)
+      await chainClient(url).waitForTransactionReceipt({
+        hash: await payTo(url, token, res.body.data.depositAddress, parseUnits(amount, 18)),
+      });
   }
   return addresses;
 }
@@ -76,7 +83,10 @@ describe("batched sweeps in the engine", () => {
 
     // More tokens to two of the same (public) addresses: a plain call, no authorization again.
     // Both mined before the engine looks (a send's answer can come before its block under load).
-    for (const [i, amount] of [[0, "7"], [1, "8"]] as const) {
+    for (const [i, amount] of [
+      [0, "7"],
+      [1, "8"],
+    ] as const) {
       await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, addresses[i]!, parseUnits(amount, 18)) });
     }
     await runEngine(db(), chain().url);
@@ -89,8 +99,17 @@ describe("batched sweeps in the engine", () => {
   it("fails only the refusing address's entry: the rest of the batch is swept, and a forged Swept event from the token counts for nothing", async () => {
     const evil = await deployHostileToken(chain().url, "EVB");
     const merchant = await setUpMerchant({ contractAddress: evil.address, network: "bsc" });
-    const [refusing, honestA, honestB] = (await pay(merchant, evil.address, ["1", "2", "3"], chain().url, false)) as [Address, Address, Address];
-    for (const [address, amount] of [[refusing, "1"], [honestA, "2"], [honestB, "3"]] as const) await evil.call("mint", [address, parseUnits(amount, 18)]);
+    const [refusing, honestA, honestB] = (await pay(merchant, evil.address, ["1", "2", "3"], chain().url, false)) as [
+      Address,
+      Address,
+      Address,
+    ];
+    for (const [address, amount] of [
+      [refusing, "1"],
+      [honestA, "2"],
+      [honestB, "3"],
+    ] as const)
+      await evil.call("mint", [address, parseUnits(amount, 18)]);
     // Entry 0 refuses once the transaction pays gas (its simulation passes); every other transfer
     // of this token claims "entry 0 swept fine" with a Swept look-alike.
     await evil.call("setRefusesFrom", [refusing, true]);
@@ -99,7 +118,9 @@ describe("batched sweeps in the engine", () => {
 
     const [batch] = (await sweeps()).slice(-1);
     expect(batch).toMatchObject({ size: 3, status: "mined" });
-    const byAddress = new Map((await db().select().from(forwards).where(eq(forwards.tokenContract, evil.address))).map((f) => [f.fromAddress, f]));
+    const byAddress = new Map(
+      (await db().select().from(forwards).where(eq(forwards.tokenContract, evil.address))).map((f) => [f.fromAddress, f]),
+    );
     expect(byAddress.get(honestA)).toMatchObject({ status: "completed", batchId: batch!.id });
     expect(byAddress.get(honestB)).toMatchObject({ status: "completed", batchId: batch!.id });
     // The refusing one fell back to the classic path, which tried and holds it for the operator.
@@ -110,29 +131,48 @@ describe("batched sweeps in the engine", () => {
   });
 
   it("waits for company within its bounds: nothing is sent until the batch is full or the oldest waited long enough", async () => {
-    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: SECRET, CONFIRMATIONS: "0", SWEEP_BATCH_SIZE: "3", SWEEP_BATCH_WAIT_MS: "60000" });
+    useConfig({
+      BSC_RPC_URL: chain().url,
+      NEXTAUTH_SECRET: SECRET,
+      CONFIRMATIONS: "0",
+      SWEEP_BATCH_SIZE: "3",
+      SWEEP_BATCH_WAIT_MS: "60000",
+    });
     const usd = await deployTestToken(chain().url, { symbol: "WAI" });
     const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
     const before = (await sweeps()).length;
     const advanceAll = async () => {
       for (let i = 0; i < 20; i++) if ((await scanNetworkStep(db(), "bsc")).behind === 0) break;
-      await db().update(forwards).set({ nextAttemptAt: new Date(0) });
+      await db()
+        .update(forwards)
+        .set({ nextAttemptAt: new Date(0) });
       for (const { forwardId } of await dueForwardsStep(db(), 100)) await forwardStep(db(), forwardId);
     };
     await pay(merchant, usd, ["1", "2"]);
     await advanceAll();
     expect(await sweeps()).toHaveLength(before);
-    expect((await db().select().from(forwards).where(eq(forwards.tokenContract, usd))).map((f) => f.status)).toEqual(["pending", "pending"]);
+    expect((await db().select().from(forwards).where(eq(forwards.tokenContract, usd))).map((f) => f.status)).toEqual([
+      "pending",
+      "pending",
+    ]);
 
     await pay(merchant, usd, ["3"]);
     await advanceAll();
-    const state = JSON.stringify((await db().select().from(forwards).where(eq(forwards.tokenContract, usd))).map((f) => [f.status, f.lastError, f.attempts]));
-    expect((await sweeps()).slice(before).map((b) => b.size), state).toEqual([3]);
+    const state = JSON.stringify(
+      (await db().select().from(forwards).where(eq(forwards.tokenContract, usd))).map((f) => [f.status, f.lastError, f.attempts]),
+    );
+    expect(
+      (await sweeps()).slice(before).map((b) => b.size),
+      state,
+    ).toEqual([3]);
 
     // Alone, but waiting longer than SWEEP_BATCH_WAIT_MS: it goes.
     await pay(merchant, usd, ["4"]);
     await scanNetworkStep(db(), "bsc");
-    await db().update(forwards).set({ createdAt: new Date(Date.now() - 61_000) }).where(eq(forwards.status, "pending"));
+    await db()
+      .update(forwards)
+      .set({ createdAt: new Date(Date.now() - 61_000) })
+      .where(eq(forwards.status, "pending"));
     await advanceAll();
     expect((await sweeps()).slice(before).map((b) => b.size)).toEqual([3, 1]);
     await runEngine(db(), chain().url);
@@ -149,7 +189,8 @@ describe("batched sweeps in the engine", () => {
     try {
       const [first] = await dueForwardsStep(db());
       await forwardStep(db(), first!.forwardId);
-      const members = async () => (await db().select().from(forwards).where(eq(forwards.tokenContract, usd))).sort((a, b) => a.batchIndex! - b.batchIndex!);
+      const members = async () =>
+        (await db().select().from(forwards).where(eq(forwards.tokenContract, usd))).sort((a, b) => a.batchIndex! - b.batchIndex!);
       const soon = Date.now() + 5_000;
       const check = async () => {
         const rows = await members();
@@ -159,14 +200,19 @@ describe("batched sweeps in the engine", () => {
         return rows;
       };
       const [driver] = await check();
-      await db().update(forwards).set({ nextAttemptAt: new Date(0) }).where(eq(forwards.id, driver!.id));
+      await db()
+        .update(forwards)
+        .set({ nextAttemptAt: new Date(0) })
+        .where(eq(forwards.id, driver!.id));
       await forwardStep(db(), driver!.id); // the batch is still on its way
       await check();
     } finally {
       await chain().client.setAutomine(true);
     }
     await chain().client.mine({ blocks: 1 });
-    await db().update(forwards).set({ nextAttemptAt: new Date(0) });
+    await db()
+      .update(forwards)
+      .set({ nextAttemptAt: new Date(0) });
     await runEngine(db(), chain().url);
     expect((await db().select().from(forwards).where(eq(forwards.tokenContract, usd))).every((f) => f.status === "completed")).toBe(true);
     expect(await tokenBalance(chain().url, usd, MERCHANT_WALLET)).toBe(parseUnits("6", 18));
@@ -177,7 +223,9 @@ describe("batched sweeps in the engine", () => {
     // Another chain under the same network name: scan it from its start, count the tank's nonces afresh.
     await db().delete(chainCursors);
     await db().delete(walletNonces);
-    await db().update(chainTransactions).set({ network: sql`'earlier-chain-' || ${chainTransactions.id}` }); // the ledger of the other chain's nonces
+    await db()
+      .update(chainTransactions)
+      .set({ network: sql`'earlier-chain-' || ${chainTransactions.id}` }); // the ledger of the other chain's nonces
     useConfig({ BSC_RPC_URL: oldChain().url, NEXTAUTH_SECRET: SECRET, CONFIRMATIONS: "0" });
     const usd = await deployTestToken(oldChain().url, { symbol: "OLD" });
     const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
@@ -196,14 +244,27 @@ describe("batched sweeps in the engine", () => {
     forgetBatchSupport();
     await db().delete(chainCursors);
     await db().delete(walletNonces);
-    await db().update(chainTransactions).set({ network: sql`'earlier-chain-' || ${chainTransactions.id}` }); // the ledger of the other chain's nonces
+    await db()
+      .update(chainTransactions)
+      .set({ network: sql`'earlier-chain-' || ${chainTransactions.id}` }); // the ledger of the other chain's nonces
     useConfig({ BSC_RPC_URL: bareChain().url, NEXTAUTH_SECRET: SECRET, CONFIRMATIONS: "0" });
     const tank = await fundGasTank(bareChain().url);
     const replaced = (kind: "deploy_sweeper" | "deploy_delegate", n: number) => ({
-      network: "bsc", kind, fromAddress: tank, nonce: 1_000 + n, gasLimit: 1n, gasPrice: 1n,
-      txHash: `0x${String(n).padStart(64, "0")}`, status: "replaced" as const,
+      network: "bsc",
+      kind,
+      fromAddress: tank,
+      nonce: 1_000 + n,
+      gasLimit: 1n,
+      gasPrice: 1n,
+      txHash: `0x${String(n).padStart(64, "0")}`,
+      status: "replaced" as const,
     });
-    await db().insert(sweepBatches).values([replaced("deploy_sweeper", 1), replaced("deploy_delegate", 2)]);
-    expect(await batchSweepSupport(db(), "bsc")).toEqual({ state: "classic", reason: "deploying the sweep contracts failed; classic sweeps until an operator looks" });
+    await db()
+      .insert(sweepBatches)
+      .values([replaced("deploy_sweeper", 1), replaced("deploy_delegate", 2)]);
+    expect(await batchSweepSupport(db(), "bsc")).toEqual({
+      state: "classic",
+      reason: "deploying the sweep contracts failed; classic sweeps until an operator looks",
+    });
   });
 });

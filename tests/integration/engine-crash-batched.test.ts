@@ -1,22 +1,22 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseUnits, type Address, type Hex } from "viem";
 import { and, eq } from "drizzle-orm";
+import { type Address, type Hex, parseUnits } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { forgetBatchSupport } from "@/lib/forwarding/sweep-contracts";
 import { closeDatabase } from "@/lib/db";
 import { chainTransactions, forwards, sweepBatches } from "@/lib/db/schema";
-import { tendLedger } from "@/lib/ledger/watchdog";
+import { forgetBatchSupport } from "@/lib/forwarding/sweep-contracts";
 import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { tendLedger } from "@/lib/ledger/watchdog";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { openFileDatabase } from "../helpers/database";
 import { fundGasTank, killForwarderAfterItSends, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
-import { startRpcProxy, type RpcProxy } from "../helpers/rpc-proxy";
+import { type RpcProxy, startRpcProxy } from "../helpers/rpc-proxy";
 
 /**
  * Batched sweeps (EIP-7702) across crashes: a batch recorded but never broadcast, and a worker
@@ -47,7 +47,11 @@ afterAll(async () => {
 async function paidSessions(amounts: string[]): Promise<Address[]> {
   const addresses: Address[] = [];
   for (const amount of amounts) {
-    const created = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET } });
+    const created = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET },
+    });
     const deposit = created.body.data.depositAddress as Address;
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, deposit, parseUnits(amount, 18)) });
     addresses.push(deposit);
@@ -183,22 +187,36 @@ describe("batched sweeps across crashes", () => {
     for (const { forwardId } of await dueForwardsStep(handle.db)) await forwardStep(handle.db, forwardId);
     const batch = (await handle.db.select().from(sweepBatches)).find((b) => b.kind === "sweep" && b.status === "sent")!;
     expect(batch.lastError).toBeNull(); // the answer looked like success
-    const ofNonce = () => handle.db.select().from(chainTransactions).where(and(eq(chainTransactions.wallet, tank), eq(chainTransactions.nonce, batch.nonce))).orderBy(chainTransactions.id);
+    const ofNonce = () =>
+      handle.db
+        .select()
+        .from(chainTransactions)
+        .where(and(eq(chainTransactions.wallet, tank), eq(chainTransactions.nonce, batch.nonce)))
+        .orderBy(chainTransactions.id);
 
     await tendLedger(handle.db);
     expect(await ofNonce()).toHaveLength(1); // young: not stuck yet
     // Not mined for two minutes (here: its record made older) while its nonce is the tank's next.
-    await handle.db.update(chainTransactions).set({ createdAt: new Date(Date.now() - 120_000) }).where(eq(chainTransactions.id, batch.chainTxId!));
+    await handle.db
+      .update(chainTransactions)
+      .set({ createdAt: new Date(Date.now() - 120_000) })
+      .where(eq(chainTransactions.id, batch.chainTxId!));
     await tendLedger(handle.db);
     const [original, repriced] = await ofNonce();
     expect(repriced).toMatchObject({ kind: "batch", replacesId: original!.id, status: "pending" });
     expect(repriced!.gasPrice).toBeGreaterThanOrEqual(original!.gasPrice * 2n);
     const { getHealth } = await import("@/lib/health");
-    expect((await getHealth({ startApp: false })).chains.bsc!.stuckWallets).toEqual([{ wallet: "gas_tank", kind: "batch", nonce: batch.nonce, since: original!.createdAt.toISOString() }]);
+    expect((await getHealth({ startApp: false })).chains.bsc!.stuckWallets).toEqual([
+      { wallet: "gas_tank", kind: "batch", nonce: batch.nonce, since: original!.createdAt.toISOString() },
+    ]);
     const { operatorStatus } = await import("@/lib/custody/status");
-    expect((await operatorStatus(handle.db)).lines.join("\n")).toContain(`gas_tank ${tank}: batch at nonce ${batch.nonce} not mined for 2 min`);
+    expect((await operatorStatus(handle.db)).lines.join("\n")).toContain(
+      `gas_tank ${tank}: batch at nonce ${batch.nonce} not mined for 2 min`,
+    );
     const { renderMetrics } = await import("@/lib/metrics/collect");
-    const stuck = (await renderMetrics(handle.db)).body.match(new RegExp(`bscpay_wallet_stuck_seconds\\{network="bsc",wallet="${tank}"\\} (\\d+)`));
+    const stuck = (await renderMetrics(handle.db)).body.match(
+      new RegExp(`bscpay_wallet_stuck_seconds\\{network="bsc",wallet="${tank}"\\} (\\d+)`),
+    );
     expect(Number(stuck?.[1])).toBeGreaterThanOrEqual(120);
 
     proxy.options.refuseRawTransactions = 0;

@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseUnits, type Address } from "viem";
+import { type Address, parseUnits } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { keyRingFor } from "@/lib/chain/keys";
@@ -29,7 +29,6 @@ const env = () => ({
 });
 afterAll(() => closeDatabase());
 
-
 describe("a crash between the gas top-up and the sweep", () => {
   it("forwards exactly once after the worker is killed and the engine restarts", async () => {
     useConfig(env());
@@ -37,7 +36,11 @@ describe("a crash between the gas top-up and the sweep", () => {
     const token = await deployTestToken(chain().url, { symbol: "CRS" });
     const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
     const tank = await fundGasTank(chain().url);
-    const created = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount: "9", merchantWallet: MERCHANT_WALLET } });
+    const created = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.tokenId, amount: "9", merchantWallet: MERCHANT_WALLET },
+    });
     const deposit = created.body.data.depositAddress as Address;
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, deposit, parseUnits("9", 18)) });
     await chain().client.mine({ blocks: 1 });

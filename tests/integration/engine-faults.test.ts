@@ -1,19 +1,19 @@
 import { and, eq } from "drizzle-orm";
-import { parseAbiItem, parseUnits, type Address } from "viem";
+import { type Address, parseAbiItem, parseUnits } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
+import { GET as health } from "@/app/api/health/route";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { GET as health } from "@/app/api/health/route";
-import { MAX_FORWARD_ATTEMPTS, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/forwarding/forward-schedule";
 import { chainCursors, forwards } from "@/lib/db/schema";
+import { MAX_FORWARD_ATTEMPTS, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/forwarding/forward-schedule";
 import { scanNetworkStep } from "@/lib/jobs/steps";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { forwardRound, fundGasTank, newForwardLog, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
-import { startRpcProxy, type RpcProxy } from "../helpers/rpc-proxy";
+import { type RpcProxy, startRpcProxy } from "../helpers/rpc-proxy";
 
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
@@ -22,7 +22,11 @@ const proxies: RpcProxy[] = [];
 afterAll(async () => Promise.all(proxies.map((p) => p.close())));
 
 async function newSession(m: Merchant, amount: string) {
-  const res = await call(create, { method: "POST", headers: { "x-api-key": m.apiKey }, body: { tokenId: m.tokenId, amount, merchantWallet: MERCHANT_WALLET } });
+  const res = await call(create, {
+    method: "POST",
+    headers: { "x-api-key": m.apiKey },
+    body: { tokenId: m.tokenId, amount, merchantWallet: MERCHANT_WALLET },
+  });
   return res.body.data as { sessionId: string; depositAddress: Address };
 }
 
@@ -37,7 +41,9 @@ describe("chain engine under RPC faults", () => {
     const sessions = [];
     for (let i = 1; i <= 6; i++) sessions.push(await newSession(merchant, String(i)));
     for (const [i, s] of sessions.entries()) {
-      await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, s.depositAddress, parseUnits(String(i + 1), 18)) });
+      await chain().client.waitForTransactionReceipt({
+        hash: await payTo(chain().url, token, s.depositAddress, parseUnits(String(i + 1), 18)),
+      });
     }
     await chain().client.mine({ blocks: 1 });
 
@@ -73,12 +79,15 @@ describe("chain engine under RPC faults", () => {
     await fundGasTank(chain().url);
     const sessions = [await newSession(merchant, "4"), await newSession(merchant, "5")];
     for (const [i, s] of sessions.entries()) {
-      await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, s.depositAddress, parseUnits(String(i + 4), 18)) });
+      await chain().client.waitForTransactionReceipt({
+        hash: await payTo(chain().url, token, s.depositAddress, parseUnits(String(i + 4), 18)),
+      });
     }
     await chain().client.mine({ blocks: 1 });
     // Seen while the node answers: the payments are recorded and their forwards planned.
     for (let i = 0; i < 50; i++) if ((await scanNetworkStep(db(), "bsc")).behind === 0) break;
-    const ours = async () => (await db().select().from(forwards)).filter((f) => f.tokenContract.toLowerCase() === token.toLowerCase()).sort((a, b) => a.id - b.id);
+    const ours = async () =>
+      (await db().select().from(forwards)).filter((f) => f.tokenContract.toLowerCase() === token.toLowerCase()).sort((a, b) => a.id - b.id);
     const planned = await ours();
     expect(planned).toHaveLength(2);
 
@@ -127,7 +136,10 @@ describe("chain engine under RPC faults", () => {
       expect(res.body.data.status).toBe("completed");
     }
     // The ranges served cover every block from the old cursor to the new one, without a gap.
-    const [cursorAfter] = await db().select().from(chainCursors).where(and(eq(chainCursors.network, "bsc")));
+    const [cursorAfter] = await db()
+      .select()
+      .from(chainCursors)
+      .where(and(eq(chainCursors.network, "bsc")));
     const ranges = proxy.logRanges.filter(([from]) => from > Number(cursorBefore!.lastScannedBlock)).sort((a, b) => a[0] - b[0]);
     expect(ranges.every(([from, to]) => to - from + 1 <= 3)).toBe(true);
     let next = Number(cursorBefore!.lastScannedBlock) + 1;
@@ -146,7 +158,10 @@ describe("chain engine under RPC faults", () => {
     await runEngine(db(), chain().url);
     const a = await deployTestToken(chain().url, { symbol: "SPA" });
     const b = await deployTestToken(chain().url, { symbol: "SPB" });
-    const [ma, mb] = [await setUpMerchant({ contractAddress: a, network: "bsc" }), await setUpMerchant({ contractAddress: b, network: "bsc" })];
+    const [ma, mb] = [
+      await setUpMerchant({ contractAddress: a, network: "bsc" }),
+      await setUpMerchant({ contractAddress: b, network: "bsc" }),
+    ];
     const [sa, sb] = [await newSession(ma, "2"), await newSession(mb, "3")];
     await chain().client.setAutomine(false);
     try {
@@ -161,8 +176,12 @@ describe("chain engine under RPC faults", () => {
     await chain().client.mine({ blocks: 1 });
     await runEngine(db(), chain().url);
     expect(proxy.refusedLogs).toBeGreaterThan(0);
-    expect((await call(status, { headers: { "x-api-key": ma.apiKey }, params: { sessionId: sa.sessionId } })).body.data.status).toBe("completed");
-    expect((await call(status, { headers: { "x-api-key": mb.apiKey }, params: { sessionId: sb.sessionId } })).body.data.status).toBe("completed");
+    expect((await call(status, { headers: { "x-api-key": ma.apiKey }, params: { sessionId: sa.sessionId } })).body.data.status).toBe(
+      "completed",
+    );
+    expect((await call(status, { headers: { "x-api-key": mb.apiKey }, params: { sessionId: sb.sessionId } })).body.data.status).toBe(
+      "completed",
+    );
   });
 
   it("fails only that block — never skipping it — and says so in health, when one contract's logs of one block are too many", async () => {
@@ -174,7 +193,9 @@ describe("chain engine under RPC faults", () => {
     const token = await deployTestToken(chain().url, { symbol: "BIG" });
     const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
     const session = await newSession(merchant, "1");
-    const receipt = await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, session.depositAddress, parseUnits("1", 18)) });
+    const receipt = await chain().client.waitForTransactionReceipt({
+      hash: await payTo(chain().url, token, session.depositAddress, parseUnits("1", 18)),
+    });
     const block = Number(receipt.blockNumber);
     proxy.options.refuseLogsAtBlock = block;
     await chain().client.mine({ blocks: 1 });
@@ -188,11 +209,15 @@ describe("chain engine under RPC faults", () => {
     const [cursor] = await db().select().from(chainCursors).where(eq(chainCursors.network, "bsc"));
     expect(Number(cursor!.lastScannedBlock)).toBe(block - 1);
     const body = await (await health()).json();
-    expect(body.chains.bsc.scanError).toBe(`the RPC provider refuses the Transfer logs of block ${block} even one token contract at a time`);
+    expect(body.chains.bsc.scanError).toBe(
+      `the RPC provider refuses the Transfer logs of block ${block} even one token contract at a time`,
+    );
 
     proxy.options.refuseLogsAtBlock = undefined; // the provider recovers: the same block is read, nothing skipped
     await runEngine(db(), chain().url);
-    expect((await call(status, { headers: { "x-api-key": merchant.apiKey }, params: { sessionId: session.sessionId } })).body.data.status).toBe("completed");
+    expect(
+      (await call(status, { headers: { "x-api-key": merchant.apiKey }, params: { sessionId: session.sessionId } })).body.data.status,
+    ).toBe("completed");
     expect((await (await health()).json()).chains.bsc.scanError).toBeNull();
   });
 });

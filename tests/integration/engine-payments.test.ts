@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
-import { parseUnits, type Address } from "viem";
+import { type Address, parseUnits } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as cancel } from "@/app/api/v1/payment/[sessionId]/cancel/route";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { deposits, forwards, paymentSessions, sweepBatches } from "@/lib/db/schema";
 import { serviceSweepContracts } from "@/lib/forwarding/sweep-contracts";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, payer, useTestChain } from "../helpers/chain";
 import { SWEEP_MODE, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -21,7 +21,11 @@ let merchant: Merchant;
 let usd: Address;
 
 async function newSession(amount: string, extra: Record<string, unknown> = {}, m = merchant) {
-  const res = await call(create, { method: "POST", headers: { "x-api-key": m.apiKey }, body: { tokenId: m.tokenId, amount, merchantWallet: MERCHANT_WALLET, ...extra } });
+  const res = await call(create, {
+    method: "POST",
+    headers: { "x-api-key": m.apiKey },
+    body: { tokenId: m.tokenId, amount, merchantWallet: MERCHANT_WALLET, ...extra },
+  });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return res.body.data as { sessionId: string; depositAddress: Address };
 }
@@ -71,16 +75,34 @@ describe("chain engine: detect, complete, forward", () => {
       const tankTransactions = await db().select().from(sweepBatches);
       const batch = tankTransactions.find((t) => t.id === forward!.batchId)!;
       expect(batch).toMatchObject({ kind: "sweep", status: "mined", size: 1, authorizations: 1 });
-      expect(tankTransactions.filter((t) => t.kind !== "sweep").map((t) => [t.kind, t.status]).sort()).toEqual([["deploy_delegate", "mined"], ["deploy_sweeper", "mined"]]);
-      expect(forward).toMatchObject({ gasAmount: null, gasTxHash: null, sweepTxHash: batch.txHash, gasUsed: batch.gasUsed, classicOnly: false });
+      expect(
+        tankTransactions
+          .filter((t) => t.kind !== "sweep")
+          .map((t) => [t.kind, t.status])
+          .sort(),
+      ).toEqual([
+        ["deploy_delegate", "mined"],
+        ["deploy_sweeper", "mined"],
+      ]);
+      expect(forward).toMatchObject({
+        gasAmount: null,
+        gasTxHash: null,
+        sweepTxHash: batch.txHash,
+        gasUsed: batch.gasUsed,
+        classicOnly: false,
+      });
       expect(await chain().client.getBalance({ address: session.depositAddress })).toBe(0n);
-      expect(await chain().client.getCode({ address: session.depositAddress })).toBe(`0xef0100${serviceSweepContracts().delegate.slice(2).toLowerCase()}`);
+      expect(await chain().client.getCode({ address: session.depositAddress })).toBe(
+        `0xef0100${serviceSweepContracts().delegate.slice(2).toLowerCase()}`,
+      );
       const spent = tankTransactions.reduce((sum, t) => sum + t.gasUsed! * t.gasPrice, 0n);
       expect(await chain().client.getBalance({ address: tank })).toBe(tankBefore - spent);
     }
 
     // Scanning the same blocks again records nothing twice.
-    await db().update((await import("@/lib/db/schema")).chainCursors).set({ lastScannedBlock: 0n });
+    await db()
+      .update((await import("@/lib/db/schema")).chainCursors)
+      .set({ lastScannedBlock: 0n });
     await settle();
     expect(await db().select().from(deposits).where(eq(deposits.sessionId, session.sessionId))).toHaveLength(1);
     expect(await db().select().from(forwards).where(eq(forwards.depositId, deposit!.id))).toHaveLength(1);
@@ -122,11 +144,20 @@ describe("chain engine: detect, complete, forward", () => {
 
   it("records a payment after expiry as late (status stays expired) and still forwards it", async () => {
     const session = await newSession("3");
-    await db().update(paymentSessions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(paymentSessions.id, session.sessionId));
+    await db()
+      .update(paymentSessions)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(paymentSessions.id, session.sessionId));
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, session.depositAddress, parseUnits("3", 18)) });
     await chain().client.mine({ blocks: 1 });
     await settle();
-    expect(await statusOf(session.sessionId)).toMatchObject({ status: "expired", receivedAmount: null, txHash: null, late: true, lateAmount: "3" });
+    expect(await statusOf(session.sessionId)).toMatchObject({
+      status: "expired",
+      receivedAmount: null,
+      txHash: null,
+      late: true,
+      lateAmount: "3",
+    });
     const [deposit] = await db().select().from(deposits).where(eq(deposits.sessionId, session.sessionId));
     expect(deposit!.late).toBe(true);
     expect(await tokenBalance(chain().url, usd, session.depositAddress)).toBe(0n);
@@ -137,7 +168,10 @@ describe("chain engine: detect, complete, forward", () => {
     const hash = await payTo(chain().url, usd, session.depositAddress, parseUnits("2", 18));
     const receipt = await chain().client.waitForTransactionReceipt({ hash });
     const block = await chain().client.getBlock({ blockNumber: receipt.blockNumber });
-    await db().update(paymentSessions).set({ expiresAt: new Date(Number(block.timestamp) * 1000) }).where(eq(paymentSessions.id, session.sessionId));
+    await db()
+      .update(paymentSessions)
+      .set({ expiresAt: new Date(Number(block.timestamp) * 1000) })
+      .where(eq(paymentSessions.id, session.sessionId));
     await settle(); // not confirmed yet: only the expiry happens
     expect((await statusOf(session.sessionId)).status).toBe("expired");
     await chain().client.mine({ blocks: 1 });
@@ -150,7 +184,11 @@ describe("chain engine: detect, complete, forward", () => {
     const hash = await payTo(chain().url, usd, session.depositAddress, parseUnits("5", 18));
     await chain().client.waitForTransactionReceipt({ hash }); // mined, not yet confirmed: the session still looks unpaid
     await new Promise((r) => setTimeout(r, 1100)); // the cancel comes strictly after the block's second
-    const cancelled = await call(cancel, { method: "POST", headers: { "x-api-key": merchant.apiKey }, params: { sessionId: session.sessionId } });
+    const cancelled = await call(cancel, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      params: { sessionId: session.sessionId },
+    });
     expect(cancelled.body.data.status).toBe("cancelled");
     await chain().client.mine({ blocks: 1 });
     await settle();
@@ -194,7 +232,11 @@ describe("chain engine: detect, complete, forward", () => {
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, six, session.depositAddress, 12_345_678n) });
     await chain().client.mine({ blocks: 1 });
     await settle();
-    expect(await statusOf(session.sessionId, other)).toMatchObject({ status: "completed", receivedAmount: "12.345678", amount: "12.345678" });
+    expect(await statusOf(session.sessionId, other)).toMatchObject({
+      status: "completed",
+      receivedAmount: "12.345678",
+      amount: "12.345678",
+    });
     expect(await tokenBalance(chain().url, six, MERCHANT_WALLET)).toBe(before + 12_345_678n);
   });
 

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { type Forward, forwards } from "@/lib/db/schema";
 import { addressHasOtherInFlight, backoffSeconds, MAX_FORWARD_ATTEMPTS, recordFailure } from "@/lib/forwarding/forward-records";
 import { isForwardDue, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/forwarding/forward-schedule";
 import { advanceForward, dueForwards } from "@/lib/forwarding/forwarder";
-import { forwards, type Forward } from "@/lib/db/schema";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 
@@ -99,7 +99,13 @@ describe("the forward queue cannot be poisoned", () => {
     const advanced = await advanceForward(db(), backingOff.id);
     expect(advanced).toEqual({ outcome: "not-due", dueAt: backingOff.nextAttemptAt });
     const row = await reload(backingOff.id);
-    expect(row).toMatchObject({ status: "pending", attempts: 3, lastError: "the node refuses", nextAttemptAt: backingOff.nextAttemptAt, lockedUntil: null });
+    expect(row).toMatchObject({
+      status: "pending",
+      attempts: 3,
+      lastError: "the node refuses",
+      nextAttemptAt: backingOff.nextAttemptAt,
+      lockedUntil: null,
+    });
     // The database's pick (dueForwards) and the forwarder's check (isForwardDue) agree.
     const now = new Date();
     const picked = (await dueForwards(db(), 10, now)).map((d) => d.forwardId);

@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray } from "drizzle-orm";
-import { parseUnits, type Address } from "viem";
+import { type Address, parseUnits } from "viem";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { DELETE as removeDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as addDomain } from "@/app/api/user/domains/route";
@@ -8,13 +8,13 @@ import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
 import { plansCommand } from "@/lib/admin/plans";
 import { tokensCommand } from "@/lib/admin/tokens";
-import { operatorStatus } from "@/lib/custody/status";
 import { keyRingFor } from "@/lib/chain/keys";
-import { chainTransactions, forwards, gasCharges, withdrawals, type ChainTransaction } from "@/lib/db/schema";
+import { operatorStatus } from "@/lib/custody/status";
+import { type ChainTransaction, chainTransactions, forwards, gasCharges, withdrawals } from "@/lib/db/schema";
 import { gasSpentSince, utcDayStart } from "@/lib/gas/spend";
 import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
 import { formatAmount } from "@/lib/payments/amount";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -41,15 +41,25 @@ let usd: Address;
 let tank: Address;
 
 const withdraw = (amount: string, m = shop) =>
-  call(send, { method: "POST", headers: { "x-api-key": m.apiKey }, body: { domainId: m.domainId, tokenId: m.tokenId, toAddress: RECIPIENT, amount } });
+  call(send, {
+    method: "POST",
+    headers: { "x-api-key": m.apiKey },
+    body: { domainId: m.domainId, tokenId: m.tokenId, toAddress: RECIPIENT, amount },
+  });
 const ledgerSize = async () => (await db().select({ id: chainTransactions.id }).from(chainTransactions)).length;
 const withdrawalCount = async () => (await db().select({ id: withdrawals.id }).from(withdrawals)).length;
 const spentToday = (m: Merchant) => gasSpentSince(db(), m.userId, utcDayStart());
 
 async function pay(m: Merchant, amount: string) {
-  const res = await call(create, { method: "POST", headers: { "x-api-key": m.apiKey }, body: { tokenId: m.tokenId, amount, merchantWallet: MERCHANT_WALLET } });
+  const res = await call(create, {
+    method: "POST",
+    headers: { "x-api-key": m.apiKey },
+    body: { tokenId: m.tokenId, amount, merchantWallet: MERCHANT_WALLET },
+  });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-  await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, res.body.data.depositAddress, parseUnits(amount, 18)) });
+  await chain().client.waitForTransactionReceipt({
+    hash: await payTo(chain().url, usd, res.body.data.depositAddress, parseUnits(amount, 18)),
+  });
   return res.body.data.sessionId as string;
 }
 
@@ -88,12 +98,23 @@ describe("gas accounting per merchant", () => {
     expect(sent.status).toBe(201);
     await settleWithdrawals();
 
-    const tankRows = await db().select().from(chainTransactions).where(and(eq(chainTransactions.walletRole, "gas_tank"), gt(chainTransactions.createdAt, since)));
+    const tankRows = await db()
+      .select()
+      .from(chainTransactions)
+      .where(and(eq(chainTransactions.walletRole, "gas_tank"), gt(chainTransactions.createdAt, since)));
     expect(tankRows.every((r) => r.status === "mined")).toBe(true);
     // The tank's balance moved by exactly what its rows cost (value + fee of each receipt)...
     expect(tankBefore - (await chain().client.getBalance({ address: tank }))).toBe(tankRows.reduce((sum, r) => sum + costOf(r), 0n));
     // ...and every row but the operator's own (the sweep contracts' deployment) is charged in full.
-    const charges = await db().select().from(gasCharges).where(inArray(gasCharges.chainTxId, tankRows.map((r) => r.id)));
+    const charges = await db()
+      .select()
+      .from(gasCharges)
+      .where(
+        inArray(
+          gasCharges.chainTxId,
+          tankRows.map((r) => r.id),
+        ),
+      );
     for (const row of tankRows) {
       const mine = charges.filter((c) => c.chainTxId === row.id);
       if (row.kind === "deploy") expect(mine).toEqual([]);
@@ -126,17 +147,28 @@ describe("gas accounting per merchant", () => {
   });
 
   it("refuses dust below the token's minimum withdrawal, recording and spending nothing", async () => {
-    const [ledger, sentBefore, tankNonce] = [await ledgerSize(), await withdrawalCount(), await chain().client.getTransactionCount({ address: tank })];
+    const [ledger, sentBefore, tankNonce] = [
+      await ledgerSize(),
+      await withdrawalCount(),
+      await chain().client.getTransactionCount({ address: tank }),
+    ];
     const dust = await withdraw("0.000000000000000001");
     expect(dust.status).toBe(400);
-    expect(dust.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "amount", message: "must be at least 0.01 USDT" }] });
+    expect(dust.body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: [{ path: "amount", message: "must be at least 0.01 USDT" }],
+    });
     expect((await withdraw("0.0099")).status).toBe(400);
 
     // The operator sets its own minimum.
     await tokensCommand(db(), ["allow", "bsc", usd, "--min-withdrawal", "5"]);
     const below = await withdraw("4.99");
     expect(below.body.error.message).toContain("at least 5 USDT");
-    expect([await ledgerSize(), await withdrawalCount(), await chain().client.getTransactionCount({ address: tank })]).toEqual([ledger, sentBefore, tankNonce]);
+    expect([await ledgerSize(), await withdrawalCount(), await chain().client.getTransactionCount({ address: tank })]).toEqual([
+      ledger,
+      sentBefore,
+      tankNonce,
+    ]);
     expect((await withdraw("5")).status).toBe(201);
     await settleWithdrawals();
     await tokensCommand(db(), ["allow", "bsc", usd, "--min-withdrawal", "0.01"]);
@@ -210,18 +242,28 @@ describe("gas accounting per merchant", () => {
 
   it("caps domains per merchant, also for concurrent requests; a deleted domain frees its place", async () => {
     await plansCommand(db(), ["set", "starter", "--max-domains", "3"]);
-    const adds = await Promise.all([1, 2, 3, 4].map((i) => call(addDomain, { method: "POST", headers: other.auth, body: { domain: `https://shop${i}.example.com` } })));
+    const adds = await Promise.all(
+      [1, 2, 3, 4].map((i) => call(addDomain, { method: "POST", headers: other.auth, body: { domain: `https://shop${i}.example.com` } })),
+    );
     expect(adds.map((r) => r.status).sort()).toEqual([201, 201, 400, 400]);
     expect(adds.find((r) => r.status === 400)!.body.error.message).toContain("allows 3 domains and you have 3");
     const added = adds.find((r) => r.status === 201)!.body.data.domainId;
     expect((await call(removeDomain, { method: "DELETE", headers: other.auth, params: { id: String(added) } })).status).toBe(200);
-    expect((await call(addDomain, { method: "POST", headers: other.auth, body: { domain: "https://shop9.example.com" } })).status).toBe(201);
+    expect((await call(addDomain, { method: "POST", headers: other.auth, body: { domain: "https://shop9.example.com" } })).status).toBe(
+      201,
+    );
     await plansCommand(db(), ["set", "starter", "--max-domains", "20"]);
   });
 
   it("refuses bad operator input for plans without changing them", async () => {
     const before = await plansCommand(db(), ["list"]);
-    for (const args of [["set", "starter", "--gas-budget", "-1"], ["set", "starter", "--max-domains", "2.5"], ["set", "starter"], ["set", "nope", "--max-domains", "2"], ["set"]]) {
+    for (const args of [
+      ["set", "starter", "--gas-budget", "-1"],
+      ["set", "starter", "--max-domains", "2.5"],
+      ["set", "starter"],
+      ["set", "nope", "--max-domains", "2"],
+      ["set"],
+    ]) {
       await expect(plansCommand(db(), args)).rejects.toMatchObject({ code: expect.stringMatching(/VALIDATION_ERROR|NOT_FOUND/) });
     }
     expect(await plansCommand(db(), ["list"])).toEqual(before);

@@ -7,7 +7,7 @@ import { closeDatabase } from "@/lib/db";
 import { chainCursors } from "@/lib/db/schema";
 import { scanNetworkStep } from "@/lib/jobs/steps";
 import { useTestChain } from "../helpers/chain";
-import { useConfig, SWEEP_MODE } from "../helpers/config";
+import { SWEEP_MODE, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { startRpcProxy } from "../helpers/rpc-proxy";
 
@@ -24,7 +24,14 @@ describe("GET /api/health", () => {
     const body = await first.json();
     expect(body).toMatchObject({ status: "ok", db: "ok", jobs: { mode: "embedded" } });
     // The start-up check asked the chain: anvil runs Prague, so deposits are swept in batches.
-    expect(body.chains.local).toMatchObject({ chainId: 31337, cursor: null, lag: null, heldForwards: 0, quarantinedLogs: 0, sweepMode: SWEEP_MODE });
+    expect(body.chains.local).toMatchObject({
+      chainId: 31337,
+      cursor: null,
+      lag: null,
+      heldForwards: 0,
+      quarantinedLogs: 0,
+      sweepMode: SWEEP_MODE,
+    });
     expect(body.chains.local.head).toBeGreaterThanOrEqual(0);
 
     await chain().client.mine({ blocks: 5 });
@@ -47,7 +54,12 @@ describe("GET /api/health", () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.status).toBe("degraded");
-    expect(body.chains.bsc).toMatchObject({ chainId: 56, head: null, error: "RPC unreachable", scanError: "the RPC endpoint is unreachable or failing" });
+    expect(body.chains.bsc).toMatchObject({
+      chainId: 56,
+      head: null,
+      error: "RPC unreachable",
+      scanError: "the RPC endpoint is unreachable or failing",
+    });
     expect(body.chains.local.head).toBeGreaterThan(0);
     const text = JSON.stringify(body);
     expect(text).not.toContain(PROVIDER_KEY);

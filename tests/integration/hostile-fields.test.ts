@@ -3,10 +3,10 @@ import { POST as createKey } from "@/app/api/user/api-keys/route";
 import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as sendWithdrawal } from "@/app/api/v1/withdrawal/send/route";
-import { apiKeys, domains, paymentSessions } from "@/lib/db/schema";
-import { AppError } from "@/lib/errors";
 import { getUserPayment } from "@/lib/dashboard/payment-detail";
 import { listUserPayments, paymentFiltersSchema } from "@/lib/dashboard/user-payments";
+import { apiKeys, domains, paymentSessions } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
 import { getUserWithdrawal } from "@/lib/withdrawals/user-withdrawals";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -45,7 +45,12 @@ describe("a NUL character in a field", () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: "VALIDATION_ERROR", message: `${field} must not contain a NUL character` });
     }
-    const webhook = await call(patchDomain, { method: "PATCH", headers: merchant.auth, params: { id: String(merchant.domainId) }, body: { webhookUrl: `https://hooks.example.com/${NUL}` } });
+    const webhook = await call(patchDomain, {
+      method: "PATCH",
+      headers: merchant.auth,
+      params: { id: String(merchant.domainId) },
+      body: { webhookUrl: `https://hooks.example.com/${NUL}` },
+    });
     expect(webhook.status).toBe(400);
     expect(webhook.body.error.message).toBe("webhookUrl must not contain a NUL character");
     const key = await call(createKey, { method: "POST", headers: merchant.auth, body: { name: `shop${NUL}` } });
@@ -59,7 +64,11 @@ describe("36 characters that are not a UUID", () => {
   it("are not found (not a database error) on the dashboard's payment and withdrawal pages, and match nothing in its search", async () => {
     const [user] = await db().select({ id: paymentSessions.userId }).from(paymentSessions).limit(1);
     const userId = user?.id ?? 1;
-    for (const lookup of [() => getUserPayment(db(), userId, NOT_A_UUID), () => getUserWithdrawal(db(), userId, NOT_A_UUID), () => getUserPayment(db(), userId, "a".repeat(36))]) {
+    for (const lookup of [
+      () => getUserPayment(db(), userId, NOT_A_UUID),
+      () => getUserWithdrawal(db(), userId, NOT_A_UUID),
+      () => getUserPayment(db(), userId, "a".repeat(36)),
+    ]) {
       await expect(lookup()).rejects.toSatisfy((error: unknown) => error instanceof AppError && error.code === "NOT_FOUND");
     }
     const page = await listUserPayments(db(), userId, paymentFiltersSchema.parse({ q: NOT_A_UUID }));
@@ -80,11 +89,27 @@ describe("ids beyond PostgreSQL's integer", () => {
       expect(res.status, String(tokenId)).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
     }
-    const domainTooBig = await call(create, { method: "POST", headers, body: { tokenId: merchant.tokenId, amount: "1", domainId: 2 ** 31 } });
-    expect(domainTooBig.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "domainId", message: "domainId is too large" }] });
-    const withdrawal = await call(sendWithdrawal, { method: "POST", headers, body: { domainId: 2 ** 31, tokenId: merchant.tokenId, toAddress: "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097", amount: "1" } });
+    const domainTooBig = await call(create, {
+      method: "POST",
+      headers,
+      body: { tokenId: merchant.tokenId, amount: "1", domainId: 2 ** 31 },
+    });
+    expect(domainTooBig.body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: [{ path: "domainId", message: "domainId is too large" }],
+    });
+    const withdrawal = await call(sendWithdrawal, {
+      method: "POST",
+      headers,
+      body: { domainId: 2 ** 31, tokenId: merchant.tokenId, toAddress: "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097", amount: "1" },
+    });
     expect(withdrawal.status).toBe(400);
-    const path = await call(patchDomain, { method: "PATCH", headers: merchant.auth, params: { id: String(2 ** 31) }, body: { webhookUrl: null } });
+    const path = await call(patchDomain, {
+      method: "PATCH",
+      headers: merchant.auth,
+      params: { id: String(2 ** 31) },
+      body: { webhookUrl: null },
+    });
     expect(path.status).toBe(400);
     expect(path.body.error.code).toBe("VALIDATION_ERROR");
     expect(await sessions()).toBe(before);

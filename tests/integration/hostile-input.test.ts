@@ -1,10 +1,10 @@
 import { eq, inArray } from "drizzle-orm";
-import { createWalletClient, erc20Abi, http, parseEther, parseUnits, type Address } from "viem";
+import { type Address, createWalletClient, erc20Abi, http, parseEther, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
-import { POST as registerToken } from "@/app/api/user/tokens/route";
 import { PATCH as updateDomain } from "@/app/api/user/domains/[id]/route";
+import { POST as registerToken } from "@/app/api/user/tokens/route";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as withdraw } from "@/app/api/v1/withdrawal/send/route";
@@ -13,7 +13,7 @@ import { quarantineCommand } from "@/lib/admin/quarantine";
 import { tokensCommand } from "@/lib/admin/tokens";
 import { keyRingFor } from "@/lib/chain/keys";
 import { deposits, forwards, paymentSessions, quarantinedLogs, sweepBatches, withdrawals } from "@/lib/db/schema";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
 import { SWEEP_MODE, TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -37,7 +37,11 @@ let tank: Address;
 
 const apiKey = () => ({ "x-api-key": merchant.apiKey });
 async function newSession(tokenId: number, amount: string, extra: Record<string, unknown> = {}) {
-  const res = await call(create, { method: "POST", headers: apiKey(), body: { tokenId, amount, merchantWallet: MERCHANT_WALLET, ...extra } });
+  const res = await call(create, {
+    method: "POST",
+    headers: apiKey(),
+    body: { tokenId, amount, merchantWallet: MERCHANT_WALLET, ...extra },
+  });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return res.body.data as { sessionId: string; depositAddress: Address };
 }
@@ -49,7 +53,11 @@ const settle = async () => {
 const tankBalance = () => chain().client.getBalance({ address: tank });
 async function registerHostile(token: HostileToken): Promise<number> {
   await tokensCommand(db(), ["allow", "bsc", token.address]);
-  const res = await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token.address, network: "bsc" } });
+  const res = await call(registerToken, {
+    method: "POST",
+    headers: merchant.auth,
+    body: { contractAddress: token.address, network: "bsc" },
+  });
   return res.body.data.tokenId;
 }
 async function forwardsAt(address: Address) {
@@ -110,7 +118,11 @@ describe("hostile input", () => {
     await burner.call("setBurnGas", [true]);
     await chain().client.setBalance({ address: wallet, value: parseEther("1") });
     const [txs, tankBefore] = [await chain().client.getTransactionCount({ address: wallet }), await tankBalance()];
-    const res = await call(withdraw, { method: "POST", headers: apiKey(), body: { domainId: merchant.domainId, tokenId, toAddress: MERCHANT_WALLET, amount: "5" } });
+    const res = await call(withdraw, {
+      method: "POST",
+      headers: apiKey(),
+      body: { domainId: merchant.domainId, tokenId, toAddress: MERCHANT_WALLET, amount: "5" },
+    });
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe("BLOCKCHAIN_ERROR");
     expect(res.body.error.message).toMatch(/needs \d+ gas, above this gateway's limit of 150000 \(MAX_WITHDRAWAL_GAS\)/);
@@ -196,7 +208,14 @@ describe("hostile input", () => {
       let nonce = 0;
       for (const s of sessions) {
         // An attacker holding nothing can make any standard token emit Transfer(attacker, you, 0).
-        await wallet.writeContract({ address: usd, abi: erc20Abi, functionName: "transfer", args: [s.depositAddress, 0n], nonce: nonce++, gas: 60_000n });
+        await wallet.writeContract({
+          address: usd,
+          abi: erc20Abi,
+          functionName: "transfer",
+          args: [s.depositAddress, 0n],
+          nonce: nonce++,
+          gas: 60_000n,
+        });
       }
       for (const s of sessions) await payTo(chain().url, usd, s.depositAddress, parseUnits("0.001", 18)); // below the 1 USDT minimum
       await chain().client.mine({ blocks: 1 });
@@ -212,7 +231,8 @@ describe("hostile input", () => {
     expect(recorded).toHaveLength(50); // the zero-value ones are not even recorded
     expect(recorded.every((d) => d.amount === parseUnits("0.001", 18) && d.forwardId === null)).toBe(true);
     expect(await db().select().from(forwards).where(inArray(forwards.sessionId, ids))).toHaveLength(0);
-    for (const s of sessions.slice(0, 5)) expect(await statusOf(s.sessionId)).toMatchObject({ status: "pending", receivedAmount: "0.001", txHash: expect.any(String) });
+    for (const s of sessions.slice(0, 5))
+      expect(await statusOf(s.sessionId)).toMatchObject({ status: "pending", receivedAmount: "0.001", txHash: expect.any(String) });
     const rows = await db().select({ status: paymentSessions.status }).from(paymentSessions).where(inArray(paymentSessions.id, ids));
     expect(rows.every((r) => r.status === "pending")).toBe(true);
 
@@ -223,7 +243,10 @@ describe("hostile input", () => {
     const sweeps = await forwardsAt(first!.depositAddress);
     expect(sweeps).toHaveLength(1);
     expect(sweeps[0]).toMatchObject({ status: "completed", amount: parseUnits("1", 18) });
-    expect((await db().select().from(deposits).where(eq(deposits.sessionId, first!.sessionId))).map((d) => d.forwardId)).toEqual([sweeps[0]!.id, sweeps[0]!.id]);
+    expect((await db().select().from(deposits).where(eq(deposits.sessionId, first!.sessionId))).map((d) => d.forwardId)).toEqual([
+      sweeps[0]!.id,
+      sweeps[0]!.id,
+    ]);
     expect(await tokenBalance(chain().url, usd, first!.depositAddress)).toBe(0n);
   });
 
@@ -251,17 +274,30 @@ describe("hostile input", () => {
     const countSessions = async () => (await db().select({ id: paymentSessions.id }).from(paymentSessions)).length;
     const before = await countSessions();
     for (const target of [other.depositAddress, tank, merchant.withdrawalAddress]) {
-      const res = await call(create, { method: "POST", headers: apiKey(), body: { tokenId: merchant.tokenId, amount: "1", merchantWallet: target.toLowerCase() } });
+      const res = await call(create, {
+        method: "POST",
+        headers: apiKey(),
+        body: { tokenId: merchant.tokenId, amount: "1", merchantWallet: target.toLowerCase() },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: "VALIDATION_ERROR" });
       expect(res.body.error.message).toContain("is an address of this gateway");
     }
     expect(await countSessions()).toBe(before);
 
-    const payout = await call(updateDomain, { method: "PATCH", headers: merchant.auth, params: { id: String(merchant.domainId) }, body: { payoutAddress: other.depositAddress } });
+    const payout = await call(updateDomain, {
+      method: "PATCH",
+      headers: merchant.auth,
+      params: { id: String(merchant.domainId) },
+      body: { payoutAddress: other.depositAddress },
+    });
     expect(payout.status).toBe(400);
     expect(payout.body.error.message).toContain("payoutAddress");
-    const withdrawal = await call(withdraw, { method: "POST", headers: apiKey(), body: { domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: other.depositAddress, amount: "1" } });
+    const withdrawal = await call(withdraw, {
+      method: "POST",
+      headers: apiKey(),
+      body: { domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: other.depositAddress, amount: "1" },
+    });
     expect(withdrawal.status).toBe(400);
     expect(withdrawal.body.error.message).toContain("toAddress");
     expect(await db().select().from(withdrawals)).toHaveLength(0);
@@ -269,11 +305,19 @@ describe("hostile input", () => {
 
   it("(e) refuses an uncatalogued token with 400, then takes it once the operator allows it", async () => {
     const stranger = await deployTestToken(chain().url, { symbol: "STR" });
-    const refused = await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: stranger, network: "bsc" } });
+    const refused = await call(registerToken, {
+      method: "POST",
+      headers: merchant.auth,
+      body: { contractAddress: stranger, network: "bsc" },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toContain("does not accept the token");
     await tokensCommand(db(), ["allow", "bsc", stranger]);
-    const accepted = await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: stranger, network: "bsc" } });
+    const accepted = await call(registerToken, {
+      method: "POST",
+      headers: merchant.auth,
+      body: { contractAddress: stranger, network: "bsc" },
+    });
     expect(accepted.status).toBe(201);
 
     // A token the operator disallows later stops taking new sessions and is no longer scanned.
@@ -283,5 +327,3 @@ describe("hostile input", () => {
     expect(res.body.error.message).toContain("no longer accepts STR");
   });
 });
-
-

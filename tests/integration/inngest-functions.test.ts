@@ -1,24 +1,24 @@
 import { InngestTestEngine, mockCtx } from "@inngest/test";
 import { eq } from "drizzle-orm";
-import { parseUnits, type Address } from "viem";
+import { type Address, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { forwardDeposit, FORWARD_ATTEMPTS } from "@/inngest/functions/forward-deposit";
-import { expireSessions } from "@/inngest/functions/maintenance";
-import { scanChains, SCAN_ROUNDS } from "@/inngest/functions/scan-chains";
 import { jobDb } from "@/inngest/db";
+import { FORWARD_ATTEMPTS, forwardDeposit } from "@/inngest/functions/forward-deposit";
+import { expireSessions } from "@/inngest/functions/maintenance";
+import { SCAN_ROUNDS, scanChains } from "@/inngest/functions/scan-chains";
+import { type Forward, forwards, paymentSessions } from "@/lib/db/schema";
 import { MAX_FORWARD_ATTEMPTS } from "@/lib/forwarding/forward-schedule";
-import { forwards, paymentSessions, type Forward } from "@/lib/db/schema";
-import { dueForwardsStep, forwardStep, type ForwardStepResult } from "@/lib/jobs/steps";
+import { dueForwardsStep, type ForwardStepResult, forwardStep } from "@/lib/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
-import { startRpcProxy, type RpcProxy } from "../helpers/rpc-proxy";
+import { type RpcProxy, startRpcProxy } from "../helpers/rpc-proxy";
 
 // The Inngest client reads INNGEST_DEV when it is created, at import: no Inngest Cloud here.
 vi.hoisted(() => {
@@ -31,15 +31,28 @@ const MERCHANT_WALLET = "0xBcd4042DE499D14e55001CcbB24a551F3b954096" as Address;
 
 /** step.sleep never settles under @inngest/test unless mocked, by step id; `ms` makes the mock take that long. */
 const sleeps = (prefix: string, count: number, ms = 0) =>
-  Array.from({ length: count }, (_, i) => ({ id: `${prefix}-${i}`, handler: () => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : undefined) }));
+  Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}-${i}`,
+    handler: () => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : undefined),
+  }));
 
 describe("Inngest driver (same job steps, run by @inngest/test)", () => {
   it("scan-chains records the payment and hands the deposit to forward-deposit; forward-deposit sweeps it", async () => {
-    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", JOBS: "inngest", INNGEST_DEV: "1" });
+    useConfig({
+      BSC_RPC_URL: chain().url,
+      NEXTAUTH_SECRET: "integration-test-secret-0123456789",
+      CONFIRMATIONS: "1",
+      JOBS: "inngest",
+      INNGEST_DEV: "1",
+    });
     const token = await deployTestToken(chain().url, { symbol: "ING" });
     const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
     await fundGasTank(chain().url);
-    const created = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount: "6", merchantWallet: MERCHANT_WALLET } });
+    const created = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.tokenId, amount: "6", merchantWallet: MERCHANT_WALLET },
+    });
     const { sessionId, depositAddress } = created.body.data;
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, depositAddress, parseUnits("6", 18)) });
     await chain().client.mine({ blocks: 1 });
@@ -82,7 +95,10 @@ describe("Inngest driver (same job steps, run by @inngest/test)", () => {
   it("expire-sessions expires due sessions", async () => {
     const [session] = await db().select().from(paymentSessions);
     const { eq } = await import("drizzle-orm");
-    await db().update(paymentSessions).set({ status: "pending", expiresAt: new Date(Date.now() - 1000) }).where(eq(paymentSessions.id, session!.id));
+    await db()
+      .update(paymentSessions)
+      .set({ status: "pending", expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(paymentSessions.id, session!.id));
     const { result } = await new InngestTestEngine({ function: expireSessions }).execute();
     expect(result).toEqual({ expired: 1 });
   });
@@ -113,8 +129,17 @@ describe("a failing forward's retries, the same under both drivers", () => {
   // Seconds after the first attempt, per decideFailure: after R the backoff of the new count
   // (5, 10, 20 … s); after T at most a minute, the count unchanged. The 8th R holds it.
   const EXPECTED: [number, ForwardStepResult["outcome"]][] = [
-    [0, "retry"], [5, "retry"], [15, "retry"], [25, "retry"], [45, "retry"], [65, "retry"],
-    [105, "retry"], [185, "retry"], [345, "retry"], [405, "retry"], [725, "held"],
+    [0, "retry"],
+    [5, "retry"],
+    [15, "retry"],
+    [25, "retry"],
+    [45, "retry"],
+    [65, "retry"],
+    [105, "retry"],
+    [185, "retry"],
+    [345, "retry"],
+    [405, "retry"],
+    [725, "held"],
   ];
   let proxy: RpcProxy;
   let forward: Forward;
@@ -140,7 +165,15 @@ describe("a failing forward's retries, the same under both drivers", () => {
     start = Date.now();
     const [inserted] = await db()
       .insert(forwards)
-      .values({ network: "bsc", fromAddress: from, toAddress: MERCHANT_WALLET, tokenContract: token, amount: parseUnits("3", 18), classicOnly: true, nextAttemptAt: new Date(start) })
+      .values({
+        network: "bsc",
+        fromAddress: from,
+        toAddress: MERCHANT_WALLET,
+        tokenContract: token,
+        amount: parseUnits("3", 18),
+        classicOnly: true,
+        nextAttemptAt: new Date(start),
+      })
       .returning();
     forward = inserted!; // insert … returning answers the row it inserted
   });

@@ -3,25 +3,25 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { parseEther, parseUnits, type Address } from "viem";
+import { type Address, parseEther, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { ensureGasBalance } from "@/lib/chain/gas-top-up";
 import { keyRingFor } from "@/lib/chain/keys";
-import { batchSweepSupport, forgetBatchSupport } from "@/lib/forwarding/sweep-contracts";
 import { recoverFunds } from "@/lib/custody/recover";
 import { closeDatabase } from "@/lib/db";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { chainTransactions, forwards, sweepBatches, withdrawals } from "@/lib/db/schema";
+import { batchSweepSupport, forgetBatchSupport } from "@/lib/forwarding/sweep-contracts";
 import { confirmWithdrawalsStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { tendLedger } from "@/lib/ledger/watchdog";
 import { setUpMerchant } from "../helpers/accounts";
-import { deployTestToken, useTestChain, type TestChain } from "../helpers/chain";
+import { deployTestToken, type TestChain, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { openFileDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
-import { startRawTransactionTrap, type RawTransactionTrap } from "../helpers/raw-transaction-trap";
+import { type RawTransactionTrap, startRawTransactionTrap } from "../helpers/raw-transaction-trap";
 
 /**
  * SIGKILL between a ledger row's record and its broadcast, and right after the broadcast, for
@@ -36,7 +36,12 @@ const MERCHANT_WALLET = "0x90F79bf6EB2c4f870365E785982E1f101E93b906" as Address;
 
 /** One chain, its trap and the embedded database a killed process and its restart share. */
 function useRig(chain: () => TestChain) {
-  const rig = { chain, dir: join(mkdtempSync(join(tmpdir(), "bscpay-ledger-crash-")), "pglite"), trap: null as RawTransactionTrap | null, handle: null as DatabaseHandle | null };
+  const rig = {
+    chain,
+    dir: join(mkdtempSync(join(tmpdir(), "bscpay-ledger-crash-")), "pglite"),
+    trap: null as RawTransactionTrap | null,
+    handle: null as DatabaseHandle | null,
+  };
   const env = (url: string, extra: Record<string, string> = {}) => ({
     BSC_RPC_URL: url,
     NEXTAUTH_SECRET: "integration-test-secret-0123456789",
@@ -103,7 +108,9 @@ describe.each(["before", "after"] as const)("a crash %s the broadcast", (mode) =
     await ensureGasBalance(rig.db(), "bsc", wallet, parseEther("0.01")); // what the interrupted request wanted
     expect(await chain().client.getBalance({ address: wallet })).toBe(parseEther("0.01"));
     expect(await rig.sent(tank)).toBe(sentBefore + 1);
-    expect((await rig.db().select().from(chainTransactions).where(eq(chainTransactions.toAddress, wallet))).map((r) => [r.txHash, r.status])).toEqual([[recorded!.txHash, "mined"]]);
+    expect(
+      (await rig.db().select().from(chainTransactions).where(eq(chainTransactions.toAddress, wallet))).map((r) => [r.txHash, r.status]),
+    ).toEqual([[recorded!.txHash, "mined"]]);
   });
 });
 
@@ -123,12 +130,21 @@ describe("a crash during recovery", () => {
     const [transfer] = await rig.db().select().from(chainTransactions).where(eq(chainTransactions.wallet, stranded));
     expect(transfer).toMatchObject({ kind: "recovery", walletRole: "deposit", walletIndex: index, status: "pending", broadcasts: 0 });
 
-    const report = await recoverFunds(rig.db(), { network: "bsc", to: rescue, fromIndex: index, toIndex: index, extraTokens: [token], print: () => {} });
+    const report = await recoverFunds(rig.db(), {
+      network: "bsc",
+      to: rescue,
+      fromIndex: index,
+      toIndex: index,
+      extraTokens: [token],
+      print: () => {},
+    });
     expect(report.moved).toEqual([]); // read after the recorded transfer settled: nothing left to move
     expect(await tokenBalance(chain().url, token, rescue)).toBe(held);
     expect(await rig.sent(stranded)).toBe(1); // the recorded transfer, no second one
     await tendLedger(rig.db()); // the service's next ledger round records how it ended
-    expect((await rig.db().select().from(chainTransactions).where(eq(chainTransactions.wallet, stranded))).map((r) => [r.txHash, r.status])).toEqual([[transfer!.txHash, "mined"]]);
+    expect(
+      (await rig.db().select().from(chainTransactions).where(eq(chainTransactions.wallet, stranded))).map((r) => [r.txHash, r.status]),
+    ).toEqual([[transfer!.txHash, "mined"]]);
   });
 });
 
@@ -151,7 +167,11 @@ describe("a crash during a classic sweep", () => {
     ["right after its token transfer is broadcast", 2, "after"],
   ] as const)("%s: the restart sends the recorded transactions, each once", async (_name, at, mode) => {
     await rig.open(CLASSIC);
-    const created = await call(create, { method: "POST", headers: { "x-api-key": apiKey }, body: { tokenId, amount: "5", merchantWallet: MERCHANT_WALLET } });
+    const created = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": apiKey },
+      body: { tokenId, amount: "5", merchantWallet: MERCHANT_WALLET },
+    });
     const deposit = created.body.data.depositAddress as Address;
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, deposit, parseUnits("5", 18)) });
     await chain().client.mine({ blocks: 1 });
@@ -162,7 +182,11 @@ describe("a crash during a classic sweep", () => {
     await rig.crashDuring(["forwards"], at, mode, CLASSIC);
     const [forward] = await rig.db().select().from(forwards).where(eq(forwards.fromAddress, deposit));
     expect(forward!.status).toBe(at === 1 ? "gas_sent" : "sweep_sent");
-    const recorded = await rig.db().select().from(chainTransactions).where(at === 1 ? eq(chainTransactions.toAddress, deposit) : eq(chainTransactions.wallet, deposit));
+    const recorded = await rig
+      .db()
+      .select()
+      .from(chainTransactions)
+      .where(at === 1 ? eq(chainTransactions.toAddress, deposit) : eq(chainTransactions.wallet, deposit));
     await rig.db().update(forwards).set({ lockedUntil: null }); // the killed worker's lease; what is under test is the restart
     await runEngine(rig.db(), chain().url);
 
@@ -171,7 +195,11 @@ describe("a crash during a classic sweep", () => {
     expect(await tokenBalance(chain().url, token, MERCHANT_WALLET)).toBe(merchantBefore + parseUnits("5", 18));
     expect(await rig.sent(tank)).toBe(tankBefore + 1); // one top-up
     expect(await rig.sent(deposit)).toBe(1); // one transfer
-    const ledger = await rig.db().select().from(chainTransactions).where(eq(chainTransactions.id, at === 1 ? done!.gasTxId! : done!.sweepTxId!));
+    const ledger = await rig
+      .db()
+      .select()
+      .from(chainTransactions)
+      .where(eq(chainTransactions.id, at === 1 ? done!.gasTxId! : done!.sweepTxId!));
     expect(ledger.map((r) => [r.txHash, r.status])).toEqual([[recorded.at(-1)!.txHash, "mined"]]); // the very bytes recorded before the crash
   });
 });
@@ -186,17 +214,30 @@ describe("a crash right after a withdrawal is broadcast", () => {
     const token = await deployTestToken(chain().url, { symbol: "WCA", mintTo: [wallet] });
     const { POST: registerToken } = await import("@/app/api/user/tokens/route");
     await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(rig.db(), "bsc", token);
-    const tokenId = (await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })).body.data.tokenId;
+    const tokenId = (
+      await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
+    ).body.data.tokenId;
     const recipient = "0x00000000000000000000000000000000000c0ffe" as Address;
 
-    await rig.crashDuring(["withdrawal", String(merchant.apiKeyId), String(merchant.userId), String(merchant.domainId), String(tokenId), recipient, "7"], 1, "after");
+    await rig.crashDuring(
+      ["withdrawal", String(merchant.apiKeyId), String(merchant.userId), String(merchant.domainId), String(tokenId), recipient, "7"],
+      1,
+      "after",
+    );
     const [withdrawal] = await rig.db().select().from(withdrawals).where(eq(withdrawals.fromAddress, wallet));
     expect(withdrawal).toMatchObject({ status: "submitted" });
-    for (let i = 0; i < 5 && (await rig.db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal!.id)))[0]!.status === "submitted"; i++) {
+    for (
+      let i = 0;
+      i < 5 && (await rig.db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal!.id)))[0]!.status === "submitted";
+      i++
+    ) {
       await confirmWithdrawalsStep(rig.db());
       await chain().client.mine({ blocks: 1 });
     }
-    expect((await rig.db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal!.id)))[0]).toMatchObject({ status: "completed", txHash: withdrawal!.txHash });
+    expect((await rig.db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal!.id)))[0]).toMatchObject({
+      status: "completed",
+      txHash: withdrawal!.txHash,
+    });
     expect(await rig.sent(wallet)).toBe(1);
     expect(await tokenBalance(chain().url, token, recipient)).toBe(parseUnits("7", 18));
   });

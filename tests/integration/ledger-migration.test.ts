@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { getAddress, keccak256, parseGwei, type Address, type Hex } from "viem";
+import { type Address, getAddress, type Hex, keccak256, parseGwei } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyRingFor } from "@/lib/chain/keys";
 import type { DatabaseHandle } from "@/lib/db/client";
@@ -25,7 +25,11 @@ let handle: DatabaseHandle;
 const raw: Record<string, Hex> = {};
 const q = (query: ReturnType<typeof sql>) => handle.db.execute(query);
 
-async function sign(purpose: "gasTank" | "deposit" | "withdrawal", index: number, tx: { to: Address; nonce: number; value?: bigint; gas?: bigint; data?: Hex }): Promise<Hex> {
+async function sign(
+  purpose: "gasTank" | "deposit" | "withdrawal",
+  index: number,
+  tx: { to: Address; nonce: number; value?: bigint; gas?: bigint; data?: Hex },
+): Promise<Hex> {
   return keys.signer(purpose, index).signTransaction({ chainId: 56, type: "legacy", gas: 60_000n, gasPrice: GWEI, value: 0n, ...tx });
 }
 
@@ -34,15 +38,21 @@ beforeAll(async () => {
   await q(sql`insert into users (id, email, password_hash) overriding system value values (1, 'old@example.com', 'x')`);
   await q(sql`insert into api_keys (id, user_id, name, prefix, key_hash) overriding system value values (1, 1, 'k', 'p', 'h')`);
   await q(sql`insert into domains (id, user_id, origin) overriding system value values (1, 1, 'https://shop.example')`);
-  await q(sql`insert into tokens (id, user_id, network, contract_address, symbol, name, decimals) overriding system value values (1, 1, 'bsc', ${TOKEN}, 'USDT', 'Tether', 18)`);
+  await q(
+    sql`insert into tokens (id, user_id, network, contract_address, symbol, name, decimals) overriding system value values (1, 1, 'bsc', ${TOKEN}, 'USDT', 'Tether', 18)`,
+  );
   for (const index of [5, 6, 7]) {
     await q(sql`insert into payment_sessions (id, user_id, api_key_id, token_id, network, chain_id, deposit_index, deposit_address, deposit_topic, amount, forward_to, expires_at)
       values (${randomUUID()}, 1, 1, 1, 'bsc', 56, ${index}, ${keys.depositAddress(index)}, ${`0x${index}`}, 10, ${TARGET}, now())`);
   }
-  const tank = (name: string, nonce: number, to: Address) => sign("gasTank", 0, { to, nonce, value: 1000n, gas: 21_000n }).then((r) => (raw[name] = r));
-  const sweep = (name: string, index: number) => sign("deposit", index, { to: TOKEN, nonce: 0, data: "0xa9059cbb" }).then((r) => (raw[name] = r));
-  const withdrawal = (name: string, nonce: number) => sign("withdrawal", 1, { to: TOKEN, nonce, data: "0xa9059cbb" }).then((r) => (raw[name] = r));
-  const filler = (name: string, nonce: number) => sign("withdrawal", 1, { to: keys.withdrawalAddress(1), nonce, gas: 21_000n }).then((r) => (raw[name] = r));
+  const tank = (name: string, nonce: number, to: Address) =>
+    sign("gasTank", 0, { to, nonce, value: 1000n, gas: 21_000n }).then((r) => (raw[name] = r));
+  const sweep = (name: string, index: number) =>
+    sign("deposit", index, { to: TOKEN, nonce: 0, data: "0xa9059cbb" }).then((r) => (raw[name] = r));
+  const withdrawal = (name: string, nonce: number) =>
+    sign("withdrawal", 1, { to: TOKEN, nonce, data: "0xa9059cbb" }).then((r) => (raw[name] = r));
+  const filler = (name: string, nonce: number) =>
+    sign("withdrawal", 1, { to: keys.withdrawalAddress(1), nonce, gas: 21_000n }).then((r) => (raw[name] = r));
   await Promise.all([
     tank("g-mined", 0, keys.withdrawalAddress(1)),
     tank("f3-gas", 1, keys.depositAddress(7)),
@@ -80,7 +90,10 @@ beforeAll(async () => {
   await wd(0, "submitted");
   await wd(1, "submitted", { filler: "w1-filler", fillerRaw: true });
   await wd(2, "completed");
-  await wd(3, "failed", { filler: "w3-filler", reason: "the network refused the transaction; its nonce was filled by a 0-value transfer, nothing was sent" });
+  await wd(3, "failed", {
+    filler: "w3-filler",
+    reason: "the network refused the transaction; its nonce was filled by a 0-value transfer, nothing was sent",
+  });
   await wd(4, "failed", { reason: "the transfer reverted on chain; the tokens were not sent" });
   const batch = (name: string, kind: string, status: string, nonce: number) =>
     q(sql`insert into sweep_batches (network, kind, token_contract, size, from_address, nonce, gas_limit, gas_price, tx_hash, raw_tx, status)
@@ -104,16 +117,27 @@ describe("migrating the old transaction trackers into the ledger", () => {
     const row = (name: string) => byHash.get(keccak256(raw[name]!))!;
     for (const name of Object.keys(raw)) {
       const moved = row(name);
-      if (name === "w3-filler") expect(moved.rawTx).toBeNull(); // the old record had already dropped the mined filler's bytes
+      if (name === "w3-filler")
+        expect(moved.rawTx).toBeNull(); // the old record had already dropped the mined filler's bytes
       else expect(moved.rawTx).toBe(raw[name]);
     }
     const tank = keys.gasTankAddress();
-    expect(["g-mined", "g-open", "f1-gas", "f2-gas", "f3-gas"].map((n) => [row(n).walletRole, row(n).wallet, row(n).gasLimit, row(n).gasPrice])).toEqual(
-      Array(5).fill(["gas_tank", tank, 21_000n, GWEI]),
-    );
+    expect(
+      ["g-mined", "g-open", "f1-gas", "f2-gas", "f3-gas"].map((n) => [row(n).walletRole, row(n).wallet, row(n).gasLimit, row(n).gasPrice]),
+    ).toEqual(Array(5).fill(["gas_tank", tank, 21_000n, GWEI]));
     expect([row("g-mined").nonce, row("g-open").nonce, row("f1-gas").nonce]).toEqual([0, 4, 3]);
-    expect([row("f2-sweep").walletRole, row("f2-sweep").walletIndex, row("f2-sweep").wallet, row("f2-sweep").kind]).toEqual(["deposit", 6, keys.depositAddress(6), "sweep"]);
-    expect([row("w0").walletRole, row("w0").walletIndex, row("w0").kind, row("w0").toAddress]).toEqual(["withdrawal", 1, "withdrawal", TOKEN]);
+    expect([row("f2-sweep").walletRole, row("f2-sweep").walletIndex, row("f2-sweep").wallet, row("f2-sweep").kind]).toEqual([
+      "deposit",
+      6,
+      keys.depositAddress(6),
+      "sweep",
+    ]);
+    expect([row("w0").walletRole, row("w0").walletIndex, row("w0").kind, row("w0").toAddress]).toEqual([
+      "withdrawal",
+      1,
+      "withdrawal",
+      TOKEN,
+    ]);
 
     const states = Object.fromEntries(Object.keys(raw).map((n) => [n, row(n).status]));
     expect(states).toEqual({
@@ -136,7 +160,12 @@ describe("migrating the old transaction trackers into the ledger", () => {
       "batch-refused": "replaced",
       "batch-cancel": "mined",
     });
-    expect([row("deploy-mined").kind, row("batch-open").kind, row("batch-open").toAddress, row("batch-open").wallet]).toEqual(["deploy", "batch", TARGET, tank]);
+    expect([row("deploy-mined").kind, row("batch-open").kind, row("batch-open").toAddress, row("batch-open").wallet]).toEqual([
+      "deploy",
+      "batch",
+      TARGET,
+      tank,
+    ]);
     expect(row("batch-cancel")).toMatchObject({ kind: "cancel", replacesId: row("batch-refused").id });
     expect(row("batch-refused")).toMatchObject({ replacedById: row("batch-cancel").id });
     expect(row("w1-filler")).toMatchObject({ kind: "cancel", replacesId: row("w1").id });

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { parseEther, parseUnits, type Address } from "viem";
+import { type Address, parseEther, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getOne } from "@/app/api/v1/withdrawal/[withdrawalId]/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
@@ -10,13 +10,13 @@ import { getHealth } from "@/lib/health";
 import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
 import { settleNonce } from "@/lib/ledger/settle";
 import { renderMetrics } from "@/lib/metrics/collect";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
-import { startReceiptLagProxy, type ReceiptLagProxy } from "../helpers/receipt-lag-proxy";
+import { type ReceiptLagProxy, startReceiptLagProxy } from "../helpers/receipt-lag-proxy";
 
 // The Inngest client reads INNGEST_DEV when it is created: no Inngest Cloud in tests.
 vi.hoisted(() => {
@@ -49,7 +49,9 @@ beforeAll(async () => {
   token = await deployTestToken(chain().url, { symbol: "LAG", mintTo: [wallet] });
   const { POST: registerToken } = await import("@/app/api/user/tokens/route");
   await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(db(), "bsc", token);
-  merchant.tokenId = (await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })).body.data.tokenId;
+  merchant.tokenId = (
+    await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
+  ).body.data.tokenId;
   // Gas in the wallet already: a top-up would wait for a receipt the lagging node hides until blocks pass.
   await chain().client.setBalance({ address: wallet, value: parseEther("1") });
   proxy = await startReceiptLagProxy(chain().url, 4);
@@ -77,7 +79,10 @@ describe("a withdrawal whose receipts lag its nonce by 4 blocks", () => {
     }
     expect(proxy.hiddenReceipts).toBeGreaterThan(0);
     for (const { id, key, to } of sent) {
-      expect((await call(getOne, { headers: headers(), params: { withdrawalId: id } })).body.data).toMatchObject({ status: "completed", failureReason: null });
+      expect((await call(getOne, { headers: headers(), params: { withdrawalId: id } })).body.data).toMatchObject({
+        status: "completed",
+        failureReason: null,
+      });
       const replay = await call(send, { method: "POST", headers: headers(key), body: body(to) });
       expect(replay.body.data.withdrawalId).toBe(id);
       expect(await tokenBalance(chain().url, token, to)).toBe(parseUnits("1", 18));
@@ -93,14 +98,22 @@ describe("a withdrawal the node answers 'underpriced'", () => {
     const res = await call(send, { method: "POST", headers: headers("underpriced"), body: body(to, "2") });
     expect(res.status).toBe(201); // "underpriced" is no refusal: the node may hold it
     const [withdrawal] = await db().select().from(withdrawals).where(eq(withdrawals.id, res.body.data.withdrawalId));
-    const ofNonce = () => db().select().from(chainTransactions).where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, withdrawal!.nonce))).orderBy(chainTransactions.id);
+    const ofNonce = () =>
+      db()
+        .select()
+        .from(chainTransactions)
+        .where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, withdrawal!.nonce)))
+        .orderBy(chainTransactions.id);
 
     await confirmWithdrawalsStep(db());
     expect(await ofNonce()).toHaveLength(1); // young: not stuck yet
     expect((await getHealth({ startApp: false })).chains.bsc!.stuckWallets).toEqual([]);
 
     // Two minutes later, still not mined at the wallet's next nonce.
-    await db().update(chainTransactions).set({ createdAt: new Date(Date.now() - 120_000) }).where(eq(chainTransactions.id, withdrawal!.chainTxId));
+    await db()
+      .update(chainTransactions)
+      .set({ createdAt: new Date(Date.now() - 120_000) })
+      .where(eq(chainTransactions.id, withdrawal!.chainTxId));
     await confirmWithdrawalsStep(db());
     const [original, repriced] = await ofNonce();
     expect(repriced).toMatchObject({ kind: "withdrawal", replacesId: original!.id, status: "pending", toAddress: token });
@@ -110,7 +123,9 @@ describe("a withdrawal the node answers 'underpriced'", () => {
     // The stall is visible while the node keeps refusing: health, admin status, the metric.
     const health = await getHealth({ startApp: false });
     expect(health.status).toBe("degraded");
-    expect(health.chains.bsc!.stuckWallets).toEqual([{ wallet: "withdrawal", kind: "withdrawal", nonce: withdrawal!.nonce, since: original!.createdAt.toISOString() }]);
+    expect(health.chains.bsc!.stuckWallets).toEqual([
+      { wallet: "withdrawal", kind: "withdrawal", nonce: withdrawal!.nonce, since: original!.createdAt.toISOString() },
+    ]);
     const status = await operatorStatus(db());
     expect(status.healthy).toBe(false);
     expect(status.lines.join("\n")).toContain(`withdrawal ${wallet}: withdrawal at nonce ${withdrawal!.nonce} not mined for 2 min`);
@@ -119,7 +134,11 @@ describe("a withdrawal the node answers 'underpriced'", () => {
     expect(Number(stuck?.[1])).toBeGreaterThanOrEqual(120);
 
     proxy.refuseRawAs = null;
-    for (let round = 0; round < 5 && (await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal!.id)))[0]!.status === "submitted"; round++) {
+    for (
+      let round = 0;
+      round < 5 && (await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal!.id)))[0]!.status === "submitted";
+      round++
+    ) {
       await confirmWithdrawalsStep(db());
       await chain().client.mine({ blocks: 1 });
     }
@@ -135,7 +154,13 @@ describe("a withdrawal the node answers 'underpriced'", () => {
       .insert(chainTransactions)
       .values({ ...copy, txHash: `0x${"ee".repeat(32)}`, replacesId: repriced!.id, status: "pending", minedBlock: null, settledAt: null })
       .returning();
-    expect(await settleNonce(db(), { network: "bsc", wallet, nonce: withdrawal!.nonce })).toMatchObject({ state: "settled", winner: { id: repriced!.id } });
-    expect((await db().select().from(chainTransactions).where(eq(chainTransactions.id, late!.id)))[0]).toMatchObject({ status: "replaced", replacedById: repriced!.id });
+    expect(await settleNonce(db(), { network: "bsc", wallet, nonce: withdrawal!.nonce })).toMatchObject({
+      state: "settled",
+      winner: { id: repriced!.id },
+    });
+    expect((await db().select().from(chainTransactions).where(eq(chainTransactions.id, late!.id)))[0]).toMatchObject({
+      status: "replaced",
+      replacedById: repriced!.id,
+    });
   });
 });

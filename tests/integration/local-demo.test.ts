@@ -1,18 +1,18 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { erc20Abi, formatUnits } from "viem";
 import { describe, expect, it, vi } from "vitest";
-import { startAnvil } from "@/lib/dev/anvil";
-import { DEMO_TOKEN_ADDRESS } from "@/lib/dev/demo-token";
 import { keyRingFor } from "@/lib/chain/keys";
 import { setLocalRpcUrl } from "@/lib/chain/networks";
 import { apiKeys, appState, chainCursors, domains, subscriptions, tokens, users } from "@/lib/db/schema";
+import { startAnvil } from "@/lib/dev/anvil";
+import { DEMO_TOKEN_ADDRESS } from "@/lib/dev/demo-token";
 import { DEMO_EMAIL, seedLocalDemo } from "@/lib/seed/demo-merchant";
 import { chainClient, payer, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 
 const db = useTestDatabase();
 const chain = useTestChain();
@@ -37,7 +37,12 @@ describe("local demo seed", () => {
 
     const client = chain().client;
     expect(await client.getCode({ address: DEMO_TOKEN_ADDRESS })).toMatch(/^0x.{10,}/);
-    const balance = await client.readContract({ address: DEMO_TOKEN_ADDRESS, abi: erc20Abi, functionName: "balanceOf", args: [payer.address] });
+    const balance = await client.readContract({
+      address: DEMO_TOKEN_ADDRESS,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [payer.address],
+    });
     expect(formatUnits(balance, 18)).toBe("1000000");
     expect(await client.getBalance({ address: keyRingFor(cfg.masterMnemonic).gasTankAddress() })).toBeGreaterThan(0n);
 
@@ -46,7 +51,10 @@ describe("local demo seed", () => {
     const [token] = await db().select().from(tokens).where(eq(tokens.userId, user!.id));
     expect(token).toMatchObject({ contractAddress: DEMO_TOKEN_ADDRESS, symbol: "DUSD", decimals: 18, network: "local" });
     const [domain] = await db().select().from(domains).where(eq(domains.userId, user!.id));
-    expect(domain).toMatchObject({ origin: "http://localhost:3000", withdrawalAddress: keyRingFor(cfg.masterMnemonic).withdrawalAddress(domain!.id) });
+    expect(domain).toMatchObject({
+      origin: "http://localhost:3000",
+      withdrawalAddress: keyRingFor(cfg.masterMnemonic).withdrawalAddress(domain!.id),
+    });
     const [subscription] = await db().select().from(subscriptions).where(eq(subscriptions.userId, user!.id));
     expect(subscription).toMatchObject({ planId: "starter", status: "active" });
     const keys = await db().select().from(apiKeys).where(eq(apiKeys.userId, user!.id));

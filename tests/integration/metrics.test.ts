@@ -1,5 +1,5 @@
 import parsePrometheusTextFormat, { type MetricFamily } from "parse-prometheus-text-format";
-import { parseUnits, type Address } from "viem";
+import { type Address, parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
@@ -8,7 +8,7 @@ import { scanNetworkStep } from "@/lib/jobs/steps";
 import { metricsAccess } from "@/lib/metrics/access";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
-import { useConfig, SWEEP_MODE } from "../helpers/config";
+import { SWEEP_MODE, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine } from "../helpers/engine";
 import { call } from "../helpers/http";
@@ -17,7 +17,13 @@ const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
 const TOKEN = "metrics-token-0123456789abcdef";
 const env = (extra: Record<string, string> = {}) =>
-  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", METRICS_TOKEN: TOKEN, ...extra });
+  useConfig({
+    BSC_RPC_URL: chain().url,
+    NEXTAUTH_SECRET: "integration-test-secret-0123456789",
+    CONFIRMATIONS: "1",
+    METRICS_TOKEN: TOKEN,
+    ...extra,
+  });
 
 async function scrape(headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) {
   const res = await metricsRoute(new (await import("next/server")).NextRequest("http://localhost/api/metrics", { headers }));
@@ -37,9 +43,15 @@ describe("/api/metrics", () => {
     const token = await deployTestToken(chain().url, { symbol: "MET" });
     const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
     await fundGasTank(chain().url);
-    const created = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount: "2", merchantWallet: "0x976EA74026E726554dB657fA54763abd0C3a0aa9" } });
+    const created = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.tokenId, amount: "2", merchantWallet: "0x976EA74026E726554dB657fA54763abd0C3a0aa9" },
+    });
     await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount: "5" } });
-    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, created.body.data.depositAddress as Address, parseUnits("2", 18)) });
+    await chain().client.waitForTransactionReceipt({
+      hash: await payTo(chain().url, token, created.body.data.depositAddress as Address, parseUnits("2", 18)),
+    });
     await chain().client.mine({ blocks: 1 });
     await runEngine(db(), chain().url);
 
@@ -67,7 +79,9 @@ describe("/api/metrics", () => {
     expect(valueOf(families, "bscpay_quarantined_logs", { network: "bsc" })).toBe(0);
     expect(valueOf(families, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_getLogs", outcome: "ok" })).toBeGreaterThan(0);
     // classic: top-up + sweep; batched: the two contract deployments + the batch
-    expect(valueOf(families, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_sendRawTransaction", outcome: "ok" })).toBeGreaterThanOrEqual(2);
+    expect(
+      valueOf(families, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_sendRawTransaction", outcome: "ok" }),
+    ).toBeGreaterThanOrEqual(2);
     // This parser keeps a histogram's buckets but not its labels, _sum or _count: read those lines as text.
     expect(family(families, "bscpay_scan_duration_seconds").type).toBe("HISTOGRAM");
     expect(family(families, "bscpay_detection_latency_seconds").type).toBe("HISTOGRAM");
@@ -90,7 +104,9 @@ describe("/api/metrics", () => {
     await expect(scanNetworkStep(db(), "bsc")).rejects.toThrow();
     const down = parsePrometheusTextFormat((await scrape()).text);
     expect(valueOf(down, "bscpay_scan_errors_total", { network: "bsc" })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(down, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_blockNumber", outcome: "transient" })).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(down, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_blockNumber", outcome: "transient" }),
+    ).toBeGreaterThanOrEqual(1);
     expect(valueOf(down, "bscpay_rpc_up", { network: "bsc" })).toBe(0);
     env();
   });

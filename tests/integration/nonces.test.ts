@@ -23,7 +23,9 @@ describe("allocateNonce", () => {
   });
 
   it("never gives two concurrent senders the same nonce", async () => {
-    const nonces = await Promise.all(Array.from({ length: 20 }, () => db().transaction((tx) => allocateNonce(tx, "bsc-testnet", WALLET, 0))));
+    const nonces = await Promise.all(
+      Array.from({ length: 20 }, () => db().transaction((tx) => allocateNonce(tx, "bsc-testnet", WALLET, 0))),
+    );
     expect([...nonces].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 });

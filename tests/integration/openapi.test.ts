@@ -20,9 +20,23 @@ describe("GET /api/v1/openapi.json", () => {
     const create = doc.paths["/api/v1/payment/create"].post;
     expect(Object.keys(create.responses).sort()).toEqual(["201", "400", "401", "402", "403", "409", "429", "500"]);
     expect(create.security).toEqual([{ apiKey: [] }]);
-    expect(doc.paths["/api/v1/payment/history"].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["limit", "page", "status"]);
+    expect(doc.paths["/api/v1/payment/history"].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      "limit",
+      "page",
+      "status",
+    ]);
     expect(doc.components.schemas.PaymentSession.required).toEqual(
-      expect.arrayContaining(["sessionId", "depositAddress", "ephemeralAddress", "qrCode", "amount", "token", "expiresAt", "status", "checkoutUrl"]),
+      expect.arrayContaining([
+        "sessionId",
+        "depositAddress",
+        "ephemeralAddress",
+        "qrCode",
+        "amount",
+        "token",
+        "expiresAt",
+        "status",
+        "checkoutUrl",
+      ]),
     );
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { GET as getPackage, POST as choose } from "@/app/api/user/package/route";
+import { POST as choose, GET as getPackage } from "@/app/api/user/package/route";
 import { openPglite } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { plans, subscriptions, users } from "@/lib/db/schema";
@@ -91,7 +91,8 @@ describe("packages", () => {
     await handle.db.insert(users).values({ email: "cli@example.com", passwordHash: "x" });
     await handle.close();
     const env = { ...process.env, PGLITE_DIR: dir, LOCAL_CHAIN: "off", LOG_LEVEL: "silent" };
-    const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env, encoding: "utf8" });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env, encoding: "utf8" });
     const granted = run("grant-plan", "cli@example.com", "enterprise");
     expect(granted.stderr).toBe("");
     expect(granted.status).toBe(0);

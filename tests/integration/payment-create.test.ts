@@ -1,15 +1,15 @@
+import { eq } from "drizzle-orm";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
 import { getAddress } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
-import { POST as create } from "@/app/api/v1/payment/create/route";
-import { POST as addDomain } from "@/app/api/user/domains/route";
 import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
+import { POST as addDomain } from "@/app/api/user/domains/route";
 import { POST as choosePackage } from "@/app/api/user/package/route";
+import { POST as create } from "@/app/api/v1/payment/create/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import { paymentSessions, plans, sessionUsage, subscriptions } from "@/lib/db/schema";
-import { eq } from "drizzle-orm";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -18,7 +18,12 @@ import { call } from "../helpers/http";
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
 const config = () =>
-  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", NEXTAUTH_URL: "https://pay.example.com", SESSION_TTL_SECONDS: "600" });
+  useConfig({
+    BSC_RPC_URL: chain().url,
+    NEXTAUTH_SECRET: "integration-test-secret-0123456789",
+    NEXTAUTH_URL: "https://pay.example.com",
+    SESSION_TTL_SECONDS: "600",
+  });
 
 let merchant: Merchant;
 let tokenAddress: string;
@@ -70,14 +75,28 @@ describe("POST /api/v1/payment/create", () => {
 
   it("forwards to merchantWallet, else the domain's payout address, else its withdrawal wallet", async () => {
     const wallet = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
-    const explicit = await call(create, { method: "POST", headers: headers(), body: { tokenId: merchant.tokenId, amount: "1", merchantWallet: wallet.toLowerCase() } });
+    const explicit = await call(create, {
+      method: "POST",
+      headers: headers(),
+      body: { tokenId: merchant.tokenId, amount: "1", merchantWallet: wallet.toLowerCase() },
+    });
     const payout = "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65";
-    await call(patchDomain, { method: "PATCH", headers: merchant.auth, params: { id: String(merchant.domainId) }, body: { payoutAddress: payout } });
+    await call(patchDomain, {
+      method: "PATCH",
+      headers: merchant.auth,
+      params: { id: String(merchant.domainId) },
+      body: { payoutAddress: payout },
+    });
     const viaDomain = await call(create, { method: "POST", headers: headers(), body: { tokenId: merchant.tokenId, amount: "1" } });
     const rows = await db().select().from(paymentSessions);
     expect(rows.find((r) => r.id === explicit.body.data.sessionId)!.forwardTo).toBe(wallet);
     expect(rows.find((r) => r.id === viaDomain.body.data.sessionId)!.forwardTo).toBe(payout);
-    await call(patchDomain, { method: "PATCH", headers: merchant.auth, params: { id: String(merchant.domainId) }, body: { payoutAddress: null } });
+    await call(patchDomain, {
+      method: "PATCH",
+      headers: merchant.auth,
+      params: { id: String(merchant.domainId) },
+      body: { payoutAddress: null },
+    });
   });
 
   it("keeps metadata and redirectUrl, and accepts 6-decimal tokens", async () => {
@@ -140,7 +159,7 @@ describe("POST /api/v1/payment/create", () => {
   });
 
   it("refuses bad JSON and another user's tokenId (VALIDATION_ERROR)", async () => {
-    const bad = await call(create, { method: "POST", headers: headers(), body: "{\"tokenId\": 1," });
+    const bad = await call(create, { method: "POST", headers: headers(), body: '{"tokenId": 1,' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe("request body is not valid JSON");
     const other = await setUpMerchant({ contractAddress: tokenAddress, network: "bsc" });
@@ -160,19 +179,35 @@ describe("POST /api/v1/payment/create", () => {
   it("answers DOMAIN_NOT_WHITELISTED for another user's domainId, an unlisted Origin, or no domain at all", async () => {
     const other = await setUpMerchant({ contractAddress: tokenAddress, network: "bsc", domain: "https://other.example" });
     const before = await countSessions();
-    const foreign = await call(create, { method: "POST", headers: headers(), body: { tokenId: merchant.tokenId, amount: "1", domainId: other.domainId } });
+    const foreign = await call(create, {
+      method: "POST",
+      headers: headers(),
+      body: { tokenId: merchant.tokenId, amount: "1", domainId: other.domainId },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe("DOMAIN_NOT_WHITELISTED");
-    const origin = await call(create, { method: "POST", headers: { ...headers(), origin: "https://evil.example" }, body: { tokenId: merchant.tokenId, amount: "1" } });
+    const origin = await call(create, {
+      method: "POST",
+      headers: { ...headers(), origin: "https://evil.example" },
+      body: { tokenId: merchant.tokenId, amount: "1" },
+    });
     expect(origin.status).toBe(403);
     expect(origin.body.error.message).toContain("origin https://evil.example is not a whitelisted domain");
-    const allowed = await call(create, { method: "POST", headers: { ...headers(), origin: "https://shop.example.com" }, body: { tokenId: merchant.tokenId, amount: "1" } });
+    const allowed = await call(create, {
+      method: "POST",
+      headers: { ...headers(), origin: "https://shop.example.com" },
+      body: { tokenId: merchant.tokenId, amount: "1" },
+    });
     expect(allowed.status).toBe(201);
     expect(await countSessions()).toBe(before + 1);
 
     const { DELETE: removeDomain } = await import("@/app/api/user/domains/[id]/route");
     await call(removeDomain, { method: "DELETE", headers: other.auth, params: { id: String(other.domainId) } });
-    const none = await call(create, { method: "POST", headers: { "x-api-key": other.apiKey }, body: { tokenId: other.tokenId, amount: "1" } });
+    const none = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": other.apiKey },
+      body: { tokenId: other.tokenId, amount: "1" },
+    });
     expect(none.status).toBe(403);
     expect(none.body.error.message).toContain("whitelist a domain");
   });
@@ -182,7 +217,11 @@ describe("POST /api/v1/payment/create", () => {
     const { subscriptions } = await import("@/lib/db/schema");
     await db().delete(subscriptions).where(eq(subscriptions.userId, other.userId));
     const before = await countSessions();
-    const res = await call(create, { method: "POST", headers: { "x-api-key": other.apiKey }, body: { tokenId: other.tokenId, amount: "1" } });
+    const res = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": other.apiKey },
+      body: { tokenId: other.tokenId, amount: "1" },
+    });
     expect(res.status).toBe(402);
     expect(res.body.error.code).toBe("NO_PACKAGE");
     expect(await countSessions()).toBe(before);
@@ -190,7 +229,9 @@ describe("POST /api/v1/payment/create", () => {
 
   it("gives 20 concurrent creates 20 distinct deposit addresses", async () => {
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => call(create, { method: "POST", headers: headers(), body: { tokenId: merchant.tokenId, amount: "2" } })),
+      Array.from({ length: 20 }, () =>
+        call(create, { method: "POST", headers: headers(), body: { tokenId: merchant.tokenId, amount: "2" } }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
     expect(new Set(results.map((r) => r.body.data.depositAddress)).size).toBe(20);
@@ -204,7 +245,9 @@ describe("POST /api/v1/payment/create", () => {
     await call(choosePackage, { method: "POST", headers: other.auth, body: { plan: "three" } });
     const before = await countSessions();
     const results = await Promise.all(
-      Array.from({ length: 6 }, () => call(create, { method: "POST", headers: { "x-api-key": other.apiKey }, body: { tokenId: other.tokenId, amount: "1" } })),
+      Array.from({ length: 6 }, () =>
+        call(create, { method: "POST", headers: { "x-api-key": other.apiKey }, body: { tokenId: other.tokenId, amount: "1" } }),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 402, 402, 402]);
     expect(results.find((r) => r.status === 402)!.body.error).toEqual({
@@ -218,8 +261,15 @@ describe("POST /api/v1/payment/create", () => {
 
   it("answers NO_PACKAGE once the package has ended, and counts nothing", async () => {
     const other = await setUpMerchant({ contractAddress: tokenAddress, network: "bsc" });
-    await db().update(subscriptions).set({ endsAt: new Date(Date.now() - 1000) }).where(eq(subscriptions.userId, other.userId));
-    const res = await call(create, { method: "POST", headers: { "x-api-key": other.apiKey }, body: { tokenId: other.tokenId, amount: "1" } });
+    await db()
+      .update(subscriptions)
+      .set({ endsAt: new Date(Date.now() - 1000) })
+      .where(eq(subscriptions.userId, other.userId));
+    const res = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": other.apiKey },
+      body: { tokenId: other.tokenId, amount: "1" },
+    });
     expect(res.status).toBe(402);
     expect(res.body.error.message).toContain("no active package");
     expect(await db().select().from(sessionUsage).where(eq(sessionUsage.userId, other.userId))).toEqual([]);
@@ -229,7 +279,11 @@ describe("POST /api/v1/payment/create", () => {
     const other = await setUpMerchant({ contractAddress: tokenAddress, network: "bsc", domain: "https://first.example" });
     const second = await call(addDomain, { method: "POST", headers: other.auth, body: { domain: "https://second.example" } });
     const headers = { "x-api-key": other.apiKey };
-    const byOrigin = await call(create, { method: "POST", headers: { ...headers, origin: "https://second.example" }, body: { tokenId: other.tokenId, amount: "1" } });
+    const byOrigin = await call(create, {
+      method: "POST",
+      headers: { ...headers, origin: "https://second.example" },
+      body: { tokenId: other.tokenId, amount: "1" },
+    });
     const byId = await call(create, {
       method: "POST",
       headers: { ...headers, origin: "https://second.example" },
@@ -254,7 +308,11 @@ describe("POST /api/v1/payment/create", () => {
     const indexOf = async (res: { body: { data: { sessionId: string } } }) =>
       (await db().select().from(paymentSessions).where(eq(paymentSessions.id, res.body.data.sessionId)))[0]!.depositIndex;
     const first = await call(create, { method: "POST", headers: headers(), body: { tokenId: merchant.tokenId, amount: "1" } });
-    const refused = await call(create, { method: "POST", headers: { ...headers(), origin: "https://evil.example" }, body: { tokenId: merchant.tokenId, amount: "1" } });
+    const refused = await call(create, {
+      method: "POST",
+      headers: { ...headers(), origin: "https://evil.example" },
+      body: { tokenId: merchant.tokenId, amount: "1" },
+    });
     expect(refused.status).toBe(403);
     const invalid = await call(create, { method: "POST", headers: headers(), body: { tokenId: 999_999, amount: "1" } });
     expect(invalid.status).toBe(400);

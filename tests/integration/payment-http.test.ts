@@ -3,7 +3,7 @@ import { GET as status, OPTIONS as statusPreflight } from "@/app/api/v1/payment/
 import { POST as create, OPTIONS as createPreflight } from "@/app/api/v1/payment/create/route";
 import { paymentSessions } from "@/lib/db/schema";
 import { resetRateLimits } from "@/lib/http/rate-limit";
-import { newApiKey, setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, newApiKey, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -25,10 +25,18 @@ beforeAll(async () => {
 describe("Idempotency-Key on payment/create", () => {
   it("returns the first response again for the same key and body, in any key order", async () => {
     const headers = { "x-api-key": merchant.apiKey, "idempotency-key": "order-1001" };
-    const first = await call(create, { method: "POST", headers, body: { tokenId: merchant.tokenId, amount: "3", metadata: { a: 1, b: 2 } } });
+    const first = await call(create, {
+      method: "POST",
+      headers,
+      body: { tokenId: merchant.tokenId, amount: "3", metadata: { a: 1, b: 2 } },
+    });
     expect(first.status).toBe(201);
     const before = await countSessions();
-    const again = await call(create, { method: "POST", headers, body: { metadata: { b: 2, a: 1 }, amount: "3", tokenId: merchant.tokenId } });
+    const again = await call(create, {
+      method: "POST",
+      headers,
+      body: { metadata: { b: 2, a: 1 }, amount: "3", tokenId: merchant.tokenId },
+    });
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
@@ -89,7 +97,8 @@ describe("rate limiting", () => {
     const other = await newApiKey(merchant.auth);
     const sessionId = crypto.randomUUID();
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await call(status, { headers: { "x-api-key": limited.key }, params: { sessionId } })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await call(status, { headers: { "x-api-key": limited.key }, params: { sessionId } })).status);
     expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
     const res = await call(status, { headers: { "x-api-key": limited.key }, params: { sessionId } });
     expect(res.status).toBe(429);
@@ -103,7 +112,10 @@ describe("rate limiting", () => {
 
 describe("CORS", () => {
   it("answers a preflight only for a whitelisted origin", async () => {
-    const ok = await call(createPreflight, { method: "OPTIONS", headers: { origin: "https://shop.example.com", "access-control-request-method": "POST" } });
+    const ok = await call(createPreflight, {
+      method: "OPTIONS",
+      headers: { origin: "https://shop.example.com", "access-control-request-method": "POST" },
+    });
     expect(ok.status).toBe(204);
     expect(ok.headers.get("access-control-allow-origin")).toBe("https://shop.example.com");
     expect(ok.headers.get("access-control-allow-headers")).toContain("x-api-key");
@@ -114,12 +126,22 @@ describe("CORS", () => {
   });
 
   it("allows the key owner's whitelisted origins only on responses, errors included", async () => {
-    const mine = await call(status, { headers: { "x-api-key": merchant.apiKey, origin: "https://shop.example.com" }, params: { sessionId: crypto.randomUUID() } });
+    const mine = await call(status, {
+      headers: { "x-api-key": merchant.apiKey, origin: "https://shop.example.com" },
+      params: { sessionId: crypto.randomUUID() },
+    });
     expect(mine.status).toBe(404);
     expect(mine.headers.get("access-control-allow-origin")).toBe("https://shop.example.com");
-    const someoneElses = await setUpMerchant({ contractAddress: await deployTestToken(chain().url), network: "bsc", domain: "https://elsewhere.example" });
+    const someoneElses = await setUpMerchant({
+      contractAddress: await deployTestToken(chain().url),
+      network: "bsc",
+      domain: "https://elsewhere.example",
+    });
     expect(someoneElses.apiKey).toBeDefined();
-    const foreign = await call(status, { headers: { "x-api-key": merchant.apiKey, origin: "https://elsewhere.example" }, params: { sessionId: crypto.randomUUID() } });
+    const foreign = await call(status, {
+      headers: { "x-api-key": merchant.apiKey, origin: "https://elsewhere.example" },
+      params: { sessionId: crypto.randomUUID() },
+    });
     expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
     const serverToServer = await call(status, { headers: { "x-api-key": merchant.apiKey }, params: { sessionId: crypto.randomUUID() } });
     expect(serverToServer.headers.get("access-control-allow-origin")).toBeNull();

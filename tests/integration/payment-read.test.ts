@@ -6,7 +6,7 @@ import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { GET as history } from "@/app/api/v1/payment/history/route";
 import { paymentSessions } from "@/lib/db/schema";
-import { newApiKey, setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, newApiKey, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -41,7 +41,18 @@ describe("GET /api/v1/payment/:sessionId/status", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: { sessionId, status: "pending", amount: "5", receivedAmount: null, txHash: null, expiresAt: expect.any(String), token: "USDT", overpaid: false, late: false, lateAmount: null },
+      data: {
+        sessionId,
+        status: "pending",
+        amount: "5",
+        receivedAmount: null,
+        txHash: null,
+        expiresAt: expect.any(String),
+        token: "USDT",
+        overpaid: false,
+        late: false,
+        lateAmount: null,
+      },
     });
   });
 
@@ -159,7 +170,16 @@ describe("GET /api/checkout/:sessionId", () => {
     const res = await call(checkout, { params: { sessionId } });
     expect(res.status).toBe(200);
     const data = res.body.data;
-    expect(data).toMatchObject({ sessionId, status: "pending", amount: "5", token: "USDT", network: "bsc", chainId: 56, receivedAmount: null, redirectUrl: null });
+    expect(data).toMatchObject({
+      sessionId,
+      status: "pending",
+      amount: "5",
+      token: "USDT",
+      network: "bsc",
+      chainId: 56,
+      receivedAmount: null,
+      redirectUrl: null,
+    });
     expect(data.depositAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(data.qrCode).toMatch(/^data:image\/png;base64,/);
     const text = JSON.stringify(data);

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { createWalletClient, erc20Abi, http, parseUnits, type Address } from "viem";
+import { type Address, createWalletClient, erc20Abi, http, parseUnits } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
@@ -8,7 +8,7 @@ import { keyRingFor } from "@/lib/chain/keys";
 import { reconcile } from "@/lib/custody/reconcile";
 import { chainCursors, chainTransactions, forwards, withdrawals } from "@/lib/db/schema";
 import { reconcileIfDueStep } from "@/lib/jobs/steps";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -18,13 +18,18 @@ import { call } from "../helpers/http";
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
 const MERCHANT_WALLET = "0x976EA74026E726554dB657fA54763abd0C3a0aa9" as Address;
-const env = (extra: Record<string, string> = {}) => useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", ...extra });
+const env = (extra: Record<string, string> = {}) =>
+  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", ...extra });
 
 let merchant: Merchant;
 let usd: Address;
 
 async function paidSession(amount: string, merchantWallet?: Address) {
-  const res = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount, ...(merchantWallet ? { merchantWallet } : {}) } });
+  const res = await call(create, {
+    method: "POST",
+    headers: { "x-api-key": merchant.apiKey },
+    body: { tokenId: merchant.tokenId, amount, ...(merchantWallet ? { merchantWallet } : {}) },
+  });
   const { depositAddress } = res.body.data as { depositAddress: Address };
   await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, depositAddress, parseUnits(amount, 18)) });
   await chain().client.mine({ blocks: 1 });
@@ -51,7 +56,9 @@ describe("reconcile: the ledger against the chain", () => {
 
     const { code, text } = await run();
     expect(text).toContain("no differences");
-    expect(text).toMatch(/bsc RCN 0x[0-9a-fA-F]{40}\n {2}ledger: recorded 8, forwarded 8, in flight 0, held 0, below minimum 0\n {2}chain: {2}deposit addresses hold 0 \(the ledger expects 0\)/);
+    expect(text).toMatch(
+      /bsc RCN 0x[0-9a-fA-F]{40}\n {2}ledger: recorded 8, forwarded 8, in flight 0, held 0, below minimum 0\n {2}chain: {2}deposit addresses hold 0 \(the ledger expects 0\)/,
+    );
     expect(code).toBe(0);
     expect((await (await health()).json()).reconciliation).toEqual({ lastRunAt: expect.any(String), differences: 0 });
   });
@@ -71,13 +78,27 @@ describe("reconcile: the ledger against the chain", () => {
     await runEngine(db(), chain().url);
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, swept, parseUnits("1.5", 18)) });
     await chain().client.mine({ blocks: 2 });
-    await db().update(chainCursors).set({ lastScannedBlock: await chain().client.getBlockNumber({ cacheTime: 0 }) }).where(eq(chainCursors.network, "bsc"));
+    await db()
+      .update(chainCursors)
+      .set({ lastScannedBlock: await chain().client.getBlockNumber({ cacheTime: 0 }) })
+      .where(eq(chainCursors.network, "bsc"));
 
     // The withdrawal wallet's key spends outside the service: the ledger has no record of it.
     const wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
     await chain().client.setBalance({ address: wallet, value: parseUnits("1", 18) });
-    const signer = createWalletClient({ account: keyRingFor(TEST_MNEMONIC).signer("withdrawal", merchant.domainId), chain: await chainAt(chain().url), transport: http(chain().url) });
-    await chain().client.waitForTransactionReceipt({ hash: await signer.writeContract({ address: usd, abi: erc20Abi, functionName: "transfer", args: [MERCHANT_WALLET, parseUnits("1", 18)] }) });
+    const signer = createWalletClient({
+      account: keyRingFor(TEST_MNEMONIC).signer("withdrawal", merchant.domainId),
+      chain: await chainAt(chain().url),
+      transport: http(chain().url),
+    });
+    await chain().client.waitForTransactionReceipt({
+      hash: await signer.writeContract({
+        address: usd,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [MERCHANT_WALLET, parseUnits("1", 18)],
+      }),
+    });
 
     const { code, text } = await run();
     expect(code).toBe(1);
@@ -85,7 +106,9 @@ describe("reconcile: the ledger against the chain", () => {
     expect(text).toContain(`HELD bsc ${held} RCN: forward ${heldForward!.id} of 7 RCN is held:`);
     expect(text).toContain("above MAX_SWEEP_GAS (30000)");
     expect(text).toContain(`UNTRACKED bsc ${swept} RCN: holds 1.5 RCN more than the ledger knows of`);
-    expect(text).toContain(`WALLET-SHORT bsc ${wallet} RCN: withdrawal wallet of domain ${merchant.domainId} holds 2 RCN; forwards brought 3 RCN and withdrawals took 0 RCN, so it should hold at least 3 RCN`);
+    expect(text).toContain(
+      `WALLET-SHORT bsc ${wallet} RCN: withdrawal wallet of domain ${merchant.domainId} holds 2 RCN; forwards brought 3 RCN and withdrawals took 0 RCN, so it should hold at least 3 RCN`,
+    );
     expect(text).toContain("ledger: recorded 17, forwarded 10, in flight 0, held 7, below minimum 0");
     expect(text).toContain("deposit addresses hold 8.5 (the ledger expects 7)");
     expect((await (await health()).json()).reconciliation).toMatchObject({ differences: 3 });
@@ -114,15 +137,48 @@ describe("reconcile: the ledger against the chain", () => {
     const wallet = keyRingFor(TEST_MNEMONIC).gasTankAddress();
     const [row] = await db()
       .insert(chainTransactions)
-      .values({ network: "bsc", walletRole: "gas_tank", walletIndex: 0, wallet, nonce: 9_999, kind: "sweep_gas", toAddress: wallet, value: 1n, gasLimit: 21_000n, gasPrice: 1n, txHash: `0x${"ab".repeat(32)}`, status: "replaced" })
+      .values({
+        network: "bsc",
+        walletRole: "gas_tank",
+        walletIndex: 0,
+        wallet,
+        nonce: 9_999,
+        kind: "sweep_gas",
+        toAddress: wallet,
+        value: 1n,
+        gasLimit: 21_000n,
+        gasPrice: 1n,
+        txHash: `0x${"ab".repeat(32)}`,
+        status: "replaced",
+      })
       .returning();
     const result = await reconcile(db(), { network: "bsc" });
     const taken = result.differences.filter((d) => d.kind === "nonce-taken");
-    expect(taken).toEqual([expect.objectContaining({ network: "bsc", address: wallet, message: expect.stringContaining("nonce 9999 of this gas tank wallet went to a transaction the service did not sign") })]);
+    expect(taken).toEqual([
+      expect.objectContaining({
+        network: "bsc",
+        address: wallet,
+        message: expect.stringContaining("nonce 9999 of this gas tank wallet went to a transaction the service did not sign"),
+      }),
+    ]);
     // Replaced by a row of ours (a re-priced copy, a cancel) is no difference.
     const [cancel] = await db()
       .insert(chainTransactions)
-      .values({ network: "bsc", walletRole: "gas_tank", walletIndex: 0, wallet, nonce: 9_999, kind: "cancel", toAddress: wallet, value: 0n, gasLimit: 21_000n, gasPrice: 2n, txHash: `0x${"cd".repeat(32)}`, status: "mined", replacesId: row!.id })
+      .values({
+        network: "bsc",
+        walletRole: "gas_tank",
+        walletIndex: 0,
+        wallet,
+        nonce: 9_999,
+        kind: "cancel",
+        toAddress: wallet,
+        value: 0n,
+        gasLimit: 21_000n,
+        gasPrice: 2n,
+        txHash: `0x${"cd".repeat(32)}`,
+        status: "mined",
+        replacesId: row!.id,
+      })
       .returning();
     await db().update(chainTransactions).set({ replacedById: cancel!.id }).where(eq(chainTransactions.id, row!.id));
     expect((await reconcile(db(), { network: "bsc" })).differences.filter((d) => d.kind === "nonce-taken")).toEqual([]);
@@ -132,15 +188,47 @@ describe("reconcile: the ledger against the chain", () => {
     const wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
     const [ledgerRow] = await db()
       .insert(chainTransactions)
-      .values({ network: "bsc", walletRole: "withdrawal", walletIndex: merchant.domainId, wallet, nonce: 4_242, kind: "withdrawal", toAddress: usd, value: 0n, gasLimit: 60_000n, gasPrice: 1n, txHash: `0x${"ef".repeat(32)}`, status: "mined" })
+      .values({
+        network: "bsc",
+        walletRole: "withdrawal",
+        walletIndex: merchant.domainId,
+        wallet,
+        nonce: 4_242,
+        kind: "withdrawal",
+        toAddress: usd,
+        value: 0n,
+        gasLimit: 60_000n,
+        gasPrice: 1n,
+        txHash: `0x${"ef".repeat(32)}`,
+        status: "mined",
+      })
       .returning();
     const id = crypto.randomUUID();
     await db().insert(withdrawals).values({
-      id, userId: merchant.userId, apiKeyId: merchant.apiKeyId, domainId: merchant.domainId, tokenId: merchant.tokenId, network: "bsc", fromAddress: wallet, toAddress: MERCHANT_WALLET,
-      amount: 5n, nonce: 4_242, txHash: ledgerRow!.txHash, chainTxId: ledgerRow!.id, gasLimit: 60_000n, gasPrice: 1n, status: "failed", failureReason: "dropped: its nonce was used by another transaction",
+      id,
+      userId: merchant.userId,
+      apiKeyId: merchant.apiKeyId,
+      domainId: merchant.domainId,
+      tokenId: merchant.tokenId,
+      network: "bsc",
+      fromAddress: wallet,
+      toAddress: MERCHANT_WALLET,
+      amount: 5n,
+      nonce: 4_242,
+      txHash: ledgerRow!.txHash,
+      chainTxId: ledgerRow!.id,
+      gasLimit: 60_000n,
+      gasPrice: 1n,
+      status: "failed",
+      failureReason: "dropped: its nonce was used by another transaction",
     });
     const paid = (await reconcile(db(), { network: "bsc" })).differences.filter((d) => d.kind === "paid-after-failed");
-    expect(paid).toEqual([expect.objectContaining({ address: wallet, message: expect.stringContaining(`withdrawal ${id} is recorded failed, but its transfer ${ledgerRow!.txHash} was mined`) })]);
+    expect(paid).toEqual([
+      expect.objectContaining({
+        address: wallet,
+        message: expect.stringContaining(`withdrawal ${id} is recorded failed, but its transfer ${ledgerRow!.txHash} was mined`),
+      }),
+    ]);
     // Failed because its filler took the nonce: nothing left, nothing to report.
     await db().update(chainTransactions).set({ status: "replaced" }).where(eq(chainTransactions.id, ledgerRow!.id));
     expect((await reconcile(db(), { network: "bsc" })).differences.filter((d) => d.kind === "paid-after-failed")).toEqual([]);

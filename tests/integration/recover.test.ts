@@ -2,18 +2,18 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getAddress, parseEther, parseUnits, type Address, type Hex } from "viem";
+import { eq, sql } from "drizzle-orm";
+import { type Address, getAddress, type Hex, parseEther, parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { eq, sql } from "drizzle-orm";
 import { recoverCommand } from "@/lib/admin/custody";
+import multicall3 from "@/lib/chain/contracts/multicall3.json";
+import { keyRingFor } from "@/lib/chain/keys";
+import { MULTICALL3_ADDRESS } from "@/lib/chain/multicall";
 import { recoverFunds } from "@/lib/custody/recover";
 import { openPglite } from "@/lib/db/client";
 import { chainTransactions, tokenCatalogue } from "@/lib/db/schema";
-import { keyRingFor } from "@/lib/chain/keys";
-import { MULTICALL3_ADDRESS } from "@/lib/chain/multicall";
 import { scanNetworkStep } from "@/lib/jobs/steps";
-import multicall3 from "@/lib/chain/contracts/multicall3.json";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -32,7 +32,16 @@ let merchantTokenId = 0;
 function admin(args: string[], pgliteDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: "test", LOG_LEVEL: "silent", PGLITE_DIR: pgliteDir, BSC_RPC_URL: chain().url, MASTER_MNEMONIC: TEST_MNEMONIC, NEXTAUTH_SECRET: "integration-test-secret-0123456789" },
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME!,
+        NODE_ENV: "test",
+        LOG_LEVEL: "silent",
+        PGLITE_DIR: pgliteDir,
+        BSC_RPC_URL: chain().url,
+        MASTER_MNEMONIC: TEST_MNEMONIC,
+        NEXTAUTH_SECRET: "integration-test-secret-0123456789",
+      },
     });
     let stdout = "";
     let stderr = "";
@@ -54,8 +63,15 @@ describe("recover from the mnemonic alone", () => {
     merchantTokenId = merchant.tokenId;
     await fundGasTank(chain().url);
     const session = async (amount: string) =>
-      (await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET } })).body.data as { depositAddress: Address };
-    const pay = async (token: Address, to: Address, amount: bigint) => chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, to, amount) });
+      (
+        await call(create, {
+          method: "POST",
+          headers: { "x-api-key": merchant.apiKey },
+          body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET },
+        })
+      ).body.data as { depositAddress: Address };
+    const pay = async (token: Address, to: Address, amount: bigint) =>
+      chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, to, amount) });
 
     // Forwarded as usual: nothing left there but BNB dust.
     const swept = await session("5");
@@ -87,7 +103,10 @@ describe("recover from the mnemonic alone", () => {
       `${unpaid.depositAddress}: 2 RSIX (${other})`,
       `withdrawal wallet of domain ${merchant.domainId} ${merchant.withdrawalAddress}: 4 RUSD (${usd})`,
     ]) {
-      expect(listed.some((line) => line.includes(expected)), expected).toBe(true);
+      expect(
+        listed.some((line) => line.includes(expected)),
+        expected,
+      ).toBe(true);
     }
     expect(listed).toHaveLength(3);
     expect(dry.stdout).not.toContain(swept.depositAddress);
@@ -103,7 +122,8 @@ describe("recover from the mnemonic alone", () => {
     expect(real.stdout).toContain("moved 3 of 3 balance(s)");
     expect(await tokenBalance(chain().url, usd, RESCUE)).toBe(parseUnits("11", 18));
     expect(await tokenBalance(chain().url, other, RESCUE)).toBe(parseUnits("2", 6));
-    for (const address of [stranded.depositAddress, merchant.withdrawalAddress as Address]) expect(await tokenBalance(chain().url, usd, address)).toBe(0n);
+    for (const address of [stranded.depositAddress, merchant.withdrawalAddress as Address])
+      expect(await tokenBalance(chain().url, usd, address)).toBe(0n);
     expect(await tokenBalance(chain().url, other, unpaid.depositAddress)).toBe(0n);
 
     // Each transfer it signed is a ledger row of the database it ran on (empty before), settled by its receipt.
@@ -113,7 +133,11 @@ describe("recover from the mnemonic alone", () => {
     const recovery = rows.filter((r) => r.kind === "recovery");
     expect(recovery.map((r) => r.status)).toEqual(["mined", "mined", "mined"]);
     expect(recovery.map((r) => r.toAddress).sort()).toEqual([getAddress(other), getAddress(usd), getAddress(usd)].sort());
-    expect(rows.filter((r) => r.kind !== "recovery").every((r) => r.kind === "wallet_gas" && r.walletRole === "gas_tank" && r.status === "mined")).toBe(true);
+    expect(
+      rows
+        .filter((r) => r.kind !== "recovery")
+        .every((r) => r.kind === "wallet_gas" && r.walletRole === "gas_tank" && r.status === "mined"),
+    ).toBe(true);
 
     const again = await admin(["recover", "--to", RESCUE, "--network", "bsc", ...tokens, "--yes"], empty);
     expect(again.code).toBe(0);
@@ -128,27 +152,44 @@ describe("recover from the mnemonic alone", () => {
     await expect(run(["--to", "0x1234", "--network", "bsc"])).rejects.toThrow("--to must be an address");
     // One letter of a checksummed address changed in case: a typo the checksum catches.
     const at = [...RESCUE].findIndex((c, i) => i > 1 && /[a-f]/i.test(c));
-    const mistyped = RESCUE.slice(0, at) + (RESCUE[at] === RESCUE[at]!.toLowerCase() ? RESCUE[at]!.toUpperCase() : RESCUE[at]!.toLowerCase()) + RESCUE.slice(at + 1);
+    const mistyped =
+      RESCUE.slice(0, at) +
+      (RESCUE[at] === RESCUE[at]!.toLowerCase() ? RESCUE[at]!.toUpperCase() : RESCUE[at]!.toLowerCase()) +
+      RESCUE.slice(at + 1);
     await expect(run(["--to", mistyped, "--network", "bsc", "--yes"])).rejects.toThrow("fails its checksum");
-    await expect(run(["--to", RESCUE, "--from-index", "5", "--to-index", "2"])).rejects.toThrow("--to-index must not be below --from-index");
+    await expect(run(["--to", RESCUE, "--from-index", "5", "--to-index", "2"])).rejects.toThrow(
+      "--to-index must not be below --from-index",
+    );
     await expect(run(["--to", RESCUE, "--from-index", "-1"])).rejects.toThrow("--from-index must be a whole number");
     await expect(run(["--to", RESCUE, "--everything"])).rejects.toThrow("unexpected argument --everything");
     await expect(run(["--to", RESCUE, "--network", "mars"])).rejects.toThrow("network mars is not configured");
     await expect(run(["--to", keyRingFor(TEST_MNEMONIC).gasTankAddress(), "--network", "bsc"])).rejects.toThrow("--to is the gas tank");
-    await expect(run(["--to", keyRingFor(TEST_MNEMONIC).depositAddress(0), "--network", "bsc", "--dry-run"])).rejects.toThrow("an address of the gateway itself");
-    await expect(run(["--to", RESCUE, "--network", "bsc", "--token", "0x00000000000000000000000000000000000000aa"])).rejects.toThrow("does not answer symbol() and decimals()");
+    await expect(run(["--to", keyRingFor(TEST_MNEMONIC).depositAddress(0), "--network", "bsc", "--dry-run"])).rejects.toThrow(
+      "an address of the gateway itself",
+    );
+    await expect(run(["--to", RESCUE, "--network", "bsc", "--token", "0x00000000000000000000000000000000000000aa"])).rejects.toThrow(
+      "does not answer symbol() and decimals()",
+    );
     expect(lines.filter((line) => /moved|deposit address #|withdrawal wallet of/.test(line))).toEqual([]);
   });
 
   it("also finds tokens the operator has since disallowed, and counts every index the database handed out", async () => {
     const [usdRow] = await db().select().from(tokenCatalogue).where(eq(tokenCatalogue.symbol, "RUSD"));
-    const created = await call(create, { method: "POST", headers: { "x-api-key": merchantKey }, body: { tokenId: merchantTokenId, amount: "1" } });
-    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usdRow!.contractAddress as Address, created.body.data.depositAddress, parseUnits("1", 18)) });
+    const created = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": merchantKey },
+      body: { tokenId: merchantTokenId, amount: "1" },
+    });
+    await chain().client.waitForTransactionReceipt({
+      hash: await payTo(chain().url, usdRow!.contractAddress as Address, created.body.data.depositAddress, parseUnits("1", 18)),
+    });
     await db().update(tokenCatalogue).set({ enabled: false }).where(eq(tokenCatalogue.contractAddress, usdRow!.contractAddress));
     // Far beyond the scan's gap: only the database's sequence says this index was handed out.
     await db().execute(sql`select setval('deposit_index_seq', 3500)`);
     const far = keyRingFor(TEST_MNEMONIC).depositAddress(3500);
-    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usdRow!.contractAddress as Address, far, parseUnits("2", 18)) });
+    await chain().client.waitForTransactionReceipt({
+      hash: await payTo(chain().url, usdRow!.contractAddress as Address, far, parseUnits("2", 18)),
+    });
     const lines: string[] = [];
     const report = await recoverFunds(db(), { network: "bsc", to: RESCUE, dryRun: true, gap: 50, print: (line) => lines.push(line) });
     expect(report.stranded.map((s) => [s.wallet.address, s.balance])).toEqual(
@@ -170,7 +211,9 @@ describe("recover's safety catches", () => {
     const lines: string[] = [];
     const run = (args: string[]) => recoverCommand(db(), args, (line) => lines.push(line));
     const before = await chain().client.getBalance({ address: RESCUE });
-    expect(await run(["--to", RESCUE.toLowerCase(), "--network", "bsc", "--include-bnb", "--from-index", "40", "--to-index", "45"])).toBe(0);
+    expect(await run(["--to", RESCUE.toLowerCase(), "--network", "bsc", "--include-bnb", "--from-index", "40", "--to-index", "45"])).toBe(
+      0,
+    );
     expect(lines.join("\n")).toContain("has no checksum");
     expect(lines.join("\n")).toMatch(new RegExp(`deposit #42 ${dust}: 0\\.01 BNB`));
     expect(lines.join("\n")).toMatch(new RegExp(`sweeper_owner #0 ${keys.sweeperOwnerAddress()}: 0\\.02 BNB`));
@@ -186,13 +229,18 @@ describe("recover's safety catches", () => {
     expect(rows.filter((r) => r.walletRole === "sweeper_owner" || r.wallet === dust).map((r) => r.status)).toEqual(["mined", "mined"]);
   });
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)("refuses to send while a running service leads this database (its job runner's lock)", async () => {
-    const { getDatabase } = await import("@/lib/db");
-    const { LEADER_LOCK_ID } = await import("@/lib/jobs/embedded-runner");
-    expect(await (await getDatabase()).holdsLeadership(LEADER_LOCK_ID)).toBe(true);
-    const run = (args: string[]) => recoverCommand(db(), args, () => {});
-    await expect(run(["--to", RESCUE, "--network", "bsc", "--yes"])).rejects.toThrow("a running BSC Pay service is working on this database");
-    // Listing stays possible.
-    expect(await run(["--to", RESCUE, "--network", "bsc", "--from-index", "0", "--to-index", "2", "--dry-run"])).toBe(0);
-  });
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "refuses to send while a running service leads this database (its job runner's lock)",
+    async () => {
+      const { getDatabase } = await import("@/lib/db");
+      const { LEADER_LOCK_ID } = await import("@/lib/jobs/embedded-runner");
+      expect(await (await getDatabase()).holdsLeadership(LEADER_LOCK_ID)).toBe(true);
+      const run = (args: string[]) => recoverCommand(db(), args, () => {});
+      await expect(run(["--to", RESCUE, "--network", "bsc", "--yes"])).rejects.toThrow(
+        "a running BSC Pay service is working on this database",
+      );
+      // Listing stays possible.
+      expect(await run(["--to", RESCUE, "--network", "bsc", "--from-index", "0", "--to-index", "2", "--dry-run"])).toBe(0);
+    },
+  );
 });

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import { parseUnits, type Address } from "viem";
+import { type Address, parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { scanOnce, type TransferRecorder } from "@/lib/scanner/scanner";
 import { chainCursors, deposits, quarantinedLogs } from "@/lib/db/schema";
 import { recordTransfers } from "@/lib/payments/record-transfers";
+import { scanOnce, type TransferRecorder } from "@/lib/scanner/scanner";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
@@ -34,7 +34,9 @@ describe("scanner and recorder", () => {
     useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
     const token = await deployTestToken(chain().url, { symbol: "REC" });
     const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
-    const session = async () => (await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount: "1" } })).body.data as { sessionId: string; depositAddress: Address };
+    const session = async () =>
+      (await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount: "1" } }))
+        .body.data as { sessionId: string; depositAddress: Address };
     const [bad, good] = [await session(), await session()];
     const badHash = await payTo(chain().url, token, bad.depositAddress, parseUnits("1", 18));
     await payTo(chain().url, token, good.depositAddress, parseUnits("1", 18));
@@ -56,7 +58,11 @@ describe("scanner and recorder", () => {
     const token = await deployTestToken(chain().url, { symbol: "RE2" });
     const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
     await scanToHead(recordTransfers);
-    const res = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount: "1" } });
+    const res = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.tokenId, amount: "1" },
+    });
     const { sessionId, depositAddress } = res.body.data as { sessionId: string; depositAddress: Address };
     await payTo(chain().url, token, depositAddress, parseUnits("1", 18));
     await chain().client.mine({ blocks: 1 });

@@ -21,13 +21,25 @@ describe("security headers on pages", () => {
     const token = await deployTestToken(chain().url, { symbol: "CSP" });
     const shop = await setUpMerchant({ contractAddress: token, network: "bsc", domain: "https://shop.example.com" });
     await setUpMerchant({ contractAddress: token, network: "bsc", domain: "https://other-merchant.example" });
-    const created = await call(create, { method: "POST", headers: { "x-api-key": shop.apiKey }, body: { tokenId: shop.tokenId, amount: "1" } });
+    const created = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": shop.apiKey },
+      body: { tokenId: shop.tokenId, amount: "1" },
+    });
     const id = created.body.data.sessionId as string;
 
     const embed = await visit(`/pay/${id}?embed=1`);
     expect(frameAncestors(embed)).toBe("https://shop.example.com");
     expect(embed.headers.get("x-frame-options")).toBeNull();
-    for (const path of [`/pay/${id}`, `/pay/${id}?embed=0`, "/pay/not-a-uuid?embed=1", `/pay/${crypto.randomUUID()}?embed=1`, "/login", "/", "/docs"]) {
+    for (const path of [
+      `/pay/${id}`,
+      `/pay/${id}?embed=0`,
+      "/pay/not-a-uuid?embed=1",
+      `/pay/${crypto.randomUUID()}?embed=1`,
+      "/login",
+      "/",
+      "/docs",
+    ]) {
       const res = await visit(path);
       expect(frameAncestors(res), path).toBe("'none'");
       expect(res.headers.get("x-frame-options"), path).toBe("DENY");

@@ -1,10 +1,22 @@
-import { createWalletClient, decodeEventLog, encodeFunctionData, erc20Abi, http, parseEther, parseUnits, type Address, type Hex, type PrivateKeyAccount, zeroAddress } from "viem";
+import {
+  type Address,
+  createWalletClient,
+  decodeEventLog,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  http,
+  type PrivateKeyAccount,
+  parseEther,
+  parseUnits,
+  zeroAddress,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import batchSweeper from "@/lib/chain/contracts/batch-sweeper.json";
 import depositDelegate from "@/lib/chain/contracts/deposit-delegate.json";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { keyRingFor } from "@/lib/chain/keys";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC } from "../helpers/config";
 import { payTo, tokenBalance } from "../helpers/engine";
@@ -27,7 +39,8 @@ let sweeper: Address;
 let delegate: Address;
 let usd: Address;
 
-const wallet = async (account: PrivateKeyAccount) => createWalletClient({ account, chain: await chainAt(chain().url), transport: http(chain().url) });
+const wallet = async (account: PrivateKeyAccount) =>
+  createWalletClient({ account, chain: await chainAt(chain().url), transport: http(chain().url) });
 const depositKey = (i: number) => keys.signer("deposit", i);
 const code = (address: Address) => chain().client.getCode({ address });
 const delegatedTo = (target: Address) => `0xef0100${target.slice(2).toLowerCase()}`;
@@ -48,7 +61,9 @@ async function authorize(i: number, target: Address, overrides: { chainId?: numb
 async function send(from: PrivateKeyAccount, to: Address, data: Hex, authorizationList: Awaited<ReturnType<typeof authorize>>[] = []) {
   const client = await wallet(from);
   // Without authorizations it must not be type 4 (which needs at least one): leave the list out.
-  const hash = await client.sendTransaction(authorizationList.length > 0 ? { to, data, authorizationList, gas: 3_000_000n, type: "eip7702" } : { to, data, gas: 3_000_000n });
+  const hash = await client.sendTransaction(
+    authorizationList.length > 0 ? { to, data, authorizationList, gas: 3_000_000n, type: "eip7702" } : { to, data, gas: 3_000_000n },
+  );
   return chain().client.waitForTransactionReceipt({ hash });
 }
 
@@ -78,7 +93,10 @@ beforeAll(async () => {
 
 describe("EIP-7702 batched sweeps: DepositDelegate + BatchSweeper", () => {
   it("sweeps several fresh deposit addresses in one gas-tank transaction; they never need BNB", async () => {
-    for (const i of [0, 1, 2]) await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, depositKey(i).address, parseUnits(`${i + 1}`, 18)) });
+    for (const i of [0, 1, 2])
+      await chain().client.waitForTransactionReceipt({
+        hash: await payTo(chain().url, usd, depositKey(i).address, parseUnits(`${i + 1}`, 18)),
+      });
     const receipt = await send(
       tank,
       sweeper,
@@ -101,9 +119,15 @@ describe("EIP-7702 batched sweeps: DepositDelegate + BatchSweeper", () => {
     const direct = encodeFunctionData({ abi: delegateAbi, functionName: "sweep", args: [usd, attacker.address, parseUnits("5", 18)] });
     expect((await send(attacker, victim, direct)).status).toBe("reverted"); // NotSweeper
     const theirs = await deploy(attacker, batchSweeper, [attacker.address, attacker.address, 100_000n]);
-    const viaTheirs = await send(attacker, theirs, sweepCall([{ from: victim, token: usd, to: attacker.address, amount: parseUnits("5", 18) }]));
+    const viaTheirs = await send(
+      attacker,
+      theirs,
+      sweepCall([{ from: victim, token: usd, to: attacker.address, amount: parseUnits("5", 18) }]),
+    );
     expect(outcomes(viaTheirs)).toEqual([false]);
-    expect((await send(attacker, sweeper, sweepCall([{ from: victim, token: usd, to: attacker.address, amount: parseUnits("5", 18) }]))).status).toBe("reverted"); // NotOperator
+    expect(
+      (await send(attacker, sweeper, sweepCall([{ from: victim, token: usd, to: attacker.address, amount: parseUnits("5", 18) }]))).status,
+    ).toBe("reverted"); // NotOperator
     expect(await tokenBalance(chain().url, usd, victim)).toBe(parseUnits("5", 18));
     expect(await tokenBalance(chain().url, usd, attacker.address)).toBe(0n);
   });
@@ -130,7 +154,8 @@ describe("EIP-7702 batched sweeps: DepositDelegate + BatchSweeper", () => {
 
   it("keeps no state in the delegate and sweeps tokens that arrive after a sweep in the next batch, without a new authorization", async () => {
     const address = depositKey(1).address;
-    for (const slot of [0n, 1n, 2n, 3n]) expect(await chain().client.getStorageAt({ address, slot: `0x${slot.toString(16)}` })).toMatch(/^0x0*$/);
+    for (const slot of [0n, 1n, 2n, 3n])
+      expect(await chain().client.getStorageAt({ address, slot: `0x${slot.toString(16)}` })).toMatch(/^0x0*$/);
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, address, parseUnits("4", 18)) });
     const before = await tokenBalance(chain().url, usd, MERCHANT);
     const receipt = await send(tank, sweeper, sweepCall([{ from: address, token: usd, to: MERCHANT, amount: parseUnits("4", 18) }]));

@@ -1,15 +1,15 @@
 import { eq } from "drizzle-orm";
-import { createWalletClient, encodeFunctionData, http, parseEther, parseUnits, type Address } from "viem";
+import { type Address, createWalletClient, encodeFunctionData, http, parseEther, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { sweeperCommand } from "@/lib/admin/sweeper";
-import { assertNotServiceAddress } from "@/lib/chain/service-addresses";
-import { batchSweeperAbi, batchSweepSupport, forgetBatchSupport, serviceSweepContracts } from "@/lib/forwarding/sweep-contracts";
 import { keyRingFor, setGasTankGeneration } from "@/lib/chain/keys";
+import { assertNotServiceAddress } from "@/lib/chain/service-addresses";
 import { appState, chainTransactions, forwards, sweepBatches } from "@/lib/db/schema";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { batchSweeperAbi, batchSweepSupport, forgetBatchSupport, serviceSweepContracts } from "@/lib/forwarding/sweep-contracts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
-import { TEST_MNEMONIC, SWEEP_MODE, useConfig } from "../helpers/config";
+import { SWEEP_MODE, TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
@@ -29,8 +29,14 @@ let merchant: Merchant;
 let usd: Address;
 
 async function payAndForward(amount: string) {
-  const res = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET } });
-  await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, res.body.data.depositAddress, parseUnits(amount, 18)) });
+  const res = await call(create, {
+    method: "POST",
+    headers: { "x-api-key": merchant.apiKey },
+    body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET },
+  });
+  await chain().client.waitForTransactionReceipt({
+    hash: await payTo(chain().url, usd, res.body.data.depositAddress, parseUnits(amount, 18)),
+  });
   await runEngine(db(), chain().url);
   const [forward] = await db().select().from(forwards).where(eq(forwards.sessionId, res.body.data.sessionId));
   return { forward: forward!, depositAddress: res.body.data.depositAddress as Address };
@@ -66,7 +72,10 @@ describe.skipIf(SWEEP_MODE === "classic")("the BatchSweeper's owner", () => {
     expect(await sweeperCommand(db(), ["pause"])).toEqual([expect.stringMatching(/^bsc: BatchSweeper paused \(0x[0-9a-f]{64}\)$/)]);
     const [admin] = await db().select().from(chainTransactions).where(eq(chainTransactions.kind, "sweeper_admin"));
     expect(admin).toMatchObject({ walletRole: "sweeper_owner", wallet: keys.sweeperOwnerAddress(), status: "mined" });
-    expect(await batchSweepSupport(db(), "bsc")).toMatchObject({ state: "classic", reason: expect.stringContaining("paused by its owner") });
+    expect(await batchSweepSupport(db(), "bsc")).toMatchObject({
+      state: "classic",
+      reason: expect.stringContaining("paused by its owner"),
+    });
     expect((await sweeperCommand(db(), ["status"])).join("\n")).toContain("PAUSED");
     expect(await sweeperCommand(db(), ["pause"])).toEqual(["bsc: already paused"]);
 
@@ -81,7 +90,10 @@ describe.skipIf(SWEEP_MODE === "classic")("the BatchSweeper's owner", () => {
   });
 
   it("rotates the operator to a fresh gas tank: batches go on from it, and the leaked old key sweeps nothing", async () => {
-    await expect(sweeperCommand(db(), ["rotate-operator"])).rejects.toMatchObject({ code: "VALIDATION_ERROR", message: expect.stringContaining("--yes") });
+    await expect(sweeperCommand(db(), ["rotate-operator"])).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: expect.stringContaining("--yes"),
+    });
     const [oldTank, newTank] = [keys.gasTankAddress(0), keys.gasTankAddress(1)];
     const lines = await sweeperCommand(db(), ["rotate-operator", "--yes"]);
     expect(lines[0]).toMatch(new RegExp(`^bsc: operator ${oldTank} → ${newTank} \\(0x[0-9a-f]{64}\\)$`));
@@ -100,9 +112,19 @@ describe.skipIf(SWEEP_MODE === "classic")("the BatchSweeper's owner", () => {
 
     // Whoever holds the old tank key cannot sweep a delegated deposit address any more.
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, depositAddress, parseUnits("5", 18)) });
-    const thief = createWalletClient({ account: keys.signer("gasTank", 0), chain: await chainAt(chain().url), transport: http(chain().url) });
-    const steal = encodeFunctionData({ abi: batchSweeperAbi, functionName: "sweepBatch", args: [[{ from: depositAddress, token: usd, to: oldTank, amount: parseUnits("5", 18) }]] });
-    const receipt = await chain().client.waitForTransactionReceipt({ hash: await thief.sendTransaction({ to: serviceSweepContracts().sweeper, data: steal, gas: 500_000n }) });
+    const thief = createWalletClient({
+      account: keys.signer("gasTank", 0),
+      chain: await chainAt(chain().url),
+      transport: http(chain().url),
+    });
+    const steal = encodeFunctionData({
+      abi: batchSweeperAbi,
+      functionName: "sweepBatch",
+      args: [[{ from: depositAddress, token: usd, to: oldTank, amount: parseUnits("5", 18) }]],
+    });
+    const receipt = await chain().client.waitForTransactionReceipt({
+      hash: await thief.sendTransaction({ to: serviceSweepContracts().sweeper, data: steal, gas: 500_000n }),
+    });
     expect(receipt.status).toBe("reverted");
     expect(await tokenBalance(chain().url, usd, depositAddress)).toBe(parseUnits("5", 18));
   });

@@ -1,8 +1,8 @@
-import { createWalletClient, getAddress, http, type Address } from "viem";
+import { eq } from "drizzle-orm";
+import { type Address, createWalletClient, getAddress, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { GET as list, POST as register } from "@/app/api/user/tokens/route";
-import { eq } from "drizzle-orm";
 import { tokensCommand } from "@/lib/admin/tokens";
 import { tokenCatalogue, tokens } from "@/lib/db/schema";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
@@ -26,7 +26,13 @@ async function deployRevertingContract(): Promise<Address> {
 
 const allow = (address: Address, ...flags: string[]) => tokensCommand(db(), ["allow", "bsc", address, ...flags]);
 // Open token registration needs closed sign-up (lib/config.ts): merchants are signed up before it.
-const open = () => useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", OPEN_TOKEN_REGISTRATION: "true", REGISTRATION: "closed" });
+const open = () =>
+  useConfig({
+    BSC_RPC_URL: chain().url,
+    NEXTAUTH_SECRET: "integration-test-secret-0123456789",
+    OPEN_TOKEN_REGISTRATION: "true",
+    REGISTRATION: "closed",
+  });
 
 describe("tokens", () => {
   it("registers catalogue tokens with the symbol and decimals the operator's catalogue read from the chain", async () => {
@@ -34,7 +40,9 @@ describe("tokens", () => {
     const { auth } = await signUp();
     const usd = await deployTestToken(chain().url, { symbol: "USDX", decimals: 18 });
     const six = await deployTestToken(chain().url, { symbol: "SIX", decimals: 6 });
-    expect(await allow(usd)).toEqual([expect.stringMatching(/^allowed: bsc .* USDX .*18 decimals {2}min forward 0 {2}min withdrawal 0\.01 \(default\) {2}enabled$/)]);
+    expect(await allow(usd)).toEqual([
+      expect.stringMatching(/^allowed: bsc .* USDX .*18 decimals {2}min forward 0 {2}min withdrawal 0\.01 \(default\) {2}enabled$/),
+    ]);
     await allow(six, "--min-forward", "0.5");
     const first = await call(register, { method: "POST", headers: auth, body: { contractAddress: usd.toLowerCase(), network: "bsc" } });
     expect(first.status).toBe(201);
@@ -45,7 +53,11 @@ describe("tokens", () => {
     const second = await call(register, { method: "POST", headers: auth, body: { contractAddress: six, network: "bsc" } });
     expect(second.body.data).toMatchObject({ symbol: "SIX", decimals: 6 });
 
-    const again = await call(register, { method: "POST", headers: auth, body: { contractAddress: usd.toUpperCase().replace("0X", "0x"), network: "bsc" } });
+    const again = await call(register, {
+      method: "POST",
+      headers: auth,
+      body: { contractAddress: usd.toUpperCase().replace("0X", "0x"), network: "bsc" },
+    });
     expect(again.status).toBe(200);
     expect(again.body.data.tokenId).toBe(first.body.data.tokenId);
 
@@ -106,7 +118,9 @@ describe("tokens", () => {
 
   it("lists the catalogue, seeded with USDT and USDC on bsc and the demo token on local", async () => {
     const lines = await tokensCommand(db(), ["list"]);
-    expect(lines.join("\n")).toMatch(/bsc +0x55d398326f99059fF775485246999027B3197955 +USDT +18 decimals +min forward 0\.1 +min withdrawal 0\.1 \(default\) +enabled/);
+    expect(lines.join("\n")).toMatch(
+      /bsc +0x55d398326f99059fF775485246999027B3197955 +USDT +18 decimals +min forward 0\.1 +min withdrawal 0\.1 \(default\) +enabled/,
+    );
     expect(lines.join("\n")).toContain("0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d  USDC");
     expect(lines.join("\n")).toMatch(/local +0xe9bdd65d1d9B1898EBa08387D38Cc19BFe6b5CA2 +DUSD/);
   });
@@ -115,12 +129,18 @@ describe("tokens", () => {
     config();
     const before = await db().select().from(tokenCatalogue);
     await expect(tokensCommand(db(), ["allow", "bsc", "0x1234"])).rejects.toThrow(/not a 0x-prefixed/);
-    await expect(tokensCommand(db(), ["allow", "ethereum", "0x55d398326f99059fF775485246999027B3197955"])).rejects.toThrow(/not configured/);
-    await expect(tokensCommand(db(), ["allow", "bsc", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"])).rejects.toThrow(/no contract is deployed/);
+    await expect(tokensCommand(db(), ["allow", "ethereum", "0x55d398326f99059fF775485246999027B3197955"])).rejects.toThrow(
+      /not configured/,
+    );
+    await expect(tokensCommand(db(), ["allow", "bsc", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"])).rejects.toThrow(
+      /no contract is deployed/,
+    );
     const usd = await deployTestToken(chain().url, { symbol: "MIN", decimals: 6 });
     await expect(tokensCommand(db(), ["allow", "bsc", usd, "--min-forward", "0.0000001"])).rejects.toThrow(/more than 6 decimal places/);
     await expect(tokensCommand(db(), ["allow", "bsc", usd, "--min-forward"])).rejects.toThrow(/needs a value/);
-    await expect(tokensCommand(db(), ["disallow", "bsc", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"])).rejects.toThrow(/not in the catalogue/);
+    await expect(tokensCommand(db(), ["disallow", "bsc", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"])).rejects.toThrow(
+      /not in the catalogue/,
+    );
     expect(await db().select().from(tokenCatalogue)).toEqual(before);
   });
 
@@ -144,7 +164,11 @@ describe("tokens", () => {
       const res = await call(register, { method: "POST", headers: auth, body: { contractAddress: address, network: "bsc" } });
       expect(res.status).toBe(400);
       expect(res.body.error.message).toBe(`the contract at ${address} does not answer ERC-20 decimals()`);
-      const none = await call(register, { method: "POST", headers: auth, body: { contractAddress: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", network: "bsc" } });
+      const none = await call(register, {
+        method: "POST",
+        headers: auth,
+        body: { contractAddress: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", network: "bsc" },
+      });
       expect(none.body.error.message).toContain("no contract is deployed at");
       config();
     });
@@ -152,7 +176,12 @@ describe("tokens", () => {
 
   it("answers BLOCKCHAIN_ERROR when the network's RPC is down (open registration reads the chain)", async () => {
     const { auth } = await signUp();
-    useConfig({ BSC_RPC_URL: "http://127.0.0.1:1", NEXTAUTH_SECRET: "integration-test-secret-0123456789", OPEN_TOKEN_REGISTRATION: "true", REGISTRATION: "closed" });
+    useConfig({
+      BSC_RPC_URL: "http://127.0.0.1:1",
+      NEXTAUTH_SECRET: "integration-test-secret-0123456789",
+      OPEN_TOKEN_REGISTRATION: "true",
+      REGISTRATION: "closed",
+    });
     const res = await call(register, {
       method: "POST",
       headers: auth,

@@ -1,18 +1,18 @@
 import { eq } from "drizzle-orm";
-import { parseEther, parseUnits, type Address } from "viem";
+import { type Address, parseEther, parseUnits } from "viem";
 import { describe, expect, it, vi } from "vitest";
 import { POST as createKey, GET as listKeys } from "@/app/api/user/api-keys/route";
-import { GET as listTokens } from "@/app/api/user/tokens/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
+import { GET as listTokens } from "@/app/api/user/tokens/route";
 import { TWO_FACTOR_REQUIRED, TWO_FACTOR_WRONG } from "@/lib/auth/sign-in";
 import { forgetSignInFailures } from "@/lib/auth/sign-in-throttle";
 import { totpCode, totpStep } from "@/lib/auth/totp";
 import { keyRingFor } from "@/lib/chain/keys";
-import { recoveryCodes, users, withdrawals, type User } from "@/lib/db/schema";
+import { recoveryCodes, type User, users, withdrawals } from "@/lib/db/schema";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { confirmEnrolment, disableTwoFactor, recoveryCodeHash, startEnrolment, twoFactorStatus } from "@/lib/users/two-factor";
 import { sendWithdrawalFromDashboard } from "@/lib/withdrawals/send";
-import { setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -31,7 +31,8 @@ const RECIPIENT = "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097" as Address;
 const config = () => useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
 
 const userOf = async (id: number): Promise<User> => (await db().select().from(users).where(eq(users.id, id)))[0]!;
-const token = (m: Merchant, code?: string) => call(issueToken, { method: "POST", body: { email: m.email, password: PASSWORD, ...(code === undefined ? {} : { code }) } });
+const token = (m: Merchant, code?: string) =>
+  call(issueToken, { method: "POST", body: { email: m.email, password: PASSWORD, ...(code === undefined ? {} : { code }) } });
 
 /** A merchant with two-factor on, enrolled with the previous step's code: the current and next steps' codes are unused. */
 async function enrolled(): Promise<{ merchant: Merchant; secret: string; codes: string[]; usd: Address }> {
@@ -54,7 +55,10 @@ describe("two-factor sign-in", () => {
     expect(uri).toContain(`secret=${secret}`);
     expect(qrCode).toMatch(/^data:image\/png;base64,/);
     expect((await token(m)).status).toBe(200); // not on yet: the password alone still signs in
-    await expect(confirmEnrolment(db(), await userOf(m.userId), "000000")).rejects.toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "code" }] });
+    await expect(confirmEnrolment(db(), await userOf(m.userId), "000000")).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: [{ path: "code" }],
+    });
     expect((await userOf(m.userId)).totpEnabledAt).toBeNull();
 
     const codes = await confirmEnrolment(db(), await userOf(m.userId), totpCode(secret, totpStep()));
@@ -111,7 +115,11 @@ describe("two-factor sign-in", () => {
       const malformed = await call(createKey, { method: "POST", headers: auth, body: { name: "malformed", code } });
       expect(malformed.body.error).toMatchObject({ code: "VALIDATION_ERROR" });
     }
-    const created = await call(createKey, { method: "POST", headers: auth, body: { name: "with a code", code: totpCode(secret, totpStep() + 1) } });
+    const created = await call(createKey, {
+      method: "POST",
+      headers: auth,
+      body: { name: "with a code", code: totpCode(secret, totpStep() + 1) },
+    });
     expect(created.status).toBe(201);
     const keys = await call(listKeys, { headers: auth });
     expect(keys.body.data.map((k: { name: string }) => k.name).sort()).toEqual(["test", "with a code"]);
@@ -125,8 +133,13 @@ describe("two-factor sign-in", () => {
     await chain().client.setBalance({ address: wallet, value: parseEther("1") });
     const input = { domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: RECIPIENT, amount: "2" };
     const user = await userOf(merchant.userId);
-    await expect(sendWithdrawalFromDashboard(db(), user, input, crypto.randomUUID())).rejects.toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "code" }] });
-    await expect(sendWithdrawalFromDashboard(db(), user, input, crypto.randomUUID(), "999999")).rejects.toMatchObject({ details: [{ path: "code" }] });
+    await expect(sendWithdrawalFromDashboard(db(), user, input, crypto.randomUUID())).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: [{ path: "code" }],
+    });
+    await expect(sendWithdrawalFromDashboard(db(), user, input, crypto.randomUUID(), "999999")).rejects.toMatchObject({
+      details: [{ path: "code" }],
+    });
     expect(await db().select().from(withdrawals).where(eq(withdrawals.userId, merchant.userId))).toEqual([]);
     const requestId = crypto.randomUUID();
     const sent = await sendWithdrawalFromDashboard(db(), user, input, requestId, totpCode(secret, totpStep()));

@@ -1,11 +1,11 @@
-import { encode } from "next-auth/jwt";
 import { eq } from "drizzle-orm";
+import { encode } from "next-auth/jwt";
 import { describe, expect, it, vi } from "vitest";
-import { GET as listTokens, POST as postToken } from "@/app/api/user/tokens/route";
-import { POST as register } from "@/app/api/user/register/route";
-import { POST as issueToken } from "@/app/api/user/token/route";
 import { POST as changePasswordRoute } from "@/app/api/user/password/route";
+import { POST as register } from "@/app/api/user/register/route";
 import { POST as signOutEverywhereRoute } from "@/app/api/user/sign-out-everywhere/route";
+import { POST as issueToken } from "@/app/api/user/token/route";
+import { GET as listTokens, POST as postToken } from "@/app/api/user/tokens/route";
 import { forgetSignInFailures, SIGN_IN_WINDOW_MS } from "@/lib/auth/sign-in-throttle";
 import { users } from "@/lib/db/schema";
 import { resetRateLimits } from "@/lib/http/rate-limit";
@@ -26,7 +26,10 @@ describe("POST /api/user/register", () => {
     config();
     const res = await call(register, { method: "POST", body: { email: "  Alice@Example.COM ", password: "correct horse battery" } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ success: true, data: { userId: expect.any(Number), email: "alice@example.com", createdAt: expect.any(String) } });
+    expect(res.body).toEqual({
+      success: true,
+      data: { userId: expect.any(Number), email: "alice@example.com", createdAt: expect.any(String) },
+    });
     expect(JSON.stringify(res.body)).not.toContain("correct horse");
     const [row] = await db().select().from(users).where(eq(users.email, "alice@example.com"));
     expect(row!.passwordHash).toMatch(/^scrypt\$/);
@@ -213,10 +216,18 @@ describe("a changed password ends every other session (token version)", () => {
     config();
     const { email, password, auth } = await signUp();
     const other = (await call(issueToken, { method: "POST", body: { email, password } })).body.data.token;
-    const wrong = await call(changePasswordRoute, { method: "POST", headers: auth, body: { currentPassword: "not it at all", newPassword: "another long password" } });
+    const wrong = await call(changePasswordRoute, {
+      method: "POST",
+      headers: auth,
+      body: { currentPassword: "not it at all", newPassword: "another long password" },
+    });
     expect(wrong.status).toBe(400);
     expect((await call(listTokens, { headers: bearer(other) })).status).toBe(200); // nothing changed
-    const changed = await call(changePasswordRoute, { method: "POST", headers: auth, body: { currentPassword: password, newPassword: "another long password" } });
+    const changed = await call(changePasswordRoute, {
+      method: "POST",
+      headers: auth,
+      body: { currentPassword: password, newPassword: "another long password" },
+    });
     expect(changed.status).toBe(200);
     for (const old of [auth, bearer(other)]) expect((await call(listTokens, { headers: old })).status).toBe(401);
     const fresh = bearer(changed.body.data.token);
@@ -254,7 +265,9 @@ describe("a changed password ends every other session (token version)", () => {
   it("refuses a wrong current password and changes nothing", async () => {
     config();
     const { userId, auth } = await signUp();
-    await expect(changePassword(db(), userId, { currentPassword: "not my password at all", newPassword: "a brand new password" })).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    await expect(
+      changePassword(db(), userId, { currentPassword: "not my password at all", newPassword: "a brand new password" }),
+    ).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
     expect((await call(listTokens, { headers: auth })).status).toBe(200);
   });
 });

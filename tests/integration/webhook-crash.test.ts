@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
-import { parseUnits, type Address } from "viem";
+import { type Address, parseUnits } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
@@ -33,7 +33,14 @@ afterAll(() => closeDatabase());
 
 function startWorker(): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", "tests/helpers/webhook-process.ts"], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: "test", LOG_LEVEL: "silent", WEBHOOK_TEST_LEASE_MS: String(LEASE_MS), ...env() },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME!,
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      WEBHOOK_TEST_LEASE_MS: String(LEASE_MS),
+      ...env(),
+    },
     stdio: "ignore",
   });
 }
@@ -50,10 +57,21 @@ describe("a crash between 'event committed' and 'delivered'", () => {
     try {
       const token = await deployTestToken(chain().url, { symbol: "WHC" });
       const merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
-      const saved = await call(patchDomain, { method: "PATCH", headers: merchant.auth, params: { id: String(merchant.domainId) }, body: { webhookUrl: receiver.url } });
+      const saved = await call(patchDomain, {
+        method: "PATCH",
+        headers: merchant.auth,
+        params: { id: String(merchant.domainId) },
+        body: { webhookUrl: receiver.url },
+      });
       const secret = saved.body.data.webhookSecret as string;
-      const created = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount: "3", merchantWallet: "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f" } });
-      await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, created.body.data.depositAddress as Address, parseUnits("3", 18)) });
+      const created = await call(create, {
+        method: "POST",
+        headers: { "x-api-key": merchant.apiKey },
+        body: { tokenId: merchant.tokenId, amount: "3", merchantWallet: "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f" },
+      });
+      await chain().client.waitForTransactionReceipt({
+        hash: await payTo(chain().url, token, created.body.data.depositAddress as Address, parseUnits("3", 18)),
+      });
       await chain().client.mine({ blocks: 1 });
       await scanNetworkStep(handle.db, "bsc"); // completes the session and commits its event
       const [committed] = await handle.db.select().from(webhookDeliveries);
@@ -80,8 +98,15 @@ describe("a crash between 'event committed' and 'delivered'", () => {
         // Not before the dead sender's lease ran out (the lease starts when it claims, a little before
         // its request reaches the receiver, so the gap between the two requests may be under LEASE_MS).
         expect(second!.at).toBeGreaterThanOrEqual(afterCrash!.lockedUntil!.getTime());
-        const headers = { "webhook-id": String(second!.headers["webhook-id"]), "webhook-timestamp": String(second!.headers["webhook-timestamp"]), "webhook-signature": String(second!.headers["webhook-signature"]) };
-        expect(new Webhook(secret).verify(second!.body, headers)).toMatchObject({ type: "payment.completed", data: { status: "completed" } });
+        const headers = {
+          "webhook-id": String(second!.headers["webhook-id"]),
+          "webhook-timestamp": String(second!.headers["webhook-timestamp"]),
+          "webhook-signature": String(second!.headers["webhook-signature"]),
+        };
+        expect(new Webhook(secret).verify(second!.body, headers)).toMatchObject({
+          type: "payment.completed",
+          data: { status: "completed" },
+        });
         // Give the worker time to record the outcome before it is stopped.
         await new Promise((r) => setTimeout(r, 1000));
       } finally {

@@ -1,33 +1,33 @@
-import { eq } from "drizzle-orm";
 import { InngestTestEngine } from "@inngest/test";
+import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { parseUnits, type Address } from "viem";
-import { beforeAll, afterAll, describe, expect, it, vi } from "vitest";
+import { type Address, parseUnits } from "viem";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as getDomain, PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { GET as listDeliveries } from "@/app/api/user/domains/[id]/webhook-deliveries/route";
 import { POST as rotate } from "@/app/api/user/domains/[id]/webhook-secret/route";
 import { POST as sendTest } from "@/app/api/user/domains/[id]/webhook-test/route";
+import { POST as addDomainRoute } from "@/app/api/user/domains/route";
 import { POST as redeliver } from "@/app/api/user/webhook-deliveries/[id]/redeliver/route";
 import { POST as cancel } from "@/app/api/v1/payment/[sessionId]/cancel/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as sendWithdrawal } from "@/app/api/v1/withdrawal/send/route";
-import { deliverWebhook, dispatchWebhooks, DISPATCH_ROUNDS } from "@/inngest/functions/webhooks";
+import { DISPATCH_ROUNDS, deliverWebhook, dispatchWebhooks } from "@/inngest/functions/webhooks";
 import { paymentSessions, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { REDELIVERIES_PER_MINUTE, resetRateLimits } from "@/lib/http/rate-limit";
 import { confirmWithdrawalsStep, expireDueStep } from "@/lib/jobs/steps";
 import { MAX_PENDING_PINGS } from "@/lib/webhooks/deliveries";
 import { attemptDelivery, claimDueDeliveries, deliverDueWebhooks, IN_FLIGHT_PER_USER } from "@/lib/webhooks/dispatch";
-import { REDELIVERIES_PER_MINUTE, resetRateLimits } from "@/lib/http/rate-limit";
-import { POST as addDomainRoute } from "@/app/api/user/domains/route";
 import { MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
-import { setUpMerchant, signUp, type Merchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant, signUp } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { startRpcProxy } from "../helpers/rpc-proxy";
-import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../helpers/webhook-receiver";
+import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 
 vi.hoisted(() => {
   process.env.INNGEST_DEV = "1";
@@ -38,7 +38,13 @@ const chain = useTestChain({ chainId: 56 });
 const MERCHANT_WALLET = "0x976EA74026E726554dB657fA54763abd0C3a0aa9" as Address;
 const RECIPIENT = "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097" as Address;
 const env = (extra: Record<string, string> = {}) =>
-  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", WEBHOOK_ALLOW_PRIVATE: "true", ...extra });
+  useConfig({
+    BSC_RPC_URL: chain().url,
+    NEXTAUTH_SECRET: "integration-test-secret-0123456789",
+    CONFIRMATIONS: "1",
+    WEBHOOK_ALLOW_PRIVATE: "true",
+    ...extra,
+  });
 
 let merchant: Merchant;
 let usd: Address;
@@ -62,10 +68,18 @@ const deliveriesOf = async (domainId = merchant.domainId) => {
   return db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint!.id)).orderBy(webhookDeliveries.id);
 };
 /** Makes every retry due now: the schedule itself is checked once, in real time, below. */
-const dueNow = () => db().update(webhookDeliveries).set({ nextAttemptAt: new Date(0) }).where(eq(webhookDeliveries.status, "pending"));
+const dueNow = () =>
+  db()
+    .update(webhookDeliveries)
+    .set({ nextAttemptAt: new Date(0) })
+    .where(eq(webhookDeliveries.status, "pending"));
 
 async function newSession(amount: string) {
-  const res = await call(create, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET, metadata: { orderId: "A-17" } } });
+  const res = await call(create, {
+    method: "POST",
+    headers: { "x-api-key": merchant.apiKey },
+    body: { tokenId: merchant.tokenId, amount, merchantWallet: MERCHANT_WALLET, metadata: { orderId: "A-17" } },
+  });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return res.body.data as { sessionId: string; depositAddress: Address };
 }
@@ -89,7 +103,12 @@ describe("webhook events, signed and delivered", () => {
     const before = await call(getDomain, { headers: merchant.auth, params: { id: String(merchant.domainId) } });
     expect(before.body.data).toMatchObject({ webhookUrl: null, webhookSecret: null });
 
-    const saved = await call(patchDomain, { method: "PATCH", headers: merchant.auth, params: { id: String(merchant.domainId) }, body: { webhookUrl: receiver.url } });
+    const saved = await call(patchDomain, {
+      method: "PATCH",
+      headers: merchant.auth,
+      params: { id: String(merchant.domainId) },
+      body: { webhookUrl: receiver.url },
+    });
     expect(saved.status).toBe(200);
     secret = saved.body.data.webhookSecret;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
@@ -120,7 +139,15 @@ describe("webhook events, signed and delivered", () => {
       expect(String(w.headers["webhook-signature"])).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     }
     expect(new Set(got.map((w) => w.headers["webhook-id"])).size).toBe(3);
-    expect(dataOf(got[0]!)).toMatchObject({ sessionId: session.sessionId, status: "pending", receivedAmount: "4", amount: "10", network: "bsc", domainId: merchant.domainId, metadata: { orderId: "A-17" } });
+    expect(dataOf(got[0]!)).toMatchObject({
+      sessionId: session.sessionId,
+      status: "pending",
+      receivedAmount: "4",
+      amount: "10",
+      network: "bsc",
+      domainId: merchant.domainId,
+      metadata: { orderId: "A-17" },
+    });
     expect(dataOf(got[0]!).token).toBe("USDT");
     expect(dataOf(got[1]!)).toMatchObject({ status: "completed", receivedAmount: "10" });
     // Paid again before the deadline: it counts (overpaid) and is reported as arriving after completion.
@@ -131,15 +158,25 @@ describe("webhook events, signed and delivered", () => {
 
   it("sends payment.expired, payment.late for a deposit after it, and payment.cancelled; nothing for a change that was refused", async () => {
     const expiring = await newSession("5");
-    await db().update(paymentSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(paymentSessions.id, expiring.sessionId));
+    await db()
+      .update(paymentSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(paymentSessions.id, expiring.sessionId));
     await expireDueStep(db());
     await pay(expiring.depositAddress, "2");
     await settle();
     const cancelled = await newSession("5");
-    expect((await call(cancel, { method: "POST", headers: { "x-api-key": merchant.apiKey }, params: { sessionId: cancelled.sessionId } })).status).toBe(200);
+    expect(
+      (await call(cancel, { method: "POST", headers: { "x-api-key": merchant.apiKey }, params: { sessionId: cancelled.sessionId } }))
+        .status,
+    ).toBe(200);
     const before = (await deliveriesOf()).length;
     // Cancelling again changes nothing, so it makes no event.
-    const again = await call(cancel, { method: "POST", headers: { "x-api-key": merchant.apiKey }, params: { sessionId: cancelled.sessionId } });
+    const again = await call(cancel, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      params: { sessionId: cancelled.sessionId },
+    });
     expect(again.body.data.message).toContain("already cancelled");
     expect(await deliveriesOf()).toHaveLength(before);
 
@@ -150,14 +187,26 @@ describe("webhook events, signed and delivered", () => {
     // One session's events arrive in the order they happened.
     expect(got.map(typeOf).filter((t) => t !== "payment.cancelled")).toEqual(["payment.expired", "payment.late"]);
     expect(dataOf(got.find((w) => typeOf(w) === "payment.expired")!)).toMatchObject({ sessionId: expiring.sessionId, status: "expired" });
-    expect(dataOf(got.find((w) => typeOf(w) === "payment.late")!)).toMatchObject({ sessionId: expiring.sessionId, status: "expired", late: true, lateAmount: "2" });
-    expect(dataOf(got.find((w) => typeOf(w) === "payment.cancelled")!)).toMatchObject({ sessionId: cancelled.sessionId, status: "cancelled" });
+    expect(dataOf(got.find((w) => typeOf(w) === "payment.late")!)).toMatchObject({
+      sessionId: expiring.sessionId,
+      status: "expired",
+      late: true,
+      lateAmount: "2",
+    });
+    expect(dataOf(got.find((w) => typeOf(w) === "payment.cancelled")!)).toMatchObject({
+      sessionId: cancelled.sessionId,
+      status: "cancelled",
+    });
     for (const w of got) expect(() => new Webhook(secret).verify(w.body, headersOf(w))).not.toThrow();
   });
 
   it("sends withdrawal.completed and withdrawal.failed with the withdrawal record", async () => {
     await pay(merchant.withdrawalAddress as Address, "20");
-    const sent = await call(sendWithdrawal, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: RECIPIENT, amount: "3" } });
+    const sent = await call(sendWithdrawal, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: RECIPIENT, amount: "3" },
+    });
     expect(sent.status).toBe(201);
     await chain().client.mine({ blocks: 2 });
     await confirmWithdrawalsStep(db());
@@ -168,7 +217,11 @@ describe("webhook events, signed and delivered", () => {
     env({ BSC_RPC_URL: proxy.url });
     try {
       // The network refuses the send: its nonce is filled by a 0-value self-transfer and it fails.
-      const refused = await call(sendWithdrawal, { method: "POST", headers: { "x-api-key": merchant.apiKey }, body: { domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: RECIPIENT, amount: "2" } });
+      const refused = await call(sendWithdrawal, {
+        method: "POST",
+        headers: { "x-api-key": merchant.apiKey },
+        body: { domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: RECIPIENT, amount: "2" },
+      });
       expect(refused.body.error?.code, JSON.stringify(refused.body)).toBe("BLOCKCHAIN_ERROR");
     } finally {
       env();
@@ -177,7 +230,13 @@ describe("webhook events, signed and delivered", () => {
     await deliver();
     const got = (await receiver.waitFor(8)).slice(6).sort((a, b) => typeOf(a).localeCompare(typeOf(b)));
     expect(got.map(typeOf)).toEqual(["withdrawal.completed", "withdrawal.failed"]);
-    expect(dataOf(got[0]!)).toMatchObject({ withdrawalId: sent.body.data.withdrawalId, status: "completed", amount: "3", toAddress: RECIPIENT, network: "bsc" });
+    expect(dataOf(got[0]!)).toMatchObject({
+      withdrawalId: sent.body.data.withdrawalId,
+      status: "completed",
+      amount: "3",
+      toAddress: RECIPIENT,
+      network: "bsc",
+    });
     expect(dataOf(got[1]!)).toMatchObject({ status: "failed", amount: "2" });
     for (const w of got) expect(() => new Webhook(secret).verify(w.body, headersOf(w))).not.toThrow();
   });
@@ -298,9 +357,20 @@ describe("retries", () => {
     expect(await deliver()).toEqual({ claimed: 0, delivered: 0 });
     expect((await (await health()).json()).webhooks).toEqual({ pending: 0, failed: 1 });
 
-    const listed = await call(listDeliveries, { headers: merchant.auth, params: { id: String(merchant.domainId) }, path: "/?status=failed" });
+    const listed = await call(listDeliveries, {
+      headers: merchant.auth,
+      params: { id: String(merchant.domainId) },
+      path: "/?status=failed",
+    });
     expect(listed.body.data.items).toHaveLength(1);
-    expect(listed.body.data.items[0]).toMatchObject({ deliveryId: failed.id, eventType: "ping", status: "failed", attempts: MAX_ATTEMPTS, lastStatusCode: 500, nextAttemptAt: null });
+    expect(listed.body.data.items[0]).toMatchObject({
+      deliveryId: failed.id,
+      eventType: "ping",
+      status: "failed",
+      attempts: MAX_ATTEMPTS,
+      lastStatusCode: 500,
+      nextAttemptAt: null,
+    });
 
     const stranger = await signUp();
     expect((await call(redeliver, { method: "POST", headers: stranger.auth, params: { id: String(failed.id) } })).status).toBe(404);
@@ -319,7 +389,8 @@ describe("test events", () => {
     const other = await setUpMerchant({ contractAddress: usd, network: "bsc", domain: "https://hanging-shop.example.com" });
     const params = { id: String(other.domainId) };
     await call(patchDomain, { method: "PATCH", headers: other.auth, params, body: { webhookUrl: receiver.url } });
-    for (let i = 0; i < MAX_PENDING_PINGS; i++) expect((await call(sendTest, { method: "POST", headers: other.auth, params })).status).toBe(201);
+    for (let i = 0; i < MAX_PENDING_PINGS; i++)
+      expect((await call(sendTest, { method: "POST", headers: other.auth, params })).status).toBe(201);
     const refused = await call(sendTest, { method: "POST", headers: other.auth, params });
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe("RATE_LIMITED");
@@ -362,10 +433,16 @@ describe("shared delivery slots", () => {
     const greedy = await setUpMerchant({ contractAddress: usd, network: "bsc", domain: "https://greedy-1.example.com" });
     const domains = [greedy.domainId];
     for (let i = 2; i <= 4; i++) {
-      domains.push((await call(addDomainRoute, { method: "POST", headers: greedy.auth, body: { domain: `https://greedy-${i}.example.com` } })).body.data.domainId);
+      domains.push(
+        (await call(addDomainRoute, { method: "POST", headers: greedy.auth, body: { domain: `https://greedy-${i}.example.com` } })).body
+          .data.domainId,
+      );
     }
     const polite = await setUpMerchant({ contractAddress: usd, network: "bsc", domain: "https://polite.example.com" });
-    for (const [owner, ids, pings] of [[greedy, domains, MAX_PENDING_PINGS], [polite, [polite.domainId], 3]] as const) {
+    for (const [owner, ids, pings] of [
+      [greedy, domains, MAX_PENDING_PINGS],
+      [polite, [polite.domainId], 3],
+    ] as const) {
       for (const id of ids) {
         const params = { id: String(id) };
         await call(patchDomain, { method: "PATCH", headers: owner.auth, params, body: { webhookUrl: receiver.url } });
@@ -373,7 +450,11 @@ describe("shared delivery slots", () => {
       }
     }
     const ownerOf = async (deliveryId: number) => {
-      const [row] = await db().select({ userId: webhookEndpoints.userId }).from(webhookDeliveries).innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId)).where(eq(webhookDeliveries.id, deliveryId));
+      const [row] = await db()
+        .select({ userId: webhookEndpoints.userId })
+        .from(webhookDeliveries)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+        .where(eq(webhookDeliveries.id, deliveryId));
       return row!.userId;
     };
     const claimed = await claimDueDeliveries(db(), 100);
@@ -390,7 +471,8 @@ describe("shared delivery slots", () => {
     const queued = (await call(sendTest, { method: "POST", headers: merchant.auth, params: { id: String(merchant.domainId) } })).body.data;
     await db().update(webhookDeliveries).set({ status: "failed", lockedUntil: null }).where(eq(webhookDeliveries.id, queued.deliveryId));
     const params = { id: String(queued.deliveryId) };
-    for (let i = 0; i < REDELIVERIES_PER_MINUTE; i++) expect((await call(redeliver, { method: "POST", headers: merchant.auth, params })).status).toBe(200);
+    for (let i = 0; i < REDELIVERIES_PER_MINUTE; i++)
+      expect((await call(redeliver, { method: "POST", headers: merchant.auth, params })).status).toBe(200);
     const refused = await call(redeliver, { method: "POST", headers: merchant.auth, params });
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe("RATE_LIMITED");
@@ -415,7 +497,10 @@ describe("secrets, targets and the merchant's tools", () => {
     expect(() => new Webhook(fresh).verify(both!.body, headersOf(both!))).not.toThrow();
     expect(() => new Webhook(secret).verify(both!.body, headersOf(both!))).not.toThrow();
 
-    await db().update(webhookEndpoints).set({ previousSecretExpiresAt: new Date(Date.now() - 1) }).where(eq(webhookEndpoints.domainId, merchant.domainId));
+    await db()
+      .update(webhookEndpoints)
+      .set({ previousSecretExpiresAt: new Date(Date.now() - 1) })
+      .where(eq(webhookEndpoints.domainId, merchant.domainId));
     await call(sendTest, { method: "POST", headers: merchant.auth, params: { id: String(merchant.domainId) } });
     await deliver();
     const [, one] = await receiver.waitFor(2);
@@ -439,14 +524,24 @@ describe("secrets, targets and the merchant's tools", () => {
         "https://224.0.0.1/hook",
         "http://shop.example.com/hook", // https only when private delivery is off
       ]) {
-        const res = await call(patchDomain, { method: "PATCH", headers: merchant.auth, params: { id: String(merchant.domainId) }, body: { webhookUrl: url } });
+        const res = await call(patchDomain, {
+          method: "PATCH",
+          headers: merchant.auth,
+          params: { id: String(merchant.domainId) },
+          body: { webhookUrl: url },
+        });
         expect(res.status, url).toBe(400);
         expect(res.body.error.code).toBe("VALIDATION_ERROR");
         expect(res.body.error.message).toContain("webhookUrl");
       }
       const unchanged = await call(getDomain, { headers: merchant.auth, params: { id: String(merchant.domainId) } });
       expect(unchanged.body.data).toMatchObject({ webhookUrl: receiver.url, webhookSecret: secret });
-      const publicOne = await call(patchDomain, { method: "PATCH", headers: merchant.auth, params: { id: String(merchant.domainId) }, body: { webhookUrl: "https://93.184.215.14/hook" } });
+      const publicOne = await call(patchDomain, {
+        method: "PATCH",
+        headers: merchant.auth,
+        params: { id: String(merchant.domainId) },
+        body: { webhookUrl: "https://93.184.215.14/hook" },
+      });
       expect(publicOne.status).toBe(200);
       expect(publicOne.body.data.webhookSecret).toBe(secret); // the secret stays with the domain
     } finally {
@@ -459,7 +554,12 @@ describe("secrets, targets and the merchant's tools", () => {
     env({ WEBHOOK_ALLOW_PRIVATE: "false" });
     const connectionsBefore = receiver.connections();
     try {
-      const saved = await call(patchDomain, { method: "PATCH", headers: other.auth, params: { id: String(other.domainId) }, body: { webhookUrl: `https://localhost:${receiver.port}/hooks` } });
+      const saved = await call(patchDomain, {
+        method: "PATCH",
+        headers: other.auth,
+        params: { id: String(other.domainId) },
+        body: { webhookUrl: `https://localhost:${receiver.port}/hooks` },
+      });
       expect(saved.status).toBe(200);
       const queued = (await call(sendTest, { method: "POST", headers: other.auth, params: { id: String(other.domainId) } })).body.data;
       await deliver();
@@ -482,7 +582,9 @@ describe("secrets, targets and the merchant's tools", () => {
     expect(total).toBe((await deliveriesOf()).length);
     const [newest, older] = all.body.data.items;
     expect(newest.deliveryId).toBeGreaterThan(older.deliveryId);
-    expect(Object.keys(newest)).toEqual(expect.arrayContaining(["eventType", "attempts", "lastStatusCode", "lastError", "nextAttemptAt", "status", "eventId"]));
+    expect(Object.keys(newest)).toEqual(
+      expect.arrayContaining(["eventType", "attempts", "lastStatusCode", "lastError", "nextAttemptAt", "status", "eventId"]),
+    );
     const page2 = await call(listDeliveries, { headers: merchant.auth, params, path: "/?limit=2&page=2" });
     expect(page2.body.data.items[0].deliveryId).toBeLessThan(older.deliveryId);
     const delivered = await call(listDeliveries, { headers: merchant.auth, params, path: "/?status=delivered&limit=100" });
@@ -490,7 +592,11 @@ describe("secrets, targets and the merchant's tools", () => {
 
     // Malformed ids are refused and change nothing.
     const countBefore = (await deliveriesOf()).length;
-    for (const [handler, method] of [[listDeliveries, "GET"], [sendTest, "POST"], [rotate, "POST"]] as const) {
+    for (const [handler, method] of [
+      [listDeliveries, "GET"],
+      [sendTest, "POST"],
+      [rotate, "POST"],
+    ] as const) {
       const res = await call(handler, { method, headers: merchant.auth, params: { id: "not-a-number" } });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
@@ -556,7 +662,15 @@ describe("Inngest driver", () => {
     const [leased] = (await deliveriesOf()).filter((d) => d.eventId === queued.eventId);
     expect(leased!.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 60_000); // claimed: the cron will not hand it out twice
 
-    const run = new InngestTestEngine({ function: deliverWebhook, events: [{ name: "bsc-pay/webhook.due", data: { deliveryId: leased!.id, endpointId: leased!.endpointId, lease: leased!.lockedUntil!.toISOString() } }] });
+    const run = new InngestTestEngine({
+      function: deliverWebhook,
+      events: [
+        {
+          name: "bsc-pay/webhook.due",
+          data: { deliveryId: leased!.id, endpointId: leased!.endpointId, lease: leased!.lockedUntil!.toISOString() },
+        },
+      ],
+    });
     expect((await run.execute()).result).toEqual({ outcome: "delivered" });
     expect(receiver.received.map((w) => w.headers["webhook-id"])).toEqual([queued.eventId]);
     env();

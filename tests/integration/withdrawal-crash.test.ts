@@ -2,11 +2,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseUnits, type Address } from "viem";
+import { eq } from "drizzle-orm";
+import { type Address, parseUnits } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { keyRingFor } from "@/lib/chain/keys";
 import { closeDatabase } from "@/lib/db";
-import { eq } from "drizzle-orm";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
 import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";
@@ -18,9 +18,14 @@ import { fundGasTank, tokenBalance } from "../helpers/engine";
 const chain = useTestChain({ chainId: 56 });
 const dir = join(mkdtempSync(join(tmpdir(), "bscpay-wcrash-")), "pglite");
 const RECIPIENT = "0x2546BcD3c84621e976D8185a91A922aE77ECEc30" as Address;
-const env = () => ({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", MASTER_MNEMONIC: TEST_MNEMONIC, PGLITE_DIR: dir });
+const env = () => ({
+  BSC_RPC_URL: chain().url,
+  NEXTAUTH_SECRET: "integration-test-secret-0123456789",
+  CONFIRMATIONS: "1",
+  MASTER_MNEMONIC: TEST_MNEMONIC,
+  PGLITE_DIR: dir,
+});
 afterAll(() => closeDatabase());
-
 
 describe("a crash after recording a withdrawal and before broadcasting it", () => {
   it("broadcasts the same transaction exactly once after the restart", async () => {
@@ -35,12 +40,24 @@ describe("a crash after recording a withdrawal and before broadcasting it", () =
     const { POST: registerToken } = await import("@/app/api/user/tokens/route");
     await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(await (await import("@/lib/db")).getDb(), "bsc", token);
     const { call } = await import("../helpers/http");
-    const tokenId = (await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })).body.data.tokenId;
+    const tokenId = (
+      await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
+    ).body.data.tokenId;
     await handle.close();
 
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "tests/helpers/record-withdrawal-process.ts", String(merchant.apiKeyId), String(merchant.userId), String(merchant.domainId), String(tokenId), RECIPIENT, "7"],
+      [
+        "--import",
+        "tsx",
+        "tests/helpers/record-withdrawal-process.ts",
+        String(merchant.apiKeyId),
+        String(merchant.userId),
+        String(merchant.domainId),
+        String(tokenId),
+        RECIPIENT,
+        "7",
+      ],
       { env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: "test", LOG_LEVEL: "silent", ...env() }, stdio: "ignore" },
     );
     const signal = await new Promise((resolve) => child.once("exit", (_code, sig) => resolve(sig)));
@@ -50,7 +67,13 @@ describe("a crash after recording a withdrawal and before broadcasting it", () =
     const [recorded] = await handle.db.select().from(withdrawals);
     expect(recorded).toMatchObject({ status: "submitted" });
     const [ledgerRow] = await handle.db.select().from(chainTransactions).where(eq(chainTransactions.id, recorded!.chainTxId));
-    expect(ledgerRow).toMatchObject({ kind: "withdrawal", status: "pending", broadcasts: 0, firstBroadcastAt: null, txHash: recorded!.txHash });
+    expect(ledgerRow).toMatchObject({
+      kind: "withdrawal",
+      status: "pending",
+      broadcasts: 0,
+      firstBroadcastAt: null,
+      txHash: recorded!.txHash,
+    });
     expect(await chain().client.getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(0);
 
     for (let i = 0; i < 5 && (await handle.db.select().from(withdrawals))[0]!.status === "submitted"; i++) {
@@ -63,6 +86,9 @@ describe("a crash after recording a withdrawal and before broadcasting it", () =
     expect(await tokenBalance(chain().url, token, RECIPIENT)).toBe(parseUnits("7", 18));
     await confirmWithdrawalsStep(handle.db);
     expect(await chain().client.getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(1);
-    expect((await handle.db.select().from(chainTransactions).where(eq(chainTransactions.id, recorded!.chainTxId)))[0]).toMatchObject({ status: "mined", minedBlock: expect.any(Number) });
+    expect((await handle.db.select().from(chainTransactions).where(eq(chainTransactions.id, recorded!.chainTxId)))[0]).toMatchObject({
+      status: "mined",
+      minedBlock: expect.any(Number),
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { parseEther, parseUnits, type Address } from "viem";
+import { type Address, parseEther, parseUnits } from "viem";
 import { describe, expect, it, vi } from "vitest";
 import { GET as getOne } from "@/app/api/v1/withdrawal/[withdrawalId]/route";
 import { GET as history } from "@/app/api/v1/withdrawal/history/route";
@@ -8,7 +8,7 @@ import { keyRingFor } from "@/lib/chain/keys";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
 import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
 import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";
-import { newApiKey, setUpMerchant, type Merchant } from "../helpers/accounts";
+import { type Merchant, newApiKey, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -29,7 +29,13 @@ let merchant: Merchant;
 let token: Address;
 let wallet: Address;
 const headers = () => ({ "x-api-key": merchant.apiKey });
-const body = (amount = "25", extra: Record<string, unknown> = {}) => ({ domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: RECIPIENT, amount, ...extra });
+const body = (amount = "25", extra: Record<string, unknown> = {}) => ({
+  domainId: merchant.domainId,
+  tokenId: merchant.tokenId,
+  toAddress: RECIPIENT,
+  amount,
+  ...extra,
+});
 const countWithdrawals = async () => (await db().select({ id: withdrawals.id }).from(withdrawals)).length;
 const walletTxCount = () => chain().client.getTransactionCount({ address: wallet, blockTag: "pending" });
 
@@ -53,12 +59,21 @@ describe("POST /api/v1/withdrawal/send", () => {
     token = await deployTestToken(chain().url, { symbol: "WDR", mintTo: [wallet] });
     const { POST: registerToken } = await import("@/app/api/user/tokens/route");
     await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(await (await import("@/lib/db")).getDb(), "bsc", token);
-    merchant.tokenId = (await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })).body.data.tokenId;
+    merchant.tokenId = (
+      await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
+    ).body.data.tokenId;
     expect(await chain().client.getBalance({ address: wallet })).toBe(0n);
 
     const res = await call(send, { method: "POST", headers: headers(), body: body("25", { toAddress: RECIPIENT.toLowerCase() }) });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ amount: "25", token: "WDR", toAddress: RECIPIENT, status: "submitted", domainId: merchant.domainId, fromAddress: wallet });
+    expect(res.body.data).toMatchObject({
+      amount: "25",
+      token: "WDR",
+      toAddress: RECIPIENT,
+      status: "submitted",
+      domainId: merchant.domainId,
+      fromAddress: wallet,
+    });
     expect(res.body.data.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     // One ledger: the gas tank's top-up and the withdrawal itself, each recorded with its wallet and nonce.
     const ledger = await db().select().from(chainTransactions).orderBy(chainTransactions.id);
@@ -112,7 +127,11 @@ describe("POST /api/v1/withdrawal/send", () => {
     expect(tooMuch.status).toBe(502);
     expect(tooMuch.body.error).toMatchObject({ code: "BLOCKCHAIN_ERROR" });
     expect(tooMuch.body.error.message).toContain("not enough tokens");
-    const revert = await call(send, { method: "POST", headers: headers(), body: body("1", { toAddress: "0x0000000000000000000000000000000000000000" }) });
+    const revert = await call(send, {
+      method: "POST",
+      headers: headers(),
+      body: body("1", { toAddress: "0x0000000000000000000000000000000000000000" }),
+    });
     expect(revert.status).toBe(502);
     expect(revert.body.error.message).toContain("would revert");
 
@@ -133,8 +152,13 @@ describe("POST /api/v1/withdrawal/send", () => {
   it("sends 30 concurrent withdrawals from one wallet with consecutive nonces, all completing", async () => {
     const start = await chain().client.getTransactionCount({ address: wallet });
     const before = await tokenBalance(chain().url, token, RECIPIENT);
-    const results = await Promise.all(Array.from({ length: 30 }, () => call(send, { method: "POST", headers: headers(), body: body("1") })));
-    expect(results.map((r) => r.status), JSON.stringify(results.filter((r) => r.status !== 201).map((r) => r.body))).toEqual(Array(30).fill(201));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => call(send, { method: "POST", headers: headers(), body: body("1") })),
+    );
+    expect(
+      results.map((r) => r.status),
+      JSON.stringify(results.filter((r) => r.status !== 201).map((r) => r.body)),
+    ).toEqual(Array(30).fill(201));
     const rows = await db().select().from(withdrawals).where(eq(withdrawals.status, "submitted"));
     expect(rows.map((w) => w.nonce).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => start + i));
     await confirmAll();
@@ -144,7 +168,9 @@ describe("POST /api/v1/withdrawal/send", () => {
 
   it("does not stall a burst when one send's simulation reverts in the middle", async () => {
     const start = await chain().client.getTransactionCount({ address: wallet });
-    const bodies = Array.from({ length: 9 }, (_, i) => (i === 4 ? body("1", { toAddress: "0x0000000000000000000000000000000000000000" }) : body("1")));
+    const bodies = Array.from({ length: 9 }, (_, i) =>
+      i === 4 ? body("1", { toAddress: "0x0000000000000000000000000000000000000000" }) : body("1"),
+    );
     const results = await Promise.all(bodies.map((b) => call(send, { method: "POST", headers: headers(), body: b })));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 502, 201, 201, 201, 201]);
     await confirmAll();
@@ -195,15 +221,26 @@ describe("refused broadcasts and the Inngest confirmer", () => {
       await confirmWithdrawalsStep(db());
       const [refused] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
       expect(refused).toMatchObject({ status: "submitted", failureReason: null });
-      const [own, filler] = await db().select().from(chainTransactions).where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, withdrawal.nonce))).orderBy(chainTransactions.id);
-      expect(own).toMatchObject({ id: withdrawal.chainTxId, status: "pending", broadcastError: "refused: transaction rejected: sender is blacklisted" });
+      const [own, filler] = await db()
+        .select()
+        .from(chainTransactions)
+        .where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, withdrawal.nonce)))
+        .orderBy(chainTransactions.id);
+      expect(own).toMatchObject({
+        id: withdrawal.chainTxId,
+        status: "pending",
+        broadcastError: "refused: transaction rejected: sender is blacklisted",
+      });
       expect(filler).toMatchObject({ kind: "cancel", replacesId: own!.id, wallet, toAddress: wallet, status: "pending" });
 
       await chain().client.setAutomine(true);
       await confirmAll(); // the filler (a 0-value self-transfer) is mined at the withdrawal's nonce
       const [filled] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
       expect(filled).toMatchObject({ status: "failed" });
-      expect((await db().select().from(chainTransactions).where(eq(chainTransactions.id, own!.id)))[0]).toMatchObject({ status: "replaced", replacedById: filler!.id });
+      expect((await db().select().from(chainTransactions).where(eq(chainTransactions.id, own!.id)))[0]).toMatchObject({
+        status: "replaced",
+        replacedById: filler!.id,
+      });
       expect(filled!.failureReason).toContain("the network refused the transaction (transaction rejected: sender is blacklisted)");
       expect(filled!.failureReason).toContain("nothing was sent");
       expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 1);
@@ -211,7 +248,9 @@ describe("refused broadcasts and the Inngest confirmer", () => {
       const next = await call(send, { method: "POST", headers: headers(), body: body("1") });
       expect(next.status).toBe(201);
       await confirmAll();
-      expect((await call(getOne, { headers: headers(), params: { withdrawalId: next.body.data.withdrawalId } })).body.data.status).toBe("completed");
+      expect((await call(getOne, { headers: headers(), params: { withdrawalId: next.body.data.withdrawalId } })).body.data.status).toBe(
+        "completed",
+      );
       expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 2);
     } finally {
       await chain().client.setAutomine(true);
@@ -245,7 +284,9 @@ describe("refused broadcasts and the Inngest confirmer", () => {
       expect(retried.status).toBe(201);
       expect(retried.body.data.withdrawalId).not.toBe(failed!.id);
       await confirmAll();
-      expect((await call(getOne, { headers: headers(), params: { withdrawalId: retried.body.data.withdrawalId } })).body.data.status).toBe("completed");
+      expect((await call(getOne, { headers: headers(), params: { withdrawalId: retried.body.data.withdrawalId } })).body.data.status).toBe(
+        "completed",
+      );
       // Replayed from now on: the key belongs to the withdrawal that was sent.
       const replay = await call(send, { method: "POST", headers: keyed, body: body("2") });
       expect(replay.body.data.withdrawalId).toBe(retried.body.data.withdrawalId);
@@ -266,7 +307,9 @@ describe("refused broadcasts and the Inngest confirmer", () => {
     });
     const { result } = await engine.execute();
     expect(result).toMatchObject({ completed: expect.any(Number) });
-    expect((await call(getOne, { headers: headers(), params: { withdrawalId: res.body.data.withdrawalId } })).body.data.status).toBe("completed");
+    expect((await call(getOne, { headers: headers(), params: { withdrawalId: res.body.data.withdrawalId } })).body.data.status).toBe(
+      "completed",
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatAmount, parseAmount } from "@/lib/payments/amount";
 import { tokenTransferUri } from "@/lib/checkout/eip681";
+import { formatAmount, parseAmount } from "@/lib/payments/amount";
 
 describe("parseAmount", () => {
   it.each([

@@ -19,9 +19,7 @@ describe("parseConfig", () => {
     const config = parseConfig({});
     expect(config.databaseUrl).toBeUndefined();
     expect(config.pgliteDir).toBe(".data/pglite");
-    expect(config.networks).toEqual([
-      { name: "local", chainId: 31337, rpcUrls: [], confirmations: 1, embedded: true },
-    ]);
+    expect(config.networks).toEqual([{ name: "local", chainId: 31337, rpcUrls: [], confirmations: 1, embedded: true }]);
     expect(config.localChain).toEqual({ mode: "anvil", port: 8545, stateDir: ".data" });
     expect(config.masterMnemonic).toBe(DEV_MNEMONIC);
     expect(config.usingDevMnemonic).toBe(true);
@@ -64,9 +62,7 @@ describe("parseConfig", () => {
     expect(configError({ BSC_RPC_URL: "https://rpc.example", NEXTAUTH_SECRET: SECRET }).message).toBe(
       "Invalid configuration: MASTER_MNEMONIC is required when BSC_RPC_URL or BSC_TESTNET_RPC_URL is set",
     );
-    expect(configError({ BSC_TESTNET_RPC_URL: "https://rpc.example", MASTER_MNEMONIC: MNEMONIC }).variable).toBe(
-      "NEXTAUTH_SECRET",
-    );
+    expect(configError({ BSC_TESTNET_RPC_URL: "https://rpc.example", MASTER_MNEMONIC: MNEMONIC }).variable).toBe("NEXTAUTH_SECRET");
   });
 
   it.each([
@@ -135,7 +131,11 @@ describe("parseConfig", () => {
       loginRateLimitPerMinute: 20,
     });
     expect(config.sweep).toEqual({ mode: "batched", batchSize: 100, batchWaitMs: 3000 });
-    expect(parseConfig({ SWEEP_MODE: "classic", SWEEP_BATCH_SIZE: "10", SWEEP_BATCH_WAIT_MS: "0" }).sweep).toEqual({ mode: "classic", batchSize: 10, batchWaitMs: 0 });
+    expect(parseConfig({ SWEEP_MODE: "classic", SWEEP_BATCH_SIZE: "10", SWEEP_BATCH_WAIT_MS: "0" }).sweep).toEqual({
+      mode: "classic",
+      batchSize: 10,
+      batchWaitMs: 0,
+    });
     expect(parseConfig({ OPEN_TOKEN_REGISTRATION: "true", MAX_SWEEP_GAS: "90000", REGISTRATION: "closed" })).toMatchObject({
       openTokenRegistration: true,
       maxSweepGas: 90_000n,
@@ -157,8 +157,12 @@ describe("parseConfig", () => {
     });
 
     it("but lets a test mnemonic run on the testnet, or outside production", () => {
-      expect(() => parseConfig({ NODE_ENV: "production", BSC_TESTNET_RPC_URL: "https://t.example", NEXTAUTH_SECRET: SECRET, MASTER_MNEMONIC: JUNK })).not.toThrow();
-      expect(() => parseConfig({ NODE_ENV: "test", BSC_RPC_URL: "https://bsc.example", NEXTAUTH_SECRET: SECRET, MASTER_MNEMONIC: JUNK })).not.toThrow();
+      expect(() =>
+        parseConfig({ NODE_ENV: "production", BSC_TESTNET_RPC_URL: "https://t.example", NEXTAUTH_SECRET: SECRET, MASTER_MNEMONIC: JUNK }),
+      ).not.toThrow();
+      expect(() =>
+        parseConfig({ NODE_ENV: "test", BSC_RPC_URL: "https://bsc.example", NEXTAUTH_SECRET: SECRET, MASTER_MNEMONIC: JUNK }),
+      ).not.toThrow();
       expect(() => parseConfig({ ...bsc, MASTER_MNEMONIC: MNEMONIC })).not.toThrow();
     });
   });

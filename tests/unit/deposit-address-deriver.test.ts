@@ -7,7 +7,11 @@ import { SideThread } from "@/lib/side-thread/side-thread";
 
 const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
 const OTHER_MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow";
-const ANVIL_0_TO_2 = ["0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"];
+const ANVIL_0_TO_2 = [
+  "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+  "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+];
 
 describe("DepositAddressDeriver (side thread, public BIP-32 derivation)", () => {
   it("derives m/44'/60'/0'/0/i exactly as the key ring does (anvil's published accounts)", async () => {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
+import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { DepositAddressPool } from "@/lib/payments/deposit-address-pool";
 
@@ -83,7 +83,12 @@ describe("DepositAddressPool", () => {
     const pool = new DepositAddressPool({ ...fakeSource(), batchSize: 8 });
     await expect(pool.use(async () => Promise.reject(new AppError("NO_PACKAGE", "used up")))).rejects.toThrow("used up");
     expect((await pool.take()).index).toBe(0); // the refused create's address comes back first
-    expect(await pool.use(async (a) => ({ replayed: true, index: a.index }), (r) => !r.replayed)).toEqual({ replayed: true, index: 1 });
+    expect(
+      await pool.use(
+        async (a) => ({ replayed: true, index: a.index }),
+        (r) => !r.replayed,
+      ),
+    ).toEqual({ replayed: true, index: 1 });
     expect((await pool.take()).index).toBe(1); // a replay used nothing
     await expect(pool.use(async () => Promise.reject(new Error("connection lost")))).rejects.toThrow("connection lost");
     expect((await pool.take()).index).toBe(3); // index 2 may have been stored: a gap, never a reuse

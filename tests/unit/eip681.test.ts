@@ -16,7 +16,12 @@ const address = () => getAddress(`0x${randomBytes(20).toString("hex")}`);
 
 describe("qrCodeDataUri (the qrCode of payment/create)", () => {
   const uris = [
-    tokenTransferUri({ tokenContract: "0x55d398326f99059fF775485246999027B3197955", chainId: 56, depositAddress: address(), units: 10_500_000_000_000_000_000n }),
+    tokenTransferUri({
+      tokenContract: "0x55d398326f99059fF775485246999027B3197955",
+      chainId: 56,
+      depositAddress: address(),
+      units: 10_500_000_000_000_000_000n,
+    }),
     tokenTransferUri({ tokenContract: address(), chainId: 97, depositAddress: address(), units: 1n }),
     tokenTransferUri({ tokenContract: address(), chainId: 31337, depositAddress: address(), units: 2n ** 256n - 1n }), // version 9
   ];
@@ -33,7 +38,10 @@ describe("qrCodeDataUri (the qrCode of payment/create)", () => {
 
   it("draws exactly the modules of the qrcode package's symbol (level M, byte mode, mask 2)", () => {
     for (const uri of uris) {
-      const reference = QRCode.create([{ data: Buffer.from(uri), mode: "byte" }], { errorCorrectionLevel: "M", maskPattern: QR_MASK_PATTERN });
+      const reference = QRCode.create([{ data: Buffer.from(uri), mode: "byte" }], {
+        errorCorrectionLevel: "M",
+        maskPattern: QR_MASK_PATTERN,
+      });
       const { png } = decode(qrCodeDataUri(uri));
       const size = reference.modules.size;
       for (let row = 0; row < size; row++) {
@@ -48,7 +56,12 @@ describe("qrCodeDataUri (the qrCode of payment/create)", () => {
   it("is the package's default symbol whenever its penalty rules pick mask 2, as they do for most transfer URIs", () => {
     let same = 0;
     for (let i = 0; i < 40; i++) {
-      const uri = tokenTransferUri({ tokenContract: address(), chainId: 56, depositAddress: address(), units: BigInt(`0x${randomBytes(8).toString("hex")}`) });
+      const uri = tokenTransferUri({
+        tokenContract: address(),
+        chainId: 56,
+        depositAddress: address(),
+        units: BigInt(`0x${randomBytes(8).toString("hex")}`),
+      });
       const preferred = QRCode.create([{ data: Buffer.from(uri), mode: "byte" }], { errorCorrectionLevel: "M" });
       if (preferred.maskPattern !== QR_MASK_PATTERN) continue;
       expect(Buffer.from(qrModules(uri).data)).toEqual(Buffer.from(preferred.modules.data));
@@ -62,7 +75,12 @@ describe("qrCodeDataUriOffThread", () => {
   it("draws on the side thread exactly the bytes qrCodeDataUri draws", async () => {
     const side = new SideThread();
     for (let i = 0; i < 10; i++) {
-      const uri = tokenTransferUri({ tokenContract: address(), chainId: [56, 97, 31337][i % 3]!, depositAddress: address(), units: BigInt(`0x${randomBytes(1 + i * 3).toString("hex")}`) });
+      const uri = tokenTransferUri({
+        tokenContract: address(),
+        chainId: [56, 97, 31337][i % 3]!,
+        depositAddress: address(),
+        units: BigInt(`0x${randomBytes(1 + i * 3).toString("hex")}`),
+      });
       expect(await side.run("qrCode", { text: uri, maskPattern: QR_MASK_PATTERN })).toBe(qrCodeDataUri(uri));
       expect(await qrCodeDataUriOffThread(uri)).toBe(qrCodeDataUri(uri));
     }

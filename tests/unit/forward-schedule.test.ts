@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { askAgainAt, backoffSeconds, decideFailure, isForwardDue, MAX_FORWARD_ATTEMPTS, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/forwarding/forward-schedule";
-import type { ForwardStatus } from "@/lib/db/schema";
 import type { RpcErrorKind } from "@/lib/chain/rpc-errors";
+import type { ForwardStatus } from "@/lib/db/schema";
+import {
+  askAgainAt,
+  backoffSeconds,
+  decideFailure,
+  isForwardDue,
+  MAX_FORWARD_ATTEMPTS,
+  MAX_RETRYABLE_PAUSE_SECONDS,
+} from "@/lib/forwarding/forward-schedule";
 
 const row = (status: ForwardStatus, attempts: number) => ({ status, attempts });
 
@@ -9,19 +16,54 @@ describe("decideFailure: only failures that repeat count toward holding a forwar
   it.each([
     // An RPC that does not answer or throttles us: never counted, never held, a short bounded pause.
     ["a node that does not answer, first time", row("pending", 0), "transient", { hold: false, attempts: 0, retryInSeconds: 5 }],
-    ["a node that does not answer, after two real failures", row("pending", 2), "transient", { hold: false, attempts: 2, retryInSeconds: 20 }],
-    ["a node that does not answer, one real failure short of the hold", row("pending", MAX_FORWARD_ATTEMPTS - 1), "transient", { hold: false, attempts: MAX_FORWARD_ATTEMPTS - 1, retryInSeconds: MAX_RETRYABLE_PAUSE_SECONDS }],
-    ["a node that does not answer, in flight and long past the count", row("sweep_sent", 40), "transient", { hold: false, attempts: 40, retryInSeconds: MAX_RETRYABLE_PAUSE_SECONDS }],
-    ["a provider that throttles us", row("pending", 0), "rate-limited", { hold: false, attempts: 0, retryInSeconds: MAX_RETRYABLE_PAUSE_SECONDS }],
+    [
+      "a node that does not answer, after two real failures",
+      row("pending", 2),
+      "transient",
+      { hold: false, attempts: 2, retryInSeconds: 20 },
+    ],
+    [
+      "a node that does not answer, one real failure short of the hold",
+      row("pending", MAX_FORWARD_ATTEMPTS - 1),
+      "transient",
+      { hold: false, attempts: MAX_FORWARD_ATTEMPTS - 1, retryInSeconds: MAX_RETRYABLE_PAUSE_SECONDS },
+    ],
+    [
+      "a node that does not answer, in flight and long past the count",
+      row("sweep_sent", 40),
+      "transient",
+      { hold: false, attempts: 40, retryInSeconds: MAX_RETRYABLE_PAUSE_SECONDS },
+    ],
+    [
+      "a provider that throttles us",
+      row("pending", 0),
+      "rate-limited",
+      { hold: false, attempts: 0, retryInSeconds: MAX_RETRYABLE_PAUSE_SECONDS },
+    ],
     // Anything else would fail the same way again: counted, backing off exponentially, held at the bound.
     ["a refusal, first time", row("pending", 0), "rejected", { hold: false, attempts: 1, retryInSeconds: 5 }],
     ["a refusal, third time", row("pending", 2), "rejected", { hold: false, attempts: 3, retryInSeconds: 20 }],
     ["an answer read as too large a range", row("pending", 3), "range-too-large", { hold: false, attempts: 4, retryInSeconds: 40 }],
-    ["a refusal, the last one allowed", row("pending", MAX_FORWARD_ATTEMPTS - 1), "rejected", { hold: true, attempts: MAX_FORWARD_ATTEMPTS }],
+    [
+      "a refusal, the last one allowed",
+      row("pending", MAX_FORWARD_ATTEMPTS - 1),
+      "rejected",
+      { hold: true, attempts: MAX_FORWARD_ATTEMPTS },
+    ],
     // A forward with a transaction in flight keeps checking the chain: counted, capped, never held.
-    ["a refusal while the sweep is in flight", row("sweep_sent", MAX_FORWARD_ATTEMPTS + 3), "rejected", { hold: false, attempts: MAX_FORWARD_ATTEMPTS + 4, retryInSeconds: 600 }],
+    [
+      "a refusal while the sweep is in flight",
+      row("sweep_sent", MAX_FORWARD_ATTEMPTS + 3),
+      "rejected",
+      { hold: false, attempts: MAX_FORWARD_ATTEMPTS + 4, retryInSeconds: 600 },
+    ],
     ["a refusal while the top-up is in flight", row("gas_sent", 0), "rejected", { hold: false, attempts: 1, retryInSeconds: 5 }],
-    ["a refusal while batched", row("batched", MAX_FORWARD_ATTEMPTS - 1), "rejected", { hold: false, attempts: MAX_FORWARD_ATTEMPTS, retryInSeconds: backoffSeconds(MAX_FORWARD_ATTEMPTS) }],
+    [
+      "a refusal while batched",
+      row("batched", MAX_FORWARD_ATTEMPTS - 1),
+      "rejected",
+      { hold: false, attempts: MAX_FORWARD_ATTEMPTS, retryInSeconds: backoffSeconds(MAX_FORWARD_ATTEMPTS) },
+    ],
   ] as const)("%s", (_name, forward, kind, expected) => {
     expect(decideFailure(forward, kind as RpcErrorKind)).toEqual(expected);
   });

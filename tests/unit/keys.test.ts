@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { mnemonicToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
 import { KeyRing, keyRingFor } from "@/lib/chain/keys";
 
 const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";

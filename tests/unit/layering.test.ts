@@ -20,11 +20,27 @@ function target(file: string, spec: string): string | null {
 }
 
 function importsOf(file: string): { spec: string; to: string | null }[] {
-  return [...readFileSync(file, "utf8").matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]!).map((spec) => ({ spec, to: target(file, spec) }));
+  return [...readFileSync(file, "utf8").matchAll(IMPORT)]
+    .map((m) => m[1] ?? m[2] ?? m[3]!)
+    .map((spec) => ({ spec, to: target(file, spec) }));
 }
 
-const DOMAIN = ["payments", "checkout", "withdrawals", "domains", "tokens", "packages", "api-keys", "users", "webhooks", "gas", "custody", "dashboard"];
-const under = (folders: string[]) => (to: string | null) => to !== null && folders.some((f) => to === `lib/${f}` || to.startsWith(`lib/${f}/`));
+const DOMAIN = [
+  "payments",
+  "checkout",
+  "withdrawals",
+  "domains",
+  "tokens",
+  "packages",
+  "api-keys",
+  "users",
+  "webhooks",
+  "gas",
+  "custody",
+  "dashboard",
+];
+const under = (folders: string[]) => (to: string | null) =>
+  to !== null && folders.some((f) => to === `lib/${f}` || to.startsWith(`lib/${f}/`));
 const FOUNDATION_FILES = ["config", "errors", "log", "error-text", "validation", "pagination"].map((f) => join("lib", `${f}.ts`));
 
 /**
@@ -32,7 +48,11 @@ const FOUNDATION_FILES = ["config", "errors", "log", "error-text", "validation",
  * they may not import; a new break fails here.
  */
 const RULES: { name: string; files: string[]; forbidden: (to: string | null, spec: string) => boolean }[] = [
-  { name: "domain code never imports HTTP (lib/http)", files: DOMAIN.flatMap((d) => sourceFiles(join("lib", d))), forbidden: under(["http"]) },
+  {
+    name: "domain code never imports HTTP (lib/http)",
+    files: DOMAIN.flatMap((d) => sourceFiles(join("lib", d))),
+    forbidden: under(["http"]),
+  },
   {
     name: "the chain engine (lib/chain, lib/ledger, lib/scanner, lib/forwarding, lib/dev) never imports domain, custody, webhooks or HTTP",
     files: ["lib/chain", "lib/ledger", "lib/scanner", "lib/forwarding", "lib/dev"].flatMap((d) => sourceFiles(d)),
@@ -48,16 +68,28 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
     files: [...FOUNDATION_FILES, ...sourceFiles("lib/db").filter((f) => !f.endsWith("ledger-backfill.ts"))],
     forbidden: (to) => to !== null && to.startsWith("lib/") && !FOUNDATION_FILES.includes(`${to}.ts`) && !to.startsWith("lib/db"),
   },
-  { name: "webhooks take ready-made events: no import back into payments or withdrawals", files: sourceFiles("lib/webhooks"), forbidden: under(["payments", "withdrawals"]) },
+  {
+    name: "webhooks take ready-made events: no import back into payments or withdrawals",
+    files: sourceFiles("lib/webhooks"),
+    forbidden: under(["payments", "withdrawals"]),
+  },
   { name: "nothing in lib/ imports app/", files: sourceFiles("lib"), forbidden: (to) => to !== null && to.startsWith("app/") },
-  { name: "routes and pages build no queries: drizzle-orm only inside lib/", files: sourceFiles("app"), forbidden: (_to, spec) => spec === "drizzle-orm" || spec.startsWith("drizzle-orm/") },
+  {
+    name: "routes and pages build no queries: drizzle-orm only inside lib/",
+    files: sourceFiles("app"),
+    forbidden: (_to, spec) => spec === "drizzle-orm" || spec.startsWith("drizzle-orm/"),
+  },
 ];
 
 describe("layering", () => {
   describe.each(RULES)("$name", ({ files, forbidden }) => {
     it("governs some files", () => expect(files.length).toBeGreaterThan(0));
     it.each(files)("%s", (file) => {
-      expect(importsOf(file).filter(({ to, spec }) => forbidden(to, spec)).map(({ spec }) => spec)).toEqual([]);
+      expect(
+        importsOf(file)
+          .filter(({ to, spec }) => forbidden(to, spec))
+          .map(({ spec }) => spec),
+      ).toEqual([]);
     });
   });
 
@@ -82,7 +114,9 @@ describe("layering", () => {
 /** Only recorded bytes reach a node: the ledger's broadcast is the one place a raw transaction is sent from. */
 describe("one way out for signed transactions", () => {
   const SEND = /["']eth_sendRawTransaction["']\s*,\s*params/;
-  const senders = ["lib", "app", "inngest", "scripts"].flatMap((dir) => sourceFiles(dir)).filter((file) => SEND.test(readFileSync(file, "utf8")));
+  const senders = ["lib", "app", "inngest", "scripts"]
+    .flatMap((dir) => sourceFiles(dir))
+    .filter((file) => SEND.test(readFileSync(file, "utf8")));
 
   it("sends raw transactions from lib/ledger/broadcast.ts only", () => {
     expect(senders).toEqual([join("lib", "ledger", "broadcast.ts")]);

@@ -1,20 +1,69 @@
 import { describe, expect, it } from "vitest";
-import { decideNonce, decideStall, DROP_AFTER_BLOCKS, isStalled, MAX_REPLACEMENTS, replacementGasPrice, STUCK_AFTER_MS, type NonceFacts, type StallFacts } from "@/lib/ledger/decide";
+import {
+  DROP_AFTER_BLOCKS,
+  decideNonce,
+  decideStall,
+  isStalled,
+  MAX_REPLACEMENTS,
+  type NonceFacts,
+  replacementGasPrice,
+  STUCK_AFTER_MS,
+  type StallFacts,
+} from "@/lib/ledger/decide";
 
-const nonce = (overrides: Partial<NonceFacts> = {}): NonceFacts => ({ nonce: 7, receipt: null, pinnedBlock: 1_000n, countAtPinned: 7, nonceUsedSeenBlock: null, ...overrides });
+const nonce = (overrides: Partial<NonceFacts> = {}): NonceFacts => ({
+  nonce: 7,
+  receipt: null,
+  pinnedBlock: 1_000n,
+  countAtPinned: 7,
+  nonceUsedSeenBlock: null,
+  ...overrides,
+});
 
 describe("decideNonce: only a receipt settles a row", () => {
   it.each([
-    ["a receipt of one of its rows settles the nonce", nonce({ receipt: { rowId: 3, success: true }, countAtPinned: 8 }), { outcome: "mined", rowId: 3, success: true }],
-    ["a reverted receipt settles it too", nonce({ receipt: { rowId: 4, success: false }, countAtPinned: 8 }), { outcome: "mined", rowId: 4, success: false }],
+    [
+      "a receipt of one of its rows settles the nonce",
+      nonce({ receipt: { rowId: 3, success: true }, countAtPinned: 8 }),
+      { outcome: "mined", rowId: 3, success: true },
+    ],
+    [
+      "a reverted receipt settles it too",
+      nonce({ receipt: { rowId: 4, success: false }, countAtPinned: 8 }),
+      { outcome: "mined", rowId: 4, success: false },
+    ],
     ["nonce free and next: open, at the wallet's next nonce", nonce(), { outcome: "open", nonceUsedSeenBlock: null, atWalletNext: true }],
-    ["nonce free behind another: open, waiting behind", nonce({ countAtPinned: 5 }), { outcome: "open", nonceUsedSeenBlock: null, atWalletNext: false }],
+    [
+      "nonce free behind another: open, waiting behind",
+      nonce({ countAtPinned: 5 }),
+      { outcome: "open", nonceUsedSeenBlock: null, atWalletNext: false },
+    ],
     // A load-balanced endpoint: the count from a node ahead, no receipt yet from the one behind.
-    ["nonce used, no receipt, first seen: remembered, still open", nonce({ countAtPinned: 8 }), { outcome: "open", nonceUsedSeenBlock: 1_000n, atWalletNext: false }],
-    ["nonce used, no receipt, 63 blocks on: still open", nonce({ countAtPinned: 8, pinnedBlock: 1_063n, nonceUsedSeenBlock: 1_000n }), { outcome: "open", nonceUsedSeenBlock: 1_000n, atWalletNext: false }],
-    ["nonce used, no receipt, 64 blocks on: taken by a transaction we did not sign", nonce({ countAtPinned: 8, pinnedBlock: 1_000n + DROP_AFTER_BLOCKS, nonceUsedSeenBlock: 1_000n }), { outcome: "taken-by-other" }],
-    ["a lagging head (pinned block older than first seen) never brings the decision forward", nonce({ countAtPinned: 8, pinnedBlock: 990n, nonceUsedSeenBlock: 1_000n }), { outcome: "open", nonceUsedSeenBlock: 1_000n, atWalletNext: false }],
-    ["the nonce free again (a reorg): forgotten", nonce({ countAtPinned: 7, nonceUsedSeenBlock: 1_000n }), { outcome: "open", nonceUsedSeenBlock: null, atWalletNext: true }],
+    [
+      "nonce used, no receipt, first seen: remembered, still open",
+      nonce({ countAtPinned: 8 }),
+      { outcome: "open", nonceUsedSeenBlock: 1_000n, atWalletNext: false },
+    ],
+    [
+      "nonce used, no receipt, 63 blocks on: still open",
+      nonce({ countAtPinned: 8, pinnedBlock: 1_063n, nonceUsedSeenBlock: 1_000n }),
+      { outcome: "open", nonceUsedSeenBlock: 1_000n, atWalletNext: false },
+    ],
+    [
+      "nonce used, no receipt, 64 blocks on: taken by a transaction we did not sign",
+      nonce({ countAtPinned: 8, pinnedBlock: 1_000n + DROP_AFTER_BLOCKS, nonceUsedSeenBlock: 1_000n }),
+      { outcome: "taken-by-other" },
+    ],
+    [
+      "a lagging head (pinned block older than first seen) never brings the decision forward",
+      nonce({ countAtPinned: 8, pinnedBlock: 990n, nonceUsedSeenBlock: 1_000n }),
+      { outcome: "open", nonceUsedSeenBlock: 1_000n, atWalletNext: false },
+    ],
+    [
+      "the nonce free again (a reorg): forgotten",
+      nonce({ countAtPinned: 7, nonceUsedSeenBlock: 1_000n }),
+      { outcome: "open", nonceUsedSeenBlock: null, atWalletNext: true },
+    ],
   ] as const)("%s", (_name, facts, expected) => {
     expect(decideNonce(facts)).toEqual(expected);
   });

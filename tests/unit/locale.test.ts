@@ -31,9 +31,15 @@ describe("checkout languages", () => {
     for (const locale of LOCALES) {
       expect(Object.keys(CHECKOUT_MESSAGES[locale]).sort()).toEqual(Object.keys(CHECKOUT_MESSAGES.en).sort());
       for (const [key, text] of Object.entries(CHECKOUT_MESSAGES.en)) {
-        expect([locale, key, placeholders(CHECKOUT_MESSAGES[locale][key as keyof typeof CHECKOUT_MESSAGES.en])]).toEqual([locale, key, placeholders(text)]);
+        expect([locale, key, placeholders(CHECKOUT_MESSAGES[locale][key as keyof typeof CHECKOUT_MESSAGES.en])]).toEqual([
+          locale,
+          key,
+          placeholders(text),
+        ]);
       }
     }
-    expect(fill(CHECKOUT_MESSAGES.en.partial, { received: "4", amount: "10", token: "USDT", remaining: "6" })).toBe("Received 4 of 10 USDT — send 6 more");
+    expect(fill(CHECKOUT_MESSAGES.en.partial, { received: "4", amount: "10", token: "USDT", remaining: "6" })).toBe(
+      "Received 4 of 10 USDT — send 6 more",
+    );
   });
 });

@@ -1,6 +1,6 @@
-import { HttpRequestError, LimitExceededRpcError, RpcRequestError, TimeoutError, TransactionExecutionError, InternalRpcError } from "viem";
+import { HttpRequestError, InternalRpcError, LimitExceededRpcError, RpcRequestError, TimeoutError, TransactionExecutionError } from "viem";
 import { describe, expect, it } from "vitest";
-import { classifyRpcError, errorText, redactUrls, type RpcErrorKind } from "@/lib/chain/rpc-errors";
+import { classifyRpcError, errorText, type RpcErrorKind, redactUrls } from "@/lib/chain/rpc-errors";
 
 // Hex with "502", "429" and "32005" in it: a request body must never decide the classification.
 const body = { method: "eth_sendRawTransaction", params: ["0xf86c0a8502540be400825208945029429032005"] };
@@ -24,10 +24,18 @@ const table: [string, unknown, RpcErrorKind][] = [
   ["geth: replacement underpriced", nodeSaid(-32000, "replacement transaction underpriced"), "underpriced"],
   ["geth: transaction underpriced", nodeSaid(-32000, "transaction underpriced: tip needed 1000000000, tip permitted 0"), "underpriced"],
   ["base fee", nodeSaid(-32000, "max fee per gas less than block base fee: address 0xab, maxFeePerGas: 1 baseFee: 7"), "underpriced"],
-  ["infura: 10000 results (-32005)", nodeSaid(-32005, "query returned more than 10000 results. Try with this block range [0xBDE5F8, 0x102DBCC]."), "range-too-large"],
+  [
+    "infura: 10000 results (-32005)",
+    nodeSaid(-32005, "query returned more than 10000 results. Try with this block range [0xBDE5F8, 0x102DBCC]."),
+    "range-too-large",
+  ],
   ["bsc dataseed: limit exceeded (-32005)", nodeSaid(-32005, "limit exceeded"), "range-too-large"],
   ["viem LimitExceededRpcError", new LimitExceededRpcError(nodeSaid(-32005, "limit exceeded")), "range-too-large"],
-  ["alchemy: log response size", nodeSaid(-32602, "Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range"), "range-too-large"],
+  [
+    "alchemy: log response size",
+    nodeSaid(-32602, "Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range"),
+    "range-too-large",
+  ],
   ["alchemy: 500 block range", nodeSaid(-32600, "You can make eth_getLogs requests with up to a 500 block range."), "range-too-large"],
   ["infura: range exceeds limit", nodeSaid(-32602, "range 1000000 exceeds limit of 10000"), "range-too-large"],
   ["bsc: exceed maximum block range", nodeSaid(-32000, "exceed maximum block range: 5000"), "range-too-large"],
@@ -87,6 +95,8 @@ describe("logged errors", () => {
 
   it("say what the node said, for reasons shown to merchants", async () => {
     const { nodeMessage } = await import("@/lib/chain/rpc-errors");
-    expect(nodeMessage(new InternalRpcError(nodeSaid(-32000, "transaction rejected: blacklisted")))).toBe("transaction rejected: blacklisted");
+    expect(nodeMessage(new InternalRpcError(nodeSaid(-32000, "transaction rejected: blacklisted")))).toBe(
+      "transaction rejected: blacklisted",
+    );
   });
 });

@@ -17,7 +17,11 @@ describe("security headers of a page", () => {
       "base-uri": "'self'",
       "form-action": "'self'",
     });
-    expect(headers).toMatchObject({ "x-content-type-options": "nosniff", "referrer-policy": "strict-origin-when-cross-origin", "x-frame-options": "DENY" });
+    expect(headers).toMatchObject({
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "strict-origin-when-cross-origin",
+      "x-frame-options": "DENY",
+    });
     expect(headers["strict-transport-security"]).toBeUndefined();
     expect(csp["upgrade-insecure-requests"]).toBeUndefined();
   });
@@ -35,7 +39,13 @@ describe("security headers of a page", () => {
   });
 
   it("allow the wallet's RPCs, and eval and websockets only in development", () => {
-    const origins = walletRpcOrigins([{ name: "bsc", chainId: 56 }, { name: "local", chainId: 31337 }], "http://127.0.0.1:8545/");
+    const origins = walletRpcOrigins(
+      [
+        { name: "bsc", chainId: 56 },
+        { name: "local", chainId: 31337 },
+      ],
+      "http://127.0.0.1:8545/",
+    );
     expect(origins).toEqual([expect.stringMatching(/^https:\/\//), "http://127.0.0.1:8545"]);
     const csp = directives(securityHeaders({ ...page, connectOrigins: origins })["content-security-policy"]!);
     expect(csp["connect-src"]).toBe(`'self' ${origins.join(" ")}`);

@@ -13,7 +13,7 @@ const session = (overrides: Partial<SessionFacts> = {}): SessionFacts => ({
 let nextId = 1;
 const transfer = (amount: bigint, second: number, block = BigInt(second), logIndex = 0): TransferFacts => ({
   id: nextId++,
-  txHash: `0x${(nextId).toString(16).padStart(64, "0")}`,
+  txHash: `0x${nextId.toString(16).padStart(64, "0")}`,
   blockNumber: block,
   logIndex,
   blockTimestamp: at(second),
@@ -50,7 +50,12 @@ describe("evaluateSession", () => {
 
   it("completes with overpaid when more than the amount arrives", () => {
     const t = transfer(150n, 10);
-    expect(evaluateSession(session(), [t], at(20))).toMatchObject({ status: "completed", receivedAmount: 150n, overpaid: true, txHash: t.txHash });
+    expect(evaluateSession(session(), [t], at(20))).toMatchObject({
+      status: "completed",
+      receivedAmount: 150n,
+      overpaid: true,
+      txHash: t.txHash,
+    });
     const more = transfer(1n, 50);
     expect(evaluateSession(session({ completedAt: at(20) }), [transfer(100n, 10), more], at(60))).toMatchObject({
       status: "completed",
@@ -62,7 +67,11 @@ describe("evaluateSession", () => {
 
   it("counts a transfer mined at or before expiresAt even when it is evaluated after expiry (expired → completed)", () => {
     const onTheDot = transfer(100n, 900);
-    expect(evaluateSession(session(), [onTheDot], at(2000))).toMatchObject({ status: "completed", txHash: onTheDot.txHash, lateTransferIds: [] });
+    expect(evaluateSession(session(), [onTheDot], at(2000))).toMatchObject({
+      status: "completed",
+      txHash: onTheDot.txHash,
+      lateTransferIds: [],
+    });
   });
 
   it("treats transfers mined after expiry as late: status stays expired, nothing counted", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseAddress } from "@/lib/chain/address";
 import { normalizeOrigin } from "@/lib/domains/normalize-origin";
-import { hashPassword, verifyPassword } from "@/lib/users/password";
 import { AppError, ERROR_STATUS } from "@/lib/errors";
+import { hashPassword, verifyPassword } from "@/lib/users/password";
 
 describe("normalizeOrigin", () => {
   it.each([
@@ -13,10 +13,15 @@ describe("normalizeOrigin", () => {
     ["  http://127.0.0.1:8080 ", "http://127.0.0.1:8080"],
   ])("%s → %s", (input, expected) => expect(normalizeOrigin(input)).toBe(expected));
 
-  it.each(["shop.example.com", "ftp://shop.example.com", "https://shop.example.com/path", "https://a.com?x=1", "https://u:p@a.com", "", "https://"])(
-    "rejects %j",
-    (input) => expect(normalizeOrigin(input)).toBeNull(),
-  );
+  it.each([
+    "shop.example.com",
+    "ftp://shop.example.com",
+    "https://shop.example.com/path",
+    "https://a.com?x=1",
+    "https://u:p@a.com",
+    "",
+    "https://",
+  ])("rejects %j", (input) => expect(normalizeOrigin(input)).toBeNull());
 });
 
 describe("parseAddress", () => {

@@ -1,16 +1,16 @@
-import { Webhook } from "standardwebhooks";
-import { describe, expect, it } from "vitest";
-import { paymentEvents } from "@/lib/payments/session-state";
-import { withdrawalEvent } from "@/lib/withdrawals/withdrawal-state";
-import { embeddedIpv4, isNonPublicAddress } from "@/lib/webhooks/address-guard";
-import { signedHeaders } from "@/lib/webhooks/dispatch";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { hostsFileAddresses, postWebhook } from "@/lib/webhooks/post-webhook";
+import { Webhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
+import { paymentEvents } from "@/lib/payments/session-state";
+import { embeddedIpv4, isNonPublicAddress } from "@/lib/webhooks/address-guard";
+import { signedHeaders } from "@/lib/webhooks/dispatch";
 import { newWebhookSecret, SECRET_OVERLAP_MS } from "@/lib/webhooks/endpoints";
+import { hostsFileAddresses, postWebhook } from "@/lib/webhooks/post-webhook";
 import { MAX_ATTEMPTS, retryDelayMs } from "@/lib/webhooks/retry-schedule";
 import { webhookUrlProblem } from "@/lib/webhooks/webhook-url";
+import { withdrawalEvent } from "@/lib/withdrawals/withdrawal-state";
 
 describe("webhook targets: what the gateway refuses to call", () => {
   it.each([
@@ -46,12 +46,19 @@ describe("webhook targets: what the gateway refuses to call", () => {
     expect(isNonPublicAddress(address)).toBe(true);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1"])(
-    "allows the public address %s",
-    (address) => {
-      expect(isNonPublicAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "172.32.0.1",
+    "100.128.0.1",
+    "93.184.216.34",
+    "2606:4700:4700::1111",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+    "2002:808:808::1",
+  ])("allows the public address %s", (address) => {
+    expect(isNonPublicAddress(address)).toBe(false);
+  });
 
   it("reads the IPv4 address inside mapped, compatible, NAT64 and 6to4 addresses", () => {
     expect(embeddedIpv4("::ffff:7f00:1")).toBe("127.0.0.1");
@@ -96,7 +103,10 @@ describe("public-only delivery: names", () => {
 
   it("reads names pinned in the hosts file, as the system resolver would", () => {
     const path = join(mkdtempSync(join(tmpdir(), "hosts-")), "hosts");
-    writeFileSync(path, "# comment\n127.0.0.1 localhost shop-hooks.test\n::1 ip6-localhost shop-hooks.test # both\n10.0.0.8\tinternal.test\n");
+    writeFileSync(
+      path,
+      "# comment\n127.0.0.1 localhost shop-hooks.test\n::1 ip6-localhost shop-hooks.test # both\n10.0.0.8\tinternal.test\n",
+    );
     expect(hostsFileAddresses("shop-hooks.test", path)).toEqual([
       { address: "127.0.0.1", family: 4 },
       { address: "::1", family: 6 },
@@ -123,7 +133,9 @@ describe("events from transitions", () => {
 
   it("names each change once, in order", () => {
     expect(paymentEvents(pending(0n), pending(4n), { late: 0, counted: 1 })).toEqual(["payment.partial"]);
-    expect(paymentEvents(pending(4n), { status: "completed", receivedAmount: 10n }, { late: 0, counted: 1 })).toEqual(["payment.completed"]);
+    expect(paymentEvents(pending(4n), { status: "completed", receivedAmount: 10n }, { late: 0, counted: 1 })).toEqual([
+      "payment.completed",
+    ]);
     expect(paymentEvents(pending(0n), { status: "expired", receivedAmount: 0n })).toEqual(["payment.expired"]);
     expect(paymentEvents(pending(0n), { status: "cancelled", receivedAmount: 0n })).toEqual(["payment.cancelled"]);
     // Seen together after an outage: some paid in time, then the deadline passed, then more came.
@@ -133,14 +145,18 @@ describe("events from transitions", () => {
       "payment.late",
     ]);
     // A transfer mined in time completes an expired session: completed, not partial.
-    expect(paymentEvents({ status: "expired", receivedAmount: 0n }, { status: "completed", receivedAmount: 10n }, { late: 0, counted: 1 })).toEqual([
-      "payment.completed",
-    ]);
+    expect(
+      paymentEvents({ status: "expired", receivedAmount: 0n }, { status: "completed", receivedAmount: 10n }, { late: 0, counted: 1 }),
+    ).toEqual(["payment.completed"]);
   });
 
   it("calls money after a terminal state late, and says nothing when nothing changed", () => {
-    expect(paymentEvents({ status: "expired", receivedAmount: 0n }, { status: "expired", receivedAmount: 0n }, { late: 1, counted: 0 })).toEqual(["payment.late"]);
-    expect(paymentEvents({ status: "completed", receivedAmount: 10n }, { status: "completed", receivedAmount: 12n }, { late: 0, counted: 1 })).toEqual(["payment.late"]);
+    expect(
+      paymentEvents({ status: "expired", receivedAmount: 0n }, { status: "expired", receivedAmount: 0n }, { late: 1, counted: 0 }),
+    ).toEqual(["payment.late"]);
+    expect(
+      paymentEvents({ status: "completed", receivedAmount: 10n }, { status: "completed", receivedAmount: 12n }, { late: 0, counted: 1 }),
+    ).toEqual(["payment.late"]);
     expect(paymentEvents(pending(4n), pending(4n))).toEqual([]);
     expect(paymentEvents({ status: "completed", receivedAmount: 10n }, { status: "completed", receivedAmount: 10n })).toEqual([]);
   });

@@ -1,8 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { releasesIdempotencyKey, settleWithdrawal, type NonceFacts, type WithdrawalFacts } from "@/lib/withdrawals/withdrawal-state";
+import { type NonceFacts, releasesIdempotencyKey, settleWithdrawal, type WithdrawalFacts } from "@/lib/withdrawals/withdrawal-state";
 
-const facts = (nonce: NonceFacts, overrides: Partial<WithdrawalFacts> = {}): WithdrawalFacts => ({ nonce, requiredConfirmations: 3, broadcastError: null, ...overrides });
-const by = (who: "withdrawal" | "cancel", success: boolean, confirmations: number): NonceFacts => ({ state: "settled", by: who, success, confirmations });
+const facts = (nonce: NonceFacts, overrides: Partial<WithdrawalFacts> = {}): WithdrawalFacts => ({
+  nonce,
+  requiredConfirmations: 3,
+  broadcastError: null,
+  ...overrides,
+});
+const by = (who: "withdrawal" | "cancel", success: boolean, confirmations: number): NonceFacts => ({
+  state: "settled",
+  by: who,
+  success,
+  confirmations,
+});
 
 describe("settleWithdrawal: final only when the ledger holds the receipt of the transaction that used the nonce", () => {
   it.each([
@@ -10,10 +20,18 @@ describe("settleWithdrawal: final only when the ledger holds the receipt of the 
     ["refused once, its nonce not settled yet", facts({ state: "open" }, { broadcastError: "rejected" }), { status: "submitted" }],
     ["the withdrawal mined, not yet confirmed", facts(by("withdrawal", true, 2)), { status: "submitted" }],
     ["the withdrawal (or its re-priced copy) mined and confirmed", facts(by("withdrawal", true, 3)), { status: "completed" }],
-    ["the withdrawal mined although it had been refused once (a mempool kept it)", facts(by("withdrawal", true, 5), { broadcastError: "rejected" }), { status: "completed" }],
+    [
+      "the withdrawal mined although it had been refused once (a mempool kept it)",
+      facts(by("withdrawal", true, 5), { broadcastError: "rejected" }),
+      { status: "completed" },
+    ],
     ["the filler mined, not yet confirmed", facts(by("cancel", true, 1)), { status: "submitted" }],
     // A lagging node, a leaked key: the tokens may have left. Never failed, never a released key.
-    ["the nonce went to a transaction the service did not sign", facts({ state: "taken-by-other" }), { status: "submitted", needsOperator: true }],
+    [
+      "the nonce went to a transaction the service did not sign",
+      facts({ state: "taken-by-other" }),
+      { status: "submitted", needsOperator: true },
+    ],
   ] as const)("%s", (_name, input, expected) => {
     const settlement = settleWithdrawal(input);
     expect(settlement).toEqual(expected);
@@ -21,7 +39,11 @@ describe("settleWithdrawal: final only when the ledger holds the receipt of the 
   });
 
   it.each([
-    ["the filler took the nonce: nothing was sent", facts(by("cancel", true, 3), { broadcastError: "invalid sender" }), /the network refused the transaction \(invalid sender\); its nonce was filled.*nothing was sent/],
+    [
+      "the filler took the nonce: nothing was sent",
+      facts(by("cancel", true, 3), { broadcastError: "invalid sender" }),
+      /the network refused the transaction \(invalid sender\); its nonce was filled.*nothing was sent/,
+    ],
     ["a stuck withdrawal's nonce was filled", facts(by("cancel", true, 3)), /was not mined; its nonce was filled.*nothing was sent/],
     ["the withdrawal reverted on chain", facts(by("withdrawal", false, 3)), /reverted on chain; the tokens were not sent/],
   ] as const)("fails, and frees the Idempotency-Key, when %s", (_name, input, reason) => {

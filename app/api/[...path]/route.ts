@@ -3,7 +3,10 @@ import { NextResponse } from "next/server";
 /** Every unknown path under /api answers the JSON envelope, never Next's HTML page. */
 function notFound(req: Request): Response {
   const path = new URL(req.url).pathname;
-  return NextResponse.json({ success: false, error: { code: "NOT_FOUND", message: `no API endpoint at ${req.method} ${path}` } }, { status: 404 });
+  return NextResponse.json(
+    { success: false, error: { code: "NOT_FOUND", message: `no API endpoint at ${req.method} ${path}` } },
+    { status: 404 },
+  );
 }
 
 export const GET = notFound;

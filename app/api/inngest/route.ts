@@ -1,5 +1,5 @@
 import { serve } from "inngest/next";
-import { NextResponse, type NextRequest } from "next/server";
+import { type NextRequest, NextResponse } from "next/server";
 import { inngest } from "@/inngest/client";
 import { functions } from "@/inngest/functions";
 import { getConfig } from "@/lib/config";

@@ -1,8 +1,8 @@
 import { NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
-import { errorResponse } from "@/lib/http/envelope";
 import { AppError } from "@/lib/errors";
+import { errorResponse } from "@/lib/http/envelope";
 import { metricsAccess } from "@/lib/metrics/access";
 import { renderMetrics } from "@/lib/metrics/collect";
 import { ensureStarted } from "@/lib/startup";
@@ -18,7 +18,10 @@ export async function GET(req: NextRequest) {
     return res;
   }
   // No code of DESIGN.md §5 means "forbidden" without leaking existence; 401 says what would let them in.
-  if (access === "forbidden") return errorResponse(new AppError("UNAUTHORIZED", "metrics are served to loopback clients only; set METRICS_TOKEN to read them remotely"));
+  if (access === "forbidden")
+    return errorResponse(
+      new AppError("UNAUTHORIZED", "metrics are served to loopback clients only; set METRICS_TOKEN to read them remotely"),
+    );
   await ensureStarted();
   const { body, contentType } = await renderMetrics(await getDb());
   return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });

@@ -2,8 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { createApiKeySchema, issueApiKey, revokeApiKey, type ApiKeyView } from "@/lib/api-keys/manage-api-keys";
-import { runAction, type ActionResult } from "@/lib/http/server-action";
+import { type ApiKeyView, createApiKeySchema, issueApiKey, revokeApiKey } from "@/lib/api-keys/manage-api-keys";
+import { type ActionResult, runAction } from "@/lib/http/server-action";
 import { requireSecondFactor } from "@/lib/users/two-factor";
 
 export async function createApiKeyAction(input: unknown): Promise<ActionResult<ApiKeyView & { key: string }>> {
@@ -16,7 +16,9 @@ export async function createApiKeyAction(input: unknown): Promise<ActionResult<A
 }
 
 export async function revokeApiKeyAction(id: number): Promise<ActionResult<ApiKeyView>> {
-  const result = await runAction(z.object({ id: z.coerce.number().int().positive() }), { id }, ({ db, user }, data) => revokeApiKey(db, user.id, data.id));
+  const result = await runAction(z.object({ id: z.coerce.number().int().positive() }), { id }, ({ db, user }, data) =>
+    revokeApiKey(db, user.id, data.id),
+  );
   revalidatePath("/dashboard/api-keys");
   return result;
 }

@@ -3,22 +3,36 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { addDomain } from "@/lib/domains/add-domain";
-import { addDomainSchema, deleteDomain, toDomainView, updateDomain, updateDomainSchema, type DomainView } from "@/lib/domains/manage-domains";
-import { runAction, type ActionResult } from "@/lib/http/server-action";
+import {
+  addDomainSchema,
+  type DomainView,
+  deleteDomain,
+  toDomainView,
+  updateDomain,
+  updateDomainSchema,
+} from "@/lib/domains/manage-domains";
+import { type ActionResult, runAction } from "@/lib/http/server-action";
 
 const idSchema = z.object({ domainId: z.coerce.number().int().positive() });
 
 export async function addDomainAction(input: unknown): Promise<ActionResult<DomainView>> {
-  const result = await runAction(addDomainSchema, input, async ({ db, user }, { domain }) => toDomainView(await addDomain(db, user.id, domain)));
+  const result = await runAction(addDomainSchema, input, async ({ db, user }, { domain }) =>
+    toDomainView(await addDomain(db, user.id, domain)),
+  );
   revalidatePath("/dashboard/domains");
   return result;
 }
 
 /** The API's PATCH: payoutAddress and/or webhookUrl; empty text clears one. */
-export async function updateDomainAction(domainId: number, changes: { payoutAddress?: string; webhookUrl?: string }): Promise<ActionResult<DomainView>> {
+export async function updateDomainAction(
+  domainId: number,
+  changes: { payoutAddress?: string; webhookUrl?: string },
+): Promise<ActionResult<DomainView>> {
   const blankToNull = (v: string | undefined) => (v === undefined ? undefined : v.trim() === "" ? null : v.trim());
   const body = { payoutAddress: blankToNull(changes.payoutAddress), webhookUrl: blankToNull(changes.webhookUrl) };
-  const result = await runAction(idSchema.and(updateDomainSchema), { domainId, ...body }, ({ db, user }, { domainId: id, ...rest }) => updateDomain(db, user.id, id, rest));
+  const result = await runAction(idSchema.and(updateDomainSchema), { domainId, ...body }, ({ db, user }, { domainId: id, ...rest }) =>
+    updateDomain(db, user.id, id, rest),
+  );
   revalidatePath("/dashboard/domains");
   return result;
 }

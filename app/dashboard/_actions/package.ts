@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { runAction, type ActionResult } from "@/lib/http/server-action";
+import { type ActionResult, runAction } from "@/lib/http/server-action";
 import { choosePlanSchema, chooseSelfServePlan, type PackageView } from "@/lib/packages/current-package";
 
 export async function choosePlanAction(plan: string): Promise<ActionResult<PackageView>> {

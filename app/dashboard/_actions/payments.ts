@@ -2,8 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { runAction, type ActionResult } from "@/lib/http/server-action";
 import { cancelUserPayment } from "@/lib/dashboard/payment-detail";
+import { type ActionResult, runAction } from "@/lib/http/server-action";
 import { simulatePayment } from "@/lib/seed/simulate-payment";
 
 const sessionIdSchema = z.object({ sessionId: z.string().uuid({ message: "not a payment id" }) });
@@ -15,5 +15,7 @@ export async function cancelPaymentAction(sessionId: string): Promise<ActionResu
 }
 
 export async function simulatePaymentAction(sessionId: string): Promise<ActionResult<{ txHash: string }>> {
-  return runAction(sessionIdSchema, { sessionId }, async ({ db, user }, { sessionId: id }) => ({ txHash: (await simulatePayment(db, user.id, id)).txHash }));
+  return runAction(sessionIdSchema, { sessionId }, async ({ db, user }, { sessionId: id }) => ({
+    txHash: (await simulatePayment(db, user.id, id)).txHash,
+  }));
 }

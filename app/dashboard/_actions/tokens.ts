@@ -3,9 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
-import { runAction, type ActionResult } from "@/lib/http/server-action";
+import { type ActionResult, runAction } from "@/lib/http/server-action";
 import { readTokenMetadata } from "@/lib/tokens/read-token-metadata";
-import { registerToken, toTokenView, type TokenView } from "@/lib/tokens/register-token";
+import { registerToken, type TokenView, toTokenView } from "@/lib/tokens/register-token";
 import { registerTokenSchema } from "@/lib/tokens/schemas";
 
 export async function registerTokenAction(input: unknown): Promise<ActionResult<TokenView & { created: boolean }>> {

@@ -3,9 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getOwnDomain } from "@/lib/domains/manage-domains";
-import { runAction, type ActionResult } from "@/lib/http/server-action";
 import { limiters } from "@/lib/http/rate-limit";
-import { queuePing, redeliver, type DeliveryView } from "@/lib/webhooks/deliveries";
+import { type ActionResult, runAction } from "@/lib/http/server-action";
+import { type DeliveryView, queuePing, redeliver } from "@/lib/webhooks/deliveries";
 import { rotateSecret } from "@/lib/webhooks/endpoints";
 
 /* The dashboard's twins of POST /api/user/domains/:id/webhook-test, …/webhook-secret and
@@ -15,12 +15,16 @@ const domainIdSchema = z.object({ domainId: z.coerce.number().int().positive() }
 const deliveryIdSchema = z.object({ deliveryId: z.coerce.number().int().positive() });
 
 export async function sendTestEventAction(domainId: number): Promise<ActionResult<DeliveryView>> {
-  const result = await runAction(domainIdSchema, { domainId }, async ({ db, user }, data) => queuePing(db, await getOwnDomain(db, user.id, data.domainId)));
+  const result = await runAction(domainIdSchema, { domainId }, async ({ db, user }, data) =>
+    queuePing(db, await getOwnDomain(db, user.id, data.domainId)),
+  );
   revalidatePath("/dashboard/domains");
   return result;
 }
 
-export async function rotateWebhookSecretAction(domainId: number): Promise<ActionResult<{ webhookSecret: string; previousSecretExpiresAt: string | null }>> {
+export async function rotateWebhookSecretAction(
+  domainId: number,
+): Promise<ActionResult<{ webhookSecret: string; previousSecretExpiresAt: string | null }>> {
   const result = await runAction(domainIdSchema, { domainId }, async ({ db, user }, data) => {
     const endpoint = await rotateSecret(db, await getOwnDomain(db, user.id, data.domainId));
     return { webhookSecret: endpoint.secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null };

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { forgetBalances } from "@/lib/dashboard/wallet-balances";
-import { runAction, type ActionResult } from "@/lib/http/server-action";
+import { type ActionResult, runAction } from "@/lib/http/server-action";
 import { sendWithdrawalSchema } from "@/lib/withdrawals/schemas";
 import { sendWithdrawalFromDashboard } from "@/lib/withdrawals/send";
 import { availableToWithdraw } from "@/lib/withdrawals/user-withdrawals";
@@ -16,8 +16,13 @@ const dashboardSendSchema = sendWithdrawalSchema.extend({
   code: z.string().max(32).optional(),
 });
 
-export async function withdrawalBalanceAction(domainId: number, tokenId: number): Promise<ActionResult<Awaited<ReturnType<typeof availableToWithdraw>>>> {
-  return runAction(balanceSchema, { domainId, tokenId }, ({ db, user }, input) => availableToWithdraw(db, user.id, input.domainId, input.tokenId));
+export async function withdrawalBalanceAction(
+  domainId: number,
+  tokenId: number,
+): Promise<ActionResult<Awaited<ReturnType<typeof availableToWithdraw>>>> {
+  return runAction(balanceSchema, { domainId, tokenId }, ({ db, user }, input) =>
+    availableToWithdraw(db, user.id, input.domainId, input.tokenId),
+  );
 }
 
 export async function sendWithdrawalAction(input: unknown): Promise<ActionResult<WithdrawalView>> {

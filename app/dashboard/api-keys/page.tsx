@@ -20,7 +20,10 @@ export default async function ApiKeysPage() {
   const live = keys.filter((k) => !k.revokedAt).length;
   return (
     <>
-      <PageHeader title="API keys" description="Your shop's server calls /api/v1 with one of these as x-api-key. Each key sees only the payments it created." />
+      <PageHeader
+        title="API keys"
+        description="Your shop's server calls /api/v1 with one of these as x-api-key. Each key sees only the payments it created."
+      />
       <div className="grid gap-6">
         <Card>
           <CardHeader>
@@ -34,7 +37,11 @@ export default async function ApiKeysPage() {
           </CardContent>
         </Card>
         {keys.length === 0 ? (
-          <EmptyState icon={KeyRound} title="No API keys yet" description="Create one above, store it in your shop's server configuration, and create your first payment." />
+          <EmptyState
+            icon={KeyRound}
+            title="No API keys yet"
+            description="Create one above, store it in your shop's server configuration, and create your first payment."
+          />
         ) : (
           <Card>
             <CardContent className="p-2 sm:p-3">
@@ -58,8 +65,12 @@ export default async function ApiKeysPage() {
                         <span className="font-mono text-xs">{k.prefix}…</span>
                       </TableCell>
                       <TableCell className="hidden text-muted-foreground md:table-cell">{formatDateTime(k.createdAt)}</TableCell>
-                      <TableCell className="hidden text-muted-foreground sm:table-cell">{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "never"}</TableCell>
-                      <TableCell className="text-right">{k.revokedAt ? <Badge variant="neutral">revoked</Badge> : <RevokeApiKey id={k.id} name={k.name} />}</TableCell>
+                      <TableCell className="hidden text-muted-foreground sm:table-cell">
+                        {k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "never"}
+                      </TableCell>
+                      <TableCell className="text-right">
+                        {k.revokedAt ? <Badge variant="neutral">revoked</Badge> : <RevokeApiKey id={k.id} name={k.name} />}
+                      </TableCell>
                     </TableRow>
                   ))}
                 </TableBody>

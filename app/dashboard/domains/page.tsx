@@ -9,10 +9,10 @@ import { RefreshWhilePending } from "@/components/domains/refresh-while-pending"
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/current-user";
 import { listNetworks } from "@/lib/chain/networks";
-import { getDb } from "@/lib/db";
 import { walletBalances } from "@/lib/dashboard/overview";
 import { bnbBalanceOf } from "@/lib/dashboard/wallet-balances";
 import { deliveriesOfDomain, EMPTY_SUMMARY, webhookSummaries } from "@/lib/dashboard/webhooks";
+import { getDb } from "@/lib/db";
 import { listDomains } from "@/lib/domains/manage-domains";
 import type { DeliveryView } from "@/lib/webhooks/deliveries";
 
@@ -25,23 +25,46 @@ export default async function DomainsPage({ searchParams }: { searchParams: Prom
   const user = await requireUser();
   const db = await getDb();
   const params = await searchParams;
-  const [domains, tokenBalances, summaries] = await Promise.all([listDomains(db, user.id), walletBalances(db, user.id), webhookSummaries(db, user.id)]);
+  const [domains, tokenBalances, summaries] = await Promise.all([
+    listDomains(db, user.id),
+    walletBalances(db, user.id),
+    webhookSummaries(db, user.id),
+  ]);
   const networks = listNetworks().map((n) => n.name);
   const cards = await Promise.all(
     domains.map(async (d) => {
       const selection = selectionFor(d.domainId, params);
       const [bnb, deliveries] = await Promise.all([
-        Promise.all(networks.map(async (n) => ({ key: `bnb-${n}`, label: `BNB (${n})`, symbol: "BNB", balance: (await bnbBalanceOf(n, d.withdrawalAddress!))?.formatted ?? null }))),
+        Promise.all(
+          networks.map(async (n) => ({
+            key: `bnb-${n}`,
+            label: `BNB (${n})`,
+            symbol: "BNB",
+            balance: (await bnbBalanceOf(n, d.withdrawalAddress!))?.formatted ?? null,
+          })),
+        ),
         d.webhookSecret ? deliveriesOfDomain(db, user.id, d.domainId, queryFor(selection)) : null,
       ]);
-      const tokens = (tokenBalances.find((w) => w.domainId === d.domainId)?.balances ?? []).map((b) => ({ key: `token-${b.tokenId}`, label: b.symbol, symbol: b.symbol, balance: b.balance }));
-      return { domain: d, balances: [...bnb, ...tokens], webhooks: { summary: summaries.get(d.domainId) ?? EMPTY_SUMMARY, deliveries, selection } };
+      const tokens = (tokenBalances.find((w) => w.domainId === d.domainId)?.balances ?? []).map((b) => ({
+        key: `token-${b.tokenId}`,
+        label: b.symbol,
+        symbol: b.symbol,
+        balance: b.balance,
+      }));
+      return {
+        domain: d,
+        balances: [...bnb, ...tokens],
+        webhooks: { summary: summaries.get(d.domainId) ?? EMPTY_SUMMARY, deliveries, selection },
+      };
     }),
   );
 
   return (
     <>
-      <PageHeader title="Domains" description="Whitelisted shop origins. Each has a withdrawal wallet that receives payments unless you set a payout address." />
+      <PageHeader
+        title="Domains"
+        description="Whitelisted shop origins. Each has a withdrawal wallet that receives payments unless you set a payout address."
+      />
       <div className="grid grid-cols-1 gap-6">
         <Card>
           <CardHeader>
@@ -51,7 +74,13 @@ export default async function DomainsPage({ searchParams }: { searchParams: Prom
             <AddDomainForm />
           </CardContent>
         </Card>
-        {domains.length === 0 && <EmptyState icon={Globe} title="No domains yet" description="Add your shop's origin: payments need a whitelisted domain, and withdrawals are sent from its wallet." />}
+        {domains.length === 0 && (
+          <EmptyState
+            icon={Globe}
+            title="No domains yet"
+            description="Add your shop's origin: payments need a whitelisted domain, and withdrawals are sent from its wallet."
+          />
+        )}
         {cards.map((card) => (
           <DomainCard key={card.domain.domainId} {...card} />
         ))}

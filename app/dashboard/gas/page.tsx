@@ -9,8 +9,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Progress } from "@/components/ui/progress";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { requireUser } from "@/lib/auth/current-user";
+import { GAS_USAGE_DAYS, type GasUsageDay, getGasUsage } from "@/lib/dashboard/gas-usage";
 import { getDb } from "@/lib/db";
-import { GAS_USAGE_DAYS, getGasUsage, type GasUsageDay } from "@/lib/dashboard/gas-usage";
 
 export const metadata: Metadata = { title: "Gas usage" };
 
@@ -31,11 +31,17 @@ export default async function GasPage() {
       />
       <div className="grid gap-6">
         {refused && (
-          <div role="status" className="flex gap-3 rounded-lg border border-destructive/30 bg-destructive/10 px-4 py-3 text-sm" data-testid="gas-limit-reached">
+          <div
+            role="status"
+            className="flex gap-3 rounded-lg border border-destructive/30 bg-destructive/10 px-4 py-3 text-sm"
+            data-testid="gas-limit-reached"
+          >
             <TriangleAlert className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
             <p>
-              <span className="font-medium text-destructive">{refused === "gas-budget" ? "Today's gas budget is used up." : "Today's withdrawals are used up."}</span> New withdrawals are refused until{" "}
-              {formatDateTime(today.resetsAt)}. Incoming payments are still forwarded to you.
+              <span className="font-medium text-destructive">
+                {refused === "gas-budget" ? "Today's gas budget is used up." : "Today's withdrawals are used up."}
+              </span>{" "}
+              New withdrawals are refused until {formatDateTime(today.resetsAt)}. Incoming payments are still forwarded to you.
             </p>
           </div>
         )}
@@ -65,7 +71,9 @@ export default async function GasPage() {
               <CardDescription>Withdrawals today</CardDescription>
               <CardTitle className="text-2xl tabular-nums">
                 {groupDigits(String(today.withdrawals))}
-                {today.withdrawalLimit !== null && <span className="text-base font-normal text-muted-foreground"> / {groupDigits(String(today.withdrawalLimit))}</span>}
+                {today.withdrawalLimit !== null && (
+                  <span className="text-base font-normal text-muted-foreground"> / {groupDigits(String(today.withdrawalLimit))}</span>
+                )}
               </CardTitle>
             </CardHeader>
             <CardContent className="grid gap-2">
@@ -73,7 +81,10 @@ export default async function GasPage() {
                 <p className="text-xs text-muted-foreground">No daily limit on your plan.</p>
               ) : (
                 <>
-                  <Progress value={today.withdrawalLimit === 0 ? 100 : (today.withdrawals * 100) / today.withdrawalLimit} aria-label={`${today.withdrawals} of ${today.withdrawalLimit} withdrawals used today`} />
+                  <Progress
+                    value={today.withdrawalLimit === 0 ? 100 : (today.withdrawals * 100) / today.withdrawalLimit}
+                    aria-label={`${today.withdrawals} of ${today.withdrawalLimit} withdrawals used today`}
+                  />
                   <p className="text-xs text-muted-foreground">requests a day, whatever their outcome</p>
                 </>
               )}
@@ -85,7 +96,9 @@ export default async function GasPage() {
               <CardTitle className="text-2xl tabular-nums">00:00 UTC</CardTitle>
             </CardHeader>
             <CardContent>
-              <p className="text-xs text-muted-foreground">Next at {formatDateTime(today.resetsAt)}. Sweeps of your payments never wait for it.</p>
+              <p className="text-xs text-muted-foreground">
+                Next at {formatDateTime(today.resetsAt)}. Sweeps of your payments never wait for it.
+              </p>
             </CardContent>
           </Card>
         </section>
@@ -97,7 +110,11 @@ export default async function GasPage() {
           </CardHeader>
           <CardContent className="grid gap-6">
             {spentDays.length === 0 ? (
-              <EmptyState icon={Fuel} title="No gas spent yet" description="When the gateway forwards a payment or sends a withdrawal for you, what it cost in BNB shows here." />
+              <EmptyState
+                icon={Fuel}
+                title="No gas spent yet"
+                description="When the gateway forwards a payment or sends a withdrawal for you, what it cost in BNB shows here."
+              />
             ) : (
               <>
                 <VolumeChart

@@ -25,7 +25,10 @@ export default async function PackagePage() {
   const percent = limit ? Math.round((used / limit) * 100) : 0;
   return (
     <>
-      <PageHeader title="Package" description="Your plan sets how many payment sessions you can create each month, and what the gateway may spend on gas for you each day." />
+      <PageHeader
+        title="Package"
+        description="Your plan sets how many payment sessions you can create each month, and what the gateway may spend on gas for you each day."
+      />
       <div className="grid gap-6">
         <Card>
           <CardHeader>
@@ -49,7 +52,11 @@ export default async function PackagePage() {
               ) : (
                 <p className="text-xs text-muted-foreground">No monthly limit on this plan.</p>
               )}
-              {current.usage.remaining === 0 && <p className="text-sm text-destructive">This month&apos;s sessions are used up: new payments answer NO_PACKAGE until next month.</p>}
+              {current.usage.remaining === 0 && (
+                <p className="text-sm text-destructive">
+                  This month&apos;s sessions are used up: new payments answer NO_PACKAGE until next month.
+                </p>
+              )}
             </CardContent>
           )}
         </Card>
@@ -63,13 +70,17 @@ export default async function PackagePage() {
                     {plan.name}
                     {isCurrent && <Badge variant="success">current</Badge>}
                   </CardTitle>
-                  <CardDescription>{plan.priceUsdCents === 0 ? "Free" : `$${(plan.priceUsdCents / 100).toFixed(2)} a month`}</CardDescription>
+                  <CardDescription>
+                    {plan.priceUsdCents === 0 ? "Free" : `$${(plan.priceUsdCents / 100).toFixed(2)} a month`}
+                  </CardDescription>
                 </CardHeader>
                 <CardContent className="grid gap-4">
                   <ul className="grid gap-2 text-sm">
                     {[
                       `${quota(plan.monthlySessionQuota)} payment sessions a month`,
-                      plan.dailyGasBudget === null ? "No daily gas budget" : `${shortBnb(formatAmount(plan.dailyGasBudget, 18))} BNB of gas a day`,
+                      plan.dailyGasBudget === null
+                        ? "No daily gas budget"
+                        : `${shortBnb(formatAmount(plan.dailyGasBudget, 18))} BNB of gas a day`,
                       `${quota(plan.dailyWithdrawals)} withdrawals a day`,
                       `${quota(plan.maxDomains)} domains`,
                     ].map((line) => (
@@ -79,7 +90,12 @@ export default async function PackagePage() {
                       </li>
                     ))}
                   </ul>
-                  {!isCurrent && (plan.selfServe ? <ChoosePlanButton plan={plan.id} name={plan.name} /> : <p className="text-sm text-muted-foreground">Granted by the gateway&apos;s operator: ask them to upgrade you.</p>)}
+                  {!isCurrent &&
+                    (plan.selfServe ? (
+                      <ChoosePlanButton plan={plan.id} name={plan.name} />
+                    ) : (
+                      <p className="text-sm text-muted-foreground">Granted by the gateway&apos;s operator: ask them to upgrade you.</p>
+                    ))}
                 </CardContent>
               </Card>
             );

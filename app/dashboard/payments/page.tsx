@@ -1,4 +1,4 @@
-import { Download, Search, SearchX, CreditCard } from "lucide-react";
+import { CreditCard, Download, Search, SearchX } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { EmptyState } from "@/components/dashboard/empty-state";
@@ -11,11 +11,11 @@ import { FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { requireUser } from "@/lib/auth/current-user";
+import { listUserPayments, paymentFiltersSchema } from "@/lib/dashboard/user-payments";
 import { getDb } from "@/lib/db";
 import { SESSION_STATUSES } from "@/lib/db/schema";
 import { listDomains } from "@/lib/domains/manage-domains";
 import { listTokens } from "@/lib/tokens/list-tokens";
-import { listUserPayments, paymentFiltersSchema } from "@/lib/dashboard/user-payments";
 
 export const metadata: Metadata = { title: "Payments" };
 
@@ -25,8 +25,19 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
   const raw = await searchParams;
   const parsed = paymentFiltersSchema.safeParse(raw);
   const filters = parsed.success ? parsed.data : paymentFiltersSchema.parse({});
-  const [page, tokens, domains] = await Promise.all([listUserPayments(db, user.id, filters), listTokens(db, user.id), listDomains(db, user.id)]);
-  const active = { status: filters.status, tokenId: filters.tokenId?.toString(), domainId: filters.domainId?.toString(), from: filters.from, to: filters.to, q: filters.q };
+  const [page, tokens, domains] = await Promise.all([
+    listUserPayments(db, user.id, filters),
+    listTokens(db, user.id),
+    listDomains(db, user.id),
+  ]);
+  const active = {
+    status: filters.status,
+    tokenId: filters.tokenId?.toString(),
+    domainId: filters.domainId?.toString(),
+    from: filters.from,
+    to: filters.to,
+    q: filters.q,
+  };
   const filtered = Object.values(active).some(Boolean);
   const exportQuery = new URLSearchParams(Object.entries(active).filter((e): e is [string, string] => Boolean(e[1]))).toString();
 
@@ -36,14 +47,23 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         title="Payments"
         description="Every payment session of your shop, from all your API keys."
         actions={
-          <a href={`/dashboard/payments/export${exportQuery ? `?${exportQuery}` : ""}`} className={buttonVariants({ variant: "outline" })} download>
+          <a
+            href={`/dashboard/payments/export${exportQuery ? `?${exportQuery}` : ""}`}
+            className={buttonVariants({ variant: "outline" })}
+            download
+          >
             <Download aria-hidden /> Export CSV
           </a>
         }
       />
       <Card className="mb-4">
         <CardContent className="p-4">
-          <form method="get" className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-[1.6fr_repeat(5,1fr)_auto] lg:items-end" role="search" aria-label="Filter payments">
+          <form
+            method="get"
+            className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-[1.6fr_repeat(5,1fr)_auto] lg:items-end"
+            role="search"
+            aria-label="Filter payments"
+          >
             <div className="col-span-2 grid gap-1.5 md:col-span-3 lg:col-span-1">
               <Label htmlFor="q">Search</Label>
               <div className="relative">
@@ -112,13 +132,26 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       )}
       {page.items.length === 0 ? (
         filtered ? (
-          <EmptyState icon={SearchX} title="No payments match" description="Try another status, token, date range or search." action={<Link href="/dashboard/payments" className={buttonVariants({ variant: "outline", size: "sm" })}>Clear filters</Link>} />
+          <EmptyState
+            icon={SearchX}
+            title="No payments match"
+            description="Try another status, token, date range or search."
+            action={
+              <Link href="/dashboard/payments" className={buttonVariants({ variant: "outline", size: "sm" })}>
+                Clear filters
+              </Link>
+            }
+          />
         ) : (
           <EmptyState
             icon={CreditCard}
             title="No payments yet"
             description="Payments appear here as soon as your shop creates them with POST /api/v1/payment/create."
-            action={<Link href="/docs" className={buttonVariants({ variant: "outline", size: "sm" })}>Read the API reference</Link>}
+            action={
+              <Link href="/docs" className={buttonVariants({ variant: "outline", size: "sm" })}>
+                Read the API reference
+              </Link>
+            }
           />
         )
       ) : (

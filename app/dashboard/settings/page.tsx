@@ -29,7 +29,9 @@ export default async function SettingsPage() {
         <Card>
           <CardHeader>
             <CardTitle>Change password</CardTitle>
-            <CardDescription>Every other browser and bearer token signed in with the old password is signed out; this browser stays signed in.</CardDescription>
+            <CardDescription>
+              Every other browser and bearer token signed in with the old password is signed out; this browser stays signed in.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             <ChangePasswordForm email={user.email} />
@@ -38,7 +40,9 @@ export default async function SettingsPage() {
         <Card>
           <CardHeader>
             <CardTitle>Two-factor authentication</CardTitle>
-            <CardDescription>A code from an authenticator app, asked at sign-in and before money or keys leave your account.</CardDescription>
+            <CardDescription>
+              A code from an authenticator app, asked at sign-in and before money or keys leave your account.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             <TwoFactorSettings status={twoFactor} />

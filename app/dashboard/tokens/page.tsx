@@ -30,7 +30,11 @@ export default async function TokensPage() {
           </CardHeader>
           <CardContent className="p-2 sm:px-5">
             {mine.length === 0 ? (
-              <EmptyState icon={Coins} title="No tokens yet" description="Register a token from the gateway's list below, then use its tokenId in payment requests." />
+              <EmptyState
+                icon={Coins}
+                title="No tokens yet"
+                description="Register a token from the gateway's list below, then use its tokenId in payment requests."
+              />
             ) : (
               <Table>
                 <TableHeader>
@@ -78,7 +82,9 @@ export default async function TokensPage() {
           <Card>
             <CardHeader>
               <CardTitle>Another ERC-20</CardTitle>
-              <CardDescription>This gateway lets you add any token contract. Its symbol and decimals are read from the chain first.</CardDescription>
+              <CardDescription>
+                This gateway lets you add any token contract. Its symbol and decimals are read from the chain first.
+              </CardDescription>
             </CardHeader>
             <CardContent>
               <CustomTokenForm networks={listNetworks().map((n) => n.name)} />

@@ -5,16 +5,16 @@ import { EmptyState } from "@/components/dashboard/empty-state";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import { AutoRefresh } from "@/components/payments/payment-actions";
-import { SendWithdrawalForm } from "@/components/withdrawals/send-form";
-import { WithdrawalsTable } from "@/components/withdrawals/withdrawals-table";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
+import { SendWithdrawalForm } from "@/components/withdrawals/send-form";
+import { WithdrawalsTable } from "@/components/withdrawals/withdrawals-table";
 import { requireUser } from "@/lib/auth/current-user";
+import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
 import { getDb } from "@/lib/db";
 import { WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/db/schema";
 import { listDomains } from "@/lib/domains/manage-domains";
-import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
 import { listTokens } from "@/lib/tokens/list-tokens";
 import { listUserWithdrawals } from "@/lib/withdrawals/user-withdrawals";
 
@@ -36,9 +36,16 @@ export default async function WithdrawalsPage({ searchParams }: { searchParams: 
   return (
     <>
       {rows.some((w) => w.status === "submitted") && <AutoRefresh />}
-      <PageHeader title="Withdrawals" description="Send tokens out of your domains' wallets, and follow them until the chain confirms them." />
+      <PageHeader
+        title="Withdrawals"
+        description="Send tokens out of your domains' wallets, and follow them until the chain confirms them."
+      />
       <div className="grid gap-6">
-        <SendWithdrawalForm domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))} tokens={tokens.map((t) => ({ id: t.tokenId, label: `${t.symbol} (${t.network})` }))} twoFactor={user.totpEnabledAt !== null} />
+        <SendWithdrawalForm
+          domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))}
+          tokens={tokens.map((t) => ({ id: t.tokenId, label: `${t.symbol} (${t.network})` }))}
+          twoFactor={user.totpEnabledAt !== null}
+        />
         <Card>
           <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
             <CardTitle>History</CardTitle>
@@ -57,7 +64,11 @@ export default async function WithdrawalsPage({ searchParams }: { searchParams: 
           </CardHeader>
           <CardContent className="p-2 sm:p-3">
             {rows.length === 0 ? (
-              <EmptyState icon={ArrowUpRight} title={status ? `No ${status} withdrawals` : "No withdrawals yet"} description="Withdrawals you send here or with POST /api/v1/withdrawal/send appear in this list." />
+              <EmptyState
+                icon={ArrowUpRight}
+                title={status ? `No ${status} withdrawals` : "No withdrawals yet"}
+                description="Withdrawals you send here or with POST /api/v1/withdrawal/send appear in this list."
+              />
             ) : (
               <>
                 <WithdrawalsTable rows={rows} />

@@ -2,17 +2,23 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CheckoutView } from "@/components/checkout/checkout-view";
 import { networkConfig, rpcUrlsOf } from "@/lib/chain/networks";
+import { loadCheckout } from "@/lib/checkout/checkout-page";
+import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
 import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
 import { numberSymbols } from "@/lib/i18n/locale";
 import { requestLocale } from "@/lib/i18n/request-locale";
-import { loadCheckout } from "@/lib/checkout/checkout-page";
-import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Pay", robots: { index: false } };
 
 /** The hosted checkout page a payer opens from checkoutUrl (or, with ?embed=1, inside checkout.js's modal). */
-export default async function PayPage({ params, searchParams }: { params: Promise<{ sessionId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function PayPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ sessionId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const [{ sessionId }, query] = await Promise.all([params, searchParams]);
   const view = await loadCheckout(sessionId);
   if (!view) notFound();

@@ -3,12 +3,23 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { CheckCircle2, ExternalLink, Loader2, RotateCw, Wallet } from "lucide-react";
 import { useMemo, useState } from "react";
-import { createPublicClient, custom, defineChain, erc20Abi, formatEther, formatUnits, type Address, type Chain, type EIP1193Provider, type Hex } from "viem";
+import {
+  type Address,
+  type Chain,
+  createPublicClient,
+  custom,
+  defineChain,
+  type EIP1193Provider,
+  erc20Abi,
+  formatEther,
+  formatUnits,
+  type Hex,
+} from "viem";
 import { bsc, bscTestnet } from "viem/chains";
-import { WagmiProvider, createConfig, createStorage, http, injected, noopStorage, useConfig, useConnectors, type Connector } from "wagmi";
+import { type Connector, createConfig, createStorage, http, injected, noopStorage, useConfig, useConnectors, WagmiProvider } from "wagmi";
 import { connect, switchChain, writeContract } from "wagmi/actions";
-import { fill, formatDecimal, type NumberSymbols } from "@/lib/i18n/locale";
 import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
+import { fill, formatDecimal, type NumberSymbols } from "@/lib/i18n/locale";
 
 /**
  * "Pay with wallet": EIP-6963 discovery (one button per wallet found, the injected provider as a
@@ -31,10 +42,22 @@ export interface WalletPayment {
 }
 
 export default function PayWithWallet(props: { payment: WalletPayment; messages: CheckoutMessages; locale: NumberSymbols }) {
-  const chain = useMemo(() => chainFor(props.payment.chainId, props.payment.localRpcUrl), [props.payment.chainId, props.payment.localRpcUrl]);
+  const chain = useMemo(
+    () => chainFor(props.payment.chainId, props.payment.localRpcUrl),
+    [props.payment.chainId, props.payment.localRpcUrl],
+  );
   // No storage: inside a shop's iframe (checkout.js) the browser may deny localStorage outright, and
   // nothing here needs to survive a reload.
-  const [config] = useState(() => createConfig({ chains: [chain], connectors: [injected()], multiInjectedProviderDiscovery: true, ssr: true, storage: createStorage({ storage: noopStorage }), transports: { [chain.id]: http() } }));
+  const [config] = useState(() =>
+    createConfig({
+      chains: [chain],
+      connectors: [injected()],
+      multiInjectedProviderDiscovery: true,
+      ssr: true,
+      storage: createStorage({ storage: noopStorage }),
+      transports: { [chain.id]: http() },
+    }),
+  );
   const [queryClient] = useState(() => new QueryClient());
   return (
     <WagmiProvider config={config}>
@@ -63,7 +86,17 @@ type Step =
   | { kind: "included"; hash: Hex; block: bigint }
   | { kind: "error"; message: string };
 
-function WalletFlow({ payment, messages: t, locale, chain }: { payment: WalletPayment; messages: CheckoutMessages; locale: NumberSymbols; chain: Chain }) {
+function WalletFlow({
+  payment,
+  messages: t,
+  locale,
+  chain,
+}: {
+  payment: WalletPayment;
+  messages: CheckoutMessages;
+  locale: NumberSymbols;
+  chain: Chain;
+}) {
   const config = useConfig();
   const connectors = useConnectors();
   const [step, setStep] = useState<Step>({ kind: "idle" });
@@ -78,11 +111,13 @@ function WalletFlow({ payment, messages: t, locale, chain }: { payment: WalletPa
   async function pay(connector: Connector) {
     try {
       setStep({ kind: "connecting" });
-      const connected = (await isConnected(connector)) ? null : await connect(config, { connector, chainId: chain.id }).catch(async (error: unknown) => {
-        // Connected, but switching during connect failed: switch on its own below.
-        if ((error as { name?: string }).name === "ConnectorAlreadyConnectedError") return null;
-        throw error;
-      });
+      const connected = (await isConnected(connector))
+        ? null
+        : await connect(config, { connector, chainId: chain.id }).catch(async (error: unknown) => {
+            // Connected, but switching during connect failed: switch on its own below.
+            if ((error as { name?: string }).name === "ConnectorAlreadyConnectedError") return null;
+            throw error;
+          });
       const account = (connected?.accounts[0] ?? (await connector.getAccounts())[0]) as Address;
       if ((await connector.getChainId()) !== chain.id) {
         setStep({ kind: "switching" });
@@ -92,14 +127,25 @@ function WalletFlow({ payment, messages: t, locale, chain }: { payment: WalletPa
       const client = createPublicClient({ chain, transport: custom((await connector.getProvider()) as EIP1193Provider) });
       setStep({ kind: "checking" });
       const token = payment.tokenAddress as Address;
-      const data = { address: token, abi: erc20Abi, functionName: "transfer", args: [payment.depositAddress as Address, remaining] } as const;
+      const data = {
+        address: token,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [payment.depositAddress as Address, remaining],
+      } as const;
       const [balance, bnb, gasPrice] = await Promise.all([
         client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [account] }),
         client.getBalance({ address: account }),
         client.getGasPrice(),
       ]);
       if (balance < remaining) {
-        throw new Friendly(fill(t.errorTokenBalance, { balance: formatDecimal(formatUnits(balance, payment.decimals), locale), needed: amount, token: payment.token }));
+        throw new Friendly(
+          fill(t.errorTokenBalance, {
+            balance: formatDecimal(formatUnits(balance, payment.decimals), locale),
+            needed: amount,
+            token: payment.token,
+          }),
+        );
       }
       const estimate = await client.estimateContractGas({ ...data, account }).catch(() => 60_000n);
       // Headroom over the estimate: if the deposit address is swept between the estimate and the
@@ -137,7 +183,11 @@ function WalletFlow({ payment, messages: t, locale, chain }: { payment: WalletPa
             ) : (
               <Wallet className="size-5" aria-hidden />
             )}
-            {fill(t.payWithWallet, { amount, token: payment.token, wallet: connector.id === "injected" ? t.browserWallet : connector.name })}
+            {fill(t.payWithWallet, {
+              amount,
+              token: payment.token,
+              wallet: connector.id === "injected" ? t.browserWallet : connector.name,
+            })}
           </button>
         ))}
       </div>
@@ -147,14 +197,21 @@ function WalletFlow({ payment, messages: t, locale, chain }: { payment: WalletPa
     return (
       <div role="alert" className="grid gap-3 rounded-xl border border-destructive/30 bg-destructive/10 p-4 text-sm">
         <p className="text-destructive">{step.message}</p>
-        <button type="button" onClick={() => setStep({ kind: "idle" })} className="inline-flex items-center justify-center gap-2 justify-self-start rounded-lg border bg-background px-3 py-1.5 font-medium">
+        <button
+          type="button"
+          onClick={() => setStep({ kind: "idle" })}
+          className="inline-flex items-center justify-center gap-2 justify-self-start rounded-lg border bg-background px-3 py-1.5 font-medium"
+        >
           <RotateCw className="size-4" aria-hidden /> {t.tryAgain}
         </button>
       </div>
     );
   }
   const hash = step.kind === "sent" || step.kind === "included" ? step.hash : null;
-  const k = step.kind === "included" && payment.head !== null ? Math.max(1, Math.min(payment.confirmationsRequired, payment.head - Number(step.block) + 1)) : 1;
+  const k =
+    step.kind === "included" && payment.head !== null
+      ? Math.max(1, Math.min(payment.confirmationsRequired, payment.head - Number(step.block) + 1))
+      : 1;
   const label =
     step.kind === "connecting"
       ? t.connecting
@@ -170,12 +227,21 @@ function WalletFlow({ payment, messages: t, locale, chain }: { payment: WalletPa
   return (
     <div role="status" aria-live="polite" className="grid gap-2 rounded-xl border bg-muted/40 p-4 text-sm" data-wallet-step={step.kind}>
       <p className="flex items-center gap-2 font-medium">
-        {step.kind === "included" ? <CheckCircle2 className="size-4 text-success" aria-hidden /> : <Loader2 className="size-4 animate-spin" aria-hidden />}
+        {step.kind === "included" ? (
+          <CheckCircle2 className="size-4 text-success" aria-hidden />
+        ) : (
+          <Loader2 className="size-4 animate-spin" aria-hidden />
+        )}
         {label}
       </p>
       {hash &&
         (payment.explorerTxBase ? (
-          <a href={`${payment.explorerTxBase}${hash}`} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 font-mono text-xs break-all underline underline-offset-4">
+          <a
+            href={`${payment.explorerTxBase}${hash}`}
+            target="_blank"
+            rel="noreferrer"
+            className="inline-flex items-center gap-1 font-mono text-xs break-all underline underline-offset-4"
+          >
             {t.viewTransaction}: {hash.slice(0, 10)}…{hash.slice(-8)} <ExternalLink className="size-3" aria-hidden />
           </a>
         ) : (

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, pgTable, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { amount, createdAt, timestamptz, updatedAt } from "./columns";
 
 /**

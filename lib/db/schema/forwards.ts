@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
-import { amount, amountSum, createdAt, timestamptz, updatedAt } from "./columns";
 import { chainTransactions } from "./chain-transactions";
+import { amount, amountSum, createdAt, timestamptz, updatedAt } from "./columns";
 import { deposits } from "./deposits";
 
 /**
@@ -75,9 +75,7 @@ export const forwards = pgTable(
   (t) => [
     index("forwards_deposit_idx").on(t.depositId),
     index("forwards_group_idx").on(t.network, t.fromAddress, t.tokenContract),
-    index("forwards_due_idx")
-      .on(t.nextAttemptAt)
-      .where(sql`${t.status} in ('pending', 'gas_sent', 'sweep_sent', 'batched')`),
+    index("forwards_due_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'gas_sent', 'sweep_sent', 'batched')`),
     index("forwards_batch_idx").on(t.batchId).where(sql`${t.batchId} is not null`),
     index("forwards_held_idx").on(t.network).where(sql`${t.status} = 'held'`),
   ],

@@ -21,8 +21,5 @@ export const idempotencyRecords = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamptz("expires_at").notNull(),
   },
-  (t) => [
-    uniqueIndex("idempotency_key_unique").on(t.apiKeyId, t.scope, t.key),
-    index("idempotency_expiry_idx").on(t.expiresAt),
-  ],
+  (t) => [uniqueIndex("idempotency_key_unique").on(t.apiKeyId, t.scope, t.key), index("idempotency_expiry_idx").on(t.expiresAt)],
 );

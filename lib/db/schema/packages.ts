@@ -34,7 +34,9 @@ export const subscriptions = pgTable(
     planId: text("plan_id")
       .notNull()
       .references(() => plans.id),
-    status: text("status", { enum: ["active", "cancelled"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "cancelled"] })
+      .notNull()
+      .default("active"),
     startsAt: timestamptz("starts_at").notNull().defaultNow(),
     /** Null = open-ended. */
     endsAt: timestamptz("ends_at"),

@@ -39,7 +39,9 @@ export const webhookDeliveries = pgTable(
     payload: text("payload").notNull(),
     /** The session or withdrawal the event is about: one endpoint gets them in order per record. */
     orderKey: text("order_key").notNull().default(""),
-    status: text("status", { enum: ["pending", "delivered", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamptz("next_attempt_at").notNull().defaultNow(),
     lastStatusCode: integer("last_status_code"),

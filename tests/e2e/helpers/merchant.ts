@@ -1,11 +1,16 @@
 import type { APIRequestContext } from "@playwright/test";
-import { createPublicClient, createWalletClient, defineChain, erc20Abi, http, parseUnits, type Address } from "viem";
+import { type Address, createPublicClient, createWalletClient, defineChain, erc20Abi, http, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../../lib/dev/demo-token";
 
 /** The embedded anvil of the e2e server (see playwright.config.ts). */
 export const rpcUrl = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3107) + 10_000}`;
-export const local = defineChain({ id: 31337, name: "local", nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+export const local = defineChain({
+  id: 31337,
+  name: "local",
+  nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 },
+  rpcUrls: { default: { http: [rpcUrl] } },
+});
 export const chain = createPublicClient({ chain: local, transport: http(rpcUrl) });
 
 /** A merchant set up over the API (package, demo token, domains, API key), as a shop developer would. */
@@ -16,7 +21,9 @@ export async function apiMerchant(request: APIRequestContext, domains: string[])
   const { token } = (await (await request.post("/api/user/token", { data: { email, password } })).json()).data;
   const headers = { authorization: `Bearer ${token}` };
   await request.post("/api/user/package", { headers, data: { plan: "starter" } });
-  const { tokenId } = (await (await request.post("/api/user/tokens", { headers, data: { contractAddress: DEMO_TOKEN_ADDRESS, network: "local" } })).json()).data;
+  const { tokenId } = (
+    await (await request.post("/api/user/tokens", { headers, data: { contractAddress: DEMO_TOKEN_ADDRESS, network: "local" } })).json()
+  ).data;
   for (const domain of domains) await request.post("/api/user/domains", { headers, data: { domain } });
   const { key } = (await (await request.post("/api/user/api-keys", { headers, data: { name: "shop" } })).json()).data;
   return {
@@ -35,7 +42,12 @@ export async function apiMerchant(request: APIRequestContext, domains: string[])
 /** A direct transfer from one of anvil's funded accounts (not through the page). */
 export async function payDirectly(to: Address, amount: string, keyIndex = 2) {
   const wallet = createWalletClient({ account: privateKeyToAccount(ANVIL_DEFAULT_KEYS[keyIndex]!), chain: local, transport: http(rpcUrl) });
-  const hash = await wallet.writeContract({ address: DEMO_TOKEN_ADDRESS, abi: erc20Abi, functionName: "transfer", args: [to, parseUnits(amount, 18)] });
+  const hash = await wallet.writeContract({
+    address: DEMO_TOKEN_ADDRESS,
+    abi: erc20Abi,
+    functionName: "transfer",
+    args: [to, parseUnits(amount, 18)],
+  });
   await chain.waitForTransactionReceipt({ hash });
   return hash;
 }

@@ -61,7 +61,9 @@ export async function injectWallet(page: Page, options: WalletOptions): Promise<
             }
           // falls through: the account is unlocked on anvil
           default: {
-            const res = (await (window as unknown as { __anvilRpc: (b: unknown) => Promise<{ result?: unknown; error?: { message: string; code: number } }> }).__anvilRpc({
+            const res = (await (
+              window as unknown as { __anvilRpc: (b: unknown) => Promise<{ result?: unknown; error?: { message: string; code: number } }> }
+            ).__anvilRpc({
               jsonrpc: "2.0",
               id: Date.now(),
               method,

@@ -1,5 +1,5 @@
+import { type NextRequest, NextResponse } from "next/server";
 import NextAuth from "next-auth";
-import { NextResponse, type NextRequest } from "next/server";
 import { authOptions } from "@/lib/auth/auth-options";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
@@ -22,7 +22,10 @@ async function post(req: NextRequest, ctx: Context): Promise<Response> {
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const url = `${getConfig().siteUrl}/login?error=RateLimited`;
-      return NextResponse.json({ success: false, error: { code: error.code, message: error.message }, url }, { status: error.status, headers: error.headers });
+      return NextResponse.json(
+        { success: false, error: { code: error.code, message: error.message }, url },
+        { status: error.status, headers: error.headers },
+      );
     }
   }
   return handler(req, ctx);

@@ -1,7 +1,7 @@
-import { ok } from "@/lib/http/envelope";
-import { withErrors } from "@/lib/http/handlers";
 import { readJson } from "@/lib/http/body";
 import { clientIp } from "@/lib/http/client-ip";
+import { ok } from "@/lib/http/envelope";
+import { withErrors } from "@/lib/http/handlers";
 import { limiters } from "@/lib/http/rate-limit";
 import { credentialsSchema } from "@/lib/users/create-user";
 import { registerUser } from "@/lib/users/register-user";

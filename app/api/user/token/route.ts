@@ -3,9 +3,9 @@ import { issueBearerToken } from "@/lib/auth/bearer-token";
 import { verifySignIn } from "@/lib/auth/sign-in";
 import { readJson } from "@/lib/http/body";
 import { clientIp } from "@/lib/http/client-ip";
-import { limiters } from "@/lib/http/rate-limit";
 import { ok } from "@/lib/http/envelope";
 import { withErrors } from "@/lib/http/handlers";
+import { limiters } from "@/lib/http/rate-limit";
 
 // Shape only: a wrong value is 401 with one message, so nothing here tells which part was wrong.
 const schema = z.object({

@@ -12,9 +12,9 @@ import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/current-user";
+import { getUserPayment, type TimelineEvent } from "@/lib/dashboard/payment-detail";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { getUserPayment, type TimelineEvent } from "@/lib/dashboard/payment-detail";
 import { canSimulatePayments } from "@/lib/seed/simulate-payment";
 
 export const metadata: Metadata = { title: "Payment" };
@@ -26,7 +26,8 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;
   });
-  const moving = payment.status === "pending" || payment.timeline.some((e) => e.kind === "forward" && e.status !== "completed" && e.status !== "held");
+  const moving =
+    payment.status === "pending" || payment.timeline.some((e) => e.kind === "forward" && e.status !== "completed" && e.status !== "held");
 
   return (
     <>
@@ -74,7 +75,9 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
                 <span className="flex flex-wrap gap-1">
                   {payment.partial && <Badge variant="warning">partial</Badge>}
                   {payment.overpaid && <Badge variant="outline">overpaid</Badge>}
-                  {payment.late && <Badge variant="outline">late deposits{payment.lateAmount ? `: ${payment.lateAmount} ${payment.token}` : ""}</Badge>}
+                  {payment.late && (
+                    <Badge variant="outline">late deposits{payment.lateAmount ? `: ${payment.lateAmount} ${payment.token}` : ""}</Badge>
+                  )}
                   {!payment.partial && !payment.overpaid && !payment.late && <span className="text-muted-foreground">none</span>}
                 </span>
               </Row>
@@ -90,7 +93,9 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
               <Row label="Expires">{formatDateTime(payment.expiresAt)}</Row>
               {payment.metadata && (
                 <Row label="Metadata">
-                  <pre className="max-h-40 overflow-auto rounded-md bg-muted p-2 font-mono text-xs">{JSON.stringify(payment.metadata, null, 2)}</pre>
+                  <pre className="max-h-40 overflow-auto rounded-md bg-muted p-2 font-mono text-xs">
+                    {JSON.stringify(payment.metadata, null, 2)}
+                  </pre>
                 </Row>
               )}
             </dl>
@@ -109,7 +114,8 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
               {payment.status === "pending" && (
                 <li className="relative text-sm text-muted-foreground">
                   <Dot icon={CircleDot} tone="muted" />
-                  Waiting for the payer. Deposits count once {payment.network === "local" ? "the next block confirms them" : "their block is confirmed"}.
+                  Waiting for the payer. Deposits count once{" "}
+                  {payment.network === "local" ? "the next block confirms them" : "their block is confirmed"}.
                 </li>
               )}
             </ol>
@@ -129,7 +135,12 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-const TONES = { muted: "bg-muted text-muted-foreground", good: "bg-success/15 text-success", warn: "bg-warning/15 text-warning", bad: "bg-destructive/15 text-destructive" };
+const TONES = {
+  muted: "bg-muted text-muted-foreground",
+  good: "bg-success/15 text-success",
+  warn: "bg-warning/15 text-warning",
+  bad: "bg-destructive/15 text-destructive",
+};
 
 function Dot({ icon: Icon, tone }: { icon: typeof CircleDot; tone: keyof typeof TONES }) {
   return (
@@ -155,8 +166,16 @@ function TimelineItem({ event, token }: { event: TimelineEvent; token: string })
           <Dot icon={ArrowDownLeft} tone={event.counted ? "good" : "warn"} />
           <p className="text-sm font-medium">
             Received <Amount value={event.amount} symbol={event.token} />
-            {event.late && <Badge variant="outline" className="ml-2">late</Badge>}
-            {!event.late && !event.counted && <Badge variant="outline" className="ml-2">other token</Badge>}
+            {event.late && (
+              <Badge variant="outline" className="ml-2">
+                late
+              </Badge>
+            )}
+            {!event.late && !event.counted && (
+              <Badge variant="outline" className="ml-2">
+                other token
+              </Badge>
+            )}
           </p>
           <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
             <span>{formatDateTime(event.at)}</span>
@@ -173,9 +192,13 @@ function TimelineItem({ event, token }: { event: TimelineEvent; token: string })
     case "forward":
       return (
         <li className="relative" data-event="forward" data-status={event.status}>
-          <Dot icon={event.status === "held" ? Fuel : ArrowUpRight} tone={event.status === "completed" ? "good" : event.status === "held" ? "bad" : "warn"} />
+          <Dot
+            icon={event.status === "held" ? Fuel : ArrowUpRight}
+            tone={event.status === "completed" ? "good" : event.status === "held" ? "bad" : "warn"}
+          />
           <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
-            {event.status === "completed" ? "Forwarded" : event.status === "held" ? "Forward held" : "Forwarding"} <Amount value={event.amount} symbol={token} />
+            {event.status === "completed" ? "Forwarded" : event.status === "held" ? "Forward held" : "Forwarding"}{" "}
+            <Amount value={event.amount} symbol={token} />
             <StatusBadge status={event.status} />
           </p>
           <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
@@ -194,7 +217,9 @@ function TimelineItem({ event, token }: { event: TimelineEvent; token: string })
               </span>
             )}
           </p>
-          {event.heldReason && <p className="mt-1 text-xs text-destructive">Held: {event.heldReason}. Your operator can retry it once the cause is fixed.</p>}
+          {event.heldReason && (
+            <p className="mt-1 text-xs text-destructive">Held: {event.heldReason}. Your operator can retry it once the cause is fixed.</p>
+          )}
           {!event.heldReason && event.lastError && <p className="mt-1 text-xs text-muted-foreground">Last attempt: {event.lastError}</p>}
         </li>
       );
@@ -202,9 +227,7 @@ function TimelineItem({ event, token }: { event: TimelineEvent; token: string })
       return (
         <li className="relative" data-event="final">
           <Dot icon={CircleDot} tone={event.status === "completed" ? "good" : "muted"} />
-          <p className="text-sm font-medium">
-            Payment {event.status}
-          </p>
+          <p className="text-sm font-medium">Payment {event.status}</p>
           <p className="text-xs text-muted-foreground">{formatDateTime(event.at)}</p>
         </li>
       );

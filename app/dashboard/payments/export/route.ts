@@ -1,6 +1,6 @@
 import { currentUser } from "@/lib/auth/current-user";
-import { getDb } from "@/lib/db";
 import { CSV_COLUMNS, csvLine, paymentFiltersSchema, streamUserPayments } from "@/lib/dashboard/user-payments";
+import { getDb } from "@/lib/db";
 
 /** GET /dashboard/payments/export?<the list's filters>: the filtered payments as CSV, streamed row by row. */
 export async function GET(req: Request): Promise<Response> {

@@ -10,9 +10,9 @@ import { AutoRefresh } from "@/components/payments/payment-actions";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/current-user";
+import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
 import { getUserWithdrawal } from "@/lib/withdrawals/user-withdrawals";
 
 export const metadata: Metadata = { title: "Withdrawal" };
@@ -38,7 +38,11 @@ export default async function WithdrawalPage({ params }: { params: Promise<{ wit
         <CardContent className="p-5">
           <dl className="grid gap-3 text-sm">
             <Row label="Status">
-              {w.status === "submitted" ? "Sent to the network; waiting for the chain to confirm it." : w.status === "completed" ? `Confirmed on chain ${formatDateTime(w.confirmedAt)}.` : w.failureReason}
+              {w.status === "submitted"
+                ? "Sent to the network; waiting for the chain to confirm it."
+                : w.status === "completed"
+                  ? `Confirmed on chain ${formatDateTime(w.confirmedAt)}.`
+                  : w.failureReason}
             </Row>
             <Row label="To">
               <Address value={w.toAddress} />

@@ -1,11 +1,11 @@
+import { type CheckoutEvent, checkoutHub } from "@/lib/checkout/checkout-hub";
+import { admitStream } from "@/lib/checkout/checkout-streams";
 import { getDb } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { clientIp } from "@/lib/http/client-ip";
 import { errorResponse } from "@/lib/http/envelope";
 import { withErrors } from "@/lib/http/handlers";
 import { parseUuid } from "@/lib/http/params";
-import { clientIp } from "@/lib/http/client-ip";
-import { checkoutHub, type CheckoutEvent } from "@/lib/checkout/checkout-hub";
-import { admitStream } from "@/lib/checkout/checkout-streams";
-import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -38,7 +38,9 @@ export const GET = withErrors(async ({ req, params }) => {
   if (!opening || opening.kind === "not-found") {
     unsubscribe();
     release();
-    return errorResponse(opening ? new AppError("NOT_FOUND", "payment session not found") : new AppError("INTERNAL_ERROR", "the status feed is not answering"));
+    return errorResponse(
+      opening ? new AppError("NOT_FOUND", "payment session not found") : new AppError("INTERNAL_ERROR", "the status feed is not answering"),
+    );
   }
 
   let counter = 0;
@@ -78,6 +80,11 @@ export const GET = withErrors(async ({ req, params }) => {
     },
   });
   return new Response(stream, {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
   });
 });
