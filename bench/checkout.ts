@@ -88,7 +88,12 @@ async function main() {
       let heard = 0;
       let lastHeardAt = 0;
       await Promise.all(
-        Array.from({ length: count }, () => openStream(session.sessionId, () => ((heard += 1), (lastHeardAt = Date.now())))),
+        Array.from({ length: count }, () =>
+          openStream(session.sessionId, () => {
+            heard += 1;
+            lastHeardAt = Date.now();
+          }),
+        ),
       );
       await new Promise((r) => setTimeout(r, 1500));
       const before = hub.stats.queries;

@@ -5,10 +5,9 @@
  * The checkout opens as a modal over your page. Its outcome reaches you only if your page's
  * origin is one of the domains you whitelisted in BSC Pay.
  */
-(function () {
-  "use strict";
+(() => {
   var script = document.currentScript;
-  var base = script && script.src ? new URL(script.src).origin : window.location.origin;
+  var base = script?.src ? new URL(script.src).origin : window.location.origin;
 
   function open(sessionId, options) {
     if (!/^[0-9a-f-]{36}$/i.test(String(sessionId))) throw new Error("BscPay.open: sessionId must be the payment's id");
@@ -19,7 +18,7 @@
     overlay.style.cssText =
       "position:fixed;inset:0;z-index:2147483647;background:rgba(0,0,0,.55);display:flex;align-items:center;justify-content:center;padding:16px";
     var frame = document.createElement("iframe");
-    frame.src = base + "/pay/" + encodeURIComponent(sessionId) + "?embed=1";
+    frame.src = `${base}/pay/${encodeURIComponent(sessionId)}?embed=1`;
     frame.title = "BSC Pay checkout";
     frame.allow = "clipboard-write";
     frame.style.cssText =
@@ -47,7 +46,7 @@
     function onKey(event) {
       if (event.key === "Escape") close();
     }
-    overlay.addEventListener("click", function (event) {
+    overlay.addEventListener("click", (event) => {
       if (event.target === overlay) close();
     });
     window.addEventListener("message", onMessage);

@@ -32,11 +32,13 @@ ${CUSTODY_USAGE}
 ${OPERATIONS_USAGE}`;
 
 /** Resolves to the exit code (most commands: 0, or they throw). */
-async function main(args: string[]): Promise<number | void> {
+async function main(args: string[]): Promise<number | undefined> {
   const [command, ...rest] = args;
   // Every command signs, or names the gas tank, with the generation the service uses.
   if (command) await loadGasTankGeneration(await getDb());
-  const print = (lines: string[]) => lines.forEach((line) => console.log(line));
+  const print = (lines: string[]): undefined => {
+    for (const line of lines) console.log(line);
+  };
   switch (command) {
     case "grant-plan": {
       const [email, plan] = rest;

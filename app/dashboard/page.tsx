@@ -87,6 +87,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                 )}
               </CardDescription>
             </div>
+            {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of links, not form controls: no <fieldset> */}
             <div role="group" aria-label="Range" className="flex rounded-md border p-0.5">
               {[7, 30].map((days) => (
                 <Link

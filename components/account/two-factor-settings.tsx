@@ -204,7 +204,13 @@ function CodeDialog(props: {
     });
   };
   return (
-    <Dialog open={open} onOpenChange={(next) => (setOpen(next), setErrors({}))}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        setErrors({});
+      }}
+    >
       <DialogTrigger asChild>
         <Button variant={props.destructive ? "outline" : "secondary"}>
           {props.destructive && <ShieldOff aria-hidden />} {props.trigger}

@@ -104,7 +104,14 @@ export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
             code.
           </p>
           <DialogFooter>
-            <Button onClick={() => (setCreated(null), toast.success("API key created"))}>I have stored it</Button>
+            <Button
+              onClick={() => {
+                setCreated(null);
+                toast.success("API key created");
+              }}
+            >
+              I have stored it
+            </Button>
           </DialogFooter>
         </DialogContent>
       </Dialog>

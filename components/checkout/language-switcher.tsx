@@ -17,6 +17,7 @@ export function LanguageSwitcher({ locale, label }: { locale: Locale; label: str
         value={locale}
         onChange={(event) => {
           const next = event.target.value;
+          // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from Safari before 18.4 and older phones' browsers
           document.cookie = `lang=${next}; path=/; max-age=31536000; samesite=lax`;
           const search = new URLSearchParams(params.toString());
           search.set("lang", next);

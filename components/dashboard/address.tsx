@@ -19,8 +19,9 @@ export function Address({
   copy?: boolean;
 }) {
   const text = (
-    <span className="font-mono text-[0.8125rem]" aria-label={value}>
-      {shorten(value)}
+    <span className="font-mono text-[0.8125rem]">
+      <span aria-hidden>{shorten(value)}</span>
+      <span className="sr-only">{value}</span>
     </span>
   );
   return (
@@ -36,6 +37,7 @@ export function Address({
             {text}
           </a>
         ) : (
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so that a keyboard user can open the tooltip with the whole address
           <span tabIndex={0} className="rounded focus-visible:outline-2 focus-visible:outline-ring">
             {text}
           </span>

@@ -1,4 +1,4 @@
-import { DELIVERY_STATUSES, deliveriesQuerySchema } from "@/lib/webhooks/deliveries";
+import { type DELIVERY_STATUSES, deliveriesQuerySchema } from "@/lib/webhooks/deliveries";
 
 /**
  * The deliveries list of one domain card lives in the URL, so a filtered page can be reloaded or

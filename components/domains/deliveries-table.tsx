@@ -148,8 +148,10 @@ function PayloadDetails({ delivery }: { delivery: DeliveryView }) {
           {delivery.deliveredAt && <span className="text-muted-foreground"> · delivered {formatDateTime(delivery.deliveredAt)}</span>}
         </dd>
       </dl>
+      {/* biome-ignore lint/a11y/useSemanticElements: a <section> would lose the <pre>'s whitespace; the region names the payload */}
       <pre
         className="max-h-72 overflow-auto rounded-md border bg-background p-3 font-mono text-xs leading-relaxed"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable payload must take focus to be scrolled by keyboard (axe: scrollable-region-focusable)
         tabIndex={0}
         role="region"
         aria-label={`Payload of ${delivery.eventType}`}

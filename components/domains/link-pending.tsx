@@ -10,5 +10,5 @@ import type { ReactNode } from "react";
  */
 export function LinkPending({ children }: { children?: ReactNode }) {
   const { pending } = useLinkStatus();
-  return pending ? <Loader2 className="animate-spin" aria-hidden /> : <>{children}</>;
+  return pending ? <Loader2 className="animate-spin" aria-hidden /> : children;
 }

@@ -50,7 +50,14 @@ export function CustomTokenForm({ networks }: { networks: string[] }) {
       </div>
       <Field label="Network">
         {(control) => (
-          <NativeSelect {...control} value={network} onChange={(e) => (setNetwork(e.target.value), setPreview(null))}>
+          <NativeSelect
+            {...control}
+            value={network}
+            onChange={(e) => {
+              setNetwork(e.target.value);
+              setPreview(null);
+            }}
+          >
             {networks.map((n) => (
               <option key={n}>{n}</option>
             ))}
@@ -64,7 +71,10 @@ export function CustomTokenForm({ networks }: { networks: string[] }) {
             className="font-mono"
             placeholder="0x…"
             value={contractAddress}
-            onChange={(e) => (setContract(e.target.value), setPreview(null))}
+            onChange={(e) => {
+              setContract(e.target.value);
+              setPreview(null);
+            }}
           />
         )}
       </Field>

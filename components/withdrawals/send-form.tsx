@@ -47,7 +47,10 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
     if (!domainId || !tokenId) return;
     let live = true;
     setBalance(null);
-    withdrawalBalanceAction(domainId, tokenId).then((result) => live && result.ok && setBalance(result.data));
+    withdrawalBalanceAction(domainId, tokenId)
+      .then((result) => live && result.ok && setBalance(result.data))
+      // The form works without the balance hint: the send itself checks the balance.
+      .catch(() => undefined);
     return () => {
       live = false;
     };

@@ -16,12 +16,12 @@ export async function reconcileCommand(db: Db, args: string[], print: (line: str
   if (network !== undefined && !isNetworkName(network)) throw new AppError("VALIDATION_ERROR", `network ${network} is not configured`);
   const result = await reconcile(db, { network });
   await saveReconciliation(db, result);
-  formatReconciliation(result).forEach((line) => print(line));
+  for (const line of formatReconciliation(result)) print(line);
   return result.differences.length > 0 ? 1 : 0;
 }
 
 export async function statusCommand(db: Db, print: (line: string) => void): Promise<number> {
   const { lines, healthy } = await operatorStatus(db);
-  lines.forEach((line) => print(line));
+  for (const line of lines) print(line);
   return healthy ? 0 : 1;
 }

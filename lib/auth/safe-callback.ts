@@ -5,6 +5,7 @@
  * newline ("/\t/evil.example" becomes "//evil.example") and reads "\" as "/".
  */
 const PLACEHOLDER_ORIGIN = "https://callback.invalid";
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a callback may not carry
 const UNSAFE = /[\u0000-\u001f\u007f\\]/;
 
 export function safeCallbackPath(value: unknown, fallback = "/dashboard"): string {

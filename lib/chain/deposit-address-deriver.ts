@@ -92,6 +92,9 @@ export function depositAddressDeriver(mnemonic: string): DepositAddressDeriver {
   const holder = globalThis as Holder;
   holder[DERIVERS_KEY] ??= new Map();
   let deriver = holder[DERIVERS_KEY].get(mnemonic);
-  if (!deriver) holder[DERIVERS_KEY].set(mnemonic, (deriver = new DepositAddressDeriver(mnemonic)));
+  if (!deriver) {
+    deriver = new DepositAddressDeriver(mnemonic);
+    holder[DERIVERS_KEY].set(mnemonic, deriver);
+  }
   return deriver;
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, ilike, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
 import { type PaymentSession, paymentSessions, SESSION_STATUSES, tokens } from "../db/schema";

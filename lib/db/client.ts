@@ -76,7 +76,9 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
 const REQUEST_POOL_SIZE = 2;
 // On globalThis: Next.js may load this module in more than one bundle.
 const REQUEST_DBS_KEY = Symbol.for("bsc-pay.request-dbs");
-const REQUEST_DBS: WeakMap<Db, Db> = ((globalThis as { [REQUEST_DBS_KEY]?: WeakMap<Db, Db> })[REQUEST_DBS_KEY] ??= new WeakMap());
+const requestDbsHolder = globalThis as { [REQUEST_DBS_KEY]?: WeakMap<Db, Db> };
+requestDbsHolder[REQUEST_DBS_KEY] ??= new WeakMap();
+const REQUEST_DBS: WeakMap<Db, Db> = requestDbsHolder[REQUEST_DBS_KEY];
 
 /** The request pool's handle of `db` for a single statement; `db` itself for a transaction or PGlite. */
 export function requestDb(db: Db): Db {

@@ -10,7 +10,10 @@ const cache = new WeakMap<Db, Map<string, unknown>>();
 
 export function prepared<T>(db: Db, name: string, build: (db: Db) => T): T {
   let forDb = cache.get(db);
-  if (!forDb) cache.set(db, (forDb = new Map()));
+  if (!forDb) {
+    forDb = new Map();
+    cache.set(db, forDb);
+  }
   let query = forDb.get(name) as T | undefined;
   if (query === undefined) {
     query = build(db);

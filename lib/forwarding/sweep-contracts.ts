@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { type Address, concat, getAddress, type Hex } from "viem";
+import { type Address, concat, getAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { loadGasTankGeneration } from "../chain/gas-tank";
 import { keyRingFor } from "../chain/keys";
@@ -296,18 +296,16 @@ async function deployContracts(
         nonce,
       });
       const ledgerRow = await recordTankTransaction(tx, network, tank, "deploy", raw);
-      await tx
-        .insert(sweepBatches)
-        .values({
-          network,
-          kind: w.kind,
-          fromAddress: tank,
-          nonce,
-          gasLimit: limits[i]!,
-          gasPrice,
-          txHash: ledgerRow.txHash,
-          chainTxId: ledgerRow.id,
-        });
+      await tx.insert(sweepBatches).values({
+        network,
+        kind: w.kind,
+        fromAddress: tank,
+        nonce,
+        gasLimit: limits[i]!,
+        gasPrice,
+        txHash: ledgerRow.txHash,
+        chainTxId: ledgerRow.id,
+      });
       rows.push(ledgerRow);
     }
     return rows;

@@ -129,7 +129,10 @@ export function depositAddressPool(db: Db, mnemonic = getConfig().masterMnemonic
   const holder = globalThis as Holder;
   holder[POOLS_KEY] ??= new WeakMap();
   let byMnemonic = holder[POOLS_KEY].get(db);
-  if (!byMnemonic) holder[POOLS_KEY].set(db, (byMnemonic = new Map()));
+  if (!byMnemonic) {
+    byMnemonic = new Map();
+    holder[POOLS_KEY].set(db, byMnemonic);
+  }
   let pool = byMnemonic.get(mnemonic);
   if (!pool) {
     const deriver = depositAddressDeriver(mnemonic);

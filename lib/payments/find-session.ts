@@ -19,7 +19,7 @@ export async function findSessionForKey(db: Db, apiKeyId: number, sessionId: str
 
 export async function findSession(db: Db, sessionId: string, now = new Date()): Promise<SessionWithToken | null> {
   const found = await selectSession(db, sessionId);
-  if (!found || found.session.status !== "pending" || found.session.expiresAt > now) return found;
+  if (found?.session.status !== "pending" || found.session.expiresAt > now) return found;
   const [expired] = await expireIfDue(db, sessionId, now);
   // Nothing expired: something else (a payment, a cancel) changed the session meanwhile.
   return expired ? { ...found, session: expired } : selectSession(db, sessionId);

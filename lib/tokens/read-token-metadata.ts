@@ -39,5 +39,6 @@ export async function readTokenMetadata(network: string, address: Address): Prom
 
 /** A hostile contract's symbol may carry control characters meant for terminals or logs. */
 function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a token's name and symbol are shown to people: control and bidi characters go
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, "").trim();
 }

@@ -11,7 +11,7 @@ export async function assertWithdrawable(
   units: bigint,
 ): Promise<void> {
   const entry = await findCatalogueToken(db, token.network, token.contractAddress);
-  if (!entry || !entry.enabled) {
+  if (!entry?.enabled) {
     throw new AppError(
       "VALIDATION_ERROR",
       `${token.symbol} is no longer accepted by this gateway (the operator disallowed it), so it cannot be withdrawn through it; nothing was sent`,

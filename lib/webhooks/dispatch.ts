@@ -111,7 +111,7 @@ export async function attemptDelivery(
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(eq(webhookDeliveries.id, claim.deliveryId));
-  if (!row || row.delivery.status !== "pending" || !row.endpoint.enabled) return "skipped";
+  if (row?.delivery.status !== "pending" || !row.endpoint.enabled) return "skipped";
   const lockedUntil = row.delivery.lockedUntil?.getTime();
   if (lockedUntil !== Date.parse(claim.lease) || lockedUntil <= Date.now()) return "skipped";
   const result = await postWebhook(row.endpoint.url, row.delivery.payload, signedHeaders(row.endpoint, row.delivery), {

@@ -1,4 +1,4 @@
-import { type LookupAddress } from "node:dns";
+import type { LookupAddress } from "node:dns";
 import { Resolver } from "node:dns/promises";
 import { readFileSync } from "node:fs";
 import http from "node:http";
@@ -111,11 +111,15 @@ function publicOnlyLookup(
 ): void {
   const name = hostname.replace(/\.$/, "").toLowerCase();
   if (name === "localhost" || name.endsWith(".localhost")) {
-    return callback(new TargetRefused(`refused: ${hostname} resolves to 127.0.0.1, which is not a public address`), []);
+    callback(new TargetRefused(`refused: ${hostname} resolves to 127.0.0.1, which is not a public address`), []);
+    return;
   }
   const family = Number(options.family ?? 0);
   const pinned = hostsFileAddresses(name).filter((a) => family === 0 || a.family === family);
-  if (pinned.length > 0) return answer(hostname, pinned, options, callback);
+  if (pinned.length > 0) {
+    answer(hostname, pinned, options, callback);
+    return;
+  }
   void Promise.allSettled([
     family === 6 ? Promise.resolve([]) : resolver.resolve4(name),
     family === 4 ? Promise.resolve([]) : resolver.resolve6(name),
@@ -126,9 +130,10 @@ function publicOnlyLookup(
     ];
     if (addresses.length === 0) {
       const failure = [v4, v6].find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
-      return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND", cause: failure?.reason }), []);
+      callback(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND", cause: failure?.reason }), []);
+    } else {
+      answer(hostname, addresses, options, callback);
     }
-    answer(hostname, addresses, options, callback);
   });
 }
 
@@ -139,9 +144,11 @@ function answer(
   callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
 ): void {
   const blocked = addresses.find((a) => isNonPublicAddress(a.address));
-  if (blocked) return callback(new TargetRefused(`refused: ${hostname} resolves to ${blocked.address}, which is not a public address`), []);
-  if (options.all) return callback(null, addresses);
-  callback(null, addresses[0]!.address, addresses[0]!.family);
+  const [first] = addresses;
+  if (blocked) callback(new TargetRefused(`refused: ${hostname} resolves to ${blocked.address}, which is not a public address`), []);
+  else if (options.all) callback(null, addresses);
+  else if (first) callback(null, first.address, first.family);
+  else callback(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND" }), []);
 }
 
 /** Names the machine pins in /etc/hosts (what getaddrinfo would answer first; c-ares does not read it). */

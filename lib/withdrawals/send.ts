@@ -36,7 +36,7 @@ export async function sendWithdrawal(
   idempotency: { key: string; body: unknown } | null,
 ): Promise<{ view: WithdrawalView; replayed: boolean }> {
   const sender: WithdrawalSender = { userId: apiKey.userId, apiKeyId: apiKey.id };
-  return send(db, input, async (afterTopUp) => {
+  return send(db, async (afterTopUp) => {
     if (idempotency === null) return recordAndView(db, sender, input, afterTopUp);
     let recorded: Withdrawal | undefined;
     const result = await runIdempotent(
@@ -78,7 +78,7 @@ export async function sendWithdrawalFromDashboard(
   const first = await existing();
   if (first) return { view: first.view, replayed: true };
   await requireSecondFactor(db, user, code);
-  return send(db, input, async (afterTopUp) => {
+  return send(db, async (afterTopUp) => {
     const earlier = await existing();
     if (earlier) return earlier;
     try {
@@ -103,11 +103,7 @@ async function recordAndView(db: Db, sender: WithdrawalSender, input: SendWithdr
 }
 
 /** `attempt(afterTopUp)`: true once this request had the wallet topped up (its gas is spent: no budget check again). */
-async function send(
-  db: Db,
-  input: SendWithdrawalInput,
-  attempt: (afterTopUp: boolean) => Promise<Recorded>,
-): Promise<{ view: WithdrawalView; replayed: boolean }> {
+async function send(db: Db, attempt: (afterTopUp: boolean) => Promise<Recorded>): Promise<{ view: WithdrawalView; replayed: boolean }> {
   let outcome: Recorded | undefined;
   for (let round = 1; outcome === undefined; round++) {
     try {
@@ -155,7 +151,7 @@ async function waitForSettlement(db: Db, withdrawalId: string): Promise<Withdraw
   const deadline = Date.now() + SETTLE_WAIT_MS;
   for (;;) {
     const [current] = await db.select().from(withdrawals).where(eq(withdrawals.id, withdrawalId));
-    if (!current || current.status !== "submitted") return current;
+    if (current?.status !== "submitted") return current;
     if (Date.now() > deadline) return current;
     await settleOne(db, current).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 250));

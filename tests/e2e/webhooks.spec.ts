@@ -33,7 +33,9 @@ async function startReceiver() {
   return {
     url: `http://127.0.0.1:${port}/hooks/bsc-pay`,
     received,
-    answer: (code: number) => void (status = code),
+    answer: (code: number) => {
+      status = code;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -202,7 +202,10 @@ describe("chain engine under RPC faults", () => {
 
     let failure: unknown;
     for (let i = 0; i < 50 && !failure; i++) {
-      const result = await scanNetworkStep(db(), "bsc").catch((error: unknown) => ((failure = error), null));
+      const result = await scanNetworkStep(db(), "bsc").catch((error: unknown) => {
+        failure = error;
+        return null;
+      });
       if (result?.behind === 0) break;
     }
     expect(String(failure)).toContain(`block ${block}`);

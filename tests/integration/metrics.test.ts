@@ -34,7 +34,7 @@ const family = (families: MetricFamily[], name: string) => {
   if (!found) throw new Error(`no ${name} in the scrape`);
   return found;
 };
-const valueOf = (families: MetricFamily[], name: string, labels: Record<string, string>) =>
+const metricValue = (families: MetricFamily[], name: string, labels: Record<string, string>) =>
   Number(family(families, name).metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))?.value);
 
 describe("/api/metrics", () => {
@@ -60,27 +60,27 @@ describe("/api/metrics", () => {
     expect(contentType).toContain("text/plain");
     const families = parsePrometheusTextFormat(text);
     const head = await chain().client.getBlockNumber({ cacheTime: 0 });
-    expect(valueOf(families, "bscpay_chain_head_block", { network: "bsc" })).toBe(Number(head));
-    expect(valueOf(families, "bscpay_chain_cursor_block", { network: "bsc" })).toBe(Number(head) - 1);
-    expect(valueOf(families, "bscpay_chain_lag_blocks", { network: "bsc" })).toBe(1);
-    expect(valueOf(families, "bscpay_rpc_up", { network: "bsc" })).toBe(1);
-    expect(valueOf(families, "bscpay_gas_tank_balance_bnb", { network: "bsc" })).toBeGreaterThan(9);
-    expect(valueOf(families, "bscpay_gas_tank_low", { network: "bsc" })).toBe(0);
-    expect(valueOf(families, "bscpay_sessions", { status: "completed" })).toBe(1);
-    expect(valueOf(families, "bscpay_sessions", { status: "pending" })).toBe(1);
-    expect(valueOf(families, "bscpay_forwards", { network: "bsc", status: "completed" })).toBe(1);
-    expect(valueOf(families, "bscpay_forwards", { network: "bsc", status: "held" })).toBe(0);
+    expect(metricValue(families, "bscpay_chain_head_block", { network: "bsc" })).toBe(Number(head));
+    expect(metricValue(families, "bscpay_chain_cursor_block", { network: "bsc" })).toBe(Number(head) - 1);
+    expect(metricValue(families, "bscpay_chain_lag_blocks", { network: "bsc" })).toBe(1);
+    expect(metricValue(families, "bscpay_rpc_up", { network: "bsc" })).toBe(1);
+    expect(metricValue(families, "bscpay_gas_tank_balance_bnb", { network: "bsc" })).toBeGreaterThan(9);
+    expect(metricValue(families, "bscpay_gas_tank_low", { network: "bsc" })).toBe(0);
+    expect(metricValue(families, "bscpay_sessions", { status: "completed" })).toBe(1);
+    expect(metricValue(families, "bscpay_sessions", { status: "pending" })).toBe(1);
+    expect(metricValue(families, "bscpay_forwards", { network: "bsc", status: "completed" })).toBe(1);
+    expect(metricValue(families, "bscpay_forwards", { network: "bsc", status: "held" })).toBe(0);
     if (SWEEP_MODE === "batched") {
-      expect(valueOf(families, "bscpay_sweep_batches", { network: "bsc", status: "mined" })).toBe(1);
-      expect(valueOf(families, "bscpay_sweep_batch_entries", { network: "bsc", status: "mined" })).toBe(1);
+      expect(metricValue(families, "bscpay_sweep_batches", { network: "bsc", status: "mined" })).toBe(1);
+      expect(metricValue(families, "bscpay_sweep_batch_entries", { network: "bsc", status: "mined" })).toBe(1);
     }
-    expect(valueOf(families, "bscpay_withdrawals", { status: "submitted" })).toBe(0);
-    expect(valueOf(families, "bscpay_webhook_deliveries", { status: "failed" })).toBe(0);
-    expect(valueOf(families, "bscpay_quarantined_logs", { network: "bsc" })).toBe(0);
-    expect(valueOf(families, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_getLogs", outcome: "ok" })).toBeGreaterThan(0);
+    expect(metricValue(families, "bscpay_withdrawals", { status: "submitted" })).toBe(0);
+    expect(metricValue(families, "bscpay_webhook_deliveries", { status: "failed" })).toBe(0);
+    expect(metricValue(families, "bscpay_quarantined_logs", { network: "bsc" })).toBe(0);
+    expect(metricValue(families, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_getLogs", outcome: "ok" })).toBeGreaterThan(0);
     // classic: top-up + sweep; batched: the two contract deployments + the batch
     expect(
-      valueOf(families, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_sendRawTransaction", outcome: "ok" }),
+      metricValue(families, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_sendRawTransaction", outcome: "ok" }),
     ).toBeGreaterThanOrEqual(2);
     // This parser keeps a histogram's buckets but not its labels, _sum or _count: read those lines as text.
     expect(family(families, "bscpay_scan_duration_seconds").type).toBe("HISTOGRAM");
@@ -95,7 +95,7 @@ describe("/api/metrics", () => {
   it("counts held forwards and failed RPC calls by kind", async () => {
     await db().update(forwards).set({ status: "held" });
     const families = parsePrometheusTextFormat((await scrape()).text);
-    expect(valueOf(families, "bscpay_forwards", { network: "bsc", status: "held" })).toBe(1);
+    expect(metricValue(families, "bscpay_forwards", { network: "bsc", status: "held" })).toBe(1);
     expect(family(families, "bscpay_forwards").metrics.some((m) => m.labels?.status === "completed")).toBe(false); // no stale series
     await db().update(forwards).set({ status: "completed" });
 
@@ -103,11 +103,11 @@ describe("/api/metrics", () => {
     env({ BSC_RPC_URL: "http://127.0.0.1:9" });
     await expect(scanNetworkStep(db(), "bsc")).rejects.toThrow();
     const down = parsePrometheusTextFormat((await scrape()).text);
-    expect(valueOf(down, "bscpay_scan_errors_total", { network: "bsc" })).toBeGreaterThanOrEqual(1);
+    expect(metricValue(down, "bscpay_scan_errors_total", { network: "bsc" })).toBeGreaterThanOrEqual(1);
     expect(
-      valueOf(down, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_blockNumber", outcome: "transient" }),
+      metricValue(down, "bscpay_rpc_requests_total", { network: "bsc", method: "eth_blockNumber", outcome: "transient" }),
     ).toBeGreaterThanOrEqual(1);
-    expect(valueOf(down, "bscpay_rpc_up", { network: "bsc" })).toBe(0);
+    expect(metricValue(down, "bscpay_rpc_up", { network: "bsc" })).toBe(0);
     env();
   });
 

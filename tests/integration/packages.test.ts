@@ -8,7 +8,7 @@ import { POST as choose, GET as getPackage } from "@/app/api/user/package/route"
 import { openPglite } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { plans, subscriptions, users } from "@/lib/db/schema";
-import { AppError } from "@/lib/errors";
+import type { AppError } from "@/lib/errors";
 import { reserveSessionQuota } from "@/lib/packages/current-package";
 import { grantPlan } from "@/lib/packages/grant-plan";
 import { signUp } from "../helpers/accounts";

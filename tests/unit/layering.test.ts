@@ -66,14 +66,14 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
   {
     name: "the foundation (config, errors, log, validation, db) imports nothing of the service above it",
     files: [...FOUNDATION_FILES, ...sourceFiles("lib/db").filter((f) => !f.endsWith("ledger-backfill.ts"))],
-    forbidden: (to) => to !== null && to.startsWith("lib/") && !FOUNDATION_FILES.includes(`${to}.ts`) && !to.startsWith("lib/db"),
+    forbidden: (to) => to?.startsWith("lib/") === true && !FOUNDATION_FILES.includes(`${to}.ts`) && !to.startsWith("lib/db"),
   },
   {
     name: "webhooks take ready-made events: no import back into payments or withdrawals",
     files: sourceFiles("lib/webhooks"),
     forbidden: under(["payments", "withdrawals"]),
   },
-  { name: "nothing in lib/ imports app/", files: sourceFiles("lib"), forbidden: (to) => to !== null && to.startsWith("app/") },
+  { name: "nothing in lib/ imports app/", files: sourceFiles("lib"), forbidden: (to) => to?.startsWith("app/") === true },
   {
     name: "routes and pages build no queries: drizzle-orm only inside lib/",
     files: sourceFiles("app"),

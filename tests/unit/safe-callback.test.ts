@@ -29,7 +29,7 @@ describe("safeCallbackPath: a path on this site, or the dashboard", () => {
     "/login?callbackUrl=/dashboard",
     "/api/v1/payment/history",
     "",
-    "/" + "a".repeat(600),
+    `/${"a".repeat(600)}`,
   ])("refuses %j", (value) => {
     expect(safeCallbackPath(value)).toBe("/dashboard");
   });

@@ -1,4 +1,4 @@
-import { NextRequest } from "next/server";
+import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";

@@ -58,6 +58,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       />
       <Card className="mb-4">
         <CardContent className="p-4">
+          {/* biome-ignore lint/a11y/useSemanticElements: role=search on the form itself; the <search> element is missing from older Safari */}
           <form
             method="get"
             className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-[1.6fr_repeat(5,1fr)_auto] lg:items-end"

@@ -25,7 +25,9 @@ export async function injectWallet(page: Page, options: WalletOptions): Promise<
     let starved = starveSends ?? 0;
     const sends: unknown[] = [];
     const listeners: Record<string, ((...args: unknown[]) => void)[]> = {};
-    const emit = (event: string, value: unknown) => (listeners[event] ?? []).forEach((fn) => fn(value));
+    const emit = (event: string, value: unknown) => {
+      for (const fn of listeners[event] ?? []) fn(value);
+    };
     const calls: string[] = [];
     const provider = {
       async request({ method, params }: { method: string; params?: unknown[] }) {
@@ -49,6 +51,7 @@ export async function injectWallet(page: Page, options: WalletOptions): Promise<
             return null;
           case "wallet_addEthereumChain":
             return null;
+          // biome-ignore lint/suspicious/noFallthroughSwitchClause: it ends in the default case on purpose (see below)
           case "eth_sendTransaction":
             if (rejections > 0) {
               rejections--;
@@ -59,7 +62,7 @@ export async function injectWallet(page: Page, options: WalletOptions): Promise<
               starved--;
               params = [{ ...(params![0] as object), gas: "0x7530" }]; // 30,000: not enough for a transfer
             }
-          // falls through: the account is unlocked on anvil
+          // falls through: after the checks above it is sent like any call (the account is unlocked on anvil)
           default: {
             const res = (await (
               window as unknown as { __anvilRpc: (b: unknown) => Promise<{ result?: unknown; error?: { message: string; code: number } }> }
@@ -75,7 +78,7 @@ export async function injectWallet(page: Page, options: WalletOptions): Promise<
         }
       },
       on(event: string, fn: (...args: unknown[]) => void) {
-        (listeners[event] ??= []).push(fn);
+        listeners[event] = [...(listeners[event] ?? []), fn];
         return provider;
       },
       removeListener(event: string, fn: (...args: unknown[]) => void) {

@@ -109,6 +109,7 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
           <CardContent>
             <ol className="relative grid gap-5 border-l pl-6" aria-label="What happened to this payment">
               {payment.timeline.map((event, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the timeline is rendered once from the server's data and never reordered
                 <TimelineItem key={i} event={event} token={payment.token} />
               ))}
               {payment.status === "pending" && (
