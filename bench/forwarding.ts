@@ -11,7 +11,7 @@ import { forwards, sweepBatches, tokenCatalogue, tokens } from "@/lib/db/schema"
 import { startAnvil } from "@/lib/dev/anvil";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { addDomain } from "@/lib/domains/add-domain";
-import { forgetBatchSupport } from "@/lib/forwarding/sweep-contracts";
+import { forgetBatchSupport } from "@/lib/forwarding/batched/batch-support";
 import { dueForwardsStep, forwardStep, planForwardsStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { activatePlan } from "@/lib/packages/activate-plan";
 import { createPaymentSession } from "@/lib/payments/create-session";

@@ -6,8 +6,8 @@ import { getConfig } from "./config";
 import { lastReconciliation } from "./custody/reconcile";
 import { getDb } from "./db";
 import { chainCursors, forwards } from "./db/schema";
+import { knownSweepMode, type SweepMode } from "./forwarding/batched/batch-support";
 import { countHeldForwards } from "./forwarding/forward-admin";
-import { knownSweepMode, type SweepMode } from "./forwarding/sweep-contracts";
 import { runnerState } from "./jobs/runner-registry";
 import { type WalletStall, walletStalls } from "./ledger/watchdog";
 import { countQuarantined } from "./scanner/quarantine";
@@ -148,7 +148,7 @@ async function chainHealth(network: string, chainId: number, stalls: WalletStall
     scanError: cursorRow?.lastError ?? null,
     heldForwards: await countHeldForwards(db, network),
     quarantinedLogs: await countQuarantined(db, network),
-    sweepMode: knownSweepMode(network),
+    sweepMode: await knownSweepMode(db, network),
     stuckWallets: stalls.map((s) => ({
       wallet: s.walletRole as "gas_tank" | "withdrawal" | "deposit",
       kind: s.kind,

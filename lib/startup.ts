@@ -3,7 +3,7 @@ import { verifyChainIds } from "./chain/verify-chain-ids";
 import { getConfig } from "./config";
 import { getDatabase } from "./db";
 import { startLocalChain } from "./dev/local-chain";
-import { checkBatchSweeping } from "./forwarding/sweep-contracts";
+import { checkBatchSweeping } from "./forwarding/batched/batch-support";
 import { log } from "./log";
 import { seedLocalDemo } from "./seed/demo-merchant";
 import { backfillEndpoints } from "./webhooks/endpoints";
@@ -38,5 +38,8 @@ async function start(): Promise<void> {
     await seedLocalDemo(db, config, rpcUrl);
   }
   await verifyChainIds(config.networks.filter((n) => !n.embedded));
-  await checkBatchSweeping(config.networks.map((n) => n.name));
+  await checkBatchSweeping(
+    db,
+    config.networks.map((n) => n.name),
+  );
 }

@@ -1,11 +1,18 @@
 import type { Db } from "../db";
 import { AppError } from "../errors";
-import { describeSweeper, rotateSweeperOperator, setSweeperPaused, sweeperStatus } from "../forwarding/sweeper-admin";
+import {
+  describeSweeper,
+  retryRefusedBatches,
+  rotateSweeperOperator,
+  setSweeperPaused,
+  sweeperStatus,
+} from "../forwarding/batched/sweeper-admin";
 import { flag } from "./tokens";
 
 export const SWEEPER_USAGE = `  sweeper status [--network <n>]          the BatchSweeper on each network: owner, operator, paused
   sweeper pause|resume [--network <n>]    stop (or restart) batched sweeps; deposits are swept the classic way meanwhile
-  sweeper rotate-operator --yes           after a gas-tank key leaked: hand the operator role to a fresh gas tank`;
+  sweeper rotate-operator --yes           after a gas-tank key leaked: hand the operator role to a fresh gas tank
+  sweeper retry-batches [--network <n>]   batch again on a network that went classic after batches the node refused`;
 
 /** npm run admin -- sweeper …: returns the lines to print. */
 export async function sweeperCommand(db: Db, args: string[]): Promise<string[]> {
@@ -25,6 +32,8 @@ export async function sweeperCommand(db: Db, args: string[]): Promise<string[]> 
         );
       }
       return rotateSweeperOperator(db);
+    case "retry-batches":
+      return retryRefusedBatches(db, network);
     default:
       throw new AppError("VALIDATION_ERROR", `usage:\n${SWEEPER_USAGE}`);
   }

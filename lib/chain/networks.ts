@@ -43,6 +43,13 @@ export function networkConfig(name: string): NetworkConfig | undefined {
   return listNetworks().find((n) => n.name === name);
 }
 
+/** The network's configuration, for code that only runs for configured networks: an unknown name is a bug. */
+export function requireNetworkConfig(name: string): NetworkConfig {
+  const network = networkConfig(name);
+  if (!network) throw new Error(`network "${name}" is not configured`);
+  return network;
+}
+
 export function rpcUrlsOf(network: NetworkConfig): string[] {
   if (!network.embedded) return network.rpcUrls;
   const url = runtime().localRpcUrl;

@@ -10,7 +10,7 @@ import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
 import { domains, paymentSessions, tokenCatalogue } from "../db/schema";
 import { AppError } from "../errors";
-import { transferData } from "../forwarding/forward-gas";
+import { transferData } from "../forwarding/classic/forward-gas";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { recordTransaction } from "../ledger/record";
 import { recoverBnb, serviceBnbWallets } from "./recover-bnb";

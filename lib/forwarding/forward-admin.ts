@@ -1,6 +1,7 @@
 import { and, asc, count, eq, lt, ne } from "drizzle-orm";
 import type { Db } from "../db";
 import { type Forward, forwards } from "../db/schema";
+import { applyForwardFact } from "./forward-records";
 
 /** Operator views and actions on forwards (npm run admin -- forwards held|retry, stuck-forwards). */
 export async function heldForwards(db: Db, network?: string): Promise<Forward[]> {
@@ -24,20 +25,19 @@ export async function countHeldForwards(db: Db, network: string): Promise<number
  * refilled, or accepts the retry). Returns the forwards released.
  */
 export async function retryHeldForwards(db: Db, which: number | "all"): Promise<Forward[]> {
-  return db
-    .update(forwards)
-    .set({
-      status: "pending",
-      attempts: 0,
-      sweepReverts: 0,
-      heldReason: null,
-      heldAt: null,
-      nextAttemptAt: new Date(),
-      lockedUntil: null,
-      updatedAt: new Date(),
-    })
+  const held = await db
+    .select()
+    .from(forwards)
     .where(and(eq(forwards.status, "held"), which === "all" ? undefined : eq(forwards.id, which)))
-    .returning();
+    .orderBy(asc(forwards.id));
+  const released: Forward[] = [];
+  for (const forward of held) {
+    // A worker's lease is dropped too: nothing of a held forward is in flight.
+    if (!(await applyForwardFact(db, forward, { kind: "operator-retry" }, { record: { lockedUntil: null } }))) continue;
+    const [after] = await db.select().from(forwards).where(eq(forwards.id, forward.id));
+    if (after) released.push(after);
+  }
+  return released;
 }
 
 /** Forwards not finished after `olderThanSeconds` (held ones included), for the operator. */

@@ -1,15 +1,3 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
-import { classifyRpcError, errorText, isRetryable } from "../chain/rpc-errors";
-import type { Db } from "../db";
-import { forwards, OPEN_FORWARD_STATUSES } from "../db/schema";
-import { log } from "../log";
-import { prepareSweep } from "./forward-gas";
-import { after, recordFailure, type StepOutcome } from "./forward-records";
-import { isForwardDue } from "./forward-schedule";
-import { confirmSweep, signSweep } from "./forward-sweep";
-import { confirmSweepBatch, formSweepBatch } from "./sweep-batch";
-import { batchSweepSupport } from "./sweep-contracts";
-
 /**
  * Forwards a deposit address's tokens to their target, exactly once, as a resumable state machine:
  *   pending ──(gas tank tops the address up, or it already holds enough BNB)──▶ gas_sent
@@ -25,6 +13,18 @@ import { batchSweepSupport } from "./sweep-contracts";
  * whose failures keep repeating is held — it never blocks another one. An RPC that does not answer
  * only delays it.
  */
+import { and, asc, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
+import { classifyRpcError, errorText, isRetryable } from "../chain/rpc-errors";
+import type { Db } from "../db";
+import { forwards, OPEN_FORWARD_STATUSES } from "../db/schema";
+import { log } from "../log";
+import { batchSweepSupport } from "./batched/batch-support";
+import { confirmSweepBatch, formSweepBatch } from "./batched/sweep-batch";
+import { GAS_TANK_LOW_PAUSE_SECONDS, prepareSweep } from "./classic/forward-gas";
+import { confirmSweep, signSweep } from "./classic/forward-sweep";
+import { recordFailure, type StepOutcome, wait } from "./forward-records";
+import { isForwardDue } from "./forward-schedule";
+
 export type ForwardOutcome = "completed" | "waiting" | "not-due" | "busy" | "gas-tank-low" | "held" | "retry";
 
 /** What one call did, and when the forward is due next (null once it is completed or held, or unknown: busy). */
@@ -71,7 +71,8 @@ async function advanceClaimed(db: Db, forwardId: number): Promise<ForwardOutcome
     if (step === 0 && !isForwardDue(forward, new Date())) return "not-due";
     const outcome = await advance(db, forward);
     if (outcome === "next") continue;
-    if (outcome === "waiting" || outcome === "gas-tank-low") await defer(db, forwardId, outcome === "gas-tank-low" ? 30 : 1);
+    if (outcome === "waiting" || outcome === "gas-tank-low")
+      await wait(db, forwardId, outcome === "gas-tank-low" ? GAS_TANK_LOW_PAUSE_SECONDS : 1);
     return outcome;
   }
   return "waiting";
@@ -132,11 +133,4 @@ async function claim(db: Db, forwardId: number): Promise<boolean> {
     .where(and(eq(forwards.id, forwardId), or(isNull(forwards.lockedUntil), lt(forwards.lockedUntil, now))))
     .returning({ id: forwards.id });
   return claimed.length > 0;
-}
-
-async function defer(db: Db, forwardId: number, seconds: number): Promise<void> {
-  await db
-    .update(forwards)
-    .set({ nextAttemptAt: after(seconds), updatedAt: new Date() })
-    .where(eq(forwards.id, forwardId));
 }

@@ -1,10 +1,10 @@
 import { listNetworks } from "../chain/networks";
 import { lastReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
 import type { Db } from "../db";
+import { settleOpenTankTransactions } from "../forwarding/batched/tank-transactions";
 import { planFlaggedDeposits, type QueuedForward } from "../forwarding/forward-plan";
 import { askAgainAt } from "../forwarding/forward-schedule";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../forwarding/forwarder";
-import { settleOpenTankTransactions } from "../forwarding/tank-transactions";
 import { tendLedger } from "../ledger/watchdog";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";

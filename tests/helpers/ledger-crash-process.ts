@@ -5,7 +5,7 @@ import type { Address } from "viem";
 import { ensureGasBalance } from "@/lib/chain/gas-top-up";
 import { recoverFunds } from "@/lib/custody/recover";
 import { getDatabase } from "@/lib/db";
-import { batchSweepSupport } from "@/lib/forwarding/sweep-contracts";
+import { batchSweepSupport } from "@/lib/forwarding/batched/batch-support";
 import { dueForwardsStep, forwardStep } from "@/lib/jobs/steps";
 import { broadcastWithdrawal } from "@/lib/withdrawals/confirm-withdrawals";
 import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";

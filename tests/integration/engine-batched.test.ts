@@ -3,7 +3,7 @@ import { type Address, parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { chainCursors, chainTransactions, forwards, sweepBatches, walletNonces } from "@/lib/db/schema";
-import { batchSweepSupport, forgetBatchSupport, knownSweepMode, serviceSweepContracts } from "@/lib/forwarding/sweep-contracts";
+import { batchSweepSupport, forgetBatchSupport, knownSweepMode, serviceSweepContracts } from "@/lib/forwarding/batched/batch-support";
 import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { chainClient, deployTestToken, useTestChain } from "../helpers/chain";
@@ -66,7 +66,7 @@ describe("batched sweeps in the engine", () => {
     const tankTransactions = await chain().client.getTransactionCount({ address: tank });
     expect(tankTransactions).toBe(4); // two deployments, the first batch, this one
 
-    expect(knownSweepMode("bsc")).toBe("batched"); // what /api/health shows per chain
+    expect(await knownSweepMode(db(), "bsc")).toBe("batched"); // what /api/health shows per chain
 
     const [, batch] = await sweeps();
     expect(batch).toMatchObject({ size: 5, authorizations: 5, status: "mined" });
@@ -237,7 +237,7 @@ describe("batched sweeps in the engine", () => {
     expect(forward).toMatchObject({ status: "completed", batchId: null });
     expect(forward!.gasTxHash).toMatch(/^0x/);
     expect(await db().select().from(sweepBatches)).toHaveLength(before.length);
-    expect(knownSweepMode("bsc")).toBe("classic");
+    expect(await knownSweepMode(db(), "bsc")).toBe("classic");
     expect(await tokenBalance(oldChain().url, usd, MERCHANT_WALLET)).toBe(parseUnits("6", 18));
   });
   it("gives up deploying the sweep contracts after two deployments that were never mined (their nonces filled): the network sweeps classic", async () => {

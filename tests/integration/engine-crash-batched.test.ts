@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { closeDatabase } from "@/lib/db";
 import { chainTransactions, forwards, sweepBatches } from "@/lib/db/schema";
-import { forgetBatchSupport } from "@/lib/forwarding/sweep-contracts";
+import { forgetBatchSupport } from "@/lib/forwarding/batched/batch-support";
 import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { tendLedger } from "@/lib/ledger/watchdog";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";

@@ -12,7 +12,7 @@ import { recoverFunds } from "@/lib/custody/recover";
 import { closeDatabase } from "@/lib/db";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { chainTransactions, forwards, sweepBatches, withdrawals } from "@/lib/db/schema";
-import { batchSweepSupport, forgetBatchSupport } from "@/lib/forwarding/sweep-contracts";
+import { batchSweepSupport, forgetBatchSupport } from "@/lib/forwarding/batched/batch-support";
 import { confirmWithdrawalsStep, scanNetworkStep } from "@/lib/jobs/steps";
 import { tendLedger } from "@/lib/ledger/watchdog";
 import { setUpMerchant } from "../helpers/accounts";

@@ -6,7 +6,7 @@ import { sweeperCommand } from "@/lib/admin/sweeper";
 import { keyRingFor, setGasTankGeneration } from "@/lib/chain/keys";
 import { assertNotServiceAddress } from "@/lib/chain/service-addresses";
 import { appState, chainTransactions, forwards, sweepBatches } from "@/lib/db/schema";
-import { batchSweeperAbi, batchSweepSupport, forgetBatchSupport, serviceSweepContracts } from "@/lib/forwarding/sweep-contracts";
+import { batchSweeperAbi, batchSweepSupport, forgetBatchSupport, serviceSweepContracts } from "@/lib/forwarding/batched/batch-support";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
 import { SWEEP_MODE, TEST_MNEMONIC, useConfig } from "../helpers/config";

@@ -7,6 +7,7 @@ export * from "./domains";
 export * from "./forwards";
 export * from "./gas-charges";
 export * from "./idempotency";
+export * from "./network-batching";
 export * from "./packages";
 export * from "./payment-sessions";
 export * from "./quarantine";

@@ -1,15 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import type { Address } from "viem";
-import { keyRingFor } from "../chain/keys";
-import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
-import { allocateNonce } from "../chain/nonces";
-import { getConfig } from "../config";
-import type { Db } from "../db";
-import { type Forward, forwards, paymentSessions } from "../db/schema";
-import { recordTransaction } from "../ledger/record";
+import { keyRingFor } from "../../chain/keys";
+import { chainOf, publicClientFor, requireNetworkConfig } from "../../chain/networks";
+import { allocateNonce } from "../../chain/nonces";
+import { getConfig } from "../../config";
+import type { Db } from "../../db";
+import { type Forward, paymentSessions } from "../../db/schema";
+import { recordTransaction } from "../../ledger/record";
+import { applyForwardFact, complete, hold, moveOn, type StepOutcome } from "../forward-records";
 import { transferData } from "./forward-gas";
 import { forwardTransactionOutcome, sendForwardTransaction } from "./forward-ledger";
-import { complete, hold, MAX_SWEEP_REVERTS, replan, type StepOutcome } from "./forward-records";
 
 /** gas_sent → sweep_sent once the top-up is mined: sign the token transfer, record it in the ledger, send it. */
 export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> {
@@ -19,8 +19,8 @@ export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> 
     if (topUp.state === "waiting") return "waiting";
     // Its nonce went to another transaction (a cancel of a refused top-up, or the key used outside
     // this service): this top-up never happened. Plan again; the tokens still move once (no sweep is signed).
-    if (topUp.state === "lost") return replan(db, forward, "gas top-up replaced; planning again", { attempts: forward.attempts + 1 });
-    if (!topUp.success) return replan(db, forward, `gas top-up ${topUp.winner.txHash} reverted`, { attempts: forward.attempts + 1 });
+    if (topUp.state === "lost") return moveOn(db, forward, { kind: "top-up-failed", reason: "gas top-up replaced; planning again" });
+    if (!topUp.success) return moveOn(db, forward, { kind: "top-up-failed", reason: `gas top-up ${topUp.winner.txHash} reverted` });
   }
   const [session] = await db
     .select({ depositIndex: paymentSessions.depositIndex })
@@ -29,8 +29,12 @@ export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> 
   const signer = session ? keyRingFor(getConfig().masterMnemonic).signer("deposit", session.depositIndex) : null;
   if (!session || !signer || signer.address !== forward.fromAddress)
     return hold(db, forward, "the deposit key does not match the deposit address");
+  const { sweepGasLimit, gasPrice } = forward;
+  // gas-recorded always records the plan with its transactions; a row without it cannot be signed for.
+  if (sweepGasLimit === null || gasPrice === null)
+    return hold(db, forward, "the gas step was recorded without its plan (gas price and limit)");
   const chainCount = await client.getTransactionCount({ address: signer.address });
-  const chain = chainOf(networkConfig(forward.network)!);
+  const chain = chainOf(requireNetworkConfig(forward.network));
   const row = await db
     .transaction(async (tx) => {
       const nonce = await allocateNonce(tx, forward.network, signer.address, chainCount);
@@ -40,8 +44,8 @@ export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> 
         type: "legacy",
         to: forward.tokenContract as Address,
         data: transferData(forward.toAddress, forward.amount),
-        gas: forward.sweepGasLimit!,
-        gasPrice: forward.gasPrice!,
+        gas: sweepGasLimit,
+        gasPrice,
         nonce,
       });
       const recorded = await recordTransaction(tx, {
@@ -52,13 +56,14 @@ export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> 
         kind: "sweep",
         raw,
       });
-      const stored = await tx
-        .update(forwards)
-        .set({ status: "sweep_sent", sweepTxId: recorded.id, sweepNonce: nonce, sweepTxHash: recorded.txHash, updatedAt: new Date() })
-        .where(and(eq(forwards.id, forward.id), eq(forwards.status, "gas_sent")))
-        .returning({ id: forwards.id });
+      const stored = await applyForwardFact(
+        tx,
+        forward,
+        { kind: "sweep-recorded" },
+        { record: { sweepTxId: recorded.id, sweepNonce: nonce, sweepTxHash: recorded.txHash } },
+      );
       // Another worker got there first: roll back, so neither the nonce nor a second transfer is recorded.
-      if (stored.length === 0) throw new SweepMovedOn();
+      if (!stored) throw new SweepMovedOn();
       return recorded;
     })
     .catch((error: unknown) => {
@@ -77,21 +82,15 @@ class SweepMovedOn extends Error {}
  * after MAX_SWEEP_REVERTS: never a silent end with funds left on the address.
  */
 export async function confirmSweep(db: Db, forward: Forward): Promise<StepOutcome> {
-  if (forward.sweepTxId === null) return replan(db, forward, "sweep without a ledger record; planning again");
+  if (forward.sweepTxId === null)
+    return moveOn(db, forward, { kind: "sweep-unrecorded", reason: "sweep without a ledger record; planning again" });
   const sweep = await forwardTransactionOutcome(db, forward.sweepTxId);
   if (sweep.state === "waiting") return "waiting";
   if (sweep.state === "lost") {
     // The nonce was used, but not by our transaction: the deposit key signed something else.
-    return replan(db, forward, `nonce ${forward.sweepNonce} of ${forward.fromAddress} was used by another transaction; planning again`, {
-      attempts: forward.attempts + 1,
-    });
+    const reason = `nonce ${forward.sweepNonce} of ${forward.fromAddress} was used by another transaction; planning again`;
+    return moveOn(db, forward, { kind: "sweep-lost", reason });
   }
-  if (sweep.success) return complete(db, forward, { gasUsed: sweep.winner.gasUsed });
-  const reverts = forward.sweepReverts + 1;
-  const reason = `sweep ${sweep.winner.txHash} reverted on chain`;
-  if (reverts >= MAX_SWEEP_REVERTS) {
-    await db.update(forwards).set({ sweepReverts: reverts }).where(eq(forwards.id, forward.id));
-    return hold(db, forward, `${reason} (${reverts} times); the token refuses the transfer`);
-  }
-  return replan(db, forward, `${reason}; retrying with a fresh estimate`, { sweepReverts: reverts, attempts: forward.attempts + 1 });
+  if (sweep.success) return complete(db, forward, sweep.winner.gasUsed);
+  return moveOn(db, forward, { kind: "sweep-reverted", reason: `sweep ${sweep.winner.txHash} reverted on chain` });
 }

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../db";
-import { type ChainTransaction, chainTransactions, forwards } from "../db/schema";
-import { broadcastRecorded } from "../ledger/broadcast";
-import { type NonceOutcome, settleNonce } from "../ledger/settle";
+import type { Db } from "../../db";
+import { type ChainTransaction, chainTransactions, forwards } from "../../db/schema";
+import { broadcastRecorded } from "../../ledger/broadcast";
+import { type NonceOutcome, settleNonce } from "../../ledger/settle";
 
 /**
  * A forward's two transactions (the gas tank's top-up, the deposit key's sweep) are ledger rows:

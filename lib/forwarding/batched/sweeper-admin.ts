@@ -1,16 +1,18 @@
 import { type Address, encodeFunctionData, formatEther, type Hex } from "viem";
-import { loadGasTankGeneration, MAX_GAS_TANK_GENERATIONS, saveGasTankGeneration } from "../chain/gas-tank";
-import { ensureGasBalance } from "../chain/gas-top-up";
-import { keyRingFor } from "../chain/keys";
-import { chainOf, listNetworks, networkConfig, publicClientFor } from "../chain/networks";
-import { allocateNonce } from "../chain/nonces";
-import { getConfig } from "../config";
-import type { Db } from "../db";
-import { AppError } from "../errors";
-import { broadcastRecorded } from "../ledger/broadcast";
-import { recordTransaction } from "../ledger/record";
-import { settleNonce } from "../ledger/settle";
-import { batchSweeperAbi, forgetBatchSupport, readSweeperControl, serviceSweepContracts } from "./sweep-contracts";
+import { loadGasTankGeneration, MAX_GAS_TANK_GENERATIONS, saveGasTankGeneration } from "../../chain/gas-tank";
+import { ensureGasBalance } from "../../chain/gas-top-up";
+import { keyRingFor } from "../../chain/keys";
+import { chainOf, listNetworks, networkConfig, publicClientFor } from "../../chain/networks";
+import { allocateNonce } from "../../chain/nonces";
+import { getConfig } from "../../config";
+import type { Db } from "../../db";
+import { AppError } from "../../errors";
+import { broadcastRecorded } from "../../ledger/broadcast";
+import { recordTransaction } from "../../ledger/record";
+import { settleNonce } from "../../ledger/settle";
+import { classicAfterRefusals } from "./batch-state";
+import { batchSweeperAbi, forgetBatchSupport, readSweeperControl, retryBatches, serviceSweepContracts } from "./batch-support";
+import { readNetworkBatching } from "./network-batching";
 
 /**
  * The BatchSweeper owner's three moves (`npm run admin -- sweeper …`): pause it, resume it, and
@@ -33,6 +35,8 @@ export interface SweeperState {
   gasTank: Address;
   tankGeneration: number;
   ownerBalance: bigint;
+  /** Why the network's record sends it the classic way (refused batches), if it does. */
+  classicReason: string | null;
 }
 
 /** Networks with a chain behind them; `only` narrows to one (an unknown name is refused). */
@@ -56,6 +60,7 @@ export async function sweeperStatus(db: Db, only?: string): Promise<SweeperState
       ]);
       const deployed = Boolean(code && code !== "0x");
       const control = deployed ? await readSweeperControl(network, contracts.sweeper) : null;
+      const classicReason = classicAfterRefusals(await readNetworkBatching(db, network));
       return {
         network,
         sweeper: contracts.sweeper,
@@ -67,6 +72,7 @@ export async function sweeperStatus(db: Db, only?: string): Promise<SweeperState
         gasTank: keys.gasTankAddress(),
         tankGeneration: generation,
         ownerBalance,
+        classicReason,
       };
     }),
   );
@@ -84,7 +90,23 @@ export function describeSweeper(s: SweeperState): string[] {
     `  operator  ${s.operator} (${operatorNote})`,
     `  gas tank  ${s.gasTank} (generation ${s.tankGeneration})`,
     `  delegate  ${s.delegate}`,
+    ...(s.classicReason ? [`  batches   off: ${s.classicReason}`] : []),
   ];
+}
+
+/** The operator looked at the batches a node refused (npm run admin -- sweeper retry-batches): the networks batch again. */
+export async function retryRefusedBatches(db: Db, only?: string): Promise<string[]> {
+  const lines: string[] = [];
+  for (const network of networksFor(only)) {
+    const before = await readNetworkBatching(db, network);
+    await retryBatches(db, network);
+    lines.push(
+      before.refusedBatches > 0
+        ? `${network}: batches again (${before.refusedBatches} refused batches forgotten)`
+        : `${network}: no refused batches; nothing to do`,
+    );
+  }
+  return lines;
 }
 
 export async function setSweeperPaused(db: Db, paused: boolean, only?: string): Promise<string[]> {

@@ -1,17 +1,17 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { type Address, encodeFunctionData, erc20Abi, type Hex } from "viem";
-import { gasTankGeneration, keyRingFor } from "../chain/keys";
-import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
-import { allocateNonce } from "../chain/nonces";
-import { classifyRpcError, errorText } from "../chain/rpc-errors";
-import { topUpGasLimit } from "../chain/transactions";
-import { getConfig } from "../config";
-import type { Db } from "../db";
-import { type Forward, forwards } from "../db/schema";
-import { chargesForSessions } from "../ledger/charges";
-import { recordTransaction } from "../ledger/record";
+import { gasTankGeneration, keyRingFor } from "../../chain/keys";
+import { chainOf, publicClientFor, requireNetworkConfig } from "../../chain/networks";
+import { allocateNonce } from "../../chain/nonces";
+import { classifyRpcError, errorText } from "../../chain/rpc-errors";
+import { topUpGasLimit } from "../../chain/transactions";
+import { getConfig } from "../../config";
+import type { Db } from "../../db";
+import { type Forward, forwards } from "../../db/schema";
+import { chargesForSessions } from "../../ledger/charges";
+import { recordTransaction } from "../../ledger/record";
+import { addressHasOtherInFlight, applyForwardFact, hold, type StepOutcome, wait } from "../forward-records";
 import { sendForwardTransaction } from "./forward-ledger";
-import { addressHasOtherInFlight, hold, type StepOutcome } from "./forward-records";
 
 /**
  * pending → gas_sent: read the address's balance of the token, simulate sweeping all of it, fix
@@ -19,6 +19,9 @@ import { addressHasOtherInFlight, hold, type StepOutcome } from "./forward-recor
  * address up to exactly limit × price. Nothing is spent unless the simulation passes under the cap:
  * a token that reverts, needs too much gas, or holds less than the ledger says is held instead.
  */
+/** How long forwards wait when the gas tank cannot pay their top-up. */
+export const GAS_TANK_LOW_PAUSE_SECONDS = 30;
+
 export function transferData(to: string, amount: bigint): Hex {
   return encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to as Address, amount] });
 }
@@ -63,21 +66,16 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
     sweepTxId: null,
     sweepNonce: null,
     sweepTxHash: null,
-    lastError: null,
-    updatedAt: new Date(),
   };
-  const stillPlanned = and(eq(forwards.id, forward.id), eq(forwards.status, "pending"), eq(forwards.amount, forward.amount));
+  // The plan is for the amount read above: a deposit attached meanwhile makes it stale.
+  const stillPlanned = eq(forwards.amount, forward.amount);
 
   if (bnb >= needed) {
-    const moved = await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       if (await addressHasOtherInFlight(tx, forward)) return "waiting" as const;
-      await tx
-        .update(forwards)
-        .set({ ...planned, status: "gas_sent", gasAmount: 0n })
-        .where(stillPlanned);
+      await applyForwardFact(tx, forward, { kind: "gas-recorded" }, { record: { ...planned, gasAmount: 0n }, guard: stillPlanned });
       return "next" as const;
     });
-    return moved;
   }
 
   const topUp = needed - bnb;
@@ -89,13 +87,15 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
     topUpGasLimit(client, from),
   ]);
   if (tankBalance < topUp + topUpGas * gasPrice) {
-    await db
-      .update(forwards)
-      .set({ lastError: `gas tank ${tank} holds ${tankBalance} wei, needs ${topUp + topUpGas * gasPrice}`, updatedAt: new Date() })
-      .where(eq(forwards.id, forward.id));
+    await wait(
+      db,
+      forward.id,
+      GAS_TANK_LOW_PAUSE_SECONDS,
+      `gas tank ${tank} holds ${tankBalance} wei, needs ${topUp + topUpGas * gasPrice}`,
+    );
     return "gas-tank-low";
   }
-  const chain = chainOf(networkConfig(forward.network)!);
+  const chain = chainOf(requireNetworkConfig(forward.network));
   const outcome = await db
     .transaction(async (tx) => {
       if (await addressHasOtherInFlight(tx, forward)) return { step: "waiting" as const };
@@ -113,13 +113,14 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
         raw: signed,
         chargedTo,
       });
-      const stored = await tx
-        .update(forwards)
-        .set({ ...planned, status: "gas_sent", gasAmount: topUp, gasTxId: row.id, gasNonce: nonce, gasTxHash: row.txHash })
-        .where(stillPlanned)
-        .returning({ id: forwards.id });
+      const stored = await applyForwardFact(
+        tx,
+        forward,
+        { kind: "gas-recorded" },
+        { record: { ...planned, gasAmount: topUp, gasTxId: row.id, gasNonce: nonce, gasTxHash: row.txHash }, guard: stillPlanned },
+      );
       // Moved on meanwhile (another worker, or a deposit attached): roll back, or the tank's nonce stays a hole.
-      if (stored.length === 0) throw new ForwardMovedOn();
+      if (!stored) throw new ForwardMovedOn();
       return { step: "next" as const, row };
     })
     .catch((error: unknown) => {

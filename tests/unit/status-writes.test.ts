@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * Every write of a forward's or a batch's status goes through its pure decider
+ * (lib/forwarding/forward-state.ts, lib/forwarding/batched/batch-state.ts): only the writers that
+ * apply their decisions may set it. A new `.update(forwards).set({ status: … })` anywhere else fails here.
+ */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** The `.set(…)` of each `.update(<table>)` in `text` (up to its `.where`, or the statement's end). */
+function setsOf(text: string, table: string): string[] {
+  const sets: string[] = [];
+  const update = new RegExp(`\\.update\\(\\s*${table}\\s*\\)`, "g");
+  for (const match of text.matchAll(update)) {
+    const rest = text.slice(match.index + match[0].length);
+    const end = rest.search(/\.where\(|;\s*\n/);
+    sets.push(end < 0 ? rest : rest.slice(0, end));
+  }
+  return sets;
+}
+
+const writesStatus = (text: string, table: string) => setsOf(text, table).some((set) => /\bstatus\b/.test(set));
+const FILES = ["lib", "app", "inngest", "scripts"].flatMap((dir) => sourceFiles(dir));
+
+const RULES = [
+  { table: "forwards", writers: [join("lib", "forwarding", "forward-records.ts")] },
+  { table: "sweepBatches", writers: [join("lib", "forwarding", "batched", "tank-transactions.ts")] },
+];
+
+describe("status writes go through the deciders", () => {
+  describe.each(RULES)("$table", ({ table, writers }) => {
+    it("is written by its writers only", () => {
+      expect(FILES.filter((file) => writesStatus(readFileSync(file, "utf8"), table))).toEqual([]);
+    });
+
+    it("has writers that exist and use the decider's change", () => {
+      for (const writer of writers) expect(readFileSync(writer, "utf8")).toMatch(new RegExp(`\\.update\\(${table}\\)`));
+    });
+  });
+
+  it("creates forwards without a status of their own (pending by default)", () => {
+    const inserts = FILES.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/\.insert\(forwards\)\s*\.values\(\{([^}]*)\}/g)].map((m) => [file, m[1] ?? ""]),
+    );
+    expect(inserts.length).toBeGreaterThan(0);
+    expect(inserts.filter(([, values]) => /\bstatus\b/.test(values ?? ""))).toEqual([]);
+  });
+
+  it("would catch a status written elsewhere", () => {
+    expect(writesStatus(`await tx.update(forwards).set({ status: "held", heldReason: r }).where(eq(forwards.id, id));`, "forwards")).toBe(
+      true,
+    );
+    expect(writesStatus(`await db\n  .update(sweepBatches)\n  .set({ status, gasUsed })\n  .where(x);`, "sweepBatches")).toBe(true);
+    expect(writesStatus(`await db.update(forwards).set({ lockedUntil: null }).where(eq(forwards.id, id));`, "forwards")).toBe(false);
+    expect(writesStatus(`await db.update(forwards).set({ nextAttemptAt: at }).where(eq(forwards.status, "batched"));`, "forwards")).toBe(
+      false,
+    );
+  });
+});
