@@ -2,7 +2,7 @@ import { errorText } from "../chain/rpc-errors";
 import { getConfig } from "../config";
 import type { DatabaseHandle } from "../db/client";
 import { log } from "../log";
-import { publicScanError } from "../scanner/scanner";
+import { publicScanError } from "../scanner/cursor";
 import { WebhookPump } from "../webhooks/pump";
 import {
   configuredNetworks,

@@ -10,7 +10,8 @@ import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { expireDueSessions } from "../payments/expire-due";
 import { recordTransfers } from "../payments/record-transfers";
-import { recordScanError, scanOnce } from "../scanner/scanner";
+import { recordScanError } from "../scanner/cursor";
+import { scanOnce } from "../scanner/scanner";
 import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../webhooks/dispatch";
 import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
 

@@ -1,15 +1,3 @@
-import { and, eq, sql } from "drizzle-orm";
-import { BaseError, getAddress, type Hex, hexToBigInt, numberToHex, type PublicClient } from "viem";
-import { ownersOfDepositTopics } from "../chain/deposit-addresses";
-import { networkConfig, publicClientFor } from "../chain/networks";
-import { classifyRpcError, errorText, publicRpcProblem } from "../chain/rpc-errors";
-import type { Db } from "../db";
-import { chainCursors, tokenCatalogue } from "../db/schema";
-import { type QuarantineEntry, quarantineLogs } from "./quarantine";
-import { decodeTransferLog, type RawLog, TRANSFER_TOPIC } from "./transfer-log";
-
-export { TRANSFER_TOPIC } from "./transfer-log";
-
 /**
  * One poll of one network: read the ERC-20 Transfer logs of every enabled catalogue token over
  * [cursor + 1, head − confirmations], keep those whose recipient is a deposit address, and record
@@ -21,6 +9,16 @@ export { TRANSFER_TOPIC } from "./transfer-log";
  * Hostile input: a log that does not decode as an ERC-20 Transfer, or whose recording fails, is
  * quarantined and the scan moves on; zero-value transfers are ignored (nothing to forward).
  */
+import { getAddress, type Hex, hexToBigInt } from "viem";
+import { ownersOfDepositTopics } from "../chain/deposit-addresses";
+import { publicClientFor, requireNetworkConfig } from "../chain/networks";
+import type { Db } from "../db";
+import { advanceCursor, readCursor } from "./cursor";
+import { blockTimes, enabledContracts, getLogsHalving } from "./log-reader";
+import { type QuarantineEntry, quarantineLogs } from "./quarantine";
+import { isDataError, recordAll, recordOneByOne } from "./recording";
+import { decodeTransferLog, type RawLog, TRANSFER_TOPIC } from "./transfer-log";
+
 export interface ObservedTransfer {
   network: string;
   txHash: string;
@@ -53,18 +51,7 @@ export interface ScanResult {
   rpcCalls: number;
 }
 
-/** The provider refuses even one block of one contract's logs: the range cannot be read. */
-export class LogLimitError extends Error {
-  constructor(readonly block: bigint) {
-    super(`the RPC provider refuses the Transfer logs of block ${block} even one token contract at a time`);
-    this.name = "LogLimitError";
-  }
-}
-
 const MAX_RANGE = 2000;
-/** How far back a network's first scan starts, so payments made just before it are not missed. */
-const FIRST_SCAN_LOOKBACK = 2000n;
-const MAX_ADDRESSES_PER_QUERY = 500;
 
 const rangeHint = new Map<string, number>();
 
@@ -73,8 +60,7 @@ export async function scanOnce(
   network: string,
   options: { record: TransferRecorder; maxRange?: number },
 ): Promise<ScanResult | null> {
-  const config = networkConfig(network);
-  if (!config) throw new Error(`network ${network} is not configured`);
+  const config = requireNetworkConfig(network);
   const client = publicClientFor(network);
   let rpcCalls = 0;
   const call = <T>(p: Promise<T>) => {
@@ -111,9 +97,9 @@ export async function scanOnce(
   const relevant = logs.filter(
     (l) => !l.removed && l.topics[0] === TRANSFER_TOPIC && accepted.has(l.address.toLowerCase()) && l.topics.length >= 3,
   );
-  const recipients = [...new Set(relevant.map((l) => l.topics[2]!.slice(2).toLowerCase()))];
+  const recipients = [...new Set(relevant.map(recipientOf))];
   const owners = recipients.length > 0 ? await ownersOfDepositTopics(db, network, recipients) : new Map();
-  const matched = relevant.filter((l) => owners.has(l.topics[2]!.slice(2).toLowerCase()));
+  const matched = relevant.filter((l) => owners.has(recipientOf(l)));
 
   const quarantine: QuarantineEntry[] = [];
   const decoded: { log: RawLog; from: Hex; amount: bigint }[] = [];
@@ -129,19 +115,25 @@ export async function scanOnce(
     decoded.map((d) => d.log),
     call,
   );
-  const transfers: ObservedTransfer[] = decoded.map(({ log, from, amount }) => ({
-    network,
-    txHash: log.transactionHash.toLowerCase(),
-    logIndex: Number(hexToBigInt(log.logIndex)),
-    blockNumber: hexToBigInt(log.blockNumber),
-    blockHash: log.blockHash.toLowerCase(),
-    blockTimestamp: times.get(log.blockNumber)!,
-    tokenContract: getAddress(log.address),
-    fromAddress: getAddress(from),
-    toAddress: owners.get(log.topics[2]!.slice(2).toLowerCase())!.depositAddress,
-    amount,
-    sessionId: owners.get(log.topics[2]!.slice(2).toLowerCase())!.sessionId,
-  }));
+  const transfers: ObservedTransfer[] = decoded.map(({ log, from, amount }) => {
+    const owner = owners.get(recipientOf(log));
+    const blockTimestamp = times.get(log.blockNumber);
+    // Matched by owner above, and blockTimes answers for every block it is given: a miss is a bug.
+    if (!owner || !blockTimestamp) throw new Error(`transfer ${log.transactionHash}:${log.logIndex} lost its session or block time`);
+    return {
+      network,
+      txHash: log.transactionHash.toLowerCase(),
+      logIndex: Number(hexToBigInt(log.logIndex)),
+      blockNumber: hexToBigInt(log.blockNumber),
+      blockHash: log.blockHash.toLowerCase(),
+      blockTimestamp,
+      tokenContract: getAddress(log.address),
+      fromAddress: getAddress(from),
+      toAddress: owner.depositAddress,
+      amount,
+      sessionId: owner.sessionId,
+    };
+  });
 
   // The common case in one plain transaction; only if the database refuses some transfer's data is
   // the poll done again with a savepoint per transfer, setting the refused ones aside.
@@ -153,12 +145,7 @@ export async function scanOnce(
       ];
       await quarantineLogs(tx, all);
       // Optimistic: if another scanner moved the cursor meanwhile, this transaction rolls back.
-      const moved = await tx
-        .update(chainCursors)
-        .set({ lastScannedBlock: toBlock, lastScanAt: new Date(), lastError: null, updatedAt: new Date() })
-        .where(and(eq(chainCursors.network, network), eq(chainCursors.lastScannedBlock, cursor)))
-        .returning({ network: chainCursors.network });
-      if (moved.length === 0) throw new Error(`cursor of ${network} moved during the scan; retrying next poll`);
+      await advanceCursor(tx, network, cursor, toBlock);
       return all.length;
     });
   const quarantined = await commit(false).catch((error: unknown) => {
@@ -179,138 +166,7 @@ export async function scanOnce(
   };
 }
 
-async function recordAll(tx: Db, transfers: ObservedTransfer[], record: TransferRecorder): Promise<QuarantineEntry[]> {
-  if (transfers.length > 0) await record(tx, transfers);
-  return [];
-}
-
-/**
- * Each transfer in its own savepoint, quarantining the ones whose data the database refuses — so
- * one transfer that cannot be stored never holds the cursor back. Any other failure (the
- * database is unwell) fails the whole poll, to be retried: an honest payment is never set aside
- * because of a passing fault.
- */
-async function recordOneByOne(tx: Db, transfers: ObservedTransfer[], logs: RawLog[], record: TransferRecorder): Promise<QuarantineEntry[]> {
-  const quarantine: QuarantineEntry[] = [];
-  for (const transfer of transfers) {
-    try {
-      await tx.transaction((sp) => record(sp, [transfer]));
-    } catch (error) {
-      if (!isDataError(error)) throw error;
-      const log = logs.find(
-        (l) => l.transactionHash.toLowerCase() === transfer.txHash && Number(hexToBigInt(l.logIndex)) === transfer.logIndex,
-      )!;
-      quarantine.push({ network: transfer.network, log, reason: `recording failed: ${errorText(error).split("\n")[0]!.slice(0, 200)}` });
-    }
-  }
-  return quarantine;
-}
-
-/** SQLSTATE classes 22 (data exception: overflow, bad value) and 23 (integrity constraint). */
-function isDataError(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e && typeof e === "object"; e = e.cause as typeof e) {
-    if (typeof e.code === "string" && /^2[23][0-9A-Z]{3}$/.test(e.code)) return true;
-  }
-  return false;
-}
-
-async function enabledContracts(db: Db, network: string): Promise<Hex[]> {
-  const rows = await db
-    .select({ address: tokenCatalogue.contractAddress })
-    .from(tokenCatalogue)
-    .where(and(eq(tokenCatalogue.network, network), eq(tokenCatalogue.enabled, true)));
-  return rows.map((r) => r.address as Hex);
-}
-
-async function readCursor(db: Db, network: string, target: bigint): Promise<bigint> {
-  const start = target > FIRST_SCAN_LOOKBACK ? target - FIRST_SCAN_LOOKBACK : -1n;
-  await db.insert(chainCursors).values({ network, lastScannedBlock: start }).onConflictDoNothing();
-  const [row] = await db.select().from(chainCursors).where(eq(chainCursors.network, network));
-  return row!.lastScannedBlock;
-}
-
-/**
- * eth_getLogs over [from, to]; when the provider refuses the size, retry the first half (and
- * then its first half…) down to one block, which is then asked for one contract at a time. The
- * caller advances the cursor only to what was actually read.
- */
-async function getLogsHalving(
-  client: PublicClient,
-  contracts: Hex[],
-  fromBlock: bigint,
-  toBlock: bigint,
-  call: <T>(p: Promise<T>) => Promise<T>,
-): Promise<{ logs: RawLog[]; toBlock: bigint }> {
-  const query = async (addresses: Hex[], end: bigint): Promise<RawLog[]> => {
-    const logs: RawLog[] = [];
-    for (let i = 0; i < addresses.length; i += MAX_ADDRESSES_PER_QUERY) {
-      const part = (await call(
-        client.request({
-          method: "eth_getLogs",
-          params: [
-            {
-              address: addresses.slice(i, i + MAX_ADDRESSES_PER_QUERY),
-              topics: [TRANSFER_TOPIC],
-              fromBlock: numberToHex(fromBlock),
-              toBlock: numberToHex(end),
-            },
-          ],
-        }),
-      )) as unknown as RawLog[];
-      logs.push(...part);
-    }
-    return logs;
-  };
-  for (let end = toBlock; ; ) {
-    try {
-      return { logs: await query(contracts, end), toBlock: end };
-    } catch (error) {
-      if (classifyRpcError(error) !== "range-too-large") throw error;
-      if (end > fromBlock) {
-        end = fromBlock + (end - fromBlock) / 2n;
-        continue;
-      }
-    }
-    // One block is still too much: one contract at a time, or give up on this block (health says so).
-    const logs: RawLog[] = [];
-    for (const contract of contracts) {
-      try {
-        logs.push(...(await query([contract], fromBlock)));
-      } catch (error) {
-        if (classifyRpcError(error) === "range-too-large") throw new LogLimitError(fromBlock);
-        throw error;
-      }
-    }
-    return { logs, toBlock: fromBlock };
-  }
-}
-
-async function blockTimes(client: PublicClient, logs: RawLog[], call: <T>(p: Promise<T>) => Promise<T>): Promise<Map<Hex, Date>> {
-  const times = new Map<Hex, Date>();
-  const missing = new Set<Hex>();
-  for (const log of logs) {
-    if (log.blockTimestamp) times.set(log.blockNumber, new Date(Number(hexToBigInt(log.blockTimestamp)) * 1000));
-    else missing.add(log.blockNumber);
-  }
-  await Promise.all(
-    [...missing].map(async (number) => {
-      const block = await call(client.getBlock({ blockNumber: hexToBigInt(number) }));
-      times.set(number, new Date(Number(block.timestamp) * 1000));
-    }),
-  );
-  return times;
-}
-
-/** What /api/health may show about a failed scan: the kind of problem, never the RPC's words or URL. */
-export function publicScanError(error: unknown): string {
-  if (error instanceof LogLimitError) return error.message;
-  if (error instanceof BaseError) return publicRpcProblem(classifyRpcError(error));
-  return "the scan failed; see the server log";
-}
-
-export async function recordScanError(db: Db, network: string, error: unknown): Promise<void> {
-  await db
-    .update(chainCursors)
-    .set({ lastError: publicScanError(error), updatedAt: sql`now()` })
-    .where(eq(chainCursors.network, network));
+/** The recipient of a Transfer log as the deposit-address index keys it: the 20-byte tail of topic 2, lowercase. */
+function recipientOf(log: RawLog): string {
+  return (log.topics[2] ?? "").slice(2).toLowerCase();
 }
