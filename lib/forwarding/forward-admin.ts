@@ -1,9 +1,9 @@
+/** Operator views and actions on forwards (npm run admin -- forwards held|retry, stuck-forwards). */
 import { and, asc, count, eq, lt, ne } from "drizzle-orm";
 import type { Db } from "../db";
 import { type Forward, forwards } from "../db/schema";
 import { applyForwardFact } from "./forward-records";
 
-/** Operator views and actions on forwards (npm run admin -- forwards held|retry, stuck-forwards). */
 export async function heldForwards(db: Db, network?: string): Promise<Forward[]> {
   return db
     .select()

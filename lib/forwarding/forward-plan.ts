@@ -1,7 +1,3 @@
-import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import type { Db } from "../db";
-import { type Deposit, deposits, forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, tokenCatalogue } from "../db/schema";
-
 /**
  * Which deposits get swept, and when (DESIGN.md §12, "nothing to forward, nothing spent"). A
  * sweep moves a deposit address's whole balance of one token and covers every deposit of that
@@ -16,6 +12,10 @@ import { type Deposit, deposits, forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSe
  * so two never plan the same deposits. Reads are batched: a hundred payments take a handful of
  * queries.
  */
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import type { Db } from "../db";
+import { type Deposit, deposits, forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, tokenCatalogue } from "../db/schema";
+
 export interface QueuedForward {
   forwardId: number;
   fromAddress: string;
@@ -90,9 +90,10 @@ export async function planForwards(tx: Db, network: string, addresses: string[])
       if (last) await tx.update(deposits).set({ forwardId: last }).where(inArray(deposits.id, ids));
       continue;
     }
-    const min = facts.minimums.get(rows[0]!.deposit.tokenContract) ?? 0n;
+    const [first] = rows;
+    if (!first) continue; // a group is made of its rows: never empty
+    const min = facts.minimums.get(first.deposit.tokenContract) ?? 0n;
     if (unswept < min && !paidTheCompletion(rows, facts.completing)) continue;
-    const first = rows[0]!;
     const [forward] = await tx
       .insert(forwards)
       .values({
@@ -105,8 +106,9 @@ export async function planForwards(tx: Db, network: string, addresses: string[])
         amount: unswept,
       })
       .returning({ forwardId: forwards.id, fromAddress: forwards.fromAddress });
-    await tx.update(deposits).set({ forwardId: forward!.forwardId }).where(inArray(deposits.id, ids));
-    queued.push(forward!);
+    if (!forward) throw new Error("the forward was not recorded");
+    await tx.update(deposits).set({ forwardId: forward.forwardId }).where(inArray(deposits.id, ids));
+    queued.push(forward);
   }
   return queued;
 }
@@ -165,7 +167,7 @@ async function groupFacts(tx: Db, network: string, addresses: string[], rows: Un
 async function completingTransfers(tx: Db, rows: UnplannedRow[]): Promise<GroupFacts["completing"]> {
   const completed = [
     ...new Map(
-      rows.filter((r) => r.sessionStatus === "completed" && r.completingTx).map((r) => [r.deposit.sessionId, r.completingTx!]),
+      rows.flatMap((r) => (r.sessionStatus === "completed" && r.completingTx ? [[r.deposit.sessionId, r.completingTx] as const] : [])),
     ).entries(),
   ];
   const positions = new Map<string, { blockNumber: bigint; logIndex: number }>();

@@ -1,10 +1,11 @@
 /**
- * Forwards a deposit address's tokens to their target, exactly once, as a resumable state machine:
+ * The step every job driver calls: claims a forward (a lease, so one worker at a time), then takes
+ * it as far as it can go now, one state at a time, as forward-state.ts decides:
  *   pending ──(gas tank tops the address up, or it already holds enough BNB)──▶ gas_sent
  *   gas_sent ──(deposit key signs the token transfer)──▶ sweep_sent ──(receipt)──▶ completed
  *   any step that cannot succeed without the operator ──▶ held
- * or, where the network runs EIP-7702 and SWEEP_MODE is batched (the default), many at once:
- *   pending ──(one gas-tank transaction sweeps a batch; see sweep-batch.ts)──▶ batched ──▶ completed
+ * or, where the network batches (EIP-7702, SWEEP_MODE=batched, the default), many at once:
+ *   pending ──(one gas-tank transaction sweeps a batch; batched/sweep-batch.ts)──▶ batched ──▶ completed
  * Every transaction is signed and stored (with its nonce) before it is broadcast, and a stored
  * transaction is only ever re-broadcast, never re-signed: a crash at any point resumes from the
  * row, and no step can pay twice. A forward takes a step only when due by its nextAttemptAt,

@@ -1,3 +1,7 @@
+/**
+ * Logs the scanner set aside (undecodable, or refused by the database), stored raw with the reason
+ * so an operator can look (npm run admin -- quarantine); the scan goes on past them.
+ */
 import { count, desc, eq } from "drizzle-orm";
 import { getAddress, hexToBigInt, isAddress } from "viem";
 import type { Db } from "../db";

@@ -1,3 +1,7 @@
+/**
+ * An ERC-20 Transfer log as a node returns it, and its strict decoding: exactly three topics and a
+ * 32-byte amount, or the log is not a Transfer we record (the scanner quarantines it).
+ */
 import { type Hex, hexToBigInt } from "viem";
 
 /** keccak256("Transfer(address,address,uint256)") */

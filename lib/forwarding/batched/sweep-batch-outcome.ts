@@ -1,3 +1,10 @@
+/**
+ * Applies a settled batch to its forwards, in one transaction with the batch row (so a crash
+ * leaves either both or neither), as batch-state.ts decides: entries whose Swept says ok are
+ * completed, and what arrived at their addresses meanwhile is planned; the others go back to
+ * pending for the classic path. A replaced batch (its nonce went to another transaction) moved
+ * nothing: its forwards batch again.
+ */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { decodeEventLog, type Hex } from "viem";
 import { publicClientFor } from "../../chain/networks";
@@ -11,13 +18,7 @@ import { type BatchFact, decideBatch } from "./batch-state";
 import { batchSweeperAbi } from "./batch-support";
 import { recordBatchOutcome, type SettledTransaction } from "./tank-transactions";
 
-/**
- * Applies a settled batch to its forwards, in one transaction with the batch row (so a crash
- * leaves either both or neither), as batch-state.ts decides: entries whose Swept says ok are
- * completed, and what arrived at their addresses meanwhile is planned; the others go back to
- * pending for the classic path. A replaced batch (its nonce went to another transaction) moved
- * nothing: its forwards batch again.
- */
+/** A settled batch, applied to its forwards and its own row in one transaction. */
 export async function completeBatch(
   db: Db,
   batch: SweepBatch,

@@ -129,6 +129,8 @@ export async function deployContracts(
     const now = await deployedCode(network, contracts);
     const rows: ChainTransaction[] = [];
     for (const [i, w] of wanted.entries()) {
+      const gasLimit = limits[i];
+      if (gasLimit === undefined) throw new Error("a deployment without its gas estimate");
       if (now[w.kind === "deploy_sweeper" ? "sweeper" : "delegate"]) continue;
       const nonce = await allocateNonce(tx, network, tank, tankCount);
       const raw = await signer.signTransaction({
@@ -137,7 +139,7 @@ export async function deployContracts(
         type: "legacy",
         to: CREATE2_DEPLOYER,
         data: w.data,
-        gas: limits[i]!,
+        gas: gasLimit,
         gasPrice,
         nonce,
       });
@@ -147,7 +149,7 @@ export async function deployContracts(
         kind: w.kind,
         fromAddress: tank,
         nonce,
-        gasLimit: limits[i]!,
+        gasLimit,
         gasPrice,
         txHash: ledgerRow.txHash,
         chainTxId: ledgerRow.id,

@@ -1,8 +1,15 @@
+/**
+ * The BatchSweeper owner's three moves (`npm run admin -- sweeper …`): pause it, resume it, and
+ * hand the operator role to the next gas tank generation after a tank key leaked. The owner key
+ * (m/44'/60'/3'/0/0) signs these and nothing else; each transaction is a ledger row before it is
+ * sent, like every transaction the service signs. The owner's gas comes from the gas tank when it
+ * can pay, else the command says which address to fund.
+ */
 import { type Address, encodeFunctionData, formatEther, type Hex } from "viem";
 import { loadGasTankGeneration, MAX_GAS_TANK_GENERATIONS, saveGasTankGeneration } from "../../chain/gas-tank";
 import { ensureGasBalance } from "../../chain/gas-top-up";
 import { keyRingFor } from "../../chain/keys";
-import { chainOf, listNetworks, networkConfig, publicClientFor } from "../../chain/networks";
+import { chainOf, listNetworks, publicClientFor, requireNetworkConfig } from "../../chain/networks";
 import { allocateNonce } from "../../chain/nonces";
 import { getConfig } from "../../config";
 import type { Db } from "../../db";
@@ -14,13 +21,6 @@ import { classicAfterRefusals } from "./batch-state";
 import { batchSweeperAbi, forgetBatchSupport, readSweeperControl, retryBatches, serviceSweepContracts } from "./batch-support";
 import { readNetworkBatching } from "./network-batching";
 
-/**
- * The BatchSweeper owner's three moves (`npm run admin -- sweeper …`): pause it, resume it, and
- * hand the operator role to the next gas tank generation after a tank key leaked. The owner key
- * (m/44'/60'/3'/0/0) signs these and nothing else; each transaction is a ledger row before it is
- * sent, like every transaction the service signs. The owner's gas comes from the gas tank when it
- * can pay, else the command says which address to fund.
- */
 const OWNER_CALL_GAS = 80_000n;
 const WAIT_MS = 60_000;
 
@@ -193,7 +193,7 @@ async function sendOwnerCall(db: Db, network: string, to: Address, data: Hex): P
       );
     });
   }
-  const chain = chainOf(networkConfig(network)!);
+  const chain = chainOf(requireNetworkConfig(network));
   const row = await db.transaction(async (tx) => {
     const nonce = await allocateNonce(tx, network, owner, count);
     const raw = await keys

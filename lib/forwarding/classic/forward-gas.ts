@@ -1,3 +1,9 @@
+/**
+ * pending → gas_sent: read the address's balance of the token, simulate sweeping all of it, fix
+ * gas price and limit (estimate × 1.3, never above MAX_SWEEP_GAS), and have the gas tank top the
+ * address up to exactly limit × price. Nothing is spent unless the simulation passes under the cap:
+ * a token that reverts, needs too much gas, or holds less than the ledger says is held instead.
+ */
 import { eq } from "drizzle-orm";
 import { type Address, encodeFunctionData, erc20Abi, type Hex } from "viem";
 import { gasTankGeneration, keyRingFor } from "../../chain/keys";
@@ -13,15 +19,10 @@ import { recordTransaction } from "../../ledger/record";
 import { addressHasOtherInFlight, applyForwardFact, hold, type StepOutcome, wait } from "../forward-records";
 import { sendForwardTransaction } from "./forward-ledger";
 
-/**
- * pending → gas_sent: read the address's balance of the token, simulate sweeping all of it, fix
- * gas price and limit (estimate × 1.3, never above MAX_SWEEP_GAS), and have the gas tank top the
- * address up to exactly limit × price. Nothing is spent unless the simulation passes under the cap:
- * a token that reverts, needs too much gas, or holds less than the ledger says is held instead.
- */
 /** How long forwards wait when the gas tank cannot pay their top-up. */
 export const GAS_TANK_LOW_PAUSE_SECONDS = 30;
 
+/** The ERC-20 transfer a sweep makes. */
 export function transferData(to: string, amount: bigint): Hex {
   return encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to as Address, amount] });
 }

@@ -1,14 +1,14 @@
+/**
+ * A forward's two transactions (the gas tank's top-up, the deposit key's sweep) are ledger rows:
+ * sent, re-sent, re-priced and settled by lib/ledger like every other transaction. This is the
+ * forward's side of that: send a recorded row, and ask how its nonce ended.
+ */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { type ChainTransaction, chainTransactions, forwards } from "../../db/schema";
 import { broadcastRecorded } from "../../ledger/broadcast";
 import { type NonceOutcome, settleNonce } from "../../ledger/settle";
 
-/**
- * A forward's two transactions (the gas tank's top-up, the deposit key's sweep) are ledger rows:
- * sent, re-sent, re-priced and settled by lib/ledger like every other transaction. This is the
- * forward's side of that: send a recorded row, and ask how its nonce ended.
- */
 export async function sendForwardTransaction(db: Db, row: ChainTransaction, forwardId: number): Promise<void> {
   const sent = await broadcastRecorded(db, row);
   if (!sent.sent)

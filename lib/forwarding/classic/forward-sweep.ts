@@ -1,3 +1,8 @@
+/**
+ * The classic sweep's second half: once the gas top-up is mined, the deposit key signs the token
+ * transfer of the address's whole balance (recorded in the ledger before it is sent), and its
+ * receipt completes the forward — or sends it back to planning, as forward-state.ts decides.
+ */
 import { and, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { keyRingFor } from "../../chain/keys";
