@@ -1,14 +1,19 @@
+/**
+ * The ledger's side of reconciliation (see reconcile.ts): differences read from the database
+ * alone — a service wallet's nonce taken by a transaction the service never signed, and a
+ * withdrawal recorded failed whose transfer was mined after all.
+ */
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { getAddress } from "viem";
 import type { Db } from "../db";
 import { chainTransactions, withdrawals } from "../db/schema";
-import type { Difference } from "./reconcile";
+import type { Difference } from "./reconcile-report";
 
 /**
- * The ledger's side of reconciliation: a nonce of a service wallet that went to a transaction the
- * service never signed (the ledger settled its rows as replaced by nothing of ours). Whatever
- * that transaction did, it was not ours — a key used elsewhere, or a withdrawal the chain may
- * have paid twice before the ledger existed — and an operator must look at the wallet's history.
+ * A nonce of a service wallet that went to a transaction the service never signed (the ledger
+ * settled its rows as replaced by nothing of ours). Whatever that transaction did, it was not
+ * ours — a key used elsewhere, or a withdrawal the chain may have paid twice before the ledger
+ * existed — and an operator must look at the wallet's history.
  */
 export async function nonceTakenDifferences(db: Db, network: string): Promise<Difference[]> {
   const rows = await db

@@ -1,7 +1,13 @@
+/**
+ * `recover --include-bnb`: the BNB left on derived addresses — gas dust on deposit addresses,
+ * withdrawal wallets' top-ups, every gas tank generation and the sweeper's owner — sent to the
+ * same address as the tokens, each transfer a ledger row first. Runs after the tokens (their
+ * moves need the tank's BNB); a balance worth less than twice its transfer fee stays.
+ */
 import { type Address, formatEther, type Hex } from "viem";
 import { MAX_GAS_TANK_GENERATIONS } from "../chain/gas-tank";
 import { type KeyPurpose, keyRingFor } from "../chain/keys";
-import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
+import { chainOf, publicClientFor, requireNetworkConfig } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
 import { getConfig } from "../config";
 import type { Db } from "../db";
@@ -10,12 +16,6 @@ import { broadcastRecorded } from "../ledger/broadcast";
 import { recordTransaction } from "../ledger/record";
 import { settleLedgerInFlight, waitForNonce } from "./recover-in-flight";
 
-/**
- * `recover --include-bnb`: the BNB left on derived addresses — gas dust on deposit addresses,
- * withdrawal wallets' top-ups, every gas tank generation and the sweeper's owner — sent to the
- * same address as the tokens, each transfer a ledger row first. Runs after the tokens (their
- * moves need the tank's BNB); a balance worth less than twice its transfer fee stays.
- */
 export interface BnbWallet {
   role: WalletRole;
   index: number;
@@ -42,6 +42,7 @@ export function serviceBnbWallets(): BnbWallet[] {
   ];
 }
 
+/** Lists the BNB worth moving on `wallets` and, unless a dry run, sends each to `to`, the gas tanks last. */
 export async function recoverBnb(
   db: Db,
   network: string,
@@ -54,8 +55,10 @@ export async function recoverBnb(
   // A contract as the recipient may need more than a plain transfer's 21,000.
   const gas = await client.estimateGas({ account: wallets[0]?.address ?? to, to, value: 1n }).catch(() => 21_000n);
   const fee = gas * gasPrice;
-  const balances = await Promise.all(wallets.map((w) => client.getBalance({ address: w.address })));
-  const worth = wallets.map((w, i) => ({ wallet: w, balance: balances[i]! })).filter((w) => w.balance > fee * 2n);
+  const balances = await Promise.all(
+    wallets.map(async (wallet) => ({ wallet, balance: await client.getBalance({ address: wallet.address }) })),
+  );
+  const worth = balances.filter((w) => w.balance > fee * 2n);
   // The gas tanks last: the other transfers need nothing from them, but a tank emptied first could not have topped anyone up.
   worth.sort((a, b) => Number(a.wallet.role === "gas_tank") - Number(b.wallet.role === "gas_tank"));
   const total = worth.reduce((sum, w) => sum + w.balance - fee, 0n);
@@ -66,7 +69,7 @@ export async function recoverBnb(
   if (options.dryRun) return { moved: 0, notMoved: 0 };
 
   const keys = keyRingFor(getConfig().masterMnemonic);
-  const chain = chainOf(networkConfig(network)!);
+  const chain = chainOf(requireNetworkConfig(network));
   let moved = 0;
   let notMoved = 0;
   for (const { wallet } of worth) {

@@ -1,3 +1,8 @@
+/**
+ * What recovery waits for before it signs anything: a transaction still in flight — recorded in
+ * the ledger by an earlier, interrupted run, or seen pending on chain — is settled first, so
+ * nothing is sent twice and no new transfer waits behind a nonce hole.
+ */
 import { and, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { publicClientFor } from "../chain/networks";
@@ -5,11 +10,7 @@ import type { Db } from "../db";
 import { type ChainTransaction, chainTransactions } from "../db/schema";
 import { settleNonce } from "../ledger/settle";
 
-/**
- * What recovery waits for before it signs anything: a transaction still in flight — recorded in
- * the ledger by an earlier, interrupted run, or seen pending on chain — is settled first, so
- * nothing is sent twice and no new transfer waits behind a nonce hole.
- */
+/** How long recovery waits for a wallet's transaction in flight before it asks to be run again. */
 export const SETTLE_WAIT_MS = 60_000;
 
 /**

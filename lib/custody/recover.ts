@@ -1,21 +1,3 @@
-import { eq, max, sql } from "drizzle-orm";
-import { type Address, erc20Abi, formatUnits, getAddress, type Hex, isAddress } from "viem";
-import { ensureGasBalance } from "../chain/gas-top-up";
-import { keyRingFor } from "../chain/keys";
-import { readHoldings } from "../chain/multicall";
-import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
-import { allocateNonce } from "../chain/nonces";
-import { getConfig } from "../config";
-import type { Db } from "../db";
-import { rowsOf } from "../db/rows";
-import { domains, paymentSessions, tokenCatalogue } from "../db/schema";
-import { AppError } from "../errors";
-import { transferData } from "../forwarding/classic/forward-gas";
-import { broadcastRecorded } from "../ledger/broadcast";
-import { recordTransaction } from "../ledger/record";
-import { recoverBnb, serviceBnbWallets } from "./recover-bnb";
-import { SETTLE_WAIT_MS, settleInFlight, settleLedgerInFlight, waitForNonce } from "./recover-in-flight";
-
 /**
  * Recovery from the mnemonic alone (DESIGN.md §16): derive the deposit addresses and withdrawal
  * wallets, find every balance of the tokens the gateway accepts on them, and sweep each to one
@@ -23,7 +5,27 @@ import { SETTLE_WAIT_MS, settleInFlight, settleLedgerInFlight, waitForNonce } fr
  * chain each time, so a second run moves nothing and an interrupted one picks up where it stopped
  * (a transaction still in flight from the earlier run is waited for, never sent again). Each
  * transfer it signs is a ledger row (kind "recovery") before it is sent, as every transaction is.
+ *
+ * This file is the command's flow; finding what is stranded is `recover-scan.ts`, moving it
+ * `recover-sweep.ts`, the BNB (--include-bnb) `recover-bnb.ts`, waiting out what is in flight
+ * `recover-in-flight.ts`.
  */
+import { max, sql } from "drizzle-orm";
+import { type Address, formatUnits, getAddress, type Hex, isAddress } from "viem";
+import { keyRingFor } from "../chain/keys";
+import { networkConfig } from "../chain/networks";
+import { getConfig } from "../config";
+import type { Db } from "../db";
+import { rowsOf } from "../db/rows";
+import { domains, paymentSessions } from "../db/schema";
+import { AppError } from "../errors";
+import { recoverBnb, serviceBnbWallets } from "./recover-bnb";
+import { settleLedgerInFlight } from "./recover-in-flight";
+import { type StrandedBalance, scanWallets, type TokenRef, tokensToFind, type WalletRef } from "./recover-scan";
+import { sweepWallet } from "./recover-sweep";
+
+export type { StrandedBalance, TokenRef, WalletRef } from "./recover-scan";
+
 export interface RecoverOptions {
   network: string;
   to: string;
@@ -39,21 +41,6 @@ export interface RecoverOptions {
   includeBnb?: boolean;
 }
 
-export interface WalletRef {
-  kind: "deposit" | "withdrawal";
-  index: number;
-  address: Address;
-}
-export interface TokenRef {
-  contract: Address;
-  symbol: string;
-  decimals: number;
-}
-export interface StrandedBalance {
-  wallet: WalletRef;
-  token: TokenRef;
-  balance: bigint;
-}
 export interface RecoverReport {
   network: string;
   scanned: { deposits: [number, number]; withdrawals: [number, number] };
@@ -71,6 +58,10 @@ export const DEFAULT_DEPOSIT_GAP = 1000;
 const WITHDRAWAL_GAP = 200;
 const SWEEPING_AT_ONCE = 4;
 
+/**
+ * Scans both kinds of wallet, prints what is stranded and, unless a dry run, sweeps it wallet by
+ * wallet (SWEEPING_AT_ONCE at a time) to `options.to`; the BNB after the tokens, when asked.
+ */
 export async function recoverFunds(db: Db, options: RecoverOptions): Promise<RecoverReport> {
   const print = options.print ?? (() => {});
   const network = networkConfig(options.network);
@@ -179,168 +170,6 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
     `  moved ${report.moved.length} of ${stranded.length} balance(s) to ${to}${report.skipped.length ? `; ${report.skipped.length} not moved (see above)` : ""}`,
   );
   return withBnb();
-}
-
-/** Every token the gateway ever accepted on the network (disallowed ones too: paid before), plus `extra`. */
-async function tokensToFind(db: Db, network: string, extra: string[], print: (line: string) => void): Promise<TokenRef[]> {
-  const catalogue = await db
-    .select({ contract: tokenCatalogue.contractAddress, symbol: tokenCatalogue.symbol, decimals: tokenCatalogue.decimals })
-    .from(tokenCatalogue)
-    .where(eq(tokenCatalogue.network, network));
-  const found: TokenRef[] = catalogue.map((t) => ({ contract: getAddress(t.contract), symbol: t.symbol, decimals: t.decimals }));
-  const client = publicClientFor(network);
-  for (const raw of extra) {
-    if (!isAddress(raw, { strict: false })) throw new AppError("VALIDATION_ERROR", `--token ${raw} is not an address`);
-    const contract = getAddress(raw);
-    if (found.some((t) => t.contract === contract)) continue;
-    const [symbol, decimals] = await Promise.all([
-      client.readContract({ address: contract, abi: erc20Abi, functionName: "symbol" }),
-      client.readContract({ address: contract, abi: erc20Abi, functionName: "decimals" }),
-    ]).catch(() => {
-      throw new AppError("VALIDATION_ERROR", `--token ${contract} does not answer symbol() and decimals() on ${network}`);
-    });
-    found.push({ contract, symbol: String(symbol).slice(0, 32), decimals: Number(decimals) });
-  }
-  // A catalogue entry with no contract behind it on this chain (a test chain, say) holds nothing.
-  const deployed = await Promise.all(found.map(async (t) => Boolean(await client.getCode({ address: t.contract }))));
-  for (const [i, t] of found.entries()) if (!deployed[i]) print(`  (${t.symbol} ${t.contract} has no contract on ${network}: skipped)`);
-  return found.filter((_, i) => deployed[i]);
-}
-
-interface ScanPlan {
-  derive: (index: number) => WalletRef;
-  from: number;
-  to?: number;
-  /** The ledger's highest index, if the database still knows it: always scanned. */
-  knownUpTo: number;
-  gap: number;
-}
-
-/**
- * Balances of derived wallets, window by window. With an explicit end, exactly [from, to]; else
- * until `gap` wallets in a row after the last one that ever held something (BNB dust stays on a
- * swept deposit address, so "held something" also finds used and emptied ones).
- */
-async function scanWallets(network: string, tokens: TokenRef[], plan: ScanPlan) {
-  const wallets: WalletRef[] = [];
-  const stranded: StrandedBalance[] = [];
-  const unreadable: { wallet: WalletRef; token: TokenRef }[] = [];
-  let lastUsed = Math.max(plan.knownUpTo, plan.from - 1);
-  let start = plan.from;
-  const window = plan.to !== undefined ? Math.max(1, Math.min(plan.gap, plan.to - plan.from + 1)) : plan.gap;
-  for (;;) {
-    const end = plan.to !== undefined ? Math.min(plan.to, start + window - 1) : start + window - 1;
-    const batch = Array.from({ length: end - start + 1 }, (_, i) => plan.derive(start + i));
-    wallets.push(...batch);
-    const holdings = await readHoldings(
-      network,
-      batch.map((w) => w.address),
-      tokens.map((t) => t.contract),
-    );
-    const byOwner = new Map(batch.map((w) => [w.address, w]));
-    for (const h of holdings) {
-      if (h.unreadable && h.token !== null)
-        unreadable.push({ wallet: byOwner.get(h.owner)!, token: tokens.find((t) => t.contract === h.token)! });
-      if (h.balance === 0n) continue;
-      const wallet = byOwner.get(h.owner)!;
-      lastUsed = Math.max(lastUsed, wallet.index);
-      if (h.token !== null) stranded.push({ wallet, token: tokens.find((t) => t.contract === h.token)!, balance: h.balance });
-    }
-    if (plan.to !== undefined ? end >= plan.to : end >= lastUsed + plan.gap)
-      return { wallets, stranded, unreadable, range: [plan.from, end] as [number, number] };
-    start = end + 1;
-  }
-}
-
-type SweepOutcome = (StrandedBalance & { txHash: Hex }) | (StrandedBalance & { reason: string });
-
-/** Moves the wallet's balances to `to`: gas first (recorded, from the tank), then one transfer per token. */
-async function sweepWallet(db: Db, network: string, balances: StrandedBalance[], to: Address): Promise<SweepOutcome[]> {
-  const wallet = balances[0]!.wallet;
-  const client = publicClientFor(network);
-  const cap = getConfig().maxSweepGas;
-  try {
-    await settleLedgerInFlight(db, network, wallet.address);
-    await settleInFlight(network, wallet.address);
-  } catch (error) {
-    return balances.map((b) => ({ ...b, reason: error instanceof Error ? error.message : String(error) }));
-  }
-  const outcomes: SweepOutcome[] = [];
-  const plans: { balance: StrandedBalance; gas: bigint }[] = [];
-  // Read again: an earlier, interrupted run may have moved some already.
-  const fresh = await readHoldings(
-    network,
-    [wallet.address],
-    balances.map((b) => b.token.contract),
-  );
-  for (const b of balances) {
-    const amount = fresh.find((h) => h.token === b.token.contract)?.balance ?? 0n;
-    if (amount === 0n) continue;
-    const current = { ...b, balance: amount };
-    try {
-      const estimate = await client.estimateGas({ account: wallet.address, to: b.token.contract, data: transferData(to, amount) });
-      if (estimate > cap)
-        outcomes.push({ ...current, reason: `the transfer needs ${estimate} gas, above MAX_SWEEP_GAS (${cap}); nothing was spent` });
-      else plans.push({ balance: current, gas: (estimate * 13n + 9n) / 10n < cap ? (estimate * 13n + 9n) / 10n : cap });
-    } catch {
-      outcomes.push({ ...current, reason: "the token's transfer reverts in simulation; nothing was spent" });
-    }
-  }
-  if (plans.length === 0) return outcomes;
-
-  const gasPrice = await client.getGasPrice();
-  try {
-    await ensureGasBalance(db, network, wallet.address, plans.reduce((sum, p) => sum + p.gas, 0n) * gasPrice);
-  } catch (error) {
-    return [...outcomes, ...plans.map((p) => ({ ...p.balance, reason: error instanceof Error ? error.message : String(error) }))];
-  }
-  const keys = keyRingFor(getConfig().masterMnemonic);
-  const signer = keys.signer(wallet.kind === "deposit" ? "deposit" : "withdrawal", wallet.index);
-  const chain = chainOf(networkConfig(network)!);
-  const chainCount = await client.getTransactionCount({ address: wallet.address, blockTag: "pending" });
-  for (const { balance, gas } of plans) {
-    // A ledger row like every transaction the service signs (with an empty database too: the nonce comes from the chain then).
-    const row = await db.transaction(async (tx) => {
-      const nonce = await allocateNonce(tx, network, wallet.address, chainCount);
-      const raw = await signer.signTransaction({
-        chain,
-        chainId: chain.id,
-        type: "legacy",
-        to: balance.token.contract,
-        data: transferData(to, balance.balance),
-        gas,
-        gasPrice,
-        nonce,
-      });
-      return recordTransaction(tx, {
-        network,
-        walletRole: wallet.kind,
-        walletIndex: wallet.index,
-        wallet: wallet.address,
-        kind: "recovery",
-        raw,
-      });
-    });
-    const hash = row.txHash as Hex;
-    const sent = await broadcastRecorded(db, row);
-    if (!sent.sent) {
-      outcomes.push({ ...balance, reason: `the network refused the transfer (${sent.kind}); run recover again` });
-      break; // later nonces would wait behind this one
-    }
-    const settled = await waitForNonce(db, row);
-    if (!settled)
-      outcomes.push({
-        ...balance,
-        reason: `sent as ${hash}, not mined within ${SETTLE_WAIT_MS / 1000} s; run recover again to wait for it`,
-      });
-    else if (settled.kind !== "recovery" || settled.status !== "mined")
-      outcomes.push({
-        ...balance,
-        reason: `the transfer ${settled.txHash} ${settled.status === "reverted" ? "reverted" : "was replaced"}`,
-      });
-    else outcomes.push({ ...balance, txHash: settled.txHash as Hex });
-  }
-  return outcomes;
 }
 
 function describe(s: StrandedBalance): string {

@@ -1,3 +1,8 @@
+/**
+ * `admin status`: the operator's one screen — networks, gas tanks, stuck wallets, gas spent for
+ * merchants, queues and the last reconciliation — and whether any of it needs attention. The
+ * counts per status are shared with /metrics.
+ */
 import { sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { rowsOf } from "../db/rows";
@@ -5,7 +10,7 @@ import { topGasSpenders, utcDayStart } from "../gas/spend";
 import { getHealth } from "../health";
 import { walletStalls } from "../ledger/watchdog";
 import { formatAmount } from "../payments/amount";
-import { lastReconciliation } from "./reconcile";
+import { lastReconciliation } from "./reconcile-report";
 
 /** Lag (blocks) above which a network counts as behind in the operator's view (the alert's threshold). */
 const LAG_ALERT_BLOCKS = 20;

@@ -1,19 +1,24 @@
-export * from "./api-keys";
+/**
+ * The whole database schema: the one entry drizzle-kit reads (drizzle.config.ts) and the one module
+ * the rest of the code imports tables and row types from (`…/db/schema`). Tables live by area in
+ * merchants/, payments/ and engine/ (README.md).
+ */
 export * from "./app-state";
-export * from "./chain-state";
-export * from "./chain-transactions";
-export * from "./deposits";
-export * from "./domains";
-export * from "./forwards";
-export * from "./gas-charges";
-export * from "./idempotency";
-export * from "./network-batching";
-export * from "./packages";
-export * from "./payment-sessions";
-export * from "./quarantine";
-export * from "./sweep-batches";
-export * from "./token-catalogue";
-export * from "./tokens";
-export * from "./users";
-export * from "./webhooks";
-export * from "./withdrawals";
+export * from "./engine/chain-state";
+export * from "./engine/chain-transactions";
+export * from "./engine/forwards";
+export * from "./engine/network-batching";
+export * from "./engine/quarantine";
+export * from "./engine/sweep-batches";
+export * from "./merchants/api-keys";
+export * from "./merchants/domains";
+export * from "./merchants/gas-charges";
+export * from "./merchants/idempotency";
+export * from "./merchants/packages";
+export * from "./merchants/token-catalogue";
+export * from "./merchants/tokens";
+export * from "./merchants/users";
+export * from "./merchants/webhooks";
+export * from "./payments/deposits";
+export * from "./payments/payment-sessions";
+export * from "./payments/withdrawals";

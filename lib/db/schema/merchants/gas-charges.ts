@@ -1,5 +1,5 @@
 import { bigint, index, integer, pgTable, primaryKey } from "drizzle-orm/pg-core";
-import { chainTransactions } from "./chain-transactions";
+import { chainTransactions } from "../engine/chain-transactions";
 import { users } from "./users";
 
 /**

@@ -1,5 +1,5 @@
 import { bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz, updatedAt } from "./columns";
+import { createdAt, timestamptz, updatedAt } from "../columns";
 
 export const users = pgTable(
   "users",

@@ -1,5 +1,5 @@
 import { bigint, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { timestamptz, updatedAt } from "./columns";
+import { timestamptz, updatedAt } from "../columns";
 
 /** Next nonce per sending wallet, allocated under a row lock (SELECT … FOR UPDATE). */
 export const walletNonces = pgTable(

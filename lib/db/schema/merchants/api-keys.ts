@@ -1,5 +1,5 @@
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz } from "./columns";
+import { createdAt, timestamptz } from "../columns";
 import { users } from "./users";
 
 export const apiKeys = pgTable(

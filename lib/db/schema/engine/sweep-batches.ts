@@ -1,16 +1,16 @@
-import { sql } from "drizzle-orm";
-import { bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { chainTransactions } from "./chain-transactions";
-import { amount, createdAt, timestamptz, updatedAt } from "./columns";
-
 /**
  * What batched (EIP-7702) sweeping asked the gas tank to send — the one-time deployments of the
- * sweep contracts and the batches themselves (and, before the ledger, the cancels that filled a
- * refused batch's nonce) — with what a batch carries (token, entries, authorizations). The signed
- * transaction is a ledger row (chainTxId): the ledger sends, re-prices and settles it; this row
- * takes its outcome, and a batch applies it to its forwards.
+ * sweep contracts and the batches themselves — with what a batch carries (token, entries,
+ * authorizations). `cancel` rows are older than the ledger, which fills a refused nonce itself now.
+ * The signed transaction is a ledger row (chainTxId): the ledger sends, re-prices and settles it;
+ * this row takes its outcome, and a batch applies it to its forwards.
  *   sent ──(receipt)──▶ mined | reverted;  sent ──(its nonce used by another transaction)──▶ replaced
  */
+import { sql } from "drizzle-orm";
+import { bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { amount, createdAt, timestamptz, updatedAt } from "../columns";
+import { chainTransactions } from "./chain-transactions";
+
 export const SWEEP_BATCH_KINDS = ["sweep", "deploy_sweeper", "deploy_delegate", "cancel"] as const;
 export const SWEEP_BATCH_STATUSES = ["sent", "mined", "reverted", "replaced"] as const;
 

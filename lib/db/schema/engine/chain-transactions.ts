@@ -1,7 +1,3 @@
-import { sql } from "drizzle-orm";
-import { type AnyPgColumn, bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { amount, createdAt, timestamptz, updatedAt } from "./columns";
-
 /**
  * The ledger of every transaction the service signs (DESIGN.md §17). A row is written, signed,
  * in the same database transaction that takes its nonce, before it is ever broadcast; only these
@@ -14,6 +10,10 @@ import { amount, createdAt, timestamptz, updatedAt } from "./columns";
  * A row at the wallet's next nonce that is not mined in time is re-priced (the same payload at a
  * higher fee) or cancelled (a 0-value self-transfer): a new row with `replacesId`, same nonce.
  */
+import { sql } from "drizzle-orm";
+import { type AnyPgColumn, bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { amount, createdAt, timestamptz, updatedAt } from "../columns";
+
 export const CHAIN_TRANSACTION_KINDS = [
   /** Gas tank → deposit address: the BNB a classic sweep needs. */
   "sweep_gas",

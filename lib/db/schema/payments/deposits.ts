@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { amount, createdAt, timestamptz } from "./columns";
+import { amount, createdAt, timestamptz } from "../columns";
 import { paymentSessions } from "./payment-sessions";
 
 /** One confirmed ERC-20 Transfer into a deposit address, keyed by the chain's own ids. */

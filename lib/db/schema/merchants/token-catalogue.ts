@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
-import { amount, createdAt, updatedAt } from "./columns";
+import { amount, createdAt, updatedAt } from "../columns";
 
 /**
  * The tokens this gateway accepts, per network: the operator's decision (npm run admin -- tokens

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgSequence, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { apiKeys } from "./api-keys";
-import { amount, amountSum, createdAt, timestamptz, updatedAt } from "./columns";
-import { domains } from "./domains";
-import { tokens } from "./tokens";
-import { users } from "./users";
+import { amount, amountSum, createdAt, timestamptz, updatedAt } from "../columns";
+import { apiKeys } from "../merchants/api-keys";
+import { domains } from "../merchants/domains";
+import { tokens } from "../merchants/tokens";
+import { users } from "../merchants/users";
 
 /**
  * HD index of the next deposit address (m/44'/60'/0'/0/i). A sequence never hands out the same

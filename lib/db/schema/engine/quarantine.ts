@@ -1,5 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns";
+import { createdAt } from "../columns";
 
 /**
  * Logs the scanner could not decode or record, kept raw with the reason (npm run admin --

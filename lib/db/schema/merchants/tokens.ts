@@ -1,5 +1,5 @@
 import { index, integer, pgTable, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns";
+import { createdAt } from "../columns";
 import { users } from "./users";
 
 /** A BEP-20 contract a merchant accepts, on one network. */

@@ -1,15 +1,14 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { amount, amountSum, createdAt, timestamptz, updatedAt } from "../columns";
+import { deposits } from "../payments/deposits";
 import { chainTransactions } from "./chain-transactions";
-import { amount, amountSum, createdAt, timestamptz, updatedAt } from "./columns";
-import { deposits } from "./deposits";
 
 /**
  * Classic: pending → gas_sent → sweep_sent → completed. Batched (EIP-7702): pending → batched →
  * completed, or back to pending as `classicOnly` when its entry of the batch failed. Either way
  * held when it needs the operator (over the gas cap, balance short, token reverts, too many
- * failed attempts). Forwards that failed before held existed were turned into held ones by
- * migration 0007.
+ * failed attempts).
  */
 export const FORWARD_STATUSES = ["pending", "gas_sent", "sweep_sent", "batched", "completed", "held"] as const;
 export type ForwardStatus = (typeof FORWARD_STATUSES)[number];

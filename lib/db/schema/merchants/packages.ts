@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { amount, createdAt, timestamptz, updatedAt } from "./columns";
+import { amount, createdAt, timestamptz, updatedAt } from "../columns";
 import { users } from "./users";
 
 /** Plans a merchant can hold; seeded by migration. */

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz, updatedAt } from "./columns";
+import { createdAt, timestamptz, updatedAt } from "../columns";
 import { domains } from "./domains";
 import { users } from "./users";
 

@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, timestamptz } from "../columns";
 import { apiKeys } from "./api-keys";
-import { createdAt, timestamptz } from "./columns";
 
 /**
  * `Idempotency-Key` records: the first request inserts a row (unique per key + scope), does the

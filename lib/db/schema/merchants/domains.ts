@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz, updatedAt } from "./columns";
+import { createdAt, timestamptz, updatedAt } from "../columns";
 import { users } from "./users";
 
 /**

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import { bigint, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { apiKeys } from "./api-keys";
-import { chainTransactions } from "./chain-transactions";
-import { amount, createdAt, timestamptz, updatedAt } from "./columns";
-import { domains } from "./domains";
-import { tokens } from "./tokens";
-import { users } from "./users";
+import { amount, createdAt, timestamptz, updatedAt } from "../columns";
+import { chainTransactions } from "../engine/chain-transactions";
+import { apiKeys } from "../merchants/api-keys";
+import { domains } from "../merchants/domains";
+import { tokens } from "../merchants/tokens";
+import { users } from "../merchants/users";
 
 export const WITHDRAWAL_STATUSES = ["submitted", "completed", "failed"] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
