@@ -25,6 +25,7 @@ describe("migrations", () => {
       "forwards",
       "gas_charges",
       "idempotency_records",
+      "network_batching",
       "payment_sessions",
       "plans",
       "quarantined_logs",
