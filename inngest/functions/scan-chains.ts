@@ -1,4 +1,4 @@
-import { configuredNetworks, scanNetworkStep } from "@/lib/jobs/steps";
+import { scanRoundStep } from "@/lib/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { forwardRequested } from "../events";
@@ -6,7 +6,8 @@ import { forwardRequested } from "../events";
 /**
  * Cron is minute-granular, payments must be seen within seconds: each minute's run (singleton:
  * a run still going makes the next one skip) scans, sleeps a little and scans again, for most of
- * the minute. New deposits are handed to forward-deposit as events.
+ * the minute. A network whose scan fails is skipped until the next round; the others go on. New
+ * deposits are handed to forward-deposit as events.
  */
 export const SCAN_ROUNDS = 25;
 export const SCAN_PAUSE = "2s";
@@ -17,20 +18,7 @@ export const scanChains = inngest.createFunction(
   async ({ step }) => {
     let transfers = 0;
     for (let round = 0; round < SCAN_ROUNDS; round++) {
-      const found = await step.run(`scan-${round}`, async () => {
-        const db = await jobDb();
-        const forwards: { forwardId: number; fromAddress: string }[] = [];
-        let seen = 0;
-        for (const network of configuredNetworks()) {
-          for (let i = 0; i < MAX_RANGES_PER_ROUND; i++) {
-            const result = await scanNetworkStep(db, network);
-            seen += result.transfers;
-            forwards.push(...result.forwards);
-            if (result.behind === 0) break;
-          }
-        }
-        return { seen, forwards };
-      });
+      const found = await step.run(`scan-${round}`, async () => scanRoundStep(await jobDb(), MAX_RANGES_PER_ROUND));
       transfers += found.seen;
       if (found.forwards.length > 0) {
         await step.sendEvent(

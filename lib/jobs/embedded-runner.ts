@@ -5,14 +5,13 @@ import { log } from "../log";
 import { publicScanError } from "../scanner/scanner";
 import { WebhookPump } from "../webhooks/pump";
 import {
-  configuredNetworks,
   confirmWithdrawalsStep,
   dueForwardsStep,
   expireDueStep,
   forwardStep,
   planForwardsStep,
   reconcileIfDueStep,
-  scanNetworkStep,
+  scanRoundStep,
 } from "./steps";
 
 /**
@@ -64,19 +63,13 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
 
   loops.push(
     loop("scan", getConfig().scanIntervalMs, async () => {
-      for (const network of configuredNetworks()) {
-        try {
-          for (let i = 0; i < MAX_RANGES_PER_TICK; i++) {
-            const result = await scanNetworkStep(handle.db, network);
-            // Payments just recorded have their events in the outbox: send them now, not next tick.
-            if (result.transfers > 0) webhooks.pump().catch(() => {});
-            if (result.behind === 0) break;
-          }
-        } catch (error) {
-          state.lastError = `scan ${network}: ${publicScanError(error)}`;
-          log.warn({ network, err: errorText(error) }, "scan failed; retrying next poll");
-        }
-      }
+      const round = await scanRoundStep(handle.db, MAX_RANGES_PER_TICK, {
+        // Payments just recorded have their events in the outbox: send them now, not next tick.
+        afterRange: (range) => {
+          if (range.transfers > 0) webhooks.pump().catch(() => {});
+        },
+      });
+      for (const { network, error } of round.failed) state.lastError = `scan ${network}: ${error}`;
       state.lastScanAt = new Date().toISOString();
     }),
     loop("work", 1000, async () => {

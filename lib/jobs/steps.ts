@@ -1,6 +1,13 @@
+/**
+ * The engine's job steps: what one round of each job does, the same under both drivers — the embedded runner calls them in its loops, each Inngest function
+ * wraps them in step.run. Each is idempotent and reads what is left to do from the database, so a
+ * step that is cut off and run again resumes where it stopped.
+ */
+
 import { listNetworks } from "../chain/networks";
 import { lastReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
 import type { Db } from "../db";
+import { errorText } from "../error-text";
 import { planFlaggedDeposits, type QueuedForward } from "../forwarding/forward-plan";
 import { askAgainAt } from "../forwarding/forward-schedule";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../forwarding/forwarder";
@@ -10,15 +17,10 @@ import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { expireDueSessions } from "../payments/expire-due";
 import { recordTransfers } from "../payments/record-transfers";
-import { recordScanError, scanOnce } from "../scanner/scanner";
+import { publicScanError, recordScanError, scanOnce } from "../scanner/scanner";
 import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../webhooks/dispatch";
 import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
 
-/**
- * The engine's job steps, independent of what drives them (the embedded runner or Inngest).
- * Each is idempotent and reads what is left to do from the database, so a step that is cut off
- * and run again resumes where it stopped.
- */
 export interface ScanStepResult {
   network: string;
   behind: number;
@@ -46,6 +48,50 @@ export async function scanNetworkStep(db: Db, network: string): Promise<ScanStep
 
 export function configuredNetworks(): string[] {
   return listNetworks().map((n) => n.name);
+}
+
+/** One round of the scan job over every network (a step's output: small, JSON). */
+export interface ScanRoundResult {
+  /** Transfers recorded in this round, over every network. */
+  seen: number;
+  /** The sweeps the round's deposits made due. */
+  forwards: QueuedForward[];
+  /** Networks still behind the confirmed head once their page of ranges was used. */
+  behind: string[];
+  /** Networks whose scan failed this round, with the error as /api/health shows it (also recorded on the network's cursor). */
+  failed: { network: string; error: string }[];
+}
+
+/**
+ * One round of the scan job: each network in turn takes its next ranges while it is behind, at
+ * most `ranges` of them. A network whose scan throws is skipped until the
+ * next round — its error recorded by scanNetworkStep — and the round goes on with the others.
+ * `afterRange` sees each range as it is done (the embedded runner sends new payments' webhooks at once).
+ */
+export async function scanRoundStep(
+  db: Db,
+  ranges: number,
+  options: { networks?: string[]; afterRange?: (result: ScanStepResult) => void } = {},
+): Promise<ScanRoundResult> {
+  const round: ScanRoundResult = { seen: 0, forwards: [], behind: [], failed: [] };
+  for (const network of options.networks ?? configuredNetworks()) {
+    try {
+      let behind = 0;
+      for (let range = 0; range < ranges; range++) {
+        const result = await scanNetworkStep(db, network);
+        round.seen += result.transfers;
+        round.forwards.push(...result.forwards);
+        options.afterRange?.(result);
+        behind = result.behind;
+        if (behind === 0) break;
+      }
+      if (behind > 0) round.behind.push(network);
+    } catch (error) {
+      round.failed.push({ network, error: publicScanError(error) });
+      log.warn({ network, err: errorText(error) }, "scan failed; retrying next round, the other networks go on");
+    }
+  }
+  return round;
 }
 
 export async function expireDueStep(db: Db): Promise<number> {
