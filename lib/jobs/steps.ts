@@ -1,5 +1,6 @@
 /**
- * The engine's job steps: what one round of each job does, the same under both drivers — the embedded runner calls them in its loops, each Inngest function
+ * The engine's job steps: what one round of each job does (schedule.ts declares the jobs), the
+ * same under both drivers — the embedded runner calls them in its loops, each Inngest function
  * wraps them in step.run. Each is idempotent and reads what is left to do from the database, so a
  * step that is cut off and run again resumes where it stopped.
  */
@@ -20,6 +21,7 @@ import { recordTransfers } from "../payments/record-transfers";
 import { publicScanError, recordScanError, scanOnce } from "../scanner/scanner";
 import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../webhooks/dispatch";
 import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
+import { SCHEDULE } from "./schedule";
 
 export interface ScanStepResult {
   network: string;
@@ -64,7 +66,7 @@ export interface ScanRoundResult {
 
 /**
  * One round of the scan job: each network in turn takes its next ranges while it is behind, at
- * most `ranges` of them. A network whose scan throws is skipped until the
+ * most `ranges` of them (the schedule's page). A network whose scan throws is skipped until the
  * next round — its error recorded by scanNetworkStep — and the round goes on with the others.
  * `afterRange` sees each range as it is done (the embedded runner sends new payments' webhooks at once).
  */
@@ -83,7 +85,7 @@ export async function scanRoundStep(
         round.forwards.push(...result.forwards);
         options.afterRange?.(result);
         behind = result.behind;
-        if (behind === 0) break;
+        if (SCHEDULE.scan.pause[behind > 0 ? "behind" : "caught-up"] !== "at-once") break;
       }
       if (behind > 0) round.behind.push(network);
     } catch (error) {
@@ -123,7 +125,7 @@ export interface ForwardStepResult {
 export async function forwardStep(db: Db, forwardId: number): Promise<ForwardStepResult> {
   const { outcome, dueAt } = await advanceForward(db, forwardId);
   if (outcome === "held") log.error({ forwardId }, "forward held: needs the operator (npm run admin -- forwards held)");
-  const finished = outcome === "completed" || outcome === "held";
+  const finished = SCHEDULE.forward.pause[outcome] === "done";
   return { outcome, askAgainAt: finished ? null : askAgainAt(dueAt, new Date()).toISOString() };
 }
 
@@ -146,11 +148,12 @@ export async function deliverWebhookStep(db: Db, claim: Pick<ClaimedDelivery, "d
   return attemptDelivery(db, claim);
 }
 
-/** How often the ledger is reconciled against the chain by the job drivers. */
-export const RECONCILE_EVERY_MS = 24 * 3600 * 1000;
-
 /** Reconciles when the last run is older than `everyMs` (restarts do not re-run it); returns the differences, or null when not due. */
-export async function reconcileIfDueStep(db: Db, everyMs = RECONCILE_EVERY_MS, now = new Date()): Promise<number | null> {
+export async function reconcileIfDueStep(
+  db: Db,
+  everyMs: number = SCHEDULE.reconcile.embedded.minGapMs,
+  now = new Date(),
+): Promise<number | null> {
   const last = await lastReconciliation(db);
   if (last && now.getTime() - Date.parse(last.ranAt) < everyMs) return null;
   const result = await reconcile(db);
