@@ -1,7 +1,8 @@
+/** Every Inngest step starts from the process's database (started and migrated once). */
+
 import { type Db, getDb } from "@/lib/db";
 import { ensureStarted } from "@/lib/startup";
 
-/** Every Inngest step starts from the process's database (started and migrated once). */
 export async function jobDb(): Promise<Db> {
   await ensureStarted();
   return getDb();

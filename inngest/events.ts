@@ -1,12 +1,15 @@
+/** The events between Inngest functions; their names are the schedule's (lib/jobs/schedule.ts). */
+
 import { eventType } from "inngest";
 import { z } from "zod";
+import { SCHEDULE } from "@/lib/jobs/schedule";
 
 /** A recorded deposit waits to be forwarded; runs are serialised per deposit address. */
-export const forwardRequested = eventType("bsc-pay/forward.requested", {
+export const forwardRequested = eventType(SCHEDULE.forward.inngest.trigger.event, {
   schema: z.object({ forwardId: z.number().int().positive(), fromAddress: z.string() }),
 });
 
 /** A leased webhook delivery to attempt; runs are limited per endpoint. */
-export const webhookDue = eventType("bsc-pay/webhook.due", {
+export const webhookDue = eventType(SCHEDULE.deliver.inngest.trigger.event, {
   schema: z.object({ deliveryId: z.number().int().positive(), endpointId: z.number().int().positive(), lease: z.string() }),
 });

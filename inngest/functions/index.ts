@@ -1,3 +1,8 @@
+/**
+ * The functions served at /api/inngest (JOBS=inngest): one per job of the schedule
+ * (lib/jobs/schedule.ts); tests/unit/job-schedule.test.ts checks that they match.
+ */
+
 import { forwardDeposit } from "./forward-deposit";
 import { confirmWithdrawals, expireSessions, reconcileDaily, requeueForwards } from "./maintenance";
 import { scanChains } from "./scan-chains";

@@ -1,55 +1,48 @@
-import {
-  confirmWithdrawalsStep,
-  dueForwardsStep,
-  expireDueStep,
-  planForwardsStep,
-  RECONCILE_EVERY_MS,
-  reconcileIfDueStep,
-} from "@/lib/jobs/steps";
+/**
+ * The schedule's cron jobs besides scanning and webhooks: expire-sessions, requeue-forwards and
+ * confirm-withdrawals every minute (the last going round every few seconds while withdrawals are
+ * pending), and reconcile-daily at 04:00 UTC.
+ */
+
+import { SCHEDULE } from "@/lib/jobs/schedule";
+import { confirmWithdrawalsStep, dueForwardsStep, expireDueStep, planForwardsStep, reconcileIfDueStep } from "@/lib/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { forwardRequested } from "../events";
+import { cronOptions, runRounds } from "../job-function";
 
-/** Every minute: expire due sessions (reads are exact anyway) and re-queue forwards left open. */
-export const expireSessions = inngest.createFunction(
-  { id: "expire-sessions", triggers: [{ cron: "* * * * *" }], singleton: { mode: "skip" } },
-  async ({ step }) => ({ expired: await step.run("expire", async () => expireDueStep(await jobDb())) }),
-);
+const { expire, requeue, confirm, reconcile } = SCHEDULE;
+export const CONFIRM_ROUNDS = confirm.inngest.rounds;
 
-export const requeueForwards = inngest.createFunction(
-  { id: "requeue-forwards", triggers: [{ cron: "* * * * *" }], singleton: { mode: "skip" } },
-  async ({ step }) => {
-    await step.run("plan-forwards", async () => (await planForwardsStep(await jobDb())).length);
-    const due = await step.run("due-forwards", async () => dueForwardsStep(await jobDb(), 200));
-    if (due.length > 0)
-      await step.sendEvent(
-        "requeue",
-        due.map((data) => forwardRequested.create(data)),
-      );
-    return { requeued: due.length };
-  },
-);
+/** Expire due sessions (reads are exact anyway). */
+export const expireSessions = inngest.createFunction(cronOptions(expire), async ({ step }) => ({
+  expired: await step.run("expire", async () => expireDueStep(await jobDb())),
+}));
 
-/** Every minute, and every few seconds within it: confirm submitted withdrawals. */
-export const CONFIRM_ROUNDS = 10;
-export const confirmWithdrawals = inngest.createFunction(
-  { id: "confirm-withdrawals", triggers: [{ cron: "* * * * *" }], singleton: { mode: "skip" } },
-  async ({ step }) => {
-    let completed = 0;
-    for (let round = 0; round < CONFIRM_ROUNDS; round++) {
-      const counts = await step.run(`confirm-${round}`, async () => confirmWithdrawalsStep(await jobDb()));
-      completed += counts.completed;
-      if (counts.pending === 0) break;
-      await step.sleep(`pause-${round}`, "5s");
-    }
-    return { completed };
-  },
-);
+/** Plan what is still flagged, and hand forwards left open (a lost event, a run out of attempts) to forward-deposit again. */
+export const requeueForwards = inngest.createFunction(cronOptions(requeue), async ({ step }) => {
+  await step.run("plan-forwards", async () => (await planForwardsStep(await jobDb())).length);
+  const due = await step.run("due-forwards", async () => dueForwardsStep(await jobDb(), requeue.inngest.pageSize));
+  if (due.length > 0)
+    await step.sendEvent(
+      "requeue",
+      due.map((data) => forwardRequested.create(data)),
+    );
+  return { requeued: due.length };
+});
 
-/** Daily (04:00 UTC): ledger against chain; the result shows in /api/health and `admin status`. An hour's slack: the cron is not late because the last run was a minute later. */
-export const reconcileDaily = inngest.createFunction(
-  { id: "reconcile-daily", triggers: [{ cron: "0 4 * * *" }], singleton: { mode: "skip" }, retries: 1 },
-  async ({ step }) => ({
-    differences: await step.run("reconcile", async () => reconcileIfDueStep(await jobDb(), RECONCILE_EVERY_MS - 3600_000)),
-  }),
-);
+/** The ledger's round and submitted withdrawals, again every few seconds while any is pending. */
+export const confirmWithdrawals = inngest.createFunction(cronOptions(confirm), async ({ step }) => {
+  let completed = 0;
+  await runRounds(step, confirm, async (round) => {
+    const counts = await step.run(`confirm-${round}`, async () => confirmWithdrawalsStep(await jobDb()));
+    completed += counts.completed;
+    return { pause: confirm.pause[counts.pending === 0 ? "settled" : "pending"] };
+  });
+  return { completed };
+});
+
+/** Ledger against chain; the result shows in /api/health and `admin status`. An hour's slack: the cron is not late because the last run was a minute later. */
+export const reconcileDaily = inngest.createFunction(cronOptions(reconcile), async ({ step }) => ({
+  differences: await step.run("reconcile", async () => reconcileIfDueStep(await jobDb(), reconcile.inngest.minGapMs)),
+}));

@@ -1,45 +1,33 @@
-import { configuredNetworks, scanNetworkStep } from "@/lib/jobs/steps";
+/**
+ * scan-chains (the schedule's `scan`): cron is minute-granular, payments must be seen within
+ * seconds, so each minute's run (singleton: a run still going makes the next one skip) scans every
+ * network, pauses and scans again, for most of the minute. A network whose scan fails is skipped
+ * until the next round; the others go on. New deposits are handed to forward-deposit as events.
+ */
+
+import { SCHEDULE } from "@/lib/jobs/schedule";
+import { scanRoundStep } from "@/lib/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { forwardRequested } from "../events";
+import { cronOptions, runRounds } from "../job-function";
 
-/**
- * Cron is minute-granular, payments must be seen within seconds: each minute's run (singleton:
- * a run still going makes the next one skip) scans, sleeps a little and scans again, for most of
- * the minute. New deposits are handed to forward-deposit as events.
- */
-export const SCAN_ROUNDS = 25;
-export const SCAN_PAUSE = "2s";
-const MAX_RANGES_PER_ROUND = 20;
+const { scan } = SCHEDULE;
+export const SCAN_ROUNDS = scan.inngest.rounds;
 
-export const scanChains = inngest.createFunction(
-  { id: "scan-chains", triggers: [{ cron: "* * * * *" }], singleton: { mode: "skip" }, retries: 0 },
-  async ({ step }) => {
-    let transfers = 0;
-    for (let round = 0; round < SCAN_ROUNDS; round++) {
-      const found = await step.run(`scan-${round}`, async () => {
-        const db = await jobDb();
-        const forwards: { forwardId: number; fromAddress: string }[] = [];
-        let seen = 0;
-        for (const network of configuredNetworks()) {
-          for (let i = 0; i < MAX_RANGES_PER_ROUND; i++) {
-            const result = await scanNetworkStep(db, network);
-            seen += result.transfers;
-            forwards.push(...result.forwards);
-            if (result.behind === 0) break;
-          }
-        }
-        return { seen, forwards };
-      });
-      transfers += found.seen;
-      if (found.forwards.length > 0) {
-        await step.sendEvent(
-          `forward-${round}`,
-          found.forwards.map((data) => forwardRequested.create(data)),
-        );
-      }
-      if (round < SCAN_ROUNDS - 1) await step.sleep(`pause-${round}`, SCAN_PAUSE);
+export const scanChains = inngest.createFunction(cronOptions(scan), async ({ step }) => {
+  let transfers = 0;
+  await runRounds(step, scan, async (round) => {
+    const found = await step.run(`scan-${round}`, async () => scanRoundStep(await jobDb(), scan.inngest.pageSize));
+    transfers += found.seen;
+    if (found.forwards.length > 0) {
+      await step.sendEvent(
+        `forward-${round}`,
+        found.forwards.map((data) => forwardRequested.create(data)),
+      );
     }
-    return { transfers };
-  },
-);
+    // Each network caught up, failed, or used its page of ranges: every one goes again at the next round.
+    return { pause: "next-round" as const };
+  });
+  return { transfers };
+});

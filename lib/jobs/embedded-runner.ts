@@ -1,32 +1,32 @@
+/**
+ * JOBS=embedded: the jobs run in this process, built from the schedule (schedule.ts): one loop per
+ * `embedded.loop` — the scanner every SCAN_INTERVAL_MS, the work loop (expiry, planning,
+ * forwarding, the ledger's round and withdrawal confirmation, in that order) every second, the
+ * webhook sender every 250 ms, the reconciliation check every ten minutes — each tick taking one
+ * round of the loop's jobs (steps.ts). Only the process that holds the database's advisory lock
+ * runs them, so several instances never work twice.
+ */
+
 import { errorText } from "../chain/rpc-errors";
 import { getConfig } from "../config";
 import type { DatabaseHandle } from "../db/client";
 import { log } from "../log";
 import { publicScanError } from "../scanner/cursor";
 import { WebhookPump } from "../webhooks/pump";
+import { type EmbeddedLoop, embeddedLoops, type LoopJobName, SCHEDULE } from "./schedule";
 import {
-  configuredNetworks,
   confirmWithdrawalsStep,
   dueForwardsStep,
   expireDueStep,
   forwardStep,
   planForwardsStep,
   reconcileIfDueStep,
-  scanNetworkStep,
+  scanRoundStep,
 } from "./steps";
 
-/**
- * JOBS=embedded: the job steps run in this process, on three loops — the scanner every
- * SCAN_INTERVAL_MS, the work loop (expiry, forwarding, withdrawal confirmation) every second, and
- * the webhook sender, which polls the outbox every WEBHOOK_POLL_MS. Only the process that
- * holds the database's advisory lock runs them, so several instances never work twice.
- */
 export const LEADER_LOCK_ID = 7_284_019_333;
-const MAX_RANGES_PER_TICK = 20;
-const FORWARD_CONCURRENCY = 4;
-export const WEBHOOK_POLL_MS = 250;
-/** The daily reconciliation is checked for this often (it runs when the last is a day old). */
-const RECONCILE_CHECK_MS = 10 * 60 * 1000;
+/** The webhook sender's poll of the outbox (the dispatch job's interval). */
+export const WEBHOOK_POLL_MS = SCHEDULE.dispatch.embedded.everyMs();
 
 export interface RunnerState {
   mode: "embedded";
@@ -44,55 +44,57 @@ export interface EmbeddedRunner {
 export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
   const state: RunnerState = { mode: "embedded", leader: false, lastScanAt: null, lastWorkAt: null, lastError: null };
   let stopped = false;
-  const loops: Promise<void>[] = [];
-  const webhooks = new WebhookPump(handle.db);
+  const { db } = handle;
+  const { scan, forward, dispatch, reconcile } = SCHEDULE;
+  const webhooks = new WebhookPump(db, dispatch.embedded.pageSize);
 
-  const loop = (name: string, intervalMs: number, body: () => Promise<void>) =>
+  /** One round of each job that has a loop of its own (deliveries are started by the dispatch job's pump). */
+  const rounds: Record<LoopJobName, () => Promise<unknown>> = {
+    scan: async () => {
+      const round = await scanRoundStep(db, scan.embedded.pageSize, {
+        // Payments just recorded have their events in the outbox: send them now, not next tick.
+        afterRange: (range) => {
+          if (range.transfers > 0) webhooks.pump().catch(() => {});
+        },
+      });
+      for (const { network, error } of round.failed) state.lastError = `scan ${network}: ${error}`;
+    },
+    expire: () => expireDueStep(db),
+    requeue: () => planForwardsStep(db),
+    forward: async () => {
+      const due = await dueForwardsStep(db, forward.embedded.pageSize);
+      await runLimited(due, forward.embedded.parallel, (f) => forwardStep(db, f.forwardId));
+    },
+    confirm: () => confirmWithdrawalsStep(db),
+    dispatch: () => webhooks.pump(),
+    reconcile: () => reconcileIfDueStep(db, reconcile.embedded.minGapMs),
+  };
+  const finished: Partial<Record<EmbeddedLoop, () => void>> = {
+    scan: () => {
+      state.lastScanAt = new Date().toISOString();
+    },
+    work: () => {
+      state.lastWorkAt = new Date().toISOString();
+    },
+  };
+
+  const loops = embeddedLoops(getConfig()).map(({ loop, everyMs, jobs }) =>
     (async () => {
       while (!stopped) {
         const started = Date.now();
         try {
           state.leader = await handle.holdsLeadership(LEADER_LOCK_ID);
-          if (state.leader) await body();
-        } catch (error) {
-          state.lastError = `${name}: ${publicScanError(error)}`;
-          log.warn({ err: errorText(error), loop: name }, "job loop error");
-        }
-        await sleep(Math.max(50, intervalMs - (Date.now() - started)), () => stopped);
-      }
-    })();
-
-  loops.push(
-    loop("scan", getConfig().scanIntervalMs, async () => {
-      for (const network of configuredNetworks()) {
-        try {
-          for (let i = 0; i < MAX_RANGES_PER_TICK; i++) {
-            const result = await scanNetworkStep(handle.db, network);
-            // Payments just recorded have their events in the outbox: send them now, not next tick.
-            if (result.transfers > 0) webhooks.pump().catch(() => {});
-            if (result.behind === 0) break;
+          if (state.leader) {
+            for (const job of jobs) await rounds[job]();
+            finished[loop]?.();
           }
         } catch (error) {
-          state.lastError = `scan ${network}: ${publicScanError(error)}`;
-          log.warn({ network, err: errorText(error) }, "scan failed; retrying next poll");
+          state.lastError = `${loop}: ${publicScanError(error)}`;
+          log.warn({ err: errorText(error), loop }, "job loop error");
         }
+        await sleep(Math.max(50, everyMs - (Date.now() - started)), () => stopped);
       }
-      state.lastScanAt = new Date().toISOString();
-    }),
-    loop("work", 1000, async () => {
-      await expireDueStep(handle.db);
-      await planForwardsStep(handle.db);
-      const due = await dueForwardsStep(handle.db, 20);
-      await runLimited(due, FORWARD_CONCURRENCY, (f) => forwardStep(handle.db, f.forwardId));
-      await confirmWithdrawalsStep(handle.db);
-      state.lastWorkAt = new Date().toISOString();
-    }),
-    loop("webhooks", WEBHOOK_POLL_MS, async () => {
-      await webhooks.pump();
-    }),
-    loop("reconcile", RECONCILE_CHECK_MS, async () => {
-      await reconcileIfDueStep(handle.db);
-    }),
+    })(),
   );
 
   return {
@@ -107,10 +109,10 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
 
 async function runLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!).catch(() => {});
-  });
-  await Promise.all(workers);
+  const worker = async () => {
+    for (let item = items[next++]; item !== undefined; item = items[next++]) await fn(item).catch(() => {});
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 async function sleep(ms: number, cancelled: () => boolean): Promise<void> {

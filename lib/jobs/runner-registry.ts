@@ -1,3 +1,5 @@
+/** The process's one embedded runner (JOBS=embedded): started once, stopped on shutdown, its state for /api/health. */
+
 import { getConfig } from "../config";
 import { getDatabase } from "../db";
 import { log } from "../log";

@@ -1,6 +1,14 @@
+/**
+ * The engine's job steps: what one round of each job does (schedule.ts declares the jobs), the
+ * same under both drivers — the embedded runner calls them in its loops, each Inngest function
+ * wraps them in step.run. Each is idempotent and reads what is left to do from the database, so a
+ * step that is cut off and run again resumes where it stopped.
+ */
+
 import { listNetworks } from "../chain/networks";
 import { lastReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
 import type { Db } from "../db";
+import { errorText } from "../error-text";
 import { settleOpenTankTransactions } from "../forwarding/batched/tank-transactions";
 import { planFlaggedDeposits, type QueuedForward } from "../forwarding/forward-plan";
 import { askAgainAt } from "../forwarding/forward-schedule";
@@ -10,16 +18,12 @@ import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { expireDueSessions } from "../payments/expire-due";
 import { recordTransfers } from "../payments/record-transfers";
-import { recordScanError } from "../scanner/cursor";
+import { publicScanError, recordScanError } from "../scanner/cursor";
 import { scanOnce } from "../scanner/scanner";
 import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../webhooks/dispatch";
 import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
+import { SCHEDULE } from "./schedule";
 
-/**
- * The engine's job steps, independent of what drives them (the embedded runner or Inngest).
- * Each is idempotent and reads what is left to do from the database, so a step that is cut off
- * and run again resumes where it stopped.
- */
 export interface ScanStepResult {
   network: string;
   behind: number;
@@ -47,6 +51,50 @@ export async function scanNetworkStep(db: Db, network: string): Promise<ScanStep
 
 export function configuredNetworks(): string[] {
   return listNetworks().map((n) => n.name);
+}
+
+/** One round of the scan job over every network (a step's output: small, JSON). */
+export interface ScanRoundResult {
+  /** Transfers recorded in this round, over every network. */
+  seen: number;
+  /** The sweeps the round's deposits made due. */
+  forwards: QueuedForward[];
+  /** Networks still behind the confirmed head once their page of ranges was used. */
+  behind: string[];
+  /** Networks whose scan failed this round, with the error as /api/health shows it (also recorded on the network's cursor). */
+  failed: { network: string; error: string }[];
+}
+
+/**
+ * One round of the scan job: each network in turn takes its next ranges while it is behind, at
+ * most `ranges` of them (the schedule's page). A network whose scan throws is skipped until the
+ * next round — its error recorded by scanNetworkStep — and the round goes on with the others.
+ * `afterRange` sees each range as it is done (the embedded runner sends new payments' webhooks at once).
+ */
+export async function scanRoundStep(
+  db: Db,
+  ranges: number,
+  options: { networks?: string[]; afterRange?: (result: ScanStepResult) => void } = {},
+): Promise<ScanRoundResult> {
+  const round: ScanRoundResult = { seen: 0, forwards: [], behind: [], failed: [] };
+  for (const network of options.networks ?? configuredNetworks()) {
+    try {
+      let behind = 0;
+      for (let range = 0; range < ranges; range++) {
+        const result = await scanNetworkStep(db, network);
+        round.seen += result.transfers;
+        round.forwards.push(...result.forwards);
+        options.afterRange?.(result);
+        behind = result.behind;
+        if (SCHEDULE.scan.pause[behind > 0 ? "behind" : "caught-up"] !== "at-once") break;
+      }
+      if (behind > 0) round.behind.push(network);
+    } catch (error) {
+      round.failed.push({ network, error: publicScanError(error) });
+      log.warn({ network, err: errorText(error) }, "scan failed; retrying next round, the other networks go on");
+    }
+  }
+  return round;
 }
 
 export async function expireDueStep(db: Db): Promise<number> {
@@ -78,7 +126,7 @@ export interface ForwardStepResult {
 export async function forwardStep(db: Db, forwardId: number): Promise<ForwardStepResult> {
   const { outcome, dueAt } = await advanceForward(db, forwardId);
   if (outcome === "held") log.error({ forwardId }, "forward held: needs the operator (npm run admin -- forwards held)");
-  const finished = outcome === "completed" || outcome === "held";
+  const finished = SCHEDULE.forward.pause[outcome] === "done";
   return { outcome, askAgainAt: finished ? null : askAgainAt(dueAt, new Date()).toISOString() };
 }
 
@@ -101,11 +149,12 @@ export async function deliverWebhookStep(db: Db, claim: Pick<ClaimedDelivery, "d
   return attemptDelivery(db, claim);
 }
 
-/** How often the ledger is reconciled against the chain by the job drivers. */
-export const RECONCILE_EVERY_MS = 24 * 3600 * 1000;
-
 /** Reconciles when the last run is older than `everyMs` (restarts do not re-run it); returns the differences, or null when not due. */
-export async function reconcileIfDueStep(db: Db, everyMs = RECONCILE_EVERY_MS, now = new Date()): Promise<number | null> {
+export async function reconcileIfDueStep(
+  db: Db,
+  everyMs: number = SCHEDULE.reconcile.embedded.minGapMs,
+  now = new Date(),
+): Promise<number | null> {
   const last = await lastReconciliation(db);
   if (last && now.getTime() - Date.parse(last.ranAt) < everyMs) return null;
   const result = await reconcile(db);

@@ -9,7 +9,8 @@ import { forwards, OPEN_FORWARD_STATUSES } from "@/lib/db/schema";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { isForwardDue } from "@/lib/forwarding/forward-schedule";
 import type { ForwardOutcome } from "@/lib/forwarding/forwarder";
-import { dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, scanNetworkStep } from "@/lib/jobs/steps";
+import { SCHEDULE } from "@/lib/jobs/schedule";
+import { dueForwardsStep, expireDueStep, forwardStep, planForwardsStep, scanRoundStep } from "@/lib/jobs/steps";
 import { chainAt, chainClient, type TestChain } from "./chain";
 import { TEST_MNEMONIC } from "./config";
 
@@ -44,8 +45,11 @@ export interface ForwardLog {
 
 export const newForwardLog = (): ForwardLog => ({ simulatedMs: 0, steps: [] });
 
-/** The embedded runner's work loop picks due forwards once a second. */
-const TICK_MS = 1000;
+/** The embedded runner's work loop picks due forwards once a second, a page of them at a time (the schedule's forward job). */
+export const TICK_MS = SCHEDULE.forward.embedded.everyMs();
+const FORWARD_PAGE = SCHEDULE.forward.embedded.pageSize;
+/** Scan rounds (a page of ranges per network each) before runEngine gives up reaching the head. */
+const SCAN_ROUNDS_TO_HEAD = 3;
 
 /**
  * The forward queue's clock, simulated: when no open forward is due, time passes, in the embedded
@@ -70,22 +74,24 @@ export async function skipToNextDue(db: Db): Promise<number> {
 
 /**
  * One round of the forward queue as the embedded runner's work loop takes it: time passes until
- * something is due, then every due forward takes a step. Returns how many did.
+ * something is due, then a page of due forwards takes a step each (one after another, where the
+ * runner takes a few at once). Returns how many did.
  */
 export async function forwardRound(db: Db, log: ForwardLog = newForwardLog()): Promise<number> {
   log.simulatedMs += await skipToNextDue(db);
-  const due = await dueForwardsStep(db, 100);
+  const due = await dueForwardsStep(db, FORWARD_PAGE);
   for (const { forwardId } of due)
     log.steps.push({ forwardId, outcome: (await forwardStep(db, forwardId)).outcome, atMs: log.simulatedMs });
   return due.length;
 }
 
 /**
- * Drives the engine's job steps by hand until nothing is left: scan to the confirmed head,
- * expire, and forward until every forward is finished (mining a block between rounds when the
- * chain does not automine). Between rounds the forward queue's time is simulated (skipToNextDue):
- * no real waiting, and no retry before its recorded backoff is over. Bounded: throws if work
- * remains after `rounds`. Returns what the forward queue did.
+ * Drives the engine's job steps by hand until nothing is left: scan `network` to the confirmed
+ * head (rounds of the scan job; its error is thrown), expire, and forward until every forward is
+ * finished (mining a block between rounds when the chain does not automine). Between rounds the
+ * forward queue's time is simulated (skipToNextDue): no real waiting, and no retry before its
+ * recorded backoff is over. Bounded: throws if work remains after `rounds`. Returns what the
+ * forward queue did.
  */
 export async function runEngine(
   db: Db,
@@ -96,7 +102,7 @@ export async function runEngine(
   const client = chainClient(url);
   const log = newForwardLog();
   for (let round = 0; round < (options.rounds ?? 30); round++) {
-    for (let i = 0; i < 50; i++) if ((await scanNetworkStep(db, network)).behind === 0) break;
+    await scanToHead(db, network);
     await expireDueStep(db);
     await planForwardsStep(db);
     const open = (await db.select({ status: forwards.status }).from(forwards)).filter(
@@ -110,6 +116,15 @@ export async function runEngine(
   throw new Error(
     `engine did not settle: ${JSON.stringify(stuck.filter((f) => f.status !== "completed").map((f) => [f.id, f.status, f.lastError]))}`,
   );
+}
+
+/** Rounds of the scan job over one network until it has nothing left behind the confirmed head. */
+async function scanToHead(db: Db, network: string): Promise<void> {
+  for (let round = 0; round < SCAN_ROUNDS_TO_HEAD; round++) {
+    const { behind, failed } = await scanRoundStep(db, SCHEDULE.scan.embedded.pageSize, { networks: [network] });
+    if (failed[0]) throw new Error(`scan ${network}: ${failed[0].error}`);
+    if (behind.length === 0) return;
+  }
 }
 
 export async function forwardsOf(db: Db, depositId?: number) {

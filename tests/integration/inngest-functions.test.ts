@@ -11,6 +11,7 @@ import { expireSessions } from "@/inngest/functions/maintenance";
 import { SCAN_ROUNDS, scanChains } from "@/inngest/functions/scan-chains";
 import { type Forward, forwards, paymentSessions } from "@/lib/db/schema";
 import { MAX_FORWARD_ATTEMPTS } from "@/lib/forwarding/forward-schedule";
+import { SCHEDULE } from "@/lib/jobs/schedule";
 import { dueForwardsStep, type ForwardStepResult, forwardStep } from "@/lib/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -184,10 +185,11 @@ describe("a failing forward's retries, the same under both drivers", () => {
   const reload = async () => (await db().select().from(forwards).where(eq(forwards.id, forward.id)))[0]!; // made in beforeEach, never deleted
 
   it("the embedded runner: a tick a second, due forwards only", async () => {
+    const { everyMs, pageSize } = SCHEDULE.forward.embedded; // the work loop's tick and page
     const seen: [number, string][] = [];
     for (let tick = 0, attempt = 0; tick <= 1000 && attempt < SCRIPT.length; tick++) {
-      vi.setSystemTime(start + tick * 1000);
-      for (const due of await dueForwardsStep(db(), 20)) {
+      vi.setSystemTime(start + tick * everyMs());
+      for (const due of await dueForwardsStep(db(), pageSize)) {
         if (due.forwardId !== forward.id) continue;
         meet(SCRIPT[attempt++]);
         seen.push([secondsSinceStart(), (await forwardStep(db(), due.forwardId)).outcome]);
