@@ -169,6 +169,7 @@ export interface Config {
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
+    // biome-ignore lint/style/noNonNullAssertion: zod reports at least one issue for every failed parse
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(String(issue.path[0] ?? "environment"), issue.message);
   }
