@@ -38,6 +38,7 @@ export function recordSignInFailure(email: string, now = Date.now()): void {
   fresh.failures += 1;
   map.delete(email); // re-inserted last: the map's order is least recently used first
   map.set(email, fresh);
+  // biome-ignore lint/style/noNonNullAssertion: the map holds more than MAX_ACCOUNTS entries here, so it has a first key
   if (map.size > MAX_ACCOUNTS) map.delete(map.keys().next().value!);
 }
 

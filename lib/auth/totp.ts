@@ -56,7 +56,7 @@ export function totpCode(secret: string, step: number, digits = DIGITS): string 
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(step));
   const hmac = createHmac("sha1", fromBase32(secret)).update(counter).digest();
-  const offset = hmac[hmac.length - 1]! & 0x0f;
+  const offset = hmac.readUInt8(hmac.length - 1) & 0x0f;
   const binary = (hmac.readUInt32BE(offset) & 0x7fffffff) % 10 ** digits;
   return String(binary).padStart(digits, "0");
 }
