@@ -51,6 +51,7 @@ export class DepositAddressDeriver {
       0,
       derived.findIndex((a) => a !== null),
     );
+    // biome-ignore lint/style/noNonNullAssertion: derive() calls this only when derived has as many entries as indices (at least one), and `at` is 0 or an index of derived
     if (derived[at] === this.keyRingAddress(indices[at]!)) return true;
     log.error({ index: indices[at] }, "side thread's deposit address differs from the key ring's; using the key ring from now on");
     this.useSideThread = false;
@@ -78,6 +79,7 @@ export class DepositAddressDeriver {
   private publicParent(): { publicKey: Uint8Array; chainCode: Uint8Array } {
     if (!this.parent) {
       const node = HDKey.fromMasterSeed(mnemonicToSeedSync(this.mnemonic)).derive(DEPOSIT_PARENT_PATH);
+      // biome-ignore lint/style/noNonNullAssertion: a node derived from a master seed is a private one, so HDKey has computed its public key and chain code
       this.parent = { publicKey: node.publicKey!, chainCode: node.chainCode! };
     }
     return this.parent;

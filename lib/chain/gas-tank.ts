@@ -15,10 +15,8 @@ export const MAX_GAS_TANK_GENERATIONS = 16;
 
 export async function loadGasTankGeneration(db: Db): Promise<number> {
   const [row] = await db.select().from(appState).where(eq(appState.key, STATE_KEY));
-  const generation =
-    typeof (row?.value as { generation?: unknown } | undefined)?.generation === "number"
-      ? (row!.value as { generation: number }).generation
-      : 0;
+  const stored = row?.value as { generation?: unknown } | undefined;
+  const generation = typeof stored?.generation === "number" ? stored.generation : 0;
   if (generation !== gasTankGeneration()) setGasTankGeneration(generation);
   return generation;
 }

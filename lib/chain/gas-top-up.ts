@@ -7,7 +7,7 @@ import type { GasChargeShare } from "../ledger/charges";
 import { recordTransaction } from "../ledger/record";
 import { settleNonce } from "../ledger/settle";
 import { gasTankGeneration, keyRingFor } from "./keys";
-import { chainOf, networkConfig, publicClientFor } from "./networks";
+import { chainOf, publicClientFor, requireNetworkConfig } from "./networks";
 import { allocateNonce } from "./nonces";
 import { topUpGasLimit } from "./transactions";
 
@@ -65,7 +65,7 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
       `not enough BNB for gas: the wallet ${wallet} needs ${neededWei - balance} wei more and the gas tank cannot cover it`,
     );
   }
-  const chain = chainOf(networkConfig(network)!);
+  const chain = chainOf(requireNetworkConfig(network));
   const recorded = await db.transaction(async (tx) => {
     const nonce = await allocateNonce(tx, network, tank, tankCount);
     const signed = await keys

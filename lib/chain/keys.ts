@@ -45,12 +45,14 @@ export class KeyRing {
   /** Address only: needs no private key, so it is what request handlers use. */
   address(purpose: KeyPurpose, index: number): Address {
     const child = this.child(purpose, index);
+    // biome-ignore lint/style/noNonNullAssertion: children of a node derived from the master seed are private ones, so HDKey has computed their public key
     const uncompressed = secp256k1.ProjectivePoint.fromHex(child.publicKey!).toRawBytes(false);
     return getAddress(`0x${keccak256(uncompressed.subarray(1)).slice(-40)}`);
   }
 
   /** A signing account; use it for the transaction at hand and drop it. */
   signer(purpose: KeyPurpose, index: number): PrivateKeyAccount {
+    // biome-ignore lint/style/noNonNullAssertion: children of a node derived from the master seed are private ones, so HDKey holds their private key
     const privateKey: Hex = bytesToHex(this.child(purpose, index).privateKey!);
     return privateKeyToAccount(privateKey);
   }

@@ -44,6 +44,7 @@ export async function readHoldings(network: string, owners: Address[], tokens: A
         ? { address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance", args: [owner] }
         : { address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] },
     ),
+    // biome-ignore lint/style/noNonNullAssertion: readContracts asks only for indices of the calls, which map `wanted` one to one
     { blockNumber, nativeBalanceOf: (i) => (wanted[i]!.token === null ? wanted[i]!.owner : null) },
   );
   return wanted.map((w, i) => (typeof balances[i] === "bigint" ? { ...w, balance: balances[i] } : { ...w, balance: 0n, unreadable: true }));
