@@ -70,6 +70,7 @@ function whereOf(userId: number, f: PaymentFilters): SQL {
       ),
     );
   }
+  // biome-ignore lint/style/noNonNullAssertion: conditions starts with the user's own, so and() has a condition to return: every query is scoped
   return and(...conditions)!;
 }
 
@@ -134,9 +135,9 @@ export async function* streamUserPayments(db: Db, userId: number, filters: Payme
       .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
       .limit(batch);
     for (const row of rows) yield toRow(row);
-    if (rows.length < batch) return;
-    const last: PaymentSession = rows.at(-1)!.session;
-    after = { createdAt: last.createdAt, id: last.id };
+    const last = rows.at(-1);
+    if (rows.length < batch || !last) return;
+    after = { createdAt: last.session.createdAt, id: last.session.id };
   }
 }
 
