@@ -93,10 +93,11 @@ export async function assertMayAddDomain(db: Db, userId: number): Promise<void> 
     .select({ n: count() })
     .from(domains)
     .where(and(eq(domains.userId, userId), isNull(domains.deletedAt)));
-  if ((held?.n ?? 0) >= limits.maxDomains) {
+  const heldCount = held?.n ?? 0;
+  if (heldCount >= limits.maxDomains) {
     throw new AppError(
       "VALIDATION_ERROR",
-      `your ${limits.planName} package allows ${limits.maxDomains} domains and you have ${held!.n}; delete one you no longer use first`,
+      `your ${limits.planName} package allows ${limits.maxDomains} domains and you have ${heldCount}; delete one you no longer use first`,
     );
   }
 }
