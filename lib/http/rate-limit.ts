@@ -29,6 +29,7 @@ export class RateLimiter {
     bucket.updatedAt = now;
     this.buckets.delete(key); // re-inserted last: the map's order is least recently used first
     this.buckets.set(key, bucket);
+    // biome-ignore lint/style/noNonNullAssertion: the map holds more than MAX_KEYS entries here, so it has a first key
     if (this.buckets.size > MAX_KEYS) this.buckets.delete(this.buckets.keys().next().value!);
     if (bucket.tokens < 1) {
       const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));

@@ -75,6 +75,7 @@ export async function runIdempotent<T>(
       if (!existing || existing.requestHash !== requestHash) {
         throw new AppError("IDEMPOTENCY_CONFLICT", "this Idempotency-Key was already used with a different request body");
       }
+      // biome-ignore lint/style/noNonNullAssertion: another transaction's record is visible only once committed, and the transaction that inserts one sets responseStatus before it commits
       return { status: existing.responseStatus!, body: existing.responseBody as T, replayed: true };
     }
     const result = await work(tx);
