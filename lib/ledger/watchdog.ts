@@ -52,6 +52,7 @@ export async function tendLedger(db: Db, now = new Date()): Promise<LedgerRound>
 
 async function watchNonce(db: Db, outcome: NonceOutcome & { state: "open" }, now: Date): Promise<{ stalled: boolean; replaced: boolean }> {
   const { rows, newest, atWalletNext } = outcome;
+  // biome-ignore lint/style/noNonNullAssertion: settleNonce answers "open" only for a nonce with rows (it throws when there are none)
   const first = rows[0]!;
   const stalled = isStalled(atWalletNext, first.createdAt, now);
   const openIds = rows.filter((r) => r.status === "pending").map((r) => r.id);
@@ -119,6 +120,7 @@ export async function walletStalls(db: Db): Promise<WalletStall[]> {
         walletRole: row.walletRole,
         nonce: row.nonce,
         kind: row.kind,
+        // biome-ignore lint/style/noNonNullAssertion: the query keeps only rows whose stuck_since is not null
         since: row.since!,
       });
   }
