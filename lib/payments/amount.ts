@@ -12,6 +12,7 @@ export type AmountProblem = "format" | "zero" | "precision" | "range";
 export function parseAmount(value: string, decimals: number): bigint | AmountProblem {
   const match = DECIMAL.exec(value);
   if (!match) return "format";
+  // biome-ignore lint/style/noNonNullAssertion: group 1 of DECIMAL is not optional, so a match has it
   const whole = match[1]!;
   const fraction = match[2] ?? "";
   if (fraction.length > decimals) return "precision";

@@ -2,6 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { networkConfig } from "../chain/networks";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { type CatalogueToken, tokenCatalogue } from "../db/schema";
 import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
@@ -39,7 +40,7 @@ export async function allowCatalogueToken(
   const minForwardAmount = minimumOption("--min-forward", options.minForward, metadata.decimals);
   const minWithdrawalAmount = minimumOption("--min-withdrawal", options.minWithdrawal, metadata.decimals);
   const now = new Date();
-  const [row] = await db
+  const upserted = await db
     .insert(tokenCatalogue)
     .values({
       network,
@@ -61,7 +62,7 @@ export async function allowCatalogueToken(
     })
     .returning();
   forgetAcceptedTokens();
-  return row!;
+  return requireRow(upserted, `catalogue entry ${contract} on ${network}`);
 }
 
 /** A decimal amount of the token from the command line, in base units; "0" is allowed. */

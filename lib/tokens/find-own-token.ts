@@ -24,6 +24,7 @@ export async function findOwnToken(db: Db, userId: number, tokenId: number): Pro
     .from(tokens)
     .where(and(eq(tokens.id, tokenId), eq(tokens.userId, userId)));
   if (token) {
+    // biome-ignore lint/style/noNonNullAssertion: the cache holds at least MAX_CACHED (> 0) entries here, so it has a first key
     if (cache().size >= MAX_CACHED) cache().delete(cache().keys().next().value!);
     cache().set(tokenId, token);
   }
