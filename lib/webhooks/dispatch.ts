@@ -186,10 +186,9 @@ export async function deliverDueWebhooks(
 ): Promise<DispatchResult> {
   const claimed = await claimDueDeliveries(db, options.limit ?? 100, { leaseMs: options.leaseMs });
   let delivered = 0;
-  let next = 0;
+  const queue = [...claimed];
   const workers = Array.from({ length: Math.min(options.concurrency ?? 16, claimed.length) }, async () => {
-    while (next < claimed.length) {
-      const claim = claimed[next++]!;
+    for (let claim = queue.shift(); claim !== undefined; claim = queue.shift()) {
       const deliveryId = claim.deliveryId;
       const outcome = await attemptDelivery(db, claim, { timeoutMs: options.timeoutMs }).catch((error: unknown) => {
         log.warn(
