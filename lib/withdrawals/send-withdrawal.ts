@@ -4,10 +4,11 @@ import { type Address, encodeFunctionData, erc20Abi } from "viem";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
-import { classifyRpcError, errorText } from "../chain/rpc-errors";
+import { classifyRpcError, errorHeadline } from "../chain/rpc-errors";
 import { assertNotServiceAddress } from "../chain/service-addresses";
 import { getConfig } from "../config";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { type Withdrawal, walletNonces, withdrawals } from "../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
 import { AppError } from "../errors";
@@ -128,7 +129,7 @@ export async function recordWithdrawal(
       kind: "withdrawal",
       raw,
     });
-    const [row] = await tx
+    const inserted = await tx
       .insert(withdrawals)
       .values({
         id: randomUUID(),
@@ -148,7 +149,7 @@ export async function recordWithdrawal(
         gasPrice,
       })
       .returning();
-    return row!;
+    return requireRow(inserted, "insert into withdrawals");
   });
   return { withdrawal, tokenSymbol: token.symbol, tokenDecimals: token.decimals };
 }
@@ -195,7 +196,7 @@ async function simulate<T>(fn: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (classifyRpcError(error) === "rejected") {
-      throw new AppError("BLOCKCHAIN_ERROR", `the transfer would revert: ${errorText(error).split(" | ")[0]!.slice(0, 200)}`);
+      throw new AppError("BLOCKCHAIN_ERROR", `the transfer would revert: ${errorHeadline(error).slice(0, 200)}`);
     }
     throw error;
   }
@@ -207,6 +208,6 @@ async function rpc<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new AppError("BLOCKCHAIN_ERROR", `RPC request failed: ${errorText(error).split(" | ")[0]!.slice(0, 160)}`);
+    throw new AppError("BLOCKCHAIN_ERROR", `RPC request failed: ${errorHeadline(error).slice(0, 160)}`);
   }
 }
