@@ -1,10 +1,3 @@
-import { HDKey } from "@scure/bip32";
-import { mnemonicToSeedSync } from "@scure/bip39";
-import type { Address } from "viem";
-import { log } from "../log";
-import { type SideThread, sideThread } from "../side-thread/side-thread";
-import { keyRingFor, MAX_CHILD_INDEX } from "./keys";
-
 /**
  * Deposit addresses m/44'/60'/0'/0/i in batches, derived on the side thread so that payment/create
  * does not pay for an elliptic-curve multiplication (~0.6 ms with the key ring on a 2-core VM) on the
@@ -15,6 +8,14 @@ import { keyRingFor, MAX_CHILD_INDEX } from "./keys";
  * of truth for every key the service signs with: one address of every batch is derived again by it,
  * and a difference (or a side thread that cannot run) switches this process to the key ring alone.
  */
+
+import { HDKey } from "@scure/bip32";
+import { mnemonicToSeedSync } from "@scure/bip39";
+import type { Address } from "viem";
+import { log } from "../log";
+import { type SideThread, sideThread } from "../side-thread/side-thread";
+import { keyRingFor, MAX_CHILD_INDEX } from "./keys";
+
 const DEPOSIT_PARENT_PATH = "m/44'/60'/0'/0"; // keys.ts: deposit address i = m/44'/60'/0'/0/i
 const MAIN_THREAD_SLICE = 8; // addresses derived between two turns of the event loop, without a side thread
 

@@ -1,14 +1,15 @@
-import { eq } from "drizzle-orm";
-import type { Db } from "../db";
-import { appState } from "../db/schema";
-import { gasTankGeneration, setGasTankGeneration } from "./keys";
-
 /**
  * Which generation of the gas tank key the service uses (m/44'/60'/1'/0/<generation>). It moves
  * on only when the operator hands the BatchSweeper's operator role to a fresh tank
  * (`npm run admin -- sweeper rotate-operator`, after a tank key leaked); every process picks the
  * new one up from the database — at start-up, and when the sweeper says its operator changed.
  */
+
+import { eq } from "drizzle-orm";
+import type { Db } from "../db";
+import { appState } from "../db/schema";
+import { gasTankGeneration, setGasTankGeneration } from "./keys";
+
 const STATE_KEY = "gas_tank_generation";
 /** Recovery looks at the tanks of these generations (a rotation is a rare, manual event). */
 export const MAX_GAS_TANK_GENERATIONS = 16;

@@ -1,3 +1,10 @@
+/**
+ * Makes sure `wallet` holds at least `neededWei` of BNB, sending exactly the difference from the
+ * gas tank and waiting until it is mined: the caller bounds `neededWei` (capped gas limits of the
+ * sends it pays for), so a top-up never covers more than that. The top-up is recorded signed,
+ * with its nonce, before it is broadcast. One top-up per wallet at a time in this process.
+ */
+
 import type { Address } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
@@ -11,12 +18,6 @@ import { chainOf, publicClientFor, requireNetworkConfig } from "./networks";
 import { allocateNonce } from "./nonces";
 import { topUpGasLimit } from "./transactions";
 
-/**
- * Makes sure `wallet` holds at least `neededWei` of BNB, sending exactly the difference from the
- * gas tank and waiting until it is mined: the caller bounds `neededWei` (capped gas limits of the
- * sends it pays for), so a top-up never covers more than that. The top-up is recorded signed,
- * with its nonce, before it is broadcast. One top-up per wallet at a time in this process.
- */
 const WAIT_MS = 60_000;
 const inFlight = new Map<string, Promise<void>>();
 

@@ -12,6 +12,7 @@
  *   transient        no answer, or a failure worth retrying as is (timeouts, 5xx, lagging node)
  *   rejected         the node refused the request for good (revert, no funds, bad transaction)
  */
+
 import { errorHeadline, errorText, errorLinks as links, redactUrls } from "../error-text";
 
 // Kept importable from here: every RPC caller already reads its errors through this module.
