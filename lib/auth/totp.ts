@@ -1,10 +1,11 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-
 /**
  * Time-based one-time passwords (RFC 6238: HMAC-SHA1, 30 s steps, 6 digits) as every
  * authenticator app computes them. Codes of the step before and after count too (clock drift);
  * the caller remembers the last step used so a code works once.
  */
+
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
 export const TOTP_STEP_SECONDS = 30;
 const DIGITS = 6;
 const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";

@@ -1,6 +1,7 @@
+/** scrypt (memory-hard) with per-password salt; the parameters travel with the hash. */
+
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
-/** scrypt (memory-hard) with per-password salt; the parameters travel with the hash. */
 const PARAMS = { N: 1 << 15, r: 8, p: 1, keyLength: 32 };
 
 function scryptAsync(password: string, salt: Buffer, keyLength: number, options: { N: number; r: number; p: number }): Promise<Buffer> {
