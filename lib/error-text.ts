@@ -3,6 +3,7 @@
  * cause chain (viem nests them), never its long `message` (which repeats request bodies), with
  * URLs cut to scheme and host (provider keys live in paths). Foundation: anything may use it.
  */
+
 export interface ErrorLink {
   name?: string;
   code?: number;
