@@ -1,3 +1,8 @@
+/**
+ * A merchant's payments across all their API keys, for the dashboard: filters, search, pages and
+ * a streamed CSV of the same set. Records of other users never appear (every query is scoped).
+ */
+
 import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
@@ -7,10 +12,6 @@ import { formatAmount } from "../payments/amount";
 import { expireSessionsWhere } from "../payments/expire-due";
 import { isUuid } from "../validation";
 
-/**
- * A merchant's payments across all their API keys, for the dashboard: filters, search, pages and
- * a streamed CSV of the same set. Records of other users never appear (every query is scoped).
- */
 const optionalInt = z.preprocess(
   (v) => (v === "" || v === undefined || v === null ? undefined : v),
   z.coerce.number().int().positive().optional(),

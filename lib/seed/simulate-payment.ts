@@ -1,3 +1,9 @@
+/**
+ * The dashboard's "simulate payment" (BTCPay's regtest cheat mode): on the embedded network only,
+ * anvil's funded demo payer sends the remaining amount of a pending session's token to its deposit
+ * address — a real transfer, detected and forwarded like any other.
+ */
+
 import { type Address, createWalletClient, erc20Abi, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { chainOf, networkConfig, publicClientFor, requireNetworkConfig, rpcUrlsOf } from "../chain/networks";
@@ -6,11 +12,6 @@ import { ANVIL_DEFAULT_KEYS } from "../dev/demo-token";
 import { AppError } from "../errors";
 import { findSession } from "../payments/find-session";
 
-/**
- * The dashboard's "simulate payment" (BTCPay's regtest cheat mode): on the embedded network only,
- * anvil's funded demo payer sends the remaining amount of a pending session's token to its deposit
- * address — a real transfer, detected and forwarded like any other.
- */
 export function canSimulatePayments(network: string): boolean {
   return network === "local" && networkConfig("local") !== undefined;
 }
