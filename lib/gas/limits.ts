@@ -1,3 +1,9 @@
+/**
+ * What a merchant's package lets it cost the operator (DESIGN.md §18). A merchant without an
+ * active package is held to the free self-serve plan's limits: signing up costs nothing to
+ * the operator either.
+ */
+
 import { and, asc, count, eq, gte, isNull } from "drizzle-orm";
 import type { Db } from "../db";
 import { domains, plans, users, withdrawals } from "../db/schema";
@@ -6,11 +12,6 @@ import { activeSubscription } from "../packages/current-package";
 import { formatAmount } from "../payments/amount";
 import { gasSpentSince, utcDayStart } from "./spend";
 
-/**
- * What a merchant's package lets it cost the operator (DESIGN.md §18). A merchant without an
- * active package is held to the free self-serve plan's limits: signing up costs nothing to
- * the operator either.
- */
 export interface PackageLimits {
   planName: string;
   /** Wei per UTC day; null = unlimited. */

@@ -5,6 +5,7 @@
  * with another body is IDEMPOTENCY_CONFLICT. Domain-neutral: domain code and route handlers use
  * it alike, and it knows nothing of HTTP beyond the key's format.
  */
+
 import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../db";

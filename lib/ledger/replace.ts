@@ -1,3 +1,11 @@
+/**
+ * Replaces the newest row of a nonce by a new row at the same nonce, recorded before it is sent:
+ *   reprice  the same payload (recipient, value, data, gas) at a higher fee
+ *   cancel   a 0-value transfer to the wallet itself, which fills the nonce and pays nothing
+ * Either way at most one of the rows can be mined, and the ledger settles which one did.
+ * A withdrawal wallet is topped up by the gas tank first when it cannot pay the higher fee.
+ */
+
 import { and, eq, inArray } from "drizzle-orm";
 import { type Address, type Hex, type PrivateKeyAccount, parseTransaction } from "viem";
 import { ensureGasBalance } from "../chain/gas-top-up";
@@ -14,13 +22,6 @@ import { chargeForDomainWallet } from "./charges";
 import { replacementGasPrice } from "./decide";
 import { recordTransaction } from "./record";
 
-/**
- * Replaces the newest row of a nonce by a new row at the same nonce, recorded before it is sent:
- *   reprice  the same payload (recipient, value, data, gas) at a higher fee
- *   cancel   a 0-value transfer to the wallet itself, which fills the nonce and pays nothing
- * Either way at most one of the rows can be mined, and the ledger settles which one did.
- * A withdrawal wallet is topped up by the gas tank first when it cannot pay the higher fee.
- */
 export type Replacement = "reprice" | "cancel";
 
 export async function replaceTransaction(db: Db, newest: ChainTransaction, how: Replacement): Promise<ChainTransaction | null> {

@@ -1,3 +1,9 @@
+/**
+ * Job step over the whole ledger: every open nonce is settled (or its bytes sent again), and the
+ * nonce that blocks each wallet is watched — re-priced or filled per decideStall, and marked
+ * stuck (stuck_since) while it is, so /api/health, `admin status` and the metric show it.
+ */
+
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { networkConfig } from "../chain/networks";
 import { errorText } from "../chain/rpc-errors";
@@ -9,11 +15,6 @@ import { decideStall, isStalled } from "./decide";
 import { replaceTransaction } from "./replace";
 import { type NonceOutcome, settleNonce } from "./settle";
 
-/**
- * Job step over the whole ledger: every open nonce is settled (or its bytes sent again), and the
- * nonce that blocks each wallet is watched — re-priced or filled per decideStall, and marked
- * stuck (stuck_since) while it is, so /api/health, `admin status` and the metric show it.
- */
 export interface LedgerRound {
   open: number;
   settled: number;
