@@ -1,10 +1,11 @@
-import { getConfig } from "../config";
-import { AppError } from "../errors";
-
 /**
  * Token buckets in this process: `capacity` requests at once, refilled at `capacity` per
  * `periodMs`. With several instances behind a balancer each enforces its own share.
  */
+
+import { getConfig } from "../config";
+import { AppError } from "../errors";
+
 interface Bucket {
   tokens: number;
   updatedAt: number;
