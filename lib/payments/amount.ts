@@ -1,9 +1,10 @@
-import { z } from "zod";
-
 /**
  * Decimal strings ⇄ base units (bigint). Never a float: "10.5" with 18 decimals is
  * 10500000000000000000n, exactly.
  */
+
+import { z } from "zod";
+
 const DECIMAL = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 const MAX_UINT256 = 2n ** 256n - 1n;
 

@@ -3,6 +3,7 @@
  * .late): their data is the API's status view plus what a receiver needs to route it. Written to
  * the outbox in the transaction that changes the sessions.
  */
+
 import { inArray } from "drizzle-orm";
 import type { Db } from "../db";
 import { type PaymentSession, tokens, type WebhookDelivery } from "../db/schema";

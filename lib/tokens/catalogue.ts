@@ -1,3 +1,8 @@
+/**
+ * The operator's list of accepted tokens per network (DESIGN.md §12). Allowing reads symbol and
+ * decimals from the chain; allowing again re-enables the token and updates its minimum.
+ */
+
 import { and, asc, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { networkConfig } from "../chain/networks";
@@ -9,10 +14,6 @@ import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amo
 import { forgetAcceptedTokens } from "./accepted-tokens";
 import { readTokenMetadata } from "./read-token-metadata";
 
-/**
- * The operator's list of accepted tokens per network (DESIGN.md §12). Allowing reads symbol and
- * decimals from the chain; allowing again re-enables the token and updates its minimum.
- */
 export async function listCatalogue(db: Db, network?: string): Promise<CatalogueToken[]> {
   return db
     .select()

@@ -1,11 +1,12 @@
-import { and, eq } from "drizzle-orm";
-import type { Db } from "../db";
-import { type Token, tokens } from "../db/schema";
-
 /**
  * A user's token by id. Token rows never change once registered (there is no update or delete),
  * so they are kept in a bounded in-process cache: payment/create reads one on every call.
  */
+
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db";
+import { type Token, tokens } from "../db/schema";
+
 const MAX_CACHED = 10_000;
 const CACHE_KEY = Symbol.for("bsc-pay.token-cache");
 type Holder = { [CACHE_KEY]?: Map<number, Token> };
