@@ -1,11 +1,12 @@
-import { BlockList, isIP } from "node:net";
-
 /**
  * Which IP addresses a webhook may never reach from a public install: anything that is not the
  * public internet (loopback, private, link-local with the cloud metadata services, CGNAT,
  * multicast, documentation and reserved ranges). A merchant's URL is attacker-controlled input;
  * without this, "send a webhook" becomes "make the gateway call its own admin ports".
  */
+
+import { BlockList, isIP } from "node:net";
+
 const NON_PUBLIC = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8], // "this network"

@@ -94,7 +94,7 @@ export function signingSecrets(
   return previous ? [endpoint.secret, previous] : [endpoint.secret];
 }
 
-/** Domains that had a webhookUrl before endpoints existed get theirs (run at start-up). */
+/** Every domain with a webhookUrl and no endpoint gets one (run at start-up). */
 export async function backfillEndpoints(db: Db): Promise<number> {
   const missing = await db
     .select({ domain: domains })

@@ -19,14 +19,6 @@ import { findOwnToken } from "../tokens/find-own-token";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import type { SendWithdrawalInput } from "./schemas";
 
-/**
- * Records a withdrawal from the domain's wallet, signed with the next nonce of that wallet.
- * Nothing is recorded, and no nonce taken, unless a simulation says the transfer can succeed:
- * enough tokens (net of this wallet's withdrawals not yet mined), no revert, gas within
- * MAX_WITHDRAWAL_GAS (limit = estimate × 1.3, capped), enough BNB for gas (else ShortOfGasError,
- * and the caller has the gas tank top the wallet up). The caller
- * broadcasts the stored transaction only after this function's transaction has committed.
- */
 export interface RecordedWithdrawal {
   withdrawal: Withdrawal;
   tokenSymbol: string;
@@ -40,6 +32,14 @@ export interface WithdrawalSender {
   clientRequestId?: string;
 }
 
+/**
+ * Records a withdrawal from the domain's wallet, signed with the next nonce of that wallet.
+ * Nothing is recorded, and no nonce taken, unless a simulation says the transfer can succeed:
+ * enough tokens (net of this wallet's withdrawals not yet mined), no revert, gas within
+ * MAX_WITHDRAWAL_GAS (limit = estimate × 1.3, capped), enough BNB for gas (else ShortOfGasError,
+ * and the caller has the gas tank top the wallet up). The caller broadcasts the stored
+ * transaction only after this function's transaction has committed.
+ */
 export async function recordWithdrawal(
   db: Db,
   sender: WithdrawalSender,

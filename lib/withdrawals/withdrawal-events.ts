@@ -1,4 +1,5 @@
 /** The webhook events of withdrawals, written to the outbox in the transaction that settles them. */
+
 import { eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { requireRow } from "../db/rows";
