@@ -46,9 +46,9 @@ async function pageSecurityHeaders(req: NextRequest): Promise<Record<string, str
 
 /** The checkout's embed (checkout.js, ?embed=1) may be framed by its merchant's whitelisted origins; nothing else by anyone. */
 async function checkoutFrameAncestors(req: NextRequest): Promise<string[]> {
-  const match = /^\/pay\/([^/]+)$/.exec(req.nextUrl.pathname);
-  if (!match || req.nextUrl.searchParams.get("embed") !== "1" || !isUuid(match[1]!)) return [];
-  return embedOrigins(await getDb(), match[1]!.toLowerCase()).catch(() => []);
+  const sessionId = /^\/pay\/([^/]+)$/.exec(req.nextUrl.pathname)?.[1];
+  if (!sessionId || req.nextUrl.searchParams.get("embed") !== "1" || !isUuid(sessionId)) return [];
+  return embedOrigins(await getDb(), sessionId.toLowerCase()).catch(() => []);
 }
 
 // Pages only: API responses are JSON (they get nosniff from next.config.mjs), static files need none.

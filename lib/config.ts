@@ -1,12 +1,12 @@
-import { validateMnemonic } from "@scure/bip39";
-import { wordlist } from "@scure/bip39/wordlists/english";
-import { z } from "zod";
-
 /**
  * The service's configuration, parsed once from the environment (DESIGN.md §3).
  * A bad value throws ConfigError whose message is one line naming the variable; it never
  * contains the value of a secret.
  */
+
+import { validateMnemonic } from "@scure/bip39";
+import { wordlist } from "@scure/bip39/wordlists/english";
+import { z } from "zod";
 
 /** Fixed development mnemonic: allowed only while `local` is the only network. */
 export const DEV_MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
@@ -169,6 +169,7 @@ export interface Config {
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
+    // biome-ignore lint/style/noNonNullAssertion: zod reports at least one issue for every failed parse
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(String(issue.path[0] ?? "environment"), issue.message);
   }
@@ -243,8 +244,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     registration: e.REGISTRATION,
     registerRateLimitPerHour: e.REGISTER_RATE_LIMIT_PER_HOUR ?? 10,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE ?? 20,
-    // A shop on this machine is normal while only the local chain runs; with real money, never by default.
     metricsToken: e.METRICS_TOKEN ?? null,
+    // A shop on this machine is normal while only the local chain runs; with real money, never by default.
     webhookAllowPrivate:
       e.WEBHOOK_ALLOW_PRIVATE === undefined
         ? networks.length > 0 && networks.every((n) => n.name === "local")

@@ -3,6 +3,7 @@
  * cause chain (viem nests them), never its long `message` (which repeats request bodies), with
  * URLs cut to scheme and host (provider keys live in paths). Foundation: anything may use it.
  */
+
 export interface ErrorLink {
   name?: string;
   code?: number;
@@ -24,14 +25,19 @@ export function errorLinks(error: unknown): ErrorLink[] {
 /** The node's and the transport's own words, without the request body or the URL. */
 export function errorText(error: unknown): string {
   const parts: string[] = [];
-  for (const link of errorLinks(error)) {
+  const links = errorLinks(error);
+  for (const link of links) {
     for (const part of [link.shortMessage, link.details]) if (part && !parts.includes(part)) parts.push(part);
   }
-  if (parts.length === 0) {
-    const first = errorLinks(error)[0]!; // errorLinks always holds at least one link
-    parts.push(first.message ?? String(error));
-  }
+  if (parts.length === 0) parts.push(links[0]?.message ?? String(error));
   return redactUrls(parts.join(" | "));
+}
+
+/** The first part of errorText: the outermost error's own words, for a one-line reason. */
+export function errorHeadline(error: unknown): string {
+  const text = errorText(error);
+  const end = text.indexOf(" | ");
+  return end === -1 ? text : text.slice(0, end);
 }
 
 /**

@@ -2,6 +2,7 @@
  * The one error type of the service. Every code has its HTTP status (DESIGN.md §5); route
  * wrappers turn an AppError into the envelope, anything else into INTERNAL_ERROR.
  */
+
 export const ERROR_STATUS = {
   /** Bad JSON, a bad field, an unknown tokenId, a malformed id. */
   VALIDATION_ERROR: 400,

@@ -1,12 +1,13 @@
-import pino from "pino";
-import { errorText, redactUrls } from "./error-text";
-
 /**
  * One structured JSON logger. Secrets are redacted by key wherever they appear, so a careless
  * `log.info({ body })` cannot leak a password, API key, mnemonic or private key; logged errors
  * keep the node's words but lose URL paths and queries (RPC provider keys live there) and the
  * request bodies viem repeats in its messages.
  */
+
+import pino from "pino";
+import { errorText, redactUrls } from "./error-text";
+
 const REDACTED_KEYS = [
   "password",
   "passwordHash",

@@ -1,4 +1,5 @@
 /** `{items, meta}` of every history endpoint; pages = 0 when there is nothing. */
+
 export interface PageQuery {
   page: number;
   limit: number;

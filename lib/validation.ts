@@ -1,6 +1,7 @@
+/** Shared request-field schemas: the messages name the field, as every VALIDATION_ERROR does. */
+
 import { z } from "zod";
 
-/** Shared request-field schemas: the messages name the field, as every VALIDATION_ERROR does. */
 export const positiveIntSchema = (field: string) =>
   z
     .number({ error: `${field} must be an integer` })

@@ -1,3 +1,8 @@
+/**
+ * `npm run admin -- <command>`: operator tasks. With the embedded database, stop the server first
+ * (PGlite serves one process at a time).
+ */
+
 import { formatEther } from "viem";
 import { CUSTODY_USAGE, recoverCommand } from "@/lib/admin/custody";
 import { FORWARDS_USAGE, forwardsCommand, stuckForwardsCommand } from "@/lib/admin/forwards";
@@ -15,10 +20,6 @@ import { closeDatabase, getDb } from "@/lib/db";
 import { connectLocalChain } from "@/lib/dev/local-chain";
 import { grantPlan } from "@/lib/packages/grant-plan";
 
-/**
- * `npm run admin -- <command>`: operator tasks. With the embedded database, stop the server first
- * (PGlite serves one process at a time).
- */
 const USAGE = `usage: npm run admin -- <command>
   grant-plan <email> <plan>   give a user a plan (starter, pro, enterprise)
 ${PLANS_USAGE}

@@ -1,8 +1,9 @@
+/** `npm run db:migrate`: apply pending migrations to DATABASE_URL (or the embedded PGlite) and exit. */
+
 import { ConfigError } from "@/lib/config";
 import { closeDatabase, getDatabase } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
 
-/** `npm run db:migrate`: apply pending migrations to DATABASE_URL (or the embedded PGlite) and exit. */
 async function main() {
   const { db, driver } = await getDatabase(); // opening migrates already; run again to report
   const applied = await migrate(db);

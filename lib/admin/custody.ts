@@ -25,10 +25,14 @@ interface Flags {
 function parseFlags(args: string[], valued: string[], switches: string[]): Flags {
   const flags: Flags = { values: new Map(), switches: new Set() };
   for (let i = 0; i < args.length; i++) {
+    // biome-ignore lint/style/noNonNullAssertion: the loop runs while i < args.length, so args[i] exists
     const arg = args[i]!;
+    const value = args[i + 1];
     if (switches.includes(arg)) flags.switches.add(arg);
-    else if (valued.includes(arg) && args[i + 1] !== undefined) flags.values.set(arg, [...(flags.values.get(arg) ?? []), args[++i]!]);
-    else throw new AppError("VALIDATION_ERROR", `unexpected argument ${arg}\nusage:\n${CUSTODY_USAGE}`);
+    else if (valued.includes(arg) && value !== undefined) {
+      flags.values.set(arg, [...(flags.values.get(arg) ?? []), value]);
+      i++;
+    } else throw new AppError("VALIDATION_ERROR", `unexpected argument ${arg}\nusage:\n${CUSTODY_USAGE}`);
   }
   return flags;
 }

@@ -19,16 +19,16 @@ export async function tokensCommand(db: Db, args: string[]): Promise<string[]> {
       return rows.length === 0 ? ["the catalogue is empty"] : rows.map(describeCatalogueToken);
     }
     case "allow": {
-      const { address } = target(network, contract);
-      const token = await allowCatalogueToken(db, network!, address, {
+      const checked = target(network, contract);
+      const token = await allowCatalogueToken(db, checked.network, checked.address, {
         minForward: flag(rest, "--min-forward"),
         minWithdrawal: flag(rest, "--min-withdrawal"),
       });
       return [`allowed: ${describeCatalogueToken(token)}`];
     }
     case "disallow": {
-      const { address } = target(network, contract);
-      const token = await disallowCatalogueToken(db, network!, address);
+      const checked = target(network, contract);
+      const token = await disallowCatalogueToken(db, checked.network, checked.address);
       return [`disallowed: ${describeCatalogueToken(token)}`];
     }
     default:
@@ -41,7 +41,7 @@ function target(network: string | undefined, contract: string | undefined) {
   if (!networkConfig(network)) throw new AppError("VALIDATION_ERROR", `network "${network}" is not configured (set its RPC URL)`);
   const address = parseAddress(contract);
   if (!address) throw new AppError("VALIDATION_ERROR", `${contract} is not a 0x-prefixed 20-byte address with a valid checksum`);
-  return { address };
+  return { network, address };
 }
 
 export function flag(args: string[], name: string): string | undefined {

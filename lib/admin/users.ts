@@ -12,6 +12,7 @@ export async function createUserCommand(db: Db, args: string[]): Promise<string[
   const given = flag(rest, "--password");
   const password = given ?? randomBytes(12).toString("base64url");
   const parsed = credentialsSchema.safeParse({ email, password });
+  // biome-ignore lint/style/noNonNullAssertion: zod reports at least one issue for every failed parse
   if (!parsed.success) throw new AppError("VALIDATION_ERROR", parsed.error.issues[0]!.message);
   const user = await createUser(db, parsed.data);
   return [`created user ${user.id} ${user.email}${given ? "" : ` with password ${password} (shown once)`}`];

@@ -76,6 +76,7 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
   const principal: ApiKeyPrincipal = { apiKey: row, user: { id: row.userId } };
   if (cache.generation === generation) {
     cache.entries.delete(hash); // re-inserted last, so the oldest entry is the first in the map
+    // biome-ignore lint/style/noNonNullAssertion: the map holds at least MAX_REMEMBERED_KEYS (> 0) entries here, so it has a first key
     if (cache.entries.size >= MAX_REMEMBERED_KEYS) cache.entries.delete(cache.entries.keys().next().value!);
     cache.entries.set(hash, { principal, until: Date.now() + AUTHENTICATED_KEY_TTL_MS });
   }

@@ -1,5 +1,6 @@
 import * as crypto from "node:crypto";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { type ApiKey, apiKeys } from "../db/schema";
 
 /** "bscp_live_" + 32 random bytes in base64url: 256 bits, recognisable in logs and secret scanners. */
@@ -18,9 +19,9 @@ export interface CreatedApiKey {
 
 export async function createApiKey(db: Db, userId: number, name: string): Promise<CreatedApiKey> {
   const key = API_KEY_PREFIX + crypto.randomBytes(32).toString("base64url");
-  const [record] = await db
+  const inserted = await db
     .insert(apiKeys)
     .values({ userId, name, prefix: key.slice(0, API_KEY_PREFIX.length + 6), keyHash: hashApiKey(key) })
     .returning();
-  return { record: record!, key };
+  return { record: requireRow(inserted, "insert into api_keys"), key };
 }

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { type ApiKey, apiKeys, users } from "../db/schema";
 import { AppError } from "../errors";
 import { forgetAuthenticatedKeys } from "./authenticate-api-key";
@@ -74,7 +75,7 @@ export async function revokeApiKey(db: Db, userId: number, id: number): Promise<
     .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)));
   if (!key) throw new AppError("NOT_FOUND", "API key not found");
   if (key.revokedAt) return toApiKeyView(key);
-  const [revoked] = await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning();
+  const revoked = await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning();
   forgetAuthenticatedKeys();
-  return toApiKeyView(revoked!);
+  return toApiKeyView(requireRow(revoked, `revoke api key ${id}`));
 }

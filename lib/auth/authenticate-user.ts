@@ -19,8 +19,8 @@ export async function authenticateUser(db: Db, req: NextRequest): Promise<User> 
   let subject: string | undefined;
   let version: unknown;
   if (authorization !== null) {
-    const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
-    const claims = match ? await readBearerToken(match[1]!) : null;
+    const token = /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1];
+    const claims = token ? await readBearerToken(token) : null;
     if (!claims) throw new AppError("UNAUTHORIZED", "bearer token is missing, invalid or expired");
     subject = claims.sub;
     version = claims.ver;

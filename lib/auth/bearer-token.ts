@@ -6,7 +6,7 @@ import type { User } from "../db/schema";
 export interface UserClaims {
   sub: string;
   email: string;
-  /** The user's token version when it was issued (tokens from before versions existed: 0). */
+  /** The user's token version when it was issued (a token without one counts as version 0). */
   ver: number;
 }
 

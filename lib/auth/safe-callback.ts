@@ -4,6 +4,7 @@
  * backslashes are refused before that, raw or percent-encoded, because URL parsing drops a tab or
  * newline ("/\t/evil.example" becomes "//evil.example") and reads "\" as "/".
  */
+
 const PLACEHOLDER_ORIGIN = "https://callback.invalid";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a callback may not carry
 const UNSAFE = /[\u0000-\u001f\u007f\\]/;

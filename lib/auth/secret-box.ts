@@ -1,11 +1,12 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { getConfig } from "../config";
-
 /**
  * Secrets the service must read back (two-factor seeds) are stored encrypted with AES-256-GCM
  * under a key derived from NEXTAUTH_SECRET: a copy of the database alone does not reveal them.
  * Changing NEXTAUTH_SECRET therefore turns two-factor sign-in off for everyone (README).
  */
+
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { getConfig } from "../config";
+
 function key(purpose: string): Buffer {
   return Buffer.from(hkdfSync("sha256", getConfig().nextAuthSecret, "bsc-pay", purpose, 32));
 }

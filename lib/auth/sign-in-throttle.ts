@@ -1,5 +1,3 @@
-import { AppError } from "../errors";
-
 /**
  * Failed sign-ins per account (DESIGN.md §18), on top of the per-address limit: a password guessed
  * from many addresses at once still gets MAX_FAILURES tries per window. Only failures count, so a
@@ -7,6 +5,9 @@ import { AppError } from "../errors";
  * Unknown emails are counted the same way, so the answer tells nothing about which accounts exist.
  * Per process, like the other limiters; at most MAX_ACCOUNTS are remembered.
  */
+
+import { AppError } from "../errors";
+
 export const MAX_SIGN_IN_FAILURES = 10;
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 const MAX_ACCOUNTS = 100_000;
@@ -38,6 +39,7 @@ export function recordSignInFailure(email: string, now = Date.now()): void {
   fresh.failures += 1;
   map.delete(email); // re-inserted last: the map's order is least recently used first
   map.set(email, fresh);
+  // biome-ignore lint/style/noNonNullAssertion: the map holds more than MAX_ACCOUNTS entries here, so it has a first key
   if (map.size > MAX_ACCOUNTS) map.delete(map.keys().next().value!);
 }
 

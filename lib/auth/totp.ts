@@ -1,10 +1,11 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-
 /**
  * Time-based one-time passwords (RFC 6238: HMAC-SHA1, 30 s steps, 6 digits) as every
  * authenticator app computes them. Codes of the step before and after count too (clock drift);
  * the caller remembers the last step used so a code works once.
  */
+
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
 export const TOTP_STEP_SECONDS = 30;
 const DIGITS = 6;
 const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
@@ -56,7 +57,7 @@ export function totpCode(secret: string, step: number, digits = DIGITS): string 
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(step));
   const hmac = createHmac("sha1", fromBase32(secret)).update(counter).digest();
-  const offset = hmac[hmac.length - 1]! & 0x0f;
+  const offset = hmac.readUInt8(hmac.length - 1) & 0x0f;
   const binary = (hmac.readUInt32BE(offset) & 0x7fffffff) % 10 ** digits;
   return String(binary).padStart(digits, "0");
 }

@@ -1,10 +1,3 @@
-import { HDKey } from "@scure/bip32";
-import { mnemonicToSeedSync } from "@scure/bip39";
-import type { Address } from "viem";
-import { log } from "../log";
-import { type SideThread, sideThread } from "../side-thread/side-thread";
-import { keyRingFor, MAX_CHILD_INDEX } from "./keys";
-
 /**
  * Deposit addresses m/44'/60'/0'/0/i in batches, derived on the side thread so that payment/create
  * does not pay for an elliptic-curve multiplication (~0.6 ms with the key ring on a 2-core VM) on the
@@ -15,6 +8,14 @@ import { keyRingFor, MAX_CHILD_INDEX } from "./keys";
  * of truth for every key the service signs with: one address of every batch is derived again by it,
  * and a difference (or a side thread that cannot run) switches this process to the key ring alone.
  */
+
+import { HDKey } from "@scure/bip32";
+import { mnemonicToSeedSync } from "@scure/bip39";
+import type { Address } from "viem";
+import { log } from "../log";
+import { type SideThread, sideThread } from "../side-thread/side-thread";
+import { keyRingFor, MAX_CHILD_INDEX } from "./keys";
+
 const DEPOSIT_PARENT_PATH = "m/44'/60'/0'/0"; // keys.ts: deposit address i = m/44'/60'/0'/0/i
 const MAIN_THREAD_SLICE = 8; // addresses derived between two turns of the event loop, without a side thread
 
@@ -51,6 +52,7 @@ export class DepositAddressDeriver {
       0,
       derived.findIndex((a) => a !== null),
     );
+    // biome-ignore lint/style/noNonNullAssertion: derive() calls this only when derived has as many entries as indices (at least one), and `at` is 0 or an index of derived
     if (derived[at] === this.keyRingAddress(indices[at]!)) return true;
     log.error({ index: indices[at] }, "side thread's deposit address differs from the key ring's; using the key ring from now on");
     this.useSideThread = false;
@@ -78,6 +80,7 @@ export class DepositAddressDeriver {
   private publicParent(): { publicKey: Uint8Array; chainCode: Uint8Array } {
     if (!this.parent) {
       const node = HDKey.fromMasterSeed(mnemonicToSeedSync(this.mnemonic)).derive(DEPOSIT_PARENT_PATH);
+      // biome-ignore lint/style/noNonNullAssertion: a node derived from a master seed is a private one, so HDKey has computed its public key and chain code
       this.parent = { publicKey: node.publicKey!, chainCode: node.chainCode! };
     }
     return this.parent;

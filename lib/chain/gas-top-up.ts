@@ -1,3 +1,10 @@
+/**
+ * Makes sure `wallet` holds at least `neededWei` of BNB, sending exactly the difference from the
+ * gas tank and waiting until it is mined: the caller bounds `neededWei` (capped gas limits of the
+ * sends it pays for), so a top-up never covers more than that. The top-up is recorded signed,
+ * with its nonce, before it is broadcast. One top-up per wallet at a time in this process.
+ */
+
 import type { Address } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
@@ -7,16 +14,10 @@ import type { GasChargeShare } from "../ledger/charges";
 import { recordTransaction } from "../ledger/record";
 import { settleNonce } from "../ledger/settle";
 import { gasTankGeneration, keyRingFor } from "./keys";
-import { chainOf, networkConfig, publicClientFor } from "./networks";
+import { chainOf, publicClientFor, requireNetworkConfig } from "./networks";
 import { allocateNonce } from "./nonces";
 import { topUpGasLimit } from "./transactions";
 
-/**
- * Makes sure `wallet` holds at least `neededWei` of BNB, sending exactly the difference from the
- * gas tank and waiting until it is mined: the caller bounds `neededWei` (capped gas limits of the
- * sends it pays for), so a top-up never covers more than that. The top-up is recorded signed,
- * with its nonce, before it is broadcast. One top-up per wallet at a time in this process.
- */
 const WAIT_MS = 60_000;
 const inFlight = new Map<string, Promise<void>>();
 
@@ -65,7 +66,7 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
       `not enough BNB for gas: the wallet ${wallet} needs ${neededWei - balance} wei more and the gas tank cannot cover it`,
     );
   }
-  const chain = chainOf(networkConfig(network)!);
+  const chain = chainOf(requireNetworkConfig(network));
   const recorded = await db.transaction(async (tx) => {
     const nonce = await allocateNonce(tx, network, tank, tankCount);
     const signed = await keys

@@ -1,9 +1,3 @@
-import { secp256k1 } from "@noble/curves/secp256k1";
-import { HDKey } from "@scure/bip32";
-import { mnemonicToSeedSync } from "@scure/bip39";
-import { type Address, bytesToHex, getAddress, type Hex, keccak256 } from "viem";
-import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-
 /**
  * Every key the service holds derives from MASTER_MNEMONIC (DESIGN.md §7):
  *   deposit address i           m/44'/60'/0'/0/i
@@ -12,9 +6,16 @@ import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
  *   withdrawal wallet of domain d  m/44'/60'/2'/0/d
  *   sweeper owner               m/44'/60'/3'/0/0   (signs nothing but the BatchSweeper's pause and
  *                                                   operator changes)
- * The seed and the three parents are derived once (PBKDF2 is ~30 ms); a child is ~1 ms.
+ * The seed and the four parents are derived once (PBKDF2 is ~30 ms); a child is ~1 ms.
  * Private keys live only in memory, as long as a signer is in use; they are never stored or logged.
  */
+
+import { secp256k1 } from "@noble/curves/secp256k1";
+import { HDKey } from "@scure/bip32";
+import { mnemonicToSeedSync } from "@scure/bip39";
+import { type Address, bytesToHex, getAddress, type Hex, keccak256 } from "viem";
+import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+
 export type KeyPurpose = "deposit" | "gasTank" | "withdrawal" | "sweeperOwner";
 
 const ACCOUNT_OF: Record<KeyPurpose, number> = { deposit: 0, gasTank: 1, withdrawal: 2, sweeperOwner: 3 };
@@ -45,12 +46,14 @@ export class KeyRing {
   /** Address only: needs no private key, so it is what request handlers use. */
   address(purpose: KeyPurpose, index: number): Address {
     const child = this.child(purpose, index);
+    // biome-ignore lint/style/noNonNullAssertion: children of a node derived from the master seed are private ones, so HDKey has computed their public key
     const uncompressed = secp256k1.ProjectivePoint.fromHex(child.publicKey!).toRawBytes(false);
     return getAddress(`0x${keccak256(uncompressed.subarray(1)).slice(-40)}`);
   }
 
   /** A signing account; use it for the transaction at hand and drop it. */
   signer(purpose: KeyPurpose, index: number): PrivateKeyAccount {
+    // biome-ignore lint/style/noNonNullAssertion: children of a node derived from the master seed are private ones, so HDKey holds their private key
     const privateKey: Hex = bytesToHex(this.child(purpose, index).privateKey!);
     return privateKeyToAccount(privateKey);
   }

@@ -3,6 +3,7 @@
  * balances for custody's reconcile and recover, and the sweeper's pre-batch checks. Chain
  * plumbing: it knows nothing of what the balances are for.
  */
+
 import { type Abi, type Address, erc20Abi, multicall3Abi } from "viem";
 import { publicClientFor } from "./networks";
 import { classifyRpcError } from "./rpc-errors";
@@ -29,8 +30,7 @@ const hasMulticall = new Map<string, boolean>();
  * The BNB balance and every token balance of every owner, read in batches: through Multicall3 when
  * the chain has it (BSC does), else in parallel single calls. A token whose balanceOf fails or
  * answers garbage reads as 0 marked `unreadable` (an attacker's token cannot stop the scan, and
- * the caller can say it could not look). At
- * `blockNumber` when given, else the latest block.
+ * the caller can say it could not look). At `blockNumber` when given, else the latest block.
  */
 export async function readHoldings(network: string, owners: Address[], tokens: Address[], blockNumber?: bigint): Promise<Holding[]> {
   const wanted: { owner: Address; token: Address | null }[] = owners.flatMap((owner) => [
@@ -44,6 +44,7 @@ export async function readHoldings(network: string, owners: Address[], tokens: A
         ? { address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance", args: [owner] }
         : { address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] },
     ),
+    // biome-ignore lint/style/noNonNullAssertion: readContracts asks only for indices of the calls, which map `wanted` one to one
     { blockNumber, nativeBalanceOf: (i) => (wanted[i]!.token === null ? wanted[i]!.owner : null) },
   );
   return wanted.map((w, i) => (typeof balances[i] === "bigint" ? { ...w, balance: balances[i] } : { ...w, balance: 0n, unreadable: true }));

@@ -1,12 +1,13 @@
+/**
+ * Configured networks and their viem clients. RPC goes through viem `fallback` over every URL
+ * of the network, in the configured order, with timeouts and bounded retries.
+ */
+
 import { type Chain, createPublicClient, defineChain, fallback, http, type PublicClient, webSocket } from "viem";
 import { bsc, bscTestnet } from "viem/chains";
 import { getConfig, type NetworkConfig, type NetworkName } from "../config";
 import { instrumentTransport } from "../metrics/instrument-transport";
 
-/**
- * Configured networks and their viem clients. RPC goes through viem `fallback` over every URL
- * of the network, in the configured order, with timeouts and bounded retries.
- */
 const localChain = defineChain({
   id: 31337,
   name: "BSC Pay local (anvil)",

@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { walletNonces } from "../db/schema";
 
 /**
@@ -11,12 +12,15 @@ import { walletNonces } from "../db/schema";
  */
 export async function allocateNonce(tx: Db, network: string, address: string, chainCount: number): Promise<number> {
   await tx.insert(walletNonces).values({ network, address, nextNonce: chainCount }).onConflictDoNothing();
-  const [row] = await tx
-    .select()
-    .from(walletNonces)
-    .where(and(eq(walletNonces.network, network), eq(walletNonces.address, address)))
-    .for("update");
-  const nonce = Math.max(row!.nextNonce, chainCount);
+  const row = requireRow(
+    await tx
+      .select()
+      .from(walletNonces)
+      .where(and(eq(walletNonces.network, network), eq(walletNonces.address, address)))
+      .for("update"),
+    `wallet_nonces of ${address} on ${network}`,
+  );
+  const nonce = Math.max(row.nextNonce, chainCount);
   await tx
     .update(walletNonces)
     .set({ nextNonce: nonce + 1, updatedAt: sql`now()` })

@@ -12,10 +12,11 @@
  *   transient        no answer, or a failure worth retrying as is (timeouts, 5xx, lagging node)
  *   rejected         the node refused the request for good (revert, no funds, bad transaction)
  */
-import { errorText, errorLinks as links, redactUrls } from "../error-text";
+
+import { errorHeadline, errorText, errorLinks as links, redactUrls } from "../error-text";
 
 // Kept importable from here: every RPC caller already reads its errors through this module.
-export { errorText, redactUrls };
+export { errorHeadline, errorText, redactUrls };
 
 export type RpcErrorKind = "already-known" | "nonce-used" | "underpriced" | "range-too-large" | "rate-limited" | "transient" | "rejected";
 
@@ -35,7 +36,7 @@ export function nodeMessage(error: unknown): string {
   const details = links(error)
     .map((link) => link.details)
     .filter((d): d is string => Boolean(d));
-  return redactUrls(details.at(-1) ?? errorText(error).split(" | ")[0]!);
+  return redactUrls(details.at(-1) ?? errorHeadline(error));
 }
 
 export function classifyRpcError(error: unknown): RpcErrorKind {

@@ -1,3 +1,9 @@
+/**
+ * Payout targets may not be addresses this service derives (a deposit address, the gas tank, a
+ * withdrawal wallet, the sweeper's owner) or deploys (the sweep contracts): a forward into one of
+ * them would be swept again, land where another merchant's rules apply, or be stuck in a contract.
+ */
+
 import { and, eq, inArray } from "drizzle-orm";
 import { getConfig, type NetworkName } from "../config";
 import type { Db } from "../db";
@@ -7,11 +13,6 @@ import { depositTopicOf } from "./deposit-addresses";
 import { gasTankGeneration, keyRingFor } from "./keys";
 import { CREATE2_DEPLOYER, serviceSweepContracts } from "./sweep-addresses";
 
-/**
- * Payout targets may not be addresses this service derives (a deposit address, the gas tank, a
- * withdrawal wallet, the sweeper's owner) or deploys (the sweep contracts): a forward into one of
- * them would be swept again, land where another merchant's rules apply, or be stuck in a contract.
- */
 const ALL_NETWORKS: NetworkName[] = ["bsc", "bsc-testnet", "local"];
 
 /**

@@ -2,8 +2,9 @@
  * Where the batched-sweep contracts live, from the keys alone (CREATE2 through the deterministic
  * deployer): BatchSweeper(owner = the sweeper owner key, first operator = the first gas tank,
  * gasPerSweep) and DepositDelegate(sweeper). Chain-level: the service-address guard needs them
- * without the forwarding machinery that deploys and uses them (lib/forwarding/sweep-contracts.ts).
+ * without the forwarding machinery that deploys and uses them (lib/forwarding/batched/).
  */
+
 import { type Abi, type Address, encodeDeployData, getContractAddress, type Hex, keccak256, stringToHex } from "viem";
 import { getConfig } from "../config";
 import batchSweeperArtifact from "./contracts/batch-sweeper.json";

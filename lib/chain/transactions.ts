@@ -1,4 +1,5 @@
 /** Transaction helpers without state. Sending is the ledger's alone (lib/ledger/broadcast.ts): only recorded bytes go out. */
+
 import { type Address, type Hex, keccak256, type PublicClient, type TransactionReceipt } from "viem";
 
 export function hashOfRaw(raw: Hex): Hex {

@@ -1,8 +1,3 @@
-import { createPublicClient, http } from "viem";
-import type { NetworkConfig } from "../config";
-import { log } from "../log";
-import { rpcUrlsOf } from "./networks";
-
 /**
  * Transactions are signed for a chain id (EIP-155). At start-up each node is asked for its id:
  *   - 0, or a chain other than the network's (Ethereum behind BSC_RPC_URL, a testnet URL for
@@ -11,6 +6,12 @@ import { rpcUrlsOf } from "./networks";
  *     is used, with a warning, so a local node can stand in for BSC in tests;
  *   - no answer now: the configured id is kept (the node may come back).
  */
+
+import { createPublicClient, http } from "viem";
+import type { NetworkConfig } from "../config";
+import { log } from "../log";
+import { rpcUrlsOf } from "./networks";
+
 export const DEVELOPMENT_CHAIN_IDS: ReadonlySet<number> = new Set([31337, 1337]);
 
 export async function verifyChainIds(networks: NetworkConfig[]): Promise<void> {

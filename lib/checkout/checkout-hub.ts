@@ -1,3 +1,10 @@
+/**
+ * One change feed per process for every open checkout page: a single query a tick reads all the
+ * sessions being watched (and one block number per network), and each change is fanned out to
+ * that session's listeners. A thousand open pages cost what one does; an idle process costs
+ * nothing (the feed stops when nobody listens).
+ */
+
 import { eq, inArray } from "drizzle-orm";
 import { networkConfig, publicClientFor } from "../chain/networks";
 import type { Db } from "../db";
@@ -5,12 +12,6 @@ import { paymentSessions, tokens } from "../db/schema";
 import { log } from "../log";
 import { type CheckoutStatus, checkoutStatus } from "./checkout-view";
 
-/**
- * One change feed per process for every open checkout page: a single query a tick reads all the
- * sessions being watched (and one block number per network), and each change is fanned out to
- * that session's listeners. A thousand open pages cost what one does; an idle process costs
- * nothing (the feed stops when nobody listens).
- */
 export type CheckoutEvent = { kind: "status"; data: CheckoutStatus & { head: number | null } } | { kind: "not-found" };
 type Listener = (event: CheckoutEvent) => void;
 

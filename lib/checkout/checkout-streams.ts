@@ -1,10 +1,11 @@
-import { AppError } from "../errors";
-
 /**
  * Open checkout status streams (SSE), capped per client address and in total: each holds a
  * connection and a subscription for up to a session's lifetime, and the endpoint is public.
  * Beyond a cap the answer is 429 RATE_LIMITED and the page polls instead.
  */
+
+import { AppError } from "../errors";
+
 // Generous: payers behind one carrier-grade NAT share an address.
 export const MAX_STREAMS_PER_CLIENT = 50;
 export const MAX_STREAMS = 2000;

@@ -1,3 +1,9 @@
+/**
+ * What the public checkout page needs, and nothing about the merchant (no wallet, domain,
+ * metadata or forward target): the session id is the only key to it. While something is still
+ * owed, the QR code and the EIP-681 link ask for the remaining amount, not the whole one.
+ */
+
 import { networkConfig } from "../chain/networks";
 import type { Db } from "../db";
 import type { PaymentSession, Token } from "../db/schema";
@@ -6,11 +12,6 @@ import { formatAmount } from "../payments/amount";
 import { findSession } from "../payments/find-session";
 import { qrCodeDataUri, tokenTransferUri } from "./eip681";
 
-/**
- * What the public checkout page needs, and nothing about the merchant (no wallet, domain,
- * metadata or forward target): the session id is the only key to it. While something is still
- * owed, the QR code and the EIP-681 link ask for the remaining amount, not the whole one.
- */
 export async function getCheckoutView(db: Db, sessionId: string) {
   const found = await findSession(db, sessionId);
   if (!found) throw new AppError("NOT_FOUND", "payment session not found");

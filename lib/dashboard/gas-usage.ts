@@ -1,12 +1,13 @@
+/**
+ * The merchant's gas page and GET /api/user/gas: what the gas tank spent for it per UTC day and
+ * kind (BNB, decimal strings), and today's standing against its package's limits.
+ */
+
 import type { Db } from "../db";
 import { withdrawalAllowance } from "../gas/limits";
 import { GAS_SPEND_KINDS, type GasSpendKind, gasSpendByDay, utcDayStart } from "../gas/spend";
 import { formatAmount } from "../payments/amount";
 
-/**
- * The merchant's gas page and GET /api/user/gas: what the gas tank spent for it per UTC day and
- * kind (BNB, decimal strings), and today's standing against its package's limits.
- */
 export interface GasUsageDay {
   day: string;
   sweep: string;

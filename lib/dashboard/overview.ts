@@ -47,6 +47,7 @@ export async function volumeByDay(db: Db, userId: number, days: 7 | 30, now = ne
     totals.set(r.symbol, (totals.get(r.symbol) ?? 0n) + units);
   }
   const decimalsOf = new Map(rows.map((r) => [r.symbol, r.decimals]));
+  // biome-ignore lint/style/noNonNullAssertion: symbols are the symbols of rows, and decimalsOf has an entry for the symbol of every row
   return { points, symbols, totals: symbols.map((s) => ({ symbol: s, total: formatAmount(totals.get(s) ?? 0n, decimalsOf.get(s)!) })) };
 }
 
@@ -99,19 +100,23 @@ export async function walletBalances(db: Db, userId: number) {
     db.select().from(tokens).where(eq(tokens.userId, userId)).orderBy(tokens.id),
   ]);
   return Promise.all(
-    userDomains.map(async (d) => ({
-      domainId: d.id,
-      domain: d.origin,
-      wallet: d.withdrawalAddress!,
-      balances: await Promise.all(
-        userTokens.map(async (t) => ({
-          tokenId: t.id,
-          symbol: t.symbol,
-          network: t.network,
-          balance: (await tokenBalanceOf(t.network, t, d.withdrawalAddress!))?.formatted ?? null,
-        })),
-      ),
-    })),
+    userDomains.map(async (d) => {
+      // biome-ignore lint/style/noNonNullAssertion: addDomain sets it in the transaction that inserts the domain, so every stored domain has one
+      const wallet = d.withdrawalAddress!;
+      return {
+        domainId: d.id,
+        domain: d.origin,
+        wallet,
+        balances: await Promise.all(
+          userTokens.map(async (t) => ({
+            tokenId: t.id,
+            symbol: t.symbol,
+            network: t.network,
+            balance: (await tokenBalanceOf(t.network, t, wallet))?.formatted ?? null,
+          })),
+        ),
+      };
+    }),
   );
 }
 

@@ -1,3 +1,8 @@
+/**
+ * A merchant's payments across all their API keys, for the dashboard: filters, search, pages and
+ * a streamed CSV of the same set. Records of other users never appear (every query is scoped).
+ */
+
 import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
@@ -7,10 +12,6 @@ import { formatAmount } from "../payments/amount";
 import { expireSessionsWhere } from "../payments/expire-due";
 import { isUuid } from "../validation";
 
-/**
- * A merchant's payments across all their API keys, for the dashboard: filters, search, pages and
- * a streamed CSV of the same set. Records of other users never appear (every query is scoped).
- */
 const optionalInt = z.preprocess(
   (v) => (v === "" || v === undefined || v === null ? undefined : v),
   z.coerce.number().int().positive().optional(),
@@ -70,6 +71,7 @@ function whereOf(userId: number, f: PaymentFilters): SQL {
       ),
     );
   }
+  // biome-ignore lint/style/noNonNullAssertion: conditions starts with the user's own, so and() has a condition to return: every query is scoped
   return and(...conditions)!;
 }
 
@@ -134,9 +136,9 @@ export async function* streamUserPayments(db: Db, userId: number, filters: Payme
       .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
       .limit(batch);
     for (const row of rows) yield toRow(row);
-    if (rows.length < batch) return;
-    const last: PaymentSession = rows.at(-1)!.session;
-    after = { createdAt: last.createdAt, id: last.id };
+    const last = rows.at(-1);
+    if (rows.length < batch || !last) return;
+    after = { createdAt: last.session.createdAt, id: last.session.id };
   }
 }
 

@@ -1,11 +1,12 @@
-import { type Address, erc20Abi, formatEther } from "viem";
-import { networkConfig, publicClientFor } from "../chain/networks";
-import { formatAmount } from "../payments/amount";
-
 /**
  * Token and BNB balances of wallets, read from the chain for pages, cached briefly so a busy
  * dashboard does not turn into an RPC storm; a slow or failing RPC gives null, never an error page.
  */
+
+import { type Address, erc20Abi, formatEther } from "viem";
+import { networkConfig, publicClientFor } from "../chain/networks";
+import { formatAmount } from "../payments/amount";
+
 const TTL_MS = 10_000;
 const TIMEOUT_MS = 3_000;
 const CACHE_KEY = Symbol.for("bsc-pay.wallet-balances");
@@ -22,6 +23,7 @@ function cached(key: string, read: () => Promise<bigint>, fresh = false): Promis
   if (hit && !fresh && Date.now() - hit.at < TTL_MS) return hit.value;
   const value = withTimeout(read()).catch(() => null);
   cache().set(key, { at: Date.now(), value });
+  // biome-ignore lint/style/noNonNullAssertion: the cache holds more than 5,000 entries here, so it has a first key
   if (cache().size > 5_000) cache().delete(cache().keys().next().value!);
   return value;
 }

@@ -1,11 +1,12 @@
-import type { SQL } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
-import type { Db } from "./client";
-
 /**
  * Hot queries are built once per database handle (drizzle's `prepare`), not on every request:
  * query building is a noticeable share of a short request's CPU.
  */
+
+import type { SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import type { Db } from "./client";
+
 const cache = new WeakMap<Db, Map<string, unknown>>();
 
 export function prepared<T>(db: Db, name: string, build: (db: Db) => T): T {

@@ -14,6 +14,7 @@ export async function startLocalChain(config: Config): Promise<string> {
   const local = config.localChain;
   const network = config.networks.find((n) => n.name === "local");
   if (!local || !network) throw new Error("the local chain is not configured");
+  // biome-ignore lint/style/noNonNullAssertion: parseConfig chooses "external" only when LOCAL_RPC_URL lists a URL, and those URLs are this network's rpcUrls
   if (local.mode === "external") return network.rpcUrls[0]!;
 
   const stateDir = resolve(/*turbopackIgnore: true*/ local.stateDir);

@@ -3,6 +3,7 @@ import { keyRingFor } from "../chain/keys";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { isUniqueViolation } from "../db/errors";
+import { requireRow } from "../db/rows";
 import { type Domain, domains } from "../db/schema";
 import { AppError } from "../errors";
 import { assertMayAddDomain, lockMerchant } from "../gas/limits";
@@ -23,13 +24,13 @@ export async function addDomain(db: Db, userId: number, domain: string): Promise
       // Under the merchant's lock: concurrent requests cannot pass the package's limit together.
       await lockMerchant(tx, userId);
       await assertMayAddDomain(tx, userId);
-      const [inserted] = await tx.insert(domains).values({ userId, origin }).returning();
-      const [updated] = await tx
+      const inserted = requireRow(await tx.insert(domains).values({ userId, origin }).returning(), "insert into domains");
+      const updated = await tx
         .update(domains)
-        .set({ withdrawalAddress: keys.withdrawalAddress(inserted!.id) })
-        .where(eq(domains.id, inserted!.id))
+        .set({ withdrawalAddress: keys.withdrawalAddress(inserted.id) })
+        .where(eq(domains.id, inserted.id))
         .returning();
-      return updated!;
+      return requireRow(updated, `withdrawal address of domain ${inserted.id}`);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("VALIDATION_ERROR", `domain ${origin} is already whitelisted`);

@@ -19,12 +19,14 @@ export async function domainDeletionBlockers(db: Db, userId: number, domain: Dom
     .select({ n: count() })
     .from(paymentSessions)
     .where(and(eq(paymentSessions.domainId, domain.id), eq(paymentSessions.status, "pending")));
-  if ((pending?.n ?? 0) > 0) blockers.push(`${pending!.n} payment session(s) are still pending: cancel them or let them end`);
+  const pendingCount = pending?.n ?? 0;
+  if (pendingCount > 0) blockers.push(`${pendingCount} payment session(s) are still pending: cancel them or let them end`);
   const [open] = await db
     .select({ n: count() })
     .from(withdrawals)
     .where(and(eq(withdrawals.domainId, domain.id), eq(withdrawals.status, "submitted")));
-  if ((open?.n ?? 0) > 0) blockers.push(`${open!.n} withdrawal(s) from its wallet are not final yet: wait until they complete`);
+  const openCount = open?.n ?? 0;
+  if (openCount > 0) blockers.push(`${openCount} withdrawal(s) from its wallet are not final yet: wait until they complete`);
 
   const wallet = keyRingFor(getConfig().masterMnemonic).withdrawalAddress(domain.id);
   const own = await db.select().from(tokens).where(eq(tokens.userId, userId));

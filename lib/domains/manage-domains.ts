@@ -4,6 +4,7 @@ import { addressSchema } from "../chain/address";
 import { assertNotServiceAddress } from "../chain/service-addresses";
 import { getConfig } from "../config";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { type Domain, domains, type WebhookEndpoint, webhookEndpoints } from "../db/schema";
 import { AppError } from "../errors";
 import { endpointOfDomain, syncEndpoint } from "../webhooks/endpoints";
@@ -89,13 +90,16 @@ export async function updateDomain(
   const problem = changes.webhookUrl ? webhookUrlProblem(changes.webhookUrl, getConfig().webhookAllowPrivate) : null;
   if (problem) throw new AppError("VALIDATION_ERROR", problem, [{ path: "webhookUrl", message: problem }]);
   return db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(domains)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(eq(domains.id, domainId))
-      .returning();
-    const endpoint = await syncEndpoint(tx, updated!);
-    return toDomainView(updated!, endpoint);
+    const updated = requireRow(
+      await tx
+        .update(domains)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(eq(domains.id, domainId))
+        .returning(),
+      `update of domain ${domainId}`,
+    );
+    const endpoint = await syncEndpoint(tx, updated);
+    return toDomainView(updated, endpoint);
   });
 }
 
@@ -108,11 +112,10 @@ export async function deleteDomain(db: Db, userId: number, domainId: number): Pr
   const blockers = await domainDeletionBlockers(db, userId, domain);
   if (blockers.length > 0) throw new AppError("VALIDATION_ERROR", `${domain.origin} cannot be deleted yet: ${blockers.join("; ")}`);
   await db.transaction(async (tx) => {
-    const [removed] = await tx
-      .update(domains)
-      .set({ deletedAt: new Date(), updatedAt: new Date() })
-      .where(eq(domains.id, domainId))
-      .returning();
-    await syncEndpoint(tx, removed!); // its webhooks stop with it
+    const removed = requireRow(
+      await tx.update(domains).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(domains.id, domainId)).returning(),
+      `deletion of domain ${domainId}`,
+    );
+    await syncEndpoint(tx, removed); // its webhooks stop with it
   });
 }

@@ -1,3 +1,9 @@
+/**
+ * What a merchant's package lets it cost the operator (DESIGN.md §18). A merchant without an
+ * active package is held to the free self-serve plan's limits: signing up costs nothing to
+ * the operator either.
+ */
+
 import { and, asc, count, eq, gte, isNull } from "drizzle-orm";
 import type { Db } from "../db";
 import { domains, plans, users, withdrawals } from "../db/schema";
@@ -6,11 +12,6 @@ import { activeSubscription } from "../packages/current-package";
 import { formatAmount } from "../payments/amount";
 import { gasSpentSince, utcDayStart } from "./spend";
 
-/**
- * What a merchant's package lets it cost the operator (DESIGN.md §18). A merchant without an
- * active package is held to the free self-serve plan's limits: signing up costs nothing to
- * the operator either.
- */
 export interface PackageLimits {
   planName: string;
   /** Wei per UTC day; null = unlimited. */
@@ -93,10 +94,11 @@ export async function assertMayAddDomain(db: Db, userId: number): Promise<void> 
     .select({ n: count() })
     .from(domains)
     .where(and(eq(domains.userId, userId), isNull(domains.deletedAt)));
-  if ((held?.n ?? 0) >= limits.maxDomains) {
+  const heldCount = held?.n ?? 0;
+  if (heldCount >= limits.maxDomains) {
     throw new AppError(
       "VALIDATION_ERROR",
-      `your ${limits.planName} package allows ${limits.maxDomains} domains and you have ${held!.n}; delete one you no longer use first`,
+      `your ${limits.planName} package allows ${limits.maxDomains} domains and you have ${heldCount}; delete one you no longer use first`,
     );
   }
 }

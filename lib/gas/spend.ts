@@ -1,13 +1,14 @@
-import { type SQL, sql } from "drizzle-orm";
-import type { Db } from "../db";
-import { rowsOf } from "../db/rows";
-
 /**
  * What the gas tank spent on a merchant's behalf, read from the ledger through gas_charges
  * (DESIGN.md §18). A settled row costs the BNB it sent plus the fee its receipt shows; a pending
  * one the most it can cost (value + gas limit × price), so a burst of sends counts before it is
  * mined; a replaced row costs nothing (its replacement carries the charge). Days are UTC.
  */
+
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../db";
+import { rowsOf } from "../db/rows";
+
 const ROW_COST = sql`(case ct.status
   when 'mined' then ct.value + coalesce(ct.fee_paid, ct.gas_used * ct.gas_price, 0)
   when 'reverted' then coalesce(ct.fee_paid, ct.gas_used * ct.gas_price, 0)

@@ -43,6 +43,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
     path: issue.path.map(String).join(".") || undefined,
     message: issue.message,
   }));
+  // biome-ignore lint/style/noNonNullAssertion: zod reports at least one issue for every failed parse, and details has one entry per issue
   const first = details[0]!;
   const message = first.path && !first.message.startsWith(first.path) ? `${first.path}: ${first.message}` : first.message;
   throw new AppError("VALIDATION_ERROR", message, details);

@@ -1,14 +1,15 @@
+/**
+ * Browser access to /api/v1: a response carries Access-Control-Allow-Origin only for an origin
+ * the API key's owner has whitelisted. A preflight has no API key, so it succeeds for an origin
+ * that some merchant whitelisted; the real request then checks it against the key's owner.
+ */
+
 import { and, eq, isNull } from "drizzle-orm";
 import { NextResponse } from "next/server";
 import type { Db } from "../db";
 import { domains } from "../db/schema";
 import { normalizeOrigin } from "../domains/normalize-origin";
 
-/**
- * Browser access to /api/v1: a response carries Access-Control-Allow-Origin only for an origin
- * the API key's owner has whitelisted. A preflight has no API key, so it succeeds for an origin
- * that some merchant whitelisted; the real request then checks it against the key's owner.
- */
 const ALLOW_HEADERS = "content-type, x-api-key, idempotency-key, x-request-id";
 const EXPOSE_HEADERS = "retry-after, x-request-id";
 

@@ -1,3 +1,8 @@
+/**
+ * Every route handler is one of these wrappers around a lib/ call: it waits for start-up,
+ * authenticates, and turns anything thrown into the error envelope.
+ */
+
 import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { type ApiKeyPrincipal, authenticateApiKey } from "../api-keys/authenticate-api-key";
@@ -20,10 +25,6 @@ export interface BaseContext {
   requestId: string;
 }
 
-/**
- * Every route handler is one of these wrappers around a lib/ call: it waits for start-up,
- * authenticates, and turns anything thrown into the error envelope.
- */
 export function withErrors(handler: (ctx: BaseContext) => Promise<Response>) {
   return async (req: NextRequest, context?: RouteContext): Promise<Response> => {
     const requestId = req.headers.get("x-request-id") ?? randomUUID();

@@ -1,10 +1,11 @@
-import { getConfig } from "../config";
-import { AppError } from "../errors";
-
 /**
  * Token buckets in this process: `capacity` requests at once, refilled at `capacity` per
  * `periodMs`. With several instances behind a balancer each enforces its own share.
  */
+
+import { getConfig } from "../config";
+import { AppError } from "../errors";
+
 interface Bucket {
   tokens: number;
   updatedAt: number;
@@ -29,6 +30,7 @@ export class RateLimiter {
     bucket.updatedAt = now;
     this.buckets.delete(key); // re-inserted last: the map's order is least recently used first
     this.buckets.set(key, bucket);
+    // biome-ignore lint/style/noNonNullAssertion: the map holds more than MAX_KEYS entries here, so it has a first key
     if (this.buckets.size > MAX_KEYS) this.buckets.delete(this.buckets.keys().next().value!);
     if (bucket.tokens < 1) {
       const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));

@@ -1,5 +1,3 @@
-import { bsc, bscTestnet } from "viem/chains";
-
 /**
  * Security headers of every page (DESIGN.md §18). The CSP allows scripts and styles from this
  * site only ('unsafe-inline' because Next.js and the theme script inline theirs; nothing is loaded
@@ -8,6 +6,9 @@ import { bsc, bscTestnet } from "viem/chains";
  * whitelisted. HSTS only when the site is served over https (a browser ignores it otherwise,
  * and it must never pin a plain-http development host).
  */
+
+import { bsc, bscTestnet } from "viem/chains";
+
 export interface PageSecurity {
   https: boolean;
   dev: boolean;

@@ -41,6 +41,7 @@ export async function runAction<S extends z.ZodType, T>(
       const path = issue.path.join(".") || "form";
       fieldErrors[path] ??= issue.message;
     }
+    // biome-ignore lint/style/noNonNullAssertion: zod reports at least one issue for every failed parse
     return { ok: false, code: "VALIDATION_ERROR", error: parsed.error.issues[0]!.message, fieldErrors };
   }
   try {

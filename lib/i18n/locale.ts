@@ -3,6 +3,7 @@
  * next-intl: one page of ~50 strings does not need locale routing, middleware or message loading,
  * and the page stays one server render plus one client component.
  */
+
 export const LOCALES = ["en", "zh", "vi", "ru", "tr", "es"] as const;
 export type Locale = (typeof LOCALES)[number];
 

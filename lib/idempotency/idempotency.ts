@@ -5,6 +5,7 @@
  * with another body is IDEMPOTENCY_CONFLICT. Domain-neutral: domain code and route handlers use
  * it alike, and it knows nothing of HTTP beyond the key's format.
  */
+
 import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../db";
@@ -75,6 +76,7 @@ export async function runIdempotent<T>(
       if (!existing || existing.requestHash !== requestHash) {
         throw new AppError("IDEMPOTENCY_CONFLICT", "this Idempotency-Key was already used with a different request body");
       }
+      // biome-ignore lint/style/noNonNullAssertion: another transaction's record is visible only once committed, and the transaction that inserts one sets responseStatus before it commits
       return { status: existing.responseStatus!, body: existing.responseBody as T, replayed: true };
     }
     const result = await work(tx);

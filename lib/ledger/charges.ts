@@ -1,11 +1,12 @@
-import { inArray } from "drizzle-orm";
-import type { Db } from "../db";
-import { domains, paymentSessions } from "../db/schema";
-
 /**
  * Who a gas-tank transaction is signed for (DESIGN.md §18). A batch is shared by entry: a
  * merchant with 3 of its 10 entries carries 3/10 of its cost.
  */
+
+import { inArray } from "drizzle-orm";
+import type { Db } from "../db";
+import { domains, paymentSessions } from "../db/schema";
+
 export interface GasChargeShare {
   userId: number;
   units: number;

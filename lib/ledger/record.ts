@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Address, getAddress, type Hex, parseTransaction } from "viem";
 import { hashOfRaw } from "../chain/transactions";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { type ChainTransaction, type ChainTransactionKind, chainTransactions, gasCharges, type WalletRole } from "../db/schema";
 import type { GasChargeShare } from "./charges";
 
@@ -31,7 +32,7 @@ export async function recordTransaction(tx: Db, signed: SignedTransaction): Prom
   const parsed = parseTransaction(signed.raw);
   if (parsed.nonce === undefined || parsed.gas === undefined || !parsed.to)
     throw new Error("a ledger transaction needs a nonce, a gas limit and a recipient");
-  const [row] = await tx
+  const inserted = await tx
     .insert(chainTransactions)
     .values({
       network: signed.network,
@@ -49,14 +50,15 @@ export async function recordTransaction(tx: Db, signed: SignedTransaction): Prom
       replacesId: signed.replacesId ?? null,
     })
     .returning();
+  const row = requireRow(inserted, "insert into chain_transactions");
   if (signed.chargedTo && signed.chargedTo.length > 0) {
     await tx
       .insert(gasCharges)
-      .values(signed.chargedTo.map((c) => ({ chainTxId: row!.id, userId: c.userId, units: c.units, totalUnits: c.totalUnits })));
+      .values(signed.chargedTo.map((c) => ({ chainTxId: row.id, userId: c.userId, units: c.units, totalUnits: c.totalUnits })));
   } else if (signed.chargedTo === undefined && signed.replacesId !== undefined) {
     await tx.execute(sql`
       insert into ${gasCharges} (chain_tx_id, user_id, units, total_units)
-      select ${row!.id}, user_id, units, total_units from ${gasCharges} where chain_tx_id = ${signed.replacesId}`);
+      select ${row.id}, user_id, units, total_units from ${gasCharges} where chain_tx_id = ${signed.replacesId}`);
   }
-  return row!;
+  return row;
 }

@@ -1,3 +1,11 @@
+/**
+ * Replaces the newest row of a nonce by a new row at the same nonce, recorded before it is sent:
+ *   reprice  the same payload (recipient, value, data, gas) at a higher fee
+ *   cancel   a 0-value transfer to the wallet itself, which fills the nonce and pays nothing
+ * Either way at most one of the rows can be mined, and the ledger settles which one did.
+ * A withdrawal wallet is topped up by the gas tank first when it cannot pay the higher fee.
+ */
+
 import { and, eq, inArray } from "drizzle-orm";
 import { type Address, type Hex, type PrivateKeyAccount, parseTransaction } from "viem";
 import { ensureGasBalance } from "../chain/gas-top-up";
@@ -14,13 +22,6 @@ import { chargeForDomainWallet } from "./charges";
 import { replacementGasPrice } from "./decide";
 import { recordTransaction } from "./record";
 
-/**
- * Replaces the newest row of a nonce by a new row at the same nonce, recorded before it is sent:
- *   reprice  the same payload (recipient, value, data, gas) at a higher fee
- *   cancel   a 0-value transfer to the wallet itself, which fills the nonce and pays nothing
- * Either way at most one of the rows can be mined, and the ledger settles which one did.
- * A withdrawal wallet is topped up by the gas tank first when it cannot pay the higher fee.
- */
 export type Replacement = "reprice" | "cancel";
 
 export async function replaceTransaction(db: Db, newest: ChainTransaction, how: Replacement): Promise<ChainTransaction | null> {
@@ -30,6 +31,7 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
   const client = publicClientFor(newest.network);
   const original = parseTransaction(newest.rawTx as Hex);
   const gasPrice = replacementGasPrice(newest.gasPrice, await client.getGasPrice());
+  // biome-ignore lint/style/noNonNullAssertion: recordTransaction refuses bytes without a gas limit, so a recorded rawTx has one
   const gas = how === "cancel" ? PLAIN_TRANSFER_GAS : original.gas!;
   if (newest.walletRole === "withdrawal") {
     // A withdrawal wallet's key index is its domain's id: the domain's owner pays for the top-up.
@@ -51,17 +53,20 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
     raw = await signer.signTransaction({
       ...common,
       type: "eip7702",
+      // biome-ignore lint/style/noNonNullAssertion: recordTransaction refuses bytes without a recipient, so a recorded rawTx has one
       to: original.to!,
       value: original.value ?? 0n,
       data: original.data,
       maxFeePerGas: gasPrice,
       maxPriorityFeePerGas: gasPrice,
+      // biome-ignore lint/style/noNonNullAssertion: the service signs an eip7702 transaction only with authorizations, and viem parses a non-empty list back
       authorizationList: original.authorizationList!,
     });
   } else
     raw = await signer.signTransaction({
       ...common,
       type: "legacy",
+      // biome-ignore lint/style/noNonNullAssertion: recordTransaction refuses bytes without a recipient, so a recorded rawTx has one
       to: original.to!,
       value: original.value ?? 0n,
       data: original.data,
@@ -113,7 +118,8 @@ async function walletNeeds(db: Db, newest: ChainTransaction, replacementCost: bi
     const cost = row.gasLimit * row.gasPrice;
     if (cost > (perNonce.get(row.nonce) ?? 0n)) perNonce.set(row.nonce, cost);
   }
-  perNonce.set(newest.nonce, replacementCost > (perNonce.get(newest.nonce) ?? 0n) ? replacementCost : perNonce.get(newest.nonce)!);
+  const current = perNonce.get(newest.nonce) ?? 0n;
+  perNonce.set(newest.nonce, replacementCost > current ? replacementCost : current);
   return [...perNonce.values()].reduce((sum, cost) => sum + cost, 0n);
 }
 

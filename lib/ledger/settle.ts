@@ -61,15 +61,18 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
           eq(chainTransactions.status, "pending"),
         ),
       );
+    // biome-ignore lint/style/noNonNullAssertion: `known` is settled: its winner is mined or reverted, a status no row leaves, so the rows read again still have it
     return knownOutcome(await nonceRows(db, ref))!;
   }
   if (known) return known;
-  if (rows.length === 0) throw new Error(`no ledger row for nonce ${ref.nonce} of ${ref.wallet} on ${ref.network}`);
-  const client = publicClientFor(ref.network);
+  // No winner and not every row replaced: some row is still pending, so `open` is empty only when there are no rows.
   const open = rows.filter((r) => r.status === "pending");
-  const receipts = await Promise.all(open.map((r) => receiptOf(client, r.txHash as Hex)));
-  const found = receipts.findIndex((r) => r !== null);
-  const receipt = found >= 0 ? receipts[found]! : null;
+  const newest = open.at(-1);
+  if (!newest) throw new Error(`no ledger row for nonce ${ref.nonce} of ${ref.wallet} on ${ref.network}`);
+  const client = publicClientFor(ref.network);
+  const checked = await Promise.all(open.map(async (row) => ({ row, receipt: await receiptOf(client, row.txHash as Hex) })));
+  const landed = checked.find((c) => c.receipt !== null);
+  const receipt = landed?.receipt ?? null;
   let pinnedBlock = 0n;
   let countAtPinned = 0;
   if (!receipt) {
@@ -79,7 +82,7 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
   const seen = open.find((r) => r.nonceUsedSeenBlock !== null)?.nonceUsedSeenBlock;
   const decision = decideNonce({
     nonce: ref.nonce,
-    receipt: receipt ? { rowId: open[found]!.id, success: receipt.status === "success" } : null,
+    receipt: landed?.receipt ? { rowId: landed.row.id, success: landed.receipt.status === "success" } : null,
     pinnedBlock,
     countAtPinned,
     nonceUsedSeenBlock: seen === undefined || seen === null ? null : BigInt(seen),
@@ -88,14 +91,16 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
   const openIds = open.map((r) => r.id);
 
   if (decision.outcome === "mined") {
+    // biome-ignore lint/style/noNonNullAssertion: decideNonce answers "mined" only when it was given a receipt
+    const mined = receipt!;
     await db.transaction(async (tx) => {
       await tx
         .update(chainTransactions)
         .set({
           status: decision.success ? "mined" : "reverted",
-          minedBlock: Number(receipt!.blockNumber),
-          gasUsed: receipt!.gasUsed,
-          feePaid: receipt!.gasUsed * receipt!.effectiveGasPrice,
+          minedBlock: Number(mined.blockNumber),
+          gasUsed: mined.gasUsed,
+          feePaid: mined.gasUsed * mined.effectiveGasPrice,
           settledAt: now,
           stuckSince: null,
           updatedAt: now,
@@ -111,9 +116,10 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
     });
     if (!decision.success)
       log.warn(
-        { network: ref.network, wallet: ref.wallet, nonce: ref.nonce, txHash: open[found]!.txHash },
+        { network: ref.network, wallet: ref.wallet, nonce: ref.nonce, txHash: landed?.row.txHash },
         "a transaction of the ledger reverted on chain",
       );
+    // biome-ignore lint/style/noNonNullAssertion: the transaction above made decision.rowId mined or reverted, or another settler had settled the nonce first: either way its rows have a winner
     return knownOutcome(await nonceRows(db, ref))!;
   }
   if (decision.outcome === "taken-by-other") {
@@ -132,7 +138,6 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
   if (open.some((r) => r.nonceUsedSeenBlock !== seenBlock)) {
     await db.update(chainTransactions).set({ nonceUsedSeenBlock: seenBlock, updatedAt: now }).where(inArray(chainTransactions.id, openIds));
   }
-  const newest = open.at(-1)!;
   // A nonce already used only waits for its receipt; a free one is sent again — even after a refusal,
   // which another node (or the same one later) may not repeat; the watchdog fills a refused nonce.
   if (options.rebroadcast !== false && decision.nonceUsedSeenBlock === null) {

@@ -1,3 +1,9 @@
+/**
+ * Job step over the whole ledger: every open nonce is settled (or its bytes sent again), and the
+ * nonce that blocks each wallet is watched — re-priced or filled per decideStall, and marked
+ * stuck (stuck_since) while it is, so /api/health, `admin status` and the metric show it.
+ */
+
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { networkConfig } from "../chain/networks";
 import { errorText } from "../chain/rpc-errors";
@@ -9,11 +15,6 @@ import { decideStall, isStalled } from "./decide";
 import { replaceTransaction } from "./replace";
 import { type NonceOutcome, settleNonce } from "./settle";
 
-/**
- * Job step over the whole ledger: every open nonce is settled (or its bytes sent again), and the
- * nonce that blocks each wallet is watched — re-priced or filled per decideStall, and marked
- * stuck (stuck_since) while it is, so /api/health, `admin status` and the metric show it.
- */
 export interface LedgerRound {
   open: number;
   settled: number;
@@ -52,6 +53,7 @@ export async function tendLedger(db: Db, now = new Date()): Promise<LedgerRound>
 
 async function watchNonce(db: Db, outcome: NonceOutcome & { state: "open" }, now: Date): Promise<{ stalled: boolean; replaced: boolean }> {
   const { rows, newest, atWalletNext } = outcome;
+  // biome-ignore lint/style/noNonNullAssertion: settleNonce answers "open" only for a nonce with rows (it throws when there are none)
   const first = rows[0]!;
   const stalled = isStalled(atWalletNext, first.createdAt, now);
   const openIds = rows.filter((r) => r.status === "pending").map((r) => r.id);
@@ -119,6 +121,7 @@ export async function walletStalls(db: Db): Promise<WalletStall[]> {
         walletRole: row.walletRole,
         nonce: row.nonce,
         kind: row.kind,
+        // biome-ignore lint/style/noNonNullAssertion: the query keeps only rows whose stuck_since is not null
         since: row.since!,
       });
   }

@@ -1,11 +1,12 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
-
 /**
  * The process's Prometheus metrics. Events are counted where they happen (RPC calls, scans,
  * detections, webhook attempts); levels (heads, queues, balances) are read at scrape time by
  * collect.ts. One registry per process, kept on globalThis so Next.js module reloads in dev do
  * not register every metric twice.
  */
+
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+
 interface Metrics {
   registry: Registry;
   rpcRequests: Counter<"network" | "method" | "outcome">;

@@ -1,3 +1,8 @@
+/**
+ * OpenAPI 3.1 for the public API, generated from the very zod schemas that validate requests:
+ * a field added to a schema shows up here, no hand-written copy to drift.
+ */
+
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
 import { createApiKeySchema } from "../api-keys/manage-api-keys";
@@ -19,10 +24,6 @@ import { credentialsSchema } from "../users/create-user";
 import { deliveriesQuerySchema } from "../webhooks/deliveries";
 import { sendWithdrawalSchema, withdrawalHistoryQuerySchema, withdrawalSchema } from "../withdrawals/schemas";
 
-/**
- * OpenAPI 3.1 for the public API, generated from the very zod schemas that validate requests:
- * a field added to a schema shows up here, no hand-written copy to drift.
- */
 const errorSchema = z
   .object({
     success: z.literal(false),

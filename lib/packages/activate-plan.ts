@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { plans, type Subscription, subscriptions } from "../db/schema";
 import { AppError } from "../errors";
 
@@ -23,7 +24,6 @@ export async function activatePlan(db: Db, userId: number, planId: string): Prom
         .set({ status: "cancelled", endsAt: new Date(), updatedAt: new Date() })
         .where(eq(subscriptions.id, current.id));
     }
-    const [created] = await tx.insert(subscriptions).values({ userId, planId }).returning();
-    return created!;
+    return requireRow(await tx.insert(subscriptions).values({ userId, planId }).returning(), "insert into subscriptions");
   });
 }

@@ -1,9 +1,10 @@
-import { z } from "zod";
-
 /**
  * Decimal strings ⇄ base units (bigint). Never a float: "10.5" with 18 decimals is
  * 10500000000000000000n, exactly.
  */
+
+import { z } from "zod";
+
 const DECIMAL = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 const MAX_UINT256 = 2n ** 256n - 1n;
 
@@ -12,6 +13,7 @@ export type AmountProblem = "format" | "zero" | "precision" | "range";
 export function parseAmount(value: string, decimals: number): bigint | AmountProblem {
   const match = DECIMAL.exec(value);
   if (!match) return "format";
+  // biome-ignore lint/style/noNonNullAssertion: group 1 of DECIMAL is not optional, so a match has it
   const whole = match[1]!;
   const fraction = match[2] ?? "";
   if (fraction.length > decimals) return "precision";

@@ -76,6 +76,7 @@ function refusal(outcome: Outcome, rules: SessionRules): AppError {
     return new AppError("DOMAIN_NOT_WHITELISTED", `domainId ${rules.domainId} is not one of your whitelisted domains`);
   }
   if (!outcome.has_plan) return noPackageError();
+  // biome-ignore lint/style/noNonNullAssertion: has_plan means the plan subquery found a row, and plans.name is not null
   return quotaUsedUpError({ name: outcome.plan_name!, monthlySessionQuota: outcome.quota });
 }
 

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { deposits, paymentSessions, tokens } from "../db/schema";
 import { metrics } from "../metrics/registry";
 import type { ObservedTransfer } from "../scanner/scanner";
@@ -46,24 +47,27 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     const lateIds = new Set(result.lateTransferIds);
     const lateAmount = counted.filter((d) => lateIds.has(d.id)).reduce((sum, d) => sum + d.amount, 0n);
     result.lateTransferIds.push(...otherToken.map((d) => d.id));
-    const [updated] = await tx
-      .update(paymentSessions)
-      .set({
-        status: result.status,
-        receivedAmount: result.receivedAmount,
-        overpaid: result.overpaid,
-        late: result.lateTransferIds.length > 0,
-        lateAmount,
-        txHash: result.txHash,
-        completedAt: result.completedAt,
-        expiredAt: result.status === "expired" ? (session.expiredAt ?? now) : session.expiredAt,
-        updatedAt: now,
-      })
-      .where(eq(paymentSessions.id, session.id))
-      .returning();
+    const updated = requireRow(
+      await tx
+        .update(paymentSessions)
+        .set({
+          status: result.status,
+          receivedAmount: result.receivedAmount,
+          overpaid: result.overpaid,
+          late: result.lateTransferIds.length > 0,
+          lateAmount,
+          txHash: result.txHash,
+          completedAt: result.completedAt,
+          expiredAt: result.status === "expired" ? (session.expiredAt ?? now) : session.expiredAt,
+          updatedAt: now,
+        })
+        .where(eq(paymentSessions.id, session.id))
+        .returning(),
+      `update of payment session ${session.id}`,
+    );
     const fresh = inserted.filter((d) => d.sessionId === session.id);
     const freshLate = fresh.filter((d) => result.lateTransferIds.includes(d.id)).length;
-    changes.push({ session: updated!, types: paymentEvents(session, updated!, { late: freshLate, counted: fresh.length - freshLate }) });
+    changes.push({ session: updated, types: paymentEvents(session, updated, { late: freshLate, counted: fresh.length - freshLate }) });
     if (result.status === "completed" && session.status !== "completed") {
       // Counted before the commit: a scan that rolls back and runs again may count it twice (rare, and only a metric).
       const completing = counted.find((d) => d.txHash === result.txHash);

@@ -1,10 +1,10 @@
+/** Request and response schemas of /api/v1/payment: they validate requests and generate openapi.json. */
+
 import { z } from "zod";
 import { addressSchema } from "../chain/address";
 import { SESSION_STATUSES } from "../db/schema";
 import { pageParamSchema, positiveIntSchema } from "../validation";
 import { amountStringSchema } from "./amount";
-
-/** Request and response schemas of /api/v1/payment: they validate requests and generate openapi.json. */
 
 export const MAX_METADATA_BYTES = 4096;
 

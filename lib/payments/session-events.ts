@@ -3,6 +3,7 @@
  * .late): their data is the API's status view plus what a receiver needs to route it. Written to
  * the outbox in the transaction that changes the sessions.
  */
+
 import { inArray } from "drizzle-orm";
 import type { Db } from "../db";
 import { type PaymentSession, tokens, type WebhookDelivery } from "../db/schema";
@@ -28,13 +29,15 @@ export function sessionEventData(session: PaymentSession, token: { symbol: strin
 
 /** Payment events of sessions just changed in `tx` (rows as persisted after the change). */
 export async function enqueueSessionEvents(tx: Db, changes: SessionEvents[], now = new Date()): Promise<WebhookDelivery[]> {
-  const relevant = changes.filter((c) => c.types.length > 0 && c.session.domainId !== null);
+  const relevant = changes.flatMap(({ session, types }) =>
+    types.length > 0 && session.domainId !== null ? [{ session, types, domainId: session.domainId }] : [],
+  );
   if (relevant.length === 0) return [];
   const endpoints = await endpointsForEvents(
     tx,
-    relevant.map((c) => c.session.domainId!),
+    relevant.map((c) => c.domainId),
   );
-  const addressed = relevant.filter((c) => endpoints.has(c.session.domainId!));
+  const addressed = relevant.filter((c) => endpoints.has(c.domainId));
   if (addressed.length === 0) return [];
   const tokenRows = await tx
     .select({ id: tokens.id, symbol: tokens.symbol, decimals: tokens.decimals, contractAddress: tokens.contractAddress })
@@ -49,6 +52,7 @@ export async function enqueueSessionEvents(tx: Db, changes: SessionEvents[], now
         domainId: session.domainId,
         type,
         orderKey: `session:${session.id}`,
+        // biome-ignore lint/style/noNonNullAssertion: tokenRows were read for the token ids of these sessions, which reference tokens by foreign key, and tokens are never deleted
         data: sessionEventData(session, tokenOf.get(session.tokenId)!),
       })),
     ),

@@ -1,5 +1,3 @@
-import type { SessionStatus } from "../db/schema";
-
 /**
  * The payment rules of DESIGN.md §8 as one pure function: the state of a session follows from
  * its amount, deadline, cancellation and the confirmed transfers received — nothing else. The
@@ -14,6 +12,9 @@ import type { SessionStatus } from "../db/schema";
  * - Other transfers are late: they never change the status, but are recorded and forwarded.
  * - txHash is the transfer that completed the session; before that, the first counted one.
  */
+
+import type { SessionStatus } from "../db/schema";
+
 export interface SessionFacts {
   amount: bigint;
   expiresAt: Date;

@@ -1,8 +1,9 @@
+/** The wire shapes of a session; amounts are canonical decimal strings of whole tokens. */
+
 import { getConfig } from "../config";
 import type { PaymentSession, Token } from "../db/schema";
 import { formatAmount } from "./amount";
 
-/** The wire shapes of a session; amounts are canonical decimal strings of whole tokens. */
 export type SessionWithToken = { session: PaymentSession; token: Pick<Token, "symbol" | "decimals" | "contractAddress"> };
 
 export function checkoutUrl(sessionId: string): string {

@@ -1,16 +1,17 @@
-import { type Address, createWalletClient, erc20Abi, http } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { chainOf, networkConfig, publicClientFor, rpcUrlsOf } from "../chain/networks";
-import type { Db } from "../db";
-import { ANVIL_DEFAULT_KEYS } from "../dev/demo-token";
-import { AppError } from "../errors";
-import { findSession } from "../payments/find-session";
-
 /**
  * The dashboard's "simulate payment" (BTCPay's regtest cheat mode): on the embedded network only,
  * anvil's funded demo payer sends the remaining amount of a pending session's token to its deposit
  * address — a real transfer, detected and forwarded like any other.
  */
+
+import { type Address, createWalletClient, erc20Abi, http } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { chainOf, networkConfig, publicClientFor, requireNetworkConfig, rpcUrlsOf } from "../chain/networks";
+import type { Db } from "../db";
+import { ANVIL_DEFAULT_KEYS } from "../dev/demo-token";
+import { AppError } from "../errors";
+import { findSession } from "../payments/find-session";
+
 export function canSimulatePayments(network: string): boolean {
   return network === "local" && networkConfig("local") !== undefined;
 }
@@ -25,7 +26,7 @@ export async function simulatePayment(db: Db, userId: number, sessionId: string)
     throw new AppError("VALIDATION_ERROR", `the payment is ${session.status}; only a pending payment can be paid`);
   const remaining = session.amount - session.receivedAmount;
   if (remaining <= 0n) throw new AppError("VALIDATION_ERROR", "nothing is left to pay");
-  const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]!);
+  const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]);
   const client = publicClientFor("local");
   const held = await client.readContract({
     address: token.contractAddress as Address,
@@ -34,10 +35,11 @@ export async function simulatePayment(db: Db, userId: number, sessionId: string)
     args: [payer.address],
   });
   if (held < remaining) throw new AppError("BLOCKCHAIN_ERROR", `the demo payer holds too little ${token.symbol} to pay this`);
+  const local = requireNetworkConfig("local");
   const wallet = createWalletClient({
     account: payer,
-    chain: chainOf(networkConfig("local")!),
-    transport: http(rpcUrlsOf(networkConfig("local")!)[0]),
+    chain: chainOf(local),
+    transport: http(rpcUrlsOf(local)[0]),
   });
   const txHash = await wallet.writeContract({
     address: token.contractAddress as Address,

@@ -1,7 +1,3 @@
-import { Worker } from "node:worker_threads";
-import { log } from "../log";
-import { WORKER_SOURCE } from "./worker-source";
-
 /**
  * One worker thread per process for the CPU-heavy parts of payment/create (deriving deposit
  * addresses: an elliptic-curve multiplication each; drawing the QR code), so the event loop that
@@ -12,6 +8,11 @@ import { WORKER_SOURCE } from "./worker-source";
  * is unavailable (its packages cannot be loaded, it crashed), and from then on this process does
  * the work on its main thread.
  */
+
+import { Worker } from "node:worker_threads";
+import { log } from "../log";
+import { WORKER_SOURCE } from "./worker-source";
+
 export interface SideThreadTasks {
   depositAddresses: { payload: { publicKey: Uint8Array; chainCode: Uint8Array; indices: number[] }; result: (string | null)[] };
   qrCode: { payload: { text: string; maskPattern: number }; result: string };

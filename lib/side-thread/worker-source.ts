@@ -10,7 +10,7 @@
  *   for an index BIP-32 has no key for. Yields between slices, so a QR request never waits long.
  *   The curve arithmetic is libsecp256k1's (tiny-secp256k1, WebAssembly), the hash @noble/hashes'.
  * - `qrCode`: the PNG data URI of lib/checkout/eip681.ts `qrCodeDataUri` (same symbol, same bytes:
- *   tests/unit/side-thread.test.ts compares them).
+ *   tests/unit/eip681.test.ts compares them).
  */
 export const WORKER_SOURCE = String.raw`
 "use strict";

@@ -1,12 +1,13 @@
-import { and, eq } from "drizzle-orm";
-import type { Db } from "../db";
-import { tokenCatalogue } from "../db/schema";
-
 /**
  * Enabled catalogue contracts per network, cached for a few seconds: payment/create asks on every
  * call, and an operator's `tokens disallow` (possibly from another process) takes effect within
  * the cache's life.
  */
+
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db";
+import { tokenCatalogue } from "../db/schema";
+
 const TTL_MS = 5_000;
 const CACHE_KEY = Symbol.for("bsc-pay.accepted-tokens");
 type Entry = { at: number; contracts: Promise<Set<string>> };

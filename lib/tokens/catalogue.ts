@@ -1,17 +1,19 @@
+/**
+ * The operator's list of accepted tokens per network (DESIGN.md §12). Allowing reads symbol and
+ * decimals from the chain; allowing again re-enables the token and updates its minimum.
+ */
+
 import { and, asc, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { networkConfig } from "../chain/networks";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { type CatalogueToken, tokenCatalogue } from "../db/schema";
 import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
 import { forgetAcceptedTokens } from "./accepted-tokens";
 import { readTokenMetadata } from "./read-token-metadata";
 
-/**
- * The operator's list of accepted tokens per network (DESIGN.md §12). Allowing reads symbol and
- * decimals from the chain; allowing again re-enables the token and updates its minimum.
- */
 export async function listCatalogue(db: Db, network?: string): Promise<CatalogueToken[]> {
   return db
     .select()
@@ -39,7 +41,7 @@ export async function allowCatalogueToken(
   const minForwardAmount = minimumOption("--min-forward", options.minForward, metadata.decimals);
   const minWithdrawalAmount = minimumOption("--min-withdrawal", options.minWithdrawal, metadata.decimals);
   const now = new Date();
-  const [row] = await db
+  const upserted = await db
     .insert(tokenCatalogue)
     .values({
       network,
@@ -61,7 +63,7 @@ export async function allowCatalogueToken(
     })
     .returning();
   forgetAcceptedTokens();
-  return row!;
+  return requireRow(upserted, `catalogue entry ${contract} on ${network}`);
 }
 
 /** A decimal amount of the token from the command line, in base units; "0" is allowed. */

@@ -4,6 +4,7 @@ import { networkConfig } from "../chain/networks";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { isUniqueViolation } from "../db/errors";
+import { requireRow } from "../db/rows";
 import { type Token, tokens } from "../db/schema";
 import { AppError } from "../errors";
 import { allowCatalogueToken, findCatalogueToken } from "./catalogue";
@@ -48,14 +49,15 @@ export async function registerToken(
 
   const accepted = await acceptedToken(db, network, contractAddress);
   try {
-    const [token] = await db
+    const inserted = await db
       .insert(tokens)
       .values({ userId, network, contractAddress, symbol: accepted.symbol, name: accepted.name, decimals: accepted.decimals })
       .returning();
-    return { token: token!, created: true };
+    return { token: requireRow(inserted, "insert into tokens"), created: true };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     const raced = await findToken(db, userId, network, contractAddress);
+    // biome-ignore lint/style/noNonNullAssertion: the unique violation means the same token was registered, and tokens are never deleted
     return { token: raced!, created: false };
   }
 }

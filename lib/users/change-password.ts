@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { type User, users } from "../db/schema";
 import { AppError } from "../errors";
 import { passwordSchema } from "./create-user";
@@ -25,12 +26,12 @@ export async function changePassword(db: Db, userId: number, input: z.output<typ
     ]);
   }
   // Every token issued before (bearer tokens, other browsers' sessions) stops working.
-  const [changed] = await db
+  const changed = await db
     .update(users)
     .set({ passwordHash: await hashPassword(input.newPassword), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
     .where(eq(users.id, userId))
     .returning();
-  return changed!; // the row was read just above; users are never deleted by this path
+  return requireRow(changed, `password change of user ${userId}`);
 }
 
 /** Ends every dashboard session and bearer token of the user, this one included. */

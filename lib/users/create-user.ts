@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db";
 import { isUniqueViolation } from "../db/errors";
+import { requireRow } from "../db/rows";
 import { type User, users } from "../db/schema";
 import { AppError } from "../errors";
 import { hashPassword } from "./password";
@@ -23,8 +24,7 @@ export async function createUser(db: Db, input: { email: string; password: strin
   const { email, password } = input;
   const passwordHash = await hashPassword(password);
   try {
-    const [user] = await db.insert(users).values({ email, passwordHash }).returning();
-    return user!;
+    return requireRow(await db.insert(users).values({ email, passwordHash }).returning(), "insert into users");
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("VALIDATION_ERROR", "an account with this email already exists");
     throw error;

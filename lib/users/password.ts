@@ -1,11 +1,12 @@
-import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
-
 /** scrypt (memory-hard) with per-password salt; the parameters travel with the hash. */
+
+import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+
 const PARAMS = { N: 1 << 15, r: 8, p: 1, keyLength: 32 };
 
-function scryptAsync(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+function scryptAsync(password: string, salt: Buffer, keyLength: number, options: { N: number; r: number; p: number }): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, keyLength, { ...options, maxmem: 128 * options.N! * options.r! * 2 }, (err, key) =>
+    scrypt(password, salt, keyLength, { ...options, maxmem: 128 * options.N * options.r * 2 }, (err, key) =>
       err ? reject(err) : resolve(key),
     ),
   );

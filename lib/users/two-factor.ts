@@ -1,3 +1,11 @@
+/**
+ * Optional two-factor sign-in with an authenticator app (DESIGN.md §18). Enrolment shows a seed
+ * (QR code and text) and turns on only once a code from it is entered; it hands out 10 recovery
+ * codes, each usable once instead of the app. With it on, sign-in (dashboard and bearer token),
+ * dashboard withdrawals and API-key creation ask for a current code. Wrong codes count as failed
+ * sign-ins of the account (sign-in-throttle.ts): 10 in 15 minutes and it waits.
+ */
+
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import QRCode from "qrcode";
@@ -8,13 +16,6 @@ import type { Db } from "../db";
 import { recoveryCodes, type User, users } from "../db/schema";
 import { AppError } from "../errors";
 
-/**
- * Optional two-factor sign-in with an authenticator app (DESIGN.md §18). Enrolment shows a seed
- * (QR code and text) and turns on only once a code from it is entered; it hands out 10 recovery
- * codes, each usable once instead of the app. With it on, sign-in (dashboard and bearer token),
- * dashboard withdrawals and API-key creation ask for a current code. Wrong codes count as failed
- * sign-ins of the account (sign-in-throttle.ts): 10 in 15 minutes and it waits.
- */
 const SEED = "totp-seed";
 export const RECOVERY_CODES = 10;
 

@@ -1,11 +1,12 @@
-import { BlockList, isIP } from "node:net";
-
 /**
  * Which IP addresses a webhook may never reach from a public install: anything that is not the
  * public internet (loopback, private, link-local with the cloud metadata services, CGNAT,
  * multicast, documentation and reserved ranges). A merchant's URL is attacker-controlled input;
  * without this, "send a webhook" becomes "make the gateway call its own admin ports".
  */
+
+import { BlockList, isIP } from "node:net";
+
 const NON_PUBLIC = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8], // "this network"
@@ -58,29 +59,39 @@ export function embeddedIpv4(address: string): string | null {
   if (!words) return null;
   const v4 = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
   const zero = (from: number, to: number) => words.slice(from, to).every((w) => w === 0);
-  if (zero(0, 5) && (words[5] === 0xffff || words[5] === 0)) return v4(words[6]!, words[7]!);
-  if (words[0] === 0x64 && words[1] === 0xff9b && zero(2, 6)) return v4(words[6]!, words[7]!);
-  if (words[0] === 0x2002) return v4(words[1]!, words[2]!);
+  if (zero(0, 5) && (words[5] === 0xffff || words[5] === 0)) return v4(words[6], words[7]);
+  if (words[0] === 0x64 && words[1] === 0xff9b && zero(2, 6)) return v4(words[6], words[7]);
+  if (words[0] === 0x2002) return v4(words[1], words[2]);
   return null;
 }
 
+type Ipv6Words = [number, number, number, number, number, number, number, number];
+
+function isEightWords(words: number[]): words is Ipv6Words {
+  return words.length === 8;
+}
+
 /** The eight 16-bit words of an IPv6 address (a trailing dotted IPv4 part allowed), or null. */
-function ipv6Words(address: string): number[] | null {
+function ipv6Words(address: string): Ipv6Words | null {
+  // biome-ignore lint/style/noNonNullAssertion: split always returns at least one part
   let text = address.toLowerCase().split("%")[0]!;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  const dotted = /\d+\.\d+\.\d+\.\d+$/.exec(text);
   if (dotted) {
-    const octets = dotted[1]!.split(".").map(Number);
+    const octets = dotted[0].split(".").map(Number);
     if (octets.some((o) => o > 255)) return null;
+    // biome-ignore lint/style/noNonNullAssertion: the regex matched four dot-separated numbers, so octets has four entries
     text = `${text.slice(0, dotted.index)}${((octets[0]! << 8) | octets[1]!).toString(16)}:${((octets[2]! << 8) | octets[3]!).toString(16)}`;
   }
   const halves = text.split("::");
   if (halves.length > 2) return null;
   const parse = (part: string) => (part === "" ? [] : part.split(":").map((w) => parseInt(w, 16)));
+  // biome-ignore lint/style/noNonNullAssertion: split always returns at least one part
   const head = parse(halves[0]!);
+  // biome-ignore lint/style/noNonNullAssertion: halves has two parts here
   const tail = halves.length === 2 ? parse(halves[1]!) : [];
   const fill = halves.length === 2 ? 8 - head.length - tail.length : 0;
   const words = [...head, ...Array<number>(Math.max(0, fill)).fill(0), ...tail];
-  return words.length === 8 && words.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffff) ? words : null;
+  return isEightWords(words) && words.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffff) ? words : null;
 }
 
 /** The host of a URL as an IP address when it is one (brackets of IPv6 literals removed). */

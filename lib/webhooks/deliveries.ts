@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, count, desc, eq, isNull, lte, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { type Domain, type WebhookDelivery, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { AppError } from "../errors";
 import { offsetOf, type Page, pageOf } from "../pagination";
@@ -99,7 +100,7 @@ export async function queuePing(db: Db, domain: Domain): Promise<DeliveryView> {
     );
   }
   // Each ping on its own: a test must not wait behind an earlier one that is still retrying.
-  const [queued] = await enqueueEvents(db, [
+  const queued = await enqueueEvents(db, [
     {
       domainId: domain.id,
       type: "ping",
@@ -107,5 +108,5 @@ export async function queuePing(db: Db, domain: Domain): Promise<DeliveryView> {
       data: { domainId: domain.id, domain: domain.origin, message: "webhook test from BSC Pay" },
     },
   ]);
-  return toDeliveryView(queued!);
+  return toDeliveryView(requireRow(queued, `ping delivery of domain ${domain.id}`));
 }

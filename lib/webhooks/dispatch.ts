@@ -1,3 +1,9 @@
+/**
+ * Delivering the outbox, on either driver. A delivery is claimed with a lease before it is sent
+ * and its outcome recorded after: a crash anywhere in between leaves it pending, and it is sent
+ * again once the lease runs out (at least once, never lost). Receivers deduplicate on webhook-id.
+ */
+
 import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { getConfig } from "../config";
@@ -10,11 +16,6 @@ import { signingSecrets } from "./endpoints";
 import { DELIVERY_TIMEOUT_MS, type PostResult, postWebhook } from "./post-webhook";
 import { retryDelayMs } from "./retry-schedule";
 
-/**
- * Delivering the outbox, on either driver. A delivery is claimed with a lease before it is sent
- * and its outcome recorded after: a crash anywhere in between leaves it pending, and it is sent
- * again once the lease runs out (at least once, never lost). Receivers deduplicate on webhook-id.
- */
 /** Longer than one attempt can take (DELIVERY_TIMEOUT_MS), so a live attempt is never sent twice. */
 export const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 
@@ -186,10 +187,9 @@ export async function deliverDueWebhooks(
 ): Promise<DispatchResult> {
   const claimed = await claimDueDeliveries(db, options.limit ?? 100, { leaseMs: options.leaseMs });
   let delivered = 0;
-  let next = 0;
+  const queue = [...claimed];
   const workers = Array.from({ length: Math.min(options.concurrency ?? 16, claimed.length) }, async () => {
-    while (next < claimed.length) {
-      const claim = claimed[next++]!;
+    for (let claim = queue.shift(); claim !== undefined; claim = queue.shift()) {
       const deliveryId = claim.deliveryId;
       const outcome = await attemptDelivery(db, claim, { timeoutMs: options.timeoutMs }).catch((error: unknown) => {
         log.warn(

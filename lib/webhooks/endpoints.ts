@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db";
-import { rowsOf } from "../db/rows";
+import { requireRow, rowsOf } from "../db/rows";
 import { type Domain, domains, type WebhookEndpoint, webhookEndpoints } from "../db/schema";
 import { AppError } from "../errors";
 
@@ -20,12 +20,12 @@ export function newWebhookSecret(): string {
  */
 export async function syncEndpoint(tx: Db, domain: Domain): Promise<WebhookEndpoint | null> {
   if (domain.webhookUrl && !domain.deletedAt) {
-    const [endpoint] = await tx
+    const upserted = await tx
       .insert(webhookEndpoints)
       .values({ userId: domain.userId, domainId: domain.id, url: domain.webhookUrl, secret: newWebhookSecret() })
       .onConflictDoUpdate({ target: webhookEndpoints.domainId, set: { url: domain.webhookUrl, enabled: true, updatedAt: new Date() } })
       .returning();
-    return endpoint!;
+    return requireRow(upserted, `webhook endpoint of domain ${domain.id}`);
   }
   await tx.update(webhookEndpoints).set({ enabled: false, updatedAt: new Date() }).where(eq(webhookEndpoints.domainId, domain.id));
   return null;
@@ -38,6 +38,7 @@ export async function endpointsOfDomains(db: Db, domainIds: number[]): Promise<M
     .select()
     .from(webhookEndpoints)
     .where(and(inArray(webhookEndpoints.domainId, [...new Set(domainIds)]), eq(webhookEndpoints.enabled, true)));
+  // biome-ignore lint/style/noNonNullAssertion: the rows are selected by domain id, so domainId is not null
   return new Map(rows.map((e) => [e.domainId!, e]));
 }
 
@@ -53,6 +54,7 @@ export async function endpointsForEvents(db: Db, domainIds: number[]): Promise<M
     .from(webhookEndpoints)
     .innerJoin(domains, eq(domains.id, webhookEndpoints.domainId))
     .where(and(inArray(webhookEndpoints.domainId, [...new Set(domainIds)]), isNull(domains.deletedAt)));
+  // biome-ignore lint/style/noNonNullAssertion: the rows are selected by domain id, so domainId is not null
   return new Map(rows.map(({ endpoint }) => [endpoint.domainId!, endpoint]));
 }
 
@@ -70,7 +72,7 @@ export async function requireEndpoint(db: Db, domain: Domain): Promise<WebhookEn
 /** A new secret; the old one keeps signing alongside it for SECRET_OVERLAP_MS. */
 export async function rotateSecret(db: Db, domain: Domain, now = new Date()): Promise<WebhookEndpoint> {
   const endpoint = await requireEndpoint(db, domain);
-  const [rotated] = await db
+  const rotated = await db
     .update(webhookEndpoints)
     .set({
       secret: newWebhookSecret(),
@@ -80,7 +82,7 @@ export async function rotateSecret(db: Db, domain: Domain, now = new Date()): Pr
     })
     .where(eq(webhookEndpoints.id, endpoint.id))
     .returning();
-  return rotated!;
+  return requireRow(rotated, `secret rotation of webhook endpoint ${endpoint.id}`);
 }
 
 /** The secrets that sign a delivery now: the current one, and the previous during its overlap. */
@@ -88,11 +90,11 @@ export function signingSecrets(
   endpoint: Pick<WebhookEndpoint, "secret" | "previousSecret" | "previousSecretExpiresAt">,
   now = new Date(),
 ): string[] {
-  const previousValid = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
-  return previousValid ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
+  const previous = endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? endpoint.previousSecret : null;
+  return previous ? [endpoint.secret, previous] : [endpoint.secret];
 }
 
-/** Domains that had a webhookUrl before endpoints existed get theirs (run at start-up). */
+/** Every domain with a webhookUrl and no endpoint gets one (run at start-up). */
 export async function backfillEndpoints(db: Db): Promise<number> {
   const missing = await db
     .select({ domain: domains })

@@ -8,5 +8,6 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /** After `attemptsMade` failed attempts: the wait before the next, or null when it has failed for good. */
 export function retryDelayMs(attemptsMade: number): number | null {
+  // biome-ignore lint/style/noNonNullAssertion: 1 ≤ attemptsMade < MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1, so the index is within the list
   return attemptsMade >= 1 && attemptsMade < MAX_ATTEMPTS ? RETRY_DELAYS_MS[attemptsMade - 1]! : null;
 }

@@ -1,3 +1,9 @@
+/**
+ * Broadcasting and settling withdrawals through the ledger (lib/ledger). A withdrawal's
+ * transaction is a ledger row; the ledger re-sends, re-prices and settles it like every other
+ * transaction, and this file only turns the ledger's answer into the withdrawal's status.
+ */
+
 import { and, eq, sql } from "drizzle-orm";
 import { networkConfig, publicClientFor } from "../chain/networks";
 import { errorText } from "../chain/rpc-errors";
@@ -10,11 +16,6 @@ import { log } from "../log";
 import { enqueueWithdrawalEvent } from "./withdrawal-events";
 import { type NonceFacts, releasesIdempotencyKey, type Settlement, settleWithdrawal, withdrawalEvent } from "./withdrawal-state";
 
-/**
- * Broadcasting and settling withdrawals through the ledger (lib/ledger). A withdrawal's
- * transaction is a ledger row; the ledger re-sends, re-prices and settles it like every other
- * transaction, and this file only turns the ledger's answer into the withdrawal's status.
- */
 export type BroadcastResult = "sent" | "retry-later" | "refused";
 
 /** First broadcast; a node that refuses the bytes for good has their nonce filled at once (recorded first). */

@@ -4,10 +4,11 @@ import { type Address, encodeFunctionData, erc20Abi } from "viem";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
-import { classifyRpcError, errorText } from "../chain/rpc-errors";
+import { classifyRpcError, errorHeadline } from "../chain/rpc-errors";
 import { assertNotServiceAddress } from "../chain/service-addresses";
 import { getConfig } from "../config";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { type Withdrawal, walletNonces, withdrawals } from "../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
 import { AppError } from "../errors";
@@ -18,14 +19,6 @@ import { findOwnToken } from "../tokens/find-own-token";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import type { SendWithdrawalInput } from "./schemas";
 
-/**
- * Records a withdrawal from the domain's wallet, signed with the next nonce of that wallet.
- * Nothing is recorded, and no nonce taken, unless a simulation says the transfer can succeed:
- * enough tokens (net of this wallet's withdrawals not yet mined), no revert, gas within
- * MAX_WITHDRAWAL_GAS (limit = estimate × 1.3, capped), enough BNB for gas (else ShortOfGasError,
- * and the caller has the gas tank top the wallet up). The caller
- * broadcasts the stored transaction only after this function's transaction has committed.
- */
 export interface RecordedWithdrawal {
   withdrawal: Withdrawal;
   tokenSymbol: string;
@@ -39,6 +32,14 @@ export interface WithdrawalSender {
   clientRequestId?: string;
 }
 
+/**
+ * Records a withdrawal from the domain's wallet, signed with the next nonce of that wallet.
+ * Nothing is recorded, and no nonce taken, unless a simulation says the transfer can succeed:
+ * enough tokens (net of this wallet's withdrawals not yet mined), no revert, gas within
+ * MAX_WITHDRAWAL_GAS (limit = estimate × 1.3, capped), enough BNB for gas (else ShortOfGasError,
+ * and the caller has the gas tank top the wallet up). The caller broadcasts the stored
+ * transaction only after this function's transaction has committed.
+ */
 export async function recordWithdrawal(
   db: Db,
   sender: WithdrawalSender,
@@ -128,7 +129,7 @@ export async function recordWithdrawal(
       kind: "withdrawal",
       raw,
     });
-    const [row] = await tx
+    const inserted = await tx
       .insert(withdrawals)
       .values({
         id: randomUUID(),
@@ -148,7 +149,7 @@ export async function recordWithdrawal(
         gasPrice,
       })
       .returning();
-    return row!;
+    return requireRow(inserted, "insert into withdrawals");
   });
   return { withdrawal, tokenSymbol: token.symbol, tokenDecimals: token.decimals };
 }
@@ -195,7 +196,7 @@ async function simulate<T>(fn: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (classifyRpcError(error) === "rejected") {
-      throw new AppError("BLOCKCHAIN_ERROR", `the transfer would revert: ${errorText(error).split(" | ")[0]!.slice(0, 200)}`);
+      throw new AppError("BLOCKCHAIN_ERROR", `the transfer would revert: ${errorHeadline(error).slice(0, 200)}`);
     }
     throw error;
   }
@@ -207,6 +208,6 @@ async function rpc<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new AppError("BLOCKCHAIN_ERROR", `RPC request failed: ${errorText(error).split(" | ")[0]!.slice(0, 160)}`);
+    throw new AppError("BLOCKCHAIN_ERROR", `RPC request failed: ${errorHeadline(error).slice(0, 160)}`);
   }
 }

@@ -47,6 +47,7 @@ export async function availableToWithdraw(db: Db, userId: number, domainId: numb
   const domain = await getOwnDomain(db, userId, domainId);
   const token = await findOwnToken(db, userId, tokenId);
   if (!token) throw new AppError("NOT_FOUND", "token not found");
+  // biome-ignore lint/style/noNonNullAssertion: addDomain sets it in the transaction that inserts the domain, so every stored domain has one
   const wallet = domain.withdrawalAddress!;
   const [balance, bnb, pending] = await Promise.all([
     tokenBalanceOf(token.network, token, wallet, true),

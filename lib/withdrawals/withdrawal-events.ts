@@ -1,6 +1,8 @@
 /** The webhook events of withdrawals, written to the outbox in the transaction that settles them. */
+
 import { eq } from "drizzle-orm";
 import type { Db } from "../db";
+import { requireRow } from "../db/rows";
 import { tokens, type WebhookDelivery, type Withdrawal } from "../db/schema";
 import { endpointsForEvents } from "../webhooks/endpoints";
 import { insertDeliveries } from "../webhooks/outbox";
@@ -15,10 +17,10 @@ export async function enqueueWithdrawalEvent(
 ): Promise<WebhookDelivery[]> {
   const endpoints = await endpointsForEvents(tx, [withdrawal.domainId]);
   if (!endpoints.has(withdrawal.domainId)) return [];
-  const [token] = await tx
-    .select({ symbol: tokens.symbol, decimals: tokens.decimals })
-    .from(tokens)
-    .where(eq(tokens.id, withdrawal.tokenId));
+  const token = requireRow(
+    await tx.select({ symbol: tokens.symbol, decimals: tokens.decimals }).from(tokens).where(eq(tokens.id, withdrawal.tokenId)),
+    `token ${withdrawal.tokenId} of withdrawal ${withdrawal.id}`,
+  );
   return insertDeliveries(
     tx,
     endpoints,
@@ -27,7 +29,7 @@ export async function enqueueWithdrawalEvent(
         domainId: withdrawal.domainId,
         type,
         orderKey: `withdrawal:${withdrawal.id}`,
-        data: { ...toWithdrawalView(withdrawal, token!), network: withdrawal.network },
+        data: { ...toWithdrawalView(withdrawal, token), network: withdrawal.network },
       },
     ],
     now,

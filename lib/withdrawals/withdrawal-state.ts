@@ -7,6 +7,7 @@
  * tokens: the withdrawal stays submitted for the operator. Only a failure releases the request's
  * Idempotency-Key, so a retry can never send twice.
  */
+
 export type NonceFacts =
   | { state: "open" }
   | { state: "taken-by-other" }

@@ -1,4 +1,5 @@
 /** The hosted checkout in Spanish. */
+
 import type { CheckoutMessages } from "./en";
 
 export const es: CheckoutMessages = {

@@ -1,4 +1,5 @@
 /** The hosted checkout in Russian. */
+
 import type { CheckoutMessages } from "./en";
 
 export const ru: CheckoutMessages = {

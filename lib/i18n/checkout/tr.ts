@@ -1,4 +1,5 @@
 /** The hosted checkout in Turkish. */
+
 import type { CheckoutMessages } from "./en";
 
 export const tr: CheckoutMessages = {

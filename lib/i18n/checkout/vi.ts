@@ -1,4 +1,5 @@
 /** The hosted checkout in Vietnamese. */
+
 import type { CheckoutMessages } from "./en";
 
 export const vi: CheckoutMessages = {

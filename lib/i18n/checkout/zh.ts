@@ -1,4 +1,5 @@
 /** The hosted checkout in Chinese (simplified). */
+
 import type { CheckoutMessages } from "./en";
 
 export const zh: CheckoutMessages = {
