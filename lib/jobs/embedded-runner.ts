@@ -46,7 +46,7 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
   let stopped = false;
   const { db } = handle;
   const { scan, forward, dispatch, reconcile } = SCHEDULE;
-  const webhooks = new WebhookPump(db, dispatch.embedded.pageSize);
+  const webhooks = new WebhookPump(db, dispatch.embedded.pageSize, dispatch.embedded.leaseMs);
 
   /** One round of each job that has a loop of its own (deliveries are started by the dispatch job's pump). */
   const rounds: Record<LoopJobName, () => Promise<unknown>> = {

@@ -16,6 +16,8 @@ export class WebhookPump {
   constructor(
     private readonly db: Db,
     private readonly maxInFlight = 32,
+    /** How long a claimed delivery is leased (the dispatch job's declared lease); absent: dispatch.ts' default. */
+    private readonly leaseMs?: number,
   ) {}
 
   get inFlight(): number {
@@ -35,7 +37,7 @@ export class WebhookPump {
         this.claimAgain = false;
         const room = this.maxInFlight - this.running.size;
         if (room <= 0 || this.stopped) break;
-        const claimed = await claimDueDeliveries(this.db, room);
+        const claimed = await claimDueDeliveries(this.db, room, { leaseMs: this.leaseMs });
         for (const claim of claimed) this.start(claim);
         started += claimed.length;
       } while (this.claimAgain);
