@@ -19,6 +19,7 @@ export async function signUpAction(input: { email: string; password: string }): 
     limiters().register.consume(clientIp(await headers()));
     const parsed = credentialsSchema.safeParse(input);
     if (!parsed.success) {
+      // biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue
       const issue = parsed.error.issues[0]!;
       return {
         ok: false,

@@ -57,7 +57,7 @@ export default async function DomainsPage({ searchParams }: { searchParams: Prom
 /** The deliveries on screen that are about to be attempted, with their attempt counts. */
 function dueKey(deliveries: DeliveryView[], now = Date.now()): string {
   return deliveries
-    .filter((d) => d.status === "pending" && Date.parse(d.nextAttemptAt!) - now < DUE_SOON_MS)
+    .filter((d) => d.status === "pending" && d.nextAttemptAt !== null && Date.parse(d.nextAttemptAt) - now < DUE_SOON_MS)
     .map((d) => `${d.deliveryId}:${d.attempts}`)
     .join(",");
 }

@@ -120,6 +120,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       </Card>
       {!parsed.success && (
         <div className="mb-4">
+          {/* biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue */}
           <FormError>Some filters were not understood ({parsed.error.issues[0]!.message}); showing all payments.</FormError>
         </div>
       )}
