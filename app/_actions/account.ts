@@ -2,7 +2,6 @@
 
 import { headers } from "next/headers";
 import { z } from "zod";
-import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { clientIp } from "@/lib/http/client-ip";
 import { limiters } from "@/lib/http/rate-limit";
@@ -10,7 +9,7 @@ import { type ActionResult, runAction } from "@/lib/http/server-action";
 import { ensureStarted } from "@/lib/startup";
 import { changePassword, changePasswordSchema, signOutEverywhere } from "@/lib/users/change-password";
 import { credentialsSchema } from "@/lib/users/create-user";
-import { registerUser } from "@/lib/users/register-user";
+import { signUp } from "@/lib/users/sign-up";
 import { confirmEnrolment, disableTwoFactor, type Enrolment, regenerateRecoveryCodes, startEnrolment } from "@/lib/users/two-factor";
 
 /** Sign-up from the page: the same rules (and per-address limit) as POST /api/user/register. */
@@ -20,6 +19,7 @@ export async function signUpAction(input: { email: string; password: string }): 
     limiters().register.consume(clientIp(await headers()));
     const parsed = credentialsSchema.safeParse(input);
     if (!parsed.success) {
+      // biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue
       const issue = parsed.error.issues[0]!;
       return {
         ok: false,
@@ -28,7 +28,7 @@ export async function signUpAction(input: { email: string; password: string }): 
         fieldErrors: { [String(issue.path[0] ?? "form")]: issue.message },
       };
     }
-    const user = await registerUser(await getDb(), parsed.data);
+    const user = await signUp(parsed.data);
     return { ok: true, data: { email: user.email } };
   } catch (error) {
     if (error instanceof AppError) {

@@ -12,23 +12,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { requireUser } from "@/lib/auth/current-user";
-import { lowGasTanks, onboarding, paymentsByStatus, recentPayments, volumeByDay, walletBalances } from "@/lib/dashboard/overview";
-import { getDb } from "@/lib/db";
+import { loadOverviewPage } from "@/lib/dashboard/pages";
 
 export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<{ range?: string }> }) {
   const user = await requireUser();
-  const db = await getDb();
   const range = (await searchParams).range === "7" ? 7 : 30;
-  const [checklist, counts, volume, balances, tanks, recent] = await Promise.all([
-    onboarding(db, user.id),
-    paymentsByStatus(db, user.id),
-    volumeByDay(db, user.id, range),
-    walletBalances(db, user.id),
-    lowGasTanks(db),
-    recentPayments(db, user.id),
-  ]);
+  const { checklist, counts, volume, balances, tanks, recent } = await loadOverviewPage(user.id, range);
 
   return (
     <>

@@ -13,6 +13,7 @@ export function formatDate(iso: string | Date | null | undefined): string {
 /** "1234567.5" → "1,234,567.5": digits grouped as text, never through a float. */
 export function groupDigits(decimal: string): string {
   const [whole, fraction] = decimal.split(".");
+  // biome-ignore lint/style/noNonNullAssertion: split always returns at least one part
   const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return fraction ? `${grouped}.${fraction}` : grouped;
 }

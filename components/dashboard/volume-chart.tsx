@@ -1,14 +1,14 @@
 "use client";
 
+/**
+ * Completed volume per day and token. Amounts arrive as exact decimal strings; they become
+ * numbers only to be drawn, and the tooltip shows the exact strings.
+ */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { groupDigits } from "./format";
 
 const COLORS = ["var(--chart-1)", "var(--chart-2)", "var(--chart-3)", "var(--chart-4)", "var(--chart-5)"];
 
-/**
- * Completed volume per day and token. Amounts arrive as exact decimal strings; they become
- * numbers only to be drawn, and the tooltip shows the exact strings.
- */
 /** Axis ticks with two significant digits: 0.000135 → "0.00014", 1250 → "1300" (labels only; tooltips stay exact). */
 const compactTick = (value: number) => (value === 0 ? "0" : String(Number(value.toPrecision(2))));
 
@@ -18,12 +18,13 @@ export function VolumeChart({
   label,
   yAxisWidth = 56,
 }: {
-  points: Record<string, string>[];
+  /** One per day: `day` (YYYY-MM-DD) and an exact decimal string per symbol. */
+  points: { day: string; [symbol: string]: string }[];
   symbols: string[];
   label?: string;
   yAxisWidth?: number;
 }) {
-  const data = points.map((p) => ({ ...Object.fromEntries(symbols.map((s) => [s, Number(p[s] ?? "0")])), day: p.day!.slice(5), exact: p }));
+  const data = points.map((p) => ({ ...Object.fromEntries(symbols.map((s) => [s, Number(p[s] ?? "0")])), day: p.day.slice(5), exact: p }));
   return (
     <div className="h-64 w-full" role="img" aria-label={label ?? `Completed volume per day for ${symbols.join(", ")}`}>
       <ResponsiveContainer width="100%" height="100%">

@@ -1,10 +1,10 @@
-import { type DELIVERY_STATUSES, deliveriesQuerySchema } from "@/lib/webhooks/deliveries";
-
 /**
  * The deliveries list of one domain card lives in the URL, so a filtered page can be reloaded or
  * shared: `?wh=<domainId>&whStatus=failed&whPage=2`. Only the card named by `wh` reads the
  * filter; every other card shows its first page of all deliveries.
  */
+import { type DELIVERY_STATUSES, deliveriesQuerySchema } from "@/lib/webhooks/deliveries";
+
 export const DELIVERIES_PER_PAGE = 10;
 
 export type DeliveryStatusFilter = (typeof DELIVERY_STATUSES)[number];

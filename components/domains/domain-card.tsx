@@ -46,6 +46,7 @@ export function DomainCard({
           payoutAddress={d.payoutAddress}
           webhookUrl={d.webhookUrl}
         />
+        {/* biome-ignore lint/style/noNonNullAssertion: addDomain sets the wallet in the transaction that inserts the row */}
         <WithdrawalWallet domain={d.domain} address={d.withdrawalAddress!} balances={balances} />
       </CardContent>
       <CardContent className="border-t pt-5">

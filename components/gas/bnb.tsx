@@ -8,6 +8,7 @@ export function shortBnb(exact: string): string {
   const [whole, fraction = ""] = exact.split(".");
   const cut = fraction.slice(0, 6).replace(/0+$/, "");
   if (whole === "0" && cut === "" && /[1-9]/.test(fraction)) return "< 0.000001";
+  // biome-ignore lint/style/noNonNullAssertion: split always returns at least one part
   return groupDigits(cut ? `${whole}.${cut}` : whole!);
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { type Address, getAddress, type Hex, parseEther, parseUnits } from "viem";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { recoverCommand } from "@/lib/admin/custody";
 import multicall3 from "@/lib/chain/contracts/multicall3.json";
@@ -14,7 +14,7 @@ import { recoverFunds } from "@/lib/custody/recover";
 import { openPglite } from "@/lib/db/client";
 import { chainTransactions, tokenCatalogue } from "@/lib/db/schema";
 import { scanNetworkStep } from "@/lib/jobs/steps";
-import { setUpMerchant } from "../helpers/accounts";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -25,8 +25,9 @@ const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
 const RESCUE = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955" as Address;
 const MERCHANT_WALLET = "0x976EA74026E726554dB657fA54763abd0C3a0aa9" as Address;
-let merchantKey = "";
-let merchantTokenId = 0;
+let merchant: Merchant;
+let usd: Address;
+let other: Address;
 
 /** `npm run admin -- recover …` in its own process, on a database of its own. */
 function admin(args: string[], pgliteDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -51,17 +52,19 @@ function admin(args: string[], pgliteDir: string): Promise<{ code: number; stdou
   });
 }
 
+/** Multicall3 on the chain, two tokens (RUSD, the merchant's, and RSIX), the merchant and a funded gas tank. */
+beforeAll(async () => {
+  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+  // BSC has Multicall3 at its usual address; so does this chain, for the batched reads.
+  await chain().client.setCode({ address: MULTICALL3_ADDRESS, bytecode: multicall3.deployedBytecode as Hex });
+  usd = await deployTestToken(chain().url, { symbol: "RUSD", decimals: 18 });
+  other = await deployTestToken(chain().url, { symbol: "RSIX", decimals: 6 });
+  merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
+  await fundGasTank(chain().url);
+});
+
 describe("recover from the mnemonic alone", () => {
   it("lists exactly the stranded balances on an empty database, moves them, and moves nothing the second time", async () => {
-    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
-    // BSC has Multicall3 at its usual address; so does this chain, for the batched reads.
-    await chain().client.setCode({ address: MULTICALL3_ADDRESS, bytecode: multicall3.deployedBytecode as Hex });
-    const usd = await deployTestToken(chain().url, { symbol: "RUSD", decimals: 18 });
-    const other = await deployTestToken(chain().url, { symbol: "RSIX", decimals: 6 });
-    const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
-    merchantKey = merchant.apiKey;
-    merchantTokenId = merchant.tokenId;
-    await fundGasTank(chain().url);
     const session = async (amount: string) =>
       (
         await call(create, {
@@ -177,8 +180,8 @@ describe("recover from the mnemonic alone", () => {
     const [usdRow] = await db().select().from(tokenCatalogue).where(eq(tokenCatalogue.symbol, "RUSD"));
     const created = await call(create, {
       method: "POST",
-      headers: { "x-api-key": merchantKey },
-      body: { tokenId: merchantTokenId, amount: "1" },
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.tokenId, amount: "1" },
     });
     await chain().client.waitForTransactionReceipt({
       hash: await payTo(chain().url, usdRow!.contractAddress as Address, created.body.data.depositAddress, parseUnits("1", 18)),

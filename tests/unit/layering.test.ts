@@ -75,9 +75,14 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
   },
   { name: "nothing in lib/ imports app/", files: sourceFiles("lib"), forbidden: (to) => to?.startsWith("app/") === true },
   {
-    name: "routes and pages build no queries: drizzle-orm only inside lib/",
-    files: sourceFiles("app"),
-    forbidden: (_to, spec) => spec === "drizzle-orm" || spec.startsWith("drizzle-orm/"),
+    name: "routes, pages and components reach the database only through lib/: no import of lib/db or drizzle-orm in app/ or components/",
+    files: [...sourceFiles("app"), ...sourceFiles("components")],
+    forbidden: (to, spec) => under(["db"])(to) || spec === "drizzle-orm" || spec.startsWith("drizzle-orm/"),
+  },
+  {
+    name: "nothing in lib/ imports components/",
+    files: sourceFiles("lib"),
+    forbidden: (to) => to === "components" || to?.startsWith("components/") === true,
   },
 ];
 
@@ -104,10 +109,21 @@ describe("layering", () => {
       [4, "lib/webhooks/outbox.ts", "../payments/session-view"],
       [5, "lib/payments/create-session.ts", "@/app/api/v1/payment/create/route"],
       [6, "app/dashboard/page.tsx", "drizzle-orm"],
+      [6, "app/dashboard/page.tsx", "@/lib/db"],
+      [6, "app/dashboard/payments/page.tsx", "@/lib/db/schema"],
+      [6, "app/dashboard/_actions/tokens.ts", "../../../lib/db/client"],
+      [6, "components/domains/domain-card.tsx", "@/lib/db/schema"],
+      [6, "components/dashboard/format.tsx", "drizzle-orm/pg-core"],
+      [7, "lib/dashboard/pages.ts", "@/components/domains/deliveries-query"],
+      [7, "lib/dashboard/overview.ts", "../../components/dashboard/format"],
     ];
     for (const [rule, file, spec] of breaks) expect(RULES[rule]!.forbidden(target(file, spec), spec), `${file} → ${spec}`).toBe(true);
     expect(RULES[1]!.forbidden(target("lib/forwarding/sweep-batch.ts", "../chain/multicall"), "../chain/multicall")).toBe(false);
     expect(RULES[3]!.forbidden(target("lib/log.ts", "./error-text"), "./error-text")).toBe(false);
+    expect(RULES[6]!.forbidden(target("app/dashboard/page.tsx", "@/lib/dashboard/pages"), "@/lib/dashboard/pages")).toBe(false);
+    expect(RULES[6]!.forbidden(target("components/domains/domain-card.tsx", "@/lib/dashboard/webhooks"), "@/lib/dashboard/webhooks")).toBe(
+      false,
+    );
   });
 });
 

@@ -1,10 +1,9 @@
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/envelope";
 import { metricsAccess } from "@/lib/metrics/access";
-import { renderMetrics } from "@/lib/metrics/collect";
+import { currentMetrics } from "@/lib/metrics/current-metrics";
 import { ensureStarted } from "@/lib/startup";
 
 export const dynamic = "force-dynamic";
@@ -23,6 +22,6 @@ export async function GET(req: NextRequest) {
       new AppError("UNAUTHORIZED", "metrics are served to loopback clients only; set METRICS_TOKEN to read them remotely"),
     );
   await ensureStarted();
-  const { body, contentType } = await renderMetrics(await getDb());
+  const { body, contentType } = await currentMetrics();
   return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
 }

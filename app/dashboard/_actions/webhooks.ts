@@ -1,5 +1,9 @@
 "use server";
 
+/**
+ * The dashboard's twins of POST /api/user/domains/:id/webhook-test, …/webhook-secret and
+ * /api/user/webhook-deliveries/:id/redeliver: same lib functions, same ownership checks.
+ */
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getOwnDomain } from "@/lib/domains/manage-domains";
@@ -7,9 +11,6 @@ import { limiters } from "@/lib/http/rate-limit";
 import { type ActionResult, runAction } from "@/lib/http/server-action";
 import { type DeliveryView, queuePing, redeliver } from "@/lib/webhooks/deliveries";
 import { rotateSecret } from "@/lib/webhooks/endpoints";
-
-/* The dashboard's twins of POST /api/user/domains/:id/webhook-test, …/webhook-secret and
-   /api/user/webhook-deliveries/:id/redeliver: same lib functions, same ownership checks. */
 
 const domainIdSchema = z.object({ domainId: z.coerce.number().int().positive() });
 const deliveryIdSchema = z.object({ deliveryId: z.coerce.number().int().positive() });

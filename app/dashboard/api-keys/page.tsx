@@ -8,15 +8,15 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { listApiKeys, MAX_LIVE_API_KEYS } from "@/lib/api-keys/manage-api-keys";
+import { MAX_LIVE_API_KEYS } from "@/lib/api-keys/manage-api-keys";
 import { requireUser } from "@/lib/auth/current-user";
-import { getDb } from "@/lib/db";
+import { loadApiKeysPage } from "@/lib/dashboard/pages";
 
 export const metadata: Metadata = { title: "API keys" };
 
 export default async function ApiKeysPage() {
   const user = await requireUser();
-  const keys = await listApiKeys(await getDb(), user.id);
+  const keys = await loadApiKeysPage(user.id);
   const live = keys.filter((k) => !k.revokedAt).length;
   return (
     <>

@@ -9,8 +9,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Progress } from "@/components/ui/progress";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { requireUser } from "@/lib/auth/current-user";
-import { GAS_USAGE_DAYS, type GasUsageDay, getGasUsage } from "@/lib/dashboard/gas-usage";
-import { getDb } from "@/lib/db";
+import { GAS_USAGE_DAYS, type GasUsageDay } from "@/lib/dashboard/gas-usage";
+import { loadGasPage } from "@/lib/dashboard/pages";
 
 export const metadata: Metadata = { title: "Gas usage" };
 
@@ -18,7 +18,7 @@ const KIND_COLUMNS = ["sweep", "batch", "withdrawal", "replacement"] as const sa
 
 export default async function GasPage() {
   const user = await requireUser();
-  const usage = await getGasUsage(await getDb(), user.id);
+  const usage = await loadGasPage(user.id);
   const { today, days, kinds } = usage;
   const spentDays = days.filter((d) => d.total !== "0");
   const refused = today.withdrawalsRefused;

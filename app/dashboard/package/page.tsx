@@ -8,8 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 import { requireUser } from "@/lib/auth/current-user";
-import { getDb } from "@/lib/db";
-import { getPackage, listPlans } from "@/lib/packages/current-package";
+import { loadPackagePage } from "@/lib/dashboard/pages";
 import { formatAmount } from "@/lib/payments/amount";
 
 export const metadata: Metadata = { title: "Package" };
@@ -18,8 +17,7 @@ const quota = (n: number | null) => (n === null ? "Unlimited" : `${groupDigits(S
 
 export default async function PackagePage() {
   const user = await requireUser();
-  const db = await getDb();
-  const [current, plans] = await Promise.all([getPackage(db, user.id), listPlans(db)]);
+  const { current, plans } = await loadPackagePage(user.id);
   const limit = current.plan?.monthlySessionQuota ?? null;
   const used = current.usage.sessionsCreated;
   const percent = limit ? Math.round((used / limit) * 100) : 0;

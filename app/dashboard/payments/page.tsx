@@ -11,25 +11,17 @@ import { FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { requireUser } from "@/lib/auth/current-user";
-import { listUserPayments, paymentFiltersSchema } from "@/lib/dashboard/user-payments";
-import { getDb } from "@/lib/db";
-import { SESSION_STATUSES } from "@/lib/db/schema";
-import { listDomains } from "@/lib/domains/manage-domains";
-import { listTokens } from "@/lib/tokens/list-tokens";
+import { loadPaymentsPage, SESSION_STATUSES } from "@/lib/dashboard/pages";
+import { paymentFiltersSchema } from "@/lib/dashboard/user-payments";
 
 export const metadata: Metadata = { title: "Payments" };
 
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const user = await requireUser();
-  const db = await getDb();
   const raw = await searchParams;
   const parsed = paymentFiltersSchema.safeParse(raw);
   const filters = parsed.success ? parsed.data : paymentFiltersSchema.parse({});
-  const [page, tokens, domains] = await Promise.all([
-    listUserPayments(db, user.id, filters),
-    listTokens(db, user.id),
-    listDomains(db, user.id),
-  ]);
+  const { page, tokens, domains } = await loadPaymentsPage(user.id, filters);
   const active = {
     status: filters.status,
     tokenId: filters.tokenId?.toString(),
@@ -128,6 +120,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       </Card>
       {!parsed.success && (
         <div className="mb-4">
+          {/* biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue */}
           <FormError>Some filters were not understood ({parsed.error.issues[0]!.message}); showing all payments.</FormError>
         </div>
       )}

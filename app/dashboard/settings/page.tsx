@@ -6,14 +6,13 @@ import { formatDate } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/current-user";
-import { getDb } from "@/lib/db";
-import { twoFactorStatus } from "@/lib/users/two-factor";
+import { loadSettingsPage } from "@/lib/dashboard/pages";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const user = await requireUser();
-  const twoFactor = await twoFactorStatus(await getDb(), user);
+  const twoFactor = await loadSettingsPage(user);
   return (
     <>
       <PageHeader title="Settings" />

@@ -10,16 +10,13 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { requireUser } from "@/lib/auth/current-user";
 import { listNetworks } from "@/lib/chain/networks";
 import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db";
-import { acceptedTokensFor } from "@/lib/tokens/catalogue-for-merchants";
-import { listTokens } from "@/lib/tokens/list-tokens";
+import { loadTokensPage } from "@/lib/dashboard/pages";
 
 export const metadata: Metadata = { title: "Tokens" };
 
 export default async function TokensPage() {
   const user = await requireUser();
-  const db = await getDb();
-  const [catalogue, mine] = await Promise.all([acceptedTokensFor(db, user.id), listTokens(db, user.id)]);
+  const { catalogue, mine } = await loadTokensPage(user.id);
   return (
     <>
       <PageHeader title="Tokens" description="The tokens your shop accepts. Payments and withdrawals name them by tokenId." />

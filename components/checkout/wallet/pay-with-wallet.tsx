@@ -1,5 +1,11 @@
 "use client";
 
+/**
+ * "Pay with wallet": EIP-6963 discovery (one button per wallet found, the injected provider as a
+ * fallback), connect, switch to the session's chain (adding it when the wallet lacks it), check
+ * the token and BNB balances, then an ERC-20 transfer of the remaining amount to the deposit
+ * address. Loaded only on the checkout page, in the browser.
+ */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { CheckCircle2, ExternalLink, Loader2, RotateCw, Wallet } from "lucide-react";
 import { useMemo, useState } from "react";
@@ -21,12 +27,6 @@ import { connect, switchChain, writeContract } from "wagmi/actions";
 import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
 import { fill, formatDecimal, type NumberSymbols } from "@/lib/i18n/locale";
 
-/**
- * "Pay with wallet": EIP-6963 discovery (one button per wallet found, the injected provider as a
- * fallback), connect, switch to the session's chain (adding it when the wallet lacks it), check
- * the token and BNB balances, then an ERC-20 transfer of the remaining amount to the deposit
- * address. Loaded only on the checkout page, in the browser.
- */
 export interface WalletPayment {
   chainId: number;
   networkName: string;
@@ -272,10 +272,12 @@ function describe(error: unknown, t: CheckoutMessages, network: string): string 
     if (e.name === "ChainMismatchError" || e.name === "SwitchChainError" || e.code === 4902) return fill(t.errorWrongChain, { network });
   }
   const short = (error as { shortMessage?: string; message?: string }).shortMessage ?? (error as Error).message ?? String(error);
+  // biome-ignore lint/style/noNonNullAssertion: split always returns at least one part
   return fill(t.errorOther, { message: short.split("\n")[0]!.slice(0, 160) });
 }
 
 function trimEther(wei: bigint): string {
   const [whole, fraction = ""] = formatEther(wei).split(".");
+  // biome-ignore lint/style/noNonNullAssertion: split always returns at least one part
   return fraction ? `${whole}.${fraction.slice(0, 6).replace(/0+$/, "") || "0"}` : whole!;
 }

@@ -12,8 +12,8 @@ import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/current-user";
-import { getUserPayment, type TimelineEvent } from "@/lib/dashboard/payment-detail";
-import { getDb } from "@/lib/db";
+import { loadPaymentPage } from "@/lib/dashboard/pages";
+import type { TimelineEvent } from "@/lib/dashboard/payment-detail";
 import { AppError } from "@/lib/errors";
 import { canSimulatePayments } from "@/lib/seed/simulate-payment";
 
@@ -22,7 +22,7 @@ export const metadata: Metadata = { title: "Payment" };
 export default async function PaymentDetailPage({ params }: { params: Promise<{ sessionId: string }> }) {
   const user = await requireUser();
   const { sessionId } = await params;
-  const payment = await getUserPayment(await getDb(), user.id, sessionId).catch((error: unknown) => {
+  const payment = await loadPaymentPage(user.id, sessionId).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;
   });

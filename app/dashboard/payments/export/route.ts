@@ -1,15 +1,15 @@
 import { currentUser } from "@/lib/auth/current-user";
-import { CSV_COLUMNS, csvLine, paymentFiltersSchema, streamUserPayments } from "@/lib/dashboard/user-payments";
-import { getDb } from "@/lib/db";
+import { openPaymentsExport } from "@/lib/dashboard/pages";
+import { CSV_COLUMNS, csvLine, paymentFiltersSchema } from "@/lib/dashboard/user-payments";
 
 /** GET /dashboard/payments/export?<the list's filters>: the filtered payments as CSV, streamed row by row. */
 export async function GET(req: Request): Promise<Response> {
   const user = await currentUser();
   if (!user) return new Response("sign in first", { status: 401 });
   const parsed = paymentFiltersSchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
+  // biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue
   if (!parsed.success) return new Response(parsed.error.issues[0]!.message, { status: 400 });
-  const db = await getDb();
-  const rows = streamUserPayments(db, user.id, parsed.data);
+  const rows = await openPaymentsExport(user.id, parsed.data);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -10,16 +10,15 @@ import { AutoRefresh } from "@/components/payments/payment-actions";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/current-user";
+import { loadWithdrawalPage } from "@/lib/dashboard/pages";
 import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
-import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { getUserWithdrawal } from "@/lib/withdrawals/user-withdrawals";
 
 export const metadata: Metadata = { title: "Withdrawal" };
 
 export default async function WithdrawalPage({ params }: { params: Promise<{ withdrawalId: string }> }) {
   const user = await requireUser();
-  const w = await getUserWithdrawal(await getDb(), user.id, (await params).withdrawalId).catch((error: unknown) => {
+  const w = await loadWithdrawalPage(user.id, (await params).withdrawalId).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;
   });

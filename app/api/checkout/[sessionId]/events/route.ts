@@ -1,6 +1,6 @@
-import { type CheckoutEvent, checkoutHub } from "@/lib/checkout/checkout-hub";
+import type { CheckoutEvent } from "@/lib/checkout/checkout-hub";
 import { admitStream } from "@/lib/checkout/checkout-streams";
-import { getDb } from "@/lib/db";
+import { watchCheckout } from "@/lib/checkout/watch-checkout";
 import { AppError } from "@/lib/errors";
 import { clientIp } from "@/lib/http/client-ip";
 import { errorResponse } from "@/lib/http/envelope";
@@ -21,7 +21,6 @@ const HEARTBEAT_MS = 15_000;
 export const GET = withErrors(async ({ req, params }) => {
   const sessionId = parseUuid(params.sessionId, "sessionId");
   const release = admitStream(clientIp(req.headers));
-  const hub = checkoutHub(getDb);
   const encoder = new TextEncoder();
   let unsubscribe = () => {};
   let heartbeat: NodeJS.Timeout | undefined;
@@ -33,7 +32,7 @@ export const GET = withErrors(async ({ req, params }) => {
     latest = event;
     first(event);
   };
-  unsubscribe = hub.subscribe(sessionId, (event) => send(event));
+  unsubscribe = watchCheckout(sessionId, (event) => send(event));
   const opening = await Promise.race([firstEvent, new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
   if (!opening || opening.kind === "not-found") {
     unsubscribe();

@@ -1,0 +1,150 @@
+/**
+ * What each dashboard page reads: one loader per page (and one for the CSV export), taking what
+ * the page knows — the signed-in user and the ids and filters in its URL — and opening the
+ * database itself, so app/ never holds a database handle (tests/unit/layering.test.ts). Loaders
+ * only compose: the queries stay in the db-first functions they call (the read models beside
+ * this file and the areas' own), which the API, the jobs and the tests call with their own db.
+ */
+import { listApiKeys } from "../api-keys/manage-api-keys";
+import { listNetworks } from "../chain/networks";
+import { getDb } from "../db";
+import type { User } from "../db/schema";
+import { listDomains } from "../domains/manage-domains";
+import { getPackage, listPlans } from "../packages/current-package";
+import { acceptedTokensFor } from "../tokens/catalogue-for-merchants";
+import { listTokens } from "../tokens/list-tokens";
+import { twoFactorStatus } from "../users/two-factor";
+import { getUserWithdrawal, listUserWithdrawals } from "../withdrawals/user-withdrawals";
+import { getGasUsage } from "./gas-usage";
+import { lowGasTanks, onboarding, paymentsByStatus, recentPayments, volumeByDay, walletBalances } from "./overview";
+import { getUserPayment } from "./payment-detail";
+import { listUserPayments, type PaymentFilters, streamUserPayments } from "./user-payments";
+import { bnbBalanceOf } from "./wallet-balances";
+import { deliveriesOfDomain, EMPTY_SUMMARY, webhookSummaries } from "./webhooks";
+
+/** The statuses the payment and withdrawal lists filter by (the schema's own lists). */
+export { SESSION_STATUSES, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "../db/schema";
+
+/** `/dashboard`: the checklist, counts by status, volume over `range` days, wallets, low gas tanks, recent payments. */
+export async function loadOverviewPage(userId: number, range: 7 | 30) {
+  const db = await getDb();
+  const [checklist, counts, volume, balances, tanks, recent] = await Promise.all([
+    onboarding(db, userId),
+    paymentsByStatus(db, userId),
+    volumeByDay(db, userId, range),
+    walletBalances(db, userId),
+    lowGasTanks(db),
+    recentPayments(db, userId),
+  ]);
+  return { checklist, counts, volume, balances, tanks, recent };
+}
+
+export type DeliveriesQuery = Parameters<typeof deliveriesOfDomain>[3];
+
+/**
+ * `/dashboard/domains`: each domain with its wallet's balances (BNB on every network, then its
+ * tokens) and its webhooks; `deliveriesQuery` says which page of a domain's deliveries its card shows.
+ */
+export async function loadDomainsPage(userId: number, deliveriesQuery: (domainId: number) => DeliveriesQuery) {
+  const db = await getDb();
+  const [domains, tokenBalances, summaries] = await Promise.all([
+    listDomains(db, userId),
+    walletBalances(db, userId),
+    webhookSummaries(db, userId),
+  ]);
+  const networks = listNetworks().map((n) => n.name);
+  const cards = await Promise.all(
+    domains.map(async (d) => {
+      const [bnb, deliveries] = await Promise.all([
+        Promise.all(
+          networks.map(async (n) => ({
+            key: `bnb-${n}`,
+            label: `BNB (${n})`,
+            symbol: "BNB",
+            // biome-ignore lint/style/noNonNullAssertion: addDomain sets the wallet in the transaction that inserts the row
+            balance: (await bnbBalanceOf(n, d.withdrawalAddress!))?.formatted ?? null,
+          })),
+        ),
+        d.webhookSecret ? deliveriesOfDomain(db, userId, d.domainId, deliveriesQuery(d.domainId)) : null,
+      ]);
+      const tokens = (tokenBalances.find((w) => w.domainId === d.domainId)?.balances ?? []).map((b) => ({
+        key: `token-${b.tokenId}`,
+        label: b.symbol,
+        symbol: b.symbol,
+        balance: b.balance,
+      }));
+      return {
+        domain: d,
+        balances: [...bnb, ...tokens],
+        webhooks: { summary: summaries.get(d.domainId) ?? EMPTY_SUMMARY, deliveries },
+      };
+    }),
+  );
+  return { domains, cards };
+}
+
+/** `/dashboard/payments`: one page of the filtered payments, and the tokens and domains the filters offer. */
+export async function loadPaymentsPage(userId: number, filters: PaymentFilters) {
+  const db = await getDb();
+  const [page, tokens, domains] = await Promise.all([
+    listUserPayments(db, userId, filters),
+    listTokens(db, userId),
+    listDomains(db, userId),
+  ]);
+  return { page, tokens, domains };
+}
+
+/** `/dashboard/payments/export`: the filtered payments row by row, for the CSV. */
+export async function openPaymentsExport(userId: number, filters: PaymentFilters) {
+  return streamUserPayments(await getDb(), userId, filters);
+}
+
+/** `/dashboard/payments/<sessionId>`: one payment and its timeline (NOT_FOUND when it is not the user's). */
+export async function loadPaymentPage(userId: number, sessionId: string) {
+  return getUserPayment(await getDb(), userId, sessionId);
+}
+
+/** `/dashboard/withdrawals`: one page of withdrawals, and the domains and tokens the send form offers. */
+export async function loadWithdrawalsPage(userId: number, query: Parameters<typeof listUserWithdrawals>[2]) {
+  const db = await getDb();
+  const [page, domains, tokens] = await Promise.all([
+    listUserWithdrawals(db, userId, query),
+    listDomains(db, userId),
+    listTokens(db, userId),
+  ]);
+  return { page, domains, tokens };
+}
+
+/** `/dashboard/withdrawals/<withdrawalId>`: one withdrawal (NOT_FOUND when it is not the user's). */
+export async function loadWithdrawalPage(userId: number, withdrawalId: string) {
+  return getUserWithdrawal(await getDb(), userId, withdrawalId);
+}
+
+/** `/dashboard/gas`: what the gas tank spent for the user, by day and kind. */
+export async function loadGasPage(userId: number) {
+  return getGasUsage(await getDb(), userId);
+}
+
+/** `/dashboard/package`: the current plan with its usage, and the plans to choose from. */
+export async function loadPackagePage(userId: number) {
+  const db = await getDb();
+  const [current, plans] = await Promise.all([getPackage(db, userId), listPlans(db)]);
+  return { current, plans };
+}
+
+/** `/dashboard/settings`: the user's two-factor status. */
+export async function loadSettingsPage(user: User) {
+  return twoFactorStatus(await getDb(), user);
+}
+
+/** `/dashboard/api-keys`: the user's keys, revoked ones included. */
+export async function loadApiKeysPage(userId: number) {
+  return listApiKeys(await getDb(), userId);
+}
+
+/** `/dashboard/tokens`: the operator's catalogue as the user may accept it, and the user's tokens. */
+export async function loadTokensPage(userId: number) {
+  const db = await getDb();
+  const [catalogue, mine] = await Promise.all([acceptedTokensFor(db, userId), listTokens(db, userId)]);
+  return { catalogue, mine };
+}
