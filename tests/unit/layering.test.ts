@@ -73,7 +73,11 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
     files: sourceFiles("lib/webhooks"),
     forbidden: under(["payments", "withdrawals"]),
   },
-  { name: "nothing in lib/ imports app/", files: sourceFiles("lib"), forbidden: (to) => to?.startsWith("app/") === true },
+  {
+    name: "nothing in lib/ imports app/ or inngest/ (the drivers call lib, never the other way)",
+    files: sourceFiles("lib"),
+    forbidden: (to) => to?.startsWith("app/") === true || to === "inngest" || to?.startsWith("inngest/") === true,
+  },
   {
     name: "routes, pages and components reach the database only through lib/: no import of lib/db or drizzle-orm in app/ or components/",
     files: [...sourceFiles("app"), ...sourceFiles("components")],
@@ -108,6 +112,8 @@ describe("layering", () => {
       [3, "lib/log.ts", "./chain/rpc-errors"],
       [4, "lib/webhooks/outbox.ts", "../payments/session-view"],
       [5, "lib/payments/create-session.ts", "@/app/api/v1/payment/create/route"],
+      [5, "lib/jobs/steps.ts", "../../inngest/client"],
+      [5, "lib/forwarding/forwarder.ts", "@/inngest/events"],
       [6, "app/dashboard/page.tsx", "drizzle-orm"],
       [6, "app/dashboard/page.tsx", "@/lib/db"],
       [6, "app/dashboard/payments/page.tsx", "@/lib/db/schema"],
