@@ -1,5 +1,4 @@
 import { ArrowRight, CheckCircle2, Circle, CreditCard, Fuel } from "lucide-react";
-import { getDb as _deliberateBreak } from "@/lib/db";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Address } from "@/components/dashboard/address";

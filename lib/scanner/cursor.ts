@@ -1,5 +1,4 @@
 /**
-import type { recordTransfers as _deliberateBreak } from "../payments/record-transfers";
  * The scanner's cursor per network (chain_cursors): the last block whose Transfer logs are
  * recorded. A network's first scan starts FIRST_SCAN_LOOKBACK blocks back, so payments made just
  * before it are not missed; the cursor only moves in the transaction that records what was read,
