@@ -102,7 +102,8 @@ describe("a network whose RPC fails", () => {
     try {
       const session = await paidSession("4");
       await expect.poll(() => statusOf(session.sessionId), { timeout: 15_000, interval: 200 }).toBe("completed");
-      expect(runner.state.lastScanAt).not.toBeNull();
+      // The round that recorded it ends a moment after the commit the status reads.
+      await expect.poll(() => runner.state.lastScanAt, { timeout: 5_000, interval: 100 }).not.toBeNull();
       expect(await bscError()).toMatch(/\S/);
     } finally {
       await runner.stop();
