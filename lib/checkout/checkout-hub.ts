@@ -6,6 +6,7 @@
  */
 
 import { eq, inArray } from "drizzle-orm";
+import { displayedConfirmations } from "../chain/confirmations";
 import { networkConfig, publicClientFor } from "../chain/networks";
 import type { Db } from "../db";
 import { paymentSessions, tokens } from "../db/schema";
@@ -94,7 +95,7 @@ export class CheckoutHub {
           ? {
               kind: "status",
               data: {
-                ...checkoutStatus(row.session, row, networkConfig(row.session.network)?.confirmations ?? 1, now),
+                ...checkoutStatus(row.session, row, confirmationsShown(row.session.network), now),
                 head: heads.get(row.session.network) ?? null,
               },
             }
@@ -141,4 +142,9 @@ export function resetCheckoutHub(): void {
   const holder = globalThis as Holder;
   holder[HUB_KEY]?.stop();
   delete holder[HUB_KEY];
+}
+
+function confirmationsShown(network: string): number {
+  const config = networkConfig(network);
+  return config ? displayedConfirmations(config.finality) : 1;
 }

@@ -4,6 +4,7 @@
  * owed, the QR code and the EIP-681 link ask for the remaining amount, not the whole one.
  */
 
+import { displayedConfirmations } from "../chain/confirmations";
 import { networkConfig } from "../chain/networks";
 import type { Db } from "../db";
 import type { PaymentSession, Token } from "../db/schema";
@@ -32,7 +33,7 @@ export function toCheckoutView(session: PaymentSession, token: Pick<Token, "symb
   });
   return {
     sessionId: session.id,
-    ...checkoutStatus(session, token, network?.confirmations ?? 1),
+    ...checkoutStatus(session, token, network ? displayedConfirmations(network.finality) : 1),
     amount: formatAmount(session.amount, token.decimals),
     amountUnits: session.amount.toString(),
     token: token.symbol,

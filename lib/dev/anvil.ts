@@ -22,6 +22,8 @@ export interface AnvilOptions {
   stateIntervalSeconds?: number;
   /** The EVM rules; default prague (EIP-7702, as BSC since its Pascal fork). */
   hardfork?: "prague" | "cancun";
+  /** anvil's `finalized` block is the head less two epochs: 1 makes it the head − 2, as BSC's fast finality. */
+  slotsInAnEpoch?: number;
 }
 
 /** The platform binary inside the npm package, run directly so that signals reach anvil itself. */
@@ -72,6 +74,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
     "--silent",
   ];
   if (options.blockTime !== undefined) args.push("--block-time", String(options.blockTime));
+  if (options.slotsInAnEpoch !== undefined) args.push("--slots-in-an-epoch", String(options.slotsInAnEpoch));
   if (options.stateFile) {
     args.push("--state", options.stateFile, "--state-interval", String(options.stateIntervalSeconds ?? 5));
   }

@@ -1,6 +1,6 @@
 /**
  * One poll of one network: read the ERC-20 Transfer logs of every enabled catalogue token over
- * [cursor + 1, head − confirmations], keep those whose recipient is a deposit address, and record
+ * [cursor + 1, the confirmed block] (lib/chain/confirmations.ts), keep those whose recipient is a deposit address, and record
  * them with the new cursor in one transaction. The RPC cost is getBlockNumber + getLogs per range
  * (+ a block per matching block when the node does not stamp logs with their time): it does not
  * depend on how many sessions are open. A provider's "too many results / range too large" halves
@@ -10,6 +10,7 @@
  * quarantined and the scan moves on; zero-value transfers are ignored (nothing to forward).
  */
 import { getAddress, type Hex, hexToBigInt } from "viem";
+import { confirmedBlock } from "../chain/confirmations";
 import { ownersOfDepositTopics } from "../chain/deposit-addresses";
 import { publicClientFor, requireNetworkConfig } from "../chain/networks";
 import type { Db } from "../db";
@@ -41,7 +42,7 @@ export interface ScanResult {
   fromBlock: bigint;
   toBlock: bigint;
   head: bigint;
-  /** Blocks left between the cursor and head − confirmations after this poll. */
+  /** Blocks left between the cursor and the confirmed block after this poll. */
   behind: bigint;
   logs: number;
   transfers: number;
@@ -69,7 +70,10 @@ export async function scanOnce(
   };
 
   const head = await call(client.getBlockNumber({ cacheTime: 0 }));
-  const target = head - BigInt(config.confirmations);
+  // CONFIRMATIONS=1 reads the head itself: the block that holds a transfer is its first confirmation.
+  const target = await (config.finality.kind === "finalized"
+    ? call(confirmedBlock(client, config.finality))
+    : confirmedBlock(client, config.finality, head));
   if (target < 0n) return null;
   const cursor = await readCursor(db, network, target);
   const idle = { network, head, behind: 0n, logs: 0, transfers: 0, ignored: 0, quarantined: 0, rpcCalls };

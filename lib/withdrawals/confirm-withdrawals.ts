@@ -5,8 +5,10 @@
  */
 
 import { and, eq, sql } from "drizzle-orm";
+import { confirmedBlock } from "../chain/confirmations";
 import { networkConfig, publicClientFor } from "../chain/networks";
 import { errorText } from "../chain/rpc-errors";
+import type { NetworkConfig } from "../config";
 import type { Db } from "../db";
 import { type ChainTransaction, chainTransactions, idempotencyRecords, type Withdrawal, withdrawals } from "../db/schema";
 import { broadcastRecorded, REFUSED_PREFIX } from "../ledger/broadcast";
@@ -52,8 +54,7 @@ export async function settleOne(db: Db, withdrawal: Withdrawal): Promise<Settlem
   const own = outcome.rows.find((r) => r.id === withdrawal.chainTxId);
   const broadcastError = own?.broadcastError?.startsWith(REFUSED_PREFIX) ? own.broadcastError.slice(REFUSED_PREFIX.length) : null;
   const settlement = settleWithdrawal({
-    nonce: await nonceFacts(outcome, withdrawal.network),
-    requiredConfirmations: network.confirmations,
+    nonce: await nonceFacts(outcome, network),
     broadcastError,
   });
   if (settlement.status === "submitted" && settlement.needsOperator) {
@@ -66,15 +67,15 @@ export async function settleOne(db: Db, withdrawal: Withdrawal): Promise<Settlem
   return settlement;
 }
 
-async function nonceFacts(outcome: NonceOutcome, network: string): Promise<NonceFacts> {
+async function nonceFacts(outcome: NonceOutcome, network: NetworkConfig): Promise<NonceFacts> {
   if (outcome.state !== "settled") return { state: outcome.state };
   const { winner } = outcome;
-  const head = await publicClientFor(network).getBlockNumber({ cacheTime: 0 });
+  const confirmedUpTo = await confirmedBlock(publicClientFor(network.name), network.finality);
   return {
     state: "settled",
     by: winner.kind === "cancel" ? "cancel" : "withdrawal",
     success: winner.status === "mined",
-    confirmations: winner.minedBlock === null ? 0 : Number(head - BigInt(winner.minedBlock) + 1n),
+    confirmed: winner.minedBlock !== null && BigInt(winner.minedBlock) <= confirmedUpTo,
   };
 }
 

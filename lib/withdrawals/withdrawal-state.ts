@@ -11,11 +11,11 @@
 export type NonceFacts =
   | { state: "open" }
   | { state: "taken-by-other" }
-  | { state: "settled"; by: "withdrawal" | "cancel"; success: boolean; confirmations: number };
+  /** `confirmed`: the winner's block is confirmed as the network counts it (lib/chain/confirmations.ts). */
+  | { state: "settled"; by: "withdrawal" | "cancel"; success: boolean; confirmed: boolean };
 
 export interface WithdrawalFacts {
   nonce: NonceFacts;
-  requiredConfirmations: number;
   /** What the node said when it refused the withdrawal's bytes, if it did. */
   broadcastError: string | null;
 }
@@ -26,7 +26,7 @@ export function settleWithdrawal(facts: WithdrawalFacts): Settlement {
   const { nonce } = facts;
   if (nonce.state === "open") return { status: "submitted" };
   if (nonce.state === "taken-by-other") return { status: "submitted", needsOperator: true };
-  if (nonce.confirmations < Math.max(1, facts.requiredConfirmations)) return { status: "submitted" };
+  if (!nonce.confirmed) return { status: "submitted" };
   if (nonce.by === "withdrawal") {
     return nonce.success
       ? { status: "completed" }

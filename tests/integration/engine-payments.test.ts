@@ -34,7 +34,8 @@ const statusOf = async (sessionId: string, m = merchant) =>
 const settle = () => runEngine(db(), chain().url);
 
 beforeAll(async () => {
-  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+  // Two confirmations (the transfer's block and one on top): each test sees a transfer mined but not confirmed yet.
+  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "2" });
   usd = await deployTestToken(chain().url, { symbol: "USDT", decimals: 18 });
   merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
 });
@@ -48,7 +49,7 @@ describe("chain engine: detect, complete, forward", () => {
     const session = await newSession("25.5");
     const hash = await payTo(chain().url, usd, session.depositAddress, parseUnits("25.5", 18));
     await chain().client.waitForTransactionReceipt({ hash });
-    await settle(); // the transfer is not confirmed yet (CONFIRMATIONS=1)
+    await settle(); // the transfer is not confirmed yet (CONFIRMATIONS=2)
     expect((await statusOf(session.sessionId)).status).toBe("pending");
 
     await chain().client.mine({ blocks: 1 });

@@ -20,7 +20,7 @@ const env = (extra: Record<string, string> = {}) =>
   useConfig({
     BSC_RPC_URL: chain().url,
     NEXTAUTH_SECRET: "integration-test-secret-0123456789",
-    CONFIRMATIONS: "1",
+    CONFIRMATIONS: "2",
     METRICS_TOKEN: TOKEN,
     ...extra,
   });

@@ -19,7 +19,9 @@ describe("parseConfig", () => {
     const config = parseConfig({});
     expect(config.databaseUrl).toBeUndefined();
     expect(config.pgliteDir).toBe(".data/pglite");
-    expect(config.networks).toEqual([{ name: "local", chainId: 31337, rpcUrls: [], confirmations: 1, embedded: true }]);
+    expect(config.networks).toEqual([
+      { name: "local", chainId: 31337, rpcUrls: [], wsUrls: [], finality: { kind: "blocks", blocks: 1 }, embedded: true },
+    ]);
     expect(config.localChain).toEqual({ mode: "anvil", port: 8545, stateDir: ".data" });
     expect(config.masterMnemonic).toBe(DEV_MNEMONIC);
     expect(config.usingDevMnemonic).toBe(true);
@@ -43,8 +45,23 @@ describe("parseConfig", () => {
       NEXTAUTH_SECRET: SECRET,
     });
     expect(config.networks).toEqual([
-      { name: "bsc", chainId: 56, rpcUrls: ["https://a.example", "https://b.example"], confirmations: 3, embedded: false },
-      { name: "bsc-testnet", chainId: 97, rpcUrls: ["wss://t.example"], confirmations: 3, embedded: false },
+      {
+        name: "bsc",
+        chainId: 56,
+        rpcUrls: ["https://a.example", "https://b.example"],
+        wsUrls: [],
+        finality: { kind: "blocks", blocks: 3 },
+        embedded: false,
+      },
+      // A wss:// entry of the RPC list also follows new heads.
+      {
+        name: "bsc-testnet",
+        chainId: 97,
+        rpcUrls: ["wss://t.example"],
+        wsUrls: ["wss://t.example"],
+        finality: { kind: "blocks", blocks: 3 },
+        embedded: false,
+      },
     ]);
     expect(config.localChain).toBeNull();
     expect(config.usingDevMnemonic).toBe(false);
@@ -53,7 +70,14 @@ describe("parseConfig", () => {
   it("uses an external node as network local when LOCAL_RPC_URL is set", () => {
     const config = parseConfig({ LOCAL_RPC_URL: "http://127.0.0.1:9999", CONFIRMATIONS: "0" });
     expect(config.networks).toEqual([
-      { name: "local", chainId: 31337, rpcUrls: ["http://127.0.0.1:9999"], confirmations: 0, embedded: false },
+      {
+        name: "local",
+        chainId: 31337,
+        rpcUrls: ["http://127.0.0.1:9999"],
+        wsUrls: [],
+        finality: { kind: "blocks", blocks: 0 },
+        embedded: false,
+      },
     ]);
     expect(config.localChain?.mode).toBe("external");
   });
@@ -165,5 +189,28 @@ describe("parseConfig", () => {
       ).not.toThrow();
       expect(() => parseConfig({ ...bsc, MASTER_MNEMONIC: MNEMONIC })).not.toThrow();
     });
+  });
+});
+
+describe("new heads over WebSocket (BSC_WS_URL, BSC_TESTNET_WS_URL)", () => {
+  const env = { NODE_ENV: "test", MASTER_MNEMONIC: MNEMONIC, NEXTAUTH_SECRET: "0123456789abcdef0123" };
+
+  it("follows the given endpoints, and wss:// entries of the RPC list, each once", () => {
+    const config = parseConfig({
+      ...env,
+      BSC_RPC_URL: "https://a.example,wss://b.example",
+      BSC_WS_URL: "wss://b.example,wss://c.example",
+      BSC_TESTNET_RPC_URL: "https://t.example",
+    });
+    expect(config.networks.map((n) => [n.name, n.wsUrls])).toEqual([
+      ["bsc", ["wss://b.example", "wss://c.example"]],
+      ["bsc-testnet", []],
+    ]);
+  });
+
+  it("refuses an http URL as a WebSocket endpoint", () => {
+    expect(() => parseConfig({ ...env, BSC_RPC_URL: "https://a.example", BSC_WS_URL: "https://a.example" })).toThrow(
+      "Invalid configuration: BSC_WS_URL must list ws:// or wss:// URLs",
+    );
   });
 });

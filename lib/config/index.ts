@@ -4,9 +4,7 @@
  * contains the value of a secret.
  */
 
-import { validateMnemonic } from "@scure/bip39";
-import { wordlist } from "@scure/bip39/wordlists/english";
-import { z } from "zod";
+import { envSchema } from "./env";
 
 /** Fixed development mnemonic: allowed only while `local` is the only network. */
 export const DEV_MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
@@ -24,96 +22,6 @@ export class ConfigError extends Error {
   }
 }
 
-const emptyToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
-
-const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
-
-const intInRange = (min: number, max: number) =>
-  z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ error: "must be an integer" })
-      .int({ error: "must be an integer" })
-      .min(min, { error: `must be at least ${min}` })
-      .max(max, { error: `must be at most ${max}` })
-      .optional(),
-  );
-
-const booleanFlag = z.preprocess(
-  emptyToUndefined,
-  z
-    .enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' })
-    .optional()
-    .transform((value) => value === "true" || value === "1"),
-);
-
-const rpcUrlList = optionalString.transform((value, ctx) => {
-  if (value === undefined) return [];
-  const urls = value
-    .split(",")
-    .map((url) => url.trim())
-    .filter(Boolean);
-  for (const url of urls) {
-    if (!/^(https?|wss?):\/\/[^\s]+$/i.test(url) || !URL.canParse(url)) {
-      ctx.addIssue({ code: "custom", message: "must be a comma-separated list of http(s) or ws(s) URLs" });
-      return z.NEVER;
-    }
-  }
-  return urls;
-});
-
-const envSchema = z.object({
-  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("development")),
-  DATABASE_URL: optionalString.refine((value) => value === undefined || (/^postgres(ql)?:\/\//i.test(value) && URL.canParse(value)), {
-    message: "must be a postgres:// or postgresql:// URL",
-  }),
-  PGLITE_DIR: z.preprocess(emptyToUndefined, z.string().default(".data/pglite")),
-  BSC_RPC_URL: rpcUrlList,
-  BSC_TESTNET_RPC_URL: rpcUrlList,
-  LOCAL_CHAIN: z.preprocess(emptyToUndefined, z.enum(["anvil", "off"], { error: 'must be "anvil" or "off"' }).optional()),
-  LOCAL_RPC_URL: rpcUrlList,
-  LOCAL_CHAIN_PORT: intInRange(1, 65535),
-  LOCAL_CHAIN_STATE_DIR: z.preprocess(emptyToUndefined, z.string().default(".data")),
-  MASTER_MNEMONIC: optionalString.refine((value) => value === undefined || validateMnemonic(value.split(/\s+/).join(" "), wordlist), {
-    message: "must be a valid BIP-39 English mnemonic",
-  }),
-  CONFIRMATIONS: intInRange(0, 1000),
-  SESSION_TTL_SECONDS: intInRange(30, 7 * 24 * 3600),
-  SCAN_INTERVAL_MS: intInRange(100, 3_600_000),
-  BEARER_TOKEN_TTL_SECONDS: intInRange(60, 30 * 24 * 3600),
-  RATE_LIMIT_PER_MINUTE: intInRange(1, 100_000_000),
-  NEXTAUTH_SECRET: optionalString.refine((value) => value === undefined || value.length >= 16, {
-    message: "must be at least 16 characters",
-  }),
-  NEXTAUTH_URL: optionalString.refine((value) => value === undefined || (/^https?:\/\//i.test(value) && URL.canParse(value)), {
-    message: "must be an http(s) URL",
-  }),
-  JOBS: z.preprocess(emptyToUndefined, z.enum(["embedded", "inngest"], { error: 'must be "embedded" or "inngest"' }).default("embedded")),
-  INNGEST_EVENT_KEY: optionalString,
-  INNGEST_SIGNING_KEY: optionalString,
-  INNGEST_DEV: optionalString,
-  PORT: intInRange(1, 65535),
-  OPEN_TOKEN_REGISTRATION: booleanFlag,
-  MAX_SWEEP_GAS: intInRange(21_000, 30_000_000),
-  MAX_WITHDRAWAL_GAS: intInRange(21_000, 30_000_000),
-  SWEEP_MODE: z.preprocess(
-    emptyToUndefined,
-    z.enum(["batched", "classic"], { error: 'must be "batched" or "classic"' }).default("batched"),
-  ),
-  SWEEP_BATCH_SIZE: intInRange(1, 100),
-  SWEEP_BATCH_WAIT_MS: intInRange(0, 600_000),
-  REGISTRATION: z.preprocess(emptyToUndefined, z.enum(["open", "closed"], { error: 'must be "open" or "closed"' }).default("open")),
-  REGISTER_RATE_LIMIT_PER_HOUR: intInRange(1, 1_000_000),
-  LOGIN_RATE_LIMIT_PER_MINUTE: intInRange(1, 1_000_000),
-  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, { error: "must be at least 16 characters" }).optional()),
-  HEALTH_CACHE_MS: intInRange(0, 60_000),
-  WEBHOOK_ALLOW_PRIVATE: z.preprocess(
-    emptyToUndefined,
-    z.enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' }).optional(),
-  ),
-  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info")),
-});
-
 export type NetworkName = "bsc" | "bsc-testnet" | "local";
 
 export interface NetworkConfig {
@@ -121,7 +29,10 @@ export interface NetworkConfig {
   chainId: number;
   /** Empty for an embedded anvil: its URL is known only once it has started. */
   rpcUrls: string[];
-  confirmations: number;
+  /** Where new heads are followed (*_WS_URL, and ws(s):// entries of the RPC list); the embedded anvil's is derived. */
+  wsUrls: string[];
+  /** When a transfer or withdrawal counts (lib/chain/confirmations.ts): blocks including its own, or BSC's finalized tag. */
+  finality: { kind: "blocks"; blocks: number } | { kind: "finalized" };
   embedded: boolean;
 }
 
@@ -176,8 +87,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
 
   const networks: NetworkConfig[] = [];
-  if (e.BSC_RPC_URL.length > 0) networks.push(remoteNetwork("bsc", 56, e.BSC_RPC_URL, e.CONFIRMATIONS ?? 3));
-  if (e.BSC_TESTNET_RPC_URL.length > 0) networks.push(remoteNetwork("bsc-testnet", 97, e.BSC_TESTNET_RPC_URL, e.CONFIRMATIONS ?? 3));
+  if (e.BSC_RPC_URL.length > 0) networks.push(remoteNetwork("bsc", 56, e.BSC_RPC_URL, e.BSC_WS_URL, finalityOf(e.CONFIRMATIONS, 3)));
+  if (e.BSC_TESTNET_RPC_URL.length > 0)
+    networks.push(remoteNetwork("bsc-testnet", 97, e.BSC_TESTNET_RPC_URL, e.BSC_TESTNET_WS_URL, finalityOf(e.CONFIRMATIONS, 3)));
   const hasProductionNetwork = networks.length > 0;
 
   const localMode = resolveLocalMode(e.LOCAL_CHAIN, e.LOCAL_RPC_URL, hasProductionNetwork, e.NODE_ENV);
@@ -186,7 +98,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       name: "local",
       chainId: 31337,
       rpcUrls: localMode === "external" ? e.LOCAL_RPC_URL : [],
-      confirmations: e.CONFIRMATIONS ?? 1,
+      wsUrls: localMode === "external" ? e.LOCAL_RPC_URL.filter(isWebSocketUrl) : [],
+      finality: finalityOf(e.CONFIRMATIONS, 1),
       embedded: localMode === "anvil",
     });
   }
@@ -253,8 +166,19 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
-function remoteNetwork(name: NetworkName, chainId: number, rpcUrls: string[], confirmations: number): NetworkConfig {
-  return { name, chainId, rpcUrls, confirmations, embedded: false };
+function remoteNetwork(name: NetworkName, chainId: number, rpcUrls: string[], wsUrls: string[], finality: NetworkConfig["finality"]) {
+  const ws = wsUrls.filter(isWebSocketUrl);
+  if (ws.length < wsUrls.length)
+    throw new ConfigError(name === "bsc" ? "BSC_WS_URL" : "BSC_TESTNET_WS_URL", "must list ws:// or wss:// URLs");
+  return { name, chainId, rpcUrls, wsUrls: [...new Set([...ws, ...rpcUrls.filter(isWebSocketUrl)])], finality, embedded: false };
+}
+
+function isWebSocketUrl(url: string): boolean {
+  return /^wss?:\/\//i.test(url);
+}
+
+function finalityOf(setting: number | "finalized" | undefined, fallback: number): NetworkConfig["finality"] {
+  return setting === "finalized" ? { kind: "finalized" } : { kind: "blocks", blocks: setting ?? fallback };
 }
 
 function resolveLocalMode(
