@@ -1,25 +1,32 @@
 import { and, eq, gt } from "drizzle-orm";
+import { publicClientFor } from "../chain/networks";
 import type { Db } from "../db";
 import { paymentSessions, type SessionStatus } from "../db/schema";
+import { errorText } from "../error-text";
+import { log } from "../log";
 import { findSessionForKey } from "./find-session";
 import { enqueueSessionEvents } from "./session-events";
 import { paymentEvents } from "./session-state";
 
 /**
  * pending → cancelled. A session that is already completed, expired or cancelled is left as it
- * is, and the answer says so with its current status.
+ * is, and the answer says so with its current status. The network's latest block at this moment
+ * is kept with the cancel: a transfer in that block or before counts (the order was paid), one in
+ * a later block is a late deposit (session-state.ts). A node that does not answer within
+ * HEAD_WAIT_MS does not hold the cancel up; block time decides for that session instead.
  */
 export async function cancelPaymentSession(
   db: Db,
   apiKeyId: number,
   sessionId: string,
 ): Promise<{ message: string; status: SessionStatus }> {
-  await findSessionForKey(db, apiKeyId, sessionId); // scope + read-time expiry
+  const { session: found } = await findSessionForKey(db, apiKeyId, sessionId); // scope + read-time expiry
+  const cancelledAtBlock = found.status === "pending" ? await latestBlock(found.network) : null;
   const now = new Date();
   const cancelled = await db.transaction(async (tx) => {
     const [session] = await tx
       .update(paymentSessions)
-      .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
+      .set({ status: "cancelled", cancelledAt: now, cancelledAtBlock, updatedAt: now })
       .where(and(eq(paymentSessions.id, sessionId), eq(paymentSessions.status, "pending"), gt(paymentSessions.expiresAt, now)))
       .returning();
     if (session) await enqueueSessionEvents(tx, [{ session, types: paymentEvents({ ...session, status: "pending" }, session) }], now);
@@ -28,4 +35,21 @@ export async function cancelPaymentSession(
   if (cancelled) return { message: "payment session cancelled", status: "cancelled" };
   const { session } = await findSessionForKey(db, apiKeyId, sessionId);
   return { message: `payment session is already ${session.status}; nothing changed`, status: session.status };
+}
+
+const HEAD_WAIT_MS = 3_000;
+
+async function latestBlock(network: string): Promise<bigint | null> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), HEAD_WAIT_MS);
+    });
+    return await Promise.race([publicClientFor(network).getBlockNumber({ cacheTime: 0 }), timeout]);
+  } catch (error) {
+    log.warn({ network, err: errorText(error) }, "latest block unknown at cancel time; block time decides which transfers came before it");
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -3,8 +3,10 @@
  * its amount, deadline, cancellation and the confirmed transfers received — nothing else. The
  * scanner records transfers and asks for a re-evaluation; re-evaluating is always safe.
  *
- * - A transfer counts when its block time is ≤ expiresAt and ≤ cancelledAt (mined at or before
- *   the cancel). Counted transfers add up: partial payments stay pending, reaching the amount
+ * - A transfer counts when its block time is ≤ expiresAt and it was mined before the cancel: in a
+ *   block ≤ the network's latest block at cancel time (cancelledAtBlock; BSC block times have
+ *   one-second resolution and several blocks share a second), or — where that block could not be
+ *   read — with a block time ≤ cancelledAt. Counted transfers add up: partial payments stay pending, reaching the amount
  *   completes, going over completes with `overpaid`.
  * - A transfer mined in time completes the session even if it is confirmed after expiry or after
  *   the cancel request: a paid order is never reported expired or cancelled (expired/cancelled →
@@ -19,6 +21,7 @@ export interface SessionFacts {
   amount: bigint;
   expiresAt: Date;
   cancelledAt: Date | null;
+  cancelledAtBlock: bigint | null;
   completedAt: Date | null;
 }
 
@@ -50,7 +53,10 @@ export function evaluateSession(session: SessionFacts, transfers: TransferFacts[
   const late: number[] = [];
   for (const transfer of ordered) {
     const afterDeadline = transfer.blockTimestamp.getTime() > session.expiresAt.getTime();
-    const afterCancel = session.cancelledAt !== null && transfer.blockTimestamp.getTime() > session.cancelledAt.getTime();
+    const afterCancel =
+      session.cancelledAtBlock !== null
+        ? transfer.blockNumber > session.cancelledAtBlock
+        : session.cancelledAt !== null && transfer.blockTimestamp.getTime() > session.cancelledAt.getTime();
     if (afterDeadline || afterCancel) {
       late.push(transfer.id);
       continue;

@@ -7,6 +7,7 @@ const session = (overrides: Partial<SessionFacts> = {}): SessionFacts => ({
   amount: 100n,
   expiresAt: at(900),
   cancelledAt: null,
+  cancelledAtBlock: null,
   completedAt: null,
   ...overrides,
 });
@@ -105,7 +106,23 @@ describe("evaluateSession", () => {
     });
   });
 
-  describe("cancel after payment: a transfer mined at or before cancelledAt (block time) counts", () => {
+  describe("cancel after payment: a transfer in a block up to the network's latest at cancel time counts", () => {
+    // Several blocks share one second on BSC: block 500 was the latest when the cancel came at second 50.
+    const cancelled = session({ cancelledAt: at(50), cancelledAtBlock: 500n });
+    it.each([
+      ["in an earlier block", 48, 498n, "completed"],
+      ["in the latest block at cancel time", 50, 500n, "completed"],
+      ["in the next block, of the very same second", 50, 501n, "cancelled"],
+      ["two blocks later, still in that second", 50, 502n, "cancelled"],
+    ] as const)("%s → %s", (_name, second, block, status) => {
+      const paid = transfer(100n, second, block);
+      const result = evaluateSession(cancelled, [paid], at(80));
+      expect(result.status).toBe(status);
+      expect(result.lateTransferIds).toEqual(status === "completed" ? [] : [paid.id]);
+    });
+  });
+
+  describe("cancel after payment when the latest block could not be read: block time decides (≤ cancelledAt counts)", () => {
     it.each([
       ["mined before the cancel, confirmed after it", 40, "completed"],
       ["mined in the cancel's very second", 50, "completed"],

@@ -55,6 +55,11 @@ export const paymentSessions = pgTable(
     expiresAt: timestamptz("expires_at").notNull(),
     completedAt: timestamptz("completed_at"),
     cancelledAt: timestamptz("cancelled_at"),
+    /**
+     * The network's latest block when the cancel came (null: it could not be read, then block time
+     * decides): transfers in later blocks are late, whatever their block's second says.
+     */
+    cancelledAtBlock: bigint("cancelled_at_block", { mode: "bigint" }),
     expiredAt: timestamptz("expired_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
