@@ -57,6 +57,13 @@ export function rpcUrlsOf(network: NetworkConfig): string[] {
   return url ? [url] : [];
 }
 
+/** Where the network's new heads can be followed: its WebSocket endpoints (the embedded anvil serves one on its RPC port). */
+export function wsUrlsOf(network: NetworkConfig): string[] {
+  if (!network.embedded) return network.wsUrls;
+  const url = runtime().localRpcUrl;
+  return url ? [url.replace(/^http/, "ws")] : [];
+}
+
 export function chainOf(network: NetworkConfig): Chain {
   return { ...CHAINS[network.name], id: network.chainId };
 }

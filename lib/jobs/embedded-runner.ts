@@ -4,14 +4,18 @@
  * forwarding, the ledger's round and withdrawal confirmation, in that order) every second, the
  * webhook sender every 250 ms, the reconciliation check every ten minutes — each tick taking one
  * round of the loop's jobs (steps.ts). Only the process that holds the database's advisory lock
- * runs them, so several instances never work twice.
+ * runs them, so several instances never work twice. While it leads, it also follows each
+ * network's new heads over WebSocket where the network offers one (lib/scanner/head-follower.ts):
+ * a new head starts a scan round at once, the poll every SCAN_INTERVAL_MS stays the backstop.
  */
 
+import { listNetworks, wsUrlsOf } from "../chain/networks";
 import { errorText } from "../chain/rpc-errors";
 import { getConfig } from "../config";
 import type { DatabaseHandle } from "../db/client";
 import { log } from "../log";
 import { publicScanError } from "../scanner/cursor";
+import { HeadFollower } from "../scanner/head-follower";
 import { WebhookPump } from "../webhooks/pump";
 import { type EmbeddedLoop, embeddedLoops, type LoopJobName, SCHEDULE } from "./schedule";
 import {
@@ -38,6 +42,8 @@ export interface RunnerState {
 
 export interface EmbeddedRunner {
   state: RunnerState;
+  /** The new-heads followers of the networks that offer WebSocket, while this process leads. */
+  followers: ReadonlyMap<string, HeadFollower>;
   stop(): Promise<void>;
 }
 
@@ -47,6 +53,21 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
   const { db } = handle;
   const { scan, forward, dispatch, reconcile } = SCHEDULE;
   const webhooks = new WebhookPump(db, dispatch.embedded.pageSize, dispatch.embedded.leaseMs);
+  const wakers = new LoopWakers();
+  const followers = new Map<string, HeadFollower>();
+  /** Heads followed only while leading: another process's scanner needs no wake-ups from here. */
+  const followHeads = (leading: boolean) => {
+    if (!leading || stopped) {
+      for (const follower of followers.values()) follower.stop();
+      followers.clear();
+      return;
+    }
+    for (const network of listNetworks()) {
+      const urls = wsUrlsOf(network);
+      if (urls.length === 0 || followers.has(network.name)) continue;
+      followers.set(network.name, new HeadFollower(network.name, urls, () => wakers.wake("scan")).start());
+    }
+  };
 
   /** One round of each job that has a loop of its own (deliveries are started by the dispatch job's pump). */
   const rounds: Record<LoopJobName, () => Promise<unknown>> = {
@@ -55,6 +76,8 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
         // Payments just recorded have their events in the outbox: send them now, not next tick.
         afterRange: (range) => {
           if (range.transfers > 0) webhooks.pump().catch(() => {});
+          // What the poll saw tells a follower whether its subscription went silent.
+          if (range.head !== null) followers.get(range.network)?.notePolledHead(BigInt(range.head));
         },
       });
       for (const { network, error } of round.failed) state.lastError = `scan ${network}: ${error}`;
@@ -84,6 +107,7 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
         const started = Date.now();
         try {
           state.leader = await handle.holdsLeadership(LEADER_LOCK_ID);
+          if (loop === "scan") followHeads(state.leader);
           if (state.leader) {
             for (const job of jobs) await rounds[job]();
             finished[loop]?.();
@@ -92,15 +116,18 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
           state.lastError = `${loop}: ${publicScanError(error)}`;
           log.warn({ err: errorText(error), loop }, "job loop error");
         }
-        await sleep(Math.max(50, everyMs - (Date.now() - started)), () => stopped);
+        if (!stopped) await wakers.sleep(loop, Math.max(50, everyMs - (Date.now() - started)));
       }
     })(),
   );
 
   return {
     state,
+    followers,
     stop: async () => {
       stopped = true;
+      followHeads(false);
+      wakers.wakeAll();
       await Promise.allSettled(loops);
       await webhooks.stop();
     },
@@ -115,7 +142,35 @@ async function runLimited<T>(items: T[], limit: number, fn: (item: T) => Promise
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-async function sleep(ms: number, cancelled: () => boolean): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cancelled() && Date.now() < end) await new Promise((r) => setTimeout(r, Math.min(100, end - Date.now())));
+/**
+ * The loops' pauses, each cut short by a wake-up (a new head for the scan loop). A wake-up that
+ * comes while the loop is busy is kept: the loop goes round again at once instead of pausing.
+ */
+class LoopWakers {
+  private readonly sleeping = new Map<EmbeddedLoop, () => void>();
+  private readonly woken = new Set<EmbeddedLoop>();
+
+  async sleep(loop: EmbeddedLoop, ms: number): Promise<void> {
+    if (this.woken.delete(loop)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.sleeping.delete(loop);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.sleeping.set(loop, done);
+    });
+    this.woken.delete(loop);
+  }
+
+  wake(loop: EmbeddedLoop): void {
+    const sleeper = this.sleeping.get(loop);
+    if (sleeper) sleeper();
+    else this.woken.add(loop);
+  }
+
+  wakeAll(): void {
+    for (const sleeper of [...this.sleeping.values()]) sleeper();
+  }
 }

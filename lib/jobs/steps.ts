@@ -26,6 +26,8 @@ import { SCHEDULE } from "./schedule";
 
 export interface ScanStepResult {
   network: string;
+  /** The head the poll read (null: the network's confirmed head is below its first block). */
+  head: number | null;
   behind: number;
   transfers: number;
   forwards: QueuedForward[];
@@ -41,7 +43,13 @@ export async function scanNetworkStep(db: Db, network: string): Promise<ScanStep
     const result = await scanOnce(db, network, { record: recordTransfers });
     endTimer();
     const forwards = result && result.transfers > 0 ? await planFlaggedDeposits(db, network) : [];
-    return { network, behind: result ? Number(result.behind) : 0, transfers: result?.transfers ?? 0, forwards };
+    return {
+      network,
+      head: result ? Number(result.head) : null,
+      behind: result ? Number(result.behind) : 0,
+      transfers: result?.transfers ?? 0,
+      forwards,
+    };
   } catch (error) {
     metrics().scanErrors.inc({ network });
     await recordScanError(db, network, error).catch(() => {});

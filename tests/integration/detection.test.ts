@@ -1,0 +1,98 @@
+/**
+ * Detection at the chain's speed (issue 23 §1), through the embedded runner: a new head arriving
+ * over WebSocket starts a scan at once; the HTTP poll stays the fallback (socket dropped, refused)
+ * and the backstop (a subscription gone silent is seen by the poll, and replaced).
+ */
+import { type Address, parseUnits } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
+import { POST as create } from "@/app/api/v1/payment/create/route";
+import { getDatabase } from "@/lib/db";
+import { type EmbeddedRunner, startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
+import { deployTestToken, useTestChain } from "../helpers/chain";
+import { useConfig } from "../helpers/config";
+import { useTestDatabase } from "../helpers/database";
+import { payTo } from "../helpers/engine";
+import { call } from "../helpers/http";
+import { startWsProxy, type WsProxy } from "../helpers/ws-proxy";
+
+useTestDatabase();
+const chain = useTestChain({ chainId: 56 });
+const SECRET = "integration-test-secret-0123456789";
+let proxy: WsProxy;
+let merchant: Merchant;
+let token: Address;
+let runner: EmbeddedRunner | null = null;
+
+async function run(scanIntervalMs: number): Promise<EmbeddedRunner> {
+  await runner?.stop();
+  useConfig({
+    BSC_RPC_URL: chain().url,
+    BSC_WS_URL: proxy.url,
+    NEXTAUTH_SECRET: SECRET,
+    CONFIRMATIONS: "1",
+    SCAN_INTERVAL_MS: String(scanIntervalMs),
+  });
+  runner = startEmbeddedRunner(await getDatabase());
+  return runner;
+}
+const follower = () => runner?.followers.get("bsc");
+async function paid(amount: string): Promise<string> {
+  const created = await call(create, {
+    method: "POST",
+    headers: { "x-api-key": merchant.apiKey },
+    body: { tokenId: merchant.tokenId, amount },
+  });
+  await chain().client.waitForTransactionReceipt({
+    hash: await payTo(chain().url, token, created.body.data.depositAddress, parseUnits(amount, 18)),
+  });
+  return created.body.data.sessionId;
+}
+const statusOf = async (sessionId: string) =>
+  (await call(status, { headers: { "x-api-key": merchant.apiKey }, params: { sessionId } })).body.data.status as string;
+
+beforeAll(async () => {
+  proxy = await startWsProxy(chain().url);
+  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: SECRET, CONFIRMATIONS: "1" });
+  token = await deployTestToken(chain().url, { symbol: "DET" });
+  merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
+});
+afterAll(async () => {
+  await runner?.stop();
+  await proxy?.close();
+});
+
+describe("detection through the embedded runner", () => {
+  it("completes a payment on its new head, long before the next poll", async () => {
+    const started = await run(60_000); // a poll a minute: only the new head can explain a completion within seconds
+    await expect.poll(() => follower()?.state.subscribed, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => started.state.lastScanAt, { timeout: 10_000 }).not.toBeNull(); // the first round is over
+    const sessionId = await paid("1");
+    await expect.poll(() => statusOf(sessionId), { timeout: 10_000, interval: 50 }).toBe("completed");
+  });
+
+  it("falls back to polling while the socket is down and refused", async () => {
+    await run(500);
+    await expect.poll(() => follower()?.state.subscribed, { timeout: 10_000 }).toBe(true);
+    proxy.refuseNext = 1_000;
+    proxy.drop();
+    await expect.poll(() => follower()?.state.subscribed, { timeout: 5_000 }).toBe(false);
+    const sessionId = await paid("2");
+    await expect.poll(() => statusOf(sessionId), { timeout: 10_000, interval: 100 }).toBe("completed");
+    expect(follower()?.state.subscribed).toBe(false);
+    proxy.refuseNext = 0;
+    await expect.poll(() => follower()?.state.subscribed, { timeout: 35_000 }).toBe(true);
+  });
+
+  it("detects through the poll when the subscription goes silent, and replaces the silent socket", async () => {
+    await run(500);
+    await expect.poll(() => follower()?.state.subscribed, { timeout: 10_000 }).toBe(true);
+    const connects = follower()?.state.connects ?? 0;
+    proxy.silenceOpen();
+    const sessionId = await paid("3");
+    await expect.poll(() => statusOf(sessionId), { timeout: 10_000, interval: 100 }).toBe("completed");
+    await expect.poll(() => (follower()?.state.connects ?? 0) > connects && follower()?.state.subscribed, { timeout: 10_000 }).toBe(true);
+    expect(follower()?.state.lastError).toMatch(/^silent/);
+  });
+});
