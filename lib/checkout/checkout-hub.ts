@@ -2,7 +2,8 @@
  * One change feed per process for every open checkout page: a single query a tick reads all the
  * sessions being watched (and one block number per network), and each change is fanned out to
  * that session's listeners. A thousand open pages cost what one does; an idle process costs
- * nothing (the feed stops when nobody listens).
+ * nothing (the feed stops when nobody listens). A tick comes every second, and at once when a
+ * watched session is announced as changed (lib/payments/session-changes.ts) by any process.
  */
 
 import { eq, inArray } from "drizzle-orm";
@@ -15,6 +16,8 @@ import { type CheckoutStatus, checkoutStatus } from "./checkout-view";
 
 export type CheckoutEvent = { kind: "status"; data: CheckoutStatus & { head: number | null } } | { kind: "not-found" };
 type Listener = (event: CheckoutEvent) => void;
+/** Starts listening for announced session changes; resolves to the function that stops it. */
+export type ChangeSource = (onChange: (sessionIds: string[]) => void) => Promise<() => Promise<void>>;
 
 const CHUNK = 1000;
 
@@ -27,9 +30,12 @@ export class CheckoutHub {
   /** Database queries and ticks since start: what the benchmark prints. */
   readonly stats = { ticks: 0, queries: 0, headReads: 0 };
 
+  private unlisten: Promise<(() => Promise<void>) | null> | null = null;
+
   constructor(
     private readonly db: () => Promise<Db>,
     private readonly intervalMs = 1000,
+    private readonly changes?: ChangeSource,
   ) {}
 
   subscribe(sessionId: string, listener: Listener): () => void {
@@ -39,7 +45,10 @@ export class CheckoutHub {
     const known = this.last.get(sessionId);
     if (known) listener(known);
     else this.tickSoon(); // a burst of new pages is read in one query, a few ms later
-    if (!this.timer) this.timer = setInterval(() => void this.tick(), this.intervalMs);
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.tick(), this.intervalMs);
+      this.listenForChanges();
+    }
     return () => {
       set.delete(listener);
       if (set.size === 0) {
@@ -55,10 +64,24 @@ export class CheckoutHub {
   }
 
   stop(): void {
+    const unlisten = this.unlisten;
+    this.unlisten = null;
+    void unlisten?.then((stop) => stop?.()).catch(() => undefined);
     if (this.timer) clearInterval(this.timer);
     if (this.soon) clearTimeout(this.soon);
     this.timer = null;
     this.soon = null;
+  }
+
+  /** An announced change of a watched session brings the next tick forward; without a source the ticks alone serve. */
+  private listenForChanges(): void {
+    if (!this.changes || this.unlisten) return;
+    this.unlisten = this.changes((ids) => {
+      if (ids.some((id) => this.listeners.has(id))) this.tickSoon();
+    }).catch((error: unknown) => {
+      log.warn({ err: error }, "cannot listen for session changes; checkout pages update every second");
+      return null;
+    });
   }
 
   private tickSoon(): void {
@@ -131,9 +154,9 @@ export class CheckoutHub {
 const HUB_KEY = Symbol.for("bsc-pay.checkout-hub");
 type Holder = { [HUB_KEY]?: CheckoutHub };
 
-export function checkoutHub(db: () => Promise<Db>): CheckoutHub {
+export function checkoutHub(db: () => Promise<Db>, changes?: ChangeSource): CheckoutHub {
   const holder = globalThis as Holder;
-  holder[HUB_KEY] ??= new CheckoutHub(db);
+  holder[HUB_KEY] ??= new CheckoutHub(db, 1000, changes);
   return holder[HUB_KEY];
 }
 

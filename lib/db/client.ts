@@ -20,6 +20,12 @@ export interface DatabaseHandle {
    * every tick: a lost connection loses the lock, and another process takes over.
    */
   holdsLeadership(lockId: number): Promise<boolean>;
+  /**
+   * LISTEN on `channel` (a dedicated connection on PostgreSQL, re-established by the driver):
+   * `onMessage` gets each NOTIFY's payload, from any process of this database, once its
+   * transaction commits. Resolves, once listening, to the function that stops it.
+   */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -54,6 +60,10 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     db,
     driver: "postgres",
     holdsLeadership,
+    listen: async (channel, onMessage) => {
+      const request = await client.listen(channel, onMessage);
+      return () => request.unlisten();
+    },
     close: once(async () => {
       leader?.release();
       await Promise.all([client.end({ timeout: 5 }), requests.end({ timeout: 5 })]);
@@ -104,6 +114,7 @@ export function openPglite(dataDir?: string): DatabaseHandle {
     db: drizzlePglite(client, { schema }) as unknown as Db,
     driver: "pglite",
     holdsLeadership: async () => true,
+    listen: (channel, onMessage) => client.listen(channel, onMessage),
     close: once(async () => {
       await client.close();
       releaseLock();

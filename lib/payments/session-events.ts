@@ -1,7 +1,8 @@
 /**
  * The webhook events of payment sessions (payment.completed, .partial, .expired, .cancelled,
  * .late): their data is the API's status view plus what a receiver needs to route it. Written to
- * the outbox in the transaction that changes the sessions.
+ * the outbox in the transaction that changes the sessions, which also announces the change to open
+ * checkout pages (session-changes.ts).
  */
 
 import { inArray } from "drizzle-orm";
@@ -9,6 +10,7 @@ import type { Db } from "../db";
 import { type PaymentSession, tokens, type WebhookDelivery } from "../db/schema";
 import { endpointsForEvents } from "../webhooks/endpoints";
 import { insertDeliveries } from "../webhooks/outbox";
+import { announceSessionChanges } from "./session-changes";
 import type { PaymentEventType } from "./session-state";
 import { toStatusView } from "./session-view";
 
@@ -29,6 +31,10 @@ export function sessionEventData(session: PaymentSession, token: { symbol: strin
 
 /** Payment events of sessions just changed in `tx` (rows as persisted after the change). */
 export async function enqueueSessionEvents(tx: Db, changes: SessionEvents[], now = new Date()): Promise<WebhookDelivery[]> {
+  await announceSessionChanges(
+    tx,
+    changes.map((c) => c.session.id),
+  );
   const relevant = changes.flatMap(({ session, types }) =>
     types.length > 0 && session.domainId !== null ? [{ session, types, domainId: session.domainId }] : [],
   );
