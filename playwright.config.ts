@@ -34,7 +34,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "npm run build && npm start",
+    // .ci/run builds once before the tests (REUSE_BUILD=1); a run of its own builds the code as it is.
+    command: process.env.REUSE_BUILD === "1" ? "npm start" : "npm run build && npm start",
     url: `http://127.0.0.1:${PORT}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,

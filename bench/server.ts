@@ -16,7 +16,10 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(env: Record<string, string> = {}, anvilOptions: { blockTime?: number } = {}): Promise<BenchServer> {
+export async function startBenchServer(
+  env: Record<string, string> | ((anvil: AnvilNode) => Record<string, string>) = {},
+  anvilOptions: { blockTime?: number } = {},
+): Promise<BenchServer> {
   const database = await createBenchDatabase("bench");
   const databaseUrl = database.url;
 
@@ -42,7 +45,7 @@ export async function startBenchServer(env: Record<string, string> = {}, anvilOp
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: "warn",
       RATE_LIMIT_PER_MINUTE: "100000000",
-      ...env,
+      ...(typeof env === "function" ? env(anvil) : env),
     },
   });
   const url = `http://127.0.0.1:${port}`;

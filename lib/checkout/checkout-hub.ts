@@ -27,6 +27,8 @@ export class CheckoutHub {
   private timer: NodeJS.Timeout | null = null;
   private soon: NodeJS.Timeout | null = null;
   private ticking = false;
+  /** A read was asked for while one ran: it may have read too early, so another follows at once. */
+  private tickAgain = false;
   /** Database queries and ticks since start: what the benchmark prints. */
   readonly stats = { ticks: 0, queries: 0, headReads: 0 };
 
@@ -93,7 +95,11 @@ export class CheckoutHub {
   }
 
   async tick(now = new Date()): Promise<void> {
-    if (this.ticking || this.listeners.size === 0) return;
+    if (this.listeners.size === 0) return;
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
     this.ticking = true;
     try {
       this.stats.ticks++;
@@ -132,6 +138,10 @@ export class CheckoutHub {
       log.warn({ err: error }, "checkout feed tick failed; retrying next tick");
     } finally {
       this.ticking = false;
+      if (this.tickAgain) {
+        this.tickAgain = false;
+        this.tickSoon();
+      }
     }
   }
 

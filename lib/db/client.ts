@@ -42,6 +42,9 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
         return true;
       }
       const reserved = await client.reserve();
+      // The lock is freed when PostgreSQL drops this connection: at once for a process that died on
+      // a living machine; for a machine that vanished, once these keepalives go unanswered (~8 s).
+      await reserved`select set_config('tcp_keepalives_idle', '5', false), set_config('tcp_keepalives_interval', '1', false), set_config('tcp_keepalives_count', '3', false)`;
       const [row] = await reserved`select pg_try_advisory_lock(${lockId}) as locked`;
       if (row?.locked) {
         leader = reserved;
