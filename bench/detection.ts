@@ -80,7 +80,7 @@ async function measure(path: "poll" | "subscription"): Promise<Figures> {
       await page.evaluate(() => {
         const w = window as unknown as { shownAt?: number };
         new MutationObserver((_, observer) => {
-          // innerText: what is rendered (textContent would include the page's inline scripts, translations and all).
+          // biome-ignore lint/performance/useDomNodeTextContent: what is rendered; textContent would include the page's inline scripts, translations and all
           if (!document.body.innerText.includes("Payment received")) return;
           w.shownAt = Date.now();
           observer.disconnect();

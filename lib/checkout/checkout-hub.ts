@@ -77,7 +77,7 @@ export class CheckoutHub {
 
   /** An announced change of a watched session brings the next tick forward; without a source the ticks alone serve. */
   private listenForChanges(): void {
-    if (!this.changes || this.unlisten) return;
+    if (!this.changes || this.unlisten !== null) return;
     this.unlisten = this.changes((ids) => {
       if (ids.some((id) => this.listeners.has(id))) this.tickSoon();
     }).catch((error: unknown) => {
