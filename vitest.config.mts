@@ -12,5 +12,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     env: { NODE_ENV: "test", LOG_LEVEL: "warn" },
     setupFiles: ["tests/helpers/setup.ts"],
+    globalSetup: ["tests/helpers/global-setup.ts"],
   },
 });

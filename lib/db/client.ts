@@ -102,11 +102,12 @@ export function requestDb(db: Db): Db {
  * PGlite (WASM Postgres) in `dataDir`, or in memory when dataDir is undefined. A data dir must
  * never be opened by two processes at once, so a pid lock file guards it.
  */
-export function openPglite(dataDir?: string): DatabaseHandle {
+export function openPglite(dataDir?: string, options: { loadDataDir?: Blob } = {}): DatabaseHandle & { dumpDataDir(): Promise<Blob> } {
   let releaseLock = () => {};
   let client: PGlite;
   if (dataDir === undefined) {
-    client = new PGlite();
+    // A copy of a dumped data directory (tests start from one migrated template), or a fresh one.
+    client = new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : undefined);
   } else {
     const dir = resolve(/*turbopackIgnore: true*/ dataDir);
     mkdirSync(dirname(dir), { recursive: true });
@@ -118,6 +119,10 @@ export function openPglite(dataDir?: string): DatabaseHandle {
     driver: "pglite",
     holdsLeadership: async () => true,
     listen: (channel, onMessage) => client.listen(channel, onMessage),
+    dumpDataDir: async () => {
+      const dump = await client.dumpDataDir("none");
+      return dump instanceof Blob ? dump : new Blob([dump]);
+    },
     close: once(async () => {
       await client.close();
       releaseLock();

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { setDatabase } from "@/lib/db";
@@ -12,14 +13,17 @@ import { type Migration, migrate } from "@/lib/db/migrate";
  */
 export async function createTestDatabase(migrations?: Migration[]): Promise<DatabaseHandle & { url?: string }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
+  // The run's migrated template (global-setup.ts), unless the file asks for an older schema.
+  const pgliteTemplate = migrations === undefined ? process.env.PGLITE_TEMPLATE : undefined;
+  const pgTemplate = migrations === undefined ? process.env.PG_TEMPLATE_DATABASE : undefined;
   if (!serverUrl) {
-    const handle = openPglite();
-    await migrate(handle.db, migrations);
+    const handle = openPglite(undefined, pgliteTemplate ? { loadDataDir: new Blob([readFileSync(pgliteTemplate)]) } : {});
+    await migrate(handle.db, migrations); // nothing left to apply on a copy of the template
     return handle;
   }
   const name = `bscpay_test_${randomBytes(6).toString("hex")}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  await admin.unsafe(pgTemplate ? `create database ${name} template ${pgTemplate}` : `create database ${name}`);
   await admin.end();
   const url = withDatabase(serverUrl, name);
   const handle = openPostgres(url, { max: 5 });
