@@ -1,6 +1,6 @@
 import { and, asc, eq, or } from "drizzle-orm";
 import type { Db } from "../db";
-import { deposits, domains, forwards, paymentSessions, tokens } from "../db/schema";
+import { deposits, domains, forwards, tokens } from "../db/schema";
 import { AppError } from "../errors";
 import { formatAmount } from "../payments/amount";
 import { cancelPaymentSession } from "../payments/cancel-session";
@@ -149,6 +149,9 @@ export async function getUserPayment(db: Db, userId: number, sessionId: string) 
     txHash: session.txHash,
     domain: domain?.origin ?? null,
     metadata: (session.metadata as Record<string, unknown> | null) ?? null,
+    orderId: session.orderId,
+    description: session.description,
+    createdByApiKey: session.apiKeyId !== null,
     createdAt: session.createdAt.toISOString(),
     expiresAt: session.expiresAt.toISOString(),
     checkoutUrl: checkoutUrl(session.id),
@@ -160,10 +163,8 @@ export type UserPaymentDetail = Awaited<ReturnType<typeof getUserPayment>>;
 
 /** The dashboard's cancel: the same rule as the API's, scoped to the user instead of the key. */
 export async function cancelUserPayment(db: Db, userId: number, sessionId: string) {
-  const [row] = await db
-    .select({ apiKeyId: paymentSessions.apiKeyId, userId: paymentSessions.userId })
-    .from(paymentSessions)
-    .where(eq(paymentSessions.id, sessionId));
-  if (!row || row.userId !== userId) throw new AppError("NOT_FOUND", "payment not found");
-  return cancelPaymentSession(db, row.apiKeyId, sessionId);
+  if (!isUuid(sessionId)) throw new AppError("NOT_FOUND", "payment not found");
+  return cancelPaymentSession(db, { userId }, sessionId).catch((error: unknown) => {
+    throw error instanceof AppError && error.code === "NOT_FOUND" ? new AppError("NOT_FOUND", "payment not found") : error;
+  });
 }

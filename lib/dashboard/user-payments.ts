@@ -3,7 +3,7 @@
  * a streamed CSV of the same set. Records of other users never appear (every query is scoped).
  */
 
-import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
 import { type PaymentSession, paymentSessions, SESSION_STATUSES, tokens } from "../db/schema";
@@ -52,6 +52,9 @@ export interface UserPaymentRow {
   createdAt: string;
   expiresAt: string;
   completedAt: string | null;
+  orderId: string | null;
+  description: string | null;
+  metadata: Record<string, unknown> | null;
 }
 
 function whereOf(userId: number, f: PaymentFilters): SQL {
@@ -68,6 +71,10 @@ function whereOf(userId: number, f: PaymentFilters): SQL {
         isUuid(needle) ? eq(paymentSessions.id, needle) : undefined,
         ilike(paymentSessions.depositAddress, `${escapeLike(needle)}%`),
         ilike(paymentSessions.txHash, `${escapeLike(needle)}%`),
+        // The shop's words: its order reference, the description, any value in the metadata.
+        ilike(paymentSessions.orderId, `%${escapeLike(needle)}%`),
+        ilike(paymentSessions.description, `%${escapeLike(needle)}%`),
+        ilike(sql`${paymentSessions.metadata}::text`, `%${escapeLike(needle)}%`),
       ),
     );
   }
@@ -97,6 +104,9 @@ function toRow({ session, token }: { session: PaymentSession; token: { symbol: s
     createdAt: session.createdAt.toISOString(),
     expiresAt: session.expiresAt.toISOString(),
     completedAt: session.completedAt?.toISOString() ?? null,
+    orderId: session.orderId,
+    description: session.description,
+    metadata: (session.metadata as Record<string, unknown> | null) ?? null,
   };
 }
 
@@ -144,6 +154,8 @@ export async function* streamUserPayments(db: Db, userId: number, filters: Payme
 
 export const CSV_COLUMNS: (keyof UserPaymentRow)[] = [
   "sessionId",
+  "orderId",
+  "description",
   "createdAt",
   "status",
   "amount",

@@ -4,7 +4,7 @@ import type { Db } from "../db";
 import { paymentSessions, type SessionStatus } from "../db/schema";
 import { errorText } from "../error-text";
 import { log } from "../log";
-import { findSessionForKey } from "./find-session";
+import { findSessionInScope, type SessionScope } from "./find-session";
 import { enqueueSessionEvents } from "./session-events";
 import { paymentEvents } from "./session-state";
 
@@ -17,10 +17,10 @@ import { paymentEvents } from "./session-state";
  */
 export async function cancelPaymentSession(
   db: Db,
-  apiKeyId: number,
+  scope: SessionScope,
   sessionId: string,
 ): Promise<{ message: string; status: SessionStatus }> {
-  const { session: found } = await findSessionForKey(db, apiKeyId, sessionId); // scope + read-time expiry
+  const { session: found } = await findSessionInScope(db, scope, sessionId); // scope + read-time expiry
   const cancelledAtBlock = found.status === "pending" ? await latestBlock(found.network) : null;
   const now = new Date();
   const cancelled = await db.transaction(async (tx) => {
@@ -33,7 +33,7 @@ export async function cancelPaymentSession(
     return session;
   });
   if (cancelled) return { message: "payment session cancelled", status: "cancelled" };
-  const { session } = await findSessionForKey(db, apiKeyId, sessionId);
+  const { session } = await findSessionInScope(db, scope, sessionId);
   return { message: `payment session is already ${session.status}; nothing changed`, status: session.status };
 }
 

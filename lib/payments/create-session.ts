@@ -27,7 +27,12 @@ export interface CreatedSession {
   expiresAt: string;
   status: "pending";
   checkoutUrl: string;
+  description: string | null;
+  orderId: string | null;
 }
+
+/** Who creates the session: an API key (its row), or a user on the dashboard (no key). */
+export type SessionCreator = Pick<ApiKey, "id" | "userId"> | { userId: number; apiKeyId: null };
 
 /**
  * Creates a pending session with a fresh HD deposit address. Runs in the caller's transaction when
@@ -38,17 +43,17 @@ export interface CreatedSession {
  */
 export async function createPaymentSession(
   db: Db,
-  apiKey: Pick<ApiKey, "id" | "userId">,
+  creator: SessionCreator,
   input: CreatePaymentInput,
   origin: string | null,
   deposit?: DepositAddress,
 ): Promise<CreatedSession> {
   if (!deposit) {
     if (is(db, PgTransaction)) throw new Error("createPaymentSession in a transaction needs a deposit address taken before it");
-    return depositAddressPool(db).use((taken) => createPaymentSession(db, apiKey, input, origin, taken));
+    return depositAddressPool(db).use((taken) => createPaymentSession(db, creator, input, origin, taken));
   }
   const config = getConfig();
-  const token = await findOwnToken(db, apiKey.userId, input.tokenId);
+  const token = await findOwnToken(db, creator.userId, input.tokenId);
   if (!token) throw new AppError("VALIDATION_ERROR", `unknown tokenId ${input.tokenId}: register the token first`);
   const network = networkConfig(token.network);
   if (!network)
@@ -76,8 +81,8 @@ export async function createPaymentSession(
     db,
     {
       id: sessionId,
-      userId: apiKey.userId,
-      apiKeyId: apiKey.id,
+      userId: creator.userId,
+      apiKeyId: "id" in creator ? creator.id : null,
       tokenId: token.id,
       network: token.network,
       chainId: network.chainId,
@@ -87,10 +92,12 @@ export async function createPaymentSession(
       amount: units,
       merchantWallet: input.merchantWallet ?? null,
       metadata: input.metadata ?? null,
+      description: input.description ?? null,
+      orderId: input.orderId ?? null,
       redirectUrl: input.redirectUrl ?? null,
       expiresAt,
     },
-    { userId: apiKey.userId, domainId: input.domainId, origin, normalizedOrigin: origin === null ? null : normalizeOrigin(origin), now },
+    { userId: creator.userId, domainId: input.domainId, origin, normalizedOrigin: origin === null ? null : normalizeOrigin(origin), now },
   );
 
   return {
@@ -103,5 +110,7 @@ export async function createPaymentSession(
     expiresAt: expiresAt.toISOString(),
     status: "pending",
     checkoutUrl: checkoutUrl(sessionId),
+    description: input.description ?? null,
+    orderId: input.orderId ?? null,
   };
 }

@@ -12,8 +12,16 @@ import type { SessionWithToken, StatusViewSource } from "./session-view";
  * is exact at read time: a pending session past expiresAt is persisted as expired first.
  */
 export async function findSessionForKey(db: Db, apiKeyId: number, sessionId: string): Promise<SessionWithToken> {
+  return findSessionInScope(db, { apiKeyId }, sessionId);
+}
+
+/** Who may see a session: the API key that created it, or (the dashboard) its user, whatever created it. */
+export type SessionScope = { apiKeyId: number } | { userId: number };
+
+export async function findSessionInScope(db: Db, scope: SessionScope, sessionId: string): Promise<SessionWithToken> {
   const found = await findSession(db, sessionId);
-  if (!found || found.session.apiKeyId !== apiKeyId) throw new AppError("NOT_FOUND", "payment session not found");
+  const inScope = found && ("apiKeyId" in scope ? found.session.apiKeyId === scope.apiKeyId : found.session.userId === scope.userId);
+  if (!found || !inScope) throw new AppError("NOT_FOUND", "payment session not found");
   return found;
 }
 
@@ -78,6 +86,8 @@ function selectStatus(db: Db, sessionId: string): Promise<StatusSource | null> {
           overpaid: s.overpaid,
           late: s.late,
           lateAmount: s.lateAmount,
+          description: s.description,
+          orderId: s.orderId,
         },
         token: { symbol: tokens.symbol, decimals: tokens.decimals },
       })

@@ -9,11 +9,15 @@ import { toHistoryItem } from "./session-view";
 export async function listPaymentHistory(
   db: Db,
   apiKeyId: number,
-  query: { page: number; limit: number; status?: SessionStatus },
+  query: { page: number; limit: number; status?: SessionStatus; orderId?: string },
 ): Promise<Page<ReturnType<typeof toHistoryItem>>> {
   await expireSessionsWhere(db, eq(paymentSessions.apiKeyId, apiKeyId));
 
-  const where = and(eq(paymentSessions.apiKeyId, apiKeyId), query.status ? eq(paymentSessions.status, query.status) : undefined);
+  const where = and(
+    eq(paymentSessions.apiKeyId, apiKeyId),
+    query.status ? eq(paymentSessions.status, query.status) : undefined,
+    query.orderId ? eq(paymentSessions.orderId, query.orderId.trim()) : undefined,
+  );
   const [totalRow] = await db.select({ total: count() }).from(paymentSessions).where(where);
   const rows = await db
     .select({

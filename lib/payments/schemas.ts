@@ -7,6 +7,22 @@ import { pageParamSchema, positiveIntSchema } from "../validation";
 import { amountStringSchema } from "./amount";
 
 export const MAX_METADATA_BYTES = 4096;
+export const MAX_DESCRIPTION_LENGTH = 500;
+export const MAX_ORDER_ID_LENGTH = 100;
+
+/**
+ * Text a payer or a merchant reads: trimmed, not empty, no control characters (a line break in a
+ * description is allowed; a NUL or an escape sequence is not).
+ */
+const displayTextSchema = (field: string, max: number, allowNewlines: boolean) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .trim()
+    .min(1, { error: `${field} must not be empty` })
+    .max(max, { error: `${field} must be at most ${max} characters` })
+    .refine((v) => !(allowNewlines ? /[\u0000-\u0009\u000b-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(v), {
+      message: `${field} must not contain control characters`,
+    });
 
 export const createPaymentSchema = z
   .object({
@@ -25,6 +41,14 @@ export const createPaymentSchema = z
       })
       .optional()
       .meta({ description: "Your own data (≤ 4 KB), returned in history." }),
+    description: displayTextSchema("description", MAX_DESCRIPTION_LENGTH, true)
+      .optional()
+      .meta({ description: "Shown to the payer under the amount on the checkout page (≤ 500 characters).", example: "2 × Flat white" }),
+    orderId: displayTextSchema("orderId", MAX_ORDER_ID_LENGTH, false).optional().meta({
+      description:
+        "Your order reference (≤ 100 characters): shown on the receipt, returned in status, history and webhooks, searchable on the dashboard.",
+      example: "ORD-10042",
+    }),
     redirectUrl: z
       .string({ error: "redirectUrl must be a string" })
       .max(2000, { error: "redirectUrl is too long" })
@@ -42,6 +66,11 @@ export const paymentHistoryQuerySchema = z.object({
   page: pageParamSchema("page", 1).meta({ description: "Page number, from 1." }),
   limit: pageParamSchema("limit", 20, 100).meta({ description: "Items per page, 1–100 (default 20)." }),
   status: z.enum(SESSION_STATUSES, { error: `status must be one of ${SESSION_STATUSES.join(", ")}` }).optional(),
+  orderId: z
+    .string()
+    .max(MAX_ORDER_ID_LENGTH, { error: `orderId must be at most ${MAX_ORDER_ID_LENGTH} characters` })
+    .optional()
+    .meta({ description: "Only the sessions created with this orderId (exact match)." }),
 });
 
 export const createPaymentResponseSchema = z
@@ -55,6 +84,8 @@ export const createPaymentResponseSchema = z
     expiresAt: z.string().meta({ description: "ISO 8601 UTC." }),
     status: z.literal("pending"),
     checkoutUrl: z.string().meta({ description: "Hosted payment page for the payer." }),
+    description: z.string().nullable(),
+    orderId: z.string().nullable(),
   })
   .meta({ id: "PaymentSession" });
 
@@ -70,6 +101,8 @@ export const paymentStatusSchema = z
     overpaid: z.boolean().meta({ description: "More than the amount arrived in time." }),
     late: z.boolean().meta({ description: "Transfers arrived after expiry or cancellation (forwarded, not counted)." }),
     lateAmount: z.string().nullable(),
+    description: z.string().nullable(),
+    orderId: z.string().nullable(),
   })
   .meta({ id: "PaymentStatus" });
 
@@ -90,6 +123,8 @@ export const paymentHistoryItemSchema = z
     createdAt: z.string(),
     checkoutUrl: z.string(),
     metadata: z.record(z.string(), z.unknown()).nullable(),
+    description: z.string().nullable(),
+    orderId: z.string().nullable(),
   })
   .meta({ id: "PaymentHistoryItem" });
 

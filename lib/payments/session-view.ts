@@ -18,7 +18,7 @@ function received(session: Pick<PaymentSession, "receivedAmount">, decimals: num
 export type StatusViewSource = {
   session: Pick<
     PaymentSession,
-    "id" | "status" | "amount" | "receivedAmount" | "txHash" | "expiresAt" | "overpaid" | "late" | "lateAmount"
+    "id" | "status" | "amount" | "receivedAmount" | "txHash" | "expiresAt" | "overpaid" | "late" | "lateAmount" | "description" | "orderId"
   >;
   token: Pick<Token, "symbol" | "decimals">;
 };
@@ -35,6 +35,8 @@ export function toStatusView({ session, token }: StatusViewSource) {
     overpaid: session.overpaid,
     late: session.late,
     lateAmount: session.lateAmount > 0n ? formatAmount(session.lateAmount, token.decimals) : null,
+    description: session.description,
+    orderId: session.orderId,
   };
 }
 
@@ -55,5 +57,7 @@ export function toHistoryItem({ session, token }: SessionWithToken) {
     createdAt: session.createdAt.toISOString(),
     checkoutUrl: checkoutUrl(session.id),
     metadata: (session.metadata as Record<string, unknown> | null) ?? null,
+    description: session.description,
+    orderId: session.orderId,
   };
 }

@@ -22,6 +22,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(create.security).toEqual([{ apiKey: [] }]);
     expect(doc.paths["/api/v1/payment/history"].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
       "limit",
+      "orderId",
       "page",
       "status",
     ]);

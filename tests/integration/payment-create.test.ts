@@ -49,7 +49,19 @@ describe("POST /api/v1/payment/create", () => {
     const data = res.body.data;
     expect(res.body.success).toBe(true);
     expect(Object.keys(data).sort()).toEqual(
-      ["amount", "checkoutUrl", "depositAddress", "ephemeralAddress", "expiresAt", "qrCode", "sessionId", "status", "token"].sort(),
+      [
+        "amount",
+        "checkoutUrl",
+        "depositAddress",
+        "description",
+        "ephemeralAddress",
+        "expiresAt",
+        "orderId",
+        "qrCode",
+        "sessionId",
+        "status",
+        "token",
+      ].sort(),
     );
     expect(data).toMatchObject({ amount: "10.5", token: "USDT", status: "pending" });
     expect(data.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

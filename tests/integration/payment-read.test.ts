@@ -52,6 +52,8 @@ describe("GET /api/v1/payment/:sessionId/status", () => {
         overpaid: false,
         late: false,
         lateAmount: null,
+        description: null,
+        orderId: null,
       },
     });
   });

@@ -23,9 +23,8 @@ export const paymentSessions = pgTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    apiKeyId: integer("api_key_id")
-      .notNull()
-      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    /** Null: created on the dashboard, not through an API key (no key's history lists it). */
+    apiKeyId: integer("api_key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
     tokenId: integer("token_id")
       .notNull()
       .references(() => tokens.id),
@@ -51,6 +50,10 @@ export const paymentSessions = pgTable(
     /** The transfer that completed the session. */
     txHash: text("tx_hash"),
     metadata: jsonb("metadata"),
+    /** The merchant's words for the payer ("2 coffees"), shown on the checkout page under the amount. */
+    description: text("description"),
+    /** The shop's own order reference, for finding the payment again (API, dashboard search, webhooks). */
+    orderId: text("order_id"),
     redirectUrl: text("redirect_url"),
     expiresAt: timestamptz("expires_at").notNull(),
     completedAt: timestamptz("completed_at"),
@@ -70,6 +73,7 @@ export const paymentSessions = pgTable(
     index("payment_sessions_key_created_idx").on(t.apiKeyId, t.createdAt),
     index("payment_sessions_key_status_created_idx").on(t.apiKeyId, t.status, t.createdAt),
     index("payment_sessions_user_created_idx").on(t.userId, t.createdAt),
+    index("payment_sessions_key_order_idx").on(t.apiKeyId, t.orderId),
     index("payment_sessions_pending_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'pending'`),
   ],
 );

@@ -5,7 +5,7 @@ import { cancelPaymentSession } from "@/lib/payments/cancel-session";
 
 /** POST /api/v1/payment/:sessionId/cancel → {message, status}; a terminal session is left as it is. */
 export const POST = withApiKey(async ({ db, apiKey, params }) =>
-  ok(await cancelPaymentSession(db, apiKey.id, parseUuid(params.sessionId, "sessionId"))),
+  ok(await cancelPaymentSession(db, { apiKeyId: apiKey.id }, parseUuid(params.sessionId, "sessionId"))),
 );
 
 export const OPTIONS = corsPreflight("POST");
