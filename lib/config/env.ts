@@ -71,6 +71,7 @@ export const envSchema = z.object({
   BSC_WS_URL: rpcUrlList,
   BSC_TESTNET_WS_URL: rpcUrlList,
   SESSION_TTL_SECONDS: intInRange(30, 7 * 24 * 3600),
+  REFUND_CLAIM_TTL_SECONDS: intInRange(60, 365 * 24 * 3600),
   SCAN_INTERVAL_MS: intInRange(100, 3_600_000),
   BEARER_TOKEN_TTL_SECONDS: intInRange(60, 30 * 24 * 3600),
   RATE_LIMIT_PER_MINUTE: intInRange(1, 100_000_000),

@@ -45,6 +45,8 @@ export interface Config {
   masterMnemonic: string;
   usingDevMnemonic: boolean;
   sessionTtlSeconds: number;
+  /** How long a refund's claim URL waits for the payer's address. */
+  refundClaimTtlSeconds: number;
   scanIntervalMs: number;
   /** How long GET /api/health answers from its last result (it costs RPC calls; it is public). */
   healthCacheMs: number;
@@ -136,6 +138,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     masterMnemonic: mnemonic,
     usingDevMnemonic: e.MASTER_MNEMONIC === undefined,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS ?? 900,
+    refundClaimTtlSeconds: e.REFUND_CLAIM_TTL_SECONDS ?? 30 * 24 * 3600,
     scanIntervalMs: e.SCAN_INTERVAL_MS ?? 1000,
     healthCacheMs: e.HEALTH_CACHE_MS ?? 2000,
     bearerTokenTtlSeconds: e.BEARER_TOKEN_TTL_SECONDS ?? 86_400,

@@ -18,6 +18,7 @@ import {
   paymentHistoryQuerySchema,
   paymentStatusSchema,
 } from "../payments/schemas";
+import { claimRefundSchema, createRefundSchema, refundSchema } from "../refunds/schemas";
 import { registerTokenSchema } from "../tokens/schemas";
 import { changePasswordSchema } from "../users/change-password";
 import { credentialsSchema } from "../users/create-user";
@@ -153,6 +154,66 @@ function build() {
           responses: {
             "200": { description: "OK", ...json(envelope(withdrawalSchema)) },
             ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+          },
+        },
+      },
+      "/api/v1/payment/{sessionId}/refund": {
+        post: {
+          ...v1,
+          summary: "Refund a payment (to an address you give, or as a claim the payer completes)",
+          description:
+            "Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). With toAddress it is sent at once. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received (amount + late transfers − other refunds); a pending payment cannot be refunded. Webhooks: refund.created, refund.completed, refund.failed.",
+          requestParams: { ...sessionIdParam, ...idempotencyHeader },
+          requestBody: json(createRefundSchema),
+          responses: {
+            "201": { description: "Created", ...json(envelope(refundSchema)) },
+            ...errors("VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "IDEMPOTENCY_CONFLICT", ...V1_ERRORS),
+          },
+        },
+      },
+      "/api/v1/payment/{sessionId}/refunds": {
+        get: {
+          ...v1,
+          summary: "A payment's refunds, oldest first",
+          requestParams: sessionIdParam,
+          responses: {
+            "200": { description: "OK", ...json(envelope(z.object({ items: z.array(refundSchema) }))) },
+            ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+          },
+        },
+      },
+      "/api/v1/refund/{refundId}": {
+        get: {
+          ...v1,
+          summary: "One refund (another key's is NOT_FOUND)",
+          requestParams: { path: z.object({ refundId: z.string().meta({ description: "UUID of the refund." }) }) },
+          responses: {
+            "200": { description: "OK", ...json(envelope(refundSchema)) },
+            ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+          },
+        },
+      },
+      "/api/v1/refund/{refundId}/cancel": {
+        post: {
+          ...v1,
+          summary: "Cancel a refund the payer has not claimed yet",
+          description: "A refund already claimed (sending, completed, failed) answers VALIDATION_ERROR; cancelling twice changes nothing.",
+          requestParams: { path: z.object({ refundId: z.string() }) },
+          responses: {
+            "200": { description: "OK", ...json(envelope(refundSchema)) },
+            ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+          },
+        },
+      },
+      "/api/refund/{refundId}/claim": {
+        post: {
+          summary: "The payer's address for a refund (the claim page calls it; no authentication: the refund id is the secret)",
+          description: "At most 10 claims a minute per client address.",
+          requestParams: { path: z.object({ refundId: z.string() }) },
+          requestBody: json(claimRefundSchema),
+          responses: {
+            "200": { description: "Sending", ...json(envelope(refundSchema)) },
+            ...errors("VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "RATE_LIMITED"),
           },
         },
       },

@@ -20,9 +20,16 @@ const displayTextSchema = (field: string, max: number, allowNewlines: boolean) =
     .trim()
     .min(1, { error: `${field} must not be empty` })
     .max(max, { error: `${field} must be at most ${max} characters` })
-    .refine((v) => !(allowNewlines ? /[\u0000-\u0009\u000b-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(v), {
-      message: `${field} must not contain control characters`,
-    });
+    .refine((v) => !hasControlCharacter(v, allowNewlines), { message: `${field} must not contain control characters` });
+
+/** C0 controls and DEL (a line feed allowed when `allowNewlines`): they garble pages, logs and CSV. */
+function hasControlCharacter(text: string, allowNewlines: boolean): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 || code === 0x7f) && !(allowNewlines && code === 0x0a)) return true;
+  }
+  return false;
+}
 
 export const createPaymentSchema = z
   .object({

@@ -11,6 +11,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "payment.late",
   "withdrawal.completed",
   "withdrawal.failed",
+  "refund.created",
+  "refund.completed",
+  "refund.failed",
   "ping",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

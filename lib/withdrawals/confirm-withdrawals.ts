@@ -15,6 +15,7 @@ import { broadcastRecorded, REFUSED_PREFIX } from "../ledger/broadcast";
 import { replaceTransaction } from "../ledger/replace";
 import { type NonceOutcome, settleNonce } from "../ledger/settle";
 import { log } from "../log";
+import { settleRefundOf } from "../refunds/settle-refund";
 import { enqueueWithdrawalEvent } from "./withdrawal-events";
 import { type NonceFacts, releasesIdempotencyKey, type Settlement, settleWithdrawal, withdrawalEvent } from "./withdrawal-state";
 
@@ -100,6 +101,7 @@ async function finish(
       .returning();
     const event = withdrawalEvent(settlement);
     if (done[0] && event) await enqueueWithdrawalEvent(tx, done[0], event);
+    if (done[0]) await settleRefundOf(tx, done[0]);
     if (done.length > 0 && withdrawal.apiKeyId !== null && releasesIdempotencyKey(settlement)) {
       // Nothing was sent, and the chain says so: the shop may retry the same request with the same key.
       await tx

@@ -30,6 +30,12 @@ export interface WithdrawalSender {
   userId: number;
   apiKeyId: number | null;
   clientRequestId?: string;
+  /**
+   * The refund this withdrawal pays out. `claim` runs in the recording transaction, under the
+   * wallet's and the merchant's locks, before the withdrawal is written: it moves the refund to
+   * `sending` (or inserts it) and throws when it may not, which records nothing.
+   */
+  refund?: { id: string; claim(tx: Db): Promise<void> };
 }
 
 /**
@@ -116,6 +122,7 @@ export async function recordWithdrawal(
     if (bnb - reservedGas < gasLimit * gasPrice)
       throw new ShortOfGasError(token.network, domain.id, from, reservedGas + gasLimit * gasPrice, gasLimit * gasPrice);
 
+    if (sender.refund) await sender.refund.claim(tx);
     const nonce = await allocateNonce(tx, token.network, from, chainCount);
     const chain = chainOf(network);
     const raw = await keys
@@ -136,6 +143,7 @@ export async function recordWithdrawal(
         userId: sender.userId,
         apiKeyId: sender.apiKeyId,
         clientRequestId: sender.clientRequestId ?? null,
+        refundId: sender.refund?.id ?? null,
         domainId: domain.id,
         tokenId: token.id,
         network: token.network,

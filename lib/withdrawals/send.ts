@@ -20,7 +20,7 @@ const SETTLE_WAIT_MS = 10_000;
 /** Sends of this process waiting for gas, per wallet: one top-up covers all of them. */
 const waitingForGas = new Map<Address, number>();
 
-type Recorded = { view: WithdrawalView; withdrawal?: Withdrawal };
+export type Recorded = { view: WithdrawalView; withdrawal?: Withdrawal };
 
 /**
  * POST /withdrawal/send: record (committed, with its idempotency record when a key is given),
@@ -36,20 +36,22 @@ export async function sendWithdrawal(
   idempotency: { key: string; body: unknown } | null,
 ): Promise<{ view: WithdrawalView; replayed: boolean }> {
   const sender: WithdrawalSender = { userId: apiKey.userId, apiKeyId: apiKey.id };
-  return send(db, async (afterTopUp) => {
-    if (idempotency === null) return recordAndView(db, sender, input, afterTopUp);
-    let recorded: Withdrawal | undefined;
-    const result = await runIdempotent(
-      db,
-      { apiKeyId: apiKey.id, scope: "withdrawal.send", key: idempotency.key, body: idempotency.body },
-      async (tx) => {
-        const done = await recordAndView(tx, sender, input, afterTopUp);
-        recorded = done.withdrawal;
-        return { status: 201, body: done.view };
-      },
-    );
-    return { view: result.body, withdrawal: result.replayed ? undefined : recorded };
-  });
+  return viewOf(
+    recordAndBroadcast(db, async (afterTopUp) => {
+      if (idempotency === null) return recordAndView(db, sender, input, afterTopUp);
+      let recorded: Withdrawal | undefined;
+      const result = await runIdempotent(
+        db,
+        { apiKeyId: apiKey.id, scope: "withdrawal.send", key: idempotency.key, body: idempotency.body },
+        async (tx) => {
+          const done = await recordAndView(tx, sender, input, afterTopUp);
+          recorded = done.withdrawal;
+          return { status: 201, body: done.view };
+        },
+      );
+      return { view: result.body, withdrawal: result.replayed ? undefined : recorded };
+    }),
+  );
 }
 
 /**
@@ -78,23 +80,25 @@ export async function sendWithdrawalFromDashboard(
   const first = await existing();
   if (first) return { view: first.view, replayed: true };
   await requireSecondFactor(db, user, code);
-  return send(db, async (afterTopUp) => {
-    const earlier = await existing();
-    if (earlier) return earlier;
-    try {
-      return await recordAndView(db, sender, input, afterTopUp);
-    } catch (error) {
-      // The same form submitted twice at once: the other request recorded it (and its send may
-      // already have changed the balance this one checked). Answer with that withdrawal.
-      const other = await existing();
-      if (other) return other;
-      if (isUniqueViolation(error)) throw new AppError("INTERNAL_ERROR", "the withdrawal was recorded twice at once; reload the page");
-      throw error;
-    }
-  });
+  return viewOf(
+    recordAndBroadcast(db, async (afterTopUp) => {
+      const earlier = await existing();
+      if (earlier) return earlier;
+      try {
+        return await recordAndView(db, sender, input, afterTopUp);
+      } catch (error) {
+        // The same form submitted twice at once: the other request recorded it (and its send may
+        // already have changed the balance this one checked). Answer with that withdrawal.
+        const other = await existing();
+        if (other) return other;
+        if (isUniqueViolation(error)) throw new AppError("INTERNAL_ERROR", "the withdrawal was recorded twice at once; reload the page");
+        throw error;
+      }
+    }),
+  );
 }
 
-async function recordAndView(db: Db, sender: WithdrawalSender, input: SendWithdrawalInput, afterTopUp: boolean): Promise<Recorded> {
+export async function recordAndView(db: Db, sender: WithdrawalSender, input: SendWithdrawalInput, afterTopUp: boolean): Promise<Recorded> {
   const recorded = await recordWithdrawal(db, sender, input, { afterTopUp });
   return {
     view: toWithdrawalView(recorded.withdrawal, { symbol: recorded.tokenSymbol, decimals: recorded.tokenDecimals }),
@@ -102,9 +106,22 @@ async function recordAndView(db: Db, sender: WithdrawalSender, input: SendWithdr
   };
 }
 
-/** `attempt(afterTopUp)`: true once this request had the wallet topped up (its gas is spent: no budget check again). */
-async function send(db: Db, attempt: (afterTopUp: boolean) => Promise<Recorded>): Promise<{ view: WithdrawalView; replayed: boolean }> {
-  let outcome: Recorded | undefined;
+/** A withdrawal request's answer: a recorded withdrawal was new; none means the first answer replayed. */
+async function viewOf(outcome: Promise<Recorded>): Promise<{ view: WithdrawalView; replayed: boolean }> {
+  const { view, withdrawal } = await outcome;
+  return { view, replayed: !withdrawal };
+}
+
+/**
+ * Records (with `attempt`) and broadcasts one withdrawal, topping the wallet up with gas first when
+ * it lacks it. `attempt(afterTopUp)`: true once this request had the wallet topped up (its gas is
+ * spent: no budget check again). Refunds send through here too.
+ */
+export async function recordAndBroadcast<T extends { withdrawal?: Withdrawal }>(
+  db: Db,
+  attempt: (afterTopUp: boolean) => Promise<T>,
+): Promise<T> {
+  let outcome: T | undefined;
   for (let round = 1; outcome === undefined; round++) {
     try {
       outcome = await attempt(round > 1);
@@ -114,10 +131,8 @@ async function send(db: Db, attempt: (afterTopUp: boolean) => Promise<Recorded>)
       await topUpFor(db, error);
     }
   }
-  const { view, withdrawal } = outcome;
-  if (!withdrawal) return { view, replayed: true };
-
-  if ((await broadcastWithdrawal(db, withdrawal)) === "refused") {
+  const { withdrawal } = outcome;
+  if (withdrawal && (await broadcastWithdrawal(db, withdrawal)) === "refused") {
     const settled = await waitForSettlement(db, withdrawal.id);
     if (settled?.status === "failed") {
       throw new AppError(
@@ -126,7 +141,7 @@ async function send(db: Db, attempt: (afterTopUp: boolean) => Promise<Recorded>)
       );
     }
   }
-  return { view, replayed: false };
+  return outcome;
 }
 
 /**

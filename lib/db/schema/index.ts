@@ -21,4 +21,5 @@ export * from "./merchants/users";
 export * from "./merchants/webhooks";
 export * from "./payments/deposits";
 export * from "./payments/payment-sessions";
+export * from "./payments/refunds";
 export * from "./payments/withdrawals";

@@ -6,6 +6,7 @@ import { apiKeys } from "../merchants/api-keys";
 import { domains } from "../merchants/domains";
 import { tokens } from "../merchants/tokens";
 import { users } from "../merchants/users";
+import { refunds } from "./refunds";
 
 export const WITHDRAWAL_STATUSES = ["submitted", "completed", "failed"] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
@@ -21,6 +22,8 @@ export const withdrawals = pgTable(
     apiKeyId: integer("api_key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
     /** The dashboard form's id for this send: a double click sends once. */
     clientRequestId: text("client_request_id"),
+    /** The refund this withdrawal pays out (at most one withdrawal per refund). */
+    refundId: uuid("refund_id").references(() => refunds.id),
     domainId: integer("domain_id")
       .notNull()
       .references(() => domains.id),
@@ -49,6 +52,7 @@ export const withdrawals = pgTable(
   (t) => [
     uniqueIndex("withdrawals_wallet_nonce_unique").on(t.network, t.fromAddress, t.nonce),
     uniqueIndex("withdrawals_client_request_unique").on(t.userId, t.clientRequestId),
+    uniqueIndex("withdrawals_refund_unique").on(t.refundId),
     index("withdrawals_user_created_idx").on(t.userId, t.createdAt),
     index("withdrawals_key_created_idx").on(t.apiKeyId, t.createdAt),
     index("withdrawals_key_status_created_idx").on(t.apiKeyId, t.status, t.createdAt),

@@ -1,0 +1,20 @@
+import { parseWith, readJsonObject } from "@/lib/http/body";
+import { ok } from "@/lib/http/envelope";
+import { corsPreflight, withApiKey } from "@/lib/http/handlers";
+import { parseUuid } from "@/lib/http/params";
+import { parseIdempotencyKey } from "@/lib/idempotency/idempotency";
+import { createRefund } from "@/lib/refunds/create-refund";
+import { createRefundSchema } from "@/lib/refunds/schemas";
+
+/** POST /api/v1/payment/:sessionId/refund {amount?, toAddress?} → 201 Refund; `Idempotency-Key` replays the first answer. */
+export const POST = withApiKey(async ({ req, db, apiKey, params }) => {
+  const sessionId = parseUuid(params.sessionId, "sessionId");
+  const body = await readJsonObject(req);
+  const input = parseWith(createRefundSchema, body);
+  const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
+  const idempotency = key === null ? null : { apiKeyId: apiKey.id, key, body: { sessionId, ...body } };
+  const { view, replayed } = await createRefund(db, { scope: { apiKeyId: apiKey.id }, idempotency }, sessionId, input);
+  return ok(view, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
+});
+
+export const OPTIONS = corsPreflight("POST");

@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import { index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { amount, createdAt, timestamptz, updatedAt } from "../columns";
+import { apiKeys } from "../merchants/api-keys";
+import { users } from "../merchants/users";
+import { paymentSessions } from "./payment-sessions";
+
+/**
+ * awaiting_address (the claim URL waits for the payer) → sending (its withdrawal is recorded) →
+ * completed | failed; awaiting_address → cancelled (by the merchant, or its claim expired).
+ */
+export const REFUND_STATUSES = ["awaiting_address", "sending", "completed", "failed", "cancelled"] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** Statuses whose amount is spoken for: a payment is never refunded beyond what it received. */
+export const ACTIVE_REFUND_STATUSES = ["awaiting_address", "sending", "completed"] as const satisfies readonly RefundStatus[];
+
+export const refunds = pgTable(
+  "refunds",
+  {
+    /** Public, unguessable (UUID v4): the claim URL `/refund/<id>` is reachable by anyone who has it. */
+    id: uuid("id").primaryKey(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => paymentSessions.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The API key that created it; null when the merchant created it on the dashboard. */
+    apiKeyId: integer("api_key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
+    /** The dashboard form's id for this refund: a double click creates one. */
+    clientRequestId: text("client_request_id"),
+    amount: amount("amount").notNull(),
+    status: text("status", { enum: REFUND_STATUSES }).notNull(),
+    /** Where it goes: given by the merchant, or by the payer on the claim page. Checksummed. */
+    toAddress: text("to_address"),
+    /** Who chose the address: "merchant" or "payer". */
+    addressFrom: text("address_from", { enum: ["merchant", "payer"] }),
+    claimExpiresAt: timestamptz("claim_expires_at").notNull(),
+    /** Why it failed (the withdrawal's reason) or was cancelled ("cancelled by the merchant", "the claim expired"). */
+    reason: text("reason"),
+    completedAt: timestamptz("completed_at"),
+    cancelledAt: timestamptz("cancelled_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("refunds_session_idx").on(t.sessionId),
+    index("refunds_user_created_idx").on(t.userId, t.createdAt),
+    uniqueIndex("refunds_client_request_unique").on(t.userId, t.clientRequestId),
+    index("refunds_awaiting_expiry_idx").on(t.claimExpiresAt).where(sql`${t.status} = 'awaiting_address'`),
+  ],
+);
+
+export type Refund = typeof refunds.$inferSelect;

@@ -1,0 +1,99 @@
+/**
+ * The payer's side of a refund: the claim page's data, and the claim — the payer gives an
+ * address and the refund's withdrawal is recorded and sent. The refund moves to `sending` in
+ * the withdrawal's recording transaction, by compare-and-set: of two claims (or a claim and a
+ * cancel) one wins, and an expired or cancelled claim records and sends nothing. A claim the
+ * wallet cannot pay (too few tokens) changes nothing: the refund still waits for a claim.
+ */
+
+import { and, asc, eq, gt } from "drizzle-orm";
+import type { Address } from "viem";
+import type { Db } from "../db";
+import { deposits, paymentSessions, refunds } from "../db/schema";
+import { AppError } from "../errors";
+import { formatAmount } from "../payments/amount";
+import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
+import { findRefund } from "./find-refund";
+import { assertPayable, sessionDomain } from "./refund-rules";
+import { type RefundView, toRefundView } from "./refund-view";
+
+/** What the claim page shows: the refund, and the address the payment came from (a hint, never used silently). */
+export async function refundClaimPage(db: Db, refundId: string) {
+  const source = await findRefund(db, "public", refundId);
+  const [session] = await db
+    .select({ description: paymentSessions.description, orderId: paymentSessions.orderId, domainId: paymentSessions.domainId })
+    .from(paymentSessions)
+    .where(eq(paymentSessions.id, source.refund.sessionId));
+  const [first] = await db
+    .select({ from: deposits.fromAddress })
+    .from(deposits)
+    .where(eq(deposits.sessionId, source.refund.sessionId))
+    .orderBy(asc(deposits.blockNumber), asc(deposits.logIndex))
+    .limit(1);
+  const view = toRefundView(source);
+  return {
+    refundId: view.refundId,
+    status: view.status,
+    amount: view.amount,
+    token: view.token,
+    network: view.network,
+    toAddress: view.toAddress,
+    claimExpiresAt: view.claimExpiresAt,
+    txHash: view.txHash,
+    reason: view.status === "cancelled" || view.status === "failed" ? view.reason : null,
+    description: session?.description ?? null,
+    orderId: session?.orderId ?? null,
+    senderHint: first?.from ?? null,
+  };
+}
+
+export type RefundClaimPage = Awaited<ReturnType<typeof refundClaimPage>>;
+
+export async function claimRefund(db: Db, refundId: string, address: Address): Promise<RefundView> {
+  const { refund, token } = await findRefund(db, "public", refundId); // lazily expires a due claim
+  if (refund.status !== "awaiting_address") throw notClaimable(refund.status);
+  await assertPayable(db, address, "address");
+  const [session] = await db
+    .select({ id: paymentSessions.id, domainId: paymentSessions.domainId, tokenId: paymentSessions.tokenId })
+    .from(paymentSessions)
+    .where(eq(paymentSessions.id, refund.sessionId));
+  if (!session) throw new AppError("NOT_FOUND", "refund not found");
+
+  const claim = async (tx: Db) => {
+    const now = new Date();
+    const [claimed] = await tx
+      .update(refunds)
+      .set({ status: "sending", toAddress: address, addressFrom: "payer", updatedAt: now })
+      .where(and(eq(refunds.id, refund.id), eq(refunds.status, "awaiting_address"), gt(refunds.claimExpiresAt, now)))
+      .returning();
+    if (!claimed) {
+      const [current] = await tx.select({ status: refunds.status }).from(refunds).where(eq(refunds.id, refund.id));
+      throw notClaimable(current?.status === "awaiting_address" ? "expired" : (current?.status ?? "cancelled"));
+    }
+  };
+  await recordAndBroadcast(db, (afterTopUp) =>
+    recordAndView(
+      db,
+      { userId: refund.userId, apiKeyId: refund.apiKeyId, refund: { id: refund.id, claim } },
+      {
+        domainId: sessionDomain(session),
+        tokenId: session.tokenId,
+        toAddress: address,
+        amount: formatAmount(refund.amount, token.decimals),
+      },
+      afterTopUp,
+    ),
+  );
+  return toRefundView(await findRefund(db, "public", refundId));
+}
+
+function notClaimable(status: string): AppError {
+  const why: Record<string, string> = {
+    sending: "this refund was already claimed; it is on its way",
+    completed: "this refund was already claimed and sent",
+    failed: "this refund could not be sent; ask the shop for a new one",
+    cancelled: "this refund was cancelled or its claim expired; ask the shop for a new one",
+    expired: "this refund's claim expired; ask the shop for a new one",
+  };
+  return new AppError("VALIDATION_ERROR", why[status] ?? "this refund cannot be claimed");
+}

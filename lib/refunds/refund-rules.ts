@@ -1,0 +1,52 @@
+/** The checks every refund passes: where it may go, how much is left, which wallet pays. */
+
+import { and, eq, inArray, sql, sum } from "drizzle-orm";
+import { zeroAddress } from "viem";
+import { assertNotServiceAddress } from "../chain/service-addresses";
+import type { Db } from "../db";
+import { ACTIVE_REFUND_STATUSES, type PaymentSession, paymentSessions, refunds } from "../db/schema";
+import { AppError } from "../errors";
+import { type RefundAmounts, refundAmounts } from "./refundable";
+
+/** Not the zero address (tokens sent there are burnt) and not one of the gateway's own addresses. */
+export async function assertPayable(db: Db, address: string, field: string): Promise<void> {
+  if (address.toLowerCase() === zeroAddress) throw new AppError("VALIDATION_ERROR", `${field} must not be the zero address`);
+  await assertNotServiceAddress(db, address, field);
+}
+
+/**
+ * What the payment can still refund, from the session and its active refunds. With `lock`, the
+ * session's row is locked first (in the caller's transaction): concurrent refunds of one payment
+ * take turns, and each sees the others' amounts.
+ */
+export async function lockedAmounts(db: Db, sessionId: string, options: { lock: boolean }): Promise<RefundAmounts> {
+  const query = db
+    .select({
+      status: paymentSessions.status,
+      amount: paymentSessions.amount,
+      receivedAmount: paymentSessions.receivedAmount,
+      lateAmount: paymentSessions.lateAmount,
+    })
+    .from(paymentSessions)
+    .where(eq(paymentSessions.id, sessionId));
+  const [session] = options.lock ? await query.for("update") : await query;
+  if (!session) throw new AppError("NOT_FOUND", "payment session not found");
+  const [active] = await db
+    .select({ total: sum(refunds.amount) })
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.sessionId, sessionId),
+        inArray(refunds.status, [...ACTIVE_REFUND_STATUSES]),
+        // An unclaimed refund past its claim's expiry no longer holds its amount.
+        sql`not (${refunds.status} = 'awaiting_address' and ${refunds.claimExpiresAt} <= now())`,
+      ),
+    );
+  return refundAmounts({ ...session, refunded: BigInt(active?.total ?? 0) });
+}
+
+/** The payment's domain: its withdrawal wallet pays the refund. */
+export function sessionDomain(session: Pick<PaymentSession, "id" | "domainId">): number {
+  if (session.domainId === null) throw new AppError("VALIDATION_ERROR", "this payment has no domain, so no wallet can refund it");
+  return session.domainId;
+}

@@ -1,0 +1,46 @@
+/** Request and response schemas of refunds: they validate requests and feed openapi.json. */
+
+import { z } from "zod";
+import { addressSchema } from "../chain/address";
+import { REFUND_STATUSES } from "../db/schema";
+import { amountStringSchema } from "../payments/amount";
+
+export const createRefundSchema = z
+  .object({
+    amount: amountStringSchema("amount").optional().meta({
+      description:
+        "Decimal amount in whole tokens. Default: the overpaid part and late transfers of a completed payment, everything of an expired or cancelled one; without such a part, everything not yet refunded.",
+      example: "2.5",
+    }),
+    toAddress: addressSchema("toAddress").optional().meta({
+      description:
+        "Send straight to this address (one the payer gave you). Without it the refund waits for the payer to give an address at claimUrl.",
+    }),
+  })
+  .meta({ id: "CreateRefundRequest" });
+
+export type CreateRefundInput = z.output<typeof createRefundSchema>;
+
+export const claimRefundSchema = z
+  .object({ address: addressSchema("address").meta({ description: "The payer's BSC address." }) })
+  .meta({ id: "ClaimRefundRequest" });
+
+export const refundSchema = z
+  .object({
+    refundId: z.string(),
+    sessionId: z.string(),
+    status: z.enum(REFUND_STATUSES),
+    amount: z.string(),
+    token: z.string(),
+    network: z.string(),
+    toAddress: z.string().nullable(),
+    addressFrom: z.enum(["merchant", "payer"]).nullable(),
+    claimUrl: z.string().meta({ description: "Send this to the payer: the page where they give the address (while awaiting_address)." }),
+    claimExpiresAt: z.string(),
+    withdrawalId: z.string().nullable(),
+    txHash: z.string().nullable(),
+    reason: z.string().nullable(),
+    createdAt: z.string(),
+    completedAt: z.string().nullable(),
+  })
+  .meta({ id: "Refund" });

@@ -1,0 +1,278 @@
+/**
+ * Refunds on anvil (issue 25): a claim the payer completes with their own address, a refund the
+ * merchant sends straight to an address, never beyond what the payment received (concurrent
+ * refunds: one wins), expired and cancelled claims send nothing, Idempotency-Key replays, and
+ * bad input answers a clear error and changes nothing.
+ */
+import { eq } from "drizzle-orm";
+import { type Address, parseUnits } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as claim } from "@/app/api/refund/[refundId]/claim/route";
+import { GET as claimPage } from "@/app/api/refund/[refundId]/route";
+import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
+import { POST as cancelPayment } from "@/app/api/v1/payment/[sessionId]/cancel/route";
+import { POST as refund } from "@/app/api/v1/payment/[sessionId]/refund/route";
+import { GET as refundsOf } from "@/app/api/v1/payment/[sessionId]/refunds/route";
+import { POST as create } from "@/app/api/v1/payment/create/route";
+import { POST as cancelRefund } from "@/app/api/v1/refund/[refundId]/cancel/route";
+import { GET as getRefund } from "@/app/api/v1/refund/[refundId]/route";
+import { keyRingFor } from "@/lib/chain/keys";
+import { getDb } from "@/lib/db";
+import { refunds, webhookDeliveries, webhookEndpoints, withdrawals } from "@/lib/db/schema";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
+import { resetRateLimits } from "@/lib/http/rate-limit";
+import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
+import { allowCatalogueToken } from "@/lib/tokens/catalogue";
+import { type Merchant, newApiKey, setUpMerchant } from "../helpers/accounts";
+import { deployTestToken, useTestChain } from "../helpers/chain";
+import { TEST_MNEMONIC, useConfig } from "../helpers/config";
+import { useTestDatabase } from "../helpers/database";
+import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
+import { call } from "../helpers/http";
+
+vi.hoisted(() => {
+  process.env.INNGEST_DEV = "1";
+});
+
+const db = useTestDatabase();
+const chain = useTestChain({ chainId: 56 });
+const PAYER = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]!).address;
+const PAYER_NEW_ADDRESS = "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097" as Address;
+const MERCHANT_WALLET = "0x976EA74026E726554dB657fA54763abd0C3a0aa9" as Address;
+
+let merchant: Merchant;
+let token: Address;
+let wallet: Address;
+const key = () => ({ "x-api-key": merchant.apiKey });
+const units = (amount: string) => parseUnits(amount, 18);
+const countRows = async () => ({
+  refunds: (await db().select({ id: refunds.id }).from(refunds)).length,
+  withdrawals: (await db().select({ id: withdrawals.id }).from(withdrawals)).length,
+});
+
+/** A payment of `asked` paid with `paid` (base units), scanned until the engine has nothing left to do. */
+async function paidSession(asked: string, paid: string): Promise<{ sessionId: string; depositAddress: Address }> {
+  const created = await call(create, {
+    method: "POST",
+    headers: key(),
+    body: { tokenId: merchant.tokenId, amount: asked, merchantWallet: MERCHANT_WALLET, orderId: `ORD-${asked}-${paid}` },
+  });
+  expect(created.status).toBe(201);
+  const { sessionId, depositAddress } = created.body.data;
+  await payTo(chain().url, token, depositAddress, units(paid));
+  await runEngine(db(), chain().url);
+  return { sessionId, depositAddress };
+}
+
+async function settleWithdrawals(): Promise<void> {
+  for (let i = 0; i < 10; i++) {
+    await chain().client.mine({ blocks: 1 });
+    if ((await confirmWithdrawalsStep(db())).pending === 0) return;
+  }
+  throw new Error("withdrawals did not settle");
+}
+
+const refundReq = (sessionId: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  call(refund, { method: "POST", headers: { ...key(), ...headers }, params: { sessionId }, body });
+const claimReq = (refundId: string, address: string) =>
+  call(claim, { method: "POST", params: { refundId }, body: { address }, headers: { "x-forwarded-for": "203.0.113.9" } });
+
+beforeAll(async () => {
+  useConfig({
+    BSC_RPC_URL: chain().url,
+    NEXTAUTH_SECRET: "integration-test-secret-0123456789",
+    CONFIRMATIONS: "1",
+    WEBHOOK_ALLOW_PRIVATE: "true",
+  });
+  await fundGasTank(chain().url);
+  const placeholder = await deployTestToken(chain().url, { symbol: "TMP" });
+  merchant = await setUpMerchant({ contractAddress: placeholder, network: "bsc" });
+  wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
+  token = await deployTestToken(chain().url, { symbol: "RFD", mintTo: [wallet, PAYER] });
+  await allowCatalogueToken(await getDb(), "bsc", token);
+  const { POST: registerToken } = await import("@/app/api/user/tokens/route");
+  merchant.tokenId = (
+    await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
+  ).body.data.tokenId;
+  await call(patchDomain, {
+    method: "PATCH",
+    headers: merchant.auth,
+    params: { id: String(merchant.domainId) },
+    body: { webhookUrl: "http://127.0.0.1:9/hooks" },
+  });
+});
+
+describe("a refund claimed by the payer", () => {
+  it("waits for the payer's address, shows the sender as a hint only, and arrives where the payer said", async () => {
+    const { sessionId } = await paidSession("10", "12.5");
+    const created = await refundReq(sessionId);
+    expect(created.status).toBe(201);
+    // No amount: the overpaid part of a completed payment.
+    expect(created.body.data).toMatchObject({ status: "awaiting_address", amount: "2.5", token: "RFD", toAddress: null, txHash: null });
+    const { refundId, claimUrl } = created.body.data;
+    expect(claimUrl).toMatch(new RegExp(`/refund/${refundId}$`));
+
+    const page = await call(claimPage, { params: { refundId } });
+    expect(page.body.data).toMatchObject({ status: "awaiting_address", amount: "2.5", senderHint: PAYER, orderId: "ORD-10-12.5" });
+
+    const claimed = await claimReq(refundId, PAYER_NEW_ADDRESS.toLowerCase());
+    expect(claimed.status).toBe(200);
+    expect(claimed.body.data).toMatchObject({ status: "sending", toAddress: PAYER_NEW_ADDRESS, addressFrom: "payer" });
+    const [withdrawal] = await db().select().from(withdrawals).where(eq(withdrawals.refundId, refundId));
+    expect(withdrawal).toMatchObject({ fromAddress: wallet, toAddress: PAYER_NEW_ADDRESS, amount: units("2.5") });
+
+    await settleWithdrawals();
+    expect(await tokenBalance(chain().url, token, PAYER_NEW_ADDRESS)).toBe(units("2.5"));
+    const done = await call(getRefund, { headers: key(), params: { refundId } });
+    expect(done.body.data).toMatchObject({ status: "completed", txHash: withdrawal?.txHash });
+    expect(done.body.data.completedAt).toEqual(expect.any(String));
+
+    const listed = await call(refundsOf, { headers: key(), params: { sessionId } });
+    expect(listed.body.data.items.map((r: { refundId: string }) => r.refundId)).toEqual([refundId]);
+
+    const [endpoint] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.domainId, merchant.domainId));
+    const events = (
+      await db()
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.endpointId, endpoint?.id ?? -1))
+    )
+      .map((d) => JSON.parse(d.payload) as { type: string; data: { refundId?: string; orderId?: string } })
+      .filter((e) => e.data.refundId === refundId);
+    expect(events.map((e) => e.type)).toEqual(["refund.created", "refund.completed"]);
+    expect(events[0]?.data.orderId).toBe("ORD-10-12.5");
+
+    // Claimed once: a second claim (to another address) sends nothing.
+    const before = await countRows();
+    const again = await claimReq(refundId, MERCHANT_WALLET);
+    expect(again.status).toBe(400);
+    expect(again.body.error.message).toContain("already claimed");
+    expect(await countRows()).toEqual(before);
+  });
+
+  it("sends nothing for a cancelled or an expired claim", async () => {
+    const { sessionId } = await paidSession("3", "3");
+    const first = await refundReq(sessionId, { amount: "1" });
+    const cancelled = await call(cancelRefund, { method: "POST", headers: key(), params: { refundId: first.body.data.refundId } });
+    expect(cancelled.body.data).toMatchObject({ status: "cancelled", reason: "cancelled by the merchant" });
+
+    const second = await refundReq(sessionId, { amount: "1" });
+    await db()
+      .update(refunds)
+      .set({ claimExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(refunds.id, second.body.data.refundId));
+
+    const before = await countRows();
+    for (const [refundId, message] of [
+      [first.body.data.refundId, "cancelled"],
+      [second.body.data.refundId, "expired"],
+    ] as const) {
+      const res = await claimReq(refundId, PAYER_NEW_ADDRESS);
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toContain(message);
+    }
+    expect(await countRows()).toEqual(before);
+    const expired = await call(getRefund, { headers: key(), params: { refundId: second.body.data.refundId } });
+    expect(expired.body.data).toMatchObject({ status: "cancelled", reason: expect.stringContaining("expired") });
+    // Neither holds its amount any more: the whole payment can still be refunded.
+    const whole = await refundReq(sessionId, { amount: "3" });
+    expect(whole.status).toBe(201);
+  });
+});
+
+describe("a refund the merchant sends to an address", () => {
+  it("never exceeds what the payment received: of two concurrent full refunds one wins", async () => {
+    const { sessionId } = await paidSession("4", "4");
+    const before = await countRows();
+    const balance = await tokenBalance(chain().url, token, PAYER_NEW_ADDRESS);
+    const results = await Promise.all([
+      refundReq(sessionId, { amount: "4", toAddress: PAYER_NEW_ADDRESS }),
+      refundReq(sessionId, { amount: "4", toAddress: PAYER_NEW_ADDRESS }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 400]);
+    const refused = results.find((r) => r.status === 400);
+    expect(refused?.body.error.message).toMatch(/more than this payment can still refund|already refunded/);
+    expect(await countRows()).toEqual({ refunds: before.refunds + 1, withdrawals: before.withdrawals + 1 });
+
+    // Claims too: two unclaimed refunds of the whole amount at once, one is created.
+    const { sessionId: other } = await paidSession("5", "5");
+    const claims = await Promise.all([refundReq(other), refundReq(other)]);
+    expect(claims.map((r) => r.status).sort()).toEqual([201, 400]);
+
+    await settleWithdrawals();
+    expect(await tokenBalance(chain().url, token, PAYER_NEW_ADDRESS)).toBe(balance + units("4"));
+    const sent = results.find((r) => r.status === 201);
+    const done = await call(getRefund, { headers: key(), params: { refundId: sent?.body.data.refundId } });
+    expect(done.body.data).toMatchObject({ status: "completed", addressFrom: "merchant" });
+  });
+
+  it("replays the same refund for the same Idempotency-Key, and refuses the key with another body", async () => {
+    const { sessionId } = await paidSession("6", "6");
+    const headers = { "idempotency-key": "refund-6" };
+    const before = await countRows();
+    const first = await refundReq(sessionId, { amount: "1", toAddress: PAYER_NEW_ADDRESS }, headers);
+    const again = await refundReq(sessionId, { amount: "1", toAddress: PAYER_NEW_ADDRESS }, headers);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data.refundId).toBe(first.body.data.refundId);
+    expect(await countRows()).toEqual({ refunds: before.refunds + 1, withdrawals: before.withdrawals + 1 });
+    const conflict = await refundReq(sessionId, { amount: "2", toAddress: PAYER_NEW_ADDRESS }, headers);
+    expect(conflict.status).toBe(409);
+    expect(await countRows()).toEqual({ refunds: before.refunds + 1, withdrawals: before.withdrawals + 1 });
+    await settleWithdrawals();
+  });
+});
+
+describe("bad input", () => {
+  it("answers a clear error and changes nothing", async () => {
+    resetRateLimits();
+    const { sessionId, depositAddress } = await paidSession("2", "2");
+    const open = await refundReq(sessionId, { amount: "1" });
+    const refundId = open.body.data.refundId as string;
+    const pending = await call(create, { method: "POST", headers: key(), body: { tokenId: merchant.tokenId, amount: "1" } });
+    const unpaid = await call(create, { method: "POST", headers: key(), body: { tokenId: merchant.tokenId, amount: "1" } });
+    await call(cancelPayment, { method: "POST", headers: key(), params: { sessionId: unpaid.body.data.sessionId } });
+    const stranger = await newApiKey((await setUpMerchant({ contractAddress: token, network: "bsc" })).auth);
+    const before = await countRows();
+
+    const cases: [Promise<{ status: number; body: any }>, number, string][] = [
+      [refundReq(sessionId, { toAddress: "0x1234" }), 400, "toAddress must be a 0x-prefixed"],
+      [refundReq(sessionId, { toAddress: depositAddress }), 400, "toAddress"],
+      [refundReq(sessionId, { toAddress: wallet }), 400, "toAddress"],
+      [refundReq(sessionId, { toAddress: "0x0000000000000000000000000000000000000000" }), 400, "zero address"],
+      [refundReq(sessionId, { amount: "1.5" }), 400, "more than this payment can still refund (1)"],
+      [refundReq(sessionId, { amount: "0" }), 400, "amount must be greater than 0"],
+      [refundReq(sessionId, { amount: "-1" }), 400, "amount"],
+      [refundReq(pending.body.data.sessionId), 400, "still pending"],
+      [refundReq(unpaid.body.data.sessionId), 400, "nothing arrived"],
+      [call(refund, { method: "POST", headers: { "x-api-key": stranger.key }, params: { sessionId }, body: {} }), 404, "not found"],
+      [call(getRefund, { headers: { "x-api-key": stranger.key }, params: { refundId } }), 404, "refund not found"],
+      [call(cancelRefund, { method: "POST", headers: { "x-api-key": stranger.key }, params: { refundId } }), 404, "refund not found"],
+      [claimReq(refundId, "not-an-address"), 400, "address must be a 0x-prefixed"],
+      [claimReq(refundId, depositAddress), 400, "address"],
+      [claimReq(refundId, wallet), 400, "address"],
+      [claimReq(refundId, "0x0000000000000000000000000000000000000000"), 400, "zero address"],
+      [claimReq("3f1e8a4e-9a55-4c0e-8d1e-2d3c4b5a6f70", PAYER_NEW_ADDRESS), 404, "refund not found"],
+      [claimReq("not-a-uuid", PAYER_NEW_ADDRESS), 400, "refundId"],
+    ];
+    for (const [request, status, message] of cases) {
+      const res = await request;
+      expect(res.status, message).toBe(status);
+      expect(res.body.success).toBe(false);
+      expect(res.body.error.message).toContain(message);
+    }
+    expect(await countRows()).toEqual(before);
+    const unchanged = await call(getRefund, { headers: key(), params: { refundId } });
+    expect(unchanged.body.data).toMatchObject({ status: "awaiting_address", toAddress: null });
+  });
+
+  it("limits refund claims per client address", async () => {
+    resetRateLimits();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await claimReq("3f1e8a4e-9a55-4c0e-8d1e-2d3c4b5a6f70", PAYER_NEW_ADDRESS)).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(404));
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+});
