@@ -47,12 +47,21 @@ export class RateLimiter {
 }
 
 const LIMITERS_KEY = Symbol.for("bsc-pay.rate-limiters");
-type Limiters = { apiKey: RateLimiter; register: RateLimiter; login: RateLimiter; redeliver: RateLimiter; refundClaim: RateLimiter };
+type Limiters = {
+  apiKey: RateLimiter;
+  register: RateLimiter;
+  login: RateLimiter;
+  redeliver: RateLimiter;
+  refundClaim: RateLimiter;
+  linkPay: RateLimiter;
+};
 
 /** Webhook redeliveries a user may ask for per minute (API and dashboard together). */
 export const REDELIVERIES_PER_MINUTE = 30;
 /** Refund claims one client address may submit per minute: a claim costs RPC calls, whoever sends it. */
 export const REFUND_CLAIMS_PER_MINUTE = 10;
+/** Sessions one client address may start from payment links per minute: each takes a deposit address and the merchant's quota. */
+export const LINK_PAYMENTS_PER_MINUTE = 10;
 type Holder = { [LIMITERS_KEY]?: Limiters };
 
 export function limiters(): Limiters {
@@ -69,6 +78,7 @@ export function limiters(): Limiters {
     })),
     redeliver: new RateLimiter("webhook redeliveries for this account", () => ({ capacity: REDELIVERIES_PER_MINUTE, periodMs: 60_000 })),
     refundClaim: new RateLimiter("refund claims from this address", () => ({ capacity: REFUND_CLAIMS_PER_MINUTE, periodMs: 60_000 })),
+    linkPay: new RateLimiter("payments started from this address", () => ({ capacity: LINK_PAYMENTS_PER_MINUTE, periodMs: 60_000 })),
   };
   return holder[LIMITERS_KEY];
 }

@@ -9,6 +9,7 @@ import { createApiKeySchema } from "../api-keys/manage-api-keys";
 import { addDomainSchema, updateDomainSchema } from "../domains/manage-domains";
 import { ERROR_STATUS, type ErrorCode } from "../errors";
 import { choosePlanSchema } from "../packages/current-package";
+import { createLinkSchema, payLinkSchema, paymentLinkSchema, updateLinkSchema } from "../payment-links/schemas";
 import {
   cancelResponseSchema,
   createPaymentResponseSchema,
@@ -214,6 +215,62 @@ function build() {
           responses: {
             "200": { description: "Sending", ...json(envelope(refundSchema)) },
             ...errors("VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "RATE_LIMITED"),
+          },
+        },
+      },
+      "/api/user/payment-links": {
+        get: {
+          ...user,
+          summary: "Your payment links, newest first, with their figures (completed payments, amount received, last payment)",
+          responses: {
+            "200": { description: "OK", ...json(envelope(z.object({ items: z.array(paymentLinkSchema) }))) },
+            ...errors("UNAUTHORIZED"),
+          },
+        },
+        post: {
+          ...user,
+          summary: "Create a payment link: a page at /l/<slug> where each Pay starts a fresh session",
+          description: "Give either amount (a fixed price) or minAmount (the payer chooses at least that).",
+          requestBody: json(createLinkSchema),
+          responses: {
+            "201": { description: "Created", ...json(envelope(paymentLinkSchema)) },
+            ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND", "DOMAIN_NOT_WHITELISTED"),
+          },
+        },
+      },
+      "/api/user/payment-links/{id}": {
+        get: {
+          ...user,
+          summary: "One payment link",
+          requestParams: { path: z.object({ id: z.string() }) },
+          responses: { "200": { description: "OK", ...json(envelope(paymentLinkSchema)) }, ...errors("UNAUTHORIZED", "NOT_FOUND") },
+        },
+        patch: {
+          ...user,
+          summary: "Change a payment link (any field; active: false deactivates, true turns it on again)",
+          requestParams: { path: z.object({ id: z.string() }) },
+          requestBody: json(updateLinkSchema),
+          responses: {
+            "200": { description: "OK", ...json(envelope(paymentLinkSchema)) },
+            ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"),
+          },
+        },
+        delete: {
+          ...user,
+          summary: "Deactivate a payment link (it is kept: its payments refer to it)",
+          requestParams: { path: z.object({ id: z.string() }) },
+          responses: { "200": { description: "OK", ...json(envelope(paymentLinkSchema)) }, ...errors("UNAUTHORIZED", "NOT_FOUND") },
+        },
+      },
+      "/api/links/{slug}/pay": {
+        post: {
+          summary: "Start a payment from a payment link (the link's page calls it; public)",
+          description: "At most 10 a minute per client address. An inactive link answers VALIDATION_ERROR and creates nothing.",
+          requestParams: { path: z.object({ slug: z.string() }) },
+          requestBody: json(payLinkSchema),
+          responses: {
+            "201": { description: "Created", ...json(envelope(createPaymentResponseSchema)) },
+            ...errors("VALIDATION_ERROR", "NOT_FOUND", "NO_PACKAGE", "RATE_LIMITED"),
           },
         },
       },

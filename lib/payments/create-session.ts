@@ -31,8 +31,8 @@ export interface CreatedSession {
   orderId: string | null;
 }
 
-/** Who creates the session: an API key (its row), or a user on the dashboard (no key). */
-export type SessionCreator = Pick<ApiKey, "id" | "userId"> | { userId: number; apiKeyId: null };
+/** Who creates the session: an API key (its row), or a user on the dashboard or a payment link's page (no key). */
+export type SessionCreator = Pick<ApiKey, "id" | "userId"> | { userId: number; apiKeyId: null; paymentLinkId?: number };
 
 /**
  * Creates a pending session with a fresh HD deposit address. Runs in the caller's transaction when
@@ -83,6 +83,7 @@ export async function createPaymentSession(
       id: sessionId,
       userId: creator.userId,
       apiKeyId: "id" in creator ? creator.id : null,
+      paymentLinkId: "paymentLinkId" in creator ? creator.paymentLinkId : undefined,
       tokenId: token.id,
       network: token.network,
       chainId: network.chainId,

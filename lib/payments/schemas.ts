@@ -14,7 +14,7 @@ export const MAX_ORDER_ID_LENGTH = 100;
  * Text a payer or a merchant reads: trimmed, not empty, no control characters (a line break in a
  * description is allowed; a NUL or an escape sequence is not).
  */
-const displayTextSchema = (field: string, max: number, allowNewlines: boolean) =>
+export const displayTextSchema = (field: string, max: number, allowNewlines: boolean) =>
   z
     .string({ error: `${field} must be a string` })
     .trim()

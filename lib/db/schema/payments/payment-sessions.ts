@@ -5,6 +5,7 @@ import { apiKeys } from "../merchants/api-keys";
 import { domains } from "../merchants/domains";
 import { tokens } from "../merchants/tokens";
 import { users } from "../merchants/users";
+import { paymentLinks } from "./payment-links";
 
 /**
  * HD index of the next deposit address (m/44'/60'/0'/0/i). A sequence never hands out the same
@@ -54,6 +55,8 @@ export const paymentSessions = pgTable(
     description: text("description"),
     /** The shop's own order reference, for finding the payment again (API, dashboard search, webhooks). */
     orderId: text("order_id"),
+    /** The payment link whose page created it (null: the API or the dashboard). */
+    paymentLinkId: integer("payment_link_id").references(() => paymentLinks.id),
     redirectUrl: text("redirect_url"),
     expiresAt: timestamptz("expires_at").notNull(),
     completedAt: timestamptz("completed_at"),
@@ -74,6 +77,7 @@ export const paymentSessions = pgTable(
     index("payment_sessions_key_status_created_idx").on(t.apiKeyId, t.status, t.createdAt),
     index("payment_sessions_user_created_idx").on(t.userId, t.createdAt),
     index("payment_sessions_key_order_idx").on(t.apiKeyId, t.orderId),
+    index("payment_sessions_link_created_idx").on(t.paymentLinkId, t.createdAt),
     index("payment_sessions_pending_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'pending'`),
   ],
 );

@@ -1,0 +1,78 @@
+/**
+ * The public side of a payment link: what `/l/<slug>` shows, and "Pay" — a fresh session for the
+ * hosted checkout, owned by the link's merchant and marked with the link (its id also in the
+ * session's metadata, so webhooks carry it). The caller limits how often one client may ask.
+ */
+
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "../db";
+import { domains, paymentLinks } from "../db/schema";
+import { AppError } from "../errors";
+import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
+import { type CreatedSession, createPaymentSession } from "../payments/create-session";
+import { findOwnToken } from "../tokens/find-own-token";
+
+export async function paymentLinkPage(db: Db, slug: string) {
+  const found = await linkBySlug(db, slug);
+  if (!found) return null;
+  const { link, token, domain } = found;
+  return {
+    slug: link.slug,
+    title: link.title,
+    description: link.description,
+    token: token.symbol,
+    network: token.network,
+    amount: link.amount === null ? null : formatAmount(link.amount, token.decimals),
+    minAmount: link.minAmount === null ? null : formatAmount(link.minAmount, token.decimals),
+    merchant: domain ? new URL(domain.origin).host : null,
+    active: link.active && domain !== null,
+  };
+}
+
+export type PaymentLinkPage = NonNullable<Awaited<ReturnType<typeof paymentLinkPage>>>;
+
+export async function payPaymentLink(db: Db, slug: string, input: { amount?: string }): Promise<CreatedSession> {
+  const found = await linkBySlug(db, slug);
+  if (!found) throw new AppError("NOT_FOUND", "payment link not found");
+  const { link, token, domain } = found;
+  if (!link.active || !domain) throw new AppError("VALIDATION_ERROR", "this payment link is no longer active");
+
+  let units: bigint;
+  if (link.amount !== null) {
+    units = link.amount;
+  } else {
+    if (input.amount === undefined) throw new AppError("VALIDATION_ERROR", "amount: choose how much to pay");
+    const chosen = parseAmount(input.amount, token.decimals);
+    if (typeof chosen === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", chosen, token.decimals));
+    if (link.minAmount !== null && chosen < link.minAmount) {
+      throw new AppError("VALIDATION_ERROR", `amount must be at least ${formatAmount(link.minAmount, token.decimals)} ${token.symbol}`);
+    }
+    units = chosen;
+  }
+  return createPaymentSession(
+    db,
+    { userId: link.userId, apiKeyId: null, paymentLinkId: link.id },
+    {
+      tokenId: link.tokenId,
+      amount: formatAmount(units, token.decimals),
+      domainId: link.domainId,
+      description: link.description ? `${link.title}\n${link.description}` : link.title,
+      metadata: { paymentLinkId: link.id, paymentLink: link.slug },
+      redirectUrl: link.redirectUrl ?? undefined,
+    },
+    null,
+  );
+}
+
+async function linkBySlug(db: Db, slug: string) {
+  if (!/^[A-Za-z0-9_-]{6,32}$/.test(slug)) return null;
+  const [row] = await db
+    .select({ link: paymentLinks, domain: { origin: domains.origin } })
+    .from(paymentLinks)
+    .leftJoin(domains, and(eq(domains.id, paymentLinks.domainId), isNull(domains.deletedAt)))
+    .where(eq(paymentLinks.slug, slug));
+  if (!row) return null;
+  const token = await findOwnToken(db, row.link.userId, row.link.tokenId);
+  if (!token) return null;
+  return { link: row.link, token, domain: row.domain };
+}
