@@ -9,7 +9,7 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { Address } from "viem";
 import type { Db } from "../db";
-import { deposits, paymentSessions, refunds } from "../db/schema";
+import { deposits, domains, paymentSessions, refunds } from "../db/schema";
 import { AppError } from "../errors";
 import { formatAmount } from "../payments/amount";
 import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
@@ -21,8 +21,9 @@ import { type RefundView, toRefundView } from "./refund-view";
 export async function refundClaimPage(db: Db, refundId: string) {
   const source = await findRefund(db, "public", refundId);
   const [session] = await db
-    .select({ description: paymentSessions.description, orderId: paymentSessions.orderId, domainId: paymentSessions.domainId })
+    .select({ description: paymentSessions.description, orderId: paymentSessions.orderId, origin: domains.origin })
     .from(paymentSessions)
+    .leftJoin(domains, eq(domains.id, paymentSessions.domainId))
     .where(eq(paymentSessions.id, source.refund.sessionId));
   const [first] = await db
     .select({ from: deposits.fromAddress })
@@ -44,6 +45,7 @@ export async function refundClaimPage(db: Db, refundId: string) {
     description: session?.description ?? null,
     orderId: session?.orderId ?? null,
     senderHint: first?.from ?? null,
+    merchant: session?.origin ? new URL(session.origin).host : null,
   };
 }
 

@@ -1,0 +1,36 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { RefundClaim } from "@/components/payer/refund-claim";
+import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
+import { numberSymbols } from "@/lib/i18n/locale";
+import { PAYER_PAGE_MESSAGES } from "@/lib/i18n/refund-messages";
+import { requestLocale } from "@/lib/i18n/request-locale";
+import { loadRefundClaim } from "@/lib/refunds/payer-pages";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Refund", robots: { index: false } };
+
+/** The page a shop sends a payer to claim a refund: the payer gives the address it goes to. */
+export default async function RefundPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ refundId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const [{ refundId }, query] = await Promise.all([params, searchParams]);
+  const refund = await loadRefundClaim(refundId);
+  if (!refund) notFound();
+  const locale = await requestLocale(query.lang);
+  return (
+    <div lang={locale}>
+      <RefundClaim
+        initial={refund}
+        locale={locale}
+        symbols={numberSymbols(locale)}
+        messages={PAYER_PAGE_MESSAGES[locale]}
+        explorerTxBase={explorerTxUrl(refund.network, "")}
+      />
+    </div>
+  );
+}

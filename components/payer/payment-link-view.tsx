@@ -1,0 +1,114 @@
+"use client";
+
+import { Loader2, XCircle } from "lucide-react";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { formatDecimal, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
+import { fill, type PayerPageMessages } from "@/lib/i18n/refund-messages";
+import type { PaymentLinkPage } from "@/lib/payment-links/pay-link";
+import { NetworkChip, PayerFrame } from "./payer-frame";
+
+interface Props {
+  link: PaymentLinkPage;
+  locale: Locale;
+  symbols: NumberSymbols;
+  messages: PayerPageMessages;
+}
+
+/** A payment link's page: its title and price (or the payer's amount), and Pay → a fresh session on the hosted checkout. */
+export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
+  const [amount, setAmount] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [paying, setPaying] = useState(false);
+  const open = link.amount === null;
+
+  const pay = async () => {
+    setPaying(true);
+    setProblem(null);
+    try {
+      const response = await fetch(`/api/links/${link.slug}/pay`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(open ? { amount: amount.trim().replace(",", ".") } : {}),
+      });
+      const body = (await response.json()) as { success: boolean; data?: { checkoutUrl: string }; error?: { message: string } };
+      if (body.success && body.data) {
+        const checkout = new URL(body.data.checkoutUrl, window.location.origin);
+        checkout.searchParams.set("lang", locale);
+        window.location.assign(`${checkout.pathname}${checkout.search}`);
+        return;
+      }
+      setProblem(body.error?.message ?? t.linkInactiveBody);
+    } catch {
+      setProblem(t.linkInactiveBody);
+    }
+    setPaying(false);
+  };
+
+  return (
+    <PayerFrame locale={locale} messages={t} labelledBy="link-title">
+      <div className="grid justify-items-center gap-2 text-center">
+        {link.merchant ? <p className="text-sm text-muted-foreground">{fill(t.paying, { merchant: link.merchant })}</p> : null}
+        <h1 id="link-title" className="text-xl font-semibold text-balance">
+          {link.title}
+        </h1>
+        {link.description ? <p className="text-sm whitespace-pre-line text-muted-foreground">{link.description}</p> : null}
+        {link.amount !== null ? (
+          <p data-testid="link-amount" className="text-4xl font-semibold tracking-tight tabular-nums">
+            {formatDecimal(link.amount, symbols)} <span className="text-2xl">{link.token}</span>
+          </p>
+        ) : null}
+        <NetworkChip network={link.network} messages={t} />
+      </div>
+
+      {!link.active ? (
+        <div role="status" className="grid gap-2 rounded-xl border p-4 text-center">
+          <XCircle className="mx-auto size-8 text-muted-foreground" aria-hidden />
+          <p className="font-semibold">{t.linkInactiveTitle}</p>
+          <p className="text-sm text-muted-foreground">{t.linkInactiveBody}</p>
+        </div>
+      ) : (
+        <form
+          className="grid gap-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void pay();
+          }}
+        >
+          {open ? (
+            <div className="grid gap-1.5">
+              <label htmlFor="link-amount" className="text-sm font-medium">
+                {fill(t.linkAmount, { token: link.token })}
+              </label>
+              <Input
+                id="link-amount"
+                inputMode="decimal"
+                autoComplete="off"
+                value={amount}
+                onChange={(event) => setAmount(event.target.value)}
+                aria-describedby="link-minimum"
+                aria-invalid={problem !== null}
+                className="text-lg tabular-nums"
+              />
+              {link.minAmount ? (
+                <p id="link-minimum" className="text-xs text-muted-foreground">
+                  {fill(t.linkMinimum, { amount: formatDecimal(link.minAmount, symbols), token: link.token })}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          {problem ? (
+            <p role="alert" className="text-sm text-destructive">
+              {problem}
+            </p>
+          ) : null}
+          <Button type="submit" variant="brand" size="lg" disabled={paying || (open && amount.trim() === "")}>
+            {paying ? <Loader2 className="animate-spin" aria-hidden /> : null}
+            {paying ? t.linkPaying : t.linkPay}
+          </Button>
+        </form>
+      )}
+    </PayerFrame>
+  );
+}

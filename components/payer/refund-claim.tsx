@@ -1,0 +1,188 @@
+"use client";
+
+import { AlertTriangle, CheckCircle2, ExternalLink, Loader2, XCircle } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { formatDecimal, INTL_TAGS, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
+import { fill, type PayerPageMessages } from "@/lib/i18n/refund-messages";
+import type { RefundClaimPage } from "@/lib/refunds/claim-refund";
+import { NetworkChip, PayerFrame } from "./payer-frame";
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+interface Props {
+  initial: RefundClaimPage;
+  locale: Locale;
+  symbols: NumberSymbols;
+  messages: PayerPageMessages;
+  explorerTxBase: string | null;
+}
+
+/** The payer's refund: give an address (typed, from the connected wallet, or the sender's — chosen, never silently), then follow it. */
+export function RefundClaim({ initial, locale, symbols, messages: t, explorerTxBase }: Props) {
+  const [refund, setRefund] = useState(initial);
+  const [address, setAddress] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [hasWallet, setHasWallet] = useState(false);
+
+  useEffect(() => setHasWallet(typeof window !== "undefined" && "ethereum" in window), []);
+
+  // While it is on its way, read it again every few seconds.
+  useEffect(() => {
+    if (refund.status !== "sending") return;
+    const timer = setInterval(async () => {
+      const response = await fetch(`/api/refund/${refund.refundId}`, { cache: "no-store" }).catch(() => null);
+      const body = response?.ok ? ((await response.json()) as { data: RefundClaimPage }) : null;
+      if (body) setRefund(body.data);
+    }, 3000);
+    return () => clearInterval(timer);
+  }, [refund.status, refund.refundId]);
+
+  const submit = async () => {
+    const value = address.trim();
+    if (!ADDRESS.test(value)) {
+      setProblem(t.invalidAddress);
+      return;
+    }
+    setSubmitting(true);
+    setProblem(null);
+    try {
+      const response = await fetch(`/api/refund/${refund.refundId}/claim`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ address: value }),
+      });
+      const body = (await response.json()) as { success: boolean; data?: RefundClaimPage; error?: { message: string } };
+      if (body.success && body.data) setRefund({ ...refund, ...body.data });
+      else setProblem(body.error?.message ?? t.unavailableBody);
+    } catch {
+      setProblem(t.unavailableBody);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const fillFromWallet = async () => {
+    const provider = (window as unknown as { ethereum?: { request(args: { method: string }): Promise<string[]> } }).ethereum;
+    const accounts = await provider?.request({ method: "eth_requestAccounts" }).catch(() => []);
+    if (accounts?.[0]) setAddress(accounts[0]);
+  };
+
+  const txUrl = refund.txHash && explorerTxBase ? `${explorerTxBase}${refund.txHash}` : null;
+  const date = new Intl.DateTimeFormat(INTL_TAGS[locale], { dateStyle: "long" }).format(new Date(refund.claimExpiresAt));
+
+  return (
+    <PayerFrame locale={locale} messages={t} labelledBy="refund-title">
+      <div className="grid justify-items-center gap-2 text-center">
+        <p id="refund-title" className="text-sm text-muted-foreground">
+          {refund.merchant ? fill(t.refundFrom, { merchant: refund.merchant }) : t.refund}
+        </p>
+        <p data-testid="refund-amount" className="text-4xl font-semibold tracking-tight tabular-nums">
+          {formatDecimal(refund.amount, symbols)} <span className="text-2xl">{refund.token}</span>
+        </p>
+        <NetworkChip network={refund.network} messages={t} />
+        {refund.description ? <p className="text-sm whitespace-pre-line">{refund.description}</p> : null}
+        {refund.orderId ? <p className="text-xs text-muted-foreground">{fill(t.order, { order: refund.orderId })}</p> : null}
+      </div>
+
+      {refund.status === "awaiting_address" ? (
+        <form
+          className="grid gap-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit();
+          }}
+        >
+          <label htmlFor="refund-address" className="text-sm font-medium">
+            {t.addressLabel}
+          </label>
+          <Input
+            id="refund-address"
+            name="address"
+            value={address}
+            onChange={(event) => setAddress(event.target.value)}
+            placeholder="0x…"
+            autoComplete="off"
+            spellCheck={false}
+            inputMode="text"
+            aria-invalid={problem !== null}
+            aria-describedby="refund-address-help"
+            className="font-mono"
+          />
+          <p id="refund-address-help" className="text-xs text-muted-foreground">
+            {t.addressHelp}
+          </p>
+          {hasWallet ? (
+            <Button type="button" variant="outline" onClick={() => void fillFromWallet()}>
+              {t.useWallet}
+            </Button>
+          ) : null}
+          {refund.senderHint ? (
+            <div className="grid gap-2 rounded-xl border border-warning/40 bg-warning/10 p-3 text-sm">
+              <p className="flex gap-2">
+                <AlertTriangle className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
+                <span className="min-w-0 break-all">{fill(t.senderHint, { address: refund.senderHint })}</span>
+              </p>
+              <Button
+                type="button"
+                variant="ghost"
+                size="sm"
+                className="justify-self-start"
+                onClick={() => setAddress(refund.senderHint ?? "")}
+              >
+                {t.useSender}
+              </Button>
+            </div>
+          ) : null}
+          {problem ? (
+            <p role="alert" className="text-sm text-destructive">
+              {problem}
+            </p>
+          ) : null}
+          <Button type="submit" variant="brand" size="lg" disabled={submitting || address.trim() === ""}>
+            {submitting ? <Loader2 className="animate-spin" aria-hidden /> : null}
+            {submitting ? t.submitting : t.submit}
+          </Button>
+          <p className="text-center text-xs text-muted-foreground">{fill(t.claimBy, { date })}</p>
+        </form>
+      ) : (
+        <RefundOutcome refund={refund} messages={t} txUrl={txUrl} />
+      )}
+    </PayerFrame>
+  );
+}
+
+function RefundOutcome({ refund, messages: t, txUrl }: { refund: RefundClaimPage; messages: PayerPageMessages; txUrl: string | null }) {
+  const done = refund.status === "completed";
+  const sending = refund.status === "sending";
+  const Icon = done ? CheckCircle2 : sending ? Loader2 : XCircle;
+  const title = done ? t.completedTitle : sending ? t.sendingTitle : refund.status === "failed" ? t.failedTitle : t.cancelledTitle;
+  const body = done ? t.completedBody : sending ? t.sendingBody : t.unavailableBody;
+  return (
+    <div role="status" data-testid="refund-status" data-status={refund.status} className="grid gap-3 rounded-xl border p-4 text-center">
+      <Icon
+        className={`mx-auto size-8 ${done ? "text-success" : sending ? "animate-spin text-muted-foreground" : "text-destructive"}`}
+        aria-hidden
+      />
+      <p className="font-semibold">{title}</p>
+      <p className="text-sm text-muted-foreground">{body}</p>
+      {refund.toAddress ? (
+        <p className="text-xs text-muted-foreground">
+          {t.sentTo} <span className="font-mono break-all text-foreground">{refund.toAddress}</span>
+        </p>
+      ) : null}
+      {txUrl ? (
+        <a
+          href={txUrl}
+          target="_blank"
+          rel="noreferrer"
+          className="inline-flex items-center justify-center gap-1 text-sm font-medium underline underline-offset-4"
+        >
+          {t.viewTransaction} <ExternalLink className="size-3.5" aria-hidden />
+        </a>
+      ) : null}
+    </div>
+  );
+}
