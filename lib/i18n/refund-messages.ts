@@ -15,6 +15,7 @@ export interface PayerPageMessages {
   addressLabel: string;
   addressHelp: string;
   senderHint: string;
+  senderWarning: string;
   useSender: string;
   useWallet: string;
   invalidAddress: string;
@@ -49,7 +50,8 @@ const en: PayerPageMessages = {
   addressLabel: "Your BNB Smart Chain (BEP-20) address",
   addressHelp:
     "Use an address you control on BNB Smart Chain. Tokens sent to another network, or to an exchange address that does not accept this token, are lost.",
-  senderHint: "The payment came from {address}. If that is an exchange or a wallet you do not control, do not use it.",
+  senderHint: "The payment came from this address:",
+  senderWarning: "If it is an exchange or a wallet you do not control, do not use it.",
   useSender: "Use this address",
   useWallet: "Use my wallet's address",
   invalidAddress: "Enter a BNB Smart Chain address: 0x followed by 40 characters.",
@@ -83,7 +85,8 @@ const zh: PayerPageMessages = {
   testNetwork: "测试网络——不是真实资金",
   addressLabel: "您的 BNB 智能链 (BEP-20) 地址",
   addressHelp: "请使用您自己掌控的 BNB 智能链地址。发送到其他网络或不支持此代币的交易所地址的代币将会丢失。",
-  senderHint: "这笔付款来自 {address}。如果这是交易所地址或不由您掌控的钱包，请不要使用。",
+  senderHint: "这笔付款来自以下地址：",
+  senderWarning: "如果这是交易所地址或不由您掌控的钱包，请不要使用。",
   useSender: "使用此地址",
   useWallet: "使用我钱包的地址",
   invalidAddress: "请输入 BNB 智能链地址：0x 后跟 40 个字符。",
@@ -118,7 +121,8 @@ const vi: PayerPageMessages = {
   addressLabel: "Địa chỉ BNB Smart Chain (BEP-20) của bạn",
   addressHelp:
     "Hãy dùng địa chỉ bạn kiểm soát trên BNB Smart Chain. Token gửi sang mạng khác, hoặc tới địa chỉ sàn không nhận token này, sẽ bị mất.",
-  senderHint: "Khoản thanh toán đến từ {address}. Nếu đó là sàn giao dịch hoặc ví bạn không kiểm soát, đừng dùng địa chỉ này.",
+  senderHint: "Khoản thanh toán đến từ địa chỉ này:",
+  senderWarning: "Nếu đó là sàn giao dịch hoặc ví bạn không kiểm soát, đừng dùng địa chỉ này.",
   useSender: "Dùng địa chỉ này",
   useWallet: "Dùng địa chỉ ví của tôi",
   invalidAddress: "Nhập địa chỉ BNB Smart Chain: 0x và 40 ký tự.",
@@ -153,7 +157,8 @@ const ru: PayerPageMessages = {
   addressLabel: "Ваш адрес в BNB Smart Chain (BEP-20)",
   addressHelp:
     "Укажите адрес в BNB Smart Chain, которым вы управляете. Токены, отправленные в другую сеть или на адрес биржи, не принимающей этот токен, будут потеряны.",
-  senderHint: "Платёж пришёл с адреса {address}. Если это биржа или кошелёк, которым вы не управляете, не используйте его.",
+  senderHint: "Платёж пришёл с этого адреса:",
+  senderWarning: "Если это биржа или кошелёк, которым вы не управляете, не используйте его.",
   useSender: "Использовать этот адрес",
   useWallet: "Взять адрес из моего кошелька",
   invalidAddress: "Введите адрес BNB Smart Chain: 0x и ещё 40 символов.",
@@ -188,7 +193,8 @@ const tr: PayerPageMessages = {
   addressLabel: "BNB Smart Chain (BEP-20) adresiniz",
   addressHelp:
     "BNB Smart Chain üzerinde kontrol ettiğiniz bir adres kullanın. Başka bir ağa veya bu tokeni kabul etmeyen bir borsa adresine gönderilen tokenler kaybolur.",
-  senderHint: "Ödeme {address} adresinden geldi. Bu bir borsa ya da kontrol etmediğiniz bir cüzdansa kullanmayın.",
+  senderHint: "Ödeme bu adresten geldi:",
+  senderWarning: "Bu bir borsa ya da kontrol etmediğiniz bir cüzdansa kullanmayın.",
   useSender: "Bu adresi kullan",
   useWallet: "Cüzdanımın adresini kullan",
   invalidAddress: "Bir BNB Smart Chain adresi girin: 0x ve ardından 40 karakter.",
@@ -223,7 +229,8 @@ const es: PayerPageMessages = {
   addressLabel: "Tu dirección de BNB Smart Chain (BEP-20)",
   addressHelp:
     "Usa una dirección que controles en BNB Smart Chain. Los tokens enviados a otra red, o a una dirección de un exchange que no acepte este token, se pierden.",
-  senderHint: "El pago llegó desde {address}. Si es un exchange o una billetera que no controlas, no la uses.",
+  senderHint: "El pago llegó desde esta dirección:",
+  senderWarning: "Si es un exchange o una billetera que no controlas, no la uses.",
   useSender: "Usar esta dirección",
   useWallet: "Usar la dirección de mi billetera",
   invalidAddress: "Introduce una dirección de BNB Smart Chain: 0x seguido de 40 caracteres.",

@@ -1,0 +1,151 @@
+import { type APIRequestContext, expect, type Page, type TestInfo, test } from "@playwright/test";
+import { type Address, erc20Abi, parseUnits } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/dev/demo-token";
+import { chain, payDirectly } from "./helpers/merchant";
+import { expectAccessible, screenshot, watchConsole } from "./helpers/pages";
+import { injectWallet } from "./helpers/wallet";
+
+/**
+ * The payer's pages of issue 25: a refund claimed on a 375 px phone arrives where the payer said,
+ * and a payment link paid with a browser wallet counts in the link's figures. Every state in
+ * both themes at 1280 and 375 px, through axe.
+ */
+
+const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]!).address;
+
+async function capture(page: Page, testInfo: TestInfo, name: string) {
+  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (width === 375)
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits 375 px`).toBeLessThanOrEqual(375);
+      else await expectAccessible(page, `${name} (${theme})`);
+      await screenshot(page, testInfo, `${name}-${width}-${theme}`);
+    }
+  }
+  await page.evaluate(() => document.documentElement.classList.remove("dark"));
+}
+
+/** A merchant set up over the API: starter package, the demo token, shop.example.com, an API key. */
+async function payerPagesMerchant(request: APIRequestContext) {
+  const email = `payer-pages-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const password = "correct horse battery";
+  await request.post("/api/user/register", { data: { email, password } });
+  const { token } = (await (await request.post("/api/user/token", { data: { email, password } })).json()).data;
+  const bearer = { authorization: `Bearer ${token}` };
+  await request.post("/api/user/package", { headers: bearer, data: { plan: "starter" } });
+  const { tokenId } = (
+    await (
+      await request.post("/api/user/tokens", { headers: bearer, data: { contractAddress: DEMO_TOKEN_ADDRESS, network: "local" } })
+    ).json()
+  ).data;
+  const domain = (await (await request.post("/api/user/domains", { headers: bearer, data: { domain: "https://shop.example.com" } })).json())
+    .data;
+  const { key } = (await (await request.post("/api/user/api-keys", { headers: bearer, data: { name: "shop" } })).json()).data;
+  return {
+    key: key as string,
+    bearer,
+    tokenId: tokenId as number,
+    withdrawalAddress: domain.withdrawalAddress as Address,
+    async createPayment(amount: string, extra: Record<string, unknown> = {}) {
+      const res = await request.post("/api/v1/payment/create", { headers: { "x-api-key": key }, data: { tokenId, amount, ...extra } });
+      expect(res.status()).toBe(201);
+      return (await res.json()).data as { sessionId: string; depositAddress: Address };
+    },
+    async status(sessionId: string) {
+      return (await (await request.get(`/api/v1/payment/${sessionId}/status`, { headers: { "x-api-key": key } })).json()).data;
+    },
+  };
+}
+
+const balanceOf = (owner: Address) =>
+  chain.readContract({ address: DEMO_TOKEN_ADDRESS, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+
+test("a payer claims a refund on a phone: gives an address, and it arrives there", async ({ page, request }, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  const merchant = await payerPagesMerchant(request);
+  const session = await merchant.createPayment("10", { orderId: "ORD-77", description: "Two mugs" });
+  await payDirectly(session.depositAddress, "12");
+  await expect.poll(async () => (await merchant.status(session.sessionId)).status, { timeout: 30_000 }).toBe("completed");
+  // The domain's withdrawal wallet pays refunds: the merchant keeps tokens there.
+  await payDirectly(merchant.withdrawalAddress, "5");
+
+  const created = await request.post(`/api/v1/payment/${session.sessionId}/refund`, { headers: { "x-api-key": merchant.key }, data: {} });
+  expect(created.status()).toBe(201);
+  const refund = (await created.json()).data as { refundId: string; claimUrl: string; amount: string };
+  expect(refund.amount).toBe("2");
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(`${new URL(refund.claimUrl).pathname}?lang=en`);
+  await expect(page.getByText("Refund from shop.example.com")).toBeVisible();
+  await expect(page.getByTestId("refund-amount")).toHaveText("2 DUSD");
+  await expect(page.getByText("Order ORD-77")).toBeVisible();
+  // The sender is a hint with a warning, and nothing is filled in for the payer.
+  await expect(page.getByText(/The payment came from 0x/)).toBeVisible();
+  await expect(page.getByLabel("Your BNB Smart Chain (BEP-20) address")).toHaveValue("");
+  await expect(page.getByRole("button", { name: "Send my refund" })).toBeDisabled();
+  await capture(page, testInfo, "refund-claim");
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.getByLabel("Your BNB Smart Chain (BEP-20) address").fill("0x1234");
+  await page.getByRole("button", { name: "Send my refund" }).click();
+  await expect(page.getByText("Enter a BNB Smart Chain address: 0x followed by 40 characters.")).toBeVisible();
+
+  const destination = privateKeyToAccount(`0x${"5".repeat(64)}`).address;
+  await page.getByLabel("Your BNB Smart Chain (BEP-20) address").fill(destination);
+  await page.getByRole("button", { name: "Send my refund" }).click();
+  await expect(page.getByTestId("refund-status")).toHaveAttribute("data-status", /sending|completed/);
+  await expect(page.getByTestId("refund-status")).toHaveAttribute("data-status", "completed", { timeout: 45_000 });
+  await expect(page.getByText("Refund sent")).toBeVisible();
+  expect(await balanceOf(destination)).toBe(parseUnits("2", 18));
+  await capture(page, testInfo, "refund-completed");
+
+  // The shop sees it the same way.
+  const read = await request.get(`/api/v1/refund/${refund.refundId}`, { headers: { "x-api-key": merchant.key } });
+  expect((await read.json()).data).toMatchObject({ status: "completed", toAddress: destination, addressFrom: "payer" });
+  logs.assertClean();
+});
+
+test("a payer opens a payment link, pays with a browser wallet, and the link counts it", async ({ page, request }, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  const merchant = await payerPagesMerchant(request);
+  const created = await request.post("/api/user/payment-links", {
+    headers: merchant.bearer,
+    data: { title: "Coffee beans, 1 kg", description: "Roasted this week", tokenId: merchant.tokenId, amount: "3" },
+  });
+  expect(created.status()).toBe(201);
+  const link = (await created.json()).data as { linkId: number; url: string };
+
+  await injectWallet(page, { account: payer });
+  await page.goto(`${new URL(link.url).pathname}?lang=en`);
+  await expect(page.getByRole("heading", { name: "Coffee beans, 1 kg" })).toBeVisible();
+  await expect(page.getByTestId("link-amount")).toHaveText("3 DUSD");
+  await capture(page, testInfo, "payment-link");
+
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await page.waitForURL(/\/pay\/[0-9a-f-]{36}\?lang=en$/);
+  await page.getByRole("button", { name: "Pay 3 DUSD with Test Wallet" }).click();
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
+
+  await expect
+    .poll(
+      async () => (await (await request.get(`/api/user/payment-links/${link.linkId}`, { headers: merchant.bearer })).json()).data.stats,
+      {
+        timeout: 15_000,
+      },
+    )
+    .toMatchObject({ payments: 1, received: "3" });
+
+  // Deactivated, the same page says so and offers nothing to pay.
+  await request.delete(`/api/user/payment-links/${link.linkId}`, { headers: merchant.bearer });
+  await page.goto(`${new URL(link.url).pathname}?lang=vi`);
+  await expect(page.getByText("Liên kết thanh toán này không còn hoạt động")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Thanh toán" })).toHaveCount(0);
+  await capture(page, testInfo, "payment-link-inactive");
+  logs.assertClean();
+});
