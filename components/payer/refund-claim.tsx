@@ -121,10 +121,14 @@ export function RefundClaim({ initial, locale, symbols, messages: t, explorerTxB
           ) : null}
           {refund.senderHint ? (
             <div className="grid gap-2 rounded-xl border border-warning/40 bg-warning/10 p-3 text-sm">
-              <p className="flex gap-2">
+              <div className="flex gap-2">
                 <AlertTriangle className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
-                <span className="min-w-0 break-all">{fill(t.senderHint, { address: refund.senderHint })}</span>
-              </p>
+                <div className="grid min-w-0 gap-1">
+                  <p>{t.senderHint}</p>
+                  <code className="font-mono text-xs break-all">{refund.senderHint}</code>
+                  <p>{t.senderWarning}</p>
+                </div>
+              </div>
               <Button
                 type="button"
                 variant="ghost"
