@@ -87,7 +87,9 @@ describe("a payment link", () => {
     const [session] = await db().select().from(paymentSessions).where(eq(paymentSessions.id, first.body.data.sessionId));
     expect(session).toMatchObject({ paymentLinkId: link.linkId, apiKeyId: null, metadata: { paymentLinkId: link.linkId } });
 
-    await payTo(chain().url, token, first.body.data.depositAddress, parseUnits("12.5", 18));
+    await chain().client.waitForTransactionReceipt({
+      hash: await payTo(chain().url, token, first.body.data.depositAddress, parseUnits("12.5", 18)),
+    });
     await runEngine(db(), chain().url);
     const after = await call(getLink, { headers: merchant.auth, params: { id: String(link.linkId) } });
     expect(after.body.data.stats).toMatchObject({ payments: 1, received: "12.5", lastPaymentAt: expect.any(String) });

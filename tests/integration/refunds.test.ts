@@ -19,7 +19,7 @@ import { POST as cancelRefund } from "@/app/api/v1/refund/[refundId]/cancel/rout
 import { GET as getRefund } from "@/app/api/v1/refund/[refundId]/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import { getDb } from "@/lib/db";
-import { refunds, webhookDeliveries, webhookEndpoints, withdrawals } from "@/lib/db/schema";
+import { paymentSessions, refunds, webhookDeliveries, webhookEndpoints, withdrawals } from "@/lib/db/schema";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
@@ -60,8 +60,11 @@ async function paidSession(asked: string, paid: string): Promise<{ sessionId: st
   });
   expect(created.status).toBe(201);
   const { sessionId, depositAddress } = created.body.data;
-  await payTo(chain().url, token, depositAddress, units(paid));
+  const hash = await payTo(chain().url, token, depositAddress, units(paid));
+  await chain().client.waitForTransactionReceipt({ hash });
   await runEngine(db(), chain().url);
+  const [session] = await db().select({ status: paymentSessions.status }).from(paymentSessions).where(eq(paymentSessions.id, sessionId));
+  expect(session?.status).toBe("completed");
   return { sessionId, depositAddress };
 }
 
@@ -230,6 +233,7 @@ describe("bad input", () => {
     resetRateLimits();
     const { sessionId, depositAddress } = await paidSession("2", "2");
     const open = await refundReq(sessionId, { amount: "1" });
+    expect(open.status, JSON.stringify(open.body)).toBe(201);
     const refundId = open.body.data.refundId as string;
     const pending = await call(create, { method: "POST", headers: key(), body: { tokenId: merchant.tokenId, amount: "1" } });
     const unpaid = await call(create, { method: "POST", headers: key(), body: { tokenId: merchant.tokenId, amount: "1" } });
@@ -274,5 +278,33 @@ describe("bad input", () => {
     for (let i = 0; i < 12; i++) statuses.push((await claimReq("3f1e8a4e-9a55-4c0e-8d1e-2d3c4b5a6f70", PAYER_NEW_ADDRESS)).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(404));
     expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+});
+
+describe("refunds on the dashboard", () => {
+  it("offers the default amount, creates one refund per form, and asks for the code when two-factor sign-in is on", async () => {
+    const { paymentRefunds, refundFromDashboard } = await import("@/lib/refunds/dashboard-refunds");
+    const { users } = await import("@/lib/db/schema");
+    const [user] = await db().select().from(users).where(eq(users.id, merchant.userId));
+    const { sessionId } = await paidSession("8", "9");
+    expect(await paymentRefunds(db(), merchant.userId, sessionId)).toEqual({ refunds: [], refundable: { amount: "9", byDefault: "1" } });
+
+    const before = await countRows();
+    const first = await refundFromDashboard(db(), user!, sessionId, {}, "form-1");
+    const again = await refundFromDashboard(db(), user!, sessionId, {}, "form-1");
+    expect(again.refundId).toBe(first.refundId);
+    expect(await countRows()).toEqual({ ...before, refunds: before.refunds + 1 });
+    const after = await paymentRefunds(db(), merchant.userId, sessionId);
+    expect(after.refunds.map((r) => r.refundId)).toEqual([first.refundId]);
+    expect(after.refundable).toEqual({ amount: "8", byDefault: "8" });
+
+    await expect(refundFromDashboard(db(), { ...user!, totpEnabledAt: new Date() }, sessionId, {}, "form-2")).rejects.toThrow(
+      "enter the current code",
+    );
+    const stranger = await setUpMerchant({ contractAddress: token, network: "bsc" });
+    const [other] = await db().select().from(users).where(eq(users.id, stranger.userId));
+    await expect(refundFromDashboard(db(), other!, sessionId, {}, "form-3")).rejects.toThrow("not found");
+    await expect(paymentRefunds(db(), stranger.userId, sessionId)).rejects.toThrow("not found");
+    expect(await countRows()).toEqual({ ...before, refunds: before.refunds + 1 });
   });
 });

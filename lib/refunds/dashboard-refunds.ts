@@ -1,0 +1,49 @@
+/**
+ * The dashboard's refunds: what a payment can still refund (the form's default), and creating one
+ * as the signed-in merchant. A refund sends money out of the merchant's wallet — to an address
+ * the merchant types, or to one a payer will choose — so with two-factor sign-in on it needs a
+ * current code, as a dashboard withdrawal does. The form's request id makes a double click one refund.
+ */
+
+import type { Db } from "../db";
+import type { User } from "../db/schema";
+import { formatAmount } from "../payments/amount";
+import { findSessionInScope } from "../payments/find-session";
+import { requireSecondFactor } from "../users/two-factor";
+import { createRefund } from "./create-refund";
+import { listSessionRefunds } from "./find-refund";
+import { lockedAmounts } from "./refund-rules";
+import { type RefundView, toRefundView } from "./refund-view";
+import { REFUND_REFUSALS } from "./refundable";
+import type { CreateRefundInput } from "./schemas";
+
+export interface PaymentRefunds {
+  refunds: RefundView[];
+  /** What can still go back and what the form offers, or why nothing can. */
+  refundable: { amount: string; byDefault: string } | { refusal: string };
+}
+
+export async function paymentRefunds(db: Db, userId: number, sessionId: string): Promise<PaymentRefunds> {
+  const { session, token } = await findSessionInScope(db, { userId }, sessionId);
+  const [refunds, amounts] = await Promise.all([listSessionRefunds(db, session.id), lockedAmounts(db, session.id, { lock: false })]);
+  return {
+    refunds: refunds.map(toRefundView),
+    refundable: amounts.ok
+      ? { amount: formatAmount(amounts.refundable, token.decimals), byDefault: formatAmount(amounts.byDefault, token.decimals) }
+      : { refusal: REFUND_REFUSALS[amounts.reason] },
+  };
+}
+
+export async function refundFromDashboard(
+  db: Db,
+  user: User,
+  sessionId: string,
+  input: CreateRefundInput,
+  requestId: string,
+  code?: string,
+): Promise<RefundView> {
+  await findSessionInScope(db, { userId: user.id }, sessionId); // someone else's payment is NOT_FOUND before any code is checked
+  await requireSecondFactor(db, user, code);
+  const { view } = await createRefund(db, { scope: { userId: user.id }, idempotency: { clientRequestId: requestId } }, sessionId, input);
+  return view;
+}
