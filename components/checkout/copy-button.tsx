@@ -14,7 +14,8 @@ export function CopyButton({ value, label, t }: { value: string; label: string; 
   return (
     <button
       type="button"
-      aria-label={label}
+      // The name holds the visible word (WCAG 2.5.3): "Copy address", then "Copy address: Copied".
+      aria-label={copied ? `${label}: ${t.copied}` : label}
       data-copy-value={value}
       onClick={async () => {
         try {

@@ -6,18 +6,18 @@ import { addressGroups } from "@/lib/checkout/address-groups";
  */
 export function DepositAddress({ address }: { address: string }) {
   return (
-    <code
-      data-testid="deposit-address"
-      data-address={address}
-      className="min-w-0 flex-1 text-left font-mono text-base leading-relaxed select-all"
-    >
-      {addressGroups(address).map((group, i) => (
-        <span
-          // biome-ignore lint/suspicious/noArrayIndexKey: the groups are positions in a fixed-length address
-          key={i}
-          className={group.emphasis ? "me-1.5 inline-block font-bold text-foreground" : "me-1.5 inline-block text-muted-foreground"}
-        >
-          {group.text}
+    <code data-testid="deposit-address" data-address={address} className="min-w-0 text-left font-mono text-base leading-relaxed select-all">
+      {/* two lines of five groups: the same shape at every width, nothing left dangling */}
+      {[addressGroups(address).slice(0, 6), addressGroups(address).slice(6)].map((line, l) => (
+        <span key={l === 0 ? "first" : "second"} className="block">
+          {line.map((group) => (
+            <span
+              key={group.text + String(l)}
+              className={group.emphasis ? "me-1.5 inline-block font-bold text-foreground" : "me-1.5 inline-block text-muted-foreground"}
+            >
+              {group.text}
+            </span>
+          ))}
         </span>
       ))}
     </code>

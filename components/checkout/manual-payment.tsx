@@ -52,9 +52,12 @@ export function ManualPayment({
         qr
       )}
       <p className="text-sm">{fill(t.sendExactly, { token: view.token })}</p>
-      <div className="flex w-full items-center gap-2 rounded-xl border bg-muted/50 p-3">
+      <div className="grid w-full gap-2 rounded-xl border bg-muted/50 p-3">
         <DepositAddress address={view.depositAddress} />
-        <CopyButton value={view.depositAddress} label={t.copyAddress} t={t} />
+        <div className="flex items-center justify-between gap-2">
+          <span className="text-xs text-muted-foreground">{t.depositAddress}</span>
+          <CopyButton value={view.depositAddress} label={t.copyAddress} t={t} />
+        </div>
       </div>
       <div className="flex w-full items-center justify-between gap-2 rounded-xl border bg-muted/50 p-3 text-left">
         <span className="min-w-0 text-lg font-semibold break-all tabular-nums select-all" data-testid="remaining-amount">

@@ -27,8 +27,8 @@ export function MobileWallets({ paymentUri, t }: { paymentUri: string; t: Checko
     "flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-brand px-4 text-base font-semibold text-brand-foreground shadow-sm transition-colors hover:bg-brand/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring";
   return (
     <div className="grid gap-2" data-testid="mobile-wallets">
-      <p className="flex items-center justify-center gap-1.5 text-center text-sm text-muted-foreground">
-        <Smartphone className="size-4 shrink-0" aria-hidden />
+      <p className="text-center text-sm text-muted-foreground">
+        <Smartphone className="me-1 inline size-4 align-[-3px]" aria-hidden />
         {t.mobileIntro}
       </p>
       <a href={metamaskLink(page)} className={primary}>

@@ -100,9 +100,6 @@ function Receipt({ status, view, t, amount, now, intlTag, explorerTxBase, return
             <span className="font-mono break-all">{view.orderId}</span>
           </Row>
         )}
-        <Row label={t.reference}>
-          <span className="font-mono text-xs break-all select-all">{view.sessionId}</span>
-        </Row>
         {status.txHash && (
           <Row label={t.transaction}>
             {txUrl ? (
@@ -115,12 +112,16 @@ function Receipt({ status, view, t, amount, now, intlTag, explorerTxBase, return
                 {t.viewTransaction} <ExternalLink className="size-3.5" aria-hidden />
               </a>
             ) : (
-              <span className="font-mono text-xs break-all" data-testid="tx-hash">
-                {status.txHash}
+              <span className="font-mono text-xs" title={status.txHash} data-testid="tx-hash">
+                {status.txHash.slice(0, 10)}…{status.txHash.slice(-8)}
               </span>
             )}
           </Row>
         )}
+        <div className="grid gap-0.5 border-t pt-2.5">
+          <dt className="text-muted-foreground">{t.reference}</dt>
+          <dd className="font-mono text-xs break-all select-all">{view.sessionId}</dd>
+        </div>
       </dl>
       {returnUrl && (
         <div className="grid justify-items-center gap-1">

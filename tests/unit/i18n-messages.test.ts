@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { CopyButton } from "@/components/checkout/copy-button";
 import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
-import { LOCALE_NAMES, LOCALES } from "@/lib/i18n/locale";
+import { INTL_TAGS, LOCALE_NAMES, LOCALES } from "@/lib/i18n/locale";
 
 /** The visible text of a rendered element: tags and their attributes dropped. */
 const visibleText = (html: string) => html.replace(/<[^>]*>/g, "").trim();
@@ -17,6 +17,8 @@ describe("the copy buttons' words", () => {
       const text = visibleText(html);
       expect(text).toBe(t.copy);
       expect(html).toContain(`aria-label="${label}"`);
+      // Its name holds the visible word (WCAG 2.5.3, axe's label-content-name-mismatch).
+      expect(label.toLocaleLowerCase(locale)).toContain(text.toLocaleLowerCase(locale));
       // The regression: "Sao" (vi), "Adresi" / "Tutarı" (tr) were the label's first word.
       expect(text).not.toBe(label.split(" ")[0] === t.copy ? "" : label.split(" ")[0]);
     }
@@ -50,7 +52,16 @@ describe("the copy buttons' words", () => {
 describe("the shipped Chinese font subset", () => {
   it("holds every Chinese character the checkout shows (else rerun lib/i18n/cjk-font/make-subset.sh)", () => {
     const covered = new Set(readFileSync("lib/i18n/cjk-font/glyphs.txt", "utf8").replace(/\s/g, ""));
-    const shown = [...Object.values(CHECKOUT_MESSAGES.zh).join(""), ...LOCALE_NAMES.zh].filter((c) => (c.codePointAt(0) ?? 0) >= 0x2e80);
+    // The receipt's and the countdown's dates and times are written by Intl in zh-CN.
+    const dates = [0, 5, 13, 23]
+      .map((hour) => new Date(2026, 10, 25, hour, 7))
+      .flatMap((date) => [
+        new Intl.DateTimeFormat(INTL_TAGS.zh, { dateStyle: "medium", timeStyle: "short" }).format(date),
+        new Intl.DateTimeFormat(INTL_TAGS.zh, { timeStyle: "short" }).format(date),
+      ]);
+    const shown = [...Object.values(CHECKOUT_MESSAGES.zh).join(""), ...LOCALE_NAMES.zh, ...dates.join("")].filter(
+      (c) => (c.codePointAt(0) ?? 0) >= 0x2e80,
+    );
     expect(shown.filter((c) => !covered.has(c))).toEqual([]);
     for (const weight of [400, 700]) {
       const font = readFileSync(`public/fonts/bsc-pay-sc-${weight}.woff2`);

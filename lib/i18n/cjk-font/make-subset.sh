@@ -7,10 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 SRC=${NOTO_CJK_DIR:-/tmp/cjk/usr/share/fonts/opentype/noto}
-# Every character of zh.ts and the switcher's "简体中文" outside ASCII and Latin (those come from the system font).
+# Every character of zh.ts, the switcher's "简体中文" and what Intl writes in zh-CN dates and times
+# (年月日, 上午/下午), outside ASCII and Latin (those come from the system font).
 python3 - <<'PY' > lib/i18n/cjk-font/glyphs.txt
 import re
-text = open("lib/i18n/checkout/zh.ts", encoding="utf-8").read() + "简体中文"
+text = open("lib/i18n/checkout/zh.ts", encoding="utf-8").read() + "简体中文" + "年月日上午下午"
 chars = sorted({c for c in text if ord(c) >= 0x2E80})
 print("".join(chars))
 PY
