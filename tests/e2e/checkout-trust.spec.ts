@@ -49,7 +49,8 @@ test("pending, partial, completed and expired in six languages, two widths, two 
 }, testInfo) => {
   test.setTimeout(240_000);
   const logs = watchConsole(page);
-  page.on("response", (r) => r.status() === 404 && console.log("DEBUG404", r.url(), r.request().resourceType()));
+  const missing: string[] = []; // names what a "Failed to load resource" console error was about
+  page.on("response", (r) => r.status() === 404 && missing.push(`${r.request().resourceType()} ${r.url()}`));
   const merchant = await apiMerchant(request, ["https://shop.example.com"]);
   const [pending, partial, completed, expired] = await Promise.all([
     merchant.createPayment("1234.5", { description: DESCRIPTION, orderId: "ORD-10042" }),
@@ -114,6 +115,7 @@ test("pending, partial, completed and expired in six languages, two widths, two 
   await expect(page.getByRole("heading", { name: "This payment has expired" })).toBeVisible();
   await expect(page.getByText("Order ORD-10045")).toHaveCount(2); // under the amount and with the reference
   await everyLanguage(page, "expired", testInfo);
+  expect(missing).toEqual([]);
   logs.assertClean();
 });
 
