@@ -1,13 +1,16 @@
 /**
- * What the public checkout page needs, and nothing about the merchant (no wallet, domain,
- * metadata or forward target): the session id is the only key to it. While something is still
- * owed, the QR code and the EIP-681 link ask for the remaining amount, not the whole one.
+ * What the public checkout page needs: the session id is the only key to it. Of the merchant it
+ * tells only what the payer must see to know whom they pay — the shop's host (the session's
+ * domain), its description and order reference — and never its wallets, metadata or forward
+ * target. While something is still owed, the QR code and the EIP-681 link ask for the remaining
+ * amount, not the whole one.
  */
 
+import { eq } from "drizzle-orm";
 import { displayedConfirmations } from "../chain/confirmations";
 import { networkConfig } from "../chain/networks";
 import type { Db } from "../db";
-import type { PaymentSession, Token } from "../db/schema";
+import { domains, type PaymentSession, type Token } from "../db/schema";
 import { AppError } from "../errors";
 import { formatAmount } from "../payments/amount";
 import { findSession } from "../payments/find-session";
@@ -16,15 +19,28 @@ import { qrCodeDataUri, tokenTransferUri } from "./eip681";
 export async function getCheckoutView(db: Db, sessionId: string) {
   const found = await findSession(db, sessionId);
   if (!found) throw new AppError("NOT_FOUND", "payment session not found");
-  return toCheckoutView(found.session, found.token);
+  return toCheckoutView(found.session, found.token, await shopOrigin(db, found.session.domainId));
+}
+
+/** The origin of the domain the session was created for (kept even if the merchant deleted it since). */
+export async function shopOrigin(db: Db, domainId: number | null): Promise<string | null> {
+  if (domainId === null) return null;
+  const [row] = await db.select({ origin: domains.origin }).from(domains).where(eq(domains.id, domainId)).limit(1);
+  return row?.origin ?? null;
 }
 
 export type CheckoutView = ReturnType<typeof toCheckoutView>;
 
-export function toCheckoutView(session: PaymentSession, token: Pick<Token, "symbol" | "decimals" | "contractAddress">) {
+export function toCheckoutView(
+  session: PaymentSession,
+  token: Pick<Token, "symbol" | "decimals" | "contractAddress">,
+  origin: string | null = null,
+) {
   const network = networkConfig(session.network);
   const chainId = network?.chainId ?? session.chainId;
   const remaining = session.receivedAmount >= session.amount ? 0n : session.amount - session.receivedAmount;
+  const redirectUrl = session.redirectUrl && /^https?:\/\//i.test(session.redirectUrl) ? session.redirectUrl : null;
+  const shop = origin ? parseOrigin(origin) : null;
   const paymentUri = tokenTransferUri({
     tokenContract: token.contractAddress,
     chainId,
@@ -43,7 +59,13 @@ export function toCheckoutView(session: PaymentSession, token: Pick<Token, "symb
     network: session.network,
     chainId,
     createdAt: session.createdAt.toISOString(),
-    redirectUrl: session.redirectUrl && /^https?:\/\//i.test(session.redirectUrl) ? session.redirectUrl : null,
+    redirectUrl,
+    /** Where "Back to the shop" and a payer's cancel lead: the redirectUrl, else the shop's own origin. */
+    returnUrl: redirectUrl ?? shop?.origin ?? null,
+    /** "shop.example.com": whom the payer is paying. */
+    shopHost: shop?.host ?? null,
+    description: session.description,
+    orderId: session.orderId,
     paymentUri,
     qrCode: qrCodeDataUri(paymentUri),
   };
@@ -66,9 +88,19 @@ export function checkoutStatus(session: PaymentSession, token: Pick<Token, "deci
     late: session.late,
     lateAmount: session.lateAmount > 0n ? formatAmount(session.lateAmount, token.decimals) : null,
     txHash: session.txHash,
+    completedAt: session.completedAt?.toISOString() ?? null,
     expiresAt: session.expiresAt.toISOString(),
     confirmationsRequired: Math.max(1, confirmationsRequired),
   };
 }
 
 export type CheckoutStatus = ReturnType<typeof checkoutStatus>;
+
+function parseOrigin(origin: string): { origin: string; host: string } | null {
+  try {
+    const url = new URL(origin);
+    return /^https?:$/.test(url.protocol) ? { origin: url.origin, host: url.host } : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,13 @@
+import { cancelCheckout } from "@/lib/checkout/cancel-checkout";
+import { ok } from "@/lib/http/envelope";
+import { withErrors } from "@/lib/http/handlers";
+import { parseUuid } from "@/lib/http/params";
+
+/**
+ * POST /api/checkout/:sessionId/cancel (public: the session id is the key) → {status, returnUrl}.
+ * The payer's cancel of a pending session with nothing received; anything else is a 400 and
+ * changes nothing.
+ */
+export const POST = withErrors(async ({ db, params }) =>
+  ok(await cancelCheckout(db, parseUuid(params.sessionId, "sessionId")), 200, { "cache-control": "no-store" }),
+);

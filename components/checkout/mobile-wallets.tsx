@@ -1,0 +1,49 @@
+"use client";
+
+import { ExternalLink, Smartphone } from "lucide-react";
+import { useEffect, useState } from "react";
+import { metamaskLink, trustWalletLink } from "@/lib/checkout/wallet-links";
+import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
+
+/**
+ * Whether this is a phone (or tablet) without a wallet in its browser: a touch screen as the
+ * main pointer and no injected provider. Decided after mount — the server cannot know, and the
+ * first render must match it — so it is `false` until then and the desktop layout shows first.
+ */
+export function useMobileWithoutWallet(): boolean {
+  const [mobile, setMobile] = useState(false);
+  useEffect(() => {
+    setMobile(window.matchMedia("(pointer: coarse)").matches && !("ethereum" in window));
+  }, []);
+  return mobile;
+}
+
+/** Opens this very checkout in a mobile wallet's browser (where paying with the wallet works), or hands the EIP-681 link to any wallet. */
+export function MobileWallets({ paymentUri, t }: { paymentUri: string; t: CheckoutMessages }) {
+  const [page, setPage] = useState<string | null>(null);
+  useEffect(() => setPage(window.location.href), []);
+  if (page === null) return null;
+  const primary =
+    "flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-brand px-4 text-base font-semibold text-brand-foreground shadow-sm transition-colors hover:bg-brand/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring";
+  return (
+    <div className="grid gap-2" data-testid="mobile-wallets">
+      <p className="text-center text-sm text-muted-foreground">
+        <Smartphone className="me-1 inline size-4 align-[-3px]" aria-hidden />
+        {t.mobileIntro}
+      </p>
+      <a href={metamaskLink(page)} className={primary}>
+        {t.openInMetaMask}
+      </a>
+      <a href={trustWalletLink(page)} className={primary}>
+        {t.openInTrustWallet}
+      </a>
+      <a
+        href={paymentUri}
+        className="flex h-12 w-full items-center justify-center gap-2 rounded-xl border bg-background px-4 text-base font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        data-testid="other-wallet"
+      >
+        {t.otherWallet} <ExternalLink className="size-4" aria-hidden />
+      </a>
+    </div>
+  );
+}

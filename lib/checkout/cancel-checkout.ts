@@ -1,0 +1,30 @@
+/**
+ * The payer's "Cancel and return to the shop". Anyone holding the session id (an unguessable
+ * UUID v4 given only to the payer) may cancel it, under the very rule of the API's cancel
+ * (lib/payments/cancel-session.ts, in the scope of the session's own merchant): pending → cancelled,
+ * the latest block kept so a transfer already mined still counts. Narrower than the merchant's:
+ * a session that has received part of its amount is not the payer's to cancel (the shop holds
+ * their money; only the shop can settle it), and anything but a pending session is refused with
+ * an error that says so, leaving it as it was.
+ */
+
+import type { Db } from "../db";
+import { AppError } from "../errors";
+import { cancelPaymentSession } from "../payments/cancel-session";
+import { findSession } from "../payments/find-session";
+import { shopOrigin } from "./checkout-view";
+
+export async function cancelCheckout(db: Db, sessionId: string): Promise<{ status: "cancelled"; returnUrl: string | null }> {
+  const found = await findSession(db, sessionId); // expires it first if its time is up
+  if (!found) throw new AppError("NOT_FOUND", "payment session not found");
+  const { session } = found;
+  if (session.status !== "pending") throw new AppError("VALIDATION_ERROR", `this payment is already ${session.status}; nothing changed`);
+  if (session.receivedAmount > 0n) {
+    throw new AppError("VALIDATION_ERROR", "part of this payment has already arrived, so only the shop can cancel it; nothing changed");
+  }
+  const outcome = await cancelPaymentSession(db, { userId: session.userId }, sessionId);
+  // A payment or the expiry won the race between the read above and the update.
+  if (outcome.status !== "cancelled") throw new AppError("VALIDATION_ERROR", `this payment is already ${outcome.status}; nothing changed`);
+  const redirectUrl = session.redirectUrl && /^https?:\/\//i.test(session.redirectUrl) ? session.redirectUrl : null;
+  return { status: "cancelled", returnUrl: redirectUrl ?? (await shopOrigin(db, session.domainId)) };
+}
