@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import { Logo } from "@/components/brand/logo";
 import { LanguageSwitcher } from "@/components/checkout/language-switcher";
+import { NetworkChip } from "@/components/checkout/network-notice";
+import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
 import type { Locale } from "@/lib/i18n/locale";
 import type { PayerPageMessages } from "@/lib/i18n/refund-messages";
 
@@ -31,19 +33,9 @@ export function PayerFrame({
   );
 }
 
-/** "BNB Smart Chain (BEP-20)", or the test network's name, marked as not real money. */
-export function NetworkChip({ network, messages: t }: { network: string; messages: PayerPageMessages }) {
-  const test = network !== "bsc";
-  return (
-    <span
-      data-testid="network-chip"
-      className={
-        test
-          ? "inline-flex items-center gap-1.5 rounded-full border border-warning/40 bg-warning/10 px-2.5 py-0.5 text-xs font-medium text-warning"
-          : "inline-flex items-center gap-1.5 rounded-full border bg-muted px-2.5 py-0.5 text-xs font-medium"
-      }
-    >
-      {test ? `${network === "local" ? "Local chain" : "BSC Testnet"} · ${t.testNetwork}` : t.network}
-    </span>
-  );
+/** The checkout's network chip: "BNB Smart Chain (BEP-20)", and on a test chain a second chip saying it is no real money. */
+export function PayerNetworkChip({ network, locale }: { network: string; locale: Locale }) {
+  const t = CHECKOUT_MESSAGES[locale];
+  const networkName = { bsc: t.networkBsc, "bsc-testnet": t.networkBscTestnet, local: t.networkLocal }[network] ?? network;
+  return <NetworkChip network={network} networkName={networkName} t={t} />;
 }

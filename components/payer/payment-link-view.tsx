@@ -4,10 +4,10 @@ import { Loader2, XCircle } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { formatDecimal, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
-import { fill, type PayerPageMessages } from "@/lib/i18n/refund-messages";
+import { fill, formatDecimal, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
+import type { PayerPageMessages } from "@/lib/i18n/refund-messages";
 import type { PaymentLinkPage } from "@/lib/payment-links/pay-link";
-import { NetworkChip, PayerFrame } from "./payer-frame";
+import { PayerFrame, PayerNetworkChip } from "./payer-frame";
 
 interface Props {
   link: PaymentLinkPage;
@@ -59,7 +59,7 @@ export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
             {formatDecimal(link.amount, symbols)} <span className="text-2xl">{link.token}</span>
           </p>
         ) : null}
-        <NetworkChip network={link.network} messages={t} />
+        <PayerNetworkChip network={link.network} locale={locale} />
       </div>
 
       {!link.active ? (

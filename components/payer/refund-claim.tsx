@@ -4,10 +4,10 @@ import { AlertTriangle, CheckCircle2, ExternalLink, Loader2, XCircle } from "luc
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { formatDecimal, INTL_TAGS, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
-import { fill, type PayerPageMessages } from "@/lib/i18n/refund-messages";
+import { fill, formatDecimal, INTL_TAGS, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
+import type { PayerPageMessages } from "@/lib/i18n/refund-messages";
 import type { RefundClaimPage } from "@/lib/refunds/claim-refund";
-import { NetworkChip, PayerFrame } from "./payer-frame";
+import { PayerFrame, PayerNetworkChip } from "./payer-frame";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -82,7 +82,7 @@ export function RefundClaim({ initial, locale, symbols, messages: t, explorerTxB
         <p data-testid="refund-amount" className="text-4xl font-semibold tracking-tight tabular-nums">
           {formatDecimal(refund.amount, symbols)} <span className="text-2xl">{refund.token}</span>
         </p>
-        <NetworkChip network={refund.network} messages={t} />
+        <PayerNetworkChip network={refund.network} locale={locale} />
         {refund.description ? <p className="text-sm whitespace-pre-line">{refund.description}</p> : null}
         {refund.orderId ? <p className="text-xs text-muted-foreground">{fill(t.order, { order: refund.orderId })}</p> : null}
       </div>

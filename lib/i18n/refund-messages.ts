@@ -10,8 +10,6 @@ export interface PayerPageMessages {
   refundFrom: string;
   refund: string;
   order: string;
-  network: string;
-  testNetwork: string;
   addressLabel: string;
   addressHelp: string;
   senderHint: string;
@@ -45,8 +43,6 @@ const en: PayerPageMessages = {
   refundFrom: "Refund from {merchant}",
   refund: "Refund",
   order: "Order {order}",
-  network: "BNB Smart Chain (BEP-20)",
-  testNetwork: "Test network — not real money",
   addressLabel: "Your BNB Smart Chain (BEP-20) address",
   addressHelp:
     "Use an address you control on BNB Smart Chain. Tokens sent to another network, or to an exchange address that does not accept this token, are lost.",
@@ -81,8 +77,6 @@ const zh: PayerPageMessages = {
   refundFrom: "来自 {merchant} 的退款",
   refund: "退款",
   order: "订单 {order}",
-  network: "BNB 智能链 (BEP-20)",
-  testNetwork: "测试网络——不是真实资金",
   addressLabel: "您的 BNB 智能链 (BEP-20) 地址",
   addressHelp: "请使用您自己掌控的 BNB 智能链地址。发送到其他网络或不支持此代币的交易所地址的代币将会丢失。",
   senderHint: "这笔付款来自以下地址：",
@@ -116,8 +110,6 @@ const vi: PayerPageMessages = {
   refundFrom: "Hoàn tiền từ {merchant}",
   refund: "Hoàn tiền",
   order: "Đơn hàng {order}",
-  network: "BNB Smart Chain (BEP-20)",
-  testNetwork: "Mạng thử nghiệm — không phải tiền thật",
   addressLabel: "Địa chỉ BNB Smart Chain (BEP-20) của bạn",
   addressHelp:
     "Hãy dùng địa chỉ bạn kiểm soát trên BNB Smart Chain. Token gửi sang mạng khác, hoặc tới địa chỉ sàn không nhận token này, sẽ bị mất.",
@@ -152,8 +144,6 @@ const ru: PayerPageMessages = {
   refundFrom: "Возврат от {merchant}",
   refund: "Возврат",
   order: "Заказ {order}",
-  network: "BNB Smart Chain (BEP-20)",
-  testNetwork: "Тестовая сеть — не настоящие деньги",
   addressLabel: "Ваш адрес в BNB Smart Chain (BEP-20)",
   addressHelp:
     "Укажите адрес в BNB Smart Chain, которым вы управляете. Токены, отправленные в другую сеть или на адрес биржи, не принимающей этот токен, будут потеряны.",
@@ -188,8 +178,6 @@ const tr: PayerPageMessages = {
   refundFrom: "{merchant} iadesi",
   refund: "İade",
   order: "Sipariş {order}",
-  network: "BNB Smart Chain (BEP-20)",
-  testNetwork: "Test ağı — gerçek para değil",
   addressLabel: "BNB Smart Chain (BEP-20) adresiniz",
   addressHelp:
     "BNB Smart Chain üzerinde kontrol ettiğiniz bir adres kullanın. Başka bir ağa veya bu tokeni kabul etmeyen bir borsa adresine gönderilen tokenler kaybolur.",
@@ -224,8 +212,6 @@ const es: PayerPageMessages = {
   refundFrom: "Reembolso de {merchant}",
   refund: "Reembolso",
   order: "Pedido {order}",
-  network: "BNB Smart Chain (BEP-20)",
-  testNetwork: "Red de prueba: no es dinero real",
   addressLabel: "Tu dirección de BNB Smart Chain (BEP-20)",
   addressHelp:
     "Usa una dirección que controles en BNB Smart Chain. Los tokens enviados a otra red, o a una dirección de un exchange que no acepte este token, se pierden.",
@@ -256,8 +242,3 @@ const es: PayerPageMessages = {
 };
 
 export const PAYER_PAGE_MESSAGES: Record<Locale, PayerPageMessages> = { en, zh, vi, ru, tr, es };
-
-/** `template` with each `{name}` replaced by its value. */
-export function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
-}
