@@ -31,7 +31,7 @@ export default async function WithdrawalPage({ params }: { params: Promise<{ wit
       <p className="text-sm text-muted-foreground">Withdrawal</p>
       <h1 className="mb-6 flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
         <Amount value={w.amount} symbol={w.token} />
-        <StatusBadge status={w.status} />
+        <StatusBadge kind="withdrawal" status={w.status} />
       </h1>
       <Card>
         <CardContent className="p-5">
