@@ -13,7 +13,7 @@ import { WithdrawalsTable } from "@/components/withdrawals/withdrawals-table";
 import { requireUser } from "@/lib/auth/current-user";
 import { loadWithdrawalsPage, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/dashboard/pages";
 import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
-import { statusLabel } from "@/lib/dashboard/wording";
+import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
 
 export const metadata: Metadata = { title: "Withdrawals" };
 
@@ -35,7 +35,7 @@ export default async function WithdrawalsPage({ searchParams }: { searchParams: 
       <div className="grid gap-6">
         <SendWithdrawalForm
           domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))}
-          tokens={tokens.map((t) => ({ id: t.tokenId, label: `${t.symbol} (${t.network})` }))}
+          tokens={tokens.map((t) => ({ id: t.tokenId, label: `${t.symbol} (${networkLabel(t.network)})` }))}
           twoFactor={user.totpEnabledAt !== null}
         />
         <Card>
