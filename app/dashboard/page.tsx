@@ -25,7 +25,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <PageHeader title="Overview" description="How your shop is getting paid." />
-      <div className="grid gap-6">
+      <div className="grid grid-cols-1 gap-6">
         {!checklist.complete && <Checklist steps={checklist.steps} />}
         {tanks.map((tank) => (
           <div
@@ -123,7 +123,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           </CardContent>
         </Card>
 
-        <div className="grid gap-6 lg:grid-cols-5">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
           <Card className="lg:col-span-3">
             <CardHeader className="flex-row items-center justify-between">
               <CardTitle>Recent payments</CardTitle>
@@ -192,7 +192,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               {balances.map((wallet) => (
                 <div key={wallet.domainId} className="grid gap-1.5">
                   <div className="flex items-center justify-between gap-2 text-sm">
-                    <span className="truncate font-medium">{wallet.domain}</span>
+                    <span className="min-w-0 truncate font-medium">{wallet.domain}</span>
                     <Address value={wallet.wallet} />
                   </div>
                   <ul className="grid gap-1 text-sm">

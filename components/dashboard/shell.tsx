@@ -49,7 +49,7 @@ export function DashboardShell({
               <DashboardNav onNavigate={() => setOpen(false)} />
             </DialogContent>
           </Dialog>
-          <Link href="/dashboard" className="lg:hidden" aria-label="BSC Pay dashboard">
+          <Link href="/dashboard" className="whitespace-nowrap lg:hidden" aria-label="BSC Pay dashboard">
             <Logo />
           </Link>
           <div className="ml-auto flex min-w-0 items-center gap-1">
@@ -60,7 +60,10 @@ export function DashboardShell({
             >
               <span className={`size-1.5 shrink-0 rounded-full ${network.testMode === "none" ? "bg-success" : "bg-warning"}`} aria-hidden />
               <span className="sr-only">Network: </span>
-              <span className="truncate">{network.label}</span>
+              <span className="truncate max-sm:sr-only">{network.label}</span>
+              <span className="truncate sm:hidden" aria-hidden>
+                {network.shortLabel}
+              </span>
             </span>
             <ThemeToggle />
             <UserMenu email={email} />

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { formatDateTime } from "@/components/dashboard/format";
 import { DeliveryResponse } from "@/components/domains/delivery-response";
 import { DeliveryStatusBadge } from "@/components/domains/delivery-status-badge";
+import { EventType } from "@/components/domains/event-type";
 import { RedeliverButton } from "@/components/domains/redeliver-button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { PaymentDelivery } from "@/lib/dashboard/payment-webhooks";
@@ -43,7 +44,7 @@ export function PaymentDeliveries({ deliveries }: { deliveries: PaymentDelivery[
           <TableRow key={d.deliveryId} data-delivery-id={d.deliveryId} data-event-type={d.eventType} data-status={d.status}>
             <TableCell>
               <span className="grid gap-0.5">
-                <span className="font-mono text-xs font-medium">{d.eventType}</span>
+                <EventType type={d.eventType} />
                 <span className="text-xs whitespace-nowrap text-muted-foreground sm:hidden">{formatDateTime(d.createdAt)}</span>
                 <span className="truncate text-xs text-muted-foreground md:hidden">{d.domain ?? d.endpointUrl}</span>
               </span>

@@ -5,6 +5,8 @@
  */
 
 const NETWORK_LABELS: Record<string, string> = { bsc: "BNB Smart Chain", "bsc-testnet": "BSC Testnet", local: "Local test chain" };
+/** The same, where a phone's top bar has room for a word or two. */
+const SHORT_LABELS: Record<string, string> = { bsc: "BSC", "bsc-testnet": "Testnet", local: "Local chain" };
 
 /** Networks whose tokens are worth nothing: the dashboard warns that it is in test mode. */
 const TEST_NETWORKS = new Set(["bsc-testnet", "local"]);
@@ -17,11 +19,17 @@ export function networkLabel(network: string): string {
  * What the top bar says about the configured networks, and whether to show the test-mode banner:
  * "all" when every network is a test one, "some" when test networks run beside BNB Smart Chain.
  */
-export function networkMode(networks: string[]): { label: string; testMode: "none" | "some" | "all"; testNetworks: string[] } {
+export function networkMode(networks: string[]): {
+  label: string;
+  shortLabel: string;
+  testMode: "none" | "some" | "all";
+  testNetworks: string[];
+} {
   const testNetworks = networks.filter((n) => TEST_NETWORKS.has(n)).map(networkLabel);
   const label = networks.length ? networks.map(networkLabel).join(" · ") : "No network configured";
   const testMode = testNetworks.length === 0 ? "none" : testNetworks.length === networks.length ? "all" : "some";
-  return { label, testMode, testNetworks };
+  const shortLabel = networks.length ? networks.map((n) => SHORT_LABELS[n] ?? n).join(" · ") : "No network";
+  return { label, shortLabel, testMode, testNetworks };
 }
 
 export type StatusKind = "payment" | "forward" | "withdrawal";

@@ -141,6 +141,7 @@ test("a second merchant never sees the first's data on any page", async ({ page 
     "/dashboard/tokens",
     "/dashboard/domains",
     "/dashboard/api-keys",
+    "/dashboard/webhooks",
   ]) {
     await page.goto(path);
     const body = await page.locator("main").innerText();

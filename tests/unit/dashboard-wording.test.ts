@@ -8,11 +8,12 @@ describe("dashboard wording", () => {
   });
 
   it("is in test mode when a network's tokens are worth nothing", () => {
-    expect(networkMode(["bsc"])).toEqual({ label: "BNB Smart Chain", testMode: "none", testNetworks: [] });
+    expect(networkMode(["bsc"])).toEqual({ label: "BNB Smart Chain", shortLabel: "BSC", testMode: "none", testNetworks: [] });
     expect(networkMode(["local"])).toMatchObject({ label: "Local test chain", testMode: "all" });
     expect(networkMode(["bsc-testnet"])).toMatchObject({ testMode: "all" });
     expect(networkMode(["bsc", "local"])).toEqual({
       label: "BNB Smart Chain · Local test chain",
+      shortLabel: "BSC · Local chain",
       testMode: "some",
       testNetworks: ["Local test chain"],
     });

@@ -60,7 +60,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           {/* biome-ignore lint/a11y/useSemanticElements: role=search on the form itself; the <search> element is missing from older Safari */}
           <form
             method="get"
-            className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-[1.6fr_repeat(5,1fr)_auto] lg:items-end"
+            className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-[2.2fr_repeat(5,1fr)_auto] lg:items-end"
             role="search"
             aria-label="Filter payments"
           >
@@ -72,7 +72,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
                   id="q"
                   name="q"
                   defaultValue={filters.q ?? ""}
-                  placeholder="Order, description, metadata, id, address, tx hash"
+                  placeholder="Order, description, metadata…"
                   aria-describedby="q-hint"
                   className="pl-8"
                 />
@@ -115,11 +115,15 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
               </NativeSelect>
             </div>
             <div className="grid gap-1.5">
-              <Label htmlFor="from">From (YYYY-MM-DD)</Label>
+              <Label htmlFor="from">
+                From<span className="sr-only"> (YYYY-MM-DD)</span>
+              </Label>
               <DateInput id="from" name="from" defaultValue={filters.from} />
             </div>
             <div className="grid gap-1.5">
-              <Label htmlFor="to">To (YYYY-MM-DD)</Label>
+              <Label htmlFor="to">
+                To<span className="sr-only"> (YYYY-MM-DD)</span>
+              </Label>
               <DateInput id="to" name="to" defaultValue={filters.to} />
             </div>
             <div className="col-span-2 flex gap-2 md:col-span-3 lg:col-span-1">

@@ -65,7 +65,7 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
         </div>
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>
             <CardTitle>Details</CardTitle>
@@ -73,7 +73,7 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
           <CardContent>
             {/* One grid for every row: labels in one column, values in the other, all aligned. */}
             <dl
-              className="grid grid-cols-[minmax(6.5rem,auto)_minmax(0,1fr)] items-baseline gap-x-4 gap-y-3 text-sm"
+              className="grid grid-cols-[minmax(0,6.5rem)_minmax(0,1fr)] sm:grid-cols-[max-content_minmax(0,1fr)] items-baseline gap-x-4 gap-y-3 text-sm"
               data-testid="payment-details"
             >
               {payment.orderId && <Row label="Order reference">{payment.orderId}</Row>}
