@@ -13,6 +13,7 @@ import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { requireUser } from "@/lib/auth/current-user";
 import { loadOverviewPage } from "@/lib/dashboard/pages";
+import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -24,7 +25,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <PageHeader title="Overview" description="How your shop is getting paid." />
-      <div className="grid gap-6">
+      <div className="grid grid-cols-1 gap-6">
         {!checklist.complete && <Checklist steps={checklist.steps} />}
         {tanks.map((tank) => (
           <div
@@ -34,13 +35,31 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           >
             <Fuel className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
             <p>
-              <span className="font-medium">The {tank.network} gas tank is low</span>
+              <span className="font-medium">The gas tank on {networkLabel(tank.network)} is low</span>
               {tank.balance !== null && <> ({tank.balance} BNB)</>}
               {tank.waitingForwards > 0 && <>; {tank.waitingForwards} forward(s) wait for it</>}. Your operator refills it at{" "}
               <Address value={tank.address} />.
             </p>
           </div>
         ))}
+
+        <section aria-label="Money received" className="grid gap-4" data-testid="volume-figure">
+          <Card>
+            <CardContent className="grid gap-1 p-5">
+              <span className="text-sm text-muted-foreground">Received in the last {range} days</span>
+              {volume.totals.length === 0 ? (
+                <span className="text-3xl font-semibold tabular-nums">0</span>
+              ) : (
+                <span className="flex flex-wrap gap-x-6 gap-y-1 text-3xl font-semibold">
+                  {volume.totals.map((t) => (
+                    <Amount key={t.symbol} value={t.total} symbol={t.symbol} />
+                  ))}
+                </span>
+              )}
+              <span className="text-xs text-muted-foreground">Completed payments, by token.</span>
+            </CardContent>
+          </Card>
+        </section>
 
         <section aria-label="Payments by status" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
           {(["completed", "pending", "expired", "cancelled"] as const).map((status) => (
@@ -51,7 +70,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             >
               <Card className="h-full transition-colors hover:bg-accent/50">
                 <CardContent className="grid gap-1 p-4">
-                  <span className="text-sm text-muted-foreground capitalize">{status}</span>
+                  <span className="text-sm text-muted-foreground">{statusLabel("payment", status)}</span>
                   <span className="text-2xl font-semibold tabular-nums">{counts[status]}</span>
                 </CardContent>
               </Card>
@@ -104,7 +123,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           </CardContent>
         </Card>
 
-        <div className="grid gap-6 lg:grid-cols-5">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
           <Card className="lg:col-span-3">
             <CardHeader className="flex-row items-center justify-between">
               <CardTitle>Recent payments</CardTitle>
@@ -117,10 +136,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                 <EmptyState
                   icon={CreditCard}
                   title="No payments yet"
-                  description="Create one with your API key: POST /api/v1/payment/create."
+                  description="Create one here for an invoice, or let your shop create them with its API key."
                   action={
-                    <Link href="/docs" className={buttonVariants({ variant: "outline", size: "sm" })}>
-                      API reference
+                    <Link href="/dashboard/payments/new" className={buttonVariants({ variant: "outline", size: "sm" })}>
+                      Create a payment
                     </Link>
                   }
                 />
@@ -140,6 +159,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                           <Link href={`/dashboard/payments/${p.sessionId}`} className="font-medium underline-offset-4 hover:underline">
                             <Amount value={p.amount} symbol={p.token} />
                           </Link>
+                          <span className="block text-xs whitespace-nowrap text-muted-foreground sm:hidden">
+                            {formatDateTime(p.createdAt)}
+                          </span>
                         </TableCell>
                         <TableCell>
                           <StatusBadge status={p.status} />
@@ -159,19 +181,33 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               <CardDescription>Balances read from the chain.</CardDescription>
             </CardHeader>
             <CardContent className="grid gap-4">
-              {balances.length === 0 && <p className="text-sm text-muted-foreground">Add a domain to get its withdrawal wallet.</p>}
+              {balances.length === 0 && (
+                <p className="text-sm text-muted-foreground">
+                  <Link href="/dashboard/domains" className="font-medium text-foreground underline underline-offset-4">
+                    Add a domain
+                  </Link>{" "}
+                  to get its withdrawal wallet.
+                </p>
+              )}
               {balances.map((wallet) => (
                 <div key={wallet.domainId} className="grid gap-1.5">
                   <div className="flex items-center justify-between gap-2 text-sm">
-                    <span className="truncate font-medium">{wallet.domain}</span>
+                    <span className="min-w-0 truncate font-medium">{wallet.domain}</span>
                     <Address value={wallet.wallet} />
                   </div>
                   <ul className="grid gap-1 text-sm">
-                    {wallet.balances.length === 0 && <li className="text-muted-foreground">No tokens registered.</li>}
+                    {wallet.balances.length === 0 && (
+                      <li className="text-muted-foreground">
+                        No tokens yet.{" "}
+                        <Link href="/dashboard/tokens" className="font-medium text-foreground underline underline-offset-4">
+                          Register a token
+                        </Link>
+                      </li>
+                    )}
                     {wallet.balances.map((b) => (
                       <li key={b.tokenId} className="flex justify-between gap-2">
                         <span className="text-muted-foreground">
-                          {b.symbol} <span className="text-xs">({b.network})</span>
+                          {b.symbol} <span className="text-xs">({networkLabel(b.network)})</span>
                         </span>
                         {b.balance === null ? (
                           <span className="text-muted-foreground">unavailable</span>

@@ -8,6 +8,7 @@ import { changePasswordAction } from "@/app/_actions/account";
 import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { useRequiredFilled } from "@/components/ui/use-required-filled";
 
 /**
  * A changed password ends every session issued before it, this browser's too: the form signs this
@@ -17,6 +18,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
   const [pending, start] = useTransition();
+  const { filled, formProps } = useRequiredFilled();
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -41,7 +43,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
     });
   };
   return (
-    <form onSubmit={submit} method="post" className="grid max-w-sm gap-4" noValidate>
+    <form {...formProps} onSubmit={submit} method="post" className="grid max-w-sm gap-4" noValidate>
       <FormError>{error}</FormError>
       <Field label="Current password" error={errors.currentPassword}>
         {(control) => <Input {...control} name="currentPassword" type="password" autoComplete="current-password" required />}
@@ -49,7 +51,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
       <Field label="New password" error={errors.newPassword} hint="At least 10 characters.">
         {(control) => <Input {...control} name="newPassword" type="password" autoComplete="new-password" minLength={10} required />}
       </Field>
-      <Button type="submit" disabled={pending} className="justify-self-start">
+      <Button type="submit" disabled={pending || !filled} className="justify-self-start">
         {pending && <Loader2 className="animate-spin" aria-hidden />} Change password
       </Button>
     </form>

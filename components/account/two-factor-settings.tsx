@@ -17,6 +17,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { useRequiredFilled } from "@/components/ui/use-required-filled";
 import type { TwoFactorStatus } from "@/lib/users/two-factor";
 
 type Enrolling = { secret: string; qrCode: string };
@@ -28,6 +29,7 @@ export function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
   const [codes, setCodes] = useState<string[] | null>(null);
   const [error, setError] = useState<string>();
   const [pending, start] = useTransition();
+  const { filled, formProps } = useRequiredFilled();
 
   const begin = () =>
     start(async () => {
@@ -80,7 +82,7 @@ export function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
             </div>
           </div>
         </div>
-        <form onSubmit={confirm} className="grid max-w-sm gap-3" noValidate>
+        <form {...formProps} onSubmit={confirm} className="grid max-w-sm gap-3" noValidate>
           <Field label="Code from the app" error={error}>
             {(control) => (
               <Input
@@ -95,7 +97,7 @@ export function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
             )}
           </Field>
           <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={pending}>
+            <Button type="submit" disabled={pending || !filled}>
               {pending && <Loader2 className="animate-spin" aria-hidden />} Turn on
             </Button>
             <Button type="button" variant="ghost" onClick={() => setEnrolling(null)}>
@@ -193,6 +195,7 @@ function CodeDialog(props: {
   const [open, setOpen] = useState(false);
   const [errors, setErrors] = useState<{ code?: string; form?: string }>({});
   const [pending, start] = useTransition();
+  const { filled, formProps } = useRequiredFilled();
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const code = String(new FormData(event.currentTarget).get("code") ?? "");
@@ -221,7 +224,7 @@ function CodeDialog(props: {
           <DialogTitle>{props.title}</DialogTitle>
           <DialogDescription>{props.description}</DialogDescription>
         </DialogHeader>
-        <form onSubmit={submit} className="grid gap-4" noValidate>
+        <form {...formProps} onSubmit={submit} className="grid gap-4" noValidate>
           <FormError>{errors.form}</FormError>
           <Field label={props.allowRecovery ? "Code or recovery code" : "Code from the app"} error={errors.code}>
             {(control) => (
@@ -229,7 +232,7 @@ function CodeDialog(props: {
             )}
           </Field>
           <DialogFooter>
-            <Button type="submit" variant={props.destructive ? "destructive" : "default"} disabled={pending}>
+            <Button type="submit" variant={props.destructive ? "destructive" : "default"} disabled={pending || !filled}>
               {pending && <Loader2 className="animate-spin" aria-hidden />} {props.submit}
             </Button>
           </DialogFooter>

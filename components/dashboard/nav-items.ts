@@ -1,13 +1,50 @@
-import { ArrowUpRight, Coins, CreditCard, Fuel, Globe, KeyRound, LayoutDashboard, Package, Settings } from "lucide-react";
+import {
+  ArrowUpRight,
+  BookOpen,
+  Coins,
+  CreditCard,
+  Fuel,
+  Globe,
+  KeyRound,
+  LayoutDashboard,
+  type LucideIcon,
+  Package,
+  Settings,
+  Webhook,
+} from "lucide-react";
 
-export const NAV_ITEMS = [
-  { href: "/dashboard", label: "Overview", icon: LayoutDashboard, exact: true },
-  { href: "/dashboard/payments", label: "Payments", icon: CreditCard },
-  { href: "/dashboard/withdrawals", label: "Withdrawals", icon: ArrowUpRight },
-  { href: "/dashboard/gas", label: "Gas usage", icon: Fuel },
-  { href: "/dashboard/tokens", label: "Tokens", icon: Coins },
-  { href: "/dashboard/domains", label: "Domains", icon: Globe },
-  { href: "/dashboard/api-keys", label: "API keys", icon: KeyRound },
-  { href: "/dashboard/package", label: "Package", icon: Package },
-  { href: "/dashboard/settings", label: "Settings", icon: Settings },
-] as const;
+export interface NavItem {
+  href: string;
+  label: string;
+  icon: LucideIcon;
+  /** Active only on this exact path (the overview), not on the pages below it. */
+  exact?: boolean;
+}
+
+/**
+ * The sidebar, in groups. Settings (password, two-factor, sessions) lives here only: the account
+ * menu in the top bar holds who is signed in and Sign out.
+ */
+export const NAV_GROUPS: { label: string | null; items: NavItem[] }[] = [
+  {
+    label: null,
+    items: [
+      { href: "/dashboard", label: "Overview", icon: LayoutDashboard, exact: true },
+      { href: "/dashboard/payments", label: "Payments", icon: CreditCard },
+      { href: "/dashboard/withdrawals", label: "Withdrawals", icon: ArrowUpRight },
+      { href: "/dashboard/gas", label: "Gas usage", icon: Fuel },
+      { href: "/dashboard/tokens", label: "Tokens", icon: Coins },
+      { href: "/dashboard/domains", label: "Domains", icon: Globe },
+      { href: "/dashboard/package", label: "Package", icon: Package },
+      { href: "/dashboard/settings", label: "Settings", icon: Settings },
+    ],
+  },
+  {
+    label: "Developers",
+    items: [
+      { href: "/dashboard/api-keys", label: "API keys", icon: KeyRound },
+      { href: "/dashboard/webhooks", label: "Webhooks", icon: Webhook },
+      { href: "/docs", label: "Docs", icon: BookOpen },
+    ],
+  },
+];

@@ -1,17 +1,26 @@
 "use client";
 
-import { Menu } from "lucide-react";
+import { FlaskConical, Menu } from "lucide-react";
 import Link from "next/link";
 import { type ReactNode, useState } from "react";
 import { Logo } from "@/components/brand/logo";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import type { networkMode } from "@/lib/dashboard/wording";
 import { DashboardNav } from "./nav";
 import { UserMenu } from "./user-menu";
 
 /** Sidebar on wide screens, a top bar with a menu on phones; content in a readable column. */
-export function DashboardShell({ email, networkLabel, children }: { email: string; networkLabel: string; children: ReactNode }) {
+export function DashboardShell({
+  email,
+  network,
+  children,
+}: {
+  email: string;
+  network: ReturnType<typeof networkMode>;
+  children: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <div className="min-h-dvh bg-muted/30 lg:grid lg:grid-cols-[15rem_1fr]">
@@ -24,7 +33,6 @@ export function DashboardShell({ email, networkLabel, children }: { email: strin
           <Logo />
         </Link>
         <DashboardNav />
-        <p className="mt-auto px-2 text-xs text-muted-foreground">{networkLabel}</p>
       </aside>
       <div className="flex min-w-0 flex-col">
         <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:px-6">
@@ -41,14 +49,38 @@ export function DashboardShell({ email, networkLabel, children }: { email: strin
               <DashboardNav onNavigate={() => setOpen(false)} />
             </DialogContent>
           </Dialog>
-          <Link href="/dashboard" className="lg:hidden" aria-label="BSC Pay dashboard">
+          <Link href="/dashboard" className="whitespace-nowrap lg:hidden" aria-label="BSC Pay dashboard">
             <Logo />
           </Link>
-          <div className="ml-auto flex items-center gap-1">
+          <div className="ml-auto flex min-w-0 items-center gap-1">
+            <span
+              className="mr-1 inline-flex min-w-0 items-center gap-1.5 rounded-full border px-2.5 py-0.5 text-xs font-medium"
+              data-testid="network"
+              title={`Network: ${network.label}`}
+            >
+              <span className={`size-1.5 shrink-0 rounded-full ${network.testMode === "none" ? "bg-success" : "bg-warning"}`} aria-hidden />
+              <span className="sr-only">Network: </span>
+              <span className="truncate max-sm:sr-only">{network.label}</span>
+              <span className="truncate sm:hidden" aria-hidden>
+                {network.shortLabel}
+              </span>
+            </span>
             <ThemeToggle />
             <UserMenu email={email} />
           </div>
         </header>
+        {network.testMode !== "none" && (
+          <div
+            role="note"
+            data-testid="test-mode"
+            className="flex items-center justify-center gap-2 border-b border-warning/40 bg-warning/15 px-4 py-2 text-center text-sm font-medium"
+          >
+            <FlaskConical className="size-4 shrink-0" aria-hidden />
+            {network.testMode === "all"
+              ? "Test mode: payments use test tokens, not real money."
+              : `Test mode on ${network.testNetworks.join(" and ")}: payments there use test tokens, not real money.`}
+          </div>
+        )}
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 lg:py-8">
           {children}
         </main>

@@ -1,25 +1,12 @@
 import { Badge } from "@/components/ui/badge";
+import { type StatusKind, statusLabel, statusTone } from "@/lib/dashboard/wording";
 
-const TONES: Record<string, "success" | "warning" | "danger" | "neutral"> = {
-  completed: "success",
-  pending: "warning",
-  submitted: "warning",
-  gas_sent: "warning",
-  sweep_sent: "warning",
-  batched: "warning",
-  expired: "neutral",
-  cancelled: "neutral",
-  failed: "danger",
-  held: "danger",
-};
-
-const LABELS: Record<string, string> = { gas_sent: "gas sent", sweep_sent: "sweeping", batched: "sweeping (batch)" };
-
-export function StatusBadge({ status }: { status: string }) {
+/** Every status on the dashboard, in one look and one capitalisation ("Completed", "Sending to your wallet"). */
+export function StatusBadge({ status, kind = "payment" }: { status: string; kind?: StatusKind }) {
   return (
-    <Badge variant={TONES[status] ?? "neutral"} data-status={status}>
+    <Badge variant={statusTone(status)} data-status={status}>
       <span className="size-1.5 rounded-full bg-current" aria-hidden />
-      {LABELS[status] ?? status}
+      {statusLabel(kind, status)}
     </Badge>
   );
 }

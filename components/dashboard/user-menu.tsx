@@ -1,7 +1,6 @@
 "use client";
 
-import { LogOut, Settings, UserRound } from "lucide-react";
-import Link from "next/link";
+import { LogOut, UserRound } from "lucide-react";
 import { signOut } from "next-auth/react";
 import { Button } from "@/components/ui/button";
 import {
@@ -24,11 +23,6 @@ export function UserMenu({ email }: { email: string }) {
       <DropdownMenuContent align="end" className="w-56">
         <DropdownMenuLabel className="truncate">{email}</DropdownMenuLabel>
         <DropdownMenuSeparator />
-        <DropdownMenuItem asChild>
-          <Link href="/dashboard/settings">
-            <Settings aria-hidden /> Settings
-          </Link>
-        </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => signOut({ callbackUrl: "/login" })}>
           <LogOut aria-hidden /> Sign out
         </DropdownMenuItem>

@@ -24,7 +24,7 @@ export function AddDomainForm() {
       setError(undefined);
       setDomain("");
       toast.success(`${result.data.domain} whitelisted`, {
-        description: `domainId ${result.data.domainId}; its withdrawal wallet is ready.`,
+        description: "Its withdrawal wallet is ready.",
       });
       router.refresh();
     });

@@ -11,6 +11,7 @@ import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import type { DeliveryView } from "@/lib/webhooks/deliveries";
 import { DeliveryResponse } from "./delivery-response";
 import { DeliveryStatusBadge, deliveryState } from "./delivery-status-badge";
+import { EventType } from "./event-type";
 import { formatTime, fullDateTime } from "./format-time";
 import { RedeliverButton } from "./redeliver-button";
 
@@ -39,7 +40,7 @@ const columns = [
     header: "Event",
     cell: ({ row }) => (
       <span className="grid gap-0.5">
-        <span className="font-mono text-xs font-medium">{row.original.eventType}</span>
+        <EventType type={row.original.eventType} />
         {/* On phones the Created column is hidden: keep the time under the event. */}
         <time
           dateTime={row.original.createdAt}

@@ -33,9 +33,7 @@ export function DomainCard({
             </Badge>
           )}
         </div>
-        <CardDescription>
-          domainId {d.domainId} · added {formatDate(d.createdAt)}
-        </CardDescription>
+        <CardDescription>Added {formatDate(d.createdAt)}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6 md:grid-cols-[1fr_16rem]">
         {/* Keyed by the saved values: a change made elsewhere (API, another tab) resets the form to it. */}

@@ -2,6 +2,7 @@
 
 import { createColumnHelper, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import Link from "next/link";
+import type { KeyboardEvent } from "react";
 import { Address } from "@/components/dashboard/address";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
@@ -9,26 +10,57 @@ import { Badge } from "@/components/ui/badge";
 import { DataTableCells, DataTableHeader } from "@/components/ui/data-table";
 import { Table, TableBody, TableRow } from "@/components/ui/table";
 import type { UserPaymentRow } from "@/lib/dashboard/user-payments";
+import { networkLabel, orderLabel } from "@/lib/dashboard/wording";
 
 const column = createColumnHelper<UserPaymentRow>();
+
+function OrderText({ row, className }: { row: UserPaymentRow; className?: string }) {
+  const label = orderLabel(row);
+  if (!label) return <span className={`text-muted-foreground ${className ?? ""}`}>—</span>;
+  return (
+    <span
+      className={`block max-w-[14rem] truncate ${label.kind === "orderId" ? "font-medium" : label.kind === "metadata" ? "font-mono text-xs text-muted-foreground" : ""} ${className ?? ""}`}
+      title={label.text}
+      data-order-kind={label.kind}
+    >
+      {label.text}
+    </span>
+  );
+}
 
 const columns = [
   column.accessor("amount", {
     header: "Amount",
     cell: ({ row }) => (
-      <Link href={`/dashboard/payments/${row.original.sessionId}`} className="font-medium underline-offset-4 hover:underline">
-        <Amount value={row.original.amount} symbol={row.original.token} />
-      </Link>
+      <span className="grid gap-0.5">
+        {/* The row's link: its ::after covers the whole row, so a click anywhere on it opens the payment. */}
+        <Link
+          href={`/dashboard/payments/${row.original.sessionId}`}
+          data-row-link
+          className="font-medium underline-offset-4 after:absolute after:inset-0 hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+        >
+          <Amount value={row.original.amount} symbol={row.original.token} />
+        </Link>
+        {/* On phones the Order and Created columns are hidden: keep both under the amount. */}
+        <OrderText row={row.original} className="text-xs sm:hidden" />
+        <span className="text-xs whitespace-nowrap text-muted-foreground sm:hidden">{formatDateTime(row.original.createdAt)}</span>
+      </span>
     ),
+  }),
+  column.display({
+    id: "order",
+    header: "Order",
+    meta: { className: "hidden sm:table-cell" },
+    cell: ({ row }) => <OrderText row={row.original} />,
   }),
   column.accessor("status", {
     header: "Status",
     cell: ({ row }) => (
       <span className="flex flex-wrap items-center gap-1">
         <StatusBadge status={row.original.status} />
-        {row.original.overpaid && <Badge variant="outline">overpaid</Badge>}
-        {row.original.late && <Badge variant="outline">late</Badge>}
-        {row.original.receivedAmount && row.original.status !== "completed" && <Badge variant="outline">partial</Badge>}
+        {row.original.overpaid && <Badge variant="outline">Overpaid</Badge>}
+        {row.original.late && <Badge variant="outline">Late</Badge>}
+        {row.original.receivedAmount && row.original.status !== "completed" && <Badge variant="outline">Partial</Badge>}
       </span>
     ),
   }),
@@ -39,13 +71,14 @@ const columns = [
   }),
   column.accessor("depositAddress", {
     header: "Deposit address",
-    meta: { className: "hidden lg:table-cell" },
-    cell: ({ getValue }) => <Address value={getValue()} />,
+    meta: { className: "hidden xl:table-cell" },
+    // Above the row's link, so its tooltip and copy button stay usable.
+    cell: ({ getValue }) => <Address value={getValue()} className="relative z-10" />,
   }),
   column.accessor("network", {
     header: "Network",
     meta: { className: "hidden xl:table-cell" },
-    cell: ({ getValue }) => <span className="text-muted-foreground">{getValue()}</span>,
+    cell: ({ getValue }) => <span className="whitespace-nowrap text-muted-foreground">{networkLabel(getValue())}</span>,
   }),
   column.accessor("createdAt", {
     header: "Created",
@@ -54,14 +87,27 @@ const columns = [
   }),
 ];
 
+/** Up and down arrows move between the rows' links (Tab does too); Enter opens one. */
+function moveBetweenRows(event: KeyboardEvent<HTMLTableSectionElement>) {
+  if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+  const target = event.target as HTMLElement;
+  if (!target.matches("a[data-row-link]")) return;
+  const row = target.closest("tr");
+  const next = event.key === "ArrowDown" ? row?.nextElementSibling : row?.previousElementSibling;
+  const link = next?.querySelector<HTMLElement>("a[data-row-link]");
+  if (!link) return;
+  event.preventDefault();
+  link.focus();
+}
+
 export function PaymentsTable({ rows }: { rows: UserPaymentRow[] }) {
   const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: (row) => row.sessionId });
   return (
-    <Table>
+    <Table aria-label="Payments">
       <DataTableHeader table={table} />
-      <TableBody>
+      <TableBody onKeyDown={moveBetweenRows}>
         {table.getRowModel().rows.map((row) => (
-          <TableRow key={row.id} data-session-id={row.original.sessionId}>
+          <TableRow key={row.id} data-session-id={row.original.sessionId} className="relative cursor-pointer focus-within:bg-muted/50">
             <DataTableCells row={row} />
           </TableRow>
         ))}

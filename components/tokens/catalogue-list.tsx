@@ -8,6 +8,7 @@ import { registerTokenAction } from "@/app/dashboard/_actions/tokens";
 import { Address } from "@/components/dashboard/address";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { networkLabel } from "@/lib/dashboard/wording";
 
 export interface CatalogueEntry {
   network: string;
@@ -17,6 +18,8 @@ export interface CatalogueEntry {
   decimals: number;
   minForward: string;
   registered: boolean;
+  /** The contract on the network's block explorer (none for the local test chain). */
+  explorerUrl: string | null;
 }
 
 /** The gateway's accepted tokens, each with what will be saved (symbol, decimals) and a register button. */
@@ -31,7 +34,9 @@ export function CatalogueList({ entries }: { entries: CatalogueEntry[] }) {
       setBusy(null);
       if (!result.ok) toast.error("Token not registered", { description: result.error });
       else
-        toast.success(`${result.data.symbol} registered`, { description: `tokenId ${result.data.tokenId}: use it in payment requests.` });
+        toast.success(`${result.data.symbol} registered`, {
+          description: `Token #${result.data.tokenId}: you can take payments in it now.`,
+        });
       router.refresh();
     });
   };
@@ -49,7 +54,7 @@ export function CatalogueList({ entries }: { entries: CatalogueEntry[] }) {
                 {entry.symbol} <span className="font-normal text-muted-foreground">· {entry.name}</span>
               </p>
               <p className="text-xs text-muted-foreground">
-                {entry.network} · {entry.decimals} decimals · swept from {entry.minForward} {entry.symbol}
+                {networkLabel(entry.network)} · {entry.decimals} decimals · paid out from {entry.minForward} {entry.symbol}
               </p>
             </div>
             {entry.registered ? (
@@ -61,13 +66,13 @@ export function CatalogueList({ entries }: { entries: CatalogueEntry[] }) {
                 size="sm"
                 onClick={() => register(entry)}
                 disabled={busy !== null}
-                aria-label={`Register ${entry.symbol} on ${entry.network}`}
+                aria-label={`Register ${entry.symbol} on ${networkLabel(entry.network)}`}
               >
                 {busy === entry.contractAddress ? <Loader2 className="animate-spin" aria-hidden /> : <Plus aria-hidden />} Register
               </Button>
             )}
           </div>
-          <Address value={entry.contractAddress} className="text-muted-foreground" />
+          <Address value={entry.contractAddress} href={entry.explorerUrl} className="text-muted-foreground" />
         </li>
       ))}
     </ul>

@@ -1,13 +1,14 @@
 "use client";
 
 import { Loader2, Send } from "lucide-react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { getAddress, isAddress } from "viem";
 import { sendWithdrawalAction, withdrawalBalanceAction } from "@/app/dashboard/_actions/withdrawals";
 import { groupDigits } from "@/components/dashboard/format";
-import { Button } from "@/components/ui/button";
+import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field, FormError } from "@/components/ui/field";
@@ -108,6 +109,18 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
           <CardTitle>Send a withdrawal</CardTitle>
           <CardDescription>You need a domain (its wallet pays) and a registered token first.</CardDescription>
         </CardHeader>
+        <CardContent className="flex flex-wrap gap-2">
+          {domains.length === 0 && (
+            <Link href="/dashboard/domains" className={buttonVariants({ variant: "outline", size: "sm" })}>
+              Add a domain
+            </Link>
+          )}
+          {tokens.length === 0 && (
+            <Link href="/dashboard/tokens" className={buttonVariants({ variant: "outline", size: "sm" })}>
+              Register a token
+            </Link>
+          )}
+        </CardContent>
       </Card>
     );
   }
@@ -208,7 +221,7 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
             )}
           </Field>
           <div className="md:col-span-2">
-            <Button type="submit" disabled={pending || !requestId}>
+            <Button type="submit" disabled={pending || !requestId || !amount.trim() || !toAddress.trim()}>
               <Send aria-hidden /> Review withdrawal
             </Button>
           </div>
@@ -256,7 +269,7 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
               <Button variant="outline" onClick={() => setConfirming(false)} disabled={pending}>
                 Back
               </Button>
-              <Button onClick={send} disabled={pending}>
+              <Button onClick={send} disabled={pending || (twoFactor && !code.trim())}>
                 {pending && <Loader2 className="animate-spin" aria-hidden />}
                 {pending ? "Sending…" : "Send withdrawal"}
               </Button>

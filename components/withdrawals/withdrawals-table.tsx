@@ -37,7 +37,7 @@ const columns = [
     header: "Status",
     cell: ({ row }) => (
       <span className="grid gap-1">
-        <StatusBadge status={row.original.status} />
+        <StatusBadge kind="withdrawal" status={row.original.status} />
         {row.original.failureReason && <span className="max-w-xs text-xs text-destructive">{row.original.failureReason}</span>}
       </span>
     ),

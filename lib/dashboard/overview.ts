@@ -84,7 +84,7 @@ export async function onboarding(db: Db, userId: number) {
     { id: "token", label: "Register a token", href: "/dashboard/tokens", done: token !== undefined },
     { id: "domain", label: "Whitelist your shop's domain", href: "/dashboard/domains", done: domain !== undefined },
     { id: "api-key", label: "Create an API key", href: "/dashboard/api-keys", done: key !== undefined },
-    { id: "payment", label: "Create your first payment", href: "/docs", done: payment !== undefined },
+    { id: "payment", label: "Create your first payment", href: "/dashboard/payments/new", done: payment !== undefined },
   ];
   return { steps, complete: steps.every((s) => s.done) };
 }

@@ -18,6 +18,7 @@ import { getUserWithdrawal, listUserWithdrawals } from "../withdrawals/user-with
 import { getGasUsage } from "./gas-usage";
 import { lowGasTanks, onboarding, paymentsByStatus, recentPayments, volumeByDay, walletBalances } from "./overview";
 import { getUserPayment } from "./payment-detail";
+import { deliveriesOfSession } from "./payment-webhooks";
 import { listUserPayments, type PaymentFilters, streamUserPayments } from "./user-payments";
 import { bnbBalanceOf } from "./wallet-balances";
 import { deliveriesOfDomain, EMPTY_SUMMARY, webhookSummaries } from "./webhooks";
@@ -99,9 +100,46 @@ export async function openPaymentsExport(userId: number, filters: PaymentFilters
   return streamUserPayments(await getDb(), userId, filters);
 }
 
-/** `/dashboard/payments/<sessionId>`: one payment and its timeline (NOT_FOUND when it is not the user's). */
+/** `/dashboard/payments/<sessionId>`: one payment, its timeline and its webhook deliveries (NOT_FOUND when it is not the user's). */
 export async function loadPaymentPage(userId: number, sessionId: string) {
-  return getUserPayment(await getDb(), userId, sessionId);
+  const db = await getDb();
+  const payment = await getUserPayment(db, userId, sessionId);
+  const deliveries = await deliveriesOfSession(db, userId, { id: payment.sessionId, createdAt: new Date(payment.createdAt) });
+  return { ...payment, deliveries };
+}
+
+/**
+ * `/dashboard/payments/new`: the tokens and domains the form offers, and what blocks creating a
+ * payment (no package, no token, no domain) so the page can link to the fix instead.
+ */
+export async function loadCreatePaymentPage(userId: number) {
+  const db = await getDb();
+  const [current, tokens, domains] = await Promise.all([getPackage(db, userId), listTokens(db, userId), listDomains(db, userId)]);
+  const blockers = [
+    ...(current.plan ? [] : (["package"] as const)),
+    ...(current.plan && current.usage.remaining === 0 ? (["quota"] as const) : []),
+    ...(tokens.length ? [] : (["token"] as const)),
+    ...(domains.length ? [] : (["domain"] as const)),
+  ];
+  return { tokens, domains, blockers };
+}
+
+/** Deliveries each domain card of `/dashboard/webhooks` shows. */
+const WEBHOOKS_PAGE_DELIVERIES = 10;
+
+/** `/dashboard/webhooks`: every domain with its endpoint (or none yet), trouble counts and its latest deliveries. */
+export async function loadWebhooksPage(userId: number) {
+  const db = await getDb();
+  const [domains, summaries] = await Promise.all([listDomains(db, userId), webhookSummaries(db, userId)]);
+  return Promise.all(
+    domains.map(async (domain) => ({
+      domain,
+      summary: summaries.get(domain.domainId) ?? EMPTY_SUMMARY,
+      deliveries: domain.webhookSecret
+        ? await deliveriesOfDomain(db, userId, domain.domainId, { page: 1, limit: WEBHOOKS_PAGE_DELIVERIES })
+        : null,
+    })),
+  );
 }
 
 /** `/dashboard/withdrawals`: one page of withdrawals, and the domains and tokens the send form offers. */

@@ -42,7 +42,7 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
   await page.goto("/dashboard/tokens");
   const dusd = page.locator('li[data-symbol="DUSD"]');
   await expect(dusd).toContainText("18 decimals");
-  await dusd.getByRole("button", { name: "Register DUSD on local" }).click();
+  await dusd.getByRole("button", { name: "Register DUSD on Local test chain" }).click();
   await expectToast(page, "DUSD registered");
   await expect(dusd.getByText("Registered")).toBeVisible();
 
@@ -73,15 +73,15 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
 
   // Simulate it, watch it complete and forward.
   await page.goto(`/dashboard/payments/${first.sessionId}`);
-  await expect(page.getByText("pending", { exact: true })).toBeVisible();
+  await expect(page.locator("h1").getByText("Pending", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Simulate payment" }).click();
   await expectToast(page, "Payment sent from the demo wallet");
   await expect(page.locator('[data-event="deposit"]')).toContainText("25 DUSD", { timeout: 30_000 });
   await expect(page.locator('[data-event="forward"][data-status="completed"]')).toBeVisible({ timeout: 45_000 });
-  await expect(page.locator("h1").getByText("completed")).toBeVisible();
+  await expect(page.locator("h1").getByText("Completed")).toBeVisible();
 
   await page.goto("/dashboard/payments?status=completed");
-  await expect(page.locator(`tr[data-session-id="${first.sessionId}"]`)).toContainText("completed");
+  await expect(page.locator(`tr[data-session-id="${first.sessionId}"]`)).toContainText("Completed");
 
   // A withdrawal from the domain's wallet, which received the forwarded payment.
   await page.goto("/dashboard/withdrawals");
@@ -141,6 +141,7 @@ test("a second merchant never sees the first's data on any page", async ({ page 
     "/dashboard/tokens",
     "/dashboard/domains",
     "/dashboard/api-keys",
+    "/dashboard/webhooks",
   ]) {
     await page.goto(path);
     const body = await page.locator("main").innerText();
@@ -164,6 +165,7 @@ test("a second merchant never sees the first's data on any page", async ({ page 
 const PAGES = [
   ["overview", "/dashboard"],
   ["payments", "/dashboard/payments"],
+  ["payment-new", "/dashboard/payments/new"],
   ["payment-detail", "PAYMENT"],
   ["withdrawals", "/dashboard/withdrawals"],
   ["withdrawal-detail", "WITHDRAWAL"],
@@ -171,6 +173,7 @@ const PAGES = [
   ["tokens", "/dashboard/tokens"],
   ["domains", "/dashboard/domains"],
   ["api-keys", "/dashboard/api-keys"],
+  ["webhooks", "/dashboard/webhooks"],
   ["package", "/dashboard/package"],
   ["settings", "/dashboard/settings"],
 ] as const;

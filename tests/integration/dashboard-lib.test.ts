@@ -165,6 +165,8 @@ describe("dashboard data", () => {
       ["api-key", false],
       ["payment", false],
     ]);
+    // The last step opens the dashboard's own create form, not the API docs.
+    expect(steps.steps.at(-1)?.href).toBe("/dashboard/payments/new");
   });
 
   it("changes a password only with the current one", async () => {

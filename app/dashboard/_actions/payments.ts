@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { createDashboardPayment, type DashboardPayment, dashboardPaymentSchema } from "@/lib/dashboard/create-payment";
 import { cancelUserPayment } from "@/lib/dashboard/payment-detail";
 import { type ActionResult, runAction } from "@/lib/http/server-action";
 import { simulatePayment } from "@/lib/seed/simulate-payment";
@@ -18,4 +19,11 @@ export async function simulatePaymentAction(sessionId: string): Promise<ActionRe
   return runAction(sessionIdSchema, { sessionId }, async ({ db, user }, { sessionId: id }) => ({
     txHash: (await simulatePayment(db, user.id, id)).txHash,
   }));
+}
+
+/** A one-off payment from the dashboard (no API key): the same checks and quota as the API's create. */
+export async function createPaymentAction(input: unknown): Promise<ActionResult<DashboardPayment>> {
+  const result = await runAction(dashboardPaymentSchema, input, ({ db, user }, data) => createDashboardPayment(db, user.id, data));
+  if (result.ok) revalidatePath("/dashboard/payments");
+  return result;
 }

@@ -40,5 +40,6 @@ export async function redeliverAction(deliveryId: number): Promise<ActionResult<
     return redeliver(db, user.id, data.deliveryId);
   });
   revalidatePath("/dashboard/domains");
+  revalidatePath("/dashboard/webhooks");
   return result;
 }

@@ -34,7 +34,7 @@ export default async function PackagePage() {
             <CardDescription>
               {current.plan
                 ? `Active since ${formatDate(current.startsAt)}${current.endsAt ? `, until ${formatDate(current.endsAt)}` : ""}.`
-                : "Choose a plan below: creating payments answers NO_PACKAGE until you do."}
+                : "Choose a plan below: you can create payments once you have one."}
             </CardDescription>
           </CardHeader>
           {current.plan && (
@@ -52,7 +52,7 @@ export default async function PackagePage() {
               )}
               {current.usage.remaining === 0 && (
                 <p className="text-sm text-destructive">
-                  This month&apos;s sessions are used up: new payments answer NO_PACKAGE until next month.
+                  This month&apos;s payments are used up: new payments are refused until next month, or until you upgrade.
                 </p>
               )}
             </CardContent>
@@ -66,7 +66,7 @@ export default async function PackagePage() {
                 <CardHeader>
                   <CardTitle className="flex items-center justify-between gap-2">
                     {plan.name}
-                    {isCurrent && <Badge variant="success">current</Badge>}
+                    {isCurrent && <Badge variant="success">Current</Badge>}
                   </CardTitle>
                   <CardDescription>
                     {plan.priceUsdCents === 0 ? "Free" : `$${(plan.priceUsdCents / 100).toFixed(2)} a month`}

@@ -1,6 +1,7 @@
-import { CreditCard, Download, Search, SearchX } from "lucide-react";
+import { CreditCard, Download, Plus, Search, SearchX } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DateInput } from "@/components/dashboard/date-input";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
@@ -13,6 +14,7 @@ import { Label } from "@/components/ui/label";
 import { requireUser } from "@/lib/auth/current-user";
 import { loadPaymentsPage, SESSION_STATUSES } from "@/lib/dashboard/pages";
 import { paymentFiltersSchema } from "@/lib/dashboard/user-payments";
+import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
 
 export const metadata: Metadata = { title: "Payments" };
 
@@ -37,15 +39,20 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
     <>
       <PageHeader
         title="Payments"
-        description="Every payment session of your shop, from all your API keys."
+        description="Every payment of your shop: created by your API keys or here. Click a row to see what happened to it."
         actions={
-          <a
-            href={`/dashboard/payments/export${exportQuery ? `?${exportQuery}` : ""}`}
-            className={buttonVariants({ variant: "outline" })}
-            download
-          >
-            <Download aria-hidden /> Export CSV
-          </a>
+          <>
+            <Link href="/dashboard/payments/new" className={buttonVariants({ variant: "brand" })}>
+              <Plus aria-hidden /> New payment
+            </Link>
+            <a
+              href={`/dashboard/payments/export${exportQuery ? `?${exportQuery}` : ""}`}
+              className={buttonVariants({ variant: "outline" })}
+              download
+            >
+              <Download aria-hidden /> Export CSV
+            </a>
+          </>
         }
       />
       <Card className="mb-4">
@@ -53,7 +60,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           {/* biome-ignore lint/a11y/useSemanticElements: role=search on the form itself; the <search> element is missing from older Safari */}
           <form
             method="get"
-            className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-[1.6fr_repeat(5,1fr)_auto] lg:items-end"
+            className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-[2.2fr_repeat(5,1fr)_auto] lg:items-end"
             role="search"
             aria-label="Filter payments"
           >
@@ -61,8 +68,18 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
               <Label htmlFor="q">Search</Label>
               <div className="relative">
                 <Search className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground" aria-hidden />
-                <Input id="q" name="q" defaultValue={filters.q ?? ""} placeholder="Session id, deposit address, tx hash" className="pl-8" />
+                <Input
+                  id="q"
+                  name="q"
+                  defaultValue={filters.q ?? ""}
+                  placeholder="Order, description, metadata…"
+                  aria-describedby="q-hint"
+                  className="pl-8"
+                />
               </div>
+              <p id="q-hint" className="sr-only">
+                Searches order references, descriptions and metadata, payment ids, deposit addresses and transaction hashes.
+              </p>
             </div>
             <div className="grid gap-1.5">
               <Label htmlFor="status">Status</Label>
@@ -70,7 +87,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
                 <option value="">Any</option>
                 {SESSION_STATUSES.map((s) => (
                   <option key={s} value={s}>
-                    {s}
+                    {statusLabel("payment", s)}
                   </option>
                 ))}
               </NativeSelect>
@@ -81,7 +98,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
                 <option value="">Any</option>
                 {tokens.map((t) => (
                   <option key={t.tokenId} value={t.tokenId}>
-                    {t.symbol} ({t.network})
+                    {t.symbol} ({networkLabel(t.network)})
                   </option>
                 ))}
               </NativeSelect>
@@ -98,12 +115,16 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
               </NativeSelect>
             </div>
             <div className="grid gap-1.5">
-              <Label htmlFor="from">From</Label>
-              <Input id="from" name="from" type="date" defaultValue={filters.from ?? ""} />
+              <Label htmlFor="from">
+                From<span className="sr-only"> (YYYY-MM-DD)</span>
+              </Label>
+              <DateInput id="from" name="from" defaultValue={filters.from} />
             </div>
             <div className="grid gap-1.5">
-              <Label htmlFor="to">To</Label>
-              <Input id="to" name="to" type="date" defaultValue={filters.to ?? ""} />
+              <Label htmlFor="to">
+                To<span className="sr-only"> (YYYY-MM-DD)</span>
+              </Label>
+              <DateInput id="to" name="to" defaultValue={filters.to} />
             </div>
             <div className="col-span-2 flex gap-2 md:col-span-3 lg:col-span-1">
               <Button type="submit" className="flex-1 lg:flex-none">
@@ -129,7 +150,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           <EmptyState
             icon={SearchX}
             title="No payments match"
-            description="Try another status, token, date range or search."
+            description="Try another status, token, date range or search. Search looks in order references, descriptions and metadata too."
             action={
               <Link href="/dashboard/payments" className={buttonVariants({ variant: "outline", size: "sm" })}>
                 Clear filters
@@ -140,10 +161,10 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           <EmptyState
             icon={CreditCard}
             title="No payments yet"
-            description="Payments appear here as soon as your shop creates them with POST /api/v1/payment/create."
+            description="Create one here for a single invoice, or let your shop create them with its API key (see the docs)."
             action={
-              <Link href="/docs" className={buttonVariants({ variant: "outline", size: "sm" })}>
-                Read the API reference
+              <Link href="/dashboard/payments/new" className={buttonVariants({ variant: "outline", size: "sm" })}>
+                Create a payment
               </Link>
             }
           />

@@ -11,6 +11,8 @@ import { requireUser } from "@/lib/auth/current-user";
 import { listNetworks } from "@/lib/chain/networks";
 import { getConfig } from "@/lib/config";
 import { loadTokensPage } from "@/lib/dashboard/pages";
+import { explorerAddressUrl } from "@/lib/dashboard/payment-detail";
+import { networkLabel } from "@/lib/dashboard/wording";
 
 export const metadata: Metadata = { title: "Tokens" };
 
@@ -19,7 +21,10 @@ export default async function TokensPage() {
   const { catalogue, mine } = await loadTokensPage(user.id);
   return (
     <>
-      <PageHeader title="Tokens" description="The tokens your shop accepts. Payments and withdrawals name them by tokenId." />
+      <PageHeader
+        title="Tokens"
+        description="The tokens your shop accepts. API requests name a token by its number, shown here as Token #1, #2…"
+      />
       <div className="grid gap-6">
         <Card>
           <CardHeader>
@@ -30,14 +35,14 @@ export default async function TokensPage() {
               <EmptyState
                 icon={Coins}
                 title="No tokens yet"
-                description="Register a token from the gateway's list below, then use its tokenId in payment requests."
+                description="Register a token from the gateway's list below: your customers can then pay in it."
               />
             ) : (
               <Table>
                 <TableHeader>
                   <TableRow>
-                    <TableHead>tokenId</TableHead>
                     <TableHead>Token</TableHead>
+                    <TableHead>Number</TableHead>
                     <TableHead>Network</TableHead>
                     <TableHead className="hidden sm:table-cell">Decimals</TableHead>
                     <TableHead className="hidden md:table-cell">Contract</TableHead>
@@ -46,14 +51,14 @@ export default async function TokensPage() {
                 <TableBody>
                   {mine.map((t) => (
                     <TableRow key={t.tokenId}>
-                      <TableCell className="font-mono">{t.tokenId}</TableCell>
                       <TableCell>
                         <span className="font-medium">{t.symbol}</span> <span className="text-muted-foreground">{t.name}</span>
                       </TableCell>
-                      <TableCell>{t.network}</TableCell>
+                      <TableCell className="whitespace-nowrap">Token #{t.tokenId}</TableCell>
+                      <TableCell>{networkLabel(t.network)}</TableCell>
                       <TableCell className="hidden sm:table-cell">{t.decimals}</TableCell>
                       <TableCell className="hidden md:table-cell">
-                        <Address value={t.contractAddress} />
+                        <Address value={t.contractAddress} href={explorerAddressUrl(t.network, t.contractAddress)} />
                       </TableCell>
                     </TableRow>
                   ))}
@@ -71,7 +76,7 @@ export default async function TokensPage() {
             {catalogue.length === 0 ? (
               <p className="text-sm text-muted-foreground">The operator has not allowed any token on this server&apos;s networks yet.</p>
             ) : (
-              <CatalogueList entries={catalogue} />
+              <CatalogueList entries={catalogue.map((e) => ({ ...e, explorerUrl: explorerAddressUrl(e.network, e.contractAddress) }))} />
             )}
           </CardContent>
         </Card>

@@ -13,6 +13,7 @@ import { WithdrawalsTable } from "@/components/withdrawals/withdrawals-table";
 import { requireUser } from "@/lib/auth/current-user";
 import { loadWithdrawalsPage, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/dashboard/pages";
 import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
+import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
 
 export const metadata: Metadata = { title: "Withdrawals" };
 
@@ -34,7 +35,7 @@ export default async function WithdrawalsPage({ searchParams }: { searchParams: 
       <div className="grid gap-6">
         <SendWithdrawalForm
           domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))}
-          tokens={tokens.map((t) => ({ id: t.tokenId, label: `${t.symbol} (${t.network})` }))}
+          tokens={tokens.map((t) => ({ id: t.tokenId, label: `${t.symbol} (${networkLabel(t.network)})` }))}
           twoFactor={user.totpEnabledAt !== null}
         />
         <Card>
@@ -48,7 +49,7 @@ export default async function WithdrawalsPage({ searchParams }: { searchParams: 
                   aria-current={status === s ? "page" : undefined}
                   className={cn(buttonVariants({ variant: "ghost", size: "sm" }), status === s && "bg-accent text-foreground")}
                 >
-                  {s ?? "All"}
+                  {s ? statusLabel("withdrawal", s) : "All"}
                 </Link>
               ))}
             </nav>
@@ -57,7 +58,7 @@ export default async function WithdrawalsPage({ searchParams }: { searchParams: 
             {rows.length === 0 ? (
               <EmptyState
                 icon={ArrowUpRight}
-                title={status ? `No ${status} withdrawals` : "No withdrawals yet"}
+                title={status ? `No withdrawals with status “${statusLabel("withdrawal", status)}”` : "No withdrawals yet"}
                 description="Withdrawals you send here or with POST /api/v1/withdrawal/send appear in this list."
               />
             ) : (

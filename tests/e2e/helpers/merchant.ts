@@ -27,6 +27,11 @@ export async function apiMerchant(request: APIRequestContext, domains: string[])
   for (const domain of domains) await request.post("/api/user/domains", { headers, data: { domain } });
   const { key } = (await (await request.post("/api/user/api-keys", { headers, data: { name: "shop" } })).json()).data;
   return {
+    email,
+    password,
+    /** Bearer headers of the merchant's user API (/api/user/…). */
+    headers,
+    tokenId: tokenId as number,
     key,
     async createPayment(amount: string, extra: Record<string, unknown> = {}) {
       const res = await request.post("/api/v1/payment/create", { headers: { "x-api-key": key }, data: { tokenId, amount, ...extra } });

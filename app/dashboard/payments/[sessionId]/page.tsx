@@ -8,12 +8,14 @@ import { CopyButton } from "@/components/dashboard/copy-button";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { AutoRefresh, CancelPaymentButton, SimulatePaymentButton } from "@/components/payments/payment-actions";
+import { PaymentDeliveries } from "@/components/payments/payment-deliveries";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/current-user";
 import { loadPaymentPage } from "@/lib/dashboard/pages";
 import type { TimelineEvent } from "@/lib/dashboard/payment-detail";
+import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
 import { AppError } from "@/lib/errors";
 import { canSimulatePayments } from "@/lib/seed/simulate-payment";
 
@@ -42,6 +44,13 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
             <Amount value={payment.amount} symbol={payment.token} />
             <StatusBadge status={payment.status} />
           </h1>
+          {(payment.orderId || payment.description) && (
+            <p className="mt-1 text-sm">
+              {payment.orderId && <span className="font-medium">{payment.orderId}</span>}
+              {payment.orderId && payment.description && " · "}
+              {payment.description && <span className="text-muted-foreground">{payment.description.split("\n")[0]}</span>}
+            </p>
+          )}
           <p className="mt-1 flex items-center gap-1 font-mono text-xs break-all text-muted-foreground">
             {payment.sessionId}
             <CopyButton value={payment.sessionId} label="Copy payment id" />
@@ -56,13 +65,23 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
         </div>
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-3">
-        <Card className="lg:col-span-1">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <Card>
           <CardHeader>
             <CardTitle>Details</CardTitle>
           </CardHeader>
           <CardContent>
-            <dl className="grid gap-3 text-sm">
+            {/* One grid for every row: labels in one column, values in the other, all aligned. */}
+            <dl
+              className="grid grid-cols-[minmax(0,6.5rem)_minmax(0,1fr)] sm:grid-cols-[max-content_minmax(0,1fr)] items-baseline gap-x-4 gap-y-3 text-sm"
+              data-testid="payment-details"
+            >
+              {payment.orderId && <Row label="Order reference">{payment.orderId}</Row>}
+              {payment.description && (
+                <Row label="Description">
+                  <span className="whitespace-pre-line">{payment.description}</span>
+                </Row>
+              )}
               <Row label="Received">
                 <Amount value={payment.receivedAmount} symbol={payment.token} />
               </Row>
@@ -71,29 +90,39 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
                   <Amount value={payment.remainingAmount} symbol={payment.token} />
                 </Row>
               )}
-              <Row label="Flags">
-                <span className="flex flex-wrap gap-1">
-                  {payment.partial && <Badge variant="warning">partial</Badge>}
-                  {payment.overpaid && <Badge variant="outline">overpaid</Badge>}
-                  {payment.late && (
-                    <Badge variant="outline">late deposits{payment.lateAmount ? `: ${payment.lateAmount} ${payment.token}` : ""}</Badge>
-                  )}
-                  {!payment.partial && !payment.overpaid && !payment.late && <span className="text-muted-foreground">none</span>}
-                </span>
-              </Row>
-              <Row label="Network">{payment.network}</Row>
+              {(payment.partial || payment.overpaid || payment.late) && (
+                <Row label="Flags">
+                  <span className="flex flex-wrap gap-1">
+                    {payment.partial && <Badge variant="warning">Partly paid</Badge>}
+                    {payment.overpaid && <Badge variant="outline">Overpaid</Badge>}
+                    {payment.late && (
+                      <Badge variant="outline">Paid late{payment.lateAmount ? `: ${payment.lateAmount} ${payment.token}` : ""}</Badge>
+                    )}
+                  </span>
+                </Row>
+              )}
+              <Row label="Network">{networkLabel(payment.network)}</Row>
               <Row label="Deposit address">
                 <Address value={payment.depositAddress} href={payment.depositAddressUrl} />
               </Row>
-              <Row label="Forwarded to">
+              <Row label="Paid out to">
                 <Address value={payment.forwardTo} />
               </Row>
               <Row label="Domain">{payment.domain ?? "—"}</Row>
-              <Row label="Created">{formatDateTime(payment.createdAt)}</Row>
-              <Row label="Expires">{formatDateTime(payment.expiresAt)}</Row>
+              <Row label="Created by">{payment.createdByApiKey ? "Your shop (API key)" : "You, on the dashboard"}</Row>
+              <Row label="Created">
+                <span className="whitespace-nowrap">{formatDateTime(payment.createdAt)}</span>
+              </Row>
+              <Row label="Expires">
+                <span className="whitespace-nowrap">{formatDateTime(payment.expiresAt)}</span>
+              </Row>
               {payment.metadata && (
                 <Row label="Metadata">
-                  <pre className="max-h-40 overflow-auto rounded-md bg-muted p-2 font-mono text-xs">
+                  <pre
+                    className="max-h-40 overflow-auto rounded-md bg-muted p-2 font-mono text-xs"
+                    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must take focus to be scrolled by keyboard (axe: scrollable-region-focusable)
+                    tabIndex={0}
+                  >
                     {JSON.stringify(payment.metadata, null, 2)}
                   </pre>
                 </Row>
@@ -102,7 +131,7 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
           </CardContent>
         </Card>
 
-        <Card className="lg:col-span-2">
+        <Card>
           <CardHeader>
             <CardTitle>Timeline</CardTitle>
           </CardHeader>
@@ -123,16 +152,25 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
           </CardContent>
         </Card>
       </div>
+      <Card className="mt-6" data-testid="payment-webhooks">
+        <CardHeader>
+          <CardTitle>Webhook events</CardTitle>
+          <CardDescription>What your shop&apos;s server was told about this payment.</CardDescription>
+        </CardHeader>
+        <CardContent className="px-2 sm:px-5">
+          <PaymentDeliveries deliveries={payment.deliveries} />
+        </CardContent>
+      </Card>
     </>
   );
 }
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="grid grid-cols-[8rem_1fr] items-start gap-2">
+    <>
       <dt className="text-muted-foreground">{label}</dt>
-      <dd className="min-w-0">{children}</dd>
-    </div>
+      <dd className="min-w-0 break-words">{children}</dd>
+    </>
   );
 }
 
@@ -169,23 +207,23 @@ function TimelineItem({ event, token }: { event: TimelineEvent; token: string })
             Received <Amount value={event.amount} symbol={event.token} />
             {event.late && (
               <Badge variant="outline" className="ml-2">
-                late
+                Late
               </Badge>
             )}
             {!event.late && !event.counted && (
               <Badge variant="outline" className="ml-2">
-                other token
+                Other token
               </Badge>
             )}
           </p>
           <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
             <span>{formatDateTime(event.at)}</span>
-            <span>block {event.block}</span>
+            <span>Block {event.block}</span>
             <span className="inline-flex items-center gap-1">
-              tx <Address value={event.txHash} href={event.txUrl} />
+              Transaction <Address value={event.txHash} href={event.txUrl} />
             </span>
             <span className="inline-flex items-center gap-1">
-              from <Address value={event.from} copy={false} />
+              From <Address value={event.from} copy={false} />
             </span>
           </p>
         </li>
@@ -197,29 +235,29 @@ function TimelineItem({ event, token }: { event: TimelineEvent; token: string })
             icon={event.status === "held" ? Fuel : ArrowUpRight}
             tone={event.status === "completed" ? "good" : event.status === "held" ? "bad" : "warn"}
           />
-          <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
-            {event.status === "completed" ? "Forwarded" : event.status === "held" ? "Forward held" : "Forwarding"}{" "}
-            <Amount value={event.amount} symbol={token} />
-            <StatusBadge status={event.status} />
+          <p className="flex flex-wrap items-center gap-x-1.5 text-sm font-medium">
+            {statusLabel("forward", event.status)}: <Amount value={event.amount} symbol={token} />
           </p>
           <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
             <span>{formatDateTime(event.at)}</span>
             <span className="inline-flex items-center gap-1">
-              to <Address value={event.to} copy={false} />
+              To <Address value={event.to} copy={false} />
             </span>
             {event.gasTxHash && (
               <span className="inline-flex items-center gap-1">
-                gas <Address value={event.gasTxHash} href={event.gasTxUrl} copy={false} />
+                Network fee top-up <Address value={event.gasTxHash} href={event.gasTxUrl} copy={false} />
               </span>
             )}
             {event.sweepTxHash && (
               <span className="inline-flex items-center gap-1">
-                sweep <Address value={event.sweepTxHash} href={event.sweepTxUrl} />
+                Transfer <Address value={event.sweepTxHash} href={event.sweepTxUrl} />
               </span>
             )}
           </p>
           {event.heldReason && (
-            <p className="mt-1 text-xs text-destructive">Held: {event.heldReason}. Your operator can retry it once the cause is fixed.</p>
+            <p className="mt-1 text-xs text-destructive">
+              On hold: {event.heldReason}. Your operator can send it again once the cause is fixed.
+            </p>
           )}
           {!event.heldReason && event.lastError && <p className="mt-1 text-xs text-muted-foreground">Last attempt: {event.lastError}</p>}
         </li>
@@ -228,7 +266,7 @@ function TimelineItem({ event, token }: { event: TimelineEvent; token: string })
       return (
         <li className="relative" data-event="final">
           <Dot icon={CircleDot} tone={event.status === "completed" ? "good" : "muted"} />
-          <p className="text-sm font-medium">Payment {event.status}</p>
+          <p className="text-sm font-medium">Payment {statusLabel("payment", event.status).toLowerCase()}</p>
           <p className="text-xs text-muted-foreground">{formatDateTime(event.at)}</p>
         </li>
       );

@@ -12,6 +12,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/current-user";
 import { loadWithdrawalPage } from "@/lib/dashboard/pages";
 import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
+import { networkLabel } from "@/lib/dashboard/wording";
 import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Withdrawal" };
@@ -31,7 +32,7 @@ export default async function WithdrawalPage({ params }: { params: Promise<{ wit
       <p className="text-sm text-muted-foreground">Withdrawal</p>
       <h1 className="mb-6 flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
         <Amount value={w.amount} symbol={w.token} />
-        <StatusBadge status={w.status} />
+        <StatusBadge kind="withdrawal" status={w.status} />
       </h1>
       <Card>
         <CardContent className="p-5">
@@ -60,7 +61,7 @@ export default async function WithdrawalPage({ params }: { params: Promise<{ wit
               </Row>
             )}
             <Row label="Network">
-              {w.network} · nonce {w.nonce}
+              {networkLabel(w.network)} <span className="text-muted-foreground">· nonce {w.nonce}</span>
             </Row>
             <Row label="Sent from">{w.source === "dashboard" ? "the dashboard" : "the API"}</Row>
             <Row label="Created">{formatDateTime(w.createdAt)}</Row>

@@ -1,0 +1,69 @@
+import { ArrowLeft } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { CreatePaymentForm } from "@/components/payments/create-payment-form";
+import { buttonVariants } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { requireUser } from "@/lib/auth/current-user";
+import { loadCreatePaymentPage } from "@/lib/dashboard/pages";
+import { networkLabel } from "@/lib/dashboard/wording";
+
+export const metadata: Metadata = { title: "New payment" };
+
+/** What stops a payment from being created, with the page that fixes it. */
+const BLOCKERS = {
+  package: {
+    text: "Choose a package first: it sets how many payments you can create each month.",
+    href: "/dashboard/package",
+    link: "Choose a package",
+  },
+  quota: { text: "This month's payments on your package are used up.", href: "/dashboard/package", link: "Upgrade your package" },
+  token: { text: "Register a token first: it is what your customer pays with.", href: "/dashboard/tokens", link: "Register a token" },
+  domain: { text: "Add your shop's domain first: its wallet receives the payment.", href: "/dashboard/domains", link: "Add a domain" },
+} as const;
+
+export default async function NewPaymentPage() {
+  const user = await requireUser();
+  const { tokens, domains, blockers } = await loadCreatePaymentPage(user.id);
+  return (
+    <>
+      <Link href="/dashboard/payments" className={`${buttonVariants({ variant: "ghost", size: "sm" })} mb-3 -ml-2`}>
+        <ArrowLeft aria-hidden /> Payments
+      </Link>
+      <PageHeader
+        title="New payment"
+        description="A one-off payment, e.g. for an invoice: you get a checkout link to send to your customer."
+      />
+      {blockers.length > 0 && (
+        <ul className="mb-6 grid gap-2" aria-label="Before you can create a payment" data-testid="blockers">
+          {blockers.map((b) => (
+            <li
+              key={b}
+              className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-warning/40 bg-warning/10 px-4 py-3 text-sm"
+            >
+              <span>{BLOCKERS[b].text}</span>
+              <Link href={BLOCKERS[b].href} className={buttonVariants({ variant: "outline", size: "sm" })}>
+                {BLOCKERS[b].link}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Card className="max-w-2xl">
+        <CardContent className="p-5 sm:p-6">
+          <CreatePaymentForm
+            blocked={blockers.length > 0}
+            tokens={tokens.map((t) => ({
+              id: t.tokenId,
+              label: `${t.symbol} · ${networkLabel(t.network)}`,
+              symbol: t.symbol,
+              decimals: t.decimals,
+            }))}
+            domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))}
+          />
+        </CardContent>
+      </Card>
+    </>
+  );
+}

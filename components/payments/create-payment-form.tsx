@@ -1,0 +1,209 @@
+"use client";
+
+import { CheckCircle2, ExternalLink, Loader2, Plus } from "lucide-react";
+import Link from "next/link";
+import { useState, useTransition } from "react";
+import { createPaymentAction } from "@/app/dashboard/_actions/payments";
+import { CopyButton } from "@/components/dashboard/copy-button";
+import { Button, buttonVariants } from "@/components/ui/button";
+import { Field, FormError } from "@/components/ui/field";
+import { Input, NativeSelect } from "@/components/ui/input";
+import type { DashboardPayment } from "@/lib/dashboard/create-payment";
+
+interface Option {
+  id: number;
+  label: string;
+}
+
+/** The page that fixes a refusal the form cannot: the package, or a domain. */
+const FIXES: Record<string, { href: string; label: string }> = {
+  NO_PACKAGE: { href: "/dashboard/package", label: "Go to Package" },
+  DOMAIN_NOT_WHITELISTED: { href: "/dashboard/domains", label: "Go to Domains" },
+};
+
+const EMPTY = { amount: "", description: "", orderId: "" };
+
+export function CreatePaymentForm({
+  tokens,
+  domains,
+  blocked,
+}: {
+  tokens: (Option & { symbol: string; decimals: number })[];
+  domains: Option[];
+  blocked: boolean;
+}) {
+  const [values, setValues] = useState({
+    ...EMPTY,
+    tokenId: tokens[0] ? String(tokens[0].id) : "",
+    domainId: domains[0] ? String(domains[0].id) : "",
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState<{ message: string; fix?: { href: string; label: string } } | null>(null);
+  const [created, setCreated] = useState<DashboardPayment | null>(null);
+  const [pending, start] = useTransition();
+  const set = (field: keyof typeof values) => (e: { target: { value: string } }) => {
+    setValues((v) => ({ ...v, [field]: e.target.value }));
+    setErrors(({ [field]: _, ...rest }) => rest);
+  };
+  const token = tokens.find((t) => String(t.id) === values.tokenId);
+  const missing = !values.tokenId || !values.amount.trim() || (domains.length > 1 && !values.domainId);
+
+  const submit = () =>
+    start(async () => {
+      const result = await createPaymentAction({ ...values, domainId: domains.length > 1 ? values.domainId : "" });
+      if (!result.ok) {
+        const fields = result.fieldErrors ?? {};
+        setErrors(fields);
+        const onField = Object.keys(fields).some((f) => f in values);
+        setProblem(onField ? null : { message: result.error, fix: result.code ? FIXES[result.code] : undefined });
+        return;
+      }
+      setErrors({});
+      setProblem(null);
+      setCreated(result.data);
+    });
+
+  if (created) {
+    return (
+      <div className="grid gap-4" data-testid="payment-created">
+        <p className="flex items-center gap-2 font-medium" role="status">
+          <CheckCircle2 className="size-5 text-success" aria-hidden /> Payment of {created.amount} {created.token} created
+        </p>
+        <div className="grid gap-1.5">
+          <label htmlFor="checkout-link" className="text-sm font-medium">
+            Checkout link: send it to your customer
+          </label>
+          <div className="flex gap-2">
+            <Input
+              id="checkout-link"
+              readOnly
+              value={created.checkoutUrl}
+              className="font-mono text-xs"
+              onFocus={(e) => e.target.select()}
+            />
+            <CopyButton value={created.checkoutUrl} label="Copy link" size="sm" className="shrink-0 border" />
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Link href={`/dashboard/payments/${created.sessionId}`} className={buttonVariants()}>
+            Open the payment
+          </Link>
+          <a href={created.checkoutUrl} target="_blank" rel="noreferrer" className={buttonVariants({ variant: "outline" })}>
+            Checkout page <ExternalLink aria-hidden />
+          </a>
+          <Button
+            variant="ghost"
+            onClick={() => {
+              setCreated(null);
+              setValues((v) => ({ ...v, ...EMPTY }));
+            }}
+          >
+            <Plus aria-hidden /> Create another
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <form
+      className="grid gap-4"
+      aria-label="New payment"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <fieldset disabled={blocked || pending} className="grid gap-4 sm:grid-cols-2">
+        <Field label="Token" error={errors.tokenId}>
+          {(control) => (
+            <NativeSelect {...control} name="tokenId" value={values.tokenId} onChange={set("tokenId")} required>
+              {tokens.length === 0 && <option value="">No token registered</option>}
+              {tokens.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.label}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </Field>
+        <Field
+          label="Amount"
+          error={errors.amount}
+          hint={token ? `In ${token.symbol}, e.g. 10.5 (up to ${token.decimals} decimals).` : undefined}
+        >
+          {(control) => (
+            <Input
+              {...control}
+              name="amount"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="10.5"
+              value={values.amount}
+              onChange={set("amount")}
+              required
+            />
+          )}
+        </Field>
+        <Field
+          label="Description (optional)"
+          error={errors.description}
+          hint="Shown to your customer on the checkout page."
+          className="sm:col-span-2"
+        >
+          {(control) => (
+            <Input
+              {...control}
+              name="description"
+              maxLength={500}
+              placeholder="Invoice 2026-014: website design"
+              value={values.description}
+              onChange={set("description")}
+            />
+          )}
+        </Field>
+        <Field label="Order reference (optional)" error={errors.orderId} hint="Your own reference: searchable, and sent in webhooks.">
+          {(control) => (
+            <Input
+              {...control}
+              name="orderId"
+              maxLength={100}
+              autoComplete="off"
+              placeholder="INV-2026-014"
+              value={values.orderId}
+              onChange={set("orderId")}
+            />
+          )}
+        </Field>
+        {domains.length > 1 && (
+          <Field label="Domain" error={errors.domainId} hint="Its wallet receives the payment.">
+            {(control) => (
+              <NativeSelect {...control} name="domainId" value={values.domainId} onChange={set("domainId")} required>
+                {domains.map((d) => (
+                  <option key={d.id} value={d.id}>
+                    {d.label}
+                  </option>
+                ))}
+              </NativeSelect>
+            )}
+          </Field>
+        )}
+      </fieldset>
+      {problem && (
+        <FormError>
+          {problem.message}{" "}
+          {problem.fix && (
+            <Link href={problem.fix.href} className="font-medium underline underline-offset-4">
+              {problem.fix.label}
+            </Link>
+          )}
+        </FormError>
+      )}
+      <div>
+        <Button type="submit" disabled={blocked || pending || missing}>
+          {pending ? <Loader2 className="animate-spin" aria-hidden /> : <Plus aria-hidden />} Create payment
+        </Button>
+      </div>
+    </form>
+  );
+}

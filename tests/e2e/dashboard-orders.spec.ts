@@ -1,0 +1,224 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, type Page, type TestInfo, test } from "@playwright/test";
+import { apiMerchant } from "./helpers/merchant";
+import { expectAccessible, screenshot, signIn, signUp, watchConsole } from "./helpers/pages";
+
+/**
+ * Payments around orders (issue 24 §6–9), with one merchant set up over the API: the Order column,
+ * the search over metadata, whole-row links, a payment's webhook events, a one-off payment made on
+ * the dashboard, the Developers navigation, the network and test-mode banner, and the blocked
+ * states. Each changed page is captured in both themes at 1280 and 375 px and checked with axe.
+ */
+test.use({ permissions: ["clipboard-read", "clipboard-write"], viewport: { width: 1280, height: 900 } });
+
+/** A webhook receiver that answers 200 to everything. */
+async function startReceiver() {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(200).end("ok"));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** axe and screenshots in both themes (switched in place), at 1280 and 375 px; the page must fit 375 px. */
+async function capture(page: Page, testInfo: TestInfo, name: string) {
+  await page.mouse.move(0, 0);
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
+  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expectAccessible(page, `${name} (${theme})`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, testInfo, `orders-${name}-1280-${theme}`);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, testInfo, `orders-${name}-375-${theme}`);
+    const overflow = await page.evaluate(() =>
+      [...document.querySelectorAll("body *")]
+        .filter((el) => el.getBoundingClientRect().right > 375.5 && getComputedStyle(el).position !== "fixed")
+        // The innermost ones: what is too wide, not every box around it.
+        .filter((el, _, all) => !all.some((other) => other !== el && el.contains(other)))
+        .slice(0, 3)
+        .map((el) => `${el.tagName}.${String(el.className).slice(0, 60)}`),
+    );
+    expect(overflow, `${name} fits 375 px`).toEqual([]);
+  }
+  await page.evaluate(() => document.documentElement.classList.remove("dark"));
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test("payments around orders: order column, metadata search, row links, webhook events, a one-off payment, navigation", async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
+  test.setTimeout(150_000);
+  const logs = watchConsole(page);
+  const receiver = await startReceiver();
+  try {
+    const merchant = await apiMerchant(request, ["https://orders.example.com", "https://second.example.com"]);
+    const domains = (await (await request.get("/api/user/domains", { headers: merchant.headers })).json()).data as {
+      domainId: number;
+      domain: string;
+    }[];
+    const [shop, second] = [domains[0], domains[1]];
+    if (!shop || !second) throw new Error("two domains expected");
+    await request.patch(`/api/user/domains/${shop.domainId}`, { headers: merchant.headers, data: { webhookUrl: receiver.url } });
+    const byMetadata = await merchant.createPayment("3", { metadata: { customer: "ada@example.com" } });
+    const byDescription = await merchant.createPayment("4", { description: "2 × Flat white" });
+    const byOrder = await merchant.createPayment("5", { orderId: "ORD-77", description: "Mug" });
+    // A cancel writes a payment.cancelled event for the shop's endpoint.
+    await request.post(`/api/v1/payment/${byOrder.sessionId}/cancel`, { headers: { "x-api-key": merchant.key } });
+
+    await signIn(page, merchant.email, merchant.password);
+
+    // The network in the top bar and the test-mode banner; Developers in the sidebar; Settings once.
+    await expect(page.getByTestId("network")).toHaveText(/Local test chain/);
+    await expect(page.getByTestId("test-mode")).toHaveText("Test mode: payments use test tokens, not real money.");
+    const nav = page.getByRole("navigation", { name: "Dashboard" });
+    await expect(nav.getByRole("list", { name: "Developers" }).getByRole("link")).toHaveText(["API keys", "Webhooks", "Docs"]);
+    await expect(page.getByRole("link", { name: "Settings" })).toHaveCount(1);
+    await page.getByRole("button", { name: /Account menu/ }).click();
+    await expect(page.getByRole("menuitem")).toHaveText(["Sign out"]);
+    await page.keyboard.press("Escape");
+
+    // Overview: money first; the checklist is done.
+    await expect(page.getByTestId("volume-figure")).toContainText("Received in the last 30 days");
+    await expect(page.locator("main section").first()).toHaveAttribute("aria-label", "Money received");
+    await capture(page, testInfo, "overview");
+
+    // The list: the Order column in the order orderId > description > metadata.
+    await page.goto("/dashboard/payments");
+    const row = (id: string) => page.locator(`tr[data-session-id="${id}"]`);
+    await expect(row(byOrder.sessionId).locator("td").nth(1)).toHaveText("ORD-77");
+    await expect(row(byDescription.sessionId).locator("td").nth(1)).toHaveText("2 × Flat white");
+    await expect(row(byMetadata.sessionId).locator("td").nth(1)).toHaveText("customer=ada@example.com");
+    await expect(row(byOrder.sessionId)).toContainText("Cancelled");
+    await expect(page.getByLabel("Search")).toHaveAttribute("placeholder", /metadata/);
+    await capture(page, testInfo, "payments");
+
+    // Search reaches into metadata.
+    await page.getByLabel("Search").fill("ada@example");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.locator("tr[data-session-id]")).toHaveCount(1);
+    await expect(row(byMetadata.sessionId)).toBeVisible();
+    // A date that is not YYYY-MM-DD is refused by the browser before the form is sent.
+    await page.getByLabel("From (YYYY-MM-DD)").fill("03/04/2026");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/[?&]from=&/); // still the previous search: nothing was sent
+    expect(await page.getByLabel("From (YYYY-MM-DD)").evaluate((el: HTMLInputElement) => el.validity.patternMismatch)).toBe(true);
+
+    // The whole row opens the payment: a click on its status cell, and the keyboard.
+    await page.goto("/dashboard/payments");
+    // A real pointer click in the middle of the status cell (the row's link lies over it on purpose).
+    const cell = await row(byDescription.sessionId).locator("td").nth(2).boundingBox();
+    if (!cell) throw new Error("status cell not laid out");
+    await page.mouse.click(cell.x + cell.width / 2, cell.y + cell.height / 2);
+    await expect(page).toHaveURL(new RegExp(`/dashboard/payments/${byDescription.sessionId}$`));
+    await page.goBack();
+    const links = page.locator("a[data-row-link]");
+    await links.first().focus();
+    await page.keyboard.press("ArrowDown");
+    await expect(links.nth(1)).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`/dashboard/payments/${byDescription.sessionId}$`));
+    // At 375 px the date is still on each row.
+    await page.goto("/dashboard/payments");
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect(
+      row(byOrder.sessionId)
+        .getByText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/)
+        .filter({ visible: true }),
+    ).toHaveCount(1);
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The cancelled order's page: merchant words, no "Flags: none", and its webhook event, delivered.
+    await page.goto(`/dashboard/payments/${byOrder.sessionId}`);
+    const details = page.getByTestId("payment-details");
+    await expect(details.locator("dt", { hasText: "Flags" })).toHaveCount(0);
+    await expect(details).toContainText("Local test chain");
+    await expect(details).toContainText("Your shop (API key)");
+    await expect(details.locator("dd", { hasText: "ORD-77" })).toBeVisible();
+    const events = page.getByTestId("payment-webhooks");
+    const cancelled = events.locator('tr[data-event-type="payment.cancelled"]');
+    await expect(cancelled).toContainText(shop.domain);
+    // The page does not refresh itself once a payment has settled: reload until the delivery is recorded.
+    await expect(async () => {
+      await page.reload();
+      await expect(cancelled.locator('[data-state="delivered"]')).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(events.locator("tr[data-delivery-id]")).toHaveCount(1);
+    await capture(page, testInfo, "payment-detail");
+    await cancelled.getByRole("button", { name: /^Redeliver payment\.cancelled/ }).click();
+    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "payment.cancelled queued again" })).toBeVisible();
+    // Another payment's page lists none of it.
+    await page.goto(`/dashboard/payments/${byDescription.sessionId}`);
+    await expect(page.getByTestId("no-payment-deliveries")).toBeVisible();
+
+    // Webhooks: every domain, its URL and its deliveries; a domain without a URL says how to set one.
+    await page.getByRole("link", { name: "Webhooks", exact: true }).click();
+    await expect(page.getByRole("heading", { name: "Webhooks", level: 1 })).toBeVisible();
+    const shopCard = page.locator(`[data-webhooks-domain="${shop.domain}"]`);
+    await expect(shopCard).toContainText(receiver.url);
+    await expect(shopCard.locator('tr[data-event-type="payment.cancelled"]')).toBeVisible();
+    await expect(page.locator(`[data-webhooks-domain="${second.domain}"]`).getByRole("link", { name: /Set up webhooks/ })).toBeVisible();
+    await capture(page, testInfo, "webhooks");
+
+    // A one-off payment: disabled until filled, a bad amount refused in place (nothing created), then the link.
+    await page.goto("/dashboard/payments");
+    const before = await page.locator("tr[data-session-id]").count();
+    await page.getByRole("link", { name: "New payment" }).click();
+    const create = page.getByRole("button", { name: "Create payment" });
+    await expect(create).toBeDisabled();
+    await page.getByLabel("Amount").fill("1,5");
+    await expect(create).toBeEnabled();
+    await create.click();
+    await expect(page.getByText("Enter an amount such as 10.5")).toBeVisible();
+    await expect(page.getByLabel("Amount")).toHaveAttribute("aria-invalid", "true");
+    await page.getByLabel("Amount").fill("");
+    await expect(create).toBeDisabled();
+    await capture(page, testInfo, "payment-new");
+    await page.getByLabel("Amount").fill("12.5");
+    await page.getByLabel("Description (optional)").fill("Invoice 7: logo design");
+    await page.getByLabel("Order reference (optional)").fill("INV-7");
+    await page.getByLabel("Domain").selectOption({ label: second.domain });
+    await create.click();
+    const done = page.getByTestId("payment-created");
+    await expect(done).toContainText("Payment of 12.5 DUSD created");
+    const link = await page.getByLabel(/Checkout link/).inputValue();
+    expect(link).toMatch(/\/pay\/[0-9a-f-]{36}$/);
+    await done.getByRole("button", { name: "Copy link" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await capture(page, testInfo, "payment-new-created");
+    await done.getByRole("link", { name: "Open the payment" }).click();
+    await expect(page.getByTestId("payment-details")).toContainText("You, on the dashboard");
+    await expect(page.getByTestId("payment-details")).toContainText(second.domain);
+    await expect(page.getByTestId("payment-details")).toContainText("INV-7");
+    await page.goto("/dashboard/payments");
+    await expect(page.locator("tr[data-session-id]")).toHaveCount(before + 1);
+
+    // A new merchant is told what to set up first, with links to each fix.
+    const fresh = await browser.newContext();
+    const other = await fresh.newPage();
+    const otherLogs = watchConsole(other);
+    await signUp(other, `orders-blocked-${Date.now()}@example.com`, "correct horse battery staple");
+    await other.getByRole("link", { name: /Create your first payment/ }).click();
+    await expect(other).toHaveURL(/\/dashboard\/payments\/new$/);
+    const blockers = other.getByTestId("blockers");
+    await expect(blockers.getByRole("link")).toHaveText(["Choose a package", "Register a token", "Add a domain"]);
+    await expect(other.getByRole("button", { name: "Create payment" })).toBeDisabled();
+    await expectAccessible(other, "payment-new blocked");
+    await screenshot(other, testInfo, "orders-payment-new-blocked-1280-light");
+    otherLogs.assertClean();
+    await fresh.close();
+    logs.assertClean();
+  } finally {
+    await receiver.close();
+  }
+});
