@@ -57,6 +57,8 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_order_idx").on(t.endpointId, t.orderKey, t.id).where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt),
+    // A payment's page lists its events (and its refunds') by their order key.
+    index("webhook_deliveries_order_key_idx").on(t.orderKey),
     // /api/health counts what is not delivered on every call: keep it off the (growing) delivered rows.
     index("webhook_deliveries_open_idx").on(t.status).where(sql`${t.status} <> 'delivered'`),
   ],

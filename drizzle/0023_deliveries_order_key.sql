@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_order_key_idx" ON "webhook_deliveries" USING btree ("order_key");
