@@ -40,7 +40,7 @@ test("register → token → package → token → domain → API key", async ({
 });
 
 test("every unknown /api path answers the JSON envelope, never an HTML page", async ({ request }) => {
-  for (const path of ["/api/nope", "/api/v1/payment/abc/refund", "/api/user/everything"]) {
+  for (const path of ["/api/nope", "/api/v1/payment/abc/teleport", "/api/user/everything"]) {
     const res = await request.get(path);
     expect(res.status()).toBe(404);
     expect(res.headers()["content-type"]).toContain("application/json");
