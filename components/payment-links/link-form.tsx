@@ -86,7 +86,10 @@ export function LinkForm({
             ...(domains.length > 1 ? { domainId: Number(values.domainId) } : {}),
           });
       if (!result.ok) {
-        const fields = Object.fromEntries(Object.entries(result.fieldErrors ?? {}).filter(([f]) => FIELDS.includes(f)));
+        // lib's messages name their field first ("minAmount must be…"): show them under it.
+        const named = FIELDS.find((f) => result.error.startsWith(`${f} `));
+        const all = result.fieldErrors ?? (named ? { [named]: result.error } : {});
+        const fields = Object.fromEntries(Object.entries(all).filter(([f]) => FIELDS.includes(f)));
         setErrors(fields);
         setProblem(Object.keys(fields).length ? null : { message: result.error, fix: result.code ? FIXES[result.code] : undefined });
         return;

@@ -16,6 +16,8 @@ import type { RefundView } from "@/lib/refunds/refund-view";
 
 type Destination = "payer" | "address";
 
+const FIELDS = ["amount", "toAddress", "code"];
+
 /**
  * "Refund": how much (the lib's default prefilled), and where — a claim link the payer opens to
  * give an address (the default), or an address the merchant has. A new request id per dialog
@@ -71,8 +73,10 @@ export function RefundDialog({
         ...(twoFactor ? { code: code.trim() } : {}),
       });
       if (!result.ok) {
-        const fields = result.fieldErrors ?? {};
-        const shown = Object.fromEntries(Object.entries(fields).filter(([field]) => ["amount", "toAddress", "code"].includes(field)));
+        // lib's messages name their field first ("amount 50 is more than…"): show them under it.
+        const named = FIELDS.find((f) => result.error.startsWith(`${f} `));
+        const fields = result.fieldErrors ?? (named ? { [named]: result.error } : {});
+        const shown = Object.fromEntries(Object.entries(fields).filter(([field]) => FIELDS.includes(field)));
         setErrors(shown);
         setProblem(Object.keys(shown).length ? undefined : sentence(result.error));
         return;
