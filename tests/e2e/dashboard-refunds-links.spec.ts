@@ -14,7 +14,6 @@ import { injectWallet } from "./helpers/wallet";
  */
 test.use({ permissions: ["clipboard-read", "clipboard-write"], viewport: { width: 1280, height: 900 } });
 
-// biome-ignore lint/style/noNonNullAssertion: anvil's default keys are a fixed list of ten
 const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]!).address;
 
 /** axe and screenshots in both themes (switched in place), at 1280 and 375 px; the page must fit 375 px. */
