@@ -2,7 +2,7 @@
 
 import { CheckCircle2, Loader2, Undo2 } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useEffect, useState, useTransition } from "react";
+import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { refundPaymentAction } from "@/app/dashboard/_actions/refunds";
 import { CopyButton } from "@/components/dashboard/copy-button";
@@ -48,18 +48,22 @@ export function RefundDialog({
   const [requestId, setRequestId] = useState<string | null>(null);
   const [pending, start] = useTransition();
 
-  // A fresh form each time it opens: the amount left to refund may have changed since.
-  useEffect(() => {
-    if (!open) return;
-    setRequestId(newRequestId());
-    setAmount(byDefault);
-    setDestination("payer");
-    setToAddress("");
-    setCode("");
-    setErrors({});
-    setProblem(undefined);
-    setCreated(null);
-  }, [open, byDefault]);
+  // A fresh form each time it opens (the amount left to refund may have changed since); never
+  // while open: a refresh of the page (a new default) must not wipe what the merchant sees.
+  const openChange = (next: boolean) => {
+    if (pending) return;
+    if (next) {
+      setRequestId(newRequestId());
+      setAmount(byDefault);
+      setDestination("payer");
+      setToAddress("");
+      setCode("");
+      setErrors({});
+      setProblem(undefined);
+      setCreated(null);
+    }
+    setOpen(next);
+  };
 
   const missing = !amount.trim() || (destination === "address" && !toAddress.trim()) || (twoFactor && !code.trim());
 
@@ -94,7 +98,7 @@ export function RefundDialog({
   const clear = (field: string) => setErrors(({ [field]: _, ...rest }) => rest);
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !pending && setOpen(next)}>
+    <Dialog open={open} onOpenChange={openChange}>
       <DialogTrigger asChild>
         <Button variant="outline">
           <Undo2 aria-hidden /> Refund

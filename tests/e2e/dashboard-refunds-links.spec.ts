@@ -70,7 +70,7 @@ test("a merchant refunds an overpaid payment from its page; the payer claims it 
   // The dialog: the overpaid part prefilled, the payer chooses by default; disabled while empty; errors in place.
   await card.getByRole("button", { name: "Refund" }).click();
   const dialog = page.getByRole("dialog");
-  const amount = dialog.getByLabel("Amount");
+  const amount = dialog.getByLabel("Amount", { exact: true });
   await expect(amount).toHaveValue("2");
   await expect(dialog.getByText("Up to 12 DUSD.")).toBeVisible();
   await expect(dialog.getByLabel("Let the payer choose the address (send them a link)")).toBeChecked();
@@ -147,7 +147,7 @@ test("a merchant creates a payment link, a payer pays it with a wallet, and the 
   await expect(create).toBeDisabled();
   await page.getByLabel("Title").fill("Coffee beans, 1 kg");
   await page.getByLabel("Description (optional)").fill("Roasted this week");
-  await page.getByLabel("Amount").fill("3");
+  await page.getByLabel("Amount", { exact: true }).fill("3");
   await page.getByLabel("Redirect URL (optional)").fill("ftp://shop.example.com");
   await create.click();
   await expect(page.getByText("redirectUrl must be an http(s) URL")).toBeVisible();
@@ -197,7 +197,7 @@ test("a merchant creates a payment link, a payer pays it with a wallet, and the 
   await coffee.getByRole("button", { name: "Actions for Coffee beans, 1 kg" }).click();
   await page.getByRole("menuitem", { name: "Edit" }).click();
   const edit = page.getByRole("dialog");
-  await expect(edit.getByLabel("Amount")).toHaveValue("3");
+  await expect(edit.getByLabel("Amount", { exact: true })).toHaveValue("3");
   await edit.getByLabel("Title").fill("Coffee beans, 1 kg (whole)");
   await edit.getByRole("button", { name: "Save changes" }).click();
   await expect(edit).toHaveCount(0);
