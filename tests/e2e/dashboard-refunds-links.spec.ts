@@ -180,6 +180,7 @@ test("a merchant creates a payment link, a payer pays it with a wallet, and the 
 
   // The links page counts it.
   await done.getByRole("link", { name: "All links" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/links$/);
   const coffee = page.locator("tr[data-link-id]", { hasText: "Coffee beans, 1 kg" });
   const tips = page.locator("tr[data-link-id]", { hasText: "Tip jar" });
   await expect(async () => {
