@@ -39,7 +39,7 @@ const columns = [
     header: "Link",
     cell: ({ row }) => (
       <span className="grid min-w-0 gap-0.5">
-        <span className="max-w-[16rem] truncate font-medium" title={row.original.title}>
+        <span className="font-medium break-words sm:max-w-[16rem] sm:truncate" title={row.original.title}>
           {row.original.title}
         </span>
         {/* On phones the Price and Status columns are hidden: keep both under the title. */}
@@ -48,8 +48,9 @@ const columns = [
           <ActiveBadge active={row.original.active} />
         </span>
         <span className="flex items-center gap-0.5 text-xs text-muted-foreground">
-          <span className="hidden max-w-[16rem] truncate font-mono lg:inline" title={row.original.url}>
-            {row.original.url.replace(/^https?:\/\//, "")}
+          {/* The path only: every link shares the gateway's address; copy and open use the whole URL. */}
+          <span className="hidden font-mono md:inline" title={row.original.url}>
+            /l/{row.original.slug}
           </span>
           <CopyButton value={row.original.url} label={`Copy the link of ${row.original.title}`} />
           <a

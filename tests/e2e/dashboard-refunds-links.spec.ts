@@ -216,5 +216,8 @@ test("a merchant creates a payment link, a payer pays it with a wallet, and the 
   await capture(page, testInfo, "payments-by-link");
   await page.getByRole("link", { name: "Remove the payment link filter" }).click();
   await expect(page.getByTestId("link-filter")).toHaveCount(0);
+  // The payment's page names the link that created it.
+  await page.locator("a[data-row-link]").first().click();
+  await expect(page.getByTestId("payment-details")).toContainText("Payment link “Coffee beans, 1 kg (whole)”");
   logs.assertClean();
 });

@@ -112,7 +112,17 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
                 <Address value={payment.forwardTo} />
               </Row>
               <Row label="Domain">{payment.domain ?? "—"}</Row>
-              <Row label="Created by">{payment.createdByApiKey ? "Your shop (API key)" : "You, on the dashboard"}</Row>
+              <Row label="Created by">
+                {payment.link ? (
+                  <Link href={`/dashboard/payments?linkId=${payment.link.linkId}`} className="underline underline-offset-4">
+                    Payment link “{payment.link.title}”
+                  </Link>
+                ) : payment.createdByApiKey ? (
+                  "Your shop (API key)"
+                ) : (
+                  "You, on the dashboard"
+                )}
+              </Row>
               <Row label="Created">
                 <span className="whitespace-nowrap">{formatDateTime(payment.createdAt)}</span>
               </Row>
