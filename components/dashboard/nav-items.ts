@@ -7,6 +7,7 @@ import {
   Globe,
   KeyRound,
   LayoutDashboard,
+  Link2,
   type LucideIcon,
   Package,
   Settings,
@@ -31,6 +32,7 @@ export const NAV_GROUPS: { label: string | null; items: NavItem[] }[] = [
     items: [
       { href: "/dashboard", label: "Overview", icon: LayoutDashboard, exact: true },
       { href: "/dashboard/payments", label: "Payments", icon: CreditCard },
+      { href: "/dashboard/links", label: "Payment links", icon: Link2 },
       { href: "/dashboard/withdrawals", label: "Withdrawals", icon: ArrowUpRight },
       { href: "/dashboard/gas", label: "Gas usage", icon: Fuel },
       { href: "/dashboard/tokens", label: "Tokens", icon: Coins },

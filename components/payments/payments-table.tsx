@@ -9,7 +9,7 @@ import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { DataTableCells, DataTableHeader } from "@/components/ui/data-table";
 import { Table, TableBody, TableRow } from "@/components/ui/table";
-import type { UserPaymentRow } from "@/lib/dashboard/user-payments";
+import type { ListedPaymentRow as UserPaymentRow } from "@/lib/dashboard/user-payments";
 import { networkLabel, orderLabel } from "@/lib/dashboard/wording";
 
 const column = createColumnHelper<UserPaymentRow>();
@@ -61,6 +61,16 @@ const columns = [
         {row.original.overpaid && <Badge variant="outline">Overpaid</Badge>}
         {row.original.late && <Badge variant="outline">Late</Badge>}
         {row.original.receivedAmount && row.original.status !== "completed" && <Badge variant="outline">Partial</Badge>}
+        {row.original.refunds.refunded && (
+          <Badge variant="outline" data-refunds="refunded">
+            Refunded {row.original.refunds.refunded} {row.original.token}
+          </Badge>
+        )}
+        {row.original.refunds.pending && (
+          <Badge variant="warning" data-refunds="pending">
+            Refund pending
+          </Badge>
+        )}
       </span>
     ),
   }),

@@ -10,7 +10,10 @@ import { listNetworks } from "../chain/networks";
 import { getDb } from "../db";
 import type { User } from "../db/schema";
 import { listDomains } from "../domains/manage-domains";
+import { AppError } from "../errors";
 import { getPackage, listPlans } from "../packages/current-package";
+import { getPaymentLink, listPaymentLinks } from "../payment-links/manage-links";
+import { paymentRefunds } from "../refunds/dashboard-refunds";
 import { acceptedTokensFor } from "../tokens/catalogue-for-merchants";
 import { listTokens } from "../tokens/list-tokens";
 import { twoFactorStatus } from "../users/two-factor";
@@ -84,15 +87,24 @@ export async function loadDomainsPage(userId: number, deliveriesQuery: (domainId
   return { domains, cards };
 }
 
-/** `/dashboard/payments`: one page of the filtered payments, and the tokens and domains the filters offer. */
+/**
+ * `/dashboard/payments`: one page of the filtered payments, the tokens and domains the filters
+ * offer, and the payment link filtered by (null when none, or not the user's: the list is empty then).
+ */
 export async function loadPaymentsPage(userId: number, filters: PaymentFilters) {
   const db = await getDb();
-  const [page, tokens, domains] = await Promise.all([
+  const [page, tokens, domains, link] = await Promise.all([
     listUserPayments(db, userId, filters),
     listTokens(db, userId),
     listDomains(db, userId),
+    filters.linkId ? getPaymentLink(db, userId, filters.linkId).catch(notFoundAsNull) : null,
   ]);
-  return { page, tokens, domains };
+  return { page, tokens, domains, link: link ? { linkId: link.linkId, title: link.title } : null };
+}
+
+function notFoundAsNull(error: unknown): null {
+  if (error instanceof AppError && error.code === "NOT_FOUND") return null;
+  throw error;
 }
 
 /** `/dashboard/payments/export`: the filtered payments row by row, for the CSV. */
@@ -100,12 +112,39 @@ export async function openPaymentsExport(userId: number, filters: PaymentFilters
   return streamUserPayments(await getDb(), userId, filters);
 }
 
-/** `/dashboard/payments/<sessionId>`: one payment, its timeline and its webhook deliveries (NOT_FOUND when it is not the user's). */
+/**
+ * `/dashboard/payments/<sessionId>`: one payment, its timeline, its webhook deliveries and its
+ * refunds with what can still be refunded, and the payment link that created it (NOT_FOUND when it is not the user's).
+ */
 export async function loadPaymentPage(userId: number, sessionId: string) {
   const db = await getDb();
   const payment = await getUserPayment(db, userId, sessionId);
-  const deliveries = await deliveriesOfSession(db, userId, { id: payment.sessionId, createdAt: new Date(payment.createdAt) });
-  return { ...payment, deliveries };
+  const [deliveries, refunds, link] = await Promise.all([
+    deliveriesOfSession(db, userId, { id: payment.sessionId, createdAt: new Date(payment.createdAt) }),
+    paymentRefunds(db, userId, payment.sessionId),
+    payment.paymentLinkId ? getPaymentLink(db, userId, payment.paymentLinkId).catch(notFoundAsNull) : null,
+  ]);
+  return { ...payment, deliveries, refunds, link: link ? { linkId: link.linkId, title: link.title } : null };
+}
+
+/**
+ * `/dashboard/links`: the user's payment links with their figures, the tokens and domains the
+ * forms offer, and what blocks creating one (no package, token or domain) so the page can link to the fix.
+ */
+export async function loadLinksPage(userId: number) {
+  const db = await getDb();
+  const [links, current, tokens, domains] = await Promise.all([
+    listPaymentLinks(db, userId),
+    getPackage(db, userId),
+    listTokens(db, userId),
+    listDomains(db, userId),
+  ]);
+  const blockers = [
+    ...(current.plan ? [] : (["package"] as const)),
+    ...(tokens.length ? [] : (["token"] as const)),
+    ...(domains.length ? [] : (["domain"] as const)),
+  ];
+  return { links, tokens, domains, blockers };
 }
 
 /**

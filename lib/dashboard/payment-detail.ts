@@ -152,6 +152,8 @@ export async function getUserPayment(db: Db, userId: number, sessionId: string) 
     orderId: session.orderId,
     description: session.description,
     createdByApiKey: session.apiKeyId !== null,
+    /** The payment link whose page created it, or null. */
+    paymentLinkId: session.paymentLinkId,
     createdAt: session.createdAt.toISOString(),
     expiresAt: session.expiresAt.toISOString(),
     checkoutUrl: checkoutUrl(session.id),

@@ -3,10 +3,10 @@
  * a streamed CSV of the same set. Records of other users never appear (every query is scoped).
  */
 
-import { and, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, ilike, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
-import { type PaymentSession, paymentSessions, SESSION_STATUSES, tokens } from "../db/schema";
+import { type PaymentSession, paymentSessions, refunds, SESSION_STATUSES, tokens } from "../db/schema";
 import { offsetOf, type Page, pageOf } from "../pagination";
 import { formatAmount } from "../payments/amount";
 import { expireSessionsWhere } from "../payments/expire-due";
@@ -29,6 +29,8 @@ export const paymentFiltersSchema = z.object({
   status: z.preprocess((v) => (v === "" ? undefined : v), z.enum(SESSION_STATUSES).optional()),
   tokenId: optionalInt,
   domainId: optionalInt,
+  /** Payments made through this payment link (a link of another user matches nothing). */
+  linkId: optionalInt,
   from: optionalDate,
   to: optionalDate,
   q: z.preprocess((v) => (typeof v === "string" ? v.trim().slice(0, 100) || undefined : undefined), z.string().optional()),
@@ -55,13 +57,19 @@ export interface UserPaymentRow {
   orderId: string | null;
   description: string | null;
   metadata: Record<string, unknown> | null;
+  /** The payment link whose page created it, or null. */
+  paymentLinkId: number | null;
 }
+
+/** A row of the dashboard's list: with its refunds — sent back (completed), and still under way (waiting for the payer's address, or sending); null when none. */
+export type ListedPaymentRow = UserPaymentRow & { refunds: { refunded: string | null; pending: string | null } };
 
 function whereOf(userId: number, f: PaymentFilters): SQL {
   const conditions: (SQL | undefined)[] = [eq(paymentSessions.userId, userId)];
   if (f.status) conditions.push(eq(paymentSessions.status, f.status));
   if (f.tokenId) conditions.push(eq(paymentSessions.tokenId, f.tokenId));
   if (f.domainId) conditions.push(eq(paymentSessions.domainId, f.domainId));
+  if (f.linkId) conditions.push(eq(paymentSessions.paymentLinkId, f.linkId));
   if (f.from) conditions.push(gte(paymentSessions.createdAt, new Date(`${f.from}T00:00:00Z`)));
   if (f.to) conditions.push(lt(paymentSessions.createdAt, new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000)));
   if (f.q) {
@@ -88,7 +96,40 @@ function escapeLike(text: string): string {
 
 const rowSelection = { session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals } };
 
-function toRow({ session, token }: { session: PaymentSession; token: { symbol: string; decimals: number } }): UserPaymentRow {
+type SessionRow = { session: PaymentSession; token: { symbol: string; decimals: number } };
+type RefundTotals = Map<string, { refunded: bigint; pending: bigint }>;
+
+/**
+ * What the listed payments refunded, in one grouped query over their ids (never one per row). An
+ * unclaimed refund whose claim has expired counts as nothing: it sends nothing (it is marked
+ * cancelled when next read).
+ */
+async function refundTotals(db: Db, userId: number, sessionIds: string[]): Promise<RefundTotals> {
+  if (sessionIds.length === 0) return new Map();
+  const now = new Date();
+  const rows = await db
+    .select({
+      sessionId: refunds.sessionId,
+      refunded: sql<string | null>`sum(${refunds.amount}) filter (where ${refunds.status} = 'completed')`,
+      pending: sql<
+        string | null
+      >`sum(${refunds.amount}) filter (where ${refunds.status} = 'sending' or (${refunds.status} = 'awaiting_address' and ${gt(refunds.claimExpiresAt, now)}))`,
+    })
+    .from(refunds)
+    .where(and(eq(refunds.userId, userId), inArray(refunds.sessionId, sessionIds)))
+    .groupBy(refunds.sessionId);
+  return new Map(rows.map((r) => [r.sessionId, { refunded: BigInt(r.refunded ?? 0), pending: BigInt(r.pending ?? 0) }]));
+}
+
+function withRefunds(rows: SessionRow[], totals: RefundTotals): ListedPaymentRow[] {
+  return rows.map((row) => {
+    const t = totals.get(row.session.id);
+    const shown = (units: bigint | undefined) => (units ? formatAmount(units, row.token.decimals) : null);
+    return { ...toRow(row), refunds: { refunded: shown(t?.refunded), pending: shown(t?.pending) } };
+  });
+}
+
+function toRow({ session, token }: SessionRow): UserPaymentRow {
   return {
     sessionId: session.id,
     status: session.status === "pending" && session.expiresAt.getTime() <= Date.now() ? "expired" : session.status,
@@ -107,10 +148,11 @@ function toRow({ session, token }: { session: PaymentSession; token: { symbol: s
     orderId: session.orderId,
     description: session.description,
     metadata: (session.metadata as Record<string, unknown> | null) ?? null,
+    paymentLinkId: session.paymentLinkId,
   };
 }
 
-export async function listUserPayments(db: Db, userId: number, filters: PaymentFilters): Promise<Page<UserPaymentRow>> {
+export async function listUserPayments(db: Db, userId: number, filters: PaymentFilters): Promise<Page<ListedPaymentRow>> {
   await expireDue(db, userId);
   const where = whereOf(userId, filters);
   const [total] = await db.select({ n: count() }).from(paymentSessions).where(where);
@@ -122,7 +164,12 @@ export async function listUserPayments(db: Db, userId: number, filters: PaymentF
     .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
     .limit(filters.limit)
     .offset(offsetOf(filters));
-  return pageOf(rows.map(toRow), Number(total?.n ?? 0), filters);
+  const totals = await refundTotals(
+    db,
+    userId,
+    rows.map((r) => r.session.id),
+  );
+  return pageOf(withRefunds(rows, totals), Number(total?.n ?? 0), filters);
 }
 
 /**
@@ -138,7 +185,7 @@ export async function* streamUserPayments(db: Db, userId: number, filters: Payme
           and(eq(paymentSessions.createdAt, after.createdAt), lt(paymentSessions.id, after.id)),
         )
       : undefined;
-    const rows: { session: PaymentSession; token: { symbol: string; decimals: number } }[] = await db
+    const rows: SessionRow[] = await db
       .select(rowSelection)
       .from(paymentSessions)
       .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))

@@ -32,7 +32,7 @@ export function networkMode(networks: string[]): {
   return { label, shortLabel, testMode, testNetworks };
 }
 
-export type StatusKind = "payment" | "forward" | "withdrawal";
+export type StatusKind = "payment" | "forward" | "withdrawal" | "refund";
 
 const STATUS_LABELS: Record<StatusKind, Record<string, string>> = {
   payment: { pending: "Pending", completed: "Completed", expired: "Expired", cancelled: "Cancelled" },
@@ -45,6 +45,13 @@ const STATUS_LABELS: Record<StatusKind, Record<string, string>> = {
     held: "On hold",
   },
   withdrawal: { submitted: "Sending", completed: "Completed", failed: "Failed" },
+  refund: {
+    awaiting_address: "Waiting for the payer's address",
+    sending: "Sending",
+    completed: "Refunded",
+    failed: "Failed",
+    cancelled: "Cancelled",
+  },
 };
 
 /** "Completed", "Sending to your wallet"…; an unknown status is shown capitalised, never raw. */

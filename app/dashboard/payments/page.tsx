@@ -1,4 +1,4 @@
-import { CreditCard, Download, Plus, Search, SearchX } from "lucide-react";
+import { CreditCard, Download, Link2, Plus, Search, SearchX, X } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DateInput } from "@/components/dashboard/date-input";
@@ -23,8 +23,9 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
   const raw = await searchParams;
   const parsed = paymentFiltersSchema.safeParse(raw);
   const filters = parsed.success ? parsed.data : paymentFiltersSchema.parse({});
-  const { page, tokens, domains } = await loadPaymentsPage(user.id, filters);
+  const { page, tokens, domains, link } = await loadPaymentsPage(user.id, filters);
   const active = {
+    linkId: filters.linkId?.toString(),
     status: filters.status,
     tokenId: filters.tokenId?.toString(),
     domainId: filters.domainId?.toString(),
@@ -33,7 +34,10 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
     q: filters.q,
   };
   const filtered = Object.values(active).some(Boolean);
-  const exportQuery = new URLSearchParams(Object.entries(active).filter((e): e is [string, string] => Boolean(e[1]))).toString();
+  const queryOf = (params: Record<string, string | undefined>) =>
+    new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => Boolean(e[1]))).toString();
+  const exportQuery = queryOf(active);
+  const withoutLink = queryOf({ ...active, linkId: undefined });
 
   return (
     <>
@@ -55,6 +59,23 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           </>
         }
       />
+      {filters.linkId && (
+        <div className="mb-3 flex flex-wrap items-center gap-2" data-testid="link-filter">
+          <span className="inline-flex max-w-full items-center gap-1.5 rounded-full border bg-card py-1 pr-1 pl-3 text-sm">
+            <Link2 className="size-3.5 shrink-0 text-muted-foreground" aria-hidden />
+            <span className="truncate">
+              Link: <span className="font-medium">{link ? link.title : "not found"}</span>
+            </span>
+            <Link
+              href={`/dashboard/payments${withoutLink ? `?${withoutLink}` : ""}`}
+              className="inline-flex size-6 shrink-0 items-center justify-center rounded-full text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+              aria-label="Remove the payment link filter"
+            >
+              <X className="size-3.5" aria-hidden />
+            </Link>
+          </span>
+        </div>
+      )}
       <Card className="mb-4">
         <CardContent className="p-4">
           {/* biome-ignore lint/a11y/useSemanticElements: role=search on the form itself; the <search> element is missing from older Safari */}
@@ -64,6 +85,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
             role="search"
             aria-label="Filter payments"
           >
+            {filters.linkId && <input type="hidden" name="linkId" value={filters.linkId} />}
             <div className="col-span-2 grid gap-1.5 md:col-span-3 lg:col-span-1">
               <Label htmlFor="q">Search</Label>
               <div className="relative">
@@ -149,8 +171,12 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         filtered ? (
           <EmptyState
             icon={SearchX}
-            title="No payments match"
-            description="Try another status, token, date range or search. Search looks in order references, descriptions and metadata too."
+            title={link && !withoutLink ? "No payments through this link yet" : "No payments match"}
+            description={
+              link && !withoutLink
+                ? "A payment appears here once a payer opens the link and pays."
+                : "Try another status, token, date range or search. Search looks in order references, descriptions and metadata too."
+            }
             action={
               <Link href="/dashboard/payments" className={buttonVariants({ variant: "outline", size: "sm" })}>
                 Clear filters

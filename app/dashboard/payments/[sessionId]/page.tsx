@@ -9,12 +9,13 @@ import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { AutoRefresh, CancelPaymentButton, SimulatePaymentButton } from "@/components/payments/payment-actions";
 import { PaymentDeliveries } from "@/components/payments/payment-deliveries";
+import { PaymentRefunds } from "@/components/refunds/payment-refunds";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/current-user";
 import { loadPaymentPage } from "@/lib/dashboard/pages";
-import type { TimelineEvent } from "@/lib/dashboard/payment-detail";
+import { explorerTxUrl, type TimelineEvent } from "@/lib/dashboard/payment-detail";
 import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
 import { AppError } from "@/lib/errors";
 import { canSimulatePayments } from "@/lib/seed/simulate-payment";
@@ -29,7 +30,9 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
     throw error;
   });
   const moving =
-    payment.status === "pending" || payment.timeline.some((e) => e.kind === "forward" && e.status !== "completed" && e.status !== "held");
+    payment.status === "pending" ||
+    payment.timeline.some((e) => e.kind === "forward" && e.status !== "completed" && e.status !== "held") ||
+    payment.refunds.refunds.some((r) => r.status === "sending");
 
   return (
     <>
@@ -109,7 +112,17 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
                 <Address value={payment.forwardTo} />
               </Row>
               <Row label="Domain">{payment.domain ?? "—"}</Row>
-              <Row label="Created by">{payment.createdByApiKey ? "Your shop (API key)" : "You, on the dashboard"}</Row>
+              <Row label="Created by">
+                {payment.link ? (
+                  <Link href={`/dashboard/payments?linkId=${payment.link.linkId}`} className="underline underline-offset-4">
+                    Payment link “{payment.link.title}”
+                  </Link>
+                ) : payment.createdByApiKey ? (
+                  "Your shop (API key)"
+                ) : (
+                  "You, on the dashboard"
+                )}
+              </Row>
               <Row label="Created">
                 <span className="whitespace-nowrap">{formatDateTime(payment.createdAt)}</span>
               </Row>
@@ -152,6 +165,13 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
           </CardContent>
         </Card>
       </div>
+      <PaymentRefunds
+        sessionId={payment.sessionId}
+        token={payment.token}
+        refunds={payment.refunds.refunds.map((r) => ({ ...r, txUrl: r.txHash ? explorerTxUrl(r.network, r.txHash) : null }))}
+        refundable={payment.refunds.refundable}
+        twoFactor={user.totpEnabledAt !== null}
+      />
       <Card className="mt-6" data-testid="payment-webhooks">
         <CardHeader>
           <CardTitle>Webhook events</CardTitle>

@@ -1,0 +1,26 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { type ActionResult, runAction } from "@/lib/http/server-action";
+import type { PaymentLinkView } from "@/lib/payment-links/link-view";
+import { createPaymentLink, updatePaymentLink } from "@/lib/payment-links/manage-links";
+import { createLinkSchema, updateLinkSchema } from "@/lib/payment-links/schemas";
+
+/** A new payment link, with the API's schema and rules. */
+export async function createLinkAction(input: unknown): Promise<ActionResult<PaymentLinkView>> {
+  const result = await runAction(createLinkSchema, input, ({ db, user }, data) => createPaymentLink(db, user.id, data));
+  if (result.ok) revalidatePath("/dashboard/links");
+  return result;
+}
+
+const updateSchema = updateLinkSchema.extend({ linkId: z.number().int().positive() });
+
+/** Any change to a link (`linkId` and the fields to change): its words, its price, its redirect, or active on/off. */
+export async function updateLinkAction(input: unknown): Promise<ActionResult<PaymentLinkView>> {
+  const result = await runAction(updateSchema, input, ({ db, user }, { linkId, ...changes }) =>
+    updatePaymentLink(db, user.id, linkId, changes),
+  );
+  if (result.ok) revalidatePath("/dashboard/links");
+  return result;
+}

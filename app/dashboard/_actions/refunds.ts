@@ -1,0 +1,40 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { type ActionResult, runAction } from "@/lib/http/server-action";
+import { cancelRefund } from "@/lib/refunds/cancel-refund";
+import { refundFromDashboard } from "@/lib/refunds/dashboard-refunds";
+import type { RefundView } from "@/lib/refunds/refund-view";
+import { createRefundSchema } from "@/lib/refunds/schemas";
+
+/** The API's schema, plus the payment, the form's id (a double click refunds once) and the two-factor code when it is on. */
+const dashboardRefundSchema = createRefundSchema.extend({
+  sessionId: z.string().uuid({ message: "not a payment id" }),
+  requestId: z.string().uuid({ message: "reload the page and try again" }),
+  code: z.string().max(32).optional(),
+});
+
+export async function refundPaymentAction(input: unknown): Promise<ActionResult<RefundView>> {
+  const result = await runAction(dashboardRefundSchema, input, ({ db, user }, { sessionId, requestId, code, ...refund }) =>
+    refundFromDashboard(db, user, sessionId, refund, requestId, code),
+  );
+  if (result.ok) revalidatePaths(result.data.sessionId);
+  return result;
+}
+
+const refundIdSchema = z.object({ refundId: z.string().uuid({ message: "not a refund id" }) });
+
+/** Cancel a refund nobody has claimed yet: its claim link stops working. */
+export async function cancelRefundAction(refundId: string): Promise<ActionResult<RefundView>> {
+  const result = await runAction(refundIdSchema, { refundId }, ({ db, user }, { refundId: id }) =>
+    cancelRefund(db, { userId: user.id }, id),
+  );
+  if (result.ok) revalidatePaths(result.data.sessionId);
+  return result;
+}
+
+function revalidatePaths(sessionId: string) {
+  revalidatePath(`/dashboard/payments/${sessionId}`);
+  revalidatePath("/dashboard/payments");
+}

@@ -1,0 +1,42 @@
+import { ArrowLeft } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Blockers } from "@/components/dashboard/blockers";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { NewLink } from "@/components/payment-links/new-link";
+import { buttonVariants } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { requireUser } from "@/lib/auth/current-user";
+import { loadLinksPage } from "@/lib/dashboard/pages";
+import { networkLabel } from "@/lib/dashboard/wording";
+import { linkBlockers } from "../blockers";
+
+export const metadata: Metadata = { title: "New payment link" };
+
+export default async function NewPaymentLinkPage() {
+  const user = await requireUser();
+  const { tokens, domains, blockers } = await loadLinksPage(user.id);
+  return (
+    <>
+      <Link href="/dashboard/links" className={`${buttonVariants({ variant: "ghost", size: "sm" })} mb-3 -ml-2`}>
+        <ArrowLeft aria-hidden /> Payment links
+      </Link>
+      <PageHeader title="New payment link" description="One link for many payers: each one who pays gets a checkout of their own." />
+      <Blockers label="Before you can create a payment link" items={linkBlockers(blockers)} />
+      <Card className="max-w-2xl">
+        <CardContent className="p-5 sm:p-6">
+          <NewLink
+            blocked={blockers.length > 0}
+            tokens={tokens.map((t) => ({
+              id: t.tokenId,
+              label: `${t.symbol} · ${networkLabel(t.network)}`,
+              symbol: t.symbol,
+              decimals: t.decimals,
+            }))}
+            domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))}
+          />
+        </CardContent>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,230 @@
+"use client";
+
+import { Loader2, Plus, Save } from "lucide-react";
+import Link from "next/link";
+import { useState, useTransition } from "react";
+import { createLinkAction, updateLinkAction } from "@/app/dashboard/_actions/payment-links";
+import { Button } from "@/components/ui/button";
+import { Field, FormError } from "@/components/ui/field";
+import { Input, NativeSelect } from "@/components/ui/input";
+import { RadioChoice } from "@/components/ui/radio-choice";
+import type { PaymentLinkView } from "@/lib/payment-links/link-view";
+
+interface Option {
+  id: number;
+  label: string;
+}
+
+/** The page that fixes a refusal the form cannot: a domain. */
+const FIXES: Record<string, { href: string; label: string }> = {
+  DOMAIN_NOT_WHITELISTED: { href: "/dashboard/domains", label: "Go to Domains" },
+};
+
+type Pricing = "fixed" | "open";
+
+const FIELDS = ["title", "description", "tokenId", "amount", "minAmount", "domainId", "redirectUrl"];
+
+/**
+ * A payment link's fields. New (`link` absent): everything, token and domain included. Edit: the
+ * words, the price and the redirect (the token and the receiving domain stay). Optional fields
+ * left empty are cleared (null) on an edit and left out on a create.
+ */
+export function LinkForm({
+  link,
+  tokens = [],
+  domains = [],
+  blocked = false,
+  onSaved,
+}: {
+  link?: PaymentLinkView;
+  tokens?: (Option & { symbol: string; decimals: number })[];
+  domains?: Option[];
+  blocked?: boolean;
+  onSaved: (link: PaymentLinkView) => void;
+}) {
+  const [values, setValues] = useState({
+    title: link?.title ?? "",
+    description: link?.description ?? "",
+    tokenId: link ? String(link.tokenId) : tokens[0] ? String(tokens[0].id) : "",
+    price: link?.amount ?? link?.minAmount ?? "",
+    domainId: domains[0] ? String(domains[0].id) : "",
+    redirectUrl: link?.redirectUrl ?? "",
+  });
+  const [pricing, setPricing] = useState<Pricing>(link && link.amount === null ? "open" : "fixed");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState<{ message: string; fix?: { href: string; label: string } } | null>(null);
+  const [pending, start] = useTransition();
+  const set = (field: keyof typeof values) => (e: { target: { value: string } }) => {
+    setValues((v) => ({ ...v, [field]: e.target.value }));
+    const cleared = field === "price" ? ["amount", "minAmount"] : [field];
+    setErrors((prev) => Object.fromEntries(Object.entries(prev).filter(([f]) => !cleared.includes(f))));
+  };
+  const symbol = link?.token ?? tokens.find((t) => String(t.id) === values.tokenId)?.symbol ?? "";
+  const missing = !values.title.trim() || !values.price.trim() || (!link && !values.tokenId);
+  const priceError = errors.amount ?? errors.minAmount;
+
+  const submit = () =>
+    start(async () => {
+      const price = values.price.trim();
+      const common = {
+        title: values.title.trim(),
+        amount: pricing === "fixed" ? price : null,
+        minAmount: pricing === "open" ? price : null,
+      };
+      const result = link
+        ? await updateLinkAction({
+            linkId: link.linkId,
+            ...common,
+            description: values.description.trim() || null,
+            redirectUrl: values.redirectUrl.trim() || null,
+          })
+        : await createLinkAction({
+            ...common,
+            tokenId: Number(values.tokenId),
+            ...(values.description.trim() ? { description: values.description.trim() } : {}),
+            ...(values.redirectUrl.trim() ? { redirectUrl: values.redirectUrl.trim() } : {}),
+            ...(domains.length > 1 ? { domainId: Number(values.domainId) } : {}),
+          });
+      if (!result.ok) {
+        // lib's messages name their field first ("minAmount must be…"): show them under it.
+        const named = FIELDS.find((f) => result.error.startsWith(`${f} `));
+        const all = result.fieldErrors ?? (named ? { [named]: result.error } : {});
+        const fields = Object.fromEntries(Object.entries(all).filter(([f]) => FIELDS.includes(f)));
+        setErrors(fields);
+        setProblem(Object.keys(fields).length ? null : { message: result.error, fix: result.code ? FIXES[result.code] : undefined });
+        return;
+      }
+      setErrors({});
+      setProblem(null);
+      onSaved(result.data);
+    });
+
+  return (
+    <form
+      className="grid gap-4"
+      aria-label={link ? "Edit payment link" : "New payment link"}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!missing) submit();
+      }}
+    >
+      <fieldset disabled={blocked || pending} className="grid gap-4 sm:grid-cols-2">
+        <Field label="Title" error={errors.title} hint="The page's heading, e.g. “Coffee beans, 1 kg”." className="sm:col-span-2">
+          {(control) => (
+            <Input {...control} name="title" maxLength={100} value={values.title} onChange={set("title")} autoComplete="off" required />
+          )}
+        </Field>
+        <Field
+          label="Description (optional)"
+          error={errors.description}
+          hint="Shown under the title, on the link's page and the checkout."
+          className="sm:col-span-2"
+        >
+          {(control) => <Input {...control} name="description" maxLength={500} value={values.description} onChange={set("description")} />}
+        </Field>
+        {!link && (
+          <Field label="Token" error={errors.tokenId}>
+            {(control) => (
+              <NativeSelect {...control} name="tokenId" value={values.tokenId} onChange={set("tokenId")} required>
+                {tokens.length === 0 && <option value="">No token registered</option>}
+                {tokens.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.label}
+                  </option>
+                ))}
+              </NativeSelect>
+            )}
+          </Field>
+        )}
+        {!link && domains.length > 1 && (
+          <Field label="Domain" error={errors.domainId} hint="Its wallet receives the payments.">
+            {(control) => (
+              <NativeSelect {...control} name="domainId" value={values.domainId} onChange={set("domainId")} required>
+                {domains.map((d) => (
+                  <option key={d.id} value={d.id}>
+                    {d.label}
+                  </option>
+                ))}
+              </NativeSelect>
+            )}
+          </Field>
+        )}
+        <fieldset className="grid gap-2 sm:col-span-2">
+          <legend className="mb-1.5 text-sm font-medium">Price</legend>
+          <div className="grid gap-2 sm:grid-cols-2">
+            <RadioChoice
+              name="pricing"
+              value="fixed"
+              checked={pricing === "fixed"}
+              onChange={() => setPricing("fixed")}
+              label="A fixed amount"
+              hint="Every payer pays the same."
+            />
+            <RadioChoice
+              name="pricing"
+              value="open"
+              checked={pricing === "open"}
+              onChange={() => setPricing("open")}
+              label="The payer chooses"
+              hint="A tip or a donation: you set the least they may pay."
+            />
+          </div>
+        </fieldset>
+        <Field
+          label={pricing === "fixed" ? "Amount" : "Minimum amount"}
+          error={priceError}
+          hint={symbol ? `In ${symbol}, e.g. 12.5.` : undefined}
+        >
+          {(control) => (
+            <Input
+              {...control}
+              name="price"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder={pricing === "fixed" ? "12.5" : "5"}
+              value={values.price}
+              onChange={set("price")}
+              required
+            />
+          )}
+        </Field>
+        <Field
+          label="Redirect URL (optional)"
+          error={errors.redirectUrl}
+          hint="Where the payer goes after paying, e.g. your thank-you page."
+          className="sm:col-span-2"
+        >
+          {(control) => (
+            <Input
+              {...control}
+              name="redirectUrl"
+              type="url"
+              inputMode="url"
+              maxLength={2000}
+              placeholder="https://shop.example.com/thanks"
+              value={values.redirectUrl}
+              onChange={set("redirectUrl")}
+            />
+          )}
+        </Field>
+      </fieldset>
+      {problem && (
+        <FormError>
+          {problem.message}{" "}
+          {problem.fix && (
+            <Link href={problem.fix.href} className="font-medium underline underline-offset-4">
+              {problem.fix.label}
+            </Link>
+          )}
+        </FormError>
+      )}
+      <div>
+        <Button type="submit" disabled={blocked || pending || missing}>
+          {pending ? <Loader2 className="animate-spin" aria-hidden /> : link ? <Save aria-hidden /> : <Plus aria-hidden />}{" "}
+          {link ? "Save changes" : "Create link"}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,177 @@
+"use client";
+
+import { Loader2, XCircle } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useTransition } from "react";
+import { toast } from "sonner";
+import { cancelRefundAction } from "@/app/dashboard/_actions/refunds";
+import { Address } from "@/components/dashboard/address";
+import { CopyButton } from "@/components/dashboard/copy-button";
+import { Amount, formatDateTime } from "@/components/dashboard/format";
+import { StatusBadge } from "@/components/dashboard/status-badge";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "@/components/ui/alert-dialog";
+import { Button, buttonVariants } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import type { PaymentRefunds as Refunds } from "@/lib/refunds/dashboard-refunds";
+import type { RefundView } from "@/lib/refunds/refund-view";
+import { RefundDialog } from "./refund-dialog";
+
+export type RefundRow = RefundView & { txUrl: string | null };
+
+/** "the payment is still pending: …" → "The payment is still pending: …" (lib's refusals are sentence tails). */
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The Refunds card of a payment's page: its refunds, and the Refund button (or why nothing can go back). */
+export function PaymentRefunds({
+  sessionId,
+  token,
+  refunds,
+  refundable,
+  twoFactor,
+}: {
+  sessionId: string;
+  token: string;
+  refunds: RefundRow[];
+  refundable: Refunds["refundable"];
+  twoFactor: boolean;
+}) {
+  return (
+    <Card className="mt-6" data-testid="payment-refunds">
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-3">
+        <div className="grid gap-1.5">
+          <CardTitle>Refunds</CardTitle>
+          <CardDescription>
+            {"refusal" in refundable
+              ? sentence(refundable.refusal)
+              : `Up to ${refundable.amount} ${token} can go back to the payer, from this payment's domain wallet.`}
+          </CardDescription>
+        </div>
+        {"amount" in refundable && (
+          <RefundDialog
+            sessionId={sessionId}
+            token={token}
+            refundable={refundable.amount}
+            byDefault={refundable.byDefault}
+            twoFactor={twoFactor}
+          />
+        )}
+      </CardHeader>
+      <CardContent>
+        {refunds.length === 0 ? (
+          <p className="text-sm text-muted-foreground" data-testid="no-refunds">
+            No refunds yet.
+          </p>
+        ) : (
+          <ul className="grid gap-3" aria-label="Refunds of this payment">
+            {refunds.map((refund) => (
+              <RefundItem key={refund.refundId} refund={refund} />
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function RefundItem({ refund }: { refund: RefundRow }) {
+  const awaiting = refund.status === "awaiting_address";
+  return (
+    <li className="grid gap-2 rounded-lg border p-3 text-sm sm:p-4" data-refund-id={refund.refundId} data-status={refund.status}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="flex flex-wrap items-center gap-2">
+          <span className="font-medium">
+            <Amount value={refund.amount} symbol={refund.token} />
+          </span>
+          <StatusBadge status={refund.status} kind="refund" />
+        </span>
+        <span className="text-xs whitespace-nowrap text-muted-foreground">{formatDateTime(refund.completedAt ?? refund.createdAt)}</span>
+      </div>
+      <p className="flex flex-wrap items-center gap-x-1.5 text-muted-foreground">
+        To{" "}
+        {refund.toAddress ? (
+          <>
+            <Address value={refund.toAddress} className="text-foreground" />
+            <span className="text-xs">({refund.addressFrom === "payer" ? "given by the payer" : "given by you"})</span>
+          </>
+        ) : (
+          <span className="text-foreground">the address the payer chooses</span>
+        )}
+      </p>
+      {refund.txHash && (
+        <p className="flex flex-wrap items-center gap-x-1.5 text-muted-foreground">
+          Transaction <Address value={refund.txHash} href={refund.txUrl} />
+        </p>
+      )}
+      {refund.reason && (refund.status === "failed" || refund.status === "cancelled") && (
+        <p className={refund.status === "failed" ? "text-destructive" : "text-muted-foreground"}>{sentence(refund.reason)}.</p>
+      )}
+      {awaiting && (
+        <div className="grid gap-1.5">
+          <label htmlFor={`claim-${refund.refundId}`} className="text-xs font-medium">
+            Claim link: send it to the payer (works until {formatDateTime(refund.claimExpiresAt)})
+          </label>
+          <div className="flex flex-wrap gap-2">
+            <Input
+              id={`claim-${refund.refundId}`}
+              readOnly
+              value={refund.claimUrl}
+              className="min-w-0 flex-1 basis-56 font-mono text-xs"
+              onFocus={(e) => e.target.select()}
+            />
+            <CopyButton value={refund.claimUrl} label="Copy link" size="sm" className="shrink-0 border" />
+            <CancelRefundButton refundId={refund.refundId} />
+          </div>
+        </div>
+      )}
+    </li>
+  );
+}
+
+function CancelRefundButton({ refundId }: { refundId: string }) {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const cancel = () =>
+    start(async () => {
+      const result = await cancelRefundAction(refundId);
+      if (!result.ok) toast.error("Refund not cancelled", { description: sentence(result.error) });
+      else toast.success("Refund cancelled", { description: "Its claim link no longer works." });
+      router.refresh();
+    });
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button variant="outline" size="sm" className="shrink-0" disabled={pending}>
+          {pending ? <Loader2 className="animate-spin" aria-hidden /> : <XCircle aria-hidden />} Cancel
+          <span className="sr-only"> this refund</span>
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Cancel this refund?</AlertDialogTitle>
+          <AlertDialogDescription>
+            Its claim link stops working and nothing is sent. The amount can be refunded again later.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Keep it</AlertDialogCancel>
+          <AlertDialogAction className={buttonVariants({ variant: "destructive" })} onClick={cancel}>
+            Cancel refund
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

@@ -1,0 +1,256 @@
+"use client";
+
+import { CheckCircle2, Loader2, Undo2 } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { toast } from "sonner";
+import { refundPaymentAction } from "@/app/dashboard/_actions/refunds";
+import { CopyButton } from "@/components/dashboard/copy-button";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Field, FormError } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { RadioChoice as Choice } from "@/components/ui/radio-choice";
+import { newRequestId } from "@/components/ui/request-id";
+import type { RefundView } from "@/lib/refunds/refund-view";
+
+type Destination = "payer" | "address";
+
+const FIELDS = ["amount", "toAddress", "code"];
+
+/**
+ * "Refund": how much (the lib's default prefilled), and where — a claim link the payer opens to
+ * give an address (the default), or an address the merchant has. A new request id per dialog
+ * makes a double click one refund; with two-factor on, a current code is asked for.
+ */
+export function RefundDialog({
+  sessionId,
+  token,
+  refundable,
+  byDefault,
+  twoFactor,
+}: {
+  sessionId: string;
+  token: string;
+  refundable: string;
+  byDefault: string;
+  twoFactor: boolean;
+}) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [amount, setAmount] = useState(byDefault);
+  const [destination, setDestination] = useState<Destination>("payer");
+  const [toAddress, setToAddress] = useState("");
+  const [code, setCode] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState<string>();
+  const [created, setCreated] = useState<RefundView | null>(null);
+  const [requestId, setRequestId] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+
+  // A fresh form each time it opens (the amount left to refund may have changed since); never
+  // while open: a refresh of the page (a new default) must not wipe what the merchant sees.
+  const openChange = (next: boolean) => {
+    if (pending) return;
+    if (next) {
+      setRequestId(newRequestId());
+      setAmount(byDefault);
+      setDestination("payer");
+      setToAddress("");
+      setCode("");
+      setErrors({});
+      setProblem(undefined);
+      setCreated(null);
+    }
+    setOpen(next);
+  };
+
+  const missing = !amount.trim() || (destination === "address" && !toAddress.trim()) || (twoFactor && !code.trim());
+
+  const submit = () =>
+    start(async () => {
+      const result = await refundPaymentAction({
+        sessionId,
+        requestId,
+        amount: amount.trim(),
+        ...(destination === "address" ? { toAddress: toAddress.trim() } : {}),
+        ...(twoFactor ? { code: code.trim() } : {}),
+      });
+      if (!result.ok) {
+        // lib's messages name their field first ("amount 50 is more than…"): show them under it.
+        const named = FIELDS.find((f) => result.error.startsWith(`${f} `));
+        const fields = result.fieldErrors ?? (named ? { [named]: result.error } : {});
+        const shown = Object.fromEntries(Object.entries(fields).filter(([field]) => FIELDS.includes(field)));
+        setErrors(shown);
+        setProblem(Object.keys(shown).length ? undefined : sentence(result.error));
+        return;
+      }
+      setCreated(result.data);
+      toast.success(
+        result.data.status === "awaiting_address"
+          ? `Refund of ${result.data.amount} ${result.data.token} created`
+          : `Sending ${result.data.amount} ${result.data.token}`,
+        { description: result.data.status === "awaiting_address" ? "Send the claim link to the payer." : "It shows Refunded once mined." },
+      );
+      router.refresh();
+    });
+
+  const clear = (field: string) => setErrors(({ [field]: _, ...rest }) => rest);
+
+  return (
+    <Dialog open={open} onOpenChange={openChange}>
+      <DialogTrigger asChild>
+        <Button variant="outline">
+          <Undo2 aria-hidden /> Refund
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        {created ? (
+          <>
+            <DialogHeader>
+              <DialogTitle className="flex items-center gap-2">
+                <CheckCircle2 className="size-5 text-success" aria-hidden /> Refund created
+              </DialogTitle>
+              <DialogDescription>
+                {created.status === "awaiting_address"
+                  ? `${created.amount} ${created.token} wait for the payer: send them this link, where they give their address.`
+                  : `${created.amount} ${created.token} are on their way to ${created.toAddress}.`}
+              </DialogDescription>
+            </DialogHeader>
+            {created.status === "awaiting_address" && (
+              <div className="grid gap-1.5" data-testid="refund-created">
+                <label htmlFor="new-claim-link" className="text-sm font-medium">
+                  Claim link
+                </label>
+                <div className="flex gap-2">
+                  <Input
+                    id="new-claim-link"
+                    readOnly
+                    value={created.claimUrl}
+                    className="font-mono text-xs"
+                    onFocus={(e) => e.target.select()}
+                  />
+                  <CopyButton value={created.claimUrl} label="Copy link" size="sm" className="shrink-0 border" />
+                </div>
+              </div>
+            )}
+            <DialogFooter>
+              <Button onClick={() => setOpen(false)}>Done</Button>
+            </DialogFooter>
+          </>
+        ) : (
+          <form
+            className="grid gap-4"
+            aria-label="Refund"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!missing) submit();
+            }}
+          >
+            <DialogHeader>
+              <DialogTitle>Refund this payment</DialogTitle>
+              <DialogDescription>Sent from this payment&apos;s domain wallet. Blockchain transfers cannot be undone.</DialogDescription>
+            </DialogHeader>
+            <fieldset disabled={pending} className="grid gap-4">
+              <Field
+                label="Amount"
+                error={errors.amount}
+                hint={`Up to ${refundable} ${token}. Prefilled with what the payer sent beyond the price, if anything.`}
+              >
+                {(control) => (
+                  <div className="flex items-center gap-2">
+                    <Input
+                      {...control}
+                      name="amount"
+                      inputMode="decimal"
+                      autoComplete="off"
+                      value={amount}
+                      onChange={(e) => {
+                        setAmount(e.target.value);
+                        clear("amount");
+                      }}
+                      required
+                    />
+                    <span className="text-sm text-muted-foreground">{token}</span>
+                  </div>
+                )}
+              </Field>
+              <fieldset className="grid gap-2">
+                <legend className="mb-1.5 text-sm font-medium">Where it goes</legend>
+                <Choice
+                  name="destination"
+                  value="payer"
+                  checked={destination === "payer"}
+                  onChange={() => setDestination("payer")}
+                  label="Let the payer choose the address (send them a link)"
+                  hint="You get a link to send; the refund goes out once they give an address."
+                />
+                <Choice
+                  name="destination"
+                  value="address"
+                  checked={destination === "address"}
+                  onChange={() => setDestination("address")}
+                  label="Send to an address I have"
+                  hint="Sent at once. Make sure it is the payer's own BSC address."
+                />
+              </fieldset>
+              {destination === "address" && (
+                <Field label="Payer's address" error={errors.toAddress}>
+                  {(control) => (
+                    <Input
+                      {...control}
+                      name="toAddress"
+                      autoComplete="off"
+                      spellCheck={false}
+                      placeholder="0x…"
+                      className="font-mono"
+                      value={toAddress}
+                      onChange={(e) => {
+                        setToAddress(e.target.value);
+                        clear("toAddress");
+                      }}
+                      required
+                    />
+                  )}
+                </Field>
+              )}
+              {twoFactor && (
+                <Field label="Two-factor code" error={errors.code} hint="The 6-digit code your authenticator app shows now.">
+                  {(control) => (
+                    <Input
+                      {...control}
+                      name="code"
+                      inputMode="numeric"
+                      autoComplete="one-time-code"
+                      maxLength={6}
+                      value={code}
+                      onChange={(e) => {
+                        setCode(e.target.value);
+                        clear("code");
+                      }}
+                      required
+                    />
+                  )}
+                </Field>
+              )}
+            </fieldset>
+            <FormError>{problem}</FormError>
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={pending}>
+                Back
+              </Button>
+              <Button type="submit" disabled={pending || missing || !requestId}>
+                {pending && <Loader2 className="animate-spin" aria-hidden />}
+                {pending ? "Creating…" : destination === "payer" ? "Create refund link" : "Send refund"}
+              </Button>
+            </DialogFooter>
+          </form>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

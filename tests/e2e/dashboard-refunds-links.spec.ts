@@ -1,0 +1,223 @@
+import { expect, type Page, type TestInfo, test } from "@playwright/test";
+import type { Address } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { ANVIL_DEFAULT_KEYS } from "../../lib/dev/demo-token";
+import { apiMerchant, payDirectly } from "./helpers/merchant";
+import { expectAccessible, screenshot, signIn, watchConsole } from "./helpers/pages";
+import { injectWallet } from "./helpers/wallet";
+
+/**
+ * Issue 25 on the merchant's dashboard: a refund made on a payment's page, claimed by the payer on
+ * a phone and shown as Refunded; a payment link created on /dashboard/links, paid with a browser
+ * wallet, counted in its row, edited, deactivated, and its payments listed under a filter chip.
+ * Each changed page is captured in both themes at 1280 and 375 px and checked with axe.
+ */
+test.use({ permissions: ["clipboard-read", "clipboard-write"], viewport: { width: 1280, height: 900 } });
+
+const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]!).address;
+
+/** axe and screenshots in both themes (switched in place), at 1280 and 375 px; the page must fit 375 px. */
+async function capture(page: Page, testInfo: TestInfo, name: string) {
+  await page.mouse.move(0, 0);
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
+  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; animation: none !important; }" });
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expectAccessible(page, `${name} (${theme})`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, testInfo, `refunds-links-${name}-1280-${theme}`);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, testInfo, `refunds-links-${name}-375-${theme}`);
+    const overflow = await page.evaluate(() =>
+      [...document.querySelectorAll("body *")]
+        .filter((el) => el.getBoundingClientRect().right > 375.5 && getComputedStyle(el).position !== "fixed")
+        .filter((el, _, all) => !all.some((other) => other !== el && el.contains(other)))
+        .slice(0, 3)
+        .map((el) => `${el.tagName}.${String(el.className).slice(0, 60)}`),
+    );
+    expect(overflow, `${name} fits 375 px`).toEqual([]);
+  }
+  await page.evaluate(() => document.documentElement.classList.remove("dark"));
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test("a merchant refunds an overpaid payment from its page; the payer claims it on a phone", async ({
+  page,
+  context,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  const [domain] = (await (await request.get("/api/user/domains", { headers: merchant.headers })).json()).data as {
+    withdrawalAddress: Address;
+  }[];
+  if (!domain) throw new Error("a domain expected");
+  const session = await merchant.createPayment("10", { orderId: "ORD-12", description: "Two mugs" });
+  await payDirectly(session.depositAddress, "12");
+  await expect.poll(async () => (await merchant.status(session.sessionId)).status, { timeout: 30_000 }).toBe("completed");
+  // The domain's withdrawal wallet pays refunds: the merchant keeps tokens there.
+  await payDirectly(domain.withdrawalAddress, "5");
+
+  await signIn(page, merchant.email, merchant.password);
+  await page.goto(`/dashboard/payments/${session.sessionId}`);
+  const card = page.getByTestId("payment-refunds");
+  await expect(card).toContainText("Up to 12 DUSD can go back to the payer");
+  await expect(card.getByTestId("no-refunds")).toBeVisible();
+
+  // The dialog: the overpaid part prefilled, the payer chooses by default; disabled while empty; errors in place.
+  await card.getByRole("button", { name: "Refund" }).click();
+  const dialog = page.getByRole("dialog");
+  const amount = dialog.getByLabel("Amount", { exact: true });
+  await expect(amount).toHaveValue("2");
+  await expect(dialog.getByText("Up to 12 DUSD.")).toBeVisible();
+  await expect(dialog.getByLabel("Let the payer choose the address (send them a link)")).toBeChecked();
+  const submit = dialog.getByRole("button", { name: "Create refund link" });
+  await amount.fill("");
+  await expect(submit).toBeDisabled();
+  await amount.fill("50");
+  await submit.click();
+  await expect(dialog.getByText("amount 50 is more than this payment can still refund (12)")).toBeVisible();
+  await expect(amount).toHaveAttribute("aria-invalid", "true");
+  await dialog.getByLabel("Send to an address I have").check();
+  await expect(dialog.getByRole("button", { name: "Send refund" })).toBeDisabled(); // no address yet
+  await expect(dialog.getByLabel("Payer's address")).toBeVisible();
+  await capture(page, testInfo, "refund-dialog");
+  await dialog.getByLabel("Let the payer choose the address (send them a link)").check();
+  await amount.fill("2");
+  await submit.click();
+  const claimUrl = await dialog.getByLabel("Claim link").inputValue();
+  expect(claimUrl).toMatch(/\/refund\/[0-9a-f-]{36}$/);
+  await dialog.getByRole("button", { name: "Copy link" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(claimUrl);
+  await dialog.getByRole("button", { name: "Done" }).click();
+  const refund = card.locator("li[data-refund-id]");
+  await expect(refund).toHaveAttribute("data-status", "awaiting_address");
+  await expect(refund).toContainText("Waiting for the payer's address");
+  await expect(refund).toContainText("the address the payer chooses");
+  await expect(refund.getByRole("textbox")).toHaveValue(claimUrl);
+  await expect(card).toContainText("Up to 10 DUSD");
+
+  // The payer, on a phone, gives an address; the domain wallet sends it.
+  const phone = await context.newPage();
+  const phoneLogs = watchConsole(phone);
+  await phone.setViewportSize({ width: 375, height: 800 });
+  await phone.goto(`${new URL(claimUrl).pathname}?lang=en`);
+  const destination = privateKeyToAccount(`0x${"6".repeat(64)}`).address;
+  await phone.getByLabel("Your BNB Smart Chain (BEP-20) address").fill(destination);
+  await phone.getByRole("button", { name: "Send my refund" }).click();
+  await expect(phone.getByTestId("refund-status")).toHaveAttribute("data-status", "completed", { timeout: 45_000 });
+  phoneLogs.assertClean();
+  await phone.close();
+
+  // The merchant's page says Refunded, where it went and the transaction; the list shows it in the row.
+  await page.reload();
+  await expect(refund).toHaveAttribute("data-status", "completed");
+  await expect(refund).toContainText("Refunded");
+  await expect(refund).toContainText("given by the payer");
+  await expect(refund).toContainText("Transaction");
+  await capture(page, testInfo, "payment-refunds");
+  await page.goto("/dashboard/payments");
+  await expect(page.locator(`tr[data-session-id="${session.sessionId}"] [data-refunds="refunded"]`)).toHaveText("Refunded 2 DUSD");
+  logs.assertClean();
+});
+
+test("a merchant creates a payment link, a payer pays it with a wallet, and the link counts it", async ({
+  page,
+  context,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  await signIn(page, merchant.email, merchant.password);
+
+  // Empty: what links are for, and the button; Payment links in the sidebar after Payments.
+  const nav = page.getByRole("navigation", { name: "Dashboard" });
+  await expect(nav.getByRole("link").nth(2)).toHaveText("Payment links");
+  await nav.getByRole("link", { name: "Payment links" }).click();
+  await expect(page.getByRole("heading", { name: "No payment links yet" })).toBeVisible();
+  await capture(page, testInfo, "links-empty");
+
+  // New link: disabled until filled, a bad redirect refused in place, then the URL to copy.
+  await page.getByRole("link", { name: "New link" }).click();
+  const create = page.getByRole("button", { name: "Create link" });
+  await expect(create).toBeDisabled();
+  await page.getByLabel("Title").fill("Coffee beans, 1 kg");
+  await page.getByLabel("Description (optional)").fill("Roasted this week");
+  await page.getByLabel("Amount", { exact: true }).fill("3");
+  await page.getByLabel("Redirect URL (optional)").fill("ftp://shop.example.com");
+  await create.click();
+  await expect(page.getByText("redirectUrl must be an http(s) URL")).toBeVisible();
+  await capture(page, testInfo, "links-new");
+  await page.getByLabel("Redirect URL (optional)").fill("");
+  await create.click();
+  const done = page.getByTestId("link-created");
+  await expect(done).toContainText("Coffee beans, 1 kg");
+  const url = await page.getByLabel(/Payment link: share it/).inputValue();
+  expect(url).toMatch(/\/l\/[A-Za-z0-9_-]{12}$/);
+  await done.getByRole("button", { name: "Copy link" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+  // A second link, where the payer chooses (over the API: the form's other path is the same action).
+  await request.post("/api/user/payment-links", {
+    headers: merchant.headers,
+    data: { title: "Tip jar", tokenId: merchant.tokenId, minAmount: "5" },
+  });
+
+  // A payer opens it and pays with a browser wallet.
+  const shopper = await context.newPage();
+  const shopperLogs = watchConsole(shopper);
+  await injectWallet(shopper, { account: payer });
+  await shopper.goto(`${new URL(url).pathname}?lang=en`);
+  await shopper.getByRole("button", { name: "Pay", exact: true }).click();
+  await shopper.waitForURL(/\/pay\/[0-9a-f-]{36}\?lang=en$/);
+  await shopper.getByRole("button", { name: "Pay 3 DUSD with Test Wallet" }).click();
+  await expect(shopper.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
+  shopperLogs.assertClean();
+  await shopper.close();
+
+  // The links page counts it.
+  await done.getByRole("link", { name: "All links" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/links$/);
+  const coffee = page.locator("tr[data-link-id]", { hasText: "Coffee beans, 1 kg" });
+  const tips = page.locator("tr[data-link-id]", { hasText: "Tip jar" });
+  await expect(async () => {
+    await page.reload();
+    await expect(coffee.getByTestId("link-payments")).toHaveText("1", { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(coffee).toContainText("3 DUSD");
+  await expect(tips).toContainText("From 5 DUSD (payer chooses)");
+  await expect(tips).toContainText("Active");
+
+  // Row actions: deactivate, edit, the link's payments.
+  await tips.getByRole("button", { name: "Actions for Tip jar" }).click();
+  await page.getByRole("menuitem", { name: "Deactivate" }).click();
+  await expect(tips.locator("[data-active]").filter({ visible: true })).toHaveText("Inactive");
+  await coffee.getByRole("button", { name: "Actions for Coffee beans, 1 kg" }).click();
+  await page.getByRole("menuitem", { name: "Edit" }).click();
+  const edit = page.getByRole("dialog");
+  await expect(edit.getByLabel("Amount", { exact: true })).toHaveValue("3");
+  await edit.getByLabel("Title").fill("Coffee beans, 1 kg (whole)");
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(edit).toHaveCount(0);
+  await expect(page.locator("tr[data-link-id]", { hasText: "Coffee beans, 1 kg (whole)" })).toBeVisible();
+  await capture(page, testInfo, "links");
+
+  await coffee.getByRole("button", { name: /^Actions for Coffee beans/ }).click();
+  await page.getByRole("menuitem", { name: "View payments" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/payments\?linkId=\d+$/);
+  await expect(page.getByTestId("link-filter")).toContainText("Link: Coffee beans, 1 kg (whole)");
+  const rows = page.locator("tr[data-session-id]");
+  await expect(rows).toHaveCount(1);
+  // The Order column: the link's title, as the session's description.
+  await expect(rows.first().locator("td").nth(1)).toHaveText("Coffee beans, 1 kg");
+  await capture(page, testInfo, "payments-by-link");
+  await page.getByRole("link", { name: "Remove the payment link filter" }).click();
+  await expect(page.getByTestId("link-filter")).toHaveCount(0);
+  // The payment's page names the link that created it.
+  await page.locator("a[data-row-link]").first().click();
+  await expect(page.getByTestId("payment-details")).toContainText("Payment link “Coffee beans, 1 kg (whole)”");
+  logs.assertClean();
+});
