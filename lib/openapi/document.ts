@@ -4,12 +4,10 @@
  */
 
 import { z } from "zod";
-import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
+import { createDocument } from "zod-openapi";
 import { createApiKeySchema } from "../api-keys/manage-api-keys";
 import { addDomainSchema, updateDomainSchema } from "../domains/manage-domains";
-import { ERROR_STATUS, type ErrorCode } from "../errors";
 import { choosePlanSchema } from "../packages/current-package";
-import { createLinkSchema, payLinkSchema, paymentLinkSchema, updateLinkSchema } from "../payment-links/schemas";
 import {
   cancelResponseSchema,
   createPaymentResponseSchema,
@@ -19,44 +17,13 @@ import {
   paymentHistoryQuerySchema,
   paymentStatusSchema,
 } from "../payments/schemas";
-import { claimRefundSchema, createRefundSchema, refundSchema } from "../refunds/schemas";
 import { registerTokenSchema } from "../tokens/schemas";
 import { changePasswordSchema } from "../users/change-password";
 import { credentialsSchema } from "../users/create-user";
 import { deliveriesQuerySchema } from "../webhooks/deliveries";
 import { sendWithdrawalSchema, withdrawalHistoryQuerySchema, withdrawalSchema } from "../withdrawals/schemas";
-
-const errorSchema = z
-  .object({
-    success: z.literal(false),
-    error: z.object({
-      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
-      message: z.string(),
-      details: z.array(z.object({ path: z.string().optional(), message: z.string() })).optional(),
-    }),
-  })
-  .meta({ id: "Error" });
-
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
-const json = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });
-
-function errors(...codes: ErrorCode[]): ZodOpenApiOperationObject["responses"] {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-  return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [String(status), { description: list.join(", "), ...json(errorSchema) }]),
-  );
-}
-
-const sessionIdParam = { path: z.object({ sessionId: z.string().meta({ description: "UUID of the session." }) }) };
-const idempotencyHeader = {
-  header: z.object({
-    "idempotency-key": z.string().optional().meta({ description: "Same key and body within 24 h → the first response again." }),
-  }),
-};
-const v1 = { security: [{ apiKey: [] }] };
-const user = { security: [{ bearer: [] }] };
-const V1_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"] as const;
+import { refundAndLinkPaths } from "./refund-link-paths";
+import { envelope, errors, idempotencyHeader, json, sessionIdParam, user, V1_ERRORS, v1 } from "./shared";
 
 function build() {
   return createDocument({
@@ -158,122 +125,7 @@ function build() {
           },
         },
       },
-      "/api/v1/payment/{sessionId}/refund": {
-        post: {
-          ...v1,
-          summary: "Refund a payment (to an address you give, or as a claim the payer completes)",
-          description:
-            "Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). With toAddress it is sent at once. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received (amount + late transfers − other refunds); a pending payment cannot be refunded. Webhooks: refund.created, refund.completed, refund.failed.",
-          requestParams: { ...sessionIdParam, ...idempotencyHeader },
-          requestBody: json(createRefundSchema),
-          responses: {
-            "201": { description: "Created", ...json(envelope(refundSchema)) },
-            ...errors("VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "IDEMPOTENCY_CONFLICT", ...V1_ERRORS),
-          },
-        },
-      },
-      "/api/v1/payment/{sessionId}/refunds": {
-        get: {
-          ...v1,
-          summary: "A payment's refunds, oldest first",
-          requestParams: sessionIdParam,
-          responses: {
-            "200": { description: "OK", ...json(envelope(z.object({ items: z.array(refundSchema) }))) },
-            ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
-          },
-        },
-      },
-      "/api/v1/refund/{refundId}": {
-        get: {
-          ...v1,
-          summary: "One refund (another key's is NOT_FOUND)",
-          requestParams: { path: z.object({ refundId: z.string().meta({ description: "UUID of the refund." }) }) },
-          responses: {
-            "200": { description: "OK", ...json(envelope(refundSchema)) },
-            ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
-          },
-        },
-      },
-      "/api/v1/refund/{refundId}/cancel": {
-        post: {
-          ...v1,
-          summary: "Cancel a refund the payer has not claimed yet",
-          description: "A refund already claimed (sending, completed, failed) answers VALIDATION_ERROR; cancelling twice changes nothing.",
-          requestParams: { path: z.object({ refundId: z.string() }) },
-          responses: {
-            "200": { description: "OK", ...json(envelope(refundSchema)) },
-            ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
-          },
-        },
-      },
-      "/api/refund/{refundId}/claim": {
-        post: {
-          summary: "The payer's address for a refund (the claim page calls it; no authentication: the refund id is the secret)",
-          description: "At most 10 claims a minute per client address.",
-          requestParams: { path: z.object({ refundId: z.string() }) },
-          requestBody: json(claimRefundSchema),
-          responses: {
-            "200": { description: "Sending", ...json(envelope(refundSchema)) },
-            ...errors("VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "RATE_LIMITED"),
-          },
-        },
-      },
-      "/api/user/payment-links": {
-        get: {
-          ...user,
-          summary: "Your payment links, newest first, with their figures (completed payments, amount received, last payment)",
-          responses: {
-            "200": { description: "OK", ...json(envelope(z.object({ items: z.array(paymentLinkSchema) }))) },
-            ...errors("UNAUTHORIZED"),
-          },
-        },
-        post: {
-          ...user,
-          summary: "Create a payment link: a page at /l/<slug> where each Pay starts a fresh session",
-          description: "Give either amount (a fixed price) or minAmount (the payer chooses at least that).",
-          requestBody: json(createLinkSchema),
-          responses: {
-            "201": { description: "Created", ...json(envelope(paymentLinkSchema)) },
-            ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND", "DOMAIN_NOT_WHITELISTED"),
-          },
-        },
-      },
-      "/api/user/payment-links/{id}": {
-        get: {
-          ...user,
-          summary: "One payment link",
-          requestParams: { path: z.object({ id: z.string() }) },
-          responses: { "200": { description: "OK", ...json(envelope(paymentLinkSchema)) }, ...errors("UNAUTHORIZED", "NOT_FOUND") },
-        },
-        patch: {
-          ...user,
-          summary: "Change a payment link (any field; active: false deactivates, true turns it on again)",
-          requestParams: { path: z.object({ id: z.string() }) },
-          requestBody: json(updateLinkSchema),
-          responses: {
-            "200": { description: "OK", ...json(envelope(paymentLinkSchema)) },
-            ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"),
-          },
-        },
-        delete: {
-          ...user,
-          summary: "Deactivate a payment link (it is kept: its payments refer to it)",
-          requestParams: { path: z.object({ id: z.string() }) },
-          responses: { "200": { description: "OK", ...json(envelope(paymentLinkSchema)) }, ...errors("UNAUTHORIZED", "NOT_FOUND") },
-        },
-      },
-      "/api/links/{slug}/pay": {
-        post: {
-          summary: "Start a payment from a payment link (the link's page calls it; public)",
-          description: "At most 10 a minute per client address. An inactive link answers VALIDATION_ERROR and creates nothing.",
-          requestParams: { path: z.object({ slug: z.string() }) },
-          requestBody: json(payLinkSchema),
-          responses: {
-            "201": { description: "Created", ...json(envelope(createPaymentResponseSchema)) },
-            ...errors("VALIDATION_ERROR", "NOT_FOUND", "NO_PACKAGE", "RATE_LIMITED"),
-          },
-        },
-      },
+      ...refundAndLinkPaths,
       "/api/user/register": {
         post: {
           summary: "Create an account",
