@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import { apiMerchant } from "./helpers/merchant";
-import { expectAccessible, screenshot, signIn, signUp, watchConsole } from "./helpers/pages";
+import { captureBothThemes, expectAccessible, screenshot, signIn, signUp, watchConsole } from "./helpers/pages";
 
 /**
  * Payments around orders (issue 24 §6–9), with one merchant set up over the API: the Order column,
@@ -25,33 +25,7 @@ async function startReceiver() {
   };
 }
 
-/** axe and screenshots in both themes (switched in place), at 1280 and 375 px; the page must fit 375 px. */
-async function capture(page: Page, testInfo: TestInfo, name: string) {
-  await page.mouse.move(0, 0);
-  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
-  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await expectAccessible(page, `${name} (${theme})`);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await screenshot(page, testInfo, `orders-${name}-1280-${theme}`);
-    await page.setViewportSize({ width: 375, height: 800 });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await screenshot(page, testInfo, `orders-${name}-375-${theme}`);
-    const overflow = await page.evaluate(() =>
-      [...document.querySelectorAll("body *")]
-        .filter((el) => el.getBoundingClientRect().right > 375.5 && getComputedStyle(el).position !== "fixed")
-        // The innermost ones: what is too wide, not every box around it.
-        .filter((el, _, all) => !all.some((other) => other !== el && el.contains(other)))
-        .slice(0, 3)
-        .map((el) => `${el.tagName}.${String(el.className).slice(0, 60)}`),
-    );
-    expect(overflow, `${name} fits 375 px`).toEqual([]);
-  }
-  await page.evaluate(() => document.documentElement.classList.remove("dark"));
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const capture = (page: Page, testInfo: TestInfo, name: string) => captureBothThemes(page, testInfo, `orders-${name}`);
 
 test("payments around orders: order column, metadata search, row links, webhook events, a one-off payment, navigation", async ({
   page,

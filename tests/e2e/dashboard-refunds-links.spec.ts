@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ANVIL_DEFAULT_KEYS } from "../../lib/dev/demo-token";
 import { apiMerchant, payDirectly } from "./helpers/merchant";
-import { expectAccessible, screenshot, signIn, watchConsole } from "./helpers/pages";
+import { captureBothThemes, signIn, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";
 
 /**
@@ -16,32 +16,7 @@ test.use({ permissions: ["clipboard-read", "clipboard-write"], viewport: { width
 
 const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]!).address;
 
-/** axe and screenshots in both themes (switched in place), at 1280 and 375 px; the page must fit 375 px. */
-async function capture(page: Page, testInfo: TestInfo, name: string) {
-  await page.mouse.move(0, 0);
-  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
-  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; animation: none !important; }" });
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await expectAccessible(page, `${name} (${theme})`);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await screenshot(page, testInfo, `refunds-links-${name}-1280-${theme}`);
-    await page.setViewportSize({ width: 375, height: 800 });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await screenshot(page, testInfo, `refunds-links-${name}-375-${theme}`);
-    const overflow = await page.evaluate(() =>
-      [...document.querySelectorAll("body *")]
-        .filter((el) => el.getBoundingClientRect().right > 375.5 && getComputedStyle(el).position !== "fixed")
-        .filter((el, _, all) => !all.some((other) => other !== el && el.contains(other)))
-        .slice(0, 3)
-        .map((el) => `${el.tagName}.${String(el.className).slice(0, 60)}`),
-    );
-    expect(overflow, `${name} fits 375 px`).toEqual([]);
-  }
-  await page.evaluate(() => document.documentElement.classList.remove("dark"));
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const capture = (page: Page, testInfo: TestInfo, name: string) => captureBothThemes(page, testInfo, `refunds-links-${name}`);
 
 test("a merchant refunds an overpaid payment from its page; the payer claims it on a phone", async ({
   page,

@@ -1,9 +1,9 @@
-import { type APIRequestContext, expect, type Page, type TestInfo, test } from "@playwright/test";
+import { type APIRequestContext, expect, test } from "@playwright/test";
 import { type Address, erc20Abi, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/dev/demo-token";
 import { chain, payDirectly } from "./helpers/merchant";
-import { expectAccessible, screenshot, watchConsole } from "./helpers/pages";
+import { captureBothThemes, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";
 
 /**
@@ -14,20 +14,7 @@ import { injectWallet } from "./helpers/wallet";
 
 const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]!).address;
 
-async function capture(page: Page, testInfo: TestInfo, name: string) {
-  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 900 });
-      if (width === 375)
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits 375 px`).toBeLessThanOrEqual(375);
-      else await expectAccessible(page, `${name} (${theme})`);
-      await screenshot(page, testInfo, `${name}-${width}-${theme}`);
-    }
-  }
-  await page.evaluate(() => document.documentElement.classList.remove("dark"));
-}
+const capture = captureBothThemes;
 
 /** A merchant set up over the API: starter package, the demo token, shop.example.com, an API key. */
 async function payerPagesMerchant(request: APIRequestContext) {

@@ -42,6 +42,37 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
   await testInfo.attach(name, { path, contentType: "image/png" });
 }
 
+/**
+ * axe and full-page screenshots in both themes (switched in place), at 1280 and 375 px; at 375 px
+ * nothing on the page may stick out. Toasts are waited out first: fading ones only confuse axe.
+ */
+export async function captureBothThemes(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await page.mouse.move(0, 0);
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
+  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expectAccessible(page, `${name} (${theme})`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, testInfo, `${name}-1280-${theme}`);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, testInfo, `${name}-375-${theme}`);
+    const overflow = await page.evaluate(() =>
+      [...document.querySelectorAll("body *")]
+        .filter((el) => el.getBoundingClientRect().right > 375.5 && getComputedStyle(el).position !== "fixed")
+        // The innermost ones: what is too wide, not every box around it.
+        .filter((el, _, all) => !all.some((other) => other !== el && el.contains(other)))
+        .slice(0, 3)
+        .map((el) => `${el.tagName}.${String(el.className).slice(0, 60)}`),
+    );
+    expect(overflow, `${name} fits 375 px`).toEqual([]);
+  }
+  await page.evaluate(() => document.documentElement.classList.remove("dark"));
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 export async function signUp(page: Page, email: string, password: string): Promise<void> {
   await page.goto("/signup");
   await page.getByLabel("Email").fill(email);
