@@ -3,6 +3,11 @@ const nextConfig = {
   // PGlite ships WASM + data files that bundlers must not touch; anvil is a native binary.
   serverExternalPackages: ["@electric-sql/pglite", "@foundry-rs/anvil", "pino", "solc"],
   poweredByHeader: false,
+  // Browsers still ask for /favicon.ico now and then (before the page's <link rel="icon"> is read):
+  // answer with the app's icon rather than a 404 in the payer's console.
+  async rewrites() {
+    return [{ source: "/favicon.ico", destination: "/icon.svg" }];
+  },
   // Pages get their full set (CSP, frame-ancestors, HSTS) from proxy.ts; API answers and static files these.
   async headers() {
     return [

@@ -19,3 +19,9 @@ test("the embedded chain keeps producing blocks", async ({ request }) => {
     .poll(async () => (await (await request.get("/api/health")).json()).chains.local.head, { timeout: 10_000 })
     .toBeGreaterThan(first.chains.local.head);
 });
+
+test("/favicon.ico answers the app's icon, not a 404 (browsers ask for it before reading the page's icon link)", async ({ request }) => {
+  const icon = await request.get("/favicon.ico");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+});
