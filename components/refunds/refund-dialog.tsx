@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { refundPaymentAction } from "@/app/dashboard/_actions/refunds";
+import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
@@ -215,23 +216,15 @@ export function RefundDialog({
                 </Field>
               )}
               {twoFactor && (
-                <Field label="Two-factor code" error={errors.code} hint="The 6-digit code your authenticator app shows now.">
-                  {(control) => (
-                    <Input
-                      {...control}
-                      name="code"
-                      inputMode="numeric"
-                      autoComplete="one-time-code"
-                      maxLength={6}
-                      value={code}
-                      onChange={(e) => {
-                        setCode(e.target.value);
-                        clear("code");
-                      }}
-                      required
-                    />
-                  )}
-                </Field>
+                <TwoFactorCodeField
+                  value={code}
+                  onChange={(value) => {
+                    setCode(value);
+                    clear("code");
+                  }}
+                  error={errors.code}
+                  required
+                />
               )}
             </fieldset>
             <FormError>{problem}</FormError>

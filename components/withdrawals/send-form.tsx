@@ -7,6 +7,7 @@ import { useEffect, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { getAddress, isAddress } from "viem";
 import { sendWithdrawalAction, withdrawalBalanceAction } from "@/app/dashboard/_actions/withdrawals";
+import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { groupDigits } from "@/components/dashboard/format";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -250,21 +251,7 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
                 </dd>
               </div>
             </dl>
-            {twoFactor && (
-              <Field label="Two-factor code" error={errors.code} hint="The 6-digit code your authenticator app shows now.">
-                {(control) => (
-                  <Input
-                    {...control}
-                    name="code"
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    maxLength={6}
-                    value={code}
-                    onChange={(e) => setCode(e.target.value)}
-                  />
-                )}
-              </Field>
-            )}
+            {twoFactor && <TwoFactorCodeField value={code} onChange={setCode} error={errors.code} />}
             <DialogFooter>
               <Button variant="outline" onClick={() => setConfirming(false)} disabled={pending}>
                 Back

@@ -253,6 +253,8 @@ describe("bad input", () => {
       [refundReq(unpaid.body.data.sessionId), 400, "nothing arrived"],
       [call(refund, { method: "POST", headers: { "x-api-key": stranger.key }, params: { sessionId }, body: {} }), 404, "not found"],
       [call(getRefund, { headers: { "x-api-key": stranger.key }, params: { refundId } }), 404, "refund not found"],
+      [call(refundsOf, { headers: { "x-api-key": stranger.key }, params: { sessionId } }), 404, "not found"],
+      [call(refundsOf, { headers: key(), params: { sessionId: "not-a-uuid" } }), 400, "sessionId"],
       [call(cancelRefund, { method: "POST", headers: { "x-api-key": stranger.key }, params: { refundId } }), 404, "refund not found"],
       [claimReq(refundId, "not-an-address"), 400, "address must be a 0x-prefixed"],
       [claimReq(refundId, depositAddress), 400, "address"],

@@ -1,6 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Blockers } from "@/components/dashboard/blockers";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { CreatePaymentForm } from "@/components/payments/create-payment-form";
 import { buttonVariants } from "@/components/ui/button";
@@ -35,21 +36,7 @@ export default async function NewPaymentPage() {
         title="New payment"
         description="A one-off payment, e.g. for an invoice: you get a checkout link to send to your customer."
       />
-      {blockers.length > 0 && (
-        <ul className="mb-6 grid gap-2" aria-label="Before you can create a payment" data-testid="blockers">
-          {blockers.map((b) => (
-            <li
-              key={b}
-              className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-warning/40 bg-warning/10 px-4 py-3 text-sm"
-            >
-              <span>{BLOCKERS[b].text}</span>
-              <Link href={BLOCKERS[b].href} className={buttonVariants({ variant: "outline", size: "sm" })}>
-                {BLOCKERS[b].link}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Blockers label="Before you can create a payment" items={blockers.map((b) => ({ key: b, ...BLOCKERS[b] }))} />
       <Card className="max-w-2xl">
         <CardContent className="p-5 sm:p-6">
           <CreatePaymentForm
