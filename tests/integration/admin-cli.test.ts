@@ -15,6 +15,8 @@ import { TEST_MNEMONIC } from "../helpers/config";
 const chain = useTestChain({ chainId: 56 });
 
 describe("npm run admin (operator commands)", () => {
+  // Seven operator processes in a row, each starting tsx and opening PGlite: about 40 s alone, and
+  // past a minute while other test files load both cores. The time is not what this test checks.
   it("allows and lists catalogue tokens, lists and releases held forwards, creates users", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "bscpay-admin-cli-")), "pglite");
     const setup = openPglite(dir);
@@ -83,5 +85,5 @@ describe("npm run admin (operator commands)", () => {
     });
     expect(await check.db.select().from(users).where(eq(users.email, "operator-made@example.com"))).toHaveLength(1);
     await check.close();
-  });
+  }, 180_000);
 });
