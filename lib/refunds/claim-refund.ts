@@ -6,14 +6,15 @@
  * wallet cannot pay (too few tokens) changes nothing: the refund still waits for a claim.
  */
 
-import { and, asc, eq, gt } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import type { Db } from "../db";
-import { deposits, domains, paymentSessions, refunds } from "../db/schema";
+import { deposits, domains, paymentSessions } from "../db/schema";
 import { AppError } from "../errors";
 import { formatAmount } from "../payments/amount";
 import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
 import { findRefund } from "./find-refund";
+import { applyRefundFact } from "./refund-records";
 import { assertPayable, sessionDomain } from "./refund-rules";
 import { type RefundView, toRefundView } from "./refund-view";
 
@@ -61,17 +62,12 @@ export async function claimRefund(db: Db, refundId: string, address: Address): P
     .where(eq(paymentSessions.id, refund.sessionId));
   if (!session) throw new AppError("NOT_FOUND", "refund not found");
 
+  // In the withdrawal's recording transaction: the refund's row, whose deadline is judged by the database's clock.
   const claim = async (tx: Db) => {
-    const now = new Date();
-    const [claimed] = await tx
-      .update(refunds)
-      .set({ status: "sending", toAddress: address, addressFrom: "payer", updatedAt: now })
-      .where(and(eq(refunds.id, refund.id), eq(refunds.status, "awaiting_address"), gt(refunds.claimExpiresAt, now)))
-      .returning();
-    if (!claimed) {
-      const [current] = await tx.select({ status: refunds.status }).from(refunds).where(eq(refunds.id, refund.id));
-      throw notClaimable(current?.status === "awaiting_address" ? "expired" : (current?.status ?? "cancelled"));
-    }
+    const applied = await applyRefundFact(tx, refund.id, { kind: "claim", address }, { lock: true });
+    if (applied.written) return;
+    const { decision } = applied;
+    throw notClaimable(!decision.accepted && decision.expired ? "expired" : (applied.refund?.status ?? "cancelled"));
   };
   await recordAndBroadcast(db, (afterTopUp) =>
     recordAndView(

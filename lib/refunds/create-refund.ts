@@ -9,7 +9,6 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { requireRow } from "../db/rows";
 import { type Refund, refunds, tokens, type Withdrawal } from "../db/schema";
 import { AppError } from "../errors";
 import { runIdempotent } from "../idempotency/idempotency";
@@ -18,7 +17,7 @@ import { findSessionInScope, type SessionScope } from "../payments/find-session"
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
 import { findRefund } from "./find-refund";
-import { enqueueRefundEvent } from "./refund-events";
+import { emitRefundEvents, insertRefund } from "./refund-records";
 import { assertPayable, lockedAmounts, sessionDomain } from "./refund-rules";
 import { type RefundView, toRefundView } from "./refund-view";
 import { REFUND_REFUSALS } from "./refundable";
@@ -59,43 +58,39 @@ export async function createRefund(
 
   const apiKeyId = "apiKeyId" in creator.scope ? creator.scope.apiKeyId : null;
   const refundId = randomUUID();
-  const insertRefund = async (tx: Db): Promise<Refund> => {
+  const recordRefund = async (tx: Db): Promise<Refund> => {
     const now = new Date();
     const locked = await lockedAmounts(tx, session.id, { lock: true });
     if (!locked.ok) throw new AppError("VALIDATION_ERROR", REFUND_REFUSALS[locked.reason]);
     assertWithin(units, locked.refundable, token.decimals);
-    const inserted = await tx
-      .insert(refunds)
-      .values({
+    const { refund, events } = await insertRefund(
+      tx,
+      {
         id: refundId,
         sessionId: session.id,
         userId: session.userId,
         apiKeyId,
         clientRequestId,
         amount: units,
-        status: input.toAddress ? "sending" : "awaiting_address",
         toAddress: input.toAddress ?? null,
-        addressFrom: input.toAddress ? "merchant" : null,
         claimExpiresAt: new Date(now.getTime() + getConfig().refundClaimTtlSeconds * 1000),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    const refund = requireRow(inserted, "insert into refunds");
-    await enqueueRefundEvent(tx, refund, "refund.created");
+      },
+      now,
+    );
+    await emitRefundEvents(tx, refund, events, now);
     return refund;
   };
 
   /** One try: in `tx` (the idempotency record's transaction) or on its own. */
   const record = async (tx: Db, afterTopUp: boolean): Promise<{ withdrawal?: Withdrawal }> => {
     if (!input.toAddress) {
-      await tx.transaction(insertRefund);
+      await tx.transaction(recordRefund);
       return {};
     }
     // The refund row is written inside the withdrawal's recording transaction: both or neither.
     return recordAndView(
       tx,
-      { userId: session.userId, apiKeyId, refund: { id: refundId, claim: async (inner) => void (await insertRefund(inner)) } },
+      { userId: session.userId, apiKeyId, refund: { id: refundId, claim: async (inner) => void (await recordRefund(inner)) } },
       {
         domainId: sessionDomain(session),
         tokenId: session.tokenId,
