@@ -15,7 +15,7 @@ import { formatAmount } from "../payments/amount";
 import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
 import { findRefund } from "./find-refund";
 import { applyRefundFact } from "./refund-records";
-import { assertPayable, sessionDomain } from "./refund-rules";
+import { assertPayable, lockSession, sessionDomain } from "./refund-rules";
 import { type RefundView, toRefundView } from "./refund-view";
 
 /** What the claim page shows: the refund, and the address the payment came from (a hint, never used silently). */
@@ -62,8 +62,10 @@ export async function claimRefund(db: Db, refundId: string, address: Address): P
     .where(eq(paymentSessions.id, refund.sessionId));
   if (!session) throw new AppError("NOT_FOUND", "refund not found");
 
-  // In the withdrawal's recording transaction: the refund's row, whose deadline is judged by the database's clock.
+  // In the withdrawal's recording transaction, after the wallet's and the merchant's locks: the
+  // payment's lock, then the refund's row, whose deadline is judged by the database's clock.
   const claim = async (tx: Db) => {
+    await lockSession(tx, session.id);
     const applied = await applyRefundFact(tx, refund.id, { kind: "claim", address }, { lock: true });
     if (applied.written) return;
     const { decision } = applied;
