@@ -1,11 +1,13 @@
 /** The checks every refund passes: where it may go, how much is left, which wallet pays. */
 
-import { and, eq, inArray, sql, sum } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, sum } from "drizzle-orm";
 import { zeroAddress } from "viem";
+import { networkConfig } from "../chain/networks";
 import { assertNotServiceAddress } from "../chain/service-addresses";
 import type { Db } from "../db";
-import { ACTIVE_REFUND_STATUSES, type PaymentSession, paymentSessions, refunds } from "../db/schema";
+import { ACTIVE_REFUND_STATUSES, domains, type PaymentSession, paymentSessions, refunds, type Token } from "../db/schema";
 import { AppError } from "../errors";
+import { findOwnToken } from "../tokens/find-own-token";
 import { expireDueClaims } from "./refund-records";
 import { type RefundAmounts, refundAmounts } from "./refundable";
 
@@ -53,6 +55,32 @@ export async function lockedAmounts(db: Db, sessionId: string, options: { lock: 
 /** The payment's row lock, taken by every refund and claim of it (after the wallet's and the merchant's: see README). */
 export async function lockSession(tx: Db, sessionId: string): Promise<void> {
   await tx.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.id, sessionId)).for("update");
+}
+
+/**
+ * The payment's wallet can still pay a refund: its domain is not removed, its token is still the
+ * merchant's, on a network this server serves. Checked when a refund is created — a claim too,
+ * so a merchant never hands out a claim URL that can only fail — and again when it is sent.
+ */
+export async function assertWalletCanPay(db: Db, session: Pick<PaymentSession, "id" | "domainId" | "userId" | "tokenId">): Promise<Token> {
+  const domainId = sessionDomain(session);
+  const [domain] = await db
+    .select({ id: domains.id })
+    .from(domains)
+    .where(and(eq(domains.id, domainId), eq(domains.userId, session.userId), isNull(domains.deletedAt)));
+  if (!domain) {
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `this payment's domain (${domainId}) was removed, so its withdrawal wallet can no longer pay a refund`,
+    );
+  }
+  const token = await findOwnToken(db, session.userId, session.tokenId);
+  if (!token)
+    throw new AppError("VALIDATION_ERROR", `this payment's token (${session.tokenId}) is no longer yours, so it cannot be refunded here`);
+  if (!networkConfig(token.network)) {
+    throw new AppError("VALIDATION_ERROR", `this payment is on network ${token.network}, which this server no longer serves`);
+  }
+  return token;
 }
 
 /** The payment's domain: its withdrawal wallet pays the refund. */

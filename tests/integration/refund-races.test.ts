@@ -89,7 +89,10 @@ describe("a claim and a refund of the whole payment at the claim's deadline", ()
     // The refund must wait for the claim's row; the old code counted the claim as expired and went on.
     const waiting = async () => {
       for (let i = 0; i < 100; i++) {
-        const [row] = await db().select({ n: sql<number>`count(*)::int` }).from(sql`pg_locks`).where(sql`not granted`);
+        const [row] = await db()
+          .select({ n: sql<number>`count(*)::int` })
+          .from(sql`pg_stat_activity`)
+          .where(sql`datname = current_database() and wait_event_type = 'Lock'`);
         if ((row?.n ?? 0) > 0) return "waiting";
         await new Promise((r) => setTimeout(r, 50));
       }
