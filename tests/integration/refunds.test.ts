@@ -295,6 +295,9 @@ describe("refunds on the dashboard", () => {
     const first = await refundFromDashboard(db(), user!, sessionId, {}, "form-1");
     const again = await refundFromDashboard(db(), user!, sessionId, {}, "form-1");
     expect(again.refundId).toBe(first.refundId);
+    // The same form again after two-factor sign-in was turned on (or its code expired): the refund it made, no code asked.
+    const replayed = await refundFromDashboard(db(), { ...user!, totpEnabledAt: new Date() }, sessionId, {}, "form-1");
+    expect(replayed.refundId).toBe(first.refundId);
     expect(await countRows()).toEqual({ ...before, refunds: before.refunds + 1 });
     const after = await paymentRefunds(db(), merchant.userId, sessionId);
     expect(after.refunds.map((r) => r.refundId)).toEqual([first.refundId]);
