@@ -58,7 +58,8 @@ export const refundAndLinkPaths = {
   "/api/refund/{refundId}/claim": {
     post: {
       summary: "The payer's address for a refund (the claim page calls it; no authentication: the refund id is the secret)",
-      description: "At most 10 claims a minute per client address.",
+      description:
+        'At most 10 claims a minute per client address. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant\'s side (its wallet short of tokens or gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund\'s reason for the merchant, and the refund still waits for a claim.',
       requestParams: { path: z.object({ refundId: z.string() }) },
       requestBody: json(claimRefundSchema),
       responses: {
