@@ -9,6 +9,9 @@ import { describe, expect, it } from "vitest";
 import { DELETE as removeDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as addDomain } from "@/app/api/user/domains/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
+import { GET as getWithdrawal } from "@/app/api/v1/withdrawal/[withdrawalId]/route";
+import { GET as withdrawalHistory } from "@/app/api/v1/withdrawal/history/route";
+import { POST as sendWithdrawal } from "@/app/api/v1/withdrawal/send/route";
 import { paymentSessions, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { payTo, runEngine } from "../helpers/engine";
 import { call } from "../helpers/http";
@@ -164,5 +167,42 @@ describe("refund.created", () => {
     expect(withdrawals[0]?.id).toEqual(expect.any(String));
     expect(created.find((e) => e.data.refundId === waiting.body.data.refundId)?.data).toMatchObject({ withdrawalId: null, txHash: null });
     await settleWithdrawals(shop);
+  });
+});
+
+describe("a refund's withdrawal", () => {
+  it("names its refund in GET /withdrawal/:id, the history and withdrawal.completed; an ordinary withdrawal names none", async () => {
+    const { sessionId } = await paidSession(shop, "2", "2");
+    const refund = await refundReq(shop, sessionId, { toAddress: PAYER_NEW_ADDRESS });
+    const own = await call(sendWithdrawal, {
+      method: "POST",
+      headers: apiKey(shop),
+      body: { domainId: shop.merchant().domainId, tokenId: shop.merchant().tokenId, toAddress: MERCHANT_WALLET, amount: "1" },
+    });
+    expect([refund.status, own.status]).toEqual([201, 201]);
+    await settleWithdrawals(shop);
+    const { refundId, withdrawalId } = refund.body.data as { refundId: string; withdrawalId: string };
+
+    const read = await call(getWithdrawal, { headers: apiKey(shop), params: { withdrawalId } });
+    expect(read.body.data).toMatchObject({ withdrawalId, refundId, status: "completed" });
+    expect(own.body.data.refundId).toBeNull();
+    const history = (await call(withdrawalHistory, { headers: apiKey(shop) })).body.data.items as {
+      withdrawalId: string;
+      refundId: string | null;
+    }[];
+    expect(history.find((w) => w.withdrawalId === withdrawalId)?.refundId).toBe(refundId);
+    expect(history.find((w) => w.withdrawalId === own.body.data.withdrawalId)?.refundId).toBeNull();
+
+    const [endpoint] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.domainId, shop.merchant().domainId));
+    const completed = (
+      await db()
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.endpointId, endpoint?.id ?? -1))
+    )
+      .map((d) => JSON.parse(d.payload) as { type: string; data: { withdrawalId: string; refundId: string | null } })
+      .filter((e) => e.type === "withdrawal.completed");
+    expect(completed.find((e) => e.data.withdrawalId === withdrawalId)?.data.refundId).toBe(refundId);
+    expect(completed.find((e) => e.data.withdrawalId === own.body.data.withdrawalId)?.data.refundId).toBeNull();
   });
 });
