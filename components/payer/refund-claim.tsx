@@ -4,12 +4,15 @@ import { AlertTriangle, CheckCircle2, ExternalLink, Loader2, XCircle } from "luc
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import type { ErrorDetail } from "@/lib/errors";
 import { fill, formatDecimal, INTL_TAGS, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
-import type { PayerPageMessages } from "@/lib/i18n/refund-messages";
+import { claimProblemMessage, type PayerPageMessages } from "@/lib/i18n/refund-messages";
+import { claimProblemOf } from "@/lib/refunds/claim-problems";
 import type { RefundClaimPage } from "@/lib/refunds/claim-refund";
 import { PayerFrame, PayerNetworkChip } from "./payer-frame";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const ZERO = /^0x0{40}$/;
 
 interface Props {
   initial: RefundClaimPage;
@@ -46,6 +49,10 @@ export function RefundClaim({ initial, locale, symbols, messages: t, explorerTxB
       setProblem(t.invalidAddress);
       return;
     }
+    if (ZERO.test(value)) {
+      setProblem(t.zeroAddress);
+      return;
+    }
     setSubmitting(true);
     setProblem(null);
     try {
@@ -54,11 +61,23 @@ export function RefundClaim({ initial, locale, symbols, messages: t, explorerTxB
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ address: value }),
       });
-      const body = (await response.json()) as { success: boolean; data?: RefundClaimPage; error?: { message: string } };
-      if (body.success && body.data) setRefund({ ...refund, ...body.data });
-      else setProblem(body.error?.message ?? t.unavailableBody);
+      const body = (await response.json().catch(() => null)) as {
+        success: boolean;
+        data?: RefundClaimPage;
+        error?: { code: string; details?: ErrorDetail[] };
+      } | null;
+      if (body?.success && body.data) {
+        setRefund({ ...refund, ...body.data });
+        return;
+      }
+      // The server's words are for the merchant and the log: the payer reads the problem in their language.
+      setProblem(claimProblemMessage(claimProblemOf(body?.error), t));
+      // Claimed, cancelled or expired meanwhile: show where it stands.
+      const current = await fetch(`/api/refund/${refund.refundId}`, { cache: "no-store" }).catch(() => null);
+      const fresh = current?.ok ? ((await current.json()) as { data: RefundClaimPage }).data : null;
+      if (fresh && fresh.status !== "awaiting_address") setRefund(fresh);
     } catch {
-      setProblem(t.unavailableBody);
+      setProblem(t.claimUnavailable);
     } finally {
       setSubmitting(false);
     }

@@ -118,6 +118,12 @@ function RefundItem({ refund }: { refund: RefundRow }) {
       {refund.reason && (refund.status === "failed" || refund.status === "cancelled") && (
         <p className={refund.status === "failed" ? "text-destructive" : "text-muted-foreground"}>{sentence(refund.reason)}.</p>
       )}
+      {refund.reason && awaiting && (
+        // The payer only read "try later": what to fix is said here.
+        <p className="text-destructive" data-testid="refund-claim-failure">
+          {sentence(refund.reason)}.
+        </p>
+      )}
       {awaiting && (
         <div className="grid gap-1.5">
           <label htmlFor={`claim-${refund.refundId}`} className="text-xs font-medium">

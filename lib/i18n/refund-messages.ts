@@ -3,6 +3,7 @@
  * language: the checkout's six. `{…}` marks a value put in by the page.
  */
 
+import type { ClaimProblem } from "../refunds/claim-problems";
 import type { Locale } from "./locale";
 
 export interface PayerPageMessages {
@@ -17,6 +18,10 @@ export interface PayerPageMessages {
   useSender: string;
   useWallet: string;
   invalidAddress: string;
+  zeroAddress: string;
+  serviceAddress: string;
+  /** The merchant's side cannot send it now (its wallet, budget, the network): never the internals. */
+  claimUnavailable: string;
   submit: string;
   submitting: string;
   claimBy: string;
@@ -51,6 +56,9 @@ const en: PayerPageMessages = {
   useSender: "Use this address",
   useWallet: "Use my wallet's address",
   invalidAddress: "Enter a BNB Smart Chain address: 0x followed by 40 characters.",
+  zeroAddress: "This address cannot receive tokens: whatever is sent to it is burnt. Enter your own address.",
+  serviceAddress: "This address belongs to the payment service, not to you. Enter the address of your own wallet.",
+  claimUnavailable: "Your refund cannot be sent right now, and nothing was sent. Try again later, or contact the shop.",
   submit: "Send my refund",
   submitting: "Sending…",
   claimBy: "Give your address by {date}",
@@ -84,6 +92,9 @@ const zh: PayerPageMessages = {
   useSender: "使用此地址",
   useWallet: "使用我钱包的地址",
   invalidAddress: "请输入 BNB 智能链地址：0x 后跟 40 个字符。",
+  zeroAddress: "此地址无法接收代币：发送到此地址的代币将被销毁。请输入您自己的地址。",
+  serviceAddress: "此地址属于支付服务，而不是您的地址。请输入您自己钱包的地址。",
+  claimUnavailable: "您的退款暂时无法发送，尚未转出任何款项。请稍后重试，或联系商家。",
   submit: "发送我的退款",
   submitting: "正在发送…",
   claimBy: "请在 {date} 前提供您的地址",
@@ -118,6 +129,9 @@ const vi: PayerPageMessages = {
   useSender: "Dùng địa chỉ này",
   useWallet: "Dùng địa chỉ ví của tôi",
   invalidAddress: "Nhập địa chỉ BNB Smart Chain: 0x và 40 ký tự.",
+  zeroAddress: "Địa chỉ này không thể nhận token: mọi token gửi tới đều bị hủy. Hãy nhập địa chỉ của bạn.",
+  serviceAddress: "Địa chỉ này thuộc về dịch vụ thanh toán, không phải của bạn. Hãy nhập địa chỉ ví của chính bạn.",
+  claimUnavailable: "Hiện chưa thể gửi khoản hoàn tiền của bạn và chưa có gì được gửi. Hãy thử lại sau hoặc liên hệ cửa hàng.",
   submit: "Gửi tiền hoàn cho tôi",
   submitting: "Đang gửi…",
   claimBy: "Cung cấp địa chỉ trước {date}",
@@ -152,6 +166,9 @@ const ru: PayerPageMessages = {
   useSender: "Использовать этот адрес",
   useWallet: "Взять адрес из моего кошелька",
   invalidAddress: "Введите адрес BNB Smart Chain: 0x и ещё 40 символов.",
+  zeroAddress: "Этот адрес не может получать токены: всё, что на него отправлено, сгорает. Введите свой адрес.",
+  serviceAddress: "Этот адрес принадлежит платёжному сервису, а не вам. Введите адрес своего кошелька.",
+  claimUnavailable: "Сейчас отправить возврат не получается, ничего не отправлено. Попробуйте позже или свяжитесь с магазином.",
   submit: "Отправить мне возврат",
   submitting: "Отправляем…",
   claimBy: "Укажите адрес до {date}",
@@ -186,6 +203,9 @@ const tr: PayerPageMessages = {
   useSender: "Bu adresi kullan",
   useWallet: "Cüzdanımın adresini kullan",
   invalidAddress: "Bir BNB Smart Chain adresi girin: 0x ve ardından 40 karakter.",
+  zeroAddress: "Bu adres token alamaz: gönderilen her şey yakılır. Kendi adresinizi girin.",
+  serviceAddress: "Bu adres size değil, ödeme hizmetine ait. Kendi cüzdanınızın adresini girin.",
+  claimUnavailable: "İadeniz şu anda gönderilemiyor ve hiçbir şey gönderilmedi. Daha sonra tekrar deneyin veya mağazayla iletişime geçin.",
   submit: "İademi gönder",
   submitting: "Gönderiliyor…",
   claimBy: "Adresinizi {date} tarihine kadar verin",
@@ -220,6 +240,9 @@ const es: PayerPageMessages = {
   useSender: "Usar esta dirección",
   useWallet: "Usar la dirección de mi billetera",
   invalidAddress: "Introduce una dirección de BNB Smart Chain: 0x seguido de 40 caracteres.",
+  zeroAddress: "Esta dirección no puede recibir tokens: todo lo que se le envía se destruye. Introduce tu propia dirección.",
+  serviceAddress: "Esta dirección pertenece al servicio de pagos, no a ti. Introduce la dirección de tu propia billetera.",
+  claimUnavailable: "Ahora mismo no se puede enviar tu reembolso y no se ha enviado nada. Inténtalo más tarde o contacta con la tienda.",
   submit: "Enviar mi reembolso",
   submitting: "Enviando…",
   claimBy: "Indica tu dirección antes del {date}",
@@ -242,3 +265,15 @@ const es: PayerPageMessages = {
 };
 
 export const PAYER_PAGE_MESSAGES: Record<Locale, PayerPageMessages> = { en, zh, vi, ru, tr, es };
+
+/** The sentence the claim page shows for a refused claim (lib/refunds/claim-problems.ts). */
+export function claimProblemMessage(problem: ClaimProblem, t: PayerPageMessages): string {
+  const sentences: Record<ClaimProblem, string> = {
+    "invalid-address": t.invalidAddress,
+    "zero-address": t.zeroAddress,
+    "service-address": t.serviceAddress,
+    "not-claimable": t.unavailableBody,
+    unavailable: t.claimUnavailable,
+  };
+  return sentences[problem];
+}

@@ -12,7 +12,7 @@ export const refundAndLinkPaths = {
       ...v1,
       summary: "Refund a payment (to an address you give, or as a claim the payer completes)",
       description:
-        "Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). With toAddress it is sent at once. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received (amount + late transfers − other refunds); a pending payment cannot be refunded. Webhooks: refund.created, refund.completed, refund.failed.",
+        "Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). With toAddress it is sent at once. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, sending or completed. Without amount, the default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.",
       requestParams: { ...sessionIdParam, ...idempotencyHeader },
       requestBody: json(createRefundSchema),
       responses: {
@@ -58,7 +58,8 @@ export const refundAndLinkPaths = {
   "/api/refund/{refundId}/claim": {
     post: {
       summary: "The payer's address for a refund (the claim page calls it; no authentication: the refund id is the secret)",
-      description: "At most 10 claims a minute per client address.",
+      description:
+        'At most 10 claims a minute per client address. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant\'s side (its wallet short of tokens or gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund\'s reason for the merchant, and the refund still waits for a claim.',
       requestParams: { path: z.object({ refundId: z.string() }) },
       requestBody: json(claimRefundSchema),
       responses: {

@@ -66,20 +66,39 @@ export async function updatePaymentLink(db: Db, userId: number, linkId: number, 
         )
       : {};
   if (input.domainId !== undefined) await getOwnDomain(db, userId, input.domainId);
-  await db
-    .update(paymentLinks)
-    .set({
-      ...(input.title !== undefined ? { title: input.title } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.tokenId !== undefined ? { tokenId: input.tokenId } : {}),
-      ...prices,
-      ...(input.domainId !== undefined ? { domainId: input.domainId } : {}),
-      ...(input.redirectUrl !== undefined ? { redirectUrl: input.redirectUrl } : {}),
-      ...(input.active !== undefined ? { active: input.active } : {}),
-      updatedAt: new Date(),
-    })
-    .where(eq(paymentLinks.id, link.id));
+  await db.transaction(async (tx) => {
+    if (input.tokenId !== undefined && input.tokenId !== link.tokenId) await assertTokenMayChange(tx, link, current);
+    await tx
+      .update(paymentLinks)
+      .set({
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.tokenId !== undefined ? { tokenId: input.tokenId } : {}),
+        ...prices,
+        ...(input.domainId !== undefined ? { domainId: input.domainId } : {}),
+        ...(input.redirectUrl !== undefined ? { redirectUrl: input.redirectUrl } : {}),
+        ...(input.active !== undefined ? { active: input.active } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(paymentLinks.id, link.id));
+  });
   return getPaymentLink(db, userId, link.id);
+}
+
+/**
+ * A link's figures add up its payments' amounts in its token: once it has a session, its token
+ * stays (under the link's row lock, so a Pay starting meanwhile is seen). Another token needs a new link.
+ */
+async function assertTokenMayChange(tx: Db, link: PaymentLink, token: Pick<Token, "symbol">): Promise<void> {
+  await tx.select({ id: paymentLinks.id }).from(paymentLinks).where(eq(paymentLinks.id, link.id)).for("update");
+  const [used] = await tx
+    .select({ id: paymentSessions.id })
+    .from(paymentSessions)
+    .where(eq(paymentSessions.paymentLinkId, link.id))
+    .limit(1);
+  if (!used) return;
+  const message = `tokenId cannot change: this link already has payments in ${token.symbol}, and its figures add them up; create a new link for another token`;
+  throw new AppError("VALIDATION_ERROR", message, [{ path: "tokenId", message: "cannot change once the link has payments" }]);
 }
 
 export function deactivatePaymentLink(db: Db, userId: number, linkId: number): Promise<PaymentLinkView> {
@@ -143,6 +162,8 @@ async function viewsOf(db: Db, userId: number, links: PaymentLink[]): Promise<Pa
       lastPaymentAt: max(paymentSessions.completedAt),
     })
     .from(paymentSessions)
+    // Only the link's token: a Pay that read the link just before its token changed must not add other units.
+    .innerJoin(paymentLinks, and(eq(paymentLinks.id, paymentSessions.paymentLinkId), eq(paymentLinks.tokenId, paymentSessions.tokenId)))
     .where(and(inArray(paymentSessions.paymentLinkId, ids), eq(paymentSessions.status, "completed"), eq(paymentSessions.userId, userId)))
     .groupBy(paymentSessions.paymentLinkId);
   const statsOf = new Map(

@@ -3,18 +3,22 @@
  * address and the refund's withdrawal is recorded and sent. The refund moves to `sending` in
  * the withdrawal's recording transaction, by compare-and-set: of two claims (or a claim and a
  * cancel) one wins, and an expired or cancelled claim records and sends nothing. A claim the
- * wallet cannot pay (too few tokens) changes nothing: the refund still waits for a claim.
+ * merchant's side cannot send (claim-failure.ts) changes nothing but the refund's note of it:
+ * the refund still waits for a claim. Every refusal names its problem for the page (claim-problems.ts).
  */
 
-import { and, asc, eq, gt } from "drizzle-orm";
-import type { Address } from "viem";
+import { asc, eq } from "drizzle-orm";
+import { type Address, zeroAddress } from "viem";
 import type { Db } from "../db";
-import { deposits, domains, paymentSessions, refunds } from "../db/schema";
+import { deposits, domains, paymentSessions } from "../db/schema";
 import { AppError } from "../errors";
 import { formatAmount } from "../payments/amount";
 import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
+import { claimFailure, payerProblem } from "./claim-failure";
+import { claimProblemDetail } from "./claim-problems";
 import { findRefund } from "./find-refund";
-import { assertPayable, sessionDomain } from "./refund-rules";
+import { applyRefundFact } from "./refund-records";
+import { assertPayable, lockSession, sessionDomain } from "./refund-rules";
 import { type RefundView, toRefundView } from "./refund-view";
 
 /** What the claim page shows: the refund, and the address the payment came from (a hint, never used silently). */
@@ -54,38 +58,44 @@ export type RefundClaimPage = Awaited<ReturnType<typeof refundClaimPage>>;
 export async function claimRefund(db: Db, refundId: string, address: Address): Promise<RefundView> {
   const { refund, token } = await findRefund(db, "public", refundId); // lazily expires a due claim
   if (refund.status !== "awaiting_address") throw notClaimable(refund.status);
-  await assertPayable(db, address, "address");
+  if (address.toLowerCase() === zeroAddress) {
+    throw new AppError("VALIDATION_ERROR", "address must not be the zero address", [claimProblemDetail("zero-address")]);
+  }
+  await assertPayable(db, address, "address").catch((error: unknown) => {
+    throw error instanceof AppError ? payerProblem(error, "service-address") : error;
+  });
   const [session] = await db
     .select({ id: paymentSessions.id, domainId: paymentSessions.domainId, tokenId: paymentSessions.tokenId })
     .from(paymentSessions)
     .where(eq(paymentSessions.id, refund.sessionId));
   if (!session) throw new AppError("NOT_FOUND", "refund not found");
 
+  // In the withdrawal's recording transaction, after the wallet's and the merchant's locks: the
+  // payment's lock, then the refund's row, whose deadline is judged by the database's clock.
   const claim = async (tx: Db) => {
-    const now = new Date();
-    const [claimed] = await tx
-      .update(refunds)
-      .set({ status: "sending", toAddress: address, addressFrom: "payer", updatedAt: now })
-      .where(and(eq(refunds.id, refund.id), eq(refunds.status, "awaiting_address"), gt(refunds.claimExpiresAt, now)))
-      .returning();
-    if (!claimed) {
-      const [current] = await tx.select({ status: refunds.status }).from(refunds).where(eq(refunds.id, refund.id));
-      throw notClaimable(current?.status === "awaiting_address" ? "expired" : (current?.status ?? "cancelled"));
-    }
+    await lockSession(tx, session.id);
+    const applied = await applyRefundFact(tx, refund.id, { kind: "claim", address }, { lock: true });
+    if (applied.written) return;
+    const { decision } = applied;
+    throw notClaimable(!decision.accepted && decision.expired ? "expired" : (applied.refund?.status ?? "cancelled"));
   };
-  await recordAndBroadcast(db, (afterTopUp) =>
-    recordAndView(
-      db,
-      { userId: refund.userId, apiKeyId: refund.apiKeyId, refund: { id: refund.id, claim } },
-      {
-        domainId: sessionDomain(session),
-        tokenId: session.tokenId,
-        toAddress: address,
-        amount: formatAmount(refund.amount, token.decimals),
-      },
-      afterTopUp,
-    ),
-  );
+  try {
+    await recordAndBroadcast(db, (afterTopUp) =>
+      recordAndView(
+        db,
+        { userId: refund.userId, apiKeyId: refund.apiKeyId, refund: { id: refund.id, claim } },
+        {
+          domainId: sessionDomain(session),
+          tokenId: session.tokenId,
+          toAddress: address,
+          amount: formatAmount(refund.amount, token.decimals),
+        },
+        afterTopUp,
+      ),
+    );
+  } catch (error) {
+    throw await claimFailure(db, refund.id, error);
+  }
   return toRefundView(await findRefund(db, "public", refundId));
 }
 
@@ -97,5 +107,5 @@ function notClaimable(status: string): AppError {
     cancelled: "this refund was cancelled or its claim expired; ask the shop for a new one",
     expired: "this refund's claim expired; ask the shop for a new one",
   };
-  return new AppError("VALIDATION_ERROR", why[status] ?? "this refund cannot be claimed");
+  return new AppError("VALIDATION_ERROR", why[status] ?? "this refund cannot be claimed", [claimProblemDetail("not-claimable")]);
 }

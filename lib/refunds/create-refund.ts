@@ -3,14 +3,17 @@
  * withdrawal from the payment's domain wallet), or as a claim the payer completes at claimUrl.
  * Never beyond what the payment received: the amount is checked again under the session's row
  * lock against its other active refunds, so concurrent refunds cannot together exceed it.
+ *
+ * An Idempotency-Key's replay must answer the first refund even once that refund used up the
+ * payment: only the body's shape is checked before the key is looked up; everything that depends
+ * on the payment's state now is checked inside the key's transaction (`record`).
  */
 
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { requireRow } from "../db/rows";
-import { type Refund, refunds, tokens, type Withdrawal } from "../db/schema";
+import { type Refund, refunds, type Withdrawal } from "../db/schema";
 import { AppError } from "../errors";
 import { runIdempotent } from "../idempotency/idempotency";
 import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
@@ -18,10 +21,11 @@ import { findSessionInScope, type SessionScope } from "../payments/find-session"
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
 import { findRefund } from "./find-refund";
-import { enqueueRefundEvent } from "./refund-events";
-import { assertPayable, lockedAmounts, sessionDomain } from "./refund-rules";
+import { emitRefundEvents, insertRefund } from "./refund-records";
+import { assertPayable, assertWalletCanPay, lockedAmounts, sessionDomain } from "./refund-rules";
+import type { RefundEvent } from "./refund-state";
 import { type RefundView, toRefundView } from "./refund-view";
-import { REFUND_REFUSALS } from "./refundable";
+import { REFUND_REFUSALS, type RefundAmounts } from "./refundable";
 import type { CreateRefundInput } from "./schemas";
 
 export interface RefundCreator {
@@ -43,59 +47,52 @@ export async function createRefund(
     const earlier = await refundOfRequest(db, creator.scope, session.userId, clientRequestId);
     if (earlier) return { view: earlier, replayed: true };
   }
+  // The body's shape only (see above).
   if (input.toAddress) await assertPayable(db, input.toAddress, "toAddress");
   const requested = input.amount === undefined ? undefined : parseAmount(input.amount, token.decimals);
   if (typeof requested === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", requested, token.decimals));
   if (requested === 0n) throw new AppError("VALIDATION_ERROR", "amount must be greater than 0");
-  const [tokenRow] = await db.select().from(tokens).where(eq(tokens.id, session.tokenId));
-  if (!tokenRow) throw new Error(`token ${session.tokenId} of session ${session.id} is gone`);
-
-  // Decided before any lock (the withdrawal's simulation needs it); checked again under the lock.
-  const amounts = await lockedAmounts(db, session.id, { lock: false });
-  if (!amounts.ok) throw new AppError("VALIDATION_ERROR", REFUND_REFUSALS[amounts.reason]);
-  const units = requested ?? amounts.byDefault;
-  assertWithin(units, amounts.refundable, token.decimals);
-  await assertWithdrawable(db, tokenRow, units);
 
   const apiKeyId = "apiKeyId" in creator.scope ? creator.scope.apiKeyId : null;
   const refundId = randomUUID();
-  const insertRefund = async (tx: Db): Promise<Refund> => {
-    const now = new Date();
-    const locked = await lockedAmounts(tx, session.id, { lock: true });
-    if (!locked.ok) throw new AppError("VALIDATION_ERROR", REFUND_REFUSALS[locked.reason]);
-    assertWithin(units, locked.refundable, token.decimals);
-    const inserted = await tx
-      .insert(refunds)
-      .values({
-        id: refundId,
-        sessionId: session.id,
-        userId: session.userId,
-        apiKeyId,
-        clientRequestId,
-        amount: units,
-        status: input.toAddress ? "sending" : "awaiting_address",
-        toAddress: input.toAddress ?? null,
-        addressFrom: input.toAddress ? "merchant" : null,
-        claimExpiresAt: new Date(now.getTime() + getConfig().refundClaimTtlSeconds * 1000),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    const refund = requireRow(inserted, "insert into refunds");
-    await enqueueRefundEvent(tx, refund, "refund.created");
-    return refund;
-  };
 
   /** One try: in `tx` (the idempotency record's transaction) or on its own. */
   const record = async (tx: Db, afterTopUp: boolean): Promise<{ withdrawal?: Withdrawal }> => {
+    // A claim refund is checked now too: a claim URL that can only fail is never handed out.
+    const tokenRow = await assertWalletCanPay(tx, session);
+    // Decided before any lock (the withdrawal's simulation needs it); checked again under the lock.
+    const estimate = await lockedAmounts(tx, session.id, { lock: false });
+    const units = requested ?? amountsOrRefuse(estimate).byDefault;
+    assertWithin(units, amountsOrRefuse(estimate).refundable, token.decimals);
+    await assertWithdrawable(tx, tokenRow, units);
+
+    let created: { refund: Refund; events: RefundEvent[]; now: Date } | undefined;
+    const recordRefund = async (inner: Db): Promise<void> => {
+      const now = new Date();
+      const locked = amountsOrRefuse(await lockedAmounts(inner, session.id, { lock: true }));
+      // Without an amount, the refund is what is left *now*: a concurrent refund may have taken the overpaid part.
+      if (requested === undefined && locked.byDefault !== units) throw defaultMoved(units, locked.byDefault, token.decimals);
+      assertWithin(units, locked.refundable, token.decimals);
+      const values = { id: refundId, sessionId: session.id, userId: session.userId, apiKeyId, clientRequestId, amount: units };
+      const claimExpiresAt = new Date(now.getTime() + getConfig().refundClaimTtlSeconds * 1000);
+      created = { ...(await insertRefund(inner, { ...values, toAddress: input.toAddress ?? null, claimExpiresAt }, now)), now };
+    };
+    const announce = async (inner: Db): Promise<void> => {
+      if (created) await emitRefundEvents(inner, created.refund, created.events, created.now);
+    };
+
     if (!input.toAddress) {
-      await tx.transaction(insertRefund);
+      await tx.transaction(async (inner) => {
+        await recordRefund(inner);
+        await announce(inner);
+      });
       return {};
     }
-    // The refund row is written inside the withdrawal's recording transaction: both or neither.
+    // The refund row is written inside the withdrawal's recording transaction (both or neither),
+    // and refund.created once the withdrawal row exists: it carries withdrawalId and txHash.
     return recordAndView(
       tx,
-      { userId: session.userId, apiKeyId, refund: { id: refundId, claim: async (inner) => void (await insertRefund(inner)) } },
+      { userId: session.userId, apiKeyId, refund: { id: refundId, claim: recordRefund, recorded: announce } },
       {
         domainId: sessionDomain(session),
         tokenId: session.tokenId,
@@ -135,16 +132,29 @@ export async function createRefund(
   return { view: toRefundView(await findRefund(db, creator.scope, resultId)), replayed };
 }
 
-function assertWithin(units: bigint, refundable: bigint, decimals: number): void {
-  if (units > refundable) {
+function amountsOrRefuse(amounts: RefundAmounts): Extract<RefundAmounts, { ok: true }> {
+  if (!amounts.ok) throw new AppError("VALIDATION_ERROR", REFUND_REFUSALS[amounts.reason]);
+  return amounts;
+}
+
+function assertWithin(units: bigint, left: bigint, decimals: number): void {
+  if (units > left) {
     throw new AppError(
       "VALIDATION_ERROR",
-      `amount ${formatAmount(units, decimals)} is more than this payment can still refund (${formatAmount(refundable, decimals)})`,
+      `amount ${formatAmount(units, decimals)} is more than this payment can still refund (${formatAmount(left, decimals)})`,
     );
   }
 }
 
-async function refundOfRequest(db: Db, scope: SessionScope, userId: number, clientRequestId: string): Promise<RefundView | null> {
+function defaultMoved(planned: bigint, now: bigint, decimals: number): AppError {
+  return new AppError(
+    "VALIDATION_ERROR",
+    `another refund of this payment was created at the same moment: without an amount this refund would now be ${formatAmount(now, decimals)}, not ${formatAmount(planned, decimals)}. Nothing was refunded; check the payment's refunds and send again (with an amount to be sure)`,
+  );
+}
+
+/** The dashboard form's refund, if that form was already submitted. */
+export async function refundOfRequest(db: Db, scope: SessionScope, userId: number, clientRequestId: string): Promise<RefundView | null> {
   const [row] = await db
     .select({ id: refunds.id })
     .from(refunds)

@@ -10,7 +10,7 @@ import type { User } from "../db/schema";
 import { formatAmount } from "../payments/amount";
 import { findSessionInScope } from "../payments/find-session";
 import { requireSecondFactor } from "../users/two-factor";
-import { createRefund } from "./create-refund";
+import { createRefund, refundOfRequest } from "./create-refund";
 import { listSessionRefunds } from "./find-refund";
 import { lockedAmounts } from "./refund-rules";
 import { type RefundView, toRefundView } from "./refund-view";
@@ -43,6 +43,9 @@ export async function refundFromDashboard(
   code?: string,
 ): Promise<RefundView> {
   await findSessionInScope(db, { userId: user.id }, sessionId); // someone else's payment is NOT_FOUND before any code is checked
+  // The same form again (a double click, a code that expired meanwhile) answers with its refund; only a new one needs the code.
+  const earlier = await refundOfRequest(db, { userId: user.id }, user.id, requestId);
+  if (earlier) return earlier;
   await requireSecondFactor(db, user, code);
   const { view } = await createRefund(db, { scope: { userId: user.id }, idempotency: { clientRequestId: requestId } }, sessionId, input);
   return view;

@@ -1,22 +1,12 @@
 /** Reading refunds: one (by id, scoped or public), a payment's, with lazy expiry of unclaimed claims. */
 
-import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { paymentSessions, type Refund, refunds, tokens, withdrawals } from "../db/schema";
 import { AppError } from "../errors";
 import { isUuid } from "../validation";
+import { expireDueClaims } from "./refund-records";
 import type { RefundSource } from "./refund-view";
-
-export const CLAIM_EXPIRED = "the claim expired before the payer gave an address";
-
-/** awaiting_address → cancelled once the claim URL has expired; returns the rows it changed. */
-export async function expireDueClaims(db: Db, where = inArray(refunds.status, ["awaiting_address"]), now = new Date()): Promise<Refund[]> {
-  return db
-    .update(refunds)
-    .set({ status: "cancelled", reason: CLAIM_EXPIRED, cancelledAt: now, updatedAt: now })
-    .where(and(where, eq(refunds.status, "awaiting_address"), lte(refunds.claimExpiresAt, now)))
-    .returning();
-}
 
 /** Who may see a refund: the API key that created its payment or it, the payment's user (dashboard), or anyone with its id (the claim page). */
 export type RefundScope = { apiKeyId: number } | { userId: number } | "public";

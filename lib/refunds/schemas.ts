@@ -39,7 +39,10 @@ export const refundSchema = z
     claimExpiresAt: z.string(),
     withdrawalId: z.string().nullable(),
     txHash: z.string().nullable(),
-    reason: z.string().nullable(),
+    reason: z.string().nullable().meta({
+      description:
+        "Why it failed or was cancelled; while awaiting_address, why the payer's last claim could not be sent (e.g. the withdrawal wallet lacks tokens: the payer was only told to try later).",
+    }),
     createdAt: z.string(),
     completedAt: z.string().nullable(),
   })

@@ -34,5 +34,9 @@ export const withdrawalSchema = z
     createdAt: z.string(),
     confirmedAt: z.string().nullable(),
     failureReason: z.string().nullable(),
+    refundId: z.string().nullable().meta({
+      description:
+        "The refund this withdrawal pays out (see POST /payment/{sessionId}/refund); null for a withdrawal you sent. Its refund.completed / refund.failed webhook comes with this withdrawal's withdrawal.completed / withdrawal.failed: book the money once.",
+    }),
   })
   .meta({ id: "Withdrawal" });

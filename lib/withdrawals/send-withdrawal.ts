@@ -33,9 +33,10 @@ export interface WithdrawalSender {
   /**
    * The refund this withdrawal pays out. `claim` runs in the recording transaction, under the
    * wallet's and the merchant's locks, before the withdrawal is written: it moves the refund to
-   * `sending` (or inserts it) and throws when it may not, which records nothing.
+   * `sending` (or inserts it) and throws when it may not, which records nothing. `recorded` runs
+   * in the same transaction once the withdrawal row exists (events that name it).
    */
-  refund?: { id: string; claim(tx: Db): Promise<void> };
+  refund?: { id: string; claim(tx: Db): Promise<void>; recorded?(tx: Db, withdrawal: Withdrawal): Promise<void> };
 }
 
 /**
@@ -157,7 +158,9 @@ export async function recordWithdrawal(
         gasPrice,
       })
       .returning();
-    return requireRow(inserted, "insert into withdrawals");
+    const row = requireRow(inserted, "insert into withdrawals");
+    await sender.refund?.recorded?.(tx, row);
+    return row;
   });
   return { withdrawal, tokenSymbol: token.symbol, tokenDecimals: token.decimals };
 }

@@ -18,6 +18,8 @@ export function toWithdrawalView(withdrawal: Withdrawal, token: { symbol: string
     createdAt: withdrawal.createdAt.toISOString(),
     confirmedAt: withdrawal.confirmedAt?.toISOString() ?? null,
     failureReason: withdrawal.failureReason,
+    // A refund's payout is a withdrawal too: a shop that books withdrawals must not count it twice.
+    refundId: withdrawal.refundId,
   };
 }
 

@@ -2,6 +2,7 @@ import { type APIRequestContext, expect, test } from "@playwright/test";
 import { type Address, erc20Abi, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/dev/demo-token";
+import { PAYER_PAGE_MESSAGES } from "../../lib/i18n/refund-messages";
 import { chain, payDirectly } from "./helpers/merchant";
 import { captureBothThemes, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";
@@ -94,6 +95,38 @@ test("a payer claims a refund on a phone: gives an address, and it arrives there
   // The shop sees it the same way.
   const read = await request.get(`/api/v1/refund/${refund.refundId}`, { headers: { "x-api-key": merchant.key } });
   expect((await read.json()).data).toMatchObject({ status: "completed", toAddress: destination, addressFrom: "payer" });
+  logs.assertClean();
+});
+
+test("a claim the shop's wallet cannot pay tells the payer to try later, in their language, and nothing else", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  logs.ignore(/status of 502/); // the claim's answer, shown to the payer as the sentence below
+  const merchant = await payerPagesMerchant(request);
+  // Forwarded elsewhere: without a payout address the payment would be swept into the withdrawal wallet.
+  const session = await merchant.createPayment("3", { merchantWallet: privateKeyToAccount(`0x${"7".repeat(64)}`).address });
+  await payDirectly(session.depositAddress, "3");
+  await expect.poll(async () => (await merchant.status(session.sessionId)).status, { timeout: 30_000 }).toBe("completed");
+  // Nothing in the domain's withdrawal wallet: the claim cannot be paid.
+  const created = await request.post(`/api/v1/payment/${session.sessionId}/refund`, { headers: { "x-api-key": merchant.key }, data: {} });
+  const refund = (await created.json()).data as { refundId: string; claimUrl: string };
+
+  for (const [lang, sentence] of [
+    ["ru", PAYER_PAGE_MESSAGES.ru.claimUnavailable],
+    ["zh", PAYER_PAGE_MESSAGES.zh.claimUnavailable],
+  ] as const) {
+    await page.goto(`${new URL(refund.claimUrl).pathname}?lang=${lang}`);
+    await page.getByLabel(PAYER_PAGE_MESSAGES[lang].addressLabel).fill(privateKeyToAccount(`0x${"6".repeat(64)}`).address);
+    await page.getByRole("button", { name: PAYER_PAGE_MESSAGES[lang].submit }).click();
+    await expect(page.getByText(sentence)).toBeVisible();
+    await expect(page.getByText(sentence)).toHaveAttribute("role", "alert");
+    await expect(page.getByText(/base units|withdrawal wallet/)).toHaveCount(0);
+  }
+  const read = await request.get(`/api/v1/refund/${refund.refundId}`, { headers: { "x-api-key": merchant.key } });
+  expect((await read.json()).data).toMatchObject({ status: "awaiting_address", reason: expect.stringContaining("not enough tokens") });
   logs.assertClean();
 });
 

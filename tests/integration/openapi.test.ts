@@ -2,6 +2,8 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/api/v1/openapi.json/route";
 import { createPaymentSchema } from "@/lib/payments/schemas";
+import { withdrawalSchema } from "@/lib/withdrawals/schemas";
+import { toWithdrawalView } from "@/lib/withdrawals/withdrawal-view";
 
 describe("GET /api/v1/openapi.json", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
@@ -39,5 +41,34 @@ describe("GET /api/v1/openapi.json", () => {
         "checkoutUrl",
       ]),
     );
+  });
+
+  it("describes refunds as the code counts them, and which refund a withdrawal pays out", async () => {
+    const doc = await GET().json();
+    const refund = doc.paths["/api/v1/payment/{sessionId}/refund"].post.description as string;
+    // What arrived (receivedAmount, which an overpayment makes larger than amount) plus late transfers, never `amount`.
+    expect(refund).toContain("its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers");
+    expect(refund).not.toContain("amount + late transfers");
+    expect(refund).toContain("refund.created (with withdrawalId and txHash when sent at once");
+    const withdrawal = doc.components.schemas.Withdrawal;
+    expect(withdrawal.required).toContain("refundId");
+    expect(withdrawal.properties.refundId.description).toMatch(/null for a withdrawal you sent/);
+    const view = toWithdrawalView(
+      {
+        id: "w",
+        txHash: "0x",
+        amount: 1n,
+        toAddress: "0x",
+        status: "submitted",
+        domainId: 1,
+        fromAddress: "0x",
+        createdAt: new Date(),
+        confirmedAt: null,
+        failureReason: null,
+        refundId: null,
+      } as Parameters<typeof toWithdrawalView>[0],
+      { symbol: "T", decimals: 18 },
+    );
+    expect(Object.keys(view).sort()).toEqual(Object.keys(withdrawalSchema.shape).sort());
   });
 });

@@ -12,8 +12,9 @@ import { GET as linkPage } from "@/app/api/links/[slug]/route";
 import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { DELETE as deactivate, GET as getLink, PATCH as patchLink } from "@/app/api/user/payment-links/[id]/route";
 import { POST as createLink, GET as listLinks } from "@/app/api/user/payment-links/route";
-import { paymentLinks, paymentSessions, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { paymentLinks, paymentSessions, tokens, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { resetRateLimits } from "@/lib/http/rate-limit";
+import { allowCatalogueToken } from "@/lib/tokens/catalogue";
 import { type Merchant, setUpMerchant, signUp } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
@@ -152,6 +153,50 @@ describe("a payment link", () => {
     expect(open.body.data).toMatchObject({ amount: null, minAmount: "2", title: "Poster (pay what you want)" });
     const listed = await call(listLinks, { headers: merchant.auth });
     expect(listed.body.data.items.map((l: { linkId: number }) => l.linkId)).toContain(link.linkId);
+  });
+});
+
+describe("a link's token", () => {
+  it("may change until the link has a payment; then it is refused, naming tokenId, and nothing changes", async () => {
+    const other = await deployTestToken(chain().url, { symbol: "OTH" });
+    await allowCatalogueToken(db(), "bsc", other);
+    const { POST: registerToken } = await import("@/app/api/user/tokens/route");
+    const otherTokenId = (
+      await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: other, network: "bsc" } })
+    ).body.data.tokenId as number;
+    const link = (await newLink({ title: "Sticker", amount: "2" })).body.data;
+    const patch = (body: Record<string, unknown>) =>
+      call(patchLink, { method: "PATCH", headers: merchant.auth, params: { id: String(link.linkId) }, body });
+
+    const unused = await patch({ tokenId: otherTokenId });
+    expect(unused.status).toBe(200);
+    expect(unused.body.data).toMatchObject({ tokenId: otherTokenId, token: "OTH", amount: "2" });
+    const back = await patch({ tokenId: merchant.tokenId });
+    expect(back.body.data).toMatchObject({ tokenId: merchant.tokenId, token: "LNK" });
+
+    expect((await payReq(link.slug)).status).toBe(201);
+    const refused = await patch({ tokenId: otherTokenId, title: "Sticker (OTH)" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "tokenId", message: expect.any(String) }] });
+    expect(refused.body.error.message).toMatch(/^tokenId cannot change: this link already has payments in LNK/);
+    const unchanged = await call(getLink, { headers: merchant.auth, params: { id: String(link.linkId) } });
+    expect(unchanged.body.data).toMatchObject({ tokenId: merchant.tokenId, token: "LNK", amount: "2", title: "Sticker" });
+    // The same token again, or any other field, is still a change like any other.
+    expect((await patch({ tokenId: merchant.tokenId, title: "Sticker, large" })).body.data.title).toBe("Sticker, large");
+  });
+
+  it("counts in its figures only payments in its token", async () => {
+    const link = (await newLink({ title: "Badge", amount: "1" })).body.data;
+    const paid = (await payReq(link.slug)).body.data.sessionId as string;
+    const [otherToken] = await db().select({ id: tokens.id }).from(tokens).where(eq(tokens.symbol, "OTH"));
+    if (!otherToken) throw new Error("the OTH token of the test above is not registered");
+    // As if a Pay had read the link just before its token changed: a session in another token.
+    await db()
+      .update(paymentSessions)
+      .set({ status: "completed", receivedAmount: parseUnits("1", 18), completedAt: new Date(), tokenId: otherToken.id })
+      .where(eq(paymentSessions.id, paid));
+    const figures = await call(getLink, { headers: merchant.auth, params: { id: String(link.linkId) } });
+    expect(figures.body.data.stats).toEqual({ payments: 0, received: "0", lastPaymentAt: null });
   });
 });
 

@@ -3,9 +3,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Every write of a forward's or a batch's status goes through its pure decider
- * (lib/forwarding/forward-state.ts, lib/forwarding/batched/batch-state.ts): only the writers that
- * apply their decisions may set it. A new `.update(forwards).set({ status: … })` anywhere else fails here.
+ * Every write of a forward's, a batch's or a refund's status goes through its pure decider
+ * (lib/forwarding/forward-state.ts, lib/forwarding/batched/batch-state.ts, lib/refunds/refund-state.ts):
+ * only the writers that apply their decisions may set it. A new `.update(forwards).set({ status: … })`
+ * anywhere else fails here.
  */
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -33,7 +34,9 @@ const FILES = ["lib", "app", "inngest", "scripts"].flatMap((dir) => sourceFiles(
 const RULES = [
   { table: "forwards", writers: [join("lib", "forwarding", "forward-records.ts")] },
   { table: "sweepBatches", writers: [join("lib", "forwarding", "batched", "tank-transactions.ts")] },
+  { table: "refunds", writers: [join("lib", "refunds", "refund-records.ts")] },
 ];
+const REFUND_WRITER = join("lib", "refunds", "refund-records.ts");
 
 describe("status writes go through the deciders", () => {
   describe.each(RULES)("$table", ({ table, writers }) => {
@@ -54,10 +57,16 @@ describe("status writes go through the deciders", () => {
     expect(inserts.filter(([, values]) => /\bstatus\b/.test(values ?? ""))).toEqual([]);
   });
 
+  it("creates refunds only where the decider's first state is applied", () => {
+    const inserting = FILES.filter((file) => /\.insert\(\s*refunds\s*\)/.test(readFileSync(file, "utf8")));
+    expect(inserting).toEqual([REFUND_WRITER]);
+  });
+
   it("would catch a status written elsewhere", () => {
     expect(writesStatus(`await tx.update(forwards).set({ status: "held", heldReason: r }).where(eq(forwards.id, id));`, "forwards")).toBe(
       true,
     );
+    expect(writesStatus(`await tx.update(refunds).set({ status: "cancelled" }).where(eq(refunds.id, id));`, "refunds")).toBe(true);
     expect(writesStatus(`await db\n  .update(sweepBatches)\n  .set({ status, gasUsed })\n  .where(x);`, "sweepBatches")).toBe(true);
     expect(writesStatus(`await db.update(forwards).set({ lockedUntil: null }).where(eq(forwards.id, id));`, "forwards")).toBe(false);
     expect(writesStatus(`await db.update(forwards).set({ nextAttemptAt: at }).where(eq(forwards.status, "batched"));`, "forwards")).toBe(

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { REFUND_STATUSES, type RefundStatus } from "@/lib/db/schema";
+import {
+  CANCELLED_BY_MERCHANT,
+  CLAIM_EXPIRED,
+  decideRefund,
+  type RefundChange,
+  type RefundEvent,
+  type RefundFact,
+  type RefundState,
+} from "@/lib/refunds/refund-state";
+
+const NOW = new Date("2026-11-25T12:00:00Z");
+const LATER = new Date(NOW.getTime() + 86_400_000);
+const EARLIER = new Date(NOW.getTime() - 1);
+const PAYER = "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097";
+const state = (status: RefundStatus, claimExpiresAt = LATER): RefundState => ({ status, claimExpiresAt });
+
+const FACTS: Record<RefundFact["kind"], RefundFact> = {
+  create: { kind: "create", toAddress: null, claimExpiresAt: LATER },
+  claim: { kind: "claim", address: PAYER },
+  "claim-failed": { kind: "claim-failed", reason: "not enough tokens in the withdrawal wallet" },
+  cancel: { kind: "cancel" },
+  expiry: { kind: "expiry" },
+  "withdrawal-completed": { kind: "withdrawal-completed" },
+  "withdrawal-failed": { kind: "withdrawal-failed", reason: "the transfer reverted on chain" },
+};
+
+/** Every move the state machine allows, from a claim still open (`LATER`); everything else is refused. */
+const ALLOWED: [RefundState | null, RefundFact, RefundChange, RefundEvent[]][] = [
+  [null, FACTS.create, { status: "awaiting_address", toAddress: null, addressFrom: null, claimExpiresAt: LATER }, ["refund.created"]],
+  [state("awaiting_address"), FACTS.claim, { status: "sending", toAddress: PAYER, addressFrom: "payer", reason: null }, []],
+  [
+    state("awaiting_address"),
+    FACTS["claim-failed"],
+    { status: "awaiting_address", reason: "the payer's last claim could not be sent: not enough tokens in the withdrawal wallet" },
+    [],
+  ],
+  [state("awaiting_address"), FACTS.cancel, { status: "cancelled", reason: CANCELLED_BY_MERCHANT, cancelledAt: NOW }, []],
+  [state("sending"), FACTS["withdrawal-completed"], { status: "completed", completedAt: NOW }, ["refund.completed"]],
+  [state("sending"), FACTS["withdrawal-failed"], { status: "failed", reason: "the transfer reverted on chain" }, ["refund.failed"]],
+];
+
+describe("decideRefund: every state × every fact", () => {
+  const states: (RefundState | null)[] = [null, ...REFUND_STATUSES.map((s) => state(s))];
+  const cases = states.flatMap((s) => Object.values(FACTS).map((fact) => [s?.status ?? "new", s, fact] as const));
+
+  it.each(cases)("%s × %o", (_name, from, fact) => {
+    const decision = decideRefund(from, fact, NOW);
+    const allowed = ALLOWED.find(([s, f]) => s?.status === from?.status && f.kind === fact.kind);
+    if (allowed) {
+      expect(decision).toEqual({ accepted: true, next: allowed[2], events: allowed[3] });
+    } else {
+      expect(decision.accepted).toBe(false);
+      expect(!decision.accepted && decision.why).toMatch(
+        new RegExp(`${fact.kind} does not apply to a ${(from?.status ?? "new").replace("_", " ")} refund`),
+      );
+    }
+  });
+});
+
+describe("decideRefund: the claim's deadline, as `now` (the database's clock) says", () => {
+  it("a refund with the merchant's address is sent at once", () => {
+    expect(decideRefund(null, { kind: "create", toAddress: PAYER, claimExpiresAt: LATER }, NOW)).toEqual({
+      accepted: true,
+      next: { status: "sending", toAddress: PAYER, addressFrom: "merchant", claimExpiresAt: LATER },
+      events: ["refund.created"],
+    });
+  });
+
+  it("a claim at or after the deadline is refused as expired, and the expiry applies from that instant on", () => {
+    for (const deadline of [NOW, EARLIER]) {
+      expect(decideRefund(state("awaiting_address", deadline), FACTS.claim, NOW)).toEqual({
+        accepted: false,
+        why: "the claim expired",
+        expired: true,
+      });
+      expect(decideRefund(state("awaiting_address", deadline), FACTS.expiry, NOW)).toEqual({
+        accepted: true,
+        next: { status: "cancelled", reason: CLAIM_EXPIRED, cancelledAt: NOW },
+        events: [],
+      });
+    }
+  });
+
+  it("a claim one millisecond before the deadline is taken, and is not expired", () => {
+    const deadline = new Date(NOW.getTime() + 1);
+    expect(decideRefund(state("awaiting_address", deadline), FACTS.claim, NOW).accepted).toBe(true);
+    expect(decideRefund(state("awaiting_address", deadline), FACTS.expiry, NOW).accepted).toBe(false);
+  });
+
+  it("the deadline means nothing once the payer has claimed it: a sending refund still completes or fails", () => {
+    expect(decideRefund(state("sending", EARLIER), FACTS["withdrawal-completed"], NOW).accepted).toBe(true);
+    expect(decideRefund(state("sending", EARLIER), FACTS.expiry, NOW).accepted).toBe(false);
+  });
+
+  it("the merchant may cancel a claim past its deadline that nobody has expired yet", () => {
+    expect(decideRefund(state("awaiting_address", EARLIER), FACTS.cancel, NOW)).toMatchObject({
+      accepted: true,
+      next: { status: "cancelled" },
+    });
+  });
+
+  it("keeps long reasons short", () => {
+    const decision = decideRefund(state("sending"), { kind: "withdrawal-failed", reason: "x".repeat(2000) }, NOW);
+    expect(decision.accepted && decision.next.reason?.length).toBe(500);
+  });
+});
