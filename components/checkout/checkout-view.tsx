@@ -4,6 +4,7 @@ import { Store, X } from "lucide-react";
 import dynamic from "next/dynamic";
 import { useEffect, useRef, useState } from "react";
 import { Logo } from "@/components/brand/logo";
+import { backToShopUrl } from "@/lib/checkout/back-to-shop";
 import type { CheckoutView as View } from "@/lib/checkout/checkout-view";
 import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
 import { fill, formatDecimal, INTL_TAGS, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
@@ -110,14 +111,14 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
             now={now}
             intlTag={INTL_TAGS[locale]}
             explorerTxBase={explorerTxBase}
-            returnUrl={embed ? null : view.returnUrl}
+            returnUrl={embed ? null : backToShopUrl(view, status.status)}
             redirectIn={redirectIn}
           />
 
           {status.status === "pending" && (
             <>
               {mobile ? (
-                <MobileWallets paymentUri={view.paymentUri} t={t} />
+                <MobileWallets paymentUri={view.paymentUri} locale={locale} embed={embed} t={t} />
               ) : (
                 <PayWithWallet
                   payment={{
