@@ -82,12 +82,21 @@ function whereOf(userId: number, f: PaymentFilters): SQL {
         // The shop's words: its order reference, the description, any value in the metadata.
         ilike(paymentSessions.orderId, `%${escapeLike(needle)}%`),
         ilike(paymentSessions.description, `%${escapeLike(needle)}%`),
-        ilike(sql`${paymentSessions.metadata}::text`, `%${escapeLike(needle)}%`),
+        metadataValueLike(`%${escapeLike(needle)}%`),
       ),
     );
   }
   // biome-ignore lint/style/noNonNullAssertion: conditions starts with the user's own, so and() has a condition to return: every query is scoped
   return and(...conditions)!;
+}
+
+/**
+ * A string, number or boolean anywhere in the metadata, nested ones included, matches — never a
+ * key: "customer" would otherwise find every payment whose shop sends a customer field.
+ */
+function metadataValueLike(pattern: string): SQL {
+  return sql`exists (select 1 from jsonb_path_query(${paymentSessions.metadata}, 'strict $.**') as v(value)
+    where jsonb_typeof(v.value) in ('string', 'number', 'boolean') and v.value #>> '{}' ilike ${pattern})`;
 }
 
 function escapeLike(text: string): string {
