@@ -95,7 +95,8 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
                 {view.description}
               </p>
             )}
-            {view.orderId && (
+            {/* Once it is over, the receipt or the closed notice names the order, beside the reference to quote. */}
+            {view.orderId && status.status === "pending" && (
               <p data-testid="order-id" className="text-xs break-all text-muted-foreground">
                 {fill(t.order, { orderId: view.orderId })}
               </p>
