@@ -66,7 +66,8 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
   };
 
   return (
-    <div className={embed ? "min-h-dvh bg-background" : "min-h-dvh bg-muted/40"}>
+    // On a tall screen a short state (a receipt, a closed payment) sits in the middle, not under a blank half page.
+    <div className={`flex min-h-dvh flex-col ${embed ? "bg-background" : "bg-muted/40"}`}>
       <header className="mx-auto flex w-full max-w-md items-center justify-between gap-2 px-4 pt-4">
         <Logo className="text-sm" />
         <div className="flex items-center gap-2">
@@ -83,7 +84,7 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
           )}
         </div>
       </header>
-      <main className="mx-auto w-full max-w-md px-4 pt-4 pb-10">
+      <main className="mx-auto w-full max-w-md px-4 pt-4 pb-10 sm:my-auto sm:pb-16">
         <section className="grid gap-5 rounded-2xl border bg-card p-5 shadow-sm sm:p-6" aria-labelledby="checkout-amount">
           <div className="grid gap-2 text-center">
             {view.shopHost && <Merchant host={view.shopHost} template={t.payingTo} />}

@@ -1,8 +1,12 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { NetworkChip } from "@/components/checkout/network-notice";
 import { addressGroups } from "@/lib/checkout/address-groups";
 import { backToShopUrl } from "@/lib/checkout/back-to-shop";
 import { formatTimeLeft, fractionLeft, timeTone } from "@/lib/checkout/time-left";
 import { metamaskLink, TRUST_WALLET_BSC_COIN_ID, trustWalletLink, walletCheckoutUrl } from "@/lib/checkout/wallet-links";
+import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
 
 describe("the deposit address in groups", () => {
   const address = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
@@ -22,6 +26,18 @@ describe("the deposit address in groups", () => {
     "0xZZAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
   ])("refuses %j", (bad) => {
     expect(() => addressGroups(bad)).toThrow(/not a 20-byte hex address/);
+  });
+});
+
+describe("the network chip", () => {
+  it.each([
+    ["es", "Cadena de pruebas local (BEP-20)"],
+    ["ru", "Локальная тестовая сеть (BEP-20)"],
+    ["en", "Local test chain (BEP-20)"],
+  ] as const)("%s: starts with a capital though the name is written for mid-sentence", (locale, chip) => {
+    const t = CHECKOUT_MESSAGES[locale];
+    const html = renderToStaticMarkup(createElement(NetworkChip, { network: "local", networkName: t.networkLocal, t }));
+    expect(html.replace(/<[^>]*>/g, "")).toContain(chip);
   });
 });
 
