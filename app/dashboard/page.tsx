@@ -37,8 +37,12 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             <p>
               <span className="font-medium">The gas tank on {networkLabel(tank.network)} is low</span>
               {tank.balance !== null && <> ({tank.balance} BNB)</>}
-              {tank.waitingForwards > 0 && <>; {tank.waitingForwards} forward(s) wait for it</>}. Your operator refills it at{" "}
-              <Address value={tank.address} />.
+              {tank.waitingForwards > 0 && (
+                <>
+                  ; {tank.waitingForwards === 1 ? "1 payment waits" : `${tank.waitingForwards} payments wait`} for it to reach your wallet
+                </>
+              )}
+              . Your operator refills it at <Address value={tank.address} />.
             </p>
           </div>
         ))}

@@ -74,7 +74,7 @@ export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
             )}
           </Field>
         )}
-        <Button type="submit" disabled={pending} className="sm:mt-[1.375rem]">
+        <Button type="submit" disabled={pending || (twoFactor && !code.trim())} className="sm:mt-[1.375rem]">
           {pending ? <Loader2 className="animate-spin" aria-hidden /> : <KeyRound aria-hidden />} Create key
         </Button>
       </form>

@@ -10,6 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import { useRequiredFilled } from "@/components/ui/use-required-filled";
 
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: "Wrong email or password.",
@@ -28,6 +29,7 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
   const [askCode, setAskCode] = useState(false);
   // Until the page is interactive a submit would bypass the handler: keep the button off till then.
   const hydrated = useHydrated();
+  const { filled, formProps } = useRequiredFilled();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -69,7 +71,7 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
         <CardDescription>Payments, withdrawals, tokens and API keys of your shop.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={submit} method="post" className="grid gap-4" noValidate>
+        <form {...formProps} onSubmit={submit} method="post" className="grid gap-4" noValidate>
           <FormError>{error}</FormError>
           <Field label="Email">
             {(control) => <Input {...control} name="email" type="email" autoComplete="email" required autoFocus />}
@@ -82,7 +84,7 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
               {(control) => <Input {...control} name="code" autoComplete="one-time-code" maxLength={11} required autoFocus />}
             </Field>
           )}
-          <Button type="submit" disabled={pending || !hydrated} className="w-full">
+          <Button type="submit" disabled={pending || !hydrated || !filled} className="w-full">
             {pending && <Loader2 className="animate-spin" aria-hidden />}
             {pending ? "Signing in…" : "Sign in"}
           </Button>

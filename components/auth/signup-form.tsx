@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import { useRequiredFilled } from "@/components/ui/use-required-filled";
 
 export function SignupForm({ closed }: { closed: boolean }) {
   const router = useRouter();
@@ -19,6 +20,7 @@ export function SignupForm({ closed }: { closed: boolean }) {
   const [pending, setPending] = useState(false);
   // Until the page is interactive a submit would bypass the handler: keep the button off till then.
   const hydrated = useHydrated();
+  const { filled, formProps } = useRequiredFilled();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -61,7 +63,7 @@ export function SignupForm({ closed }: { closed: boolean }) {
         {closed ? (
           <FormError>Sign-up is closed on this gateway. Ask its operator for an account.</FormError>
         ) : (
-          <form onSubmit={submit} method="post" className="grid gap-4" noValidate>
+          <form {...formProps} onSubmit={submit} method="post" className="grid gap-4" noValidate>
             <FormError>{error}</FormError>
             <Field label="Email" error={fieldErrors.email}>
               {(control) => <Input {...control} name="email" type="email" autoComplete="email" required autoFocus />}
@@ -69,7 +71,7 @@ export function SignupForm({ closed }: { closed: boolean }) {
             <Field label="Password" hint="At least 10 characters." error={fieldErrors.password}>
               {(control) => <Input {...control} name="password" type="password" autoComplete="new-password" minLength={10} required />}
             </Field>
-            <Button type="submit" disabled={pending || !hydrated} className="w-full">
+            <Button type="submit" disabled={pending || !hydrated || !filled} className="w-full">
               {pending && <Loader2 className="animate-spin" aria-hidden />}
               {pending ? "Creating your account…" : "Create account"}
             </Button>

@@ -6,7 +6,8 @@ import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
 /**
  * "Cancel and return to the shop", asked twice (a slip of the thumb should not end a payment).
  * The server cancels only a pending session with nothing received; then the payer goes back to
- * the shop (redirectUrl, else its domain), or, inside checkout.js's modal, the modal closes.
+ * the shop's domain (never the redirectUrl, which shops treat as "paid"), or, inside
+ * checkout.js's modal, the modal closes.
  */
 export function CancelPayment({
   sessionId,

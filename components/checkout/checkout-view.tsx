@@ -4,6 +4,7 @@ import { Store, X } from "lucide-react";
 import dynamic from "next/dynamic";
 import { useEffect, useRef, useState } from "react";
 import { Logo } from "@/components/brand/logo";
+import { backToShopUrl } from "@/lib/checkout/back-to-shop";
 import type { CheckoutView as View } from "@/lib/checkout/checkout-view";
 import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
 import { fill, formatDecimal, INTL_TAGS, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
@@ -65,7 +66,8 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
   };
 
   return (
-    <div className={embed ? "min-h-dvh bg-background" : "min-h-dvh bg-muted/40"}>
+    // On a tall screen a short state (a receipt, a closed payment) sits in the middle, not under a blank half page.
+    <div className={`flex min-h-dvh flex-col ${embed ? "bg-background" : "bg-muted/40"}`}>
       <header className="mx-auto flex w-full max-w-md items-center justify-between gap-2 px-4 pt-4">
         <Logo className="text-sm" />
         <div className="flex items-center gap-2">
@@ -82,7 +84,7 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
           )}
         </div>
       </header>
-      <main className="mx-auto w-full max-w-md px-4 pt-4 pb-10">
+      <main className="mx-auto w-full max-w-md px-4 pt-4 pb-10 sm:my-auto sm:pb-16">
         <section className="grid gap-5 rounded-2xl border bg-card p-5 shadow-sm sm:p-6" aria-labelledby="checkout-amount">
           <div className="grid gap-2 text-center">
             {view.shopHost && <Merchant host={view.shopHost} template={t.payingTo} />}
@@ -94,7 +96,8 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
                 {view.description}
               </p>
             )}
-            {view.orderId && (
+            {/* Once it is over, the receipt or the closed notice names the order, beside the reference to quote. */}
+            {view.orderId && status.status === "pending" && (
               <p data-testid="order-id" className="text-xs break-all text-muted-foreground">
                 {fill(t.order, { orderId: view.orderId })}
               </p>
@@ -110,14 +113,14 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
             now={now}
             intlTag={INTL_TAGS[locale]}
             explorerTxBase={explorerTxBase}
-            returnUrl={embed ? null : view.returnUrl}
+            returnUrl={embed ? null : backToShopUrl(view, status.status)}
             redirectIn={redirectIn}
           />
 
           {status.status === "pending" && (
             <>
               {mobile ? (
-                <MobileWallets paymentUri={view.paymentUri} t={t} />
+                <MobileWallets paymentUri={view.paymentUri} locale={locale} embed={embed} t={t} />
               ) : (
                 <PayWithWallet
                   payment={{

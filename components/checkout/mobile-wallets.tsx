@@ -2,8 +2,9 @@
 
 import { ExternalLink, Smartphone } from "lucide-react";
 import { useEffect, useState } from "react";
-import { metamaskLink, trustWalletLink } from "@/lib/checkout/wallet-links";
+import { metamaskLink, trustWalletLink, walletCheckoutUrl } from "@/lib/checkout/wallet-links";
 import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
+import type { Locale } from "@/lib/i18n/locale";
 
 /**
  * Whether this is a phone (or tablet) without a wallet in its browser: a touch screen as the
@@ -18,11 +19,27 @@ export function useMobileWithoutWallet(): boolean {
   return mobile;
 }
 
-/** Opens this very checkout in a mobile wallet's browser (where paying with the wallet works), or hands the EIP-681 link to any wallet. */
-export function MobileWallets({ paymentUri, t }: { paymentUri: string; t: CheckoutMessages }) {
+/**
+ * Opens this very checkout in a mobile wallet's browser (where paying with the wallet works), or
+ * hands the EIP-681 link to any wallet. Inside checkout.js's iframe the wallet links open a new
+ * tab: loaded in the iframe they would fail, and replacing the shop's page would lose the
+ * modal that tells the shop when the payment completes.
+ */
+export function MobileWallets({
+  paymentUri,
+  locale,
+  embed,
+  t,
+}: {
+  paymentUri: string;
+  locale: Locale;
+  embed: boolean;
+  t: CheckoutMessages;
+}) {
   const [page, setPage] = useState<string | null>(null);
-  useEffect(() => setPage(window.location.href), []);
+  useEffect(() => setPage(walletCheckoutUrl(window.location.href, locale)), [locale]);
   if (page === null) return null;
+  const target = embed ? { target: "_blank", rel: "noopener" } : {};
   const primary =
     "flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-brand px-4 text-base font-semibold text-brand-foreground shadow-sm transition-colors hover:bg-brand/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring";
   return (
@@ -31,10 +48,10 @@ export function MobileWallets({ paymentUri, t }: { paymentUri: string; t: Checko
         <Smartphone className="me-1 inline size-4 align-[-3px]" aria-hidden />
         {t.mobileIntro}
       </p>
-      <a href={metamaskLink(page)} className={primary}>
+      <a href={metamaskLink(page)} className={primary} {...target}>
         {t.openInMetaMask}
       </a>
-      <a href={trustWalletLink(page)} className={primary}>
+      <a href={trustWalletLink(page)} className={primary} {...target}>
         {t.openInTrustWallet}
       </a>
       <a

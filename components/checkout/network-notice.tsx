@@ -9,7 +9,7 @@ export function NetworkChip({ network, networkName, t }: { network: string; netw
     <div className="flex flex-wrap items-center justify-center gap-1.5" data-testid="network">
       <span className="inline-flex items-center gap-1 rounded-full border bg-muted/60 px-2.5 py-0.5 text-xs font-medium">
         <Network className="size-3.5 shrink-0" aria-hidden />
-        {fill(t.networkChip, { network: networkName })}
+        {startCapitalised(fill(t.networkChip, { network: networkName }))}
       </span>
       {test && (
         <span className="inline-flex items-center gap-1 rounded-full border border-warning/40 bg-warning/10 px-2.5 py-0.5 text-xs font-medium">
@@ -19,6 +19,11 @@ export function NetworkChip({ network, networkName, t }: { network: string; netw
       )}
     </div>
   );
+}
+
+/** A label starts with a capital, though the network's name is written for the middle of a sentence ("cadena de pruebas local"). */
+function startCapitalised(text: string): string {
+  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
 }
 
 /** Tokens sent on another chain, or another token, never reach the session: say so before the address. */

@@ -76,9 +76,9 @@ function Receipt({ status, view, t, amount, now, intlTag, explorerTxBase, return
   const token = view.token;
   const txUrl = status.txHash && explorerTxBase ? `${explorerTxBase}${status.txHash}` : null;
   return (
-    <div role="status" className="grid gap-4 rounded-xl border border-success/30 bg-success/10 p-4 sm:p-5" data-testid="receipt">
-      <div className="grid gap-1 text-center">
-        <CheckCircle2 className="mx-auto size-9 text-success" aria-hidden />
+    <div role="status" className="grid gap-4" data-testid="receipt">
+      <div className="grid justify-items-center gap-1 rounded-xl border border-success/30 bg-success/10 px-4 py-5 text-center">
+        <CheckCircle2 className="size-9 text-success" aria-hidden />
         <h2 className="text-lg font-semibold">{t.completedTitle}</h2>
         <p className="text-sm">{fill(t.completedText, { amount: amount(status.receivedAmount ?? "0"), token })}</p>
       </div>
@@ -86,7 +86,7 @@ function Receipt({ status, view, t, amount, now, intlTag, explorerTxBase, return
         <p className="text-sm text-muted-foreground">{fill(t.overpaid, { extra: amount(status.overpaidAmount), token })}</p>
       )}
       {status.lateAmount && <p className="text-sm text-muted-foreground">{fill(t.late, { amount: amount(status.lateAmount), token })}</p>}
-      <dl className="grid gap-2.5 rounded-lg border bg-card p-3 text-sm">
+      <Details view={view} t={t}>
         <Row label={t.amountPaid}>
           <span className="font-semibold tabular-nums">
             {amount(status.receivedAmount ?? "0")} {token}
@@ -95,11 +95,7 @@ function Receipt({ status, view, t, amount, now, intlTag, explorerTxBase, return
         <Row label={t.paidAt}>
           <span data-testid="paid-at">{now === null || !status.completedAt ? "\u00a0" : localTime(status.completedAt, intlTag, null)}</span>
         </Row>
-        {view.orderId && (
-          <Row label={t.orderLabel}>
-            <span className="font-mono break-all">{view.orderId}</span>
-          </Row>
-        )}
+        {view.orderId && <OrderRow orderId={view.orderId} t={t} />}
         {status.txHash && (
           <Row label={t.transaction}>
             {txUrl ? (
@@ -118,11 +114,7 @@ function Receipt({ status, view, t, amount, now, intlTag, explorerTxBase, return
             )}
           </Row>
         )}
-        <div className="grid gap-0.5 border-t pt-2.5">
-          <dt className="text-muted-foreground">{t.reference}</dt>
-          <dd className="font-mono text-xs break-all select-all">{view.sessionId}</dd>
-        </div>
-      </dl>
+      </Details>
       {returnUrl && (
         <div className="grid justify-items-center gap-1">
           <BackToShop href={returnUrl} label={t.backToShop} primary />
@@ -135,23 +127,45 @@ function Receipt({ status, view, t, amount, now, intlTag, explorerTxBase, return
 
 function Closed({ status, view, t, amount, returnUrl }: StatusProps) {
   return (
-    <div role="status" className="grid gap-2 rounded-xl border border-destructive/30 bg-destructive/10 p-4 text-center">
-      <CircleAlert className="mx-auto size-8 text-destructive" aria-hidden />
-      <h2 className="text-lg font-semibold">{status.status === "expired" ? t.expiredTitle : t.cancelledTitle}</h2>
-      <p className="text-sm">{status.status === "expired" ? t.expiredText : t.cancelledText}</p>
-      <p className="text-xs">
-        {t.reference}: <span className="font-mono break-all select-all">{view.sessionId}</span>
-      </p>
-      {view.orderId && <p className="text-xs">{fill(t.order, { orderId: view.orderId })}</p>}
+    <div role="status" className="grid gap-4" data-testid="closed">
+      <div className="grid justify-items-center gap-1 rounded-xl border border-destructive/30 bg-destructive/10 px-4 py-5 text-center">
+        <CircleAlert className="size-8 text-destructive" aria-hidden />
+        <h2 className="text-lg font-semibold">{status.status === "expired" ? t.expiredTitle : t.cancelledTitle}</h2>
+        <p className="text-sm">{status.status === "expired" ? t.expiredText : t.cancelledText}</p>
+      </div>
       {status.lateAmount && (
         <p className="text-sm text-muted-foreground">{fill(t.late, { amount: amount(status.lateAmount), token: view.token })}</p>
       )}
+      <Details view={view} t={t}>
+        {view.orderId && <OrderRow orderId={view.orderId} t={t} />}
+      </Details>
       {returnUrl && (
-        <div className="mt-1 flex justify-center">
+        <div className="flex justify-center">
           <BackToShop href={returnUrl} label={t.backToShop} />
         </div>
       )}
     </div>
+  );
+}
+
+/** What the payer quotes to the shop: the rows given, then the session id as the reference, whole. */
+function Details({ view, t, children }: { view: CheckoutView; t: CheckoutMessages; children?: ReactNode }) {
+  return (
+    <dl className="grid gap-2.5 rounded-xl border p-3 text-sm sm:p-4">
+      {children}
+      <div className={children ? "grid gap-0.5 border-t pt-2.5" : "grid gap-0.5"}>
+        <dt className="text-muted-foreground">{t.reference}</dt>
+        <dd className="font-mono text-xs break-all select-all">{view.sessionId}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function OrderRow({ orderId, t }: { orderId: string; t: CheckoutMessages }) {
+  return (
+    <Row label={t.orderLabel}>
+      <span className="font-mono break-all">{orderId}</span>
+    </Row>
   );
 }
 

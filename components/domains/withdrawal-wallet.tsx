@@ -1,5 +1,6 @@
 import { Address } from "@/components/dashboard/address";
 import { Amount } from "@/components/dashboard/format";
+import { Bnb } from "@/components/gas/bnb";
 import { qrCodeDataUri } from "@/lib/checkout/eip681";
 
 export interface WalletBalance {
@@ -23,12 +24,16 @@ export function WithdrawalWallet({ domain, address, balances }: { domain: string
         className="rounded-md bg-white p-1"
       />
       <Address value={address} />
-      <ul className="grid gap-1 text-sm">
+      {/* BNB to 6 places (the exact figure in its title): 18 decimals would run out of the card. */}
+      <ul className="grid gap-1 text-sm" data-testid="wallet-balances">
         {balances.map((b) => (
-          <li key={b.key} className="flex justify-between gap-2">
-            <span className="text-muted-foreground">{b.label}</span>
+          <li key={b.key} className="flex flex-wrap justify-between gap-x-2">
+            {/* The label only when it says more than the symbol the amount already shows (the network, where several run). */}
+            {b.label !== b.symbol && <span className="text-muted-foreground">{b.label}</span>}
             {b.balance === null ? (
-              <span className="text-muted-foreground">unavailable</span>
+              <span className="text-muted-foreground">{b.label === b.symbol ? `${b.symbol} unavailable` : "unavailable"}</span>
+            ) : b.symbol === "BNB" ? (
+              <Bnb value={b.balance} />
             ) : (
               <Amount value={b.balance} symbol={b.symbol} />
             )}

@@ -8,6 +8,7 @@ import { previewTokenAction, registerTokenAction } from "@/app/dashboard/_action
 import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
+import { networkLabel } from "@/lib/dashboard/wording";
 
 /** OPEN_TOKEN_REGISTRATION: any ERC-20, looked up on the chain before it is saved. */
 export function CustomTokenForm({ networks }: { networks: string[] }) {
@@ -59,7 +60,9 @@ export function CustomTokenForm({ networks }: { networks: string[] }) {
             }}
           >
             {networks.map((n) => (
-              <option key={n}>{n}</option>
+              <option key={n} value={n}>
+                {networkLabel(n)}
+              </option>
             ))}
           </NativeSelect>
         )}

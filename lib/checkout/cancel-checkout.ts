@@ -5,7 +5,7 @@
  * the latest block kept so a transfer already mined still counts. Narrower than the merchant's:
  * a session that has received part of its amount is not the payer's to cancel (the shop holds
  * their money; only the shop can settle it), and anything but a pending session is refused with
- * an error that says so, leaving it as it was.
+ * an error that says so, leaving it as it was. The payer then goes back to the shop's origin.
  */
 
 import type { Db } from "../db";
@@ -25,6 +25,6 @@ export async function cancelCheckout(db: Db, sessionId: string): Promise<{ statu
   const outcome = await cancelPaymentSession(db, { userId: session.userId }, sessionId);
   // A payment or the expiry won the race between the read above and the update.
   if (outcome.status !== "cancelled") throw new AppError("VALIDATION_ERROR", `this payment is already ${outcome.status}; nothing changed`);
-  const redirectUrl = session.redirectUrl && /^https?:\/\//i.test(session.redirectUrl) ? session.redirectUrl : null;
-  return { status: "cancelled", returnUrl: redirectUrl ?? (await shopOrigin(db, session.domainId)) };
+  // The shop's origin, never its redirectUrl: that is the page for a completed payment.
+  return { status: "cancelled", returnUrl: await shopOrigin(db, session.domainId) };
 }

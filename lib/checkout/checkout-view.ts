@@ -59,9 +59,10 @@ export function toCheckoutView(
     network: session.network,
     chainId,
     createdAt: session.createdAt.toISOString(),
+    /** The shop's page for a completed payment: shops read a visit to it as "paid". */
     redirectUrl,
-    /** Where "Back to the shop" and a payer's cancel lead: the redirectUrl, else the shop's own origin. */
-    returnUrl: redirectUrl ?? shop?.origin ?? null,
+    /** The shop's own origin: where a payment that did not complete (expired, cancelled) goes back to. */
+    shopUrl: shop?.origin ?? null,
     /** "shop.example.com": whom the payer is paying. */
     shopHost: shop?.host ?? null,
     description: session.description,

@@ -14,6 +14,18 @@ function pageUrl(url: string): URL {
   return parsed;
 }
 
+/**
+ * The plain hosted checkout the wallet's browser should open, from the page the payer is on:
+ * never the embed (`embed=1` is a page without the shop around it and no way back), and in the
+ * language the payer chose (a cookie set here does not reach the wallet's browser).
+ */
+export function walletCheckoutUrl(url: string, lang: string): string {
+  const page = pageUrl(url);
+  page.searchParams.delete("embed");
+  page.searchParams.set("lang", lang);
+  return page.toString();
+}
+
 /** MetaMask's universal link: https://metamask.app.link/dapp/<host><path><query> (no scheme). */
 export function metamaskLink(url: string): string {
   const page = pageUrl(url);

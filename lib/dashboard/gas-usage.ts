@@ -5,8 +5,9 @@
 
 import type { Db } from "../db";
 import { withdrawalAllowance } from "../gas/limits";
-import { GAS_SPEND_KINDS, type GasSpendKind, gasSpendByDay, utcDayStart } from "../gas/spend";
+import { type GasSpendKind, gasSpendByDay, utcDayStart } from "../gas/spend";
 import { formatAmount } from "../payments/amount";
+import { GAS_SPEND_LABELS } from "./wording";
 
 export interface GasUsageDay {
   day: string;
@@ -36,7 +37,8 @@ export interface GasUsage {
   };
   /** Oldest first, one entry per day of the window, days without spend included. */
   days: GasUsageDay[];
-  kinds: typeof GAS_SPEND_KINDS;
+  /** Each kind in the merchant's words. */
+  kinds: Record<GasSpendKind, string>;
 }
 
 export const GAS_USAGE_DAYS = 30;
@@ -81,7 +83,7 @@ export async function getGasUsage(db: Db, userId: number, days = GAS_USAGE_DAYS,
       resetsAt: new Date(today.getTime() + 86_400_000).toISOString(),
     },
     days: series,
-    kinds: GAS_SPEND_KINDS,
+    kinds: GAS_SPEND_LABELS,
   };
 }
 

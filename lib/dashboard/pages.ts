@@ -25,6 +25,7 @@ import { deliveriesOfSession } from "./payment-webhooks";
 import { listUserPayments, type PaymentFilters, streamUserPayments } from "./user-payments";
 import { bnbBalanceOf } from "./wallet-balances";
 import { deliveriesOfDomain, EMPTY_SUMMARY, webhookSummaries } from "./webhooks";
+import { balanceLabel } from "./wording";
 
 /** The statuses the payment and withdrawal lists filter by (the schema's own lists). */
 export { SESSION_STATUSES, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "../db/schema";
@@ -63,7 +64,7 @@ export async function loadDomainsPage(userId: number, deliveriesQuery: (domainId
         Promise.all(
           networks.map(async (n) => ({
             key: `bnb-${n}`,
-            label: `BNB (${n})`,
+            label: balanceLabel("BNB", n, networks),
             symbol: "BNB",
             // biome-ignore lint/style/noNonNullAssertion: addDomain sets the wallet in the transaction that inserts the row
             balance: (await bnbBalanceOf(n, d.withdrawalAddress!))?.formatted ?? null,
@@ -73,7 +74,7 @@ export async function loadDomainsPage(userId: number, deliveriesQuery: (domainId
       ]);
       const tokens = (tokenBalances.find((w) => w.domainId === d.domainId)?.balances ?? []).map((b) => ({
         key: `token-${b.tokenId}`,
-        label: b.symbol,
+        label: balanceLabel(b.symbol, b.network, networks),
         symbol: b.symbol,
         balance: b.balance,
       }));

@@ -16,14 +16,26 @@ const optionalInt = z.preprocess(
   (v) => (v === "" || v === undefined || v === null ? undefined : v),
   z.coerce.number().int().positive().optional(),
 );
+/** YYYY-MM-DD, or YYYYMMDD (digits only, what a phone's number pad types) written back with its dashes; a real calendar day. */
 const optionalDate = z.preprocess(
-  (v) => (v === "" || v === undefined || v === null ? undefined : v),
+  (v) =>
+    v === "" || v === undefined || v === null
+      ? undefined
+      : typeof v === "string"
+        ? v.trim().replace(/^(\d{4})(\d{2})(\d{2})$/, "$1-$2-$3")
+        : v,
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "dates are YYYY-MM-DD" })
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), { message: "not a date" })
+    .refine((v) => isCalendarDay(v), { message: "not a date" })
     .optional(),
 );
+
+/** 2026-02-30 parses (as March 2nd): only a day that reads back the same is one. */
+function isCalendarDay(day: string): boolean {
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
+}
 
 export const paymentFiltersSchema = z.object({
   status: z.preprocess((v) => (v === "" ? undefined : v), z.enum(SESSION_STATUSES).optional()),
@@ -82,12 +94,21 @@ function whereOf(userId: number, f: PaymentFilters): SQL {
         // The shop's words: its order reference, the description, any value in the metadata.
         ilike(paymentSessions.orderId, `%${escapeLike(needle)}%`),
         ilike(paymentSessions.description, `%${escapeLike(needle)}%`),
-        ilike(sql`${paymentSessions.metadata}::text`, `%${escapeLike(needle)}%`),
+        metadataValueLike(`%${escapeLike(needle)}%`),
       ),
     );
   }
   // biome-ignore lint/style/noNonNullAssertion: conditions starts with the user's own, so and() has a condition to return: every query is scoped
   return and(...conditions)!;
+}
+
+/**
+ * A string, number or boolean anywhere in the metadata, nested ones included, matches — never a
+ * key: "customer" would otherwise find every payment whose shop sends a customer field.
+ */
+function metadataValueLike(pattern: string): SQL {
+  return sql`exists (select 1 from jsonb_path_query(${paymentSessions.metadata}, 'strict $.**') as v(value)
+    where jsonb_typeof(v.value) in ('string', 'number', 'boolean') and v.value #>> '{}' ilike ${pattern})`;
 }
 
 function escapeLike(text: string): string {

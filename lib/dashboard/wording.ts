@@ -1,8 +1,11 @@
 /**
- * The words a merchant reads for the engine's names: networks, statuses of payments, forwards
- * (the sweep from a deposit address to the merchant's wallet) and withdrawals. One map, so every
- * page says the same thing, and engine terms ("local", "batched", "sweep_sent") never show.
+ * The words a merchant reads for the engine's names: networks, balances, statuses of payments,
+ * forwards (the sweep from a deposit address to the merchant's wallet) and withdrawals, and what
+ * gas was spent on. One map, so every page says the same thing, and engine terms ("local",
+ * "batched", "sweep_sent") never show.
  */
+
+import type { GasSpendKind } from "../gas/spend";
 
 const NETWORK_LABELS: Record<string, string> = { bsc: "BNB Smart Chain", "bsc-testnet": "BSC Testnet", local: "Local test chain" };
 /** The same, where a phone's top bar has room for a word or two. */
@@ -14,6 +17,26 @@ const TEST_NETWORKS = new Set(["bsc-testnet", "local"]);
 export function networkLabel(network: string): string {
   return NETWORK_LABELS[network] ?? network;
 }
+
+/**
+ * A balance's label: the symbol, and the network it is on when the gateway runs more than one
+ * ("BNB (BSC Testnet)"), never the engine's id ("BNB (bsc-testnet)").
+ */
+export function balanceLabel(symbol: string, network: string, networks: readonly string[]): string {
+  return networks.length > 1 ? `${symbol} (${networkLabel(network)})` : symbol;
+}
+
+/**
+ * What the gas tank's BNB paid for: the top-up that lets a deposit address send a payment on,
+ * one transaction forwarding many payments, a withdrawal, and a stuck transaction sent again
+ * with a higher fee.
+ */
+export const GAS_SPEND_LABELS: Record<GasSpendKind, string> = {
+  sweep: "Forwarding payments",
+  batch: "Forwarding in groups",
+  withdrawal: "Withdrawals",
+  replacement: "Speed-ups",
+};
 
 /**
  * What the top bar says about the configured networks, and whether to show the test-mode banner:

@@ -16,14 +16,9 @@ const ROW_COST = sql`(case ct.status
   else 0 end)`;
 const SHARE = sql`div(${ROW_COST} * gc.units, gc.total_units)`;
 
-/** What the spend is for, in the merchant's words; the ledger kinds behind each. */
-export const GAS_SPEND_KINDS = {
-  sweep: "Sweep top-ups",
-  batch: "Batched sweeps",
-  withdrawal: "Withdrawal gas",
-  replacement: "Replacements",
-} as const;
-export type GasSpendKind = keyof typeof GAS_SPEND_KINDS;
+/** What the spend is for (the ledger kinds behind each below; the merchant's words in lib/dashboard/wording.ts). */
+export const GAS_SPEND_KINDS = ["sweep", "batch", "withdrawal", "replacement"] as const;
+export type GasSpendKind = (typeof GAS_SPEND_KINDS)[number];
 
 const KIND = sql`(case ct.kind
   when 'sweep_gas' then 'sweep'

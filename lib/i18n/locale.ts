@@ -72,7 +72,12 @@ export function formatDecimal(value: string, symbols: NumberSymbols | Locale): s
   return fraction ? `${grouped}${decimal}${fraction}` : grouped;
 }
 
-/** "{name}" placeholders filled from `values`. */
+/**
+ * "{name}" placeholders filled from `values`. A space left between two Chinese characters (a
+ * template's "在 {network} 上" around "本地测试链") goes: Chinese spaces only around Latin words.
+ */
 export function fill(template: string, values: Record<string, string | number> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
+  return template
+    .replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match))
+    .replace(/([\u3000-\u9fff\uff00-\uffef]) +(?=[\u3000-\u9fff\uff00-\uffef])/g, "$1");
 }

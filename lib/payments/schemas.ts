@@ -11,24 +11,46 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 export const MAX_ORDER_ID_LENGTH = 100;
 
 /**
- * Text a payer or a merchant reads: trimmed, not empty, no control characters (a line break in a
- * description is allowed; a NUL or an escape sequence is not).
+ * Text a payer or a merchant reads: trimmed, not empty, nothing that garbles or disguises it.
+ * Multi-line text (a description) keeps its line breaks, whatever form they came in (CRLF from a
+ * browser form or Windows, CR, U+2028/U+2029), as "\n", and may hold tabs. One-line text (an
+ * orderId, a link's title) holds no line break of any kind and no tab.
  */
-export const displayTextSchema = (field: string, max: number, allowNewlines: boolean) =>
-  z
-    .string({ error: `${field} must be a string` })
+export const displayTextSchema = (field: string, max: number, multiLine: boolean) => {
+  const text = z.string({ error: `${field} must be a string` });
+  return (multiLine ? text.overwrite((v) => v.replace(/\r\n?|[\u2028\u2029]/g, "\n")) : text)
     .trim()
     .min(1, { error: `${field} must not be empty` })
     .max(max, { error: `${field} must be at most ${max} characters` })
-    .refine((v) => !hasControlCharacter(v, allowNewlines), { message: `${field} must not contain control characters` });
+    .superRefine((value, ctx) => {
+      const problem = textProblem(value, multiLine);
+      if (problem) ctx.addIssue({ code: "custom", message: `${field} ${problem}` });
+    });
+};
 
-/** C0 controls and DEL (a line feed allowed when `allowNewlines`): they garble pages, logs and CSV. */
-function hasControlCharacter(text: string, allowNewlines: boolean): boolean {
+/** A line break of any kind: LF, CR, NEL (U+0085), the line and paragraph separators. */
+const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
+/** C0 controls but tab and LF (judged per field), DEL and C1 controls (U+0080–U+009F): they garble pages, logs and CSV. */
+function hasControl(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if ((code < 0x20 || code === 0x7f) && !(allowNewlines && code === 0x0a)) return true;
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || (code >= 0x7f && code <= 0x9f)) return true;
   }
   return false;
+}
+/**
+ * Bidirectional embeddings, overrides and isolates: they make text read in another order than
+ * it is stored ("Trojan Source"), e.g. an order reference that shows as someone else's. The
+ * left-to-right and right-to-left marks (U+200E, U+200F, U+061C) stay allowed: they only set the
+ * direction of the characters beside them, which Arabic or Hebrew text needs.
+ */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
+function textProblem(text: string, multiLine: boolean): string | null {
+  if (!multiLine && LINE_BREAK.test(text)) return "must be one line";
+  if (hasControl(text) || (!multiLine && text.includes("\t"))) return "must not contain control characters";
+  if (BIDI_CONTROL.test(text)) return "must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)";
+  return null;
 }
 
 export const createPaymentSchema = z
@@ -48,12 +70,14 @@ export const createPaymentSchema = z
       })
       .optional()
       .meta({ description: "Your own data (≤ 4 KB), returned in history." }),
-    description: displayTextSchema("description", MAX_DESCRIPTION_LENGTH, true)
-      .optional()
-      .meta({ description: "Shown to the payer under the amount on the checkout page (≤ 500 characters).", example: "2 × Flat white" }),
+    description: displayTextSchema("description", MAX_DESCRIPTION_LENGTH, true).optional().meta({
+      description:
+        "Shown to the payer under the amount on the checkout page (≤ 500 characters). Line breaks are kept (CRLF, CR, U+2028 and U+2029 are stored as \\n) and tabs allowed; control characters (C0 other than tab and line feed, DEL, C1) and bidirectional embedding, override and isolate characters (U+202A–U+202E, U+2066–U+2069) are refused.",
+      example: "2 × Flat white",
+    }),
     orderId: displayTextSchema("orderId", MAX_ORDER_ID_LENGTH, false).optional().meta({
       description:
-        "Your order reference (≤ 100 characters): shown on the receipt, returned in status, history and webhooks, searchable on the dashboard.",
+        "Your order reference (≤ 100 characters, one line): shown on the receipt, returned in status, history and webhooks, searchable on the dashboard. Line breaks, tabs, other control characters and bidirectional embedding, override and isolate characters are refused.",
       example: "ORD-10042",
     }),
     redirectUrl: z

@@ -107,6 +107,15 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
   const todayRow = page.getByRole("row").filter({ hasText: today });
   await expect(todayRow).toHaveCount(1);
   await expect(todayRow.getByRole("cell").nth(3)).toContainText("BNB"); // withdrawal gas
+  await expect(page.getByRole("columnheader")).toHaveText([
+    "Day",
+    "Forwarding payments",
+    "Forwarding in groups",
+    "Withdrawals",
+    "Speed-ups",
+    "Total",
+  ]);
+  await expect(page.getByText("Forwarding your payments never waits for it.")).toBeVisible();
   await expect(todayRow.getByRole("cell").last()).toContainText("BNB");
   await expect(page.getByText("1 / 100")).toBeVisible(); // withdrawals today, of the Starter plan's
   await expect(page.getByText("of 0.1 BNB a day on the Starter plan")).toBeVisible();
@@ -178,6 +187,10 @@ const PAGES = [
   ["settings", "/dashboard/settings"],
 ] as const;
 
+/** What a dashboard page never shows: a network's id in a label, or the engine's own words. */
+const ENGINE_WORDS = /\((?:bsc|bsc-testnet|local)\)|\b(?:sweeps?|batched|forward\(s\)|nonce|tokenId|domainId)\b/i;
+const ERROR_CODE = /\b[A-Z]{2,}_[A-Z_]{2,}\b/;
+
 // axe once per theme (at desktop width); screenshots at desktop and phone widths.
 for (const colorScheme of ["light", "dark"] as const) {
   test(`every page is accessible and renders cleanly at 1280 and 375 px (${colorScheme})`, async ({ browser }, testInfo) => {
@@ -204,6 +217,12 @@ for (const colorScheme of ["light", "dark"] as const) {
         path === "PAYMENT" ? `/dashboard/payments/${first.sessionId}` : path === "WITHDRAWAL" ? first.withdrawalPath : path,
       );
       await expect(page.locator("main h1").first()).toBeVisible();
+      // The merchant's words only: no network id ("BNB (local)"), no engine term.
+      const text = await page.locator("main").innerText();
+      expect(text, name).not.toMatch(ENGINE_WORDS);
+      expect(text, name).not.toMatch(ERROR_CODE);
+      // The withdrawal wallet's BNB (gas dust, 18 decimals) to 6 places, so it stays inside its card.
+      if (name === "domains") await expect(page.getByTestId("wallet-balances")).not.toContainText(/\.\d{7}/);
     }
     logs.assertClean();
     await context.close();

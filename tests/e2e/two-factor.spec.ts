@@ -27,6 +27,14 @@ for (const colorScheme of ["light", "dark"] as const) {
     const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const logs = watchConsole(page);
+    // Sign-up, like every form, keeps its button off until its required fields have values.
+    await page.goto("/signup");
+    const createAccount = page.getByRole("button", { name: "Create account" });
+    await expect(createAccount).toBeDisabled();
+    await page.getByLabel("Email").fill(email);
+    await expect(createAccount).toBeDisabled();
+    await page.getByLabel("Password").fill(" ");
+    await expect(createAccount).toBeDisabled(); // spaces are not a value
     await signUp(page, email, PASSWORD);
 
     await page.goto("/dashboard/settings");
@@ -62,11 +70,15 @@ for (const colorScheme of ["light", "dark"] as const) {
     // The sign-in that asks for the code answers 401 on purpose: the browser logs that status line.
     loginLogs.ignore(/status of 401 \(Unauthorized\)/);
     await login.goto("/login");
+    const signInButton = login.getByRole("button", { name: "Sign in" });
+    await expect(signInButton).toBeDisabled();
     await login.getByLabel("Email").fill(email);
+    await expect(signInButton).toBeDisabled();
     await login.getByLabel("Password").fill(PASSWORD);
-    await login.getByRole("button", { name: "Sign in" }).click();
+    await signInButton.click();
     await expect(login.getByLabel("Two-factor code")).toBeVisible();
     await expect(login).toHaveURL(/\/login/);
+    await expect(signInButton).toBeDisabled(); // the code asked for is required too
     await shoot(login, testInfo, `2fa-sign-in-code-${colorScheme}`);
     await login.getByLabel("Two-factor code").fill(totpCode(secret, step));
     await login.getByRole("button", { name: "Sign in" }).click();
@@ -75,11 +87,14 @@ for (const colorScheme of ["light", "dark"] as const) {
     // Creating an API key asks for a code too.
     await login.goto("/dashboard/api-keys");
     await login.getByLabel("Key name").fill("with two-factor");
-    await login.getByRole("button", { name: "Create key" }).click();
-    await expect(login.getByText("enter the current code from your authenticator app")).toBeVisible();
+    const createKey = login.getByRole("button", { name: "Create key" });
+    await expect(createKey).toBeDisabled(); // until the code is typed
+    await login.getByLabel("Two-factor code").fill("000000");
+    await createKey.click();
+    await expect(login.getByText(/the code does not match|that code is not right/)).toBeVisible();
     await shoot(login, testInfo, `2fa-api-key-code-${colorScheme}`);
     await login.getByLabel("Two-factor code").fill(totpCode(secret, step + 1));
-    await login.getByRole("button", { name: "Create key" }).click();
+    await createKey.click();
     await expect(login.getByTestId("new-api-key")).toContainText("bscp_live_");
     for (const l of [logs, loginLogs]) l.assertClean();
     await other.close();

@@ -44,29 +44,35 @@ describe("GET /api/checkout/:sessionId: whom the payer pays", () => {
       description: "2 coffees\n1 croissant",
       orderId: "ORD-10042",
       redirectUrl: null,
-      returnUrl: "https://shop.example.com:8443",
+      shopUrl: "https://shop.example.com:8443",
       completedAt: null,
     });
     expect(JSON.stringify(body.data)).not.toContain(merchant.withdrawalAddress);
   });
 
-  it("goes back to the redirectUrl when the shop gave one, and has no description or order when none was given", async () => {
+  it("keeps the redirectUrl (for a completed payment) apart from the shop's origin, and has no description or order when none was given", async () => {
     const sessionId = await newSession({ redirectUrl: "https://shop.example.com:8443/thanks" });
     const { body } = await call(checkout, { params: { sessionId } });
-    expect(body.data).toMatchObject({ description: null, orderId: null, returnUrl: "https://shop.example.com:8443/thanks" });
+    expect(body.data).toMatchObject({
+      description: null,
+      orderId: null,
+      redirectUrl: "https://shop.example.com:8443/thanks",
+      shopUrl: "https://shop.example.com:8443",
+    });
   });
 });
 
 describe("POST /api/checkout/:sessionId/cancel (the payer's cancel)", () => {
   let sessionId: string;
   beforeEach(async () => {
-    sessionId = await newSession({ redirectUrl: "https://shop.example.com:8443/cart" });
+    sessionId = await newSession({ redirectUrl: "https://shop.example.com:8443/thanks" });
   });
 
-  it("cancels a pending session like the API's cancel (the merchant's status says so) and says where to go back", async () => {
+  it("cancels a pending session like the API's cancel (the merchant's status says so) and goes back to the shop's origin", async () => {
     const res = await call(payerCancel, { method: "POST", params: { sessionId } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ status: "cancelled", returnUrl: "https://shop.example.com:8443/cart" });
+    // Not the redirectUrl: shops read a visit there as a completed payment.
+    expect(res.body.data).toEqual({ status: "cancelled", returnUrl: "https://shop.example.com:8443" });
     const row = await sessionRow(sessionId);
     expect(row?.status).toBe("cancelled");
     expect(row?.cancelledAtBlock).not.toBeNull(); // a transfer already mined still counts

@@ -88,7 +88,8 @@ describe("a payment created on the dashboard", () => {
       [{ tokenId: "999999" }, "tokenId", /^Choose one of your registered tokens\.$/],
       [{ domainId: String(other.domainId) }, "domainId", /^Choose one of your domains\.$/],
       [{ description: "x".repeat(501) }, "description", /^Description must be at most 500 characters\.$/],
-      [{ orderId: "A\nB" }, "orderId", /^Order reference must not contain control characters\.$/],
+      [{ orderId: "A\nB" }, "orderId", /^Order reference must be one line\.$/],
+      [{ orderId: "A\u202eB" }, "orderId", /^Order reference must not contain bidirectional control characters/],
     ];
     for (const [extra, path, message] of cases) {
       const error = await refusal(merchant.userId, { ...base, ...extra });

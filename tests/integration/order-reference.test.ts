@@ -1,8 +1,8 @@
 /**
  * A payment's `description` and `orderId` (issue 24): given on create, they come back in the
  * create answer, the status, the history (which can also be filtered by orderId), the webhook
- * events and the dashboard (its rows, detail and search, which also covers metadata). Bad values
- * are refused and create nothing.
+ * events and the dashboard (its rows, detail and search, which also covers metadata values). Bad
+ * values are refused and create nothing.
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -101,7 +101,13 @@ describe("description and orderId", () => {
       [{ orderId: "" }, "orderId must not be empty"],
       [{ orderId: "   " }, "orderId must not be empty"],
       [{ orderId: "x".repeat(101) }, "orderId must be at most 100 characters"],
-      [{ orderId: "A\nB" }, "orderId must not contain control characters"],
+      [{ orderId: "A\nB" }, "orderId must be one line"],
+      [{ orderId: "A\u2028B" }, "orderId must be one line"],
+      [{ orderId: "A\u0085B" }, "orderId must be one line"],
+      [{ orderId: "ORD\t7" }, "orderId must not contain control characters"],
+      [{ orderId: "ORD-\u202e10042" }, "orderId must not contain bidirectional control characters"],
+      [{ description: "C1 \u009b31m" }, "description must not contain control characters"],
+      [{ description: "Refund to \u2066evil\u2069" }, "description must not contain bidirectional control characters"],
       [{ orderId: 42 }, "orderId must be a string"],
       [{ description: "x".repeat(501) }, "description must be at most 500 characters"],
       [{ description: "bell\u0007" }, "description must not contain control characters"],
@@ -121,6 +127,31 @@ describe("description and orderId", () => {
     const tooLongFilter = await call(history, { headers: { "x-api-key": merchant.apiKey }, path: `/?orderId=${"x".repeat(101)}` });
     expect(tooLongFilter.status).toBe(400);
     expect(await sessionCount()).toBe(before);
+  });
+
+  it("keeps a description's CRLF line breaks as \\n and its tabs (a 201, not a 400)", async () => {
+    const res = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.tokenId, amount: "1", description: "Item\tQty\r\nTea\t2\r\n" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data.description).toBe("Item\tQty\nTea\t2");
+  });
+
+  it("searches the metadata's values, nested ones too, never its keys", async () => {
+    const made = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.tokenId, amount: "1", metadata: { cart: { lines: [{ sku: "PN-4711" }] }, gift: true, table: 12 } },
+    });
+    const { sessionId } = made.body.data;
+    for (const q of ["pn-4711", "4711", "true", "12"])
+      expect(
+        (await search(q)).items.map((r) => r.sessionId),
+        q,
+      ).toContain(sessionId);
+    for (const q of ["cart", "lines", "sku", "gift", "table", "customer"]) expect((await search(q)).items, q).toEqual([]);
   });
 
   it("lets the dashboard create a session without an API key: no key's history lists it, its user sees it", async () => {

@@ -1,7 +1,12 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { NetworkChip } from "@/components/checkout/network-notice";
 import { addressGroups } from "@/lib/checkout/address-groups";
+import { backToShopUrl } from "@/lib/checkout/back-to-shop";
 import { formatTimeLeft, fractionLeft, timeTone } from "@/lib/checkout/time-left";
-import { metamaskLink, TRUST_WALLET_BSC_COIN_ID, trustWalletLink } from "@/lib/checkout/wallet-links";
+import { metamaskLink, TRUST_WALLET_BSC_COIN_ID, trustWalletLink, walletCheckoutUrl } from "@/lib/checkout/wallet-links";
+import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
 
 describe("the deposit address in groups", () => {
   const address = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
@@ -21,6 +26,33 @@ describe("the deposit address in groups", () => {
     "0xZZAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
   ])("refuses %j", (bad) => {
     expect(() => addressGroups(bad)).toThrow(/not a 20-byte hex address/);
+  });
+});
+
+describe("the network chip", () => {
+  it.each([
+    ["es", "Cadena de pruebas local (BEP-20)"],
+    ["ru", "Локальная тестовая сеть (BEP-20)"],
+    ["en", "Local test chain (BEP-20)"],
+  ] as const)("%s: starts with a capital though the name is written for mid-sentence", (locale, chip) => {
+    const t = CHECKOUT_MESSAGES[locale];
+    const html = renderToStaticMarkup(createElement(NetworkChip, { network: "local", networkName: t.networkLocal, t }));
+    expect(html.replace(/<[^>]*>/g, "")).toContain(chip);
+  });
+});
+
+describe("back to the shop", () => {
+  const view = { redirectUrl: "https://shop.example.com/thanks?order=7", shopUrl: "https://shop.example.com" };
+
+  it("is the redirectUrl only for a completed payment: shops read a visit there as paid", () => {
+    expect(backToShopUrl(view, "completed")).toBe("https://shop.example.com/thanks?order=7");
+    for (const status of ["expired", "cancelled", "pending"]) expect(backToShopUrl(view, status)).toBe("https://shop.example.com");
+  });
+
+  it("is the shop's origin without a redirectUrl, and nothing without either", () => {
+    expect(backToShopUrl({ ...view, redirectUrl: null }, "completed")).toBe("https://shop.example.com");
+    expect(backToShopUrl({ redirectUrl: null, shopUrl: null }, "expired")).toBeNull();
+    expect(backToShopUrl({ redirectUrl: view.redirectUrl, shopUrl: null }, "cancelled")).toBeNull();
   });
 });
 
@@ -79,5 +111,17 @@ describe("links into mobile wallets' browsers", () => {
   it.each(["javascript:alert(1)", "ethereum:0xabc", "not a url"])("refuses %j", (bad) => {
     expect(() => metamaskLink(bad)).toThrow();
     expect(() => trustWalletLink(bad)).toThrow();
+  });
+
+  it("open the plain hosted checkout in the chosen language, never the embed", () => {
+    const embedded = "https://pay.example.com/pay/6f1c2b9e-2a51-4c4b-9d6e-3f1a2b3c4d5e?embed=1&lang=en#x";
+    const plain = walletCheckoutUrl(embedded, "tr");
+    expect(plain).toBe("https://pay.example.com/pay/6f1c2b9e-2a51-4c4b-9d6e-3f1a2b3c4d5e?lang=tr");
+    // Chosen with the switcher (a cookie the wallet's browser does not have): the link says it.
+    expect(walletCheckoutUrl("http://localhost:3000/pay/x", "zh")).toBe("http://localhost:3000/pay/x?lang=zh");
+    expect(walletCheckoutUrl("https://pay.example.com/pay/x?embed=1", "en")).toBe("https://pay.example.com/pay/x?lang=en");
+    expect(metamaskLink(plain)).toBe("https://metamask.app.link/dapp/pay.example.com/pay/6f1c2b9e-2a51-4c4b-9d6e-3f1a2b3c4d5e?lang=tr");
+    expect(new URL(trustWalletLink(plain)).searchParams.get("url")).toBe(plain);
+    expect(() => walletCheckoutUrl("javascript:alert(1)", "en")).toThrow();
   });
 });

@@ -1,5 +1,13 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { networkLabel, networkMode, orderLabel, statusLabel, statusTone } from "@/lib/dashboard/wording";
+import { ForwardProblem } from "@/components/payments/forward-problem";
+import { balanceLabel, GAS_SPEND_LABELS, networkLabel, networkMode, orderLabel, statusLabel, statusTone } from "@/lib/dashboard/wording";
+import { GAS_SPEND_KINDS } from "@/lib/gas/spend";
+
+/** A network's id or an engine term: what a merchant's page never shows. */
+const ENGINE_WORDS = /\b(bsc|bsc-testnet|local)\b|\b(sweeps?|batch(ed)?|forwards?|replacements?)\b|_/;
+const visibleText = (html: string) => html.replace(/<[^>]*>/g, " ");
 
 /** The merchant's words for the engine's names (issue 24 §6, §8, §9). */
 describe("dashboard wording", () => {
@@ -50,5 +58,36 @@ describe("dashboard wording", () => {
     expect(orderLabel({ ...none, metadata: { note: "y".repeat(80) } })?.text).toHaveLength("note=".length + 40);
     expect(orderLabel(none)).toBeNull();
     expect(orderLabel({ ...none, metadata: {} })).toBeNull();
+  });
+
+  it("labels balances with the network's name when there are several, never its id", () => {
+    expect(balanceLabel("BNB", "local", ["local"])).toBe("BNB");
+    expect(balanceLabel("BNB", "bsc-testnet", ["bsc", "bsc-testnet"])).toBe("BNB (BSC Testnet)");
+    expect(balanceLabel("USDT", "local", ["bsc", "local"])).toBe("USDT (Local test chain)");
+    for (const n of ["bsc", "bsc-testnet", "local"])
+      expect(balanceLabel("BNB", n, ["bsc", "bsc-testnet", "local"])).not.toMatch(ENGINE_WORDS);
+  });
+
+  it("says what gas paid for in the merchant's words, for every kind of spend", () => {
+    expect(Object.keys(GAS_SPEND_LABELS).sort()).toEqual([...GAS_SPEND_KINDS].sort());
+    expect(GAS_SPEND_LABELS).toEqual({
+      sweep: "Forwarding payments",
+      batch: "Forwarding in groups",
+      withdrawal: "Withdrawals",
+      replacement: "Speed-ups",
+    });
+    for (const label of Object.values(GAS_SPEND_LABELS)) expect(label).not.toMatch(/sweep|batch|replacement|gas/i);
+  });
+
+  it("explains a held or retried forward in plain words, the engine's reason folded under 'Technical details'", () => {
+    const held = renderToStaticMarkup(
+      createElement(ForwardProblem, { heldReason: "batch 0xabc reverted; sweeping it the classic way", lastError: "x" }),
+    );
+    expect(held).toMatch(/<p class="text-destructive">On hold: it could not be sent to your wallet automatically\./);
+    expect(held).toMatch(/<details[^>]*><summary[^>]*>Technical details<\/summary><p[^>]*>batch 0xabc reverted/);
+    const retried = renderToStaticMarkup(createElement(ForwardProblem, { heldReason: null, lastError: "gas tank low" }));
+    expect(retried).toContain("The last attempt to send it did not go through; it is tried again automatically.");
+    expect(visibleText(retried.replace(/<details.*<\/details>/, ""))).not.toMatch(ENGINE_WORDS);
+    expect(renderToStaticMarkup(createElement(ForwardProblem, { heldReason: null, lastError: null }))).toBe("");
   });
 });

@@ -42,4 +42,21 @@ describe("checkout languages", () => {
       "Received 4 of 10 USDT — send 6 more",
     );
   });
+
+  it("writes Chinese without spaces between Chinese words, keeping them around Latin ones", () => {
+    const zh = CHECKOUT_MESSAGES.zh;
+    expect(fill(zh.networkWarning, { network: zh.networkLocal, token: "USDT" })).toBe(
+      "只能在本地测试链上发送 USDT。通过其他网络发送的资产或其他代币都将丢失。",
+    );
+    expect(fill(zh.networkWarning, { network: zh.networkBsc, token: "USDT" })).toMatch(/^只能在 BNB 智能链上发送 USDT。/);
+    expect(fill(zh.payingTo, { shop: "shop.example.com" })).toBe("向 shop.example.com 付款");
+    expect(fill("Send {a} {b}", { a: "x", b: "y" })).toBe("Send x y");
+  });
+
+  it("starts the countdown with a capital in every language (it stands alone as a line)", () => {
+    for (const locale of LOCALES) {
+      const line = fill(CHECKOUT_MESSAGES[locale].timeLeft, { time: "4:00" });
+      expect(line.charAt(0), locale).toBe(line.charAt(0).toLocaleUpperCase());
+    }
+  });
 });

@@ -97,7 +97,7 @@ export default async function GasPage() {
             </CardHeader>
             <CardContent>
               <p className="text-xs text-muted-foreground">
-                Next at {formatDateTime(today.resetsAt)}. Sweeps of your payments never wait for it.
+                Next at {formatDateTime(today.resetsAt)}. Forwarding your payments never waits for it.
               </p>
             </CardContent>
           </Card>
@@ -106,7 +106,9 @@ export default async function GasPage() {
         <Card>
           <CardHeader>
             <CardTitle>Last {GAS_USAGE_DAYS} days</CardTitle>
-            <CardDescription>Per day and what it paid for. A batched sweep is shared by the payments it forwards.</CardDescription>
+            <CardDescription>
+              Per day and what it paid for. When one transaction forwards several payments, its cost is shared among them.
+            </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-6">
             {spentDays.length === 0 ? (

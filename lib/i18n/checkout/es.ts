@@ -8,7 +8,7 @@ export const es: CheckoutMessages = {
   networkBscTestnet: "BNB Smart Chain Testnet",
   networkLocal: "cadena de pruebas local",
   waiting: "Esperando tu pago",
-  timeLeft: "quedan {time}",
+  timeLeft: "Quedan {time}",
   sendExactly: "Envía exactamente esta cantidad de {token} a esta dirección:",
   depositAddress: "Dirección de pago",
   tokenContract: "Contrato del token",

@@ -8,7 +8,7 @@ export const ru: CheckoutMessages = {
   networkBscTestnet: "тестовая сеть BNB Smart Chain",
   networkLocal: "локальная тестовая сеть",
   waiting: "Ожидаем вашу оплату",
-  timeLeft: "осталось {time}",
+  timeLeft: "Осталось {time}",
   sendExactly: "Отправьте ровно эту сумму {token} на этот адрес:",
   depositAddress: "Адрес для оплаты",
   tokenContract: "Контракт токена",

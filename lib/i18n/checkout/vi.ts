@@ -8,7 +8,7 @@ export const vi: CheckoutMessages = {
   networkBscTestnet: "BNB Smart Chain Testnet",
   networkLocal: "Chuỗi thử nghiệm cục bộ",
   waiting: "Đang chờ thanh toán của bạn",
-  timeLeft: "còn {time}",
+  timeLeft: "Còn lại {time}",
   sendExactly: "Gửi chính xác số {token} này đến địa chỉ sau:",
   depositAddress: "Địa chỉ nhận",
   tokenContract: "Hợp đồng token",

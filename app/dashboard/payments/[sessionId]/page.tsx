@@ -7,6 +7,7 @@ import { Address } from "@/components/dashboard/address";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
+import { ForwardProblem } from "@/components/payments/forward-problem";
 import { AutoRefresh, CancelPaymentButton, SimulatePaymentButton } from "@/components/payments/payment-actions";
 import { PaymentDeliveries } from "@/components/payments/payment-deliveries";
 import { PaymentRefunds } from "@/components/refunds/payment-refunds";
@@ -274,12 +275,7 @@ function TimelineItem({ event, token }: { event: TimelineEvent; token: string })
               </span>
             )}
           </p>
-          {event.heldReason && (
-            <p className="mt-1 text-xs text-destructive">
-              On hold: {event.heldReason}. Your operator can send it again once the cause is fixed.
-            </p>
-          )}
-          {!event.heldReason && event.lastError && <p className="mt-1 text-xs text-muted-foreground">Last attempt: {event.lastError}</p>}
+          <ForwardProblem heldReason={event.heldReason} lastError={event.lastError} />
         </li>
       );
     case "final":

@@ -56,13 +56,11 @@ export default async function WithdrawalPage({ params }: { params: Promise<{ wit
               <Address value={w.txHash} href={explorerTxUrl(w.network, w.txHash)} />
             </Row>
             {w.fillerTxHash && (
-              <Row label="Nonce filler">
+              <Row label="Cancelling transaction">
                 <Address value={w.fillerTxHash} href={explorerTxUrl(w.network, w.fillerTxHash)} />
               </Row>
             )}
-            <Row label="Network">
-              {networkLabel(w.network)} <span className="text-muted-foreground">· nonce {w.nonce}</span>
-            </Row>
+            <Row label="Network">{networkLabel(w.network)}</Row>
             <Row label="Sent from">{w.source === "dashboard" ? "the dashboard" : "the API"}</Row>
             <Row label="Created">{formatDateTime(w.createdAt)}</Row>
             <Row label="Withdrawal id">
