@@ -19,6 +19,8 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
+    // Charts drawn at once (recharts honours it): a screenshot shows the bars, not their first frame.
+    contextOptions: { reducedMotion: "reduce" },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [

@@ -184,7 +184,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               <CardTitle>Withdrawal wallets</CardTitle>
               <CardDescription>Balances read from the chain.</CardDescription>
             </CardHeader>
-            <CardContent className="grid gap-4">
+            <CardContent className="grid grid-cols-1 gap-4">
               {balances.length === 0 && (
                 <p className="text-sm text-muted-foreground">
                   <Link href="/dashboard/domains" className="font-medium text-foreground underline underline-offset-4">
@@ -194,7 +194,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                 </p>
               )}
               {balances.map((wallet) => (
-                <div key={wallet.domainId} className="grid gap-1.5">
+                // grid-cols-1 (minmax(0, 1fr)): the domain truncates instead of widening the column past the card.
+                <div key={wallet.domainId} className="grid grid-cols-1 gap-1.5">
                   <div className="flex items-center justify-between gap-2 text-sm">
                     <span className="min-w-0 truncate font-medium">{wallet.domain}</span>
                     <Address value={wallet.wallet} />

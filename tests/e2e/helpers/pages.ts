@@ -109,9 +109,33 @@ export async function captureBothThemes(page: Page, testInfo: TestInfo, name: st
         .map((el) => `${el.tagName}.${String(el.className).slice(0, 60)}`),
     );
     expect(overflow, `${name} fits 375 px`).toEqual([]);
+    expect(await spillingOutOfCards(page), `${name} at 375 px: nothing sticks out of its card`).toEqual([]);
   }
   await page.evaluate(() => document.documentElement.classList.remove("dark"));
   await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/**
+ * The innermost elements that reach past the right edge of their card, unless something between
+ * them clips or scrolls (a table's scroll box): text that runs over a card's border fits the
+ * viewport, so the 375 px check above does not see it.
+ */
+export function spillingOutOfCards(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const spills = (el: Element): boolean => {
+      const card = el.closest("[data-slot=card]");
+      if (!card || el === card) return false;
+      for (let box = el.parentElement; box && box !== card; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX !== "visible") return false;
+      }
+      return el.getBoundingClientRect().right > card.getBoundingClientRect().right + 0.5;
+    };
+    return [...document.querySelectorAll("[data-slot=card] *")]
+      .filter(spills)
+      .filter((el, _, all) => !all.some((other) => other !== el && el.contains(other)))
+      .slice(0, 3)
+      .map((el) => `${el.tagName}.${String(el.className).slice(0, 60)} "${(el.textContent ?? "").slice(0, 40)}"`);
+  });
 }
 
 export async function signUp(page: Page, email: string, password: string): Promise<void> {
