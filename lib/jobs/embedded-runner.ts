@@ -17,6 +17,7 @@ import { log } from "../log";
 import { publicScanError } from "../scanner/cursor";
 import { HeadFollower } from "../scanner/head-follower";
 import { WebhookPump } from "../webhooks/pump";
+import { runLimited } from "./run-limited";
 import { type EmbeddedLoop, embeddedLoops, type LoopJobName, SCHEDULE } from "./schedule";
 import {
   confirmWithdrawalsStep,
@@ -48,8 +49,23 @@ export interface EmbeddedRunner {
 }
 
 export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
-  const state: RunnerState = { mode: "embedded", leader: false, lastScanAt: null, lastWorkAt: null, lastError: null };
   let stopped = false;
+  let checked = false;
+  /**
+   * Whether work may start now: false from the moment the lock's connection closes, not only at the
+   * next tick's check. A job loses leadership between two pieces of work, never inside one: each
+   * step records before it acts, so one cut off here is resumed by the next leader like any other.
+   */
+  const leading = () => !stopped && checked && handle.leads(LEADER_LOCK_ID);
+  const state: RunnerState = {
+    mode: "embedded",
+    get leader() {
+      return leading();
+    },
+    lastScanAt: null,
+    lastWorkAt: null,
+    lastError: null,
+  };
   const { db } = handle;
   const { scan, forward, dispatch, reconcile } = SCHEDULE;
   const webhooks = new WebhookPump(db, dispatch.embedded.pageSize, dispatch.embedded.leaseMs);
@@ -86,7 +102,7 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
     requeue: () => planForwardsStep(db),
     forward: async () => {
       const due = await dueForwardsStep(db, forward.embedded.pageSize);
-      await runLimited(due, forward.embedded.parallel, (f) => forwardStep(db, f.forwardId));
+      await runLimited(due, forward.embedded.parallel, (f) => forwardStep(db, f.forwardId), leading);
     },
     confirm: () => confirmWithdrawalsStep(db),
     dispatch: () => webhooks.pump(),
@@ -106,11 +122,12 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
       while (!stopped) {
         const started = Date.now();
         try {
-          state.leader = await handle.holdsLeadership(LEADER_LOCK_ID);
-          if (loop === "scan") followHeads(state.leader);
-          if (state.leader) {
-            for (const job of jobs) await rounds[job]();
-            finished[loop]?.();
+          const leads = await handle.holdsLeadership(LEADER_LOCK_ID);
+          checked = true;
+          if (loop === "scan") followHeads(leads);
+          if (leads) {
+            for (const job of jobs) if (leading()) await rounds[job]();
+            if (leading()) finished[loop]?.();
           }
         } catch (error) {
           state.lastError = `${loop}: ${publicScanError(error)}`;
@@ -132,14 +149,6 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
       await webhooks.stop();
     },
   };
-}
-
-async function runLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    for (let item = items[next++]; item !== undefined; item = items[next++]) await fn(item).catch(() => {});
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /**
