@@ -95,4 +95,25 @@ describe("detection through the embedded runner", () => {
     await expect.poll(() => (follower()?.state.connects ?? 0) > connects && follower()?.state.subscribed, { timeout: 10_000 }).toBe(true);
     expect(follower()?.state.lastError).toMatch(/^silent/);
   });
+
+  it.each([
+    ["stalls at the TCP level", "stall"],
+    ["never confirms the subscription", "swallow-subscribe"],
+    ["refuses eth_subscribe", "refuse-subscribe"],
+  ] as const)("keeps detecting through the poll while the node %s", async (_, fault) => {
+    await run(500);
+    await expect.poll(() => follower()?.state.subscribed, { timeout: 10_000 }).toBe(true);
+    proxy.fault = fault;
+    try {
+      if (fault === "stall") proxy.stallOpen();
+      else proxy.drop(); // the next socket meets the fault
+      const sessionId = await paid("4");
+      await expect.poll(() => statusOf(sessionId), { timeout: 10_000, interval: 100 }).toBe("completed");
+      // The socket's failure was noticed (a stall, by the poll seeing heads it did not report), and it stays failed.
+      await expect.poll(() => follower()?.state.lastError ?? null, { timeout: 10_000 }).not.toBeNull();
+      expect(follower()?.state.subscribed).toBe(false);
+    } finally {
+      proxy.fault = null;
+    }
+  });
 });
