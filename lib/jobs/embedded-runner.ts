@@ -6,7 +6,9 @@
  * round of the loop's jobs (steps.ts). Only the process that holds the database's advisory lock
  * runs them, so several instances never work twice. While it leads, it also follows each
  * network's new heads over WebSocket where the network offers one (lib/scanner/head-follower.ts):
- * a new head starts a scan round at once, the poll every SCAN_INTERVAL_MS stays the backstop.
+ * a new head starts a scan round at once (and again every 75 ms, for up to a second, while the
+ * HTTP node does not serve that head yet: head-catch-up.ts), the poll every SCAN_INTERVAL_MS stays
+ * the backstop.
  */
 
 import { listNetworks, wsUrlsOf } from "../chain/networks";
@@ -17,6 +19,7 @@ import { log } from "../log";
 import { publicScanError } from "../scanner/cursor";
 import { HeadFollower } from "../scanner/head-follower";
 import { WebhookPump } from "../webhooks/pump";
+import { HeadCatchUp } from "./head-catch-up";
 import { runLimited } from "./run-limited";
 import { type EmbeddedLoop, embeddedLoops, type LoopJobName, SCHEDULE } from "./schedule";
 import {
@@ -71,17 +74,23 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
   const webhooks = new WebhookPump(db, dispatch.embedded.pageSize, dispatch.embedded.leaseMs);
   const wakers = new LoopWakers();
   const followers = new Map<string, HeadFollower>();
+  const catchUp = new HeadCatchUp(() => wakers.wake("scan"));
   /** Heads followed only while leading: another process's scanner needs no wake-ups from here. */
   const followHeads = (leading: boolean) => {
     if (!leading || stopped) {
       for (const follower of followers.values()) follower.stop();
       followers.clear();
+      catchUp.stop();
       return;
     }
     for (const network of listNetworks()) {
       const urls = wsUrlsOf(network);
       if (urls.length === 0 || followers.has(network.name)) continue;
-      followers.set(network.name, new HeadFollower(network.name, urls, () => wakers.wake("scan")).start());
+      const onHead = (block: bigint) => {
+        catchUp.announce(network.name, block);
+        wakers.wake("scan");
+      };
+      followers.set(network.name, new HeadFollower(network.name, urls, onHead).start());
     }
   };
 
@@ -92,8 +101,12 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
         // Payments just recorded have their events in the outbox: send them now, not next tick.
         afterRange: (range) => {
           if (range.transfers > 0) webhooks.pump().catch(() => {});
-          // What the poll saw tells a follower whether its subscription went silent.
-          if (range.head !== null) followers.get(range.network)?.notePolledHead(BigInt(range.head));
+          // What the poll saw tells a follower whether its subscription went silent, and whether the
+          // HTTP node has caught up with the head the socket announced.
+          if (range.head !== null) {
+            followers.get(range.network)?.notePolledHead(BigInt(range.head));
+            catchUp.served(range.network, BigInt(range.head));
+          }
         },
       });
       for (const { network, error } of round.failed) state.lastError = `scan ${network}: ${error}`;
