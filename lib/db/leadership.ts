@@ -122,7 +122,7 @@ export class AdvisoryLeadership {
       idle_timeout: 0,
       max_lifetime: 0,
       connect_timeout: 5,
-      connection: { application_name: `bsc-pay leader ${hostname()} ${process.pid}`.slice(0, 63) },
+      connection: { application_name: `bsc-pay leader ${process.pid} ${hostname()}`.slice(0, 63) },
       onnotice: () => {},
       onclose: () => {
         if (this.sql === sql && this.session) this.closedUnderUs = true;
