@@ -94,7 +94,7 @@ describe.skipIf(!POSTGRES)("job leadership on PostgreSQL", () => {
     expect(samples.at(-1)?.filter(Boolean)).toHaveLength(1);
   });
 
-  it("a leader whose lock connection stalls gives the lock up (its session terminated), and the other takes over within 10 s", async () => {
+  it("a leader whose lock connection stalls gives the lock up (its session terminated), and one leads again within 10 s", async () => {
     proxy = await startTcpProxy(shared.url ?? "");
     const a = instance(proxy.url);
     await expect.poll(() => a.state.leader, { timeout: 10_000 }).toBe(true);
@@ -104,17 +104,20 @@ describe.skipIf(!POSTGRES)("job leadership on PostgreSQL", () => {
     const before = await lockSession();
     if (!before) throw new Error("nobody holds the lock");
 
-    const sampling = sampleLeaders([a, b], LEADERSHIP_PROBE_TIMEOUT_MS + 3_000);
+    const sampling = sampleLeaders([a, b], LEADERSHIP_PROBE_TIMEOUT_MS + 2_000);
     // The path to the lock's session goes dead; the session itself lives on, holding the lock,
     // and would hold it for ever (the proxy answers PostgreSQL's keepalives) unless A ends it.
     expect(proxy.stall(before.clientPort)).toBe(true);
     const stalledAt = Date.now();
-    await expect.poll(() => b.state.leader, { timeout: FAILOVER_MS, interval: 50 }).toBe(true);
+    // A gives up when its check times out and ends the stalled session; then one leads again on a
+    // new session (B, or A itself over a fresh connection: either is one leader).
+    await expect.poll(async () => (await lockSession())?.pid ?? before.pid, { timeout: FAILOVER_MS, interval: 50 }).not.toBe(before.pid);
+    await expect.poll(() => [a, b].filter((r) => r.state.leader).length, { timeout: 2_000, interval: 20 }).toBe(1);
     expect(Date.now() - stalledAt).toBeLessThanOrEqual(FAILOVER_MS);
-    expect(a.state.leader).toBe(false);
-    expect((await lockSession())?.pid).not.toBe(before.pid);
 
     const samples = await sampling;
     expect(twoAtOnce(samples)).toEqual([]);
+    // A believed it led until its check gave up (nobody else could take the lock meanwhile).
+    expect(samples.slice(0, 10).every(([leadsA]) => leadsA)).toBe(true);
   });
 });
