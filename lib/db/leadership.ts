@@ -132,7 +132,7 @@ export class AdvisoryLeadership {
   }
 
   private async lose(reason: string): Promise<false> {
-    log.error({ reason }, "job leadership lost: stopping the jobs here; another process may take over");
+    if (!this.ended) log.error({ reason }, "job leadership lost: stopping the jobs here; another process may take over");
     await this.resign(true);
     return false;
   }

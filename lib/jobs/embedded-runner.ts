@@ -76,8 +76,8 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
   const followers = new Map<string, HeadFollower>();
   const catchUp = new HeadCatchUp(() => wakers.wake("scan"));
   /** Heads followed only while leading: another process's scanner needs no wake-ups from here. */
-  const followHeads = (leading: boolean) => {
-    if (!leading || stopped) {
+  const followHeads = (leads: boolean) => {
+    if (!leads || stopped) {
       for (const follower of followers.values()) follower.stop();
       followers.clear();
       catchUp.stop();
