@@ -9,8 +9,12 @@ const benches = [
   "bench/checkout.ts",
   "bench/webhooks.ts",
   "bench/detection.ts",
+  "bench/instances.ts",
 ];
 for (const file of benches) {
   console.log(`\n== ${file}`);
-  execFileSync(process.execPath, ["--import", "tsx", file], { stdio: "inherit" });
+  execFileSync(process.execPath, ["--import", "tsx", file], {
+    stdio: "inherit",
+    env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
+  });
 }

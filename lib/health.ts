@@ -1,14 +1,14 @@
 import { and, eq, inArray, like, sql } from "drizzle-orm";
 import { formatEther } from "viem";
 import { keyRingFor } from "./chain/keys";
-import { listNetworks, publicClientFor } from "./chain/networks";
+import { listNetworks, networkConfig, publicClientFor, wsUrlsOf } from "./chain/networks";
 import { getConfig } from "./config";
 import { lastReconciliation } from "./custody/reconcile";
 import { getDb } from "./db";
 import { chainCursors, forwards } from "./db/schema";
 import { knownSweepMode, type SweepMode } from "./forwarding/batched/batch-support";
 import { countHeldForwards } from "./forwarding/forward-admin";
-import { runnerState } from "./jobs/runner-registry";
+import { runnerFollower, runnerState } from "./jobs/runner-registry";
 import { type WalletStall, walletStalls } from "./ledger/watchdog";
 import { countQuarantined } from "./scanner/quarantine";
 import { ensureStarted } from "./startup";
@@ -30,7 +30,21 @@ export interface ChainHealth {
   sweepMode: SweepMode;
   /** Service wallets whose next nonce is not mined in time (the ledger's watchdog re-prices or fills it meanwhile). */
   stuckWallets: { wallet: "gas_tank" | "withdrawal" | "deposit"; kind: string; nonce: number; since: string }[];
+  newHeads: NewHeadsHealth;
   error?: string;
+}
+
+/**
+ * How new blocks are noticed: "websocket" where the network offers one and the embedded runner
+ * follows it (the leader only: read it on the instance whose jobs.leader is true), "poll" otherwise.
+ * `connected`: a subscription is confirmed now; while it is not, the poll carries detection.
+ */
+export interface NewHeadsHealth {
+  source: "websocket" | "poll";
+  connected: boolean;
+  /** Sockets opened again since this process began leading (a storm shows here). */
+  reconnects: number;
+  lastHeadAt: string | null;
 }
 
 export interface Health {
@@ -147,6 +161,7 @@ async function chainHealth(network: string, chainId: number, stalls: WalletStall
     // Written by the scanner as a kind of problem (see publicScanError), never the RPC's words.
     scanError: cursorRow?.lastError ?? null,
     heldForwards: await countHeldForwards(db, network),
+    newHeads: newHeadsOf(network),
     quarantinedLogs: await countQuarantined(db, network),
     sweepMode: await knownSweepMode(db, network),
     stuckWallets: stalls.map((s) => ({
@@ -178,6 +193,19 @@ async function chainHealth(network: string, chainId: number, stalls: WalletStall
       error: "RPC unreachable",
     };
   }
+}
+
+function newHeadsOf(network: string): NewHeadsHealth {
+  const config = networkConfig(network);
+  const follows = getConfig().jobs.mode === "embedded" && config !== undefined && wsUrlsOf(config).length > 0;
+  // State only: never the endpoint (provider keys live in URLs) nor the socket's last error text.
+  const state = runnerFollower(network)?.state;
+  return {
+    source: follows ? "websocket" : "poll",
+    connected: state?.subscribed ?? false,
+    reconnects: Math.max(0, (state?.connects ?? 0) - 1),
+    lastHeadAt: state?.lastHeadAt ? new Date(state.lastHeadAt).toISOString() : null,
+  };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -2,6 +2,8 @@ import { loadGasTankGeneration } from "./chain/gas-tank";
 import { verifyChainIds } from "./chain/verify-chain-ids";
 import { getConfig } from "./config";
 import { getDatabase } from "./db";
+import type { DatabaseHandle } from "./db/client";
+import { notifyReachesListen } from "./db/listen-check";
 import { startLocalChain } from "./dev/local-chain";
 import { checkBatchSweeping } from "./forwarding/batched/batch-support";
 import { log } from "./log";
@@ -23,8 +25,10 @@ export function ensureStarted(): Promise<void> {
 
 async function start(): Promise<void> {
   const config = getConfig();
-  const { db, driver } = await getDatabase();
+  const handle = await getDatabase();
+  const { db, driver } = handle;
   log.info({ driver, networks: config.networks.map((n) => n.name), jobs: config.jobs.mode }, "database ready");
+  if (driver === "postgres") warnUnlessListenWorks(handle);
   if (!config.metricsToken && config.networks.some((n) => n.name !== "local")) {
     log.warn(
       "METRICS_TOKEN is not set: /api/metrics answers any client whose X-Forwarded-For says loopback; set it unless a proxy appends that header",
@@ -41,5 +45,17 @@ async function start(): Promise<void> {
   await checkBatchSweeping(
     db,
     config.networks.map((n) => n.name),
+  );
+}
+
+/** Not awaited: start-up does not wait for it; a pooler in the way is reported, not refused. */
+function warnUnlessListenWorks(handle: DatabaseHandle): void {
+  const warning =
+    "LISTEN/NOTIFY does not work through DATABASE_URL (a transaction-mode pooler?): checkout pages fall back to reading every CHECKOUT_REFRESH_MS, and the job leader's session lock is unreliable. Use a direct or session-mode connection URL";
+  notifyReachesListen(handle).then(
+    (works) => {
+      if (!works) log.warn(warning);
+    },
+    (error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, warning),
   );
 }

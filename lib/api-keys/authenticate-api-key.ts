@@ -19,7 +19,10 @@ const lastUsedWrites = new Map<number, number>();
  * A key that authenticated is trusted again for this long without asking the database: a query is
  * a large share of a short API call's CPU, and a shop polling status sends many calls a second.
  * A revocation made by this process takes effect at once (`forgetAuthenticatedKeys`); one made by
- * another instance of a scaled-out deployment takes effect within this time.
+ * another instance of a scaled-out deployment refuses every request that arrives this long after
+ * it committed. The time counts from when the lookup *started*: an answer read before the
+ * revocation was read after that moment, so it is never trusted past the bound, however slow the
+ * lookup was.
  */
 export const AUTHENTICATED_KEY_TTL_MS = 1_000;
 const MAX_REMEMBERED_KEYS = 10_000;
@@ -61,6 +64,7 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
     return remembered.principal;
   }
   const generation = cache.generation;
+  const lookupStartedAt = Date.now();
   const byHash = prepared(requestDb(db), "api_key_by_hash", (d) =>
     d
       .select({ id: apiKeys.id, userId: apiKeys.userId })
@@ -78,7 +82,7 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
     cache.entries.delete(hash); // re-inserted last, so the oldest entry is the first in the map
     // biome-ignore lint/style/noNonNullAssertion: the map holds at least MAX_REMEMBERED_KEYS (> 0) entries here, so it has a first key
     if (cache.entries.size >= MAX_REMEMBERED_KEYS) cache.entries.delete(cache.entries.keys().next().value!);
-    cache.entries.set(hash, { principal, until: Date.now() + AUTHENTICATED_KEY_TTL_MS });
+    cache.entries.set(hash, { principal, until: lookupStartedAt + AUTHENTICATED_KEY_TTL_MS });
   }
   touchLastUsed(db, row.id);
   return principal;

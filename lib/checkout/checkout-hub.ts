@@ -2,13 +2,15 @@
  * One change feed per process for every open checkout page: a single query a tick reads all the
  * sessions being watched (and one block number per network), and each change is fanned out to
  * that session's listeners. A thousand open pages cost what one does; an idle process costs
- * nothing (the feed stops when nobody listens). A tick comes every second, and at once when a
- * watched session is announced as changed (lib/payments/session-changes.ts) by any process.
+ * nothing (the feed stops when nobody listens). A tick comes every CHECKOUT_REFRESH_MS (1 s), and
+ * at once when a watched session is announced as changed (lib/payments/session-changes.ts) by any
+ * process.
  */
 
 import { eq, inArray } from "drizzle-orm";
 import { displayedConfirmations } from "../chain/confirmations";
 import { networkConfig, publicClientFor } from "../chain/networks";
+import { getConfig } from "../config";
 import type { Db } from "../db";
 import { paymentSessions, tokens } from "../db/schema";
 import { log } from "../log";
@@ -166,7 +168,7 @@ type Holder = { [HUB_KEY]?: CheckoutHub };
 
 export function checkoutHub(db: () => Promise<Db>, changes?: ChangeSource): CheckoutHub {
   const holder = globalThis as Holder;
-  holder[HUB_KEY] ??= new CheckoutHub(db, 1000, changes);
+  holder[HUB_KEY] ??= new CheckoutHub(db, getConfig().checkoutRefreshMs, changes);
   return holder[HUB_KEY];
 }
 

@@ -73,6 +73,7 @@ export const envSchema = z.object({
   SESSION_TTL_SECONDS: intInRange(30, 7 * 24 * 3600),
   REFUND_CLAIM_TTL_SECONDS: intInRange(60, 365 * 24 * 3600),
   SCAN_INTERVAL_MS: intInRange(100, 3_600_000),
+  CHECKOUT_REFRESH_MS: intInRange(250, 600_000),
   BEARER_TOKEN_TTL_SECONDS: intInRange(60, 30 * 24 * 3600),
   RATE_LIMIT_PER_MINUTE: intInRange(1, 100_000_000),
   NEXTAUTH_SECRET: optionalString.refine((value) => value === undefined || value.length >= 16, {

@@ -48,6 +48,8 @@ export interface Config {
   /** How long a refund's claim URL waits for the payer's address. */
   refundClaimTtlSeconds: number;
   scanIntervalMs: number;
+  /** How often open checkout pages re-read their sessions without an announced change (NOTIFY brings a read forward). */
+  checkoutRefreshMs: number;
   /** How long GET /api/health answers from its last result (it costs RPC calls; it is public). */
   healthCacheMs: number;
   bearerTokenTtlSeconds: number;
@@ -140,6 +142,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     sessionTtlSeconds: e.SESSION_TTL_SECONDS ?? 900,
     refundClaimTtlSeconds: e.REFUND_CLAIM_TTL_SECONDS ?? 30 * 24 * 3600,
     scanIntervalMs: e.SCAN_INTERVAL_MS ?? 1000,
+    checkoutRefreshMs: e.CHECKOUT_REFRESH_MS ?? 1000,
     healthCacheMs: e.HEALTH_CACHE_MS ?? 2000,
     bearerTokenTtlSeconds: e.BEARER_TOKEN_TTL_SECONDS ?? 86_400,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE ?? 3000,

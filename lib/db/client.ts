@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { AdvisoryLeadership } from "./leadership";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -16,10 +17,13 @@ export interface DatabaseHandle {
   driver: "pglite" | "postgres";
   /**
    * Whether this process leads the background jobs of this database: a session-level advisory
-   * lock held on a dedicated connection (PGlite is one process, so it always leads). Call it on
-   * every tick: a lost connection loses the lock, and another process takes over.
+   * lock held on a connection of its own, each call proving that session still holds it
+   * (leadership.ts; PGlite is one process, so it always leads). Call it on every tick: a lost
+   * connection loses the lock, and another process takes over.
    */
   holdsLeadership(lockId: number): Promise<boolean>;
+  /** What the last `holdsLeadership` found, turned false the moment the lock's connection closes: checked before each piece of work. */
+  leads(lockId: number): boolean;
   /**
    * LISTEN on `channel` (a dedicated connection on PostgreSQL, re-established by the driver):
    * `onMessage` gets each NOTIFY's payload, from any process of this database, once its
@@ -34,41 +38,28 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   const settings = { onnotice: () => {}, connect_timeout: 10, idle_timeout: 60 };
   const client = postgres(url, { max: options.max ?? 10, ...settings });
   const requests = postgres(url, { max: REQUEST_POOL_SIZE, ...settings });
-  let leader: postgres.ReservedSql | null = null;
-  const holdsLeadership = async (lockId: number): Promise<boolean> => {
-    try {
-      if (leader) {
-        await leader`select 1`;
-        return true;
-      }
-      const reserved = await client.reserve();
-      // The lock is freed when PostgreSQL drops this connection: at once for a process that died on
-      // a living machine; for a machine that vanished, once these keepalives go unanswered (~8 s).
-      await reserved`select set_config('tcp_keepalives_idle', '5', false), set_config('tcp_keepalives_interval', '1', false), set_config('tcp_keepalives_count', '3', false)`;
-      const [row] = await reserved`select pg_try_advisory_lock(${lockId}) as locked`;
-      if (row?.locked) {
-        leader = reserved;
-        return true;
-      }
-      reserved.release();
-      return false;
-    } catch {
-      leader = null;
-      return false;
+  const leaderships = new Map<number, AdvisoryLeadership>();
+  const leadership = (lockId: number) => {
+    let held = leaderships.get(lockId);
+    if (!held) {
+      held = new AdvisoryLeadership(lockId, (lockOptions) => postgres(url, lockOptions), client);
+      leaderships.set(lockId, held);
     }
+    return held;
   };
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   REQUEST_DBS.set(db, drizzlePostgres(requests, { schema }) as unknown as Db);
   return {
     db,
     driver: "postgres",
-    holdsLeadership,
+    holdsLeadership: (lockId) => leadership(lockId).holds(),
+    leads: (lockId) => leaderships.get(lockId)?.leads ?? false,
     listen: async (channel, onMessage) => {
       const request = await client.listen(channel, onMessage);
       return () => request.unlisten();
     },
     close: once(async () => {
-      leader?.release();
+      await Promise.all([...leaderships.values()].map((held) => held.close()));
       await Promise.all([client.end({ timeout: 5 }), requests.end({ timeout: 5 })]);
     }),
   };
@@ -118,6 +109,7 @@ export function openPglite(dataDir?: string, options: { loadDataDir?: Blob } = {
     db: drizzlePglite(client, { schema }) as unknown as Db,
     driver: "pglite",
     holdsLeadership: async () => true,
+    leads: () => true,
     listen: (channel, onMessage) => client.listen(channel, onMessage),
     dumpDataDir: async () => {
       const dump = await client.dumpDataDir("none");

@@ -6,7 +6,9 @@
  * round of the loop's jobs (steps.ts). Only the process that holds the database's advisory lock
  * runs them, so several instances never work twice. While it leads, it also follows each
  * network's new heads over WebSocket where the network offers one (lib/scanner/head-follower.ts):
- * a new head starts a scan round at once, the poll every SCAN_INTERVAL_MS stays the backstop.
+ * a new head starts a scan round at once (and again every 75 ms, for up to a second, while the
+ * HTTP node does not serve that head yet: head-catch-up.ts), the poll every SCAN_INTERVAL_MS stays
+ * the backstop.
  */
 
 import { listNetworks, wsUrlsOf } from "../chain/networks";
@@ -17,6 +19,8 @@ import { log } from "../log";
 import { publicScanError } from "../scanner/cursor";
 import { HeadFollower } from "../scanner/head-follower";
 import { WebhookPump } from "../webhooks/pump";
+import { HeadCatchUp } from "./head-catch-up";
+import { runLimited } from "./run-limited";
 import { type EmbeddedLoop, embeddedLoops, type LoopJobName, SCHEDULE } from "./schedule";
 import {
   confirmWithdrawalsStep,
@@ -48,24 +52,45 @@ export interface EmbeddedRunner {
 }
 
 export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
-  const state: RunnerState = { mode: "embedded", leader: false, lastScanAt: null, lastWorkAt: null, lastError: null };
   let stopped = false;
+  let checked = false;
+  /**
+   * Whether work may start now: false from the moment the lock's connection closes, not only at the
+   * next tick's check. A job loses leadership between two pieces of work, never inside one: each
+   * step records before it acts, so one cut off here is resumed by the next leader like any other.
+   */
+  const leading = () => !stopped && checked && handle.leads(LEADER_LOCK_ID);
+  const state: RunnerState = {
+    mode: "embedded",
+    get leader() {
+      return leading();
+    },
+    lastScanAt: null,
+    lastWorkAt: null,
+    lastError: null,
+  };
   const { db } = handle;
   const { scan, forward, dispatch, reconcile } = SCHEDULE;
   const webhooks = new WebhookPump(db, dispatch.embedded.pageSize, dispatch.embedded.leaseMs);
   const wakers = new LoopWakers();
   const followers = new Map<string, HeadFollower>();
+  const catchUp = new HeadCatchUp(() => wakers.wake("scan"));
   /** Heads followed only while leading: another process's scanner needs no wake-ups from here. */
-  const followHeads = (leading: boolean) => {
-    if (!leading || stopped) {
+  const followHeads = (leads: boolean) => {
+    if (!leads || stopped) {
       for (const follower of followers.values()) follower.stop();
       followers.clear();
+      catchUp.stop();
       return;
     }
     for (const network of listNetworks()) {
       const urls = wsUrlsOf(network);
       if (urls.length === 0 || followers.has(network.name)) continue;
-      followers.set(network.name, new HeadFollower(network.name, urls, () => wakers.wake("scan")).start());
+      const onHead = (block: bigint) => {
+        catchUp.announce(network.name, block);
+        wakers.wake("scan");
+      };
+      followers.set(network.name, new HeadFollower(network.name, urls, onHead).start());
     }
   };
 
@@ -76,8 +101,12 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
         // Payments just recorded have their events in the outbox: send them now, not next tick.
         afterRange: (range) => {
           if (range.transfers > 0) webhooks.pump().catch(() => {});
-          // What the poll saw tells a follower whether its subscription went silent.
-          if (range.head !== null) followers.get(range.network)?.notePolledHead(BigInt(range.head));
+          // What the poll saw tells a follower whether its subscription went silent, and whether the
+          // HTTP node has caught up with the head the socket announced.
+          if (range.head !== null) {
+            followers.get(range.network)?.notePolledHead(BigInt(range.head));
+            catchUp.served(range.network, BigInt(range.head));
+          }
         },
       });
       for (const { network, error } of round.failed) state.lastError = `scan ${network}: ${error}`;
@@ -86,7 +115,7 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
     requeue: () => planForwardsStep(db),
     forward: async () => {
       const due = await dueForwardsStep(db, forward.embedded.pageSize);
-      await runLimited(due, forward.embedded.parallel, (f) => forwardStep(db, f.forwardId));
+      await runLimited(due, forward.embedded.parallel, (f) => forwardStep(db, f.forwardId), leading);
     },
     confirm: () => confirmWithdrawalsStep(db),
     dispatch: () => webhooks.pump(),
@@ -106,11 +135,12 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
       while (!stopped) {
         const started = Date.now();
         try {
-          state.leader = await handle.holdsLeadership(LEADER_LOCK_ID);
-          if (loop === "scan") followHeads(state.leader);
-          if (state.leader) {
-            for (const job of jobs) await rounds[job]();
-            finished[loop]?.();
+          const leads = await handle.holdsLeadership(LEADER_LOCK_ID);
+          checked = true;
+          if (loop === "scan") followHeads(leads);
+          if (leads) {
+            for (const job of jobs) if (leading()) await rounds[job]();
+            if (leading()) finished[loop]?.();
           }
         } catch (error) {
           state.lastError = `${loop}: ${publicScanError(error)}`;
@@ -132,14 +162,6 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
       await webhooks.stop();
     },
   };
-}
-
-async function runLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    for (let item = items[next++]; item !== undefined; item = items[next++]) await fn(item).catch(() => {});
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /**

@@ -3,6 +3,7 @@
 import { getConfig } from "../config";
 import { getDatabase } from "../db";
 import { log } from "../log";
+import type { HeadFollower } from "../scanner/head-follower";
 import { type EmbeddedRunner, type RunnerState, startEmbeddedRunner } from "./embedded-runner";
 
 const RUNNER_KEY = Symbol.for("bsc-pay.runner");
@@ -25,4 +26,9 @@ export async function stopJobs(): Promise<void> {
 
 export function runnerState(): RunnerState | null {
   return (globalThis as Holder)[RUNNER_KEY]?.state ?? null;
+}
+
+/** The network's new-heads follower, while this process leads and the network offers WebSocket. */
+export function runnerFollower(network: string): HeadFollower | null {
+  return (globalThis as Holder)[RUNNER_KEY]?.followers.get(network) ?? null;
 }

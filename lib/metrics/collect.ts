@@ -35,6 +35,10 @@ export async function collectLevels(db: Db): Promise<void> {
     levels.gasTankLow.set({ network }, chain.gasTank.low ? 1 : 0);
     levels.quarantinedLogs.set({ network }, chain.quarantinedLogs);
     levels.sweepMode.set({ network, mode: chain.sweepMode }, 1);
+    if (chain.newHeads.source === "websocket") {
+      levels.newHeadsConnected.set({ network }, chain.newHeads.connected ? 1 : 0);
+      levels.newHeadsReconnects.set({ network }, chain.newHeads.reconnects);
+    }
     // The gas tank always has a series, so an alert on it has something to read.
     levels.walletStuckSeconds.set({ network, wallet: chain.gasTank.address }, 0);
   }

@@ -30,6 +30,8 @@ interface Metrics {
     withdrawals: Gauge<"status">;
     walletStuckSeconds: Gauge<"network" | "wallet">;
     webhookDeliveries: Gauge<"status">;
+    newHeadsConnected: Gauge<"network">;
+    newHeadsReconnects: Gauge<"network">;
   };
 }
 
@@ -78,6 +80,16 @@ function createMetrics(): Metrics {
       ),
       withdrawals: gauge("bscpay_withdrawals", "Withdrawals by status; submitted = the queue", ["status"]),
       webhookDeliveries: gauge("bscpay_webhook_deliveries", "Webhook deliveries by status (alert: failed increasing)", ["status"]),
+      newHeadsConnected: gauge(
+        "bscpay_new_heads_connected",
+        "1 while this process follows the network's new heads over WebSocket (the leader only; alert: the max over instances is 0 for minutes)",
+        ["network"],
+      ),
+      newHeadsReconnects: gauge(
+        "bscpay_new_heads_reconnects",
+        "WebSocket reconnections of the new-heads follower since this process began leading (alert: climbing fast)",
+        ["network"],
+      ),
     },
     registry,
     rpcRequests: new Counter({

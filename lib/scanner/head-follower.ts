@@ -4,12 +4,14 @@
  * the fallback and the backstop: this only wakes the scanner up, it never decides what is read.
  *
  * What goes wrong with sockets, and what happens then:
- *   - the socket drops, or never opens, or the node never confirms the subscription within
- *     CONNECT_TIMEOUT_MS → reconnect, to the next endpoint, after a backoff;
+ *   - the socket drops, or never opens, or the node refuses eth_subscribe, or never confirms it
+ *     within connectTimeoutMs (5 s) → reconnect, to the next endpoint, after a backoff;
  *   - the subscription goes silent while the chain moves (the poll saw a head this socket did not
- *     report within SILENT_GRACE_MS), or the socket stops answering pings → replaced the same way;
- *   - a reconnect storm (a proxy that accepts and drops at once) → the backoff doubles up to
- *     MAX_BACKOFF_MS, and is reset only once a head has arrived; the poll goes on meanwhile.
+ *     report within silentGraceMs, 2 s), or the socket stops answering pings (none answered for
+ *     2 × pingEveryMs, 20 s: a TCP stall on a quiet chain) → replaced the same way;
+ *   - a reconnect storm (a proxy that accepts and drops at once, a node refusing every
+ *     subscription) → the backoff doubles from 250 ms up to 30 s, and is reset only once a head
+ *     has arrived; the poll goes on meanwhile.
  * A chain that mines nothing (an automining test node) is not silence: only heads the poll saw
  * and this socket did not count against it.
  */
@@ -17,11 +19,26 @@ import WebSocket from "ws";
 import { redactUrls } from "../error-text";
 import { log } from "../log";
 
-const CONNECT_TIMEOUT_MS = 5_000;
-const SILENT_GRACE_MS = 2_000;
-const PING_EVERY_MS = 10_000;
-const MIN_BACKOFF_MS = 250;
-const MAX_BACKOFF_MS = 30_000;
+/** How quickly each failure is noticed, and how retries back off (tests shorten the waits to see each path in seconds). */
+export interface FollowerTiming {
+  /** Socket open and subscription confirmed within this, or the attempt failed. */
+  connectTimeoutMs: number;
+  /** A head the poll saw and this socket did not report within this: silent. */
+  silentGraceMs: number;
+  /** A ping at least this often while no pong came; no pong for twice this: the socket is dead. */
+  pingEveryMs: number;
+  minBackoffMs: number;
+  maxBackoffMs: number;
+}
+
+export const FOLLOWER_TIMING: FollowerTiming = {
+  connectTimeoutMs: 5_000,
+  silentGraceMs: 2_000,
+  pingEveryMs: 10_000,
+  minBackoffMs: 250,
+  maxBackoffMs: 30_000,
+};
+const CHECK_EVERY_MS = 500;
 const SUBSCRIBE_ID = 1;
 
 export interface HeadFollowerState {
@@ -38,12 +55,14 @@ export class HeadFollower {
   readonly state: HeadFollowerState = { subscribed: false, lastHead: null, lastHeadAt: null, connects: 0, lastError: null };
   private socket: WebSocket | null = null;
   private endpoint = 0;
-  private backoffMs = MIN_BACKOFF_MS;
+  private backoffMs: number;
+  private readonly timing: FollowerTiming;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private watchdog: NodeJS.Timeout | null = null;
   private subscription: string | null = null;
   private lastPongAt = 0;
+  private lastPingAt = 0;
   /** The poll's head this socket has not reported yet, and since when. */
   private polledAhead: { block: bigint; since: number } | null = null;
 
@@ -51,7 +70,11 @@ export class HeadFollower {
     readonly network: string,
     private readonly urls: readonly string[],
     private readonly onHead: (block: bigint) => void,
-  ) {}
+    timing: Partial<FollowerTiming> = {},
+  ) {
+    this.timing = { ...FOLLOWER_TIMING, ...timing };
+    this.backoffMs = this.timing.minBackoffMs;
+  }
 
   start(): this {
     if (this.urls.length > 0 && !this.socket && !this.retryTimer) this.connect();
@@ -67,7 +90,7 @@ export class HeadFollower {
 
   /**
    * What the HTTP poll saw: a head beyond what the socket reported, still unreported after
-   * SILENT_GRACE_MS, means the subscription went silent.
+   * silentGraceMs, means the subscription went silent.
    */
   notePolledHead(block: bigint, now = Date.now()): void {
     if (!this.state.subscribed || (this.state.lastHead !== null && this.state.lastHead >= block)) {
@@ -83,10 +106,11 @@ export class HeadFollower {
     this.state.connects++;
     this.subscription = null;
     this.polledAhead = null;
-    const socket = new WebSocket(url, { handshakeTimeout: CONNECT_TIMEOUT_MS });
+    const socket = new WebSocket(url, { handshakeTimeout: this.timing.connectTimeoutMs });
     this.socket = socket;
     const openedAt = Date.now();
     this.lastPongAt = openedAt;
+    this.lastPingAt = openedAt;
     socket.on("open", () => {
       socket.send(JSON.stringify({ jsonrpc: "2.0", id: SUBSCRIBE_ID, method: "eth_subscribe", params: ["newHeads"] }));
     });
@@ -96,7 +120,7 @@ export class HeadFollower {
     socket.on("message", (data) => this.receive(socket, data));
     socket.on("error", (error) => this.fail(socket, `socket error: ${error.message}`));
     socket.on("close", () => this.fail(socket, "socket closed"));
-    this.watchdog = setInterval(() => this.check(socket, openedAt), 500);
+    this.watchdog = setInterval(() => this.check(socket, openedAt), CHECK_EVERY_MS);
   }
 
   private receive(socket: WebSocket, data: WebSocket.RawData): void {
@@ -132,18 +156,23 @@ export class HeadFollower {
     this.state.lastHead = block;
     this.state.lastHeadAt = Date.now();
     this.state.lastError = null;
-    this.backoffMs = MIN_BACKOFF_MS;
+    this.backoffMs = this.timing.minBackoffMs;
     if (this.polledAhead && this.polledAhead.block <= block) this.polledAhead = null;
     this.onHead(block);
   }
 
   private check(socket: WebSocket, openedAt: number): void {
     const now = Date.now();
-    if (!this.subscription && now - openedAt > CONNECT_TIMEOUT_MS) this.fail(socket, "no subscription within the connect timeout");
-    else if (this.polledAhead && now - this.polledAhead.since > SILENT_GRACE_MS) {
+    const { connectTimeoutMs, silentGraceMs, pingEveryMs } = this.timing;
+    if (!this.subscription && now - openedAt > connectTimeoutMs) this.fail(socket, "no subscription within the connect timeout");
+    else if (this.polledAhead && now - this.polledAhead.since > silentGraceMs) {
       this.fail(socket, `silent: the chain reached block ${this.polledAhead.block} and the subscription did not say so`);
-    } else if (now - this.lastPongAt > 2 * PING_EVERY_MS) this.fail(socket, "no answer to pings");
-    else if (socket.readyState === WebSocket.OPEN && now - this.lastPongAt >= PING_EVERY_MS / 2) socket.ping();
+    } else if (now - this.lastPongAt > 2 * pingEveryMs) this.fail(socket, "no answer to pings");
+    // One ping per half period while no pong came, not one per check.
+    else if (socket.readyState === WebSocket.OPEN && now - this.lastPongAt >= pingEveryMs / 2 && now - this.lastPingAt >= pingEveryMs / 2) {
+      this.lastPingAt = now;
+      socket.ping();
+    }
   }
 
   private fail(socket: WebSocket, reason: string): void {
@@ -152,8 +181,9 @@ export class HeadFollower {
     if (this.stopped) return;
     this.state.lastError = redactUrls(reason).slice(0, 200);
     this.endpoint++;
-    const delay = Math.min(MAX_BACKOFF_MS, this.backoffMs) * (0.75 + Math.random() * 0.5);
-    this.backoffMs = Math.min(MAX_BACKOFF_MS, this.backoffMs * 2);
+    const { maxBackoffMs } = this.timing;
+    const delay = Math.min(maxBackoffMs, this.backoffMs) * (0.75 + Math.random() * 0.5);
+    this.backoffMs = Math.min(maxBackoffMs, this.backoffMs * 2);
     log.warn(
       { network: this.network, reason: this.state.lastError, retryInMs: Math.round(delay) },
       "new-heads subscription lost; polling meanwhile",

@@ -23,10 +23,18 @@ export interface ProxyOptions {
   down?: boolean;
   /** Refuse this method for good, as a provider whose plan lacks it (-32601): a failure that repeats. */
   refuseMethod?: string;
+  /**
+   * A node that learns of each block this long after the proxy first heard of it (an HTTP endpoint
+   * behind the WebSocket one): eth_blockNumber answers the newest block it "has", and eth_getLogs
+   * answers no logs for blocks past that — what a lagging node says of a block it has not seen.
+   */
+  headLagMs?: number;
 }
 
 export interface RpcProxy {
   url: string;
+  /** With headLagMs: the newest block this lagging node has served so far. */
+  servedHead: number;
   requests: number;
   failures: number;
   logRanges: [number, number][];
@@ -36,7 +44,37 @@ export interface RpcProxy {
 }
 
 export async function startRpcProxy(target: string, options: ProxyOptions = {}): Promise<RpcProxy> {
-  const proxy: RpcProxy = { url: "", requests: 0, failures: 0, logRanges: [], refusedLogs: 0, options, close: async () => {} };
+  const proxy: RpcProxy = {
+    url: "",
+    servedHead: -1,
+    requests: 0,
+    failures: 0,
+    logRanges: [],
+    refusedLogs: 0,
+    options,
+    close: async () => {},
+  };
+  /** When the proxy first heard of each block (blocks already there at the first ask count as old). */
+  const firstHeard = new Map<number, number>();
+  const laggingHead = async (lagMs: number): Promise<number> => {
+    const upstream = await fetch(target, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+    });
+    const head = Number(((await upstream.json()) as { result: string }).result);
+    const now = Date.now();
+    const known = firstHeard.size === 0 ? head : Math.max(...firstHeard.keys());
+    if (firstHeard.size === 0) firstHeard.set(head, 0);
+    for (let block = known + 1; block <= head; block++) firstHeard.set(block, now);
+    for (let block = head; block > proxy.servedHead; block--) {
+      if ((firstHeard.get(block) ?? 0) <= now - lagMs) {
+        proxy.servedHead = block;
+        break;
+      }
+    }
+    return proxy.servedHead;
+  };
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -55,6 +93,8 @@ export async function startRpcProxy(target: string, options: ProxyOptions = {}):
       res.writeHead(502).end("bad gateway");
       return;
     }
+    const answerResult = (result: unknown) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: payload.id, result }));
     const answerError = (code: number, message: string) =>
       res
         .writeHead(200, { "content-type": "application/json" })
@@ -74,6 +114,14 @@ export async function startRpcProxy(target: string, options: ProxyOptions = {}):
         answerError(-32005, "query returned more than 10000 results; limit exceeded");
         return;
       }
+    }
+    if (proxy.options.headLagMs !== undefined && payload.method === "eth_blockNumber") {
+      answerResult(`0x${(await laggingHead(proxy.options.headLagMs)).toString(16)}`);
+      return;
+    }
+    if (proxy.options.headLagMs !== undefined && payload.method === "eth_getLogs" && Number(payload.params[0].toBlock) > proxy.servedHead) {
+      answerResult([]);
+      return;
     }
     if (payload.method === proxy.options.refuseMethod) {
       answerError(-32601, `the method ${payload.method} is not available on this plan`);

@@ -101,6 +101,28 @@ describe("API keys", () => {
     }
   });
 
+  it("counts that trust from when the lookup started: a slow lookup never stretches it past a revocation", async () => {
+    const { auth } = await signUp();
+    const { id, key } = await newApiKey(auth);
+    forgetAuthenticatedKeys();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const startedAt = Date.now();
+      const lookup = authenticateApiKey(db(), key);
+      vi.setSystemTime(startedAt + 500); // the database took half a second to answer
+      expect((await lookup).apiKey.id).toBe(id);
+      // Revoked elsewhere as the lookup began: from TTL after that, every request is refused.
+      await db()
+        .update(apiKeys)
+        .set({ revokedAt: new Date(startedAt) })
+        .where(eq(apiKeys.id, id));
+      vi.setSystemTime(startedAt + AUTHENTICATED_KEY_TTL_MS);
+      await expect(authenticateApiKey(db(), key)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("does not remember a lookup that was in flight when keys were forgotten", async () => {
     const { auth } = await signUp();
     const { id, key } = await newApiKey(auth);

@@ -15,6 +15,7 @@ import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { payTo } from "../helpers/engine";
 import { call } from "../helpers/http";
+import { startRpcProxy } from "../helpers/rpc-proxy";
 import { startWsProxy, type WsProxy } from "../helpers/ws-proxy";
 
 useTestDatabase();
@@ -25,10 +26,10 @@ let merchant: Merchant;
 let token: Address;
 let runner: EmbeddedRunner | null = null;
 
-async function run(scanIntervalMs: number): Promise<EmbeddedRunner> {
+async function run(scanIntervalMs: number, rpcUrl = chain().url): Promise<EmbeddedRunner> {
   await runner?.stop();
   useConfig({
-    BSC_RPC_URL: chain().url,
+    BSC_RPC_URL: rpcUrl,
     BSC_WS_URL: proxy.url,
     NEXTAUTH_SECRET: SECRET,
     CONFIRMATIONS: "1",
@@ -72,6 +73,25 @@ describe("detection through the embedded runner", () => {
     await expect.poll(() => statusOf(sessionId), { timeout: 10_000, interval: 50 }).toBe("completed");
   });
 
+  it("completes on its new head when the HTTP node serves that head later than the socket announced it", async () => {
+    const lagging = await startRpcProxy(chain().url, { headLagMs: 400 });
+    try {
+      const started = await run(10_000, lagging.url);
+      await expect.poll(() => follower()?.state.subscribed, { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => started.state.lastScanAt, { timeout: 10_000 }).not.toBeNull();
+      const sessionId = await paid("5");
+      const paidAt = Date.now();
+      await expect.poll(() => statusOf(sessionId), { timeout: 15_000, interval: 50 }).toBe("completed");
+      // The poll comes every 10 s and no other block is mined: only the announced head, scanned
+      // again until the HTTP node serves it (and never past what it serves), explains this.
+      expect(Date.now() - paidAt).toBeLessThan(3_000);
+    } finally {
+      await runner?.stop();
+      runner = null;
+      await lagging.close();
+    }
+  });
+
   it("falls back to polling while the socket is down and refused", async () => {
     await run(500);
     await expect.poll(() => follower()?.state.subscribed, { timeout: 10_000 }).toBe(true);
@@ -94,5 +114,26 @@ describe("detection through the embedded runner", () => {
     await expect.poll(() => statusOf(sessionId), { timeout: 10_000, interval: 100 }).toBe("completed");
     await expect.poll(() => (follower()?.state.connects ?? 0) > connects && follower()?.state.subscribed, { timeout: 10_000 }).toBe(true);
     expect(follower()?.state.lastError).toMatch(/^silent/);
+  });
+
+  it.each([
+    ["stalls at the TCP level", "stall"],
+    ["never confirms the subscription", "swallow-subscribe"],
+    ["refuses eth_subscribe", "refuse-subscribe"],
+  ] as const)("keeps detecting through the poll while the node %s", async (_, fault) => {
+    await run(500);
+    await expect.poll(() => follower()?.state.subscribed, { timeout: 10_000 }).toBe(true);
+    proxy.fault = fault;
+    try {
+      if (fault === "stall") proxy.stallOpen();
+      else proxy.drop(); // the next socket meets the fault
+      const sessionId = await paid("4");
+      await expect.poll(() => statusOf(sessionId), { timeout: 10_000, interval: 100 }).toBe("completed");
+      // The socket's failure was noticed (a stall, by the poll seeing heads it did not report), and it stays failed.
+      await expect.poll(() => follower()?.state.lastError ?? null, { timeout: 10_000 }).not.toBeNull();
+      expect(follower()?.state.subscribed).toBe(false);
+    } finally {
+      proxy.fault = null;
+    }
   });
 });

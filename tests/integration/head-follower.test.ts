@@ -1,10 +1,13 @@
 /**
  * Following new heads over WebSocket against a real anvil (issue 23 §1), through a proxy that
- * drops sockets, lets a subscription go silent, or accepts and closes sockets in a storm: the
- * follower always comes back to a working subscription, never faster than its backoff allows.
+ * drops sockets, lets a subscription go silent, stalls it at the TCP level (no pongs), swallows
+ * or refuses the subscription, or accepts and closes sockets in a storm: the follower notices each
+ * within its bound and always comes back to a working subscription, never faster than its backoff
+ * allows. Where a bound is long in production (pings: 20 s), the follower is given shorter waits.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HeadFollower } from "@/lib/scanner/head-follower";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import WebSocket from "ws";
+import { type FollowerTiming, HeadFollower } from "@/lib/scanner/head-follower";
 import { useTestChain } from "../helpers/chain";
 import { startWsProxy, type WsProxy } from "../helpers/ws-proxy";
 
@@ -17,6 +20,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.close();
 });
+afterEach(() => {
+  proxy.fault = null;
+  proxy.refuseNext = 0;
+});
 
 async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -27,9 +34,13 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
 }
 
 /** A follower on `urls`, stopped after `body`, with the heads it reported. */
-async function following(urls: string[], body: (follower: HeadFollower, heads: bigint[]) => Promise<void>): Promise<void> {
+async function following(
+  urls: string[],
+  body: (follower: HeadFollower, heads: bigint[]) => Promise<void>,
+  timing: Partial<FollowerTiming> = {},
+): Promise<void> {
   const heads: bigint[] = [];
-  const follower = new HeadFollower("bsc", urls, (block) => heads.push(block)).start();
+  const follower = new HeadFollower("bsc", urls, (block) => heads.push(block), timing).start();
   try {
     await body(follower, heads);
   } finally {
@@ -104,6 +115,69 @@ describe("following new heads over WebSocket", () => {
       expect(follower.state.connects).toBe(2);
       const head = await mine();
       await until("its head", () => heads.includes(head));
+    });
+  });
+
+  it("notices a socket stalled at the TCP level (pings unanswered) within two ping periods, and subscribes again", async () => {
+    const pingEveryMs = 2_000;
+    const pings = vi.spyOn(WebSocket.prototype, "ping");
+    await following(
+      [proxy.url],
+      async (follower, heads) => {
+        await until("the subscription", () => follower.state.subscribed);
+        proxy.stallOpen();
+        const stalledAt = Date.now();
+        pings.mockClear();
+        await until("the stall to be noticed", () => follower.state.lastError !== null, 15_000);
+        const noticedAfter = Date.now() - stalledAt;
+        expect(follower.state.lastError).toBe("no answer to pings");
+        // One ping per half period while the pong is late, not one per check (every 500 ms).
+        expect(pings.mock.calls.length).toBeLessThanOrEqual(4);
+        pings.mockRestore();
+        // No pong for 2 × pingEveryMs, seen at the next check (every 500 ms); a loaded machine adds a little.
+        expect(noticedAfter).toBeGreaterThanOrEqual(1.5 * pingEveryMs);
+        expect(noticedAfter).toBeLessThanOrEqual(2 * pingEveryMs + 500 + 1_000);
+        await until("a new subscription", () => follower.state.subscribed);
+        expect(follower.state.connects).toBe(2);
+        const head = await mine();
+        await until("the head after the stall", () => heads.includes(head));
+      },
+      { pingEveryMs },
+    );
+  });
+
+  it("gives up on a subscription the node never confirms, after the connect timeout, and subscribes once it does", async () => {
+    const connectTimeoutMs = 1_500;
+    proxy.fault = "swallow-subscribe";
+    await following(
+      [proxy.url],
+      async (follower) => {
+        const startedAt = Date.now();
+        await until("the unconfirmed subscription to be given up", () => follower.state.lastError !== null, 10_000);
+        expect(follower.state.lastError).toBe("no subscription within the connect timeout");
+        expect(Date.now() - startedAt).toBeGreaterThanOrEqual(connectTimeoutMs);
+        expect(Date.now() - startedAt).toBeLessThanOrEqual(connectTimeoutMs + 500 + 1_000);
+        expect(follower.state.subscribed).toBe(false);
+        proxy.fault = null;
+        await until("the subscription once the node confirms it", () => follower.state.subscribed, 10_000);
+      },
+      { connectTimeoutMs },
+    );
+  });
+
+  it("backs off a node that refuses eth_subscribe (no spinning), and subscribes once it accepts", async () => {
+    proxy.fault = "refuse-subscribe";
+    const before = proxy.accepted;
+    await following([proxy.url], async (follower) => {
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(follower.state.lastError).toMatch(/^the node refused the subscription: the method eth_subscribe does not exist/);
+      expect(follower.state.subscribed).toBe(false);
+      // Backoff from 250 ms, doubling (±25 %): at most 5 tries in 3 s, not hundreds.
+      const tries = proxy.accepted - before;
+      expect(tries).toBeGreaterThanOrEqual(2);
+      expect(tries).toBeLessThanOrEqual(5);
+      proxy.fault = null;
+      await until("the subscription once the node accepts it", () => follower.state.subscribed, 10_000);
     });
   });
 });

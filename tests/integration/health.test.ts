@@ -5,11 +5,14 @@ import { describe, expect, it, vi } from "vitest";
 import { GET } from "@/app/api/health/route";
 import { closeDatabase } from "@/lib/db";
 import { chainCursors } from "@/lib/db/schema";
+import { startJobs, stopJobs } from "@/lib/jobs/runner-registry";
 import { scanNetworkStep } from "@/lib/jobs/steps";
+import { renderMetrics } from "@/lib/metrics/collect";
 import { useTestChain } from "../helpers/chain";
 import { SWEEP_MODE, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { startRpcProxy } from "../helpers/rpc-proxy";
+import { startWsProxy } from "../helpers/ws-proxy";
 
 const db = useTestDatabase();
 const PROVIDER_KEY = "f0e1d2c3b4a5secretprojectkey";
@@ -86,6 +89,37 @@ describe("GET /api/health", () => {
     } finally {
       vi.restoreAllMocks();
       await proxy.close();
+    }
+  });
+
+  it("shows per network how new heads arrive (source, connected, reconnects, last head) in health and metrics, never the socket's URL", async () => {
+    const ws = await startWsProxy(chain().url);
+    try {
+      useConfig({
+        BSC_RPC_URL: chain().url,
+        BSC_WS_URL: `${ws.url}/ws/${PROVIDER_KEY}`,
+        BSC_TESTNET_RPC_URL: chain().url,
+        NEXTAUTH_SECRET: "0123456789abcdef0123",
+      });
+      await startJobs();
+      const newHeads = async () => (await (await GET()).json()).chains as Record<string, { newHeads: Record<string, unknown> }>;
+      await expect.poll(async () => (await newHeads()).bsc?.newHeads.connected, { timeout: 10_000 }).toBe(true);
+      await chain().client.mine({ blocks: 1 });
+      await expect.poll(async () => (await newHeads()).bsc?.newHeads.lastHeadAt, { timeout: 5_000 }).not.toBeNull();
+      ws.drop();
+      await expect
+        .poll(async () => (await newHeads()).bsc?.newHeads, { timeout: 10_000 })
+        .toMatchObject({ source: "websocket", connected: true, reconnects: 1 });
+      const chains = await newHeads();
+      expect(chains["bsc-testnet"]?.newHeads).toEqual({ source: "poll", connected: false, reconnects: 0, lastHeadAt: null });
+      expect(JSON.stringify(chains)).not.toContain(PROVIDER_KEY);
+      const { body } = await renderMetrics(db());
+      expect(body).toMatch(/^bscpay_new_heads_connected\{network="bsc"\} 1$/m);
+      expect(body).toMatch(/^bscpay_new_heads_reconnects\{network="bsc"\} 1$/m);
+      expect(body).not.toMatch(/bscpay_new_heads_connected\{network="bsc-testnet"\}/);
+    } finally {
+      await stopJobs();
+      await ws.close();
     }
   });
 

@@ -1,35 +1,42 @@
 /**
  * An open checkout page learns of a change the moment it is committed (issue 23), by whichever
- * process of the database made it: the change is announced (NOTIFY) and the page's feed, listening,
- * reads at once instead of at its next tick. On PostgreSQL "another process" is a second
+ * process of the database made it — an expiry, a payment the scanner recorded: the change is
+ * announced (NOTIFY) and the page's feed, listening, reads at once instead of at its next tick. On PostgreSQL "another process" is a second
  * connection pool to the same database; PGlite is one process.
  */
 import { eq, sql } from "drizzle-orm";
+import { type Address, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { type CheckoutEvent, CheckoutHub } from "@/lib/checkout/checkout-hub";
 import { setDatabase } from "@/lib/db";
 import { type DatabaseHandle, openPostgres } from "@/lib/db/client";
+import { notifyReachesListen } from "@/lib/db/listen-check";
 import { paymentSessions } from "@/lib/db/schema";
 import { expireDueSessions } from "@/lib/payments/expire-due";
+import { recordTransfers } from "@/lib/payments/record-transfers";
 import { SESSION_CHANGES_CHANNEL } from "@/lib/payments/session-changes";
+import { scanOnce } from "@/lib/scanner/scanner";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { createTestDatabase } from "../helpers/database";
+import { payTo } from "../helpers/engine";
 import { call } from "../helpers/http";
 
 const chain = useTestChain({ chainId: 56 });
 let handle: DatabaseHandle & { url?: string };
 let other: DatabaseHandle;
 let merchant: Merchant;
+let token: Address;
 
 beforeAll(async () => {
   handle = await createTestDatabase();
   setDatabase(handle);
   other = handle.url ? openPostgres(handle.url, { max: 2 }) : handle;
   useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
-  merchant = await setUpMerchant({ contractAddress: await deployTestToken(chain().url, { symbol: "CHG" }), network: "bsc" });
+  token = await deployTestToken(chain().url, { symbol: "CHG" });
+  merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
 });
 afterAll(async () => {
   if (other !== handle) await other?.close();
@@ -69,6 +76,42 @@ describe("session changes reach open checkout pages at once", () => {
     } finally {
       unsubscribe();
     }
+  });
+
+  it("brings the feed's read forward when another process's scanner records a payment of a watched session", async () => {
+    const created = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.tokenId, amount: "2" },
+    });
+    const { sessionId, depositAddress } = created.body.data as { sessionId: string; depositAddress: Address };
+    const hub = new CheckoutHub(
+      async () => handle.db,
+      60_000,
+      (onChange) => handle.listen(SESSION_CHANGES_CHANNEL, (payload) => onChange(payload.split(","))),
+    );
+    const events: CheckoutEvent[] = [];
+    const unsubscribe = hub.subscribe(sessionId, (event) => events.push(event));
+    try {
+      await expect.poll(() => events.length, { timeout: 5_000 }).toBe(1);
+      await new Promise((r) => setTimeout(r, 200)); // the LISTEN is in place
+      await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, depositAddress, parseUnits("2", 18)) });
+      // The other process's scan records the transfer; its commit announces the session.
+      expect((await scanOnce(other.db, "bsc", { record: recordTransfers }))?.transfers).toBe(1);
+      await expect
+        .poll(() => events.at(-1), { timeout: 10_000, interval: 20 })
+        .toMatchObject({ kind: "status", data: { status: "completed" } });
+      expect(hub.stats.ticks).toBe(2);
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it("checks at start-up that a NOTIFY reaches this process's LISTEN (a transaction-mode pooler would swallow it)", async () => {
+    expect(await notifyReachesListen(handle)).toBe(true);
+    // What a pooler does: the LISTEN is accepted, on a connection no notification ever reaches.
+    const deaf: DatabaseHandle = { ...handle, listen: (channel) => handle.listen(channel, () => {}) };
+    expect(await notifyReachesListen(deaf, 500)).toBe(false);
   });
 
   it("ignores announcements of sessions no page watches", async () => {

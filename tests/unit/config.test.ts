@@ -27,6 +27,7 @@ describe("parseConfig", () => {
     expect(config.usingDevMnemonic).toBe(true);
     expect(config.sessionTtlSeconds).toBe(900);
     expect(config.scanIntervalMs).toBe(1000);
+    expect(config.checkoutRefreshMs).toBe(1000);
     expect(config.jobs.mode).toBe("embedded");
     expect(config.port).toBe(3000);
     expect(config.siteUrl).toBe("http://localhost:3000");
@@ -96,6 +97,7 @@ describe("parseConfig", () => {
     ["SESSION_TTL_SECONDS", "abc"],
     ["SESSION_TTL_SECONDS", "10"],
     ["SCAN_INTERVAL_MS", "1.5"],
+    ["CHECKOUT_REFRESH_MS", "100"],
     ["CONFIRMATIONS", "-1"],
     ["PORT", "70000"],
     ["JOBS", "cron"],
