@@ -9,15 +9,18 @@ import { checkoutUrl } from "../payments/session-view";
 import { isUuid } from "../validation";
 
 /** Block explorers of the networks: none for the embedded chain. */
-const EXPLORERS: Record<string, string | undefined> = { bsc: "https://bscscan.com", "bsc-testnet": "https://testnet.bscscan.com" };
+const EXPLORERS = new Map([
+  ["bsc", "https://bscscan.com"],
+  ["bsc-testnet", "https://testnet.bscscan.com"],
+]);
 
 export function explorerTxUrl(network: string, hash: string): string | null {
-  const base = EXPLORERS[network];
+  const base = EXPLORERS.get(network);
   return base ? `${base}/tx/${hash}` : null;
 }
 
 export function explorerAddressUrl(network: string, address: string): string | null {
-  const base = EXPLORERS[network];
+  const base = EXPLORERS.get(network);
   return base ? `${base}/address/${address}` : null;
 }
 
