@@ -191,40 +191,46 @@ const PAGES = [
 const ENGINE_WORDS = /\((?:bsc|bsc-testnet|local)\)|\b(?:sweeps?|batched|forward\(s\)|nonce|tokenId|domainId)\b/i;
 const ERROR_CODE = /\b[A-Z]{2,}_[A-Z_]{2,}\b/;
 
-// axe once per theme (at desktop width); screenshots at desktop and phone widths.
-for (const colorScheme of ["light", "dark"] as const) {
-  test(`every page is accessible and renders cleanly at 1280 and 375 px (${colorScheme})`, async ({ browser }, testInfo) => {
-    test.setTimeout(150_000);
-    const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const logs = watchConsole(page);
-    const visit = async (name: string, path: string) => {
-      await page.setViewportSize({ width: 1280, height: 900 });
-      await page.goto(path);
-      await expect(page.locator("h1").first()).toBeVisible();
-      await page.waitForLoadState("load");
-      await expectAccessible(page, `${name} (${colorScheme})`);
-      await screenshot(page, testInfo, `${name}-1280-${colorScheme}`);
-      await page.setViewportSize({ width: 375, height: 800 });
-      await screenshot(page, testInfo, `${name}-375-${colorScheme}`);
-    };
-    for (const path of ["/", "/login", "/signup"]) await visit(path === "/" ? "home" : path.slice(1), path);
+// Each page is loaded once and shot in both themes, switched in place (axe per theme at desktop
+// width; screenshots at desktop and phone widths).
+test("every page is accessible and renders cleanly at 1280 and 375 px, light and dark", async ({ browser }, testInfo) => {
+  test.setTimeout(150_000);
+  // A system set to dark: the page is dark from its first paint (the theme script), before any switch.
+  const context = await browser.newContext({ colorScheme: "dark", viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const logs = watchConsole(page);
+  await page.goto("/login");
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  const visit = async (name: string, path: string) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signIn(page, first.email, PASSWORD);
-    for (const [name, path] of PAGES) {
-      await visit(
-        name,
-        path === "PAYMENT" ? `/dashboard/payments/${first.sessionId}` : path === "WITHDRAWAL" ? first.withdrawalPath : path,
-      );
-      await expect(page.locator("main h1").first()).toBeVisible();
-      // The merchant's words only: no network id ("BNB (local)"), no engine term.
-      const text = await page.locator("main").innerText();
-      expect(text, name).not.toMatch(ENGINE_WORDS);
-      expect(text, name).not.toMatch(ERROR_CODE);
-      // The withdrawal wallet's BNB (gas dust, 18 decimals) to 6 places, so it stays inside its card.
-      if (name === "domains") await expect(page.getByTestId("wallet-balances")).not.toContainText(/\.\d{7}/);
+    await page.goto(path);
+    await expect(page.locator("h1").first()).toBeVisible();
+    await page.waitForLoadState("load");
+    // Axe would otherwise measure colours mid-transition after the theme class changes.
+    await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
+    for (const theme of ["light", "dark"] as const) {
+      await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), theme === "dark");
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await expectAccessible(page, `${name} (${theme})`);
+      await screenshot(page, testInfo, `${name}-1280-${theme}`);
+      await page.setViewportSize({ width: 375, height: 800 });
+      await screenshot(page, testInfo, `${name}-375-${theme}`);
     }
-    logs.assertClean();
-    await context.close();
-  });
-}
+    await page.evaluate(() => document.documentElement.classList.remove("dark"));
+    await page.setViewportSize({ width: 1280, height: 900 });
+  };
+  for (const path of ["/", "/login", "/signup"]) await visit(path === "/" ? "home" : path.slice(1), path);
+  await signIn(page, first.email, PASSWORD);
+  for (const [name, path] of PAGES) {
+    await visit(name, path === "PAYMENT" ? `/dashboard/payments/${first.sessionId}` : path === "WITHDRAWAL" ? first.withdrawalPath : path);
+    await expect(page.locator("main h1").first()).toBeVisible();
+    // The merchant's words only: no network id ("BNB (local)"), no engine term.
+    const text = await page.locator("main").innerText();
+    expect(text, name).not.toMatch(ENGINE_WORDS);
+    expect(text, name).not.toMatch(ERROR_CODE);
+    // The withdrawal wallet's BNB (gas dust, 18 decimals) to 6 places, so it stays inside its card.
+    if (name === "domains") await expect(page.getByTestId("wallet-balances")).not.toContainText(/\.\d{7}/);
+  }
+  logs.assertClean();
+  await context.close();
+});
