@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { RadioChoice } from "@/components/ui/radio-choice";
+import { besideItsField } from "@/lib/http/field-message";
 import type { PaymentLinkView } from "@/lib/payment-links/link-view";
 
 interface Option {
@@ -86,9 +87,9 @@ export function LinkForm({
             ...(domains.length > 1 ? { domainId: Number(values.domainId) } : {}),
           });
       if (!result.ok) {
-        // lib's messages name their field first ("minAmount must be…"): show them under it.
+        // lib's messages name their field first ("minAmount must be…"): shown under it without the name.
         const named = FIELDS.find((f) => result.error.startsWith(`${f} `));
-        const all = result.fieldErrors ?? (named ? { [named]: result.error } : {});
+        const all = result.fieldErrors ?? (named ? { [named]: besideItsField(named, result.error) } : {});
         const fields = Object.fromEntries(Object.entries(all).filter(([f]) => FIELDS.includes(f)));
         setErrors(fields);
         setProblem(Object.keys(fields).length ? null : { message: result.error, fix: result.code ? FIXES[result.code] : undefined });

@@ -13,6 +13,7 @@ import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { RadioChoice as Choice } from "@/components/ui/radio-choice";
 import { newRequestId } from "@/components/ui/request-id";
+import { besideItsField } from "@/lib/http/field-message";
 import type { RefundView } from "@/lib/refunds/refund-view";
 
 type Destination = "payer" | "address";
@@ -78,9 +79,9 @@ export function RefundDialog({
         ...(twoFactor ? { code: code.trim() } : {}),
       });
       if (!result.ok) {
-        // lib's messages name their field first ("amount 50 is more than…"): show them under it.
+        // lib's messages name their field first ("amount 50 is more than…"): shown under it without the name.
         const named = FIELDS.find((f) => result.error.startsWith(`${f} `));
-        const fields = result.fieldErrors ?? (named ? { [named]: result.error } : {});
+        const fields = result.fieldErrors ?? (named ? { [named]: besideItsField(named, result.error) } : {});
         const shown = Object.fromEntries(Object.entries(fields).filter(([field]) => FIELDS.includes(field)));
         setErrors(shown);
         setProblem(Object.keys(shown).length ? undefined : sentence(result.error));

@@ -5,6 +5,7 @@ import type { User } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { nulPath } from "./body";
+import { besideItsField } from "./field-message";
 
 /**
  * What a dashboard server action answers: the data, or a message and per-field errors a form can
@@ -32,14 +33,14 @@ export async function runAction<S extends z.ZodType, T>(
       ok: false,
       code: "VALIDATION_ERROR",
       error: `${nul || "the form"} must not contain a NUL character`,
-      fieldErrors: { [nul || "form"]: "must not contain a NUL character" },
+      fieldErrors: { [nul || "form"]: "Must not contain a NUL character." },
     };
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
     for (const issue of parsed.error.issues) {
       const path = issue.path.join(".") || "form";
-      fieldErrors[path] ??= issue.message;
+      fieldErrors[path] ??= besideItsField(path, issue.message);
     }
     // biome-ignore lint/style/noNonNullAssertion: zod reports at least one issue for every failed parse
     return { ok: false, code: "VALIDATION_ERROR", error: parsed.error.issues[0]!.message, fieldErrors };
@@ -48,7 +49,9 @@ export async function runAction<S extends z.ZodType, T>(
     return { ok: true, data: await body({ db: await getDb(), user }, parsed.data) };
   } catch (error) {
     if (error instanceof AppError) {
-      const fieldErrors = error.details?.length ? Object.fromEntries(error.details.map((d) => [d.path ?? "form", d.message])) : undefined;
+      const fieldErrors = error.details?.length
+        ? Object.fromEntries(error.details.map((d) => [d.path ?? "form", besideItsField(d.path ?? "form", d.message)]))
+        : undefined;
       return { ok: false, code: error.code, error: error.message, fieldErrors };
     }
     log.error({ err: error }, "dashboard action failed");

@@ -112,7 +112,7 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
               <Row label="Paid out to">
                 <Address value={payment.forwardTo} />
               </Row>
-              <Row label="Domain">{payment.domain ?? "—"}</Row>
+              <Row label="Domain">{payment.domain ? <BreakAfterScheme origin={payment.domain} /> : "—"}</Row>
               <Row label="Created by">
                 {payment.link ? (
                   <Link href={`/dashboard/payments?linkId=${payment.link.linkId}`} className="underline underline-offset-4">
@@ -287,4 +287,17 @@ function TimelineItem({ event, token }: { event: TimelineEvent; token: string })
         </li>
       );
   }
+}
+
+/** An origin that wraps after its scheme on a phone, not inside its host. */
+function BreakAfterScheme({ origin }: { origin: string }) {
+  const at = origin.indexOf("//");
+  if (at < 0) return origin;
+  return (
+    <>
+      {origin.slice(0, at + 2)}
+      <wbr />
+      {origin.slice(at + 2)}
+    </>
+  );
 }
