@@ -289,15 +289,14 @@ function TimelineItem({ event, token }: { event: TimelineEvent; token: string })
   }
 }
 
-/** An origin that wraps after its scheme on a phone, not inside its host. */
+/** An origin that wraps after its scheme on a phone, not inside its host (the host moves as one). */
 function BreakAfterScheme({ origin }: { origin: string }) {
   const at = origin.indexOf("//");
   if (at < 0) return origin;
   return (
     <>
       {origin.slice(0, at + 2)}
-      <wbr />
-      {origin.slice(at + 2)}
+      <span className="inline-block">{origin.slice(at + 2)}</span>
     </>
   );
 }
