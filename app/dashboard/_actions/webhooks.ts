@@ -15,12 +15,24 @@ import { rotateSecret } from "@/lib/webhooks/endpoints";
 const domainIdSchema = z.object({ domainId: z.coerce.number().int().positive() });
 const deliveryIdSchema = z.object({ deliveryId: z.coerce.number().int().positive() });
 
+/** The API's refusals that name its fields and routes, as a merchant on the page reads them. */
+const IN_MERCHANT_WORDS: [RegExp, string][] = [
+  [/^this domain has no webhookUrl any more/, "This domain has no webhook URL any more: save one on the Domains page to redeliver."],
+  [/^this domain has no webhookUrl/, "This domain has no webhook URL yet: save one on the Domains page first."],
+];
+
+function inMerchantWords<T>(result: ActionResult<T>): ActionResult<T> {
+  if (result.ok) return result;
+  const words = IN_MERCHANT_WORDS.find(([pattern]) => pattern.test(result.error))?.[1];
+  return words ? { ...result, error: words } : result;
+}
+
 export async function sendTestEventAction(domainId: number): Promise<ActionResult<DeliveryView>> {
   const result = await runAction(domainIdSchema, { domainId }, async ({ db, user }, data) =>
     queuePing(db, await getOwnDomain(db, user.id, data.domainId)),
   );
   revalidatePath("/dashboard/domains");
-  return result;
+  return inMerchantWords(result);
 }
 
 export async function rotateWebhookSecretAction(
@@ -41,5 +53,5 @@ export async function redeliverAction(deliveryId: number): Promise<ActionResult<
   });
   revalidatePath("/dashboard/domains");
   revalidatePath("/dashboard/webhooks");
-  return result;
+  return inMerchantWords(result);
 }
