@@ -6,6 +6,7 @@
  */
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { webhookRefusalInMerchantWords } from "@/lib/dashboard/webhooks";
 import { getOwnDomain } from "@/lib/domains/manage-domains";
 import { limiters } from "@/lib/http/rate-limit";
 import { type ActionResult, runAction } from "@/lib/http/server-action";
@@ -15,16 +16,9 @@ import { rotateSecret } from "@/lib/webhooks/endpoints";
 const domainIdSchema = z.object({ domainId: z.coerce.number().int().positive() });
 const deliveryIdSchema = z.object({ deliveryId: z.coerce.number().int().positive() });
 
-/** The API's refusals that name its fields and routes, as a merchant on the page reads them. */
-const IN_MERCHANT_WORDS: [RegExp, string][] = [
-  [/^this domain has no webhookUrl any more/, "This domain has no webhook URL any more: save one on the Domains page to redeliver."],
-  [/^this domain has no webhookUrl/, "This domain has no webhook URL yet: save one on the Domains page first."],
-];
-
+/** A refusal in the words of the page that shows it (lib's name API fields and routes). */
 function inMerchantWords<T>(result: ActionResult<T>): ActionResult<T> {
-  if (result.ok) return result;
-  const words = IN_MERCHANT_WORDS.find(([pattern]) => pattern.test(result.error))?.[1];
-  return words ? { ...result, error: words } : result;
+  return result.ok ? result : { ...result, error: webhookRefusalInMerchantWords(result.error) };
 }
 
 export async function sendTestEventAction(domainId: number): Promise<ActionResult<DeliveryView>> {
