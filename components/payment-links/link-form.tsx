@@ -8,8 +8,8 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { RadioChoice } from "@/components/ui/radio-choice";
-import { besideItsField } from "@/lib/http/field-message";
 import type { PaymentLinkView } from "@/lib/payment-links/link-view";
+import { besideItsField } from "@/lib/sentences";
 
 interface Option {
   id: number;

@@ -13,8 +13,8 @@ import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { RadioChoice as Choice } from "@/components/ui/radio-choice";
 import { newRequestId } from "@/components/ui/request-id";
-import { besideItsField } from "@/lib/http/field-message";
 import type { RefundView } from "@/lib/refunds/refund-view";
+import { besideItsField } from "@/lib/sentences";
 
 type Destination = "payer" | "address";
 

@@ -9,6 +9,7 @@ import type { Db } from "../db";
 import { AppError, type ErrorDetail } from "../errors";
 import { createPaymentSession } from "../payments/create-session";
 import { createPaymentSchema } from "../payments/schemas";
+import { asSentence } from "../sentences";
 import { findOwnToken } from "../tokens/find-own-token";
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -34,15 +35,10 @@ export interface DashboardPayment {
 /** The API schema's messages ("amount must be …") as sentences for a form. */
 const FIELD_MESSAGES: Record<string, (message: string) => string> = {
   amount: (m) =>
-    /decimal string|too long/.test(m) ? "Enter an amount such as 10.5: digits and at most one dot, no commas or spaces." : sentence(m),
-  description: (m) => sentence(m),
-  orderId: (m) => sentence(m.replace(/^orderId/, "Order reference")),
+    /decimal string|too long/.test(m) ? "Enter an amount such as 10.5: digits and at most one dot, no commas or spaces." : asSentence(m),
+  description: (m) => asSentence(m),
+  orderId: (m) => asSentence(m.replace(/^orderId/, "Order reference")),
 };
-
-function sentence(message: string): string {
-  const text = message.charAt(0).toUpperCase() + message.slice(1);
-  return text.endsWith(".") ? text : `${text}.`;
-}
 
 export async function createDashboardPayment(
   db: Db,
@@ -53,7 +49,7 @@ export async function createDashboardPayment(
   if (!parsed.success) {
     const details: ErrorDetail[] = parsed.error.issues.map((issue) => {
       const path = String(issue.path[0] ?? "form");
-      return { path, message: (FIELD_MESSAGES[path] ?? sentence)(issue.message) };
+      return { path, message: (FIELD_MESSAGES[path] ?? asSentence)(issue.message) };
     });
     // biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue
     throw new AppError("VALIDATION_ERROR", details[0]!.message, details);
@@ -106,11 +102,11 @@ function inMerchantWords(
           );
         if (/greater than 0/.test(error.message)) return fieldError("amount", "The amount must be more than 0.");
         if (/too large/.test(error.message)) return fieldError("amount", "That amount is too large.");
-        return fieldError("amount", FIELD_MESSAGES.amount?.(error.message) ?? sentence(error.message));
+        return fieldError("amount", FIELD_MESSAGES.amount?.(error.message) ?? asSentence(error.message));
       }
       if (/no longer accepts|does not serve/.test(error.message))
         return fieldError("tokenId", `${token.symbol} cannot take payments on this gateway any more. Choose another token.`);
-      return new AppError("VALIDATION_ERROR", sentence(error.message));
+      return new AppError("VALIDATION_ERROR", asSentence(error.message));
     default:
       return error;
   }

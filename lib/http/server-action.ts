@@ -4,8 +4,8 @@ import { type Db, getDb } from "../db";
 import type { User } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
+import { besideItsField } from "../sentences";
 import { nulPath } from "./body";
-import { besideItsField } from "./field-message";
 
 /**
  * What a dashboard server action answers: the data, or a message and per-field errors a form can

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { besideItsField } from "@/lib/http/field-message";
+import { asSentence, besideItsField } from "@/lib/sentences";
 
 describe("a dashboard field's refusal", () => {
   it("drops the API's field name, which the input's label already says, and reads as a sentence", () => {
@@ -14,5 +14,11 @@ describe("a dashboard field's refusal", () => {
     expect(besideItsField("amount", "The amount must be more than 0.")).toBe("The amount must be more than 0.");
     expect(besideItsField("toAddress", "amount and toAddress cannot both be empty")).toBe("Amount and toAddress cannot both be empty.");
     expect(besideItsField("title", "titled wrongly")).toBe("Titled wrongly.");
+  });
+
+  it("makes a lib message a sentence once: a capital, and a stop unless it has one", () => {
+    expect(asSentence("choose a package first")).toBe("Choose a package first.");
+    expect(asSentence("Is it paid?")).toBe("Is it paid?");
+    expect(asSentence(asSentence("already one."))).toBe("Already one.");
   });
 });

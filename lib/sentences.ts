@@ -5,6 +5,11 @@
 export function besideItsField(path: string, message: string): string {
   const field = path.split(".").at(-1) ?? path;
   const rest = message.startsWith(`${field} `) ? message.slice(field.length + 1) : message;
-  const sentence = rest.charAt(0).toUpperCase() + rest.slice(1);
-  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+  return asSentence(rest);
+}
+
+/** A lib message (lower case, no stop) as a sentence on a page. */
+export function asSentence(message: string): string {
+  const text = message.charAt(0).toUpperCase() + message.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
