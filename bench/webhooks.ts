@@ -90,7 +90,7 @@ async function main() {
         lastReceived = Date.now();
         latencies.push(lastReceived - committedAt.get(sessionId)!);
       });
-      await updateDomain(db, user.id, domain.id, { webhookUrl: receiver.url });
+      await updateDomain(db, user, domain.id, { webhookUrl: receiver.url });
       const sessions = [];
       for (let i = 0; i < PAYMENTS; i++) sessions.push(await createPaymentSession(db, key, { tokenId: token!.id, amount: "1" }, null));
 

@@ -2,6 +2,7 @@
 
 import { headers } from "next/headers";
 import { z } from "zod";
+import { renewDashboardSession } from "@/lib/auth/renew-session";
 import { AppError } from "@/lib/errors";
 import { clientIp } from "@/lib/http/client-ip";
 import { limiters } from "@/lib/http/rate-limit";
@@ -63,14 +64,23 @@ export async function startTwoFactorAction(): Promise<ActionResult<Enrolment>> {
   return runAction(z.object({}), {}, ({ db, user }) => startEnrolment(db, user));
 }
 
-/** Step 2: a code of that seed turns it on; the answer holds the recovery codes, shown this once. */
+/**
+ * Step 2: a code of that seed turns it on; the answer holds the recovery codes, shown this once.
+ * Every other session ends (a stolen cookie must not outlive the new factor); this one is renewed.
+ */
 export async function confirmTwoFactorAction(input: unknown): Promise<ActionResult<{ recoveryCodes: string[] }>> {
-  return runAction(codeSchema, input, async ({ db, user }, { code }) => ({ recoveryCodes: await confirmEnrolment(db, user, code) }));
+  return runAction(codeSchema, input, async ({ db, user }, { code }) => {
+    const recoveryCodes = await confirmEnrolment(db, user, code);
+    await renewDashboardSession(db, user.id);
+    return { recoveryCodes };
+  });
 }
 
+/** Turning it off needs a code and ends every other session too; this one is renewed. */
 export async function disableTwoFactorAction(input: unknown): Promise<ActionResult> {
   return runAction(codeSchema, input, async ({ db, user }, { code }) => {
     await disableTwoFactor(db, user, code);
+    await renewDashboardSession(db, user.id);
     return null;
   });
 }

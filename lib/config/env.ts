@@ -45,6 +45,28 @@ const rpcUrlList = optionalString.transform((value, ctx) => {
   return urls;
 });
 
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+const MAX_PAYOUT_CHANGE_DELAY = 30 * 86_400;
+
+/** Seconds ("86400") or a duration ("24h", "90m", "2d", "0"); 0 … 30 days. */
+const durationSeconds = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const match = /^(\d{1,9})\s*([smhd]?)$/i.exec(value);
+      const seconds = match ? Number(match[1]) * (DURATION_UNITS[(match[2] || "s").toLowerCase()] ?? 1) : Number.NaN;
+      if (!Number.isSafeInteger(seconds) || seconds > MAX_PAYOUT_CHANGE_DELAY) {
+        ctx.addIssue({ code: "custom", message: 'must be seconds or a duration such as "24h", "90m", "2d" (0 … 30 days)' });
+        return z.NEVER;
+      }
+      return seconds;
+    }),
+);
+
 export const envSchema = z.object({
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("development")),
   DATABASE_URL: optionalString.refine((value) => value === undefined || (/^postgres(ql)?:\/\//i.test(value) && URL.canParse(value)), {
@@ -72,6 +94,7 @@ export const envSchema = z.object({
   BSC_TESTNET_WS_URL: rpcUrlList,
   SESSION_TTL_SECONDS: intInRange(30, 7 * 24 * 3600),
   REFUND_CLAIM_TTL_SECONDS: intInRange(60, 365 * 24 * 3600),
+  PAYOUT_CHANGE_DELAY: durationSeconds,
   SCAN_INTERVAL_MS: intInRange(100, 3_600_000),
   CHECKOUT_REFRESH_MS: intInRange(250, 600_000),
   BEARER_TOKEN_TTL_SECONDS: intInRange(60, 30 * 24 * 3600),

@@ -47,6 +47,8 @@ export interface Config {
   sessionTtlSeconds: number;
   /** How long a refund's claim URL waits for the payer's address. */
   refundClaimTtlSeconds: number;
+  /** How long a new payout address waits before payments go to it (none while the domain has never been paid). */
+  payoutChangeDelaySeconds: number;
   scanIntervalMs: number;
   /** How often open checkout pages re-read their sessions without an announced change (NOTIFY brings a read forward). */
   checkoutRefreshMs: number;
@@ -141,6 +143,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     usingDevMnemonic: e.MASTER_MNEMONIC === undefined,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS ?? 900,
     refundClaimTtlSeconds: e.REFUND_CLAIM_TTL_SECONDS ?? 30 * 24 * 3600,
+    payoutChangeDelaySeconds: e.PAYOUT_CHANGE_DELAY ?? 24 * 3600,
     scanIntervalMs: e.SCAN_INTERVAL_MS ?? 1000,
     checkoutRefreshMs: e.CHECKOUT_REFRESH_MS ?? 1000,
     healthCacheMs: e.HEALTH_CACHE_MS ?? 2000,

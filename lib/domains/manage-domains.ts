@@ -5,11 +5,13 @@ import { assertNotServiceAddress } from "../chain/service-addresses";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { requireRow } from "../db/rows";
-import { type Domain, domains, type WebhookEndpoint, webhookEndpoints } from "../db/schema";
+import { type Domain, domains, type User, type WebhookEndpoint, webhookEndpoints } from "../db/schema";
 import { AppError } from "../errors";
-import { endpointOfDomain, syncEndpoint } from "../webhooks/endpoints";
+import { requireSecondFactor } from "../users/two-factor";
+import { endpointOfDomain, rotateSecret, syncEndpoint } from "../webhooks/endpoints";
 import { webhookUrlProblem } from "../webhooks/webhook-url";
 import { domainDeletionBlockers } from "./deletion-blockers";
+import { cancelPayoutChange, payoutInForce, pendingPayoutChange, requestPayoutChange, sameAddress } from "./payout-change";
 
 export const addDomainSchema = z.object({
   domain: z.string({ error: "domain must be a string (an origin URL such as https://shop.example.com)" }),
@@ -21,10 +23,14 @@ const webhookUrl = z
   .max(2000, { error: "webhookUrl is too long" })
   .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), { message: "webhookUrl must be an http(s) URL" });
 
+/** A current two-factor code: with two-factor on, a change of where money or events go needs one (DESIGN.md §21). */
+export const twoFactorCodeField = z.string({ error: "code must be a string" }).trim().max(32, { error: "code is too long" }).optional();
+
 export const updateDomainSchema = z
   .object({
     payoutAddress: addressSchema("payoutAddress").nullable().optional(),
     webhookUrl: webhookUrl.nullable().optional(),
+    code: twoFactorCodeField,
   })
   .refine((v) => v.payoutAddress !== undefined || v.webhookUrl !== undefined, {
     message: "send payoutAddress and/or webhookUrl (null clears one)",
@@ -38,17 +44,31 @@ export interface DomainView {
   /** Signs this domain's webhooks (Standard Webhooks "whsec_…"); shown to its owner while a webhookUrl is set. */
   webhookSecret: string | null;
   withdrawalAddress: string | null;
+  /** A payout address change waiting for its date (DESIGN.md §21); the owner may cancel it until then. */
+  pendingPayoutAddress: string | null;
+  /** When that change takes effect (null: none waiting). */
+  payoutChangeEffectiveAt: string | null;
+  payoutChangeRequestedAt: string | null;
   createdAt: string;
 }
 
-export function toDomainView(domain: Domain, endpoint: Pick<WebhookEndpoint, "secret" | "enabled"> | null = null): DomainView {
+export function toDomainView(
+  domain: Domain,
+  endpoint: Pick<WebhookEndpoint, "secret" | "enabled"> | null = null,
+  now = new Date(),
+): DomainView {
+  const pending = pendingPayoutChange(domain, now);
   return {
     domainId: domain.id,
     domain: domain.origin,
-    payoutAddress: domain.payoutAddress,
+    // By time, like the session insert: a change past its date is in force even before the job folds it.
+    payoutAddress: payoutInForce(domain, now),
     webhookUrl: domain.webhookUrl,
     webhookSecret: domain.webhookUrl && endpoint?.enabled ? endpoint.secret : null,
     withdrawalAddress: domain.withdrawalAddress,
+    pendingPayoutAddress: pending?.payoutAddress ?? null,
+    payoutChangeEffectiveAt: pending?.effectiveAt ?? null,
+    payoutChangeRequestedAt: pending?.requestedAt ?? null,
     createdAt: domain.createdAt.toISOString(),
   };
 }
@@ -79,28 +99,56 @@ export async function getOwnDomain(db: Db, userId: number, domainId: number): Pr
   return domain;
 }
 
+/**
+ * Changes a domain's payout address and/or webhook URL. With two-factor on, a real change of either
+ * needs a current code (a stolen session must not redirect money or events); a new payout address
+ * waits PAYOUT_CHANGE_DELAY once the domain has been paid (payout-change.ts).
+ */
 export async function updateDomain(
   db: Db,
-  userId: number,
+  user: User,
   domainId: number,
   changes: z.output<typeof updateDomainSchema>,
 ): Promise<DomainView> {
-  await getOwnDomain(db, userId, domainId);
-  await assertNotServiceAddress(db, changes.payoutAddress, "payoutAddress");
-  const problem = changes.webhookUrl ? webhookUrlProblem(changes.webhookUrl, getConfig().webhookAllowPrivate) : null;
+  const current = await getOwnDomain(db, user.id, domainId);
+  const { code, payoutAddress, webhookUrl } = changes;
+  const payoutChanges =
+    payoutAddress !== undefined &&
+    !sameAddress(payoutAddress, current.payoutAddress) &&
+    !(current.payoutChangeEffectiveAt && sameAddress(payoutAddress, current.pendingPayoutAddress));
+  const webhookChanges = webhookUrl !== undefined && webhookUrl !== current.webhookUrl;
+  if (payoutChanges || webhookChanges) await requireSecondFactor(db, user, code);
+  await assertNotServiceAddress(db, payoutAddress, "payoutAddress");
+  const problem = webhookUrl ? webhookUrlProblem(webhookUrl, getConfig().webhookAllowPrivate) : null;
   if (problem) throw new AppError("VALIDATION_ERROR", problem, [{ path: "webhookUrl", message: problem }]);
   return db.transaction(async (tx) => {
-    const updated = requireRow(
-      await tx
-        .update(domains)
-        .set({ ...changes, updatedAt: new Date() })
-        .where(eq(domains.id, domainId))
-        .returning(),
-      `update of domain ${domainId}`,
-    );
+    let updated = current;
+    if (webhookUrl !== undefined) {
+      updated = requireRow(
+        await tx.update(domains).set({ webhookUrl, updatedAt: new Date() }).where(eq(domains.id, domainId)).returning(),
+        `update of domain ${domainId}`,
+      );
+    }
+    // The endpoint first: a URL set in the same request receives the payout change's announcement.
     const endpoint = await syncEndpoint(tx, updated);
+    if (payoutAddress !== undefined) updated = await requestPayoutChange(tx, domainId, payoutAddress, user.id);
     return toDomainView(updated, endpoint);
   });
+}
+
+/** A new webhook signing secret (the old one signs too for 24 h); with two-factor on, needs a current code. */
+export async function rotateDomainWebhookSecret(db: Db, user: User, domainId: number, code: string | undefined) {
+  const domain = await getOwnDomain(db, user.id, domainId);
+  await requireSecondFactor(db, user, code);
+  const endpoint = await rotateSecret(db, domain);
+  return { domain, endpoint };
+}
+
+/** The owner withdraws a waiting payout address change (no code needed: it only makes things safer). */
+export async function cancelDomainPayoutChange(db: Db, userId: number, domainId: number): Promise<DomainView> {
+  await getOwnDomain(db, userId, domainId);
+  const domain = await cancelPayoutChange(db, domainId);
+  return toDomainView(domain, await endpointOfDomain(db, domain.id));
 }
 
 /**

@@ -8,6 +8,7 @@
 import { listNetworks } from "../chain/networks";
 import { lastReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
 import type { Db } from "../db";
+import { applyDuePayoutChanges } from "../domains/payout-change";
 import { errorText } from "../error-text";
 import { settleOpenTankTransactions } from "../forwarding/batched/tank-transactions";
 import { planFlaggedDeposits, type QueuedForward } from "../forwarding/forward-plan";
@@ -106,6 +107,9 @@ export async function scanRoundStep(
 }
 
 export async function expireDueStep(db: Db): Promise<number> {
+  // Payout changes past their date are folded here too (and announced): sessions already honour
+  // the date on their own (payout-change.ts), so only the record and its webhook wait for this.
+  await applyDuePayoutChanges(db);
   return expireDueSessions(db);
 }
 

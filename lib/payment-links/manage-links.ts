@@ -14,14 +14,18 @@ import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
 import { isAcceptedToken } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
+import { requireSecondFactorOf } from "../users/two-factor";
 import { type LinkStats, type PaymentLinkView, toLinkView } from "./link-view";
 import type { CreateLinkInput, UpdateLinkInput } from "./schemas";
 
 export async function createPaymentLink(db: Db, userId: number, input: CreateLinkInput): Promise<PaymentLinkView> {
   const token = await linkToken(db, userId, input.tokenId);
   const prices = linkPrices(input.amount ?? null, input.minAmount ?? null, token);
-  const domainId = input.domainId ?? (await firstDomain(db, userId));
+  const defaultDomain = await firstDomain(db, userId);
+  const domainId = input.domainId ?? defaultDomain;
   if (input.domainId !== undefined) await getOwnDomain(db, userId, input.domainId);
+  // Choosing where a link's money goes is a change of a payout target (DESIGN.md §21).
+  if (domainId !== defaultDomain) await requireSecondFactorOf(db, userId, input.code);
   const inserted = await db
     .insert(paymentLinks)
     .values({
@@ -66,6 +70,7 @@ export async function updatePaymentLink(db: Db, userId: number, linkId: number, 
         )
       : {};
   if (input.domainId !== undefined) await getOwnDomain(db, userId, input.domainId);
+  if (input.domainId !== undefined && input.domainId !== link.domainId) await requireSecondFactorOf(db, userId, input.code);
   await db.transaction(async (tx) => {
     if (input.tokenId !== undefined && input.tokenId !== link.tokenId) await assertTokenMayChange(tx, link, current);
     await tx

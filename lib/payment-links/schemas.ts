@@ -22,6 +22,12 @@ const linkFields = {
   domainId: positiveIntSchema("domainId").optional().meta({ description: "Whose wallet receives; default: the first domain." }),
   redirectUrl: redirectUrlSchema.nullable().optional(),
   active: z.boolean({ error: "active must be true or false" }).optional(),
+  code: z
+    .string({ error: "code must be a string" })
+    .trim()
+    .max(32, { error: "code is too long" })
+    .optional()
+    .meta({ description: "A current two-factor code: needed, with two-factor on, to give domainId (whose payout address receives)." }),
 };
 
 export const createLinkSchema = z.object(linkFields).meta({ id: "CreatePaymentLinkRequest" });

@@ -4,6 +4,7 @@ import { requestDb } from "../db/client";
 import { preparedSql } from "../db/prepared";
 import { rowsOf } from "../db/rows";
 import { domains, type NewPaymentSession, paymentSessions, plans, sessionUsage, subscriptions } from "../db/schema";
+import { payoutAddressInForce } from "../domains/payout-change";
 import { AppError } from "../errors";
 import { noPackageError, quotaUsedUpError, usagePeriod } from "../packages/current-package";
 
@@ -27,7 +28,8 @@ export interface SessionRules {
  * - the domain (DESIGN.md §5): `domainId` if given, else the domain of the `Origin` header, else
  *   the user's first domain; a browser call from an origin the user has not whitelisted is refused
  *   even with a valid domainId;
- * - the forward target: `merchantWallet`, else the domain's payout address, else its withdrawal wallet;
+ * - the forward target: `merchantWallet`, else the domain's payout address in force at `now` (a
+ *   requested change counts only from its effective date: payout-change.ts), else its withdrawal wallet;
  * - the package: an active subscription, and this month's quota counted by a conditional upsert
  *   (the row lock makes concurrent creates unable to overrun it; it rolls back with the statement).
  *
@@ -92,7 +94,7 @@ function buildStatement(fields: (keyof SessionValues)[]): SQL {
   const merchantWallet = fields.includes("merchantWallet") ? param("v_merchantWallet", "text") : sql`null::text`;
   return sql`
     with owned as (
-      select ${domains.id} as id, ${domains.origin} as origin, ${domains.payoutAddress} as payout_address, ${domains.withdrawalAddress} as withdrawal_address
+      select ${domains.id} as id, ${domains.origin} as origin, ${payoutAddressInForce(now)} as payout_address, ${domains.withdrawalAddress} as withdrawal_address
       from ${domains}
       where ${domains.userId} = ${userId} and ${domains.deletedAt} is null
     ),

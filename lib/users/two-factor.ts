@@ -2,12 +2,14 @@
  * Optional two-factor sign-in with an authenticator app (DESIGN.md §18). Enrolment shows a seed
  * (QR code and text) and turns on only once a code from it is entered; it hands out 10 recovery
  * codes, each usable once instead of the app. With it on, sign-in (dashboard and bearer token),
- * dashboard withdrawals and API-key creation ask for a current code. Wrong codes count as failed
+ * dashboard withdrawals, refunds, API-key creation and every change of where money or events go
+ * (payout address, a link's domain, webhook URL and secret) ask for a current code. Turning it on
+ * or off ends every other session. Wrong codes count as failed
  * sign-ins of the account (sign-in-throttle.ts): 10 in 15 minutes and it waits.
  */
 
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import { seal, unseal } from "../auth/secret-box";
 import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "../auth/sign-in-throttle";
@@ -70,6 +72,9 @@ export async function confirmEnrolment(db: Db, user: User, code: string): Promis
         totpPendingSecret: null,
         totpEnabledAt: new Date(),
         totpLastStep: step,
+        // Every other session and bearer token ends (one stolen before must not outlive the new
+        // factor); the dashboard action renews the caller's own cookie.
+        tokenVersion: sql`${users.tokenVersion} + 1`,
         updatedAt: new Date(),
       })
       .where(and(eq(users.id, user.id), isNull(users.totpEnabledAt)))
@@ -79,13 +84,20 @@ export async function confirmEnrolment(db: Db, user: User, code: string): Promis
   });
 }
 
-/** Turns it off; needs a current code or a recovery code. */
+/** Turns it off; needs a current code or a recovery code. Every other session ends too (DESIGN.md §21). */
 export async function disableTwoFactor(db: Db, user: User, code: string): Promise<void> {
   await verifySecondFactor(db, user, code, { allowRecoveryCode: true });
   await db.transaction(async (tx) => {
     await tx
       .update(users)
-      .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, updatedAt: new Date() })
+      .set({
+        totpSecret: null,
+        totpPendingSecret: null,
+        totpEnabledAt: null,
+        totpLastStep: null,
+        tokenVersion: sql`${users.tokenVersion} + 1`,
+        updatedAt: new Date(),
+      })
       .where(eq(users.id, user.id));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
   });
@@ -105,6 +117,13 @@ export async function requireSecondFactor(db: Db, user: User, code: string | und
   if (!user.totpEnabledAt) return;
   if (!code) throw codeError("enter the current code from your authenticator app: two-factor authentication is on");
   await verifySecondFactor(db, user, code, { allowRecoveryCode: false });
+}
+
+/** requireSecondFactor for a caller that holds only the user's id. */
+export async function requireSecondFactorOf(db: Db, userId: number, code: string | undefined): Promise<void> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new AppError("UNAUTHORIZED", "sign in again");
+  await requireSecondFactor(db, user, code);
 }
 
 /**

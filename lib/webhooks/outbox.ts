@@ -14,6 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "refund.created",
   "refund.completed",
   "refund.failed",
+  "domain.payout_changed",
   "ping",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

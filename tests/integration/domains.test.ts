@@ -32,6 +32,9 @@ describe("domains", () => {
       webhookUrl: null,
       webhookSecret: null,
       withdrawalAddress: keyRingFor(TEST_MNEMONIC).withdrawalAddress(domainId),
+      pendingPayoutAddress: null,
+      payoutChangeEffectiveAt: null,
+      payoutChangeRequestedAt: null,
       createdAt: expect.any(String),
     });
     const listed = await call(list, { headers: auth });

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { addDomain } from "@/lib/domains/add-domain";
 import {
   addDomainSchema,
+  cancelDomainPayoutChange,
   type DomainView,
   deleteDomain,
   toDomainView,
@@ -23,16 +24,27 @@ export async function addDomainAction(input: unknown): Promise<ActionResult<Doma
   return result;
 }
 
-/** The API's PATCH: payoutAddress and/or webhookUrl; empty text clears one. */
+/** The API's PATCH: payoutAddress and/or webhookUrl; empty text clears one; `code` with two-factor on. */
 export async function updateDomainAction(
   domainId: number,
-  changes: { payoutAddress?: string; webhookUrl?: string },
+  changes: { payoutAddress?: string; webhookUrl?: string; code?: string },
 ): Promise<ActionResult<DomainView>> {
   const blankToNull = (v: string | undefined) => (v === undefined ? undefined : v.trim() === "" ? null : v.trim());
-  const body = { payoutAddress: blankToNull(changes.payoutAddress), webhookUrl: blankToNull(changes.webhookUrl) };
+  const body = {
+    payoutAddress: blankToNull(changes.payoutAddress),
+    webhookUrl: blankToNull(changes.webhookUrl),
+    code: changes.code?.trim() || undefined,
+  };
   const result = await runAction(idSchema.and(updateDomainSchema), { domainId, ...body }, ({ db, user }, { domainId: id, ...rest }) =>
-    updateDomain(db, user.id, id, rest),
+    updateDomain(db, user, id, rest),
   );
+  revalidatePath("/dashboard/domains");
+  return result;
+}
+
+/** The API's DELETE …/payout-change: withdraws a waiting payout address change (no code needed). */
+export async function cancelPayoutChangeAction(domainId: number): Promise<ActionResult<DomainView>> {
+  const result = await runAction(idSchema, { domainId }, ({ db, user }, { domainId: id }) => cancelDomainPayoutChange(db, user.id, id));
   revalidatePath("/dashboard/domains");
   return result;
 }

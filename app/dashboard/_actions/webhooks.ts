@@ -7,11 +7,10 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { webhookRefusalInMerchantWords } from "@/lib/dashboard/webhooks";
-import { getOwnDomain } from "@/lib/domains/manage-domains";
+import { getOwnDomain, rotateDomainWebhookSecret, twoFactorCodeField } from "@/lib/domains/manage-domains";
 import { limiters } from "@/lib/http/rate-limit";
 import { type ActionResult, runAction } from "@/lib/http/server-action";
 import { type DeliveryView, queuePing, redeliver } from "@/lib/webhooks/deliveries";
-import { rotateSecret } from "@/lib/webhooks/endpoints";
 
 const domainIdSchema = z.object({ domainId: z.coerce.number().int().positive() });
 const deliveryIdSchema = z.object({ deliveryId: z.coerce.number().int().positive() });
@@ -29,11 +28,14 @@ export async function sendTestEventAction(domainId: number): Promise<ActionResul
   return inMerchantWords(result);
 }
 
+/** A new signing secret; `code` with two-factor on (a stolen session must not learn or replace it). */
 export async function rotateWebhookSecretAction(
   domainId: number,
+  code?: string,
 ): Promise<ActionResult<{ webhookSecret: string; previousSecretExpiresAt: string | null }>> {
-  const result = await runAction(domainIdSchema, { domainId }, async ({ db, user }, data) => {
-    const endpoint = await rotateSecret(db, await getOwnDomain(db, user.id, data.domainId));
+  const input = { domainId, code: code?.trim() || undefined };
+  const result = await runAction(domainIdSchema.extend({ code: twoFactorCodeField }), input, async ({ db, user }, data) => {
+    const { endpoint } = await rotateDomainWebhookSecret(db, user, data.domainId, data.code);
     return { webhookSecret: endpoint.secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null };
   });
   revalidatePath("/dashboard/domains");

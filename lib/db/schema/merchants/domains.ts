@@ -17,7 +17,18 @@ export const domains = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** Normalised origin: scheme://host[:port], lower case, no default port, no path. */
     origin: text("origin").notNull(),
+    /** Where this domain's payments are forwarded now; a requested change waits in the pending_payout_* columns. */
     payoutAddress: text("payout_address"),
+    /**
+     * A requested payout change not in force yet (DESIGN.md §21): it takes effect at
+     * payout_change_effective_at (null: no change pending). The address may be null (back to the
+     * withdrawal wallet). Read the address in force only through lib/domains/payout-address.ts.
+     */
+    pendingPayoutAddress: text("pending_payout_address"),
+    payoutChangeRequestedAt: timestamptz("payout_change_requested_at"),
+    payoutChangeEffectiveAt: timestamptz("payout_change_effective_at"),
+    /** The user whose session asked for it. */
+    payoutChangeRequestedBy: integer("payout_change_requested_by"),
     webhookUrl: text("webhook_url"),
     /** Checksummed address of the domain's withdrawal wallet, stored for lookups and display. */
     withdrawalAddress: text("withdrawal_address"),
@@ -30,6 +41,8 @@ export const domains = pgTable(
     index("domains_user_idx").on(t.userId, t.id),
     // "Is this address one of our withdrawal wallets?" (no forwarding chains)
     index("domains_withdrawal_address_idx").on(t.withdrawalAddress),
+    // The job that applies due payout changes reads only the domains with one pending.
+    index("domains_payout_change_due_idx").on(t.payoutChangeEffectiveAt).where(sql`${t.payoutChangeEffectiveAt} is not null`),
   ],
 );
 

@@ -1,12 +1,17 @@
-import { getOwnDomain, toDomainView } from "@/lib/domains/manage-domains";
+import { z } from "zod";
+import { rotateDomainWebhookSecret, toDomainView, twoFactorCodeField } from "@/lib/domains/manage-domains";
+import { readJson } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { withUser } from "@/lib/http/handlers";
 import { parseIntegerId } from "@/lib/http/params";
-import { rotateSecret } from "@/lib/webhooks/endpoints";
 
-/** POST /api/user/domains/:id/webhook-secret → the domain view with a new webhookSecret (the old one signs too for 24 h). */
-export const POST = withUser(async ({ db, user, params }) => {
-  const domain = await getOwnDomain(db, user.id, parseIntegerId(params.id, "domainId"));
-  const endpoint = await rotateSecret(db, domain);
+/**
+ * POST /api/user/domains/:id/webhook-secret {code?} → the domain view with a new webhookSecret (the
+ * old one signs too for 24 h); `code` (two-factor) when it is on.
+ */
+export const POST = withUser(async ({ req, db, user, params }) => {
+  const domainId = parseIntegerId(params.id, "domainId");
+  const { code } = await readJson(req, z.object({ code: twoFactorCodeField }));
+  const { domain, endpoint } = await rotateDomainWebhookSecret(db, user, domainId, code);
   return ok({ ...toDomainView(domain, endpoint), previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null });
 });

@@ -1,0 +1,12 @@
+import { cancelDomainPayoutChange } from "@/lib/domains/manage-domains";
+import { ok } from "@/lib/http/envelope";
+import { withUser } from "@/lib/http/handlers";
+import { parseIntegerId } from "@/lib/http/params";
+
+/**
+ * DELETE /api/user/domains/:id/payout-change → the domain view: a payout address change still
+ * waiting for its date is withdrawn (no two-factor code: cancelling only makes things safer).
+ */
+export const DELETE = withUser(async ({ db, user, params }) =>
+  ok(await cancelDomainPayoutChange(db, user.id, parseIntegerId(params.id, "domainId"))),
+);
