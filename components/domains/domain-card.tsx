@@ -7,6 +7,7 @@ import type { Page } from "@/lib/pagination";
 import type { DeliveryView } from "@/lib/webhooks/deliveries";
 import type { DeliveriesSelection } from "./deliveries-query";
 import { DomainSettings } from "./domain-settings";
+import { PendingPayoutChange } from "./pending-payout-change";
 import { WebhookSection } from "./webhook-section";
 import { type WalletBalance, WithdrawalWallet } from "./withdrawal-wallet";
 
@@ -15,8 +16,11 @@ export function DomainCard({
   domain: d,
   balances,
   webhooks,
+  twoFactor = false,
 }: {
   domain: DomainView;
+  /** The account has two-factor on: changes ask for a code. */
+  twoFactor?: boolean;
   balances: WalletBalance[];
   webhooks: { summary: WebhookSummary; deliveries: Page<DeliveryView> | null; selection: DeliveriesSelection };
 }) {
@@ -36,19 +40,25 @@ export function DomainCard({
         <CardDescription>Added {formatDate(d.createdAt)}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6 md:grid-cols-[1fr_16rem]">
-        {/* Keyed by the saved values: a change made elsewhere (API, another tab) resets the form to it. */}
-        <DomainSettings
-          key={`${d.payoutAddress}|${d.webhookUrl}`}
-          domainId={d.domainId}
-          domain={d.domain}
-          payoutAddress={d.payoutAddress}
-          webhookUrl={d.webhookUrl}
-        />
+        <div className="grid content-start gap-4">
+          {d.payoutChangeEffectiveAt && (
+            <PendingPayoutChange domainId={d.domainId} address={d.pendingPayoutAddress} effectiveAt={d.payoutChangeEffectiveAt} />
+          )}
+          {/* Keyed by the saved values: a change made elsewhere (API, another tab) resets the form to it. */}
+          <DomainSettings
+            key={`${d.payoutAddress}|${d.webhookUrl}|${d.payoutChangeEffectiveAt}`}
+            domainId={d.domainId}
+            domain={d.domain}
+            payoutAddress={d.payoutAddress}
+            webhookUrl={d.webhookUrl}
+            twoFactor={twoFactor}
+          />
+        </div>
         {/* biome-ignore lint/style/noNonNullAssertion: addDomain sets the wallet in the transaction that inserts the row */}
         <WithdrawalWallet domain={d.domain} address={d.withdrawalAddress!} balances={balances} />
       </CardContent>
       <CardContent className="border-t pt-5">
-        <WebhookSection domain={d} {...webhooks} />
+        <WebhookSection domain={d} twoFactor={twoFactor} {...webhooks} />
       </CardContent>
     </Card>
   );

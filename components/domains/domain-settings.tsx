@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { deleteDomainAction, updateDomainAction } from "@/app/dashboard/_actions/domains";
+import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -20,34 +21,52 @@ import { Button, buttonVariants } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 
-/** Payout address and webhook URL of one domain (empty clears), and its removal. */
+/**
+ * Payout address and webhook URL of one domain (empty clears), and its removal. `twoFactor`: the
+ * account has two-factor on, so a change asks for a current code. A new payout address of a domain
+ * already paid waits (PAYOUT_CHANGE_DELAY): the toast says so and the card shows the waiting change.
+ */
 export function DomainSettings({
   domainId,
   domain,
   payoutAddress,
   webhookUrl,
+  twoFactor = false,
 }: {
   domainId: number;
   domain: string;
   payoutAddress: string | null;
   webhookUrl: string | null;
+  twoFactor?: boolean;
 }) {
   const router = useRouter();
   const [payout, setPayout] = useState(payoutAddress ?? "");
   const [webhook, setWebhook] = useState(webhookUrl ?? "");
+  const [code, setCode] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [pending, start] = useTransition();
-  const dirty = payout !== (payoutAddress ?? "") || webhook !== (webhookUrl ?? "");
+  const payoutDirty = payout.trim() !== (payoutAddress ?? "");
+  const webhookDirty = webhook.trim() !== (webhookUrl ?? "");
+  const dirty = payoutDirty || webhookDirty;
   const save = () =>
     start(async () => {
-      const result = await updateDomainAction(domainId, { payoutAddress: payout, webhookUrl: webhook });
+      // Only what changed: an unchanged field is no change to confirm.
+      const result = await updateDomainAction(domainId, {
+        ...(payoutDirty ? { payoutAddress: payout } : {}),
+        ...(webhookDirty ? { webhookUrl: webhook } : {}),
+        ...(twoFactor ? { code } : {}),
+      });
+      setCode("");
       if (!result.ok) {
         setErrors(result.fieldErrors ?? { form: result.error });
         toast.error("Not saved", { description: result.error });
         return;
       }
       setErrors({});
-      toast.success("Domain saved");
+      const waits = result.data.payoutChangeEffectiveAt !== null && payoutDirty;
+      toast.success(waits ? "Payout address change requested" : "Domain saved", {
+        description: waits ? "It takes effect after the waiting period shown on the card; you can cancel it until then." : undefined,
+      });
       router.refresh();
     });
   const remove = () =>
@@ -98,8 +117,9 @@ export function DomainSettings({
           />
         )}
       </Field>
+      {twoFactor && dirty && <TwoFactorCodeField value={code} onChange={setCode} error={errors.code} required />}
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <Button type="submit" disabled={pending || !dirty}>
+        <Button type="submit" disabled={pending || !dirty || (twoFactor && !code.trim())}>
           {pending && <Loader2 className="animate-spin" aria-hidden />} Save changes
         </Button>
         <AlertDialog>

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { rotateWebhookSecretAction } from "@/app/dashboard/_actions/webhooks";
+import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { formatDateTime } from "@/components/dashboard/format";
 import {
@@ -31,18 +32,23 @@ export function WebhookSecret({
   domain,
   secret,
   previousSecretExpiresAt,
+  twoFactor = false,
 }: {
   domainId: number;
   domain: string;
   secret: string;
   previousSecretExpiresAt: string | null;
+  /** Two-factor is on: a rotation asks for a current code. */
+  twoFactor?: boolean;
 }) {
   const router = useRouter();
   const [revealed, setRevealed] = useState(false);
+  const [code, setCode] = useState("");
   const [pending, start] = useTransition();
   const rotate = () =>
     start(async () => {
-      const result = await rotateWebhookSecretAction(domainId);
+      const result = await rotateWebhookSecretAction(domainId, twoFactor ? code : undefined);
+      setCode("");
       if (!result.ok) {
         toast.error("Secret not rotated", { description: result.error });
         return;
@@ -93,9 +99,10 @@ export function WebhookSecret({
                 so your receiver keeps verifying while you deploy the new secret. After that, only the new one works.
               </AlertDialogDescription>
             </AlertDialogHeader>
+            {twoFactor && <TwoFactorCodeField value={code} onChange={setCode} required />}
             <AlertDialogFooter>
               <AlertDialogCancel>Keep the current one</AlertDialogCancel>
-              <AlertDialogAction className={buttonVariants()} onClick={rotate}>
+              <AlertDialogAction className={buttonVariants()} onClick={rotate} disabled={twoFactor && !code.trim()}>
                 Rotate secret
               </AlertDialogAction>
             </AlertDialogFooter>

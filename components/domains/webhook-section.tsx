@@ -22,8 +22,10 @@ export function WebhookSection({
   summary,
   deliveries,
   selection,
+  twoFactor = false,
 }: {
   domain: DomainView;
+  twoFactor?: boolean;
   summary: WebhookSummary;
   deliveries: Page<DeliveryView> | null;
   selection: DeliveriesSelection;
@@ -65,6 +67,7 @@ export function WebhookSection({
             domain={domain.domain}
             secret={domain.webhookSecret}
             previousSecretExpiresAt={summary.previousSecretExpiresAt}
+            twoFactor={twoFactor}
           />
           {/* grid-cols-1 (minmax 0) lets the table scroll inside the card instead of widening the page. */}
           <div className="grid grid-cols-1 gap-3">

@@ -4,6 +4,7 @@ import { Loader2, Plus, Save } from "lucide-react";
 import Link from "next/link";
 import { useState, useTransition } from "react";
 import { createLinkAction, updateLinkAction } from "@/app/dashboard/_actions/payment-links";
+import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
@@ -23,7 +24,7 @@ const FIXES: Record<string, { href: string; label: string }> = {
 
 type Pricing = "fixed" | "open";
 
-const FIELDS = ["title", "description", "tokenId", "amount", "minAmount", "domainId", "redirectUrl"];
+const FIELDS = ["title", "description", "tokenId", "amount", "minAmount", "domainId", "redirectUrl", "code"];
 
 /**
  * A payment link's fields. New (`link` absent): everything, token and domain included. Edit: the
@@ -35,8 +36,11 @@ export function LinkForm({
   tokens = [],
   domains = [],
   blocked = false,
+  twoFactor = false,
   onSaved,
 }: {
+  /** Two-factor is on: a domain other than the first (where the money goes) asks for a code. */
+  twoFactor?: boolean;
   link?: PaymentLinkView;
   tokens?: (Option & { symbol: string; decimals: number })[];
   domains?: Option[];
@@ -54,14 +58,17 @@ export function LinkForm({
   const [pricing, setPricing] = useState<Pricing>(link && link.amount === null ? "open" : "fixed");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<{ message: string; fix?: { href: string; label: string } } | null>(null);
+  const [code, setCode] = useState("");
   const [pending, start] = useTransition();
+  // The first domain is the default of every link; choosing another one is a change of payout target.
+  const needsCode = twoFactor && !link && domains.length > 1 && values.domainId !== String(domains[0]?.id ?? "");
   const set = (field: keyof typeof values) => (e: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [field]: e.target.value }));
     const cleared = field === "price" ? ["amount", "minAmount"] : [field];
     setErrors((prev) => Object.fromEntries(Object.entries(prev).filter(([f]) => !cleared.includes(f))));
   };
   const symbol = link?.token ?? tokens.find((t) => String(t.id) === values.tokenId)?.symbol ?? "";
-  const missing = !values.title.trim() || !values.price.trim() || (!link && !values.tokenId);
+  const missing = !values.title.trim() || !values.price.trim() || (!link && !values.tokenId) || (needsCode && !code.trim());
   const priceError = errors.amount ?? errors.minAmount;
 
   const submit = () =>
@@ -85,7 +92,9 @@ export function LinkForm({
             ...(values.description.trim() ? { description: values.description.trim() } : {}),
             ...(values.redirectUrl.trim() ? { redirectUrl: values.redirectUrl.trim() } : {}),
             ...(domains.length > 1 ? { domainId: Number(values.domainId) } : {}),
+            ...(needsCode ? { code: code.trim() } : {}),
           });
+      setCode("");
       if (!result.ok) {
         // lib's messages name their field first ("minAmount must be…"): shown under it without the name.
         const named = FIELDS.find((f) => result.error.startsWith(`${f} `));
@@ -151,6 +160,7 @@ export function LinkForm({
             )}
           </Field>
         )}
+        {needsCode && <TwoFactorCodeField value={code} onChange={setCode} error={errors.code} required />}
         <fieldset className="grid gap-2 sm:col-span-2">
           <legend className="mb-1.5 text-sm font-medium">Price</legend>
           <div className="grid gap-2 sm:grid-cols-2">

@@ -46,7 +46,7 @@ export default async function DomainsPage({ searchParams }: { searchParams: Prom
           />
         )}
         {cards.map((card) => (
-          <DomainCard key={card.domain.domainId} {...card} />
+          <DomainCard key={card.domain.domainId} {...card} twoFactor={user.totpEnabledAt !== null} />
         ))}
       </div>
       <RefreshWhilePending dueKey={dueKey(cards.flatMap((c) => c.webhooks.deliveries?.items ?? []))} />

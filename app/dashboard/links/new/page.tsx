@@ -34,6 +34,7 @@ export default async function NewPaymentLinkPage() {
               decimals: t.decimals,
             }))}
             domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))}
+            twoFactor={user.totpEnabledAt !== null}
           />
         </CardContent>
       </Card>
