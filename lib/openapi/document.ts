@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { createDocument } from "zod-openapi";
 import { createApiKeySchema } from "../api-keys/manage-api-keys";
-import { addDomainSchema, updateDomainSchema } from "../domains/manage-domains";
+import { addDomainSchema, twoFactorCodeField, updateDomainSchema } from "../domains/manage-domains";
 import { choosePlanSchema } from "../packages/current-package";
 import {
   cancelResponseSchema,
@@ -194,6 +194,8 @@ function build() {
         patch: {
           ...user,
           summary: "Set the payout address or webhook URL",
+          description:
+            "With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). A new payoutAddress of a domain that has received a payment takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. A domain never paid changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.",
           requestParams: { path: z.object({ id: z.string() }) },
           requestBody: json(updateDomainSchema),
           responses: { "200": { description: "OK" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },
@@ -203,11 +205,23 @@ function build() {
         post: {
           ...user,
           summary: "Rotate the webhook signing secret (the old one keeps signing, as a second signature, for 24 h)",
+          description: "With two-factor sign-in on, the body needs `code` (the app's current code): `{code}`.",
           requestParams: { path: z.object({ id: z.string() }) },
+          requestBody: json(z.object({ code: twoFactorCodeField })),
           responses: {
             "200": { description: "The domain view with the new webhookSecret" },
             ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"),
           },
+        },
+      },
+      "/api/user/domains/{id}/payout-change": {
+        delete: {
+          ...user,
+          summary: "Cancel a payout address change still waiting for its date (no two-factor code needed)",
+          description:
+            "The pending change is dropped and domain.payout_changed (status cancelled) is sent; payoutAddress stays as it is. Nothing waiting (or the change already took effect) → 400.",
+          requestParams: { path: z.object({ id: z.string() }) },
+          responses: { "200": { description: "The domain view" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },
         },
       },
       "/api/user/domains/{id}/webhook-test": {

@@ -1,6 +1,7 @@
 import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import { totpCode, totpStep } from "../../lib/auth/totp";
-import { expectAccessible, screenshot, signUp, watchConsole } from "./helpers/pages";
+import { apiMerchant, payDirectly } from "./helpers/merchant";
+import { captureBothThemes, expectAccessible, screenshot, signIn, signUp, watchConsole } from "./helpers/pages";
 
 /**
  * Two-factor sign-in from the merchant's side (issue 21 #8): set up in Settings (scan or type the
@@ -102,5 +103,53 @@ test("a merchant turns on two-factor sign-in, then signs in and creates a key wi
   await expect(login.getByTestId("new-api-key")).toContainText("bscp_live_");
   for (const l of [logs, loginLogs]) l.assertClean();
   await other.close();
+  await context.close();
+});
+
+test("with two-factor on, a new payout address of a paid domain asks for a code, waits, and can be cancelled", async ({
+  browser,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  // A paid domain: a payment completed to it (a domain never paid changes at once).
+  const merchant = await apiMerchant(request, ["https://paid-shop.example"]);
+  const session = await merchant.createPayment("2");
+  await payDirectly(session.depositAddress, "2");
+  await expect.poll(async () => (await merchant.status(session.sessionId)).status, { timeout: 20_000 }).toBe("completed");
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const logs = watchConsole(page);
+  await signIn(page, merchant.email, merchant.password);
+  await page.goto("/dashboard/settings");
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  const secret = (await page.getByTestId("totp-secret").innerText()).replace(/\s/g, "");
+  const step = totpStep();
+  await page.getByLabel("Code from the app").fill(totpCode(secret, step - 1));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await page.getByRole("button", { name: "I have stored them" }).click();
+  // This browser stays signed in (its cookie was renewed); every other session ended.
+  await expect(page.getByText("of 10 recovery codes left")).toBeVisible();
+
+  await page.goto("/dashboard/domains");
+  const card = page.locator('[data-domain="https://paid-shop.example"]');
+  const address = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
+  await card.getByLabel("Payout address").fill(address);
+  const save = card.getByRole("button", { name: "Save changes" });
+  await expect(card.getByLabel("Two-factor code")).toBeVisible();
+  await expect(save).toBeDisabled(); // until the code is typed
+  await card.getByLabel("Two-factor code").fill(totpCode(secret, step));
+  await save.click();
+  const notice = card.getByTestId("pending-payout-change");
+  await expect(notice).toContainText(`Payout address changes to ${address} on`);
+  await expect(card.getByLabel("Payout address")).toHaveValue(""); // still the withdrawal wallet until then
+  await captureBothThemes(page, testInfo, "payout-change-pending", { axeOnPhone: true });
+
+  await notice.getByRole("button", { name: "Cancel change" }).click();
+  await expect(notice).toHaveCount(0);
+  const listed = await (await request.get("/api/user/domains", { headers: merchant.headers })).json();
+  // The bearer token from before two-factor was turned on is revoked too.
+  expect(listed.error?.code).toBe("UNAUTHORIZED");
+  logs.assertClean();
   await context.close();
 });
