@@ -6,10 +6,10 @@
  * (`payoutAddressInForce`, used by the session insert) honours the pending change by time. The
  * schedule folds a due change into payout_address (`applyDuePayoutChanges`), but nothing depends on
  * it running on time: the time rule alone decides. The owner sees the change and may cancel it
- * until then. No delay while neither this domain nor an earlier one of the same origin (deleted and
- * added again) ever received a payment: there is nothing to redirect yet.
+ * until then. No delay while neither this domain nor a deleted one of the merchant ever received a
+ * payment: there is nothing to redirect yet.
  */
-import { and, eq, inArray, isNotNull, lte, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { requireRow } from "../db/rows";
@@ -100,17 +100,22 @@ async function applyOne(tx: Db, domain: Domain, now: Date): Promise<Domain> {
   return applied;
 }
 
-/** Has a transfer ever reached a session of this domain, or of an earlier domain of the same origin? */
+/**
+ * Has a transfer ever reached a session of this domain, or of a deleted domain of the merchant?
+ * The deleted ones count because deleting the paid domain and adding one (the same origin, or
+ * another that becomes the first domain, which sessions without domainId or Origin use) must not
+ * skip the delay.
+ */
 async function everPaid(tx: Db, domain: Domain): Promise<boolean> {
-  const sameOrigin = tx
+  const counted = tx
     .select({ id: domains.id })
     .from(domains)
-    .where(and(eq(domains.userId, domain.userId), eq(domains.origin, domain.origin)));
+    .where(and(eq(domains.userId, domain.userId), or(eq(domains.id, domain.id), isNotNull(domains.deletedAt))));
   const [paid] = await tx
     .select({ id: deposits.id })
     .from(deposits)
     .innerJoin(paymentSessions, eq(paymentSessions.id, deposits.sessionId))
-    .where(inArray(paymentSessions.domainId, sameOrigin))
+    .where(inArray(paymentSessions.domainId, counted))
     .limit(1);
   return paid !== undefined;
 }

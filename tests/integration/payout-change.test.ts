@@ -3,7 +3,7 @@ import { encode } from "next-auth/jwt";
 import { type Address, parseUnits } from "viem";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DELETE as cancelChange } from "@/app/api/user/domains/[id]/payout-change/route";
-import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
+import { DELETE as deleteDomain, PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as rotateSecret } from "@/app/api/user/domains/[id]/webhook-secret/route";
 import { POST as addDomain, GET as listDomains } from "@/app/api/user/domains/route";
 import { PATCH as patchLink } from "@/app/api/user/payment-links/[id]/route";
@@ -240,6 +240,31 @@ describe("a new payout address of a paid domain waits PAYOUT_CHANGE_DELAY", () =
     const [row] = await db().select().from(domains).where(eq(domains.id, merchant.domainId));
     expect(row).toMatchObject({ payoutAddress: THIEF, pendingPayoutAddress: null, payoutChangeEffectiveAt: null });
     expect((await payoutEvents(merchant.domainId)).map((e) => e.status)).toEqual(["applied", "pending", "applied"]);
+  });
+
+  it.each([
+    ["the same origin", "https://again.example.com"],
+    ["another origin, which becomes the first domain", "https://elsewhere.example.com"],
+  ])("keeps the delay when the paid domain is deleted and one is added again (%s)", async (_, origin) => {
+    const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc", domain: "https://again.example.com" });
+    await patch(merchant, merchant.auth, { payoutAddress: OLD });
+    await pay(merchant, "1");
+    const removed = await call(deleteDomain, { method: "DELETE", headers: merchant.auth, params: { id: String(merchant.domainId) } });
+    expect(removed.status).toBe(200);
+    const added = await call(addDomain, { method: "POST", headers: merchant.auth, body: { domain: origin } });
+    const fresh = { ...merchant, domainId: added.body.data.domainId as number };
+    const changed = await patch(fresh, merchant.auth, { payoutAddress: THIEF });
+    expect(changed.body.data).toMatchObject({ payoutAddress: null, pendingPayoutAddress: THIEF });
+  });
+
+  it("changes a second shop's domain, added beside the paid one, at once (the paid one stays the first domain)", async () => {
+    const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc", domain: "https://first.example.com" });
+    await patch(merchant, merchant.auth, { payoutAddress: OLD });
+    await pay(merchant, "1");
+    const beside = await call(addDomain, { method: "POST", headers: merchant.auth, body: { domain: "https://beside.example.com" } });
+    const second = await patch({ ...merchant, domainId: beside.body.data.domainId }, merchant.auth, { payoutAddress: THIEF });
+    expect(second.body.data).toMatchObject({ payoutAddress: THIEF, pendingPayoutAddress: null });
+    expect(await pay(merchant, "1")).toBe(OLD); // a session without domainId or Origin: the first domain
   });
 
   it("changes at once with PAYOUT_CHANGE_DELAY=0, and parses seconds or a duration", async () => {
