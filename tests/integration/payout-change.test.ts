@@ -26,9 +26,7 @@ import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { bearer, call, SITE } from "../helpers/http";
 
-vi.hoisted(() => {
-  process.env.INNGEST_DEV = "1";
-});
+vi.hoisted(() => void (process.env.INNGEST_DEV = "1"));
 
 /**
  * Issue 32 #1 (DESIGN.md §21): a stolen session must not redirect later payments. With two-factor
