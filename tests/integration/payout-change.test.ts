@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { type Address, parseUnits } from "viem";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DELETE as cancelChange } from "@/app/api/user/domains/[id]/payout-change/route";
 import { DELETE as deleteDomain, PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as rotateSecret } from "@/app/api/user/domains/[id]/webhook-secret/route";
@@ -25,8 +25,6 @@ import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { bearer, call, SITE } from "../helpers/http";
-
-vi.hoisted(() => void (process.env.INNGEST_DEV = "1"));
 
 /**
  * Issue 32 #1 (DESIGN.md §21): a stolen session must not redirect later payments. With two-factor
