@@ -21,7 +21,8 @@ type Destination = "payer" | "address";
 const FIELDS = ["amount", "toAddress", "code"];
 
 /**
- * "Refund": how much (the lib's default prefilled), and where — a claim link the payer opens to
+ * "Refund": how much (the lib's default prefilled: what was paid beyond the price; nothing when
+ * there is no such part — the price goes back only when the merchant types it), and where — a claim link the payer opens to
  * give an address (the default), or an address the merchant has. A new request id per dialog
  * makes a double click one refund; with two-factor on, a current code is asked for.
  */
@@ -35,12 +36,13 @@ export function RefundDialog({
   sessionId: string;
   token: string;
   refundable: string;
-  byDefault: string;
+  /** null: nothing was paid beyond the price (or it went back already); the merchant types the amount. */
+  byDefault: string | null;
   twoFactor: boolean;
 }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
-  const [amount, setAmount] = useState(byDefault);
+  const [amount, setAmount] = useState(byDefault ?? "");
   const [destination, setDestination] = useState<Destination>("payer");
   const [toAddress, setToAddress] = useState("");
   const [code, setCode] = useState("");
@@ -56,7 +58,7 @@ export function RefundDialog({
     if (pending) return;
     if (next) {
       setRequestId(newRequestId());
-      setAmount(byDefault);
+      setAmount(byDefault ?? "");
       setDestination("payer");
       setToAddress("");
       setCode("");
@@ -157,7 +159,11 @@ export function RefundDialog({
               <Field
                 label="Amount"
                 error={errors.amount}
-                hint={`Up to ${refundable} ${token}. Prefilled with what the payer sent beyond the price, if anything.`}
+                hint={
+                  byDefault === null
+                    ? `Up to ${refundable} ${token}. Nothing was paid beyond the price: type the amount to give back of the price itself.`
+                    : `Up to ${refundable} ${token}. Prefilled with what the payer sent beyond the price.`
+                }
               >
                 {(control) => (
                   <div className="flex items-center gap-2">

@@ -25,7 +25,7 @@ import { emitRefundEvents, insertRefund } from "./refund-records";
 import { assertPayable, assertWalletCanPay, lockedAmounts, sessionDomain } from "./refund-rules";
 import type { RefundEvent } from "./refund-state";
 import { type RefundView, toRefundView } from "./refund-view";
-import { REFUND_REFUSALS, type RefundAmounts } from "./refundable";
+import { NO_DEFAULT_REFUND, REFUND_REFUSALS, type RefundAmounts } from "./refundable";
 import type { CreateRefundInput } from "./schemas";
 
 export interface RefundCreator {
@@ -62,7 +62,7 @@ export async function createRefund(
     const tokenRow = await assertWalletCanPay(tx, session);
     // Decided before any lock (the withdrawal's simulation needs it); checked again under the lock.
     const estimate = await lockedAmounts(tx, session.id, { lock: false });
-    const units = requested ?? amountsOrRefuse(estimate).byDefault;
+    const units = requested ?? defaultOrRefuse(amountsOrRefuse(estimate).byDefault);
     assertWithin(units, amountsOrRefuse(estimate).refundable, token.decimals);
     await assertWithdrawable(tx, tokenRow, units);
 
@@ -71,7 +71,9 @@ export async function createRefund(
       const now = new Date();
       const locked = amountsOrRefuse(await lockedAmounts(inner, session.id, { lock: true }));
       // Without an amount, the refund is what is left *now*: a concurrent refund may have taken the overpaid part.
-      if (requested === undefined && locked.byDefault !== units) throw defaultMoved(units, locked.byDefault, token.decimals);
+      if (requested === undefined && locked.byDefault !== units) {
+        throw defaultMoved(units, defaultOrRefuse(locked.byDefault), token.decimals);
+      }
       assertWithin(units, locked.refundable, token.decimals);
       const values = { id: refundId, sessionId: session.id, userId: session.userId, apiKeyId, clientRequestId, amount: units };
       const claimExpiresAt = new Date(now.getTime() + getConfig().refundClaimTtlSeconds * 1000);
@@ -135,6 +137,12 @@ export async function createRefund(
 function amountsOrRefuse(amounts: RefundAmounts): Extract<RefundAmounts, { ok: true }> {
   if (!amounts.ok) throw new AppError("VALIDATION_ERROR", REFUND_REFUSALS[amounts.reason]);
   return amounts;
+}
+
+/** No amount, and nothing beyond the price left: refused on `amount`, nothing recorded. */
+function defaultOrRefuse(byDefault: bigint | null): bigint {
+  if (byDefault === null) throw new AppError("VALIDATION_ERROR", NO_DEFAULT_REFUND, [{ path: "amount", message: NO_DEFAULT_REFUND }]);
+  return byDefault;
 }
 
 function assertWithin(units: bigint, left: bigint, decimals: number): void {

@@ -9,7 +9,7 @@ export const createRefundSchema = z
   .object({
     amount: amountStringSchema("amount").optional().meta({
       description:
-        "Decimal amount in whole tokens. Default: the overpaid part and late transfers of a completed payment, everything of an expired or cancelled one; without such a part, everything not yet refunded.",
+        "Decimal amount in whole tokens. Default: the overpaid part and late transfers of a completed payment (less its refunds so far), everything not yet refunded of an expired or cancelled one. A completed payment with nothing (left) beyond its price has no default: without an amount the refund is refused (400 VALIDATION_ERROR on `amount`), so refunding the price takes an explicit amount.",
       example: "2.5",
     }),
     toAddress: addressSchema("toAddress").optional().meta({

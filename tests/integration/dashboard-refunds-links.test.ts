@@ -125,6 +125,7 @@ describe("the payments list, with refunds", () => {
       "failed",
       "sending",
     ]);
-    expect(page.refundable).toEqual({ amount: "9.75", byDefault: "9.75" });
+    // 2.25 went back or waits (more than the 2 overpaid): the rest of the price only with a typed amount.
+    expect(page.refundable).toEqual({ amount: "9.75", byDefault: null });
   });
 });

@@ -74,7 +74,7 @@ afterEach(async () => {
 describe("a claim the merchant's side cannot send", () => {
   it("tells the payer to try later in their language, tells the merchant why, and changes nothing else", async () => {
     const { sessionId } = await paidOnNewDomain();
-    const created = await refundReq(shop, sessionId);
+    const created = await refundReq(shop, sessionId, { amount: "2" });
     expect(created.status).toBe(201);
     const refundId = created.body.data.refundId as string;
     const before = await countRows(db());
@@ -95,7 +95,7 @@ describe("a claim the merchant's side cannot send", () => {
 
   it("says so too when the payment's domain was removed after the refund was created", async () => {
     const { sessionId, domainId } = await paidOnNewDomain();
-    const refundId = (await refundReq(shop, sessionId)).body.data.refundId as string;
+    const refundId = (await refundReq(shop, sessionId, { amount: "2" })).body.data.refundId as string;
     expect((await call(removeDomain, { method: "DELETE", headers: shop.merchant().auth, params: { id: String(domainId) } })).status).toBe(
       200,
     );
@@ -110,7 +110,7 @@ describe("a claim the merchant's side cannot send", () => {
 
   it("keeps the payer's own mistakes specific: a gateway address, the zero address", async () => {
     const { sessionId, depositAddress } = await paidSession(shop, "1", "1");
-    const refundId = (await refundReq(shop, sessionId)).body.data.refundId as string;
+    const refundId = (await refundReq(shop, sessionId, { amount: "1" })).body.data.refundId as string;
     const before = await countRows(db());
     const service = await claimReq(refundId, depositAddress);
     expect(service.status).toBe(400);
