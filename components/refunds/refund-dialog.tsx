@@ -20,6 +20,12 @@ type Destination = "payer" | "address";
 
 const FIELDS = ["amount", "toAddress", "code"];
 
+/** What the merchant does next, by the new refund's status. */
+const TOAST_NEXT: Partial<Record<RefundView["status"], string>> = {
+  awaiting_address: "Send the claim link to the payer.",
+  awaiting_funds: "The wallet cannot pay it yet: it is sent by itself once it can (the payment's page says why).",
+};
+
 /**
  * "Refund": how much (the lib's default prefilled: what was paid beyond the price; nothing when
  * there is no such part — the price goes back only when the merchant types it), and where — a claim link the payer opens to
@@ -90,12 +96,10 @@ export function RefundDialog({
         return;
       }
       setCreated(result.data);
-      toast.success(
-        result.data.status === "awaiting_address"
-          ? `Refund of ${result.data.amount} ${result.data.token} created`
-          : `Sending ${result.data.amount} ${result.data.token}`,
-        { description: result.data.status === "awaiting_address" ? "Send the claim link to the payer." : "It shows Refunded once mined." },
-      );
+      const made = result.data;
+      toast.success(made.status === "sending" ? `Sending ${made.amount} ${made.token}` : `Refund of ${made.amount} ${made.token} created`, {
+        description: TOAST_NEXT[made.status] ?? "It shows Refunded once mined.",
+      });
       router.refresh();
     });
 
@@ -118,7 +122,9 @@ export function RefundDialog({
               <DialogDescription>
                 {created.status === "awaiting_address"
                   ? `${created.amount} ${created.token} wait for the payer: send them this link, where they give their address.`
-                  : `${created.amount} ${created.token} are on their way to ${created.toAddress}.`}
+                  : created.status === "awaiting_funds"
+                    ? `${created.amount} ${created.token} will go to ${created.toAddress} as soon as this payment's domain wallet can pay. ${sentence(created.reason ?? "")}.`
+                    : `${created.amount} ${created.token} are on their way to ${created.toAddress}.`}
               </DialogDescription>
             </DialogHeader>
             {created.status === "awaiting_address" && (

@@ -68,12 +68,11 @@ describe("a refund without an amount of a completed payment", () => {
 
   it("the dashboard's form offers the overpaid part, then nothing to prefill once it went back", async () => {
     const [user] = await db().select().from(users).where(eq(users.id, shop.merchant().userId));
+    if (!user) throw new Error("the shop's merchant is missing");
     const { sessionId } = await paidSession(shop, "5", "6");
     expect((await paymentRefunds(db(), shop.merchant().userId, sessionId)).refundable).toEqual({ amount: "6", byDefault: "1" });
-    // biome-ignore lint/style/noNonNullAssertion: the shop's merchant exists (useRefundShop made it)
-    await refundFromDashboard(db(), user!, sessionId, {}, `form-${sessionId}`);
+    await refundFromDashboard(db(), user, sessionId, {}, `form-${sessionId}`);
     expect((await paymentRefunds(db(), shop.merchant().userId, sessionId)).refundable).toEqual({ amount: "5", byDefault: null });
-    // biome-ignore lint/style/noNonNullAssertion: as above
-    await expect(refundFromDashboard(db(), user!, sessionId, {}, `form2-${sessionId}`)).rejects.toThrow(NO_DEFAULT_REFUND);
+    await expect(refundFromDashboard(db(), user, sessionId, {}, `form2-${sessionId}`)).rejects.toThrow(NO_DEFAULT_REFUND);
   });
 });

@@ -1,0 +1,1 @@
+CREATE INDEX "refunds_awaiting_funds_idx" ON "refunds" USING btree ("updated_at") WHERE "refunds"."status" = 'awaiting_funds';
