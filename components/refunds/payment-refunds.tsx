@@ -121,7 +121,7 @@ function RefundItem({ refund }: { refund: RefundRow }) {
       {refund.status === "awaiting_funds" && (
         // Recorded with its address; the job sends it once the wallet can pay. Why it cannot yet, and what would help.
         <div className="grid gap-2" data-testid="refund-awaiting-funds">
-          <p className="rounded-md border border-warning/40 bg-warning/10 p-2">
+          <p className="min-w-0 rounded-md border border-warning/40 bg-warning/10 p-2 [overflow-wrap:anywhere]">
             {refund.reason ? `${sentence(refund.reason)}.` : "The withdrawal wallet cannot pay it yet; it is sent as soon as it can."}
           </p>
           <div>

@@ -119,7 +119,7 @@ export function RefundDialog({
               <DialogTitle className="flex items-center gap-2">
                 <CheckCircle2 className="size-5 text-success" aria-hidden /> Refund created
               </DialogTitle>
-              <DialogDescription>
+              <DialogDescription className="[overflow-wrap:anywhere]">
                 {created.status === "awaiting_address"
                   ? `${created.amount} ${created.token} wait for the payer: send them this link, where they give their address.`
                   : created.status === "awaiting_funds"

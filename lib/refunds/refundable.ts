@@ -46,5 +46,5 @@ export const NO_DEFAULT_REFUND = "nothing was paid beyond the price; give an exp
 export const REFUND_REFUSALS: Record<Exclude<RefundAmounts, { ok: true }>["reason"], string> = {
   pending: "the payment is still pending: cancel it first, or wait until it completes or expires",
   "nothing-received": "nothing arrived for this payment: there is nothing to refund",
-  "all-refunded": "everything this payment received is already refunded (or waiting to be claimed)",
+  "all-refunded": "everything this payment received is already refunded (or waiting to be claimed or sent)",
 };
