@@ -132,8 +132,16 @@ describe("a refund of a payment forwarded elsewhere (the wallet never receives i
   it("goes out once the merchant tops the wallet up", async () => {
     const { sessionId } = await paidSession(shop, "4", "4");
     const wallet = await tokenBalance(shop.chain().url, shop.token(), shop.wallet());
-    const res = await refundReq(shop, sessionId, { amount: "4", toAddress: PAYER_NEW_ADDRESS });
+    const headers = { "idempotency-key": `wait-${sessionId}` };
+    const before = await countRows(db());
+    const res = await refundReq(shop, sessionId, { amount: "4", toAddress: PAYER_NEW_ADDRESS }, headers);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data.status).toBe("awaiting_funds");
+    // Its Idempotency-Key replays it (recorded in the key's transaction), and records nothing more.
+    const again = await refundReq(shop, sessionId, { amount: "4", toAddress: PAYER_NEW_ADDRESS }, headers);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data).toMatchObject({ refundId: res.body.data.refundId, status: "awaiting_funds" });
+    expect(await countRows(db())).toEqual({ refunds: before.refunds + 1, withdrawals: before.withdrawals });
     const missing = units("4") - wallet;
     await shop.chain().client.waitForTransactionReceipt({
       hash: await payTo(shop.chain().url, shop.token(), shop.wallet(), missing),
