@@ -1,6 +1,6 @@
 "use client";
 
-import { AlertTriangle, CheckCircle2, ExternalLink, Loader2, XCircle } from "lucide-react";
+import { AlertTriangle, CheckCircle2, Clock, ExternalLink, Loader2, XCircle } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -32,14 +32,17 @@ export function RefundClaim({ initial, locale, symbols, messages: t, explorerTxB
 
   useEffect(() => setHasWallet(typeof window !== "undefined" && "ethereum" in window), []);
 
-  // While it is on its way, read it again every few seconds.
+  // While it is on its way, read it again every few seconds; while it waits for the shop's funds, less often.
   useEffect(() => {
-    if (refund.status !== "sending") return;
-    const timer = setInterval(async () => {
-      const response = await fetch(`/api/refund/${refund.refundId}`, { cache: "no-store" }).catch(() => null);
-      const body = response?.ok ? ((await response.json()) as { data: RefundClaimPage }) : null;
-      if (body) setRefund(body.data);
-    }, 3000);
+    if (refund.status !== "sending" && refund.status !== "awaiting_funds") return;
+    const timer = setInterval(
+      async () => {
+        const response = await fetch(`/api/refund/${refund.refundId}`, { cache: "no-store" }).catch(() => null);
+        const body = response?.ok ? ((await response.json()) as { data: RefundClaimPage }) : null;
+        if (body) setRefund(body.data);
+      },
+      refund.status === "sending" ? 3000 : 15_000,
+    );
     return () => clearInterval(timer);
   }, [refund.status, refund.refundId]);
 
@@ -180,20 +183,28 @@ export function RefundClaim({ initial, locale, symbols, messages: t, explorerTxB
 function RefundOutcome({ refund, messages: t, txUrl }: { refund: RefundClaimPage; messages: PayerPageMessages; txUrl: string | null }) {
   const done = refund.status === "completed";
   const sending = refund.status === "sending";
-  const Icon = done ? CheckCircle2 : sending ? Loader2 : XCircle;
-  const title = done ? t.completedTitle : sending ? t.sendingTitle : refund.status === "failed" ? t.failedTitle : t.cancelledTitle;
-  const body = done ? t.completedBody : sending ? t.sendingBody : t.unavailableBody;
+  // Claimed and recorded, but the shop's wallet cannot pay yet: it goes out by itself (the merchant sees why).
+  const waiting = refund.status === "awaiting_funds";
+  const Icon = done ? CheckCircle2 : sending ? Loader2 : waiting ? Clock : XCircle;
+  const title = done
+    ? t.completedTitle
+    : sending
+      ? t.sendingTitle
+      : waiting
+        ? t.awaitingFundsTitle
+        : refund.status === "failed"
+          ? t.failedTitle
+          : t.cancelledTitle;
+  const body = done ? t.completedBody : sending ? t.sendingBody : waiting ? t.awaitingFundsBody : t.unavailableBody;
+  const tone = done ? "text-success" : sending ? "animate-spin text-muted-foreground" : waiting ? "text-warning" : "text-destructive";
   return (
     <div role="status" data-testid="refund-status" data-status={refund.status} className="grid gap-3 rounded-xl border p-4 text-center">
-      <Icon
-        className={`mx-auto size-8 ${done ? "text-success" : sending ? "animate-spin text-muted-foreground" : "text-destructive"}`}
-        aria-hidden
-      />
+      <Icon className={`mx-auto size-8 ${tone}`} aria-hidden />
       <p className="font-semibold">{title}</p>
       <p className="text-sm text-muted-foreground">{body}</p>
       {refund.toAddress ? (
         <p className="text-xs text-muted-foreground">
-          {t.sentTo} <span className="font-mono break-all text-foreground">{refund.toAddress}</span>
+          {waiting ? `${t.addressLabel}:` : t.sentTo} <span className="font-mono break-all text-foreground">{refund.toAddress}</span>
         </p>
       ) : null}
       {txUrl ? (

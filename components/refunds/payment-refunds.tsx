@@ -118,6 +118,17 @@ function RefundItem({ refund }: { refund: RefundRow }) {
       {refund.reason && (refund.status === "failed" || refund.status === "cancelled") && (
         <p className={refund.status === "failed" ? "text-destructive" : "text-muted-foreground"}>{sentence(refund.reason)}.</p>
       )}
+      {refund.status === "awaiting_funds" && (
+        // Recorded with its address; the job sends it once the wallet can pay. Why it cannot yet, and what would help.
+        <div className="grid gap-2" data-testid="refund-awaiting-funds">
+          <p className="min-w-0 rounded-md border border-warning/40 bg-warning/10 p-2 [overflow-wrap:anywhere]">
+            {refund.reason ? `${sentence(refund.reason)}.` : "The withdrawal wallet cannot pay it yet; it is sent as soon as it can."}
+          </p>
+          <div>
+            <CancelRefundButton refundId={refund.refundId} />
+          </div>
+        </div>
+      )}
       {refund.reason && awaiting && (
         // The payer only read "try later": what to fix is said here.
         <p className="text-destructive" data-testid="refund-claim-failure">
@@ -153,7 +164,7 @@ function CancelRefundButton({ refundId }: { refundId: string }) {
     start(async () => {
       const result = await cancelRefundAction(refundId);
       if (!result.ok) toast.error("Refund not cancelled", { description: sentence(result.error) });
-      else toast.success("Refund cancelled", { description: "Its claim link no longer works." });
+      else toast.success("Refund cancelled", { description: "Nothing is sent." });
       router.refresh();
     });
   return (
@@ -168,7 +179,7 @@ function CancelRefundButton({ refundId }: { refundId: string }) {
         <AlertDialogHeader>
           <AlertDialogTitle>Cancel this refund?</AlertDialogTitle>
           <AlertDialogDescription>
-            Its claim link stops working and nothing is sent. The amount can be refunded again later.
+            Nothing is sent, and a claim link stops working. The amount can be refunded again later.
           </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>

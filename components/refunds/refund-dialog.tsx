@@ -20,8 +20,15 @@ type Destination = "payer" | "address";
 
 const FIELDS = ["amount", "toAddress", "code"];
 
+/** What the merchant does next, by the new refund's status. */
+const TOAST_NEXT: Partial<Record<RefundView["status"], string>> = {
+  awaiting_address: "Send the claim link to the payer.",
+  awaiting_funds: "The wallet cannot pay it yet: it is sent by itself once it can (the payment's page says why).",
+};
+
 /**
- * "Refund": how much (the lib's default prefilled), and where — a claim link the payer opens to
+ * "Refund": how much (the lib's default prefilled: what was paid beyond the price; nothing when
+ * there is no such part — the price goes back only when the merchant types it), and where — a claim link the payer opens to
  * give an address (the default), or an address the merchant has. A new request id per dialog
  * makes a double click one refund; with two-factor on, a current code is asked for.
  */
@@ -35,12 +42,13 @@ export function RefundDialog({
   sessionId: string;
   token: string;
   refundable: string;
-  byDefault: string;
+  /** null: nothing was paid beyond the price (or it went back already); the merchant types the amount. */
+  byDefault: string | null;
   twoFactor: boolean;
 }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
-  const [amount, setAmount] = useState(byDefault);
+  const [amount, setAmount] = useState(byDefault ?? "");
   const [destination, setDestination] = useState<Destination>("payer");
   const [toAddress, setToAddress] = useState("");
   const [code, setCode] = useState("");
@@ -56,7 +64,7 @@ export function RefundDialog({
     if (pending) return;
     if (next) {
       setRequestId(newRequestId());
-      setAmount(byDefault);
+      setAmount(byDefault ?? "");
       setDestination("payer");
       setToAddress("");
       setCode("");
@@ -88,12 +96,10 @@ export function RefundDialog({
         return;
       }
       setCreated(result.data);
-      toast.success(
-        result.data.status === "awaiting_address"
-          ? `Refund of ${result.data.amount} ${result.data.token} created`
-          : `Sending ${result.data.amount} ${result.data.token}`,
-        { description: result.data.status === "awaiting_address" ? "Send the claim link to the payer." : "It shows Refunded once mined." },
-      );
+      const made = result.data;
+      toast.success(made.status === "sending" ? `Sending ${made.amount} ${made.token}` : `Refund of ${made.amount} ${made.token} created`, {
+        description: TOAST_NEXT[made.status] ?? "It shows Refunded once mined.",
+      });
       router.refresh();
     });
 
@@ -113,10 +119,12 @@ export function RefundDialog({
               <DialogTitle className="flex items-center gap-2">
                 <CheckCircle2 className="size-5 text-success" aria-hidden /> Refund created
               </DialogTitle>
-              <DialogDescription>
+              <DialogDescription className="[overflow-wrap:anywhere]">
                 {created.status === "awaiting_address"
                   ? `${created.amount} ${created.token} wait for the payer: send them this link, where they give their address.`
-                  : `${created.amount} ${created.token} are on their way to ${created.toAddress}.`}
+                  : created.status === "awaiting_funds"
+                    ? `${created.amount} ${created.token} will go to ${created.toAddress} as soon as this payment's domain wallet can pay. ${sentence(created.reason ?? "")}.`
+                    : `${created.amount} ${created.token} are on their way to ${created.toAddress}.`}
               </DialogDescription>
             </DialogHeader>
             {created.status === "awaiting_address" && (
@@ -157,7 +165,11 @@ export function RefundDialog({
               <Field
                 label="Amount"
                 error={errors.amount}
-                hint={`Up to ${refundable} ${token}. Prefilled with what the payer sent beyond the price, if anything.`}
+                hint={
+                  byDefault === null
+                    ? `Up to ${refundable} ${token}. Nothing was paid beyond the price: type the amount to give back of the price itself.`
+                    : `Up to ${refundable} ${token}. Prefilled with what the payer sent beyond the price.`
+                }
               >
                 {(control) => (
                   <div className="flex items-center gap-2">

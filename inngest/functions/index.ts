@@ -4,7 +4,7 @@
  */
 
 import { forwardDeposit } from "./forward-deposit";
-import { confirmWithdrawals, expireSessions, reconcileDaily, requeueForwards } from "./maintenance";
+import { confirmWithdrawals, expireSessions, reconcileDaily, requeueForwards, sendAwaitingRefunds } from "./maintenance";
 import { scanChains } from "./scan-chains";
 import { deliverWebhook, dispatchWebhooks } from "./webhooks";
 
@@ -14,6 +14,7 @@ export const functions = [
   expireSessions,
   requeueForwards,
   confirmWithdrawals,
+  sendAwaitingRefunds,
   dispatchWebhooks,
   deliverWebhook,
   reconcileDaily,

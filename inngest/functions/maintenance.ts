@@ -1,17 +1,24 @@
 /**
- * The schedule's cron jobs besides scanning and webhooks: expire-sessions, requeue-forwards and
- * confirm-withdrawals every minute (the last going round every few seconds while withdrawals are
+ * The schedule's cron jobs besides scanning and webhooks: expire-sessions, requeue-forwards,
+ * confirm-withdrawals and send-awaiting-refunds every minute (the last going round every few seconds while withdrawals are
  * pending), and reconcile-daily at 04:00 UTC.
  */
 
 import { SCHEDULE } from "@/lib/jobs/schedule";
-import { confirmWithdrawalsStep, dueForwardsStep, expireDueStep, planForwardsStep, reconcileIfDueStep } from "@/lib/jobs/steps";
+import {
+  confirmWithdrawalsStep,
+  dueForwardsStep,
+  expireDueStep,
+  planForwardsStep,
+  reconcileIfDueStep,
+  sendAwaitingRefundsStep,
+} from "@/lib/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { forwardRequested } from "../events";
 import { cronOptions, runRounds } from "../job-function";
 
-const { expire, requeue, confirm, reconcile } = SCHEDULE;
+const { expire, requeue, confirm, refunds, reconcile } = SCHEDULE;
 export const CONFIRM_ROUNDS = confirm.inngest.rounds;
 
 /** Expire due sessions (reads are exact anyway). */
@@ -41,6 +48,11 @@ export const confirmWithdrawals = inngest.createFunction(cronOptions(confirm), a
   });
   return { completed };
 });
+
+/** Refunds awaiting funds, sent once their wallet can pay. */
+export const sendAwaitingRefunds = inngest.createFunction(cronOptions(refunds), async ({ step }) =>
+  step.run("send-awaiting-refunds", async () => sendAwaitingRefundsStep(await jobDb(), refunds.inngest.pageSize)),
+);
 
 /** Ledger against chain; the result shows in /api/health and `admin status`. An hour's slack: the cron is not late because the last run was a minute later. */
 export const reconcileDaily = inngest.createFunction(cronOptions(reconcile), async ({ step }) => ({

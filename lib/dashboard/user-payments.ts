@@ -134,7 +134,7 @@ async function refundTotals(db: Db, userId: number, sessionIds: string[]): Promi
       refunded: sql<string | null>`sum(${refunds.amount}) filter (where ${refunds.status} = 'completed')`,
       pending: sql<
         string | null
-      >`sum(${refunds.amount}) filter (where ${refunds.status} = 'sending' or (${refunds.status} = 'awaiting_address' and ${gt(refunds.claimExpiresAt, now)}))`,
+      >`sum(${refunds.amount}) filter (where ${refunds.status} in ('sending', 'awaiting_funds') or (${refunds.status} = 'awaiting_address' and ${gt(refunds.claimExpiresAt, now)}))`,
     })
     .from(refunds)
     .where(and(eq(refunds.userId, userId), inArray(refunds.sessionId, sessionIds)))

@@ -70,6 +70,7 @@ const STATUS_LABELS: Record<StatusKind, Record<string, string>> = {
   withdrawal: { submitted: "Sending", completed: "Completed", failed: "Failed" },
   refund: {
     awaiting_address: "Waiting for the payer's address",
+    awaiting_funds: "Waiting for funds",
     sending: "Sending",
     completed: "Refunded",
     failed: "Failed",

@@ -27,6 +27,9 @@ export interface PayerPageMessages {
   claimBy: string;
   sendingTitle: string;
   sendingBody: string;
+  /** Claimed, but the merchant's wallet cannot pay it yet: it goes out by itself (never the internals). */
+  awaitingFundsTitle: string;
+  awaitingFundsBody: string;
   completedTitle: string;
   completedBody: string;
   failedTitle: string;
@@ -64,6 +67,9 @@ const en: PayerPageMessages = {
   claimBy: "Give your address by {date}",
   sendingTitle: "Your refund is on its way",
   sendingBody: "It usually arrives within a minute. This page updates by itself.",
+  awaitingFundsTitle: "Your refund is waiting to be sent",
+  awaitingFundsBody:
+    "The shop's wallet cannot send it yet. It goes out by itself as soon as it can: you do not need to do anything. This page updates by itself.",
   completedTitle: "Refund sent",
   completedBody: "The tokens are in your wallet.",
   failedTitle: "This refund could not be sent",
@@ -100,6 +106,8 @@ const zh: PayerPageMessages = {
   claimBy: "请在 {date} 前提供您的地址",
   sendingTitle: "您的退款正在发送中",
   sendingBody: "通常在一分钟内到账。此页面会自动更新。",
+  awaitingFundsTitle: "您的退款正在等待发送",
+  awaitingFundsBody: "商家的钱包暂时无法发送。可以发送时，退款将自动发出，您无需再提交。此页面会自动更新。",
   completedTitle: "退款已发送",
   completedBody: "代币已到达您的钱包。",
   failedTitle: "此退款无法发送",
@@ -137,6 +145,9 @@ const vi: PayerPageMessages = {
   claimBy: "Cung cấp địa chỉ trước {date}",
   sendingTitle: "Tiền hoàn đang được gửi",
   sendingBody: "Thường đến trong vòng một phút. Trang này tự cập nhật.",
+  awaitingFundsTitle: "Khoản hoàn tiền của bạn đang chờ gửi",
+  awaitingFundsBody:
+    "Ví của cửa hàng chưa thể gửi ngay. Khoản tiền sẽ tự động được gửi ngay khi có thể, bạn không cần làm gì thêm. Trang này tự cập nhật.",
   completedTitle: "Đã gửi tiền hoàn",
   completedBody: "Token đã vào ví của bạn.",
   failedTitle: "Không thể gửi khoản hoàn tiền này",
@@ -174,6 +185,9 @@ const ru: PayerPageMessages = {
   claimBy: "Укажите адрес до {date}",
   sendingTitle: "Возврат уже в пути",
   sendingBody: "Обычно он приходит в течение минуты. Страница обновится сама.",
+  awaitingFundsTitle: "Ваш возврат ожидает отправки",
+  awaitingFundsBody:
+    "Кошелёк магазина пока не может его отправить. Возврат уйдёт автоматически, как только это станет возможно, — ничего делать не нужно. Страница обновится сама.",
   completedTitle: "Возврат отправлен",
   completedBody: "Токены поступили на ваш кошелёк.",
   failedTitle: "Не удалось отправить этот возврат",
@@ -211,6 +225,9 @@ const tr: PayerPageMessages = {
   claimBy: "Adresinizi {date} tarihine kadar verin",
   sendingTitle: "İadeniz yolda",
   sendingBody: "Genellikle bir dakika içinde ulaşır. Bu sayfa kendiliğinden güncellenir.",
+  awaitingFundsTitle: "İadeniz gönderilmeyi bekliyor",
+  awaitingFundsBody:
+    "Mağazanın cüzdanı henüz gönderemiyor. Mümkün olur olmaz kendiliğinden gönderilir; sizin bir şey yapmanız gerekmez. Bu sayfa kendiliğinden güncellenir.",
   completedTitle: "İade gönderildi",
   completedBody: "Tokenler cüzdanınızda.",
   failedTitle: "Bu iade gönderilemedi",
@@ -248,6 +265,9 @@ const es: PayerPageMessages = {
   claimBy: "Indica tu dirección antes del {date}",
   sendingTitle: "Tu reembolso está en camino",
   sendingBody: "Suele llegar en menos de un minuto. Esta página se actualiza sola.",
+  awaitingFundsTitle: "Tu reembolso está pendiente de envío",
+  awaitingFundsBody:
+    "La billetera de la tienda aún no puede enviarlo. Saldrá automáticamente en cuanto sea posible; no tienes que hacer nada. Esta página se actualiza sola.",
   completedTitle: "Reembolso enviado",
   completedBody: "Los tokens están en tu billetera.",
   failedTitle: "No se pudo enviar este reembolso",

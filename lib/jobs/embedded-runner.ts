@@ -30,6 +30,7 @@ import {
   planForwardsStep,
   reconcileIfDueStep,
   scanRoundStep,
+  sendAwaitingRefundsStep,
 } from "./steps";
 
 export const LEADER_LOCK_ID = 7_284_019_333;
@@ -118,6 +119,7 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
       await runLimited(due, forward.embedded.parallel, (f) => forwardStep(db, f.forwardId), leading);
     },
     confirm: () => confirmWithdrawalsStep(db),
+    refunds: () => sendAwaitingRefundsStep(db, SCHEDULE.refunds.embedded.pageSize),
     dispatch: () => webhooks.pump(),
     reconcile: () => reconcileIfDueStep(db, reconcile.embedded.minGapMs),
   };

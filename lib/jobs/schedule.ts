@@ -142,6 +142,14 @@ export const SCHEDULE = {
     embedded: { loop: "work", everyMs: () => WORK_TICK_MS },
     inngest: { trigger: { cron: EVERY_MINUTE }, rounds: 10, everyMs: 5 * SECOND },
   },
+  refunds: {
+    id: "send-awaiting-refunds",
+    does: "sends the refunds awaiting funds whose withdrawal wallet can pay now (each re-checked at most every 30 s, longest-unchecked first); notes why the others still wait",
+    concurrency: { key: "singleton" },
+    pause: { done: "next-round" },
+    embedded: { loop: "work", everyMs: () => WORK_TICK_MS, pageSize: 20 },
+    inngest: { trigger: { cron: EVERY_MINUTE }, rounds: 1, pageSize: 20 },
+  },
   dispatch: {
     id: "dispatch-webhooks",
     does: "leases the webhook deliveries that are due and starts each (embedded) or hands each to deliver-webhook (Inngest)",

@@ -19,6 +19,7 @@ import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { expireDueSessions } from "../payments/expire-due";
 import { recordTransfers } from "../payments/record-transfers";
+import { sendAwaitingRefunds } from "../refunds/awaiting-funds";
 import { publicScanError, recordScanError } from "../scanner/cursor";
 import { scanOnce } from "../scanner/scanner";
 import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../webhooks/dispatch";
@@ -174,4 +175,10 @@ export async function reconcileIfDueStep(
   if (result.differences.length > 0)
     log.warn({ differences: result.differences.length }, "reconciliation found differences: npm run admin -- reconcile");
   return result.differences.length;
+}
+
+/** Refunds awaiting funds: each sent once its wallet can pay (a page, longest-unchecked first). */
+export async function sendAwaitingRefundsStep(db: Db, limit: number): Promise<{ sent: number; waiting: number }> {
+  const { sent, waiting } = await sendAwaitingRefunds(db, { limit });
+  return { sent, waiting };
 }

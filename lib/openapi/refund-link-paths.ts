@@ -12,7 +12,7 @@ export const refundAndLinkPaths = {
       ...v1,
       summary: "Refund a payment (to an address you give, or as a claim the payer completes)",
       description:
-        "Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). With toAddress it is sent at once. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, sending or completed. Without amount, the default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.",
+        "Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). With toAddress it is sent at once. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.",
       requestParams: { ...sessionIdParam, ...idempotencyHeader },
       requestBody: json(createRefundSchema),
       responses: {
@@ -46,8 +46,9 @@ export const refundAndLinkPaths = {
   "/api/v1/refund/{refundId}/cancel": {
     post: {
       ...v1,
-      summary: "Cancel a refund the payer has not claimed yet",
-      description: "A refund already claimed (sending, completed, failed) answers VALIDATION_ERROR; cancelling twice changes nothing.",
+      summary: "Cancel a refund the payer has not claimed yet, or one awaiting funds",
+      description:
+        "awaiting_address or awaiting_funds → cancelled: nothing is sent. A refund being sent or over (sending, completed, failed) answers VALIDATION_ERROR; cancelling twice changes nothing.",
       requestParams: { path: z.object({ refundId: z.string() }) },
       responses: {
         "200": { description: "OK", ...json(envelope(refundSchema)) },
@@ -59,11 +60,11 @@ export const refundAndLinkPaths = {
     post: {
       summary: "The payer's address for a refund (the claim page calls it; no authentication: the refund id is the secret)",
       description:
-        'At most 10 claims a minute per client address. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant\'s side (its wallet short of tokens or gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund\'s reason for the merchant, and the refund still waits for a claim.',
+        'At most 10 claims a minute per client address. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant\'s side (its wallet short of gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund\'s reason for the merchant, and the refund still waits for a claim. A wallet short of tokens is not a refusal: the claim answers 200 with status awaiting_funds (the payer\'s address kept) and the refund is sent by itself once the wallet can pay.',
       requestParams: { path: z.object({ refundId: z.string() }) },
       requestBody: json(claimRefundSchema),
       responses: {
-        "200": { description: "Sending", ...json(envelope(refundSchema)) },
+        "200": { description: "Sending, or awaiting_funds", ...json(envelope(refundSchema)) },
         ...errors("VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "RATE_LIMITED"),
       },
     },

@@ -1,4 +1,4 @@
-/** The merchant's cancel of a refund nobody has claimed yet. */
+/** The merchant's cancel of a refund nobody has claimed yet, or one still waiting for its wallet's funds. */
 
 import type { Db } from "../db";
 import { AppError } from "../errors";
@@ -6,7 +6,7 @@ import { findRefund } from "./find-refund";
 import { applyRefundFact } from "./refund-records";
 import { type RefundView, toRefundView } from "./refund-view";
 
-/** awaiting_address → cancelled by the merchant (again: nothing changes); a refund already claimed stays as it is. */
+/** awaiting_address | awaiting_funds → cancelled by the merchant (again: nothing changes); a refund being sent stays as it is. */
 export async function cancelRefund(db: Db, scope: { apiKeyId: number } | { userId: number }, refundId: string): Promise<RefundView> {
   await findRefund(db, scope, refundId); // scope, lazy expiry
   await applyRefundFact(db, refundId, { kind: "cancel" });
@@ -14,7 +14,7 @@ export async function cancelRefund(db: Db, scope: { apiKeyId: number } | { userI
   if (after.refund.status !== "cancelled") {
     throw new AppError(
       "VALIDATION_ERROR",
-      `this refund is ${after.refund.status.replace("_", " ")}; only a refund awaiting an address can be cancelled`,
+      `this refund is ${after.refund.status.replace("_", " ")}; only a refund awaiting an address or funds can be cancelled`,
     );
   }
   return toRefundView(after);

@@ -4,7 +4,8 @@
  * the withdrawal's recording transaction, by compare-and-set: of two claims (or a claim and a
  * cancel) one wins, and an expired or cancelled claim records and sends nothing. A claim the
  * merchant's side cannot send (claim-failure.ts) changes nothing but the refund's note of it:
- * the refund still waits for a claim. Every refusal names its problem for the page (claim-problems.ts).
+ * the refund still waits for a claim; a wallet short of the tokens makes it wait for them instead
+ * (`awaiting_funds`, with the payer's address: sent by the job once it can). Every refusal names its problem for the page (claim-problems.ts).
  */
 
 import { asc, eq } from "drizzle-orm";
@@ -14,6 +15,7 @@ import { deposits, domains, paymentSessions } from "../db/schema";
 import { AppError } from "../errors";
 import { formatAmount } from "../payments/amount";
 import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
+import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
 import { claimFailure, payerProblem } from "./claim-failure";
 import { claimProblemDetail } from "./claim-problems";
 import { findRefund } from "./find-refund";
@@ -94,7 +96,16 @@ export async function claimRefund(db: Db, refundId: string, address: Address): P
       ),
     );
   } catch (error) {
-    throw await claimFailure(db, refund.id, error);
+    if (!isShortOfTokens(error)) throw await claimFailure(db, refund.id, error);
+    // The wallet lacks the tokens (nothing was recorded): the refund waits for them with the payer's address.
+    const reason = await awaitingFundsReason(db, session.id, error, token);
+    await db.transaction(async (tx) => {
+      await lockSession(tx, session.id);
+      const applied = await applyRefundFact(tx, refund.id, { kind: "claim-awaiting-funds", address, reason }, { lock: true });
+      if (applied.written) return;
+      const { decision } = applied;
+      throw notClaimable(!decision.accepted && decision.expired ? "expired" : (applied.refund?.status ?? "cancelled"));
+    });
   }
   return toRefundView(await findRefund(db, "public", refundId));
 }
@@ -102,6 +113,7 @@ export async function claimRefund(db: Db, refundId: string, address: Address): P
 function notClaimable(status: string): AppError {
   const why: Record<string, string> = {
     sending: "this refund was already claimed; it is on its way",
+    awaiting_funds: "this refund was already claimed; it is sent as soon as the shop's wallet can pay it",
     completed: "this refund was already claimed and sent",
     failed: "this refund could not be sent; ask the shop for a new one",
     cancelled: "this refund was cancelled or its claim expired; ask the shop for a new one",

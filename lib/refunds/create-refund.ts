@@ -1,6 +1,8 @@
 /**
  * A merchant's refund of a payment: to an address the merchant gives (sent at once, as a
- * withdrawal from the payment's domain wallet), or as a claim the payer completes at claimUrl.
+ * withdrawal from the payment's domain wallet — or, when that wallet lacks the tokens yet,
+ * recorded `awaiting_funds` and sent once it can: awaiting-funds.ts), or as a claim the payer
+ * completes at claimUrl.
  * Never beyond what the payment received: the amount is checked again under the session's row
  * lock against its other active refunds, so concurrent refunds cannot together exceed it.
  *
@@ -20,12 +22,13 @@ import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amo
 import { findSessionInScope, type SessionScope } from "../payments/find-session";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
+import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
 import { findRefund } from "./find-refund";
 import { emitRefundEvents, insertRefund } from "./refund-records";
 import { assertPayable, assertWalletCanPay, lockedAmounts, sessionDomain } from "./refund-rules";
 import type { RefundEvent } from "./refund-state";
 import { type RefundView, toRefundView } from "./refund-view";
-import { REFUND_REFUSALS, type RefundAmounts } from "./refundable";
+import { NO_DEFAULT_REFUND, REFUND_REFUSALS, type RefundAmounts } from "./refundable";
 import type { CreateRefundInput } from "./schemas";
 
 export interface RefundCreator {
@@ -62,20 +65,23 @@ export async function createRefund(
     const tokenRow = await assertWalletCanPay(tx, session);
     // Decided before any lock (the withdrawal's simulation needs it); checked again under the lock.
     const estimate = await lockedAmounts(tx, session.id, { lock: false });
-    const units = requested ?? amountsOrRefuse(estimate).byDefault;
+    const units = requested ?? defaultOrRefuse(amountsOrRefuse(estimate).byDefault);
     assertWithin(units, amountsOrRefuse(estimate).refundable, token.decimals);
     await assertWithdrawable(tx, tokenRow, units);
 
     let created: { refund: Refund; events: RefundEvent[]; now: Date } | undefined;
-    const recordRefund = async (inner: Db): Promise<void> => {
+    const recordRefund = async (inner: Db, awaitingFunds?: string): Promise<void> => {
       const now = new Date();
       const locked = amountsOrRefuse(await lockedAmounts(inner, session.id, { lock: true }));
       // Without an amount, the refund is what is left *now*: a concurrent refund may have taken the overpaid part.
-      if (requested === undefined && locked.byDefault !== units) throw defaultMoved(units, locked.byDefault, token.decimals);
+      if (requested === undefined && locked.byDefault !== units) {
+        throw defaultMoved(units, defaultOrRefuse(locked.byDefault), token.decimals);
+      }
       assertWithin(units, locked.refundable, token.decimals);
       const values = { id: refundId, sessionId: session.id, userId: session.userId, apiKeyId, clientRequestId, amount: units };
       const claimExpiresAt = new Date(now.getTime() + getConfig().refundClaimTtlSeconds * 1000);
-      created = { ...(await insertRefund(inner, { ...values, toAddress: input.toAddress ?? null, claimExpiresAt }, now)), now };
+      const row = { ...values, toAddress: input.toAddress ?? null, claimExpiresAt };
+      created = { ...(await insertRefund(inner, row, now, { awaitingFunds })), now };
     };
     const announce = async (inner: Db): Promise<void> => {
       if (created) await emitRefundEvents(inner, created.refund, created.events, created.now);
@@ -100,7 +106,16 @@ export async function createRefund(
         amount: formatAmount(units, token.decimals),
       },
       afterTopUp,
-    );
+    ).catch(async (error: unknown): Promise<{ withdrawal?: Withdrawal }> => {
+      // The wallet lacks the tokens (nothing was recorded): the refund waits for them, sent by the job.
+      if (!isShortOfTokens(error)) throw error;
+      const reason = await awaitingFundsReason(tx, session.id, error, token);
+      await tx.transaction(async (inner) => {
+        await recordRefund(inner, reason);
+        await announce(inner);
+      });
+      return {};
+    });
   };
 
   let replayed = false;
@@ -135,6 +150,12 @@ export async function createRefund(
 function amountsOrRefuse(amounts: RefundAmounts): Extract<RefundAmounts, { ok: true }> {
   if (!amounts.ok) throw new AppError("VALIDATION_ERROR", REFUND_REFUSALS[amounts.reason]);
   return amounts;
+}
+
+/** No amount, and nothing beyond the price left: refused on `amount`, nothing recorded. */
+function defaultOrRefuse(byDefault: bigint | null): bigint {
+  if (byDefault === null) throw new AppError("VALIDATION_ERROR", NO_DEFAULT_REFUND, [{ path: "amount", message: NO_DEFAULT_REFUND }]);
+  return byDefault;
 }
 
 function assertWithin(units: bigint, left: bigint, decimals: number): void {

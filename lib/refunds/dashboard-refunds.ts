@@ -19,8 +19,8 @@ import type { CreateRefundInput } from "./schemas";
 
 export interface PaymentRefunds {
   refunds: RefundView[];
-  /** What can still go back and what the form offers, or why nothing can. */
-  refundable: { amount: string; byDefault: string } | { refusal: string };
+  /** What can still go back and what the form offers (null: nothing beyond the price, the merchant types the amount), or why nothing can. */
+  refundable: { amount: string; byDefault: string | null } | { refusal: string };
 }
 
 export async function paymentRefunds(db: Db, userId: number, sessionId: string): Promise<PaymentRefunds> {
@@ -29,7 +29,10 @@ export async function paymentRefunds(db: Db, userId: number, sessionId: string):
   return {
     refunds: refunds.map(toRefundView),
     refundable: amounts.ok
-      ? { amount: formatAmount(amounts.refundable, token.decimals), byDefault: formatAmount(amounts.byDefault, token.decimals) }
+      ? {
+          amount: formatAmount(amounts.refundable, token.decimals),
+          byDefault: amounts.byDefault === null ? null : formatAmount(amounts.byDefault, token.decimals),
+        }
       : { refusal: REFUND_REFUSALS[amounts.reason] },
   };
 }

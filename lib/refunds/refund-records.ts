@@ -31,9 +31,20 @@ export interface NewRefund {
 /**
  * Records a new refund as the decider creates it. Its events (refund.created) are returned, not
  * sent: a refund sent at once announces itself once its withdrawal is recorded (emitRefundEvents).
+ * `awaitingFunds`: the wallet cannot pay it yet (why); it is recorded waiting for the funds.
  */
-export async function insertRefund(tx: Db, values: NewRefund, now: Date): Promise<{ refund: Refund; events: RefundEvent[] }> {
-  const decision = decideRefund(null, { kind: "create", toAddress: values.toAddress, claimExpiresAt: values.claimExpiresAt }, now);
+export async function insertRefund(
+  tx: Db,
+  values: NewRefund,
+  now: Date,
+  options: { awaitingFunds?: string } = {},
+): Promise<{ refund: Refund; events: RefundEvent[] }> {
+  const { toAddress, claimExpiresAt } = values;
+  const fact: RefundFact =
+    options.awaitingFunds !== undefined && toAddress !== null
+      ? { kind: "create-awaiting-funds", toAddress, claimExpiresAt, reason: options.awaitingFunds }
+      : { kind: "create", toAddress, claimExpiresAt };
+  const decision = decideRefund(null, fact, now);
   if (!decision.accepted) throw new Error(`refund ${values.id}: ${decision.why}`);
   const inserted = await tx
     .insert(refunds)

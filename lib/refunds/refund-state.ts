@@ -8,6 +8,14 @@
  *   awaiting_address ──cancel | expiry──▶ cancelled
  *   awaiting_address ──claim-failed──▶ awaiting_address (the reason kept for the merchant)
  *
+ * When the withdrawal wallet lacks the tokens (the payment's forward has not reached it, or it
+ * went to an external payout address), the refund waits with its address instead of failing:
+ *   new ──create-awaiting-funds (toAddress)──▶ awaiting_funds
+ *   awaiting_address ──claim-awaiting-funds──▶ awaiting_funds ──funds-arrived──▶ sending
+ *   awaiting_funds ──funds-short──▶ awaiting_funds (why, for the merchant)   awaiting_funds ──cancel──▶ cancelled
+ * An awaiting_funds refund counts as spoken for (ACTIVE_REFUND_STATUSES) and never expires: it
+ * waits until the wallet can pay, or until the merchant cancels it.
+ *
  * `now` is the database's clock wherever expiry matters (refund-records.ts reads it with the row):
  * the claim and the expiry must never disagree about whether a claim is still open, or a claim
  * could be sent while another refund already counted its amount as free.
@@ -26,7 +34,15 @@ export type RefundFact =
   | { kind: "create"; toAddress: string | null; claimExpiresAt: Date }
   /** The payer gave an address on the claim page. */
   | { kind: "claim"; address: string }
-  /** The payer's claim could not be sent (the wallet, the network, the merchant's budget): it still waits. */
+  /** The merchant creates it with an address, but the withdrawal wallet lacks the tokens now: it waits for them. */
+  | { kind: "create-awaiting-funds"; toAddress: string; claimExpiresAt: Date; reason: string }
+  /** The payer gave an address, but the withdrawal wallet lacks the tokens now: it waits for them, with that address. */
+  | { kind: "claim-awaiting-funds"; address: string; reason: string }
+  /** The wallet can pay now: its withdrawal is being recorded. */
+  | { kind: "funds-arrived" }
+  /** Checked again and the wallet still cannot pay (why, for the merchant). */
+  | { kind: "funds-short"; reason: string }
+  /** The payer's claim could not be sent (the network, the merchant's budget, a domain removed): it still waits. */
   | { kind: "claim-failed"; reason: string }
   /** The merchant withdrew an unclaimed refund. */
   | { kind: "cancel" }
@@ -67,6 +83,19 @@ export function decideRefund(state: RefundState | null, fact: RefundFact, now: D
           "refund.created",
         ]);
   }
+  if (fact.kind === "create-awaiting-funds") {
+    if (state !== null) return refuse();
+    return to(
+      {
+        status: "awaiting_funds",
+        toAddress: fact.toAddress,
+        addressFrom: "merchant",
+        claimExpiresAt: fact.claimExpiresAt,
+        reason: clip(fact.reason),
+      },
+      ["refund.created"],
+    );
+  }
   if (state === null) return refuse();
   const due = state.claimExpiresAt.getTime() <= now.getTime();
   switch (fact.kind) {
@@ -74,12 +103,22 @@ export function decideRefund(state: RefundState | null, fact: RefundFact, now: D
       if (state.status !== "awaiting_address") return refuse();
       if (due) return { accepted: false, why: "the claim expired", expired: true };
       return to({ status: "sending", toAddress: fact.address, addressFrom: "payer", reason: null });
+    case "claim-awaiting-funds":
+      if (state.status !== "awaiting_address") return refuse();
+      if (due) return { accepted: false, why: "the claim expired", expired: true };
+      return to({ status: "awaiting_funds", toAddress: fact.address, addressFrom: "payer", reason: clip(fact.reason) });
+    case "funds-arrived":
+      return state.status === "awaiting_funds" ? to({ status: "sending", reason: null }) : refuse();
+    case "funds-short":
+      return state.status === "awaiting_funds" ? to({ status: "awaiting_funds", reason: clip(fact.reason) }) : refuse();
     case "claim-failed":
       return state.status === "awaiting_address"
         ? to({ status: "awaiting_address", reason: clip(`the payer's last claim could not be sent: ${fact.reason}`) })
         : refuse();
     case "cancel":
-      return state.status === "awaiting_address" ? to({ status: "cancelled", reason: CANCELLED_BY_MERCHANT, cancelledAt: now }) : refuse();
+      return state.status === "awaiting_address" || state.status === "awaiting_funds"
+        ? to({ status: "cancelled", reason: CANCELLED_BY_MERCHANT, cancelledAt: now })
+        : refuse();
     case "expiry":
       return state.status === "awaiting_address" && due ? to({ status: "cancelled", reason: CLAIM_EXPIRED, cancelledAt: now }) : refuse();
     case "withdrawal-completed":

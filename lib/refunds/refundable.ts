@@ -13,19 +13,20 @@ export interface RefundBasis {
   receivedAmount: bigint;
   /** Transfers of the session's token after it expired or was cancelled. */
   lateAmount: bigint;
-  /** Sum of its refunds that are waiting for an address, sending or completed. */
+  /** Sum of its active refunds: waiting for an address or for funds, sending or completed. */
   refunded: bigint;
 }
 
 export type RefundAmounts =
-  | { ok: true; refundable: bigint; byDefault: bigint }
-  | { ok: false; reason: "pending" | "nothing-received" | "all-refunded" };
+  /** `byDefault` null: a completed payment with nothing (left) beyond its price — only an explicit amount refunds the price. */
+  { ok: true; refundable: bigint; byDefault: bigint | null } | { ok: false; reason: "pending" | "nothing-received" | "all-refunded" };
 
 /**
  * Everything that arrived may go back, never more: received + late − refunded. Without an
  * amount a refund returns what the merchant did not sell for — the overpaid part and the late
- * transfers of a completed payment, everything of an expired or cancelled one — and when there
- * is no such part (a dispute over an exact payment), everything that is left.
+ * transfers of a completed payment (less every refund so far), everything of an expired or
+ * cancelled one. A completed payment with no such part left has no default: refunding the price
+ * (goods sold) takes an explicit amount, so a retried call without an amount gives nothing away.
  */
 export function refundAmounts(basis: RefundBasis): RefundAmounts {
   if (basis.status === "pending") return { ok: false, reason: "pending" };
@@ -36,11 +37,14 @@ export function refundAmounts(basis: RefundBasis): RefundAmounts {
   const overpaid = basis.receivedAmount > basis.amount ? basis.receivedAmount - basis.amount : 0n;
   const unsold = basis.status === "completed" ? overpaid + basis.lateAmount : arrived;
   const unsoldLeft = unsold - basis.refunded;
-  return { ok: true, refundable, byDefault: unsoldLeft > 0n ? unsoldLeft : refundable };
+  return { ok: true, refundable, byDefault: unsoldLeft > 0n ? unsoldLeft : null };
 }
+
+/** A refund without an amount when `byDefault` is null. */
+export const NO_DEFAULT_REFUND = "nothing was paid beyond the price; give an explicit amount to refund the price";
 
 export const REFUND_REFUSALS: Record<Exclude<RefundAmounts, { ok: true }>["reason"], string> = {
   pending: "the payment is still pending: cancel it first, or wait until it completes or expires",
   "nothing-received": "nothing arrived for this payment: there is nothing to refund",
-  "all-refunded": "everything this payment received is already refunded (or waiting to be claimed)",
+  "all-refunded": "everything this payment received is already refunded (or waiting to be claimed or sent)",
 };

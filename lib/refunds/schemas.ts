@@ -9,7 +9,7 @@ export const createRefundSchema = z
   .object({
     amount: amountStringSchema("amount").optional().meta({
       description:
-        "Decimal amount in whole tokens. Default: the overpaid part and late transfers of a completed payment, everything of an expired or cancelled one; without such a part, everything not yet refunded.",
+        "Decimal amount in whole tokens. Default: the overpaid part and late transfers of a completed payment (less its refunds so far), everything not yet refunded of an expired or cancelled one. A completed payment with nothing (left) beyond its price has no default: without an amount the refund is refused (400 VALIDATION_ERROR on `amount`), so refunding the price takes an explicit amount.",
       example: "2.5",
     }),
     toAddress: addressSchema("toAddress").optional().meta({
@@ -29,7 +29,10 @@ export const refundSchema = z
   .object({
     refundId: z.string(),
     sessionId: z.string(),
-    status: z.enum(REFUND_STATUSES),
+    status: z.enum(REFUND_STATUSES).meta({
+      description:
+        "awaiting_address (waits for the payer at claimUrl), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled.",
+    }),
     amount: z.string(),
     token: z.string(),
     network: z.string(),
@@ -41,7 +44,7 @@ export const refundSchema = z
     txHash: z.string().nullable(),
     reason: z.string().nullable().meta({
       description:
-        "Why it failed or was cancelled; while awaiting_address, why the payer's last claim could not be sent (e.g. the withdrawal wallet lacks tokens: the payer was only told to try later).",
+        "Why it failed or was cancelled; while awaiting_address, why the payer's last claim could not be sent (e.g. the wallet lacks gas: the payer was only told to try later); while awaiting_funds, why the withdrawal wallet cannot pay it yet (the payment's forward has not reached it; or the payment was forwarded to another address, so it waits until the merchant sends the tokens to the wallet, or cancels it).",
     }),
     createdAt: z.string(),
     completedAt: z.string().nullable(),

@@ -77,7 +77,7 @@ export async function recordWithdrawal(
 
   const { gasLimit, gasPrice } = await rpc(async () => {
     const balance = await client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] });
-    if (balance < units) throw insufficientTokens(balance, units, 0n, token.decimals);
+    if (balance < units) throw insufficientTokens(from, balance, units, 0n, token.decimals);
     await simulate(() => client.call({ account: from, to: contract, data }));
     const [estimate, price] = await Promise.all([
       simulate(() => client.estimateGas({ account: from, to: contract, data })),
@@ -119,7 +119,7 @@ export async function recordWithdrawal(
         client.getBalance({ address: from }),
       ]),
     );
-    if (tokenBalance - reservedTokens < units) throw insufficientTokens(tokenBalance, units, reservedTokens, token.decimals);
+    if (tokenBalance - reservedTokens < units) throw insufficientTokens(from, tokenBalance, units, reservedTokens, token.decimals);
     if (bnb - reservedGas < gasLimit * gasPrice)
       throw new ShortOfGasError(token.network, domain.id, from, reservedGas + gasLimit * gasPrice, gasLimit * gasPrice);
 
@@ -192,10 +192,29 @@ async function lockWallet(tx: Db, network: string, address: string, chainCount: 
     .for("update");
 }
 
-function insufficientTokens(balance: bigint, units: bigint, reserved: bigint, decimals: number): AppError {
+/**
+ * The wallet lacks the tokens (net of its sends not yet mined); nothing was recorded. An AppError
+ * (BLOCKCHAIN_ERROR) like any refusal; a refund tells it apart to wait for the funds instead.
+ */
+export class ShortOfTokensError extends AppError {
+  constructor(
+    readonly wallet: Address,
+    readonly balance: bigint,
+    readonly reserved: bigint,
+    readonly needed: bigint,
+    message: string,
+  ) {
+    super("BLOCKCHAIN_ERROR", message);
+  }
+}
+
+function insufficientTokens(wallet: Address, balance: bigint, units: bigint, reserved: bigint, decimals: number): ShortOfTokensError {
   const human = (v: bigint) => `${v / 10n ** BigInt(decimals)}${v % 10n ** BigInt(decimals) ? "…" : ""}`;
-  return new AppError(
-    "BLOCKCHAIN_ERROR",
+  return new ShortOfTokensError(
+    wallet,
+    balance,
+    reserved,
+    units,
     `not enough tokens in the withdrawal wallet: it holds ${balance} base units (≈${human(balance)})${reserved ? `, ${reserved} reserved by withdrawals not yet mined` : ""}; ${units} needed`,
   );
 }

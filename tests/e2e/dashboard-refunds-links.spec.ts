@@ -99,6 +99,59 @@ test("a merchant refunds an overpaid payment from its page; the payer claims it 
   logs.assertClean();
 });
 
+test("a refund the domain wallet cannot pay yet waits for funds, says why, shows on the payer's page, and can be cancelled", async ({
+  page,
+  context,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  // Forwarded to the merchant's own wallet: the domain's withdrawal wallet never receives it, and holds nothing.
+  const session = await merchant.createPayment("3", { merchantWallet: privateKeyToAccount(`0x${"7".repeat(64)}`).address });
+  await payDirectly(session.depositAddress, "3");
+  await expect.poll(async () => (await merchant.status(session.sessionId)).status, { timeout: 30_000 }).toBe("completed");
+
+  await signIn(page, merchant.email, merchant.password);
+  await page.goto(`/dashboard/payments/${session.sessionId}`);
+  const card = page.getByTestId("payment-refunds");
+  await card.getByRole("button", { name: "Refund" }).click();
+  const dialog = page.getByRole("dialog");
+  // Nothing was paid beyond the price: nothing prefilled, the merchant types the amount.
+  await expect(dialog.getByLabel("Amount", { exact: true })).toHaveValue("");
+  await expect(dialog.getByText(/Nothing was paid beyond the price/)).toBeVisible();
+  await dialog.getByLabel("Amount", { exact: true }).fill("2");
+  await dialog.getByLabel("Send to an address I have").check();
+  await dialog.getByLabel("Payer's address").fill(payer);
+  await dialog.getByRole("button", { name: "Send refund" }).click();
+  await expect(dialog).toContainText("as soon as this payment's domain wallet can pay", { timeout: 30_000 });
+  await dialog.getByRole("button", { name: "Done" }).click();
+
+  const refund = card.locator("li[data-refund-id]");
+  await expect(refund).toHaveAttribute("data-status", "awaiting_funds");
+  await expect(refund).toContainText("Waiting for funds");
+  await expect(refund.getByTestId("refund-awaiting-funds")).toContainText("will never receive this payment's tokens");
+  await expect(card).toContainText("Up to 1 DUSD"); // it holds its amount while it waits
+  await capture(page, testInfo, "refund-awaiting-funds");
+
+  // The payer's page (the refund's id is its claim URL) says it is on hold and goes out by itself.
+  const refundId = await refund.getAttribute("data-refund-id");
+  const phone = await context.newPage();
+  const phoneLogs = watchConsole(phone);
+  await phone.goto(`/refund/${refundId}?lang=en`);
+  await expect(phone.getByTestId("refund-status")).toHaveAttribute("data-status", "awaiting_funds");
+  await expect(phone.getByText("Your refund is waiting to be sent")).toBeVisible();
+  await captureBothThemes(phone, testInfo, "refunds-links-claim-awaiting-funds", { axeOnPhone: true });
+  phoneLogs.assertClean();
+  await phone.close();
+
+  await refund.getByRole("button", { name: "Cancel this refund" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Cancel refund" }).click();
+  await expect(refund).toHaveAttribute("data-status", "cancelled");
+  await expect(card).toContainText("Up to 3 DUSD");
+  logs.assertClean();
+});
+
 test("a merchant creates a payment link, a payer pays it with a wallet, and the link counts it", async ({
   page,
   context,

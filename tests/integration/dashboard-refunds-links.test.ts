@@ -102,6 +102,13 @@ describe("the payments list, with refunds", () => {
       .values([
         { ...base, id: randomUUID(), amount: parseUnits("1.5", 18), status: "completed", completedAt: new Date() },
         { ...base, id: randomUUID(), amount: parseUnits("0.25", 18), status: "sending" },
+        {
+          ...base,
+          id: randomUUID(),
+          amount: parseUnits("0.2", 18),
+          status: "awaiting_funds",
+          toAddress: "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097",
+        },
         { ...base, id: randomUUID(), amount: parseUnits("0.75", 18), status: "cancelled" },
         { ...base, id: randomUUID(), amount: parseUnits("0.1", 18), status: "failed" },
         { ...base, id: randomUUID(), amount: parseUnits("3", 18), status: "awaiting_address", claimExpiresAt: new Date(Date.now() - 1000) },
@@ -109,7 +116,8 @@ describe("the payments list, with refunds", () => {
 
     const rows = (await listUserPayments(db(), a.userId, filters())).items;
     const row = (id: string) => rows.find((r) => r.sessionId === id);
-    expect(row(overpaid.sessionId)?.refunds).toEqual({ refunded: "1.5", pending: "0.75" });
+    // Under way: the claim (0.5), the one sending (0.25) and the one waiting for the wallet's funds (0.2).
+    expect(row(overpaid.sessionId)?.refunds).toEqual({ refunded: "1.5", pending: "0.95" });
     expect(row(untouched.sessionId)?.refunds).toEqual({ refunded: null, pending: null });
     // The other merchant's list knows nothing of them.
     expect(
@@ -119,12 +127,14 @@ describe("the payments list, with refunds", () => {
     const page = await paymentRefunds(db(), a.userId, overpaid.sessionId);
     expect(page.refunds.map((r) => r.status).sort()).toEqual([
       "awaiting_address",
+      "awaiting_funds",
       "cancelled",
       "cancelled",
       "completed",
       "failed",
       "sending",
     ]);
-    expect(page.refundable).toEqual({ amount: "9.75", byDefault: "9.75" });
+    // 2.45 went back or waits (more than the 2 overpaid): the rest of the price only with a typed amount.
+    expect(page.refundable).toEqual({ amount: "9.55", byDefault: null });
   });
 });

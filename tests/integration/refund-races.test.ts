@@ -38,7 +38,7 @@ describe("a claim and a refund of the whole payment at the claim's deadline", ()
   // PGlite runs in this process on its clock: only a server has a clock of its own.
   it.skipIf(!onPostgres)("use one clock: an app clock behind the database's cannot reopen a claim the refund counted as free", async () => {
     const { sessionId } = await paidSession(shop, "4", "4");
-    const a = await refundReq(shop, sessionId);
+    const a = await refundReq(shop, sessionId, { amount: "4" });
     expect(a.body.data).toMatchObject({ status: "awaiting_address", amount: "4" });
     await deadlineIn(a.body.data.refundId, -60_000);
     // This process's clock an hour behind the database's: by it, the claim is open for 59 more minutes.
@@ -63,7 +63,7 @@ describe("a claim and a refund of the whole payment at the claim's deadline", ()
 
   it.skipIf(!onPostgres)("wait for a claim whose transaction is still open, and then count it (PostgreSQL: two connections)", async () => {
     const { sessionId } = await paidSession(shop, "5", "5");
-    const a = await refundReq(shop, sessionId);
+    const a = await refundReq(shop, sessionId, { amount: "5" });
     const claimId = a.body.data.refundId as string;
     // The claim was decided just before its deadline; the deadline passes while its transaction is open.
     await deadlineIn(claimId, -1000);
@@ -116,7 +116,7 @@ describe("a claim and a refund of the whole payment at the claim's deadline", ()
     resetRateLimits();
     for (const offset of [-200, 0, 150, 400]) {
       const { sessionId } = await paidSession(shop, "3", "3");
-      const a = await refundReq(shop, sessionId);
+      const a = await refundReq(shop, sessionId, { amount: "3" });
       await deadlineIn(a.body.data.refundId, offset);
       const [claimed, refunded] = await Promise.all([
         claimReq(a.body.data.refundId, PAYER_NEW_ADDRESS),

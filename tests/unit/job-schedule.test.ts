@@ -90,7 +90,7 @@ describe("the job schedule", () => {
   it("the embedded runner's loops: one interval per loop, jobs in the schedule's order", () => {
     expect(embeddedLoops(config)).toEqual([
       { loop: "scan", everyMs: 1500, jobs: ["scan"] },
-      { loop: "work", everyMs: 1000, jobs: ["expire", "requeue", "forward", "confirm"] },
+      { loop: "work", everyMs: 1000, jobs: ["expire", "requeue", "forward", "confirm", "refunds"] },
       { loop: "webhooks", everyMs: 250, jobs: ["dispatch"] },
       { loop: "reconcile", everyMs: 600_000, jobs: ["reconcile"] },
     ]);
@@ -120,6 +120,7 @@ describe("today's values (deployed Inngest apps know the ids, crons and events)"
         concurrency: { key: "deposit-address", limit: 1 },
       },
       "confirm-withdrawals": { trigger: { cron: "* * * * *" }, rounds: 10, everyMs: 5000, concurrency: { key: "singleton" } },
+      "send-awaiting-refunds": { trigger: { cron: "* * * * *" }, rounds: 1, pageSize: 20, concurrency: { key: "singleton" } },
       "dispatch-webhooks": {
         trigger: { cron: "* * * * *" },
         rounds: 25,
@@ -153,6 +154,8 @@ describe("today's values (deployed Inngest apps know the ids, crons and events)"
     const { everyMs: _dispatch, ...dispatch } = SCHEDULE.dispatch.embedded;
     expect(dispatch).toEqual({ loop: "webhooks", pageSize: 32, leaseMs: LEASE_MS });
     expect(SCHEDULE.deliver.embedded).toEqual({ startedBy: "dispatch-webhooks" });
+    const { everyMs: _refunds, ...refunds } = SCHEDULE.refunds.embedded;
+    expect(refunds).toEqual({ loop: "work", pageSize: 20 });
     const { everyMs: _reconcile, ...reconcile } = SCHEDULE.reconcile.embedded;
     expect(reconcile).toEqual({ loop: "reconcile", minGapMs: 24 * 3600_000 });
   });
@@ -172,6 +175,7 @@ describe("today's values (deployed Inngest apps know the ids, crons and events)"
         retry: "recorded",
       },
       "confirm-withdrawals": { pending: "next-round", settled: "done" },
+      "send-awaiting-refunds": { done: "next-round" },
       "dispatch-webhooks": { claimed: "next-round", none: "next-round" },
       "deliver-webhook": { delivered: "done", retrying: "recorded", failed: "done", skipped: "done" },
       "reconcile-daily": { ran: "next-round", "not-due": "next-round" },

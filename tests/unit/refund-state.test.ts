@@ -20,6 +20,10 @@ const FACTS: Record<RefundFact["kind"], RefundFact> = {
   create: { kind: "create", toAddress: null, claimExpiresAt: LATER },
   claim: { kind: "claim", address: PAYER },
   "claim-failed": { kind: "claim-failed", reason: "not enough tokens in the withdrawal wallet" },
+  "create-awaiting-funds": { kind: "create-awaiting-funds", toAddress: PAYER, claimExpiresAt: LATER, reason: "the wallet holds 0" },
+  "claim-awaiting-funds": { kind: "claim-awaiting-funds", address: PAYER, reason: "the wallet holds 0" },
+  "funds-arrived": { kind: "funds-arrived" },
+  "funds-short": { kind: "funds-short", reason: "the wallet holds 1, 2 needed" },
   cancel: { kind: "cancel" },
   expiry: { kind: "expiry" },
   "withdrawal-completed": { kind: "withdrawal-completed" },
@@ -37,6 +41,22 @@ const ALLOWED: [RefundState | null, RefundFact, RefundChange, RefundEvent[]][] =
     [],
   ],
   [state("awaiting_address"), FACTS.cancel, { status: "cancelled", reason: CANCELLED_BY_MERCHANT, cancelledAt: NOW }, []],
+  // The wallet cannot pay yet: the refund waits for the funds with its address, never expires, and counts as spoken for.
+  [
+    null,
+    FACTS["create-awaiting-funds"],
+    { status: "awaiting_funds", toAddress: PAYER, addressFrom: "merchant", claimExpiresAt: LATER, reason: "the wallet holds 0" },
+    ["refund.created"],
+  ],
+  [
+    state("awaiting_address"),
+    FACTS["claim-awaiting-funds"],
+    { status: "awaiting_funds", toAddress: PAYER, addressFrom: "payer", reason: "the wallet holds 0" },
+    [],
+  ],
+  [state("awaiting_funds"), FACTS["funds-arrived"], { status: "sending", reason: null }, []],
+  [state("awaiting_funds"), FACTS["funds-short"], { status: "awaiting_funds", reason: "the wallet holds 1, 2 needed" }, []],
+  [state("awaiting_funds"), FACTS.cancel, { status: "cancelled", reason: CANCELLED_BY_MERCHANT, cancelledAt: NOW }, []],
   [state("sending"), FACTS["withdrawal-completed"], { status: "completed", completedAt: NOW }, ["refund.completed"]],
   [state("sending"), FACTS["withdrawal-failed"], { status: "failed", reason: "the transfer reverted on chain" }, ["refund.failed"]],
 ];
@@ -99,6 +119,16 @@ describe("decideRefund: the claim's deadline, as `now` (the database's clock) sa
       accepted: true,
       next: { status: "cancelled" },
     });
+  });
+
+  it("a claim that waits for funds is refused as expired past the deadline; a refund waiting for funds never expires", () => {
+    expect(decideRefund(state("awaiting_address", EARLIER), FACTS["claim-awaiting-funds"], NOW)).toEqual({
+      accepted: false,
+      why: "the claim expired",
+      expired: true,
+    });
+    expect(decideRefund(state("awaiting_funds", EARLIER), FACTS.expiry, NOW).accepted).toBe(false);
+    expect(decideRefund(state("awaiting_funds", EARLIER), FACTS["funds-arrived"], NOW).accepted).toBe(true);
   });
 
   it("keeps long reasons short", () => {

@@ -18,9 +18,16 @@ describe("refundAmounts", () => {
     expect(refundAmounts(basis({ receivedAmount: 130n, refunded: 10n }))).toEqual({ ok: true, refundable: 120n, byDefault: 20n });
   });
 
-  it("refunds everything left when nothing was overpaid (a dispute), or once the excess went back", () => {
-    expect(refundAmounts(basis({}))).toEqual({ ok: true, refundable: 100n, byDefault: 100n });
-    expect(refundAmounts(basis({ receivedAmount: 130n, refunded: 30n }))).toEqual({ ok: true, refundable: 100n, byDefault: 100n });
+  it("has no default for a completed payment with nothing (left) beyond its price: the price takes an explicit amount", () => {
+    // An exact payment: a refund without an amount would give the goods away.
+    expect(refundAmounts(basis({}))).toEqual({ ok: true, refundable: 100n, byDefault: null });
+    // The excess went back already: a retried call without an amount must not refund the price.
+    expect(refundAmounts(basis({ receivedAmount: 130n, refunded: 30n }))).toEqual({ ok: true, refundable: 100n, byDefault: null });
+    expect(refundAmounts(basis({ receivedAmount: 130n, lateAmount: 5n, refunded: 40n }))).toEqual({
+      ok: true,
+      refundable: 95n,
+      byDefault: null,
+    });
   });
 
   it("refunds everything of an expired or cancelled payment: the merchant sold nothing", () => {

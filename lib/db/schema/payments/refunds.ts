@@ -8,12 +8,19 @@ import { paymentSessions } from "./payment-sessions";
 /**
  * awaiting_address (the claim URL waits for the payer) → sending (its withdrawal is recorded) →
  * completed | failed; awaiting_address → cancelled (by the merchant, or its claim expired).
+ * awaiting_funds: it has its address but the withdrawal wallet cannot pay it yet; sent (→ sending)
+ * as soon as it can, or cancelled by the merchant.
  */
-export const REFUND_STATUSES = ["awaiting_address", "sending", "completed", "failed", "cancelled"] as const;
+export const REFUND_STATUSES = ["awaiting_address", "awaiting_funds", "sending", "completed", "failed", "cancelled"] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** Statuses whose amount is spoken for: a payment is never refunded beyond what it received. */
-export const ACTIVE_REFUND_STATUSES = ["awaiting_address", "sending", "completed"] as const satisfies readonly RefundStatus[];
+export const ACTIVE_REFUND_STATUSES = [
+  "awaiting_address",
+  "awaiting_funds",
+  "sending",
+  "completed",
+] as const satisfies readonly RefundStatus[];
 
 export const refunds = pgTable(
   "refunds",
@@ -37,7 +44,7 @@ export const refunds = pgTable(
     /** Who chose the address: "merchant" or "payer". */
     addressFrom: text("address_from", { enum: ["merchant", "payer"] }),
     claimExpiresAt: timestamptz("claim_expires_at").notNull(),
-    /** Why it failed (the withdrawal's reason) or was cancelled ("cancelled by the merchant", "the claim expired"). */
+    /** Why it failed (the withdrawal's reason) or was cancelled ("cancelled by the merchant", "the claim expired"); while awaiting_funds, why the wallet cannot pay it yet. */
     reason: text("reason"),
     completedAt: timestamptz("completed_at"),
     cancelledAt: timestamptz("cancelled_at"),
@@ -49,6 +56,8 @@ export const refunds = pgTable(
     index("refunds_user_created_idx").on(t.userId, t.createdAt),
     uniqueIndex("refunds_client_request_unique").on(t.userId, t.clientRequestId),
     index("refunds_awaiting_expiry_idx").on(t.claimExpiresAt).where(sql`${t.status} = 'awaiting_address'`),
+    // The job that sends refunds once their wallet can pay takes the longest-unchecked first (updated_at: its last check).
+    index("refunds_awaiting_funds_idx").on(t.updatedAt).where(sql`${t.status} = 'awaiting_funds'`),
   ],
 );
 
