@@ -1,6 +1,6 @@
 "use client";
 
-import { Loader2, XCircle } from "lucide-react";
+import { Clock, Loader2, XCircle } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -21,11 +21,13 @@ export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
   const [amount, setAmount] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [paying, setPaying] = useState(false);
+  const [busy, setBusy] = useState(false);
   const open = link.amount === null;
 
   const pay = async () => {
     setPaying(true);
     setProblem(null);
+    setBusy(false);
     try {
       const response = await fetch(`/api/links/${link.slug}/pay`, {
         method: "POST",
@@ -39,7 +41,9 @@ export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
         window.location.assign(`${checkout.pathname}${checkout.search}`);
         return;
       }
-      setProblem(body.error?.message ?? t.linkInactiveBody);
+      // 429: the link has its cap of open payments (or this device pressed Pay too often) — a wait, not a mistake.
+      if (response.status === 429) setBusy(true);
+      else setProblem(body.error?.message ?? t.linkInactiveBody);
     } catch {
       setProblem(t.linkInactiveBody);
     }
@@ -102,6 +106,13 @@ export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
             <p role="alert" className="text-sm text-destructive">
               {problem}
             </p>
+          ) : null}
+          {busy ? (
+            <div role="alert" data-testid="link-busy" className="grid gap-1 rounded-xl border p-4 text-center">
+              <Clock className="mx-auto size-6 text-muted-foreground" aria-hidden />
+              <p className="font-semibold">{t.linkBusyTitle}</p>
+              <p className="text-sm text-muted-foreground">{t.linkBusyBody}</p>
+            </div>
           ) : null}
           <Button type="submit" variant="brand" size="lg" disabled={paying || (open && amount.trim() === "")}>
             {paying ? <Loader2 className="animate-spin" aria-hidden /> : null}

@@ -1,7 +1,9 @@
 /**
  * The public side of a payment link: what `/l/<slug>` shows, and "Pay" — a fresh session for the
  * hosted checkout, owned by the link's merchant and marked with the link (its id also in the
- * session's metadata, so webhooks carry it). The caller limits how often one client may ask.
+ * session's metadata, so webhooks carry it). The caller limits how often one client may ask;
+ * here the same client gets its open session back and a link's open sessions are capped
+ * (open-sessions.ts).
  */
 
 import { and, eq, isNull } from "drizzle-orm";
@@ -10,7 +12,9 @@ import { domains, paymentLinks } from "../db/schema";
 import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
 import { type CreatedSession, createPaymentSession } from "../payments/create-session";
+import { depositAddressPool } from "../payments/deposit-address-pool";
 import { findOwnToken } from "../tokens/find-own-token";
+import { assertRoomForSession, existingSessionAnswer, linkClientHash, openSessionOf } from "./open-sessions";
 
 export async function paymentLinkPage(db: Db, slug: string) {
   const found = await linkBySlug(db, slug);
@@ -31,7 +35,8 @@ export async function paymentLinkPage(db: Db, slug: string) {
 
 export type PaymentLinkPage = NonNullable<Awaited<ReturnType<typeof paymentLinkPage>>>;
 
-export async function payPaymentLink(db: Db, slug: string, input: { amount?: string }): Promise<CreatedSession> {
+/** `client`: the caller's limit key (lib/http/client-ip.ts), so its repeated Pay returns its open session. */
+export async function payPaymentLink(db: Db, slug: string, input: { amount?: string }, client = "unknown"): Promise<CreatedSession> {
   const found = await linkBySlug(db, slug);
   if (!found) throw new AppError("NOT_FOUND", "payment link not found");
   const { link, token, domain } = found;
@@ -49,19 +54,38 @@ export async function payPaymentLink(db: Db, slug: string, input: { amount?: str
     }
     units = chosen;
   }
-  return createPaymentSession(
-    db,
-    { userId: link.userId, apiKeyId: null, paymentLinkId: link.id },
-    {
-      tokenId: link.tokenId,
-      amount: formatAmount(units, token.decimals),
-      domainId: link.domainId,
-      description: link.description ? `${link.title}\n${link.description}` : link.title,
-      metadata: { paymentLinkId: link.id, paymentLink: link.slug },
-      redirectUrl: link.redirectUrl ?? undefined,
-    },
-    null,
+  const linkClient = linkClientHash(link.id, client);
+  const mine = await openSessionOf(db, link.id, linkClient, units);
+  if (mine) return existingSessionAnswer(mine, token);
+  // A full link answers at once, before a deposit address and a transaction are taken (checked again under the lock).
+  await assertRoomForSession(db, link.id);
+  const outcome = await depositAddressPool(db).use(
+    (deposit) =>
+      db.transaction(async (tx) => {
+        // One Pay of this link at a time past this point: the cap and the "same client" check hold under races.
+        await tx.select({ id: paymentLinks.id }).from(paymentLinks).where(eq(paymentLinks.id, link.id)).for("update");
+        const again = await openSessionOf(tx, link.id, linkClient, units);
+        if (again) return { fresh: false, session: await existingSessionAnswer(again, token) };
+        await assertRoomForSession(tx, link.id);
+        const session = await createPaymentSession(
+          tx,
+          { userId: link.userId, apiKeyId: null, paymentLinkId: link.id, linkClient },
+          {
+            tokenId: link.tokenId,
+            amount: formatAmount(units, token.decimals),
+            domainId: link.domainId,
+            description: link.description ? `${link.title}\n${link.description}` : link.title,
+            metadata: { paymentLinkId: link.id, paymentLink: link.slug },
+            redirectUrl: link.redirectUrl ?? undefined,
+          },
+          null,
+          deposit,
+        );
+        return { fresh: true, session };
+      }),
+    (result) => result.fresh,
   );
+  return outcome.session;
 }
 
 async function linkBySlug(db: Db, slug: string) {

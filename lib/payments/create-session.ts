@@ -32,7 +32,9 @@ export interface CreatedSession {
 }
 
 /** Who creates the session: an API key (its row), or a user on the dashboard or a payment link's page (no key). */
-export type SessionCreator = Pick<ApiKey, "id" | "userId"> | { userId: number; apiKeyId: null; paymentLinkId?: number };
+export type SessionCreator =
+  | Pick<ApiKey, "id" | "userId">
+  | { userId: number; apiKeyId: null; paymentLinkId?: number /** lib/payment-links/open-sessions.ts */; linkClient?: string };
 
 /**
  * Creates a pending session with a fresh HD deposit address. Runs in the caller's transaction when
@@ -71,6 +73,7 @@ export async function createPaymentSession(
   await assertNotServiceAddress(db, input.merchantWallet, "merchantWallet");
 
   const sessionId = randomUUID();
+  const fromLink = "paymentLinkId" in creator && creator.paymentLinkId !== undefined;
   // Drawn on the side thread while the database works; discarded if the create is refused.
   const uri = tokenTransferUri({ tokenContract: token.contractAddress, chainId: network.chainId, depositAddress: deposit.address, units });
   const qrCode = qrCodeDataUriOffThread(uri);
@@ -84,6 +87,9 @@ export async function createPaymentSession(
       userId: creator.userId,
       apiKeyId: "id" in creator ? creator.id : null,
       paymentLinkId: "paymentLinkId" in creator ? creator.paymentLinkId : undefined,
+      linkClient: "linkClient" in creator ? creator.linkClient : undefined,
+      // A link's session counts against the quota once something is paid to it (DESIGN.md §21).
+      quotaCountedAt: fromLink ? null : undefined,
       tokenId: token.id,
       network: token.network,
       chainId: network.chainId,
@@ -98,7 +104,14 @@ export async function createPaymentSession(
       redirectUrl: input.redirectUrl ?? null,
       expiresAt,
     },
-    { userId: creator.userId, domainId: input.domainId, origin, normalizedOrigin: origin === null ? null : normalizeOrigin(origin), now },
+    {
+      userId: creator.userId,
+      domainId: input.domainId,
+      origin,
+      normalizedOrigin: origin === null ? null : normalizeOrigin(origin),
+      now,
+      countQuota: !fromLink,
+    },
   );
 
   return {
