@@ -4,6 +4,8 @@ CREATE TABLE "abuse_counters" (
 	"window_ends_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "token_catalogue" ADD COLUMN "min_payment_amount" numeric(78, 0);--> statement-breakpoint
+ALTER TABLE "deposits" ADD COLUMN "plan_after" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "payment_sessions" ADD COLUMN "quota_counted_at" timestamp with time zone DEFAULT now();--> statement-breakpoint
 ALTER TABLE "payment_sessions" ADD COLUMN "link_client" text;--> statement-breakpoint
 CREATE INDEX "abuse_counters_window_ends_at_idx" ON "abuse_counters" USING btree ("window_ends_at");--> statement-breakpoint

@@ -13,13 +13,18 @@ import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
 import { type CreatedSession, createPaymentSession } from "../payments/create-session";
 import { depositAddressPool } from "../payments/deposit-address-pool";
+import { acceptedTokenMinimum } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
+import { assertAtLeastMinimumPayment } from "../tokens/minimum-payment";
 import { assertRoomForSession, existingSessionAnswer, linkClientHash, openSessionOf } from "./open-sessions";
 
 export async function paymentLinkPage(db: Db, slug: string) {
   const found = await linkBySlug(db, slug);
   if (!found) return null;
   const { link, token, domain } = found;
+  // The payer may not choose below the token's minimum payment either: the page shows the higher floor.
+  const floor =
+    link.minAmount === null ? null : maxOf(link.minAmount, (await acceptedTokenMinimum(db, token.network, token.contractAddress)) ?? 0n);
   return {
     slug: link.slug,
     title: link.title,
@@ -27,7 +32,7 @@ export async function paymentLinkPage(db: Db, slug: string) {
     token: token.symbol,
     network: token.network,
     amount: link.amount === null ? null : formatAmount(link.amount, token.decimals),
-    minAmount: link.minAmount === null ? null : formatAmount(link.minAmount, token.decimals),
+    minAmount: floor === null ? null : formatAmount(floor, token.decimals),
     merchant: domain ? new URL(domain.origin).host : null,
     active: link.active && domain !== null,
   };
@@ -54,6 +59,9 @@ export async function payPaymentLink(db: Db, slug: string, input: { amount?: str
     }
     units = chosen;
   }
+  const minimum = await acceptedTokenMinimum(db, token.network, token.contractAddress);
+  if (minimum === null) throw new AppError("VALIDATION_ERROR", "this payment link is no longer active");
+  assertAtLeastMinimumPayment("amount", units, minimum, token);
   const linkClient = linkClientHash(link.id, client);
   const mine = await openSessionOf(db, link.id, linkClient, units);
   if (mine) return existingSessionAnswer(mine, token);
@@ -87,6 +95,8 @@ export async function payPaymentLink(db: Db, slug: string, input: { amount?: str
   );
   return outcome.session;
 }
+
+const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
 
 async function linkBySlug(db: Db, slug: string) {
   if (!/^[A-Za-z0-9_-]{6,32}$/.test(slug)) return null;

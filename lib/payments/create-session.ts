@@ -9,8 +9,9 @@ import type { Db } from "../db";
 import type { ApiKey } from "../db/schema";
 import { normalizeOrigin } from "../domains/normalize-origin";
 import { AppError } from "../errors";
-import { isAcceptedToken } from "../tokens/accepted-tokens";
+import { acceptedTokenMinimum } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
+import { assertAtLeastMinimumPayment } from "../tokens/minimum-payment";
 import { amountProblemMessage, formatAmount, parseAmount } from "./amount";
 import { type DepositAddress, depositAddressPool } from "./deposit-address-pool";
 import { insertSession } from "./insert-session";
@@ -64,12 +65,15 @@ export async function createPaymentSession(
   const units = parseAmount(input.amount, token.decimals);
   if (typeof units === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", units, token.decimals));
 
-  if (!(await isAcceptedToken(db, token.network, token.contractAddress))) {
+  const minimum = await acceptedTokenMinimum(db, token.network, token.contractAddress);
+  if (minimum === null) {
     throw new AppError(
       "VALIDATION_ERROR",
       `the gateway no longer accepts ${token.symbol} (${token.contractAddress}) on ${token.network}; the operator disallowed it`,
     );
   }
+  // Dust: a session below the token's minimum payment would cost the gas tank more than it moves.
+  assertAtLeastMinimumPayment("amount", units, minimum, token);
   await assertNotServiceAddress(db, input.merchantWallet, "merchantWallet");
 
   const sessionId = randomUUID();
