@@ -41,7 +41,9 @@ describe("tokens", () => {
     const usd = await deployTestToken(chain().url, { symbol: "USDX", decimals: 18 });
     const six = await deployTestToken(chain().url, { symbol: "SIX", decimals: 6 });
     expect(await allow(usd)).toEqual([
-      expect.stringMatching(/^allowed: bsc .* USDX .*18 decimals {2}min forward 0 {2}min withdrawal 0\.01 \(default\) {2}min payment 0 \(default\) {2}enabled$/),
+      expect.stringMatching(
+        /^allowed: bsc .* USDX .*18 decimals {2}min forward 0 {2}min withdrawal 0\.01 \(default\) {2}min payment 0 \(default\) {2}enabled$/,
+      ),
     ]);
     await allow(six, "--min-forward", "0.5");
     const first = await call(register, { method: "POST", headers: auth, body: { contractAddress: usd.toLowerCase(), network: "bsc" } });
