@@ -16,6 +16,20 @@ interface Props {
   messages: PayerPageMessages;
 }
 
+/** A random id kept per browser: Pay again from this browser returns its open session, not another payer's behind the same address. */
+function browserId(): string | undefined {
+  try {
+    let id = window.localStorage.getItem("bsc-pay.browser");
+    if (!id) {
+      id = crypto.randomUUID().replaceAll("-", "");
+      window.localStorage.setItem("bsc-pay.browser", id);
+    }
+    return id;
+  } catch {
+    return undefined; // storage blocked: the address alone identifies the client
+  }
+}
+
 /** A payment link's page: its title and price (or the payer's amount), and Pay → a fresh session on the hosted checkout. */
 export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
   const [amount, setAmount] = useState("");
@@ -32,7 +46,7 @@ export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
       const response = await fetch(`/api/links/${link.slug}/pay`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify(open ? { amount: amount.trim().replace(",", ".") } : {}),
+        body: JSON.stringify({ ...(open ? { amount: amount.trim().replace(",", ".") } : {}), browser: browserId() }),
       });
       const body = (await response.json()) as { success: boolean; data?: { checkoutUrl: string }; error?: { message: string } };
       if (body.success && body.data) {

@@ -17,9 +17,17 @@ import { formatAmount } from "../payments/amount";
 import type { CreatedSession } from "../payments/create-session";
 import { checkoutUrl } from "../payments/session-view";
 
-/** The client as stored on its session: a hash (per link) of its limit key, not the address itself. */
-export function linkClientHash(linkId: number, clientKey: string): string {
-  return createHash("sha256").update(`${linkId}\n${clientKey}`).digest("hex").slice(0, 32);
+/**
+ * The client as stored on its session: a hash (per link) of its limit key — not the address itself —
+ * and of the browser id the page sends, so payers sharing one address (a NAT, a mobile carrier)
+ * are not handed each other's session. A script that varies the id gets new sessions, within the
+ * per-address limit and the link's cap.
+ */
+export function linkClientHash(linkId: number, clientKey: string, browser?: string): string {
+  return createHash("sha256")
+    .update(`${linkId}\n${clientKey}\n${browser ?? ""}`)
+    .digest("hex")
+    .slice(0, 32);
 }
 
 /** The client's open session of this link for this amount, if it has one. */

@@ -41,7 +41,12 @@ export async function paymentLinkPage(db: Db, slug: string) {
 export type PaymentLinkPage = NonNullable<Awaited<ReturnType<typeof paymentLinkPage>>>;
 
 /** `client`: the caller's limit key (lib/http/client-ip.ts), so its repeated Pay returns its open session. */
-export async function payPaymentLink(db: Db, slug: string, input: { amount?: string }, client = "unknown"): Promise<CreatedSession> {
+export async function payPaymentLink(
+  db: Db,
+  slug: string,
+  input: { amount?: string; browser?: string },
+  client = "unknown",
+): Promise<CreatedSession> {
   const found = await linkBySlug(db, slug);
   if (!found) throw new AppError("NOT_FOUND", "payment link not found");
   const { link, token, domain } = found;
@@ -62,7 +67,7 @@ export async function payPaymentLink(db: Db, slug: string, input: { amount?: str
   const minimum = await acceptedTokenMinimum(db, token.network, token.contractAddress);
   if (minimum === null) throw new AppError("VALIDATION_ERROR", "this payment link is no longer active");
   assertAtLeastMinimumPayment("amount", units, minimum, token);
-  const linkClient = linkClientHash(link.id, client);
+  const linkClient = linkClientHash(link.id, client, input.browser);
   const mine = await openSessionOf(db, link.id, linkClient, units);
   if (mine) return existingSessionAnswer(mine, token);
   // A full link answers at once, before a deposit address and a transaction are taken (checked again under the lock).

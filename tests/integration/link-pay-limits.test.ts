@@ -131,6 +131,14 @@ describe("payment link Pay under a flood", () => {
     const otherAmount = await payFrom(link.slug, "203.0.113.20", { amount: "3" });
     const otherClient = await payFrom(link.slug, "203.0.113.21", { amount: "2" });
     expect(new Set([a, otherAmount, otherClient].map((r) => r.body.data.sessionId)).size).toBe(3);
+    // Two payers behind one address (a NAT) are told apart by their browsers' ids; each gets its own session back.
+    const alice = { amount: "2", browser: "alice-browser-0123456789" };
+    const bob = { amount: "2", browser: "bob-browser-0123456789ab" };
+    const aliceFirst = await payFrom(link.slug, "203.0.113.22", alice);
+    const bobFirst = await payFrom(link.slug, "203.0.113.22", bob);
+    expect(bobFirst.body.data.sessionId).not.toBe(aliceFirst.body.data.sessionId);
+    expect((await payFrom(link.slug, "203.0.113.22", alice)).body.data.sessionId).toBe(aliceFirst.body.data.sessionId);
+    expect((await payFrom(link.slug, "203.0.113.22", { amount: "2", browser: "bad id" })).status).toBe(400);
     // An IPv6 client is one /64: its next address is the same client.
     const v6 = await payFrom(link.slug, "2001:db8:5:6::1", { amount: "2" });
     const v6again = await payFrom(link.slug, "2001:db8:5:6::abcd", { amount: "2" });
