@@ -2,5 +2,7 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
+  // Before anything serves: per-client limits read the socket's peer from this stamp.
+  (await import("./lib/http/peer-address")).installPeerStamp();
   await (await import("./lib/start-or-exit")).startOrExit();
 }

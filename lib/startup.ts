@@ -31,7 +31,7 @@ async function start(): Promise<void> {
   if (driver === "postgres") warnUnlessListenWorks(handle);
   if (!config.metricsToken && config.networks.some((n) => n.name !== "local")) {
     log.warn(
-      "METRICS_TOKEN is not set: /api/metrics answers any client whose X-Forwarded-For says loopback; set it unless a proxy appends that header",
+      "METRICS_TOKEN is not set: /api/metrics answers loopback clients only (a proxy on this machine makes every client loopback unless TRUSTED_PROXY_HOPS is set); set the token",
     );
   }
   await backfillEndpoints(db);

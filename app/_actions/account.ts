@@ -4,9 +4,8 @@ import { headers } from "next/headers";
 import { z } from "zod";
 import { renewDashboardSession } from "@/lib/auth/renew-session";
 import { AppError } from "@/lib/errors";
-import { clientIp } from "@/lib/http/client-ip";
-import { limiters } from "@/lib/http/rate-limit";
 import { type ActionResult, runAction } from "@/lib/http/server-action";
+import { limitClient } from "@/lib/http/shared-limits";
 import { ensureStarted } from "@/lib/startup";
 import { changePassword, changePasswordSchema, signOutEverywhere } from "@/lib/users/change-password";
 import { credentialsSchema } from "@/lib/users/create-user";
@@ -17,7 +16,7 @@ import { confirmEnrolment, disableTwoFactor, type Enrolment, regenerateRecoveryC
 export async function signUpAction(input: { email: string; password: string }): Promise<ActionResult<{ email: string }>> {
   try {
     await ensureStarted();
-    limiters().register.consume(clientIp(await headers()));
+    await limitClient("register", await headers());
     const parsed = credentialsSchema.safeParse(input);
     if (!parsed.success) {
       // biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue

@@ -1,6 +1,6 @@
 "use client";
 
-import { Loader2, XCircle } from "lucide-react";
+import { Clock, Loader2, XCircle } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -16,21 +16,37 @@ interface Props {
   messages: PayerPageMessages;
 }
 
+/** A random id kept per browser: Pay again from this browser returns its open session, not another payer's behind the same address. */
+function browserId(): string | undefined {
+  try {
+    let id = window.localStorage.getItem("bsc-pay.browser");
+    if (!id) {
+      id = crypto.randomUUID().replaceAll("-", "");
+      window.localStorage.setItem("bsc-pay.browser", id);
+    }
+    return id;
+  } catch {
+    return undefined; // storage blocked: the address alone identifies the client
+  }
+}
+
 /** A payment link's page: its title and price (or the payer's amount), and Pay → a fresh session on the hosted checkout. */
 export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
   const [amount, setAmount] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [paying, setPaying] = useState(false);
+  const [busy, setBusy] = useState(false);
   const open = link.amount === null;
 
   const pay = async () => {
     setPaying(true);
     setProblem(null);
+    setBusy(false);
     try {
       const response = await fetch(`/api/links/${link.slug}/pay`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify(open ? { amount: amount.trim().replace(",", ".") } : {}),
+        body: JSON.stringify({ ...(open ? { amount: amount.trim().replace(",", ".") } : {}), browser: browserId() }),
       });
       const body = (await response.json()) as { success: boolean; data?: { checkoutUrl: string }; error?: { message: string } };
       if (body.success && body.data) {
@@ -39,7 +55,9 @@ export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
         window.location.assign(`${checkout.pathname}${checkout.search}`);
         return;
       }
-      setProblem(body.error?.message ?? t.linkInactiveBody);
+      // 429: the link has its cap of open payments (or this device pressed Pay too often) — a wait, not a mistake.
+      if (response.status === 429) setBusy(true);
+      else setProblem(body.error?.message ?? t.linkInactiveBody);
     } catch {
       setProblem(t.linkInactiveBody);
     }
@@ -102,6 +120,13 @@ export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
             <p role="alert" className="text-sm text-destructive">
               {problem}
             </p>
+          ) : null}
+          {busy ? (
+            <div role="alert" data-testid="link-busy" className="grid gap-1 rounded-xl border p-4 text-center">
+              <Clock className="mx-auto size-6 text-muted-foreground" aria-hidden />
+              <p className="font-semibold">{t.linkBusyTitle}</p>
+              <p className="text-sm text-muted-foreground">{t.linkBusyBody}</p>
+            </div>
           ) : null}
           <Button type="submit" variant="brand" size="lg" disabled={paying || (open && amount.trim() === "")}>
             {paying ? <Loader2 className="animate-spin" aria-hidden /> : null}

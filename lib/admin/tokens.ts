@@ -5,9 +5,10 @@ import { AppError } from "../errors";
 import { allowCatalogueToken, describeCatalogueToken, disallowCatalogueToken, listCatalogue } from "../tokens/catalogue";
 
 export const TOKENS_USAGE = `  tokens list [network]                                    the token catalogue: what merchants may register and the scanner reads
-  tokens allow <network> <contract> [--min-forward <amt>] [--min-withdrawal <amt>]
+  tokens allow <network> <contract> [--min-forward <amt>] [--min-withdrawal <amt>] [--min-payment <amt>]
                                                            accept a token (symbol and decimals read from the chain); again: update its minimums
-                                                           (min withdrawal default: the min forward, else 0.01 of the token)
+                                                           (min withdrawal default: the min forward, else 0.01 of the token;
+                                                            min payment — the smallest session — default: the min forward)
   tokens disallow <network> <contract>                     stop accepting a token (registered copies stop taking payments)`;
 
 /** npm run admin -- tokens …: returns the lines to print. */
@@ -23,6 +24,7 @@ export async function tokensCommand(db: Db, args: string[]): Promise<string[]> {
       const token = await allowCatalogueToken(db, checked.network, checked.address, {
         minForward: flag(rest, "--min-forward"),
         minWithdrawal: flag(rest, "--min-withdrawal"),
+        minPayment: flag(rest, "--min-payment"),
       });
       return [`allowed: ${describeCatalogueToken(token)}`];
     }

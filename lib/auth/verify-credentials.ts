@@ -23,15 +23,15 @@ export async function verifyCredentials(
   if (!parsedEmail.success || typeof password !== "string" || password.length === 0 || password.length > 200) {
     throw new AppError("UNAUTHORIZED", INVALID);
   }
-  assertSignInAllowed(parsedEmail.data);
+  await assertSignInAllowed(db, parsedEmail.data);
   const [user] = await db.select().from(users).where(eq(users.email, parsedEmail.data));
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) {
-    recordSignInFailure(parsedEmail.data);
+    await recordSignInFailure(db, parsedEmail.data);
     throw new AppError("UNAUTHORIZED", INVALID);
   }
   // With a second factor still to check, a right password alone does not clear the failures:
   // guessing codes after it must still be throttled.
-  if (!(options.secondFactorFollows && user.totpEnabledAt)) clearSignInFailures(parsedEmail.data);
+  if (!(options.secondFactorFollows && user.totpEnabledAt)) await clearSignInFailures(db, parsedEmail.data);
   return user;
 }

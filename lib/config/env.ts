@@ -122,6 +122,8 @@ export const envSchema = z.object({
   REGISTRATION: z.preprocess(emptyToUndefined, z.enum(["open", "closed"], { error: 'must be "open" or "closed"' }).default("open")),
   REGISTER_RATE_LIMIT_PER_HOUR: intInRange(1, 1_000_000),
   LOGIN_RATE_LIMIT_PER_MINUTE: intInRange(1, 1_000_000),
+  TRUSTED_PROXY_HOPS: intInRange(0, 10),
+  LINK_OPEN_SESSIONS: intInRange(1, 100_000),
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, { error: "must be at least 16 characters" }).optional()),
   HEALTH_CACHE_MS: intInRange(0, 60_000),
   WEBHOOK_ALLOW_PRIVATE: z.preprocess(

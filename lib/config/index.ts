@@ -77,6 +77,14 @@ export interface Config {
   /** Per client IP: sign-ups per hour, and token / sign-in attempts per minute. */
   registerRateLimitPerHour: number;
   loginRateLimitPerMinute: number;
+  /**
+   * Proxies in front of the server that append to X-Forwarded-For: 0 = the client is the socket's
+   * peer (the header is ignored: a direct client writes what it likes into it); n = the n-th entry
+   * from the right of X-Forwarded-For (lib/http/client-ip.ts).
+   */
+  trustedProxyHops: number;
+  /** Open unpaid sessions one payment link may have at once; beyond it "Pay" answers 429 (lib/payment-links). */
+  linkOpenSessions: number;
   /** Webhooks may go to http:// and to loopback / private addresses (a development install). */
   webhookAllowPrivate: boolean;
   /** Bearer token for /api/metrics; unset → metrics only for loopback clients. */
@@ -166,6 +174,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     registration: e.REGISTRATION,
     registerRateLimitPerHour: e.REGISTER_RATE_LIMIT_PER_HOUR ?? 10,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE ?? 20,
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS ?? 0,
+    linkOpenSessions: e.LINK_OPEN_SESSIONS ?? 100,
     metricsToken: e.METRICS_TOKEN ?? null,
     // A shop on this machine is normal while only the local chain runs; with real money, never by default.
     webhookAllowPrivate:

@@ -102,6 +102,8 @@ function inMerchantWords(
           );
         if (/greater than 0/.test(error.message)) return fieldError("amount", "The amount must be more than 0.");
         if (/too large/.test(error.message)) return fieldError("amount", "That amount is too large.");
+        const least = /^amount must be at least (\S+) /.exec(error.message)?.[1];
+        if (least) return fieldError("amount", `Enter at least ${least} ${token.symbol}: the smallest payment this gateway takes in it.`);
         return fieldError("amount", FIELD_MESSAGES.amount?.(error.message) ?? asSentence(error.message));
       }
       if (/no longer accepts|does not serve/.test(error.message))

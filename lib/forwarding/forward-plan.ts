@@ -4,7 +4,9 @@
  * address and token not swept yet. New deposits become due when the address's unswept amount of
  * the token reaches the token's `minForwardAmount`, or when they are among the transfers that
  * completed their session; below that they wait (an outsider's dust — also dust sent to a
- * completed session's public address — costs the gas tank nothing).
+ * completed session's public address — costs the gas tank nothing). A completion sweep below the
+ * minimum waits too while its merchant is over the daily gas budget (dust-gate.ts): its deposits
+ * keep their flag with `plan_after` at the budget's reset.
  *
  * Recording a deposit only flags it (`needs_planning`), so detection never waits for planning;
  * planFlaggedDeposits runs right after each scan and on every work tick, and a finished forward
@@ -12,40 +14,43 @@
  * so two never plan the same deposits. Reads are batched: a hundred payments take a handful of
  * queries.
  */
-import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { type Deposit, deposits, forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, tokenCatalogue } from "../db/schema";
+import { dustSweepsWaitUntil } from "./dust-gate";
 
 export interface QueuedForward {
   forwardId: number;
   fromAddress: string;
 }
 
-type UnplannedRow = { deposit: Deposit; sessionStatus: string; completingTx: string | null; forwardTo: string };
+type UnplannedRow = { deposit: Deposit; sessionStatus: string; completingTx: string | null; forwardTo: string; userId: number };
 const groupKey = (address: string, token: string) => `${address} ${token}`;
 
 /** Plans every address with flagged deposits on `network` (up to `limit` addresses a call). */
-export async function planFlaggedDeposits(db: Db, network: string, limit = 500): Promise<QueuedForward[]> {
+export async function planFlaggedDeposits(db: Db, network: string, limit = 500, now = new Date()): Promise<QueuedForward[]> {
+  const due = or(isNull(deposits.planAfter), lte(deposits.planAfter, now));
   const flagged = await db
     .selectDistinct({ address: deposits.toAddress })
     .from(deposits)
-    .where(and(eq(deposits.network, network), eq(deposits.needsPlanning, true)))
+    .where(and(eq(deposits.network, network), eq(deposits.needsPlanning, true), due))
     .limit(limit);
   if (flagged.length === 0) return [];
   const addresses = flagged.map((f) => f.address);
   return db.transaction(async (tx) => {
     await lockDepositAddresses(tx, network, addresses);
-    const queued = await planForwards(tx, network, addresses);
+    const queued = await planForwards(tx, network, addresses, now);
+    // Deposits told to wait (plan_after in the future) keep their flag.
     await tx
       .update(deposits)
       .set({ needsPlanning: false })
-      .where(and(eq(deposits.network, network), inArray(deposits.toAddress, addresses), eq(deposits.needsPlanning, true)));
+      .where(and(eq(deposits.network, network), inArray(deposits.toAddress, addresses), eq(deposits.needsPlanning, true), due));
     return queued;
   });
 }
 
 /** Plans the unplanned deposits of these addresses; call it holding their sessions' row locks. */
-export async function planForwards(tx: Db, network: string, addresses: string[]): Promise<QueuedForward[]> {
+export async function planForwards(tx: Db, network: string, addresses: string[], now = new Date()): Promise<QueuedForward[]> {
   if (addresses.length === 0) return [];
   const unique = [...new Set(addresses)];
   const unplanned: UnplannedRow[] = await tx
@@ -54,6 +59,7 @@ export async function planForwards(tx: Db, network: string, addresses: string[])
       sessionStatus: paymentSessions.status,
       completingTx: paymentSessions.txHash,
       forwardTo: paymentSessions.forwardTo,
+      userId: paymentSessions.userId,
     })
     .from(deposits)
     .innerJoin(paymentSessions, eq(paymentSessions.id, deposits.sessionId))
@@ -66,6 +72,7 @@ export async function planForwards(tx: Db, network: string, addresses: string[])
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
   const facts = await groupFacts(tx, network, [...new Set(unplanned.map((r) => r.deposit.toAddress))], unplanned);
+  let waitUntil: Map<number, Date> | undefined; // asked once, only if a below-minimum sweep comes up
 
   const queued: QueuedForward[] = [];
   for (const [key, rows] of groups) {
@@ -93,7 +100,16 @@ export async function planForwards(tx: Db, network: string, addresses: string[])
     const [first] = rows;
     if (!first) continue; // a group is made of its rows: never empty
     const min = facts.minimums.get(first.deposit.tokenContract) ?? 0n;
-    if (unswept < min && !paidTheCompletion(rows, facts.completing)) continue;
+    if (unswept < min) {
+      if (!paidTheCompletion(rows, facts.completing)) continue;
+      // A sweep the payer triggered below the minimum: paid by the tank only within the merchant's gas budget.
+      waitUntil ??= await dustSweepsWaitUntil(tx, [...new Set(unplanned.map((r) => r.userId))], now);
+      const until = waitUntil.get(first.userId);
+      if (until) {
+        await tx.update(deposits).set({ needsPlanning: true, planAfter: until }).where(inArray(deposits.id, ids));
+        continue;
+      }
+    }
     const [forward] = await tx
       .insert(forwards)
       .values({

@@ -1,9 +1,14 @@
 /**
  * Token buckets in this process: `capacity` requests at once, refilled at `capacity` per
- * `periodMs`. With several instances behind a balancer each enforces its own share.
+ * `periodMs`. With several instances behind a balancer each enforces its own share — fine for
+ * the per-API-key request rate and webhook redeliveries, which pace callers. Limits that guard
+ * accounts or money (sign-in, sign-up, link Pay, refund claims) are shared in PostgreSQL:
+ * lib/abuse/limits.ts.
  */
 
+import { clearAllCounters } from "../abuse/counters";
 import { getConfig } from "../config";
+import { getDb } from "../db";
 import { AppError } from "../errors";
 
 interface Bucket {
@@ -49,36 +54,18 @@ export class RateLimiter {
 const LIMITERS_KEY = Symbol.for("bsc-pay.rate-limiters");
 type Limiters = {
   apiKey: RateLimiter;
-  register: RateLimiter;
-  login: RateLimiter;
   redeliver: RateLimiter;
-  refundClaim: RateLimiter;
-  linkPay: RateLimiter;
 };
 
 /** Webhook redeliveries a user may ask for per minute (API and dashboard together). */
 export const REDELIVERIES_PER_MINUTE = 30;
-/** Refund claims one client address may submit per minute: a claim costs RPC calls, whoever sends it. */
-export const REFUND_CLAIMS_PER_MINUTE = 10;
-/** Sessions one client address may start from payment links per minute: each takes a deposit address and the merchant's quota. */
-export const LINK_PAYMENTS_PER_MINUTE = 10;
 type Holder = { [LIMITERS_KEY]?: Limiters };
 
 export function limiters(): Limiters {
   const holder = globalThis as Holder;
   holder[LIMITERS_KEY] ??= {
     apiKey: new RateLimiter("requests for this API key", () => ({ capacity: getConfig().rateLimitPerMinute, periodMs: 60_000 })),
-    register: new RateLimiter("sign-ups from this address", () => ({
-      capacity: getConfig().registerRateLimitPerHour,
-      periodMs: 3_600_000,
-    })),
-    login: new RateLimiter("sign-in attempts from this address", () => ({
-      capacity: getConfig().loginRateLimitPerMinute,
-      periodMs: 60_000,
-    })),
     redeliver: new RateLimiter("webhook redeliveries for this account", () => ({ capacity: REDELIVERIES_PER_MINUTE, periodMs: 60_000 })),
-    refundClaim: new RateLimiter("refund claims from this address", () => ({ capacity: REFUND_CLAIMS_PER_MINUTE, periodMs: 60_000 })),
-    linkPay: new RateLimiter("payments started from this address", () => ({ capacity: LINK_PAYMENTS_PER_MINUTE, periodMs: 60_000 })),
   };
   return holder[LIMITERS_KEY];
 }
@@ -87,7 +74,9 @@ export function consumeRateLimit(apiKeyId: number, now = Date.now()): void {
   limiters().apiKey.consume(String(apiKeyId), now);
 }
 
-export function resetRateLimits(): void {
+/** Tests: a fresh process and a fresh set of shared counters. */
+export async function resetRateLimits(): Promise<void> {
   const all = limiters();
   for (const limiter of Object.values(all)) limiter.reset();
+  await clearAllCounters(await getDb());
 }

@@ -43,6 +43,9 @@ export interface PayerPageMessages {
   linkMinimum: string;
   linkInactiveTitle: string;
   linkInactiveBody: string;
+  /** Pay answered 429: the link has its cap of open payments, or this client pressed Pay too often. */
+  linkBusyTitle: string;
+  linkBusyBody: string;
   paying: string;
 }
 
@@ -83,6 +86,8 @@ const en: PayerPageMessages = {
   linkMinimum: "At least {amount} {token}",
   linkInactiveTitle: "This payment link is no longer active",
   linkInactiveBody: "Ask the seller for a new link.",
+  linkBusyTitle: "This payment link is busy",
+  linkBusyBody: "Please try again in a minute.",
   paying: "Paying {merchant}",
 };
 
@@ -121,6 +126,8 @@ const zh: PayerPageMessages = {
   linkMinimum: "至少 {amount} {token}",
   linkInactiveTitle: "此付款链接已停用",
   linkInactiveBody: "请向卖家索取新的链接。",
+  linkBusyTitle: "此付款链接暂时无法使用",
+  linkBusyBody: "请一分钟后再试。",
   paying: "付款给 {merchant}",
 };
 
@@ -161,6 +168,8 @@ const vi: PayerPageMessages = {
   linkMinimum: "Tối thiểu {amount} {token}",
   linkInactiveTitle: "Liên kết thanh toán này không còn hoạt động",
   linkInactiveBody: "Hãy xin người bán một liên kết mới.",
+  linkBusyTitle: "Liên kết thanh toán này đang bận",
+  linkBusyBody: "Vui lòng thử lại sau một phút.",
   paying: "Thanh toán cho {merchant}",
 };
 
@@ -201,6 +210,8 @@ const ru: PayerPageMessages = {
   linkMinimum: "Не меньше {amount} {token}",
   linkInactiveTitle: "Эта платёжная ссылка больше не действует",
   linkInactiveBody: "Попросите у продавца новую ссылку.",
+  linkBusyTitle: "Эта платёжная ссылка сейчас занята",
+  linkBusyBody: "Попробуйте ещё раз через минуту.",
   paying: "Оплата для {merchant}",
 };
 
@@ -241,6 +252,8 @@ const tr: PayerPageMessages = {
   linkMinimum: "En az {amount} {token}",
   linkInactiveTitle: "Bu ödeme bağlantısı artık etkin değil",
   linkInactiveBody: "Satıcıdan yeni bir bağlantı isteyin.",
+  linkBusyTitle: "Bu ödeme bağlantısı şu anda meşgul",
+  linkBusyBody: "Lütfen bir dakika sonra tekrar deneyin.",
   paying: "{merchant} ödemesi",
 };
 
@@ -281,6 +294,8 @@ const es: PayerPageMessages = {
   linkMinimum: "Al menos {amount} {token}",
   linkInactiveTitle: "Este enlace de pago ya no está activo",
   linkInactiveBody: "Pide al vendedor un enlace nuevo.",
+  linkBusyTitle: "Este enlace de pago está ocupado",
+  linkBusyBody: "Vuelve a intentarlo en un minuto.",
   paying: "Pago a {merchant}",
 };
 

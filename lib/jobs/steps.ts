@@ -11,9 +11,11 @@ import type { Db } from "../db";
 import { applyDuePayoutChanges } from "../domains/payout-change";
 import { errorText } from "../error-text";
 import { settleOpenTankTransactions } from "../forwarding/batched/tank-transactions";
+import { setDustSweepGate } from "../forwarding/dust-gate";
 import { planFlaggedDeposits, type QueuedForward } from "../forwarding/forward-plan";
 import { askAgainAt } from "../forwarding/forward-schedule";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../forwarding/forwarder";
+import { overGasBudgetUntil } from "../gas/limits";
 import { tendLedger } from "../ledger/watchdog";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
@@ -25,6 +27,9 @@ import { scanOnce } from "../scanner/scanner";
 import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../webhooks/dispatch";
 import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
 import { SCHEDULE } from "./schedule";
+
+// The engine asks the package rules through its port whether a payer-triggered dust sweep may be paid now.
+setDustSweepGate(overGasBudgetUntil);
 
 export interface ScanStepResult {
   network: string;

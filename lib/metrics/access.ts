@@ -1,21 +1,21 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
-import { clientIp } from "../http/client-ip";
+import { clientAddress } from "../http/client-ip";
 
 export type MetricsAccess = "allowed" | "unauthorized" | "forbidden";
 
 /**
  * Who may read /api/metrics (DESIGN.md §16): with METRICS_TOKEN, whoever sends it as a bearer
- * token; without it, loopback clients only. The client address is the last X-Forwarded-For entry,
- * as for the rate limits: sound behind a proxy that appends it, choosable by a client that reaches
- * Node directly — which is why start-up warns an install with a real network to set the token.
+ * token; without it, loopback clients only. The client address is the one the limits use
+ * (lib/http/client-ip.ts: the socket's peer, or X-Forwarded-For per TRUSTED_PROXY_HOPS); behind a proxy
+ * on this machine every client looks local — which is why start-up warns an install with a real network to set the token.
  */
 export function metricsAccess(headers: Headers, token: string | null): MetricsAccess {
   if (token !== null) {
     const sent = /^Bearer\s+(.+)$/i.exec(headers.get("authorization") ?? "")?.[1]?.trim() ?? "";
     return sameSecret(sent, token) ? "allowed" : "unauthorized";
   }
-  return isLoopback(clientIp(headers)) ? "allowed" : "forbidden";
+  return isLoopback(clientAddress(headers)) ? "allowed" : "forbidden";
 }
 
 function sameSecret(a: string, b: string): boolean {

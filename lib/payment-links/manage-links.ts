@@ -12,8 +12,9 @@ import { domains, type PaymentLink, paymentLinks, paymentSessions, type Token } 
 import { getOwnDomain } from "../domains/manage-domains";
 import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
-import { isAcceptedToken } from "../tokens/accepted-tokens";
+import { acceptedTokenMinimum, isAcceptedToken } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
+import { assertAtLeastMinimumPayment } from "../tokens/minimum-payment";
 import { requireSecondFactorOf } from "../users/two-factor";
 import { type LinkStats, type PaymentLinkView, toLinkView } from "./link-view";
 import type { CreateLinkInput, UpdateLinkInput } from "./schemas";
@@ -21,6 +22,7 @@ import type { CreateLinkInput, UpdateLinkInput } from "./schemas";
 export async function createPaymentLink(db: Db, userId: number, input: CreateLinkInput): Promise<PaymentLinkView> {
   const token = await linkToken(db, userId, input.tokenId);
   const prices = linkPrices(input.amount ?? null, input.minAmount ?? null, token);
+  await assertPriceAtLeastMinimum(db, prices, token);
   const defaultDomain = await firstDomain(db, userId);
   const domainId = input.domainId ?? defaultDomain;
   if (input.domainId !== undefined) await getOwnDomain(db, userId, input.domainId);
@@ -61,14 +63,16 @@ export async function updatePaymentLink(db: Db, userId: number, linkId: number, 
   // The stored price is in base units of the link's current token.
   const current = input.tokenId === undefined || input.tokenId === link.tokenId ? token : await linkToken(db, userId, link.tokenId, true);
   const formatOld = (value: bigint | null) => (value === null ? null : formatAmount(value, current.decimals));
-  const prices =
+  const priced =
     input.amount !== undefined || input.minAmount !== undefined || input.tokenId !== undefined
       ? linkPrices(
           input.amount !== undefined ? input.amount : formatOld(link.amount),
           input.minAmount !== undefined ? input.minAmount : formatOld(link.minAmount),
           token,
         )
-      : {};
+      : null;
+  if (priced) await assertPriceAtLeastMinimum(db, priced, token);
+  const prices = priced ?? {};
   if (input.domainId !== undefined) await getOwnDomain(db, userId, input.domainId);
   if (input.domainId !== undefined && input.domainId !== link.domainId) await requireSecondFactorOf(db, userId, input.code);
   await db.transaction(async (tx) => {
@@ -127,6 +131,13 @@ async function linkToken(db: Db, userId: number, tokenId: number, existing = fal
     throw new AppError("VALIDATION_ERROR", `the gateway no longer accepts ${token.symbol} on ${token.network}`);
   }
   return token;
+}
+
+/** A link's price (its fixed amount, or the minimum the payer may choose) is at least the token's minimum payment. */
+async function assertPriceAtLeastMinimum(db: Db, prices: { amount: bigint | null; minAmount: bigint | null }, token: Token): Promise<void> {
+  const minimum = (await acceptedTokenMinimum(db, token.network, token.contractAddress)) ?? 0n;
+  if (prices.amount !== null) assertAtLeastMinimumPayment("amount", prices.amount, minimum, token);
+  if (prices.minAmount !== null) assertAtLeastMinimumPayment("minAmount", prices.minAmount, minimum, token);
 }
 
 /** A fixed amount, or a minimum the payer chooses above: exactly one of them. */

@@ -1,7 +1,9 @@
 /**
  * The public side of a payment link: what `/l/<slug>` shows, and "Pay" — a fresh session for the
  * hosted checkout, owned by the link's merchant and marked with the link (its id also in the
- * session's metadata, so webhooks carry it). The caller limits how often one client may ask.
+ * session's metadata, so webhooks carry it). The caller limits how often one client may ask;
+ * here the same client gets its open session back and a link's open sessions are capped
+ * (open-sessions.ts).
  */
 
 import { and, eq, isNull } from "drizzle-orm";
@@ -10,12 +12,19 @@ import { domains, paymentLinks } from "../db/schema";
 import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
 import { type CreatedSession, createPaymentSession } from "../payments/create-session";
+import { depositAddressPool } from "../payments/deposit-address-pool";
+import { acceptedTokenMinimum } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
+import { assertAtLeastMinimumPayment } from "../tokens/minimum-payment";
+import { assertRoomForSession, existingSessionAnswer, linkClientHash, openSessionOf } from "./open-sessions";
 
 export async function paymentLinkPage(db: Db, slug: string) {
   const found = await linkBySlug(db, slug);
   if (!found) return null;
   const { link, token, domain } = found;
+  // The payer may not choose below the token's minimum payment either: the page shows the higher floor.
+  const floor =
+    link.minAmount === null ? null : maxOf(link.minAmount, (await acceptedTokenMinimum(db, token.network, token.contractAddress)) ?? 0n);
   return {
     slug: link.slug,
     title: link.title,
@@ -23,7 +32,7 @@ export async function paymentLinkPage(db: Db, slug: string) {
     token: token.symbol,
     network: token.network,
     amount: link.amount === null ? null : formatAmount(link.amount, token.decimals),
-    minAmount: link.minAmount === null ? null : formatAmount(link.minAmount, token.decimals),
+    minAmount: floor === null ? null : formatAmount(floor, token.decimals),
     merchant: domain ? new URL(domain.origin).host : null,
     active: link.active && domain !== null,
   };
@@ -31,7 +40,13 @@ export async function paymentLinkPage(db: Db, slug: string) {
 
 export type PaymentLinkPage = NonNullable<Awaited<ReturnType<typeof paymentLinkPage>>>;
 
-export async function payPaymentLink(db: Db, slug: string, input: { amount?: string }): Promise<CreatedSession> {
+/** `client`: the caller's limit key (lib/http/client-ip.ts), so its repeated Pay returns its open session. */
+export async function payPaymentLink(
+  db: Db,
+  slug: string,
+  input: { amount?: string; browser?: string },
+  client = "unknown",
+): Promise<CreatedSession> {
   const found = await linkBySlug(db, slug);
   if (!found) throw new AppError("NOT_FOUND", "payment link not found");
   const { link, token, domain } = found;
@@ -49,20 +64,44 @@ export async function payPaymentLink(db: Db, slug: string, input: { amount?: str
     }
     units = chosen;
   }
-  return createPaymentSession(
-    db,
-    { userId: link.userId, apiKeyId: null, paymentLinkId: link.id },
-    {
-      tokenId: link.tokenId,
-      amount: formatAmount(units, token.decimals),
-      domainId: link.domainId,
-      description: link.description ? `${link.title}\n${link.description}` : link.title,
-      metadata: { paymentLinkId: link.id, paymentLink: link.slug },
-      redirectUrl: link.redirectUrl ?? undefined,
-    },
-    null,
+  const minimum = await acceptedTokenMinimum(db, token.network, token.contractAddress);
+  if (minimum === null) throw new AppError("VALIDATION_ERROR", "this payment link is no longer active");
+  assertAtLeastMinimumPayment("amount", units, minimum, token);
+  const linkClient = linkClientHash(link.id, client, input.browser);
+  const mine = await openSessionOf(db, link.id, linkClient, units);
+  if (mine) return existingSessionAnswer(mine, token);
+  // A full link answers at once, before a deposit address and a transaction are taken (checked again under the lock).
+  await assertRoomForSession(db, link.id);
+  const outcome = await depositAddressPool(db).use(
+    (deposit) =>
+      db.transaction(async (tx) => {
+        // One Pay of this link at a time past this point: the cap and the "same client" check hold under races.
+        await tx.select({ id: paymentLinks.id }).from(paymentLinks).where(eq(paymentLinks.id, link.id)).for("update");
+        const again = await openSessionOf(tx, link.id, linkClient, units);
+        if (again) return { fresh: false, session: await existingSessionAnswer(again, token) };
+        await assertRoomForSession(tx, link.id);
+        const session = await createPaymentSession(
+          tx,
+          { userId: link.userId, apiKeyId: null, paymentLinkId: link.id, linkClient },
+          {
+            tokenId: link.tokenId,
+            amount: formatAmount(units, token.decimals),
+            domainId: link.domainId,
+            description: link.description ? `${link.title}\n${link.description}` : link.title,
+            metadata: { paymentLinkId: link.id, paymentLink: link.slug },
+            redirectUrl: link.redirectUrl ?? undefined,
+          },
+          null,
+          deposit,
+        );
+        return { fresh: true, session };
+      }),
+    (result) => result.fresh,
   );
+  return outcome.session;
 }
+
+const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
 
 async function linkBySlug(db: Db, slug: string) {
   if (!/^[A-Za-z0-9_-]{6,32}$/.test(slug)) return null;

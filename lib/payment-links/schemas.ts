@@ -39,7 +39,17 @@ export const updateLinkSchema = z
 export type UpdateLinkInput = z.output<typeof updateLinkSchema>;
 
 export const payLinkSchema = z
-  .object({ amount: amountStringSchema("amount").optional().meta({ description: "The payer's amount, for a link without a fixed one." }) })
+  .object({
+    amount: amountStringSchema("amount").optional().meta({ description: "The payer's amount, for a link without a fixed one." }),
+    browser: z
+      .string({ error: "browser must be a string" })
+      .regex(/^[A-Za-z0-9_-]{16,64}$/, { error: "browser must be 16 to 64 letters, digits, - or _" })
+      .optional()
+      .meta({
+        description:
+          "A random id the link page keeps per browser: a repeated Pay returns the open session only to the same address and the same browser (two payers behind one NAT get their own sessions).",
+      }),
+  })
   .meta({ id: "PayLinkRequest" });
 
 export const paymentLinkSchema = z

@@ -9,8 +9,9 @@ import type { Db } from "../db";
 import type { ApiKey } from "../db/schema";
 import { normalizeOrigin } from "../domains/normalize-origin";
 import { AppError } from "../errors";
-import { isAcceptedToken } from "../tokens/accepted-tokens";
+import { acceptedTokenMinimum } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
+import { assertAtLeastMinimumPayment } from "../tokens/minimum-payment";
 import { amountProblemMessage, formatAmount, parseAmount } from "./amount";
 import { type DepositAddress, depositAddressPool } from "./deposit-address-pool";
 import { insertSession } from "./insert-session";
@@ -32,7 +33,9 @@ export interface CreatedSession {
 }
 
 /** Who creates the session: an API key (its row), or a user on the dashboard or a payment link's page (no key). */
-export type SessionCreator = Pick<ApiKey, "id" | "userId"> | { userId: number; apiKeyId: null; paymentLinkId?: number };
+export type SessionCreator =
+  | Pick<ApiKey, "id" | "userId">
+  | { userId: number; apiKeyId: null; paymentLinkId?: number /** lib/payment-links/open-sessions.ts */; linkClient?: string };
 
 /**
  * Creates a pending session with a fresh HD deposit address. Runs in the caller's transaction when
@@ -62,15 +65,19 @@ export async function createPaymentSession(
   const units = parseAmount(input.amount, token.decimals);
   if (typeof units === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", units, token.decimals));
 
-  if (!(await isAcceptedToken(db, token.network, token.contractAddress))) {
+  const minimum = await acceptedTokenMinimum(db, token.network, token.contractAddress);
+  if (minimum === null) {
     throw new AppError(
       "VALIDATION_ERROR",
       `the gateway no longer accepts ${token.symbol} (${token.contractAddress}) on ${token.network}; the operator disallowed it`,
     );
   }
+  // Dust: a session below the token's minimum payment would cost the gas tank more than it moves.
+  assertAtLeastMinimumPayment("amount", units, minimum, token);
   await assertNotServiceAddress(db, input.merchantWallet, "merchantWallet");
 
   const sessionId = randomUUID();
+  const fromLink = "paymentLinkId" in creator && creator.paymentLinkId !== undefined;
   // Drawn on the side thread while the database works; discarded if the create is refused.
   const uri = tokenTransferUri({ tokenContract: token.contractAddress, chainId: network.chainId, depositAddress: deposit.address, units });
   const qrCode = qrCodeDataUriOffThread(uri);
@@ -84,6 +91,9 @@ export async function createPaymentSession(
       userId: creator.userId,
       apiKeyId: "id" in creator ? creator.id : null,
       paymentLinkId: "paymentLinkId" in creator ? creator.paymentLinkId : undefined,
+      linkClient: "linkClient" in creator ? creator.linkClient : undefined,
+      // A link's session counts against the quota once something is paid to it (DESIGN.md §21).
+      quotaCountedAt: fromLink ? null : undefined,
       tokenId: token.id,
       network: token.network,
       chainId: network.chainId,
@@ -98,7 +108,14 @@ export async function createPaymentSession(
       redirectUrl: input.redirectUrl ?? null,
       expiresAt,
     },
-    { userId: creator.userId, domainId: input.domainId, origin, normalizedOrigin: origin === null ? null : normalizeOrigin(origin), now },
+    {
+      userId: creator.userId,
+      domainId: input.domainId,
+      origin,
+      normalizedOrigin: origin === null ? null : normalizeOrigin(origin),
+      now,
+      countQuota: !fromLink,
+    },
   );
 
   return {

@@ -19,6 +19,11 @@ export interface SessionRules {
   origin: string | null;
   normalizedOrigin: string | null;
   now: Date;
+  /**
+   * false for a payment link's session: it needs an active package with room left in this month's
+   * quota, but is counted only once something is paid to it (lib/packages/count-link-sessions.ts).
+   */
+  countQuota?: boolean;
 }
 
 /**
@@ -31,7 +36,8 @@ export interface SessionRules {
  * - the forward target: `merchantWallet`, else the domain's payout address in force at `now` (a
  *   requested change counts only from its effective date: payout-change.ts), else its withdrawal wallet;
  * - the package: an active subscription, and this month's quota counted by a conditional upsert
- *   (the row lock makes concurrent creates unable to overrun it; it rolls back with the statement).
+ *   (the row lock makes concurrent creates unable to overrun it; it rolls back with the statement);
+ *   a payment link's session (`countQuota: false`) only needs room left and is counted when paid.
  *
  * Nothing is written unless everything passes. Refusals come back as the same errors, in the same
  * order, as the checks made one by one: no domain, origin, domainId, no package, quota used up.
@@ -47,6 +53,7 @@ export async function insertSession(db: Db, values: SessionValues, rules: Sessio
     origin: rules.normalizedOrigin,
     now: rules.now.toISOString(),
     period: usagePeriod(rules.now),
+    countQuota: rules.countQuota !== false,
   };
   for (const key of fields) {
     const value = values[key];
@@ -89,6 +96,7 @@ function buildStatement(fields: (keyof SessionValues)[]): SQL {
   const domainId = param("domainId", "integer");
   const origin = param("origin", "text");
   const now = param("now", "timestamptz");
+  const countQuota = param("countQuota", "boolean");
   const names = fields.map((key) => sql.identifier(columns[key].name));
   const values = fields.map((key) => param(`v_${key}`, columns[key].getSQLType()));
   const merchantWallet = fields.includes("merchantWallet") ? param("v_merchantWallet", "text") : sql`null::text`;
@@ -126,16 +134,23 @@ function buildStatement(fields: (keyof SessionValues)[]): SQL {
     ),
     counted as (
       insert into ${sessionUsage} (${sql.identifier(sessionUsage.userId.name)}, ${sql.identifier(sessionUsage.period.name)}, ${sql.identifier(sessionUsage.sessions.name)})
-      select ${userId}, ${param("period", "text")}, 1 from go
+      select ${userId}, ${param("period", "text")}, 1 from go where ${countQuota}
       on conflict (${sql.identifier(sessionUsage.userId.name)}, ${sql.identifier(sessionUsage.period.name)}) do update
         set ${sql.identifier(sessionUsage.sessions.name)} = ${sessionUsage.sessions} + 1
         where (select quota from plan) is null or ${sessionUsage.sessions} < (select quota from plan)
       returning 1
     ),
+    room as (
+      select (select quota from plan) is null or coalesce((
+        select ${sessionUsage.sessions} from ${sessionUsage}
+        where ${sessionUsage.userId} = ${userId} and ${sessionUsage.period} = ${param("period", "text")}
+      ), 0) < (select quota from plan) as ok
+    ),
     created as (
       insert into ${paymentSessions} (${sql.join(names, sql`, `)}, ${sql.identifier(paymentSessions.domainId.name)}, ${sql.identifier(paymentSessions.forwardTo.name)})
       select ${sql.join(values, sql`, `)}, go.domain_id, go.forward_to
-      from go, counted
+      from go, room
+      where case when ${countQuota} then exists (select 1 from counted) else room.ok end
       returning 1
     )
     select

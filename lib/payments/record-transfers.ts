@@ -3,6 +3,7 @@ import type { Db } from "../db";
 import { requireRow } from "../db/rows";
 import { deposits, paymentSessions, tokens } from "../db/schema";
 import { metrics } from "../metrics/registry";
+import { countPaidLinkSessions } from "../packages/count-link-sessions";
 import type { ObservedTransfer } from "../scanner/scanner";
 import { enqueueSessionEvents, type SessionEvents } from "./session-events";
 import { evaluateSession, paymentEvents } from "./session-state";
@@ -30,6 +31,8 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     .where(inArray(paymentSessions.id, sessionIds))
     .orderBy(paymentSessions.id)
     .for("update");
+  // Under the sessions' row locks, taken in id order above.
+  await countPaidLinkSessions(tx, sessionIds, now);
   const sessionTokens = await tx
     .select({ id: tokens.id, contract: tokens.contractAddress })
     .from(tokens)

@@ -1,16 +1,17 @@
 /**
- * Enabled catalogue contracts per network, cached for a few seconds: payment/create asks on every
- * call, and an operator's `tokens disallow` (possibly from another process) takes effect within
- * the cache's life.
+ * Enabled catalogue contracts per network with their minimum payment, cached for a few seconds:
+ * payment/create asks on every call, and an operator's `tokens disallow` or new `--min-payment`
+ * (possibly from another process) takes effect within the cache's life.
  */
 
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { tokenCatalogue } from "../db/schema";
+import { minimumPayment } from "./minimum-payment";
 
 const TTL_MS = 5_000;
 const CACHE_KEY = Symbol.for("bsc-pay.accepted-tokens");
-type Entry = { at: number; contracts: Promise<Set<string>> };
+type Entry = { at: number; contracts: Promise<Map<string, bigint>> };
 type Holder = { [CACHE_KEY]?: Map<string, Entry> };
 
 function cache(): Map<string, Entry> {
@@ -20,6 +21,11 @@ function cache(): Map<string, Entry> {
 }
 
 export async function isAcceptedToken(db: Db, network: string, contract: string): Promise<boolean> {
+  return (await acceptedTokenMinimum(db, network, contract)) !== null;
+}
+
+/** The token's minimum payment in base units (catalogue.ts minimumPayment), or null when it is not accepted. */
+export async function acceptedTokenMinimum(db: Db, network: string, contract: string): Promise<bigint | null> {
   const now = Date.now();
   let entry = cache().get(network);
   if (!entry || now - entry.at > TTL_MS) {
@@ -27,7 +33,7 @@ export async function isAcceptedToken(db: Db, network: string, contract: string)
     cache().set(network, entry);
     entry.contracts.catch(() => cache().delete(network));
   }
-  return (await entry.contracts).has(contract.toLowerCase());
+  return (await entry.contracts).get(contract.toLowerCase()) ?? null;
 }
 
 /** After a change made in this process, don't wait for the cache to expire. */
@@ -35,10 +41,14 @@ export function forgetAcceptedTokens(): void {
   cache().clear();
 }
 
-async function load(db: Db, network: string): Promise<Set<string>> {
+async function load(db: Db, network: string): Promise<Map<string, bigint>> {
   const rows = await db
-    .select({ contract: tokenCatalogue.contractAddress })
+    .select({
+      contract: tokenCatalogue.contractAddress,
+      minPaymentAmount: tokenCatalogue.minPaymentAmount,
+      minForwardAmount: tokenCatalogue.minForwardAmount,
+    })
     .from(tokenCatalogue)
     .where(and(eq(tokenCatalogue.network, network), eq(tokenCatalogue.enabled, true)));
-  return new Set(rows.map((r) => r.contract.toLowerCase()));
+  return new Map(rows.map((r) => [r.contract.toLowerCase(), minimumPayment(r)]));
 }

@@ -12,6 +12,7 @@ import { type CatalogueToken, tokenCatalogue } from "../db/schema";
 import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
 import { forgetAcceptedTokens } from "./accepted-tokens";
+import { minimumPayment } from "./minimum-payment";
 import { readTokenMetadata } from "./read-token-metadata";
 
 export async function listCatalogue(db: Db, network?: string): Promise<CatalogueToken[]> {
@@ -34,12 +35,13 @@ export async function allowCatalogueToken(
   db: Db,
   network: string,
   contract: Address,
-  options: { minForward?: string; minWithdrawal?: string; addedBy?: "operator" | "merchant" } = {},
+  options: { minForward?: string; minWithdrawal?: string; minPayment?: string; addedBy?: "operator" | "merchant" } = {},
 ): Promise<CatalogueToken> {
   if (!networkConfig(network)) throw new AppError("VALIDATION_ERROR", `network "${network}" is not configured on this server`);
   const metadata = await readTokenMetadata(network, contract);
   const minForwardAmount = minimumOption("--min-forward", options.minForward, metadata.decimals);
   const minWithdrawalAmount = minimumOption("--min-withdrawal", options.minWithdrawal, metadata.decimals);
+  const minPaymentAmount = minimumOption("--min-payment", options.minPayment, metadata.decimals);
   const now = new Date();
   const upserted = await db
     .insert(tokenCatalogue)
@@ -49,6 +51,7 @@ export async function allowCatalogueToken(
       ...metadata,
       minForwardAmount: minForwardAmount ?? 0n,
       minWithdrawalAmount: minWithdrawalAmount ?? null,
+      minPaymentAmount: minPaymentAmount ?? null,
       addedBy: options.addedBy ?? "operator",
     })
     .onConflictDoUpdate({
@@ -59,6 +62,7 @@ export async function allowCatalogueToken(
         updatedAt: now,
         ...(minForwardAmount !== undefined ? { minForwardAmount } : {}),
         ...(minWithdrawalAmount !== undefined ? { minWithdrawalAmount } : {}),
+        ...(minPaymentAmount !== undefined ? { minPaymentAmount } : {}),
       },
     })
     .returning();
@@ -99,5 +103,6 @@ export function minimumWithdrawal(entry: Pick<CatalogueToken, "minWithdrawalAmou
 export function describeCatalogueToken(token: CatalogueToken): string {
   const min = formatAmount(token.minForwardAmount, token.decimals);
   const minWithdrawal = `${formatAmount(minimumWithdrawal(token), token.decimals)}${token.minWithdrawalAmount === null ? " (default)" : ""}`;
-  return `${token.network.padEnd(11)} ${token.contractAddress}  ${token.symbol.padEnd(8)} ${String(token.decimals).padStart(2)} decimals  min forward ${min}  min withdrawal ${minWithdrawal}  ${token.enabled ? "enabled" : "disabled"}`;
+  const minPayment = `${formatAmount(minimumPayment(token), token.decimals)}${token.minPaymentAmount === null ? " (default)" : ""}`;
+  return `${token.network.padEnd(11)} ${token.contractAddress}  ${token.symbol.padEnd(8)} ${String(token.decimals).padStart(2)} decimals  min forward ${min}  min withdrawal ${minWithdrawal}  min payment ${minPayment}  ${token.enabled ? "enabled" : "disabled"}`;
 }

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "../auth/sign-in-throttle";
 import type { Db } from "../db";
 import { requireRow } from "../db/rows";
 import { type User, users } from "../db/schema";
@@ -17,14 +18,22 @@ export const changePasswordSchema = z
     path: ["newPassword"],
   });
 
-/** Answers the user as changed (with its new token version, for a fresh token). */
+/**
+ * Answers the user as changed (with its new token version, for a fresh token). A wrong current
+ * password counts as a failed sign-in of the account (sign-in-throttle.ts): a stolen session
+ * cannot guess the password faster here than on the sign-in form.
+ */
 export async function changePassword(db: Db, userId: number, input: z.output<typeof changePasswordSchema>): Promise<User> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
+  if (!user) throw new AppError("UNAUTHORIZED", "the account no longer exists");
+  await assertSignInAllowed(db, user.email);
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    await recordSignInFailure(db, user.email);
     throw new AppError("VALIDATION_ERROR", "the current password is wrong", [
       { path: "currentPassword", message: "the current password is wrong" },
     ]);
   }
+  await clearSignInFailures(db, user.email);
   // Every token issued before (bearer tokens, other browsers' sessions) stops working.
   const changed = await db
     .update(users)

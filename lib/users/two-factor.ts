@@ -136,7 +136,7 @@ export async function verifySecondFactor(
   code: string,
   options: { allowRecoveryCode: boolean },
 ): Promise<"totp" | "recovery-code"> {
-  assertSignInAllowed(user.email);
+  await assertSignInAllowed(db, user.email);
   if (!user.totpEnabledAt) throw new AppError("VALIDATION_ERROR", "two-factor authentication is not on for this account");
   // Unreadable after NEXTAUTH_SECRET changed: only a recovery code can sign in then.
   const secret = user.totpSecret ? unseal(user.totpSecret, SEED) : null;
@@ -149,7 +149,7 @@ export async function verifySecondFactor(
       .where(and(eq(users.id, user.id), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
       .returning({ id: users.id });
     if (taken) {
-      clearSignInFailures(user.email);
+      await clearSignInFailures(db, user.email);
       return "totp";
     }
   }
@@ -160,11 +160,11 @@ export async function verifySecondFactor(
       .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, hashRecoveryCode(code)), isNull(recoveryCodes.usedAt)))
       .returning({ id: recoveryCodes.id });
     if (used) {
-      clearSignInFailures(user.email);
+      await clearSignInFailures(db, user.email);
       return "recovery-code";
     }
   }
-  recordSignInFailure(user.email);
+  await recordSignInFailure(db, user.email);
   throw codeError(
     options.allowRecoveryCode
       ? "that code is not right (or was used already): enter the current code from your app, or an unused recovery code"

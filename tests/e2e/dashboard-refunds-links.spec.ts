@@ -249,3 +249,44 @@ test("a merchant creates a payment link, a payer pays it with a wallet, and the 
   await expect(page.getByTestId("payment-details")).toContainText("Payment link “Coffee beans, 1 kg (whole)”");
   logs.assertClean();
 });
+
+test("a busy payment link says so in the payer's language; the server knows its client from the socket", async ({
+  page,
+  request,
+}, testInfo) => {
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  const created = await request.post("/api/user/payment-links", {
+    headers: merchant.headers,
+    data: { title: "Concert tickets", tokenId: merchant.tokenId, amount: "2" },
+  });
+  const { slug } = (await created.json()).data as { slug: string };
+  const logs = watchConsole(page);
+  logs.ignore(/status of 429/);
+  // What Pay answers while the link has its cap of open payments (tests/integration/link-pay-limits.test.ts drives the real one).
+  await page.route("**/api/links/*/pay", (route) =>
+    route.fulfill({
+      status: 429,
+      headers: { "content-type": "application/json", "retry-after": "30" },
+      body: JSON.stringify({
+        success: false,
+        error: { code: "RATE_LIMITED", message: "this payment link is busy (100 payments open); try again in 30 s" },
+      }),
+    }),
+  );
+  await page.goto(`/l/${slug}?lang=en`);
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(page.getByTestId("link-busy")).toHaveText(/This payment link is busy.*Please try again in a minute\./);
+  await expect(page.getByRole("button", { name: "Pay", exact: true })).toBeEnabled();
+  await capture(page, testInfo, "link-busy");
+  await page.goto(`/l/${slug}?lang=zh`);
+  await page.getByRole("button", { name: "支付", exact: true }).click();
+  await expect(page.getByTestId("link-busy")).toContainText("此付款链接暂时无法使用");
+  logs.assertClean();
+
+  // The client is the socket's peer (stamped by instrumentation.ts): this loopback client reads
+  // /api/metrics without a token whatever it writes into X-Forwarded-For or the stamp's header.
+  const metrics = await request.get("/api/metrics", {
+    headers: { "x-forwarded-for": "203.0.113.9", "x-bsc-pay-peer": "forged 203.0.113.9" },
+  });
+  expect(metrics.status()).toBe(200);
+});

@@ -1,4 +1,5 @@
 import { NextRequest } from "next/server";
+import { PEER_HEADER, sealedPeer } from "@/lib/http/client-ip";
 
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -24,7 +25,7 @@ let calls = 0;
 export async function call<T = any>(handler: Handler, options: CallOptions = {}): Promise<CallResult<T>> {
   const { method = "GET", path = "/", headers = {}, body, params = {} } = options;
   // Each call comes from its own client address unless the test names one (per-address limits).
-  const client = { "x-forwarded-for": `10.${++calls % 250}.${(calls >> 8) % 250}.${(calls >> 16) % 250}` };
+  const client = fromClient(`10.${++calls % 250}.${(calls >> 8) % 250}.${(calls >> 16) % 250}`);
   const init: { method: string; headers: Record<string, string>; body?: string } = { method, headers: { ...client, ...headers } };
   if (body !== undefined) {
     init.body = typeof body === "string" ? body : JSON.stringify(body);
@@ -40,5 +41,8 @@ export async function call<T = any>(handler: Handler, options: CallOptions = {})
   }
   return { status: response.status, headers: response.headers, body: parsed as T };
 }
+
+/** Headers of a request whose socket's peer is `address`, as the server stamps it (lib/http/peer-address.ts). */
+export const fromClient = (address: string) => ({ [PEER_HEADER]: sealedPeer(address) });
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

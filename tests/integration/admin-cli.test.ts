@@ -63,7 +63,9 @@ describe("npm run admin (operator commands)", () => {
     // (Bad input, disallow and quarantine are the same functions, tested in-process in tokens and hostile-input.)
     const [allowed, listed, heldList, retried, created, planSet, plansListed] = JSON.parse(result.stdout) as string[];
     expect(allowed).toMatch(
-      new RegExp(`^allowed: bsc +${token} +CLI +6 decimals +min forward 2\\.5 +min withdrawal 2\\.5 \\(default\\) +enabled`),
+      new RegExp(
+        `^allowed: bsc +${token} +CLI +6 decimals +min forward 2\\.5 +min withdrawal 2\\.5 \\(default\\) +min payment 2\\.5 \\(default\\) +enabled`,
+      ),
     );
     expect(listed).toContain("0x55d398326f99059fF775485246999027B3197955  USDT");
     expect(listed).toContain(`${token}  CLI`);

@@ -14,7 +14,7 @@ import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { payTo } from "../helpers/engine";
-import { call } from "../helpers/http";
+import { call, fromClient } from "../helpers/http";
 
 /** The checkout's live status: many open pages, one change feed. */
 const db = useTestDatabase();
@@ -39,7 +39,7 @@ async function openStream(sessionId: string, client = `10.0.${Math.floor(++clien
   const controller = new AbortController();
   const req = new NextRequest(`http://localhost:3000/api/checkout/${sessionId}/events`, {
     signal: controller.signal,
-    headers: { "x-forwarded-for": client },
+    headers: fromClient(client),
   });
   const res = await events(req, { params: Promise.resolve({ sessionId }) });
   const received: { status: string; receivedAmount: string | null; at: number }[] = [];
@@ -143,7 +143,7 @@ describe("GET /api/checkout/:sessionId/events", () => {
     const mine = await Promise.all(Array.from({ length: MAX_STREAMS_PER_CLIENT }, () => openStream(session.sessionId, "203.0.113.7")));
     expect(mine.every((s) => s.res.status === 200)).toBe(true);
     const refused = await events(
-      new NextRequest(`http://localhost:3000/api/checkout/${session.sessionId}/events`, { headers: { "x-forwarded-for": "203.0.113.7" } }),
+      new NextRequest(`http://localhost:3000/api/checkout/${session.sessionId}/events`, { headers: fromClient("203.0.113.7") }),
       {
         params: Promise.resolve({ sessionId: session.sessionId }),
       },

@@ -16,6 +16,7 @@ describe("migrations", () => {
       await db().execute(sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`),
     ).map((r) => r.table_name);
     expect(tables).toEqual([
+      "abuse_counters",
       "api_keys",
       "app_state",
       "chain_cursors",

@@ -11,7 +11,7 @@ import { deployTestToken, useTestChain } from "../helpers/chain";
 import { SWEEP_MODE, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine } from "../helpers/engine";
-import { call } from "../helpers/http";
+import { call, fromClient } from "../helpers/http";
 
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
@@ -113,22 +113,27 @@ describe("/api/metrics", () => {
 
   it("with METRICS_TOKEN, serves its holders only, from anywhere", async () => {
     env();
-    expect((await scrape({ "x-forwarded-for": "127.0.0.1" })).status).toBe(401); // loopback is not enough once a token is set
+    expect((await scrape(fromClient("127.0.0.1"))).status).toBe(401); // loopback is not enough once a token is set
     expect((await scrape({ authorization: "Bearer wrong-token-0123456789" })).status).toBe(401);
-    const allowed = await scrape({ authorization: `Bearer ${TOKEN}`, "x-forwarded-for": "203.0.113.9" });
+    const allowed = await scrape({ authorization: `Bearer ${TOKEN}`, ...fromClient("203.0.113.9") });
     expect(allowed.status).toBe(200);
     expect(allowed.text).toContain("bscpay_chain_head_block");
     expect(metricsAccess(new Headers({ authorization: `bearer ${TOKEN}` }), TOKEN)).toBe("allowed");
   });
 
-  it("without a token, serves loopback clients only (the proxy's entry counts) and refuses remote ones", async () => {
+  it("without a token, serves loopback clients only (the socket's peer, or the proxy's entry with TRUSTED_PROXY_HOPS) and refuses remote ones", async () => {
     env({ METRICS_TOKEN: "" });
-    expect((await scrape({ "x-forwarded-for": "127.0.0.1" })).status).toBe(200);
-    expect((await scrape({ "x-forwarded-for": "::1" })).status).toBe(200);
-    const remote = await scrape({ "x-forwarded-for": "203.0.113.9" });
+    expect((await scrape(fromClient("127.0.0.1"))).status).toBe(200);
+    expect((await scrape(fromClient("::1"))).status).toBe(200);
+    expect((await scrape(fromClient("::ffff:127.0.0.1"))).status).toBe(200);
+    const remote = await scrape(fromClient("203.0.113.9"));
     expect(remote.status).toBe(401);
     expect(remote.text).toContain("loopback clients only");
-    expect((await scrape({ "x-forwarded-for": "127.0.0.1, 203.0.113.9" })).status).toBe(401);
+    // A direct client's own X-Forwarded-For is not believed without TRUSTED_PROXY_HOPS.
+    expect((await scrape({ ...fromClient("203.0.113.9"), "x-forwarded-for": "127.0.0.1" })).status).toBe(401);
+    env({ METRICS_TOKEN: "", TRUSTED_PROXY_HOPS: "1" });
+    expect((await scrape({ ...fromClient("127.0.0.1"), "x-forwarded-for": "127.0.0.1, 203.0.113.9" })).status).toBe(401);
+    expect((await scrape({ ...fromClient("127.0.0.1"), "x-forwarded-for": "203.0.113.9, 127.0.0.1" })).status).toBe(200);
     env();
   });
 });

@@ -92,7 +92,7 @@ describe("Idempotency-Key on payment/create", () => {
 describe("rate limiting", () => {
   it("answers 429 RATE_LIMITED with Retry-After once a key exceeds its limit, without affecting other keys", async () => {
     config({ RATE_LIMIT_PER_MINUTE: "5" });
-    resetRateLimits();
+    await resetRateLimits();
     const limited = await newApiKey(merchant.auth);
     const other = await newApiKey(merchant.auth);
     const sessionId = crypto.randomUUID();
@@ -106,7 +106,7 @@ describe("rate limiting", () => {
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect((await call(status, { headers: { "x-api-key": other.key }, params: { sessionId } })).status).toBe(404);
     config();
-    resetRateLimits();
+    await resetRateLimits();
   });
 });
 

@@ -20,7 +20,7 @@ import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine } from "../helpers/engine";
-import { call } from "../helpers/http";
+import { call, fromClient } from "../helpers/http";
 
 vi.hoisted(() => {
   process.env.INNGEST_DEV = "1";
@@ -38,7 +38,7 @@ const counts = async () => ({
 });
 let clients = 0;
 const payReq = (slug: string, body: Record<string, unknown> = {}, ip = `198.51.100.${++clients % 250}`) =>
-  call(pay, { method: "POST", params: { slug }, body, headers: { "x-forwarded-for": ip } });
+  call(pay, { method: "POST", params: { slug }, body, headers: fromClient(ip) });
 const newLink = (body: Record<string, unknown>) =>
   call(createLink, { method: "POST", headers: merchant.auth, body: { tokenId: merchant.tokenId, ...body } });
 
@@ -242,7 +242,7 @@ describe("bad input", () => {
   });
 
   it("limits the sessions one client address may start", async () => {
-    resetRateLimits();
+    await resetRateLimits();
     const link = (await newLink({ title: "Stickers", amount: "1" })).body.data;
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) statuses.push((await payReq(link.slug, {}, "203.0.113.77")).status);

@@ -43,7 +43,7 @@ describe("a claim and a refund of the whole payment at the claim's deadline", ()
     await deadlineIn(a.body.data.refundId, -60_000);
     // This process's clock an hour behind the database's: by it, the claim is open for 59 more minutes.
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - 3_600_000, shouldAdvanceTime: true });
-    resetRateLimits(); // its buckets were filled by the real clock
+    await resetRateLimits(); // its buckets were filled by the real clock
 
     // The database's clock says the claim expired: the whole payment may go back to the merchant's address…
     const b = await refundReq(shop, sessionId, { amount: "4", toAddress: PAYER_NEW_ADDRESS });
@@ -113,7 +113,7 @@ describe("a claim and a refund of the whole payment at the claim's deadline", ()
   });
 
   it("never both send, whichever comes first around the deadline", async () => {
-    resetRateLimits();
+    await resetRateLimits();
     for (const offset of [-200, 0, 150, 400]) {
       const { sessionId } = await paidSession(shop, "3", "3");
       const a = await refundReq(shop, sessionId, { amount: "3" });

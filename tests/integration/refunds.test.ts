@@ -29,7 +29,7 @@ import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
-import { call } from "../helpers/http";
+import { call, fromClient } from "../helpers/http";
 
 vi.hoisted(() => {
   process.env.INNGEST_DEV = "1";
@@ -79,7 +79,7 @@ async function settleWithdrawals(): Promise<void> {
 const refundReq = (sessionId: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
   call(refund, { method: "POST", headers: { ...key(), ...headers }, params: { sessionId }, body });
 const claimReq = (refundId: string, address: string) =>
-  call(claim, { method: "POST", params: { refundId }, body: { address }, headers: { "x-forwarded-for": "203.0.113.9" } });
+  call(claim, { method: "POST", params: { refundId }, body: { address }, headers: fromClient("203.0.113.9") });
 
 beforeAll(async () => {
   useConfig({
@@ -232,7 +232,7 @@ describe("a refund the merchant sends to an address", () => {
 
 describe("bad input", () => {
   it("answers a clear error and changes nothing", async () => {
-    resetRateLimits();
+    await resetRateLimits();
     const { sessionId, depositAddress } = await paidSession("2", "2");
     const open = await refundReq(sessionId, { amount: "1" });
     expect(open.status, JSON.stringify(open.body)).toBe(201);
@@ -277,7 +277,7 @@ describe("bad input", () => {
   });
 
   it("limits refund claims per client address", async () => {
-    resetRateLimits();
+    await resetRateLimits();
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) statuses.push((await claimReq("3f1e8a4e-9a55-4c0e-8d1e-2d3c4b5a6f70", PAYER_NEW_ADDRESS)).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(404));

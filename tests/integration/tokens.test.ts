@@ -41,7 +41,9 @@ describe("tokens", () => {
     const usd = await deployTestToken(chain().url, { symbol: "USDX", decimals: 18 });
     const six = await deployTestToken(chain().url, { symbol: "SIX", decimals: 6 });
     expect(await allow(usd)).toEqual([
-      expect.stringMatching(/^allowed: bsc .* USDX .*18 decimals {2}min forward 0 {2}min withdrawal 0\.01 \(default\) {2}enabled$/),
+      expect.stringMatching(
+        /^allowed: bsc .* USDX .*18 decimals {2}min forward 0 {2}min withdrawal 0\.01 \(default\) {2}min payment 0 \(default\) {2}enabled$/,
+      ),
     ]);
     await allow(six, "--min-forward", "0.5");
     const first = await call(register, { method: "POST", headers: auth, body: { contractAddress: usd.toLowerCase(), network: "bsc" } });
@@ -119,7 +121,7 @@ describe("tokens", () => {
   it("lists the catalogue, seeded with USDT and USDC on bsc and the demo token on local", async () => {
     const lines = await tokensCommand(db(), ["list"]);
     expect(lines.join("\n")).toMatch(
-      /bsc +0x55d398326f99059fF775485246999027B3197955 +USDT +18 decimals +min forward 0\.1 +min withdrawal 0\.1 \(default\) +enabled/,
+      /bsc +0x55d398326f99059fF775485246999027B3197955 +USDT +18 decimals +min forward 0\.1 +min withdrawal 0\.1 \(default\) +min payment 0\.1 \(default\) +enabled/,
     );
     expect(lines.join("\n")).toContain("0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d  USDC");
     expect(lines.join("\n")).toMatch(/local +0xe9bdd65d1d9B1898EBa08387D38Cc19BFe6b5CA2 +DUSD/);

@@ -5,7 +5,6 @@ import { POST as createKey, GET as listKeys } from "@/app/api/user/api-keys/rout
 import { POST as issueToken } from "@/app/api/user/token/route";
 import { GET as listTokens } from "@/app/api/user/tokens/route";
 import { TWO_FACTOR_REQUIRED, TWO_FACTOR_WRONG } from "@/lib/auth/sign-in";
-import { forgetSignInFailures } from "@/lib/auth/sign-in-throttle";
 import { totpCode, totpStep } from "@/lib/auth/totp";
 import { keyRingFor } from "@/lib/chain/keys";
 import { recoveryCodes, type User, users, withdrawals } from "@/lib/db/schema";
@@ -37,8 +36,7 @@ const token = (m: Merchant, code?: string) =>
 /** A merchant with two-factor on, enrolled with the previous step's code: the current and next steps' codes are unused. */
 async function enrolled(): Promise<{ merchant: Merchant; secret: string; codes: string[]; usd: Address }> {
   config();
-  forgetSignInFailures();
-  resetRateLimits();
+  await resetRateLimits();
   const usd = await deployTestToken(chain().url, { symbol: "TFA" });
   const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
   const { secret } = await startEnrolment(db(), await userOf(merchant.userId));
@@ -101,7 +99,7 @@ describe("two-factor sign-in", () => {
     const blocked = await token(merchant, totpCode(secret, totpStep() + 1));
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.code).toBe("RATE_LIMITED");
-    forgetSignInFailures();
+    await resetRateLimits();
   });
 
   it("asks for a current code to create an API key; a wrong code creates nothing", async () => {

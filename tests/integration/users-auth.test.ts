@@ -6,7 +6,7 @@ import { POST as register } from "@/app/api/user/register/route";
 import { POST as signOutEverywhereRoute } from "@/app/api/user/sign-out-everywhere/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
 import { GET as listTokens, POST as postToken } from "@/app/api/user/tokens/route";
-import { forgetSignInFailures, SIGN_IN_WINDOW_MS } from "@/lib/auth/sign-in-throttle";
+import { SIGN_IN_WINDOW_MS } from "@/lib/auth/sign-in-throttle";
 import { users } from "@/lib/db/schema";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { changePassword, signOutEverywhere } from "@/lib/users/change-password";
@@ -14,7 +14,7 @@ import { signUp } from "../helpers/accounts";
 import { useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
-import { bearer, call, SITE } from "../helpers/http";
+import { bearer, call, fromClient, SITE } from "../helpers/http";
 
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
@@ -101,11 +101,10 @@ describe("POST /api/user/token and bearer authentication", () => {
 
   it("throttles failed sign-ins per account from any address: past 10 in 15 minutes even the right password waits; a success clears the count", async () => {
     config();
-    resetRateLimits();
-    forgetSignInFailures();
+    await resetRateLimits();
     const { email } = await signUp(undefined, "correct horse battery");
     const attempt = (password: string, i: number, who = email) =>
-      call(issueToken, { method: "POST", headers: { "x-forwarded-for": `203.0.113.${i % 250}` }, body: { email: who, password } });
+      call(issueToken, { method: "POST", headers: fromClient(`203.0.113.${i % 250}`), body: { email: who, password } });
     for (let i = 0; i < 9; i++) expect((await attempt("wrong password!!", i)).status).toBe(401);
     expect((await attempt("correct horse battery", 9)).status).toBe(200); // clears the count
     for (let i = 10; i < 20; i++) expect((await attempt("wrong password!!", i)).status).toBe(401);

@@ -474,7 +474,7 @@ describe("shared delivery slots", () => {
   });
 
   it("rate-limits redeliveries per user: 30 a minute, then 429 with Retry-After", async () => {
-    resetRateLimits();
+    await resetRateLimits();
     const queued = (await call(sendTest, { method: "POST", headers: merchant.auth, params: { id: String(merchant.domainId) } })).body.data;
     await db().update(webhookDeliveries).set({ status: "failed", lockedUntil: null }).where(eq(webhookDeliveries.id, queued.deliveryId));
     const params = { id: String(queued.deliveryId) };
@@ -484,7 +484,7 @@ describe("shared delivery slots", () => {
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe("RATE_LIMITED");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    resetRateLimits();
+    await resetRateLimits();
     await db().update(webhookDeliveries).set({ status: "delivered", lockedUntil: null }).where(eq(webhookDeliveries.status, "pending"));
   });
 });

@@ -3,6 +3,7 @@
  * the rest of the code imports tables and row types from (`…/db/schema`). Tables live by area in
  * merchants/, payments/ and engine/ (README.md).
  */
+export * from "./abuse-counters";
 export * from "./app-state";
 export * from "./engine/chain-state";
 export * from "./engine/chain-transactions";

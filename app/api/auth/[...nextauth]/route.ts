@@ -3,8 +3,7 @@ import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/auth-options";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
-import { clientIp } from "@/lib/http/client-ip";
-import { limiters } from "@/lib/http/rate-limit";
+import { limitClient } from "@/lib/http/shared-limits";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
@@ -18,7 +17,7 @@ const handler = (req: NextRequest, ctx: Context) => NextAuth(req, ctx, authOptio
 async function post(req: NextRequest, ctx: Context): Promise<Response> {
   if (req.nextUrl.pathname.endsWith("/callback/credentials")) {
     try {
-      limiters().login.consume(clientIp(req.headers));
+      await limitClient("login", req.headers);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const url = `${getConfig().siteUrl}/login?error=RateLimited`;

@@ -2,10 +2,9 @@ import { z } from "zod";
 import { issueBearerToken } from "@/lib/auth/bearer-token";
 import { verifySignIn } from "@/lib/auth/sign-in";
 import { readJson } from "@/lib/http/body";
-import { clientIp } from "@/lib/http/client-ip";
 import { ok } from "@/lib/http/envelope";
 import { withErrors } from "@/lib/http/handlers";
-import { limiters } from "@/lib/http/rate-limit";
+import { limitClient } from "@/lib/http/shared-limits";
 
 // Shape only: a wrong value is 401 with one message, so nothing here tells which part was wrong.
 const schema = z.object({
@@ -17,7 +16,7 @@ const schema = z.object({
 
 /** POST /api/user/token {email, password, code?} → {token, expiresAt}: the bearer JWT for /api/user/*. */
 export const POST = withErrors(async ({ req, db }) => {
-  limiters().login.consume(clientIp(req.headers));
+  await limitClient("login", req.headers);
   const { email, password, code } = await readJson(req, schema);
   const user = await verifySignIn(db, email, password, code);
   return ok(await issueBearerToken(user));

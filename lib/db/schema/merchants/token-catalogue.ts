@@ -26,6 +26,11 @@ export const tokenCatalogue = pgTable(
      * a top-up). Null: the minimum forward, or 0.01 of the token when that is 0.
      */
     minWithdrawalAmount: amount("min_withdrawal_amount"),
+    /**
+     * Base units below which a payment session (API, dashboard, payment link) is refused: a dust
+     * session's completing sweep would cost the gas tank more than it moves. Null: the minimum forward.
+     */
+    minPaymentAmount: amount("min_payment_amount"),
     enabled: boolean("enabled").notNull().default(true),
     /** "operator", "seed", or "merchant" (added through OPEN_TOKEN_REGISTRATION). */
     addedBy: text("added_by").notNull().default("operator"),

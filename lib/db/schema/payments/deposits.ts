@@ -33,6 +33,11 @@ export const deposits = pgTable(
      * to look at it. Durable, so a crash between recording and planning loses nothing.
      */
     needsPlanning: boolean("needs_planning").notNull().default(true),
+    /**
+     * Not planned before this time: a below-minimum completion sweep of a merchant over its daily
+     * gas budget waits for the next UTC day (lib/forwarding/dust-gate.ts). Null: plan at once.
+     */
+    planAfter: timestamptz("plan_after"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -57,6 +57,13 @@ export const paymentSessions = pgTable(
     orderId: text("order_id"),
     /** The payment link whose page created it (null: the API or the dashboard). */
     paymentLinkId: integer("payment_link_id").references(() => paymentLinks.id),
+    /**
+     * When the session was counted against its merchant's monthly quota. A payment link's session
+     * is counted only once something is paid to it (null until then; lib/packages/count-link-sessions.ts).
+     */
+    quotaCountedAt: timestamptz("quota_counted_at").default(sql`now()`),
+    /** A payment link's session: a hash of the client that pressed Pay, so its repeated Pay returns this session. */
+    linkClient: text("link_client"),
     redirectUrl: text("redirect_url"),
     expiresAt: timestamptz("expires_at").notNull(),
     completedAt: timestamptz("completed_at"),
@@ -78,6 +85,7 @@ export const paymentSessions = pgTable(
     index("payment_sessions_user_created_idx").on(t.userId, t.createdAt),
     index("payment_sessions_key_order_idx").on(t.apiKeyId, t.orderId),
     index("payment_sessions_link_created_idx").on(t.paymentLinkId, t.createdAt),
+    index("payment_sessions_link_open_idx").on(t.paymentLinkId, t.expiresAt).where(sql`${t.status} = 'pending'`),
     index("payment_sessions_pending_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'pending'`),
   ],
 );

@@ -2,7 +2,7 @@ import type { CheckoutEvent } from "@/lib/checkout/checkout-hub";
 import { admitStream } from "@/lib/checkout/checkout-streams";
 import { watchCheckout } from "@/lib/checkout/watch-checkout";
 import { AppError } from "@/lib/errors";
-import { clientIp } from "@/lib/http/client-ip";
+import { clientKey } from "@/lib/http/client-ip";
 import { errorResponse } from "@/lib/http/envelope";
 import { withErrors } from "@/lib/http/handlers";
 import { parseUuid } from "@/lib/http/params";
@@ -20,7 +20,7 @@ const HEARTBEAT_MS = 15_000;
  */
 export const GET = withErrors(async ({ req, params }) => {
   const sessionId = parseUuid(params.sessionId, "sessionId");
-  const release = admitStream(clientIp(req.headers));
+  const release = admitStream(clientKey(req.headers));
   const encoder = new TextEncoder();
   let unsubscribe = () => {};
   let heartbeat: NodeJS.Timeout | undefined;
