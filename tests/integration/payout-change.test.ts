@@ -11,7 +11,6 @@ import { POST as createLink } from "@/app/api/user/payment-links/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
 import { GET as listTokens } from "@/app/api/user/tokens/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { forgetSignInFailures } from "@/lib/auth/sign-in-throttle";
 import { totpCode, totpStep } from "@/lib/auth/totp";
 import { envSchema } from "@/lib/config/env";
 import { createDashboardPayment, dashboardPaymentSchema } from "@/lib/dashboard/create-payment";
@@ -102,10 +101,9 @@ beforeAll(async () => {
   await fundGasTank(chain().url);
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   config();
-  forgetSignInFailures();
-  resetRateLimits();
+  await resetRateLimits();
 });
 
 describe("with two-factor on, a stolen session cannot redirect money or events without a code", () => {
