@@ -70,6 +70,8 @@ export function nodeMessage(error: unknown): string {
 export function classifyRpcError(error: unknown): RpcErrorKind {
   const chain = links(error);
   const text = errorText(error);
+  // Above MAX_GAS_PRICE nothing was signed: wait for the price to fall, never count it as a failure.
+  if (chain.some((e) => e.name === "GasPriceAboveCapError")) return "transient";
   if (!chain.some((e) => e instanceof BaseError)) return "failed";
   if (ALREADY_KNOWN.test(text)) return "already-known";
   if (NONCE_USED.test(text)) return "nonce-used";

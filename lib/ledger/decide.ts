@@ -78,8 +78,14 @@ export function isStalled(atWalletNext: boolean, nonceSince: Date, now: Date): b
   return atWalletNext && now.getTime() - nonceSince.getTime() >= STUCK_AFTER_MS;
 }
 
-/** A replacement's fee: at least double the one it replaces (nodes want +10%), and never under the network's current price. */
-export function replacementGasPrice(previous: bigint, current: bigint): bigint {
+/**
+ * A replacement's fee: at least double the one it replaces (nodes want +10%), and never under the
+ * network's current price — but never above MAX_GAS_PRICE (`cap`). Null when the cap leaves no room
+ * for a replacement a node would take (under +10%): the nonce then waits, visibly, rather than pay more.
+ */
+export function replacementGasPrice(previous: bigint, current: bigint, cap: bigint): bigint | null {
   const doubled = previous * 2n;
-  return doubled > current ? doubled : current;
+  const wanted = doubled > current ? doubled : current;
+  const price = wanted > cap ? cap : wanted;
+  return price * 10n >= previous * 11n ? price : null;
 }

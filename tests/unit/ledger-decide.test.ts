@@ -100,7 +100,14 @@ describe("decideStall: a wallet's next nonce is re-priced or filled, within boun
   });
 
   it("prices a replacement at twice the last fee, or the network's price if higher", () => {
-    expect(replacementGasPrice(5n, 3n)).toBe(10n);
-    expect(replacementGasPrice(5n, 30n)).toBe(30n);
+    expect(replacementGasPrice(5n, 3n, 1000n)).toBe(10n);
+    expect(replacementGasPrice(5n, 30n, 1000n)).toBe(30n);
+  });
+
+  it("never prices a replacement above MAX_GAS_PRICE, and gives up when the cap leaves no +10% room", () => {
+    expect(replacementGasPrice(50n, 10n, 80n)).toBe(80n); // doubling would be 100
+    expect(replacementGasPrice(50n, 500n, 80n)).toBe(80n); // the node's own price is above the cap
+    expect(replacementGasPrice(80n, 10n, 80n)).toBeNull(); // already at the cap
+    expect(replacementGasPrice(75n, 10n, 80n)).toBeNull(); // +6.7%: a node would not take it
   });
 });
