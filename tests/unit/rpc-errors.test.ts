@@ -1,6 +1,7 @@
 import { HttpRequestError, InternalRpcError, LimitExceededRpcError, RpcRequestError, TimeoutError, TransactionExecutionError } from "viem";
 import { describe, expect, it } from "vitest";
 import { classifyRpcError, errorText, isPermanentRefusal, type RpcErrorKind, redactUrls } from "@/lib/chain/rpc-errors";
+import { decideFailure, MAX_FORWARD_ATTEMPTS } from "@/lib/forwarding/forward-schedule";
 
 // Hex with "502", "429" and "32005" in it: a request body must never decide the classification.
 const body = { method: "eth_sendRawTransaction", params: ["0xf86c0a8502540be400825208945029429032005"] };
@@ -89,6 +90,22 @@ const permanence: [string, unknown, boolean][] = [
   ["HTTP 502", new HttpRequestError({ url: URL_WITH_KEY, status: 502, body, details: "insufficient funds" }), false],
   ["a timeout", new TimeoutError({ url: URL_WITH_KEY, body }), false],
 ];
+
+describe("a forward meeting an answer nobody classified", () => {
+  it("is not counted toward holding it, even at its 8th failure; a known refusal is", () => {
+    const forward = { attempts: MAX_FORWARD_ATTEMPTS - 1, status: "pending" as const };
+    for (const error of [
+      nodeSaid(-32000, "missing trie node abc"),
+      nodeSaid(-32000, "upstream unhealthy"),
+      new HttpRequestError({ url: URL_WITH_KEY, body, details: "<html>" }),
+    ])
+      expect(decideFailure(forward, classifyRpcError(error))).toMatchObject({ hold: false, attempts: MAX_FORWARD_ATTEMPTS - 1 });
+    expect(decideFailure(forward, classifyRpcError(nodeSaid(3, "execution reverted")))).toEqual({
+      hold: true,
+      attempts: MAX_FORWARD_ATTEMPTS,
+    });
+  });
+});
 
 describe("permanent refusals of a transaction", () => {
   it.each(permanence)("%s", (_name, error, permanent) => {
