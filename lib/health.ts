@@ -180,7 +180,12 @@ async function chainHealth(network: string, chainId: number, stalls: WalletStall
   try {
     const client = publicClientFor(network);
     const [head, balance, gasPrice] = await withTimeout(
-      Promise.all([client.getBlockNumber({ cacheTime: 0 }), client.getBalance({ address: tank }), client.getGasPrice()]),
+      Promise.all([
+        client.getBlockNumber({ cacheTime: 0 }),
+        client.getBalance({ address: tank }),
+        // Not answering the price is not "RPC unreachable": the price is then unknown (null).
+        client.getGasPrice().catch(() => null),
+      ]),
       RPC_TIMEOUT_MS,
     );
     const waitingForwards = Number(waiting?.n ?? 0);
@@ -189,7 +194,11 @@ async function chainHealth(network: string, chainId: number, stalls: WalletStall
       head: Number(head),
       lag: cursor === null ? null : Math.max(0, Number(head) - cursor),
       gasTank: { address: tank, balance: formatEther(balance), low: waitingForwards > 0 || balance < GAS_TANK_LOW_WEI, waitingForwards },
-      gasPrice: { current: formatGwei(gasPrice), max: formatGwei(maxGasPrice), aboveMax: gasPrice > maxGasPrice },
+      gasPrice: {
+        current: gasPrice === null ? null : formatGwei(gasPrice),
+        max: formatGwei(maxGasPrice),
+        aboveMax: gasPrice !== null && gasPrice > maxGasPrice,
+      },
     };
   } catch {
     return {

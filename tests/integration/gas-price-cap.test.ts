@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { type Address, parseEther, parseGwei, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as healthGet } from "@/app/api/health/route";
@@ -115,5 +115,38 @@ describe("MAX_GAS_PRICE: a 1,000-gwei answer signs nothing", () => {
     const after = await (await healthGet()).json();
     expect(after.chains.bsc.gasPrice.aboveMax).toBe(false);
     expect((await renderMetrics(db())).body).toContain('bscpay_gas_price_above_max{network="bsc"} 0');
+  });
+
+  it("re-prices a stuck withdrawal up to MAX_GAS_PRICE and no further (doubling would pass it)", async () => {
+    const { tendLedger } = await import("@/lib/ledger/watchdog");
+    await chain().client.setAutomine(false);
+    proxy.options.gasPriceWei = parseGwei("6"); // under the 10-gwei cap: signed at 6
+    try {
+      const res = await call(send, {
+        method: "POST",
+        headers: { "x-api-key": merchant.apiKey },
+        body: { domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: RECIPIENT, amount: "1" },
+      });
+      expect(res.status).toBe(201);
+      const [withdrawal] = await db().select().from(withdrawals).where(eq(withdrawals.id, res.body.data.withdrawalId));
+      const nonceRows = () =>
+        db()
+          .select()
+          .from(chainTransactions)
+          .where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, withdrawal!.nonce)))
+          .orderBy(chainTransactions.id);
+      // Not mined for over a minute: the watchdog re-prices — to the cap, not to 12 gwei.
+      await tendLedger(db(), new Date(Date.now() + 61_000));
+      expect((await nonceRows()).map((r) => r.gasPrice)).toEqual([parseGwei("6"), parseGwei("10")]);
+      // Stuck again: at the cap already, there is no room for a replacement a node would take.
+      await tendLedger(db(), new Date(Date.now() + 122_000));
+      expect((await nonceRows()).map((r) => r.gasPrice)).toEqual([parseGwei("6"), parseGwei("10")]);
+      await chain().client.mine({ blocks: 1 });
+      await tendLedger(db());
+      expect((await nonceRows()).map((r) => r.status).sort()).toEqual(["mined", "replaced"]);
+    } finally {
+      proxy.options.gasPriceWei = undefined;
+      await chain().client.setAutomine(true);
+    }
   });
 });
