@@ -19,7 +19,6 @@
  * counts toward holding a forward, so only words known to mean "never" may say so.
  */
 
-import { BaseError } from "viem";
 import { errorHeadline, errorText, errorLinks as links, redactUrls } from "../error-text";
 
 // Kept importable from here: every RPC caller already reads its errors through this module.
@@ -48,15 +47,16 @@ const REVERTED =
 /** Refusals of a transaction's bytes that no later broadcast of the same bytes can change. */
 const TRANSACTION_REFUSED =
   /insufficient funds|exceeds transaction sender account balance|intrinsic gas too low|invalid sender|invalid signature|exceeds block gas limit|oversized data|transaction type not (supported|valid)|tx type not supported|invalid chain ?id|only replay-protected|max fee per gas higher than|tip higher than fee cap|max priority fee per gas higher than max fee per gas|nonce has max value|max initcode size exceeded/i;
-/** viem's names for a call that answered with a revert or nothing at a contract. */
-const REVERT_NAMES = new Set([
-  "ContractFunctionRevertedError",
-  "ContractFunctionZeroDataError",
-  "ExecutionRevertedError",
-  "CallExecutionError",
-]);
+/**
+ * viem's names for a call that answered with a revert or nothing at a contract. Not its wrappers
+ * (CallExecutionError, ContractFunctionExecutionError): they wrap every failure of a call, a
+ * provider's "missing trie node" too.
+ */
+const REVERT_NAMES = new Set(["ContractFunctionRevertedError", "ContractFunctionZeroDataError", "ExecutionRevertedError"]);
 /** Standard JSON-RPC codes for "this endpoint does not do that": method not found, invalid params, not supported. */
 const UNSUPPORTED_CODES = new Set([-32601, -32602, -32004]);
+/** …and the words nodes use for it (anvil before Prague: "Eip7702 is not supported"; geth: "… does not exist/is not available"). */
+const UNSUPPORTED = /\bnot supported\b|\bunsupported\b|method not found|does not exist\/is not available/i;
 const TRANSPORT_NAMES = new Set(["HttpRequestError", "TimeoutError", "WebSocketRequestError", "SocketClosedError"]);
 
 /** What the node itself said (the innermost `details`), for reasons shown to merchants. */
@@ -72,7 +72,8 @@ export function classifyRpcError(error: unknown): RpcErrorKind {
   const text = errorText(error);
   // Above MAX_GAS_PRICE nothing was signed: wait for the price to fall, never count it as a failure.
   if (chain.some((e) => e.name === "GasPriceAboveCapError")) return "transient";
-  if (!chain.some((e) => e instanceof BaseError)) return "failed";
+  // viem's errors all carry a shortMessage (checked by shape: a second copy of viem would fail instanceof).
+  if (!chain.some((e) => typeof e.shortMessage === "string")) return "failed";
   if (ALREADY_KNOWN.test(text)) return "already-known";
   if (NONCE_USED.test(text)) return "nonce-used";
   if (UNDERPRICED.test(text)) return "underpriced";
@@ -85,6 +86,7 @@ export function classifyRpcError(error: unknown): RpcErrorKind {
   if (
     REVERTED.test(text) ||
     TRANSACTION_REFUSED.test(text) ||
+    UNSUPPORTED.test(text) ||
     chain.some(
       (e) => e.code === 3 || (e.code !== undefined && UNSUPPORTED_CODES.has(e.code)) || (e.name !== undefined && REVERT_NAMES.has(e.name)),
     )

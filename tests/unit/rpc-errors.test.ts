@@ -1,4 +1,13 @@
-import { HttpRequestError, InternalRpcError, LimitExceededRpcError, RpcRequestError, TimeoutError, TransactionExecutionError } from "viem";
+import {
+  CallExecutionError,
+  HttpRequestError,
+  InternalRpcError,
+  InvalidInputRpcError,
+  LimitExceededRpcError,
+  RpcRequestError,
+  TimeoutError,
+  TransactionExecutionError,
+} from "viem";
 import { describe, expect, it } from "vitest";
 import { classifyRpcError, errorText, isPermanentRefusal, type RpcErrorKind, redactUrls } from "@/lib/chain/rpc-errors";
 import { decideFailure, MAX_FORWARD_ATTEMPTS } from "@/lib/forwarding/forward-schedule";
@@ -56,6 +65,7 @@ const table: [string, unknown, RpcErrorKind][] = [
   ["exceeds block gas limit", nodeSaid(-32000, "exceeds block gas limit"), "rejected"],
   ["revert", nodeSaid(3, "execution reverted: DemoToken: transfer amount exceeds balance"), "rejected"],
   ["invalid sender", nodeSaid(-32000, "invalid sender"), "rejected"],
+  ["anvil before Prague: EIP-7702 not supported (-32003)", nodeSaid(-32003, "Eip7702 is not supported"), "rejected"],
   ["method not found (-32601)", nodeSaid(-32601, "the method eth_gasPrice is not available on this plan"), "rejected"],
   // Unknown answers are transient: they must never cancel a withdrawal or count toward holding a forward.
   ["geth: missing trie node", nodeSaid(-32000, "missing trie node 5c2a3f0e (path ) state 0x5c2a is not available"), "transient"],
@@ -74,6 +84,21 @@ const table: [string, unknown, RpcErrorKind][] = [
     "transient",
   ],
   ["not an RPC answer at all (the service's own error)", new Error("gas tank holds 0 wei"), "failed"],
+  // viem wraps every failed eth_call the same way: the wrapper is no revert, the node's words decide.
+  [
+    "eth_call: missing trie node (a pruned node)",
+    new CallExecutionError(new InvalidInputRpcError(nodeSaid(-32000, "missing trie node 5c2a (path )")), {
+      to: "0x0000000000000000000000000000000000000001",
+    } as never),
+    "transient",
+  ],
+  [
+    "eth_call: execution reverted",
+    new CallExecutionError(new InvalidInputRpcError(nodeSaid(-32000, "execution reverted")), {
+      to: "0x0000000000000000000000000000000000000001",
+    } as never),
+    "rejected",
+  ],
 ];
 
 // Which answers to eth_sendRawTransaction fill the nonce at once (a withdrawal's cancel): only refusals of the bytes.
