@@ -1,5 +1,5 @@
 import { and, eq, inArray, like, sql } from "drizzle-orm";
-import { formatEther } from "viem";
+import { formatEther, formatGwei } from "viem";
 import { keyRingFor } from "./chain/keys";
 import { listNetworks, networkConfig, publicClientFor, wsUrlsOf } from "./chain/networks";
 import { getConfig } from "./config";
@@ -30,6 +30,11 @@ export interface ChainHealth {
   sweepMode: SweepMode;
   /** Service wallets whose next nonce is not mined in time (the ledger's watchdog re-prices or fills it meanwhile). */
   stuckWallets: { wallet: "gas_tank" | "withdrawal" | "deposit"; kind: string; nonce: number; since: string }[];
+  /**
+   * The node's gas price against MAX_GAS_PRICE (gwei, decimal strings). While `aboveMax`, nothing
+   * is signed on this network: sweeps, top-ups and withdrawals wait (the health is degraded).
+   */
+  gasPrice: { current: string | null; max: string; aboveMax: boolean };
   newHeads: NewHeadsHealth;
   error?: string;
 }
@@ -130,7 +135,7 @@ export async function getHealth(options: { startApp?: boolean } = {}): Promise<H
       ),
     ),
   );
-  const degraded = Object.values(chains).some((c) => c.error !== undefined || c.stuckWallets.length > 0);
+  const degraded = Object.values(chains).some((c) => c.error !== undefined || c.stuckWallets.length > 0 || c.gasPrice.aboveMax);
   const last = await lastReconciliation(db);
   return {
     status: degraded ? "degraded" : "ok",
@@ -150,6 +155,7 @@ async function chainHealth(network: string, chainId: number, stalls: WalletStall
   const [cursorRow] = await db.select().from(chainCursors).where(eq(chainCursors.network, network));
   const cursor = cursorRow ? Number(cursorRow.lastScannedBlock) : null;
   const tank = keyRingFor(getConfig().masterMnemonic).gasTankAddress();
+  const maxGasPrice = networkConfig(network)?.maxGasPrice ?? 0n;
   const [waiting] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(forwards)
@@ -173,8 +179,13 @@ async function chainHealth(network: string, chainId: number, stalls: WalletStall
   };
   try {
     const client = publicClientFor(network);
-    const [head, balance] = await withTimeout(
-      Promise.all([client.getBlockNumber({ cacheTime: 0 }), client.getBalance({ address: tank })]),
+    const [head, balance, gasPrice] = await withTimeout(
+      Promise.all([
+        client.getBlockNumber({ cacheTime: 0 }),
+        client.getBalance({ address: tank }),
+        // Not answering the price is not "RPC unreachable": the price is then unknown (null).
+        client.getGasPrice().catch(() => null),
+      ]),
       RPC_TIMEOUT_MS,
     );
     const waitingForwards = Number(waiting?.n ?? 0);
@@ -183,6 +194,11 @@ async function chainHealth(network: string, chainId: number, stalls: WalletStall
       head: Number(head),
       lag: cursor === null ? null : Math.max(0, Number(head) - cursor),
       gasTank: { address: tank, balance: formatEther(balance), low: waitingForwards > 0 || balance < GAS_TANK_LOW_WEI, waitingForwards },
+      gasPrice: {
+        current: gasPrice === null ? null : formatGwei(gasPrice),
+        max: formatGwei(maxGasPrice),
+        aboveMax: gasPrice !== null && gasPrice > maxGasPrice,
+      },
     };
   } catch {
     return {
@@ -190,6 +206,7 @@ async function chainHealth(network: string, chainId: number, stalls: WalletStall
       head: null,
       lag: null,
       gasTank: { address: tank, balance: null, low: false, waitingForwards: Number(waiting?.n ?? 0) },
+      gasPrice: { current: null, max: formatGwei(maxGasPrice), aboveMax: false },
       error: "RPC unreachable",
     };
   }

@@ -6,7 +6,7 @@
 import { formatEther } from "viem";
 import { CUSTODY_USAGE, recoverCommand } from "@/lib/admin/custody";
 import { FORWARDS_USAGE, forwardsCommand, stuckForwardsCommand } from "@/lib/admin/forwards";
-import { OPERATIONS_USAGE, reconcileCommand, statusCommand } from "@/lib/admin/operations";
+import { ledgerCommand, OPERATIONS_USAGE, reconcileCommand, statusCommand } from "@/lib/admin/operations";
 import { PLANS_USAGE, plansCommand } from "@/lib/admin/plans";
 import { quarantineCommand } from "@/lib/admin/quarantine";
 import { SWEEPER_USAGE, sweeperCommand } from "@/lib/admin/sweeper";
@@ -82,6 +82,9 @@ async function main(args: string[]): Promise<number | undefined> {
     case "status":
       if (listNetworks().some((n) => n.embedded)) await connectLocalChain(getConfig());
       return statusCommand(await getDb(), (line) => console.log(line));
+    case "ledger":
+      if (listNetworks().some((n) => n.embedded)) await connectLocalChain(getConfig());
+      return print(await ledgerCommand(await getDb(), rest));
     case "recover":
       return recoverCommand(await getDb(), rest, (line) => console.log(line));
     default:

@@ -13,6 +13,7 @@ import { broadcastRecorded } from "../ledger/broadcast";
 import type { GasChargeShare } from "../ledger/charges";
 import { recordTransaction } from "../ledger/record";
 import { settleNonce } from "../ledger/settle";
+import { GasPriceAboveCapError, signingGasPrice } from "./gas-price";
 import { gasTankGeneration, keyRingFor } from "./keys";
 import { chainOf, publicClientFor, requireNetworkConfig } from "./networks";
 import { allocateNonce } from "./nonces";
@@ -51,7 +52,10 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
   if (balance >= neededWei) return;
   const keys = keyRingFor(getConfig().masterMnemonic);
   const tank = keys.gasTankAddress();
-  const gasPrice = await client.getGasPrice();
+  const gasPrice = await signingGasPrice(network).catch((error: unknown) => {
+    // Said as the API says it (a withdrawal's send, a sweeper owner's call): nothing was signed, try later.
+    throw error instanceof GasPriceAboveCapError ? new AppError("BLOCKCHAIN_ERROR", error.message) : error;
+  });
   const shortfall = neededWei - balance;
   const [tankBalance, tankCount, topUpGas] = await Promise.all([
     client.getBalance({ address: tank }),

@@ -9,8 +9,14 @@
  *   underpriced      a transaction with this nonce is pending at a better price, or the price is below the floor
  *   range-too-large  eth_getLogs asked for too many blocks or results
  *   rate-limited     the provider throttles us
- *   transient        no answer, or a failure worth retrying as is (timeouts, 5xx, lagging node)
- *   rejected         the node refused the request for good (revert, no funds, bad transaction)
+ *   rejected         an answer on the allow-list of permanent refusals (a revert, no funds, a bad
+ *                    transaction, a method the endpoint lacks): asking again the same way gets the same
+ *   failed           not an RPC answer at all (the service's own error): counted like a refusal
+ *   transient        everything else: no answer, 5xx, an HTML page from a proxy, a lagging node,
+ *                    a provider's own -32000 words ("missing trie node", …) — worth retrying as is
+ *
+ * Unknown answers are transient on purpose (DESIGN.md §21): a refusal cancels a withdrawal and
+ * counts toward holding a forward, so only words known to mean "never" may say so.
  */
 
 import { errorHeadline, errorText, errorLinks as links, redactUrls } from "../error-text";
@@ -18,7 +24,15 @@ import { errorHeadline, errorText, errorLinks as links, redactUrls } from "../er
 // Kept importable from here: every RPC caller already reads its errors through this module.
 export { errorHeadline, errorText, redactUrls };
 
-export type RpcErrorKind = "already-known" | "nonce-used" | "underpriced" | "range-too-large" | "rate-limited" | "transient" | "rejected";
+export type RpcErrorKind =
+  | "already-known"
+  | "nonce-used"
+  | "underpriced"
+  | "range-too-large"
+  | "rate-limited"
+  | "transient"
+  | "rejected"
+  | "failed";
 
 const ALREADY_KNOWN = /already known|known transaction|already imported|alreadyknown|already exists|already in (the )?(mem)?pool/i;
 const NONCE_USED = /nonce too low|nonce is too low|oldnonce|nonce has already been used|nonce already used|tx nonce is lower/i;
@@ -27,8 +41,22 @@ const RATE_LIMITED =
   /rate.?limit|too many requests|exceeded its compute units|credits limited|request limit|daily request count|quota|throughput|capacity exceeded|requests per second/i;
 const RANGE_TOO_LARGE =
   /limit exceeded|exceeds defined limit|returned more than|more than \d+ results|response size|block range|range \d+ exceeds|range too (large|wide|high)|too many blocks|exceed max(imum)? (block )?range|exceed max topics|too many (logs|results)|log response/i;
-const TRANSIENT =
-  /timeout|timed out|econnreset|econnrefused|enotfound|socket hang up|socket closed|fetch failed|bad gateway|service unavailable|gateway timeout|header not found|unknown block|internal error|temporarily unavailable|try again/i;
+/** A call or estimate that executed and failed: the same call fails the same way. */
+const REVERTED =
+  /execution reverted|\breverted\b|\brevert\b|invalid opcode|vm exception|gas required exceeds allowance|returned no data|stack (underflow|overflow)|invalid jump/i;
+/** Refusals of a transaction's bytes that no later broadcast of the same bytes can change. */
+const TRANSACTION_REFUSED =
+  /insufficient funds|exceeds transaction sender account balance|intrinsic gas too low|invalid sender|invalid signature|exceeds block gas limit|oversized data|transaction type not (supported|valid)|tx type not supported|invalid chain ?id|only replay-protected|max fee per gas higher than|tip higher than fee cap|max priority fee per gas higher than max fee per gas|nonce has max value|max initcode size exceeded/i;
+/**
+ * viem's names for a call that answered with a revert or nothing at a contract. Not its wrappers
+ * (CallExecutionError, ContractFunctionExecutionError): they wrap every failure of a call, a
+ * provider's "missing trie node" too.
+ */
+const REVERT_NAMES = new Set(["ContractFunctionRevertedError", "ContractFunctionZeroDataError", "ExecutionRevertedError"]);
+/** Standard JSON-RPC codes for "this endpoint does not do that": method not found, invalid params, not supported. */
+const UNSUPPORTED_CODES = new Set([-32601, -32602, -32004]);
+/** …and the words nodes use for it (anvil before Prague: "Eip7702 is not supported"; geth: "… does not exist/is not available"). */
+const UNSUPPORTED = /\bnot supported\b|\bunsupported\b|method not found|does not exist\/is not available/i;
 const TRANSPORT_NAMES = new Set(["HttpRequestError", "TimeoutError", "WebSocketRequestError", "SocketClosedError"]);
 
 /** What the node itself said (the innermost `details`), for reasons shown to merchants. */
@@ -42,6 +70,10 @@ export function nodeMessage(error: unknown): string {
 export function classifyRpcError(error: unknown): RpcErrorKind {
   const chain = links(error);
   const text = errorText(error);
+  // Above MAX_GAS_PRICE nothing was signed: wait for the price to fall, never count it as a failure.
+  if (chain.some((e) => e.name === "GasPriceAboveCapError")) return "transient";
+  // viem's errors all carry a shortMessage (checked by shape: a second copy of viem would fail instanceof).
+  if (!chain.some((e) => typeof e.shortMessage === "string")) return "failed";
   if (ALREADY_KNOWN.test(text)) return "already-known";
   if (NONCE_USED.test(text)) return "nonce-used";
   if (UNDERPRICED.test(text)) return "underpriced";
@@ -49,14 +81,27 @@ export function classifyRpcError(error: unknown): RpcErrorKind {
     return "rate-limited";
   // -32005 is "limit exceeded": results/range on Infura and BSC nodes (rate limits say so in words, above).
   if (chain.some((e) => e.code === -32005) || RANGE_TOO_LARGE.test(text)) return "range-too-large";
+  // No JSON-RPC answer (a timeout, a 5xx, an HTML page): whatever its body says, the node did not refuse.
+  if (chain.some((e) => e.name !== undefined && TRANSPORT_NAMES.has(e.name))) return "transient";
   if (
-    chain.some((e) => e.name !== undefined && TRANSPORT_NAMES.has(e.name)) ||
-    chain.some((e) => e.code === -32603) ||
-    TRANSIENT.test(text)
-  ) {
-    return "transient";
-  }
-  return "rejected";
+    REVERTED.test(text) ||
+    TRANSACTION_REFUSED.test(text) ||
+    UNSUPPORTED.test(text) ||
+    chain.some(
+      (e) => e.code === 3 || (e.code !== undefined && UNSUPPORTED_CODES.has(e.code)) || (e.name !== undefined && REVERT_NAMES.has(e.name)),
+    )
+  )
+    return "rejected";
+  return "transient";
+}
+
+/**
+ * A node's refusal of a transaction's bytes that no broadcast of the same bytes can change: the
+ * only broadcast answer that fills the nonce at once (a withdrawal's cancel). Stricter than
+ * "rejected": a method the endpoint lacks, or a proxy's odd code, is not the transaction's fault.
+ */
+export function isPermanentRefusal(error: unknown): boolean {
+  return classifyRpcError(error) === "rejected" && TRANSACTION_REFUSED.test(errorText(error));
 }
 
 /** Worth retrying later as is: the request may succeed unchanged. */

@@ -45,6 +45,21 @@ const rpcUrlList = optionalString.transform((value, ctx) => {
   return urls;
 });
 
+/** A gas price in gwei (decimals up to 1 wei), read as wei. */
+const gweiPrice = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,7}(\.\d{1,9})?$/, { error: "must be a gas price in gwei, e.g. 5 or 0.5" })
+    .transform((value) => {
+      const [whole = "0", fraction = ""] = value.split(".");
+      return BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, "0"));
+    })
+    .refine((wei) => wei > 0n, { error: "must be above 0 gwei" })
+    .optional(),
+);
+
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 const MAX_PAYOUT_CHANGE_DELAY = 30 * 86_400;
 
@@ -113,6 +128,10 @@ export const envSchema = z.object({
   OPEN_TOKEN_REGISTRATION: booleanFlag,
   MAX_SWEEP_GAS: intInRange(21_000, 30_000_000),
   MAX_WITHDRAWAL_GAS: intInRange(21_000, 30_000_000),
+  MAX_GAS_PRICE: gweiPrice,
+  BSC_MAX_GAS_PRICE: gweiPrice,
+  BSC_TESTNET_MAX_GAS_PRICE: gweiPrice,
+  LOCAL_MAX_GAS_PRICE: gweiPrice,
   SWEEP_MODE: z.preprocess(
     emptyToUndefined,
     z.enum(["batched", "classic"], { error: 'must be "batched" or "classic"' }).default("batched"),

@@ -34,7 +34,16 @@ export interface NetworkConfig {
   /** When a transfer or withdrawal counts (lib/chain/confirmations.ts): blocks including its own, or BSC's finalized tag. */
   finality: { kind: "blocks"; blocks: number } | { kind: "finalized" };
   embedded: boolean;
+  /**
+   * The highest gas price (wei) the service signs at on this network (MAX_GAS_PRICE, or
+   * <NETWORK>_MAX_GAS_PRICE, in gwei): above it nothing is signed, and re-pricing stops at it.
+   */
+  maxGasPrice: bigint;
 }
+
+/** Defaults of MAX_GAS_PRICE in gwei: BSC's floor is ≈0.05 gwei, so 10 is far above a normal day and far below a runaway answer. */
+export const DEFAULT_MAX_GAS_PRICE_GWEI: Record<NetworkName, number> = { bsc: 10, "bsc-testnet": 50, local: 100 };
+const GWEI = 1_000_000_000n;
 
 export interface Config {
   nodeEnv: "development" | "production" | "test";
@@ -101,9 +110,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
 
   const networks: NetworkConfig[] = [];
-  if (e.BSC_RPC_URL.length > 0) networks.push(remoteNetwork("bsc", 56, e.BSC_RPC_URL, e.BSC_WS_URL, finalityOf(e.CONFIRMATIONS, 3)));
+  const maxGasPrice = (name: NetworkName, own: bigint | undefined) =>
+    own ?? e.MAX_GAS_PRICE ?? BigInt(DEFAULT_MAX_GAS_PRICE_GWEI[name]) * GWEI;
+  if (e.BSC_RPC_URL.length > 0)
+    networks.push({
+      ...remoteNetwork("bsc", 56, e.BSC_RPC_URL, e.BSC_WS_URL, finalityOf(e.CONFIRMATIONS, 3)),
+      maxGasPrice: maxGasPrice("bsc", e.BSC_MAX_GAS_PRICE),
+    });
   if (e.BSC_TESTNET_RPC_URL.length > 0)
-    networks.push(remoteNetwork("bsc-testnet", 97, e.BSC_TESTNET_RPC_URL, e.BSC_TESTNET_WS_URL, finalityOf(e.CONFIRMATIONS, 3)));
+    networks.push({
+      ...remoteNetwork("bsc-testnet", 97, e.BSC_TESTNET_RPC_URL, e.BSC_TESTNET_WS_URL, finalityOf(e.CONFIRMATIONS, 3)),
+      maxGasPrice: maxGasPrice("bsc-testnet", e.BSC_TESTNET_MAX_GAS_PRICE),
+    });
   const hasProductionNetwork = networks.length > 0;
 
   const localMode = resolveLocalMode(e.LOCAL_CHAIN, e.LOCAL_RPC_URL, hasProductionNetwork, e.NODE_ENV);
@@ -115,6 +133,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       wsUrls: localMode === "external" ? e.LOCAL_RPC_URL.filter(isWebSocketUrl) : [],
       finality: finalityOf(e.CONFIRMATIONS, 1),
       embedded: localMode === "anvil",
+      maxGasPrice: maxGasPrice("local", e.LOCAL_MAX_GAS_PRICE),
     });
   }
 

@@ -5,6 +5,7 @@
  * moves need the tank's BNB); a balance worth less than twice its transfer fee stays.
  */
 import { type Address, formatEther, type Hex } from "viem";
+import { signingGasPrice } from "../chain/gas-price";
 import { MAX_GAS_TANK_GENERATIONS } from "../chain/gas-tank";
 import { type KeyPurpose, keyRingFor } from "../chain/keys";
 import { chainOf, publicClientFor, requireNetworkConfig } from "../chain/networks";
@@ -51,7 +52,7 @@ export async function recoverBnb(
   options: { dryRun: boolean; print: (line: string) => void },
 ): Promise<{ moved: number; notMoved: number }> {
   const client = publicClientFor(network);
-  const gasPrice = await client.getGasPrice();
+  const gasPrice = await signingGasPrice(network);
   // A contract as the recipient may need more than a plain transfer's 21,000.
   const gas = await client.estimateGas({ account: wallets[0]?.address ?? to, to, value: 1n }).catch(() => 21_000n);
   const fee = gas * gasPrice;

@@ -5,6 +5,7 @@
  * sent, and waited for until mined.
  */
 import type { Address, Hex } from "viem";
+import { signingGasPrice } from "../chain/gas-price";
 import { ensureGasBalance } from "../chain/gas-top-up";
 import { keyRingFor } from "../chain/keys";
 import { readHoldings } from "../chain/multicall";
@@ -56,7 +57,7 @@ export async function sweepWallet(db: Db, network: string, balances: StrandedBal
   }
   if (plans.length === 0) return outcomes;
 
-  const gasPrice = await client.getGasPrice();
+  const gasPrice = await signingGasPrice(network);
   try {
     await ensureGasBalance(db, network, wallet.address, plans.reduce((sum, p) => sum + p.gas, 0n) * gasPrice);
   } catch (error) {

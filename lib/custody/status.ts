@@ -37,6 +37,13 @@ export async function operatorStatus(db: Db): Promise<{ lines: string[]; healthy
     );
     if (c.gasTank.low) problems.push(`${name}: gas tank low (fund ${c.gasTank.address})`);
     lines.push(`  ${"".padEnd(12)} held forwards ${c.heldForwards}, quarantined logs ${c.quarantinedLogs}`);
+    lines.push(
+      `  ${"".padEnd(12)} gas price ${c.gasPrice.current ?? "?"} gwei, MAX_GAS_PRICE ${c.gasPrice.max} gwei${c.gasPrice.aboveMax ? " — ABOVE: nothing is signed" : ""}`,
+    );
+    if (c.gasPrice.aboveMax)
+      problems.push(
+        `${name}: the node's gas price (${c.gasPrice.current} gwei) is above MAX_GAS_PRICE (${c.gasPrice.max} gwei): sweeps, top-ups and withdrawals wait`,
+      );
     if (c.heldForwards > 0) problems.push(`${name}: ${c.heldForwards} held forward(s) (npm run admin -- forwards held)`);
   }
   const stalls = await walletStalls(db);

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import { publicClientFor } from "../chain/networks";
-import { broadcastLanded, classifyRpcError, isRetryable, nodeMessage, type RpcErrorKind } from "../chain/rpc-errors";
+import { broadcastLanded, classifyRpcError, isPermanentRefusal, nodeMessage, type RpcErrorKind } from "../chain/rpc-errors";
 import type { Db } from "../db";
 import { type ChainTransaction, chainTransactions } from "../db/schema";
 
@@ -17,13 +17,15 @@ export const REFUSED_PREFIX = "refused: ";
  */
 export async function broadcastRecorded(db: Db, row: Pick<ChainTransaction, "id" | "network" | "rawTx">): Promise<LedgerBroadcast> {
   if (!row.rawTx) return { sent: true };
-  let refusal: { kind: RpcErrorKind; error: string } | null = null;
+  let refusal: { kind: RpcErrorKind; error: string; permanent: boolean } | null = null;
   try {
     await publicClientFor(row.network).request({ method: "eth_sendRawTransaction", params: [row.rawTx as Hex] });
   } catch (error) {
-    refusal = { kind: classifyRpcError(error), error: nodeMessage(error).slice(0, 300) };
+    refusal = { kind: classifyRpcError(error), error: nodeMessage(error).slice(0, 300), permanent: isPermanentRefusal(error) };
   }
-  const refusedForGood = refusal !== null && !broadcastLanded(refusal.kind) && !isRetryable(refusal.kind);
+  // Only the allow-list of refusals of the bytes themselves counts for good: anything else (a
+  // provider's own words, an HTML page, a method the endpoint lacks) is sent again later.
+  const refusedForGood = refusal !== null && !broadcastLanded(refusal.kind) && refusal.permanent;
   const now = new Date();
   await db
     .update(chainTransactions)

@@ -4,8 +4,15 @@
  * the code decides "dropped", "replaced" or "stuck".
  */
 
-/** Blocks the nonce must stay used without any receipt of ours before it counts as taken by a transaction we did not sign. */
-export const DROP_AFTER_BLOCKS = 64n;
+/**
+ * How long the nonce must stay used, with no receipt of ours, before it counts as taken by a
+ * transaction we did not sign. Measured in time, not blocks: at BSC's 0.45 s blocks 64 blocks were
+ * 30 s, less than a receipts node behind a load balancer may lag. Even then the rows' receipts are
+ * read again for hours (nextReceiptRecheck), so a late receipt still settles them.
+ */
+export const DROP_AFTER_MS = 5 * 60_000;
+/** How long a nonce settled as taken by another keeps having its rows' receipts read again. */
+export const RECHECK_RECEIPTS_FOR_MS = 24 * 3600_000;
 /** How long a transaction may sit at its wallet's next nonce before it is re-priced. */
 export const STUCK_AFTER_MS = 60_000;
 /** Re-prices and cancels per nonce: the fee at most doubles this many times, then the stall waits for the operator. */
@@ -13,35 +20,56 @@ export const MAX_REPLACEMENTS = 3;
 
 export interface NonceFacts {
   nonce: number;
-  /** A receipt of one of the nonce's rows, if any was found. */
-  receipt: { rowId: number; success: boolean } | null;
+  /**
+   * A receipt of one of the nonce's rows, if any was found; `final` once its block is at the
+   * network's confirmation depth (or finalized) and still the chain's block at that height.
+   */
+  receipt: { rowId: number; success: boolean; final: boolean } | null;
   /** The head block the wallet's transaction count was read at, and that count. */
   pinnedBlock: bigint;
   countAtPinned: number;
-  /** The pinned block at which the nonce was first seen used without a receipt. */
+  /** The pinned block at which, and the time when, the nonce was first seen used without a receipt. */
   nonceUsedSeenBlock: bigint | null;
+  nonceUsedSince: Date | null;
+  now: Date;
 }
 
 export type NonceDecision =
   | { outcome: "mined"; rowId: number; success: boolean }
+  /** A receipt not final yet: nothing is decided, nothing re-sent; a reorg may still move or remove it. */
+  | { outcome: "included"; rowId: number }
   /** Used by a transaction outside the ledger: every row of the nonce is replaced, none paid. */
   | { outcome: "taken-by-other" }
-  | { outcome: "open"; nonceUsedSeenBlock: bigint | null; atWalletNext: boolean };
+  | { outcome: "open"; nonceUsedSeenBlock: bigint | null; nonceUsedSince: Date | null; atWalletNext: boolean };
 
 /**
- * Only a receipt settles a row. "The nonce moved and there is no receipt" is no proof (a
+ * Only a final receipt settles a row. "The nonce moved and there is no receipt" is no proof (a
  * load-balanced endpoint answers the count from a node ahead of the one answering receipts), so it
- * decides only after DROP_AFTER_BLOCKS more blocks, each read as the count at one pinned block: a
- * node that is behind sees an older block and cannot bring the decision forward.
+ * decides only once the nonce has stayed used for DROP_AFTER_MS, each time read as the count at one
+ * pinned block; a head older than the one it was first seen at decides nothing.
  */
 export function decideNonce(facts: NonceFacts): NonceDecision {
-  if (facts.receipt) return { outcome: "mined", rowId: facts.receipt.rowId, success: facts.receipt.success };
+  if (facts.receipt?.final) return { outcome: "mined", rowId: facts.receipt.rowId, success: facts.receipt.success };
+  if (facts.receipt) return { outcome: "included", rowId: facts.receipt.rowId };
   if (facts.countAtPinned > facts.nonce) {
-    const seen = facts.nonceUsedSeenBlock ?? facts.pinnedBlock;
-    if (facts.pinnedBlock - seen >= DROP_AFTER_BLOCKS) return { outcome: "taken-by-other" };
-    return { outcome: "open", nonceUsedSeenBlock: seen, atWalletNext: false };
+    const seenBlock = facts.nonceUsedSeenBlock ?? facts.pinnedBlock;
+    const since = facts.nonceUsedSince ?? facts.now;
+    if (facts.pinnedBlock >= seenBlock && facts.now.getTime() - since.getTime() >= DROP_AFTER_MS) return { outcome: "taken-by-other" };
+    return { outcome: "open", nonceUsedSeenBlock: seenBlock, nonceUsedSince: since, atWalletNext: false };
   }
-  return { outcome: "open", nonceUsedSeenBlock: null, atWalletNext: facts.countAtPinned === facts.nonce };
+  return { outcome: "open", nonceUsedSeenBlock: null, nonceUsedSince: null, atWalletNext: facts.countAtPinned === facts.nonce };
+}
+
+/**
+ * When the receipts of a nonce settled as taken by another are read next: soon at first, then
+ * backing off (half its age, 30 s to 1 h), for RECHECK_RECEIPTS_FOR_MS; null once that is over
+ * (then only the operator's `admin ledger resettle` reads them).
+ */
+export function nextReceiptRecheck(settledAt: Date, now: Date): Date | null {
+  const age = now.getTime() - settledAt.getTime();
+  if (age >= RECHECK_RECEIPTS_FOR_MS) return null;
+  const wait = Math.min(3600_000, Math.max(30_000, Math.floor(age / 2)));
+  return new Date(now.getTime() + wait);
 }
 
 export interface StallFacts {
@@ -78,8 +106,14 @@ export function isStalled(atWalletNext: boolean, nonceSince: Date, now: Date): b
   return atWalletNext && now.getTime() - nonceSince.getTime() >= STUCK_AFTER_MS;
 }
 
-/** A replacement's fee: at least double the one it replaces (nodes want +10%), and never under the network's current price. */
-export function replacementGasPrice(previous: bigint, current: bigint): bigint {
+/**
+ * A replacement's fee: at least double the one it replaces (nodes want +10%), and never under the
+ * network's current price — but never above MAX_GAS_PRICE (`cap`). Null when the cap leaves no room
+ * for a replacement a node would take (under +10%): the nonce then waits, visibly, rather than pay more.
+ */
+export function replacementGasPrice(previous: bigint, current: bigint, cap: bigint): bigint | null {
   const doubled = previous * 2n;
-  return doubled > current ? doubled : current;
+  const wanted = doubled > current ? doubled : current;
+  const price = wanted > cap ? cap : wanted;
+  return price * 10n >= previous * 11n ? price : null;
 }

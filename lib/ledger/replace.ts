@@ -8,9 +8,10 @@
 
 import { and, eq, inArray } from "drizzle-orm";
 import { type Address, type Hex, type PrivateKeyAccount, parseTransaction } from "viem";
+import { signingGasPrice } from "../chain/gas-price";
 import { ensureGasBalance } from "../chain/gas-top-up";
 import { keyRingFor } from "../chain/keys";
-import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
+import { chainOf, networkConfig } from "../chain/networks";
 import { PLAIN_TRANSFER_GAS } from "../chain/transactions";
 import { getConfig } from "../config";
 import type { Db } from "../db";
@@ -28,9 +29,16 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
   if (!newest.rawTx) return null;
   const network = networkConfig(newest.network);
   if (!network) return null;
-  const client = publicClientFor(newest.network);
   const original = parseTransaction(newest.rawTx as Hex);
-  const gasPrice = replacementGasPrice(newest.gasPrice, await client.getGasPrice());
+  // Above MAX_GAS_PRICE nothing is signed (signingGasPrice throws; the round retries later).
+  const gasPrice = replacementGasPrice(newest.gasPrice, await signingGasPrice(newest.network), network.maxGasPrice);
+  if (gasPrice === null) {
+    log.warn(
+      { network: newest.network, wallet: newest.wallet, nonce: newest.nonce, gasPrice: newest.gasPrice.toString() },
+      "a stuck nonce is already priced at MAX_GAS_PRICE: no replacement above it; it waits for the network or the operator",
+    );
+    return null;
+  }
   // biome-ignore lint/style/noNonNullAssertion: recordTransaction refuses bytes without a gas limit, so a recorded rawTx has one
   const gas = how === "cancel" ? PLAIN_TRANSFER_GAS : original.gas!;
   if (newest.walletRole === "withdrawal") {

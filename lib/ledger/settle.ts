@@ -1,18 +1,20 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
-import type { Address, Hex } from "viem";
-import { publicClientFor } from "../chain/networks";
-import { receiptOf } from "../chain/transactions";
+import { and, asc, eq, inArray, isNull, or } from "drizzle-orm";
+import type { Address } from "viem";
+import { publicClientFor, requireNetworkConfig } from "../chain/networks";
 import type { Db } from "../db";
 import { type ChainTransaction, chainTransactions } from "../db/schema";
 import { log } from "../log";
 import { broadcastRecorded } from "./broadcast";
-import { decideNonce } from "./decide";
+import { decideNonce, nextReceiptRecheck } from "./decide";
+import { type LandedReceipt, landedReceipt } from "./finality";
 
 /**
  * How one nonce of one wallet stands, for every kind of transaction (DESIGN.md §17):
- *   settled          one row of the nonce is mined (ok or reverted): `winner`; the others are replaced
+ *   settled          one row of the nonce is mined (ok or reverted) at the confirmation depth: `winner`;
+ *                    the others are replaced. Business records take their outcome from this only.
  *   taken-by-other   the nonce went to a transaction outside the ledger: nothing of ours was mined
- *   open             not decided yet; the newest row's bytes were sent again
+ *                    (its receipts are read again for hours: a late one still settles it)
+ *   open             not decided yet: the newest row's bytes were sent again, or a receipt waits for depth
  */
 export type NonceOutcome =
   | { state: "settled"; winner: ChainTransaction; rows: ChainTransaction[] }
@@ -70,73 +72,64 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
   const newest = open.at(-1);
   if (!newest) throw new Error(`no ledger row for nonce ${ref.nonce} of ${ref.wallet} on ${ref.network}`);
   const client = publicClientFor(ref.network);
-  const checked = await Promise.all(open.map(async (row) => ({ row, receipt: await receiptOf(client, row.txHash as Hex) })));
-  const landed = checked.find((c) => c.receipt !== null);
-  const receipt = landed?.receipt ?? null;
+  const landed = await landedReceipt(client, requireNetworkConfig(ref.network).finality, open);
   let pinnedBlock = 0n;
   let countAtPinned = 0;
-  if (!receipt) {
+  if (!landed) {
     pinnedBlock = await client.getBlockNumber({ cacheTime: 0 });
     countAtPinned = await client.getTransactionCount({ address: ref.wallet as Address, blockNumber: pinnedBlock });
   }
   const seen = open.find((r) => r.nonceUsedSeenBlock !== null)?.nonceUsedSeenBlock;
+  const now = new Date();
   const decision = decideNonce({
     nonce: ref.nonce,
-    receipt: landed?.receipt ? { rowId: landed.row.id, success: landed.receipt.status === "success" } : null,
+    receipt: landed ? { rowId: landed.row.id, success: landed.receipt.status === "success", final: landed.final } : null,
     pinnedBlock,
     countAtPinned,
     nonceUsedSeenBlock: seen === undefined || seen === null ? null : BigInt(seen),
+    nonceUsedSince: open.find((r) => r.nonceUsedSeenAt !== null)?.nonceUsedSeenAt ?? null,
+    now,
   });
-  const now = new Date();
   const openIds = open.map((r) => r.id);
 
   if (decision.outcome === "mined") {
     // biome-ignore lint/style/noNonNullAssertion: decideNonce answers "mined" only when it was given a receipt
-    const mined = receipt!;
-    await db.transaction(async (tx) => {
-      await tx
-        .update(chainTransactions)
-        .set({
-          status: decision.success ? "mined" : "reverted",
-          minedBlock: Number(mined.blockNumber),
-          gasUsed: mined.gasUsed,
-          feePaid: mined.gasUsed * mined.effectiveGasPrice,
-          settledAt: now,
-          stuckSince: null,
-          updatedAt: now,
-        })
-        .where(and(eq(chainTransactions.id, decision.rowId), eq(chainTransactions.status, "pending")));
-      const others = openIds.filter((id) => id !== decision.rowId);
-      if (others.length > 0) {
-        await tx
-          .update(chainTransactions)
-          .set({ status: "replaced", replacedById: decision.rowId, settledAt: now, stuckSince: null, updatedAt: now })
-          .where(and(inArray(chainTransactions.id, others), eq(chainTransactions.status, "pending")));
-      }
-    });
-    if (!decision.success)
-      log.warn(
-        { network: ref.network, wallet: ref.wallet, nonce: ref.nonce, txHash: landed?.row.txHash },
-        "a transaction of the ledger reverted on chain",
-      );
-    // biome-ignore lint/style/noNonNullAssertion: the transaction above made decision.rowId mined or reverted, or another settler had settled the nonce first: either way its rows have a winner
+    await settleMined(db, openIds, landed!, now);
+    // biome-ignore lint/style/noNonNullAssertion: settleMined made the row mined or reverted, or another settler had settled the nonce first: either way its rows have a winner
     return knownOutcome(await nonceRows(db, ref))!;
   }
   if (decision.outcome === "taken-by-other") {
     await db
       .update(chainTransactions)
-      .set({ status: "replaced", replacedById: null, settledAt: now, stuckSince: null, updatedAt: now })
+      .set({
+        status: "replaced",
+        replacedById: null,
+        settledAt: now,
+        stuckSince: null,
+        // A receipts node behind may have hidden ours: read them again for hours (recheck.ts).
+        receiptRecheckAt: nextReceiptRecheck(now, now),
+        updatedAt: now,
+      })
       .where(and(inArray(chainTransactions.id, openIds), eq(chainTransactions.status, "pending")));
     log.error(
       { network: ref.network, wallet: ref.wallet, nonce: ref.nonce, blocks: Number(pinnedBlock) },
-      "a nonce of a service wallet was used by a transaction the service did not record (was its key used elsewhere?)",
+      "a nonce of a service wallet was used by a transaction the service did not record (was its key used elsewhere?); its receipts are read again for a while",
     );
     return knownOutcome(await nonceRows(db, ref)) ?? { state: "taken-by-other", rows };
   }
 
+  await rememberReceipt(db, open, landed, now);
+  if (decision.outcome === "included") {
+    // Mined but not final: wait for depth; nothing to re-send (a node would answer "nonce too low").
+    const [fresh] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, newest.id));
+    return { state: "open", atWalletNext: false, newest: fresh ?? newest, rows };
+  }
   const seenBlock = decision.nonceUsedSeenBlock === null ? null : Number(decision.nonceUsedSeenBlock);
-  if (open.some((r) => r.nonceUsedSeenBlock !== seenBlock)) {
-    await db.update(chainTransactions).set({ nonceUsedSeenBlock: seenBlock, updatedAt: now }).where(inArray(chainTransactions.id, openIds));
+  if (open.some((r) => r.nonceUsedSeenBlock !== seenBlock || r.nonceUsedSeenAt?.getTime() !== decision.nonceUsedSince?.getTime())) {
+    await db
+      .update(chainTransactions)
+      .set({ nonceUsedSeenBlock: seenBlock, nonceUsedSeenAt: decision.nonceUsedSince, updatedAt: now })
+      .where(inArray(chainTransactions.id, openIds));
   }
   // A nonce already used only waits for its receipt; a free one is sent again — even after a refusal,
   // which another node (or the same one later) may not repeat; the watchdog fills a refused nonce.
@@ -145,4 +138,68 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
   }
   const [fresh] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, newest.id));
   return { state: "open", atWalletNext: decision.atWalletNext, newest: fresh ?? newest, rows };
+}
+
+/** A row still open, or settled only as taken by a transaction outside the ledger (never one another row of ours won). */
+const unsettledOrTakenByOther = or(
+  eq(chainTransactions.status, "pending"),
+  and(eq(chainTransactions.status, "replaced"), isNull(chainTransactions.replacedById)),
+);
+
+/**
+ * Records the final receipt: its row mined or reverted (from pending, or from replaced when a
+ * re-read found a receipt a lagging node had hidden), every other row of the nonce replaced by it.
+ */
+export async function settleMined(db: Db, rowIds: number[], landed: LandedReceipt, now: Date): Promise<void> {
+  const { row, receipt } = landed;
+  const success = receipt.status === "success";
+  await db.transaction(async (tx) => {
+    await tx
+      .update(chainTransactions)
+      .set({
+        status: success ? "mined" : "reverted",
+        replacedById: null,
+        minedBlock: Number(receipt.blockNumber),
+        receiptBlockHash: receipt.blockHash,
+        receiptRecheckAt: null,
+        gasUsed: receipt.gasUsed,
+        feePaid: receipt.gasUsed * receipt.effectiveGasPrice,
+        settledAt: now,
+        stuckSince: null,
+        updatedAt: now,
+      })
+      .where(and(eq(chainTransactions.id, row.id), unsettledOrTakenByOther));
+    const others = rowIds.filter((id) => id !== row.id);
+    if (others.length > 0) {
+      await tx
+        .update(chainTransactions)
+        .set({ status: "replaced", replacedById: row.id, receiptRecheckAt: null, settledAt: now, stuckSince: null, updatedAt: now })
+        .where(and(inArray(chainTransactions.id, others), unsettledOrTakenByOther));
+    }
+  });
+  if (!success)
+    log.warn(
+      { network: row.network, wallet: row.wallet, nonce: row.nonce, txHash: row.txHash },
+      "a transaction of the ledger reverted on chain",
+    );
+}
+
+/**
+ * Keeps the receipt seen on a row not final yet (block hash and number), and forgets one that
+ * moved to another block or vanished: a reorganisation put the row back to plain pending.
+ */
+async function rememberReceipt(db: Db, open: ChainTransaction[], landed: LandedReceipt | null, now: Date): Promise<void> {
+  for (const row of open) {
+    const hash = landed?.row.id === row.id ? landed.receipt.blockHash : null;
+    if (row.receiptBlockHash === hash) continue;
+    if (row.receiptBlockHash !== null)
+      log.warn(
+        { network: row.network, wallet: row.wallet, nonce: row.nonce, txHash: row.txHash, was: row.receiptBlockHash, now: hash },
+        "a ledger row's receipt moved or vanished before it was final (a reorganisation): it is pending again",
+      );
+    await db
+      .update(chainTransactions)
+      .set({ receiptBlockHash: hash, minedBlock: landed?.row.id === row.id ? Number(landed.receipt.blockNumber) : null, updatedAt: now })
+      .where(and(eq(chainTransactions.id, row.id), eq(chainTransactions.status, "pending")));
+  }
 }

@@ -12,6 +12,7 @@ import { chainTransactions } from "../db/schema";
 import { log } from "../log";
 import { REFUSED_PREFIX } from "./broadcast";
 import { decideStall, isStalled } from "./decide";
+import { recheckTakenNonces } from "./recheck";
 import { replaceTransaction } from "./replace";
 import { type NonceOutcome, settleNonce } from "./settle";
 
@@ -20,6 +21,8 @@ export interface LedgerRound {
   settled: number;
   replaced: number;
   stalled: number;
+  /** Nonces settled as taken by another that a late receipt settled after all (recheck.ts). */
+  resettled: number;
 }
 
 export async function tendLedger(db: Db, now = new Date()): Promise<LedgerRound> {
@@ -28,7 +31,7 @@ export async function tendLedger(db: Db, now = new Date()): Promise<LedgerRound>
     .from(chainTransactions)
     .where(eq(chainTransactions.status, "pending"))
     .orderBy(asc(chainTransactions.network), asc(chainTransactions.wallet), asc(chainTransactions.nonce));
-  const round: LedgerRound = { open: 0, settled: 0, replaced: 0, stalled: 0 };
+  const round: LedgerRound = { open: 0, settled: 0, replaced: 0, stalled: 0, resettled: 0 };
   for (const group of groups) {
     if (!networkConfig(group.network)) continue;
     try {
@@ -48,6 +51,7 @@ export async function tendLedger(db: Db, now = new Date()): Promise<LedgerRound>
       );
     }
   }
+  round.resettled = await recheckTakenNonces(db, now);
   return round;
 }
 

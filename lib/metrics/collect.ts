@@ -35,6 +35,8 @@ export async function collectLevels(db: Db): Promise<void> {
     levels.gasTankLow.set({ network }, chain.gasTank.low ? 1 : 0);
     levels.quarantinedLogs.set({ network }, chain.quarantinedLogs);
     levels.sweepMode.set({ network, mode: chain.sweepMode }, 1);
+    levels.gasPriceAboveMax.set({ network }, chain.gasPrice.aboveMax ? 1 : 0);
+    if (chain.gasPrice.current !== null) levels.gasPriceGwei.set({ network }, Number(chain.gasPrice.current));
     if (chain.newHeads.source === "websocket") {
       levels.newHeadsConnected.set({ network }, chain.newHeads.connected ? 1 : 0);
       levels.newHeadsReconnects.set({ network }, chain.newHeads.reconnects);

@@ -29,6 +29,8 @@ interface Metrics {
     sweepMode: Gauge<"network" | "mode">;
     withdrawals: Gauge<"status">;
     walletStuckSeconds: Gauge<"network" | "wallet">;
+    gasPriceAboveMax: Gauge<"network">;
+    gasPriceGwei: Gauge<"network">;
     webhookDeliveries: Gauge<"status">;
     newHeadsConnected: Gauge<"network">;
     newHeadsReconnects: Gauge<"network">;
@@ -78,6 +80,12 @@ function createMetrics(): Metrics {
         "Seconds a service wallet's next nonce has not been mined (0 = moving; alert: > 300)",
         ["network", "wallet"],
       ),
+      gasPriceAboveMax: gauge(
+        "bscpay_gas_price_above_max",
+        "1 while the node's gas price is above MAX_GAS_PRICE: nothing is signed on the network (alert: 1 for minutes)",
+        ["network"],
+      ),
+      gasPriceGwei: gauge("bscpay_gas_price_gwei", "The node's gas price (eth_gasPrice) in gwei, as last read", ["network"]),
       withdrawals: gauge("bscpay_withdrawals", "Withdrawals by status; submitted = the queue", ["status"]),
       webhookDeliveries: gauge("bscpay_webhook_deliveries", "Webhook deliveries by status (alert: failed increasing)", ["status"]),
       newHeadsConnected: gauge(

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, gte } from "drizzle-orm";
 import { type Address, encodeFunctionData, erc20Abi } from "viem";
+import { GasPriceAboveCapError, signingGasPrice } from "../chain/gas-price";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
@@ -81,7 +82,7 @@ export async function recordWithdrawal(
     await simulate(() => client.call({ account: from, to: contract, data }));
     const [estimate, price] = await Promise.all([
       simulate(() => client.estimateGas({ account: from, to: contract, data })),
-      client.getGasPrice(),
+      signingGasPrice(token.network),
     ]);
     const cap = getConfig().maxWithdrawalGas;
     if (estimate > cap) {
@@ -238,6 +239,7 @@ async function rpc<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (error) {
     if (error instanceof AppError) throw error;
+    if (error instanceof GasPriceAboveCapError) throw new AppError("BLOCKCHAIN_ERROR", error.message);
     throw new AppError("BLOCKCHAIN_ERROR", `RPC request failed: ${errorHeadline(error).slice(0, 160)}`);
   }
 }

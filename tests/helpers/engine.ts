@@ -4,6 +4,7 @@ import { inArray, sql } from "drizzle-orm";
 import { type Address, createWalletClient, erc20Abi, type Hex, http, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { keyRingFor } from "@/lib/chain/keys";
+import { networkConfig } from "@/lib/chain/networks";
 import type { Db } from "@/lib/db";
 import { forwards, OPEN_FORWARD_STATUSES } from "@/lib/db/schema";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
@@ -110,12 +111,18 @@ export async function runEngine(
     );
     if (open.length === 0) return log;
     await forwardRound(db, log);
-    if (options.mine) await client.mine({ blocks: 1 });
+    // A ledger row is final only at the confirmation depth: on an automining chain nothing else adds the blocks on top.
+    if (options.mine || needsBlocksOnTop(network)) await client.mine({ blocks: 1 });
   }
   const stuck = await db.select().from(forwards);
   throw new Error(
     `engine did not settle: ${JSON.stringify(stuck.filter((f) => f.status !== "completed").map((f) => [f.id, f.status, f.lastError]))}`,
   );
+}
+
+function needsBlocksOnTop(network: string): boolean {
+  const finality = networkConfig(network)?.finality;
+  return finality !== undefined && (finality.kind === "finalized" || finality.blocks > 1);
 }
 
 /** Rounds of the scan job over one network until it has nothing left behind the confirmed head. */

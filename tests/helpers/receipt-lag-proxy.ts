@@ -5,10 +5,14 @@ import { createServer, type Server } from "node:http";
  * everything else would: a receipt whose block is newer than head − lagBlocks comes back null,
  * while eth_getTransactionCount already counts the transaction — what a load-balanced endpoint
  * does (NOTES.md). `refuseRawAs` makes it refuse raw transactions with a node's words meanwhile.
+ * `lagMs` lags in time instead: a receipt is answered only `lagMs` after the proxy first saw it
+ * exist (Date.now(), so a test that fakes Date simulates minutes at once).
  */
 export interface ReceiptLagProxy {
   url: string;
   lagBlocks: number;
+  /** Receipts hidden for this long after the proxy first saw them (0: off). */
+  lagMs: number;
   /** While set, eth_sendRawTransaction answers this error (e.g. "transaction underpriced"). */
   refuseRawAs: string | null;
   rawRefused: number;
@@ -17,7 +21,16 @@ export interface ReceiptLagProxy {
 }
 
 export async function startReceiptLagProxy(target: string, lagBlocks: number): Promise<ReceiptLagProxy> {
-  const proxy: ReceiptLagProxy = { url: "", lagBlocks, refuseRawAs: null, rawRefused: 0, hiddenReceipts: 0, close: async () => {} };
+  const proxy: ReceiptLagProxy = {
+    url: "",
+    lagBlocks,
+    lagMs: 0,
+    refuseRawAs: null,
+    rawRefused: 0,
+    hiddenReceipts: 0,
+    close: async () => {},
+  };
+  const firstSeen = new Map<string, number>();
   const upstream = async (body: string) =>
     (await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })).text();
   const server: Server = createServer(async (req, res) => {
@@ -33,6 +46,18 @@ export async function startReceiptLagProxy(target: string, lagBlocks: number): P
       return;
     }
     const text = await upstream(body);
+    if (payload.method === "eth_getTransactionReceipt" && proxy.lagMs > 0) {
+      const receipt = (JSON.parse(text) as { result: { transactionHash: string } | null }).result;
+      if (receipt) {
+        const seen = firstSeen.get(receipt.transactionHash) ?? Date.now();
+        firstSeen.set(receipt.transactionHash, seen);
+        if (Date.now() - seen < proxy.lagMs) {
+          proxy.hiddenReceipts++;
+          answer({ result: null });
+          return;
+        }
+      }
+    }
     if (payload.method === "eth_getTransactionReceipt" && proxy.lagBlocks > 0) {
       const receipt = (JSON.parse(text) as { result: { blockNumber: string } | null }).result;
       if (receipt) {

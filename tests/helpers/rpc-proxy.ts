@@ -17,8 +17,14 @@ export interface ProxyOptions {
   refuseLogsAtBlock?: number;
   /** Refuse the next n eth_sendRawTransaction for good (as a node refuses a transaction). */
   refuseRawTransactions?: number;
-  /** What the refusal says: a ban (the default) or "transaction underpriced" (which senders take as landed). */
-  refuseRawTransactionsAs?: "rejected" | "underpriced";
+  /**
+   * What the refusal says: "invalid sender", a refusal for good (the default); "transaction
+   * underpriced" (which senders take as landed); a provider's own -32000 words nobody classified
+   * ("missing trie node"); or an HTML error page from a proxy in front of the node.
+   */
+  refuseRawTransactionsAs?: "rejected" | "underpriced" | "missing-trie-node" | "html";
+  /** Answer eth_gasPrice with this many wei (a compromised or misrouted provider). */
+  gasPriceWei?: bigint;
   /** An outage: every request is answered 502 (retry at once), nothing reaches the node. */
   down?: boolean;
   /** Refuse this method for good, as a provider whose plan lacks it (-32601): a failure that repeats. */
@@ -39,6 +45,8 @@ export interface RpcProxy {
   failures: number;
   logRanges: [number, number][];
   refusedLogs: number;
+  /** Raw transactions answered with a refusal (refuseRawTransactions). */
+  refusedRaw: number;
   options: ProxyOptions;
   close(): Promise<void>;
 }
@@ -51,6 +59,7 @@ export async function startRpcProxy(target: string, options: ProxyOptions = {}):
     failures: 0,
     logRanges: [],
     refusedLogs: 0,
+    refusedRaw: 0,
     options,
     close: async () => {},
   };
@@ -127,11 +136,25 @@ export async function startRpcProxy(target: string, options: ProxyOptions = {}):
       answerError(-32601, `the method ${payload.method} is not available on this plan`);
       return;
     }
+    if (payload.method === "eth_gasPrice" && proxy.options.gasPriceWei !== undefined) {
+      answerResult(`0x${proxy.options.gasPriceWei.toString(16)}`);
+      return;
+    }
     if (payload.method === "eth_sendRawTransaction" && (proxy.options.refuseRawTransactions ?? 0) > 0) {
       proxy.options.refuseRawTransactions!--;
+      proxy.refusedRaw++;
+      const as = proxy.options.refuseRawTransactionsAs ?? "rejected";
+      if (as === "html") {
+        res.writeHead(200, { "content-type": "text/html" }).end("<html><body><h1>Access denied</h1></body></html>");
+        return;
+      }
       answerError(
         -32000,
-        proxy.options.refuseRawTransactionsAs === "underpriced" ? "transaction underpriced" : "transaction rejected: sender is blacklisted",
+        as === "underpriced"
+          ? "transaction underpriced"
+          : as === "missing-trie-node"
+            ? "missing trie node 5c2a3f0e (path ) state 0x5c2a3f0e is not available"
+            : "invalid sender",
       );
       return;
     }

@@ -76,3 +76,39 @@ describe("a node on the wrong chain", () => {
     expect(right.networks.find((n) => n.name === "bsc-testnet")!.chainId).toBe(97);
   });
 });
+
+describe("every RPC URL of a network is checked, not only the first", () => {
+  const mainnet = useTestChain({ chainId: 56 });
+  const testnet = useTestChain({ chainId: 97 });
+  const anvil = useTestChain();
+  const secret = "NEXTAUTH_SECRET";
+
+  it("refuses a fallback URL on another chain, naming the variable and the entry", async () => {
+    const config = useConfig({ BSC_RPC_URL: `${mainnet().url},${testnet().url}`, [secret]: "integration-test-secret-0123456789" });
+    await expect(verifyChainIds(config.networks.filter((n) => !n.embedded))).rejects.toThrow(
+      /^BSC_RPC_URL \(entry 2, 127\.0\.0\.1:\d+\): the RPC node of bsc is on chain 97, not 56/,
+    );
+    // Both on the right chain: fine.
+    const both = useConfig({ BSC_RPC_URL: `${mainnet().url},${mainnet().url}`, [secret]: "integration-test-secret-0123456789" });
+    await verifyChainIds(both.networks.filter((n) => !n.embedded));
+    expect(both.networks[0]!.chainId).toBe(56);
+  });
+
+  it("refuses a development chain behind bsc or bsc-testnet outside the test suite, as first or as fallback URL", async () => {
+    for (const [variable, urls] of [
+      ["BSC_RPC_URL", anvil().url],
+      ["BSC_RPC_URL", `${mainnet().url},${anvil().url}`],
+      ["BSC_TESTNET_RPC_URL", `${testnet().url},${anvil().url}`],
+    ] as const) {
+      const config = useConfig({ NODE_ENV: "production", [variable]: urls, [secret]: "integration-test-secret-0123456789" });
+      await expect(verifyChainIds(config.networks.filter((n) => !n.embedded))).rejects.toThrow(
+        new RegExp(`^${variable} \\(entry \\d, 127\\.0\\.0\\.1:\\d+\\): .* is a development chain \\(id 31337\\)`),
+      );
+    }
+  });
+
+  it("refuses a development node mixed with a real one even in the test suite (the fallback would switch chains)", async () => {
+    const config = useConfig({ BSC_RPC_URL: `${anvil().url},${mainnet().url}`, [secret]: "integration-test-secret-0123456789" });
+    await expect(verifyChainIds(config.networks.filter((n) => !n.embedded))).rejects.toThrow("are on different chains");
+  });
+});

@@ -40,6 +40,8 @@ function admin(args: string[], pgliteDir: string): Promise<{ code: number; stdou
         LOG_LEVEL: "silent",
         PGLITE_DIR: pgliteDir,
         BSC_RPC_URL: chain().url,
+        // A ledger row is final at the confirmation depth: this automining chain adds no block on top by itself.
+        CONFIRMATIONS: "1",
         MASTER_MNEMONIC: TEST_MNEMONIC,
         NEXTAUTH_SECRET: "integration-test-secret-0123456789",
       },

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTestChain } from "../helpers/chain";
 
-const chain = useTestChain();
+const chain = useTestChain({ chainId: 56 });
+const devChain = useTestChain(); // anvil's own 31337
 const MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow";
 
 function runStartup(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -56,5 +57,19 @@ describe("process start-up", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe("started");
+  });
+
+  it("refuses a development chain (31337) behind BSC_RPC_URL, naming the variable and the entry, even as a fallback URL", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bscpay-start-"));
+    const result = await runStartup({
+      PGLITE_DIR: join(dir, "pglite"),
+      BSC_RPC_URL: `${chain().url},${devChain().url}`,
+      MASTER_MNEMONIC: MNEMONIC,
+      NEXTAUTH_SECRET: "0123456789abcdef0123",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).not.toContain("started");
+    expect(result.stderr).toContain("BSC_RPC_URL (entry 2, 127.0.0.1:");
+    expect(result.stderr).toContain("is a development chain (id 31337)");
   });
 });

@@ -242,7 +242,7 @@ describe("refused broadcasts and the Inngest confirmer", () => {
       expect(own).toMatchObject({
         id: withdrawal.chainTxId,
         status: "pending",
-        broadcastError: "refused: transaction rejected: sender is blacklisted",
+        broadcastError: "refused: invalid sender",
       });
       expect(filler).toMatchObject({ kind: "cancel", replacesId: own!.id, wallet, toAddress: wallet, status: "pending" });
 
@@ -254,7 +254,7 @@ describe("refused broadcasts and the Inngest confirmer", () => {
         status: "replaced",
         replacedById: filler!.id,
       });
-      expect(filled!.failureReason).toContain("the network refused the transaction (transaction rejected: sender is blacklisted)");
+      expect(filled!.failureReason).toContain("the network refused the transaction (invalid sender)");
       expect(filled!.failureReason).toContain("nothing was sent");
       expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 1);
 
@@ -272,6 +272,41 @@ describe("refused broadcasts and the Inngest confirmer", () => {
     }
   });
 
+  it.each(["missing-trie-node", "html"] as const)(
+    "cancels nothing when the node answers a send with words nobody classified (%s): the same bytes go out again and complete",
+    async (as) => {
+      const proxy = await startRpcProxy(chain().url, { refuseRawTransactions: 1_000, refuseRawTransactionsAs: as });
+      useConfig({ BSC_RPC_URL: proxy.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+      const start = await chain().client.getTransactionCount({ address: wallet });
+      try {
+        const keyed = { ...headers(), "idempotency-key": `unknown-answer-${as}` };
+        const sent = await call(send, { method: "POST", headers: keyed, body: body("1") });
+        expect(sent.status).toBe(201);
+        const id = sent.body.data.withdrawalId;
+        await confirmWithdrawalsStep(db());
+        await confirmWithdrawalsStep(db());
+        expect(proxy.refusedRaw).toBeGreaterThanOrEqual(3);
+        const [open] = await db().select().from(withdrawals).where(eq(withdrawals.id, id));
+        expect(open).toMatchObject({ status: "submitted", failureReason: null });
+        const rows = await db()
+          .select()
+          .from(chainTransactions)
+          .where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, open!.nonce)));
+        expect(rows).toHaveLength(1); // no cancel recorded
+        expect(rows[0]!.broadcastError?.startsWith("refused: ")).toBe(false);
+        proxy.options.refuseRawTransactions = 0; // the node answers again
+        await confirmAll();
+        expect((await call(getOne, { headers: headers(), params: { withdrawalId: id } })).body.data.status).toBe("completed");
+        expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 1);
+        // The key still answers the same withdrawal.
+        expect((await call(send, { method: "POST", headers: keyed, body: body("1") })).body.data.withdrawalId).toBe(id);
+      } finally {
+        useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+        await proxy.close();
+      }
+    },
+  );
+
   it("answers a refused send with BLOCKCHAIN_ERROR only once its nonce settled, and only then frees the Idempotency-Key", async () => {
     const proxy = await startRpcProxy(chain().url, { refuseRawTransactions: 1 });
     useConfig({ BSC_RPC_URL: proxy.url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
@@ -280,12 +315,12 @@ describe("refused broadcasts and the Inngest confirmer", () => {
       const refused = await call(send, { method: "POST", headers: keyed, body: body("2") });
       expect(refused.status).toBe(502);
       expect(refused.body.error.code).toBe("BLOCKCHAIN_ERROR");
-      expect(refused.body.error.message).toContain("sender is blacklisted");
+      expect(refused.body.error.message).toContain("invalid sender");
       expect(refused.body.error.message).toContain("nothing was sent");
       const [refusedRow] = await db()
         .select()
         .from(chainTransactions)
-        .where(eq(chainTransactions.broadcastError, "refused: transaction rejected: sender is blacklisted"))
+        .where(eq(chainTransactions.broadcastError, "refused: invalid sender"))
         .orderBy(desc(chainTransactions.id))
         .limit(1);
       const [failed] = await db().select().from(withdrawals).where(eq(withdrawals.chainTxId, refusedRow!.id));

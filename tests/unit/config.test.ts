@@ -20,7 +20,15 @@ describe("parseConfig", () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.pgliteDir).toBe(".data/pglite");
     expect(config.networks).toEqual([
-      { name: "local", chainId: 31337, rpcUrls: [], wsUrls: [], finality: { kind: "blocks", blocks: 1 }, embedded: true },
+      {
+        name: "local",
+        chainId: 31337,
+        rpcUrls: [],
+        wsUrls: [],
+        finality: { kind: "blocks", blocks: 1 },
+        embedded: true,
+        maxGasPrice: 100_000_000_000n,
+      },
     ]);
     expect(config.localChain).toEqual({ mode: "anvil", port: 8545, stateDir: ".data" });
     expect(config.masterMnemonic).toBe(DEV_MNEMONIC);
@@ -53,6 +61,7 @@ describe("parseConfig", () => {
         wsUrls: [],
         finality: { kind: "blocks", blocks: 3 },
         embedded: false,
+        maxGasPrice: 10_000_000_000n,
       },
       // A wss:// entry of the RPC list also follows new heads.
       {
@@ -62,6 +71,7 @@ describe("parseConfig", () => {
         wsUrls: ["wss://t.example"],
         finality: { kind: "blocks", blocks: 3 },
         embedded: false,
+        maxGasPrice: 50_000_000_000n,
       },
     ]);
     expect(config.localChain).toBeNull();
@@ -78,9 +88,35 @@ describe("parseConfig", () => {
         wsUrls: [],
         finality: { kind: "blocks", blocks: 0 },
         embedded: false,
+        maxGasPrice: 100_000_000_000n,
       },
     ]);
     expect(config.localChain?.mode).toBe("external");
+  });
+
+  it("reads MAX_GAS_PRICE in gwei for every network, a network's own variable first, and refuses a bad value", () => {
+    const both = {
+      BSC_RPC_URL: "https://a.example",
+      BSC_TESTNET_RPC_URL: "https://t.example",
+      MASTER_MNEMONIC: MNEMONIC,
+      NEXTAUTH_SECRET: SECRET,
+    };
+    const caps = (env: Record<string, string>) => parseConfig({ ...both, ...env }).networks.map((n) => [n.name, n.maxGasPrice]);
+    expect(caps({})).toEqual([
+      ["bsc", 10_000_000_000n],
+      ["bsc-testnet", 50_000_000_000n],
+    ]);
+    expect(caps({ MAX_GAS_PRICE: "5" })).toEqual([
+      ["bsc", 5_000_000_000n],
+      ["bsc-testnet", 5_000_000_000n],
+    ]);
+    expect(caps({ MAX_GAS_PRICE: "5", BSC_MAX_GAS_PRICE: "0.5" })).toEqual([
+      ["bsc", 500_000_000n],
+      ["bsc-testnet", 5_000_000_000n],
+    ]);
+    expect(parseConfig({ LOCAL_MAX_GAS_PRICE: "2.000000001" }).networks[0]!.maxGasPrice).toBe(2_000_000_001n);
+    for (const bad of ["0", "-1", "abc", "1e3", "0.0000000001"])
+      expect(configError({ ...both, BSC_MAX_GAS_PRICE: bad }).message).toMatch(/^Invalid configuration: BSC_MAX_GAS_PRICE must be/);
   });
 
   it("refuses a production network without MASTER_MNEMONIC or NEXTAUTH_SECRET", () => {

@@ -1,71 +1,100 @@
 import { describe, expect, it } from "vitest";
 import {
-  DROP_AFTER_BLOCKS,
+  DROP_AFTER_MS,
   decideNonce,
   decideStall,
   isStalled,
   MAX_REPLACEMENTS,
   type NonceFacts,
+  nextReceiptRecheck,
+  RECHECK_RECEIPTS_FOR_MS,
   replacementGasPrice,
   STUCK_AFTER_MS,
   type StallFacts,
 } from "@/lib/ledger/decide";
 
+const at = new Date("2026-11-23T12:00:00Z");
+const later = (ms: number) => new Date(at.getTime() + ms);
 const nonce = (overrides: Partial<NonceFacts> = {}): NonceFacts => ({
   nonce: 7,
   receipt: null,
   pinnedBlock: 1_000n,
   countAtPinned: 7,
   nonceUsedSeenBlock: null,
+  nonceUsedSince: null,
+  now: at,
   ...overrides,
 });
 
-describe("decideNonce: only a receipt settles a row", () => {
+describe("decideNonce: only a final receipt settles a row", () => {
   it.each([
     [
-      "a receipt of one of its rows settles the nonce",
-      nonce({ receipt: { rowId: 3, success: true }, countAtPinned: 8 }),
+      "a final receipt of one of its rows settles the nonce",
+      nonce({ receipt: { rowId: 3, success: true, final: true }, countAtPinned: 8 }),
       { outcome: "mined", rowId: 3, success: true },
     ],
     [
-      "a reverted receipt settles it too",
-      nonce({ receipt: { rowId: 4, success: false }, countAtPinned: 8 }),
+      "a final reverted receipt settles it too",
+      nonce({ receipt: { rowId: 4, success: false, final: true }, countAtPinned: 8 }),
       { outcome: "mined", rowId: 4, success: false },
     ],
-    ["nonce free and next: open, at the wallet's next nonce", nonce(), { outcome: "open", nonceUsedSeenBlock: null, atWalletNext: true }],
+    [
+      "a receipt not at depth yet (or no longer in the chain's block at its height) decides nothing",
+      nonce({ receipt: { rowId: 3, success: true, final: false }, countAtPinned: 8 }),
+      { outcome: "included", rowId: 3 },
+    ],
+    [
+      "nonce free and next: open, at the wallet's next nonce",
+      nonce(),
+      { outcome: "open", nonceUsedSeenBlock: null, nonceUsedSince: null, atWalletNext: true },
+    ],
     [
       "nonce free behind another: open, waiting behind",
       nonce({ countAtPinned: 5 }),
-      { outcome: "open", nonceUsedSeenBlock: null, atWalletNext: false },
+      { outcome: "open", nonceUsedSeenBlock: null, nonceUsedSince: null, atWalletNext: false },
     ],
     // A load-balanced endpoint: the count from a node ahead, no receipt yet from the one behind.
     [
       "nonce used, no receipt, first seen: remembered, still open",
       nonce({ countAtPinned: 8 }),
-      { outcome: "open", nonceUsedSeenBlock: 1_000n, atWalletNext: false },
+      { outcome: "open", nonceUsedSeenBlock: 1_000n, nonceUsedSince: at, atWalletNext: false },
     ],
     [
-      "nonce used, no receipt, 63 blocks on: still open",
-      nonce({ countAtPinned: 8, pinnedBlock: 1_063n, nonceUsedSeenBlock: 1_000n }),
-      { outcome: "open", nonceUsedSeenBlock: 1_000n, atWalletNext: false },
+      "nonce used, no receipt, 1,000 blocks but under 5 minutes on (a receipts node a few minutes behind): still open",
+      nonce({ countAtPinned: 8, pinnedBlock: 2_000n, nonceUsedSeenBlock: 1_000n, nonceUsedSince: at, now: later(DROP_AFTER_MS - 1) }),
+      { outcome: "open", nonceUsedSeenBlock: 1_000n, nonceUsedSince: at, atWalletNext: false },
     ],
     [
-      "nonce used, no receipt, 64 blocks on: taken by a transaction we did not sign",
-      nonce({ countAtPinned: 8, pinnedBlock: 1_000n + DROP_AFTER_BLOCKS, nonceUsedSeenBlock: 1_000n }),
+      "nonce used, no receipt, 5 minutes on: taken by a transaction we did not sign",
+      nonce({ countAtPinned: 8, pinnedBlock: 1_001n, nonceUsedSeenBlock: 1_000n, nonceUsedSince: at, now: later(DROP_AFTER_MS) }),
       { outcome: "taken-by-other" },
     ],
     [
-      "a lagging head (pinned block older than first seen) never brings the decision forward",
-      nonce({ countAtPinned: 8, pinnedBlock: 990n, nonceUsedSeenBlock: 1_000n }),
-      { outcome: "open", nonceUsedSeenBlock: 1_000n, atWalletNext: false },
+      "a lagging head (pinned block older than first seen) never decides",
+      nonce({ countAtPinned: 8, pinnedBlock: 990n, nonceUsedSeenBlock: 1_000n, nonceUsedSince: at, now: later(DROP_AFTER_MS * 10) }),
+      { outcome: "open", nonceUsedSeenBlock: 1_000n, nonceUsedSince: at, atWalletNext: false },
     ],
     [
       "the nonce free again (a reorg): forgotten",
-      nonce({ countAtPinned: 7, nonceUsedSeenBlock: 1_000n }),
-      { outcome: "open", nonceUsedSeenBlock: null, atWalletNext: true },
+      nonce({ countAtPinned: 7, nonceUsedSeenBlock: 1_000n, nonceUsedSince: at }),
+      { outcome: "open", nonceUsedSeenBlock: null, nonceUsedSince: null, atWalletNext: true },
     ],
   ] as const)("%s", (_name, facts, expected) => {
     expect(decideNonce(facts)).toEqual(expected);
+  });
+});
+
+describe("nextReceiptRecheck: a nonce taken by another has its receipts read again, backing off, for a day", () => {
+  it.each([
+    ["at once after the decision: in 30 s", 0, 30_000],
+    ["10 minutes on: in 5 minutes", 600_000, 300_000],
+    ["5 hours on: in an hour at most", 5 * 3600_000, 3600_000],
+  ])("%s", (_name, age, wait) => {
+    expect(nextReceiptRecheck(at, later(age))!.getTime() - later(age).getTime()).toBe(wait);
+  });
+
+  it("stops after RECHECK_RECEIPTS_FOR_MS (then only the operator's resettle reads them)", () => {
+    expect(nextReceiptRecheck(at, later(RECHECK_RECEIPTS_FOR_MS))).toBeNull();
   });
 });
 
@@ -100,7 +129,14 @@ describe("decideStall: a wallet's next nonce is re-priced or filled, within boun
   });
 
   it("prices a replacement at twice the last fee, or the network's price if higher", () => {
-    expect(replacementGasPrice(5n, 3n)).toBe(10n);
-    expect(replacementGasPrice(5n, 30n)).toBe(30n);
+    expect(replacementGasPrice(5n, 3n, 1000n)).toBe(10n);
+    expect(replacementGasPrice(5n, 30n, 1000n)).toBe(30n);
+  });
+
+  it("never prices a replacement above MAX_GAS_PRICE, and gives up when the cap leaves no +10% room", () => {
+    expect(replacementGasPrice(50n, 10n, 80n)).toBe(80n); // doubling would be 100
+    expect(replacementGasPrice(50n, 500n, 80n)).toBe(80n); // the node's own price is above the cap
+    expect(replacementGasPrice(80n, 10n, 80n)).toBeNull(); // already at the cap
+    expect(replacementGasPrice(75n, 10n, 80n)).toBeNull(); // +6.7%: a node would not take it
   });
 });

@@ -1,6 +1,16 @@
-import { HttpRequestError, InternalRpcError, LimitExceededRpcError, RpcRequestError, TimeoutError, TransactionExecutionError } from "viem";
+import {
+  CallExecutionError,
+  HttpRequestError,
+  InternalRpcError,
+  InvalidInputRpcError,
+  LimitExceededRpcError,
+  RpcRequestError,
+  TimeoutError,
+  TransactionExecutionError,
+} from "viem";
 import { describe, expect, it } from "vitest";
-import { classifyRpcError, errorText, type RpcErrorKind, redactUrls } from "@/lib/chain/rpc-errors";
+import { classifyRpcError, errorText, isPermanentRefusal, type RpcErrorKind, redactUrls } from "@/lib/chain/rpc-errors";
+import { decideFailure, MAX_FORWARD_ATTEMPTS } from "@/lib/forwarding/forward-schedule";
 
 // Hex with "502", "429" and "32005" in it: a request body must never decide the classification.
 const body = { method: "eth_sendRawTransaction", params: ["0xf86c0a8502540be400825208945029429032005"] };
@@ -55,7 +65,78 @@ const table: [string, unknown, RpcErrorKind][] = [
   ["exceeds block gas limit", nodeSaid(-32000, "exceeds block gas limit"), "rejected"],
   ["revert", nodeSaid(3, "execution reverted: DemoToken: transfer amount exceeds balance"), "rejected"],
   ["invalid sender", nodeSaid(-32000, "invalid sender"), "rejected"],
+  ["anvil before Prague: EIP-7702 not supported (-32003)", nodeSaid(-32003, "Eip7702 is not supported"), "rejected"],
+  ["method not found (-32601)", nodeSaid(-32601, "the method eth_gasPrice is not available on this plan"), "rejected"],
+  // Unknown answers are transient: they must never cancel a withdrawal or count toward holding a forward.
+  ["geth: missing trie node", nodeSaid(-32000, "missing trie node 5c2a3f0e (path ) state 0x5c2a is not available"), "transient"],
+  ["provider's own -32000 words", nodeSaid(-32000, "request failed: upstream node 4 unhealthy"), "transient"],
+  ["blacklisted (not on the allow-list)", nodeSaid(-32000, "transaction rejected: sender is blacklisted"), "transient"],
+  ["nonce too high (a gap: wait)", nodeSaid(-32000, "nonce too high"), "transient"],
+  ["an unknown code", nodeSaid(-32099, "something odd"), "transient"],
+  [
+    "an HTML page from a proxy (HTTP 200)",
+    new HttpRequestError({ url: URL_WITH_KEY, body, cause: new SyntaxError("Unexpected token '<', \"<html><bod\"... is not valid JSON") }),
+    "transient",
+  ],
+  [
+    "an HTML page whose text says insufficient funds (HTTP 403)",
+    new HttpRequestError({ url: URL_WITH_KEY, status: 403, body, details: "<html>insufficient funds</html>" }),
+    "transient",
+  ],
+  ["not an RPC answer at all (the service's own error)", new Error("gas tank holds 0 wei"), "failed"],
+  // viem wraps every failed eth_call the same way: the wrapper is no revert, the node's words decide.
+  [
+    "eth_call: missing trie node (a pruned node)",
+    new CallExecutionError(new InvalidInputRpcError(nodeSaid(-32000, "missing trie node 5c2a (path )")), {
+      to: "0x0000000000000000000000000000000000000001",
+    } as never),
+    "transient",
+  ],
+  [
+    "eth_call: execution reverted",
+    new CallExecutionError(new InvalidInputRpcError(nodeSaid(-32000, "execution reverted")), {
+      to: "0x0000000000000000000000000000000000000001",
+    } as never),
+    "rejected",
+  ],
 ];
+
+// Which answers to eth_sendRawTransaction fill the nonce at once (a withdrawal's cancel): only refusals of the bytes.
+const permanence: [string, unknown, boolean][] = [
+  ["insufficient funds", nodeSaid(-32000, "insufficient funds for gas * price + value"), true],
+  ["intrinsic gas too low", nodeSaid(-32000, "intrinsic gas too low"), true],
+  ["invalid sender", nodeSaid(-32000, "invalid sender"), true],
+  ["exceeds block gas limit", nodeSaid(-32000, "exceeds block gas limit"), true],
+  ["missing trie node", nodeSaid(-32000, "missing trie node abc"), false],
+  ["method not found on this endpoint", nodeSaid(-32601, "method not found"), false],
+  ["invalid params from a proxy", nodeSaid(-32602, "invalid params"), false],
+  ["nonce too low (settled by receipt, never here)", nodeSaid(-32000, "nonce too low"), false],
+  ["underpriced", nodeSaid(-32000, "replacement transaction underpriced"), false],
+  ["HTTP 502", new HttpRequestError({ url: URL_WITH_KEY, status: 502, body, details: "insufficient funds" }), false],
+  ["a timeout", new TimeoutError({ url: URL_WITH_KEY, body }), false],
+];
+
+describe("a forward meeting an answer nobody classified", () => {
+  it("is not counted toward holding it, even at its 8th failure; a known refusal is", () => {
+    const forward = { attempts: MAX_FORWARD_ATTEMPTS - 1, status: "pending" as const };
+    for (const error of [
+      nodeSaid(-32000, "missing trie node abc"),
+      nodeSaid(-32000, "upstream unhealthy"),
+      new HttpRequestError({ url: URL_WITH_KEY, body, details: "<html>" }),
+    ])
+      expect(decideFailure(forward, classifyRpcError(error))).toMatchObject({ hold: false, attempts: MAX_FORWARD_ATTEMPTS - 1 });
+    expect(decideFailure(forward, classifyRpcError(nodeSaid(3, "execution reverted")))).toEqual({
+      hold: true,
+      attempts: MAX_FORWARD_ATTEMPTS,
+    });
+  });
+});
+
+describe("permanent refusals of a transaction", () => {
+  it.each(permanence)("%s", (_name, error, permanent) => {
+    expect(isPermanentRefusal(error)).toBe(permanent);
+  });
+});
 
 describe("RPC error classifier", () => {
   it.each(table)("%s", (_name, error, kind) => {

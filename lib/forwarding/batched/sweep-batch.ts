@@ -8,6 +8,7 @@
  * (sweep-batch-outcome.ts), as forward-state.ts and batch-state.ts decide.
  */
 import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { signingGasPrice } from "../../chain/gas-price";
 import { keyRingFor } from "../../chain/keys";
 import { chainOf, publicClientFor, requireNetworkConfig } from "../../chain/networks";
 import { allocateNonce } from "../../chain/nonces";
@@ -75,7 +76,7 @@ async function formBatch(db: Db, forward: Forward, contracts: SweepContracts): P
   const client = publicClientFor(network);
   const tank = keyRingFor(getConfig().masterMnemonic).gasTankAddress();
   const [gasPrice, tankBalance, tankCount] = await Promise.all([
-    client.getGasPrice(),
+    signingGasPrice(network),
     client.getBalance({ address: tank }),
     client.getTransactionCount({ address: tank }),
   ]);

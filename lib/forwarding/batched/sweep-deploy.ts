@@ -11,6 +11,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { concat } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { signingGasPrice } from "../../chain/gas-price";
 import { keyRingFor } from "../../chain/keys";
 import { chainOf, publicClientFor, requireNetworkConfig } from "../../chain/networks";
 import { allocateNonce } from "../../chain/nonces";
@@ -106,7 +107,7 @@ export async function deployContracts(
     ...(present.delegate ? [] : [{ kind: "deploy_delegate" as const, data: concat([SALT, contracts.delegateInit]) }]),
   ];
   const [gasPrice, tankBalance, tankCount, ...estimates] = await Promise.all([
-    client.getGasPrice(),
+    signingGasPrice(network),
     client.getBalance({ address: tank }),
     client.getTransactionCount({ address: tank }),
     ...wanted.map((w) => client.estimateGas({ account: tank, to: CREATE2_DEPLOYER, data: w.data })),

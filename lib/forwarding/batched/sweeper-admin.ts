@@ -6,6 +6,7 @@
  * can pay, else the command says which address to fund.
  */
 import { type Address, encodeFunctionData, formatEther, type Hex } from "viem";
+import { signingGasPrice } from "../../chain/gas-price";
 import { loadGasTankGeneration, MAX_GAS_TANK_GENERATIONS, saveGasTankGeneration } from "../../chain/gas-tank";
 import { ensureGasBalance } from "../../chain/gas-top-up";
 import { keyRingFor } from "../../chain/keys";
@@ -180,7 +181,7 @@ async function sendOwnerCall(db: Db, network: string, to: Address, data: Hex): P
   const owner = keys.sweeperOwnerAddress();
   const client = publicClientFor(network);
   const [gasPrice, balance, count] = await Promise.all([
-    client.getGasPrice(),
+    signingGasPrice(network),
     client.getBalance({ address: owner }),
     client.getTransactionCount({ address: owner }),
   ]);

@@ -6,6 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { type Address, encodeFunctionData, erc20Abi, type Hex } from "viem";
+import { signingGasPrice } from "../../chain/gas-price";
 import { gasTankGeneration, keyRingFor } from "../../chain/keys";
 import { chainOf, publicClientFor, requireNetworkConfig } from "../../chain/networks";
 import { allocateNonce } from "../../chain/nonces";
@@ -54,7 +55,7 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
   }
   if (estimate > cap) return hold(db, forward, `the sweep needs ${estimate} gas, above MAX_SWEEP_GAS (${cap}); nothing was spent`);
   const sweepGasLimit = minBig((estimate * 13n + 9n) / 10n, cap);
-  const [gasPrice, bnb] = await Promise.all([client.getGasPrice(), client.getBalance({ address: from })]);
+  const [gasPrice, bnb] = await Promise.all([signingGasPrice(forward.network), client.getBalance({ address: from })]);
   const needed = sweepGasLimit * gasPrice;
   // A fresh plan: nothing of an earlier attempt (a retried held forward) is carried over.
   const planned = {

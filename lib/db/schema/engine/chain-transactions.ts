@@ -74,6 +74,19 @@ export const chainTransactions = pgTable(
     broadcastError: text("broadcast_error"),
     /** The pinned block at which the nonce was first seen used while no receipt of its rows was found. */
     nonceUsedSeenBlock: bigint("nonce_used_seen_block", { mode: "number" }),
+    /** When the nonce was first seen used without a receipt of its rows: "taken by another" is decided in time from here. */
+    nonceUsedSeenAt: timestamptz("nonce_used_seen_at"),
+    /**
+     * The block hash of this row's receipt as last read (with mined_block its number). Set while the
+     * row is still pending too: it is final (mined/reverted) only once that block is at the network's
+     * confirmation depth and still holds the receipt; a receipt that moves or vanishes is read again.
+     */
+    receiptBlockHash: text("receipt_block_hash"),
+    /**
+     * A nonce settled as taken by a transaction outside the ledger keeps having its receipts read
+     * again (with backoff, for hours) in case a lagging node hid ours: the next read is due then.
+     */
+    receiptRecheckAt: timestamptz("receipt_recheck_at"),
     /** Set by the watchdog while this nonce blocks its wallet: since when (the nonce's first row). */
     stuckSince: timestamptz("stuck_since"),
     minedBlock: bigint("mined_block", { mode: "number" }),
