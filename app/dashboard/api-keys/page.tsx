@@ -22,7 +22,7 @@ export default async function ApiKeysPage() {
     <>
       <PageHeader
         title="API keys"
-        description="Your shop's server calls /api/v1 with one of these as x-api-key. Each key sees only the payments it created."
+        description="Your shop calls /api/v1 with one of these as x-api-key: a secret key from its server, a publishable key from its pages (payments only). Each key sees only the payments it created."
       />
       <div className="grid gap-6">
         <Card>
@@ -50,6 +50,7 @@ export default async function ApiKeysPage() {
                   <TableRow>
                     <TableHead>Name</TableHead>
                     <TableHead>Key</TableHead>
+                    <TableHead>Scopes</TableHead>
                     <TableHead className="hidden md:table-cell">Created</TableHead>
                     <TableHead className="hidden sm:table-cell">Last used</TableHead>
                     <TableHead>
@@ -62,7 +63,17 @@ export default async function ApiKeysPage() {
                     <TableRow key={k.id} data-key-name={k.name}>
                       <TableCell className="font-medium">{k.name}</TableCell>
                       <TableCell>
-                        <span className="font-mono text-xs">{k.prefix}…</span>
+                        <div className="grid justify-items-start gap-1">
+                          <span className="font-mono text-xs">{k.prefix}…</span>
+                          <Badge variant="neutral">{k.kind === "publishable" ? "publishable" : "secret"}</Badge>
+                        </div>
+                      </TableCell>
+                      <TableCell>
+                        <ul className="grid gap-0.5 font-mono text-xs" aria-label={`Scopes of ${k.name}`}>
+                          {k.scopes.map((scope) => (
+                            <li key={scope}>{scope}</li>
+                          ))}
+                        </ul>
                       </TableCell>
                       <TableCell className="hidden text-muted-foreground md:table-cell">{formatDateTime(k.createdAt)}</TableCell>
                       <TableCell className="hidden text-muted-foreground sm:table-cell">
