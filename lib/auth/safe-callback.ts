@@ -18,10 +18,12 @@ const ENCODED_SEPARATOR = /%(2f|5c|2e)/i;
 /** The same-site path+search+hash `value` resolves to, or null when it would leave the site. */
 export function sameSitePath(value: unknown): string | null {
   if (typeof value !== "string" || value.length > 500 || !value.startsWith("/") || HOST_LIKE.test(value)) return null;
-  if (ENCODED_SEPARATOR.test(value)) return null;
+  // The path decides where the browser goes; a query may carry encoded "/" or "\" (a filter's value).
+  const path = value.split(/[?#]/, 1)[0] ?? "";
+  if (ENCODED_SEPARATOR.test(path)) return null;
   let decoded: string;
   try {
-    decoded = decodeURIComponent(value);
+    decoded = decodeURIComponent(path);
   } catch {
     return null;
   }

@@ -9,6 +9,8 @@ describe("safeCallbackPath: a path on this site, or the dashboard", () => {
     // Dot segments that stay on the site resolve to the page they name.
     ["/dashboard/x/../payments", "/dashboard/payments"],
     ["/dashboard/./tokens", "/dashboard/tokens"],
+    // A filter's value may hold an encoded slash or backslash: only the path decides where the browser goes.
+    ["/dashboard/payments?orderId=a%2Fb%5Cc", "/dashboard/payments?orderId=a%2Fb%5Cc"],
   ])("keeps %s", (value, expected) => {
     expect(safeCallbackPath(value)).toBe(expected);
   });
@@ -51,6 +53,8 @@ describe("safeCallbackPath: a path on this site, or the dashboard", () => {
     "\\/evil.example",
     "data:text/html,<script>alert(1)</script>",
     "/%E0%A4%A", // not decodable
+    "/dashboard?x=\t//evil.example",
+    "/x/..//evil.example?next=/dashboard",
     "/login?callbackUrl=/dashboard",
     "/api/v1/payment/history",
     "",
