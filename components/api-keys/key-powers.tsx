@@ -28,8 +28,8 @@ export function KeyPowers({
 }) {
   const offered = kind === "publishable" ? PUBLISHABLE_SCOPES : API_SCOPES;
   return (
-    <div className="grid gap-4 sm:col-span-full md:grid-cols-2">
-      <fieldset className="grid gap-2">
+    <div className="grid min-w-0 gap-4 sm:col-span-full md:grid-cols-2">
+      <fieldset className="grid min-w-0 gap-2">
         <legend className="mb-2 text-sm font-medium">Kind</legend>
         <RadioChoice
           name="kind"
@@ -48,7 +48,7 @@ export function KeyPowers({
           hint="Safe in browser code: creates and reads payments only, from your whitelisted domains."
         />
       </fieldset>
-      <fieldset className="grid content-start gap-2" aria-describedby={error ? "scopes-error" : undefined}>
+      <fieldset className="grid min-w-0 content-start gap-2" aria-describedby={error ? "scopes-error" : undefined}>
         <legend className="mb-2 text-sm font-medium">Scopes</legend>
         {offered.map((scope) => (
           <div key={scope} className="flex items-start gap-2.5">

@@ -27,7 +27,8 @@ test("every script of a page carries the request's nonce; nothing is blocked and
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     expect(csp, path).not.toMatch(/script-src[^;]*'unsafe-inline'/);
     expect(nonce, path).toBeTruthy();
-    await page.waitForLoadState("networkidle");
+    await page.waitForLoadState("load");
+    await page.waitForTimeout(500); // scripts loaded later (strict-dynamic) have run too
     const scripts = await page.evaluate(() => [...document.scripts].map((s) => ({ nonce: s.nonce, src: s.src })));
     expect(scripts.length, path).toBeGreaterThan(0);
     for (const script of scripts) expect(script.nonce, `${path}: ${script.src || "inline script"}`).toBe(nonce);

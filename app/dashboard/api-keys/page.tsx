@@ -14,6 +14,7 @@ import { loadApiKeysPage } from "@/lib/dashboard/pages";
 
 export const metadata: Metadata = { title: "API keys" };
 
+/** The cards are min-w-0: on a phone the keys table scrolls inside its card instead of widening the page. */
 export default async function ApiKeysPage() {
   const user = await requireUser();
   const keys = await loadApiKeysPage(user.id);
@@ -25,7 +26,7 @@ export default async function ApiKeysPage() {
         description="Your shop calls /api/v1 with one of these as x-api-key: a secret key from its server, a publishable key from its pages (payments only). Each key sees only the payments it created."
       />
       <div className="grid gap-6">
-        <Card>
+        <Card className="min-w-0">
           <CardHeader>
             <CardTitle>Create a key</CardTitle>
             <CardDescription>
@@ -43,7 +44,7 @@ export default async function ApiKeysPage() {
             description="Create one above, store it in your shop's server configuration, and create your first payment."
           />
         ) : (
-          <Card>
+          <Card className="min-w-0">
             <CardContent className="p-2 sm:p-3">
               <Table>
                 <TableHeader>
