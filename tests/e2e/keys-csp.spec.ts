@@ -18,7 +18,9 @@ test("every script of a page carries the request's nonce; nothing is blocked and
   await page.addInitScript(() => {
     (window as unknown as { violations: string[] }).violations = [];
     document.addEventListener("securitypolicyviolation", (e) =>
-      (window as unknown as { violations: string[] }).violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      (window as unknown as { violations: string[] }).violations.push(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`,
+      ),
     );
   });
   for (const path of ["/", "/login", "/signup", "/docs"]) {
