@@ -7,6 +7,7 @@ import { formatDateTime } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { MAX_LIVE_API_KEYS } from "@/lib/api-keys/manage-api-keys";
 import { requireUser } from "@/lib/auth/current-user";
@@ -51,7 +52,7 @@ export default async function ApiKeysPage() {
                   <TableRow>
                     <TableHead>Name</TableHead>
                     <TableHead>Key</TableHead>
-                    <TableHead>Scopes</TableHead>
+                    <TableHead className="hidden sm:table-cell">Scopes</TableHead>
                     <TableHead className="hidden md:table-cell">Created</TableHead>
                     <TableHead className="hidden sm:table-cell">Last used</TableHead>
                     <TableHead>
@@ -65,16 +66,14 @@ export default async function ApiKeysPage() {
                       <TableCell className="font-medium">{k.name}</TableCell>
                       <TableCell>
                         <div className="grid justify-items-start gap-1">
-                          <span className="font-mono text-xs">{k.prefix}…</span>
+                          <span className="font-mono text-xs break-all">{k.prefix}…</span>
                           <Badge variant="neutral">{k.kind === "publishable" ? "publishable" : "secret"}</Badge>
+                          {/* Phones: the scopes under the key, their column is hidden. */}
+                          <ScopeList scopes={k.scopes} label={`Scopes of ${k.name}`} className="sm:hidden" />
                         </div>
                       </TableCell>
-                      <TableCell>
-                        <ul className="grid gap-0.5 font-mono text-xs" aria-label={`Scopes of ${k.name}`}>
-                          {k.scopes.map((scope) => (
-                            <li key={scope}>{scope}</li>
-                          ))}
-                        </ul>
+                      <TableCell className="hidden sm:table-cell">
+                        <ScopeList scopes={k.scopes} label={`Scopes of ${k.name}`} />
                       </TableCell>
                       <TableCell className="hidden text-muted-foreground md:table-cell">{formatDateTime(k.createdAt)}</TableCell>
                       <TableCell className="hidden text-muted-foreground sm:table-cell">
@@ -92,5 +91,15 @@ export default async function ApiKeysPage() {
         )}
       </div>
     </>
+  );
+}
+
+function ScopeList({ scopes, label, className }: { scopes: readonly string[]; label: string; className?: string }) {
+  return (
+    <ul className={cn("grid gap-0.5 font-mono text-xs break-all", className)} aria-label={label}>
+      {scopes.map((scope) => (
+        <li key={scope}>{scope}</li>
+      ))}
+    </ul>
   );
 }
