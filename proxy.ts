@@ -4,17 +4,24 @@ import { listNetworks, networkConfig, rpcUrlsOf } from "@/lib/chain/networks";
 import { embedOrigins } from "@/lib/checkout/embed-origin";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
-import { securityHeaders, walletRpcOrigins } from "@/lib/http/security-headers";
+import { newScriptNonce, securityHeaders, walletRpcOrigins } from "@/lib/http/security-headers";
 import { isUuid } from "@/lib/validation";
 
 /**
- * Every page: its security headers (lib/http/security-headers.ts). /dashboard/**: a signed-out
- * visit goes to /login, remembering where it was going — the dashboard's layout checks the
- * session again on the server: this is the friendly redirect, not the lock.
+ * Every page: its security headers (lib/http/security-headers.ts), with a fresh script nonce that
+ * also goes on the request (the CSP request header, read by Next.js for its own scripts, and
+ * `x-nonce`, read by the root layout). /dashboard/**: a signed-out visit goes to /login,
+ * remembering where it was going — the dashboard's layout checks the session again on the
+ * server: this is the friendly redirect, not the lock.
  */
 export async function proxy(req: NextRequest) {
   const config = getConfig();
-  let response = NextResponse.next();
+  const nonce = newScriptNonce();
+  const headers = await pageSecurityHeaders(req, nonce);
+  const forwarded = new Headers(req.headers);
+  forwarded.set("x-nonce", nonce);
+  forwarded.set("content-security-policy", headers["content-security-policy"] ?? "");
+  let response = NextResponse.next({ request: { headers: forwarded } });
   const path = req.nextUrl.pathname;
   if (path === "/dashboard" || path.startsWith("/dashboard/")) {
     const token = await getToken({ req, secret: config.nextAuthSecret, secureCookie: config.siteUrl.startsWith("https://") }).catch(
@@ -26,14 +33,15 @@ export async function proxy(req: NextRequest) {
       response = NextResponse.redirect(login);
     }
   }
-  for (const [name, value] of Object.entries(await pageSecurityHeaders(req))) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }
 
-async function pageSecurityHeaders(req: NextRequest): Promise<Record<string, string>> {
+async function pageSecurityHeaders(req: NextRequest, nonce: string): Promise<Record<string, string>> {
   const config = getConfig();
   const local = networkConfig("local");
   return securityHeaders({
+    nonce,
     https: config.siteUrl.startsWith("https://"),
     dev: config.nodeEnv === "development",
     connectOrigins: walletRpcOrigins(

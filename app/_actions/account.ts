@@ -2,6 +2,8 @@
 
 import { headers } from "next/headers";
 import { z } from "zod";
+import { revokeAllApiKeys } from "@/lib/api-keys/manage-api-keys";
+import { signOutEverywhereSchema } from "@/lib/api-keys/sign-out-everywhere";
 import { renewDashboardSession } from "@/lib/auth/renew-session";
 import { AppError } from "@/lib/errors";
 import { type ActionResult, runAction } from "@/lib/http/server-action";
@@ -46,11 +48,12 @@ export async function changePasswordAction(input: unknown): Promise<ActionResult
   });
 }
 
-/** Ends every session and bearer token of the user, the caller's too (the page then signs out). */
-export async function signOutEverywhereAction(): Promise<ActionResult> {
-  return runAction(z.object({}), {}, async ({ db, user }) => {
+/** Ends every session and bearer token of the user, the caller's too (the page then signs out); every API key too when asked. */
+export async function signOutEverywhereAction(input: unknown = {}): Promise<ActionResult<{ apiKeysRevoked: number }>> {
+  return runAction(signOutEverywhereSchema, input, async ({ db, user }, { revokeApiKeys }) => {
+    const apiKeysRevoked = revokeApiKeys ? await revokeAllApiKeys(db, user.id) : 0;
     await signOutEverywhere(db, user.id);
-    return null;
+    return { apiKeysRevoked };
   });
 }
 

@@ -10,29 +10,53 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { API_SCOPES, type ApiKeyKind, type ApiScope, PUBLISHABLE_SCOPES } from "@/lib/api-keys/scopes";
+import { KeyPowers } from "./key-powers";
 
-/** Creates a key and shows it this one time, with a copy button and a plain warning; with two-factor on, asks for a code. */
+/**
+ * Creates a key (secret or publishable, with the scopes ticked) and shows it this one time, with a
+ * copy button and a plain warning; with two-factor on, asks for a code.
+ */
 export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
   const router = useRouter();
   const [name, setName] = useState("");
   const [code, setCode] = useState("");
+  const [kind, setKind] = useState<ApiKeyKind>("secret");
+  const [scopes, setScopes] = useState<ApiScope[]>([...API_SCOPES]);
+  const [scopesError, setScopesError] = useState<string>();
   const [error, setError] = useState<string>();
   const [codeError, setCodeError] = useState<string>();
-  const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
+  const [created, setCreated] = useState<{ key: string; name: string; kind: ApiKeyKind } | null>(null);
+  const chooseKind = (next: ApiKeyKind) => {
+    setKind(next);
+    setScopes([...(next === "publishable" ? PUBLISHABLE_SCOPES : API_SCOPES)]);
+    setScopesError(undefined);
+  };
   const [pending, start] = useTransition();
   const submit = () =>
     start(async () => {
-      const result = await createApiKeyAction({ name: name.trim() || undefined, ...(twoFactor ? { code: code.trim() } : {}) });
+      if (scopes.length === 0) {
+        setScopesError("Tick at least one scope.");
+        return;
+      }
+      const result = await createApiKeyAction({
+        name: name.trim() || undefined,
+        kind,
+        scopes: API_SCOPES.filter((s) => scopes.includes(s)),
+        ...(twoFactor ? { code: code.trim() } : {}),
+      });
       if (!result.ok) {
         setCodeError(result.fieldErrors?.code);
-        setError(result.fieldErrors?.code ? undefined : (result.fieldErrors?.name ?? result.error));
+        setScopesError(result.fieldErrors?.scopes);
+        setError(result.fieldErrors?.code || result.fieldErrors?.scopes ? undefined : (result.fieldErrors?.name ?? result.error));
         return;
       }
       setError(undefined);
       setCodeError(undefined);
+      setScopesError(undefined);
       setName("");
       setCode("");
-      setCreated({ key: result.data.key, name: result.data.name });
+      setCreated({ key: result.data.key, name: result.data.name, kind: result.data.kind });
       router.refresh();
     });
   return (
@@ -46,6 +70,16 @@ export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
           submit();
         }}
       >
+        <KeyPowers
+          kind={kind}
+          scopes={scopes}
+          onKind={chooseKind}
+          onScopes={(next) => {
+            setScopes(next);
+            setScopesError(undefined);
+          }}
+          error={scopesError}
+        />
         <Field label="Key name" error={error} hint="What uses it, e.g. “shop backend”.">
           {(control) => (
             <Input
@@ -90,7 +124,11 @@ export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
         <DialogContent>
           <DialogHeader>
             <DialogTitle>Your new API key{created?.name ? `: ${created.name}` : ""}</DialogTitle>
-            <DialogDescription>Send it as the x-api-key header from your shop&apos;s server.</DialogDescription>
+            <DialogDescription>
+              {created?.kind === "publishable"
+                ? "Send it as the x-api-key header from your shop's pages: it can create and read payments only."
+                : "Send it as the x-api-key header from your shop's server."}
+            </DialogDescription>
           </DialogHeader>
           <div className="flex items-center gap-2 rounded-lg border bg-muted/50 p-3">
             <code data-testid="new-api-key" className="min-w-0 flex-1 font-mono text-xs break-all select-all">
@@ -100,8 +138,9 @@ export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
           </div>
           <p className="flex gap-2 rounded-md border border-warning/40 bg-warning/10 p-3 text-sm">
             <TriangleAlert className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
-            This is the only time the key is shown: we keep only its hash. Store it in your shop&apos;s secrets now; never put it in browser
-            code.
+            {created?.kind === "publishable"
+              ? "This is the only time the key is shown: we keep only its hash. Copy it into your shop's pages now."
+              : "This is the only time the key is shown: we keep only its hash. Store it in your shop's secrets now; never put it in browser code."}
           </p>
           <DialogFooter>
             <Button

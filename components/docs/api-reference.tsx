@@ -1,5 +1,6 @@
 "use client";
 
+import "./zod-jitless";
 import { ApiReferenceReact } from "@scalar/api-reference-react";
 import "@scalar/api-reference-react/style.css";
 

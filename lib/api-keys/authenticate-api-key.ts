@@ -4,11 +4,12 @@ import { requestDb } from "../db/client";
 import { prepared } from "../db/prepared";
 import { type ApiKey, apiKeys, type User } from "../db/schema";
 import { AppError } from "../errors";
-import { API_KEY_PREFIX, hashApiKey } from "./create-api-key";
+import { hashApiKey } from "./create-api-key";
+import { API_KEY_PREFIXES, type ApiKeyKind } from "./scopes";
 
-/** Who is calling: the key and its user, by id (what handlers scope records by). */
+/** Who is calling: the key (its kind and scopes) and its user, by id (what handlers scope records by). */
 export interface ApiKeyPrincipal {
-  apiKey: Pick<ApiKey, "id" | "userId">;
+  apiKey: Pick<ApiKey, "id" | "userId" | "scopes"> & { kind: ApiKeyKind };
   user: Pick<User, "id">;
 }
 
@@ -53,7 +54,8 @@ export function forgetAuthenticatedKeys(): void {
  */
 export async function authenticateApiKey(db: Db, presented: string | null): Promise<ApiKeyPrincipal> {
   if (!presented) throw new AppError("UNAUTHORIZED", "x-api-key header is required");
-  if (!presented.startsWith(API_KEY_PREFIX) || presented.length > 200) {
+  const kind = presentedKind(presented);
+  if (kind === null || presented.length > 200) {
     throw new AppError("UNAUTHORIZED", "API key is invalid or revoked");
   }
   const hash = hashApiKey(presented);
@@ -67,17 +69,18 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
   const lookupStartedAt = Date.now();
   const byHash = prepared(requestDb(db), "api_key_by_hash", (d) =>
     d
-      .select({ id: apiKeys.id, userId: apiKeys.userId })
+      .select({ id: apiKeys.id, userId: apiKeys.userId, kind: apiKeys.kind, scopes: apiKeys.scopes })
       .from(apiKeys)
       .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
       .prepare("api_key_by_hash"),
   );
   const [row] = await byHash.execute({ hash });
-  if (!row) {
+  // The stored kind decides; a key whose prefix claims another kind is not one we issued.
+  if (!row || row.kind !== kind) {
     cache.entries.delete(hash);
     throw new AppError("UNAUTHORIZED", "API key is invalid or revoked");
   }
-  const principal: ApiKeyPrincipal = { apiKey: row, user: { id: row.userId } };
+  const principal: ApiKeyPrincipal = { apiKey: { id: row.id, userId: row.userId, kind, scopes: row.scopes }, user: { id: row.userId } };
   if (cache.generation === generation) {
     cache.entries.delete(hash); // re-inserted last, so the oldest entry is the first in the map
     // biome-ignore lint/style/noNonNullAssertion: the map holds at least MAX_REMEMBERED_KEYS (> 0) entries here, so it has a first key
@@ -86,6 +89,12 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
   }
   touchLastUsed(db, row.id);
   return principal;
+}
+
+function presentedKind(presented: string): ApiKeyKind | null {
+  if (presented.startsWith(API_KEY_PREFIXES.publishable)) return "publishable";
+  if (presented.startsWith(API_KEY_PREFIXES.secret)) return "secret";
+  return null;
 }
 
 /** lastUsedAt is informational: written at most once a minute per key, never awaited by the request. */

@@ -4,6 +4,7 @@ import { getConfig } from "../config";
 import { getDb } from "../db";
 import { AppError } from "../errors";
 import { ensureStarted } from "../startup";
+import { safeAuthRedirect } from "./safe-callback";
 import { TWO_FACTOR_REQUIRED, verifySignIn } from "./sign-in";
 
 /** What the login form reads from a failed sign-in (next-auth passes an error thrown in authorize on). */
@@ -41,6 +42,10 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
+      // next-auth's own check passes "/x/..//evil.example" (it starts with one "/"): check the resolved URL instead.
+      async redirect({ url, baseUrl }) {
+        return safeAuthRedirect(url, baseUrl);
+      },
       async jwt({ token, user }) {
         if (user) {
           token.sub = user.id;

@@ -1,7 +1,9 @@
 /**
- * Browser access to /api/v1: a response carries Access-Control-Allow-Origin only for an origin
+ * Browser access to /api/v1 (payment routes only, publishable keys only — lib/http/handlers.ts
+ * decides when to call these): a response carries Access-Control-Allow-Origin only for an origin
  * the API key's owner has whitelisted. A preflight has no API key, so it succeeds for an origin
  * that some merchant whitelisted; the real request then checks it against the key's owner.
+ * Money-out routes refuse every preflight (refusePreflight).
  */
 
 import { and, eq, isNull } from "drizzle-orm";
@@ -55,4 +57,18 @@ export async function preflight(db: Db, origin: string | null, methods: string):
       vary: "Origin",
     },
   });
+}
+
+/** The preflight of a money-out route: refused for every origin, without any CORS header. */
+export function refusePreflight(): Response {
+  return NextResponse.json(
+    {
+      success: false,
+      error: {
+        code: "DOMAIN_NOT_WHITELISTED",
+        message: "this route never answers browser calls: call it from your server with a secret API key",
+      },
+    },
+    { status: 403, headers: { vary: "Origin" } },
+  );
 }

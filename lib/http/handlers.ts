@@ -6,12 +6,13 @@
 import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { type ApiKeyPrincipal, authenticateApiKey } from "../api-keys/authenticate-api-key";
+import { type ApiScope, requireScope } from "../api-keys/scopes";
 import { authenticateUser } from "../auth/authenticate-user";
 import { type Db, getDb } from "../db";
 import type { User } from "../db/schema";
 import { log } from "../log";
 import { ensureStarted } from "../startup";
-import { applyCors, preflight } from "./cors";
+import { applyCors, preflight, refusePreflight } from "./cors";
 import { errorResponse } from "./envelope";
 import { consumeRateLimit } from "./rate-limit";
 
@@ -51,25 +52,50 @@ export function withUser(handler: (ctx: BaseContext & { user: User }) => Promise
   return withErrors(async (ctx) => handler({ ...ctx, user: await authenticateUser(ctx.db, ctx.req) }));
 }
 
+/** What an /api/v1 route asks of its key. */
+export interface ApiRoute {
+  /** The scope the key must hold (lib/api-keys/scopes.ts). */
+  scope: ApiScope;
+  /**
+   * Whether browser code may read its answers: payment routes only. Money-out routes (refunds,
+   * withdrawals) never answer CORS, whatever the key.
+   */
+  browser: boolean;
+}
+
 /**
- * `/api/v1/*`: `x-api-key`, then the key's rate limit; every record created is owned by that key.
- * Responses (errors included) carry CORS headers for the key owner's whitelisted origins.
+ * `/api/v1/*`: `x-api-key`, then the key's rate limit, then the route's scope (UNAUTHORIZED naming
+ * the missing scope); every record created is owned by that key. A browser may read the answer
+ * (Access-Control-Allow-Origin, errors included) only on a browser route, with a publishable key,
+ * from one of the key owner's whitelisted origins: a secret key used from a page gets no CORS, so
+ * the page cannot read what it did.
  */
-export function withApiKey(handler: (ctx: BaseContext & ApiKeyPrincipal) => Promise<Response>) {
+export function withApiKey(route: ApiRoute, handler: (ctx: BaseContext & ApiKeyPrincipal) => Promise<Response>) {
   return withErrors(async (ctx) => {
     const principal = await authenticateApiKey(ctx.db, ctx.req.headers.get("x-api-key"));
     let response: Response;
     try {
       consumeRateLimit(principal.apiKey.id);
+      requireScope(principal.apiKey, route.scope);
       response = await handler({ ...ctx, ...principal });
     } catch (error) {
       response = errorResponse(error, ctx.requestId);
     }
-    return applyCors(ctx.db, principal.user.id, ctx.req.headers.get("origin"), response);
+    const origin = ctx.req.headers.get("origin");
+    if (!route.browser || principal.apiKey.kind !== "publishable") {
+      if (origin !== null) response.headers.append("vary", "Origin");
+      return response;
+    }
+    return applyCors(ctx.db, principal.user.id, origin, response);
   });
 }
 
-/** `OPTIONS` for an /api/v1 route. */
+/** `OPTIONS` of a browser route (payments): succeeds for whitelisted origins. */
 export function corsPreflight(methods: string) {
   return withErrors(async ({ req, db }) => preflight(db, req.headers.get("origin"), methods));
+}
+
+/** `OPTIONS` of a money-out route: always refused, so no browser ever sends the request. */
+export function noCorsPreflight() {
+  return withErrors(async () => refusePreflight());
 }

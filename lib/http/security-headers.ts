@@ -1,7 +1,11 @@
 /**
- * Security headers of every page (DESIGN.md §18). The CSP allows scripts and styles from this
- * site only ('unsafe-inline' because Next.js and the theme script inline theirs; nothing is loaded
- * from elsewhere), and connections to this site and the RPCs the checkout's wallet reads. A page
+ * Security headers of every page (DESIGN.md §18, §21). Scripts run only with this request's nonce
+ * ('nonce-…' 'strict-dynamic'): Next.js reads the nonce from the CSP request header proxy.ts sets
+ * and puts it on its own scripts, the root layout puts it on the theme script, and a script those
+ * load is trusted through 'strict-dynamic'; an injected <script> or inline handler has no nonce and
+ * does not run ('self' is only for browsers without CSP 3). Styles keep 'unsafe-inline': Next.js,
+ * Radix and the toaster set inline styles, and a style cannot run code. Connections go to this
+ * site and the RPCs the checkout's wallet reads. A page
  * may be framed by nobody, except the checkout's embed (?embed=1) by the origins its merchant
  * whitelisted. HSTS only when the site is served over https (a browser ignores it otherwise,
  * and it must never pin a plain-http development host).
@@ -10,6 +14,8 @@
 import { bsc, bscTestnet } from "viem/chains";
 
 export interface PageSecurity {
+  /** This request's script nonce (base64, ≥ 128 random bits); a fresh one per request. */
+  nonce: string;
   https: boolean;
   dev: boolean;
   /** Origins the page may open connections to, beside its own (wallet RPCs). */
@@ -22,7 +28,7 @@ export function securityHeaders(page: PageSecurity): Record<string, string> {
   const connect = ["'self'", ...new Set(page.connectOrigins), ...(page.dev ? ["ws:", "wss:"] : [])];
   const csp = [
     "default-src 'self'",
-    `script-src 'self' 'unsafe-inline'${page.dev ? " 'unsafe-eval'" : ""}`,
+    `script-src 'self' 'nonce-${page.nonce}' 'strict-dynamic'${page.dev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
@@ -41,6 +47,11 @@ export function securityHeaders(page: PageSecurity): Record<string, string> {
     ...(page.frameAncestors.length === 0 ? { "x-frame-options": "DENY" } : {}),
     ...(page.https ? { "strict-transport-security": "max-age=31536000; includeSubDomains" } : {}),
   };
+}
+
+/** A fresh script nonce: 128 random bits, base64 (the characters Next.js accepts in 'nonce-…'). */
+export function newScriptNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
 }
 
 /** Origins of the public RPCs the checkout's wallet (wagmi) uses for the chains this site serves. */

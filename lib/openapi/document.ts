@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { createDocument } from "zod-openapi";
 import { createApiKeySchema } from "../api-keys/manage-api-keys";
+import { signOutEverywhereSchema } from "../api-keys/sign-out-everywhere";
 import { addDomainSchema, twoFactorCodeField, updateDomainSchema } from "../domains/manage-domains";
 import { choosePlanSchema } from "../packages/current-package";
 import {
@@ -23,7 +24,7 @@ import { credentialsSchema } from "../users/create-user";
 import { deliveriesQuerySchema } from "../webhooks/deliveries";
 import { sendWithdrawalSchema, withdrawalHistoryQuerySchema, withdrawalSchema } from "../withdrawals/schemas";
 import { refundAndLinkPaths } from "./refund-link-paths";
-import { envelope, errors, idempotencyHeader, json, sessionIdParam, user, V1_ERRORS, v1 } from "./shared";
+import { envelope, errors, idempotencyHeader, json, sessionIdParam, user, V1_ERRORS, v1Scope } from "./shared";
 
 function build() {
   return createDocument({
@@ -36,14 +37,20 @@ function build() {
     servers: [{ url: "/" }],
     components: {
       securitySchemes: {
-        apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+        apiKey: {
+          type: "apiKey",
+          in: "header",
+          name: "x-api-key",
+          description:
+            'A secret key (bscp_live_…, for servers) or a publishable key (bscp_pk_live_…, for browser code: payments:write and payments:read only). Each operation lists the scope it needs; a key without it is refused with 401 UNAUTHORIZED naming the scope ("this API key lacks the `withdrawals` scope"). Only publishable keys get CORS answers, on payment operations (x-cors: true); withdrawal and refund operations never answer CORS. Setting merchantWallet on payment/create needs the payouts scope.',
+        },
         bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT from POST /api/user/token" },
       },
     },
     paths: {
       "/api/v1/payment/create": {
         post: {
-          ...v1,
+          ...v1Scope("payments:write"),
           summary: "Create a payment session",
           requestParams: idempotencyHeader,
           requestBody: json(createPaymentSchema),
@@ -55,7 +62,7 @@ function build() {
       },
       "/api/v1/payment/{sessionId}/status": {
         get: {
-          ...v1,
+          ...v1Scope("payments:read"),
           summary: "Current state of a session (poll every 5–10 s)",
           requestParams: sessionIdParam,
           responses: {
@@ -66,7 +73,7 @@ function build() {
       },
       "/api/v1/payment/{sessionId}/cancel": {
         post: {
-          ...v1,
+          ...v1Scope("payments:write"),
           summary: "Cancel a pending session (a terminal one is left as it is)",
           requestParams: sessionIdParam,
           responses: {
@@ -77,7 +84,7 @@ function build() {
       },
       "/api/v1/payment/history": {
         get: {
-          ...v1,
+          ...v1Scope("payments:read"),
           summary: "The API key's sessions, newest first",
           requestParams: { query: paymentHistoryQuerySchema },
           responses: {
@@ -91,7 +98,7 @@ function build() {
       },
       "/api/v1/withdrawal/send": {
         post: {
-          ...v1,
+          ...v1Scope("withdrawals"),
           summary: "Send tokens from the domain's withdrawal wallet",
           description:
             "At least the token's minimum withdrawal (VALIDATION_ERROR below it, or for a token the operator disallowed). RATE_LIMITED with Retry-After (until 00:00 UTC) once today's gas spent for the merchant reached its package's daily budget, or today's withdrawal requests its limit; incoming payments are still swept.",
@@ -105,7 +112,7 @@ function build() {
       },
       "/api/v1/withdrawal/history": {
         get: {
-          ...v1,
+          ...v1Scope("withdrawals"),
           summary: "The API key's withdrawals, newest first",
           requestParams: { query: withdrawalHistoryQuerySchema },
           responses: {
@@ -116,7 +123,7 @@ function build() {
       },
       "/api/v1/withdrawal/{withdrawalId}": {
         get: {
-          ...v1,
+          ...v1Scope("withdrawals"),
           summary: "One withdrawal (another key's is NOT_FOUND)",
           requestParams: { path: z.object({ withdrawalId: z.string().meta({ description: "UUID of the withdrawal." }) }) },
           responses: {
@@ -153,8 +160,9 @@ function build() {
       "/api/user/sign-out-everywhere": {
         post: {
           ...user,
-          summary: "End every bearer token and dashboard session of the account",
-          responses: { "200": { description: "{signedOut: true}" }, ...errors("UNAUTHORIZED") },
+          summary: "End every bearer token and dashboard session of the account; with revokeApiKeys: true, revoke every API key too",
+          requestBody: json(signOutEverywhereSchema),
+          responses: { "200": { description: "{signedOut: true, apiKeysRevoked}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") },
         },
       },
       "/api/user/api-keys": {
@@ -162,6 +170,8 @@ function build() {
         post: {
           ...user,
           summary: "Create an API key (shown once); `code` required with two-factor sign-in on",
+          description:
+            "`kind`: secret (default) or publishable; `scopes`: default every scope the kind may hold (a publishable key may hold payments:write and payments:read only). The answer and GET list each key's kind and scopes.",
           requestBody: json(createApiKeySchema),
           responses: { "201": { description: "Created" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") },
         },

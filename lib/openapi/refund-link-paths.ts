@@ -4,12 +4,12 @@ import { z } from "zod";
 import { createLinkSchema, payLinkSchema, paymentLinkSchema, updateLinkSchema } from "../payment-links/schemas";
 import { createPaymentResponseSchema } from "../payments/schemas";
 import { claimRefundSchema, createRefundSchema, refundSchema } from "../refunds/schemas";
-import { envelope, errors, idempotencyHeader, json, sessionIdParam, user, V1_ERRORS, v1 } from "./shared";
+import { envelope, errors, idempotencyHeader, json, sessionIdParam, user, V1_ERRORS, v1Scope } from "./shared";
 
 export const refundAndLinkPaths = {
   "/api/v1/payment/{sessionId}/refund": {
     post: {
-      ...v1,
+      ...v1Scope("refunds"),
       summary: "Refund a payment (to an address you give, or as a claim the payer completes)",
       description:
         "Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). With toAddress it is sent at once. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.",
@@ -23,7 +23,7 @@ export const refundAndLinkPaths = {
   },
   "/api/v1/payment/{sessionId}/refunds": {
     get: {
-      ...v1,
+      ...v1Scope("refunds"),
       summary: "A payment's refunds, oldest first",
       requestParams: sessionIdParam,
       responses: {
@@ -34,7 +34,7 @@ export const refundAndLinkPaths = {
   },
   "/api/v1/refund/{refundId}": {
     get: {
-      ...v1,
+      ...v1Scope("refunds"),
       summary: "One refund (another key's is NOT_FOUND)",
       requestParams: { path: z.object({ refundId: z.string().meta({ description: "UUID of the refund." }) }) },
       responses: {
@@ -45,7 +45,7 @@ export const refundAndLinkPaths = {
   },
   "/api/v1/refund/{refundId}/cancel": {
     post: {
-      ...v1,
+      ...v1Scope("refunds"),
       summary: "Cancel a refund the payer has not claimed yet, or one awaiting funds",
       description:
         "awaiting_address or awaiting_funds → cancelled: nothing is sent. A refund being sent or over (sending, completed, failed) answers VALIDATION_ERROR; cancelling twice changes nothing.",

@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import type { ZodOpenApiOperationObject } from "zod-openapi";
+import type { ApiScope } from "../api-keys/scopes";
 import { ERROR_STATUS, type ErrorCode } from "../errors";
 
 export const errorSchema = z
@@ -33,5 +34,13 @@ export const idempotencyHeader = {
   }),
 };
 export const v1 = { security: [{ apiKey: [] }] };
+/**
+ * An /api/v1 operation: the scope its key must hold (OpenAPI 3.1 lets an apiKey requirement list
+ * role names), and whether a browser may call it (`x-cors`: payment routes with a publishable key only).
+ */
+export const v1Scope = (scope: ApiScope) => ({
+  security: [{ apiKey: [scope] }],
+  "x-cors": scope === "payments:write" || scope === "payments:read",
+});
 export const user = { security: [{ bearer: [] }] };
 export const V1_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"] as const;

@@ -8,7 +8,7 @@
  * sign-ins of the account (sign-in-throttle.ts): 10 in 15 minutes and it waits.
  */
 
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import { seal, unseal } from "../auth/secret-box";
@@ -17,6 +17,7 @@ import { matchTotp, newTotpSecret, otpauthUri, toBase32 } from "../auth/totp";
 import type { Db } from "../db";
 import { recoveryCodes, type User, users } from "../db/schema";
 import { AppError } from "../errors";
+import { spendRecoveryCode, storeRecoveryCodes } from "./recovery-codes";
 
 const SEED = "totp-seed";
 export const RECOVERY_CODES = 10;
@@ -153,16 +154,9 @@ export async function verifySecondFactor(
       return "totp";
     }
   }
-  if (options.allowRecoveryCode && /^[a-z2-7]{5}-?[a-z2-7]{5}$/i.test(code.trim())) {
-    const [used] = await db
-      .update(recoveryCodes)
-      .set({ usedAt: new Date() })
-      .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, hashRecoveryCode(code)), isNull(recoveryCodes.usedAt)))
-      .returning({ id: recoveryCodes.id });
-    if (used) {
-      await clearSignInFailures(db, user.email);
-      return "recovery-code";
-    }
+  if (options.allowRecoveryCode && (await spendRecoveryCode(db, user.id, code))) {
+    await clearSignInFailures(db, user.email);
+    return "recovery-code";
   }
   await recordSignInFailure(db, user.email);
   throw codeError(
@@ -177,18 +171,10 @@ async function replaceRecoveryCodes(tx: Db, userId: number): Promise<string[]> {
     const raw = toBase32(randomBytes(7)).slice(0, 10).toLowerCase();
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
   });
-  await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-  await tx.insert(recoveryCodes).values(codes.map((code) => ({ userId, codeHash: hashRecoveryCode(code) })));
+  await storeRecoveryCodes(tx, userId, codes);
   return codes;
-}
-
-function hashRecoveryCode(code: string): string {
-  return createHash("sha256").update(code.trim().toLowerCase().replace(/-/g, "")).digest("hex");
 }
 
 function codeError(message: string): AppError {
   return new AppError("VALIDATION_ERROR", message, [{ path: "code", message }]);
 }
-
-/** Tests: the code hash, to check nothing stores the plain code. */
-export const recoveryCodeHash = hashRecoveryCode;

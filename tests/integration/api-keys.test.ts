@@ -19,7 +19,9 @@ const chain = useTestChain({ chainId: 56 });
 const config = () => useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
 
 /** A stand-in /api/v1 route: answers with the key and user it authenticated. */
-const whoAmI = withApiKey(async ({ apiKey, user }) => ok({ apiKeyId: apiKey.id, userId: user.id }));
+const whoAmI = withApiKey({ scope: "payments:read", browser: true }, async ({ apiKey, user }) =>
+  ok({ apiKeyId: apiKey.id, userId: user.id }),
+);
 
 describe("API keys", () => {
   it("creates a random prefixed key, shown once, stored only as its SHA-256", async () => {

@@ -21,7 +21,15 @@ describe("GET /api/v1/openapi.json", () => {
     expect(request.required.sort()).toEqual(["amount", "tokenId"]);
     const create = doc.paths["/api/v1/payment/create"].post;
     expect(Object.keys(create.responses).sort()).toEqual(["201", "400", "401", "402", "403", "409", "429", "500"]);
-    expect(create.security).toEqual([{ apiKey: [] }]);
+    expect(create.security).toEqual([{ apiKey: ["payments:write"] }]);
+    // Every /api/v1 operation names its scope; money-out ones never answer CORS.
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { security?: unknown; "x-cors"?: boolean }>>)) {
+      if (!path.startsWith("/api/v1/") || path === "/api/v1/openapi.json") continue;
+      for (const op of Object.values(item)) {
+        expect(op.security, path).toEqual([{ apiKey: [expect.any(String)] }]);
+        expect(op["x-cors"], path).toBe(!/withdrawal|refund/.test(path));
+      }
+    }
     expect(doc.paths["/api/v1/payment/history"].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
       "limit",
       "orderId",

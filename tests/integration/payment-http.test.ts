@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { POST as issueKey } from "@/app/api/user/api-keys/route";
 import { GET as status, OPTIONS as statusPreflight } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create, OPTIONS as createPreflight } from "@/app/api/v1/payment/create/route";
 import { paymentSessions } from "@/lib/db/schema";
@@ -125,9 +126,11 @@ describe("CORS", () => {
     expect(denied.headers.get("access-control-allow-origin")).toBeNull();
   });
 
-  it("allows the key owner's whitelisted origins only on responses, errors included", async () => {
+  it("allows the key owner's whitelisted origins only on responses of a publishable key, errors included", async () => {
+    const publishable = await call(issueKey, { method: "POST", headers: merchant.auth, body: { kind: "publishable" } });
+    const pk: string = publishable.body.data.key;
     const mine = await call(status, {
-      headers: { "x-api-key": merchant.apiKey, origin: "https://shop.example.com" },
+      headers: { "x-api-key": pk, origin: "https://shop.example.com" },
       params: { sessionId: crypto.randomUUID() },
     });
     expect(mine.status).toBe(404);
@@ -139,11 +142,17 @@ describe("CORS", () => {
     });
     expect(someoneElses.apiKey).toBeDefined();
     const foreign = await call(status, {
-      headers: { "x-api-key": merchant.apiKey, origin: "https://elsewhere.example" },
+      headers: { "x-api-key": pk, origin: "https://elsewhere.example" },
       params: { sessionId: crypto.randomUUID() },
     });
     expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
-    const serverToServer = await call(status, { headers: { "x-api-key": merchant.apiKey }, params: { sessionId: crypto.randomUUID() } });
+    const serverToServer = await call(status, { headers: { "x-api-key": pk }, params: { sessionId: crypto.randomUUID() } });
     expect(serverToServer.headers.get("access-control-allow-origin")).toBeNull();
+    // A secret key used from a page: the browser gets nothing it may read.
+    const secretFromPage = await call(status, {
+      headers: { "x-api-key": merchant.apiKey, origin: "https://shop.example.com" },
+      params: { sessionId: crypto.randomUUID() },
+    });
+    expect(secretFromPage.headers.get("access-control-allow-origin")).toBeNull();
   });
 });

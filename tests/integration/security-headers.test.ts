@@ -49,6 +49,25 @@ describe("security headers on pages", () => {
     }
   });
 
+  it("allows scripts only with a nonce of its own per request, handed to Next.js and the layout on the request", async () => {
+    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", NEXTAUTH_URL: SITE });
+    const seen = new Set<string>();
+    for (const path of ["/", "/login", "/docs", "/pay/x", "/"]) {
+      const res = await visit(path);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      const scriptSrc = /script-src ([^;]+)/.exec(csp)?.[1] ?? "";
+      expect(scriptSrc).not.toContain("'unsafe-inline'");
+      const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(scriptSrc)?.[1];
+      expect(nonce, path).toBeDefined();
+      expect(scriptSrc).toContain("'strict-dynamic'");
+      seen.add(nonce!);
+      // NextResponse.next({ request: { headers } }) passes these on to the page's render.
+      expect(res.headers.get("x-middleware-request-x-nonce")).toBe(nonce);
+      expect(res.headers.get("x-middleware-request-content-security-policy")).toBe(csp);
+    }
+    expect(seen.size).toBe(5);
+  });
+
   it("keeps the signed-out redirect of the dashboard, with the headers, and adds HSTS on an https site", async () => {
     useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", NEXTAUTH_URL: "https://pay.example.com" });
     const res = await visit("/dashboard/tokens?x=1");

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { type Address, parseEther, parseUnits } from "viem";
 import { describe, expect, it, vi } from "vitest";
@@ -9,7 +10,8 @@ import { totpCode, totpStep } from "@/lib/auth/totp";
 import { keyRingFor } from "@/lib/chain/keys";
 import { recoveryCodes, type User, users, withdrawals } from "@/lib/db/schema";
 import { resetRateLimits } from "@/lib/http/rate-limit";
-import { confirmEnrolment, disableTwoFactor, recoveryCodeHash, startEnrolment, twoFactorStatus } from "@/lib/users/two-factor";
+import { recoveryCodeMatches } from "@/lib/users/recovery-codes";
+import { confirmEnrolment, disableTwoFactor, startEnrolment, twoFactorStatus } from "@/lib/users/two-factor";
 import { sendWithdrawalFromDashboard } from "@/lib/withdrawals/send";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -67,7 +69,14 @@ describe("two-factor sign-in", () => {
     expect(row.totpSecret).not.toContain(secret);
     expect(row.totpPendingSecret).toBeNull();
     const stored = await db().select().from(recoveryCodes).where(eq(recoveryCodes.userId, m.userId));
-    expect(stored.map((r) => r.codeHash).sort()).toEqual(codes.map(recoveryCodeHash).sort());
+    // Each code under its own salt: scrypt, ten different salts, and each hash matches its code only.
+    expect(stored.every((r) => r.codeHash.startsWith("scrypt$"))).toBe(true);
+    expect(new Set(stored.map((r) => r.codeHash.split("$")[4])).size).toBe(10);
+    for (const code of codes) {
+      const matching = await Promise.all(stored.map((r) => recoveryCodeMatches(code, r.codeHash)));
+      expect(matching.filter(Boolean)).toHaveLength(1);
+    }
+    for (const code of codes) expect(JSON.stringify(stored)).not.toContain(code.replace("-", ""));
     expect(JSON.stringify(stored)).not.toContain(codes[0]!);
     expect(await twoFactorStatus(db(), row)).toMatchObject({ enabled: true, recoveryCodesLeft: 10 });
   });
@@ -90,6 +99,19 @@ describe("two-factor sign-in", () => {
 
     expect((await token(merchant, codes[3]!.toUpperCase())).status).toBe(200);
     expect((await token(merchant, codes[3]!)).status).toBe(401); // used
+    expect(await twoFactorStatus(db(), await userOf(merchant.userId))).toMatchObject({ recoveryCodesLeft: 9 });
+  });
+
+  it("keeps a recovery code stored before salting (a bare SHA-256) working, once; a salted code passes once under concurrent use", async () => {
+    const { merchant, codes } = await enrolled();
+    const legacy = "abcde-fghij";
+    await db()
+      .insert(recoveryCodes)
+      .values({ userId: merchant.userId, codeHash: createHash("sha256").update("abcdefghij").digest("hex") });
+    expect((await token(merchant, "ABCDE-FGHIJ")).status).toBe(200);
+    expect((await token(merchant, legacy)).status).toBe(401); // used
+    const both = await Promise.all([token(merchant, codes[5]!), token(merchant, codes[5]!)]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
     expect(await twoFactorStatus(db(), await userOf(merchant.userId))).toMatchObject({ recoveryCodesLeft: 9 });
   });
 

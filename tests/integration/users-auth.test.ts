@@ -231,7 +231,10 @@ describe("a changed password ends every other session (token version)", () => {
     for (const old of [auth, bearer(other)]) expect((await call(listTokens, { headers: old })).status).toBe(401);
     const fresh = bearer(changed.body.data.token);
     expect((await call(listTokens, { headers: fresh })).status).toBe(200);
-    expect((await call(signOutEverywhereRoute, { method: "POST", headers: fresh })).body.data).toEqual({ signedOut: true });
+    expect((await call(signOutEverywhereRoute, { method: "POST", headers: fresh })).body.data).toEqual({
+      signedOut: true,
+      apiKeysRevoked: 0,
+    });
     expect((await call(listTokens, { headers: fresh })).status).toBe(401);
   });
 

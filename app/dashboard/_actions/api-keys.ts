@@ -7,9 +7,9 @@ import { type ActionResult, runAction } from "@/lib/http/server-action";
 import { requireSecondFactor } from "@/lib/users/two-factor";
 
 export async function createApiKeyAction(input: unknown): Promise<ActionResult<ApiKeyView & { key: string }>> {
-  const result = await runAction(createApiKeySchema, input, async ({ db, user }, { name, code }) => {
+  const result = await runAction(createApiKeySchema, input, async ({ db, user }, { name, kind, scopes, code }) => {
     await requireSecondFactor(db, user, code);
-    return issueApiKey(db, user.id, name);
+    return issueApiKey(db, user.id, { name, kind, scopes });
   });
   revalidatePath("/dashboard/api-keys");
   return result;

@@ -7,6 +7,7 @@ import { formatDateTime } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { MAX_LIVE_API_KEYS } from "@/lib/api-keys/manage-api-keys";
 import { requireUser } from "@/lib/auth/current-user";
@@ -14,6 +15,7 @@ import { loadApiKeysPage } from "@/lib/dashboard/pages";
 
 export const metadata: Metadata = { title: "API keys" };
 
+/** The cards are min-w-0: on a phone the keys table scrolls inside its card instead of widening the page. */
 export default async function ApiKeysPage() {
   const user = await requireUser();
   const keys = await loadApiKeysPage(user.id);
@@ -22,10 +24,10 @@ export default async function ApiKeysPage() {
     <>
       <PageHeader
         title="API keys"
-        description="Your shop's server calls /api/v1 with one of these as x-api-key. Each key sees only the payments it created."
+        description="Your shop calls /api/v1 with one of these as x-api-key: a secret key from its server, a publishable key from its pages (payments only). Each key sees only the payments it created."
       />
       <div className="grid gap-6">
-        <Card>
+        <Card className="min-w-0">
           <CardHeader>
             <CardTitle>Create a key</CardTitle>
             <CardDescription>
@@ -43,13 +45,14 @@ export default async function ApiKeysPage() {
             description="Create one above, store it in your shop's server configuration, and create your first payment."
           />
         ) : (
-          <Card>
+          <Card className="min-w-0">
             <CardContent className="p-2 sm:p-3">
               <Table>
                 <TableHeader>
                   <TableRow>
                     <TableHead>Name</TableHead>
                     <TableHead>Key</TableHead>
+                    <TableHead className="hidden sm:table-cell">Scopes</TableHead>
                     <TableHead className="hidden md:table-cell">Created</TableHead>
                     <TableHead className="hidden sm:table-cell">Last used</TableHead>
                     <TableHead>
@@ -62,7 +65,15 @@ export default async function ApiKeysPage() {
                     <TableRow key={k.id} data-key-name={k.name}>
                       <TableCell className="font-medium">{k.name}</TableCell>
                       <TableCell>
-                        <span className="font-mono text-xs">{k.prefix}…</span>
+                        <div className="grid justify-items-start gap-1">
+                          <span className="font-mono text-xs break-all">{k.prefix}…</span>
+                          <Badge variant="neutral">{k.kind === "publishable" ? "publishable" : "secret"}</Badge>
+                          {/* Phones: the scopes under the key, their column is hidden. */}
+                          <ScopeList scopes={k.scopes} label={`Scopes of ${k.name}`} className="sm:hidden" />
+                        </div>
+                      </TableCell>
+                      <TableCell className="hidden sm:table-cell">
+                        <ScopeList scopes={k.scopes} label={`Scopes of ${k.name}`} />
                       </TableCell>
                       <TableCell className="hidden text-muted-foreground md:table-cell">{formatDateTime(k.createdAt)}</TableCell>
                       <TableCell className="hidden text-muted-foreground sm:table-cell">
@@ -80,5 +91,15 @@ export default async function ApiKeysPage() {
         )}
       </div>
     </>
+  );
+}
+
+function ScopeList({ scopes, label, className }: { scopes: readonly string[]; label: string; className?: string }) {
+  return (
+    <ul className={cn("grid gap-0.5 font-mono text-xs break-all", className)} aria-label={label}>
+      {scopes.map((scope) => (
+        <li key={scope}>{scope}</li>
+      ))}
+    </ul>
   );
 }

@@ -4,12 +4,15 @@ import { ok } from "@/lib/http/envelope";
 import { withUser } from "@/lib/http/handlers";
 import { requireSecondFactor } from "@/lib/users/two-factor";
 
-/** GET /api/user/api-keys → the user's keys (prefix only, never the key). */
+/** GET /api/user/api-keys → the user's keys (prefix, kind and scopes; never the key). */
 export const GET = withUser(async ({ db, user }) => ok(await listApiKeys(db, user.id)));
 
-/** POST /api/user/api-keys {name?, code?} → 201 with `key`, shown this once; `code` (two-factor) when it is on. */
+/**
+ * POST /api/user/api-keys {name?, kind?, scopes?, code?} → 201 with `key`, shown this once; `code`
+ * (two-factor) when it is on. Default: a secret key with every scope.
+ */
 export const POST = withUser(async ({ req, db, user }) => {
-  const { name, code } = await readJson(req, createApiKeySchema);
+  const { name, kind, scopes, code } = await readJson(req, createApiKeySchema);
   await requireSecondFactor(db, user, code);
-  return ok(await issueApiKey(db, user.id, name), 201);
+  return ok(await issueApiKey(db, user.id, { name, kind, scopes }), 201);
 });

@@ -38,7 +38,7 @@ export const recoveryCodes = pgTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    /** sha256 of the normalised code (the codes carry 50 random bits; no slow hash needed). */
+    /** scrypt of the normalised code with a salt of its own (lib/users/recovery-codes.ts); older rows: a bare sha256 hex. */
     codeHash: text("code_hash").notNull(),
     usedAt: timestamptz("used_at"),
     createdAt: createdAt(),

@@ -1,3 +1,4 @@
+import { requireScope } from "@/lib/api-keys/scopes";
 import { parseWith, readJsonObject } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { corsPreflight, withApiKey } from "@/lib/http/handlers";
@@ -7,9 +8,11 @@ import { depositAddressPool } from "@/lib/payments/deposit-address-pool";
 import { createPaymentSchema } from "@/lib/payments/schemas";
 
 /** POST /api/v1/payment/create → 201 PaymentSession; `Idempotency-Key` replays the first answer. */
-export const POST = withApiKey(async ({ req, db, apiKey }) => {
+export const POST = withApiKey({ scope: "payments:write", browser: true }, async ({ req, db, apiKey }) => {
   const body = await readJsonObject(req);
   const input = parseWith(createPaymentSchema, body);
+  // Choosing where the money goes is a payout power: a publishable key (public by design) may not.
+  if (input.merchantWallet !== undefined) requireScope(apiKey, "payouts", "set merchantWallet");
   const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
   const origin = req.headers.get("origin");
   if (key === null) return ok(await createPaymentSession(db, apiKey, input, origin), 201);

@@ -5,7 +5,7 @@ import { listPaymentHistory } from "@/lib/payments/list-history";
 import { paymentHistoryQuerySchema } from "@/lib/payments/schemas";
 
 /** GET /api/v1/payment/history?page&limit&status → {items, meta}, newest first. */
-export const GET = withApiKey(async ({ req, db, apiKey }) => {
+export const GET = withApiKey({ scope: "payments:read", browser: true }, async ({ req, db, apiKey }) => {
   const query = parseWith(paymentHistoryQuerySchema, Object.fromEntries(req.nextUrl.searchParams));
   return ok(await listPaymentHistory(db, apiKey.id, query));
 });

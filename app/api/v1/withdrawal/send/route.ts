@@ -1,12 +1,12 @@
 import { parseWith, readJsonObject } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
-import { corsPreflight, withApiKey } from "@/lib/http/handlers";
+import { noCorsPreflight, withApiKey } from "@/lib/http/handlers";
 import { parseIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { sendWithdrawalSchema } from "@/lib/withdrawals/schemas";
 import { sendWithdrawal } from "@/lib/withdrawals/send";
 
 /** POST /api/v1/withdrawal/send {domainId, tokenId, toAddress, amount} → 201 {withdrawalId, txHash, …, status:"submitted"} */
-export const POST = withApiKey(async ({ req, db, apiKey }) => {
+export const POST = withApiKey({ scope: "withdrawals", browser: false }, async ({ req, db, apiKey }) => {
   const body = await readJsonObject(req);
   const input = parseWith(sendWithdrawalSchema, body);
   const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
@@ -14,4 +14,4 @@ export const POST = withApiKey(async ({ req, db, apiKey }) => {
   return ok(view, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
 });
 
-export const OPTIONS = corsPreflight("POST");
+export const OPTIONS = noCorsPreflight();

@@ -1,13 +1,13 @@
 import { parseWith, readJsonObject } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
-import { corsPreflight, withApiKey } from "@/lib/http/handlers";
+import { noCorsPreflight, withApiKey } from "@/lib/http/handlers";
 import { parseUuid } from "@/lib/http/params";
 import { parseIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { createRefundSchema } from "@/lib/refunds/schemas";
 
 /** POST /api/v1/payment/:sessionId/refund {amount?, toAddress?} → 201 Refund; `Idempotency-Key` replays the first answer. */
-export const POST = withApiKey(async ({ req, db, apiKey, params }) => {
+export const POST = withApiKey({ scope: "refunds", browser: false }, async ({ req, db, apiKey, params }) => {
   const sessionId = parseUuid(params.sessionId, "sessionId");
   const body = await readJsonObject(req);
   const input = parseWith(createRefundSchema, body);
@@ -17,4 +17,4 @@ export const POST = withApiKey(async ({ req, db, apiKey, params }) => {
   return ok(view, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
 });
 
-export const OPTIONS = corsPreflight("POST");
+export const OPTIONS = noCorsPreflight();

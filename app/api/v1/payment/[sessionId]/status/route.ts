@@ -5,7 +5,7 @@ import { findStatusForKey } from "@/lib/payments/find-session";
 import { toStatusView } from "@/lib/payments/session-view";
 
 /** GET /api/v1/payment/:sessionId/status */
-export const GET = withApiKey(async ({ db, apiKey, params }) =>
+export const GET = withApiKey({ scope: "payments:read", browser: true }, async ({ db, apiKey, params }) =>
   ok(toStatusView(await findStatusForKey(db, apiKey.id, parseUuid(params.sessionId, "sessionId")))),
 );
 
