@@ -11,7 +11,8 @@
  *   rate-limited     the provider throttles us
  *   rejected         an answer on the allow-list of permanent refusals (a revert, no funds, a bad
  *                    transaction, a method the endpoint lacks): asking again the same way gets the same
- *   failed           not an RPC answer at all (the service's own error): counted like a refusal
+ *   failed           not an RPC answer at all (the service's own error): counted like a refusal —
+ *                    unless its words say the connection or a pool timed out or dropped (transient)
  *   transient        everything else: no answer, 5xx, an HTML page from a proxy, a lagging node,
  *                    a provider's own -32000 words ("missing trie node", …) — worth retrying as is
  *
@@ -58,6 +59,14 @@ const UNSUPPORTED_CODES = new Set([-32601, -32602, -32004]);
 /** …and the words nodes use for it (anvil before Prague: "Eip7702 is not supported"; geth: "… does not exist/is not available"). */
 const UNSUPPORTED = /\bnot supported\b|\bunsupported\b|method not found|does not exist\/is not available/i;
 const TRANSPORT_NAMES = new Set(["HttpRequestError", "TimeoutError", "WebSocketRequestError", "SocketClosedError"]);
+/**
+ * A failure that is no RPC answer but a connection or pool that timed out or dropped (the
+ * database's pool, a socket): asking again may work, so it never counts toward holding a forward.
+ */
+const CONNECTION_TROUBLE =
+  /time(d)? ?out|ETIMEDOUT|ECONNRESET|ECONNREFUSED|EPIPE|EAI_AGAIN|socket hang up|connection terminated|try again/i;
+/** -32603 "internal error": the provider failed, whatever viem makes of it (a readContract calls it a revert). */
+const INTERNAL_ERROR_CODE = -32603;
 
 /** What the node itself said (the innermost `details`), for reasons shown to merchants. */
 export function nodeMessage(error: unknown): string {
@@ -73,7 +82,11 @@ export function classifyRpcError(error: unknown): RpcErrorKind {
   // Above MAX_GAS_PRICE nothing was signed: wait for the price to fall, never count it as a failure.
   if (chain.some((e) => e.name === "GasPriceAboveCapError")) return "transient";
   // viem's errors all carry a shortMessage (checked by shape: a second copy of viem would fail instanceof).
-  if (!chain.some((e) => typeof e.shortMessage === "string")) return "failed";
+  if (!chain.some((e) => typeof e.shortMessage === "string")) {
+    // Node's system errors carry their name in a string `code` (ECONNRESET), not always in the message.
+    const words = chain.map((e) => `${e.message ?? ""} ${String((e as { code?: unknown }).code ?? "")}`).join(" | ");
+    return CONNECTION_TROUBLE.test(words) ? "transient" : "failed";
+  }
   if (ALREADY_KNOWN.test(text)) return "already-known";
   if (NONCE_USED.test(text)) return "nonce-used";
   if (UNDERPRICED.test(text)) return "underpriced";
@@ -83,6 +96,12 @@ export function classifyRpcError(error: unknown): RpcErrorKind {
   if (chain.some((e) => e.code === -32005) || RANGE_TOO_LARGE.test(text)) return "range-too-large";
   // No JSON-RPC answer (a timeout, a 5xx, an HTML page): whatever its body says, the node did not refuse.
   if (chain.some((e) => e.name !== undefined && TRANSPORT_NAMES.has(e.name))) return "transient";
+  // viem's getContractError names any failed read "ContractFunctionRevertedError … reverted", a
+  // provider's -32603 "internal error" too: there only the node's own words may say it refused.
+  if (chain.some((e) => e.code === INTERNAL_ERROR_CODE)) {
+    const said = nodeWords(chain);
+    return REVERTED.test(said) || TRANSACTION_REFUSED.test(said) || UNSUPPORTED.test(said) ? "rejected" : "transient";
+  }
   if (
     REVERTED.test(text) ||
     TRANSACTION_REFUSED.test(text) ||
@@ -93,6 +112,14 @@ export function classifyRpcError(error: unknown): RpcErrorKind {
   )
     return "rejected";
   return "transient";
+}
+
+/** The words of the chain's JSON-RPC answers (links with a numeric code), not viem's own around them. */
+function nodeWords(chain: ReturnType<typeof links>): string {
+  return chain
+    .filter((e) => typeof e.code === "number")
+    .map((e) => (typeof e.shortMessage === "string" ? e.details : e.message) ?? "")
+    .join(" | ");
 }
 
 /**

@@ -1,9 +1,11 @@
 import {
   CallExecutionError,
+  getContractError,
   HttpRequestError,
   InternalRpcError,
   InvalidInputRpcError,
   LimitExceededRpcError,
+  parseAbi,
   RpcRequestError,
   TimeoutError,
   TransactionExecutionError,
@@ -84,6 +86,15 @@ const table: [string, unknown, RpcErrorKind][] = [
     "transient",
   ],
   ["not an RPC answer at all (the service's own error)", new Error("gas tank holds 0 wei"), "failed"],
+  // …but a dropped connection or a pool that timed out is no refusal: it must not count toward holding a forward.
+  ["database pool timeout", new Error("timeout exceeded when trying to connect"), "transient"],
+  ["database connection dropped", new Error("Connection terminated unexpectedly"), "transient"],
+  ["socket reset (code only)", Object.assign(new Error("read failed"), { code: "ECONNRESET" }), "transient"],
+  ["connection refused", new Error("connect ECONNREFUSED 127.0.0.1:5432"), "transient"],
+  ["broken pipe", new Error("write EPIPE"), "transient"],
+  ["socket hang up", new Error("socket hang up"), "transient"],
+  ["a busy resource", new Error("the resource is busy; try again"), "transient"],
+  ["wrapped: a dropped connection as cause", new Error("could not record", { cause: new Error("Connection terminated") }), "transient"],
   // viem wraps every failed eth_call the same way: the wrapper is no revert, the node's words decide.
   [
     "eth_call: missing trie node (a pruned node)",
@@ -100,6 +111,38 @@ const table: [string, unknown, RpcErrorKind][] = [
     "rejected",
   ],
 ];
+
+const ERC20 = parseAbi(["function balanceOf(address) view returns (uint256)"]);
+/** A readContract failure exactly as viem raises it: getContractError around the node's answer. */
+function readFailed(cause: Error) {
+  return getContractError(cause as never, {
+    abi: ERC20,
+    functionName: "balanceOf",
+    args: ["0x0000000000000000000000000000000000000001"],
+    address: "0x0000000000000000000000000000000000000002",
+  });
+}
+
+describe("a readContract answered with -32603 (a provider's internal error)", () => {
+  it("is transient, though viem calls it ContractFunctionRevertedError 'reverted'", () => {
+    for (const answer of [nodeSaid(-32603, "internal error"), new InternalRpcError(nodeSaid(-32603, "internal error"))]) {
+      const error = readFailed(answer);
+      expect(errorText(error)).toMatch(/reverted/);
+      expect(classifyRpcError(error)).toBe("transient");
+    }
+  });
+
+  it("does not hold a forward at its last attempt", () => {
+    const forward = { attempts: MAX_FORWARD_ATTEMPTS - 1, status: "pending" as const };
+    expect(decideFailure(forward, classifyRpcError(readFailed(nodeSaid(-32603, "internal error"))))).toMatchObject({ hold: false });
+  });
+
+  it("stays rejected when the node itself says the call reverted, with -32603 or code 3", () => {
+    expect(classifyRpcError(readFailed(nodeSaid(-32603, "execution reverted")))).toBe("rejected");
+    expect(classifyRpcError(readFailed(nodeSaid(-32603, "execution reverted: DemoToken: paused")))).toBe("rejected");
+    expect(classifyRpcError(readFailed(nodeSaid(3, "execution reverted: DemoToken: paused")))).toBe("rejected");
+  });
+});
 
 // Which answers to eth_sendRawTransaction fill the nonce at once (a withdrawal's cancel): only refusals of the bytes.
 const permanence: [string, unknown, boolean][] = [
