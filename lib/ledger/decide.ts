@@ -72,6 +72,20 @@ export function nextReceiptRecheck(settledAt: Date, now: Date): Date | null {
   return new Date(now.getTime() + wait);
 }
 
+/** How soon a receipt found but not final yet is read again. */
+export const NOT_FINAL_RECHECK_MS = 30_000;
+
+/**
+ * The next re-read after one that found no final receipt: soon if one was found but is not final
+ * yet, else backing off — and either way none once RECHECK_RECEIPTS_FOR_MS is over (a receipt
+ * served from a block that never becomes final, an orphaned one, must not be read for ever).
+ */
+export function nextRecheckAfterRead(settledAt: Date, now: Date, receiptFound: boolean): Date | null {
+  const backingOff = nextReceiptRecheck(settledAt, now);
+  if (backingOff === null || !receiptFound) return backingOff;
+  return new Date(now.getTime() + NOT_FINAL_RECHECK_MS);
+}
+
 export interface StallFacts {
   /** The nonce is the wallet's next on chain: everything after it waits for it. */
   atWalletNext: boolean;

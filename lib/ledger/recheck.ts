@@ -14,14 +14,16 @@ import type { Db } from "../db";
 import { type ChainTransaction, chainTransactions } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
-import { nextReceiptRecheck } from "./decide";
+import { nextRecheckAfterRead } from "./decide";
 import { landedReceipt } from "./finality";
 import { knownOutcome, type NonceRef, nonceRows, settleMined, settleNonce } from "./settle";
 
-/** How soon a receipt found but not final yet is read again. */
-const NOT_FINAL_RECHECK_MS = 30_000;
-
-export type Reread = { state: "settled"; winner: ChainTransaction } | { state: "not-final" } | { state: "no-receipt"; nextAt: Date | null };
+export type Reread =
+  | { state: "settled"; winner: ChainTransaction }
+  | { state: "not-final"; nextAt: Date | null }
+  | { state: "no-receipt"; nextAt: Date | null }
+  /** A row of the nonce is no longer "replaced by none": its re-reads were stopped. */
+  | { state: "not-taken" };
 
 /** Job step: the taken-by-other nonces whose re-read is due. Returns how many were settled now. */
 export async function recheckTakenNonces(db: Db, now = new Date()): Promise<number> {
@@ -52,8 +54,17 @@ export async function recheckTakenNonces(db: Db, now = new Date()): Promise<numb
 /** Reads the receipts of a nonce settled as taken by another; settles it on a final one. */
 export async function rereadTakenNonce(db: Db, ref: NonceRef, now = new Date()): Promise<Reread> {
   const rows = await nonceRows(db, ref);
-  if (rows.length === 0 || rows.some((r) => r.status !== "replaced" || r.replacedById !== null))
-    throw new Error(`nonce ${ref.nonce} of ${ref.wallet} on ${ref.network} is not settled as taken by another transaction`);
+  if (rows.length === 0) throw new Error(`no ledger transaction at nonce ${ref.nonce} of ${ref.wallet} on ${ref.network}`);
+  if (rows.some((r) => r.status !== "replaced" || r.replacedById !== null)) {
+    // Settled (or re-opened) some other way since: its re-reads are over. Throwing instead left the
+    // nonce due, picked up and logged every round for ever.
+    await setRecheckAt(db, ref, null, now);
+    log.warn(
+      { ...ref, statuses: rows.map((r) => r.status) },
+      "ledger: a nonce due for a receipt re-read is no longer settled as taken by another transaction; its re-reads stop",
+    );
+    return { state: "not-taken" };
+  }
   // biome-ignore lint/style/noNonNullAssertion: a network without configuration was skipped by every caller
   const finality = networkConfig(ref.network)!.finality;
   const landed = await landedReceipt(publicClientFor(ref.network), finality, rows);
@@ -74,14 +85,18 @@ export async function rereadTakenNonce(db: Db, ref: NonceRef, now = new Date()):
   }
   // biome-ignore lint/style/noNonNullAssertion: rows is not empty (checked above)
   const settledAt = rows[0]!.settledAt ?? now;
-  const nextAt = landed ? new Date(now.getTime() + NOT_FINAL_RECHECK_MS) : nextReceiptRecheck(settledAt, now);
+  const nextAt = nextRecheckAfterRead(settledAt, now, landed !== null);
+  await setRecheckAt(db, ref, nextAt, now);
+  return landed ? { state: "not-final", nextAt } : { state: "no-receipt", nextAt };
+}
+
+async function setRecheckAt(db: Db, ref: NonceRef, at: Date | null, now: Date): Promise<void> {
   await db
     .update(chainTransactions)
-    .set({ receiptRecheckAt: nextAt, updatedAt: now })
+    .set({ receiptRecheckAt: at, updatedAt: now })
     .where(
       and(eq(chainTransactions.network, ref.network), eq(chainTransactions.wallet, ref.wallet), eq(chainTransactions.nonce, ref.nonce)),
     );
-  return landed ? { state: "not-final" } : { state: "no-receipt", nextAt };
 }
 
 /**
@@ -106,6 +121,8 @@ export async function resettleNonce(db: Db, args: { network: string; wallet: str
   if (known?.state === "taken-by-other") {
     const reread = await rereadTakenNonce(db, ref);
     if (reread.state === "settled") return settledLines(what, reread.winner);
+    if (reread.state === "not-taken")
+      throw new AppError("VALIDATION_ERROR", `${what} is not settled as taken by another transaction (${hashes}); nothing to do`);
     if (reread.state === "not-final")
       throw new AppError(
         "BLOCKCHAIN_ERROR",

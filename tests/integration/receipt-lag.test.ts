@@ -6,7 +6,8 @@ import { keyRingFor } from "@/lib/chain/keys";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
 import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
 import { DROP_AFTER_MS } from "@/lib/ledger/decide";
-import { resettleNonce } from "@/lib/ledger/recheck";
+import { recheckTakenNonces, resettleNonce } from "@/lib/ledger/recheck";
+import { log } from "@/lib/log";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -142,6 +143,46 @@ describe("a receipts node minutes behind", () => {
     expect(await statusOf(withdrawal.id)).toBe("completed");
     // Settled now: asking again is refused, naming what settled it.
     await expect(resettleNonce(db(), { network: "bsc", wallet, nonce: String(withdrawal.nonce) })).rejects.toThrow("is already settled");
+  });
+
+  it("stops re-reading (logging once) a nonce that another row of it no longer lets count as taken by another", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    t0 = Date.now();
+    proxy.lagMs = 60 * MINUTE;
+    const withdrawal = await withdraw("4");
+    await confirmWithdrawalsStep(db());
+    at(DROP_AFTER_MS);
+    await confirmWithdrawalsStep(db());
+    const [taken] = await rowsOf(withdrawal.nonce);
+    expect(taken).toMatchObject({ status: "replaced", replacedById: null });
+    // A row recorded at the nonce since (a replacement written by another process): not "taken by another" any more.
+    const { id: _id, createdAt: _c, updatedAt: _u, ...copy } = taken!;
+    await db()
+      .insert(chainTransactions)
+      .values({
+        ...copy,
+        replacesId: taken!.id,
+        txHash: `0x${"ab".repeat(32)}`,
+        status: "pending",
+        settledAt: null,
+        receiptRecheckAt: null,
+      });
+    const warn = vi.spyOn(log, "warn");
+    try {
+      for (const minute of [10, 20, 30]) {
+        at(minute * MINUTE);
+        await recheckTakenNonces(db());
+      }
+      const about = warn.mock.calls.filter(([fields]) => (fields as { nonce?: number }).nonce === withdrawal.nonce);
+      expect(about).toHaveLength(1);
+      expect(about[0]![1]).toMatch(/no longer settled as taken by another transaction; its re-reads stop/);
+      expect((await rowsOf(withdrawal.nonce)).map((r) => r.receiptRecheckAt)).toEqual([null, null]);
+    } finally {
+      warn.mockRestore();
+      await db()
+        .delete(chainTransactions)
+        .where(eq(chainTransactions.txHash, `0x${"ab".repeat(32)}`));
+    }
   });
 
   it("refuses bad input to admin ledger resettle clearly, changing nothing", async () => {

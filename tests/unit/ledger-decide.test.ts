@@ -5,8 +5,10 @@ import {
   decideStall,
   isStalled,
   MAX_REPLACEMENTS,
+  NOT_FINAL_RECHECK_MS,
   type NonceFacts,
   nextReceiptRecheck,
+  nextRecheckAfterRead,
   RECHECK_RECEIPTS_FOR_MS,
   replacementGasPrice,
   STUCK_AFTER_MS,
@@ -95,6 +97,23 @@ describe("nextReceiptRecheck: a nonce taken by another has its receipts read aga
 
   it("stops after RECHECK_RECEIPTS_FOR_MS (then only the operator's resettle reads them)", () => {
     expect(nextReceiptRecheck(at, later(RECHECK_RECEIPTS_FOR_MS))).toBeNull();
+  });
+});
+
+describe("nextRecheckAfterRead: a receipt found but never final (an orphaned block's)", () => {
+  it("is read again in 30 s while the day lasts, whatever the backoff", () => {
+    for (const age of [0, 600_000, 5 * 3600_000])
+      expect(nextRecheckAfterRead(at, later(age), true)!.getTime() - later(age).getTime()).toBe(NOT_FINAL_RECHECK_MS);
+  });
+
+  it("is read no more after RECHECK_RECEIPTS_FOR_MS, like a nonce with no receipt", () => {
+    expect(nextRecheckAfterRead(at, later(RECHECK_RECEIPTS_FOR_MS), true)).toBeNull();
+    expect(nextRecheckAfterRead(at, later(RECHECK_RECEIPTS_FOR_MS + 3600_000), true)).toBeNull();
+    expect(nextRecheckAfterRead(at, later(RECHECK_RECEIPTS_FOR_MS), false)).toBeNull();
+  });
+
+  it("backs off as nextReceiptRecheck when no receipt was found", () => {
+    expect(nextRecheckAfterRead(at, later(600_000), false)).toEqual(nextReceiptRecheck(at, later(600_000)));
   });
 });
 
