@@ -27,6 +27,15 @@ export interface NonceRef {
   nonce: number;
 }
 
+/**
+ * A nonce settled as taken by another whose receipts are still being read again (recheck.ts): a
+ * late receipt may yet settle it as ours. Callers that would act on the loss (plan a forward again,
+ * give a batch's forwards back) wait instead until the re-reads are over.
+ */
+export function rereadsPending(outcome: NonceOutcome): boolean {
+  return outcome.state === "taken-by-other" && outcome.rows.some((r) => r.receiptRecheckAt !== null);
+}
+
 /** The rows of a nonce, oldest first. */
 export async function nonceRows(db: Db, ref: NonceRef): Promise<ChainTransaction[]> {
   return db

@@ -15,7 +15,7 @@ import type { Db } from "../../db";
 import { type ChainTransaction, chainTransactions, type SweepBatch, sweepBatches } from "../../db/schema";
 import type { GasChargeShare } from "../../ledger/charges";
 import { recordTransaction } from "../../ledger/record";
-import { settleNonce } from "../../ledger/settle";
+import { rereadsPending, settleNonce } from "../../ledger/settle";
 import { log } from "../../log";
 import { type BatchDecision, type BatchFact, decideBatch } from "./batch-state";
 import { recordNetworkFact } from "./network-batching";
@@ -49,7 +49,8 @@ export async function settleTankTransaction(db: Db, row: SweepBatch): Promise<Se
   const [ledgerRow] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, row.chainTxId));
   if (!ledgerRow) throw new Error(`sweep batch ${row.id} has no ledger row`);
   const outcome = await settleNonce(db, ledgerRow);
-  if (outcome.state === "open") return { status: "sent" };
+  // Taken by another while its receipts are still read again: a late receipt may yet show it mined.
+  if (outcome.state === "open" || rereadsPending(outcome)) return { status: "sent" };
   if (outcome.state === "settled" && outcome.winner.kind === ledgerRow.kind) {
     const receipt = await receiptOf(publicClientFor(row.network), outcome.winner.txHash as Hex);
     if (!receipt) return { status: "sent" }; // settled from a receipt a moment ago: a lagging node; ask again

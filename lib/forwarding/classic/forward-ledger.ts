@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { type ChainTransaction, chainTransactions, forwards } from "../../db/schema";
 import { broadcastRecorded } from "../../ledger/broadcast";
-import { type NonceOutcome, settleNonce } from "../../ledger/settle";
+import { type NonceOutcome, rereadsPending, settleNonce } from "../../ledger/settle";
 
 export async function sendForwardTransaction(db: Db, row: ChainTransaction, forwardId: number): Promise<void> {
   const sent = await broadcastRecorded(db, row);
@@ -20,9 +20,11 @@ export async function sendForwardTransaction(db: Db, row: ChainTransaction, forw
 
 /**
  * How the forward's transaction ended, as the ledger settles its nonce:
- *   waiting   not decided (its bytes were sent again)
+ *   waiting   not decided (its bytes were sent again), or taken by a transaction the service never
+ *             signed while its receipts are still read again (a receipts node behind may have hidden ours)
  *   done      this transaction — or its re-priced copy — was mined: `success` says whether it reverted
- *   lost      its nonce went to another transaction (a cancel, or one the service never signed): nothing of it happened
+ *   lost      its nonce went to another transaction (a cancel, or one the service never signed, once
+ *             the re-reads are over): nothing of it happened
  */
 export type ForwardTransactionOutcome =
   | { state: "waiting" }
@@ -36,7 +38,7 @@ export async function forwardTransactionOutcome(db: Db, ledgerId: number): Promi
 }
 
 function outcomeFor(row: ChainTransaction, outcome: NonceOutcome): ForwardTransactionOutcome {
-  if (outcome.state === "open") return { state: "waiting" };
+  if (outcome.state === "open" || rereadsPending(outcome)) return { state: "waiting" };
   if (outcome.state === "taken-by-other") return { state: "lost" };
   const { winner } = outcome;
   if (winner.kind !== row.kind) return { state: "lost" };
