@@ -1,14 +1,15 @@
 /**
- * Failed sign-ins per account (DESIGN.md §18, §21), on top of the per-address limit: a password
- * guessed from many addresses at once still gets MAX_SIGN_IN_FAILURES tries per window. Only
- * failures count, so a script that signs in correctly as often as it likes is never slowed; a
- * success clears the count. Unknown emails are counted the same way, so the answer tells nothing
- * about which accounts exist. Wrong TOTP codes and wrong current passwords on "change password"
- * count here too. Kept in PostgreSQL (lib/abuse/counters.ts): every instance sees the same count,
- * and a restart resets nothing.
+ * Sign-in attempts per account (DESIGN.md §18, §21), on top of the per-address limit: a password
+ * guessed from many addresses at once still gets MAX_SIGN_IN_FAILURES tries per window. Each
+ * attempt is counted BEFORE its password or code is checked, in one atomic upsert, and refused
+ * past the maximum: 1,000 concurrent guesses cannot all pass a read before the first failure is
+ * written. A full success clears the count, so a script that signs in correctly is never slowed.
+ * Unknown emails are counted the same way, so the answer tells nothing about which accounts
+ * exist. TOTP codes and current passwords on "change password" count here too. Kept in PostgreSQL
+ * (lib/abuse/counters.ts): every instance sees the same count, and a restart resets nothing.
  */
 
-import { clearCounter, countHit, limitedError, readWindow } from "../abuse/counters";
+import { clearCounter, countHit, limitedError } from "../abuse/counters";
 import type { Db } from "../db";
 
 export const MAX_SIGN_IN_FAILURES = 10;
@@ -17,14 +18,13 @@ const WHAT = "failed sign-ins for this account";
 
 const keyOf = (email: string) => `sign-in-failures:${email.toLowerCase()}`;
 
-/** RATE_LIMITED (with Retry-After) while the account has used up its failed attempts. */
-export async function assertSignInAllowed(db: Db, email: string, now = new Date()): Promise<void> {
-  const window = await readWindow(db, keyOf(email), now);
-  if (window && window.hits >= MAX_SIGN_IN_FAILURES) throw limitedError(WHAT, window, now);
-}
-
-export async function recordSignInFailure(db: Db, email: string, now = new Date()): Promise<void> {
-  await countHit(db, keyOf(email), SIGN_IN_WINDOW_MS, now);
+/**
+ * Counts one attempt (password or code) of the account before it is checked; RATE_LIMITED (with
+ * Retry-After) when the window already holds MAX_SIGN_IN_FAILURES others. Clear the count on success.
+ */
+export async function countSignInAttempt(db: Db, email: string, now = new Date()): Promise<void> {
+  const window = await countHit(db, keyOf(email), SIGN_IN_WINDOW_MS, now);
+  if (window.hits > MAX_SIGN_IN_FAILURES) throw limitedError(WHAT, window, now);
 }
 
 export async function clearSignInFailures(db: Db, email: string): Promise<void> {

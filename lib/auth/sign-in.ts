@@ -19,7 +19,8 @@ export async function verifySignIn(db: Db, email: unknown, password: unknown, co
   if (typeof code !== "string" || code.trim() === "")
     throw new AppError("UNAUTHORIZED", TWO_FACTOR_REQUIRED, [{ path: "code", message: "required" }]);
   try {
-    await verifySecondFactor(db, user, code, { allowRecoveryCode: true });
+    // One sign-in is one attempt: verifyCredentials counted it (and left it counted) before the password check.
+    await verifySecondFactor(db, user, code, { allowRecoveryCode: true, attemptCounted: true });
   } catch (error) {
     if (error instanceof AppError && error.code === "VALIDATION_ERROR")
       throw new AppError("UNAUTHORIZED", TWO_FACTOR_WRONG, [{ path: "code", message: TWO_FACTOR_WRONG }]);

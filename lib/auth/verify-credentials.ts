@@ -4,14 +4,15 @@ import { type User, users } from "../db/schema";
 import { AppError } from "../errors";
 import { emailSchema } from "../users/create-user";
 import { dummyPasswordHash, verifyPassword } from "../users/password";
-import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "./sign-in-throttle";
+import { clearSignInFailures, countSignInAttempt } from "./sign-in-throttle";
 
 const INVALID = "invalid email or password";
 
 /**
  * The user for these credentials, or UNAUTHORIZED with one message whether or not the email
  * exists (an unknown email still spends the time of a password check); RATE_LIMITED once the
- * account has used up its failed attempts (sign-in-throttle.ts).
+ * account has used up its attempts (sign-in-throttle.ts; counted before the check, so concurrent
+ * guesses cannot all slip through).
  */
 export async function verifyCredentials(
   db: Db,
@@ -23,15 +24,12 @@ export async function verifyCredentials(
   if (!parsedEmail.success || typeof password !== "string" || password.length === 0 || password.length > 200) {
     throw new AppError("UNAUTHORIZED", INVALID);
   }
-  await assertSignInAllowed(db, parsedEmail.data);
+  await countSignInAttempt(db, parsedEmail.data);
   const [user] = await db.select().from(users).where(eq(users.email, parsedEmail.data));
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-  if (!user || !ok) {
-    await recordSignInFailure(db, parsedEmail.data);
-    throw new AppError("UNAUTHORIZED", INVALID);
-  }
-  // With a second factor still to check, a right password alone does not clear the failures:
-  // guessing codes after it must still be throttled.
+  if (!user || !ok) throw new AppError("UNAUTHORIZED", INVALID);
+  // With a second factor still to check, a right password alone does not clear the count (and
+  // stays counted): guessing codes after it must still be throttled.
   if (!(options.secondFactorFollows && user.totpEnabledAt)) await clearSignInFailures(db, parsedEmail.data);
   return user;
 }

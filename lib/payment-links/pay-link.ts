@@ -2,8 +2,8 @@
  * The public side of a payment link: what `/l/<slug>` shows, and "Pay" — a fresh session for the
  * hosted checkout, owned by the link's merchant and marked with the link (its id also in the
  * session's metadata, so webhooks carry it). The caller limits how often one client may ask;
- * here the same client gets its open session back and a link's open sessions are capped
- * (open-sessions.ts).
+ * here the same client gets its open session back and a link's open sessions are capped, per
+ * client and in all (open-sessions.ts).
  */
 
 import { and, eq, isNull } from "drizzle-orm";
@@ -16,7 +16,7 @@ import { depositAddressPool } from "../payments/deposit-address-pool";
 import { acceptedTokenMinimum } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
 import { assertAtLeastMinimumPayment } from "../tokens/minimum-payment";
-import { assertRoomForSession, existingSessionAnswer, linkClientHash, openSessionOf } from "./open-sessions";
+import { existingSessionAnswer, linkClientHash, sessionToReuse } from "./open-sessions";
 
 export async function paymentLinkPage(db: Db, slug: string) {
   const found = await linkBySlug(db, slug);
@@ -68,18 +68,17 @@ export async function payPaymentLink(
   if (minimum === null) throw new AppError("VALIDATION_ERROR", "this payment link is no longer active");
   assertAtLeastMinimumPayment("amount", units, minimum, token);
   const linkClient = linkClientHash(link.id, client, input.browser);
-  const mine = await openSessionOf(db, link.id, linkClient, units);
+  // A session to give back, or a full link or client, answers at once, before a deposit address and
+  // a transaction are taken (checked again under the lock).
+  const mine = await sessionToReuse(db, link.id, linkClient, units);
   if (mine) return existingSessionAnswer(mine, token);
-  // A full link answers at once, before a deposit address and a transaction are taken (checked again under the lock).
-  await assertRoomForSession(db, link.id);
   const outcome = await depositAddressPool(db).use(
     (deposit) =>
       db.transaction(async (tx) => {
-        // One Pay of this link at a time past this point: the cap and the "same client" check hold under races.
+        // One Pay of this link at a time past this point: the caps and the "same client" check hold under races.
         await tx.select({ id: paymentLinks.id }).from(paymentLinks).where(eq(paymentLinks.id, link.id)).for("update");
-        const again = await openSessionOf(tx, link.id, linkClient, units);
+        const again = await sessionToReuse(tx, link.id, linkClient, units);
         if (again) return { fresh: false, session: await existingSessionAnswer(again, token) };
-        await assertRoomForSession(tx, link.id);
         const session = await createPaymentSession(
           tx,
           { userId: link.userId, apiKeyId: null, paymentLinkId: link.id, linkClient },

@@ -3,7 +3,7 @@ import type { Db } from "../db";
 import { requireRow } from "../db/rows";
 import { deposits, paymentSessions, tokens } from "../db/schema";
 import { metrics } from "../metrics/registry";
-import { countPaidLinkSessions } from "../packages/count-link-sessions";
+import { countPaidLinkSessions, type LinkSessionReceipt } from "../packages/count-link-sessions";
 import type { ObservedTransfer } from "../scanner/scanner";
 import { enqueueSessionEvents, type SessionEvents } from "./session-events";
 import { evaluateSession, paymentEvents } from "./session-state";
@@ -31,8 +31,6 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     .where(inArray(paymentSessions.id, sessionIds))
     .orderBy(paymentSessions.id)
     .for("update");
-  // Under the sessions' row locks, taken in id order above.
-  await countPaidLinkSessions(tx, sessionIds, now);
   const sessionTokens = await tx
     .select({ id: tokens.id, contract: tokens.contractAddress })
     .from(tokens)
@@ -41,6 +39,7 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
 
   const allReceived = await tx.select().from(deposits).where(inArray(deposits.sessionId, sessionIds));
   const changes: SessionEvents[] = [];
+  const receipts: LinkSessionReceipt[] = [];
   for (const session of sessions) {
     const received = allReceived.filter((d) => d.sessionId === session.id);
     // Another token sent to the address pays nothing toward this session; it is still forwarded.
@@ -68,6 +67,8 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
         .returning(),
       `update of payment session ${session.id}`,
     );
+    if (sessionContract)
+      receipts.push({ session: updated, received: counted.reduce((sum, d) => sum + d.amount, 0n), contract: sessionContract });
     const fresh = inserted.filter((d) => d.sessionId === session.id);
     const freshLate = fresh.filter((d) => result.lateTransferIds.includes(d.id)).length;
     changes.push({ session: updated, types: paymentEvents(session, updated, { late: freshLate, counted: fresh.length - freshLate }) });
@@ -91,6 +92,8 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
         .where(and(eq(deposits.sessionId, session.id), inArray(deposits.id, result.lateTransferIds)));
     }
   }
+  // Still under the sessions' row locks, taken in id order above.
+  await countPaidLinkSessions(tx, receipts, now);
   await enqueueSessionEvents(tx, changes, now);
 }
 

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "../auth/sign-in-throttle";
+import { clearSignInFailures, countSignInAttempt } from "../auth/sign-in-throttle";
 import type { Db } from "../db";
 import { requireRow } from "../db/rows";
 import { type User, users } from "../db/schema";
@@ -19,21 +19,22 @@ export const changePasswordSchema = z
   });
 
 /**
- * Answers the user as changed (with its new token version, for a fresh token). A wrong current
- * password counts as a failed sign-in of the account (sign-in-throttle.ts): a stolen session
- * cannot guess the password faster here than on the sign-in form.
+ * Answers the user as changed (with its new token version, for a fresh token). The current-password
+ * check counts as a sign-in attempt of the account, before it is made (sign-in-throttle.ts): a
+ * stolen session cannot guess the password faster here than on the sign-in form. With two-factor
+ * on, the right password alone does not clear the count: a session holder who knows the password
+ * must not reset the budget of two-factor guesses with it.
  */
 export async function changePassword(db: Db, userId: number, input: z.output<typeof changePasswordSchema>): Promise<User> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) throw new AppError("UNAUTHORIZED", "the account no longer exists");
-  await assertSignInAllowed(db, user.email);
+  await countSignInAttempt(db, user.email);
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    await recordSignInFailure(db, user.email);
     throw new AppError("VALIDATION_ERROR", "the current password is wrong", [
       { path: "currentPassword", message: "the current password is wrong" },
     ]);
   }
-  await clearSignInFailures(db, user.email);
+  if (!user.totpEnabledAt) await clearSignInFailures(db, user.email);
   // Every token issued before (bearer tokens, other browsers' sessions) stops working.
   const changed = await db
     .update(users)

@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import { seal, unseal } from "../auth/secret-box";
-import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "../auth/sign-in-throttle";
+import { clearSignInFailures, countSignInAttempt } from "../auth/sign-in-throttle";
 import { matchTotp, newTotpSecret, otpauthUri, toBase32 } from "../auth/totp";
 import type { Db } from "../db";
 import { recoveryCodes, type User, users } from "../db/schema";
@@ -135,10 +135,11 @@ export async function verifySecondFactor(
   db: Db,
   user: User,
   code: string,
-  options: { allowRecoveryCode: boolean },
+  options: { allowRecoveryCode: boolean /** Sign-in: its password check counted this attempt already. */; attemptCounted?: boolean },
 ): Promise<"totp" | "recovery-code"> {
-  await assertSignInAllowed(db, user.email);
   if (!user.totpEnabledAt) throw new AppError("VALIDATION_ERROR", "two-factor authentication is not on for this account");
+  // Counted before the check: concurrent guesses cannot all pass while no failure is written yet.
+  if (!options.attemptCounted) await countSignInAttempt(db, user.email);
   // Unreadable after NEXTAUTH_SECRET changed: only a recovery code can sign in then.
   const secret = user.totpSecret ? unseal(user.totpSecret, SEED) : null;
   const step = secret ? matchTotp(secret, code, user.totpLastStep) : null;
@@ -158,7 +159,6 @@ export async function verifySecondFactor(
     await clearSignInFailures(db, user.email);
     return "recovery-code";
   }
-  await recordSignInFailure(db, user.email);
   throw codeError(
     options.allowRecoveryCode
       ? "that code is not right (or was used already): enter the current code from your app, or an unused recovery code"

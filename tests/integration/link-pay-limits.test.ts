@@ -8,15 +8,17 @@
  * test runs FLOOD_ROUNDS of them (3; LINK_FLOOD_ROUNDS=10 runs all 10,000, ~45 s) against a quota
  * of 50 — below the cap, so counting link sessions would make payment/create fail.
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { type Address, parseUnits } from "viem";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as pay } from "@/app/api/links/[slug]/pay/route";
 import { POST as choosePackage } from "@/app/api/user/package/route";
 import { POST as createLink } from "@/app/api/user/payment-links/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { paymentSessions, plans, sessionUsage } from "@/lib/db/schema";
+import { paymentSessions, plans, sessionUsage, tokenCatalogue } from "@/lib/db/schema";
 import { resetRateLimits } from "@/lib/http/rate-limit";
+import { LINK_OPEN_SESSIONS_PER_CLIENT } from "@/lib/payment-links/open-sessions";
+import { forgetAcceptedTokens } from "@/lib/tokens/accepted-tokens";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
@@ -47,8 +49,22 @@ const newLink = async (body: Record<string, unknown>) =>
 const usage = async () => (await db().select().from(sessionUsage).where(eq(sessionUsage.userId, merchant.userId)))[0]?.sessions ?? 0;
 const sessionsOf = async (linkId: number) => db().select().from(paymentSessions).where(eq(paymentSessions.paymentLinkId, linkId));
 
+const config = (extra: Record<string, string> = {}) =>
+  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1", ...extra });
+const setMinimumPayment = async (units: bigint | null) => {
+  await db()
+    .update(tokenCatalogue)
+    .set({ minPaymentAmount: units })
+    .where(sql`lower(${tokenCatalogue.contractAddress}) = ${token.toLowerCase()}`);
+  forgetAcceptedTokens();
+};
+const send = async (to: Address, units: bigint) => {
+  await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, to, units) });
+  await runEngine(db(), chain().url);
+};
+
 beforeAll(async () => {
-  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
+  config();
   await fundGasTank(chain().url);
   token = await deployTestToken(chain().url, { symbol: "LPL" });
   merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
@@ -56,6 +72,7 @@ beforeAll(async () => {
   await call(choosePackage, { method: "POST", headers: merchant.auth, body: { plan: "fifty" } });
 });
 beforeEach(async () => {
+  config();
   await resetRateLimits();
 });
 
@@ -153,5 +170,67 @@ describe("payment link Pay under a flood", () => {
     expect(refused.body.error.code).toBe("NO_PACKAGE");
     expect(await sessionsOf(link.linkId)).toHaveLength(0);
     await db().update(sessionUsage).set({ sessions: 1 }).where(eq(sessionUsage.userId, merchant.userId));
+  });
+
+  it("1-wei deposits neither use the quota nor free the cap; the minimum payment counts once", async () => {
+    config({ LINK_OPEN_SESSIONS: "2" });
+    const ONE = parseUnits("1", 18);
+    await setMinimumPayment(ONE);
+    try {
+      const link = await newLink({ title: "Dusted", amount: "3" });
+      const before = await usage();
+      const a = (await payFrom(link.slug, "203.0.113.80")).body.data;
+      const b = (await payFrom(link.slug, "203.0.113.81")).body.data;
+      for (const session of [a, b]) await send(session.depositAddress, 1n);
+      expect(await usage()).toBe(before);
+      const rows = await sessionsOf(link.linkId);
+      expect(rows.map((r) => [r.receivedAmount, r.quotaCountedAt])).toEqual([
+        [1n, null],
+        [1n, null],
+      ]);
+      const full = await payFrom(link.slug, "203.0.113.82");
+      expect(full.status).toBe(429);
+      expect(full.body.error.code).toBe("RATE_LIMITED");
+
+      // One base unit short of the minimum in all: still unpaid.
+      await send(a.depositAddress, ONE - 2n);
+      expect(await usage()).toBe(before);
+      expect((await payFrom(link.slug, "203.0.113.82")).status).toBe(429);
+      // The minimum reached: counted once, and the session no longer holds a place under the cap.
+      await send(a.depositAddress, 1n);
+      expect(await usage()).toBe(before + 1);
+      expect((await payFrom(link.slug, "203.0.113.82")).status).toBe(201);
+      await send(a.depositAddress, 2n * ONE);
+      const [paid] = await db().select().from(paymentSessions).where(eq(paymentSessions.id, a.sessionId));
+      expect(paid).toMatchObject({ status: "completed", quotaCountedAt: expect.any(Date) });
+      expect(await usage()).toBe(before + 1);
+    } finally {
+      await setMinimumPayment(null);
+    }
+  });
+
+  it("one client cannot hold more than 3 open sessions of a link by varying its browser id or the amount", async () => {
+    const link = await newLink({ title: "Busy-maker", minAmount: "1" });
+    const ip = "203.0.113.90";
+    const browser = (name: string) => `browser-${name}-0123456789abcdef`;
+    const ids: string[] = [];
+    for (let i = 0; i < LINK_OPEN_SESSIONS_PER_CLIENT; i++) {
+      const answer = await payFrom(link.slug, ip, { amount: String(2 + i), browser: browser(String(i)) });
+      expect(answer.status).toBe(201);
+      ids.push(answer.body.data.sessionId);
+    }
+    for (const body of [{ amount: "9", browser: browser("x") }, { amount: "9" }]) {
+      const refused = await payFrom(link.slug, ip, body);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe("RATE_LIMITED");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    }
+    // Another browser id for an amount the client has open: that session back, no new deposit address.
+    const same = await payFrom(link.slug, ip, { amount: "3", browser: browser("y") });
+    expect(same.status).toBe(201);
+    expect(same.body.data.sessionId).toBe(ids[1]);
+    expect(await sessionsOf(link.linkId)).toHaveLength(LINK_OPEN_SESSIONS_PER_CLIENT);
+    // Another client is not held up by it.
+    expect((await payFrom(link.slug, "203.0.113.91", { amount: "9" })).status).toBe(201);
   });
 });

@@ -66,6 +66,20 @@ describe("security counters shared by every instance", () => {
     await expect(verifyCredentials(second.db, email, "correct horse battery")).rejects.toMatchObject({ code: "RATE_LIMITED" });
   });
 
+  it("counts a password guess before checking it: 50 concurrent wrong passwords on two instances check at most 10", async () => {
+    const { email } = await signUp();
+    // Under the limit the right password still signs in (and clears the count).
+    await expect(verifyCredentials(first.db, email, "wrong password!!")).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(verifyCredentials(second.db, email, "correct horse battery")).resolves.toMatchObject({ email });
+    const answers = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) => verifyCredentials(i % 2 ? second.db : first.db, email, `wrong password ${i}`)),
+    );
+    const codes = answers.map((a) => (a.status === "rejected" ? (a.reason as { code?: string }).code : "signed in"));
+    expect(codes.filter((c) => c === "UNAUTHORIZED").length).toBeLessThanOrEqual(10);
+    expect(codes.filter((c) => c === "RATE_LIMITED").length).toBeGreaterThanOrEqual(40);
+    await expect(verifyCredentials(first.db, email, "correct horse battery")).rejects.toMatchObject({ code: "RATE_LIMITED" });
+  });
+
   it("throttles the current-password check of change password like sign-in", async () => {
     const { auth, email } = await signUp();
     const change = (currentPassword: string) =>

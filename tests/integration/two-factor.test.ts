@@ -8,10 +8,11 @@ import { GET as listTokens } from "@/app/api/user/tokens/route";
 import { TWO_FACTOR_REQUIRED, TWO_FACTOR_WRONG } from "@/lib/auth/sign-in";
 import { totpCode, totpStep } from "@/lib/auth/totp";
 import { keyRingFor } from "@/lib/chain/keys";
-import { recoveryCodes, type User, users, withdrawals } from "@/lib/db/schema";
+import { abuseCounters, recoveryCodes, type User, users, withdrawals } from "@/lib/db/schema";
 import { resetRateLimits } from "@/lib/http/rate-limit";
+import { changePassword } from "@/lib/users/change-password";
 import { recoveryCodeMatches } from "@/lib/users/recovery-codes";
-import { confirmEnrolment, disableTwoFactor, startEnrolment, twoFactorStatus } from "@/lib/users/two-factor";
+import { confirmEnrolment, disableTwoFactor, startEnrolment, twoFactorStatus, verifySecondFactor } from "@/lib/users/two-factor";
 import { sendWithdrawalFromDashboard } from "@/lib/withdrawals/send";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -121,6 +122,50 @@ describe("two-factor sign-in", () => {
     const blocked = await token(merchant, totpCode(secret, totpStep() + 1));
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.code).toBe("RATE_LIMITED");
+    await resetRateLimits();
+  });
+
+  it("counts a guess before checking it: 50 concurrent wrong codes from a stolen session verify at most 10, then even the right code waits out the window", async () => {
+    const { merchant, secret } = await enrolled();
+    const auth = bearer((await token(merchant, totpCode(secret, totpStep()))).body.data.token);
+    const withCode = (code: string, name = "guess") => call(createKey, { method: "POST", headers: auth, body: { name, code } });
+    // A right code each time: the test forgets the step last used (each code works once).
+    const rightCode = async () => {
+      await db().update(users).set({ totpLastStep: null }).where(eq(users.id, merchant.userId));
+      return totpCode(secret, totpStep());
+    };
+    // Under the limit a right code still works after wrong ones (and clears them).
+    expect((await withCode("000001")).status).toBe(400);
+    expect((await withCode(await rightCode(), "after one wrong")).status).toBe(201);
+
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => withCode(String(200000 + i))));
+    const checked = answers.filter((a) => a.status === 400);
+    const limited = answers.filter((a) => a.status === 429);
+    expect(checked.length).toBeLessThanOrEqual(10);
+    expect(checked.length + limited.length).toBe(50);
+    expect(limited.every((a) => a.body.error.code === "RATE_LIMITED" && Number(a.headers.get("retry-after")) > 0)).toBe(true);
+    const right = await withCode(await rightCode(), "right but late");
+    expect(right.status).toBe(429);
+    // The sign-in of the account waits too, right password and code included.
+    expect((await token(merchant, await rightCode())).status).toBe(429);
+    // Once the window has passed, the right code works again.
+    await db()
+      .update(abuseCounters)
+      .set({ windowEndsAt: new Date(Date.now() - 1000) })
+      .where(eq(abuseCounters.key, `sign-in-failures:${merchant.email.toLowerCase()}`));
+    expect((await withCode(await rightCode(), "after the window")).status).toBe(201);
+    const keys = await call(listKeys, { headers: auth });
+    expect(keys.body.data.map((k: { name: string }) => k.name).sort()).toEqual(["after one wrong", "after the window", "test"]);
+  });
+
+  it("a right current password on change password does not clear the two-factor guesses counted before it", async () => {
+    const { merchant } = await enrolled();
+    const guess = async (code: string) =>
+      verifySecondFactor(db(), await userOf(merchant.userId), code, { allowRecoveryCode: false }).catch((e) => e.code);
+    for (let i = 0; i < 9; i++) expect(await guess(String(300000 + i))).toBe("VALIDATION_ERROR");
+    await changePassword(db(), merchant.userId, { currentPassword: PASSWORD, newPassword: "another long password" });
+    // The password check was the 10th attempt; had it cleared the count, this guess would be checked.
+    expect(await guess("300009")).toBe("RATE_LIMITED");
     await resetRateLimits();
   });
 
