@@ -54,7 +54,8 @@ test("a merchant turns on two-factor sign-in, then signs in and creates a key wi
   // The current password too (a stolen session alone must not turn it on); a wrong one, or a wrong
   // code, is refused in place.
   const turnOn = page.getByRole("button", { name: "Turn on" });
-  const currentPassword = page.getByLabel("Current password");
+  // The change-password form on the same page has a "Current password" too.
+  const currentPassword = page.locator("form").filter({ has: turnOn }).getByLabel("Current password");
   await expect(currentPassword).toHaveAttribute("autocomplete", "current-password");
   await page.getByLabel("Code from the app").fill("000000");
   await expect(turnOn).toBeDisabled();
@@ -137,8 +138,9 @@ test("with two-factor on, a new payout address of a paid domain asks for a code,
   const secret = (await page.getByTestId("totp-secret").innerText()).replace(/\s/g, "");
   const step = totpStep();
   await page.getByLabel("Code from the app").fill(totpCode(secret, step - 1));
-  await page.getByLabel("Current password").fill(merchant.password);
-  await page.getByRole("button", { name: "Turn on" }).click();
+  const turnOn = page.getByRole("button", { name: "Turn on" });
+  await page.locator("form").filter({ has: turnOn }).getByLabel("Current password").fill(merchant.password);
+  await turnOn.click();
   await page.getByRole("button", { name: "I have stored them" }).click();
   // This browser stays signed in (its cookie was renewed); every other session ended.
   await expect(page.getByText("of 10 recovery codes left")).toBeVisible();
