@@ -61,18 +61,23 @@ const codeSchema = z.object({
   code: z.string({ error: "enter the code" }).trim().min(1, { error: "enter the code" }).max(32, { error: "code is too long" }),
 });
 
+// Turning it on ends every other session: the password too, so that a stolen session alone cannot.
+const confirmSchema = codeSchema.extend({
+  currentPassword: z.string({ error: "enter your current password" }).min(1, { error: "enter your current password" }),
+});
+
 /** Two-factor set-up, step 1: a fresh seed to scan (nothing changes for sign-in yet). */
 export async function startTwoFactorAction(): Promise<ActionResult<Enrolment>> {
   return runAction(z.object({}), {}, ({ db, user }) => startEnrolment(db, user));
 }
 
 /**
- * Step 2: a code of that seed turns it on; the answer holds the recovery codes, shown this once.
+ * Step 2: a code of that seed and the current password turn it on; the answer holds the recovery codes, shown this once.
  * Every other session ends (a stolen cookie must not outlive the new factor); this one is renewed.
  */
 export async function confirmTwoFactorAction(input: unknown): Promise<ActionResult<{ recoveryCodes: string[] }>> {
-  return runAction(codeSchema, input, async ({ db, user }, { code }) => {
-    const recoveryCodes = await confirmEnrolment(db, user, code);
+  return runAction(confirmSchema, input, async ({ db, user }, { code, currentPassword }) => {
+    const recoveryCodes = await confirmEnrolment(db, user, code, currentPassword);
     await renewDashboardSession(db, user.id);
     return { recoveryCodes };
   });

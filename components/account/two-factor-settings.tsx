@@ -27,7 +27,7 @@ export function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
   const router = useRouter();
   const [enrolling, setEnrolling] = useState<Enrolling | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
-  const [error, setError] = useState<string>();
+  const [errors, setErrors] = useState<{ code?: string; currentPassword?: string; form?: string }>({});
   const [pending, start] = useTransition();
   const { filled, formProps } = useRequiredFilled();
 
@@ -35,15 +35,21 @@ export function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
     start(async () => {
       const result = await startTwoFactorAction();
       if (!result.ok) return void toast.error(result.error);
-      setError(undefined);
+      setErrors({});
       setEnrolling({ secret: result.data.secret, qrCode: result.data.qrCode });
     });
   const confirm = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const code = String(new FormData(event.currentTarget).get("code") ?? "");
+    const form = new FormData(event.currentTarget);
+    const code = String(form.get("code") ?? "");
+    const currentPassword = String(form.get("currentPassword") ?? "");
     start(async () => {
-      const result = await confirmTwoFactorAction({ code });
-      if (!result.ok) return setError(result.fieldErrors?.code ?? result.error);
+      const result = await confirmTwoFactorAction({ code, currentPassword });
+      if (!result.ok) {
+        const { code: codeError, currentPassword: passwordError } = result.fieldErrors ?? {};
+        return setErrors(codeError || passwordError ? { code: codeError, currentPassword: passwordError } : { form: result.error });
+      }
+      setErrors({});
       setEnrolling(null);
       setCodes(result.data.recoveryCodes);
     });
@@ -60,7 +66,7 @@ export function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
       <div className="grid gap-5">
         <ol className="grid list-decimal gap-1 pl-5 text-sm text-muted-foreground">
           <li>Scan the QR code with an authenticator app (Google Authenticator, 1Password, Authy, …), or type the key.</li>
-          <li>Enter the 6-digit code the app shows.</li>
+          <li>Enter the 6-digit code the app shows, and your password.</li>
         </ol>
         <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
           {/* A data URL made on the server: next/image adds nothing for it. */}
@@ -83,7 +89,8 @@ export function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
           </div>
         </div>
         <form {...formProps} onSubmit={confirm} className="grid max-w-sm gap-3" noValidate>
-          <Field label="Code from the app" error={error}>
+          <FormError>{errors.form}</FormError>
+          <Field label="Code from the app" error={errors.code}>
             {(control) => (
               <Input
                 {...control}
@@ -95,6 +102,10 @@ export function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
                 required
               />
             )}
+          </Field>
+          {/* Turning it on signs out every other session: a stolen session alone must not do it. */}
+          <Field label="Current password" error={errors.currentPassword}>
+            {(control) => <Input {...control} name="currentPassword" type="password" autoComplete="current-password" required />}
           </Field>
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={pending || !filled}>

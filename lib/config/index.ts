@@ -56,7 +56,7 @@ export interface Config {
   sessionTtlSeconds: number;
   /** How long a refund's claim URL waits for the payer's address. */
   refundClaimTtlSeconds: number;
-  /** How long a new payout address waits before payments go to it (none while the domain has never been paid). */
+  /** How long a new payout address waits before payments go to it (none while the merchant has never been paid, on any domain). */
   payoutChangeDelaySeconds: number;
   scanIntervalMs: number;
   /** How often open checkout pages re-read their sessions without an announced change (NOTIFY brings a read forward). */

@@ -102,7 +102,7 @@ export async function getOwnDomain(db: Db, userId: number, domainId: number): Pr
 /**
  * Changes a domain's payout address and/or webhook URL. With two-factor on, a real change of either
  * needs a current code (a stolen session must not redirect money or events); a new payout address
- * waits PAYOUT_CHANGE_DELAY once the domain has been paid (payout-change.ts).
+ * waits PAYOUT_CHANGE_DELAY once the merchant has been paid (payout-change.ts).
  */
 export async function updateDomain(
   db: Db,
@@ -112,10 +112,15 @@ export async function updateDomain(
 ): Promise<DomainView> {
   const current = await getOwnDomain(db, user.id, domainId);
   const { code, payoutAddress, webhookUrl } = changes;
+  // Against the address in force and the change still waiting, at the same `now` as the request
+  // below: a change past its date but not yet folded must not let the old raw address back in
+  // without a code. Either one again changes nothing (requestPayoutChange), so needs no code.
+  const now = new Date();
+  const waiting = pendingPayoutChange(current, now);
   const payoutChanges =
     payoutAddress !== undefined &&
-    !sameAddress(payoutAddress, current.payoutAddress) &&
-    !(current.payoutChangeEffectiveAt && sameAddress(payoutAddress, current.pendingPayoutAddress));
+    !sameAddress(payoutAddress, payoutInForce(current, now)) &&
+    !(waiting && sameAddress(payoutAddress, waiting.payoutAddress));
   const webhookChanges = webhookUrl !== undefined && webhookUrl !== current.webhookUrl;
   if (payoutChanges || webhookChanges) await requireSecondFactor(db, user, code);
   await assertNotServiceAddress(db, payoutAddress, "payoutAddress");
@@ -131,7 +136,7 @@ export async function updateDomain(
     }
     // The endpoint first: a URL set in the same request receives the payout change's announcement.
     const endpoint = await syncEndpoint(tx, updated);
-    if (payoutAddress !== undefined) updated = await requestPayoutChange(tx, domainId, payoutAddress, user.id);
+    if (payoutAddress !== undefined) updated = await requestPayoutChange(tx, domainId, payoutAddress, user.id, now);
     return toDomainView(updated, endpoint);
   });
 }

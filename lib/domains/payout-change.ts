@@ -6,10 +6,11 @@
  * (`payoutAddressInForce`, used by the session insert) honours the pending change by time. The
  * schedule folds a due change into payout_address (`applyDuePayoutChanges`), but nothing depends on
  * it running on time: the time rule alone decides. The owner sees the change and may cancel it
- * until then. No delay while neither this domain nor a deleted one of the merchant ever received a
- * payment: there is nothing to redirect yet.
+ * until then. No delay while the merchant has never received a payment on any domain: there is
+ * nothing to redirect yet. Merchant-wide, not per domain: a stolen session could otherwise add a
+ * fresh domain, set its payout address at once and move the payment links onto it.
  */
-import { and, eq, inArray, isNotNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, isNotNull, lte, type SQL, sql } from "drizzle-orm";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { requireRow } from "../db/rows";
@@ -101,21 +102,16 @@ async function applyOne(tx: Db, domain: Domain, now: Date): Promise<Domain> {
 }
 
 /**
- * Has a transfer ever reached a session of this domain, or of a deleted domain of the merchant?
- * The deleted ones count because deleting the paid domain and adding one (the same origin, or
- * another that becomes the first domain, which sessions without domainId or Origin use) must not
- * skip the delay.
+ * Has a transfer ever reached a session of this merchant, on any domain (deleted ones included)?
+ * Per domain would not do: a fresh domain, whose address would change at once, can take over the
+ * merchant's payment links (and, once the paid one is deleted, the sessions without domainId).
  */
 async function everPaid(tx: Db, domain: Domain): Promise<boolean> {
-  const counted = tx
-    .select({ id: domains.id })
-    .from(domains)
-    .where(and(eq(domains.userId, domain.userId), or(eq(domains.id, domain.id), isNotNull(domains.deletedAt))));
   const [paid] = await tx
     .select({ id: deposits.id })
     .from(deposits)
     .innerJoin(paymentSessions, eq(paymentSessions.id, deposits.sessionId))
-    .where(inArray(paymentSessions.domainId, counted))
+    .where(eq(paymentSessions.userId, domain.userId))
     .limit(1);
   return paid !== undefined;
 }

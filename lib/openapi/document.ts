@@ -205,7 +205,7 @@ function build() {
           ...user,
           summary: "Set the payout address or webhook URL",
           description:
-            "With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). A new payoutAddress of a domain that has received a payment takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. A domain never paid changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.",
+            "With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.",
           requestParams: { path: z.object({ id: z.string() }) },
           requestBody: json(updateDomainSchema),
           responses: { "200": { description: "OK" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },

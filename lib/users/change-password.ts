@@ -28,13 +28,7 @@ export const changePasswordSchema = z
 export async function changePassword(db: Db, userId: number, input: z.output<typeof changePasswordSchema>): Promise<User> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) throw new AppError("UNAUTHORIZED", "the account no longer exists");
-  await countSignInAttempt(db, user.email);
-  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    throw new AppError("VALIDATION_ERROR", "the current password is wrong", [
-      { path: "currentPassword", message: "the current password is wrong" },
-    ]);
-  }
-  if (!user.totpEnabledAt) await clearSignInFailures(db, user.email);
+  await verifyCurrentPassword(db, user, input.currentPassword);
   // Every token issued before (bearer tokens, other browsers' sessions) stops working.
   const changed = await db
     .update(users)
@@ -42,6 +36,23 @@ export async function changePassword(db: Db, userId: number, input: z.output<typ
     .where(eq(users.id, userId))
     .returning();
   return requireRow(changed, `password change of user ${userId}`);
+}
+
+/**
+ * The account's password, asked again before a step a stolen session must not take alone
+ * (changing it, turning two-factor on). A wrong one counts as a failed sign-in of the account
+ * (the shared counter of sign-in-throttle.ts), VALIDATION_ERROR on the field `currentPassword`.
+ */
+export async function verifyCurrentPassword(db: Db, user: User, password: string): Promise<void> {
+  // Counted before it is checked, so concurrent guesses cannot all pass the read of the count.
+  await countSignInAttempt(db, user.email);
+  if (!(await verifyPassword(password, user.passwordHash))) {
+    throw new AppError("VALIDATION_ERROR", "the current password is wrong", [
+      { path: "currentPassword", message: "the current password is wrong" },
+    ]);
+  }
+  // With two-factor on, the password alone must not reset the budget for code guesses.
+  if (!user.totpEnabledAt) await clearSignInFailures(db, user.email);
 }
 
 /** Ends every dashboard session and bearer token of the user, this one included. */

@@ -1,7 +1,7 @@
 /**
  * Optional two-factor sign-in with an authenticator app (DESIGN.md §18). Enrolment shows a seed
- * (QR code and text) and turns on only once a code from it is entered; it hands out 10 recovery
- * codes, each usable once instead of the app. With it on, sign-in (dashboard and bearer token),
+ * (QR code and text) and turns on only once a code from it and the account's password are entered;
+ * it hands out 10 recovery codes, each usable once instead of the app. With it on, sign-in (dashboard and bearer token),
  * dashboard withdrawals, refunds, API-key creation and every change of where money or events go
  * (payout address, a link's domain, webhook URL and secret) ask for a current code. Turning it on
  * or off ends every other session. Wrong codes count as failed
@@ -17,6 +17,7 @@ import { matchTotp, newTotpSecret, otpauthUri, toBase32 } from "../auth/totp";
 import type { Db } from "../db";
 import { recoveryCodes, type User, users } from "../db/schema";
 import { AppError } from "../errors";
+import { verifyCurrentPassword } from "./change-password";
 import { spendRecoveryCode, storeRecoveryCodes } from "./recovery-codes";
 
 const SEED = "totp-seed";
@@ -58,9 +59,14 @@ export async function startEnrolment(db: Db, user: User): Promise<Enrolment> {
   return { secret, uri, qrCode: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
 }
 
-/** Turns it on with a code of the pending seed; answers the recovery codes, shown this once. */
-export async function confirmEnrolment(db: Db, user: User, code: string): Promise<string[]> {
+/**
+ * Turns it on with a code of the pending seed and the account's password; answers the recovery
+ * codes, shown this once. The password because turning it on ends every other session: a stolen
+ * session alone must not lock the owner out behind the thief's authenticator.
+ */
+export async function confirmEnrolment(db: Db, user: User, code: string, currentPassword: string): Promise<string[]> {
   if (user.totpEnabledAt) throw new AppError("VALIDATION_ERROR", "two-factor authentication is already on");
+  await verifyCurrentPassword(db, user, currentPassword);
   const secret = user.totpPendingSecret ? unseal(user.totpPendingSecret, SEED) : null;
   if (!secret) throw new AppError("VALIDATION_ERROR", "start the set-up again: no code is expected now");
   const step = matchTotp(secret, code, null);

@@ -51,13 +51,25 @@ test("a merchant turns on two-factor sign-in, then signs in and creates a key wi
   await expect(page.getByRole("img", { name: /QR code of your two-factor key/ })).toBeVisible();
   await shoot(page, testInfo, "2fa-enrol");
 
-  // A wrong code is refused in place.
+  // The current password too (a stolen session alone must not turn it on); a wrong one, or a wrong
+  // code, is refused in place.
+  const turnOn = page.getByRole("button", { name: "Turn on" });
+  // The change-password form on the same page has a "Current password" too.
+  const currentPassword = page.locator("form").filter({ has: turnOn }).getByLabel("Current password");
+  await expect(currentPassword).toHaveAttribute("autocomplete", "current-password");
   await page.getByLabel("Code from the app").fill("000000");
-  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(turnOn).toBeDisabled();
+  await currentPassword.fill("not my password");
+  await turnOn.click();
+  await expect(page.getByText("the current password is wrong")).toBeVisible();
+  await shoot(page, testInfo, "2fa-enrol-wrong-password");
+  await currentPassword.fill(PASSWORD);
+  await turnOn.click();
   await expect(page.getByText("the code does not match")).toBeVisible();
+  await expect(page.getByText("the current password is wrong")).toHaveCount(0);
   const step = totpStep();
   await page.getByLabel("Code from the app").fill(totpCode(secret, step - 1));
-  await page.getByRole("button", { name: "Turn on" }).click();
+  await turnOn.click();
   const codes = page.getByTestId("recovery-codes").getByRole("listitem");
   await expect(codes).toHaveCount(10);
   await shoot(page, testInfo, "2fa-recovery-codes");
@@ -111,7 +123,7 @@ test("with two-factor on, a new payout address of a paid domain asks for a code,
   request,
 }, testInfo) => {
   test.setTimeout(120_000);
-  // A paid domain: a payment completed to it (a domain never paid changes at once).
+  // A paid merchant: a payment completed to its domain (a merchant never paid changes at once).
   const merchant = await apiMerchant(request, ["https://paid-shop.example"]);
   const session = await merchant.createPayment("2");
   await payDirectly(session.depositAddress, "2");
@@ -126,7 +138,9 @@ test("with two-factor on, a new payout address of a paid domain asks for a code,
   const secret = (await page.getByTestId("totp-secret").innerText()).replace(/\s/g, "");
   const step = totpStep();
   await page.getByLabel("Code from the app").fill(totpCode(secret, step - 1));
-  await page.getByRole("button", { name: "Turn on" }).click();
+  const turnOn = page.getByRole("button", { name: "Turn on" });
+  await page.locator("form").filter({ has: turnOn }).getByLabel("Current password").fill(merchant.password);
+  await turnOn.click();
   await page.getByRole("button", { name: "I have stored them" }).click();
   // This browser stays signed in (its cookie was renewed); every other session ended.
   await expect(page.getByText("of 10 recovery codes left")).toBeVisible();

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { type Address, parseUnits } from "viem";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as payLink } from "@/app/api/links/[slug]/pay/route";
 import { DELETE as cancelChange } from "@/app/api/user/domains/[id]/payout-change/route";
 import { DELETE as deleteDomain, PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as rotateSecret } from "@/app/api/user/domains/[id]/webhook-secret/route";
@@ -23,7 +24,7 @@ import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
-import { bearer, call, SITE } from "../helpers/http";
+import { bearer, call, fromClient, SITE } from "../helpers/http";
 
 /**
  * Issue 32 #1 (DESIGN.md §21): a stolen session must not redirect later payments. With two-factor
@@ -58,7 +59,7 @@ interface Enrolled {
 async function enrolled(): Promise<Enrolled> {
   const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
   const { secret } = await startEnrolment(db(), await userOf(merchant.userId));
-  await confirmEnrolment(db(), await userOf(merchant.userId), totpCode(secret, totpStep()));
+  await confirmEnrolment(db(), await userOf(merchant.userId), totpCode(secret, totpStep()), PASSWORD);
   const code = async () => {
     await db().update(users).set({ totpLastStep: null }).where(eq(users.id, merchant.userId));
     return totpCode(secret, totpStep());
@@ -251,14 +252,70 @@ describe("a new payout address of a paid domain waits PAYOUT_CHANGE_DELAY", () =
     expect(changed.body.data).toMatchObject({ payoutAddress: null, pendingPayoutAddress: THIEF });
   });
 
-  it("changes a second shop's domain, added beside the paid one, at once (the paid one stays the first domain)", async () => {
+  it("makes a second shop's domain, added beside the paid one, wait too: the merchant was paid", async () => {
     const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc", domain: "https://first.example.com" });
     await patch(merchant, merchant.auth, { payoutAddress: OLD });
     await pay(merchant, "1");
     const beside = await call(addDomain, { method: "POST", headers: merchant.auth, body: { domain: "https://beside.example.com" } });
     const second = await patch({ ...merchant, domainId: beside.body.data.domainId }, merchant.auth, { payoutAddress: THIEF });
-    expect(second.body.data).toMatchObject({ payoutAddress: THIEF, pendingPayoutAddress: null });
+    expect(second.body.data).toMatchObject({ payoutAddress: null, pendingPayoutAddress: THIEF });
     expect(await pay(merchant, "1")).toBe(OLD); // a session without domainId or Origin: the first domain
+  });
+
+  it("keeps the delay when a stolen session adds a fresh domain, sets its payout address and moves the links onto it", async () => {
+    const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc", domain: "https://links.example.com" });
+    await patch(merchant, merchant.auth, { payoutAddress: OLD });
+    const link = await call(createLink, {
+      method: "POST",
+      headers: merchant.auth,
+      body: { title: "Beans", tokenId: merchant.tokenId, amount: "3" },
+    });
+    const linkId = String(link.body.data.linkId ?? link.body.data.id);
+    const linkSession = async (ip: string) => {
+      const opened = await call(payLink, { method: "POST", params: { slug: link.body.data.slug }, body: {}, headers: fromClient(ip) });
+      expect(opened.status).toBe(201);
+      return (await db().select().from(paymentSessions).where(eq(paymentSessions.id, opened.body.data.sessionId)))[0]!.forwardTo;
+    };
+    expect(await linkSession("198.51.100.31")).toBe(OLD);
+    await pay(merchant, "1");
+
+    // The thief (two-factor off: no code asked) adds a domain the merchant was never paid on.
+    const added = await call(addDomain, { method: "POST", headers: merchant.auth, body: { domain: "https://thief-shop.example.com" } });
+    const fresh = { ...merchant, domainId: added.body.data.domainId as number };
+    const changed = await patch(fresh, merchant.auth, { payoutAddress: THIEF });
+    expect(changed.body.data).toMatchObject({ payoutAddress: null, pendingPayoutAddress: THIEF });
+    const moved = await call(patchLink, {
+      method: "PATCH",
+      headers: merchant.auth,
+      params: { id: linkId },
+      body: { domainId: fresh.domainId },
+    });
+    expect(moved.status).toBe(200);
+    // The link's next session forwards to the fresh domain's own withdrawal wallet, not the thief.
+    const next = await linkSession("198.51.100.32");
+    expect(next.toLowerCase()).not.toBe(THIEF.toLowerCase());
+    expect(next.toLowerCase()).toBe(String(added.body.data.withdrawalAddress).toLowerCase());
+  });
+
+  it("asks a code to go back to the old raw address once a change is past its date but not folded yet", async () => {
+    const { merchant, token, code } = await enrolled();
+    await patch(merchant, token, { payoutAddress: OLD, webhookUrl: "https://shop.example.com/hooks", code: await code() });
+    await pay(merchant, "1");
+    const NEW = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
+    expect((await patch(merchant, token, { payoutAddress: NEW, code: await code() })).body.data.pendingPayoutAddress).toBe(NEW);
+    await db()
+      .update(domains)
+      .set({ payoutChangeEffectiveAt: new Date(Date.now() - 1000) })
+      .where(eq(domains.id, merchant.domainId));
+    const [before] = await db().select().from(domains).where(eq(domains.id, merchant.domainId));
+    expect(before).toMatchObject({ payoutAddress: OLD, pendingPayoutAddress: NEW }); // raw: OLD; in force: NEW
+    const refused = await patch(merchant, token, { payoutAddress: OLD });
+    expect(refused.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "code" }] });
+    expect((await db().select().from(domains).where(eq(domains.id, merchant.domainId)))[0]).toEqual(before);
+    // The address in force again needs no code and changes nothing.
+    const same = await patch(merchant, token, { payoutAddress: NEW });
+    expect(same.body.data).toMatchObject({ payoutAddress: NEW, pendingPayoutAddress: null });
+    expect((await payoutEvents(merchant.domainId)).map((e) => e.status)).toEqual(["applied", "pending", "applied"]);
   });
 
   it("changes at once with PAYOUT_CHANGE_DELAY=0, and parses seconds or a duration", async () => {
@@ -282,7 +339,7 @@ describe("turning two-factor on or off ends every other session", () => {
     const browser = await cookieOf(await userOf(merchant.userId));
     for (const headers of [merchant.auth, browser]) expect((await call(listTokens, { headers })).status).toBe(200);
     const { secret } = await startEnrolment(db(), await userOf(merchant.userId));
-    await confirmEnrolment(db(), await userOf(merchant.userId), totpCode(secret, totpStep()));
+    await confirmEnrolment(db(), await userOf(merchant.userId), totpCode(secret, totpStep()), PASSWORD);
     for (const headers of [merchant.auth, browser]) expect((await call(listTokens, { headers })).status).toBe(401);
 
     const afterOn = await cookieOf(await userOf(merchant.userId));

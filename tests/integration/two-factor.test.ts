@@ -43,7 +43,7 @@ async function enrolled(): Promise<{ merchant: Merchant; secret: string; codes: 
   const usd = await deployTestToken(chain().url, { symbol: "TFA" });
   const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
   const { secret } = await startEnrolment(db(), await userOf(merchant.userId));
-  const codes = await confirmEnrolment(db(), await userOf(merchant.userId), totpCode(secret, totpStep() - 1));
+  const codes = await confirmEnrolment(db(), await userOf(merchant.userId), totpCode(secret, totpStep() - 1), PASSWORD);
   return { merchant, secret, codes, usd };
 }
 
@@ -56,13 +56,13 @@ describe("two-factor sign-in", () => {
     expect(uri).toContain(`secret=${secret}`);
     expect(qrCode).toMatch(/^data:image\/png;base64,/);
     expect((await token(m)).status).toBe(200); // not on yet: the password alone still signs in
-    await expect(confirmEnrolment(db(), await userOf(m.userId), "000000")).rejects.toMatchObject({
+    await expect(confirmEnrolment(db(), await userOf(m.userId), "000000", PASSWORD)).rejects.toMatchObject({
       code: "VALIDATION_ERROR",
       details: [{ path: "code" }],
     });
     expect((await userOf(m.userId)).totpEnabledAt).toBeNull();
 
-    const codes = await confirmEnrolment(db(), await userOf(m.userId), totpCode(secret, totpStep()));
+    const codes = await confirmEnrolment(db(), await userOf(m.userId), totpCode(secret, totpStep()), PASSWORD);
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     const row = await userOf(m.userId);
@@ -114,6 +114,37 @@ describe("two-factor sign-in", () => {
     const both = await Promise.all([token(merchant, codes[5]!), token(merchant, codes[5]!)]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
     expect(await twoFactorStatus(db(), await userOf(merchant.userId))).toMatchObject({ recoveryCodesLeft: 9 });
+  });
+
+  it("turns on only with the current password: a stolen session alone cannot, and its guesses count as failed sign-ins", async () => {
+    config();
+    await resetRateLimits();
+    const usd = await deployTestToken(chain().url, { symbol: "TFP" });
+    const m = await setUpMerchant({ contractAddress: usd, network: "bsc" });
+    const { secret } = await startEnrolment(db(), await userOf(m.userId));
+    const before = await userOf(m.userId);
+    for (const password of ["", "wrong password guess"]) {
+      await expect(confirmEnrolment(db(), await userOf(m.userId), totpCode(secret, totpStep()), password)).rejects.toMatchObject({
+        code: "VALIDATION_ERROR",
+        details: [{ path: "currentPassword" }],
+      });
+    }
+    const after = await userOf(m.userId);
+    expect(after).toMatchObject({ totpEnabledAt: null, totpSecret: null, tokenVersion: before.tokenVersion });
+    expect(await db().select().from(recoveryCodes).where(eq(recoveryCodes.userId, m.userId))).toEqual([]);
+    expect((await call(listTokens, { headers: m.auth })).status).toBe(200); // the owner's session lives on
+    // The same counter as the sign-in form: 10 wrong passwords and even the right one waits.
+    for (let i = 2; i < 10; i++) {
+      await expect(confirmEnrolment(db(), await userOf(m.userId), totpCode(secret, totpStep()), `guess ${i}`)).rejects.toMatchObject({
+        code: "VALIDATION_ERROR",
+      });
+    }
+    await expect(confirmEnrolment(db(), await userOf(m.userId), totpCode(secret, totpStep()), PASSWORD)).rejects.toMatchObject({
+      code: "RATE_LIMITED",
+    });
+    expect((await token(m)).status).toBe(429);
+    expect((await userOf(m.userId)).totpEnabledAt).toBeNull();
+    await resetRateLimits();
   });
 
   it("counts wrong codes as failed sign-ins: 10 in a row and even the right code waits", async () => {

@@ -8,8 +8,8 @@ export const GET = withUser(async ({ db, user, params }) => ok(await getDomainVi
 
 /**
  * PATCH /api/user/domains/:id {payoutAddress?, webhookUrl?, code?} (null clears). With two-factor
- * on, a change needs `code`; a new payout address waits PAYOUT_CHANGE_DELAY once the domain has
- * been paid (shown as pendingPayoutAddress / payoutChangeEffectiveAt).
+ * on, a change needs `code`; a new payout address waits PAYOUT_CHANGE_DELAY once the merchant has
+ * been paid on any domain (shown as pendingPayoutAddress / payoutChangeEffectiveAt).
  */
 export const PATCH = withUser(async ({ req, db, user, params }) => {
   const domainId = parseIntegerId(params.id, "domainId");
