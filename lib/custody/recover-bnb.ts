@@ -15,7 +15,7 @@ import type { Db } from "../db";
 import type { WalletRole } from "../db/schema";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { recordTransaction } from "../ledger/record";
-import { settleLedgerInFlight, waitForNonce } from "./recover-in-flight";
+import { RECHECKING, settleLedgerInFlight, waitForNonce } from "./recover-in-flight";
 
 export interface BnbWallet {
   role: WalletRole;
@@ -98,13 +98,13 @@ export async function recoverBnb(
       });
       await broadcastRecorded(db, row);
       const settled = await waitForNonce(db, row);
-      if (settled?.kind === "recovery" && settled.status === "mined") {
+      if (settled !== "rechecking" && settled?.kind === "recovery" && settled.status === "mined") {
         moved++;
         options.print(`  moved ${formatEther(balance - fee)} BNB from ${wallet.role} ${wallet.address} in ${settled.txHash as Hex}`);
       } else {
         notMoved++;
         options.print(
-          `  NOT moved the BNB of ${wallet.address}: ${settled ? `its transfer ${settled.status}` : "not mined in time; run recover again"}`,
+          `  NOT moved the BNB of ${wallet.address}: ${settled === "rechecking" ? RECHECKING : settled ? `its transfer ${settled.status}` : "not mined in time; run recover again"}`,
         );
       }
     } catch (error) {

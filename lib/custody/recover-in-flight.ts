@@ -8,7 +8,7 @@ import type { Address } from "viem";
 import { publicClientFor } from "../chain/networks";
 import type { Db } from "../db";
 import { type ChainTransaction, chainTransactions } from "../db/schema";
-import { settleNonce } from "../ledger/settle";
+import { rereadsPending, settleNonce } from "../ledger/settle";
 
 /** How long recovery waits for a wallet's transaction in flight before it asks to be run again. */
 export const SETTLE_WAIT_MS = 60_000;
@@ -48,14 +48,29 @@ export async function settleInFlight(network: string, address: Address): Promise
   }
 }
 
-/** The transaction that used the row's nonce, once the ledger holds its receipt; null if not within the wait. */
-export async function waitForNonce(db: Db, row: ChainTransaction): Promise<ChainTransaction | null> {
+/**
+ * What became of the row's nonce:
+ *   a row       the transaction that used it, once the ledger holds its receipt (a stand-in marked
+ *               "replaced" when it went to a transaction the service did not sign and the re-reads are over)
+ *   rechecking  judged taken by another, but its receipts are still read again (a receipts node behind
+ *               may have hidden ours): recover reports it as still being checked, never as replaced
+ *   null        not decided within the wait
+ */
+export type NonceWait = ChainTransaction | "rechecking" | null;
+
+/** Waits for the row's nonce to settle; see NonceWait. */
+export async function waitForNonce(db: Db, row: ChainTransaction): Promise<NonceWait> {
   const deadline = Date.now() + SETTLE_WAIT_MS;
   for (;;) {
     const outcome = await settleNonce(db, row);
     if (outcome.state === "settled") return outcome.winner;
-    if (outcome.state === "taken-by-other" || Date.now() > deadline)
-      return outcome.state === "taken-by-other" ? { ...row, status: "replaced" } : null;
+    if (rereadsPending(outcome)) return "rechecking";
+    if (outcome.state === "taken-by-other") return { ...row, status: "replaced" };
+    if (Date.now() > deadline) return null;
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/** The line recover prints for a nonce still being re-read. */
+export const RECHECKING =
+  "its nonce looks taken by a transaction the service did not sign, but its receipt is still being checked (for up to a day); run recover again later";

@@ -16,7 +16,7 @@ import type { Db } from "../db";
 import { transferData } from "../forwarding/classic/forward-gas";
 import { broadcastRecorded } from "../ledger/broadcast";
 import { recordTransaction } from "../ledger/record";
-import { SETTLE_WAIT_MS, settleInFlight, settleLedgerInFlight, waitForNonce } from "./recover-in-flight";
+import { RECHECKING, SETTLE_WAIT_MS, settleInFlight, settleLedgerInFlight, waitForNonce } from "./recover-in-flight";
 import type { StrandedBalance } from "./recover-scan";
 
 export type SweepOutcome = (StrandedBalance & { txHash: Hex }) | (StrandedBalance & { reason: string });
@@ -102,6 +102,7 @@ export async function sweepWallet(db: Db, network: string, balances: StrandedBal
         ...balance,
         reason: `sent as ${hash}, not mined within ${SETTLE_WAIT_MS / 1000} s; run recover again to wait for it`,
       });
+    else if (settled === "rechecking") outcomes.push({ ...balance, reason: `sent as ${hash}; ${RECHECKING}` });
     else if (settled.kind !== "recovery" || settled.status !== "mined")
       outcomes.push({
         ...balance,

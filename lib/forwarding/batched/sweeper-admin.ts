@@ -14,10 +14,11 @@ import { chainOf, listNetworks, publicClientFor, requireNetworkConfig } from "..
 import { allocateNonce } from "../../chain/nonces";
 import { getConfig } from "../../config";
 import type { Db } from "../../db";
+import type { ChainTransaction } from "../../db/schema";
 import { AppError } from "../../errors";
 import { broadcastRecorded } from "../../ledger/broadcast";
 import { recordTransaction } from "../../ledger/record";
-import { settleNonce } from "../../ledger/settle";
+import { rereadsPending, settleNonce } from "../../ledger/settle";
 import { classicAfterRefusals } from "./batch-state";
 import { batchSweeperAbi, forgetBatchSupport, readSweeperControl, retryBatches, serviceSweepContracts } from "./batch-support";
 import { readNetworkBatching } from "./network-batching";
@@ -203,6 +204,16 @@ async function sendOwnerCall(db: Db, network: string, to: Address, data: Hex): P
     return recordTransaction(tx, { network, walletRole: "sweeper_owner", walletIndex: 0, wallet: owner, kind: "sweeper_admin", raw });
   });
   await broadcastRecorded(db, row);
+  return waitForOwnerCall(db, row);
+}
+
+/**
+ * Waits until the owner's transaction is mined. A nonce judged taken by a transaction the service
+ * did not sign is not final while its receipts are still read again (a receipts node behind may
+ * have hidden ours): the command says so and stops, rather than invite the operator to sign again.
+ */
+export async function waitForOwnerCall(db: Db, row: ChainTransaction): Promise<Hex> {
+  const network = row.network;
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const outcome = await settleNonce(db, row);
@@ -213,6 +224,11 @@ async function sendOwnerCall(db: Db, network: string, to: Address, data: Hex): P
         `the owner's transaction ${row.txHash} did not go through (${outcome.winner.status}); nothing changed on ${network}`,
       );
     }
+    if (rereadsPending(outcome))
+      throw new AppError(
+        "BLOCKCHAIN_ERROR",
+        `the owner's transaction ${row.txHash} looks replaced by one the service did not sign, but its receipt is still being checked (for up to a day); do not send it again yet: try sweeper status later`,
+      );
     if (outcome.state !== "open")
       throw new AppError(
         "BLOCKCHAIN_ERROR",
