@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { type Address, createWalletClient, type Hex, http } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ChainTransaction, chainTransactions, sweepBatches } from "@/lib/db/schema";
