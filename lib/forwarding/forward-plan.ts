@@ -5,8 +5,9 @@
  * the token reaches the token's `minForwardAmount`, or when they are among the transfers that
  * completed their session; below that they wait (an outsider's dust — also dust sent to a
  * completed session's public address — costs the gas tank nothing). A completion sweep below the
- * minimum waits too while its merchant is over the daily gas budget (dust-gate.ts): its deposits
- * keep their flag with `plan_after` at the budget's reset.
+ * minimum waits too once its merchant's daily gas budget cannot pay it (dust-gate.ts; each such
+ * sweep planned in a round takes its estimated cost from the budget left): its deposits keep their
+ * flag with `plan_after` at the budget's reset.
  *
  * Recording a deposit only flags it (`needs_planning`), so detection never waits for planning;
  * planFlaggedDeposits runs right after each scan and on every work tick, and a finished forward
@@ -17,7 +18,7 @@
 import { and, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { type Deposit, deposits, forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, tokenCatalogue } from "../db/schema";
-import { dustSweepsWaitUntil } from "./dust-gate";
+import { type DustSweepBudget, dustSweepBudgets, takeDustSweep } from "./dust-gate";
 
 export interface QueuedForward {
   forwardId: number;
@@ -72,7 +73,7 @@ export async function planForwards(tx: Db, network: string, addresses: string[],
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
   const facts = await groupFacts(tx, network, [...new Set(unplanned.map((r) => r.deposit.toAddress))], unplanned);
-  let waitUntil: Map<number, Date> | undefined; // asked once, only if a below-minimum sweep comes up
+  let budgets: Map<number, DustSweepBudget> | undefined; // asked once, only if a below-minimum sweep comes up
 
   const queued: QueuedForward[] = [];
   for (const [key, rows] of groups) {
@@ -103,8 +104,8 @@ export async function planForwards(tx: Db, network: string, addresses: string[],
     if (unswept < min) {
       if (!paidTheCompletion(rows, facts.completing)) continue;
       // A sweep the payer triggered below the minimum: paid by the tank only within the merchant's gas budget.
-      waitUntil ??= await dustSweepsWaitUntil(tx, [...new Set(unplanned.map((r) => r.userId))], now);
-      const until = waitUntil.get(first.userId);
+      budgets ??= await dustSweepBudgets(tx, network, [...new Set(unplanned.map((r) => r.userId))], now);
+      const until = takeDustSweep(budgets, first.userId);
       if (until) {
         await tx.update(deposits).set({ needsPlanning: true, planAfter: until }).where(inArray(deposits.id, ids));
         continue;

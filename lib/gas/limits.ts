@@ -82,21 +82,6 @@ export async function assertMayWithdraw(
   }
 }
 
-/**
- * The dust-sweep gate (lib/forwarding/dust-gate.ts): a merchant whose gas spent today reached its
- * package's daily budget has its below-minimum completion sweeps wait until the next UTC day.
- */
-export async function overGasBudgetUntil(db: Db, userIds: number[], now = new Date()): Promise<Map<number, Date>> {
-  const today = utcDayStart(now);
-  const tomorrow = new Date(today.getTime() + 86_400_000);
-  const over = new Map<number, Date>();
-  for (const userId of userIds) {
-    const { dailyGasBudget } = await packageLimits(db, userId);
-    if (dailyGasBudget !== null && (await gasSpentSince(db, userId, today)) >= dailyGasBudget) over.set(userId, tomorrow);
-  }
-  return over;
-}
-
 /** Serialises one merchant's withdrawal records, so the checks above hold under concurrent requests. */
 export async function lockMerchant(tx: Db, userId: number): Promise<void> {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");

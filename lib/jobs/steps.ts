@@ -15,7 +15,7 @@ import { setDustSweepGate } from "../forwarding/dust-gate";
 import { planFlaggedDeposits, type QueuedForward } from "../forwarding/forward-plan";
 import { askAgainAt } from "../forwarding/forward-schedule";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../forwarding/forwarder";
-import { overGasBudgetUntil } from "../gas/limits";
+import { dustSweepBudgets } from "../gas/dust-budget";
 import { tendLedger } from "../ledger/watchdog";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
@@ -29,7 +29,7 @@ import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
 import { SCHEDULE } from "./schedule";
 
 // The engine asks the package rules through its port whether a payer-triggered dust sweep may be paid now.
-setDustSweepGate(overGasBudgetUntil);
+setDustSweepGate(dustSweepBudgets);
 
 export interface ScanStepResult {
   network: string;

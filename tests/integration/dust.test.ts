@@ -4,7 +4,7 @@
  * and a payer's chosen amount; a completion sweep below the minimum forward — which a payer can
  * trigger — waits while the merchant is over its daily gas budget, and is swept once it allows.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { type Address, parseUnits } from "viem";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as pay } from "@/app/api/links/[slug]/pay/route";
@@ -16,6 +16,7 @@ import { POST as create } from "@/app/api/v1/payment/create/route";
 import { tokensCommand } from "@/lib/admin/tokens";
 import { createDashboardPayment } from "@/lib/dashboard/create-payment";
 import { deposits, forwards, paymentLinks, paymentSessions, plans } from "@/lib/db/schema";
+import { dustSweepCost } from "@/lib/gas/dust-budget";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -141,5 +142,50 @@ describe("sweeps a payer can trigger below the minimum forward", () => {
       .where(and(eq(deposits.sessionId, session.sessionId)));
     await runEngine(db(), chain().url);
     expect((await swept()).map((f) => [f.status, f.amount])).toEqual([["completed", parseUnits("1", 18)]]);
+  });
+
+  it("take each sweep's cost from the budget within one planning round: budget for 2, 5 waiting → 2 swept, 3 held", async () => {
+    await allow("--min-forward", "5", "--min-payment", "1");
+    const tight = await setUpMerchant({ contractAddress: token, network: "bsc", domain: "https://tight.example.com" });
+    await db()
+      .insert(plans)
+      .values({ id: "two-sweeps", name: "Two sweeps", monthlySessionQuota: 100, dailyGasBudget: 0n, selfServe: true });
+    await call(choosePackage, { method: "POST", headers: tight.auth, body: { plan: "two-sweeps" } });
+    const sessions = [];
+    for (let i = 0; i < 5; i++) sessions.push((await createReq("1", tight)).body.data);
+    for (const s of sessions)
+      await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, s.depositAddress, parseUnits("1", 18)) });
+    // Every payment confirmed before the engine runs: all five sweeps come up in one planning round.
+    await chain().client.mine({ blocks: 1 });
+    // Budget for two and a half sweeps at the price the planner reads (anvil's falls block by block).
+    // Nothing spent today yet: "spent ≥ budget" alone would let the whole round through.
+    const cost = await dustSweepCost("bsc");
+    await db()
+      .update(plans)
+      .set({ dailyGasBudget: 2n * cost + cost / 2n })
+      .where(eq(plans.id, "two-sweeps"));
+    await runEngine(db(), chain().url);
+
+    const ids = sessions.map((s) => s.sessionId as string);
+    const swept = () => db().select().from(forwards).where(inArray(forwards.sessionId, ids));
+    expect((await swept()).map((f) => f.status)).toEqual(["completed", "completed"]);
+    const held = await db()
+      .select()
+      .from(deposits)
+      .where(and(inArray(deposits.sessionId, ids), isNull(deposits.forwardId)));
+    expect(held).toHaveLength(3);
+    for (const d of held) {
+      expect(d.needsPlanning).toBe(true);
+      expect(d.planAfter!.getTime()).toBeGreaterThan(Date.now());
+    }
+
+    // The next day, with budget again: the held sweeps go out.
+    await db().update(plans).set({ dailyGasBudget: null }).where(eq(plans.id, "two-sweeps"));
+    await db()
+      .update(deposits)
+      .set({ planAfter: new Date(Date.now() - 1000) })
+      .where(inArray(deposits.sessionId, ids));
+    await runEngine(db(), chain().url);
+    expect((await swept()).map((f) => [f.status, f.amount])).toEqual(Array(5).fill(["completed", parseUnits("1", 18)]));
   });
 });
