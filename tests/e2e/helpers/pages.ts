@@ -61,6 +61,10 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 
 /** axe-core on the page as it is: no serious or critical violation. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
+  // Every page renders per request (the CSP nonce), and Next.js streams a dynamic page's metadata
+  // after its body: the <title> can land a moment after the content a test waited for. It must
+  // land (this times out otherwise); axe then judges the page as a reader gets it.
+  await page.waitForFunction(() => document.title.trim().length > 0, undefined, { timeout: 10_000 });
   const serious = (await axeViolations(page))
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map(
