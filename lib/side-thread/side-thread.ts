@@ -15,8 +15,9 @@ import { log } from "../log";
 import type { SideThreadTasks } from "./worker/tasks.ts";
 
 /**
- * The thread's entry, from the working directory (the app's root, as for `next start`): a path in
- * a bundle's chunk would not lead back to the sources, which Node loads as they are (worker/entry.ts).
+ * The thread's entry, from the app's root. `next build` and `next dev` (Turbopack) see this
+ * `new Worker` and start a bundle of it instead; vitest and tsx start the sources, which Node
+ * loads as they are (worker/entry.ts says how).
  */
 export const WORKER_ENTRY = "lib/side-thread/worker/entry.ts";
 

@@ -1,8 +1,8 @@
 /**
- * The side thread's entry (side-thread.ts starts it). Node loads this folder from the sources,
- * stripping the types (Node ≥ 22.18), so it runs the same under `next dev`, `next start`, vitest
- * and tsx with nothing built for it. Hence, in this folder: relative imports name their `.ts`
- * file, only syntax that type stripping erases is used, and nothing outside it is imported.
+ * The side thread's entry (side-thread.ts starts it). Next.js bundles this folder for the worker;
+ * vitest and tsx have Node load it from the sources, stripping the types (Node ≥ 22.18), with
+ * nothing built for it. Hence, in this folder: relative imports name their `.ts` file, only
+ * syntax that type stripping erases is used, and nothing outside it is imported.
  * Packages resolve from here, i.e. from the app's node_modules; if one cannot be loaded, the
  * thread says so and stops, and the app does the work on its main thread instead.
  */
