@@ -9,14 +9,17 @@
  * the work on its main thread.
  */
 
+import { resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { log } from "../log";
-import { WORKER_SOURCE } from "./worker-source";
+import type { SideThreadTasks } from "./worker/tasks.ts";
 
-export interface SideThreadTasks {
-  depositAddresses: { payload: { publicKey: Uint8Array; chainCode: Uint8Array; indices: number[] }; result: (string | null)[] };
-  qrCode: { payload: { text: string; maskPattern: number }; result: string };
-}
+/**
+ * The thread's entry, from the app's root. `next build` and `next dev` (Turbopack) see this
+ * `new Worker` and start a bundle of it instead; vitest and tsx start the sources, which Node
+ * loads as they are (worker/entry.ts says how).
+ */
+export const WORKER_ENTRY = "lib/side-thread/worker/entry.ts";
 
 type Pending = { resolve: (result: unknown) => void; reject: (error: Error) => void };
 
@@ -54,8 +57,13 @@ export class SideThread {
 
   private start(): Worker | null {
     if (this.worker || this.failed) return this.worker;
+    if (!process.features.typescript) {
+      log.warn("this Node cannot load TypeScript (Node 22.18 and later can); deposit addresses and QR codes are made on the main thread");
+      this.failed = true;
+      return null;
+    }
     try {
-      const worker = new Worker(WORKER_SOURCE, { eval: true });
+      const worker = new Worker(resolve(process.cwd(), WORKER_ENTRY));
       worker.unref(); // never keeps the process alive
       worker.on("message", (message: { ready?: boolean; error?: string; id?: number; result?: unknown }) => {
         if (message.ready === false) {
