@@ -8,6 +8,10 @@ const nextConfig = {
   async rewrites() {
     return [{ source: "/favicon.ico", destination: "/icon.svg" }];
   },
+  // The plan page was /dashboard/package until the code settled on one word: old bookmarks still land.
+  async redirects() {
+    return [{ source: "/dashboard/package", destination: "/dashboard/plan", permanent: true }];
+  },
   // Pages get their full set (CSP, frame-ancestors, HSTS) from proxy.ts; API answers and static files these.
   async headers() {
     return [

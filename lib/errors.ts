@@ -8,7 +8,7 @@ export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   /** Missing, unknown or revoked API key or bearer token; wrong credentials. */
   UNAUTHORIZED: 401,
-  /** No active package, or its monthly session quota is used up. */
+  /** No active plan, or its monthly session quota is used up. */
   NO_PACKAGE: 402,
   /** domainId not the user's, Origin not whitelisted, or the user has no domain. */
   DOMAIN_NOT_WHITELISTED: 403,

@@ -4,7 +4,7 @@ import { Loader2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { choosePlanAction } from "@/app/dashboard/_actions/package";
+import { choosePlanAction } from "@/app/dashboard/_actions/plan";
 import { Button } from "@/components/ui/button";
 
 export function ChoosePlanButton({ plan, name }: { plan: string; name: string }) {

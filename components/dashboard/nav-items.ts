@@ -37,7 +37,7 @@ export const NAV_GROUPS: { label: string | null; items: NavItem[] }[] = [
       { href: "/dashboard/gas", label: "Gas usage", icon: Fuel },
       { href: "/dashboard/tokens", label: "Tokens", icon: Coins },
       { href: "/dashboard/domains", label: "Domains", icon: Globe },
-      { href: "/dashboard/package", label: "Package", icon: Package },
+      { href: "/dashboard/plan", label: "Plan", icon: Package },
       { href: "/dashboard/settings", label: "Settings", icon: Settings },
     ],
   },

@@ -1,14 +1,14 @@
 import { formatDate } from "@/components/dashboard/format";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import type { DeliveriesSelection } from "@/components/webhooks/deliveries-query";
+import { WebhookSection } from "@/components/webhooks/webhook-section";
 import type { WebhookSummary } from "@/lib/dashboard/webhooks";
 import type { DomainView } from "@/lib/domains/manage-domains";
 import type { Page } from "@/lib/pagination";
 import type { DeliveryView } from "@/lib/webhooks/deliveries";
-import type { DeliveriesSelection } from "./deliveries-query";
 import { DomainSettings } from "./domain-settings";
 import { PendingPayoutChange } from "./pending-payout-change";
-import { WebhookSection } from "./webhook-section";
 import { type WalletBalance, WithdrawalWallet } from "./withdrawal-wallet";
 
 /** One whitelisted origin: its settings and wallet side by side, its webhooks below. */

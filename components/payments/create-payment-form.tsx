@@ -15,9 +15,9 @@ interface Option {
   label: string;
 }
 
-/** The page that fixes a refusal the form cannot: the package, or a domain. */
+/** The page that fixes a refusal the form cannot: the plan, or a domain. */
 const FIXES: Record<string, { href: string; label: string }> = {
-  NO_PACKAGE: { href: "/dashboard/package", label: "Go to Package" },
+  NO_PACKAGE: { href: "/dashboard/plan", label: "Go to Plan" },
   DOMAIN_NOT_WHITELISTED: { href: "/dashboard/domains", label: "Go to Domains" },
 };
 

@@ -1,11 +1,11 @@
 import { Inbox } from "lucide-react";
 import Link from "next/link";
 import { formatDateTime } from "@/components/dashboard/format";
-import { DeliveryResponse } from "@/components/domains/delivery-response";
-import { DeliveryStatusBadge } from "@/components/domains/delivery-status-badge";
-import { EventType } from "@/components/domains/event-type";
-import { RedeliverButton } from "@/components/domains/redeliver-button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DeliveryResponse } from "@/components/webhooks/delivery-response";
+import { DeliveryStatusBadge } from "@/components/webhooks/delivery-status-badge";
+import { EventType } from "@/components/webhooks/event-type";
+import { RedeliverButton } from "@/components/webhooks/redeliver-button";
 import type { PaymentDelivery } from "@/lib/dashboard/payment-webhooks";
 
 /** The webhook events about one payment: what, where to, how it went, and a redeliver button. */

@@ -5,9 +5,9 @@ import { AppError } from "../errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
 import { flag } from "./tokens";
 
-export const PLANS_USAGE = `  plans list                                               packages with their quotas and daily limits
+export const PLANS_USAGE = `  plans list                                               plans with their quotas and daily limits
   plans set <plan> [--gas-budget <BNB>] [--daily-withdrawals <n>] [--max-domains <n>]
-                                                           change a package's limits ("unlimited" lifts one); they apply at once`;
+                                                           change a plan's limits ("unlimited" lifts one); they apply at once`;
 
 /** npm run admin -- plans …: returns the lines to print. */
 export async function plansCommand(db: Db, args: string[]): Promise<string[]> {

@@ -1,6 +1,6 @@
 /**
  * A one-off payment made by the merchant on the dashboard (no API key): the same rules as
- * POST /api/v1/payment/create — the same schema, the same domain, package and quota checks in
+ * POST /api/v1/payment/create — the same schema, the same domain, plan and quota checks in
  * the same single statement — with its refusals in the merchant's words, each tied to the field
  * or the page that fixes it. A refusal writes nothing (no session, no quota used).
  */
@@ -86,8 +86,8 @@ function inMerchantWords(
       return new AppError(
         "NO_PACKAGE",
         error.message.includes("used up")
-          ? "This month's payments on your package are used up. Upgrade your package to create more."
-          : "Choose a package before creating payments.",
+          ? "This month's payments on your plan are used up. Upgrade your plan to create more."
+          : "Choose a plan before creating payments.",
       );
     case "DOMAIN_NOT_WHITELISTED":
       return input.domainId !== undefined && !error.message.startsWith("whitelist a domain")

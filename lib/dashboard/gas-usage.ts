@@ -1,6 +1,6 @@
 /**
  * The merchant's gas page and GET /api/user/gas: what the gas tank spent for it per UTC day and
- * kind (BNB, decimal strings), and today's standing against its package's limits.
+ * kind (BNB, decimal strings), and today's standing against its plan's limits.
  */
 
 import type { Db } from "../db";
@@ -23,7 +23,7 @@ export interface GasUsage {
   today: {
     plan: string;
     spent: string;
-    /** Null: the package sets no budget. */
+    /** Null: the plan sets no budget. */
     budget: string | null;
     remaining: string | null;
     /** Share of the budget spent (0–100, whole percent); 0 without a budget. */

@@ -4,7 +4,7 @@ import { listNetworks } from "../chain/networks";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { apiKeys, domains, forwards, paymentSessions, type SessionStatus, tokens } from "../db/schema";
-import { activeSubscription } from "../packages/current-package";
+import { activeSubscription } from "../packages/current-plan";
 import { formatAmount } from "../payments/amount";
 import { listUserPayments } from "./user-payments";
 import { bnbBalanceOf, tokenBalanceOf } from "./wallet-balances";
@@ -62,7 +62,7 @@ export async function paymentsByStatus(db: Db, userId: number): Promise<Record<S
   return counts;
 }
 
-/** The first-run checklist: package → token → domain → API key → first payment. */
+/** The first-run checklist: plan → token → domain → API key → first payment. */
 export async function onboarding(db: Db, userId: number) {
   const [plan, [token], [domain], [key], [payment]] = await Promise.all([
     activeSubscription(db, userId),
@@ -80,7 +80,7 @@ export async function onboarding(db: Db, userId: number) {
     db.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.userId, userId)).limit(1),
   ]);
   const steps = [
-    { id: "package", label: "Choose a package", href: "/dashboard/package", done: plan !== null },
+    { id: "plan", label: "Choose a plan", href: "/dashboard/plan", done: plan !== null },
     { id: "token", label: "Register a token", href: "/dashboard/tokens", done: token !== undefined },
     { id: "domain", label: "Whitelist your shop's domain", href: "/dashboard/domains", done: domain !== undefined },
     { id: "api-key", label: "Create an API key", href: "/dashboard/api-keys", done: key !== undefined },

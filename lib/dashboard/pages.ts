@@ -11,7 +11,7 @@ import { getDb } from "../db";
 import type { User } from "../db/schema";
 import { listDomains } from "../domains/manage-domains";
 import { AppError } from "../errors";
-import { getPackage, listPlans } from "../packages/current-package";
+import { getPlan, listPlans } from "../packages/current-plan";
 import { getPaymentLink, listPaymentLinks } from "../payment-links/manage-links";
 import { paymentRefunds } from "../refunds/dashboard-refunds";
 import { acceptedTokensFor } from "../tokens/catalogue-for-merchants";
@@ -130,18 +130,18 @@ export async function loadPaymentPage(userId: number, sessionId: string) {
 
 /**
  * `/dashboard/links`: the user's payment links with their figures, the tokens and domains the
- * forms offer, and what blocks creating one (no package, token or domain) so the page can link to the fix.
+ * forms offer, and what blocks creating one (no plan, token or domain) so the page can link to the fix.
  */
 export async function loadLinksPage(userId: number) {
   const db = await getDb();
   const [links, current, tokens, domains] = await Promise.all([
     listPaymentLinks(db, userId),
-    getPackage(db, userId),
+    getPlan(db, userId),
     listTokens(db, userId),
     listDomains(db, userId),
   ]);
   const blockers = [
-    ...(current.plan ? [] : (["package"] as const)),
+    ...(current.plan ? [] : (["plan"] as const)),
     ...(tokens.length ? [] : (["token"] as const)),
     ...(domains.length ? [] : (["domain"] as const)),
   ];
@@ -150,13 +150,13 @@ export async function loadLinksPage(userId: number) {
 
 /**
  * `/dashboard/payments/new`: the tokens and domains the form offers, and what blocks creating a
- * payment (no package, no token, no domain) so the page can link to the fix instead.
+ * payment (no plan, no token, no domain) so the page can link to the fix instead.
  */
 export async function loadCreatePaymentPage(userId: number) {
   const db = await getDb();
-  const [current, tokens, domains] = await Promise.all([getPackage(db, userId), listTokens(db, userId), listDomains(db, userId)]);
+  const [current, tokens, domains] = await Promise.all([getPlan(db, userId), listTokens(db, userId), listDomains(db, userId)]);
   const blockers = [
-    ...(current.plan ? [] : (["package"] as const)),
+    ...(current.plan ? [] : (["plan"] as const)),
     ...(current.plan && current.usage.remaining === 0 ? (["quota"] as const) : []),
     ...(tokens.length ? [] : (["token"] as const)),
     ...(domains.length ? [] : (["domain"] as const)),
@@ -203,10 +203,10 @@ export async function loadGasPage(userId: number) {
   return getGasUsage(await getDb(), userId);
 }
 
-/** `/dashboard/package`: the current plan with its usage, and the plans to choose from. */
-export async function loadPackagePage(userId: number) {
+/** `/dashboard/plan`: the current plan with its usage, and the plans to choose from. */
+export async function loadPlanPage(userId: number) {
   const db = await getDb();
-  const [current, plans] = await Promise.all([getPackage(db, userId), listPlans(db)]);
+  const [current, plans] = await Promise.all([getPlan(db, userId), listPlans(db)]);
   return { current, plans };
 }
 

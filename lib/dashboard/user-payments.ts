@@ -9,7 +9,7 @@ import type { Db } from "../db";
 import { type PaymentSession, paymentSessions, refunds, SESSION_STATUSES, tokens } from "../db/schema";
 import { offsetOf, type Page, pageOf } from "../pagination";
 import { formatAmount } from "../payments/amount";
-import { expireSessionsWhere } from "../payments/expire-due";
+import { expireSessionsWhere } from "../payments/session-records";
 import { isUuid } from "../validation";
 
 const optionalInt = z.preprocess(

@@ -11,7 +11,7 @@ import { normalizeOrigin } from "./normalize-origin";
 
 /**
  * Whitelists an origin for the user; its id fixes its withdrawal wallet (DESIGN.md §7). At most
- * the package's `maxDomains` (each domain is a wallet the gas tank may top up).
+ * the plan's `maxDomains` (each domain is a wallet the gas tank may top up).
  */
 export async function addDomain(db: Db, userId: number, domain: string): Promise<Domain> {
   const origin = normalizeOrigin(domain);
@@ -21,7 +21,7 @@ export async function addDomain(db: Db, userId: number, domain: string): Promise
   const keys = keyRingFor(getConfig().masterMnemonic);
   try {
     return await db.transaction(async (tx) => {
-      // Under the merchant's lock: concurrent requests cannot pass the package's limit together.
+      // Under the merchant's lock: concurrent requests cannot pass the plan's limit together.
       await lockMerchant(tx, userId);
       await assertMayAddDomain(tx, userId);
       const inserted = requireRow(await tx.insert(domains).values({ userId, origin }).returning(), "insert into domains");

@@ -8,7 +8,7 @@
  * the budget resets (or as soon as the address's unswept amount reaches the minimum, which is
  * swept as any payment is).
  *
- * The budget is a package rule (lib/gas), which the chain engine may not import: this is the port,
+ * The budget is a plan rule (lib/gas), which the chain engine may not import: this is the port,
  * registered by lib/jobs (the drivers that run the engine). Without one, nothing waits.
  */
 

@@ -11,7 +11,7 @@ import { PLAIN_TRANSFER_GAS } from "../chain/transactions";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { forwards, paymentSessions } from "../db/schema";
-import { packageLimits } from "./limits";
+import { planLimits } from "./limits";
 import { gasSpentSince, utcDayStart } from "./spend";
 
 /** The top-up's gas limit when the deposit address is delegated (EIP-7702): the larger of the two. */
@@ -42,7 +42,7 @@ export async function dustSweepBudgets(
   const budgets = new Map<number, { remaining: bigint; sweepCost: bigint; resetAt: Date }>();
   let sweepCost: bigint | undefined;
   for (const userId of userIds) {
-    const { dailyGasBudget } = await packageLimits(db, userId);
+    const { dailyGasBudget } = await planLimits(db, userId);
     if (dailyGasBudget === null) continue;
     sweepCost ??= await dustSweepCost(network);
     // Sweeps planned in earlier rounds and not paid yet are not in the ledger: they count as if paid.

@@ -1,6 +1,6 @@
 /**
- * What a merchant's package lets it cost the operator (DESIGN.md §18). A merchant without an
- * active package is held to the free self-serve plan's limits: signing up costs nothing to
+ * What a merchant's plan lets it cost the operator (DESIGN.md §18). A merchant without an
+ * active plan is held to the free self-serve plan's limits: signing up costs nothing to
  * the operator either.
  */
 
@@ -8,11 +8,11 @@ import { and, asc, count, eq, gte, isNull } from "drizzle-orm";
 import type { Db } from "../db";
 import { domains, plans, users, withdrawals } from "../db/schema";
 import { AppError } from "../errors";
-import { activeSubscription } from "../packages/current-package";
+import { activeSubscription } from "../packages/current-plan";
 import { formatAmount } from "../payments/amount";
 import { gasSpentSince, utcDayStart } from "./spend";
 
-export interface PackageLimits {
+export interface PlanLimits {
   planName: string;
   /** Wei per UTC day; null = unlimited. */
   dailyGasBudget: bigint | null;
@@ -21,9 +21,9 @@ export interface PackageLimits {
 }
 
 /** Used only when no self-serve plan exists (an operator removed it). */
-const FALLBACK: PackageLimits = { planName: "none", dailyGasBudget: 100_000_000_000_000_000n, dailyWithdrawals: 100, maxDomains: 20 };
+const FALLBACK: PlanLimits = { planName: "none", dailyGasBudget: 100_000_000_000_000_000n, dailyWithdrawals: 100, maxDomains: 20 };
 
-export async function packageLimits(db: Db, userId: number): Promise<PackageLimits> {
+export async function planLimits(db: Db, userId: number): Promise<PlanLimits> {
   const active = await activeSubscription(db, userId);
   const plan =
     active?.plan ??
@@ -33,7 +33,7 @@ export async function packageLimits(db: Db, userId: number): Promise<PackageLimi
 }
 
 export interface WithdrawalAllowance {
-  limits: PackageLimits;
+  limits: PlanLimits;
   gasSpentToday: bigint;
   withdrawalsToday: number;
 }
@@ -41,7 +41,7 @@ export interface WithdrawalAllowance {
 export async function withdrawalAllowance(db: Db, userId: number, now = new Date()): Promise<WithdrawalAllowance> {
   const today = utcDayStart(now);
   const [limits, gasSpentToday, [sent]] = await Promise.all([
-    packageLimits(db, userId),
+    planLimits(db, userId),
     gasSpentSince(db, userId, today),
     db
       .select({ n: count() })
@@ -53,7 +53,7 @@ export async function withdrawalAllowance(db: Db, userId: number, now = new Date
 
 /**
  * RATE_LIMITED until the next UTC day once the merchant's withdrawals of today, or the gas the
- * tank spent on it today (sweeps included), reached its package's limit. Incoming payments are
+ * tank spent on it today (sweeps included), reached its plan's limit. Incoming payments are
  * never refused for it: only what the merchant itself triggers is. A request let through once is
  * not refused for the gas of its own top-up (`checkGasBudget: false` on its retry): that BNB is
  * already spent, and refusing would waste it.
@@ -72,12 +72,12 @@ export async function assertMayWithdraw(
     });
   if (limits.dailyWithdrawals !== null && withdrawalsToday >= limits.dailyWithdrawals) {
     throw refuse(
-      `your ${limits.planName} package allows ${limits.dailyWithdrawals} withdrawals a day and ${withdrawalsToday} were requested today`,
+      `your ${limits.planName} plan allows ${limits.dailyWithdrawals} withdrawals a day and ${withdrawalsToday} were requested today`,
     );
   }
   if (options.checkGasBudget && limits.dailyGasBudget !== null && gasSpentToday >= limits.dailyGasBudget) {
     throw refuse(
-      `the gas this gateway spent for you today (${formatAmount(gasSpentToday, 18)} BNB, sweeps and withdrawals) reached your ${limits.planName} package's daily gas budget of ${formatAmount(limits.dailyGasBudget, 18)} BNB; incoming payments are still forwarded`,
+      `the gas this gateway spent for you today (${formatAmount(gasSpentToday, 18)} BNB, sweeps and withdrawals) reached your ${limits.planName} plan's daily gas budget of ${formatAmount(limits.dailyGasBudget, 18)} BNB; incoming payments are still forwarded`,
     );
   }
 }
@@ -88,7 +88,7 @@ export async function lockMerchant(tx: Db, userId: number): Promise<void> {
 }
 
 export async function assertMayAddDomain(db: Db, userId: number): Promise<void> {
-  const limits = await packageLimits(db, userId);
+  const limits = await planLimits(db, userId);
   if (limits.maxDomains === null) return;
   const [held] = await db
     .select({ n: count() })
@@ -98,7 +98,7 @@ export async function assertMayAddDomain(db: Db, userId: number): Promise<void> 
   if (heldCount >= limits.maxDomains) {
     throw new AppError(
       "VALIDATION_ERROR",
-      `your ${limits.planName} package allows ${limits.maxDomains} domains and you have ${heldCount}; delete one you no longer use first`,
+      `your ${limits.planName} plan allows ${limits.maxDomains} domains and you have ${heldCount}; delete one you no longer use first`,
     );
   }
 }

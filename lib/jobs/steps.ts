@@ -28,7 +28,7 @@ import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDel
 import { confirmWithdrawals } from "../withdrawals/confirm-withdrawals";
 import { SCHEDULE } from "./schedule";
 
-// The engine asks the package rules through its port whether a payer-triggered dust sweep may be paid now.
+// The engine asks the plan rules through its port whether a payer-triggered dust sweep may be paid now.
 setDustSweepGate(dustSweepBudgets);
 
 export interface ScanStepResult {

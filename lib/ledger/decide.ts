@@ -1,7 +1,16 @@
 /**
- * The ledger's two decisions, as pure functions of what the chain said (DESIGN.md §17): how a
- * nonce of a wallet ended, and what to do about a nonce that blocks its wallet. Nothing else in
- * the code decides "dropped", "replaced" or "stuck".
+ * A nonce's state machine as one pure decider (DESIGN.md §17): (state, fact, now) → decision. The
+ * settler and the watchdog only read the chain and bring what it said as a fact; nonce-records.ts
+ * writes what this decides, and only it writes chain_transactions.status. Nothing else in the code
+ * decides "dropped", "replaced" or "stuck".
+ *
+ *   pending ──receipt-read (final)──▶ mined | reverted; the nonce's other rows ──▶ replaced by it
+ *   pending ──receipt-read (not final)──▶ pending, the receipt's block kept (a reorg forgets it)
+ *   pending ──count-read (used, no receipt, for DROP_AFTER_MS)──▶ replaced by none (taken by another)
+ *   replaced by none ──receipt-read (final, on a re-read)──▶ mined | reverted (recheck.ts)
+ *   pending, once another row of its nonce won ──▶ replaced by the winner
+ *   pending ──still-open (at the wallet's next nonce, stuck)──▶ reprice | cancel (a new pending row
+ *     at the same nonce, replace.ts) | wait for the operator, within MAX_REPLACEMENTS
  */
 
 /**
@@ -18,21 +27,33 @@ export const STUCK_AFTER_MS = 60_000;
 /** Re-prices and cancels per nonce: the fee at most doubles this many times, then the stall waits for the operator. */
 export const MAX_REPLACEMENTS = 3;
 
-export interface NonceFacts {
+/** What the ledger holds of an open nonce. */
+export interface NonceState {
   nonce: number;
-  /**
-   * A receipt of one of the nonce's rows, if any was found; `final` once its block is at the
-   * network's confirmation depth (or finalized) and still the chain's block at that height.
-   */
-  receipt: { rowId: number; success: boolean; final: boolean } | null;
-  /** The head block the wallet's transaction count was read at, and that count. */
-  pinnedBlock: bigint;
-  countAtPinned: number;
   /** The pinned block at which, and the time when, the nonce was first seen used without a receipt. */
   nonceUsedSeenBlock: bigint | null;
   nonceUsedSince: Date | null;
-  now: Date;
+  /** The newest row of the nonce (the one being broadcast). */
+  newest: { kind: string; createdAt: Date; refusedForGood: boolean };
+  /** Rows of the nonce that replace an earlier one. */
+  replacements: number;
+  /** Whether the service can pay a replacement from this wallet (deposit addresses hold no spare BNB). */
+  replaceable: boolean;
 }
+
+/** What the chain said about the nonce. */
+export type NonceFact =
+  /**
+   * A receipt of one of its rows was found; `final` once its block is at the network's confirmation
+   * depth (or finalized) and still the chain's block at that height.
+   */
+  | { kind: "receipt-read"; rowId: number; success: boolean; final: boolean }
+  /** No receipt of any of its rows: the wallet's transaction count, read at one pinned head block. */
+  | { kind: "count-read"; pinnedBlock: bigint; countAtPinned: number }
+  /** Settling left it open; `atWalletNext`: it is the wallet's next nonce, everything after it waits for it. */
+  | { kind: "still-open"; atWalletNext: boolean };
+
+export type StallAction = "none" | "cancel" | "reprice" | "wait-for-operator";
 
 export type NonceDecision =
   | { outcome: "mined"; rowId: number; success: boolean }
@@ -40,7 +61,9 @@ export type NonceDecision =
   | { outcome: "included"; rowId: number }
   /** Used by a transaction outside the ledger: every row of the nonce is replaced, none paid. */
   | { outcome: "taken-by-other" }
-  | { outcome: "open"; nonceUsedSeenBlock: bigint | null; nonceUsedSince: Date | null; atWalletNext: boolean };
+  | { outcome: "open"; nonceUsedSeenBlock: bigint | null; nonceUsedSince: Date | null; atWalletNext: boolean }
+  /** What to do about an open nonce that may block its wallet (decideStall). */
+  | { outcome: StallAction };
 
 /**
  * Only a final receipt settles a row. "The nonce moved and there is no receipt" is no proof (a
@@ -48,16 +71,22 @@ export type NonceDecision =
  * decides only once the nonce has stayed used for DROP_AFTER_MS, each time read as the count at one
  * pinned block; a head older than the one it was first seen at decides nothing.
  */
-export function decideNonce(facts: NonceFacts): NonceDecision {
-  if (facts.receipt?.final) return { outcome: "mined", rowId: facts.receipt.rowId, success: facts.receipt.success };
-  if (facts.receipt) return { outcome: "included", rowId: facts.receipt.rowId };
-  if (facts.countAtPinned > facts.nonce) {
-    const seenBlock = facts.nonceUsedSeenBlock ?? facts.pinnedBlock;
-    const since = facts.nonceUsedSince ?? facts.now;
-    if (facts.pinnedBlock >= seenBlock && facts.now.getTime() - since.getTime() >= DROP_AFTER_MS) return { outcome: "taken-by-other" };
-    return { outcome: "open", nonceUsedSeenBlock: seenBlock, nonceUsedSince: since, atWalletNext: false };
+export function decideNonce(state: NonceState, fact: NonceFact, now: Date): NonceDecision {
+  switch (fact.kind) {
+    case "receipt-read":
+      return fact.final ? { outcome: "mined", rowId: fact.rowId, success: fact.success } : { outcome: "included", rowId: fact.rowId };
+    case "count-read": {
+      if (fact.countAtPinned > state.nonce) {
+        const seenBlock = state.nonceUsedSeenBlock ?? fact.pinnedBlock;
+        const since = state.nonceUsedSince ?? now;
+        if (fact.pinnedBlock >= seenBlock && now.getTime() - since.getTime() >= DROP_AFTER_MS) return { outcome: "taken-by-other" };
+        return { outcome: "open", nonceUsedSeenBlock: seenBlock, nonceUsedSince: since, atWalletNext: false };
+      }
+      return { outcome: "open", nonceUsedSeenBlock: null, nonceUsedSince: null, atWalletNext: fact.countAtPinned === state.nonce };
+    }
+    case "still-open":
+      return { outcome: decideStall(state, fact.atWalletNext, now) };
   }
-  return { outcome: "open", nonceUsedSeenBlock: null, nonceUsedSince: null, atWalletNext: facts.countAtPinned === facts.nonce };
 }
 
 /**
@@ -86,32 +115,18 @@ export function nextRecheckAfterRead(settledAt: Date, now: Date, receiptFound: b
   return new Date(now.getTime() + NOT_FINAL_RECHECK_MS);
 }
 
-export interface StallFacts {
-  /** The nonce is the wallet's next on chain: everything after it waits for it. */
-  atWalletNext: boolean;
-  /** The newest row of the nonce (the one being broadcast). */
-  newest: { kind: string; createdAt: Date; refusedForGood: boolean };
-  /** Rows of the nonce that replace an earlier one. */
-  replacements: number;
-  /** Whether the service can pay a replacement from this wallet (deposit addresses hold no spare BNB). */
-  replaceable: boolean;
-  now: Date;
-}
-
-export type StallAction = "none" | "cancel" | "reprice" | "wait-for-operator";
-
 /**
  * A refused-for-good transaction (the node will never take it) has its nonce filled with a 0-value
  * self-transfer at once; one that is merely not mined within STUCK_AFTER_MS — whatever the node
  * answered: "underpriced", "already known", a timeout — is sent again at a higher fee. Both are
  * bounded, so a stall can never spend without limit; past the bound it waits, visibly.
  */
-export function decideStall(facts: StallFacts): StallAction {
-  if (!facts.atWalletNext) return "none";
-  const due = facts.newest.refusedForGood || facts.now.getTime() - facts.newest.createdAt.getTime() >= STUCK_AFTER_MS;
+function decideStall(state: NonceState, atWalletNext: boolean, now: Date): StallAction {
+  if (!atWalletNext) return "none";
+  const due = state.newest.refusedForGood || now.getTime() - state.newest.createdAt.getTime() >= STUCK_AFTER_MS;
   if (!due) return "none";
-  if (!facts.replaceable || facts.replacements >= MAX_REPLACEMENTS) return "wait-for-operator";
-  if (facts.newest.refusedForGood && facts.newest.kind !== "cancel") return "cancel";
+  if (!state.replaceable || state.replacements >= MAX_REPLACEMENTS) return "wait-for-operator";
+  if (state.newest.refusedForGood && state.newest.kind !== "cancel") return "cancel";
   return "reprice";
 }
 

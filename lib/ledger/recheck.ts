@@ -14,9 +14,10 @@ import type { Db } from "../db";
 import { type ChainTransaction, chainTransactions } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
-import { nextRecheckAfterRead } from "./decide";
+import { decideNonce, nextRecheckAfterRead } from "./decide";
 import { landedReceipt } from "./finality";
-import { knownOutcome, type NonceRef, nonceRows, settleMined, settleNonce } from "./settle";
+import { applyNonceDecision, nonceStateOf } from "./nonce-records";
+import { knownOutcome, type NonceRef, nonceRows, settleNonce } from "./settle";
 
 export type Reread =
   | { state: "settled"; winner: ChainTransaction }
@@ -68,20 +69,21 @@ export async function rereadTakenNonce(db: Db, ref: NonceRef, now = new Date()):
   // biome-ignore lint/style/noNonNullAssertion: a network without configuration was skipped by every caller
   const finality = networkConfig(ref.network)!.finality;
   const landed = await landedReceipt(publicClientFor(ref.network), finality, rows);
-  if (landed?.final) {
-    await settleMined(
-      db,
-      rows.map((r) => r.id),
-      landed,
-      now,
-    );
-    log.warn(
-      { ...ref, txHash: landed.row.txHash, kind: landed.row.kind },
-      "a nonce settled as taken by another transaction had our receipt after all (a receipts node behind): settled by it",
-    );
-    // biome-ignore lint/style/noNonNullAssertion: settleMined made the row mined or reverted
-    const outcome = knownOutcome(await nonceRows(db, ref))!;
-    if (outcome.state === "settled") return { state: "settled", winner: outcome.winner };
+  if (landed) {
+    // biome-ignore lint/style/noNonNullAssertion: rows is not empty (checked above)
+    const state = nonceStateOf(rows, rows.at(-1)!, rows);
+    const fact = { kind: "receipt-read", rowId: landed.row.id, success: landed.receipt.status === "success", final: landed.final } as const;
+    const decision = decideNonce(state, fact, now);
+    if (decision.outcome === "mined") {
+      await applyNonceDecision(db, rows, decision, landed, now);
+      log.warn(
+        { ...ref, txHash: landed.row.txHash, kind: landed.row.kind },
+        "a nonce settled as taken by another transaction had our receipt after all (a receipts node behind): settled by it",
+      );
+      // biome-ignore lint/style/noNonNullAssertion: the decision made the row mined or reverted
+      const outcome = knownOutcome(await nonceRows(db, ref))!;
+      if (outcome.state === "settled") return { state: "settled", winner: outcome.winner };
+    }
   }
   // biome-ignore lint/style/noNonNullAssertion: rows is not empty (checked above)
   const settledAt = rows[0]!.settledAt ?? now;

@@ -1,12 +1,13 @@
-import { and, asc, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { publicClientFor, requireNetworkConfig } from "../chain/networks";
 import type { Db } from "../db";
 import { type ChainTransaction, chainTransactions } from "../db/schema";
 import { log } from "../log";
 import { broadcastRecorded } from "./broadcast";
-import { decideNonce, nextReceiptRecheck } from "./decide";
-import { type LandedReceipt, landedReceipt } from "./finality";
+import { decideNonce, type NonceFact } from "./decide";
+import { landedReceipt } from "./finality";
+import { applyNonceDecision, nonceStateOf, replaceByWinner } from "./nonce-records";
 
 /**
  * How one nonce of one wallet stands, for every kind of transaction (DESIGN.md §17):
@@ -60,18 +61,7 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
   const rows = await nonceRows(db, ref);
   const known = knownOutcome(rows);
   if (known?.state === "settled" && rows.some((r) => r.status === "pending")) {
-    // A replacement recorded by another process while this nonce was being settled: it can never be mined.
-    await db
-      .update(chainTransactions)
-      .set({ status: "replaced", replacedById: known.winner.id, settledAt: new Date(), stuckSince: null, updatedAt: new Date() })
-      .where(
-        and(
-          eq(chainTransactions.network, ref.network),
-          eq(chainTransactions.wallet, ref.wallet),
-          eq(chainTransactions.nonce, ref.nonce),
-          eq(chainTransactions.status, "pending"),
-        ),
-      );
+    await replaceByWinner(db, ref, known.winner.id, new Date());
     // biome-ignore lint/style/noNonNullAssertion: `known` is settled: its winner is mined or reverted, a status no row leaves, so the rows read again still have it
     return knownOutcome(await nonceRows(db, ref))!;
   }
@@ -82,64 +72,35 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
   if (!newest) throw new Error(`no ledger row for nonce ${ref.nonce} of ${ref.wallet} on ${ref.network}`);
   const client = publicClientFor(ref.network);
   const landed = await landedReceipt(client, requireNetworkConfig(ref.network).finality, open);
-  let pinnedBlock = 0n;
-  let countAtPinned = 0;
-  if (!landed) {
-    pinnedBlock = await client.getBlockNumber({ cacheTime: 0 });
-    countAtPinned = await client.getTransactionCount({ address: ref.wallet as Address, blockNumber: pinnedBlock });
+  let fact: NonceFact;
+  if (landed) {
+    fact = { kind: "receipt-read", rowId: landed.row.id, success: landed.receipt.status === "success", final: landed.final };
+  } else {
+    const pinnedBlock = await client.getBlockNumber({ cacheTime: 0 });
+    const countAtPinned = await client.getTransactionCount({ address: ref.wallet as Address, blockNumber: pinnedBlock });
+    fact = { kind: "count-read", pinnedBlock, countAtPinned };
   }
-  const seen = open.find((r) => r.nonceUsedSeenBlock !== null)?.nonceUsedSeenBlock;
   const now = new Date();
-  const decision = decideNonce({
-    nonce: ref.nonce,
-    receipt: landed ? { rowId: landed.row.id, success: landed.receipt.status === "success", final: landed.final } : null,
-    pinnedBlock,
-    countAtPinned,
-    nonceUsedSeenBlock: seen === undefined || seen === null ? null : BigInt(seen),
-    nonceUsedSince: open.find((r) => r.nonceUsedSeenAt !== null)?.nonceUsedSeenAt ?? null,
-    now,
-  });
-  const openIds = open.map((r) => r.id);
+  const decision = decideNonce(nonceStateOf(open, newest, rows), fact, now);
+  await applyNonceDecision(db, open, decision, landed, now);
 
   if (decision.outcome === "mined") {
-    // biome-ignore lint/style/noNonNullAssertion: decideNonce answers "mined" only when it was given a receipt
-    await settleMined(db, openIds, landed!, now);
-    // biome-ignore lint/style/noNonNullAssertion: settleMined made the row mined or reverted, or another settler had settled the nonce first: either way its rows have a winner
+    // biome-ignore lint/style/noNonNullAssertion: the decision made the row mined or reverted, or another settler had settled the nonce first: either way its rows have a winner
     return knownOutcome(await nonceRows(db, ref))!;
   }
   if (decision.outcome === "taken-by-other") {
-    await db
-      .update(chainTransactions)
-      .set({
-        status: "replaced",
-        replacedById: null,
-        settledAt: now,
-        stuckSince: null,
-        // A receipts node behind may have hidden ours: read them again for hours (recheck.ts).
-        receiptRecheckAt: nextReceiptRecheck(now, now),
-        updatedAt: now,
-      })
-      .where(and(inArray(chainTransactions.id, openIds), eq(chainTransactions.status, "pending")));
     log.error(
-      { network: ref.network, wallet: ref.wallet, nonce: ref.nonce, blocks: Number(pinnedBlock) },
+      { network: ref.network, wallet: ref.wallet, nonce: ref.nonce, blocks: fact.kind === "count-read" ? Number(fact.pinnedBlock) : 0 },
       "a nonce of a service wallet was used by a transaction the service did not record (was its key used elsewhere?); its receipts are read again for a while",
     );
     return knownOutcome(await nonceRows(db, ref)) ?? { state: "taken-by-other", rows };
   }
-
-  await rememberReceipt(db, open, landed, now);
   if (decision.outcome === "included") {
     // Mined but not final: wait for depth; nothing to re-send (a node would answer "nonce too low").
     const [fresh] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, newest.id));
     return { state: "open", atWalletNext: false, newest: fresh ?? newest, rows };
   }
-  const seenBlock = decision.nonceUsedSeenBlock === null ? null : Number(decision.nonceUsedSeenBlock);
-  if (open.some((r) => r.nonceUsedSeenBlock !== seenBlock || r.nonceUsedSeenAt?.getTime() !== decision.nonceUsedSince?.getTime())) {
-    await db
-      .update(chainTransactions)
-      .set({ nonceUsedSeenBlock: seenBlock, nonceUsedSeenAt: decision.nonceUsedSince, updatedAt: now })
-      .where(inArray(chainTransactions.id, openIds));
-  }
+  if (decision.outcome !== "open") throw new Error(`a chain read decided ${decision.outcome}, which only a stall check decides`);
   // A nonce already used only waits for its receipt; a free one is sent again — even after a refusal,
   // which another node (or the same one later) may not repeat; the watchdog fills a refused nonce.
   if (options.rebroadcast !== false && decision.nonceUsedSeenBlock === null) {
@@ -147,68 +108,4 @@ export async function settleNonce(db: Db, ref: NonceRef, options: { rebroadcast?
   }
   const [fresh] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, newest.id));
   return { state: "open", atWalletNext: decision.atWalletNext, newest: fresh ?? newest, rows };
-}
-
-/** A row still open, or settled only as taken by a transaction outside the ledger (never one another row of ours won). */
-const unsettledOrTakenByOther = or(
-  eq(chainTransactions.status, "pending"),
-  and(eq(chainTransactions.status, "replaced"), isNull(chainTransactions.replacedById)),
-);
-
-/**
- * Records the final receipt: its row mined or reverted (from pending, or from replaced when a
- * re-read found a receipt a lagging node had hidden), every other row of the nonce replaced by it.
- */
-export async function settleMined(db: Db, rowIds: number[], landed: LandedReceipt, now: Date): Promise<void> {
-  const { row, receipt } = landed;
-  const success = receipt.status === "success";
-  await db.transaction(async (tx) => {
-    await tx
-      .update(chainTransactions)
-      .set({
-        status: success ? "mined" : "reverted",
-        replacedById: null,
-        minedBlock: Number(receipt.blockNumber),
-        receiptBlockHash: receipt.blockHash,
-        receiptRecheckAt: null,
-        gasUsed: receipt.gasUsed,
-        feePaid: receipt.gasUsed * receipt.effectiveGasPrice,
-        settledAt: now,
-        stuckSince: null,
-        updatedAt: now,
-      })
-      .where(and(eq(chainTransactions.id, row.id), unsettledOrTakenByOther));
-    const others = rowIds.filter((id) => id !== row.id);
-    if (others.length > 0) {
-      await tx
-        .update(chainTransactions)
-        .set({ status: "replaced", replacedById: row.id, receiptRecheckAt: null, settledAt: now, stuckSince: null, updatedAt: now })
-        .where(and(inArray(chainTransactions.id, others), unsettledOrTakenByOther));
-    }
-  });
-  if (!success)
-    log.warn(
-      { network: row.network, wallet: row.wallet, nonce: row.nonce, txHash: row.txHash },
-      "a transaction of the ledger reverted on chain",
-    );
-}
-
-/**
- * Keeps the receipt seen on a row not final yet (block hash and number), and forgets one that
- * moved to another block or vanished: a reorganisation put the row back to plain pending.
- */
-async function rememberReceipt(db: Db, open: ChainTransaction[], landed: LandedReceipt | null, now: Date): Promise<void> {
-  for (const row of open) {
-    const hash = landed?.row.id === row.id ? landed.receipt.blockHash : null;
-    if (row.receiptBlockHash === hash) continue;
-    if (row.receiptBlockHash !== null)
-      log.warn(
-        { network: row.network, wallet: row.wallet, nonce: row.nonce, txHash: row.txHash, was: row.receiptBlockHash, now: hash },
-        "a ledger row's receipt moved or vanished before it was final (a reorganisation): it is pending again",
-      );
-    await db
-      .update(chainTransactions)
-      .set({ receiptBlockHash: hash, minedBlock: landed?.row.id === row.id ? Number(landed.receipt.blockNumber) : null, updatedAt: now })
-      .where(and(eq(chainTransactions.id, row.id), eq(chainTransactions.status, "pending")));
-  }
 }

@@ -1,6 +1,6 @@
 /**
  * Job step over the whole ledger: every open nonce is settled (or its bytes sent again), and the
- * nonce that blocks each wallet is watched — re-priced or filled per decideStall, and marked
+ * nonce that blocks each wallet is watched — re-priced or filled as decide.ts says, and marked
  * stuck (stuck_since) while it is, so /api/health, `admin status` and the metric show it.
  */
 
@@ -10,8 +10,8 @@ import { errorText } from "../chain/rpc-errors";
 import type { Db } from "../db";
 import { chainTransactions } from "../db/schema";
 import { log } from "../log";
-import { REFUSED_PREFIX } from "./broadcast";
-import { decideStall, isStalled } from "./decide";
+import { decideNonce, isStalled } from "./decide";
+import { nonceStateOf } from "./nonce-records";
 import { recheckTakenNonces } from "./recheck";
 import { replaceTransaction } from "./replace";
 import { type NonceOutcome, settleNonce } from "./settle";
@@ -60,7 +60,8 @@ async function watchNonce(db: Db, outcome: NonceOutcome & { state: "open" }, now
   // biome-ignore lint/style/noNonNullAssertion: settleNonce answers "open" only for a nonce with rows (it throws when there are none)
   const first = rows[0]!;
   const stalled = isStalled(atWalletNext, first.createdAt, now);
-  const openIds = rows.filter((r) => r.status === "pending").map((r) => r.id);
+  const openRows = rows.filter((r) => r.status === "pending");
+  const openIds = openRows.map((r) => r.id);
   await db
     .update(chainTransactions)
     .set({ stuckSince: stalled ? first.createdAt : null })
@@ -70,13 +71,7 @@ async function watchNonce(db: Db, outcome: NonceOutcome & { state: "open" }, now
         stalled ? sql`${chainTransactions.stuckSince} is null` : isNotNull(chainTransactions.stuckSince),
       ),
     );
-  const action = decideStall({
-    atWalletNext,
-    newest: { kind: newest.kind, createdAt: newest.createdAt, refusedForGood: newest.broadcastError?.startsWith(REFUSED_PREFIX) ?? false },
-    replacements: rows.filter((r) => r.replacesId !== null).length,
-    replaceable: newest.walletRole !== "deposit",
-    now,
-  });
+  const { outcome: action } = decideNonce(nonceStateOf(openRows, newest, rows), { kind: "still-open", atWalletNext }, now);
   if (action === "reprice" || action === "cancel") {
     const replacement = await replaceTransaction(db, newest, action);
     return { stalled, replaced: replacement !== null };

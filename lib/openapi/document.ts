@@ -8,7 +8,7 @@ import { createDocument } from "zod-openapi";
 import { createApiKeySchema } from "../api-keys/manage-api-keys";
 import { signOutEverywhereSchema } from "../api-keys/sign-out-everywhere";
 import { addDomainSchema, twoFactorCodeField, updateDomainSchema } from "../domains/manage-domains";
-import { choosePlanSchema } from "../packages/current-package";
+import { choosePlanSchema } from "../packages/current-plan";
 import {
   cancelResponseSchema,
   createPaymentResponseSchema,
@@ -101,7 +101,7 @@ function build() {
           ...v1Scope("withdrawals"),
           summary: "Send tokens from the domain's withdrawal wallet",
           description:
-            "At least the token's minimum withdrawal (VALIDATION_ERROR below it, or for a token the operator disallowed). RATE_LIMITED with Retry-After (until 00:00 UTC) once today's gas spent for the merchant reached its package's daily budget, or today's withdrawal requests its limit; incoming payments are still swept.",
+            "At least the token's minimum withdrawal (VALIDATION_ERROR below it, or for a token the operator disallowed). RATE_LIMITED with Retry-After (until 00:00 UTC) once today's gas spent for the merchant reached its plan's daily budget, or today's withdrawal requests its limit; incoming payments are still swept.",
           requestParams: idempotencyHeader,
           requestBody: json(sendWithdrawalSchema),
           responses: {
@@ -266,7 +266,7 @@ function build() {
         },
       },
       "/api/user/package": {
-        get: { ...user, summary: "Current package and usage", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },
+        get: { ...user, summary: "Current plan and usage", responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") } },
         post: {
           ...user,
           summary: "Choose a self-serve plan",

@@ -14,7 +14,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { type PaymentSession, paymentSessions, sessionUsage, tokenCatalogue } from "../db/schema";
 import { minimumPayment } from "../tokens/minimum-payment";
-import { usagePeriod } from "./current-package";
+import { usagePeriod } from "./current-plan";
 
 export interface LinkSessionReceipt {
   session: Pick<PaymentSession, "id" | "network" | "amount" | "status" | "paymentLinkId" | "quotaCountedAt">;

@@ -1,12 +1,10 @@
-import { and, eq, gt } from "drizzle-orm";
 import { publicClientFor } from "../chain/networks";
 import type { Db } from "../db";
-import { paymentSessions, type SessionStatus } from "../db/schema";
+import type { SessionStatus } from "../db/schema";
 import { errorText } from "../error-text";
 import { log } from "../log";
 import { findSessionInScope, type SessionScope } from "./find-session";
-import { enqueueSessionEvents } from "./session-events";
-import { paymentEvents } from "./session-state";
+import { cancelSession } from "./session-records";
 
 /**
  * pending → cancelled. A session that is already completed, expired or cancelled is left as it
@@ -14,23 +12,19 @@ import { paymentEvents } from "./session-state";
  * is kept with the cancel: a transfer in that block or before counts (the order was paid), one in
  * a later block is a late deposit (session-state.ts). A node that does not answer within
  * HEAD_WAIT_MS does not hold the cancel up; block time decides for that session instead.
+ * `by`: the payer's cancel (the checkout page) is narrower than the merchant's (session-state.ts).
  */
 export async function cancelPaymentSession(
   db: Db,
   scope: SessionScope,
   sessionId: string,
+  by: "merchant" | "payer" = "merchant",
 ): Promise<{ message: string; status: SessionStatus }> {
   const { session: found } = await findSessionInScope(db, scope, sessionId); // scope + read-time expiry
-  const cancelledAtBlock = found.status === "pending" ? await latestBlock(found.network) : null;
-  const now = new Date();
-  const cancelled = await db.transaction(async (tx) => {
-    const [session] = await tx
-      .update(paymentSessions)
-      .set({ status: "cancelled", cancelledAt: now, cancelledAtBlock, updatedAt: now })
-      .where(and(eq(paymentSessions.id, sessionId), eq(paymentSessions.status, "pending"), gt(paymentSessions.expiresAt, now)))
-      .returning();
-    if (session) await enqueueSessionEvents(tx, [{ session, types: paymentEvents({ ...session, status: "pending" }, session) }], now);
-    return session;
+  const atBlock = found.status === "pending" ? await latestBlock(found.network) : null;
+  const { cancelled } = await cancelSession(db, sessionId, {
+    kind: by === "payer" ? "cancelled-by-payer" : "cancelled-by-merchant",
+    atBlock,
   });
   if (cancelled) return { message: "payment session cancelled", status: "cancelled" };
   const { session } = await findSessionInScope(db, scope, sessionId);

@@ -4,7 +4,7 @@ import { requestDb } from "../db/client";
 import { prepared } from "../db/prepared";
 import { type PaymentSession, paymentSessions, tokens } from "../db/schema";
 import { AppError } from "../errors";
-import { expireSessionsWhere } from "./expire-due";
+import { expireSessionsWhere } from "./session-records";
 import type { SessionWithToken, StatusViewSource } from "./session-view";
 
 /**

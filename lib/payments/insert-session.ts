@@ -6,7 +6,7 @@ import { rowsOf } from "../db/rows";
 import { domains, type NewPaymentSession, paymentSessions, plans, sessionUsage, subscriptions } from "../db/schema";
 import { payoutAddressInForce } from "../domains/payout-change";
 import { AppError } from "../errors";
-import { noPackageError, quotaUsedUpError, usagePeriod } from "../packages/current-package";
+import { noPlanError, quotaUsedUpError, usagePeriod } from "../packages/current-plan";
 
 /** Every column of the new session except the two the statement derives from the chosen domain. */
 export type SessionValues = Omit<NewPaymentSession, "domainId" | "forwardTo">;
@@ -20,14 +20,14 @@ export interface SessionRules {
   normalizedOrigin: string | null;
   now: Date;
   /**
-   * false for a payment link's session: it needs an active package with room left in this month's
+   * false for a payment link's session: it needs an active plan with room left in this month's
    * quota, but is counted only once something is paid to it (lib/packages/count-link-sessions.ts).
    */
   countQuota?: boolean;
 }
 
 /**
- * Checks the domain and the package and inserts the session, in one statement (one round trip,
+ * Checks the domain and the plan and inserts the session, in one statement (one round trip,
  * atomic on its own or inside the caller's transaction):
  *
  * - the domain (DESIGN.md §5): `domainId` if given, else the domain of the `Origin` header, else
@@ -35,12 +35,12 @@ export interface SessionRules {
  *   even with a valid domainId;
  * - the forward target: `merchantWallet`, else the domain's payout address in force at `now` (a
  *   requested change counts only from its effective date: payout-change.ts), else its withdrawal wallet;
- * - the package: an active subscription, and this month's quota counted by a conditional upsert
+ * - the plan: an active subscription, and this month's quota counted by a conditional upsert
  *   (the row lock makes concurrent creates unable to overrun it; it rolls back with the statement);
  *   a payment link's session (`countQuota: false`) only needs room left and is counted when paid.
  *
  * Nothing is written unless everything passes. Refusals come back as the same errors, in the same
- * order, as the checks made one by one: no domain, origin, domainId, no package, quota used up.
+ * order, as the checks made one by one: no domain, origin, domainId, no plan, quota used up.
  * Returns the chosen domain's id.
  */
 export async function insertSession(db: Db, values: SessionValues, rules: SessionRules): Promise<{ domainId: number }> {
@@ -84,7 +84,7 @@ function refusal(outcome: Outcome, rules: SessionRules): AppError {
   if (outcome.domain_id === null) {
     return new AppError("DOMAIN_NOT_WHITELISTED", `domainId ${rules.domainId} is not one of your whitelisted domains`);
   }
-  if (!outcome.has_plan) return noPackageError();
+  if (!outcome.has_plan) return noPlanError();
   // biome-ignore lint/style/noNonNullAssertion: has_plan means the plan subquery found a row, and plans.name is not null
   return quotaUsedUpError({ name: outcome.plan_name!, monthlySessionQuota: outcome.quota });
 }

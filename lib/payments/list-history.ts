@@ -2,7 +2,7 @@ import { and, count, desc, eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { paymentSessions, type SessionStatus, tokens } from "../db/schema";
 import { offsetOf, type Page, pageOf } from "../pagination";
-import { expireSessionsWhere } from "./expire-due";
+import { expireSessionsWhere } from "./session-records";
 import { toHistoryItem } from "./session-view";
 
 /** The API key's sessions, newest first; pending sessions past expiresAt are expired first. */

@@ -1,19 +1,19 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db";
-import { requireRow } from "../db/rows";
 import { deposits, paymentSessions, tokens } from "../db/schema";
 import { metrics } from "../metrics/registry";
 import { countPaidLinkSessions, type LinkSessionReceipt } from "../packages/count-link-sessions";
 import type { ObservedTransfer } from "../scanner/scanner";
 import { enqueueSessionEvents, type SessionEvents } from "./session-events";
-import { evaluateSession, paymentEvents } from "./session-state";
+import { applySessionFact } from "./session-records";
 
 /**
  * Records confirmed transfers into deposit addresses (idempotently, keyed by the chain's own ids)
  * and re-evaluates the sessions they touched. New deposits are flagged for the forward planner,
  * and so are the unswept ones of a session that has just completed (its completing payment is
  * swept even below the token's minimum). The webhook events of those changes are written in the
- * same transaction. Run it in the scanner's transaction, with the cursor.
+ * same transaction. Run it in the scanner's transaction, with the cursor. What each session's
+ * transfers do to it is decided by session-state.ts and written by session-records.ts.
  */
 export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now = new Date()): Promise<void> {
   if (transfers.length === 0) return;
@@ -45,36 +45,22 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     // Another token sent to the address pays nothing toward this session; it is still forwarded.
     const sessionContract = contractOf.get(session.tokenId);
     const [counted, otherToken] = partition(received, (d) => d.tokenContract.toLowerCase() === sessionContract);
-    const result = evaluateSession(session, counted, now);
-    const lateIds = new Set(result.lateTransferIds);
-    const lateAmount = counted.filter((d) => lateIds.has(d.id)).reduce((sum, d) => sum + d.amount, 0n);
-    result.lateTransferIds.push(...otherToken.map((d) => d.id));
-    const updated = requireRow(
-      await tx
-        .update(paymentSessions)
-        .set({
-          status: result.status,
-          receivedAmount: result.receivedAmount,
-          overpaid: result.overpaid,
-          late: result.lateTransferIds.length > 0,
-          lateAmount,
-          txHash: result.txHash,
-          completedAt: result.completedAt,
-          expiredAt: result.status === "expired" ? (session.expiredAt ?? now) : session.expiredAt,
-          updatedAt: now,
-        })
-        .where(eq(paymentSessions.id, session.id))
-        .returning(),
-      `update of payment session ${session.id}`,
+    const fresh = inserted.filter((d) => d.sessionId === session.id);
+    const applied = await applySessionFact(
+      tx,
+      session,
+      { kind: "transfers-recorded", counted, otherTokenIds: otherToken.map((d) => d.id), freshIds: fresh.map((d) => d.id) },
+      now,
     );
+    // Under the row lock taken above, re-evaluating transfers always applies.
+    if (!applied.events) throw new Error(`payment session ${session.id} refused its transfers although its row is locked`);
+    const updated = applied.session;
     if (sessionContract)
       receipts.push({ session: updated, received: counted.reduce((sum, d) => sum + d.amount, 0n), contract: sessionContract });
-    const fresh = inserted.filter((d) => d.sessionId === session.id);
-    const freshLate = fresh.filter((d) => result.lateTransferIds.includes(d.id)).length;
-    changes.push({ session: updated, types: paymentEvents(session, updated, { late: freshLate, counted: fresh.length - freshLate }) });
-    if (result.status === "completed" && session.status !== "completed") {
+    changes.push(applied.events);
+    if (applied.events.types.includes("payment.completed")) {
       // Counted before the commit: a scan that rolls back and runs again may count it twice (rare, and only a metric).
-      const completing = counted.find((d) => d.txHash === result.txHash);
+      const completing = counted.find((d) => d.txHash === updated.txHash);
       if (completing)
         metrics().detectionLatency.observe(
           { network: session.network },
@@ -84,12 +70,6 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
         .update(deposits)
         .set({ needsPlanning: true })
         .where(and(eq(deposits.sessionId, session.id), isNull(deposits.forwardId)));
-    }
-    if (result.lateTransferIds.length > 0) {
-      await tx
-        .update(deposits)
-        .set({ late: true })
-        .where(and(eq(deposits.sessionId, session.id), inArray(deposits.id, result.lateTransferIds)));
     }
   }
   // Still under the sessions' row locks, taken in id order above.

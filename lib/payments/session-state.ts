@@ -1,7 +1,18 @@
 /**
- * The payment rules of DESIGN.md §8 as one pure function: the state of a session follows from
- * its amount, deadline, cancellation and the confirmed transfers received — nothing else. The
- * scanner records transfers and asks for a re-evaluation; re-evaluating is always safe.
+ * A payment session's state machine as one pure decider: (state, fact, now) → (next state, events).
+ * Every write of a session's status goes through it (session-records.ts applies what it decides,
+ * under the session's row lock); the scanner, the expiry and the cancels only find facts.
+ *
+ *   pending ──transfers-recorded (the amount reached)──▶ completed
+ *   pending ──transfers-recorded (part of it)──▶ pending, payment.partial
+ *   pending ──expiry-due──▶ expired
+ *   pending ──cancelled-by-merchant | cancelled-by-payer (nothing received yet)──▶ cancelled
+ *   expired | cancelled ──transfers-recorded (mined in time, confirmed later)──▶ completed
+ *   completed is final; a transfer that does not count only marks the session late (payment.late)
+ *
+ * The payment rules of DESIGN.md §8: the status follows from the amount, deadline, cancellation
+ * and the confirmed transfers received — nothing else (evaluateSession). Re-evaluating the
+ * transfers is always safe.
  *
  * - A transfer counts when its block time is ≤ expiresAt and it was mined before the cancel: in a
  *   block ≤ the network's latest block at cancel time (cancelledAtBlock; BSC block times have
@@ -15,7 +26,7 @@
  * - txHash is the transfer that completed the session; before that, the first counted one.
  */
 
-import type { SessionStatus } from "../db/schema";
+import type { PaymentSession, SessionStatus } from "../db/schema";
 
 export interface SessionFacts {
   amount: bigint;
@@ -106,4 +117,86 @@ export function paymentEvents(
   const afterCompletion = before.status === "completed" && newDeposits.counted > 0;
   if (newDeposits.late > 0 || afterCompletion) events.push("payment.late");
   return events;
+}
+
+/** What the decider needs of a session row. */
+export type SessionState = Pick<
+  PaymentSession,
+  "status" | "amount" | "expiresAt" | "cancelledAt" | "cancelledAtBlock" | "completedAt" | "expiredAt" | "receivedAmount"
+>;
+
+export type SessionFact =
+  /**
+   * The scanner recorded transfers into its address. `counted`: every transfer of the session's
+   * token the address has received; `otherTokenIds`: those of other tokens (they pay nothing, and
+   * are still forwarded); `freshIds`: the deposits this recording added.
+   */
+  | { kind: "transfers-recorded"; counted: TransferFacts[]; otherTokenIds: number[]; freshIds: number[] }
+  /** Its deadline may have passed (decided against `now`). */
+  | { kind: "expiry-due" }
+  /** The merchant cancelled it (API or dashboard). `atBlock`: the network's latest block then, if it could be read. */
+  | { kind: "cancelled-by-merchant"; atBlock: bigint | null }
+  /** The payer cancelled it on the checkout page: only while nothing has arrived (the shop holds part-payments). */
+  | { kind: "cancelled-by-payer"; atBlock: bigint | null };
+
+/** The row's new state; fields left undefined stay as they are. */
+export interface SessionChange {
+  status: SessionStatus;
+  receivedAmount?: bigint;
+  overpaid?: boolean;
+  late?: boolean;
+  lateAmount?: bigint;
+  txHash?: string | null;
+  completedAt?: Date | null;
+  expiredAt?: Date | null;
+  cancelledAt?: Date;
+  cancelledAtBlock?: bigint | null;
+  /** Deposits that do not count toward it (after its deadline or cancel, or another token): marked late. */
+  lateDepositIds?: number[];
+}
+
+export type SessionDecision =
+  | { accepted: true; next: SessionChange; events: PaymentEventType[] }
+  /** The fact does not apply to this state: nothing changes. */
+  | { accepted: false; why: string };
+
+export function decideSession(state: SessionState, fact: SessionFact, now: Date): SessionDecision {
+  const refuse = (why = `${fact.kind} does not apply to a ${state.status} session`): SessionDecision => ({ accepted: false, why });
+  const to = (next: SessionChange, newDeposits?: { late: number; counted: number }): SessionDecision => ({
+    accepted: true,
+    next,
+    events: paymentEvents(state, { status: next.status, receivedAmount: next.receivedAmount ?? state.receivedAmount }, newDeposits),
+  });
+  const due = now.getTime() >= state.expiresAt.getTime();
+  switch (fact.kind) {
+    case "transfers-recorded": {
+      const result = evaluateSession(state, fact.counted, now);
+      const late = new Set(result.lateTransferIds);
+      const lateAmount = fact.counted.filter((t) => late.has(t.id)).reduce((sum, t) => sum + t.amount, 0n);
+      for (const id of fact.otherTokenIds) late.add(id);
+      const freshLate = fact.freshIds.filter((id) => late.has(id)).length;
+      return to(
+        {
+          status: result.status,
+          receivedAmount: result.receivedAmount,
+          overpaid: result.overpaid,
+          late: late.size > 0,
+          lateAmount,
+          txHash: result.txHash,
+          completedAt: result.completedAt,
+          expiredAt: result.status === "expired" ? (state.expiredAt ?? now) : state.expiredAt,
+          lateDepositIds: [...result.lateTransferIds, ...fact.otherTokenIds],
+        },
+        { late: freshLate, counted: fact.freshIds.length - freshLate },
+      );
+    }
+    case "expiry-due":
+      return state.status === "pending" && due ? to({ status: "expired", expiredAt: now }) : refuse();
+    case "cancelled-by-merchant":
+    case "cancelled-by-payer":
+      if (state.status !== "pending" || due) return refuse();
+      // Part-payments are the shop's to settle: the payer may only walk away from an untouched session.
+      if (fact.kind === "cancelled-by-payer" && state.receivedAmount > 0n) return refuse("part of the payment has arrived");
+      return to({ status: "cancelled", cancelledAt: now, cancelledAtBlock: fact.atBlock });
+  }
 }

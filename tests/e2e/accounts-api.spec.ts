@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { DEMO_TOKEN_ADDRESS } from "../../lib/dev/demo-token";
 
 /** The README's curl set-up, over real HTTP against the production server. */
-test("register → token → package → token → domain → API key", async ({ request }) => {
+test("register → token → plan → token → domain → API key", async ({ request }) => {
   const email = `e2e-${Date.now()}@example.com`;
   const password = "correct horse battery";
 

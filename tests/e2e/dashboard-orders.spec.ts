@@ -194,7 +194,7 @@ test("payments around orders: order column, metadata search, row links, webhook 
     await other.getByRole("link", { name: /Create your first payment/ }).click();
     await expect(other).toHaveURL(/\/dashboard\/payments\/new$/);
     const blockers = other.getByTestId("blockers");
-    await expect(blockers.getByRole("link")).toHaveText(["Choose a package", "Register a token", "Add a domain"]);
+    await expect(blockers.getByRole("link")).toHaveText(["Choose a plan", "Register a token", "Add a domain"]);
     await expect(other.getByRole("button", { name: "Create payment" })).toBeDisabled();
     await capture(other, testInfo, "payment-new-blocked", { axeOnPhone: true });
     otherLogs.assertClean();

@@ -32,8 +32,8 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
   await signUp(page, first.email, PASSWORD);
   await expect(page.getByRole("heading", { name: "Get started" })).toBeVisible();
 
-  // Package
-  await page.getByRole("link", { name: "Package", exact: true }).first().click();
+  // Plan
+  await page.getByRole("link", { name: "Plan", exact: true }).first().click();
   await page.getByRole("button", { name: "Choose Starter" }).click();
   await expectToast(page, "Starter plan active");
   await expect(page.getByRole("heading", { name: "Starter plan" })).toBeVisible();
@@ -183,7 +183,7 @@ const PAGES = [
   ["domains", "/dashboard/domains"],
   ["api-keys", "/dashboard/api-keys"],
   ["webhooks", "/dashboard/webhooks"],
-  ["package", "/dashboard/package"],
+  ["plan", "/dashboard/plan"],
   ["settings", "/dashboard/settings"],
 ] as const;
 

@@ -17,7 +17,7 @@ const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]!).address;
 
 const capture = captureBothThemes;
 
-/** A merchant set up over the API: starter package, the demo token, shop.example.com, an API key. */
+/** A merchant set up over the API: starter plan, the demo token, shop.example.com, an API key. */
 async function payerPagesMerchant(request: APIRequestContext) {
   const email = `payer-pages-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = "correct horse battery";

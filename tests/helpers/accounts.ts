@@ -1,7 +1,7 @@
 import { getAddress } from "viem";
 import { POST as issueKey } from "@/app/api/user/api-keys/route";
 import { POST as addDomain } from "@/app/api/user/domains/route";
-import { POST as choosePackage } from "@/app/api/user/package/route";
+import { POST as choosePlan } from "@/app/api/user/package/route";
 import { POST as register } from "@/app/api/user/register/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
 import { POST as registerToken } from "@/app/api/user/tokens/route";
@@ -36,12 +36,12 @@ export interface Merchant {
   withdrawalAddress: string;
 }
 
-/** A merchant ready to take payments: starter package, a token on `network`, a domain, an API key. */
+/** A merchant ready to take payments: starter plan, a token on `network`, a domain, an API key. */
 export async function setUpMerchant(options: { contractAddress: string; network: string; domain?: string }): Promise<Merchant> {
   // The operator accepts the token first (the catalogue); allowing it again changes nothing.
   await allowCatalogueToken(await getDb(), options.network, getAddress(options.contractAddress));
   const { email, userId, auth } = await signUp();
-  await call(choosePackage, { method: "POST", headers: auth, body: { plan: "starter" } });
+  await call(choosePlan, { method: "POST", headers: auth, body: { plan: "starter" } });
   const token = await call(registerToken, {
     method: "POST",
     headers: auth,

@@ -1,6 +1,6 @@
 /**
  * The dashboard's one-off payment (issue 24 §7) and a payment's webhook deliveries on its page
- * (§6): a session made by the merchant with no API key, counted against the package like any
+ * (§6): a session made by the merchant with no API key, counted against the plan like any
  * other; every refusal in the merchant's words, tied to its field, and leaving nothing behind.
  */
 import { eq } from "drizzle-orm";
@@ -13,7 +13,7 @@ import { deliveriesOfSession } from "@/lib/dashboard/payment-webhooks";
 import { listUserPayments, paymentFiltersSchema } from "@/lib/dashboard/user-payments";
 import { paymentSessions, plans, sessionUsage, subscriptions } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { getPackage, usagePeriod } from "@/lib/packages/current-package";
+import { getPlan, usagePeriod } from "@/lib/packages/current-plan";
 import { type Merchant, setUpMerchant, signUp } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
@@ -30,7 +30,7 @@ let token: string;
 const form = (input: Record<string, unknown>) => dashboardPaymentSchema.parse(input);
 const sessionsOf = async (userId: number) =>
   (await db().select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.userId, userId))).length;
-const usedThisMonth = async (userId: number) => (await getPackage(db(), userId)).usage.sessionsCreated;
+const usedThisMonth = async (userId: number) => (await getPlan(db(), userId)).usage.sessionsCreated;
 
 /** The AppError a refused create throws. */
 async function refusal(userId: number, input: Record<string, unknown>): Promise<AppError> {
@@ -53,7 +53,7 @@ beforeAll(async () => {
 });
 
 describe("a payment created on the dashboard", () => {
-  it("is a session of no API key, counted against the package, listed and shown to its merchant", async () => {
+  it("is a session of no API key, counted against the plan, listed and shown to its merchant", async () => {
     const [sessionsBefore, usedBefore] = [await sessionsOf(merchant.userId), await usedThisMonth(merchant.userId)];
     const made = await createDashboardPayment(
       db(),
@@ -111,7 +111,7 @@ describe("a payment created on the dashboard", () => {
     ]);
   });
 
-  it("says what to set up first: a package, a domain, a month's quota", async () => {
+  it("says what to set up first: a plan, a domain, a month's quota", async () => {
     const fresh = await signUp();
     const registered = await call(registerToken, { method: "POST", headers: fresh.auth, body: { contractAddress: token, network: "bsc" } });
     expect(registered.status).toBeLessThan(300);
@@ -121,11 +121,11 @@ describe("a payment created on the dashboard", () => {
     expect([noDomain.code, noDomain.message]).toEqual(["DOMAIN_NOT_WHITELISTED", "Add your shop's domain before creating payments."]);
     expect(await sessionsOf(fresh.userId)).toBe(0);
 
-    const withDomain = await setUpMerchant({ contractAddress: token, network: "bsc", domain: "https://nopackage.example.com" });
+    const withDomain = await setUpMerchant({ contractAddress: token, network: "bsc", domain: "https://noplan.example.com" });
     await db().delete(sessionUsage).where(eq(sessionUsage.userId, withDomain.userId));
     await db().delete(subscriptions).where(eq(subscriptions.userId, withDomain.userId));
-    const noPackage = await refusal(withDomain.userId, { tokenId: String(withDomain.tokenId), amount: "1" });
-    expect([noPackage.code, noPackage.message]).toEqual(["NO_PACKAGE", "Choose a package before creating payments."]);
+    const noPlan = await refusal(withDomain.userId, { tokenId: String(withDomain.tokenId), amount: "1" });
+    expect([noPlan.code, noPlan.message]).toEqual(["NO_PACKAGE", "Choose a plan before creating payments."]);
 
     const [starter] = await db().select().from(plans).where(eq(plans.id, "starter"));
     const quota = starter?.monthlySessionQuota ?? 0;
@@ -140,7 +140,7 @@ describe("a payment created on the dashboard", () => {
     const before = await sessionsOf(other.userId);
     const usedUp = await refusal(other.userId, { tokenId: String(other.tokenId), amount: "1" });
     expect(usedUp.code).toBe("NO_PACKAGE");
-    expect(usedUp.message).toMatch(/^This month's payments on your package are used up/);
+    expect(usedUp.message).toMatch(/^This month's payments on your plan are used up/);
     expect(await sessionsOf(other.userId)).toBe(before);
     expect(await usedThisMonth(other.userId)).toBe(quota);
   });

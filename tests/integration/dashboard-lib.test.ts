@@ -159,7 +159,7 @@ describe("dashboard data", () => {
     const steps = await onboarding(db(), fresh[0]!.id);
     expect(steps.complete).toBe(false);
     expect(steps.steps.map((s) => [s.id, s.done])).toEqual([
-      ["package", false],
+      ["plan", false],
       ["token", false],
       ["domain", false],
       ["api-key", false],

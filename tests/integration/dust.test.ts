@@ -9,7 +9,7 @@ import { type Address, parseUnits } from "viem";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as pay } from "@/app/api/links/[slug]/pay/route";
 import { GET as linkPage } from "@/app/api/links/[slug]/route";
-import { POST as choosePackage } from "@/app/api/user/package/route";
+import { POST as choosePlan } from "@/app/api/user/package/route";
 import { PATCH as patchLink } from "@/app/api/user/payment-links/[id]/route";
 import { POST as createLink } from "@/app/api/user/payment-links/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
@@ -121,7 +121,7 @@ describe("sweeps a payer can trigger below the minimum forward", () => {
     await allow("--min-forward", "5", "--min-payment", "1");
     const broke = await setUpMerchant({ contractAddress: token, network: "bsc", domain: "https://broke.example.com" });
     await db().insert(plans).values({ id: "no-gas", name: "No gas", monthlySessionQuota: 100, dailyGasBudget: 0n, selfServe: true });
-    await call(choosePackage, { method: "POST", headers: broke.auth, body: { plan: "no-gas" } });
+    await call(choosePlan, { method: "POST", headers: broke.auth, body: { plan: "no-gas" } });
     const session = (await createReq("1", broke)).body.data;
     await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, session.depositAddress, parseUnits("1", 18)) });
     await runEngine(db(), chain().url);
@@ -150,7 +150,7 @@ describe("sweeps a payer can trigger below the minimum forward", () => {
     await db()
       .insert(plans)
       .values({ id: "two-sweeps", name: "Two sweeps", monthlySessionQuota: 100, dailyGasBudget: 0n, selfServe: true });
-    await call(choosePackage, { method: "POST", headers: tight.auth, body: { plan: "two-sweeps" } });
+    await call(choosePlan, { method: "POST", headers: tight.auth, body: { plan: "two-sweeps" } });
     const sessions = [];
     for (let i = 0; i < 5; i++) sessions.push((await createReq("1", tight)).body.data);
     for (const s of sessions)

@@ -27,7 +27,7 @@ vi.hoisted(() => {
 
 /**
  * Abuse economics (issue 21 #1, DESIGN.md §18): a free account that loops tiny withdrawals, or
- * simply takes many payments, costs the gas tank at most its package's daily budget — and every
+ * simply takes many payments, costs the gas tank at most its plan's daily budget — and every
  * wei the tank spends is charged to the merchant it was spent for.
  */
 const db = useTestDatabase();
@@ -186,7 +186,7 @@ describe("gas accounting per merchant", () => {
     await settleWithdrawals();
   });
 
-  it("stops withdrawals at the package's daily gas budget with 429 and Retry-After, and still sweeps incoming payments", async () => {
+  it("stops withdrawals at the plan's daily gas budget with 429 and Retry-After, and still sweeps incoming payments", async () => {
     await plansCommand(db(), ["set", "starter", "--gas-budget", "0"]);
     const [ledger, sentBefore] = [await ledgerSize(), await withdrawalCount()];
     const refused = await withdraw("1");
@@ -218,7 +218,7 @@ describe("gas accounting per merchant", () => {
     await settleWithdrawals();
     expect(await spentToday(shop)).toBeGreaterThanOrEqual(budget);
     expect((await withdraw("1")).status).toBe(429);
-    // The other merchant of the same package pays for less, and may still withdraw nothing it does not hold:
+    // The other merchant of the same plan pays for less, and may still withdraw nothing it does not hold:
     // its refusal is about its own budget, not the shop's.
     expect(await spentToday(other)).toBeLessThan(budget);
 

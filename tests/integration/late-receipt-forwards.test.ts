@@ -1,12 +1,10 @@
-import { type Address, createWalletClient, type Hex, http } from "viem";
-import { beforeAll, describe, expect, it } from "vitest";
-import { type ChainTransaction, chainTransactions, sweepBatches } from "@/lib/db/schema";
+import type { Hex } from "viem";
+import { describe, expect, it } from "vitest";
+import { type ChainTransaction, sweepBatches } from "@/lib/db/schema";
 import { settleTankTransaction } from "@/lib/forwarding/batched/tank-transactions";
 import { forwardTransactionOutcome } from "@/lib/forwarding/classic/forward-ledger";
 import { recheckTakenNonces } from "@/lib/ledger/recheck";
-import { chainAt, payer, useTestChain } from "../helpers/chain";
-import { useConfig } from "../helpers/config";
-import { useTestDatabase } from "../helpers/database";
+import { useLateReceipts } from "../helpers/late-receipt";
 
 /**
  * A nonce settled as "taken by a transaction we did not sign" may only have had its receipt hidden
@@ -16,43 +14,7 @@ import { useTestDatabase } from "../helpers/database";
  * The nonce's transaction here is real (mined on anvil); only the ledger's earlier "taken" verdict
  * is written as the settler would have written it.
  */
-const db = useTestDatabase();
-const chain = useTestChain({ chainId: 56 });
-const SINK = "0x000000000000000000000000000000000000dEaD" as Address;
-
-beforeAll(() => {
-  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", CONFIRMATIONS: "1" });
-});
-
-/** A transaction really mined by `payer`, as the ledger row a receipts node hid: replaced by none, re-reads due or over. */
-async function takenRow(kind: "sweep" | "batch", rereads: "due" | "over"): Promise<ChainTransaction> {
-  const wallet = createWalletClient({ account: payer, chain: await chainAt(chain().url), transport: http(chain().url) });
-  const hash = await wallet.sendTransaction({ to: SINK, value: 1n });
-  const tx = await chain().client.getTransaction({ hash });
-  await chain().client.mine({ blocks: 2 });
-  const now = new Date();
-  const [row] = await db()
-    .insert(chainTransactions)
-    .values({
-      network: "bsc",
-      walletRole: kind === "sweep" ? "deposit" : "gas_tank",
-      walletIndex: 0,
-      wallet: payer.address,
-      nonce: tx.nonce,
-      kind,
-      toAddress: SINK,
-      value: 1n,
-      gasLimit: tx.gas,
-      gasPrice: tx.gasPrice ?? 1n,
-      txHash: hash,
-      status: "replaced",
-      replacedById: null,
-      settledAt: now,
-      receiptRecheckAt: rereads === "due" ? new Date(now.getTime() - 1_000) : null,
-    })
-    .returning();
-  return row!;
-}
+const { db, takenRow } = useLateReceipts();
 
 async function batchFor(row: ChainTransaction) {
   const [batch] = await db()
@@ -74,21 +36,21 @@ async function batchFor(row: ChainTransaction) {
 
 describe("a late receipt reaches classic forwards", () => {
   it("waits (never 'lost') while the nonce's receipts are read again, and is done once the re-read finds ours", async () => {
-    const row = await takenRow("sweep", "due");
+    const row = await takenRow("sweep", "deposit", "due");
     expect(await forwardTransactionOutcome(db(), row.id)).toEqual({ state: "waiting" });
     expect(await recheckTakenNonces(db())).toBe(1);
     expect(await forwardTransactionOutcome(db(), row.id)).toMatchObject({ state: "done", success: true, winner: { id: row.id } });
   });
 
   it("is lost once the re-reads are over with no receipt of ours", async () => {
-    const row = await takenRow("sweep", "over");
+    const row = await takenRow("sweep", "deposit", "over");
     expect(await forwardTransactionOutcome(db(), row.id)).toEqual({ state: "lost" });
   });
 });
 
 describe("a late receipt reaches sweep batches", () => {
   it("keeps the batch sent (its forwards not given back) while the re-reads last, then mined", async () => {
-    const row = await takenRow("batch", "due");
+    const row = await takenRow("batch", "gas_tank", "due");
     const batch = await batchFor(row);
     expect(await settleTankTransaction(db(), batch)).toEqual({ status: "sent" });
     expect(await recheckTakenNonces(db())).toBe(1);
@@ -96,7 +58,7 @@ describe("a late receipt reaches sweep batches", () => {
   });
 
   it("is replaced once the re-reads are over", async () => {
-    const batch = await batchFor(await takenRow("batch", "over"));
+    const batch = await batchFor(await takenRow("batch", "gas_tank", "over"));
     expect(await settleTankTransaction(db(), batch)).toEqual({ status: "replaced", refused: false });
   });
 });

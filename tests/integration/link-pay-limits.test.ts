@@ -12,7 +12,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { type Address, parseUnits } from "viem";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as pay } from "@/app/api/links/[slug]/pay/route";
-import { POST as choosePackage } from "@/app/api/user/package/route";
+import { POST as choosePlan } from "@/app/api/user/package/route";
 import { POST as createLink } from "@/app/api/user/payment-links/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { paymentSessions, plans, sessionUsage, tokenCatalogue } from "@/lib/db/schema";
@@ -69,7 +69,7 @@ beforeAll(async () => {
   token = await deployTestToken(chain().url, { symbol: "LPL" });
   merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
   await db().insert(plans).values({ id: "fifty", name: "Fifty", monthlySessionQuota: QUOTA, selfServe: true });
-  await call(choosePackage, { method: "POST", headers: merchant.auth, body: { plan: "fifty" } });
+  await call(choosePlan, { method: "POST", headers: merchant.auth, body: { plan: "fifty" } });
 });
 beforeEach(async () => {
   config();

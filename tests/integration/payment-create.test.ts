@@ -5,7 +5,7 @@ import { getAddress } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as addDomain } from "@/app/api/user/domains/route";
-import { POST as choosePackage } from "@/app/api/user/package/route";
+import { POST as choosePlan } from "@/app/api/user/package/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import { paymentSessions, plans, sessionUsage, subscriptions } from "@/lib/db/schema";
@@ -226,7 +226,7 @@ describe("POST /api/v1/payment/create", () => {
     expect(none.body.error.message).toContain("whitelist a domain");
   });
 
-  it("answers NO_PACKAGE for a user without a package", async () => {
+  it("answers NO_PACKAGE for a user without a plan", async () => {
     const other = await setUpMerchant({ contractAddress: tokenAddress, network: "bsc" });
     const { subscriptions } = await import("@/lib/db/schema");
     await db().delete(subscriptions).where(eq(subscriptions.userId, other.userId));
@@ -256,7 +256,7 @@ describe("POST /api/v1/payment/create", () => {
   it("counts the monthly quota exactly under concurrent creates, and a create past it writes nothing", async () => {
     const other = await setUpMerchant({ contractAddress: tokenAddress, network: "bsc" });
     await db().insert(plans).values({ id: "three", name: "Three", monthlySessionQuota: 3, selfServe: true });
-    await call(choosePackage, { method: "POST", headers: other.auth, body: { plan: "three" } });
+    await call(choosePlan, { method: "POST", headers: other.auth, body: { plan: "three" } });
     const before = await countSessions();
     const results = await Promise.all(
       Array.from({ length: 6 }, () =>
@@ -266,14 +266,14 @@ describe("POST /api/v1/payment/create", () => {
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 402, 402, 402]);
     expect(results.find((r) => r.status === 402)!.body.error).toEqual({
       code: "NO_PACKAGE",
-      message: "the Three package allows 3 payment sessions a month; this month's are used up",
+      message: "the Three plan allows 3 payment sessions a month; this month's are used up",
     });
     expect(await countSessions()).toBe(before + 3);
     const [usage] = await db().select().from(sessionUsage).where(eq(sessionUsage.userId, other.userId));
     expect(usage!.sessions).toBe(3);
   });
 
-  it("answers NO_PACKAGE once the package has ended, and counts nothing", async () => {
+  it("answers NO_PACKAGE once the plan has ended, and counts nothing", async () => {
     const other = await setUpMerchant({ contractAddress: tokenAddress, network: "bsc" });
     await db()
       .update(subscriptions)
@@ -285,7 +285,7 @@ describe("POST /api/v1/payment/create", () => {
       body: { tokenId: other.tokenId, amount: "1" },
     });
     expect(res.status).toBe(402);
-    expect(res.body.error.message).toContain("no active package");
+    expect(res.body.error.message).toContain("no active plan");
     expect(await db().select().from(sessionUsage).where(eq(sessionUsage.userId, other.userId))).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
  * of tokens is not one of them since issue 32: the refund waits for the funds): the payer is
  * told "not now" in their language, never the merchant's internals; the reason goes to the
  * merchant (the refund's reason) and the log; nothing is recorded and the refund still waits.
- * Beyond the package's daily withdrawals or gas budget a refund answers 429 with Retry-After.
+ * Beyond the plan's daily withdrawals or gas budget a refund answers 429 with Retry-After.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { GET as claimPage } from "@/app/api/refund/[refundId]/route";
@@ -67,7 +67,7 @@ function expectShownAs(res: CallResult, key: "claimUnavailable" | "serviceAddres
 /** Not one of the merchant's internals reaches the payer. */
 function expectNoInternals(res: CallResult) {
   expect(res.body.error.message).toBe("this refund cannot be sent right now and nothing was sent: try again later, or contact the shop");
-  expect(JSON.stringify(res.body)).not.toMatch(/base units|withdrawal wallet|RPC|package|gas|domain/i);
+  expect(JSON.stringify(res.body)).not.toMatch(/base units|withdrawal wallet|RPC|package|\bplan\b|gas|domain/i);
 }
 
 afterEach(async () => {
@@ -132,7 +132,7 @@ describe("a claim the merchant's side cannot send", () => {
   });
 });
 
-describe("a refund beyond the package's daily limits", () => {
+describe("a refund beyond the plan's daily limits", () => {
   it.each([
     ["withdrawals a day", ["--daily-withdrawals", "0"], /allows 0 withdrawals a day/],
     ["gas budget", ["--gas-budget", "0"], /daily gas budget of 0 BNB/],

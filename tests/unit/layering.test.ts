@@ -127,7 +127,7 @@ describe("layering", () => {
       [6, "app/dashboard/_actions/tokens.ts", "../../../lib/db/client"],
       [6, "components/domains/domain-card.tsx", "@/lib/db/schema"],
       [6, "components/dashboard/format.tsx", "drizzle-orm/pg-core"],
-      [7, "lib/dashboard/pages.ts", "@/components/domains/deliveries-query"],
+      [7, "lib/dashboard/pages.ts", "@/components/webhooks/deliveries-query"],
       [7, "lib/dashboard/overview.ts", "../../components/dashboard/format"],
     ];
     for (const [rule, file, spec] of breaks) expect(RULES[rule]!.forbidden(target(file, spec), spec), `${file} → ${spec}`).toBe(true);

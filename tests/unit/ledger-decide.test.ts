@@ -2,18 +2,41 @@ import { describe, expect, it } from "vitest";
 import {
   DROP_AFTER_MS,
   decideNonce,
-  decideStall,
   isStalled,
   MAX_REPLACEMENTS,
   NOT_FINAL_RECHECK_MS,
-  type NonceFacts,
+  type NonceState,
   nextReceiptRecheck,
   nextRecheckAfterRead,
   RECHECK_RECEIPTS_FOR_MS,
   replacementGasPrice,
   STUCK_AFTER_MS,
-  type StallFacts,
 } from "@/lib/ledger/decide";
+
+/** What the settler read of a nonce: a receipt of one of its rows (if any), else the count at a pinned block. */
+interface NonceFacts {
+  nonce: number;
+  receipt: { rowId: number; success: boolean; final: boolean } | null;
+  pinnedBlock: bigint;
+  countAtPinned: number;
+  nonceUsedSeenBlock: bigint | null;
+  nonceUsedSince: Date | null;
+  now: Date;
+}
+
+const NEWEST = { kind: "withdrawal", createdAt: new Date(0), refusedForGood: false };
+
+/** The settler's decision: the ledger's state of the nonce, and what the chain said as a fact. */
+function settle(facts: NonceFacts) {
+  const state: NonceState = { ...facts, newest: NEWEST, replacements: 0, replaceable: true };
+  return decideNonce(
+    state,
+    facts.receipt
+      ? { kind: "receipt-read", ...facts.receipt }
+      : { kind: "count-read", pinnedBlock: facts.pinnedBlock, countAtPinned: facts.countAtPinned },
+    facts.now,
+  );
+}
 
 const at = new Date("2026-11-23T12:00:00Z");
 const later = (ms: number) => new Date(at.getTime() + ms);
@@ -82,7 +105,7 @@ describe("decideNonce: only a final receipt settles a row", () => {
       { outcome: "open", nonceUsedSeenBlock: null, nonceUsedSince: null, atWalletNext: true },
     ],
   ] as const)("%s", (_name, facts, expected) => {
-    expect(decideNonce(facts)).toEqual(expected);
+    expect(settle(facts)).toEqual(expected);
   });
 });
 
@@ -119,6 +142,17 @@ describe("nextRecheckAfterRead: a receipt found but never final (an orphaned blo
 
 const now = new Date("2026-11-23T12:00:00Z");
 const ago = (ms: number) => new Date(now.getTime() - ms);
+interface StallFacts extends Pick<NonceState, "newest" | "replacements" | "replaceable"> {
+  atWalletNext: boolean;
+  now: Date;
+}
+
+/** The watchdog's decision about a nonce the settler left open. */
+function decideStall({ atWalletNext, now, ...state }: StallFacts) {
+  return decideNonce({ ...state, nonce: 7, nonceUsedSeenBlock: null, nonceUsedSince: null }, { kind: "still-open", atWalletNext }, now)
+    .outcome;
+}
+
 const stall = (overrides: Partial<StallFacts> = {}, newest: Partial<StallFacts["newest"]> = {}): StallFacts => ({
   atWalletNext: true,
   newest: { kind: "withdrawal", createdAt: ago(STUCK_AFTER_MS), refusedForGood: false, ...newest },

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { evaluateSession, type SessionFacts, type TransferFacts } from "@/lib/payments/session-state";
+import {
+  decideSession,
+  evaluateSession,
+  type SessionFact,
+  type SessionFacts,
+  type SessionState,
+  type TransferFacts,
+} from "@/lib/payments/session-state";
 
 const T0 = new Date("2026-01-01T00:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -161,5 +168,125 @@ describe("evaluateSession", () => {
     const ts = [transfer(30n, 10), transfer(80n, 20)];
     const once = evaluateSession(session(), ts, at(30));
     expect(evaluateSession({ ...session(), completedAt: once.completedAt }, ts, at(99))).toEqual(once);
+  });
+});
+
+describe("decideSession: every move of a session's status", () => {
+  const state = (overrides: Partial<SessionState> = {}): SessionState => ({
+    status: "pending",
+    amount: 100n,
+    expiresAt: at(900),
+    cancelledAt: null,
+    cancelledAtBlock: null,
+    completedAt: null,
+    expiredAt: null,
+    receivedAmount: 0n,
+    ...overrides,
+  });
+  const paid = (amount: bigint, second: number) => ({ ...transfer(amount, second), id: 1_000 + second });
+  const recorded = (counted: TransferFacts[], fresh = counted, otherTokenIds: number[] = []): SessionFact => ({
+    kind: "transfers-recorded",
+    counted,
+    otherTokenIds,
+    freshIds: [...fresh.map((t) => t.id), ...otherTokenIds],
+  });
+  const merchantCancel: SessionFact = { kind: "cancelled-by-merchant", atBlock: 50n };
+  const payerCancel: SessionFact = { kind: "cancelled-by-payer", atBlock: 50n };
+
+  it.each([
+    ["pending ── the amount arrives ──▶ completed", state(), recorded([paid(100n, 10)]), at(20), "completed", ["payment.completed"]],
+    ["pending ── part of it ──▶ pending, partial", state(), recorded([paid(40n, 10)]), at(20), "pending", ["payment.partial"]],
+    [
+      "pending ── part of it, after the deadline ──▶ expired, partial first",
+      state(),
+      recorded([paid(40n, 10)]),
+      at(900),
+      "expired",
+      ["payment.partial", "payment.expired"],
+    ],
+    ["pending ── expiry due ──▶ expired", state(), { kind: "expiry-due" }, at(900), "expired", ["payment.expired"]],
+    ["pending ── the merchant cancels ──▶ cancelled", state(), merchantCancel, at(10), "cancelled", ["payment.cancelled"]],
+    ["pending ── the payer cancels, nothing received ──▶ cancelled", state(), payerCancel, at(10), "cancelled", ["payment.cancelled"]],
+    [
+      "pending, part received ── the merchant cancels ──▶ cancelled",
+      state({ receivedAmount: 40n }),
+      merchantCancel,
+      at(10),
+      "cancelled",
+      ["payment.cancelled"],
+    ],
+    [
+      "expired ── a transfer mined in time, confirmed late ──▶ completed",
+      state({ status: "expired", expiredAt: at(900) }),
+      recorded([paid(100n, 899)]),
+      at(950),
+      "completed",
+      ["payment.completed"],
+    ],
+    [
+      "cancelled ── a transfer mined before the cancel's block ──▶ completed",
+      state({ status: "cancelled", cancelledAt: at(10), cancelledAtBlock: 50n }),
+      recorded([{ ...paid(100n, 9), blockNumber: 50n }]),
+      at(20),
+      "completed",
+      ["payment.completed"],
+    ],
+    [
+      "completed ── a further transfer ──▶ completed, late",
+      state({ status: "completed", receivedAmount: 100n, completedAt: at(10) }),
+      recorded([paid(100n, 10), paid(5n, 20)], [paid(5n, 20)]),
+      at(30),
+      "completed",
+      ["payment.late"],
+    ],
+    [
+      "expired ── a transfer after the deadline ──▶ expired, late",
+      state({ status: "expired", expiredAt: at(900) }),
+      recorded([paid(100n, 901)]),
+      at(950),
+      "expired",
+      ["payment.late"],
+    ],
+  ] as const)("%s", (_, from, fact, now, status, events) => {
+    const decision = decideSession(from, fact, now);
+    expect(decision).toMatchObject({ accepted: true, next: { status }, events });
+  });
+
+  it.each([
+    ["expiry before the deadline", state(), { kind: "expiry-due" }, at(899)],
+    ["expiry of a completed session", state({ status: "completed", receivedAmount: 100n }), { kind: "expiry-due" }, at(950)],
+    ["expiry of a cancelled session", state({ status: "cancelled", cancelledAt: at(10) }), { kind: "expiry-due" }, at(950)],
+    ["a cancel at the deadline (it is due to expire)", state(), merchantCancel, at(900)],
+    ["a cancel of a completed session", state({ status: "completed", receivedAmount: 100n }), merchantCancel, at(10)],
+    ["a cancel of an expired session", state({ status: "expired", expiredAt: at(900) }), merchantCancel, at(950)],
+    ["a second cancel", state({ status: "cancelled", cancelledAt: at(5) }), merchantCancel, at(10)],
+    ["the payer's cancel once part has arrived (the shop's to settle)", state({ receivedAmount: 40n }), payerCancel, at(10)],
+    ["the payer's cancel of a completed session", state({ status: "completed", receivedAmount: 100n }), payerCancel, at(10)],
+  ] as const)("refuses %s, changing nothing", (_, from, fact, now) => {
+    expect(decideSession(from, fact as SessionFact, now).accepted).toBe(false);
+  });
+
+  it("keeps what the shop needs of a cancel: when, and the network's latest block then", () => {
+    expect(decideSession(state(), merchantCancel, at(10))).toMatchObject({ next: { cancelledAt: at(10), cancelledAtBlock: 50n } });
+    expect(decideSession(state(), { kind: "cancelled-by-merchant", atBlock: null }, at(10))).toMatchObject({
+      next: { cancelledAtBlock: null },
+    });
+    expect(decideSession(state(), { kind: "expiry-due" }, at(901))).toMatchObject({ next: { expiredAt: at(901) } });
+  });
+
+  it("marks late every deposit that does not count, other tokens included, and sums only the session token's late amount", () => {
+    const inTime = paid(60n, 10);
+    const afterDeadline = paid(30n, 901);
+    const decision = decideSession(state(), recorded([inTime, afterDeadline], [afterDeadline], [77]), at(950));
+    expect(decision).toMatchObject({
+      accepted: true,
+      next: { status: "expired", receivedAmount: 60n, late: true, lateAmount: 30n, lateDepositIds: [afterDeadline.id, 77] },
+      events: ["payment.partial", "payment.expired", "payment.late"],
+    });
+  });
+
+  it("keeps the first expiry's time when transfers are re-evaluated later", () => {
+    const decision = decideSession(state({ status: "expired", expiredAt: at(900) }), recorded([paid(5n, 950)]), at(1_000));
+    expect(decision).toMatchObject({ next: { status: "expired", expiredAt: at(900) } });
   });
 });

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Every write of a forward's, a batch's or a refund's status goes through its pure decider
- * (lib/forwarding/forward-state.ts, lib/forwarding/batched/batch-state.ts, lib/refunds/refund-state.ts):
+ * Every write of a forward's, a batch's, a refund's, a payment session's or a ledger row's status
+ * goes through its pure decider (lib/forwarding/forward-state.ts, lib/forwarding/batched/batch-state.ts,
+ * lib/refunds/refund-state.ts, lib/payments/session-state.ts, lib/ledger/decide.ts):
  * only the writers that apply their decisions may set it. A new `.update(forwards).set({ status: … })`
  * anywhere else fails here.
  */
@@ -35,6 +36,8 @@ const RULES = [
   { table: "forwards", writers: [join("lib", "forwarding", "forward-records.ts")] },
   { table: "sweepBatches", writers: [join("lib", "forwarding", "batched", "tank-transactions.ts")] },
   { table: "refunds", writers: [join("lib", "refunds", "refund-records.ts")] },
+  { table: "paymentSessions", writers: [join("lib", "payments", "session-records.ts")] },
+  { table: "chainTransactions", writers: [join("lib", "ledger", "nonce-records.ts")] },
 ];
 const REFUND_WRITER = join("lib", "refunds", "refund-records.ts");
 
@@ -62,11 +65,30 @@ describe("status writes go through the deciders", () => {
     expect(inserting).toEqual([REFUND_WRITER]);
   });
 
+  it("creates payment sessions without a status of their own (pending by default)", () => {
+    expect(FILES.filter((file) => /\.insert\(\s*paymentSessions\s*\)/.test(readFileSync(file, "utf8")))).toEqual([]);
+    expect(readFileSync(join("lib", "payments", "insert-session.ts"), "utf8")).not.toMatch(/paymentSessions\.status/);
+  });
+
+  it("records ledger rows only in lib/ledger/record.ts, without a status of their own (pending by default)", () => {
+    const inserting = FILES.filter((file) => /\.insert\(\s*chainTransactions\s*\)/.test(readFileSync(file, "utf8")));
+    expect(inserting).toEqual([join("lib", "ledger", "record.ts")]);
+    const values = readFileSync(join("lib", "ledger", "record.ts"), "utf8").match(/\.insert\(chainTransactions\)\s*\.values\(\{([^}]*)\}/);
+    expect(values?.[1]).toBeDefined();
+    expect(values?.[1]).not.toMatch(/\bstatus\b/);
+  });
+
   it("would catch a status written elsewhere", () => {
     expect(writesStatus(`await tx.update(forwards).set({ status: "held", heldReason: r }).where(eq(forwards.id, id));`, "forwards")).toBe(
       true,
     );
     expect(writesStatus(`await tx.update(refunds).set({ status: "cancelled" }).where(eq(refunds.id, id));`, "refunds")).toBe(true);
+    expect(
+      writesStatus(
+        `await tx\n  .update(paymentSessions)\n  .set({ status: "expired", expiredAt: now })\n  .where(eq(paymentSessions.status, "pending"))`,
+        "paymentSessions",
+      ),
+    ).toBe(true);
     expect(writesStatus(`await db\n  .update(sweepBatches)\n  .set({ status, gasUsed })\n  .where(x);`, "sweepBatches")).toBe(true);
     expect(writesStatus(`await db.update(forwards).set({ lockedUntil: null }).where(eq(forwards.id, id));`, "forwards")).toBe(false);
     expect(writesStatus(`await db.update(forwards).set({ nextAttemptAt: at }).where(eq(forwards.status, "batched"));`, "forwards")).toBe(

@@ -3,13 +3,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { PageHeader } from "@/components/dashboard/page-header";
-import { deliveriesHref } from "@/components/domains/deliveries-query";
-import { DeliveriesTable } from "@/components/domains/deliveries-table";
-import { WARNING_BADGE } from "@/components/domains/delivery-status-badge";
-import { FailedDeliveriesAlert } from "@/components/domains/failed-deliveries-alert";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { deliveriesHref } from "@/components/webhooks/deliveries-query";
+import { DeliveriesTable } from "@/components/webhooks/deliveries-table";
+import { WARNING_BADGE } from "@/components/webhooks/delivery-status-badge";
+import { FailedDeliveriesAlert } from "@/components/webhooks/failed-deliveries-alert";
 import { requireUser } from "@/lib/auth/current-user";
 import { loadWebhooksPage } from "@/lib/dashboard/pages";
 

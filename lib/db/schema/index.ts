@@ -15,7 +15,7 @@ export * from "./merchants/api-keys";
 export * from "./merchants/domains";
 export * from "./merchants/gas-charges";
 export * from "./merchants/idempotency";
-export * from "./merchants/packages";
+export * from "./merchants/plans";
 export * from "./merchants/token-catalogue";
 export * from "./merchants/tokens";
 export * from "./merchants/users";

@@ -13,7 +13,7 @@ export const local = defineChain({
 });
 export const chain = createPublicClient({ chain: local, transport: http(rpcUrl) });
 
-/** A merchant set up over the API (package, demo token, domains, API key), as a shop developer would. */
+/** A merchant set up over the API (plan, demo token, domains, API key), as a shop developer would. */
 export async function apiMerchant(request: APIRequestContext, domains: string[]) {
   const email = `checkout-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = "correct horse battery";

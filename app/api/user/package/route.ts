@@ -1,10 +1,13 @@
 import { readJson } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { withUser } from "@/lib/http/handlers";
-import { choosePlanSchema, chooseSelfServePlan, getPackage } from "@/lib/packages/current-package";
+import { choosePlanSchema, chooseSelfServePlan, getPlan } from "@/lib/packages/current-plan";
+
+// The URL keeps "package" (shops and scripts call it, and the error code NO_PACKAGE is the
+// interface's); everything behind it says "plan".
 
 /** GET /api/user/package → the active plan and this month's usage. */
-export const GET = withUser(async ({ db, user }) => ok(await getPackage(db, user.id)));
+export const GET = withUser(async ({ db, user }) => ok(await getPlan(db, user.id)));
 
 /** POST /api/user/package {plan:"starter"} → activates a self-serve plan. */
 export const POST = withUser(async ({ req, db, user }) => {

@@ -14,12 +14,12 @@ export const metadata: Metadata = { title: "New payment" };
 
 /** What stops a payment from being created, with the page that fixes it. */
 const BLOCKERS = {
-  package: {
-    text: "Choose a package first: it sets how many payments you can create each month.",
-    href: "/dashboard/package",
-    link: "Choose a package",
+  plan: {
+    text: "Choose a plan first: it sets how many payments you can create each month.",
+    href: "/dashboard/plan",
+    link: "Choose a plan",
   },
-  quota: { text: "This month's payments on your package are used up.", href: "/dashboard/package", link: "Upgrade your package" },
+  quota: { text: "This month's payments on your plan are used up.", href: "/dashboard/plan", link: "Upgrade your plan" },
   token: { text: "Register a token first: it is what your customer pays with.", href: "/dashboard/tokens", link: "Register a token" },
   domain: { text: "Add your shop's domain first: its wallet receives the payment.", href: "/dashboard/domains", link: "Add a domain" },
 } as const;

@@ -10,7 +10,7 @@ export const choosePlanSchema = z.object({
   plan: z.string({ error: 'plan must be a string, e.g. "starter"' }).trim().min(1, { error: "plan is required" }),
 });
 
-export interface PackageView {
+export interface PlanView {
   active: boolean;
   plan: { id: string; name: string; monthlySessionQuota: number | null; priceUsdCents: number } | null;
   startsAt: string | null;
@@ -55,7 +55,7 @@ async function sessionsThisMonth(db: Db, userId: number, now = new Date()): Prom
   return row?.sessions ?? 0;
 }
 
-export async function getPackage(db: Db, userId: number): Promise<PackageView> {
+export async function getPlan(db: Db, userId: number): Promise<PlanView> {
   const current = await activeSubscription(db, userId);
   const used = await sessionsThisMonth(db, userId);
   const quota = current?.plan.monthlySessionQuota ?? null;
@@ -80,14 +80,14 @@ export async function getPackage(db: Db, userId: number): Promise<PackageView> {
 }
 
 /** A merchant may switch itself only to a self-serve plan (the free starter); others are granted by an operator. */
-export async function chooseSelfServePlan(db: Db, userId: number, planId: string): Promise<PackageView> {
+export async function chooseSelfServePlan(db: Db, userId: number, planId: string): Promise<PlanView> {
   const [plan] = await db.select().from(plans).where(eq(plans.id, planId));
   if (!plan) throw new AppError("VALIDATION_ERROR", `unknown plan "${planId}"`);
   if (!plan.selfServe) {
     throw new AppError("VALIDATION_ERROR", `plan "${planId}" is granted by the operator; only self-serve plans can be chosen here`);
   }
   await activatePlan(db, userId, planId);
-  return getPackage(db, userId);
+  return getPlan(db, userId);
 }
 
 /** The plan that lets this user create payments now, or NO_PACKAGE. */
@@ -107,18 +107,18 @@ export async function requireActivePlan(db: Db, userId: number, now = new Date()
       )
       .prepare("active_plan_of_user"),
   ).execute({ userId, now: now.toISOString() }); // placeholders skip column mapping: pass the wire form
-  if (!row) throw noPackageError();
+  if (!row) throw noPlanError();
   return row.plan;
 }
 
-export function noPackageError(): AppError {
-  return new AppError("NO_PACKAGE", "no active package: choose one (POST /api/user/package) before creating payments");
+export function noPlanError(): AppError {
+  return new AppError("NO_PACKAGE", "no active plan: choose one (POST /api/user/package) before creating payments");
 }
 
 export function quotaUsedUpError(plan: Pick<Plan, "name" | "monthlySessionQuota">): AppError {
   return new AppError(
     "NO_PACKAGE",
-    `the ${plan.name} package allows ${plan.monthlySessionQuota} payment sessions a month; this month's are used up`,
+    `the ${plan.name} plan allows ${plan.monthlySessionQuota} payment sessions a month; this month's are used up`,
   );
 }
 

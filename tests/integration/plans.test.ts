@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { POST as choose, GET as getPackage } from "@/app/api/user/package/route";
+import { POST as choose, GET as getPlan } from "@/app/api/user/package/route";
 import { openPglite } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { plans, subscriptions, users } from "@/lib/db/schema";
 import type { AppError } from "@/lib/errors";
-import { reserveSessionQuota } from "@/lib/packages/current-package";
+import { reserveSessionQuota } from "@/lib/packages/current-plan";
 import { grantPlan } from "@/lib/packages/grant-plan";
 import { signUp } from "../helpers/accounts";
 import { useTestChain } from "../helpers/chain";
@@ -28,11 +28,11 @@ async function quotaError(userId: number): Promise<AppError | undefined> {
   );
 }
 
-describe("packages", () => {
-  it("starts without a package; NO_PACKAGE until the free starter plan is chosen", async () => {
+describe("plans", () => {
+  it("starts without a plan; NO_PACKAGE until the free starter plan is chosen", async () => {
     config();
     const { auth, userId } = await signUp();
-    const none = await call(getPackage, { headers: auth });
+    const none = await call(getPlan, { headers: auth });
     expect(none.body.data).toMatchObject({ active: false, plan: null, usage: { sessionsCreated: 0, remaining: 0 } });
     expect((await quotaError(userId))?.code).toBe("NO_PACKAGE");
 
@@ -54,7 +54,7 @@ describe("packages", () => {
     [{ plan: "gold" }, 'unknown plan "gold"'],
     [{ plan: 3 }, "plan must be a string"],
     [{}, "plan must be a string"],
-  ])("refuses %j without changing the package", async (body, message) => {
+  ])("refuses %j without changing the plan", async (body, message) => {
     const { auth, userId } = await signUp();
     const res = await call(choose, { method: "POST", headers: auth, body });
     expect(res.status).toBe(400);
@@ -73,14 +73,14 @@ describe("packages", () => {
     const error = results.find((e) => e !== undefined);
     expect(error?.code).toBe("NO_PACKAGE");
     expect(error?.message).toContain("allows 3 payment sessions a month");
-    const view = await call(getPackage, { headers: auth });
+    const view = await call(getPlan, { headers: auth });
     expect(view.body.data.usage).toMatchObject({ sessionsCreated: 3, remaining: 0 });
   });
 
   it("lets an operator grant a paid plan (in-process and with npm run admin)", async () => {
     const { email, auth } = await signUp();
     await grantPlan(db(), email.toUpperCase(), "pro");
-    expect((await call(getPackage, { headers: auth })).body.data.plan.id).toBe("pro");
+    expect((await call(getPlan, { headers: auth })).body.data.plan.id).toBe("pro");
     await expect(grantPlan(db(), "nobody@example.com", "pro")).rejects.toThrow("no user with email nobody@example.com");
     await expect(grantPlan(db(), email, "platinum")).rejects.toThrow('unknown plan "platinum"');
 
@@ -110,7 +110,7 @@ describe("packages", () => {
   });
 
   it("requires a user", async () => {
-    expect((await call(getPackage)).status).toBe(401);
+    expect((await call(getPlan)).status).toBe(401);
     expect((await call(choose, { method: "POST", body: { plan: "starter" } })).status).toBe(401);
   });
 });

@@ -8,23 +8,23 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 import { requireUser } from "@/lib/auth/current-user";
-import { loadPackagePage } from "@/lib/dashboard/pages";
+import { loadPlanPage } from "@/lib/dashboard/pages";
 import { formatAmount } from "@/lib/payments/amount";
 
-export const metadata: Metadata = { title: "Package" };
+export const metadata: Metadata = { title: "Plan" };
 
 const quota = (n: number | null) => (n === null ? "Unlimited" : `${groupDigits(String(n))}`);
 
-export default async function PackagePage() {
+export default async function PlanPage() {
   const user = await requireUser();
-  const { current, plans } = await loadPackagePage(user.id);
+  const { current, plans } = await loadPlanPage(user.id);
   const limit = current.plan?.monthlySessionQuota ?? null;
   const used = current.usage.sessionsCreated;
   const percent = limit ? Math.round((used / limit) * 100) : 0;
   return (
     <>
       <PageHeader
-        title="Package"
+        title="Plan"
         description="Your plan sets how many payment sessions you can create each month, and what the gateway may spend on gas for you each day."
       />
       <div className="grid gap-6">
