@@ -18,8 +18,9 @@ import type { Db } from "../db";
 import { type Refund, refunds, type Withdrawal } from "../db/schema";
 import type { AppError } from "../errors";
 import { runIdempotent } from "../idempotency/idempotency";
-import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
+import { formatAmount, parseAmount } from "../payments/amount";
 import { findSessionInScope, type SessionScope } from "../payments/find-session";
+import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
 import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
@@ -54,9 +55,8 @@ export async function createRefund(
   // The body's shape only (see above).
   if (input.toAddress) await assertPayable(db, input.toAddress, "toAddress");
   const requested = input.amount === undefined ? undefined : parseAmount(input.amount, token.decimals);
-  if (typeof requested === "string")
-    throw refundRefusal("VALIDATION_ERROR", "refund-amount-invalid", amountProblemMessage("amount", requested, token.decimals));
-  if (requested === 0n) throw refundRefusal("VALIDATION_ERROR", "refund-amount-zero", "amount must be greater than 0");
+  if (typeof requested === "string") throw amountRefusal("amount", requested, token.decimals);
+  if (requested === 0n) throw paymentRefusal("VALIDATION_ERROR", "amount-zero", "amount must be greater than 0");
 
   const apiKeyId = "apiKeyId" in creator.scope ? creator.scope.apiKeyId : null;
   const refundId = randomUUID();

@@ -13,8 +13,6 @@ export const REFUND_REASONS = [
   "payment-domain-removed",
   "payment-token-not-yours",
   "payment-network-not-served",
-  "refund-amount-invalid",
-  "refund-amount-zero",
   "refund-exceeds-refundable",
   "refund-no-default-amount",
   "refund-default-moved",
