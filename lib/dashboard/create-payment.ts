@@ -6,11 +6,11 @@
  */
 import { z } from "zod";
 import type { Db } from "../db";
-import { AppError, type ErrorDetail } from "../errors";
+import { AppError, commonRefusal, type ErrorDetail, refusal } from "../errors";
 import type { PackageReason } from "../packages/reasons";
 import { formatAmount } from "../payments/amount";
 import { createPaymentSession } from "../payments/create-session";
-import type { PaymentReason } from "../payments/reasons";
+import { type PaymentReason, paymentRefusal } from "../payments/reasons";
 import { createPaymentSchema, displayTextSchema, MAX_DESCRIPTION_LENGTH, MAX_ORDER_ID_LENGTH } from "../payments/schemas";
 import { asSentence } from "../sentences";
 import { acceptedTokenMinimum } from "../tokens/accepted-tokens";
@@ -58,7 +58,7 @@ export async function createDashboardPayment(
       return { path, message: path === "amount" ? AMOUNT_FORMAT : asSentence(issue.message) };
     });
     // biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue
-    throw new AppError("VALIDATION_ERROR", details[0]!.message, details);
+    throw commonRefusal("VALIDATION_ERROR", "invalid-request", details[0]!.message, details);
   }
   const token = await findOwnToken(db, userId, parsed.data.tokenId);
   if (!token) throw fieldError("tokenId", "Choose one of your registered tokens.", "token-unknown");
@@ -76,8 +76,8 @@ export async function createDashboardPayment(
   }
 }
 
-function fieldError(path: string, message: string, reason?: string): AppError {
-  return new AppError("VALIDATION_ERROR", message, [{ path, message }], undefined, reason);
+function fieldError(path: string, message: string, reason: PaymentReason): AppError {
+  return paymentRefusal("VALIDATION_ERROR", reason, message, [{ path, message }]);
 }
 
 /** The create's refusals (written for API clients), by reason, as what the merchant should do next. */
@@ -91,22 +91,16 @@ async function inMerchantWords(
   const reason = error.reason as PaymentReason | PackageReason | undefined;
   switch (reason) {
     case "no-package":
-      return new AppError("NO_PACKAGE", "Choose a package before creating payments.", undefined, undefined, reason);
+      return refusal("NO_PACKAGE", reason, "Choose a package before creating payments.");
     case "package-quota-used-up":
-      return new AppError(
-        "NO_PACKAGE",
-        "This month's payments on your package are used up. Upgrade your package to create more.",
-        undefined,
-        undefined,
-        reason,
-      );
+      return refusal("NO_PACKAGE", reason, "This month's payments on your package are used up. Upgrade your package to create more.");
     case "no-domain":
-      return new AppError("DOMAIN_NOT_WHITELISTED", "Add your shop's domain before creating payments.", undefined, undefined, reason);
+      return refusal("DOMAIN_NOT_WHITELISTED", reason, "Add your shop's domain before creating payments.");
     case "origin-not-whitelisted":
     case "domain-not-yours":
       return input.domainId !== undefined
         ? fieldError("domainId", "Choose one of your domains.", reason)
-        : new AppError("DOMAIN_NOT_WHITELISTED", "Add your shop's domain before creating payments.", undefined, undefined, reason);
+        : refusal("DOMAIN_NOT_WHITELISTED", reason, "Add your shop's domain before creating payments.");
     case "amount-too-precise":
       return fieldError(
         "amount",
