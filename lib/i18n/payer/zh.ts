@@ -40,8 +40,8 @@ export const zh: PayerPageMessages = {
   linkBusyTitle: "此付款链接暂时无法使用",
   linkBusyBody: "请一分钟后再试。",
   linkAmountMissing: "请输入您要支付的金额。",
-  linkAmountInvalid: "请输入金额，例如 10.5：只能包含数字和最多一个小数点。",
-  linkAmountTooSmall: "此金额低于该链接接受的最低付款金额。",
+  linkAmountInvalid: "请输入正确的金额，如 10.5。",
+  linkAmountTooSmall: "此金额少于此链接要求的金额。",
   linkUnavailable: "此付款链接暂时无法收款。请稍后再试，或联系卖家。",
   paying: "付款给 {merchant}",
 };
