@@ -40,6 +40,11 @@ export class AppError extends Error {
     readonly details?: ErrorDetail[],
     /** Extra response headers, e.g. Retry-After. */
     readonly headers?: Record<string, string>,
+    /**
+     * The refusal's stable kebab-case key (DESIGN.md §22), carried as `error.reason`: what a page
+     * maps to its own words. The message is for API clients and logs and may be re-worded.
+     */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = "AppError";
@@ -50,5 +55,30 @@ export class AppError extends Error {
   }
 }
 
-export const validationError = (message: string, details?: ErrorDetail[]) => new AppError("VALIDATION_ERROR", message, details);
-export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+/** Makes a module's refusals, each with one of the module's reasons (a string-literal union). */
+export type Refusal<R extends string> = (
+  code: ErrorCode,
+  reason: R,
+  message: string,
+  details?: ErrorDetail[],
+  headers?: Record<string, string>,
+) => AppError;
+
+export function refusal<R extends string>(
+  code: ErrorCode,
+  reason: R,
+  message: string,
+  details?: ErrorDetail[],
+  headers?: Record<string, string>,
+): AppError {
+  return new AppError(code, message, details, headers, reason);
+}
+
+/** Refusals any module may give: a request's own shape, a missing record, too many requests. */
+export const COMMON_REASONS = ["invalid-request", "not-found", "rate-limited"] as const;
+export type CommonReason = (typeof COMMON_REASONS)[number];
+export const commonRefusal: Refusal<CommonReason> = refusal;
+
+export const validationError = (message: string, details?: ErrorDetail[]) =>
+  commonRefusal("VALIDATION_ERROR", "invalid-request", message, details);
+export const notFound = (what: string) => commonRefusal("NOT_FOUND", "not-found", `${what} not found`);

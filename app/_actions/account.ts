@@ -34,8 +34,9 @@ export async function signUpAction(input: { email: string; password: string }): 
     return { ok: true, data: { email: user.email } };
   } catch (error) {
     if (error instanceof AppError) {
-      const field = /email/.test(error.message) ? "email" : undefined;
-      return { ok: false, code: error.code, error: error.message, fieldErrors: field ? { [field]: error.message } : undefined };
+      const field = error.reason === "email-taken" ? "email" : undefined;
+      const reason = error.reason ? { reason: error.reason } : {};
+      return { ok: false, code: error.code, ...reason, error: error.message, fieldErrors: field ? { [field]: error.message } : undefined };
     }
     return { ok: false, code: "INTERNAL_ERROR", error: "Something went wrong on our side. Try again." };
   }

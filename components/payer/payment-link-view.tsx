@@ -4,8 +4,9 @@ import { Clock, Loader2, XCircle } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import type { ErrorDetail } from "@/lib/errors";
 import { fill, formatDecimal, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
-import type { PayerPageMessages } from "@/lib/i18n/refund-messages";
+import { linkRefusalMessage, type PayerPageMessages } from "@/lib/i18n/refund-messages";
 import type { PaymentLinkPage } from "@/lib/payment-links/pay-link";
 import { PayerFrame, PayerNetworkChip } from "./payer-frame";
 
@@ -48,7 +49,11 @@ export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ ...(open ? { amount: amount.trim().replace(",", ".") } : {}), browser: browserId() }),
       });
-      const body = (await response.json()) as { success: boolean; data?: { checkoutUrl: string }; error?: { message: string } };
+      const body = (await response.json()) as {
+        success: boolean;
+        data?: { checkoutUrl: string };
+        error?: { reason?: string; details?: ErrorDetail[] };
+      };
       if (body.success && body.data) {
         const checkout = new URL(body.data.checkoutUrl, window.location.origin);
         checkout.searchParams.set("lang", locale);
@@ -57,7 +62,8 @@ export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
       }
       // 429: the link has its cap of open payments (or this device pressed Pay too often) — a wait, not a mistake.
       if (response.status === 429) setBusy(true);
-      else setProblem(body.error?.message ?? t.linkInactiveBody);
+      // The server's words are for the merchant and the log: the payer reads the reason in their language.
+      else setProblem(linkRefusalMessage(body.error, t));
     } catch {
       setProblem(t.linkInactiveBody);
     }

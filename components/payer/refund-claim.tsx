@@ -67,7 +67,7 @@ export function RefundClaim({ initial, locale, symbols, messages: t, explorerTxB
       const body = (await response.json().catch(() => null)) as {
         success: boolean;
         data?: RefundClaimPage;
-        error?: { code: string; details?: ErrorDetail[] };
+        error?: { code: string; reason?: string; details?: ErrorDetail[] };
       } | null;
       if (body?.success && body.data) {
         setRefund({ ...refund, ...body.data });

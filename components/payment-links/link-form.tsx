@@ -9,8 +9,8 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { RadioChoice } from "@/components/ui/radio-choice";
+import { AMOUNT_WORDS } from "@/lib/dashboard/refusal-words";
 import type { PaymentLinkView } from "@/lib/payment-links/link-view";
-import { besideItsField } from "@/lib/sentences";
 
 interface Option {
   id: number;
@@ -23,6 +23,14 @@ const FIXES: Record<string, { href: string; label: string }> = {
 };
 
 type Pricing = "fixed" | "open";
+
+/** The field a refusal is about, by its reason, in the form's words (lib's messages are for API clients). */
+function fieldRefusal(reason: string | undefined, priceField: "amount" | "minAmount"): { field: string; words: string } | null {
+  if (reason && reason in AMOUNT_WORDS) return { field: priceField, words: AMOUNT_WORDS[reason as keyof typeof AMOUNT_WORDS] };
+  if (reason === "token-unknown") return { field: "tokenId", words: "Choose one of your registered tokens." };
+  if (reason === "token-not-accepted") return { field: "tokenId", words: "This gateway no longer accepts this token. Choose another one." };
+  return null;
+}
 
 const FIELDS = ["title", "description", "tokenId", "amount", "minAmount", "domainId", "redirectUrl", "code"];
 
@@ -96,9 +104,8 @@ export function LinkForm({
           });
       setCode("");
       if (!result.ok) {
-        // lib's messages name their field first ("minAmount must be…"): shown under it without the name.
-        const named = FIELDS.find((f) => result.error.startsWith(`${f} `));
-        const all = result.fieldErrors ?? (named ? { [named]: besideItsField(named, result.error) } : {});
+        const onField = fieldRefusal(result.reason, pricing === "fixed" ? "amount" : "minAmount");
+        const all = result.fieldErrors ?? (onField ? { [onField.field]: onField.words } : {});
         const fields = Object.fromEntries(Object.entries(all).filter(([f]) => FIELDS.includes(f)));
         setErrors(fields);
         setProblem(Object.keys(fields).length ? null : { message: result.error, fix: result.code ? FIXES[result.code] : undefined });

@@ -23,13 +23,14 @@ import {
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
+import { NOT_REFUNDABLE_WORDS } from "@/lib/dashboard/refusal-words";
 import type { PaymentRefunds as Refunds } from "@/lib/refunds/dashboard-refunds";
 import type { RefundView } from "@/lib/refunds/refund-view";
 import { RefundDialog } from "./refund-dialog";
 
 export type RefundRow = RefundView & { txUrl: string | null };
 
-/** "the payment is still pending: …" → "The payment is still pending: …" (lib's refusals are sentence tails). */
+/** "the wallet holds too little…" → "The wallet holds too little…" (a refund's recorded reason is a sentence tail). */
 function sentence(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -55,7 +56,7 @@ export function PaymentRefunds({
           <CardTitle>Refunds</CardTitle>
           <CardDescription>
             {"refusal" in refundable
-              ? sentence(refundable.refusal)
+              ? NOT_REFUNDABLE_WORDS[refundable.refusal]
               : `Up to ${refundable.amount} ${token} can go back to the payer, from this payment's domain wallet.`}
           </CardDescription>
         </div>

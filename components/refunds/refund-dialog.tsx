@@ -13,8 +13,8 @@ import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { RadioChoice as Choice } from "@/components/ui/radio-choice";
 import { newRequestId } from "@/components/ui/request-id";
+import { ADDRESS_WORDS, AMOUNT_WORDS } from "@/lib/dashboard/refusal-words";
 import type { RefundView } from "@/lib/refunds/refund-view";
-import { besideItsField } from "@/lib/sentences";
 
 type Destination = "payer" | "address";
 
@@ -87,9 +87,8 @@ export function RefundDialog({
         ...(twoFactor ? { code: code.trim() } : {}),
       });
       if (!result.ok) {
-        // lib's messages name their field first ("amount 50 is more than…"): shown under it without the name.
-        const named = FIELDS.find((f) => result.error.startsWith(`${f} `));
-        const fields = result.fieldErrors ?? (named ? { [named]: besideItsField(named, result.error) } : {});
+        const onField = fieldRefusal(result.reason, { amount: amount.trim(), refundable });
+        const fields = result.fieldErrors ?? (onField ? { [onField.field]: onField.words } : {});
         const shown = Object.fromEntries(Object.entries(fields).filter(([field]) => FIELDS.includes(field)));
         setErrors(shown);
         setProblem(Object.keys(shown).length ? undefined : sentence(result.error));
@@ -255,6 +254,15 @@ export function RefundDialog({
       </DialogContent>
     </Dialog>
   );
+}
+
+/** The field a refusal is about, by its reason, in the dialog's words (lib's messages are for API clients). */
+function fieldRefusal(reason: string | undefined, typed: { amount: string; refundable: string }): { field: string; words: string } | null {
+  if (reason === "refund-exceeds-refundable")
+    return { field: "amount", words: `${typed.amount} is more than this payment can still refund (${typed.refundable}).` };
+  if (reason && reason in AMOUNT_WORDS) return { field: "amount", words: AMOUNT_WORDS[reason as keyof typeof AMOUNT_WORDS] };
+  if (reason && reason in ADDRESS_WORDS) return { field: "toAddress", words: ADDRESS_WORDS[reason as keyof typeof ADDRESS_WORDS] };
+  return null;
 }
 
 function sentence(text: string): string {

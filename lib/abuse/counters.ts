@@ -8,7 +8,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { abuseCounters } from "../db/schema";
-import { AppError } from "../errors";
+import { type AppError, commonRefusal } from "../errors";
 
 export interface Window {
   /** Hits counted in the current window, this one included. */
@@ -70,5 +70,7 @@ export async function clearAllCounters(db: Db): Promise<void> {
 /** RATE_LIMITED with Retry-After until the window ends. */
 export function limitedError(what: string, window: Window, now = new Date()): AppError {
   const retryAfter = Math.max(1, Math.ceil((window.endsAt.getTime() - now.getTime()) / 1000));
-  return new AppError("RATE_LIMITED", `too many ${what}; retry in ${retryAfter} s`, undefined, { "retry-after": String(retryAfter) });
+  return commonRefusal("RATE_LIMITED", "rate-limited", `too many ${what}; retry in ${retryAfter} s`, undefined, {
+    "retry-after": String(retryAfter),
+  });
 }

@@ -3,8 +3,8 @@ import type { Db } from "../db";
 import { requestDb } from "../db/client";
 import { prepared } from "../db/prepared";
 import { type ApiKey, apiKeys, type User } from "../db/schema";
-import { AppError } from "../errors";
 import { hashApiKey } from "./create-api-key";
+import { apiKeyRefusal } from "./reasons";
 import { API_KEY_PREFIXES, type ApiKeyKind } from "./scopes";
 
 /** Who is calling: the key (its kind and scopes) and its user, by id (what handlers scope records by). */
@@ -53,10 +53,10 @@ export function forgetAuthenticatedKeys(): void {
  * that authenticated are remembered, so unknown keys cannot fill the cache.
  */
 export async function authenticateApiKey(db: Db, presented: string | null): Promise<ApiKeyPrincipal> {
-  if (!presented) throw new AppError("UNAUTHORIZED", "x-api-key header is required");
+  if (!presented) throw apiKeyRefusal("UNAUTHORIZED", "api-key-missing", "x-api-key header is required");
   const kind = presentedKind(presented);
   if (kind === null || presented.length > 200) {
-    throw new AppError("UNAUTHORIZED", "API key is invalid or revoked");
+    throw apiKeyRefusal("UNAUTHORIZED", "api-key-invalid", "API key is invalid or revoked");
   }
   const hash = hashApiKey(presented);
   const cache = keyCache();
@@ -78,7 +78,7 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
   // The stored kind decides; a key whose prefix claims another kind is not one we issued.
   if (!row || row.kind !== kind) {
     cache.entries.delete(hash);
-    throw new AppError("UNAUTHORIZED", "API key is invalid or revoked");
+    throw apiKeyRefusal("UNAUTHORIZED", "api-key-invalid", "API key is invalid or revoked");
   }
   const principal: ApiKeyPrincipal = { apiKey: { id: row.id, userId: row.userId, kind, scopes: row.scopes }, user: { id: row.userId } };
   if (cache.generation === generation) {

@@ -3,9 +3,10 @@ import { z } from "zod";
 import type { Db } from "../db";
 import { requireRow } from "../db/rows";
 import { type ApiKey, apiKeys, users } from "../db/schema";
-import { AppError } from "../errors";
+import { AppError, commonRefusal } from "../errors";
 import { forgetAuthenticatedKeys } from "./authenticate-api-key";
 import { createApiKey } from "./create-api-key";
+import { apiKeyRefusal } from "./reasons";
 import { API_KEY_KINDS, API_SCOPES, type ApiKeyKind, type ApiScope, scopesForNewKey } from "./scopes";
 
 export const createApiKeySchema = z
@@ -86,7 +87,11 @@ export async function issueApiKey(db: Db, userId: number, input: IssueApiKeyInpu
       .from(apiKeys)
       .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
     if (Number(live?.n ?? 0) >= MAX_LIVE_API_KEYS) {
-      throw new AppError("VALIDATION_ERROR", `you already have ${MAX_LIVE_API_KEYS} live API keys, the most allowed; revoke one first`);
+      throw apiKeyRefusal(
+        "VALIDATION_ERROR",
+        "api-key-limit-reached",
+        `you already have ${MAX_LIVE_API_KEYS} live API keys, the most allowed; revoke one first`,
+      );
     }
     return createApiKey(tx, userId, input.name ?? "default", { kind, scopes });
   });
@@ -103,7 +108,7 @@ export async function revokeApiKey(db: Db, userId: number, id: number): Promise<
     .select()
     .from(apiKeys)
     .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)));
-  if (!key) throw new AppError("NOT_FOUND", "API key not found");
+  if (!key) throw commonRefusal("NOT_FOUND", "not-found", "API key not found");
   if (key.revokedAt) return toApiKeyView(key);
   const revoked = await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning();
   forgetAuthenticatedKeys();

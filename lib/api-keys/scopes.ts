@@ -5,7 +5,7 @@
  * (CORS). Scopes are checked per route in lib/http/handlers.ts (withApiKey).
  */
 
-import { AppError } from "../errors";
+import { apiKeyRefusal } from "./reasons";
 
 export const API_SCOPES = ["payments:write", "payments:read", "refunds", "withdrawals", "payouts"] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
@@ -32,12 +32,17 @@ export function scopesForNewKey(kind: ApiKeyKind, asked: readonly ApiScope[] | u
   if (asked === undefined) return [...allowed];
   const refused = asked.filter((scope) => !allowed.includes(scope));
   if (refused.length > 0) {
-    throw new AppError("VALIDATION_ERROR", `a ${kind} key cannot hold ${refused.map((s) => `\`${s}\``).join(", ")}`, [
-      { path: "scopes", message: `a ${kind} key may hold only ${allowed.join(", ")}` },
-    ]);
+    throw apiKeyRefusal(
+      "VALIDATION_ERROR",
+      "api-key-scope-not-allowed",
+      `a ${kind} key cannot hold ${refused.map((s) => `\`${s}\``).join(", ")}`,
+      [{ path: "scopes", message: `a ${kind} key may hold only ${allowed.join(", ")}` }],
+    );
   }
   if (asked.length === 0) {
-    throw new AppError("VALIDATION_ERROR", "scopes must name at least one scope", [{ path: "scopes", message: "name at least one scope" }]);
+    throw apiKeyRefusal("VALIDATION_ERROR", "api-key-scopes-empty", "scopes must name at least one scope", [
+      { path: "scopes", message: "name at least one scope" },
+    ]);
   }
   return API_SCOPES.filter((scope) => asked.includes(scope));
 }
@@ -45,5 +50,9 @@ export function scopesForNewKey(kind: ApiKeyKind, asked: readonly ApiScope[] | u
 /** UNAUTHORIZED naming the scope when the key lacks it (the coordinator's choice: §5 has no 403 for this). */
 export function requireScope(apiKey: { scopes: readonly string[] }, scope: ApiScope, doing?: string): void {
   if (apiKey.scopes.includes(scope)) return;
-  throw new AppError("UNAUTHORIZED", `this API key lacks the \`${scope}\` scope${doing ? ` (needed to ${doing})` : ""}`);
+  throw apiKeyRefusal(
+    "UNAUTHORIZED",
+    "api-key-scope-missing",
+    `this API key lacks the \`${scope}\` scope${doing ? ` (needed to ${doing})` : ""}`,
+  );
 }

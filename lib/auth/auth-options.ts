@@ -5,7 +5,7 @@ import { getDb } from "../db";
 import { AppError } from "../errors";
 import { ensureStarted } from "../startup";
 import { safeAuthRedirect } from "./safe-callback";
-import { TWO_FACTOR_REQUIRED, verifySignIn } from "./sign-in";
+import { verifySignIn } from "./sign-in";
 
 /** What the login form reads from a failed sign-in (next-auth passes an error thrown in authorize on). */
 export const SIGN_IN_ERRORS = { twoFactorRequired: "TwoFactorRequired", twoFactorWrong: "TwoFactorWrong" } as const;
@@ -34,7 +34,9 @@ export function authOptions(): NextAuthOptions {
             return { id: String(user.id), email: user.email, ver: user.tokenVersion };
           } catch (error) {
             if (error instanceof AppError && error.code === "UNAUTHORIZED" && error.details?.[0]?.path === "code") {
-              throw new Error(error.message === TWO_FACTOR_REQUIRED ? SIGN_IN_ERRORS.twoFactorRequired : SIGN_IN_ERRORS.twoFactorWrong);
+              throw new Error(
+                error.reason === "two-factor-code-required" ? SIGN_IN_ERRORS.twoFactorRequired : SIGN_IN_ERRORS.twoFactorWrong,
+              );
             }
             return null;
           }

@@ -4,7 +4,7 @@ import { getToken } from "next-auth/jwt";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { type User, users } from "../db/schema";
-import { AppError } from "../errors";
+import { accountRefusal } from "../users/reasons";
 import { isCurrentVersion, readBearerToken } from "./bearer-token";
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -21,7 +21,7 @@ export async function authenticateUser(db: Db, req: NextRequest): Promise<User> 
   if (authorization !== null) {
     const token = /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1];
     const claims = token ? await readBearerToken(token) : null;
-    if (!claims) throw new AppError("UNAUTHORIZED", "bearer token is missing, invalid or expired");
+    if (!claims) throw accountRefusal("UNAUTHORIZED", "bearer-token-invalid", "bearer token is missing, invalid or expired");
     subject = claims.sub;
     version = claims.ver;
   } else {
@@ -31,19 +31,27 @@ export async function authenticateUser(db: Db, req: NextRequest): Promise<User> 
       secureCookie: config.siteUrl.startsWith("https://"),
     });
     if (!claims?.sub || (typeof claims.exp === "number" && claims.exp * 1000 <= Date.now())) {
-      throw new AppError("UNAUTHORIZED", "sign in, or send Authorization: Bearer <token> from POST /api/user/token");
+      throw accountRefusal("UNAUTHORIZED", "sign-in-required", "sign in, or send Authorization: Bearer <token> from POST /api/user/token");
     }
     if (MUTATING.has(req.method) && !isSameOrigin(req, config.siteUrl)) {
-      throw new AppError("UNAUTHORIZED", "cross-site request refused: send it from the dashboard or with a bearer token");
+      throw accountRefusal(
+        "UNAUTHORIZED",
+        "cross-site-refused",
+        "cross-site request refused: send it from the dashboard or with a bearer token",
+      );
     }
     subject = claims.sub;
     version = claims.ver;
   }
   const id = Number(subject);
   const [user] = Number.isSafeInteger(id) ? await db.select().from(users).where(eq(users.id, id)) : [];
-  if (!user) throw new AppError("UNAUTHORIZED", "the account of this token no longer exists");
+  if (!user) throw accountRefusal("UNAUTHORIZED", "account-gone", "the account of this token no longer exists");
   if (!isCurrentVersion({ ver: version }, user)) {
-    throw new AppError("UNAUTHORIZED", "this token was revoked (the password was changed, or every session signed out); sign in again");
+    throw accountRefusal(
+      "UNAUTHORIZED",
+      "token-revoked",
+      "this token was revoked (the password was changed, or every session signed out); sign in again",
+    );
   }
   return user;
 }

@@ -1,10 +1,11 @@
 import type { Db } from "../db";
 import type { User } from "../db/schema";
 import { AppError } from "../errors";
+import { accountRefusal } from "../users/reasons";
 import { verifySecondFactor } from "../users/two-factor";
 import { verifyCredentials } from "./verify-credentials";
 
-/** What a sign-in with two-factor on says when the code is missing or wrong (the login form keys on these). */
+/** What a sign-in with two-factor on says when the code is missing or wrong (the login form keys on their reasons). */
 export const TWO_FACTOR_REQUIRED = "a two-factor code is required: enter the current code from your authenticator app, or a recovery code";
 export const TWO_FACTOR_WRONG = "the two-factor code is not right (or was used already)";
 
@@ -17,13 +18,13 @@ export async function verifySignIn(db: Db, email: unknown, password: unknown, co
   const user = await verifyCredentials(db, email, password, { secondFactorFollows: true });
   if (!user.totpEnabledAt) return user;
   if (typeof code !== "string" || code.trim() === "")
-    throw new AppError("UNAUTHORIZED", TWO_FACTOR_REQUIRED, [{ path: "code", message: "required" }]);
+    throw accountRefusal("UNAUTHORIZED", "two-factor-code-required", TWO_FACTOR_REQUIRED, [{ path: "code", message: "required" }]);
   try {
     // One sign-in is one attempt: verifyCredentials counted it (and left it counted) before the password check.
     await verifySecondFactor(db, user, code, { allowRecoveryCode: true, attemptCounted: true });
   } catch (error) {
     if (error instanceof AppError && error.code === "VALIDATION_ERROR")
-      throw new AppError("UNAUTHORIZED", TWO_FACTOR_WRONG, [{ path: "code", message: TWO_FACTOR_WRONG }]);
+      throw accountRefusal("UNAUTHORIZED", "two-factor-code-wrong", TWO_FACTOR_WRONG, [{ path: "code", message: TWO_FACTOR_WRONG }]);
     throw error;
   }
   return user;

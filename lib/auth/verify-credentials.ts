@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { type User, users } from "../db/schema";
-import { AppError } from "../errors";
 import { emailSchema } from "../users/create-user";
 import { dummyPasswordHash, verifyPassword } from "../users/password";
+import { accountRefusal } from "../users/reasons";
 import { clearSignInFailures, countSignInAttempt } from "./sign-in-throttle";
 
 const INVALID = "invalid email or password";
@@ -22,12 +22,12 @@ export async function verifyCredentials(
 ): Promise<User> {
   const parsedEmail = emailSchema.safeParse(email);
   if (!parsedEmail.success || typeof password !== "string" || password.length === 0 || password.length > 200) {
-    throw new AppError("UNAUTHORIZED", INVALID);
+    throw accountRefusal("UNAUTHORIZED", "credentials-invalid", INVALID);
   }
   await countSignInAttempt(db, parsedEmail.data);
   const [user] = await db.select().from(users).where(eq(users.email, parsedEmail.data));
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-  if (!user || !ok) throw new AppError("UNAUTHORIZED", INVALID);
+  if (!user || !ok) throw accountRefusal("UNAUTHORIZED", "credentials-invalid", INVALID);
   // With a second factor still to check, a right password alone does not clear the count (and
   // stays counted): guessing codes after it must still be throttled.
   if (!(options.secondFactorFollows && user.totpEnabledAt)) await clearSignInFailures(db, parsedEmail.data);

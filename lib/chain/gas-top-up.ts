@@ -8,7 +8,6 @@
 import type { Address } from "viem";
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { AppError } from "../errors";
 import { broadcastRecorded } from "../ledger/broadcast";
 import type { GasChargeShare } from "../ledger/charges";
 import { recordTransaction } from "../ledger/record";
@@ -17,6 +16,7 @@ import { GasPriceAboveCapError, signingGasPrice } from "./gas-price";
 import { gasTankGeneration, keyRingFor } from "./keys";
 import { chainOf, publicClientFor, requireNetworkConfig } from "./networks";
 import { allocateNonce } from "./nonces";
+import { chainRefusal } from "./reasons";
 import { topUpGasLimit } from "./transactions";
 
 const WAIT_MS = 60_000;
@@ -54,7 +54,7 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
   const tank = keys.gasTankAddress();
   const gasPrice = await signingGasPrice(network).catch((error: unknown) => {
     // Said as the API says it (a withdrawal's send, a sweeper owner's call): nothing was signed, try later.
-    throw error instanceof GasPriceAboveCapError ? new AppError("BLOCKCHAIN_ERROR", error.message) : error;
+    throw error instanceof GasPriceAboveCapError ? chainRefusal("BLOCKCHAIN_ERROR", "gas-price-above-cap", error.message) : error;
   });
   const shortfall = neededWei - balance;
   const [tankBalance, tankCount, topUpGas] = await Promise.all([
@@ -65,8 +65,9 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
   const spendable = tankBalance - topUpGas * gasPrice;
   const value = shortfall;
   if (spendable < value) {
-    throw new AppError(
+    throw chainRefusal(
       "BLOCKCHAIN_ERROR",
+      "gas-tank-short",
       `not enough BNB for gas: the wallet ${wallet} needs ${neededWei - balance} wei more and the gas tank cannot cover it`,
     );
   }
@@ -91,8 +92,10 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
   for (;;) {
     const outcome = await settleNonce(db, recorded);
     if (outcome.state === "settled" && outcome.winner.status === "mined" && outcome.winner.kind === "wallet_gas") return;
-    if (outcome.state !== "open") throw new AppError("BLOCKCHAIN_ERROR", "the gas top-up for this wallet did not go through; try again");
-    if (Date.now() > deadline) throw new AppError("BLOCKCHAIN_ERROR", "the gas top-up for this wallet is not mined yet; try again shortly");
+    if (outcome.state !== "open")
+      throw chainRefusal("BLOCKCHAIN_ERROR", "gas-top-up-failed", "the gas top-up for this wallet did not go through; try again");
+    if (Date.now() > deadline)
+      throw chainRefusal("BLOCKCHAIN_ERROR", "gas-top-up-pending", "the gas top-up for this wallet is not mined yet; try again shortly");
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -8,9 +8,9 @@ import { and, eq, inArray } from "drizzle-orm";
 import { getConfig, type NetworkName } from "../config";
 import type { Db } from "../db";
 import { domains, paymentSessions } from "../db/schema";
-import { AppError } from "../errors";
 import { depositTopicOf } from "./deposit-addresses";
 import { gasTankGeneration, keyRingFor } from "./keys";
+import { chainRefusal } from "./reasons";
 import { CREATE2_DEPLOYER, serviceSweepContracts } from "./sweep-addresses";
 
 const ALL_NETWORKS: NetworkName[] = ["bsc", "bsc-testnet", "local"];
@@ -47,8 +47,9 @@ export async function isServiceAddress(db: Db, address: string): Promise<boolean
 export async function assertNotServiceAddress(db: Db, address: string | null | undefined, field: string): Promise<void> {
   if (!address) return;
   if (await isServiceAddress(db, address)) {
-    throw new AppError(
+    throw chainRefusal(
       "VALIDATION_ERROR",
+      "gateway-address",
       `${field} ${address} is an address of this gateway (a deposit address, the gas tank, a withdrawal wallet or a sweep contract); send funds to a wallet outside it`,
     );
   }

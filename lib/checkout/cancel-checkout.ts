@@ -9,22 +9,29 @@
  */
 
 import type { Db } from "../db";
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 import { cancelPaymentSession } from "../payments/cancel-session";
 import { findSession } from "../payments/find-session";
+import { paymentRefusal } from "../payments/reasons";
 import { shopOrigin } from "./checkout-view";
 
 export async function cancelCheckout(db: Db, sessionId: string): Promise<{ status: "cancelled"; returnUrl: string | null }> {
   const found = await findSession(db, sessionId); // expires it first if its time is up
-  if (!found) throw new AppError("NOT_FOUND", "payment session not found");
+  if (!found) throw commonRefusal("NOT_FOUND", "not-found", "payment session not found");
   const { session } = found;
-  if (session.status !== "pending") throw new AppError("VALIDATION_ERROR", `this payment is already ${session.status}; nothing changed`);
+  if (session.status !== "pending")
+    throw paymentRefusal("VALIDATION_ERROR", "payment-not-pending", `this payment is already ${session.status}; nothing changed`);
   if (session.receivedAmount > 0n) {
-    throw new AppError("VALIDATION_ERROR", "part of this payment has already arrived, so only the shop can cancel it; nothing changed");
+    throw paymentRefusal(
+      "VALIDATION_ERROR",
+      "payment-partly-paid",
+      "part of this payment has already arrived, so only the shop can cancel it; nothing changed",
+    );
   }
-  const outcome = await cancelPaymentSession(db, { userId: session.userId }, sessionId, "payer");
-  // A payment or the expiry won the race between the read above and the cancel (which the decider refuses then).
-  if (outcome.status !== "cancelled") throw new AppError("VALIDATION_ERROR", `this payment is already ${outcome.status}; nothing changed`);
+  const outcome = await cancelPaymentSession(db, { userId: session.userId }, sessionId);
+  // A payment or the expiry won the race between the read above and the update.
+  if (outcome.status !== "cancelled")
+    throw paymentRefusal("VALIDATION_ERROR", "payment-not-pending", `this payment is already ${outcome.status}; nothing changed`);
   // The shop's origin, never its redirectUrl: that is the page for a completed payment.
   return { status: "cancelled", returnUrl: await shopOrigin(db, session.domainId) };
 }

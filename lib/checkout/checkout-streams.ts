@@ -4,7 +4,7 @@
  * Beyond a cap the answer is 429 RATE_LIMITED and the page polls instead.
  */
 
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 
 // Generous: payers behind one carrier-grade NAT share an address.
 export const MAX_STREAMS_PER_CLIENT = 50;
@@ -25,9 +25,15 @@ export function admitStream(client: string): () => void {
   const open = streams();
   const mine = open.perClient.get(client) ?? 0;
   const refuse = (why: string) =>
-    new AppError("RATE_LIMITED", `${why}; poll GET /api/checkout/:sessionId instead, or retry in ${RETRY_AFTER_SECONDS} s`, undefined, {
-      "retry-after": String(RETRY_AFTER_SECONDS),
-    });
+    commonRefusal(
+      "RATE_LIMITED",
+      "rate-limited",
+      `${why}; poll GET /api/checkout/:sessionId instead, or retry in ${RETRY_AFTER_SECONDS} s`,
+      undefined,
+      {
+        "retry-after": String(RETRY_AFTER_SECONDS),
+      },
+    );
   if (mine >= MAX_STREAMS_PER_CLIENT) throw refuse(`too many open status streams from this address (${MAX_STREAMS_PER_CLIENT})`);
   if (open.total >= MAX_STREAMS) throw refuse("this server has too many open status streams");
   open.total++;

@@ -11,14 +11,14 @@ import { displayedConfirmations } from "../chain/confirmations";
 import { networkConfig } from "../chain/networks";
 import type { Db } from "../db";
 import { domains, type PaymentSession, type Token } from "../db/schema";
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 import { formatAmount } from "../payments/amount";
 import { findSession } from "../payments/find-session";
 import { qrCodeDataUri, tokenTransferUri } from "./eip681";
 
 export async function getCheckoutView(db: Db, sessionId: string) {
   const found = await findSession(db, sessionId);
-  if (!found) throw new AppError("NOT_FOUND", "payment session not found");
+  if (!found) throw commonRefusal("NOT_FOUND", "not-found", "payment session not found");
   return toCheckoutView(found.session, found.token, await shopOrigin(db, found.session.domainId));
 }
 

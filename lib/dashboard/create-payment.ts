@@ -6,10 +6,14 @@
  */
 import { z } from "zod";
 import type { Db } from "../db";
-import { AppError, type ErrorDetail } from "../errors";
+import { AppError, commonRefusal, type ErrorDetail, refusal } from "../errors";
+import type { PlanReason } from "../packages/reasons";
+import { formatAmount } from "../payments/amount";
 import { createPaymentSession } from "../payments/create-session";
-import { createPaymentSchema } from "../payments/schemas";
+import { type PaymentReason, paymentRefusal } from "../payments/reasons";
+import { createPaymentSchema, displayTextSchema, MAX_DESCRIPTION_LENGTH, MAX_ORDER_ID_LENGTH } from "../payments/schemas";
 import { asSentence } from "../sentences";
+import { acceptedTokenMinimum } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -32,30 +36,32 @@ export interface DashboardPayment {
   expiresAt: string;
 }
 
-/** The API schema's messages ("amount must be …") as sentences for a form. */
-const FIELD_MESSAGES: Record<string, (message: string) => string> = {
-  amount: (m) =>
-    /decimal string|too long/.test(m) ? "Enter an amount such as 10.5: digits and at most one dot, no commas or spaces." : asSentence(m),
-  description: (m) => asSentence(m),
-  orderId: (m) => asSentence(m.replace(/^orderId/, "Order reference")),
-};
+/**
+ * The API's schema with the form's names for its text fields, so their messages read as the form
+ * says them ("Order reference must be one line"), and the amount's problems in one sentence.
+ */
+const formPaymentSchema = createPaymentSchema.extend({
+  description: displayTextSchema("Description", MAX_DESCRIPTION_LENGTH, true).optional(),
+  orderId: displayTextSchema("Order reference", MAX_ORDER_ID_LENGTH, false).optional(),
+});
+const AMOUNT_FORMAT = "Enter an amount such as 10.5: digits and at most one dot, no commas or spaces.";
 
 export async function createDashboardPayment(
   db: Db,
   userId: number,
   form: z.output<typeof dashboardPaymentSchema>,
 ): Promise<DashboardPayment> {
-  const parsed = createPaymentSchema.safeParse(form);
+  const parsed = formPaymentSchema.safeParse(form);
   if (!parsed.success) {
     const details: ErrorDetail[] = parsed.error.issues.map((issue) => {
       const path = String(issue.path[0] ?? "form");
-      return { path, message: (FIELD_MESSAGES[path] ?? asSentence)(issue.message) };
+      return { path, message: path === "amount" ? AMOUNT_FORMAT : asSentence(issue.message) };
     });
     // biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue
-    throw new AppError("VALIDATION_ERROR", details[0]!.message, details);
+    throw commonRefusal("VALIDATION_ERROR", "invalid-request", details[0]!.message, details);
   }
   const token = await findOwnToken(db, userId, parsed.data.tokenId);
-  if (!token) throw fieldError("tokenId", "Choose one of your registered tokens.");
+  if (!token) throw fieldError("tokenId", "Choose one of your registered tokens.", "token-unknown");
   try {
     const created = await createPaymentSession(db, { userId, apiKeyId: null }, parsed.data, null);
     return {
@@ -66,50 +72,60 @@ export async function createDashboardPayment(
       expiresAt: created.expiresAt,
     };
   } catch (error) {
-    throw inMerchantWords(error, parsed.data, token);
+    throw await inMerchantWords(db, error, parsed.data, token);
   }
 }
 
-function fieldError(path: string, message: string): AppError {
-  return new AppError("VALIDATION_ERROR", message, [{ path, message }]);
+function fieldError(path: string, message: string, reason: PaymentReason): AppError {
+  return paymentRefusal("VALIDATION_ERROR", reason, message, [{ path, message }]);
 }
 
-/** The create's refusals (written for API clients) as what the merchant should do next. */
-function inMerchantWords(
+/** The create's refusals (written for API clients), by reason, as what the merchant should do next. */
+async function inMerchantWords(
+  db: Db,
   error: unknown,
-  input: { amount: string; domainId?: number },
-  token: { symbol: string; decimals: number; network: string },
-): unknown {
+  input: { domainId?: number },
+  token: { symbol: string; decimals: number; network: string; contractAddress: string },
+): Promise<unknown> {
   if (!(error instanceof AppError)) return error;
-  switch (error.code) {
-    case "NO_PACKAGE":
-      return new AppError(
-        "NO_PACKAGE",
-        error.message.includes("used up")
-          ? "This month's payments on your plan are used up. Upgrade your plan to create more."
-          : "Choose a plan before creating payments.",
+  const reason = error.reason as PaymentReason | PlanReason | undefined;
+  switch (reason) {
+    case "no-plan":
+      return refusal("NO_PACKAGE", reason, "Choose a plan before creating payments.");
+    case "plan-quota-used-up":
+      return refusal("NO_PACKAGE", reason, "This month's payments on your plan are used up. Upgrade your plan to create more.");
+    case "no-domain":
+      return refusal("DOMAIN_NOT_WHITELISTED", reason, "Add your shop's domain before creating payments.");
+    case "origin-not-whitelisted":
+    case "domain-not-yours":
+      return input.domainId !== undefined
+        ? fieldError("domainId", "Choose one of your domains.", reason)
+        : refusal("DOMAIN_NOT_WHITELISTED", reason, "Add your shop's domain before creating payments.");
+    case "amount-too-precise":
+      return fieldError(
+        "amount",
+        `${token.symbol} has ${token.decimals} decimals: use at most ${token.decimals} digits after the dot.`,
+        reason,
       );
-    case "DOMAIN_NOT_WHITELISTED":
-      return input.domainId !== undefined && !error.message.startsWith("whitelist a domain")
-        ? fieldError("domainId", "Choose one of your domains.")
-        : new AppError("DOMAIN_NOT_WHITELISTED", "Add your shop's domain before creating payments.");
-    case "VALIDATION_ERROR":
-      if (/^amount/.test(error.message)) {
-        if (/decimal places/.test(error.message))
-          return fieldError(
-            "amount",
-            `${token.symbol} has ${token.decimals} decimals: use at most ${token.decimals} digits after the dot.`,
-          );
-        if (/greater than 0/.test(error.message)) return fieldError("amount", "The amount must be more than 0.");
-        if (/too large/.test(error.message)) return fieldError("amount", "That amount is too large.");
-        const least = /^amount must be at least (\S+) /.exec(error.message)?.[1];
-        if (least) return fieldError("amount", `Enter at least ${least} ${token.symbol}: the smallest payment this gateway takes in it.`);
-        return fieldError("amount", FIELD_MESSAGES.amount?.(error.message) ?? asSentence(error.message));
-      }
-      if (/no longer accepts|does not serve/.test(error.message))
-        return fieldError("tokenId", `${token.symbol} cannot take payments on this gateway any more. Choose another token.`);
-      return new AppError("VALIDATION_ERROR", asSentence(error.message));
+    case "amount-zero":
+      return fieldError("amount", "The amount must be more than 0.", reason);
+    case "amount-too-large":
+      return fieldError("amount", "That amount is too large.", reason);
+    case "amount-malformed":
+      return fieldError("amount", AMOUNT_FORMAT, reason);
+    case "amount-below-minimum": {
+      const minimum = await acceptedTokenMinimum(db, token.network, token.contractAddress);
+      const least = minimum === null ? null : formatAmount(minimum, token.decimals);
+      return least === null
+        ? fieldError("amount", `${token.symbol} cannot take payments on this gateway any more. Choose another token.`, reason)
+        : fieldError("amount", `Enter at least ${least} ${token.symbol}: the smallest payment this gateway takes in it.`, reason);
+    }
+    case "token-not-accepted":
+    case "token-network-not-served":
+      return fieldError("tokenId", `${token.symbol} cannot take payments on this gateway any more. Choose another token.`, reason);
     default:
-      return error;
+      return error.code === "VALIDATION_ERROR"
+        ? new AppError("VALIDATION_ERROR", asSentence(error.message), undefined, undefined, error.reason)
+        : error;
   }
 }

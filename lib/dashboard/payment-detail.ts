@@ -1,7 +1,7 @@
 import { and, asc, eq, or } from "drizzle-orm";
 import type { Db } from "../db";
 import { deposits, domains, forwards, tokens } from "../db/schema";
-import { AppError } from "../errors";
+import { AppError, commonRefusal } from "../errors";
 import { formatAmount } from "../payments/amount";
 import { cancelPaymentSession } from "../payments/cancel-session";
 import { findSession } from "../payments/find-session";
@@ -60,9 +60,9 @@ export type TimelineEvent =
  * final state. Another user's session is NOT_FOUND.
  */
 export async function getUserPayment(db: Db, userId: number, sessionId: string) {
-  if (!isUuid(sessionId)) throw new AppError("NOT_FOUND", "payment not found");
+  if (!isUuid(sessionId)) throw commonRefusal("NOT_FOUND", "not-found", "payment not found");
   const found = await findSession(db, sessionId); // exact at read time (expires a due session)
-  if (!found || found.session.userId !== userId) throw new AppError("NOT_FOUND", "payment not found");
+  if (!found || found.session.userId !== userId) throw commonRefusal("NOT_FOUND", "not-found", "payment not found");
   const { session, token } = found;
   const [received, sweeps, [domain], tokenRows] = await Promise.all([
     db.select().from(deposits).where(eq(deposits.sessionId, session.id)).orderBy(asc(deposits.blockNumber), asc(deposits.logIndex)),
@@ -168,8 +168,8 @@ export type UserPaymentDetail = Awaited<ReturnType<typeof getUserPayment>>;
 
 /** The dashboard's cancel: the same rule as the API's, scoped to the user instead of the key. */
 export async function cancelUserPayment(db: Db, userId: number, sessionId: string) {
-  if (!isUuid(sessionId)) throw new AppError("NOT_FOUND", "payment not found");
+  if (!isUuid(sessionId)) throw commonRefusal("NOT_FOUND", "not-found", "payment not found");
   return cancelPaymentSession(db, { userId }, sessionId).catch((error: unknown) => {
-    throw error instanceof AppError && error.code === "NOT_FOUND" ? new AppError("NOT_FOUND", "payment not found") : error;
+    throw error instanceof AppError && error.code === "NOT_FOUND" ? commonRefusal("NOT_FOUND", "not-found", "payment not found") : error;
   });
 }

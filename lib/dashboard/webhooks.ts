@@ -50,14 +50,3 @@ export async function deliveriesOfDomain(
 ): Promise<Page<DeliveryView>> {
   return listDeliveries(db, await getOwnDomain(db, userId, domainId), query);
 }
-
-/** lib's refusals of a test event or a redelivery that name API fields and routes, as a merchant on the page reads them. */
-const REFUSALS_IN_MERCHANT_WORDS: [RegExp, string][] = [
-  [/^this domain has no webhookUrl any more/, "This domain has no webhook URL any more: save one on the Domains page to redeliver."],
-  [/^this domain has no webhookUrl/, "This domain has no webhook URL yet: save one on the Domains page first."],
-];
-
-/** The page's words for a webhook tool's refusal, or the message itself when it needs none. */
-export function webhookRefusalInMerchantWords(message: string): string {
-  return REFUSALS_IN_MERCHANT_WORDS.find(([pattern]) => pattern.test(message))?.[1] ?? message;
-}

@@ -5,9 +5,9 @@ import type { Db } from "../db";
 import { isUniqueViolation } from "../db/errors";
 import { requireRow } from "../db/rows";
 import { type Domain, domains } from "../db/schema";
-import { AppError } from "../errors";
 import { assertMayAddDomain, lockMerchant } from "../gas/limits";
 import { normalizeOrigin } from "./normalize-origin";
+import { domainRefusal } from "./reasons";
 
 /**
  * Whitelists an origin for the user; its id fixes its withdrawal wallet (DESIGN.md §7). At most
@@ -16,7 +16,11 @@ import { normalizeOrigin } from "./normalize-origin";
 export async function addDomain(db: Db, userId: number, domain: string): Promise<Domain> {
   const origin = normalizeOrigin(domain);
   if (!origin) {
-    throw new AppError("VALIDATION_ERROR", "domain must be an origin URL: http(s)://host[:port] without path or query");
+    throw domainRefusal(
+      "VALIDATION_ERROR",
+      "domain-origin-invalid",
+      "domain must be an origin URL: http(s)://host[:port] without path or query",
+    );
   }
   const keys = keyRingFor(getConfig().masterMnemonic);
   try {
@@ -33,7 +37,8 @@ export async function addDomain(db: Db, userId: number, domain: string): Promise
       return requireRow(updated, `withdrawal address of domain ${inserted.id}`);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError("VALIDATION_ERROR", `domain ${origin} is already whitelisted`);
+    if (isUniqueViolation(error))
+      throw domainRefusal("VALIDATION_ERROR", "domain-already-whitelisted", `domain ${origin} is already whitelisted`);
     throw error;
   }
 }

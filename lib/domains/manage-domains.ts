@@ -6,12 +6,13 @@ import { getConfig } from "../config";
 import type { Db } from "../db";
 import { requireRow } from "../db/rows";
 import { type Domain, domains, type User, type WebhookEndpoint, webhookEndpoints } from "../db/schema";
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 import { requireSecondFactor } from "../users/two-factor";
 import { endpointOfDomain, rotateSecret, syncEndpoint } from "../webhooks/endpoints";
 import { webhookUrlProblem } from "../webhooks/webhook-url";
 import { domainDeletionBlockers } from "./deletion-blockers";
 import { cancelPayoutChange, payoutInForce, pendingPayoutChange, requestPayoutChange, sameAddress } from "./payout-change";
+import { domainRefusal } from "./reasons";
 
 export const addDomainSchema = z.object({
   domain: z.string({ error: "domain must be a string (an origin URL such as https://shop.example.com)" }),
@@ -95,7 +96,7 @@ export async function getOwnDomain(db: Db, userId: number, domainId: number): Pr
     .select()
     .from(domains)
     .where(and(eq(domains.id, domainId), eq(domains.userId, userId), isNull(domains.deletedAt)));
-  if (!domain) throw new AppError("NOT_FOUND", "domain not found");
+  if (!domain) throw commonRefusal("NOT_FOUND", "not-found", "domain not found");
   return domain;
 }
 
@@ -125,7 +126,7 @@ export async function updateDomain(
   if (payoutChanges || webhookChanges) await requireSecondFactor(db, user, code);
   await assertNotServiceAddress(db, payoutAddress, "payoutAddress");
   const problem = webhookUrl ? webhookUrlProblem(webhookUrl, getConfig().webhookAllowPrivate) : null;
-  if (problem) throw new AppError("VALIDATION_ERROR", problem, [{ path: "webhookUrl", message: problem }]);
+  if (problem) throw domainRefusal("VALIDATION_ERROR", "domain-webhook-url-invalid", problem, [{ path: "webhookUrl", message: problem }]);
   return db.transaction(async (tx) => {
     let updated = current;
     if (webhookUrl !== undefined) {
@@ -163,7 +164,8 @@ export async function cancelDomainPayoutChange(db: Db, userId: number, domainId:
 export async function deleteDomain(db: Db, userId: number, domainId: number): Promise<void> {
   const domain = await getOwnDomain(db, userId, domainId);
   const blockers = await domainDeletionBlockers(db, userId, domain);
-  if (blockers.length > 0) throw new AppError("VALIDATION_ERROR", `${domain.origin} cannot be deleted yet: ${blockers.join("; ")}`);
+  if (blockers.length > 0)
+    throw domainRefusal("VALIDATION_ERROR", "domain-deletion-blocked", `${domain.origin} cannot be deleted yet: ${blockers.join("; ")}`);
   await db.transaction(async (tx) => {
     const removed = requireRow(
       await tx.update(domains).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(domains.id, domainId)).returning(),

@@ -15,8 +15,8 @@ import { getConfig } from "../config";
 import type { Db } from "../db";
 import { requireRow } from "../db/rows";
 import { type Domain, deposits, domains, paymentSessions } from "../db/schema";
-import { AppError } from "../errors";
 import { enqueueEvents } from "../webhooks/outbox";
+import { domainRefusal } from "./reasons";
 
 /** The address new sessions forward to (null: the withdrawal wallet), as SQL over `domains`. */
 export function payoutAddressInForce(now: SQL): SQL<string | null> {
@@ -179,8 +179,9 @@ export async function cancelPayoutChange(db: Db, domainId: number, now = new Dat
   return db.transaction(async (tx) => {
     const domain = await lockAndFold(tx, domainId, now);
     if (!domain.payoutChangeEffectiveAt) {
-      throw new AppError(
+      throw domainRefusal(
         "VALIDATION_ERROR",
+        "payout-change-not-waiting",
         "no payout address change is waiting for this domain (a change takes effect at its date and can no longer be cancelled then)",
       );
     }

@@ -7,9 +7,9 @@
 import { and, asc, count, eq, gte, isNull } from "drizzle-orm";
 import type { Db } from "../db";
 import { domains, plans, users, withdrawals } from "../db/schema";
-import { AppError } from "../errors";
 import { activeSubscription } from "../packages/current-plan";
 import { formatAmount } from "../payments/amount";
+import { type LimitReason, limitRefusal } from "./reasons";
 import { gasSpentSince, utcDayStart } from "./spend";
 
 export interface PlanLimits {
@@ -66,17 +66,19 @@ export async function assertMayWithdraw(
 ): Promise<void> {
   const { limits, gasSpentToday, withdrawalsToday } = await withdrawalAllowance(db, userId, now);
   const retryAfter = Math.max(1, Math.ceil((utcDayStart(now).getTime() + 86_400_000 - now.getTime()) / 1000));
-  const refuse = (message: string) =>
-    new AppError("RATE_LIMITED", `${message}; nothing was sent. It resets at 00:00 UTC (in ${retryAfter} s)`, undefined, {
+  const refuse = (reason: LimitReason, message: string) =>
+    limitRefusal("RATE_LIMITED", reason, `${message}; nothing was sent. It resets at 00:00 UTC (in ${retryAfter} s)`, undefined, {
       "retry-after": String(retryAfter),
     });
   if (limits.dailyWithdrawals !== null && withdrawalsToday >= limits.dailyWithdrawals) {
     throw refuse(
+      "daily-withdrawals-used-up",
       `your ${limits.planName} plan allows ${limits.dailyWithdrawals} withdrawals a day and ${withdrawalsToday} were requested today`,
     );
   }
   if (options.checkGasBudget && limits.dailyGasBudget !== null && gasSpentToday >= limits.dailyGasBudget) {
     throw refuse(
+      "daily-gas-budget-used-up",
       `the gas this gateway spent for you today (${formatAmount(gasSpentToday, 18)} BNB, sweeps and withdrawals) reached your ${limits.planName} plan's daily gas budget of ${formatAmount(limits.dailyGasBudget, 18)} BNB; incoming payments are still forwarded`,
     );
   }
@@ -96,8 +98,9 @@ export async function assertMayAddDomain(db: Db, userId: number): Promise<void> 
     .where(and(eq(domains.userId, userId), isNull(domains.deletedAt)));
   const heldCount = held?.n ?? 0;
   if (heldCount >= limits.maxDomains) {
-    throw new AppError(
+    throw limitRefusal(
       "VALIDATION_ERROR",
+      "domain-limit-reached",
       `your ${limits.planName} plan allows ${limits.maxDomains} domains and you have ${heldCount}; delete one you no longer use first`,
     );
   }

@@ -1,6 +1,8 @@
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
-import { AppError } from "../errors";
+import { commonRefusal, type ErrorDetail } from "../errors";
+
+const invalidRequest = (message: string, details?: ErrorDetail[]) => commonRefusal("VALIDATION_ERROR", "invalid-request", message, details);
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -22,11 +24,11 @@ export async function readJsonObject(req: NextRequest | Request): Promise<Record
     try {
       value = JSON.parse(raw);
     } catch {
-      throw new AppError("VALIDATION_ERROR", "request body is not valid JSON");
+      throw invalidRequest("request body is not valid JSON");
     }
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new AppError("VALIDATION_ERROR", "request body must be a JSON object");
+    throw invalidRequest("request body must be a JSON object");
   }
   return value as Record<string, unknown>;
 }
@@ -34,7 +36,7 @@ export async function readJsonObject(req: NextRequest | Request): Promise<Record
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const nul = nulPath(value);
   if (nul !== null)
-    throw new AppError("VALIDATION_ERROR", `${nul || "the request"} must not contain a NUL character`, [
+    throw invalidRequest(`${nul || "the request"} must not contain a NUL character`, [
       { path: nul || undefined, message: "must not contain a NUL character" },
     ]);
   const result = schema.safeParse(value);
@@ -46,7 +48,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
   // biome-ignore lint/style/noNonNullAssertion: zod reports at least one issue for every failed parse, and details has one entry per issue
   const first = details[0]!;
   const message = first.path && !first.message.startsWith(first.path) ? `${first.path}: ${first.message}` : first.message;
-  throw new AppError("VALIDATION_ERROR", message, details);
+  throw invalidRequest(message, details);
 }
 
 async function readLimitedText(req: Request): Promise<string> {
@@ -70,7 +72,7 @@ async function readLimitedText(req: Request): Promise<string> {
 }
 
 function tooLarge() {
-  return new AppError("VALIDATION_ERROR", `request body is larger than ${MAX_BODY_BYTES / 1024} KB`);
+  return invalidRequest(`request body is larger than ${MAX_BODY_BYTES / 1024} KB`);
 }
 
 /**

@@ -4,7 +4,7 @@ import { log } from "../log";
 
 export type Envelope<T> =
   | { success: true; data: T }
-  | { success: false; error: { code: string; message: string; details?: ErrorDetail[] } };
+  | { success: false; error: { code: string; message: string; reason?: string; details?: ErrorDetail[] } };
 
 export function ok<T>(data: T, status = 200, headers?: HeadersInit): NextResponse<Envelope<T>> {
   return NextResponse.json({ success: true as const, data }, { status, headers });
@@ -13,7 +13,12 @@ export function ok<T>(data: T, status = 200, headers?: HeadersInit): NextRespons
 /** Any thrown value → the error envelope; only AppError messages reach the client. */
 export function errorResponse(error: unknown, requestId?: string): NextResponse<Envelope<never>> {
   if (error instanceof AppError) {
-    const body = { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+    const body = {
+      code: error.code,
+      message: error.message,
+      ...(error.reason ? { reason: error.reason } : {}),
+      ...(error.details ? { details: error.details } : {}),
+    };
     return NextResponse.json({ success: false as const, error: body }, { status: error.status, headers: error.headers });
   }
   log.error({ err: error, requestId }, "unhandled error");

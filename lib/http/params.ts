@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 
 /** Integer ids in paths (tokenId, domainId, api key id): a malformed one is VALIDATION_ERROR. */
 export function parseIntegerId(value: string | undefined, name: string): number {
   if (value === undefined || !/^[1-9][0-9]{0,9}$/.test(value) || Number(value) > 2_147_483_647) {
-    throw new AppError("VALIDATION_ERROR", `${name} must be a positive integer`);
+    throw commonRefusal("VALIDATION_ERROR", "invalid-request", `${name} must be a positive integer`);
   }
   return Number(value);
 }
@@ -14,7 +14,7 @@ const uuidSchema = z.uuid();
 /** Public record ids (sessions, withdrawals) are UUIDs. */
 export function parseUuid(value: string | undefined, name: string): string {
   if (value === undefined || !uuidSchema.safeParse(value).success) {
-    throw new AppError("VALIDATION_ERROR", `${name} must be a UUID`);
+    throw commonRefusal("VALIDATION_ERROR", "invalid-request", `${name} must be a UUID`);
   }
   return value.toLowerCase();
 }

@@ -9,7 +9,7 @@
 import { clearAllCounters } from "../abuse/counters";
 import { getConfig } from "../config";
 import { getDb } from "../db";
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 
 interface Bucket {
   tokens: number;
@@ -39,7 +39,7 @@ export class RateLimiter {
     if (this.buckets.size > MAX_KEYS) this.buckets.delete(this.buckets.keys().next().value!);
     if (bucket.tokens < 1) {
       const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
-      throw new AppError("RATE_LIMITED", `too many ${this.what}; retry in ${retryAfter} s`, undefined, {
+      throw commonRefusal("RATE_LIMITED", "rate-limited", `too many ${this.what}; retry in ${retryAfter} s`, undefined, {
         "retry-after": String(retryAfter),
       });
     }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { currentUser } from "../auth/current-user";
+import { dashboardRefusalWords } from "../dashboard/refusal-words";
 import { type Db, getDb } from "../db";
 import type { User } from "../db/schema";
 import { AppError } from "../errors";
@@ -9,11 +10,12 @@ import { nulPath } from "./body";
 
 /**
  * What a dashboard server action answers: the data, or a message and per-field errors a form can
- * show next to its inputs. Thrown errors never reach the browser as stack traces.
+ * show next to its inputs, with the refusal's `reason` (DESIGN.md §22) for a form that says
+ * something of its own about it. Thrown errors never reach the browser as stack traces.
  */
 export type ActionResult<T = null> =
   | { ok: true; data: T; message?: string }
-  | { ok: false; error: string; code?: string; fieldErrors?: Record<string, string> };
+  | { ok: false; error: string; code?: string; reason?: string; fieldErrors?: Record<string, string> };
 
 /**
  * Every mutation of the dashboard goes through here: the signed-in user, the same zod schema the
@@ -52,7 +54,8 @@ export async function runAction<S extends z.ZodType, T>(
       const fieldErrors = error.details?.length
         ? Object.fromEntries(error.details.map((d) => [d.path ?? "form", besideItsField(d.path ?? "form", d.message)]))
         : undefined;
-      return { ok: false, code: error.code, error: error.message, fieldErrors };
+      const reason = error.reason ? { reason: error.reason } : {};
+      return { ok: false, code: error.code, ...reason, error: dashboardRefusalWords(error), fieldErrors };
     }
     log.error({ err: error }, "dashboard action failed");
     return { ok: false, code: "INTERNAL_ERROR", error: "Something went wrong on our side. Try again." };

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../db";
 import { idempotencyRecords } from "../db/schema";
-import { AppError } from "../errors";
+import { idempotencyRefusal } from "./reasons";
 
 const TTL_MS = 24 * 3600 * 1000;
 
@@ -35,7 +35,7 @@ export function canonicalJson(value: unknown): string {
 export function parseIdempotencyKey(value: string | null): string | null {
   if (value === null) return null;
   if (!/^[\x21-\x7e]{1,255}$/.test(value)) {
-    throw new AppError("VALIDATION_ERROR", "Idempotency-Key must be 1–255 visible ASCII characters");
+    throw idempotencyRefusal("VALIDATION_ERROR", "idempotency-key-invalid", "Idempotency-Key must be 1–255 visible ASCII characters");
   }
   return value;
 }
@@ -74,7 +74,11 @@ export async function runIdempotent<T>(
     if (!inserted) {
       const [existing] = await tx.select().from(idempotencyRecords).where(match);
       if (!existing || existing.requestHash !== requestHash) {
-        throw new AppError("IDEMPOTENCY_CONFLICT", "this Idempotency-Key was already used with a different request body");
+        throw idempotencyRefusal(
+          "IDEMPOTENCY_CONFLICT",
+          "idempotency-key-reused",
+          "this Idempotency-Key was already used with a different request body",
+        );
       }
       // biome-ignore lint/style/noNonNullAssertion: another transaction's record is visible only once committed, and the transaction that inserts one sets responseStatus before it commits
       return { status: existing.responseStatus!, body: existing.responseBody as T, replayed: true };

@@ -23,8 +23,9 @@ import { changePasswordSchema } from "../users/change-password";
 import { credentialsSchema } from "../users/create-user";
 import { deliveriesQuerySchema } from "../webhooks/deliveries";
 import { sendWithdrawalSchema, withdrawalHistoryQuerySchema, withdrawalSchema } from "../withdrawals/schemas";
+import { OPERATION_REASONS as reasons } from "./reasons";
 import { refundAndLinkPaths } from "./refund-link-paths";
-import { envelope, errors, idempotencyHeader, json, sessionIdParam, user, V1_ERRORS, v1Scope } from "./shared";
+import { envelope, errors, idempotencyHeader, json, refusals, sessionIdParam, user, V1_ERRORS, v1Scope } from "./shared";
 
 function build() {
   return createDocument({
@@ -56,7 +57,14 @@ function build() {
           requestBody: json(createPaymentSchema),
           responses: {
             "201": { description: "Created", ...json(envelope(createPaymentResponseSchema)) },
-            ...errors("VALIDATION_ERROR", "NO_PACKAGE", "DOMAIN_NOT_WHITELISTED", "IDEMPOTENCY_CONFLICT", ...V1_ERRORS),
+            ...refusals(
+              reasons.createPayment,
+              "VALIDATION_ERROR",
+              "NO_PACKAGE",
+              "DOMAIN_NOT_WHITELISTED",
+              "IDEMPOTENCY_CONFLICT",
+              ...V1_ERRORS,
+            ),
           },
         },
       },
@@ -67,7 +75,7 @@ function build() {
           requestParams: sessionIdParam,
           responses: {
             "200": { description: "OK", ...json(envelope(paymentStatusSchema)) },
-            ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+            ...refusals(reasons.read, "VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
           },
         },
       },
@@ -78,7 +86,7 @@ function build() {
           requestParams: sessionIdParam,
           responses: {
             "200": { description: "OK", ...json(envelope(cancelResponseSchema)) },
-            ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+            ...refusals(reasons.read, "VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
           },
         },
       },
@@ -92,7 +100,7 @@ function build() {
               description: "OK",
               ...json(envelope(z.object({ items: z.array(paymentHistoryItemSchema), meta: paginationMetaSchema }))),
             },
-            ...errors("VALIDATION_ERROR", ...V1_ERRORS),
+            ...refusals(reasons.read, "VALIDATION_ERROR", ...V1_ERRORS),
           },
         },
       },
@@ -106,7 +114,7 @@ function build() {
           requestBody: json(sendWithdrawalSchema),
           responses: {
             "201": { description: "Submitted", ...json(envelope(withdrawalSchema)) },
-            ...errors("VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "IDEMPOTENCY_CONFLICT", ...V1_ERRORS),
+            ...refusals(reasons.sendWithdrawal, "VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "IDEMPOTENCY_CONFLICT", ...V1_ERRORS),
           },
         },
       },
@@ -117,7 +125,7 @@ function build() {
           requestParams: { query: withdrawalHistoryQuerySchema },
           responses: {
             "200": { description: "OK", ...json(envelope(z.object({ items: z.array(withdrawalSchema), meta: paginationMetaSchema }))) },
-            ...errors("VALIDATION_ERROR", ...V1_ERRORS),
+            ...refusals(reasons.read, "VALIDATION_ERROR", ...V1_ERRORS),
           },
         },
       },
@@ -128,7 +136,7 @@ function build() {
           requestParams: { path: z.object({ withdrawalId: z.string().meta({ description: "UUID of the withdrawal." }) }) },
           responses: {
             "200": { description: "OK", ...json(envelope(withdrawalSchema)) },
-            ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+            ...refusals(reasons.read, "VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
           },
         },
       },

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { createLinkSchema, payLinkSchema, paymentLinkSchema, updateLinkSchema } from "../payment-links/schemas";
 import { createPaymentResponseSchema } from "../payments/schemas";
 import { claimRefundSchema, createRefundSchema, refundSchema } from "../refunds/schemas";
-import { envelope, errors, idempotencyHeader, json, sessionIdParam, user, V1_ERRORS, v1Scope } from "./shared";
+import { OPERATION_REASONS } from "./reasons";
+import { envelope, errors, idempotencyHeader, json, refusals, sessionIdParam, user, V1_ERRORS, v1Scope } from "./shared";
 
 export const refundAndLinkPaths = {
   "/api/v1/payment/{sessionId}/refund": {
@@ -17,7 +18,14 @@ export const refundAndLinkPaths = {
       requestBody: json(createRefundSchema),
       responses: {
         "201": { description: "Created", ...json(envelope(refundSchema)) },
-        ...errors("VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "IDEMPOTENCY_CONFLICT", ...V1_ERRORS),
+        ...refusals(
+          OPERATION_REASONS.createRefund,
+          "VALIDATION_ERROR",
+          "NOT_FOUND",
+          "BLOCKCHAIN_ERROR",
+          "IDEMPOTENCY_CONFLICT",
+          ...V1_ERRORS,
+        ),
       },
     },
   },
@@ -28,7 +36,7 @@ export const refundAndLinkPaths = {
       requestParams: sessionIdParam,
       responses: {
         "200": { description: "OK", ...json(envelope(z.object({ items: z.array(refundSchema) }))) },
-        ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+        ...refusals(OPERATION_REASONS.read, "VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
       },
     },
   },
@@ -39,7 +47,7 @@ export const refundAndLinkPaths = {
       requestParams: { path: z.object({ refundId: z.string().meta({ description: "UUID of the refund." }) }) },
       responses: {
         "200": { description: "OK", ...json(envelope(refundSchema)) },
-        ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+        ...refusals(OPERATION_REASONS.read, "VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
       },
     },
   },
@@ -52,7 +60,7 @@ export const refundAndLinkPaths = {
       requestParams: { path: z.object({ refundId: z.string() }) },
       responses: {
         "200": { description: "OK", ...json(envelope(refundSchema)) },
-        ...errors("VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+        ...refusals(OPERATION_REASONS.cancelRefund, "VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
       },
     },
   },
@@ -65,7 +73,7 @@ export const refundAndLinkPaths = {
       requestBody: json(claimRefundSchema),
       responses: {
         "200": { description: "Sending, or awaiting_funds", ...json(envelope(refundSchema)) },
-        ...errors("VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "RATE_LIMITED"),
+        ...refusals(OPERATION_REASONS.claimRefund, "VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "RATE_LIMITED"),
       },
     },
   },
@@ -121,7 +129,7 @@ export const refundAndLinkPaths = {
       requestBody: json(payLinkSchema),
       responses: {
         "201": { description: "Created", ...json(envelope(createPaymentResponseSchema)) },
-        ...errors("VALIDATION_ERROR", "NOT_FOUND", "NO_PACKAGE", "RATE_LIMITED"),
+        ...refusals(OPERATION_REASONS.payLink, "VALIDATION_ERROR", "NOT_FOUND", "NO_PACKAGE", "RATE_LIMITED"),
       },
     },
   },

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { requireRow } from "../db/rows";
 import { plans, type Subscription, subscriptions } from "../db/schema";
-import { AppError } from "../errors";
+import { planRefusal } from "./reasons";
 
 /**
  * Makes `planId` the user's active subscription, ending the previous one in the same
@@ -11,7 +11,7 @@ import { AppError } from "../errors";
 export async function activatePlan(db: Db, userId: number, planId: string): Promise<Subscription> {
   return db.transaction(async (tx) => {
     const [plan] = await tx.select().from(plans).where(eq(plans.id, planId));
-    if (!plan) throw new AppError("VALIDATION_ERROR", `unknown plan "${planId}"`);
+    if (!plan) throw planRefusal("VALIDATION_ERROR", "plan-unknown", `unknown plan "${planId}"`);
     const [current] = await tx
       .select()
       .from(subscriptions)

@@ -3,8 +3,9 @@ import { z } from "zod";
 import type { Db } from "../db";
 import { prepared } from "../db/prepared";
 import { type Plan, plans, type Subscription, sessionUsage, subscriptions } from "../db/schema";
-import { AppError } from "../errors";
+import type { AppError } from "../errors";
 import { activatePlan } from "./activate-plan";
+import { planRefusal } from "./reasons";
 
 export const choosePlanSchema = z.object({
   plan: z.string({ error: 'plan must be a string, e.g. "starter"' }).trim().min(1, { error: "plan is required" }),
@@ -82,9 +83,13 @@ export async function getPlan(db: Db, userId: number): Promise<PlanView> {
 /** A merchant may switch itself only to a self-serve plan (the free starter); others are granted by an operator. */
 export async function chooseSelfServePlan(db: Db, userId: number, planId: string): Promise<PlanView> {
   const [plan] = await db.select().from(plans).where(eq(plans.id, planId));
-  if (!plan) throw new AppError("VALIDATION_ERROR", `unknown plan "${planId}"`);
+  if (!plan) throw planRefusal("VALIDATION_ERROR", "plan-unknown", `unknown plan "${planId}"`);
   if (!plan.selfServe) {
-    throw new AppError("VALIDATION_ERROR", `plan "${planId}" is granted by the operator; only self-serve plans can be chosen here`);
+    throw planRefusal(
+      "VALIDATION_ERROR",
+      "plan-not-self-serve",
+      `plan "${planId}" is granted by the operator; only self-serve plans can be chosen here`,
+    );
   }
   await activatePlan(db, userId, planId);
   return getPlan(db, userId);
@@ -112,12 +117,13 @@ export async function requireActivePlan(db: Db, userId: number, now = new Date()
 }
 
 export function noPlanError(): AppError {
-  return new AppError("NO_PACKAGE", "no active plan: choose one (POST /api/user/package) before creating payments");
+  return planRefusal("NO_PACKAGE", "no-plan", "no active package: choose one (POST /api/user/package) before creating payments");
 }
 
 export function quotaUsedUpError(plan: Pick<Plan, "name" | "monthlySessionQuota">): AppError {
-  return new AppError(
+  return planRefusal(
     "NO_PACKAGE",
+    "plan-quota-used-up",
     `the ${plan.name} plan allows ${plan.monthlySessionQuota} payment sessions a month; this month's are used up`,
   );
 }

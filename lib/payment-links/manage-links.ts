@@ -10,13 +10,15 @@ import type { Db } from "../db";
 import { requireRow } from "../db/rows";
 import { domains, type PaymentLink, paymentLinks, paymentSessions, type Token } from "../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
-import { AppError } from "../errors";
-import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
+import { commonRefusal } from "../errors";
+import { formatAmount, parseAmount } from "../payments/amount";
+import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import { acceptedTokenMinimum, isAcceptedToken } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
 import { assertAtLeastMinimumPayment } from "../tokens/minimum-payment";
 import { requireSecondFactorOf } from "../users/two-factor";
 import { type LinkStats, type PaymentLinkView, toLinkView } from "./link-view";
+import { linkRefusal } from "./reasons";
 import type { CreateLinkInput, UpdateLinkInput } from "./schemas";
 
 export async function createPaymentLink(db: Db, userId: number, input: CreateLinkInput): Promise<PaymentLinkView> {
@@ -52,7 +54,7 @@ export async function listPaymentLinks(db: Db, userId: number): Promise<PaymentL
 
 export async function getPaymentLink(db: Db, userId: number, linkId: number): Promise<PaymentLinkView> {
   const [view] = await viewsOf(db, userId, [await ownLink(db, userId, linkId)]);
-  if (!view) throw new AppError("NOT_FOUND", "payment link not found");
+  if (!view) throw commonRefusal("NOT_FOUND", "not-found", "payment link not found");
   return view;
 }
 
@@ -107,7 +109,9 @@ async function assertTokenMayChange(tx: Db, link: PaymentLink, token: Pick<Token
     .limit(1);
   if (!used) return;
   const message = `tokenId cannot change: this link already has payments in ${token.symbol}, and its figures add them up; create a new link for another token`;
-  throw new AppError("VALIDATION_ERROR", message, [{ path: "tokenId", message: "cannot change once the link has payments" }]);
+  throw linkRefusal("VALIDATION_ERROR", "link-token-locked", message, [
+    { path: "tokenId", message: "cannot change once the link has payments" },
+  ]);
 }
 
 export function deactivatePaymentLink(db: Db, userId: number, linkId: number): Promise<PaymentLinkView> {
@@ -119,16 +123,21 @@ async function ownLink(db: Db, userId: number, linkId: number): Promise<PaymentL
     .select()
     .from(paymentLinks)
     .where(and(eq(paymentLinks.id, linkId), eq(paymentLinks.userId, userId)));
-  if (!link) throw new AppError("NOT_FOUND", "payment link not found");
+  if (!link) throw commonRefusal("NOT_FOUND", "not-found", "payment link not found");
   return link;
 }
 
 /** The user's token, still accepted by the gateway (not checked again for a link that keeps its token). */
 async function linkToken(db: Db, userId: number, tokenId: number, existing = false): Promise<Token> {
   const token = await findOwnToken(db, userId, tokenId);
-  if (!token) throw new AppError(existing ? "NOT_FOUND" : "VALIDATION_ERROR", `unknown tokenId ${tokenId}: register the token first`);
+  if (!token)
+    throw paymentRefusal(
+      existing ? "NOT_FOUND" : "VALIDATION_ERROR",
+      "token-unknown",
+      `unknown tokenId ${tokenId}: register the token first`,
+    );
   if (!existing && !(await isAcceptedToken(db, token.network, token.contractAddress))) {
-    throw new AppError("VALIDATION_ERROR", `the gateway no longer accepts ${token.symbol} on ${token.network}`);
+    throw paymentRefusal("VALIDATION_ERROR", "token-not-accepted", `the gateway no longer accepts ${token.symbol} on ${token.network}`);
   }
   return token;
 }
@@ -143,14 +152,22 @@ async function assertPriceAtLeastMinimum(db: Db, prices: { amount: bigint | null
 /** A fixed amount, or a minimum the payer chooses above: exactly one of them. */
 function linkPrices(amount: string | null, minAmount: string | null, token: Pick<Token, "decimals">) {
   if (amount !== null && minAmount !== null) {
-    throw new AppError("VALIDATION_ERROR", "give either amount (a fixed price) or minAmount (the payer chooses), not both");
+    throw linkRefusal(
+      "VALIDATION_ERROR",
+      "link-price-both",
+      "give either amount (a fixed price) or minAmount (the payer chooses), not both",
+    );
   }
   if (amount === null && minAmount === null) {
-    throw new AppError("VALIDATION_ERROR", "give amount (a fixed price) or minAmount (the least the payer may choose)");
+    throw linkRefusal(
+      "VALIDATION_ERROR",
+      "link-price-missing",
+      "give amount (a fixed price) or minAmount (the least the payer may choose)",
+    );
   }
   const field = amount !== null ? "amount" : "minAmount";
   const units = parseAmount(amount ?? minAmount ?? "", token.decimals);
-  if (typeof units === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage(field, units, token.decimals));
+  if (typeof units === "string") throw amountRefusal(field, units, token.decimals);
   return amount !== null ? { amount: units, minAmount: null } : { amount: null, minAmount: units };
 }
 
@@ -161,7 +178,12 @@ async function firstDomain(db: Db, userId: number): Promise<number> {
     .where(and(eq(domains.userId, userId), isNull(domains.deletedAt)))
     .orderBy(asc(domains.id))
     .limit(1);
-  if (!domain) throw new AppError("DOMAIN_NOT_WHITELISTED", "add a domain before creating payment links: its wallet receives the payments");
+  if (!domain)
+    throw paymentRefusal(
+      "DOMAIN_NOT_WHITELISTED",
+      "no-domain",
+      "add a domain before creating payment links: its wallet receives the payments",
+    );
   return domain.id;
 }
 

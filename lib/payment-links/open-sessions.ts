@@ -15,10 +15,11 @@ import { qrCodeDataUriOffThread, tokenTransferUri } from "../checkout/eip681";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { type PaymentSession, paymentSessions, type Token } from "../db/schema";
-import { AppError } from "../errors";
+import type { AppError } from "../errors";
 import { formatAmount } from "../payments/amount";
 import type { CreatedSession } from "../payments/create-session";
 import { checkoutUrl } from "../payments/session-view";
+import { type LinkReason, linkRefusal } from "./reasons";
 
 /** Open unpaid sessions one client may hold on one link, however it varies `browser` and the amount. */
 export const LINK_OPEN_SESSIONS_PER_CLIENT = 3;
@@ -69,7 +70,7 @@ export async function sessionToReuse(
       .orderBy(desc(paymentSessions.createdAt))
       .limit(1);
     if (latest) return latest;
-    throw busy(`you have ${LINK_OPEN_SESSIONS_PER_CLIENT} payments of this link open`, held.nextExpiry, now);
+    throw busy("link-client-busy", `you have ${LINK_OPEN_SESSIONS_PER_CLIENT} payments of this link open`, held.nextExpiry, now);
   }
   await assertRoomForSession(db, linkId, now);
   return null;
@@ -100,13 +101,13 @@ export async function assertRoomForSession(db: Db, linkId: number, now = new Dat
     .from(paymentSessions)
     .where(and(openOf(linkId, now), unpaid));
   if (!open || open.open < cap) return;
-  throw busy(`this payment link is busy (${cap} payments open)`, open.nextExpiry, now);
+  throw busy("link-busy", `this payment link is busy (${cap} payments open)`, open.nextExpiry, now);
 }
 
-function busy(what: string, nextExpiry: Date | string | null, now: Date): AppError {
+function busy(reason: LinkReason, what: string, nextExpiry: Date | string | null, now: Date): AppError {
   const at = nextExpiry ? new Date(nextExpiry).getTime() : now.getTime() + 60_000;
   const retryAfter = Math.max(1, Math.ceil((at - now.getTime()) / 1000));
-  return new AppError("RATE_LIMITED", `${what}; try again in ${retryAfter} s`, undefined, { "retry-after": String(retryAfter) });
+  return linkRefusal("RATE_LIMITED", reason, `${what}; try again in ${retryAfter} s`, undefined, { "retry-after": String(retryAfter) });
 }
 
 /** The answer of Pay for a session that already exists (the same shape as a fresh one). */

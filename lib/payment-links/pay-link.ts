@@ -9,14 +9,16 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db";
 import { domains, paymentLinks } from "../db/schema";
-import { AppError } from "../errors";
-import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
+import { commonRefusal } from "../errors";
+import { formatAmount, parseAmount } from "../payments/amount";
 import { type CreatedSession, createPaymentSession } from "../payments/create-session";
 import { depositAddressPool } from "../payments/deposit-address-pool";
+import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import { acceptedTokenMinimum } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
 import { assertAtLeastMinimumPayment } from "../tokens/minimum-payment";
 import { existingSessionAnswer, linkClientHash, sessionToReuse } from "./open-sessions";
+import { linkRefusal } from "./reasons";
 
 export async function paymentLinkPage(db: Db, slug: string) {
   const found = await linkBySlug(db, slug);
@@ -48,24 +50,28 @@ export async function payPaymentLink(
   client = "unknown",
 ): Promise<CreatedSession> {
   const found = await linkBySlug(db, slug);
-  if (!found) throw new AppError("NOT_FOUND", "payment link not found");
+  if (!found) throw commonRefusal("NOT_FOUND", "not-found", "payment link not found");
   const { link, token, domain } = found;
-  if (!link.active || !domain) throw new AppError("VALIDATION_ERROR", "this payment link is no longer active");
+  if (!link.active || !domain) throw linkRefusal("VALIDATION_ERROR", "link-inactive", "this payment link is no longer active");
 
   let units: bigint;
   if (link.amount !== null) {
     units = link.amount;
   } else {
-    if (input.amount === undefined) throw new AppError("VALIDATION_ERROR", "amount: choose how much to pay");
+    if (input.amount === undefined) throw linkRefusal("VALIDATION_ERROR", "link-amount-missing", "amount: choose how much to pay");
     const chosen = parseAmount(input.amount, token.decimals);
-    if (typeof chosen === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", chosen, token.decimals));
+    if (typeof chosen === "string") throw amountRefusal("amount", chosen, token.decimals);
     if (link.minAmount !== null && chosen < link.minAmount) {
-      throw new AppError("VALIDATION_ERROR", `amount must be at least ${formatAmount(link.minAmount, token.decimals)} ${token.symbol}`);
+      throw paymentRefusal(
+        "VALIDATION_ERROR",
+        "amount-below-minimum",
+        `amount must be at least ${formatAmount(link.minAmount, token.decimals)} ${token.symbol}`,
+      );
     }
     units = chosen;
   }
   const minimum = await acceptedTokenMinimum(db, token.network, token.contractAddress);
-  if (minimum === null) throw new AppError("VALIDATION_ERROR", "this payment link is no longer active");
+  if (minimum === null) throw linkRefusal("VALIDATION_ERROR", "link-inactive", "this payment link is no longer active");
   assertAtLeastMinimumPayment("amount", units, minimum, token);
   const linkClient = linkClientHash(link.id, client, input.browser);
   // A session to give back, or a full link or client, answers at once, before a deposit address and

@@ -8,13 +8,13 @@ import { getConfig } from "../config";
 import type { Db } from "../db";
 import type { ApiKey } from "../db/schema";
 import { normalizeOrigin } from "../domains/normalize-origin";
-import { AppError } from "../errors";
 import { acceptedTokenMinimum } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
 import { assertAtLeastMinimumPayment } from "../tokens/minimum-payment";
-import { amountProblemMessage, formatAmount, parseAmount } from "./amount";
+import { formatAmount, parseAmount } from "./amount";
 import { type DepositAddress, depositAddressPool } from "./deposit-address-pool";
 import { insertSession } from "./insert-session";
+import { amountRefusal, paymentRefusal } from "./reasons";
 import type { CreatePaymentInput } from "./schemas";
 import { checkoutUrl } from "./session-view";
 
@@ -57,18 +57,23 @@ export async function createPaymentSession(
   }
   const config = getConfig();
   const token = await findOwnToken(db, creator.userId, input.tokenId);
-  if (!token) throw new AppError("VALIDATION_ERROR", `unknown tokenId ${input.tokenId}: register the token first`);
+  if (!token) throw paymentRefusal("VALIDATION_ERROR", "token-unknown", `unknown tokenId ${input.tokenId}: register the token first`);
   const network = networkConfig(token.network);
   if (!network)
-    throw new AppError("VALIDATION_ERROR", `token ${token.symbol} is on network ${token.network}, which this server does not serve`);
+    throw paymentRefusal(
+      "VALIDATION_ERROR",
+      "token-network-not-served",
+      `token ${token.symbol} is on network ${token.network}, which this server does not serve`,
+    );
 
   const units = parseAmount(input.amount, token.decimals);
-  if (typeof units === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", units, token.decimals));
+  if (typeof units === "string") throw amountRefusal("amount", units, token.decimals);
 
   const minimum = await acceptedTokenMinimum(db, token.network, token.contractAddress);
   if (minimum === null) {
-    throw new AppError(
+    throw paymentRefusal(
       "VALIDATION_ERROR",
+      "token-not-accepted",
       `the gateway no longer accepts ${token.symbol} (${token.contractAddress}) on ${token.network}; the operator disallowed it`,
     );
   }

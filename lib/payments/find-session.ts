@@ -3,7 +3,7 @@ import type { Db } from "../db";
 import { requestDb } from "../db/client";
 import { prepared } from "../db/prepared";
 import { type PaymentSession, paymentSessions, tokens } from "../db/schema";
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 import { expireSessionsWhere } from "./session-records";
 import type { SessionWithToken, StatusViewSource } from "./session-view";
 
@@ -21,7 +21,7 @@ export type SessionScope = { apiKeyId: number } | { userId: number };
 export async function findSessionInScope(db: Db, scope: SessionScope, sessionId: string): Promise<SessionWithToken> {
   const found = await findSession(db, sessionId);
   const inScope = found && ("apiKeyId" in scope ? found.session.apiKeyId === scope.apiKeyId : found.session.userId === scope.userId);
-  if (!found || !inScope) throw new AppError("NOT_FOUND", "payment session not found");
+  if (!found || !inScope) throw commonRefusal("NOT_FOUND", "not-found", "payment session not found");
   return found;
 }
 
@@ -62,7 +62,7 @@ export type StatusSource = StatusViewSource & { session: Pick<PaymentSession, "a
  */
 export async function findStatusForKey(db: Db, apiKeyId: number, sessionId: string, now = new Date()): Promise<StatusSource> {
   let found = await selectStatus(db, sessionId);
-  if (!found || found.session.apiKeyId !== apiKeyId) throw new AppError("NOT_FOUND", "payment session not found");
+  if (!found || found.session.apiKeyId !== apiKeyId) throw commonRefusal("NOT_FOUND", "not-found", "payment session not found");
   if (found.session.status === "pending" && found.session.expiresAt <= now) {
     const [expired] = await expireIfDue(db, sessionId, now);
     found = expired ? { ...found, session: expired } : ((await selectStatus(db, sessionId)) ?? found);

@@ -5,8 +5,9 @@ import { preparedSql } from "../db/prepared";
 import { rowsOf } from "../db/rows";
 import { domains, type NewPaymentSession, paymentSessions, plans, sessionUsage, subscriptions } from "../db/schema";
 import { payoutAddressInForce } from "../domains/payout-change";
-import { AppError } from "../errors";
+import type { AppError } from "../errors";
 import { noPlanError, quotaUsedUpError, usagePeriod } from "../packages/current-plan";
+import { paymentRefusal } from "./reasons";
 
 /** Every column of the new session except the two the statement derives from the chosen domain. */
 export type SessionValues = Omit<NewPaymentSession, "domainId" | "forwardTo">;
@@ -78,11 +79,16 @@ interface Outcome {
 
 function refusal(outcome: Outcome, rules: SessionRules): AppError {
   if (Number(outcome.domains) === 0) {
-    return new AppError("DOMAIN_NOT_WHITELISTED", "whitelist a domain (POST /api/user/domains) before creating payments");
+    return paymentRefusal("DOMAIN_NOT_WHITELISTED", "no-domain", "whitelist a domain (POST /api/user/domains) before creating payments");
   }
-  if (!outcome.origin_ok) return new AppError("DOMAIN_NOT_WHITELISTED", `origin ${rules.origin} is not a whitelisted domain`);
+  if (!outcome.origin_ok)
+    return paymentRefusal("DOMAIN_NOT_WHITELISTED", "origin-not-whitelisted", `origin ${rules.origin} is not a whitelisted domain`);
   if (outcome.domain_id === null) {
-    return new AppError("DOMAIN_NOT_WHITELISTED", `domainId ${rules.domainId} is not one of your whitelisted domains`);
+    return paymentRefusal(
+      "DOMAIN_NOT_WHITELISTED",
+      "domain-not-yours",
+      `domainId ${rules.domainId} is not one of your whitelisted domains`,
+    );
   }
   if (!outcome.has_plan) return noPlanError();
   // biome-ignore lint/style/noNonNullAssertion: has_plan means the plan subquery found a row, and plans.name is not null

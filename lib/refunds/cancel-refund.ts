@@ -1,8 +1,8 @@
 /** The merchant's cancel of a refund nobody has claimed yet, or one still waiting for its wallet's funds. */
 
 import type { Db } from "../db";
-import { AppError } from "../errors";
 import { findRefund } from "./find-refund";
+import { refundRefusal } from "./reasons";
 import { applyRefundFact } from "./refund-records";
 import { type RefundView, toRefundView } from "./refund-view";
 
@@ -12,8 +12,9 @@ export async function cancelRefund(db: Db, scope: { apiKeyId: number } | { userI
   await applyRefundFact(db, refundId, { kind: "cancel" });
   const after = await findRefund(db, scope, refundId);
   if (after.refund.status !== "cancelled") {
-    throw new AppError(
+    throw refundRefusal(
       "VALIDATION_ERROR",
+      "refund-not-cancellable",
       `this refund is ${after.refund.status.replace("_", " ")}; only a refund awaiting an address or funds can be cancelled`,
     );
   }

@@ -10,11 +10,12 @@ import { redactUrls } from "../error-text";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { type ClaimProblem, claimProblemDetail, namedClaimProblem } from "./claim-problems";
+import { refundRefusal } from "./reasons";
 import { applyRefundFact } from "./refund-records";
 
 /** `error`, marked with the payer's problem for the claim page. */
 export function payerProblem(error: AppError, problem: ClaimProblem): AppError {
-  return new AppError(error.code, error.message, [...(error.details ?? []), claimProblemDetail(problem)], error.headers);
+  return new AppError(error.code, error.message, [...(error.details ?? []), claimProblemDetail(problem)], error.headers, error.reason);
 }
 
 /** Answers a failed claim: a payer's own problem as it is; anything else as "unavailable", noted for the merchant. */
@@ -27,8 +28,9 @@ export async function claimFailure(db: Db, refundId: string, error: unknown): Pr
     log.warn({ refundId, err: noted }, "the claim's failure could not be noted on the refund"),
   );
   const limited = error.code === "RATE_LIMITED";
-  return new AppError(
+  return refundRefusal(
     limited ? "RATE_LIMITED" : "BLOCKCHAIN_ERROR",
+    "refund-claim-unavailable",
     "this refund cannot be sent right now and nothing was sent: try again later, or contact the shop",
     [claimProblemDetail("unavailable")],
     limited ? error.headers : undefined,

@@ -12,13 +12,14 @@ import { asc, eq } from "drizzle-orm";
 import { type Address, zeroAddress } from "viem";
 import type { Db } from "../db";
 import { deposits, domains, paymentSessions } from "../db/schema";
-import { AppError } from "../errors";
+import { AppError, commonRefusal } from "../errors";
 import { formatAmount } from "../payments/amount";
 import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
 import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
 import { claimFailure, payerProblem } from "./claim-failure";
 import { claimProblemDetail } from "./claim-problems";
 import { findRefund } from "./find-refund";
+import { refundRefusal } from "./reasons";
 import { applyRefundFact } from "./refund-records";
 import { assertPayable, lockSession, sessionDomain } from "./refund-rules";
 import { type RefundView, toRefundView } from "./refund-view";
@@ -61,7 +62,9 @@ export async function claimRefund(db: Db, refundId: string, address: Address): P
   const { refund, token } = await findRefund(db, "public", refundId); // lazily expires a due claim
   if (refund.status !== "awaiting_address") throw notClaimable(refund.status);
   if (address.toLowerCase() === zeroAddress) {
-    throw new AppError("VALIDATION_ERROR", "address must not be the zero address", [claimProblemDetail("zero-address")]);
+    throw refundRefusal("VALIDATION_ERROR", "refund-address-zero", "address must not be the zero address", [
+      claimProblemDetail("zero-address"),
+    ]);
   }
   await assertPayable(db, address, "address").catch((error: unknown) => {
     throw error instanceof AppError ? payerProblem(error, "service-address") : error;
@@ -70,7 +73,7 @@ export async function claimRefund(db: Db, refundId: string, address: Address): P
     .select({ id: paymentSessions.id, domainId: paymentSessions.domainId, tokenId: paymentSessions.tokenId })
     .from(paymentSessions)
     .where(eq(paymentSessions.id, refund.sessionId));
-  if (!session) throw new AppError("NOT_FOUND", "refund not found");
+  if (!session) throw commonRefusal("NOT_FOUND", "not-found", "refund not found");
 
   // In the withdrawal's recording transaction, after the wallet's and the merchant's locks: the
   // payment's lock, then the refund's row, whose deadline is judged by the database's clock.
@@ -119,5 +122,7 @@ function notClaimable(status: string): AppError {
     cancelled: "this refund was cancelled or its claim expired; ask the shop for a new one",
     expired: "this refund's claim expired; ask the shop for a new one",
   };
-  return new AppError("VALIDATION_ERROR", why[status] ?? "this refund cannot be claimed", [claimProblemDetail("not-claimable")]);
+  return refundRefusal("VALIDATION_ERROR", "refund-not-claimable", why[status] ?? "this refund cannot be claimed", [
+    claimProblemDetail("not-claimable"),
+  ]);
 }

@@ -16,14 +16,16 @@ import { and, eq } from "drizzle-orm";
 import { getConfig } from "../config";
 import type { Db } from "../db";
 import { type Refund, refunds, type Withdrawal } from "../db/schema";
-import { AppError } from "../errors";
+import type { AppError } from "../errors";
 import { runIdempotent } from "../idempotency/idempotency";
-import { amountProblemMessage, formatAmount, parseAmount } from "../payments/amount";
+import { formatAmount, parseAmount } from "../payments/amount";
 import { findSessionInScope, type SessionScope } from "../payments/find-session";
+import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
 import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
 import { findRefund } from "./find-refund";
+import { refundRefusal } from "./reasons";
 import { emitRefundEvents, insertRefund } from "./refund-records";
 import { assertPayable, assertWalletCanPay, lockedAmounts, sessionDomain } from "./refund-rules";
 import type { RefundEvent } from "./refund-state";
@@ -53,8 +55,8 @@ export async function createRefund(
   // The body's shape only (see above).
   if (input.toAddress) await assertPayable(db, input.toAddress, "toAddress");
   const requested = input.amount === undefined ? undefined : parseAmount(input.amount, token.decimals);
-  if (typeof requested === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", requested, token.decimals));
-  if (requested === 0n) throw new AppError("VALIDATION_ERROR", "amount must be greater than 0");
+  if (typeof requested === "string") throw amountRefusal("amount", requested, token.decimals);
+  if (requested === 0n) throw paymentRefusal("VALIDATION_ERROR", "amount-zero", "amount must be greater than 0");
 
   const apiKeyId = "apiKeyId" in creator.scope ? creator.scope.apiKeyId : null;
   const refundId = randomUUID();
@@ -148,28 +150,36 @@ export async function createRefund(
 }
 
 function amountsOrRefuse(amounts: RefundAmounts): Extract<RefundAmounts, { ok: true }> {
-  if (!amounts.ok) throw new AppError("VALIDATION_ERROR", REFUND_REFUSALS[amounts.reason]);
+  if (!amounts.ok) {
+    const { reason, message } = REFUND_REFUSALS[amounts.reason];
+    throw refundRefusal("VALIDATION_ERROR", reason, message);
+  }
   return amounts;
 }
 
 /** No amount, and nothing beyond the price left: refused on `amount`, nothing recorded. */
 function defaultOrRefuse(byDefault: bigint | null): bigint {
-  if (byDefault === null) throw new AppError("VALIDATION_ERROR", NO_DEFAULT_REFUND, [{ path: "amount", message: NO_DEFAULT_REFUND }]);
+  if (byDefault === null)
+    throw refundRefusal("VALIDATION_ERROR", "refund-no-default-amount", NO_DEFAULT_REFUND, [
+      { path: "amount", message: NO_DEFAULT_REFUND },
+    ]);
   return byDefault;
 }
 
 function assertWithin(units: bigint, left: bigint, decimals: number): void {
   if (units > left) {
-    throw new AppError(
+    throw refundRefusal(
       "VALIDATION_ERROR",
+      "refund-exceeds-refundable",
       `amount ${formatAmount(units, decimals)} is more than this payment can still refund (${formatAmount(left, decimals)})`,
     );
   }
 }
 
 function defaultMoved(planned: bigint, now: bigint, decimals: number): AppError {
-  return new AppError(
+  return refundRefusal(
     "VALIDATION_ERROR",
+    "refund-default-moved",
     `another refund of this payment was created at the same moment: without an amount this refund would now be ${formatAmount(now, decimals)}, not ${formatAmount(planned, decimals)}. Nothing was refunded; check the payment's refunds and send again (with an amount to be sure)`,
   );
 }

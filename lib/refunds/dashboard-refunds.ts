@@ -14,13 +14,13 @@ import { createRefund, refundOfRequest } from "./create-refund";
 import { listSessionRefunds } from "./find-refund";
 import { lockedAmounts } from "./refund-rules";
 import { type RefundView, toRefundView } from "./refund-view";
-import { REFUND_REFUSALS } from "./refundable";
+import { type NotRefundableReason, REFUND_REFUSALS } from "./refundable";
 import type { CreateRefundInput } from "./schemas";
 
 export interface PaymentRefunds {
   refunds: RefundView[];
   /** What can still go back and what the form offers (null: nothing beyond the price, the merchant types the amount), or why nothing can. */
-  refundable: { amount: string; byDefault: string | null } | { refusal: string };
+  refundable: { amount: string; byDefault: string | null } | { refusal: NotRefundableReason };
 }
 
 export async function paymentRefunds(db: Db, userId: number, sessionId: string): Promise<PaymentRefunds> {
@@ -33,7 +33,7 @@ export async function paymentRefunds(db: Db, userId: number, sessionId: string):
           amount: formatAmount(amounts.refundable, token.decimals),
           byDefault: amounts.byDefault === null ? null : formatAmount(amounts.byDefault, token.decimals),
         }
-      : { refusal: REFUND_REFUSALS[amounts.reason] },
+      : { refusal: REFUND_REFUSALS[amounts.reason].reason },
   };
 }
 

@@ -3,7 +3,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { paymentSessions, type Refund, refunds, tokens, withdrawals } from "../db/schema";
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 import { isUuid } from "../validation";
 import { expireDueClaims } from "./refund-records";
 import type { RefundSource } from "./refund-view";
@@ -20,7 +20,7 @@ const selection = {
 };
 
 export async function findRefund(db: Db, scope: RefundScope, refundId: string): Promise<RefundSource> {
-  if (!isUuid(refundId)) throw new AppError("NOT_FOUND", "refund not found");
+  if (!isUuid(refundId)) throw commonRefusal("NOT_FOUND", "not-found", "refund not found");
   await expireDueClaims(db, eq(refunds.id, refundId));
   const [row] = await db
     .select(selection)
@@ -29,7 +29,7 @@ export async function findRefund(db: Db, scope: RefundScope, refundId: string): 
     .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
     .leftJoin(withdrawals, eq(withdrawals.refundId, refunds.id))
     .where(eq(refunds.id, refundId));
-  if (!row || !inScope(scope, row.refund, row.sessionApiKeyId)) throw new AppError("NOT_FOUND", "refund not found");
+  if (!row || !inScope(scope, row.refund, row.sessionApiKeyId)) throw commonRefusal("NOT_FOUND", "not-found", "refund not found");
   return { refund: row.refund, token: row.token, network: row.network, withdrawal: row.withdrawal };
 }
 

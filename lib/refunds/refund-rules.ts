@@ -6,14 +6,16 @@ import { networkConfig } from "../chain/networks";
 import { assertNotServiceAddress } from "../chain/service-addresses";
 import type { Db } from "../db";
 import { ACTIVE_REFUND_STATUSES, domains, type PaymentSession, paymentSessions, refunds, type Token } from "../db/schema";
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 import { findOwnToken } from "../tokens/find-own-token";
+import { refundRefusal } from "./reasons";
 import { expireDueClaims } from "./refund-records";
 import { type RefundAmounts, refundAmounts } from "./refundable";
 
 /** Not the zero address (tokens sent there are burnt) and not one of the gateway's own addresses. */
 export async function assertPayable(db: Db, address: string, field: string): Promise<void> {
-  if (address.toLowerCase() === zeroAddress) throw new AppError("VALIDATION_ERROR", `${field} must not be the zero address`);
+  if (address.toLowerCase() === zeroAddress)
+    throw refundRefusal("VALIDATION_ERROR", "refund-address-zero", `${field} must not be the zero address`);
   await assertNotServiceAddress(db, address, field);
 }
 
@@ -37,7 +39,7 @@ export async function lockedAmounts(db: Db, sessionId: string, options: { lock: 
     .from(paymentSessions)
     .where(eq(paymentSessions.id, sessionId));
   const [session] = options.lock ? await query.for("update") : await query;
-  if (!session) throw new AppError("NOT_FOUND", "payment session not found");
+  if (!session) throw commonRefusal("NOT_FOUND", "not-found", "payment session not found");
   if (options.lock) await expireDueClaims(db, eq(refunds.sessionId, sessionId));
   const [active] = await db
     .select({ total: sum(refunds.amount) })
@@ -69,22 +71,32 @@ export async function assertWalletCanPay(db: Db, session: Pick<PaymentSession, "
     .from(domains)
     .where(and(eq(domains.id, domainId), eq(domains.userId, session.userId), isNull(domains.deletedAt)));
   if (!domain) {
-    throw new AppError(
+    throw refundRefusal(
       "VALIDATION_ERROR",
+      "payment-domain-removed",
       `this payment's domain (${domainId}) was removed, so its withdrawal wallet can no longer pay a refund`,
     );
   }
   const token = await findOwnToken(db, session.userId, session.tokenId);
   if (!token)
-    throw new AppError("VALIDATION_ERROR", `this payment's token (${session.tokenId}) is no longer yours, so it cannot be refunded here`);
+    throw refundRefusal(
+      "VALIDATION_ERROR",
+      "payment-token-not-yours",
+      `this payment's token (${session.tokenId}) is no longer yours, so it cannot be refunded here`,
+    );
   if (!networkConfig(token.network)) {
-    throw new AppError("VALIDATION_ERROR", `this payment is on network ${token.network}, which this server no longer serves`);
+    throw refundRefusal(
+      "VALIDATION_ERROR",
+      "payment-network-not-served",
+      `this payment is on network ${token.network}, which this server no longer serves`,
+    );
   }
   return token;
 }
 
 /** The payment's domain: its withdrawal wallet pays the refund. */
 export function sessionDomain(session: Pick<PaymentSession, "id" | "domainId">): number {
-  if (session.domainId === null) throw new AppError("VALIDATION_ERROR", "this payment has no domain, so no wallet can refund it");
+  if (session.domainId === null)
+    throw refundRefusal("VALIDATION_ERROR", "payment-has-no-domain", "this payment has no domain, so no wallet can refund it");
   return session.domainId;
 }

@@ -43,8 +43,18 @@ export function refundAmounts(basis: RefundBasis): RefundAmounts {
 /** A refund without an amount when `byDefault` is null. */
 export const NO_DEFAULT_REFUND = "nothing was paid beyond the price; give an explicit amount to refund the price";
 
-export const REFUND_REFUSALS: Record<Exclude<RefundAmounts, { ok: true }>["reason"], string> = {
-  pending: "the payment is still pending: cancel it first, or wait until it completes or expires",
-  "nothing-received": "nothing arrived for this payment: there is nothing to refund",
-  "all-refunded": "everything this payment received is already refunded (or waiting to be claimed or sent)",
+/** Why nothing of a payment can be refunded, as a reason (DESIGN.md §22). */
+export type NotRefundableReason = "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded";
+
+/** Each refusal's reason and its words for API clients. */
+export const REFUND_REFUSALS: Record<Exclude<RefundAmounts, { ok: true }>["reason"], { reason: NotRefundableReason; message: string }> = {
+  pending: {
+    reason: "payment-still-pending",
+    message: "the payment is still pending: cancel it first, or wait until it completes or expires",
+  },
+  "nothing-received": { reason: "payment-nothing-received", message: "nothing arrived for this payment: there is nothing to refund" },
+  "all-refunded": {
+    reason: "payment-fully-refunded",
+    message: "everything this payment received is already refunded (or waiting to be claimed or sent)",
+  },
 };

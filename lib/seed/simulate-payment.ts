@@ -9,8 +9,9 @@ import { privateKeyToAccount } from "viem/accounts";
 import { chainOf, networkConfig, publicClientFor, requireNetworkConfig, rpcUrlsOf } from "../chain/networks";
 import type { Db } from "../db";
 import { ANVIL_DEFAULT_KEYS } from "../dev/demo-token";
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 import { findSession } from "../payments/find-session";
+import { simulationRefusal } from "./reasons";
 
 export function canSimulatePayments(network: string): boolean {
   return network === "local" && networkConfig("local") !== undefined;
@@ -18,14 +19,18 @@ export function canSimulatePayments(network: string): boolean {
 
 export async function simulatePayment(db: Db, userId: number, sessionId: string): Promise<{ txHash: string; amountUnits: bigint }> {
   const found = await findSession(db, sessionId);
-  if (!found || found.session.userId !== userId) throw new AppError("NOT_FOUND", "payment not found");
+  if (!found || found.session.userId !== userId) throw commonRefusal("NOT_FOUND", "not-found", "payment not found");
   const { session, token } = found;
   if (!canSimulatePayments(session.network))
-    throw new AppError("VALIDATION_ERROR", "payments can be simulated on the embedded network local only");
+    throw simulationRefusal("VALIDATION_ERROR", "simulation-not-local", "payments can be simulated on the embedded network local only");
   if (session.status !== "pending")
-    throw new AppError("VALIDATION_ERROR", `the payment is ${session.status}; only a pending payment can be paid`);
+    throw simulationRefusal(
+      "VALIDATION_ERROR",
+      "simulation-not-pending",
+      `the payment is ${session.status}; only a pending payment can be paid`,
+    );
   const remaining = session.amount - session.receivedAmount;
-  if (remaining <= 0n) throw new AppError("VALIDATION_ERROR", "nothing is left to pay");
+  if (remaining <= 0n) throw simulationRefusal("VALIDATION_ERROR", "simulation-nothing-left", "nothing is left to pay");
   const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]);
   const client = publicClientFor("local");
   const held = await client.readContract({
@@ -34,7 +39,8 @@ export async function simulatePayment(db: Db, userId: number, sessionId: string)
     functionName: "balanceOf",
     args: [payer.address],
   });
-  if (held < remaining) throw new AppError("BLOCKCHAIN_ERROR", `the demo payer holds too little ${token.symbol} to pay this`);
+  if (held < remaining)
+    throw simulationRefusal("BLOCKCHAIN_ERROR", "simulation-payer-short", `the demo payer holds too little ${token.symbol} to pay this`);
   const local = requireNetworkConfig("local");
   const wallet = createWalletClient({
     account: payer,

@@ -1,6 +1,6 @@
 import type { CatalogueToken } from "../db/schema";
-import { AppError } from "../errors";
 import { formatAmount } from "../payments/amount";
+import { paymentRefusal } from "../payments/reasons";
 
 /**
  * The smallest payment session of a catalogue token (DESIGN.md §18, issue 32): the operator's
@@ -20,5 +20,5 @@ export function assertAtLeastMinimumPayment(
 ): void {
   if (units >= minimum) return;
   const message = `${field} must be at least ${formatAmount(minimum, token.decimals)} ${token.symbol}: the smallest payment this gateway accepts in ${token.symbol}`;
-  throw new AppError("VALIDATION_ERROR", message, [{ path: field, message }]);
+  throw paymentRefusal("VALIDATION_ERROR", "amount-below-minimum", message, [{ path: field, message }]);
 }

@@ -1,6 +1,6 @@
 import { type Address, erc20Abi } from "viem";
 import { publicClientFor } from "../chain/networks";
-import { AppError } from "../errors";
+import { tokenRefusal } from "./reasons";
 
 export interface TokenMetadata {
   decimals: number;
@@ -15,10 +15,10 @@ export async function readTokenMetadata(network: string, address: Address): Prom
   try {
     code = await client.getCode({ address });
   } catch {
-    throw new AppError("BLOCKCHAIN_ERROR", `the ${network} RPC did not answer; try again later`);
+    throw tokenRefusal("BLOCKCHAIN_ERROR", "token-rpc-unavailable", `the ${network} RPC did not answer; try again later`);
   }
   if (!code || code === "0x") {
-    throw new AppError("VALIDATION_ERROR", `no contract is deployed at ${address} on ${network}`);
+    throw tokenRefusal("VALIDATION_ERROR", "token-no-contract", `no contract is deployed at ${address} on ${network}`);
   }
   const read = async <T>(functionName: "decimals" | "symbol" | "name"): Promise<T | undefined> => {
     try {
@@ -29,10 +29,10 @@ export async function readTokenMetadata(network: string, address: Address): Prom
   };
   const [decimals, symbol, name] = await Promise.all([read<number>("decimals"), read<string>("symbol"), read<string>("name")]);
   if (decimals === undefined || decimals > 36) {
-    throw new AppError("VALIDATION_ERROR", `the contract at ${address} does not answer ERC-20 decimals()`);
+    throw tokenRefusal("VALIDATION_ERROR", "token-not-erc20", `the contract at ${address} does not answer ERC-20 decimals()`);
   }
   if (symbol === undefined || symbol.trim() === "") {
-    throw new AppError("VALIDATION_ERROR", `the contract at ${address} does not answer ERC-20 symbol()`);
+    throw tokenRefusal("VALIDATION_ERROR", "token-not-erc20", `the contract at ${address} does not answer ERC-20 symbol()`);
   }
   return { decimals, symbol: printable(symbol).slice(0, 32), name: printable(name ?? symbol).slice(0, 100) };
 }

@@ -6,8 +6,8 @@ import type { Db } from "../db";
 import { isUniqueViolation } from "../db/errors";
 import { requireRow } from "../db/rows";
 import { type Token, tokens } from "../db/schema";
-import { AppError } from "../errors";
 import { allowCatalogueToken, findCatalogueToken } from "./catalogue";
+import { tokenRefusal } from "./reasons";
 
 export interface TokenView {
   tokenId: number;
@@ -42,7 +42,7 @@ export async function registerToken(
 ): Promise<{ token: Token; created: boolean }> {
   const { contractAddress, network } = input;
   if (!networkConfig(network)) {
-    throw new AppError("VALIDATION_ERROR", `network "${network}" is not configured on this server`);
+    throw tokenRefusal("VALIDATION_ERROR", "network-not-configured", `network "${network}" is not configured on this server`);
   }
   const existing = await findToken(db, userId, network, contractAddress);
   if (existing) return { token: existing, created: false };
@@ -66,8 +66,9 @@ async function acceptedToken(db: Db, network: string, contractAddress: Address) 
   const listed = await findCatalogueToken(db, network, contractAddress);
   if (listed?.enabled) return listed;
   if (!listed && getConfig().openTokenRegistration) return allowCatalogueToken(db, network, contractAddress, { addedBy: "merchant" });
-  throw new AppError(
+  throw tokenRefusal(
     "VALIDATION_ERROR",
+    "token-not-in-catalogue",
     `this gateway does not accept the token ${contractAddress} on ${network}: it is not in the operator's token catalogue. ` +
       `The operator can allow it with: npm run admin -- tokens allow ${network} ${contractAddress}`,
   );

@@ -4,9 +4,9 @@ import { clearSignInFailures, countSignInAttempt } from "../auth/sign-in-throttl
 import type { Db } from "../db";
 import { requireRow } from "../db/rows";
 import { type User, users } from "../db/schema";
-import { AppError } from "../errors";
 import { passwordSchema } from "./create-user";
 import { hashPassword, verifyPassword } from "./password";
+import { accountRefusal } from "./reasons";
 
 export const changePasswordSchema = z
   .object({
@@ -27,7 +27,7 @@ export const changePasswordSchema = z
  */
 export async function changePassword(db: Db, userId: number, input: z.output<typeof changePasswordSchema>): Promise<User> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user) throw new AppError("UNAUTHORIZED", "the account no longer exists");
+  if (!user) throw accountRefusal("UNAUTHORIZED", "account-gone", "the account no longer exists");
   await verifyCurrentPassword(db, user, input.currentPassword);
   // Every token issued before (bearer tokens, other browsers' sessions) stops working.
   const changed = await db
@@ -47,7 +47,7 @@ export async function verifyCurrentPassword(db: Db, user: User, password: string
   // Counted before it is checked, so concurrent guesses cannot all pass the read of the count.
   await countSignInAttempt(db, user.email);
   if (!(await verifyPassword(password, user.passwordHash))) {
-    throw new AppError("VALIDATION_ERROR", "the current password is wrong", [
+    throw accountRefusal("VALIDATION_ERROR", "password-wrong", "the current password is wrong", [
       { path: "currentPassword", message: "the current password is wrong" },
     ]);
   }

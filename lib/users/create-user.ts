@@ -3,8 +3,8 @@ import type { Db } from "../db";
 import { isUniqueViolation } from "../db/errors";
 import { requireRow } from "../db/rows";
 import { type User, users } from "../db/schema";
-import { AppError } from "../errors";
 import { hashPassword } from "./password";
+import { accountRefusal } from "./reasons";
 
 export const emailSchema = z
   .string({ error: "email must be a string" })
@@ -26,7 +26,7 @@ export async function createUser(db: Db, input: { email: string; password: strin
   try {
     return requireRow(await db.insert(users).values({ email, passwordHash }).returning(), "insert into users");
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError("VALIDATION_ERROR", "an account with this email already exists");
+    if (isUniqueViolation(error)) throw accountRefusal("VALIDATION_ERROR", "email-taken", "an account with this email already exists");
     throw error;
   }
 }

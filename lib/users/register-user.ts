@@ -1,7 +1,7 @@
 import { getConfig } from "../config";
 import type { Db } from "../db";
-import { AppError } from "../errors";
 import { createUser } from "./create-user";
+import { accountRefusal } from "./reasons";
 
 export interface RegisteredUser {
   userId: number;
@@ -12,7 +12,11 @@ export interface RegisteredUser {
 /** Self sign-up (closed by REGISTRATION=closed; the operator's CLI still creates users). */
 export async function registerUser(db: Db, input: { email: string; password: string }): Promise<RegisteredUser> {
   if (getConfig().registration === "closed") {
-    throw new AppError("REGISTRATION_CLOSED", "sign-up is closed on this gateway; ask its operator for an account");
+    throw accountRefusal(
+      "REGISTRATION_CLOSED",
+      "registration-closed",
+      "sign-up is closed on this gateway; ask its operator for an account",
+    );
   }
   const user = await createUser(db, input);
   return { userId: user.id, email: user.email, createdAt: user.createdAt.toISOString() };

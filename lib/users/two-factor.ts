@@ -16,8 +16,9 @@ import { clearSignInFailures, countSignInAttempt } from "../auth/sign-in-throttl
 import { matchTotp, newTotpSecret, otpauthUri, toBase32 } from "../auth/totp";
 import type { Db } from "../db";
 import { recoveryCodes, type User, users } from "../db/schema";
-import { AppError } from "../errors";
+import type { AppError } from "../errors";
 import { verifyCurrentPassword } from "./change-password";
+import { type AccountReason, accountRefusal } from "./reasons";
 import { spendRecoveryCode, storeRecoveryCodes } from "./recovery-codes";
 
 const SEED = "totp-seed";
@@ -49,7 +50,11 @@ export interface Enrolment {
 /** A fresh seed to scan; nothing changes for sign-in until confirmEnrolment. */
 export async function startEnrolment(db: Db, user: User): Promise<Enrolment> {
   if (user.totpEnabledAt)
-    throw new AppError("VALIDATION_ERROR", "two-factor authentication is already on; turn it off first to use another app");
+    throw accountRefusal(
+      "VALIDATION_ERROR",
+      "two-factor-already-on",
+      "two-factor authentication is already on; turn it off first to use another app",
+    );
   const secret = newTotpSecret();
   await db
     .update(users)
@@ -65,12 +70,13 @@ export async function startEnrolment(db: Db, user: User): Promise<Enrolment> {
  * session alone must not lock the owner out behind the thief's authenticator.
  */
 export async function confirmEnrolment(db: Db, user: User, code: string, currentPassword: string): Promise<string[]> {
-  if (user.totpEnabledAt) throw new AppError("VALIDATION_ERROR", "two-factor authentication is already on");
+  if (user.totpEnabledAt) throw accountRefusal("VALIDATION_ERROR", "two-factor-already-on", "two-factor authentication is already on");
   await verifyCurrentPassword(db, user, currentPassword);
   const secret = user.totpPendingSecret ? unseal(user.totpPendingSecret, SEED) : null;
-  if (!secret) throw new AppError("VALIDATION_ERROR", "start the set-up again: no code is expected now");
+  if (!secret) throw accountRefusal("VALIDATION_ERROR", "two-factor-setup-expired", "start the set-up again: no code is expected now");
   const step = matchTotp(secret, code, null);
-  if (step === null) throw codeError("the code does not match; check the time on your phone and enter the current code");
+  if (step === null)
+    throw codeError("two-factor-code-wrong", "the code does not match; check the time on your phone and enter the current code");
   return db.transaction(async (tx) => {
     const [enabled] = await tx
       .update(users)
@@ -86,7 +92,7 @@ export async function confirmEnrolment(db: Db, user: User, code: string, current
       })
       .where(and(eq(users.id, user.id), isNull(users.totpEnabledAt)))
       .returning({ id: users.id });
-    if (!enabled) throw new AppError("VALIDATION_ERROR", "two-factor authentication is already on");
+    if (!enabled) throw accountRefusal("VALIDATION_ERROR", "two-factor-already-on", "two-factor authentication is already on");
     return replaceRecoveryCodes(tx, user.id);
   });
 }
@@ -122,14 +128,15 @@ export async function regenerateRecoveryCodes(db: Db, user: User, code: string):
  */
 export async function requireSecondFactor(db: Db, user: User, code: string | undefined): Promise<void> {
   if (!user.totpEnabledAt) return;
-  if (!code) throw codeError("enter the current code from your authenticator app: two-factor authentication is on");
+  if (!code)
+    throw codeError("two-factor-code-required", "enter the current code from your authenticator app: two-factor authentication is on");
   await verifySecondFactor(db, user, code, { allowRecoveryCode: false });
 }
 
 /** requireSecondFactor for a caller that holds only the user's id. */
 export async function requireSecondFactorOf(db: Db, userId: number, code: string | undefined): Promise<void> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user) throw new AppError("UNAUTHORIZED", "sign in again");
+  if (!user) throw accountRefusal("UNAUTHORIZED", "account-gone", "sign in again");
   await requireSecondFactor(db, user, code);
 }
 
@@ -143,7 +150,8 @@ export async function verifySecondFactor(
   code: string,
   options: { allowRecoveryCode: boolean /** Sign-in: its password check counted this attempt already. */; attemptCounted?: boolean },
 ): Promise<"totp" | "recovery-code"> {
-  if (!user.totpEnabledAt) throw new AppError("VALIDATION_ERROR", "two-factor authentication is not on for this account");
+  if (!user.totpEnabledAt)
+    throw accountRefusal("VALIDATION_ERROR", "two-factor-not-on", "two-factor authentication is not on for this account");
   // Counted before the check: concurrent guesses cannot all pass while no failure is written yet.
   if (!options.attemptCounted) await countSignInAttempt(db, user.email);
   // Unreadable after NEXTAUTH_SECRET changed: only a recovery code can sign in then.
@@ -166,6 +174,7 @@ export async function verifySecondFactor(
     return "recovery-code";
   }
   throw codeError(
+    "two-factor-code-wrong",
     options.allowRecoveryCode
       ? "that code is not right (or was used already): enter the current code from your app, or an unused recovery code"
       : "that code is not right (or was used already): enter the current code from your app",
@@ -181,6 +190,6 @@ async function replaceRecoveryCodes(tx: Db, userId: number): Promise<string[]> {
   return codes;
 }
 
-function codeError(message: string): AppError {
-  return new AppError("VALIDATION_ERROR", message, [{ path: "code", message }]);
+function codeError(reason: AccountReason, message: string): AppError {
+  return accountRefusal("VALIDATION_ERROR", reason, message, [{ path: "code", message }]);
 }

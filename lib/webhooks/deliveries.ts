@@ -4,11 +4,12 @@ import { z } from "zod";
 import type { Db } from "../db";
 import { requireRow } from "../db/rows";
 import { type Domain, type WebhookDelivery, webhookDeliveries, webhookEndpoints } from "../db/schema";
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 import { offsetOf, type Page, pageOf } from "../pagination";
 import { pageParamSchema } from "../validation";
 import { requireEndpoint } from "./endpoints";
 import { enqueueEvents } from "./outbox";
+import { webhookRefusal } from "./reasons";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 
@@ -63,8 +64,9 @@ export async function redeliver(db: Db, userId: number, deliveryId: number): Pro
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(eq(webhookDeliveries.id, deliveryId));
-  if (!row || row.endpoint.userId !== userId) throw new AppError("NOT_FOUND", "webhook delivery not found");
-  if (!row.endpoint.enabled) throw new AppError("VALIDATION_ERROR", "this domain has no webhookUrl any more; set one to redeliver");
+  if (!row || row.endpoint.userId !== userId) throw commonRefusal("NOT_FOUND", "not-found", "webhook delivery not found");
+  if (!row.endpoint.enabled)
+    throw webhookRefusal("VALIDATION_ERROR", "webhook-url-removed", "this domain has no webhookUrl any more; set one to redeliver");
   const now = new Date();
   // Never under a live claim: the attempt in flight records its own outcome.
   const [queued] = await db
@@ -72,7 +74,12 @@ export async function redeliver(db: Db, userId: number, deliveryId: number): Pro
     .set({ status: "pending", attempts: 0, nextAttemptAt: now, lockedUntil: null, deliveredAt: null })
     .where(and(eq(webhookDeliveries.id, deliveryId), or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now))))
     .returning();
-  if (!queued) throw new AppError("VALIDATION_ERROR", "this delivery is being sent right now; try again in a few seconds");
+  if (!queued)
+    throw webhookRefusal(
+      "VALIDATION_ERROR",
+      "webhook-delivery-in-flight",
+      "this delivery is being sent right now; try again in a few seconds",
+    );
   return toDeliveryView(queued);
 }
 
@@ -92,8 +99,9 @@ export async function queuePing(db: Db, domain: Domain): Promise<DeliveryView> {
       and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.eventType, "ping"), eq(webhookDeliveries.status, "pending")),
     );
   if (Number(waiting?.n ?? 0) >= MAX_PENDING_PINGS) {
-    throw new AppError(
+    throw webhookRefusal(
       "RATE_LIMITED",
+      "webhook-test-events-waiting",
       `${MAX_PENDING_PINGS} test events are still waiting for your endpoint; send more once they are delivered`,
       undefined,
       { "retry-after": "10" },

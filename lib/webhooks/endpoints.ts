@@ -3,7 +3,7 @@ import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { requireRow, rowsOf } from "../db/rows";
 import { type Domain, domains, type WebhookEndpoint, webhookEndpoints } from "../db/schema";
-import { AppError } from "../errors";
+import { webhookRefusal } from "./reasons";
 
 /** How long a rotated-out secret keeps signing (a second signature), so receivers can switch over. */
 export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
@@ -65,7 +65,12 @@ export async function endpointOfDomain(db: Db, domainId: number): Promise<Webhoo
 /** The endpoint of the user's domain; without a webhookUrl there is none to act on. */
 export async function requireEndpoint(db: Db, domain: Domain): Promise<WebhookEndpoint> {
   const endpoint = domain.webhookUrl ? await endpointOfDomain(db, domain.id) : null;
-  if (!endpoint) throw new AppError("VALIDATION_ERROR", "this domain has no webhookUrl; set one first (PATCH /api/user/domains/:id)");
+  if (!endpoint)
+    throw webhookRefusal(
+      "VALIDATION_ERROR",
+      "webhook-url-missing",
+      "this domain has no webhookUrl; set one first (PATCH /api/user/domains/:id)",
+    );
   return endpoint;
 }
 

@@ -5,6 +5,7 @@ import { GasPriceAboveCapError, signingGasPrice } from "../chain/gas-price";
 import { keyRingFor } from "../chain/keys";
 import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
+import { chainRefusal } from "../chain/reasons";
 import { classifyRpcError, errorHeadline } from "../chain/rpc-errors";
 import { assertNotServiceAddress } from "../chain/service-addresses";
 import { getConfig } from "../config";
@@ -12,12 +13,14 @@ import type { Db } from "../db";
 import { requireRow } from "../db/rows";
 import { type Withdrawal, walletNonces, withdrawals } from "../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
-import { AppError } from "../errors";
+import { AppError, commonRefusal } from "../errors";
 import { assertMayWithdraw, lockMerchant } from "../gas/limits";
 import { recordTransaction } from "../ledger/record";
-import { amountProblemMessage, parseAmount } from "../payments/amount";
+import { parseAmount } from "../payments/amount";
+import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import { findOwnToken } from "../tokens/find-own-token";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
+import { type WithdrawalReason, withdrawalRefusal } from "./reasons";
 import type { SendWithdrawalInput } from "./schemas";
 
 export interface RecordedWithdrawal {
@@ -56,15 +59,19 @@ export async function recordWithdrawal(
 ): Promise<RecordedWithdrawal> {
   const limits = { checkGasBudget: !options.afterTopUp };
   const domain = await getOwnDomain(db, sender.userId, input.domainId).catch(() => {
-    throw new AppError("NOT_FOUND", `domain ${input.domainId} not found`);
+    throw commonRefusal("NOT_FOUND", "not-found", `domain ${input.domainId} not found`);
   });
   const token = await findOwnToken(db, sender.userId, input.tokenId);
-  if (!token) throw new AppError("NOT_FOUND", `token ${input.tokenId} not found`);
+  if (!token) throw commonRefusal("NOT_FOUND", "not-found", `token ${input.tokenId} not found`);
   const network = networkConfig(token.network);
   if (!network)
-    throw new AppError("VALIDATION_ERROR", `token ${token.symbol} is on network ${token.network}, which this server does not serve`);
+    throw paymentRefusal(
+      "VALIDATION_ERROR",
+      "token-network-not-served",
+      `token ${token.symbol} is on network ${token.network}, which this server does not serve`,
+    );
   const units = parseAmount(input.amount, token.decimals);
-  if (typeof units === "string") throw new AppError("VALIDATION_ERROR", amountProblemMessage("amount", units, token.decimals));
+  if (typeof units === "string") throw amountRefusal("amount", units, token.decimals);
   await assertWithdrawable(db, token, units);
 
   await assertNotServiceAddress(db, input.toAddress, "toAddress");
@@ -86,8 +93,9 @@ export async function recordWithdrawal(
     ]);
     const cap = getConfig().maxWithdrawalGas;
     if (estimate > cap) {
-      throw new AppError(
+      throw withdrawalRefusal(
         "BLOCKCHAIN_ERROR",
+        "transfer-gas-above-limit",
         `the transfer needs ${estimate} gas, above this gateway's limit of ${cap} (MAX_WITHDRAWAL_GAS); nothing was sent`,
       );
     }
@@ -205,7 +213,7 @@ export class ShortOfTokensError extends AppError {
     readonly needed: bigint,
     message: string,
   ) {
-    super("BLOCKCHAIN_ERROR", message);
+    super("BLOCKCHAIN_ERROR", message, undefined, undefined, "wallet-short-of-tokens" satisfies WithdrawalReason);
   }
 }
 
@@ -227,7 +235,11 @@ async function simulate<T>(fn: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (classifyRpcError(error) === "rejected") {
-      throw new AppError("BLOCKCHAIN_ERROR", `the transfer would revert: ${errorHeadline(error).slice(0, 200)}`);
+      throw withdrawalRefusal(
+        "BLOCKCHAIN_ERROR",
+        "transfer-would-revert",
+        `the transfer would revert: ${errorHeadline(error).slice(0, 200)}`,
+      );
     }
     throw error;
   }
@@ -239,7 +251,7 @@ async function rpc<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (error) {
     if (error instanceof AppError) throw error;
-    if (error instanceof GasPriceAboveCapError) throw new AppError("BLOCKCHAIN_ERROR", error.message);
-    throw new AppError("BLOCKCHAIN_ERROR", `RPC request failed: ${errorHeadline(error).slice(0, 160)}`);
+    if (error instanceof GasPriceAboveCapError) throw chainRefusal("BLOCKCHAIN_ERROR", "gas-price-above-cap", error.message);
+    throw withdrawalRefusal("BLOCKCHAIN_ERROR", "rpc-failed", `RPC request failed: ${errorHeadline(error).slice(0, 160)}`);
   }
 }

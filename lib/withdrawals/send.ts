@@ -9,6 +9,7 @@ import { runIdempotent } from "../idempotency/idempotency";
 import { chargeForDomainWallet } from "../ledger/charges";
 import { requireSecondFactor } from "../users/two-factor";
 import { broadcastWithdrawal, settleOne } from "./confirm-withdrawals";
+import { withdrawalRefusal } from "./reasons";
 import type { SendWithdrawalInput } from "./schemas";
 import { recordWithdrawal, ShortOfGasError, type WithdrawalSender } from "./send-withdrawal";
 import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
@@ -127,7 +128,12 @@ export async function recordAndBroadcast<T extends { withdrawal?: Withdrawal }>(
       outcome = await attempt(round > 1);
     } catch (error) {
       if (!(error instanceof ShortOfGasError)) throw error;
-      if (round >= GAS_ROUNDS) throw new AppError("BLOCKCHAIN_ERROR", `not enough BNB for gas in the withdrawal wallet ${error.wallet}`);
+      if (round >= GAS_ROUNDS)
+        throw withdrawalRefusal(
+          "BLOCKCHAIN_ERROR",
+          "wallet-short-of-gas",
+          `not enough BNB for gas in the withdrawal wallet ${error.wallet}`,
+        );
       await topUpFor(db, error);
     }
   }
@@ -135,8 +141,9 @@ export async function recordAndBroadcast<T extends { withdrawal?: Withdrawal }>(
   if (withdrawal && (await broadcastWithdrawal(db, withdrawal)) === "refused") {
     const settled = await waitForSettlement(db, withdrawal.id);
     if (settled?.status === "failed") {
-      throw new AppError(
+      throw withdrawalRefusal(
         "BLOCKCHAIN_ERROR",
+        "withdrawal-failed",
         `${settled.failureReason ?? "the network refused the transaction"} (withdrawal ${withdrawal.id} failed)`,
       );
     }

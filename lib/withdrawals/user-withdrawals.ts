@@ -3,7 +3,7 @@ import { bnbBalanceOf, tokenBalanceOf } from "../dashboard/wallet-balances";
 import type { Db } from "../db";
 import { chainTransactions, domains, tokens, type Withdrawal, type WithdrawalStatus, withdrawals } from "../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 import { offsetOf, type Page, pageOf } from "../pagination";
 import { formatAmount } from "../payments/amount";
 import { findOwnToken } from "../tokens/find-own-token";
@@ -46,7 +46,7 @@ export async function listUserWithdrawals(
 export async function availableToWithdraw(db: Db, userId: number, domainId: number, tokenId: number) {
   const domain = await getOwnDomain(db, userId, domainId);
   const token = await findOwnToken(db, userId, tokenId);
-  if (!token) throw new AppError("NOT_FOUND", "token not found");
+  if (!token) throw commonRefusal("NOT_FOUND", "not-found", "token not found");
   // biome-ignore lint/style/noNonNullAssertion: addDomain sets it in the transaction that inserts the domain, so every stored domain has one
   const wallet = domain.withdrawalAddress!;
   const [balance, bnb, pending] = await Promise.all([
@@ -73,14 +73,14 @@ export async function availableToWithdraw(db: Db, userId: number, domainId: numb
 
 /** One withdrawal of the merchant (from any key or the dashboard); another user's is NOT_FOUND. */
 export async function getUserWithdrawal(db: Db, userId: number, withdrawalId: string) {
-  if (!isUuid(withdrawalId)) throw new AppError("NOT_FOUND", "withdrawal not found");
+  if (!isUuid(withdrawalId)) throw commonRefusal("NOT_FOUND", "not-found", "withdrawal not found");
   const [row] = await db
     .select({ withdrawal: withdrawals, token: { symbol: tokens.symbol, decimals: tokens.decimals }, domain: domains.origin })
     .from(withdrawals)
     .innerJoin(tokens, eq(tokens.id, withdrawals.tokenId))
     .innerJoin(domains, eq(domains.id, withdrawals.domainId))
     .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.userId, userId)));
-  if (!row) throw new AppError("NOT_FOUND", "withdrawal not found");
+  if (!row) throw commonRefusal("NOT_FOUND", "not-found", "withdrawal not found");
   return {
     ...toWithdrawalView(row.withdrawal, row.token),
     network: row.withdrawal.network,

@@ -1,7 +1,7 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { tokens, type Withdrawal, type WithdrawalStatus, withdrawals } from "../db/schema";
-import { AppError } from "../errors";
+import { commonRefusal } from "../errors";
 import { offsetOf, type Page, pageOf } from "../pagination";
 import { formatAmount } from "../payments/amount";
 
@@ -32,7 +32,7 @@ export async function getWithdrawal(db: Db, apiKeyId: number, withdrawalId: stri
     .from(withdrawals)
     .innerJoin(tokens, eq(tokens.id, withdrawals.tokenId))
     .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.apiKeyId, apiKeyId)));
-  if (!row) throw new AppError("NOT_FOUND", "withdrawal not found");
+  if (!row) throw commonRefusal("NOT_FOUND", "not-found", "withdrawal not found");
   return toWithdrawalView(row.withdrawal, row.token);
 }
 

@@ -142,7 +142,7 @@ describe("API keys", () => {
     expect((await call(list, { headers: bob.auth })).body.data).toEqual([]);
     const res = await call(revoke, { method: "DELETE", headers: bob.auth, params: { id: String(id) } });
     expect(res.status).toBe(404);
-    expect(res.body.error).toEqual({ code: "NOT_FOUND", message: "API key not found" });
+    expect(res.body.error).toEqual({ code: "NOT_FOUND", message: "API key not found", reason: "not-found" });
     expect((await call(whoAmI, { headers: { "x-api-key": key } })).status).toBe(200);
     const malformed = await call(revoke, { method: "DELETE", headers: alice.auth, params: { id: "abc" } });
     expect(malformed.status).toBe(400);

@@ -154,7 +154,7 @@ describe("domains", () => {
       await call(remove, { method: "DELETE", headers: bob.auth, params }),
     ]) {
       expect(res.status).toBe(404);
-      expect(res.body.error).toEqual({ code: "NOT_FOUND", message: "domain not found" });
+      expect(res.body.error).toEqual({ code: "NOT_FOUND", message: "domain not found", reason: "not-found" });
     }
     expect((await call(getOne, { headers: alice.auth, params })).body.data.payoutAddress).toBeNull();
     expect((await call(getOne, { headers: alice.auth, params: { id: "x1" } })).status).toBe(400);

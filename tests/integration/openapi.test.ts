@@ -51,6 +51,20 @@ describe("GET /api/v1/openapi.json", () => {
     );
   });
 
+  it("lists the reasons of refusals (DESIGN.md §22): every one on Error, each operation's own on its error answers", async () => {
+    const doc = await GET().json();
+    const all = doc.components.schemas.Error.properties.error.properties.reason.enum as string[];
+    expect(all).toEqual(expect.arrayContaining(["refund-exceeds-refundable", "webhook-url-missing", "payment-still-pending"]));
+    const reasonsOf = (path: string, status: string) =>
+      doc.paths[path].post.responses[status].content["application/json"].schema.properties.error.properties.reason.enum as string[];
+    expect(reasonsOf("/api/v1/payment/{sessionId}/refund", "400")).toEqual(
+      expect.arrayContaining(["refund-exceeds-refundable", "payment-still-pending", "amount-zero"]),
+    );
+    expect(reasonsOf("/api/v1/payment/create", "402")).toEqual(expect.arrayContaining(["no-plan", "plan-quota-used-up"]));
+    expect(reasonsOf("/api/v1/payment/create", "400")).not.toContain("refund-exceeds-refundable");
+    for (const reason of reasonsOf("/api/v1/withdrawal/send", "400")) expect(all).toContain(reason);
+  });
+
   it("describes refunds as the code counts them, and which refund a withdrawal pays out", async () => {
     const doc = await GET().json();
     const refund = doc.paths["/api/v1/payment/{sessionId}/refund"].post.description as string;

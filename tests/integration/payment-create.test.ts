@@ -267,6 +267,7 @@ describe("POST /api/v1/payment/create", () => {
     expect(results.find((r) => r.status === 402)!.body.error).toEqual({
       code: "NO_PACKAGE",
       message: "the Three plan allows 3 payment sessions a month; this month's are used up",
+      reason: "plan-quota-used-up",
     });
     expect(await countSessions()).toBe(before + 3);
     const [usage] = await db().select().from(sessionUsage).where(eq(sessionUsage.userId, other.userId));

@@ -72,7 +72,7 @@ describe("GET /api/v1/payment/:sessionId/status", () => {
     const second = await newApiKey(merchant.auth);
     const res = await call(status, { headers: { "x-api-key": second.key }, params: { sessionId } });
     expect(res.status).toBe(404);
-    expect(res.body.error).toEqual({ code: "NOT_FOUND", message: "payment session not found" });
+    expect(res.body.error).toEqual({ code: "NOT_FOUND", message: "payment session not found", reason: "not-found" });
     const unknown = await call(status, { headers: key(), params: { sessionId: crypto.randomUUID() } });
     expect(unknown.status).toBe(404);
     const malformed = await call(status, { headers: key(), params: { sessionId: "123" } });

@@ -39,7 +39,7 @@ describe("POST /api/user/register", () => {
     const before = (await db().select().from(users)).length;
     const res = await call(register, { method: "POST", body: { email: "ALICE@example.com", password: "another password" } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: { code: "VALIDATION_ERROR", message: "an account with this email already exists" } });
+    expect(res.body).toEqual({ success: false, error: { code: "VALIDATION_ERROR", message: "an account with this email already exists", reason: "email-taken" } });
     expect((await db().select().from(users)).length).toBe(before);
   });
 
@@ -62,7 +62,7 @@ describe("POST /api/user/register", () => {
   it("answers bad JSON, a non-object body and an oversize body with VALIDATION_ERROR", async () => {
     const bad = await call(register, { method: "POST", body: "{not json" });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toEqual({ code: "VALIDATION_ERROR", message: "request body is not valid JSON" });
+    expect(bad.body.error).toEqual({ code: "VALIDATION_ERROR", message: "request body is not valid JSON", reason: "invalid-request" });
     const array = await call(register, { method: "POST", body: "[1,2]" });
     expect(array.body.error.message).toBe("request body must be a JSON object");
     const huge = await call(register, {
@@ -95,7 +95,7 @@ describe("POST /api/user/token and bearer authentication", () => {
     const malformedEmail = await call(issueToken, { method: "POST", body: { email: "not an email", password: "wrong password!!" } });
     for (const res of [wrongPassword, unknownEmail, malformedEmail]) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ success: false, error: { code: "UNAUTHORIZED", message: "invalid email or password" } });
+      expect(res.body).toEqual({ success: false, error: { code: "UNAUTHORIZED", message: "invalid email or password", reason: "credentials-invalid" } });
     }
   });
 

@@ -14,7 +14,7 @@ import { POST as cancel } from "@/app/api/v1/payment/[sessionId]/cancel/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as sendWithdrawal } from "@/app/api/v1/withdrawal/send/route";
 import { DISPATCH_ROUNDS, deliverWebhook, dispatchWebhooks } from "@/inngest/functions/webhooks";
-import { webhookRefusalInMerchantWords } from "@/lib/dashboard/webhooks";
+import { dashboardRefusalWords } from "@/lib/dashboard/refusal-words";
 import { paymentSessions, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { REDELIVERIES_PER_MINUTE, resetRateLimits } from "@/lib/http/rate-limit";
 import { confirmWithdrawalsStep, expireDueStep } from "@/lib/jobs/steps";
@@ -640,11 +640,10 @@ describe("secrets, targets and the merchant's tools", () => {
     const [earlier] = await deliveriesOf();
     const again = await call(redeliver, { method: "POST", headers: merchant.auth, params: { id: String(earlier!.id) } });
     expect(again.status).toBe(400);
-    // The dashboard says the same in the merchant's words (no field name, no API route).
-    expect(webhookRefusalInMerchantWords(test.body.error.message)).toBe(
-      "This domain has no webhook URL yet: save one on the Domains page first.",
-    );
-    expect(webhookRefusalInMerchantWords(again.body.error.message)).toBe(
+    // Each refusal names its reason; the dashboard says it in the merchant's words (no field name, no API route).
+    expect([test.body.error.reason, again.body.error.reason]).toEqual(["webhook-url-missing", "webhook-url-removed"]);
+    expect(dashboardRefusalWords(test.body.error)).toBe("This domain has no webhook URL yet: save one on the Domains page first.");
+    expect(dashboardRefusalWords(again.body.error)).toBe(
       "This domain has no webhook URL any more: save one on the Domains page to redeliver.",
     );
     // A payment while the URL is cleared: its event is kept, pending, and sent once there is a URL again.

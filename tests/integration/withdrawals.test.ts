@@ -390,7 +390,7 @@ describe("withdrawal history and fetch", () => {
     const [one] = await db().select().from(withdrawals).limit(1);
     const res = await call(getOne, { headers: { "x-api-key": other.key }, params: { withdrawalId: one!.id } });
     expect(res.status).toBe(404);
-    expect(res.body.error).toEqual({ code: "NOT_FOUND", message: "withdrawal not found" });
+    expect(res.body.error).toEqual({ code: "NOT_FOUND", message: "withdrawal not found", reason: "not-found" });
     const list = await call(history, { headers: { "x-api-key": other.key }, path: "/api/v1/withdrawal/history" });
     expect(list.body.data.meta.total).toBe(0);
     expect((await call(getOne, { headers: headers(), params: { withdrawalId: "not-a-uuid" } })).status).toBe(400);

@@ -2,9 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { getConfig } from "@/lib/config";
-import { AppError } from "@/lib/errors";
 import { type ActionResult, runAction } from "@/lib/http/server-action";
 import { readTokenMetadata } from "@/lib/tokens/read-token-metadata";
+import { tokenRefusal } from "@/lib/tokens/reasons";
 import { registerToken, type TokenView, toTokenView } from "@/lib/tokens/register-token";
 import { registerTokenSchema } from "@/lib/tokens/schemas";
 
@@ -20,7 +20,8 @@ export async function registerTokenAction(input: unknown): Promise<ActionResult<
 /** With OPEN_TOKEN_REGISTRATION: what the chain says about a contract, shown before saving it. */
 export async function previewTokenAction(input: unknown): Promise<ActionResult<{ symbol: string; name: string; decimals: number }>> {
   return runAction(registerTokenSchema, input, async (_ctx, data) => {
-    if (!getConfig().openTokenRegistration) throw new AppError("VALIDATION_ERROR", "this gateway accepts catalogue tokens only");
+    if (!getConfig().openTokenRegistration)
+      throw tokenRefusal("VALIDATION_ERROR", "token-not-in-catalogue", "this gateway accepts catalogue tokens only");
     return readTokenMetadata(data.network, data.contractAddress);
   });
 }

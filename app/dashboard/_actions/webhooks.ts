@@ -6,7 +6,6 @@
  */
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { webhookRefusalInMerchantWords } from "@/lib/dashboard/webhooks";
 import { getOwnDomain, rotateDomainWebhookSecret, twoFactorCodeField } from "@/lib/domains/manage-domains";
 import { limiters } from "@/lib/http/rate-limit";
 import { type ActionResult, runAction } from "@/lib/http/server-action";
@@ -15,17 +14,12 @@ import { type DeliveryView, queuePing, redeliver } from "@/lib/webhooks/deliveri
 const domainIdSchema = z.object({ domainId: z.coerce.number().int().positive() });
 const deliveryIdSchema = z.object({ deliveryId: z.coerce.number().int().positive() });
 
-/** A refusal in the words of the page that shows it (lib's name API fields and routes). */
-function inMerchantWords<T>(result: ActionResult<T>): ActionResult<T> {
-  return result.ok ? result : { ...result, error: webhookRefusalInMerchantWords(result.error) };
-}
-
 export async function sendTestEventAction(domainId: number): Promise<ActionResult<DeliveryView>> {
   const result = await runAction(domainIdSchema, { domainId }, async ({ db, user }, data) =>
     queuePing(db, await getOwnDomain(db, user.id, data.domainId)),
   );
   revalidatePath("/dashboard/domains");
-  return inMerchantWords(result);
+  return result;
 }
 
 /** A new signing secret; `code` with two-factor on (a stolen session must not learn or replace it). */
@@ -49,5 +43,5 @@ export async function redeliverAction(deliveryId: number): Promise<ActionResult<
   });
   revalidatePath("/dashboard/domains");
   revalidatePath("/dashboard/webhooks");
-  return inMerchantWords(result);
+  return result;
 }

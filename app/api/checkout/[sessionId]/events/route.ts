@@ -1,7 +1,7 @@
 import type { CheckoutEvent } from "@/lib/checkout/checkout-hub";
 import { admitStream } from "@/lib/checkout/checkout-streams";
 import { watchCheckout } from "@/lib/checkout/watch-checkout";
-import { AppError } from "@/lib/errors";
+import { AppError, commonRefusal } from "@/lib/errors";
 import { clientKey } from "@/lib/http/client-ip";
 import { errorResponse } from "@/lib/http/envelope";
 import { withErrors } from "@/lib/http/handlers";
@@ -38,7 +38,9 @@ export const GET = withErrors(async ({ req, params }) => {
     unsubscribe();
     release();
     return errorResponse(
-      opening ? new AppError("NOT_FOUND", "payment session not found") : new AppError("INTERNAL_ERROR", "the status feed is not answering"),
+      opening
+        ? commonRefusal("NOT_FOUND", "not-found", "payment session not found")
+        : new AppError("INTERNAL_ERROR", "the status feed is not answering"),
     );
   }
 
