@@ -19,7 +19,7 @@ export const POST = withApiKey({ scope: "payments:write", browser: true }, async
   // The deposit address is taken before the transaction opens; a replay hands it back unused.
   const result = await depositAddressPool(db).use(
     (deposit) =>
-      runIdempotent(db, { apiKeyId: apiKey.id, scope: "payment.create", key, body }, async (tx) => ({
+      runIdempotent(db, { owner: { apiKeyId: apiKey.id }, scope: "payment.create", key, body }, async (tx) => ({
         status: 201,
         body: await createPaymentSession(tx, apiKey, input, origin, deposit),
       })),
