@@ -150,10 +150,11 @@ export async function forwardStep(db: Db, forwardId: number): Promise<ForwardSte
 }
 
 /**
- * The ledger's round (every open transaction settled or sent again, stuck wallets re-priced), then
- * submitted withdrawals → completed / failed; sweep-contract deployments and cancels re-broadcast.
+ * The tend-ledger job's round: the ledger's (every open transaction settled or sent again, stuck
+ * wallets re-priced), sweep-contract deployments and cancels re-broadcast, then submitted
+ * withdrawals → completed / failed.
  */
-export async function confirmWithdrawalsStep(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
+export async function tendLedgerStep(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
   await tendLedger(db);
   await settleOpenTankTransactions(db);
   // A refund follows its payout: settled in the transaction that settles the withdrawal.
