@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Every write of a forward's, a batch's or a refund's status goes through its pure decider
- * (lib/forwarding/forward-state.ts, lib/forwarding/batched/batch-state.ts, lib/refunds/refund-state.ts):
+ * Every write of a forward's, a batch's, a refund's or a withdrawal's status goes through its pure decider
+ * (lib/forwarding/forward-state.ts, lib/forwarding/batched/batch-state.ts, lib/refunds/refund-state.ts,
+ * lib/withdrawals/withdrawal-state.ts):
  * only the writers that apply their decisions may set it. A new `.update(forwards).set({ status: … })`
  * anywhere else fails here.
  */
@@ -35,6 +36,7 @@ const RULES = [
   { table: "forwards", writers: [join("lib", "forwarding", "forward-records.ts")] },
   { table: "sweepBatches", writers: [join("lib", "forwarding", "batched", "tank-transactions.ts")] },
   { table: "refunds", writers: [join("lib", "refunds", "refund-records.ts")] },
+  { table: "withdrawals", writers: [join("lib", "withdrawals", "withdrawal-records.ts")] },
 ];
 const REFUND_WRITER = join("lib", "refunds", "refund-records.ts");
 
@@ -62,11 +64,22 @@ describe("status writes go through the deciders", () => {
     expect(inserting).toEqual([REFUND_WRITER]);
   });
 
+  it("creates withdrawals only as payouts, without a status of their own (submitted by default)", () => {
+    const inserts = FILES.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/\.insert\(\s*withdrawals\s*\)\s*\.values\(\{([^}]*)\}/g)].map((m) => [file, m[1] ?? ""]),
+    );
+    expect(inserts.map(([file]) => file)).toEqual([join("lib", "payouts", "record-payout.ts")]);
+    expect(inserts.filter(([, values]) => /\bstatus\b/.test(values ?? ""))).toEqual([]);
+  });
+
   it("would catch a status written elsewhere", () => {
     expect(writesStatus(`await tx.update(forwards).set({ status: "held", heldReason: r }).where(eq(forwards.id, id));`, "forwards")).toBe(
       true,
     );
     expect(writesStatus(`await tx.update(refunds).set({ status: "cancelled" }).where(eq(refunds.id, id));`, "refunds")).toBe(true);
+    expect(writesStatus(`await tx\n  .update(withdrawals)\n  .set({ status: "failed", failureReason })\n  .where(x);`, "withdrawals")).toBe(
+      true,
+    );
     expect(writesStatus(`await db\n  .update(sweepBatches)\n  .set({ status, gasUsed })\n  .where(x);`, "sweepBatches")).toBe(true);
     expect(writesStatus(`await db.update(forwards).set({ lockedUntil: null }).where(eq(forwards.id, id));`, "forwards")).toBe(false);
     expect(writesStatus(`await db.update(forwards).set({ nextAttemptAt: at }).where(eq(forwards.status, "batched"));`, "forwards")).toBe(
