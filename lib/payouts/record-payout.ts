@@ -18,7 +18,7 @@ import { and, eq, gte } from "drizzle-orm";
 import { type Address, encodeFunctionData, erc20Abi, type Hex } from "viem";
 import { signingGasPrice } from "../chain/gas-price";
 import { keyRingFor } from "../chain/keys";
-import { chainOf, networkConfig, publicClientFor } from "../chain/networks";
+import { chainOf, networkConfig, publicClientFor, requireNetworkConfig } from "../chain/networks";
 import { allocateNonce } from "../chain/nonces";
 import { assertNotServiceAddress } from "../chain/service-addresses";
 import { getConfig } from "../config";
@@ -140,8 +140,7 @@ export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<Wi
   const { request, token, from, data, gasLimit, gasPrice } = reserved;
   const { domainId } = request.wallet;
   const nonce = await allocateNonce(tx, token.network, from, reserved.chainCount);
-  // biome-ignore lint/style/noNonNullAssertion: reservePayout refused a token on a network this server does not serve
-  const chain = chainOf(networkConfig(token.network)!);
+  const chain = chainOf(requireNetworkConfig(token.network));
   const raw = await keyRingFor(getConfig().masterMnemonic)
     .signer("withdrawal", domainId)
     .signTransaction({
