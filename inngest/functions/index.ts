@@ -4,7 +4,7 @@
  */
 
 import { forwardDeposit } from "./forward-deposit";
-import { confirmWithdrawals, expireSessions, reconcileDaily, requeueForwards, sendAwaitingRefunds } from "./maintenance";
+import { expireSessions, reconcileDaily, requeueForwards, sendAwaitingRefunds, tendLedger } from "./maintenance";
 import { scanChains } from "./scan-chains";
 import { deliverWebhook, dispatchWebhooks } from "./webhooks";
 
@@ -13,7 +13,7 @@ export const functions = [
   forwardDeposit,
   expireSessions,
   requeueForwards,
-  confirmWithdrawals,
+  tendLedger,
   sendAwaitingRefunds,
   dispatchWebhooks,
   deliverWebhook,

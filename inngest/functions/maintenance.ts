@@ -1,25 +1,25 @@
 /**
  * The schedule's cron jobs besides scanning and webhooks: expire-sessions, requeue-forwards,
- * confirm-withdrawals and send-awaiting-refunds every minute (the last going round every few seconds while withdrawals are
+ * tend-ledger and send-awaiting-refunds every minute (the last going round every few seconds while withdrawals are
  * pending), and reconcile-daily at 04:00 UTC.
  */
 
 import { SCHEDULE } from "@/lib/jobs/schedule";
 import {
-  confirmWithdrawalsStep,
   dueForwardsStep,
   expireDueStep,
   planForwardsStep,
   reconcileIfDueStep,
   sendAwaitingRefundsStep,
+  tendLedgerStep,
 } from "@/lib/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { forwardRequested } from "../events";
 import { cronOptions, runRounds } from "../job-function";
 
-const { expire, requeue, confirm, refunds, reconcile } = SCHEDULE;
-export const CONFIRM_ROUNDS = confirm.inngest.rounds;
+const { expire, requeue, ledger, refunds, reconcile } = SCHEDULE;
+export const TEND_LEDGER_ROUNDS = ledger.inngest.rounds;
 
 /** Expire due sessions (reads are exact anyway). */
 export const expireSessions = inngest.createFunction(cronOptions(expire), async ({ step }) => ({
@@ -39,12 +39,12 @@ export const requeueForwards = inngest.createFunction(cronOptions(requeue), asyn
 });
 
 /** The ledger's round and submitted withdrawals, again every few seconds while any is pending. */
-export const confirmWithdrawals = inngest.createFunction(cronOptions(confirm), async ({ step }) => {
+export const tendLedger = inngest.createFunction(cronOptions(ledger), async ({ step }) => {
   let completed = 0;
-  await runRounds(step, confirm, async (round) => {
-    const counts = await step.run(`confirm-${round}`, async () => confirmWithdrawalsStep(await jobDb()));
+  await runRounds(step, ledger, async (round) => {
+    const counts = await step.run(`tend-${round}`, async () => tendLedgerStep(await jobDb()));
     completed += counts.completed;
-    return { pause: confirm.pause[counts.pending === 0 ? "settled" : "pending"] };
+    return { pause: ledger.pause[counts.pending === 0 ? "settled" : "pending"] };
   });
   return { completed };
 });

@@ -23,7 +23,6 @@ import { HeadCatchUp } from "./head-catch-up";
 import { runLimited } from "./run-limited";
 import { type EmbeddedLoop, embeddedLoops, type LoopJobName, SCHEDULE } from "./schedule";
 import {
-  confirmWithdrawalsStep,
   dueForwardsStep,
   expireDueStep,
   forwardStep,
@@ -31,6 +30,7 @@ import {
   reconcileIfDueStep,
   scanRoundStep,
   sendAwaitingRefundsStep,
+  tendLedgerStep,
 } from "./steps";
 
 export const LEADER_LOCK_ID = 7_284_019_333;
@@ -118,7 +118,7 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
       const due = await dueForwardsStep(db, forward.embedded.pageSize);
       await runLimited(due, forward.embedded.parallel, (f) => forwardStep(db, f.forwardId), leading);
     },
-    confirm: () => confirmWithdrawalsStep(db),
+    ledger: () => tendLedgerStep(db),
     refunds: () => sendAwaitingRefundsStep(db, SCHEDULE.refunds.embedded.pageSize),
     dispatch: () => webhooks.pump(),
     reconcile: () => reconcileIfDueStep(db, reconcile.embedded.minGapMs),

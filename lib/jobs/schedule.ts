@@ -134,9 +134,9 @@ export const SCHEDULE = {
     // One forward per run; one still open after the last attempt is requeued once it is due.
     inngest: { trigger: { event: "bsc-pay/forward.requested" }, rounds: 20, retries: 3 },
   },
-  confirm: {
-    id: "confirm-withdrawals",
-    does: "the ledger's round (open transactions settled or sent again), then submitted withdrawals completed or failed",
+  ledger: {
+    id: "tend-ledger",
+    does: "the ledger's round (open transactions settled or sent again, stuck wallets re-priced, sweep-contract transactions settled), then submitted withdrawals completed or failed",
     concurrency: { key: "singleton" },
     pause: { pending: "next-round", settled: "done" },
     embedded: { loop: "work", everyMs: () => WORK_TICK_MS },

@@ -22,6 +22,7 @@ import { metrics } from "../metrics/registry";
 import { expireDueSessions } from "../payments/expire-due";
 import { recordTransfers } from "../payments/record-transfers";
 import { sendAwaitingRefunds } from "../refunds/awaiting-funds";
+import { settleRefundOf } from "../refunds/refund-payouts";
 import { publicScanError, recordScanError } from "../scanner/cursor";
 import { scanOnce } from "../scanner/scanner";
 import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../webhooks/dispatch";
@@ -149,13 +150,15 @@ export async function forwardStep(db: Db, forwardId: number): Promise<ForwardSte
 }
 
 /**
- * The ledger's round (every open transaction settled or sent again, stuck wallets re-priced), then
- * submitted withdrawals → completed / failed; sweep-contract deployments and cancels re-broadcast.
+ * The tend-ledger job's round: the ledger's (every open transaction settled or sent again, stuck
+ * wallets re-priced), sweep-contract deployments and cancels re-broadcast, then submitted
+ * withdrawals → completed / failed.
  */
-export async function confirmWithdrawalsStep(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
+export async function tendLedgerStep(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
   await tendLedger(db);
   await settleOpenTankTransactions(db);
-  return confirmWithdrawals(db);
+  // A refund follows its payout: settled in the transaction that settles the withdrawal.
+  return confirmWithdrawals(db, { onSettled: settleRefundOf });
 }
 
 /** Leases the webhook deliveries that are due (each is then sent by deliverWebhookStep). */

@@ -5,7 +5,7 @@
  * which the wallet never receives — waits with its address instead of failing; the job
  * (lib/jobs/schedule.ts `refunds`) re-checks the longest-unchecked ones a page at a time and sends
  * each through the ledger like a claim: the refund moves to `sending` by compare-and-set inside
- * its withdrawal's recording transaction, so two runs (or a run and a cancel) never both send.
+ * its payout's recording transaction, so two runs (or a run and a cancel) never both send.
  */
 
 import { and, asc, eq, lte, sql } from "drizzle-orm";
@@ -16,11 +16,13 @@ import { redactUrls } from "../error-text";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { formatAmount } from "../payments/amount";
-import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
-import { ShortOfTokensError } from "../withdrawals/send-withdrawal";
+import { ShortOfTokensError } from "../payouts/payout-errors";
+import { recordPayout, reservePayout } from "../payouts/record-payout";
+import { withGasTopUps } from "../payouts/send-payout";
 import { findRefund } from "./find-refund";
+import { refundPayout, sendRefundPayout } from "./refund-payouts";
 import { applyRefundFact } from "./refund-records";
-import { assertWalletCanPay, lockSession, sessionDomain } from "./refund-rules";
+import { assertWalletCanPay, lockSession } from "./refund-rules";
 
 /** How long a waiting refund rests between two checks of its wallet (the job's tick is shorter). */
 export const AWAITING_FUNDS_RECHECK_MS = 30_000;
@@ -90,21 +92,18 @@ export async function sendAwaitingRefund(db: Db, refundId: string): Promise<Awai
     .where(eq(paymentSessions.id, refund.sessionId));
   if (!session) return "gone";
   const toAddress = getAddress(refund.toAddress); // stored checksummed: this only types it
-  // Under the wallet's and the merchant's locks (recordWithdrawal), then the payment's, then the refund's row.
-  const claim = async (tx: Db) => {
-    await lockSession(tx, session.id);
-    if (!(await applyRefundFact(tx, refund.id, { kind: "funds-arrived" }, { lock: true })).written) throw new MovedOn();
-  };
   try {
     await assertWalletCanPay(db, session satisfies Pick<PaymentSession, "id" | "domainId" | "userId" | "tokenId">);
-    await recordAndBroadcast(db, (afterTopUp) =>
-      recordAndView(
-        db,
-        { userId: refund.userId, apiKeyId: refund.apiKeyId, refund: { id: refund.id, claim } },
-        { domainId: sessionDomain(session), tokenId: session.tokenId, toAddress, amount: formatAmount(refund.amount, token.decimals) },
-        afterTopUp,
-      ),
+    const payout = await withGasTopUps(db, (afterTopUp) =>
+      db.transaction(async (tx) => {
+        const reserved = await reservePayout(tx, refundPayout(session, refund, token.decimals, toAddress), { afterTopUp });
+        // Under the wallet's and the merchant's locks (reservePayout), then the payment's, then the refund's row.
+        await lockSession(tx, session.id);
+        if (!(await applyRefundFact(tx, refund.id, { kind: "funds-arrived" }, { lock: true })).written) throw new MovedOn();
+        return recordPayout(tx, reserved);
+      }),
     );
+    await sendRefundPayout(db, payout);
     return "sent";
   } catch (error) {
     if (error instanceof MovedOn) return "gone";

@@ -1,7 +1,7 @@
 /**
  * The payer's side of a refund: the claim page's data, and the claim — the payer gives an
- * address and the refund's withdrawal is recorded and sent. The refund moves to `sending` in
- * the withdrawal's recording transaction, by compare-and-set: of two claims (or a claim and a
+ * address and the refund's payout is recorded and sent. The refund moves to `sending` in
+ * the payout's recording transaction, by compare-and-set: of two claims (or a claim and a
  * cancel) one wins, and an expired or cancelled claim records and sends nothing. A claim the
  * merchant's side cannot send (claim-failure.ts) changes nothing but the refund's note of it:
  * the refund still waits for a claim; a wallet short of the tokens makes it wait for them instead
@@ -13,15 +13,17 @@ import { type Address, zeroAddress } from "viem";
 import type { Db } from "../db";
 import { deposits, domains, paymentSessions } from "../db/schema";
 import { AppError, commonRefusal } from "../errors";
-import { formatAmount } from "../payments/amount";
-import { recordAndBroadcast, recordAndView } from "../withdrawals/send";
+import { recordPayout, reservePayout } from "../payouts/record-payout";
+import { withGasTopUps } from "../payouts/send-payout";
 import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
 import { claimFailure, payerProblem } from "./claim-failure";
 import { claimProblemDetail } from "./claim-problems";
 import { findRefund } from "./find-refund";
 import { refundRefusal } from "./reasons";
+import { refundPayout, sendRefundPayout } from "./refund-payouts";
 import { applyRefundFact } from "./refund-records";
-import { assertPayable, lockSession, sessionDomain } from "./refund-rules";
+import { assertPayable, lockSession } from "./refund-rules";
+import type { RefundFact } from "./refund-state";
 import { type RefundView, toRefundView } from "./refund-view";
 
 /** What the claim page shows: the refund, and the address the payment came from (a hint, never used silently). */
@@ -75,42 +77,32 @@ export async function claimRefund(db: Db, refundId: string, address: Address): P
     .where(eq(paymentSessions.id, refund.sessionId));
   if (!session) throw commonRefusal("NOT_FOUND", "not-found", "refund not found");
 
-  // In the withdrawal's recording transaction, after the wallet's and the merchant's locks: the
-  // payment's lock, then the refund's row, whose deadline is judged by the database's clock.
-  const claim = async (tx: Db) => {
-    await lockSession(tx, session.id);
-    const applied = await applyRefundFact(tx, refund.id, { kind: "claim", address }, { lock: true });
-    if (applied.written) return;
-    const { decision } = applied;
-    throw notClaimable(!decision.accepted && decision.expired ? "expired" : (applied.refund?.status ?? "cancelled"));
-  };
   try {
-    await recordAndBroadcast(db, (afterTopUp) =>
-      recordAndView(
-        db,
-        { userId: refund.userId, apiKeyId: refund.apiKeyId, refund: { id: refund.id, claim } },
-        {
-          domainId: sessionDomain(session),
-          tokenId: session.tokenId,
-          toAddress: address,
-          amount: formatAmount(refund.amount, token.decimals),
-        },
-        afterTopUp,
-      ),
+    const payout = await withGasTopUps(db, (afterTopUp) =>
+      db.transaction(async (tx) => {
+        const reserved = await reservePayout(tx, refundPayout(session, refund, token.decimals, address), { afterTopUp });
+        // After the wallet's and the merchant's locks (reservePayout).
+        await claimUnderLocks(tx, session.id, refund.id, { kind: "claim", address });
+        return recordPayout(tx, reserved);
+      }),
     );
+    await sendRefundPayout(db, payout);
   } catch (error) {
     if (!isShortOfTokens(error)) throw await claimFailure(db, refund.id, error);
     // The wallet lacks the tokens (nothing was recorded): the refund waits for them with the payer's address.
     const reason = await awaitingFundsReason(db, session.id, error, token);
-    await db.transaction(async (tx) => {
-      await lockSession(tx, session.id);
-      const applied = await applyRefundFact(tx, refund.id, { kind: "claim-awaiting-funds", address, reason }, { lock: true });
-      if (applied.written) return;
-      const { decision } = applied;
-      throw notClaimable(!decision.accepted && decision.expired ? "expired" : (applied.refund?.status ?? "cancelled"));
-    });
+    await db.transaction((tx) => claimUnderLocks(tx, session.id, refund.id, { kind: "claim-awaiting-funds", address, reason }));
   }
   return toRefundView(await findRefund(db, "public", refundId));
+}
+
+/** The payment's lock, then the refund's row, whose deadline is judged by the database's clock: the claim is taken, or refused. */
+async function claimUnderLocks(tx: Db, sessionId: string, refundId: string, fact: RefundFact): Promise<void> {
+  await lockSession(tx, sessionId);
+  const applied = await applyRefundFact(tx, refundId, fact, { lock: true });
+  if (applied.written) return;
+  const { decision } = applied;
+  throw notClaimable(!decision.accepted && decision.expired ? "expired" : (applied.refund?.status ?? "cancelled"));
 }
 
 function notClaimable(status: string): AppError {

@@ -7,11 +7,13 @@
 
 import type { Db } from "../db";
 import type { User } from "../db/schema";
+import { storedResponse } from "../idempotency/idempotency";
 import { formatAmount } from "../payments/amount";
 import { findSessionInScope } from "../payments/find-session";
 import { requireSecondFactor } from "../users/two-factor";
-import { createRefund, refundOfRequest } from "./create-refund";
-import { listSessionRefunds } from "./find-refund";
+import { createRefund } from "./create-refund";
+import { findRefund, listSessionRefunds } from "./find-refund";
+import { REFUND_SCOPE } from "./refund-payouts";
 import { lockedAmounts } from "./refund-rules";
 import { type RefundView, toRefundView } from "./refund-view";
 import { type NotRefundableReason, REFUND_REFUSALS } from "./refundable";
@@ -47,9 +49,11 @@ export async function refundFromDashboard(
 ): Promise<RefundView> {
   await findSessionInScope(db, { userId: user.id }, sessionId); // someone else's payment is NOT_FOUND before any code is checked
   // The same form again (a double click, a code that expired meanwhile) answers with its refund; only a new one needs the code.
-  const earlier = await refundOfRequest(db, { userId: user.id }, user.id, requestId);
-  if (earlier) return earlier;
+  // The form's id names one submission, whatever its fields: no body to compare.
+  const idempotency = { key: requestId, body: null };
+  const earlier = await storedResponse<{ refundId: string }>(db, { owner: { userId: user.id }, scope: REFUND_SCOPE, ...idempotency });
+  if (earlier) return toRefundView(await findRefund(db, { userId: user.id }, earlier.body.refundId));
   await requireSecondFactor(db, user, code);
-  const { view } = await createRefund(db, { scope: { userId: user.id }, idempotency: { clientRequestId: requestId } }, sessionId, input);
+  const { view } = await createRefund(db, { scope: { userId: user.id }, idempotency }, sessionId, input);
   return view;
 }

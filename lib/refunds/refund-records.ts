@@ -22,7 +22,6 @@ export interface NewRefund {
   sessionId: string;
   userId: number;
   apiKeyId: number | null;
-  clientRequestId: string | null;
   amount: bigint;
   toAddress: string | null;
   claimExpiresAt: Date;

@@ -1,43 +1,38 @@
 /**
- * Broadcasting and settling withdrawals through the ledger (lib/ledger). A withdrawal's
- * transaction is a ledger row; the ledger re-sends, re-prices and settles it like every other
- * transaction, and this file only turns the ledger's answer into the withdrawal's status.
+ * Settling withdrawals (every payout: lib/payouts records and sends them) from the ledger
+ * (lib/ledger). A withdrawal's transaction is a ledger row; the ledger re-sends, re-prices and
+ * settles it like every other transaction, and this file only reads how the ledger settled the
+ * withdrawal's nonce and hands that fact to its writer (withdrawal-records.ts). Whoever follows a
+ * withdrawal (a refund) is told through the injected `onSettled`, wired in lib/jobs/steps.ts:
+ * this folder imports none of them.
  */
 
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { confirmedBlock } from "../chain/confirmations";
 import { networkConfig, publicClientFor } from "../chain/networks";
 import { errorText } from "../chain/rpc-errors";
 import type { NetworkConfig } from "../config";
 import type { Db } from "../db";
-import { type ChainTransaction, chainTransactions, idempotencyRecords, type Withdrawal, withdrawals } from "../db/schema";
-import { broadcastRecorded, REFUSED_PREFIX } from "../ledger/broadcast";
-import { replaceTransaction } from "../ledger/replace";
+import { type Withdrawal, withdrawals } from "../db/schema";
+import { REFUSED_PREFIX } from "../ledger/broadcast";
 import { type NonceOutcome, settleNonce } from "../ledger/settle";
 import { log } from "../log";
-import { settleRefundOf } from "../refunds/settle-refund";
-import { enqueueWithdrawalEvent } from "./withdrawal-events";
-import { type NonceFacts, releasesIdempotencyKey, type Settlement, settleWithdrawal, withdrawalEvent } from "./withdrawal-state";
+import { applyWithdrawalFact, type OnSettled } from "./withdrawal-records";
+import { type NonceFacts, type Settlement, settleWithdrawal } from "./withdrawal-state";
 
-export type BroadcastResult = "sent" | "retry-later" | "refused";
-
-/** First broadcast; a node that refuses the bytes for good has their nonce filled at once (recorded first). */
-export async function broadcastWithdrawal(db: Db, withdrawal: Withdrawal): Promise<BroadcastResult> {
-  const row = await ledgerRow(db, withdrawal);
-  const sent = await broadcastRecorded(db, row);
-  if (sent.sent) return "sent";
-  if (!sent.refusedForGood) return "retry-later";
-  await replaceTransaction(db, row, "cancel");
-  return "refused";
-}
+/** How long a request waits for a refused broadcast's nonce to settle before answering "submitted". */
+const SETTLE_WAIT_MS = 10_000;
 
 /** Job step: submitted → completed / failed, as the ledger settles each withdrawal's nonce. */
-export async function confirmWithdrawals(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
+export async function confirmWithdrawals(
+  db: Db,
+  options: { onSettled?: OnSettled } = {},
+): Promise<{ completed: number; failed: number; pending: number }> {
   const open = await db.select().from(withdrawals).where(eq(withdrawals.status, "submitted"));
   const counts = { completed: 0, failed: 0, pending: 0 };
   for (const withdrawal of open) {
     try {
-      const settlement = await settleOne(db, withdrawal);
+      const settlement = await settleOne(db, withdrawal, options);
       counts[settlement.status === "submitted" ? "pending" : settlement.status]++;
     } catch (error) {
       counts.pending++;
@@ -47,25 +42,45 @@ export async function confirmWithdrawals(db: Db): Promise<{ completed: number; f
   return counts;
 }
 
-/** Asks the ledger how the withdrawal's nonce stands, decides, and records a final answer. */
-export async function settleOne(db: Db, withdrawal: Withdrawal): Promise<Settlement> {
+/** Asks the ledger how the withdrawal's nonce stands and has the writer record a final answer. */
+export async function settleOne(db: Db, withdrawal: Withdrawal, options: { onSettled?: OnSettled } = {}): Promise<Settlement> {
   const network = networkConfig(withdrawal.network);
   if (!network) return { status: "submitted" };
   const outcome = await settleNonce(db, { network: withdrawal.network, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce });
   const own = outcome.rows.find((r) => r.id === withdrawal.chainTxId);
   const broadcastError = own?.broadcastError?.startsWith(REFUSED_PREFIX) ? own.broadcastError.slice(REFUSED_PREFIX.length) : null;
-  const settlement = settleWithdrawal({
-    nonce: await nonceFacts(outcome, network),
-    broadcastError,
-  });
+  const facts = { nonce: await nonceFacts(outcome, network), broadcastError };
+  const settlement = settleWithdrawal(facts);
   if (settlement.status === "submitted" && settlement.needsOperator) {
     log.error(
       { withdrawalId: withdrawal.id, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce },
       "a withdrawal's nonce was used by a transaction the service did not sign; it stays submitted until an operator checks the wallet",
     );
   }
-  if (settlement.status !== "submitted") await finish(db, withdrawal, settlement, outcome.state === "settled" ? outcome.winner : null);
+  if (settlement.status !== "submitted") {
+    const winner = outcome.state === "settled" ? outcome.winner : null;
+    await applyWithdrawalFact(db, withdrawal, { kind: "nonce", ...facts }, { winner, onSettled: options.onSettled });
+  }
   return settlement;
+}
+
+/**
+ * After a refused broadcast (lib/payouts sendRecorded: its nonce is being filled): waits up to
+ * SETTLE_WAIT_MS for the withdrawal to settle, settling it as the job would. Its current row.
+ */
+export async function awaitSettlement(
+  db: Db,
+  withdrawalId: string,
+  options: { onSettled?: OnSettled } = {},
+): Promise<Withdrawal | undefined> {
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  for (;;) {
+    const [current] = await db.select().from(withdrawals).where(eq(withdrawals.id, withdrawalId));
+    if (current?.status !== "submitted") return current;
+    if (Date.now() > deadline) return current;
+    await settleOne(db, current, options).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 async function nonceFacts(outcome: NonceOutcome, network: NetworkConfig): Promise<NonceFacts> {
@@ -78,47 +93,4 @@ async function nonceFacts(outcome: NonceOutcome, network: NetworkConfig): Promis
     success: winner.status === "mined",
     confirmed: winner.minedBlock !== null && BigInt(winner.minedBlock) <= confirmedUpTo,
   };
-}
-
-async function finish(
-  db: Db,
-  withdrawal: Withdrawal,
-  settlement: Settlement & { status: "completed" | "failed" },
-  winner: ChainTransaction | null,
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    const done = await tx
-      .update(withdrawals)
-      .set({
-        status: settlement.status,
-        failureReason: settlement.status === "failed" ? settlement.reason : null,
-        confirmedAt: settlement.status === "completed" ? new Date() : null,
-        // A re-priced copy did the transfer: its hash is the one the shop can look up.
-        ...(winner && winner.kind === "withdrawal" ? { txHash: winner.txHash, gasPrice: winner.gasPrice } : {}),
-        updatedAt: new Date(),
-      })
-      .where(and(eq(withdrawals.id, withdrawal.id), eq(withdrawals.status, "submitted")))
-      .returning();
-    const event = withdrawalEvent(settlement);
-    if (done[0] && event) await enqueueWithdrawalEvent(tx, done[0], event);
-    if (done[0]) await settleRefundOf(tx, done[0]);
-    if (done.length > 0 && withdrawal.apiKeyId !== null && releasesIdempotencyKey(settlement)) {
-      // Nothing was sent, and the chain says so: the shop may retry the same request with the same key.
-      await tx
-        .delete(idempotencyRecords)
-        .where(
-          and(
-            eq(idempotencyRecords.apiKeyId, withdrawal.apiKeyId),
-            eq(idempotencyRecords.scope, "withdrawal.send"),
-            sql`${idempotencyRecords.responseBody}->>'withdrawalId' = ${withdrawal.id}`,
-          ),
-        );
-    }
-  });
-}
-
-async function ledgerRow(db: Db, withdrawal: Withdrawal): Promise<ChainTransaction> {
-  const [row] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, withdrawal.chainTxId));
-  if (!row) throw new Error(`withdrawal ${withdrawal.id} has no ledger row`);
-  return row;
 }

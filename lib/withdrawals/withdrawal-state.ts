@@ -1,12 +1,20 @@
 /**
- * When a withdrawal is final, as one pure function of how the ledger settled its nonce
- * (DESIGN.md §12, §17): it stays submitted until one of the nonce's transactions has a receipt,
- * and *which* one decides — the withdrawal (or its re-priced copy: the same transfer) completes it,
- * or fails it if it reverted; the 0-value cancel that filled a refused nonce fails it (nothing
- * was sent). A nonce taken by a transaction the service never signed proves nothing about the
- * tokens: the withdrawal stays submitted for the operator. Only a failure releases the request's
+ * A withdrawal's state machine as one pure decider: (state, fact, now) → (next state, events).
+ * Every write of a withdrawal's status goes through it (withdrawal-records.ts applies what it
+ * decides, as a compare-and-set on `submitted`); the confirmer only finds facts — how the
+ * ledger settled the withdrawal's nonce (DESIGN.md §12, §17).
+ *
+ *   (recorded by lib/payouts) ──▶ submitted ──nonce settled by the withdrawal (or its re-priced copy), confirmed, success──▶ completed
+ *                                  submitted ──… by the withdrawal, confirmed, reverted──▶ failed (nothing sent)
+ *                                  submitted ──… by the 0-value cancel that filled its nonce, confirmed──▶ failed (nothing sent)
+ *                                  submitted ──nonce open | winner not confirmed yet──▶ submitted
+ *                                  submitted ──nonce taken by a transaction the service never signed──▶ submitted, for the operator
+ *
+ * A nonce taken by a transaction the service never signed proves nothing about the tokens: the
+ * withdrawal stays submitted for the operator. Only a failure releases the request's
  * Idempotency-Key, so a retry can never send twice.
  */
+import type { Withdrawal } from "../db/schema";
 
 export type NonceFacts =
   | { state: "open" }
@@ -20,8 +28,44 @@ export interface WithdrawalFacts {
   broadcastError: string | null;
 }
 
+/** What the ledger says of the withdrawal's nonce: the one kind of fact a withdrawal follows. */
+export type WithdrawalFact = { kind: "nonce" } & WithdrawalFacts;
+
+/** What the decider needs of a withdrawal row. */
+export type WithdrawalState = Pick<Withdrawal, "status">;
+
+export type WithdrawalEvent = "withdrawal.completed" | "withdrawal.failed";
+
+export type WithdrawalDecision =
+  | { accepted: false; why: string; needsOperator?: true }
+  | {
+      accepted: true;
+      next: { status: "completed" | "failed"; failureReason: string | null; confirmedAt: Date | null };
+      events: WithdrawalEvent[];
+      /** Nothing was, or can still be, sent: the request that made it may run again with its key. */
+      releasesKey: boolean;
+    };
+
 export type Settlement = { status: "submitted"; needsOperator?: true } | { status: "completed" } | { status: "failed"; reason: string };
 
+export function decideWithdrawal(state: WithdrawalState, fact: WithdrawalFact, now: Date): WithdrawalDecision {
+  if (state.status !== "submitted") return { accepted: false, why: `already ${state.status}` };
+  const settlement = settleWithdrawal(fact);
+  if (settlement.status === "submitted") {
+    return settlement.needsOperator
+      ? { accepted: false, why: "its nonce was used by a transaction the service did not sign", needsOperator: true }
+      : { accepted: false, why: "its nonce is not settled and confirmed yet" };
+  }
+  const failed = settlement.status === "failed";
+  return {
+    accepted: true,
+    next: { status: settlement.status, failureReason: failed ? settlement.reason : null, confirmedAt: failed ? null : now },
+    events: [`withdrawal.${settlement.status}`],
+    releasesKey: releasesIdempotencyKey(settlement),
+  };
+}
+
+/** Where the nonce's settlement leaves the withdrawal (the decider's arithmetic, also table-tested on its own). */
 export function settleWithdrawal(facts: WithdrawalFacts): Settlement {
   const { nonce } = facts;
   if (nonce.state === "open") return { status: "submitted" };
@@ -42,6 +86,6 @@ export function releasesIdempotencyKey(settlement: Settlement): boolean {
 }
 
 /** The webhook event a settlement makes, if it is final (DESIGN.md §15). */
-export function withdrawalEvent(settlement: Settlement): "withdrawal.completed" | "withdrawal.failed" | null {
+export function withdrawalEvent(settlement: Settlement): WithdrawalEvent | null {
   return settlement.status === "submitted" ? null : `withdrawal.${settlement.status}`;
 }

@@ -7,7 +7,7 @@ import { recoverFunds } from "@/lib/custody/recover";
 import { getDatabase } from "@/lib/db";
 import { batchSweepSupport } from "@/lib/forwarding/batched/batch-support";
 import { dueForwardsStep, forwardStep } from "@/lib/jobs/steps";
-import { broadcastWithdrawal } from "@/lib/withdrawals/confirm-withdrawals";
+import { sendRecorded } from "@/lib/payouts/send-payout";
 import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";
 
 async function main() {
@@ -24,7 +24,7 @@ async function main() {
       toAddress: toAddress as Address,
       amount: amount!,
     });
-    await broadcastWithdrawal(db, withdrawal);
+    await sendRecorded(db, withdrawal);
   } else if (kind === "forwards") {
     for (;;) {
       for (const { forwardId } of await dueForwardsStep(db)) await forwardStep(db, forwardId);

@@ -12,7 +12,7 @@ import { POST as create } from "@/app/api/v1/payment/create/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import type { Db } from "@/lib/db";
 import { paymentSessions, refunds, withdrawals } from "@/lib/db/schema";
-import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
+import { tendLedgerStep } from "@/lib/jobs/steps";
 import { type Merchant, setUpMerchant } from "./accounts";
 import { deployTestToken, payer, type TestChain, useTestChain } from "./chain";
 import { TEST_MNEMONIC, useConfig } from "./config";
@@ -111,7 +111,7 @@ export async function paidSession(shop: RefundShop, asked: string, paid: string)
 export async function settleWithdrawals(shop: RefundShop): Promise<void> {
   for (let i = 0; i < 10; i++) {
     await shop.chain().client.mine({ blocks: 1 });
-    if ((await confirmWithdrawalsStep(shop.db())).pending === 0) return;
+    if ((await tendLedgerStep(shop.db())).pending === 0) return;
   }
   throw new Error("withdrawals did not settle");
 }

@@ -12,7 +12,7 @@ import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import { withdrawals } from "@/lib/db/schema";
-import { confirmWithdrawalsStep, scanNetworkStep } from "@/lib/jobs/steps";
+import { scanNetworkStep, tendLedgerStep } from "@/lib/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -102,13 +102,13 @@ describe("CONFIRMATIONS counts the block that holds the transfer as the first", 
     expect(sent.status).toBe(201);
     const withdrawalId = sent.body.data.withdrawalId as string;
     const statusNow = async () => (await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawalId)))[0]?.status;
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     expect(await statusNow()).toBe("submitted"); // mined, not finalized
     await chain().client.mine({ blocks: 1 });
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     expect(await statusNow()).toBe("submitted");
     await chain().client.mine({ blocks: 1 });
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     expect(await statusNow()).toBe("completed");
   });
 });

@@ -12,7 +12,7 @@ import { keyRingFor } from "@/lib/chain/keys";
 import { operatorStatus } from "@/lib/custody/status";
 import { type ChainTransaction, chainTransactions, forwards, gasCharges, withdrawals } from "@/lib/db/schema";
 import { gasSpentSince, utcDayStart } from "@/lib/gas/spend";
-import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
+import { tendLedgerStep } from "@/lib/jobs/steps";
 import { formatAmount } from "@/lib/payments/amount";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -66,7 +66,7 @@ async function pay(m: Merchant, amount: string) {
 async function settleWithdrawals() {
   for (let i = 0; i < 10; i++) {
     await chain().client.mine({ blocks: 1 });
-    if ((await confirmWithdrawalsStep(db())).pending === 0) return;
+    if ((await tendLedgerStep(db())).pending === 0) return;
   }
   throw new Error("withdrawals did not settle");
 }

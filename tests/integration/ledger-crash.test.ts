@@ -13,7 +13,7 @@ import { closeDatabase } from "@/lib/db";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { chainTransactions, forwards, sweepBatches, withdrawals } from "@/lib/db/schema";
 import { batchSweepSupport, forgetBatchSupport } from "@/lib/forwarding/batched/batch-support";
-import { confirmWithdrawalsStep, scanNetworkStep } from "@/lib/jobs/steps";
+import { scanNetworkStep, tendLedgerStep } from "@/lib/jobs/steps";
 import { tendLedger } from "@/lib/ledger/watchdog";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, type TestChain, useTestChain } from "../helpers/chain";
@@ -241,7 +241,7 @@ describe("a crash right after a withdrawal is broadcast", () => {
       i < 5 && (await rig.db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal!.id)))[0]!.status === "submitted";
       i++
     ) {
-      await confirmWithdrawalsStep(rig.db());
+      await tendLedgerStep(rig.db());
       await chain().client.mine({ blocks: 1 });
     }
     expect((await rig.db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal!.id)))[0]).toMatchObject({

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
-import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
+import { tendLedgerStep } from "@/lib/jobs/steps";
 import { replaceTransaction } from "@/lib/ledger/replace";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -65,7 +65,7 @@ describe("a reorganisation that swaps a cancel for its withdrawal", () => {
       await chain().client.mine({ blocks: 1 });
       const cancelReceipt = await chain().client.getTransactionReceipt({ hash: cancel!.txHash as Hex });
       for (let i = 0; i < 2; i++) {
-        await confirmWithdrawalsStep(db());
+        await tendLedgerStep(db());
         // Mined, not final: 1 and then 2 of 3 confirmations. The cancel's receipt is remembered, nothing is decided.
         expect((await db().select().from(withdrawals).where(eq(withdrawals.id, id)))[0]!.status).toBe("submitted");
         const [cancelRow] = await db().select().from(chainTransactions).where(eq(chainTransactions.id, cancel!.id));
@@ -80,7 +80,7 @@ describe("a reorganisation that swaps a cancel for its withdrawal", () => {
       await chain().client.mine({ blocks: 1 });
       const ownReceipt = await chain().client.getTransactionReceipt({ hash: own!.txHash as Hex });
       await expect(chain().client.getTransactionReceipt({ hash: cancel!.txHash as Hex })).rejects.toThrow();
-      await confirmWithdrawalsStep(db());
+      await tendLedgerStep(db());
       expect((await db().select().from(withdrawals).where(eq(withdrawals.id, id)))[0]!.status).toBe("submitted");
       // The cancel's vanished receipt is forgotten; the withdrawal's is remembered.
       const rows = await db()
@@ -94,7 +94,7 @@ describe("a reorganisation that swaps a cancel for its withdrawal", () => {
       ]);
 
       await chain().client.mine({ blocks: 2 });
-      await confirmWithdrawalsStep(db());
+      await tendLedgerStep(db());
       const [done] = await db().select().from(withdrawals).where(eq(withdrawals.id, id));
       expect(done).toMatchObject({ status: "completed", failureReason: null });
       const [ownRow, cancelRow] = await db()

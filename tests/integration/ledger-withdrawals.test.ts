@@ -7,7 +7,7 @@ import { keyRingFor } from "@/lib/chain/keys";
 import { operatorStatus } from "@/lib/custody/status";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
 import { getHealth } from "@/lib/health";
-import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
+import { tendLedgerStep } from "@/lib/jobs/steps";
 import { settleNonce } from "@/lib/ledger/settle";
 import { renderMetrics } from "@/lib/metrics/collect";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
@@ -72,7 +72,7 @@ describe("a withdrawal whose receipts lag its nonce by 4 blocks", () => {
     }
     // Every send is mined at once (automine); the receipt node sees it only 4 blocks later.
     for (let round = 0; round < 8; round++) {
-      await confirmWithdrawalsStep(db());
+      await tendLedgerStep(db());
       const rows = await db().select({ status: withdrawals.status, failureReason: withdrawals.failureReason }).from(withdrawals);
       expect(rows.filter((r) => r.status === "failed")).toEqual([]);
       await chain().client.mine({ blocks: 1 });
@@ -105,7 +105,7 @@ describe("a withdrawal the node answers 'underpriced'", () => {
         .where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, withdrawal!.nonce)))
         .orderBy(chainTransactions.id);
 
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     expect(await ofNonce()).toHaveLength(1); // young: not stuck yet
     expect((await getHealth({ startApp: false })).chains.bsc!.stuckWallets).toEqual([]);
 
@@ -114,7 +114,7 @@ describe("a withdrawal the node answers 'underpriced'", () => {
       .update(chainTransactions)
       .set({ createdAt: new Date(Date.now() - 120_000) })
       .where(eq(chainTransactions.id, withdrawal!.chainTxId));
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     const [original, repriced] = await ofNonce();
     expect(repriced).toMatchObject({ kind: "withdrawal", replacesId: original!.id, status: "pending", toAddress: token });
     expect(repriced!.gasPrice).toBeGreaterThanOrEqual(original!.gasPrice * 2n);
@@ -139,7 +139,7 @@ describe("a withdrawal the node answers 'underpriced'", () => {
       round < 5 && (await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal!.id)))[0]!.status === "submitted";
       round++
     ) {
-      await confirmWithdrawalsStep(db());
+      await tendLedgerStep(db());
       await chain().client.mine({ blocks: 1 });
     }
     const [done] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal!.id));

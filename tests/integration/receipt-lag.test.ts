@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
-import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
+import { tendLedgerStep } from "@/lib/jobs/steps";
 import { DROP_AFTER_MS } from "@/lib/ledger/decide";
 import { recheckTakenNonces, resettleNonce } from "@/lib/ledger/recheck";
 import { log } from "@/lib/log";
@@ -83,7 +83,7 @@ describe("a receipts node minutes behind", () => {
     const withdrawal = await withdraw("1");
     for (const minute of [0, 1, 2, 2.9]) {
       at(minute * MINUTE);
-      await confirmWithdrawalsStep(db());
+      await tendLedgerStep(db());
       expect(await statusOf(withdrawal.id)).toBe("submitted");
       expect((await rowsOf(withdrawal.nonce)).map((r) => r.status)).toEqual(["pending"]);
       // Far more than the 64 blocks the old rule counted: blocks are no measure of a node's lag.
@@ -91,7 +91,7 @@ describe("a receipts node minutes behind", () => {
     }
     expect(proxy.hiddenReceipts).toBeGreaterThan(0);
     at(3 * MINUTE + 1_000);
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     expect(await statusOf(withdrawal.id)).toBe("completed");
     expect((await rowsOf(withdrawal.nonce)).map((r) => r.status)).toEqual(["mined"]);
   });
@@ -101,9 +101,9 @@ describe("a receipts node minutes behind", () => {
     t0 = Date.now();
     proxy.lagMs = 20 * MINUTE;
     const withdrawal = await withdraw("2");
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     at(DROP_AFTER_MS);
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     const [taken] = await rowsOf(withdrawal.nonce);
     expect(taken).toMatchObject({ status: "replaced", replacedById: null });
     expect(taken!.receiptRecheckAt).not.toBeNull();
@@ -118,10 +118,10 @@ describe("a receipts node minutes behind", () => {
 
     // The scheduled re-read (backing off) finds it once the node has caught up.
     at(10 * MINUTE);
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     expect(await statusOf(withdrawal.id)).toBe("submitted");
     at(21 * MINUTE);
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     expect(await statusOf(withdrawal.id)).toBe("completed");
     expect((await rowsOf(withdrawal.nonce))[0]).toMatchObject({ status: "mined", receiptRecheckAt: null });
   });
@@ -131,15 +131,15 @@ describe("a receipts node minutes behind", () => {
     t0 = Date.now();
     proxy.lagMs = 60 * MINUTE;
     const withdrawal = await withdraw("3");
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     at(DROP_AFTER_MS);
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     expect((await rowsOf(withdrawal.nonce))[0]).toMatchObject({ status: "replaced", replacedById: null });
     proxy.lagMs = 0; // the operator found the transaction on an explorer; the node has caught up
     at(DROP_AFTER_MS + MINUTE);
     const lines = await resettleNonce(db(), { network: "bsc", wallet: wallet.toLowerCase(), nonce: String(withdrawal.nonce) });
     expect(lines[0]).toContain(`nonce ${withdrawal.nonce} of ${wallet} on bsc: settled — withdrawal ${withdrawal.txHash} mined in block`);
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     expect(await statusOf(withdrawal.id)).toBe("completed");
     // Settled now: asking again is refused, naming what settled it.
     await expect(resettleNonce(db(), { network: "bsc", wallet, nonce: String(withdrawal.nonce) })).rejects.toThrow("is already settled");
@@ -150,9 +150,9 @@ describe("a receipts node minutes behind", () => {
     t0 = Date.now();
     proxy.lagMs = 60 * MINUTE;
     const withdrawal = await withdraw("4");
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     at(DROP_AFTER_MS);
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     const [taken] = await rowsOf(withdrawal.nonce);
     expect(taken).toMatchObject({ status: "replaced", replacedById: null });
     // A row recorded at the nonce since (a replacement written by another process): not "taken by another" any more.

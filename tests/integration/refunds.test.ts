@@ -22,7 +22,7 @@ import { getDb } from "@/lib/db";
 import { paymentSessions, refunds, webhookDeliveries, webhookEndpoints, withdrawals } from "@/lib/db/schema";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
 import { resetRateLimits } from "@/lib/http/rate-limit";
-import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
+import { tendLedgerStep } from "@/lib/jobs/steps";
 import { allowCatalogueToken } from "@/lib/tokens/catalogue";
 import { type Merchant, newApiKey, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -71,7 +71,7 @@ async function paidSession(asked: string, paid: string): Promise<{ sessionId: st
 async function settleWithdrawals(): Promise<void> {
   for (let i = 0; i < 10; i++) {
     await chain().client.mine({ blocks: 1 });
-    if ((await confirmWithdrawalsStep(db())).pending === 0) return;
+    if ((await tendLedgerStep(db())).pending === 0) return;
   }
   throw new Error("withdrawals did not settle");
 }

@@ -39,7 +39,10 @@ describe("POST /api/user/register", () => {
     const before = (await db().select().from(users)).length;
     const res = await call(register, { method: "POST", body: { email: "ALICE@example.com", password: "another password" } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: { code: "VALIDATION_ERROR", message: "an account with this email already exists", reason: "email-taken" } });
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: "VALIDATION_ERROR", message: "an account with this email already exists", reason: "email-taken" },
+    });
     expect((await db().select().from(users)).length).toBe(before);
   });
 
@@ -95,7 +98,10 @@ describe("POST /api/user/token and bearer authentication", () => {
     const malformedEmail = await call(issueToken, { method: "POST", body: { email: "not an email", password: "wrong password!!" } });
     for (const res of [wrongPassword, unknownEmail, malformedEmail]) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ success: false, error: { code: "UNAUTHORIZED", message: "invalid email or password", reason: "credentials-invalid" } });
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: "UNAUTHORIZED", message: "invalid email or password", reason: "credentials-invalid" },
+      });
     }
   });
 

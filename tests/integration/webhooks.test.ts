@@ -17,7 +17,7 @@ import { DISPATCH_ROUNDS, deliverWebhook, dispatchWebhooks } from "@/inngest/fun
 import { dashboardRefusalWords } from "@/lib/dashboard/refusal-words";
 import { paymentSessions, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { REDELIVERIES_PER_MINUTE, resetRateLimits } from "@/lib/http/rate-limit";
-import { confirmWithdrawalsStep, expireDueStep } from "@/lib/jobs/steps";
+import { expireDueStep, tendLedgerStep } from "@/lib/jobs/steps";
 import { MAX_PENDING_PINGS } from "@/lib/webhooks/deliveries";
 import { attemptDelivery, claimDueDeliveries, deliverDueWebhooks, IN_FLIGHT_PER_USER } from "@/lib/webhooks/dispatch";
 import { MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
@@ -224,7 +224,7 @@ describe("webhook events, signed and delivered", () => {
     });
     expect(sent.status).toBe(201);
     await chain().client.mine({ blocks: 2 });
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
 
     // Gas for the next send is already there, so the one raw transaction refused is the send itself.
     await chain().client.setBalance({ address: merchant.withdrawalAddress as Address, value: parseUnits("1", 18) });

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { keyRingFor } from "@/lib/chain/keys";
 import { closeDatabase } from "@/lib/db";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
-import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
+import { tendLedgerStep } from "@/lib/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -77,14 +77,14 @@ describe("a crash after recording a withdrawal and before broadcasting it", () =
     expect(await chain().client.getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(0);
 
     for (let i = 0; i < 5 && (await handle.db.select().from(withdrawals))[0]!.status === "submitted"; i++) {
-      await confirmWithdrawalsStep(handle.db);
+      await tendLedgerStep(handle.db);
       await chain().client.mine({ blocks: 1 });
     }
     const [done] = await handle.db.select().from(withdrawals);
     expect(done!.status).toBe("completed");
     expect(await chain().client.getTransactionCount({ address: wallet })).toBe(1);
     expect(await tokenBalance(chain().url, token, RECIPIENT)).toBe(parseUnits("7", 18));
-    await confirmWithdrawalsStep(handle.db);
+    await tendLedgerStep(handle.db);
     expect(await chain().client.getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(1);
     expect((await handle.db.select().from(chainTransactions).where(eq(chainTransactions.id, recorded!.chainTxId)))[0]).toMatchObject({
       status: "mined",

@@ -6,7 +6,7 @@ import { GET as history } from "@/app/api/v1/withdrawal/history/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
 import { keyRingFor } from "@/lib/chain/keys";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
-import { confirmWithdrawalsStep } from "@/lib/jobs/steps";
+import { tendLedgerStep } from "@/lib/jobs/steps";
 import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";
 import { type Merchant, newApiKey, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
@@ -46,7 +46,7 @@ const walletTxCount = () => chain().client.getTransactionCount({ address: wallet
 async function confirmAll() {
   for (let i = 0; i < 10; i++) {
     await chain().client.mine({ blocks: 1 });
-    const counts = await confirmWithdrawalsStep(db());
+    const counts = await tendLedgerStep(db());
     if (counts.pending === 0) return;
   }
   throw new Error("withdrawals did not settle");
@@ -198,7 +198,7 @@ describe("POST /api/v1/withdrawal/send", () => {
     const { withdrawal } = await recordWithdrawal(db(), { apiKeyId: merchant.apiKeyId, userId: merchant.userId }, body("3") as never);
     expect(await chain().client.getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(start);
     await confirmAll(); // the restarted confirmer re-sends the stored transaction, then confirms it
-    await confirmWithdrawalsStep(db());
+    await tendLedgerStep(db());
     const [row] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
     expect(row!.status).toBe("completed");
     expect(await chain().client.getTransactionCount({ address: wallet })).toBe(start + 1);
@@ -230,8 +230,8 @@ describe("refused broadcasts and the Inngest confirmer", () => {
     try {
       const { withdrawal } = await recordWithdrawal(db(), { apiKeyId: merchant.apiKeyId, userId: merchant.userId }, body("1") as never);
       await chain().client.setAutomine(false); // the filler waits in the mempool: nothing is settled yet
-      await confirmWithdrawalsStep(db());
-      await confirmWithdrawalsStep(db());
+      await tendLedgerStep(db());
+      await tendLedgerStep(db());
       const [refused] = await db().select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
       expect(refused).toMatchObject({ status: "submitted", failureReason: null });
       const [own, filler] = await db()
@@ -283,8 +283,8 @@ describe("refused broadcasts and the Inngest confirmer", () => {
         const sent = await call(send, { method: "POST", headers: keyed, body: body("1") });
         expect(sent.status).toBe(201);
         const id = sent.body.data.withdrawalId;
-        await confirmWithdrawalsStep(db());
-        await confirmWithdrawalsStep(db());
+        await tendLedgerStep(db());
+        await tendLedgerStep(db());
         expect(proxy.refusedRaw).toBeGreaterThanOrEqual(3);
         const [open] = await db().select().from(withdrawals).where(eq(withdrawals.id, id));
         expect(open).toMatchObject({ status: "submitted", failureReason: null });
@@ -346,12 +346,12 @@ describe("refused broadcasts and the Inngest confirmer", () => {
 
   it("confirms withdrawals through the Inngest function too", async () => {
     const { InngestTestEngine } = await import("@inngest/test");
-    const { confirmWithdrawals, CONFIRM_ROUNDS } = await import("@/inngest/functions/maintenance");
+    const { tendLedger, TEND_LEDGER_ROUNDS } = await import("@/inngest/functions/maintenance");
     const res = await call(send, { method: "POST", headers: headers(), body: body("1") });
     await chain().client.mine({ blocks: 2 });
     const engine = new InngestTestEngine({
-      function: confirmWithdrawals,
-      steps: Array.from({ length: CONFIRM_ROUNDS }, (_, i) => ({ id: `pause-${i}`, handler: () => undefined })),
+      function: tendLedger,
+      steps: Array.from({ length: TEND_LEDGER_ROUNDS }, (_, i) => ({ id: `pause-${i}`, handler: () => undefined })),
     });
     const { result } = await engine.execute();
     expect(result).toMatchObject({ completed: expect.any(Number) });

@@ -29,6 +29,7 @@ const DOMAIN = [
   "payments",
   "checkout",
   "withdrawals",
+  "payouts",
   "domains",
   "tokens",
   "packages",
@@ -94,6 +95,16 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
     files: sourceFiles("lib"),
     forbidden: (to) => to === "components" || to?.startsWith("components/") === true,
   },
+  {
+    name: "money out has one front door: lib/payouts imports none of its callers",
+    files: sourceFiles("lib/payouts"),
+    forbidden: under(["withdrawals", "refunds", "jobs"]),
+  },
+  {
+    name: "settlement is one-way: lib/withdrawals imports nothing of lib/refunds (it is told through an injected onSettled)",
+    files: sourceFiles("lib/withdrawals"),
+    forbidden: under(["refunds"]),
+  },
 ];
 
 describe("layering", () => {
@@ -129,6 +140,9 @@ describe("layering", () => {
       [6, "components/dashboard/format.tsx", "drizzle-orm/pg-core"],
       [7, "lib/dashboard/pages.ts", "@/components/webhooks/deliveries-query"],
       [7, "lib/dashboard/overview.ts", "../../components/dashboard/format"],
+      [8, "lib/payouts/send-payout.ts", "../withdrawals/confirm-withdrawals"],
+      [8, "lib/payouts/record-payout.ts", "@/lib/refunds/refund-payouts"],
+      [9, "lib/withdrawals/withdrawal-records.ts", "../refunds/refund-payouts"],
     ];
     for (const [rule, file, spec] of breaks) expect(RULES[rule]!.forbidden(target(file, spec), spec), `${file} → ${spec}`).toBe(true);
     expect(RULES[1]!.forbidden(target("lib/forwarding/sweep-batch.ts", "../chain/multicall"), "../chain/multicall")).toBe(false);

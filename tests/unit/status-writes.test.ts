@@ -3,9 +3,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Every write of a forward's, a batch's, a refund's, a payment session's or a ledger row's status
- * goes through its pure decider (lib/forwarding/forward-state.ts, lib/forwarding/batched/batch-state.ts,
- * lib/refunds/refund-state.ts, lib/payments/session-state.ts, lib/ledger/decide.ts):
+ * Every write of a forward's, a batch's, a refund's, a withdrawal's, a payment session's or a ledger
+ * row's status goes through its pure decider (lib/forwarding/forward-state.ts,
+ * lib/forwarding/batched/batch-state.ts, lib/refunds/refund-state.ts, lib/withdrawals/withdrawal-state.ts,
+ * lib/payments/session-state.ts, lib/ledger/decide.ts):
  * only the writers that apply their decisions may set it. A new `.update(forwards).set({ status: … })`
  * anywhere else fails here.
  */
@@ -38,6 +39,7 @@ const RULES = [
   { table: "refunds", writers: [join("lib", "refunds", "refund-records.ts")] },
   { table: "paymentSessions", writers: [join("lib", "payments", "session-records.ts")] },
   { table: "chainTransactions", writers: [join("lib", "ledger", "nonce-records.ts")] },
+  { table: "withdrawals", writers: [join("lib", "withdrawals", "withdrawal-records.ts")] },
 ];
 const REFUND_WRITER = join("lib", "refunds", "refund-records.ts");
 
@@ -78,6 +80,14 @@ describe("status writes go through the deciders", () => {
     expect(values?.[1]).not.toMatch(/\bstatus\b/);
   });
 
+  it("creates withdrawals only as payouts, without a status of their own (submitted by default)", () => {
+    const inserts = FILES.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/\.insert\(\s*withdrawals\s*\)\s*\.values\(\{([^}]*)\}/g)].map((m) => [file, m[1] ?? ""]),
+    );
+    expect(inserts.map(([file]) => file)).toEqual([join("lib", "payouts", "record-payout.ts")]);
+    expect(inserts.filter(([, values]) => /\bstatus\b/.test(values ?? ""))).toEqual([]);
+  });
+
   it("would catch a status written elsewhere", () => {
     expect(writesStatus(`await tx.update(forwards).set({ status: "held", heldReason: r }).where(eq(forwards.id, id));`, "forwards")).toBe(
       true,
@@ -89,6 +99,9 @@ describe("status writes go through the deciders", () => {
         "paymentSessions",
       ),
     ).toBe(true);
+    expect(writesStatus(`await tx\n  .update(withdrawals)\n  .set({ status: "failed", failureReason })\n  .where(x);`, "withdrawals")).toBe(
+      true,
+    );
     expect(writesStatus(`await db\n  .update(sweepBatches)\n  .set({ status, gasUsed })\n  .where(x);`, "sweepBatches")).toBe(true);
     expect(writesStatus(`await db.update(forwards).set({ lockedUntil: null }).where(eq(forwards.id, id));`, "forwards")).toBe(false);
     expect(writesStatus(`await db.update(forwards).set({ nextAttemptAt: at }).where(eq(forwards.status, "batched"));`, "forwards")).toBe(

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type NonceFacts, releasesIdempotencyKey, settleWithdrawal, type WithdrawalFacts } from "@/lib/withdrawals/withdrawal-state";
+import {
+  decideWithdrawal,
+  type NonceFacts,
+  releasesIdempotencyKey,
+  settleWithdrawal,
+  type WithdrawalFact,
+  type WithdrawalFacts,
+} from "@/lib/withdrawals/withdrawal-state";
 
 const facts = (nonce: NonceFacts, overrides: Partial<WithdrawalFacts> = {}): WithdrawalFacts => ({
   nonce,
@@ -57,5 +64,53 @@ describe("settleWithdrawal: final only when the ledger holds the receipt of the 
     for (const who of ["withdrawal", "cancel"] as const) {
       for (const success of [true, false]) expect(settleWithdrawal(facts(by(who, success, 2))).status).toBe("submitted");
     }
+  });
+});
+
+describe("decideWithdrawal: (state, fact, now) → the one change its writer makes", () => {
+  const now = new Date("2026-11-27T10:00:00Z");
+  const nonce = (n: NonceFacts, broadcastError: string | null = null): WithdrawalFact => ({ kind: "nonce", nonce: n, broadcastError });
+
+  it.each([
+    [
+      "completed: mined and confirmed",
+      "submitted",
+      nonce(by("withdrawal", true, 3)),
+      { status: "completed", failureReason: null, confirmedAt: now },
+      ["withdrawal.completed"],
+      false,
+    ],
+    [
+      "failed: reverted",
+      "submitted",
+      nonce(by("withdrawal", false, 3)),
+      { status: "failed", confirmedAt: null },
+      ["withdrawal.failed"],
+      true,
+    ],
+    [
+      "failed: its nonce filled",
+      "submitted",
+      nonce(by("cancel", true, 3), "rejected"),
+      { status: "failed", confirmedAt: null },
+      ["withdrawal.failed"],
+      true,
+    ],
+  ] as const)("%s", (_name, status, fact, next, events, releasesKey) => {
+    const decision = decideWithdrawal({ status }, fact, now);
+    expect(decision).toMatchObject({ accepted: true, next, events, releasesKey });
+    if (decision.accepted && decision.next.status === "failed") expect(decision.next.failureReason).toMatch(/nothing was sent|not sent/);
+  });
+
+  it.each([
+    ["its nonce still open", "submitted", nonce({ state: "open" }), false],
+    ["its winner not confirmed yet", "submitted", nonce(by("withdrawal", true, 2)), false],
+    ["its nonce taken by a stranger (the operator looks)", "submitted", nonce({ state: "taken-by-other" }), true],
+    ["already completed", "completed", nonce(by("cancel", true, 3)), false],
+    ["already failed", "failed", nonce(by("withdrawal", true, 3)), false],
+  ] as const)("changes nothing when %s", (_name, status, fact, needsOperator) => {
+    const decision = decideWithdrawal({ status }, fact, now);
+    expect(decision.accepted).toBe(false);
+    expect(!decision.accepted && decision.needsOperator === true).toBe(needsOperator);
   });
 });

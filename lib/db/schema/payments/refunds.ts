@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { amount, createdAt, timestamptz, updatedAt } from "../columns";
 import { apiKeys } from "../merchants/api-keys";
 import { users } from "../merchants/users";
@@ -35,8 +35,6 @@ export const refunds = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** The API key that created it; null when the merchant created it on the dashboard. */
     apiKeyId: integer("api_key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
-    /** The dashboard form's id for this refund: a double click creates one. */
-    clientRequestId: text("client_request_id"),
     amount: amount("amount").notNull(),
     status: text("status", { enum: REFUND_STATUSES }).notNull(),
     /** Where it goes: given by the merchant, or by the payer on the claim page. Checksummed. */
@@ -54,7 +52,6 @@ export const refunds = pgTable(
   (t) => [
     index("refunds_session_idx").on(t.sessionId),
     index("refunds_user_created_idx").on(t.userId, t.createdAt),
-    uniqueIndex("refunds_client_request_unique").on(t.userId, t.clientRequestId),
     index("refunds_awaiting_expiry_idx").on(t.claimExpiresAt).where(sql`${t.status} = 'awaiting_address'`),
     // The job that sends refunds once their wallet can pay takes the longest-unchecked first (updated_at: its last check).
     index("refunds_awaiting_funds_idx").on(t.updatedAt).where(sql`${t.status} = 'awaiting_funds'`),

@@ -20,8 +20,6 @@ export const withdrawals = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** The API key that sent it; null when the merchant sent it from the dashboard. */
     apiKeyId: integer("api_key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
-    /** The dashboard form's id for this send: a double click sends once. */
-    clientRequestId: text("client_request_id"),
     /** The refund this withdrawal pays out (at most one withdrawal per refund). */
     refundId: uuid("refund_id").references(() => refunds.id),
     domainId: integer("domain_id")
@@ -51,7 +49,6 @@ export const withdrawals = pgTable(
   },
   (t) => [
     uniqueIndex("withdrawals_wallet_nonce_unique").on(t.network, t.fromAddress, t.nonce),
-    uniqueIndex("withdrawals_client_request_unique").on(t.userId, t.clientRequestId),
     uniqueIndex("withdrawals_refund_unique").on(t.refundId),
     index("withdrawals_user_created_idx").on(t.userId, t.createdAt),
     index("withdrawals_key_created_idx").on(t.apiKeyId, t.createdAt),

@@ -12,7 +12,7 @@ export const POST = withApiKey({ scope: "refunds", browser: false }, async ({ re
   const body = await readJsonObject(req);
   const input = parseWith(createRefundSchema, body);
   const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
-  const idempotency = key === null ? null : { apiKeyId: apiKey.id, key, body: { sessionId, ...body } };
+  const idempotency = key === null ? null : { key, body: { sessionId, ...body } };
   const { view, replayed } = await createRefund(db, { scope: { apiKeyId: apiKey.id }, idempotency }, sessionId, input);
   return ok(view, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
 });
