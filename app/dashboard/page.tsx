@@ -11,16 +11,15 @@ import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadOverviewPage } from "@/lib/dashboard/pages";
 import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
+import { withUserPage } from "@/lib/http/page";
 
 export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<{ range?: string }> }) {
-  const user = await requireUser();
   const range = (await searchParams).range === "7" ? 7 : 30;
-  const { checklist, counts, volume, balances, tanks, recent } = await loadOverviewPage(user.id, range);
+  const { checklist, counts, volume, balances, tanks, recent } = await withUserPage(({ user }) => loadOverviewPage(user.id, range));
 
   return (
     <>

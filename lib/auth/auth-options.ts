@@ -3,7 +3,6 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { getConfig } from "../config";
 import { getDb } from "../db";
 import { AppError } from "../errors";
-import { ensureStarted } from "../startup";
 import { safeAuthRedirect } from "./safe-callback";
 import { verifySignIn } from "./sign-in";
 
@@ -28,7 +27,6 @@ export function authOptions(): NextAuthOptions {
           code: { label: "Two-factor code", type: "text" },
         },
         async authorize(credentials) {
-          await ensureStarted();
           try {
             const user = await verifySignIn(await getDb(), credentials?.email, credentials?.password, credentials?.code);
             return { id: String(user.id), email: user.email, ver: user.tokenVersion };

@@ -3,13 +3,11 @@ import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { getDb } from "../db";
 import { type User, users } from "../db/schema";
-import { ensureStarted } from "../startup";
 import { authOptions } from "./auth-options";
 import { isCurrentVersion } from "./bearer-token";
 
-/** The signed-in dashboard user (next-auth session cookie), or null. */
+/** The signed-in dashboard user (next-auth session cookie), or null. Callers come through an edge that started the process (lib/http/page.ts, runAction, withUser). */
 export async function currentUser(): Promise<User | null> {
-  await ensureStarted();
   const session = await getServerSession(authOptions());
   const claims = session?.user as { id?: string; ver?: number } | undefined;
   const id = Number(claims?.id);

@@ -1,15 +1,13 @@
-import { getDb } from "../db";
+import type { Db } from "../db";
 import { AppError } from "../errors";
-import { ensureStarted } from "../startup";
 import { isUuid } from "../validation";
 import { getCheckoutView } from "./checkout-view";
 
 /** The hosted page's data for a session id from its URL, or null when there is no such session. */
-export async function loadCheckout(sessionId: string) {
+export async function loadCheckout(db: Db, sessionId: string) {
   try {
     if (!isUuid(sessionId)) return null;
-    await ensureStarted();
-    return await getCheckoutView(await getDb(), sessionId.toLowerCase());
+    return await getCheckoutView(db, sessionId.toLowerCase());
   } catch (error) {
     if (error instanceof AppError && (error.code === "NOT_FOUND" || error.code === "VALIDATION_ERROR")) return null;
     throw error;

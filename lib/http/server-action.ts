@@ -6,6 +6,7 @@ import type { User } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { besideItsField } from "../sentences";
+import { ensureStarted } from "../startup";
 import { nulPath } from "./body";
 
 /**
@@ -27,6 +28,7 @@ export async function runAction<S extends z.ZodType, T>(
   input: unknown,
   body: (ctx: { db: Db; user: User }, data: z.output<S>) => Promise<T>,
 ): Promise<ActionResult<T>> {
+  await ensureStarted();
   const user = await currentUser();
   if (!user) return { ok: false, code: "UNAUTHORIZED", error: "Your session has ended. Sign in again." };
   const nul = nulPath(input);

@@ -10,15 +10,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { MAX_LIVE_API_KEYS } from "@/lib/api-keys/manage-api-keys";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadApiKeysPage } from "@/lib/dashboard/pages";
+import { withUserPage } from "@/lib/http/page";
 
 export const metadata: Metadata = { title: "API keys" };
 
 /** The cards are min-w-0: on a phone the keys table scrolls inside its card instead of widening the page. */
 export default async function ApiKeysPage() {
-  const user = await requireUser();
-  const keys = await loadApiKeysPage(user.id);
+  const { user, keys } = await withUserPage(async ({ user }) => ({ user, keys: await loadApiKeysPage(user.id) }));
   const live = keys.filter((k) => !k.revokedAt).length;
   return (
     <>

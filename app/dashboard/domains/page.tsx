@@ -7,8 +7,8 @@ import { DomainCard } from "@/components/domains/domain-card";
 import { RefreshWhilePending } from "@/components/domains/refresh-while-pending";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { queryFor, selectionFor } from "@/components/webhooks/deliveries-query";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadDomainsPage } from "@/lib/dashboard/pages";
+import { withUserPage } from "@/lib/http/page";
 import type { DeliveryView } from "@/lib/webhooks/deliveries";
 
 export const metadata: Metadata = { title: "Domains" };
@@ -17,10 +17,16 @@ export const metadata: Metadata = { title: "Domains" };
 const DUE_SOON_MS = 30_000;
 
 export default async function DomainsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requireUser();
   const params = await searchParams;
   const selection = (domainId: number) => selectionFor(domainId, params);
-  const { domains, cards: loaded } = await loadDomainsPage(user.id, (domainId) => queryFor(selection(domainId)));
+  const {
+    user,
+    domains,
+    cards: loaded,
+  } = await withUserPage(async ({ user }) => ({
+    user,
+    ...(await loadDomainsPage(user.id, (domainId) => queryFor(selection(domainId)))),
+  }));
   const cards = loaded.map((card) => ({ ...card, webhooks: { ...card.webhooks, selection: selection(card.domain.domainId) } }));
 
   return (

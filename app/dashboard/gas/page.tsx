@@ -8,17 +8,16 @@ import { Bnb } from "@/components/gas/bnb";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { requireUser } from "@/lib/auth/current-user";
 import { GAS_USAGE_DAYS, type GasUsageDay } from "@/lib/dashboard/gas-usage";
 import { loadGasPage } from "@/lib/dashboard/pages";
+import { withUserPage } from "@/lib/http/page";
 
 export const metadata: Metadata = { title: "Gas usage" };
 
 const KIND_COLUMNS = ["sweep", "batch", "withdrawal", "replacement"] as const satisfies readonly (keyof GasUsageDay)[];
 
 export default async function GasPage() {
-  const user = await requireUser();
-  const usage = await loadGasPage(user.id);
+  const usage = await withUserPage(({ user }) => loadGasPage(user.id));
   const { today, days, kinds } = usage;
   const spentDays = days.filter((d) => d.total !== "0");
   const refused = today.withdrawalsRefused;

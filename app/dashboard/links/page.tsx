@@ -7,15 +7,14 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { LinksTable } from "@/components/payment-links/links-table";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadLinksPage } from "@/lib/dashboard/pages";
+import { withUserPage } from "@/lib/http/page";
 import { linkBlockers } from "./blockers";
 
 export const metadata: Metadata = { title: "Payment links" };
 
 export default async function PaymentLinksPage() {
-  const user = await requireUser();
-  const { links, blockers } = await loadLinksPage(user.id);
+  const { links, blockers } = await withUserPage(({ user }) => loadLinksPage(user.id));
   const newLink = (
     <Link href="/dashboard/links/new" className={buttonVariants({ variant: "brand" })}>
       <Plus aria-hidden /> New link

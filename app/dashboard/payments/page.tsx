@@ -11,19 +11,18 @@ import { Card, CardContent } from "@/components/ui/card";
 import { FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadPaymentsPage, SESSION_STATUSES } from "@/lib/dashboard/pages";
 import { paymentFiltersSchema } from "@/lib/dashboard/user-payments";
 import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
+import { withUserPage } from "@/lib/http/page";
 
 export const metadata: Metadata = { title: "Payments" };
 
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  const user = await requireUser();
   const raw = await searchParams;
   const parsed = paymentFiltersSchema.safeParse(raw);
   const filters = parsed.success ? parsed.data : paymentFiltersSchema.parse({});
-  const { page, tokens, domains, link } = await loadPaymentsPage(user.id, filters);
+  const { page, tokens, domains, link } = await withUserPage(({ user }) => loadPaymentsPage(user.id, filters));
   const active = {
     linkId: filters.linkId?.toString(),
     status: filters.status,

@@ -7,8 +7,8 @@ import { shortBnb } from "@/components/gas/bnb";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadPlanPage } from "@/lib/dashboard/pages";
+import { withUserPage } from "@/lib/http/page";
 import { formatAmount } from "@/lib/payments/amount";
 
 export const metadata: Metadata = { title: "Plan" };
@@ -16,8 +16,7 @@ export const metadata: Metadata = { title: "Plan" };
 const quota = (n: number | null) => (n === null ? "Unlimited" : `${groupDigits(String(n))}`);
 
 export default async function PlanPage() {
-  const user = await requireUser();
-  const { current, plans } = await loadPlanPage(user.id);
+  const { current, plans } = await withUserPage(({ user }) => loadPlanPage(user.id));
   const limit = current.plan?.monthlySessionQuota ?? null;
   const used = current.usage.sessionsCreated;
   const percent = limit ? Math.round((used / limit) * 100) : 0;

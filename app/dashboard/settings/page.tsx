@@ -5,14 +5,13 @@ import { TwoFactorSettings } from "@/components/account/two-factor-settings";
 import { formatDate } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadSettingsPage } from "@/lib/dashboard/pages";
+import { withUserPage } from "@/lib/http/page";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
-  const user = await requireUser();
-  const twoFactor = await loadSettingsPage(user);
+  const { user, twoFactor } = await withUserPage(async ({ user }) => ({ user, twoFactor: await loadSettingsPage(user) }));
   return (
     <>
       <PageHeader title="Settings" />

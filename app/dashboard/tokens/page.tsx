@@ -7,18 +7,17 @@ import { CatalogueList } from "@/components/tokens/catalogue-list";
 import { CustomTokenForm } from "@/components/tokens/custom-token-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { requireUser } from "@/lib/auth/current-user";
 import { listNetworks } from "@/lib/chain/networks";
 import { getConfig } from "@/lib/config";
 import { loadTokensPage } from "@/lib/dashboard/pages";
 import { explorerAddressUrl } from "@/lib/dashboard/payment-detail";
 import { networkLabel } from "@/lib/dashboard/wording";
+import { withUserPage } from "@/lib/http/page";
 
 export const metadata: Metadata = { title: "Tokens" };
 
 export default async function TokensPage() {
-  const user = await requireUser();
-  const { catalogue, mine } = await loadTokensPage(user.id);
+  const { catalogue, mine } = await withUserPage(({ user }) => loadTokensPage(user.id));
   return (
     <>
       <PageHeader

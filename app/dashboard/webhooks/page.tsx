@@ -10,15 +10,14 @@ import { deliveriesHref } from "@/components/webhooks/deliveries-query";
 import { DeliveriesTable } from "@/components/webhooks/deliveries-table";
 import { WARNING_BADGE } from "@/components/webhooks/delivery-status-badge";
 import { FailedDeliveriesAlert } from "@/components/webhooks/failed-deliveries-alert";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadWebhooksPage } from "@/lib/dashboard/pages";
+import { withUserPage } from "@/lib/http/page";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
 /** Every domain's webhook endpoint and its latest deliveries, in one place; each is managed on its domain's card. */
 export default async function WebhooksPage() {
-  const user = await requireUser();
-  const endpoints = await loadWebhooksPage(user.id);
+  const endpoints = await withUserPage(({ user }) => loadWebhooksPage(user.id));
   return (
     <>
       <PageHeader

@@ -10,19 +10,21 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { SendWithdrawalForm } from "@/components/withdrawals/send-form";
 import { WithdrawalsTable } from "@/components/withdrawals/withdrawals-table";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadWithdrawalsPage, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/dashboard/pages";
 import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
 import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
+import { withUserPage } from "@/lib/http/page";
 
 export const metadata: Metadata = { title: "Withdrawals" };
 
 export default async function WithdrawalsPage({ searchParams }: { searchParams: Promise<{ page?: string; status?: string }> }) {
-  const user = await requireUser();
   const params = await searchParams;
   const status = (WITHDRAWAL_STATUSES as readonly string[]).includes(params.status ?? "") ? (params.status as WithdrawalStatus) : undefined;
   const pageNumber = Math.max(1, Math.min(100_000, Number(params.page) || 1));
-  const { page, domains, tokens } = await loadWithdrawalsPage(user.id, { page: pageNumber, limit: 20, status });
+  const { user, page, domains, tokens } = await withUserPage(async ({ user }) => ({
+    user,
+    ...(await loadWithdrawalsPage(user.id, { page: pageNumber, limit: 20, status })),
+  }));
   const rows = page.items.map((w) => ({ ...w, txUrl: explorerTxUrl(w.network, w.txHash) }));
 
   return (

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { PaymentLinkView } from "@/components/payer/payment-link-view";
+import { withPage } from "@/lib/http/page";
 import { numberSymbols } from "@/lib/i18n/locale";
 import { PAYER_PAGE_MESSAGES } from "@/lib/i18n/refund-messages";
 import { requestLocale } from "@/lib/i18n/request-locale";
@@ -18,8 +18,7 @@ export default async function PaymentLinkPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const [{ slug }, query] = await Promise.all([params, searchParams]);
-  const link = await loadPaymentLinkPage(slug);
-  if (!link) notFound();
+  const link = await withPage(({ db }) => loadPaymentLinkPage(db, slug));
   const locale = await requestLocale(query.lang);
   return (
     <div lang={locale}>

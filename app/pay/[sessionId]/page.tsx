@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { CheckoutView } from "@/components/checkout/checkout-view";
 import { networkConfig, rpcUrlsOf } from "@/lib/chain/networks";
 import { loadCheckout } from "@/lib/checkout/checkout-page";
 import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
+import { withPage } from "@/lib/http/page";
 import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
 import { numberSymbols } from "@/lib/i18n/locale";
 import { requestLocale } from "@/lib/i18n/request-locale";
@@ -20,8 +20,7 @@ export default async function PayPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const [{ sessionId }, query] = await Promise.all([params, searchParams]);
-  const view = await loadCheckout(sessionId);
-  if (!view) notFound();
+  const view = await withPage(({ db }) => loadCheckout(db, sessionId));
   const locale = await requestLocale(query.lang);
   const local = view.network === "local" ? networkConfig("local") : undefined;
   return (

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { RefundClaim } from "@/components/payer/refund-claim";
 import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
+import { withPage } from "@/lib/http/page";
 import { numberSymbols } from "@/lib/i18n/locale";
 import { PAYER_PAGE_MESSAGES } from "@/lib/i18n/refund-messages";
 import { requestLocale } from "@/lib/i18n/request-locale";
@@ -19,8 +19,7 @@ export default async function RefundPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const [{ refundId }, query] = await Promise.all([params, searchParams]);
-  const refund = await loadRefundClaim(refundId);
-  if (!refund) notFound();
+  const refund = await withPage(({ db }) => loadRefundClaim(db, refundId));
   const locale = await requestLocale(query.lang);
   return (
     <div lang={locale}>

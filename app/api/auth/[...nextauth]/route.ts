@@ -4,11 +4,16 @@ import { authOptions } from "@/lib/auth/auth-options";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { limitClient } from "@/lib/http/shared-limits";
+import { ensureStarted } from "@/lib/startup";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
 // Options are built per request: they read the configuration, which is parsed at start-up.
-const handler = (req: NextRequest, ctx: Context) => NextAuth(req, ctx, authOptions());
+// Start-up first: a sign-in reads the database (this route is its edge, as withErrors is for the others).
+async function handler(req: NextRequest, ctx: Context): Promise<Response> {
+  await ensureStarted();
+  return NextAuth(req, ctx, authOptions());
+}
 
 /**
  * The credentials sign-in shares the per-address limit of POST /api/user/token. The 429 carries

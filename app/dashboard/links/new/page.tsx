@@ -6,16 +6,15 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { NewLink } from "@/components/payment-links/new-link";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadLinksPage } from "@/lib/dashboard/pages";
 import { networkLabel } from "@/lib/dashboard/wording";
+import { withUserPage } from "@/lib/http/page";
 import { linkBlockers } from "../blockers";
 
 export const metadata: Metadata = { title: "New payment link" };
 
 export default async function NewPaymentLinkPage() {
-  const user = await requireUser();
-  const { tokens, domains, blockers } = await loadLinksPage(user.id);
+  const { user, tokens, domains, blockers } = await withUserPage(async ({ user }) => ({ user, ...(await loadLinksPage(user.id)) }));
   return (
     <>
       <Link href="/dashboard/links" className={`${buttonVariants({ variant: "ghost", size: "sm" })} mb-3 -ml-2`}>

@@ -1,7 +1,6 @@
 import { ArrowDownLeft, ArrowLeft, ArrowUpRight, CircleDot, ExternalLink, Flag, Fuel } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { Address } from "@/components/dashboard/address";
 import { CopyButton } from "@/components/dashboard/copy-button";
@@ -14,22 +13,17 @@ import { PaymentRefunds } from "@/components/refunds/payment-refunds";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadPaymentPage } from "@/lib/dashboard/pages";
 import { explorerTxUrl, type TimelineEvent } from "@/lib/dashboard/payment-detail";
 import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
-import { AppError } from "@/lib/errors";
+import { withUserPage } from "@/lib/http/page";
 import { canSimulatePayments } from "@/lib/seed/simulate-payment";
 
 export const metadata: Metadata = { title: "Payment" };
 
 export default async function PaymentDetailPage({ params }: { params: Promise<{ sessionId: string }> }) {
-  const user = await requireUser();
   const { sessionId } = await params;
-  const payment = await loadPaymentPage(user.id, sessionId).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  });
+  const { user, payment } = await withUserPage(async ({ user }) => ({ user, payment: await loadPaymentPage(user.id, sessionId) }));
   const moving =
     payment.status === "pending" ||
     payment.timeline.some((e) => e.kind === "forward" && e.status !== "completed" && e.status !== "held") ||

@@ -1,10 +1,10 @@
-import { currentUser } from "@/lib/auth/current-user";
 import { openPaymentsExport } from "@/lib/dashboard/pages";
 import { CSV_COLUMNS, csvLine, paymentFiltersSchema } from "@/lib/dashboard/user-payments";
+import { pageUser } from "@/lib/http/page";
 
 /** GET /dashboard/payments/export?<the list's filters>: the filtered payments as CSV, streamed row by row. */
 export async function GET(req: Request): Promise<Response> {
-  const user = await currentUser();
+  const user = await pageUser();
   if (!user) return new Response("sign in first", { status: 401 });
   const parsed = paymentFiltersSchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   // biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue

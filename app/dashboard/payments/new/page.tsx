@@ -6,9 +6,9 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { CreatePaymentForm } from "@/components/payments/create-payment-form";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadCreatePaymentPage } from "@/lib/dashboard/pages";
 import { networkLabel } from "@/lib/dashboard/wording";
+import { withUserPage } from "@/lib/http/page";
 
 export const metadata: Metadata = { title: "New payment" };
 
@@ -25,8 +25,7 @@ const BLOCKERS = {
 } as const;
 
 export default async function NewPaymentPage() {
-  const user = await requireUser();
-  const { tokens, domains, blockers } = await loadCreatePaymentPage(user.id);
+  const { tokens, domains, blockers } = await withUserPage(({ user }) => loadCreatePaymentPage(user.id));
   return (
     <>
       <Link href="/dashboard/payments" className={`${buttonVariants({ variant: "ghost", size: "sm" })} mb-3 -ml-2`}>

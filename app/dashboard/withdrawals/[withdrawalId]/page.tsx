@@ -1,7 +1,6 @@
 import { ArrowLeft } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { Address } from "@/components/dashboard/address";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
@@ -9,20 +8,16 @@ import { StatusBadge } from "@/components/dashboard/status-badge";
 import { AutoRefresh } from "@/components/payments/payment-actions";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/current-user";
 import { loadWithdrawalPage } from "@/lib/dashboard/pages";
 import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
 import { networkLabel } from "@/lib/dashboard/wording";
-import { AppError } from "@/lib/errors";
+import { withUserPage } from "@/lib/http/page";
 
 export const metadata: Metadata = { title: "Withdrawal" };
 
 export default async function WithdrawalPage({ params }: { params: Promise<{ withdrawalId: string }> }) {
-  const user = await requireUser();
-  const w = await loadWithdrawalPage(user.id, (await params).withdrawalId).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  });
+  const { withdrawalId } = await params;
+  const w = await withUserPage(({ user }) => loadWithdrawalPage(user.id, withdrawalId));
   return (
     <>
       {w.status === "submitted" && <AutoRefresh />}
