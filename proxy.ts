@@ -1,14 +1,14 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { getToken } from "next-auth/jwt";
-import { listNetworks, networkConfig, rpcUrlsOf } from "@/lib/chain/networks";
-import { embedOrigins } from "@/lib/checkout/embed-origin";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/base/config";
+import { isUuid } from "@/lib/base/validation";
 import { getDb } from "@/lib/db";
-import { newScriptNonce, securityHeaders, walletRpcOrigins } from "@/lib/http/security-headers";
-import { isUuid } from "@/lib/validation";
+import { listNetworks, networkConfig, rpcUrlsOf } from "@/lib/engine/chain/networks";
+import { embedOrigins } from "@/lib/web/checkout/embed-origin";
+import { newScriptNonce, securityHeaders, walletRpcOrigins } from "@/lib/web/http/security-headers";
 
 /**
- * Every page: its security headers (lib/http/security-headers.ts), with a fresh script nonce that
+ * Every page: its security headers (lib/web/http/security-headers.ts), with a fresh script nonce that
  * also goes on the request (the CSP request header, read by Next.js for its own scripts, and
  * `x-nonce`, read by the root layout). /dashboard/**: a signed-out visit goes to /login,
  * remembering where it was going — the dashboard's layout checks the session again on the

@@ -12,7 +12,7 @@
 import { chromium } from "@playwright/test";
 import { type Address, createPublicClient, createWalletClient, erc20Abi, type Hex, http, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
 import { watchHeads } from "./heads";
 import { benchMerchant } from "./merchant";
 import { startBenchServer } from "./server";

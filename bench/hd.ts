@@ -1,5 +1,5 @@
 import { mnemonicToAccount } from "viem/accounts";
-import { KeyRing } from "@/lib/chain/keys";
+import { KeyRing } from "@/lib/engine/chain/keys";
 
 /** HD derivation speed: the key ring (parent derived once) against viem's per-call derivation. */
 const MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow";

@@ -13,8 +13,8 @@ import { type Address, createPublicClient, createWalletClient, erc20Abi, type He
 import { privateKeyToAccount } from "viem/accounts";
 import { openPostgres } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
-import { startAnvil } from "@/lib/dev/anvil";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
+import { startAnvil } from "@/lib/engine/dev/anvil";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
 import { ensureBuild, type Instance, startInstance } from "../tests/helpers/instances";
 import { createBenchDatabase } from "./database";
 import { watchHeads } from "./heads";

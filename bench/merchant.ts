@@ -1,7 +1,7 @@
 import { getAddress } from "viem";
 import { openPostgres } from "@/lib/db/client";
 import { tokenCatalogue } from "@/lib/db/schema";
-import { grantPlan } from "@/lib/packages/grant-plan";
+import { grantPlan } from "@/lib/domain/plans/grant-plan";
 
 /** A merchant set up over HTTP as a shop would, with the unlimited plan so quotas stay out of the way. */
 export async function benchMerchant(url: string, databaseUrl: string, tokenAddress: string, network = "bsc") {

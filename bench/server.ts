@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { type AnvilNode, freePort, startAnvil } from "@/lib/dev/anvil";
+import { type AnvilNode, freePort, startAnvil } from "@/lib/engine/dev/anvil";
 import { createBenchDatabase } from "./database";
 
 /**

@@ -1,6 +1,6 @@
 import { type Address, createPublicClient, createWalletClient, getAddress, http, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS, demoTokenAbi, demoTokenBytecode } from "@/lib/dev/demo-token";
+import { ANVIL_DEFAULT_KEYS, demoTokenAbi, demoTokenBytecode } from "@/lib/engine/dev/demo-token";
 
 /** Deploys a DemoToken on the bench anvil and mints a million to each of anvil's first accounts. */
 export async function deployBenchToken(url: string, decimals = 18): Promise<Address> {

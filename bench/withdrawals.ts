@@ -1,5 +1,5 @@
 import { createTestClient, http, parseEther, publicActions } from "viem";
-import { keyRingFor } from "@/lib/chain/keys";
+import { keyRingFor } from "@/lib/engine/chain/keys";
 import { benchMerchant } from "./merchant";
 import { BENCH_MNEMONIC, startBenchServer } from "./server";
 import { deployBenchToken } from "./token";
@@ -22,7 +22,7 @@ async function main() {
     const wallet = keys.withdrawalAddress(merchant.domainId);
     // Fund the domain wallet with tokens: a payer sends it some.
     const { payFrom } = await import("./pay");
-    const { ANVIL_DEFAULT_KEYS } = await import("@/lib/dev/demo-token");
+    const { ANVIL_DEFAULT_KEYS } = await import("@/lib/engine/dev/demo-token");
     await payFrom(server.anvil.url, ANVIL_DEFAULT_KEYS[0]!, token, wallet, parseEther("1000"));
 
     const started = performance.now();

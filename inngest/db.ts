@@ -1,7 +1,7 @@
 /** Every Inngest step starts from the process's database (started and migrated once). */
 
 import { type Db, getDb } from "@/lib/db";
-import { ensureStarted } from "@/lib/startup";
+import { ensureStarted } from "@/lib/ops/startup/startup";
 
 export async function jobDb(): Promise<Db> {
   await ensureStarted();

@@ -1,8 +1,8 @@
-/** The events between Inngest functions; their names are the schedule's (lib/jobs/schedule.ts). */
+/** The events between Inngest functions; their names are the schedule's (lib/ops/jobs/schedule.ts). */
 
 import { eventType } from "inngest";
 import { z } from "zod";
-import { SCHEDULE } from "@/lib/jobs/schedule";
+import { SCHEDULE } from "@/lib/ops/jobs/schedule";
 
 /** A recorded deposit waits to be forwarded; runs are serialised per deposit address. */
 export const forwardRequested = eventType(SCHEDULE.forward.inngest.trigger.event, {

@@ -1,5 +1,5 @@
 /**
- * The adapter between the job schedule (lib/jobs/schedule.ts) and Inngest, so job code does not
+ * The adapter between the job schedule (lib/ops/jobs/schedule.ts) and Inngest, so job code does not
  * depend on the engine: a declaration becomes a function's options (id, trigger, concurrency,
  * retries), and a run's rounds become steps. Each round is the function's own step.run of the
  * job's step; after it comes the pause its outcome asks for — "next-round" (and "at-once", whose
@@ -9,7 +9,7 @@
  */
 
 import type { GetStepTools } from "inngest";
-import type { JobDeclaration, Pause } from "@/lib/jobs/schedule";
+import type { JobDeclaration, Pause } from "@/lib/ops/jobs/schedule";
 import type { inngest } from "./client";
 
 type Step = GetStepTools<typeof inngest>;

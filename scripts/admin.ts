@@ -4,21 +4,21 @@
  */
 
 import { formatEther } from "viem";
-import { CUSTODY_USAGE, recoverCommand } from "@/lib/admin/custody";
-import { FORWARDS_USAGE, forwardsCommand, stuckForwardsCommand } from "@/lib/admin/forwards";
-import { ledgerCommand, OPERATIONS_USAGE, reconcileCommand, statusCommand } from "@/lib/admin/operations";
-import { PLANS_USAGE, plansCommand } from "@/lib/admin/plans";
-import { quarantineCommand } from "@/lib/admin/quarantine";
-import { SWEEPER_USAGE, sweeperCommand } from "@/lib/admin/sweeper";
-import { TOKENS_USAGE, tokensCommand } from "@/lib/admin/tokens";
-import { createUserCommand, USERS_USAGE } from "@/lib/admin/users";
-import { loadGasTankGeneration } from "@/lib/chain/gas-tank";
-import { keyRingFor } from "@/lib/chain/keys";
-import { listNetworks, publicClientFor } from "@/lib/chain/networks";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/base/config";
 import { closeDatabase, getDb } from "@/lib/db";
-import { connectLocalChain } from "@/lib/dev/local-chain";
-import { grantPlan } from "@/lib/packages/grant-plan";
+import { grantPlan } from "@/lib/domain/plans/grant-plan";
+import { loadGasTankGeneration } from "@/lib/engine/chain/gas-tank";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { listNetworks, publicClientFor } from "@/lib/engine/chain/networks";
+import { connectLocalChain } from "@/lib/engine/dev/local-chain";
+import { CUSTODY_USAGE, recoverCommand } from "@/lib/ops/admin/custody";
+import { FORWARDS_USAGE, forwardsCommand, stuckForwardsCommand } from "@/lib/ops/admin/forwards";
+import { ledgerCommand, OPERATIONS_USAGE, reconcileCommand, statusCommand } from "@/lib/ops/admin/operations";
+import { PLANS_USAGE, plansCommand } from "@/lib/ops/admin/plans";
+import { quarantineCommand } from "@/lib/ops/admin/quarantine";
+import { SWEEPER_USAGE, sweeperCommand } from "@/lib/ops/admin/sweeper";
+import { TOKENS_USAGE, tokensCommand } from "@/lib/ops/admin/tokens";
+import { createUserCommand, USERS_USAGE } from "@/lib/ops/admin/users";
 
 const USAGE = `usage: npm run admin -- <command>
   grant-plan <email> <plan>   give a user a plan (starter, pro, enterprise)

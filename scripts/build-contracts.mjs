@@ -1,12 +1,12 @@
 // Compiles contracts/*.sol with the npm solc compiler and writes ABI + bytecode JSON to
-// lib/chain/contracts/ (and contracts/test/*.sol, the tests' hostile contracts, to
+// lib/engine/chain/contracts/ (and contracts/test/*.sol, the tests' hostile contracts, to
 // tests/helpers/contracts/); both are committed so that nothing compiles at run time.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import solc from "solc";
 
 const targets = [
-  ["contracts", join("lib", "chain", "contracts")],
+  ["contracts", join("lib", "engine", "chain", "contracts")],
   [join("contracts", "test"), join("tests", "helpers", "contracts")],
 ];
 for (const [sourceDir, outDir] of targets) compile(sourceDir, outDir);

@@ -1,6 +1,6 @@
 /** `npm run db:migrate`: apply pending migrations to DATABASE_URL (or the embedded PGlite) and exit. */
 
-import { ConfigError } from "@/lib/config";
+import { ConfigError } from "@/lib/base/config";
 import { closeDatabase, getDatabase } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
 

@@ -2,17 +2,23 @@
 
 import { headers } from "next/headers";
 import { z } from "zod";
-import { revokeAllApiKeys } from "@/lib/api-keys/manage-api-keys";
-import { signOutEverywhereSchema } from "@/lib/api-keys/sign-out-everywhere";
-import { renewDashboardSession } from "@/lib/auth/renew-session";
-import { AppError } from "@/lib/errors";
-import { type ActionResult, runAction } from "@/lib/http/server-action";
-import { limitClient } from "@/lib/http/shared-limits";
-import { ensureStarted } from "@/lib/startup";
-import { changePassword, changePasswordSchema, signOutEverywhere } from "@/lib/users/change-password";
-import { credentialsSchema } from "@/lib/users/create-user";
-import { signUp } from "@/lib/users/sign-up";
-import { confirmEnrolment, disableTwoFactor, type Enrolment, regenerateRecoveryCodes, startEnrolment } from "@/lib/users/two-factor";
+import { revokeAllApiKeys } from "@/lib/accounts/api-keys/manage-api-keys";
+import { signOutEverywhereSchema } from "@/lib/accounts/api-keys/sign-out-everywhere";
+import { renewDashboardSession } from "@/lib/accounts/auth/renew-session";
+import { changePassword, changePasswordSchema, signOutEverywhere } from "@/lib/accounts/users/change-password";
+import { credentialsSchema } from "@/lib/accounts/users/create-user";
+import { signUp } from "@/lib/accounts/users/sign-up";
+import {
+  confirmEnrolment,
+  disableTwoFactor,
+  type Enrolment,
+  regenerateRecoveryCodes,
+  startEnrolment,
+} from "@/lib/accounts/users/two-factor";
+import { AppError } from "@/lib/base/errors";
+import { ensureStarted } from "@/lib/ops/startup/startup";
+import { type ActionResult, runAction } from "@/lib/web/http/server-action";
+import { limitClient } from "@/lib/web/http/shared-limits";
 
 /** Sign-up from the page: the same rules (and per-address limit) as POST /api/user/register. */
 export async function signUpAction(input: { email: string; password: string }): Promise<ActionResult<{ email: string }>> {

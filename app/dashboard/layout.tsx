@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { DashboardShell } from "@/components/dashboard/shell";
-import { listNetworks } from "@/lib/chain/networks";
-import { networkMode } from "@/lib/dashboard/wording";
-import { pageUser } from "@/lib/http/page";
+import { listNetworks } from "@/lib/engine/chain/networks";
+import { networkMode } from "@/lib/web/dashboard/wording";
+import { pageUser } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: { default: "Dashboard", template: "%s · BSC Pay" }, robots: { index: false } };
 export const dynamic = "force-dynamic";

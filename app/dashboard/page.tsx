@@ -11,9 +11,9 @@ import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { loadOverviewPage } from "@/lib/dashboard/pages";
-import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
-import { withUserPage } from "@/lib/http/page";
+import { loadOverviewPage } from "@/lib/web/dashboard/pages";
+import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
+import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Overview" };
 

@@ -18,7 +18,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { useRequiredFilled } from "@/components/ui/use-required-filled";
-import type { TwoFactorStatus } from "@/lib/users/two-factor";
+import type { TwoFactorStatus } from "@/lib/accounts/users/two-factor";
 
 type Enrolling = { secret: string; qrCode: string };
 

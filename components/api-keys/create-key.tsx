@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { API_SCOPES, type ApiKeyKind, type ApiScope, PUBLISHABLE_SCOPES } from "@/lib/api-keys/scopes";
+import { API_SCOPES, type ApiKeyKind, type ApiScope, PUBLISHABLE_SCOPES } from "@/lib/accounts/api-keys/scopes";
 import { KeyPowers } from "./key-powers";
 
 /**

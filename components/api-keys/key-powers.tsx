@@ -1,7 +1,7 @@
 "use client";
 
 import { RadioChoice } from "@/components/ui/radio-choice";
-import { API_SCOPES, type ApiKeyKind, type ApiScope, PUBLISHABLE_SCOPES } from "@/lib/api-keys/scopes";
+import { API_SCOPES, type ApiKeyKind, type ApiScope, PUBLISHABLE_SCOPES } from "@/lib/accounts/api-keys/scopes";
 
 /** In merchant words: what each scope lets a key do. */
 export const SCOPE_LABELS: Record<ApiScope, string> = {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
+import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
 
 /**
  * "Cancel and return to the shop", asked twice (a slip of the thumb should not end a payment).

@@ -2,7 +2,7 @@
 
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
-import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
+import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
 
 /**
  * Copies `value` as it is (never the grouped display of it). Its name says what it copies

@@ -1,4 +1,4 @@
-import { addressGroups } from "@/lib/checkout/address-groups";
+import { addressGroups } from "@/lib/web/checkout/address-groups";
 
 /**
  * The address in groups of four, its first and last groups in bold. The gaps are margins, not

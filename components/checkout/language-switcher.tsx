@@ -2,7 +2,7 @@
 
 import { Languages } from "lucide-react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { LOCALE_NAMES, LOCALES, type Locale } from "@/lib/i18n/locale";
+import { LOCALE_NAMES, LOCALES, type Locale } from "@/lib/web/i18n/locale";
 
 /** Remembers the choice in a cookie and puts it in the URL, so a shared link keeps the language. */
 export function LanguageSwitcher({ locale, label }: { locale: Locale; label: string }) {

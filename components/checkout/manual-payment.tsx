@@ -1,7 +1,7 @@
 import { ChevronDown, ExternalLink } from "lucide-react";
-import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
-import { fill } from "@/lib/i18n/locale";
+import type { CheckoutView } from "@/lib/web/checkout/checkout-view";
+import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
+import { fill } from "@/lib/web/i18n/locale";
 import { CopyButton } from "./copy-button";
 import { DepositAddress } from "./deposit-address";
 import { NetworkWarning } from "./network-notice";

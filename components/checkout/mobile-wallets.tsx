@@ -2,9 +2,9 @@
 
 import { ExternalLink, Smartphone } from "lucide-react";
 import { useEffect, useState } from "react";
-import { metamaskLink, trustWalletLink, walletCheckoutUrl } from "@/lib/checkout/wallet-links";
-import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
-import type { Locale } from "@/lib/i18n/locale";
+import { metamaskLink, trustWalletLink, walletCheckoutUrl } from "@/lib/web/checkout/wallet-links";
+import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
+import type { Locale } from "@/lib/web/i18n/locale";
 
 /**
  * Whether this is a phone (or tablet) without a wallet in its browser: a touch screen as the

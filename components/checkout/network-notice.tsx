@@ -1,6 +1,6 @@
 import { FlaskConical, Network, TriangleAlert } from "lucide-react";
-import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
-import { fill } from "@/lib/i18n/locale";
+import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
+import { fill } from "@/lib/web/i18n/locale";
 
 /** Which chain this is — a test chain said plainly to be no real money. */
 export function NetworkChip({ network, networkName, t }: { network: string; networkName: string; t: CheckoutMessages }) {

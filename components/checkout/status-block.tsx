@@ -2,10 +2,10 @@
 
 import { ArrowLeft, CheckCircle2, CircleAlert, Clock, ExternalLink } from "lucide-react";
 import type { ReactNode } from "react";
-import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import { formatTimeLeft, fractionLeft, timeTone } from "@/lib/checkout/time-left";
-import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
-import { fill } from "@/lib/i18n/locale";
+import type { CheckoutView } from "@/lib/web/checkout/checkout-view";
+import { formatTimeLeft, fractionLeft, timeTone } from "@/lib/web/checkout/time-left";
+import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
+import { fill } from "@/lib/web/i18n/locale";
 import type { LiveStatus } from "./use-checkout-feed";
 
 export interface StatusProps {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { CheckoutStatus } from "@/lib/checkout/checkout-view";
+import type { CheckoutStatus } from "@/lib/web/checkout/checkout-view";
 
 export type LiveStatus = CheckoutStatus & { head: number | null };
 

@@ -1,7 +1,7 @@
 import { Address } from "@/components/dashboard/address";
 import { Amount } from "@/components/dashboard/format";
 import { Bnb } from "@/components/gas/bnb";
-import { qrCodeDataUri } from "@/lib/checkout/eip681";
+import { qrCodeDataUri } from "@/lib/domain/payments/eip681";
 
 export interface WalletBalance {
   key: string;

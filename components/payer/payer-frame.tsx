@@ -2,9 +2,9 @@ import type { ReactNode } from "react";
 import { Logo } from "@/components/brand/logo";
 import { LanguageSwitcher } from "@/components/checkout/language-switcher";
 import { NetworkChip } from "@/components/checkout/network-notice";
-import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
-import type { Locale } from "@/lib/i18n/locale";
-import type { PayerPageMessages } from "@/lib/i18n/refund-messages";
+import { CHECKOUT_MESSAGES } from "@/lib/web/i18n/checkout-messages";
+import type { Locale } from "@/lib/web/i18n/locale";
+import type { PayerPageMessages } from "@/lib/web/i18n/refund-messages";
 
 /** The frame of the payer's pages besides the checkout (refund claim, payment link): the checkout's look. */
 export function PayerFrame({

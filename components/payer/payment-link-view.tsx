@@ -4,10 +4,10 @@ import { Clock, Loader2, XCircle } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import type { ErrorDetail } from "@/lib/errors";
-import { fill, formatDecimal, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
-import { linkRefusalMessage, type PayerPageMessages } from "@/lib/i18n/refund-messages";
-import type { PaymentLinkPage } from "@/lib/payment-links/pay-link";
+import type { ErrorDetail } from "@/lib/base/errors";
+import type { PaymentLinkPage } from "@/lib/domain/payment-links/pay-link";
+import { fill, formatDecimal, type Locale, type NumberSymbols } from "@/lib/web/i18n/locale";
+import { linkRefusalMessage, type PayerPageMessages } from "@/lib/web/i18n/refund-messages";
 import { PayerFrame, PayerNetworkChip } from "./payer-frame";
 
 interface Props {

@@ -4,11 +4,11 @@ import { AlertTriangle, CheckCircle2, Clock, ExternalLink, Loader2, XCircle } fr
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import type { ErrorDetail } from "@/lib/errors";
-import { fill, formatDecimal, INTL_TAGS, type Locale, type NumberSymbols } from "@/lib/i18n/locale";
-import { claimProblemMessage, type PayerPageMessages } from "@/lib/i18n/refund-messages";
-import { claimProblemOf } from "@/lib/refunds/claim-problems";
-import type { RefundClaimPage } from "@/lib/refunds/claim-refund";
+import type { ErrorDetail } from "@/lib/base/errors";
+import { claimProblemOf } from "@/lib/domain/refunds/claim-problems";
+import type { RefundClaimPage } from "@/lib/domain/refunds/claim-refund";
+import { fill, formatDecimal, INTL_TAGS, type Locale, type NumberSymbols } from "@/lib/web/i18n/locale";
+import { claimProblemMessage, type PayerPageMessages } from "@/lib/web/i18n/refund-messages";
 import { PayerFrame, PayerNetworkChip } from "./payer-frame";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;

@@ -9,8 +9,8 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { RadioChoice } from "@/components/ui/radio-choice";
-import { AMOUNT_WORDS } from "@/lib/dashboard/refusal-words";
-import type { PaymentLinkView } from "@/lib/payment-links/link-view";
+import type { PaymentLinkView } from "@/lib/domain/payment-links/link-view";
+import { AMOUNT_WORDS } from "@/lib/web/dashboard/refusal-words";
 
 interface Option {
   id: number;

@@ -15,7 +15,7 @@ import { DataTableCells, DataTableHeader } from "@/components/ui/data-table";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { Table, TableBody, TableRow } from "@/components/ui/table";
-import type { PaymentLinkView } from "@/lib/payment-links/link-view";
+import type { PaymentLinkView } from "@/lib/domain/payment-links/link-view";
 import { LinkForm } from "./link-form";
 
 /** "12.5 USDT", or "From 5 USDT (payer chooses)". */

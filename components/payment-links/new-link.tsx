@@ -6,7 +6,7 @@ import { useState } from "react";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import type { PaymentLinkView } from "@/lib/payment-links/link-view";
+import type { PaymentLinkView } from "@/lib/domain/payment-links/link-view";
 import { LinkForm } from "./link-form";
 import { linkPrice } from "./links-table";
 

@@ -8,7 +8,7 @@ import { CopyButton } from "@/components/dashboard/copy-button";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
-import type { DashboardPayment } from "@/lib/dashboard/create-payment";
+import type { DashboardPayment } from "@/lib/web/dashboard/create-payment";
 
 interface Option {
   id: number;

@@ -23,9 +23,9 @@ import {
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
-import { NOT_REFUNDABLE_WORDS } from "@/lib/dashboard/refusal-words";
-import type { PaymentRefunds as Refunds } from "@/lib/refunds/dashboard-refunds";
-import type { RefundView } from "@/lib/refunds/refund-view";
+import type { PaymentRefunds as Refunds } from "@/lib/domain/refunds/dashboard-refunds";
+import type { RefundView } from "@/lib/domain/refunds/refund-view";
+import { NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/refusal-words";
 import { RefundDialog } from "./refund-dialog";
 
 export type RefundRow = RefundView & { txUrl: string | null };

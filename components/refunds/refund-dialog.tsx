@@ -13,8 +13,8 @@ import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { RadioChoice as Choice } from "@/components/ui/radio-choice";
 import { newRequestId } from "@/components/ui/request-id";
-import { ADDRESS_WORDS, AMOUNT_WORDS } from "@/lib/dashboard/refusal-words";
-import type { RefundView } from "@/lib/refunds/refund-view";
+import type { RefundView } from "@/lib/domain/refunds/refund-view";
+import { ADDRESS_WORDS, AMOUNT_WORDS } from "@/lib/web/dashboard/refusal-words";
 
 type Destination = "payer" | "address";
 

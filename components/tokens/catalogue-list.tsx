@@ -8,7 +8,7 @@ import { registerTokenAction } from "@/app/dashboard/_actions/tokens";
 import { Address } from "@/components/dashboard/address";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { networkLabel } from "@/lib/dashboard/wording";
+import { networkLabel } from "@/lib/web/dashboard/wording";
 
 export interface CatalogueEntry {
   network: string;

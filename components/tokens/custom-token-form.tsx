@@ -8,7 +8,7 @@ import { previewTokenAction, registerTokenAction } from "@/app/dashboard/_action
 import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
-import { networkLabel } from "@/lib/dashboard/wording";
+import { networkLabel } from "@/lib/web/dashboard/wording";
 
 /** OPEN_TOKEN_REGISTRATION: any ERC-20, looked up on the chain before it is saved. */
 export function CustomTokenForm({ networks }: { networks: string[] }) {

@@ -3,7 +3,7 @@
  * shared: `?wh=<domainId>&whStatus=failed&whPage=2`. Only the card named by `wh` reads the
  * filter; every other card shows its first page of all deliveries.
  */
-import { type DELIVERY_STATUSES, deliveriesQuerySchema } from "@/lib/webhooks/deliveries";
+import { type DELIVERY_STATUSES, deliveriesQuerySchema } from "@/lib/domain/webhooks/deliveries";
 
 export const DELIVERIES_PER_PAGE = 10;
 

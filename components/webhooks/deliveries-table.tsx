@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { DataTableCells, DataTableHeader } from "@/components/ui/data-table";
 import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
-import type { DeliveryView } from "@/lib/webhooks/deliveries";
+import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
 import { DeliveryResponse } from "./delivery-response";
 import { DeliveryStatusBadge, deliveryState } from "./delivery-status-badge";
 import { EventType } from "./event-type";

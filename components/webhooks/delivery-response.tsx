@@ -1,4 +1,4 @@
-import type { DeliveryView } from "@/lib/webhooks/deliveries";
+import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
 
 /** What the receiver answered last: the error in the merchant's words, or the status code. */
 export function DeliveryResponse({ delivery }: { delivery: Pick<DeliveryView, "lastStatusCode" | "lastError" | "attempts"> }) {

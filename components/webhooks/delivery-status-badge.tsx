@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import type { DeliveryView } from "@/lib/webhooks/deliveries";
+import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
 import { formatTime, fullDateTime } from "./format-time";
 
 /**

@@ -7,8 +7,8 @@
  * it is due.
  */
 
-import { SCHEDULE } from "@/lib/jobs/schedule";
-import { forwardStep } from "@/lib/jobs/steps";
+import { SCHEDULE } from "@/lib/ops/jobs/schedule";
+import { forwardStep } from "@/lib/ops/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { forwardRequested } from "../events";

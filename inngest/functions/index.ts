@@ -1,6 +1,6 @@
 /**
  * The functions served at /api/inngest (JOBS=inngest): one per job of the schedule
- * (lib/jobs/schedule.ts); tests/unit/job-schedule.test.ts checks that they match.
+ * (lib/ops/jobs/schedule.ts); tests/unit/job-schedule.test.ts checks that they match.
  */
 
 import { forwardDeposit } from "./forward-deposit";

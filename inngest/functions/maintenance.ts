@@ -4,7 +4,7 @@
  * pending), and reconcile-daily at 04:00 UTC.
  */
 
-import { SCHEDULE } from "@/lib/jobs/schedule";
+import { SCHEDULE } from "@/lib/ops/jobs/schedule";
 import {
   dueForwardsStep,
   expireDueStep,
@@ -12,7 +12,7 @@ import {
   reconcileIfDueStep,
   sendAwaitingRefundsStep,
   tendLedgerStep,
-} from "@/lib/jobs/steps";
+} from "@/lib/ops/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { forwardRequested } from "../events";

@@ -5,8 +5,8 @@
  * until the next round; the others go on. New deposits are handed to forward-deposit as events.
  */
 
-import { SCHEDULE } from "@/lib/jobs/schedule";
-import { scanRoundStep } from "@/lib/jobs/steps";
+import { SCHEDULE } from "@/lib/ops/jobs/schedule";
+import { scanRoundStep } from "@/lib/ops/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { forwardRequested } from "../events";

@@ -5,8 +5,8 @@
  * claimed again, so nothing is dropped between the two functions.
  */
 
-import { SCHEDULE } from "@/lib/jobs/schedule";
-import { claimWebhooksStep, deliverWebhookStep } from "@/lib/jobs/steps";
+import { SCHEDULE } from "@/lib/ops/jobs/schedule";
+import { claimWebhooksStep, deliverWebhookStep } from "@/lib/ops/jobs/steps";
 import { inngest } from "../client";
 import { jobDb } from "../db";
 import { webhookDue } from "../events";

@@ -1,4 +1,4 @@
-import { getConfig } from "../config";
+import { getConfig } from "../base/config";
 import { type DatabaseHandle, type Db, openPglite, openPostgres } from "./client";
 import { migrate } from "./migrate";
 

@@ -17,7 +17,7 @@
  */
 import { hostname } from "node:os";
 import type postgres from "postgres";
-import { log } from "../log";
+import { log } from "../base/log";
 
 /** A check not answered in this time counts as lost (the lock is then freed: failover stays ≤ 10 s). */
 export const LEADERSHIP_PROBE_TIMEOUT_MS = 4_000;

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO_TOKEN_ADDRESS } from "../../lib/dev/demo-token";
+import { DEMO_TOKEN_ADDRESS } from "../../lib/engine/dev/demo-token";
 
 /** The README's curl set-up, over real HTTP against the production server. */
 test("register → token → plan → token → domain → API key", async ({ request }) => {

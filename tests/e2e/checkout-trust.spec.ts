@@ -1,6 +1,6 @@
 import { type APIRequestContext, type BrowserContext, expect, test } from "@playwright/test";
-import { CHECKOUT_MESSAGES } from "../../lib/i18n/checkout-messages";
-import { LOCALES } from "../../lib/i18n/locale";
+import { CHECKOUT_MESSAGES } from "../../lib/web/i18n/checkout-messages";
+import { LOCALES } from "../../lib/web/i18n/locale";
 import { everyLanguage, openState, PHONE, type StatePages } from "./helpers/checkout-states";
 import { apiMerchant, payDirectly } from "./helpers/merchant";
 import { axeViolations, watchConsole } from "./helpers/pages";

@@ -3,7 +3,7 @@ import { expect, type Page, test } from "@playwright/test";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS } from "../../lib/dev/demo-token";
+import { ANVIL_DEFAULT_KEYS } from "../../lib/engine/dev/demo-token";
 import { apiMerchant, payDirectly } from "./helpers/merchant";
 import { expectAccessible, screenshot, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";

@@ -1,7 +1,7 @@
 import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import type { Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS } from "../../lib/dev/demo-token";
+import { ANVIL_DEFAULT_KEYS } from "../../lib/engine/dev/demo-token";
 import { apiMerchant, payDirectly } from "./helpers/merchant";
 import { captureBothThemes, signIn, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";

@@ -1,8 +1,8 @@
 import { type APIRequestContext, expect, test } from "@playwright/test";
 import { type Address, erc20Abi, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/dev/demo-token";
-import { PAYER_PAGE_MESSAGES } from "../../lib/i18n/refund-messages";
+import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/engine/dev/demo-token";
+import { PAYER_PAGE_MESSAGES } from "../../lib/web/i18n/refund-messages";
 import { chain, payDirectly } from "./helpers/merchant";
 import { captureBothThemes, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { type Address, createPublicClient, createWalletClient, defineChain, erc20Abi, http, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/dev/demo-token";
+import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/engine/dev/demo-token";
 
 /**
  * The whole product over HTTP against `npm start` with its embedded chain: a merchant sets up,

@@ -1,5 +1,5 @@
 import { expect, type Page, type TestInfo, test } from "@playwright/test";
-import { totpCode, totpStep } from "../../lib/auth/totp";
+import { totpCode, totpStep } from "../../lib/accounts/users/totp";
 import { apiMerchant, payDirectly } from "./helpers/merchant";
 import { captureBothThemes, expectAccessible, screenshot, signIn, signUp, watchConsole } from "./helpers/pages";
 

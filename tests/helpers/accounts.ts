@@ -6,7 +6,7 @@ import { POST as register } from "@/app/api/user/register/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
 import { POST as registerToken } from "@/app/api/user/tokens/route";
 import { getDb } from "@/lib/db";
-import { allowCatalogueToken } from "@/lib/tokens/catalogue";
+import { allowCatalogueToken } from "@/lib/domain/tokens/catalogue";
 import { bearer, call } from "./http";
 
 let counter = 0;

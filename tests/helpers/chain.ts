@@ -13,8 +13,8 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll } from "vitest";
-import { type AnvilNode, type AnvilOptions, startAnvil } from "@/lib/dev/anvil";
-import { ANVIL_DEFAULT_KEYS, demoTokenAbi, demoTokenBytecode } from "@/lib/dev/demo-token";
+import { type AnvilNode, type AnvilOptions, startAnvil } from "@/lib/engine/dev/anvil";
+import { ANVIL_DEFAULT_KEYS, demoTokenAbi, demoTokenBytecode } from "@/lib/engine/dev/demo-token";
 
 export const payerKey: Hex = ANVIL_DEFAULT_KEYS[1]!;
 export const payer = privateKeyToAccount(payerKey);

@@ -1,4 +1,4 @@
-import { type Config, parseConfig, setConfig } from "@/lib/config";
+import { type Config, parseConfig, setConfig } from "@/lib/base/config";
 
 // A BIP-39 test vector; deliberately not anvil's mnemonic, whose accounts are the test payers.
 export const TEST_MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow";

@@ -1,7 +1,7 @@
 // A forwarding worker in its own process (configuration from the environment), so a test can
 // kill it at an awkward moment and check what a restart does.
 import { getDatabase } from "@/lib/db";
-import { dueForwardsStep, forwardStep } from "@/lib/jobs/steps";
+import { dueForwardsStep, forwardStep } from "@/lib/ops/jobs/steps";
 
 async function main() {
   const { db } = await getDatabase();

@@ -1,6 +1,6 @@
 import { type Abi, type Address, createWalletClient, getAddress, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
 import { chainAt, chainClient } from "./chain";
 import artifact from "./contracts/hostile-token.json";
 

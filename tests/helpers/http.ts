@@ -1,5 +1,5 @@
 import { NextRequest } from "next/server";
-import { PEER_HEADER, sealedPeer } from "@/lib/http/client-ip";
+import { PEER_HEADER, sealedPeer } from "@/lib/web/http/client-ip";
 
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -42,7 +42,7 @@ export async function call<T = any>(handler: Handler, options: CallOptions = {})
   return { status: response.status, headers: response.headers, body: parsed as T };
 }
 
-/** Headers of a request whose socket's peer is `address`, as the server stamps it (lib/http/peer-address.ts). */
+/** Headers of a request whose socket's peer is `address`, as the server stamps it (lib/web/http/peer-address.ts). */
 export const fromClient = (address: string) => ({ [PEER_HEADER]: sealedPeer(address) });
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

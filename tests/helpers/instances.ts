@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { freePort } from "@/lib/dev/anvil";
+import { freePort } from "@/lib/engine/dev/anvil";
 
 export interface Instance {
   name: string;

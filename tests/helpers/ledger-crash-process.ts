@@ -2,13 +2,13 @@
 // so a test can kill it while the transaction is between its record and its broadcast, or right
 // after the broadcast, and check what a restart does.
 import type { Address } from "viem";
-import { ensureGasBalance } from "@/lib/chain/gas-top-up";
-import { recoverFunds } from "@/lib/custody/recover";
 import { getDatabase } from "@/lib/db";
-import { batchSweepSupport } from "@/lib/forwarding/batched/batch-support";
-import { dueForwardsStep, forwardStep } from "@/lib/jobs/steps";
-import { sendRecorded } from "@/lib/payouts/send-payout";
-import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";
+import { sendRecorded } from "@/lib/domain/payouts/send-payout";
+import { recordWithdrawal } from "@/lib/domain/withdrawals/send-withdrawal";
+import { batchSweepSupport } from "@/lib/engine/forwarding/batched/batch-support";
+import { ensureGasBalance } from "@/lib/engine/ledger/gas-top-up";
+import { recoverFunds } from "@/lib/ops/custody/recover";
+import { dueForwardsStep, forwardStep } from "@/lib/ops/jobs/steps";
 
 async function main() {
   const [kind, ...args] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 // Records a withdrawal in its own process and dies on the spot — after the record is committed,
 // before anything is broadcast — as a crash at the worst moment would.
 import { getDatabase } from "@/lib/db";
-import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";
+import { recordWithdrawal } from "@/lib/domain/withdrawals/send-withdrawal";
 
 async function main() {
   const [apiKeyId, userId, domainId, tokenId, toAddress, amount] = process.argv.slice(2);

@@ -9,10 +9,10 @@ import { POST as claim } from "@/app/api/refund/[refundId]/claim/route";
 import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as refund } from "@/app/api/v1/payment/[sessionId]/refund/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { keyRingFor } from "@/lib/chain/keys";
 import type { Db } from "@/lib/db";
 import { paymentSessions, refunds, withdrawals } from "@/lib/db/schema";
-import { tendLedgerStep } from "@/lib/jobs/steps";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { tendLedgerStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, setUpMerchant } from "./accounts";
 import { deployTestToken, payer, type TestChain, useTestChain } from "./chain";
 import { TEST_MNEMONIC, useConfig } from "./config";
@@ -59,7 +59,7 @@ export function useRefundShop(options: { mintToWallet?: boolean } = {}): RefundS
       mintTo: options.mintToWallet === false ? [payer.address] : [wallet, payer.address],
     });
     const { POST: registerToken } = await import("@/app/api/user/tokens/route");
-    const { allowCatalogueToken } = await import("@/lib/tokens/catalogue");
+    const { allowCatalogueToken } = await import("@/lib/domain/tokens/catalogue");
     await allowCatalogueToken(db(), "bsc", token);
     m.tokenId = (
       await call(registerToken, { method: "POST", headers: m.auth, body: { contractAddress: token, network: "bsc" } })

@@ -1,5 +1,5 @@
 // Runs the server's start-up sequence in a child process, exactly as instrumentation.ts does.
-import { startOrExit } from "@/lib/start-or-exit";
+import { startOrExit } from "@/lib/ops/startup/start-or-exit";
 
 void startOrExit().then(() => {
   console.log("started");

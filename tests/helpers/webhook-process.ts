@@ -2,7 +2,7 @@
 // it while a delivery is in flight and check what a restart does. WEBHOOK_TEST_LEASE_MS shortens
 // the lease only so the test need not wait the production 15 s for it to lapse.
 import { getDatabase } from "@/lib/db";
-import { deliverDueWebhooks } from "@/lib/webhooks/dispatch";
+import { deliverDueWebhooks } from "@/lib/domain/webhooks/dispatch";
 
 async function main() {
   const { db } = await getDatabase();

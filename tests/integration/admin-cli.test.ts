@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { openPglite } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { forwards, tokenCatalogue, users } from "@/lib/db/schema";
-import { DEMO_TOKEN_ADDRESS } from "@/lib/dev/demo-token";
+import { DEMO_TOKEN_ADDRESS } from "@/lib/engine/dev/demo-token";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC } from "../helpers/config";
 

@@ -14,9 +14,9 @@ import { GET as refundRead, OPTIONS as refundReadPreflight } from "@/app/api/v1/
 import { GET as withdrawalRead, OPTIONS as withdrawalReadPreflight } from "@/app/api/v1/withdrawal/[withdrawalId]/route";
 import { GET as withdrawalHistory, OPTIONS as withdrawalHistoryPreflight } from "@/app/api/v1/withdrawal/history/route";
 import { POST as send, OPTIONS as sendPreflight } from "@/app/api/v1/withdrawal/send/route";
-import { hashApiKey } from "@/lib/api-keys/create-api-key";
+import { hashApiKey } from "@/lib/accounts/api-keys/create-api-key";
 import { apiKeys, paymentSessions } from "@/lib/db/schema";
-import { resetRateLimits } from "@/lib/http/rate-limit";
+import { resetRateLimits } from "@/lib/web/http/rate-limit";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";

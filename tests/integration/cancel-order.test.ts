@@ -10,7 +10,7 @@ import { POST as cancel } from "@/app/api/v1/payment/[sessionId]/cancel/route";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { paymentSessions } from "@/lib/db/schema";
-import { scanNetworkStep } from "@/lib/jobs/steps";
+import { scanNetworkStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { depositAddressDeriver } from "@/lib/chain/deposit-address-deriver";
-import { keyRingFor } from "@/lib/chain/keys";
 import { rowsOf } from "@/lib/db/rows";
-import { DepositAddressPool, depositAddressPool, reserveDepositIndices } from "@/lib/payments/deposit-address-pool";
+import { DepositAddressPool, depositAddressPool, reserveDepositIndices } from "@/lib/domain/payments/deposit-address-pool";
+import { depositAddressDeriver } from "@/lib/engine/chain/deposit-address-deriver";
+import { keyRingFor } from "@/lib/engine/chain/keys";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 

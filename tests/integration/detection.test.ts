@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { getDatabase } from "@/lib/db";
-import { type EmbeddedRunner, startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
+import { type EmbeddedRunner, startEmbeddedRunner } from "@/lib/ops/jobs/embedded-runner";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";

@@ -4,8 +4,8 @@ import { GET as getOne, PATCH as patch, DELETE as remove } from "@/app/api/user/
 import { POST as add, GET as list } from "@/app/api/user/domains/route";
 import { POST as cancelPayment } from "@/app/api/v1/payment/[sessionId]/cancel/route";
 import { POST as createPayment } from "@/app/api/v1/payment/create/route";
-import { keyRingFor } from "@/lib/chain/keys";
 import { domains } from "@/lib/db/schema";
+import { keyRingFor } from "@/lib/engine/chain/keys";
 import { setUpMerchant, signUp } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";

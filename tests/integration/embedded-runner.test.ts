@@ -4,7 +4,7 @@ import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { getDatabase } from "@/lib/db";
 import { openPostgres } from "@/lib/db/client";
-import { startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
+import { startEmbeddedRunner } from "@/lib/ops/jobs/embedded-runner";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";

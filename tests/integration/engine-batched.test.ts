@@ -3,8 +3,13 @@ import { type Address, parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { chainCursors, chainTransactions, forwards, sweepBatches, walletNonces } from "@/lib/db/schema";
-import { batchSweepSupport, forgetBatchSupport, knownSweepMode, serviceSweepContracts } from "@/lib/forwarding/batched/batch-support";
-import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
+import {
+  batchSweepSupport,
+  forgetBatchSupport,
+  knownSweepMode,
+  serviceSweepContracts,
+} from "@/lib/engine/forwarding/batched/batch-support";
+import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { chainClient, deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";

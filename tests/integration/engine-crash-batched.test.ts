@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { closeDatabase } from "@/lib/db";
 import { chainTransactions, forwards, sweepBatches } from "@/lib/db/schema";
-import { forgetBatchSupport } from "@/lib/forwarding/batched/batch-support";
-import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/jobs/steps";
-import { tendLedger } from "@/lib/ledger/watchdog";
+import { forgetBatchSupport } from "@/lib/engine/forwarding/batched/batch-support";
+import { tendLedger } from "@/lib/engine/ledger/watchdog";
+import { dueForwardsStep, forwardStep, scanNetworkStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -210,15 +210,15 @@ describe("batched sweeps across crashes", () => {
     const [original, repriced] = await ofNonce();
     expect(repriced).toMatchObject({ kind: "batch", replacesId: original!.id, status: "pending" });
     expect(repriced!.gasPrice).toBeGreaterThanOrEqual(original!.gasPrice * 2n);
-    const { getHealth } = await import("@/lib/health");
+    const { getHealth } = await import("@/lib/ops/health/health");
     expect((await getHealth({ startApp: false })).chains.bsc!.stuckWallets).toEqual([
       { wallet: "gas_tank", kind: "batch", nonce: batch.nonce, since: original!.createdAt.toISOString() },
     ]);
-    const { operatorStatus } = await import("@/lib/custody/status");
+    const { operatorStatus } = await import("@/lib/ops/health/status");
     expect((await operatorStatus(handle.db)).lines.join("\n")).toContain(
       `gas_tank ${tank}: batch at nonce ${batch.nonce} not mined for 2 min`,
     );
-    const { renderMetrics } = await import("@/lib/metrics/collect");
+    const { renderMetrics } = await import("@/lib/ops/metrics/collect");
     const stuck = (await renderMetrics(handle.db)).body.match(
       new RegExp(`bscpay_wallet_stuck_seconds\\{network="bsc",wallet="${tank}"\\} (\\d+)`),
     );

@@ -5,7 +5,7 @@ import { POST as cancel } from "@/app/api/v1/payment/[sessionId]/cancel/route";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { deposits, forwards, paymentSessions, sweepBatches } from "@/lib/db/schema";
-import { serviceSweepContracts } from "@/lib/forwarding/batched/batch-support";
+import { serviceSweepContracts } from "@/lib/engine/forwarding/batched/batch-support";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, payer, useTestChain } from "../helpers/chain";
 import { SWEEP_MODE, useConfig } from "../helpers/config";

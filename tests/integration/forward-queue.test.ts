@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type Forward, forwards } from "@/lib/db/schema";
-import { addressHasOtherInFlight, backoffSeconds, MAX_FORWARD_ATTEMPTS, recordFailure } from "@/lib/forwarding/forward-records";
-import { isForwardDue, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/forwarding/forward-schedule";
-import { advanceForward, dueForwards } from "@/lib/forwarding/forwarder";
+import { addressHasOtherInFlight, backoffSeconds, MAX_FORWARD_ATTEMPTS, recordFailure } from "@/lib/engine/forwarding/forward-records";
+import { isForwardDue, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/engine/forwarding/forward-schedule";
+import { advanceForward, dueForwards } from "@/lib/engine/forwarding/forwarder";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as healthGet } from "@/app/api/health/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
-import { keyRingFor } from "@/lib/chain/keys";
-import { operatorStatus } from "@/lib/custody/status";
 import { chainTransactions, forwards, withdrawals } from "@/lib/db/schema";
-import { renderMetrics } from "@/lib/metrics/collect";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { operatorStatus } from "@/lib/ops/health/status";
+import { renderMetrics } from "@/lib/ops/metrics/collect";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -40,7 +40,7 @@ beforeAll(async () => {
   wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
   token = await deployTestToken(chain().url, { symbol: "CAP", mintTo: [wallet, (await import("../helpers/chain")).payer.address] });
   const { POST: registerToken } = await import("@/app/api/user/tokens/route");
-  await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(await (await import("@/lib/db")).getDb(), "bsc", token);
+  await (await import("@/lib/domain/tokens/catalogue")).allowCatalogueToken(await (await import("@/lib/db")).getDb(), "bsc", token);
   merchant.tokenId = (
     await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
   ).body.data.tokenId;
@@ -118,7 +118,7 @@ describe("MAX_GAS_PRICE: a 1,000-gwei answer signs nothing", () => {
   });
 
   it("re-prices a stuck withdrawal up to MAX_GAS_PRICE and no further (doubling would pass it)", async () => {
-    const { tendLedger } = await import("@/lib/ledger/watchdog");
+    const { tendLedger } = await import("@/lib/engine/ledger/watchdog");
     await chain().client.setAutomine(false);
     proxy.options.gasPriceWei = parseGwei("6"); // under the 10-gwei cap: signed at 6
     try {

@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
-import { type FollowerTiming, HeadFollower } from "@/lib/scanner/head-follower";
+import { type FollowerTiming, HeadFollower } from "@/lib/engine/scanner/head-follower";
 import { useTestChain } from "../helpers/chain";
 import { startWsProxy, type WsProxy } from "../helpers/ws-proxy";
 

@@ -10,9 +10,9 @@ import { FORWARD_ATTEMPTS, forwardDeposit } from "@/inngest/functions/forward-de
 import { expireSessions } from "@/inngest/functions/maintenance";
 import { SCAN_ROUNDS, scanChains } from "@/inngest/functions/scan-chains";
 import { type Forward, forwards, paymentSessions } from "@/lib/db/schema";
-import { MAX_FORWARD_ATTEMPTS } from "@/lib/forwarding/forward-schedule";
-import { SCHEDULE } from "@/lib/jobs/schedule";
-import { dueForwardsStep, type ForwardStepResult, forwardStep } from "@/lib/jobs/steps";
+import { MAX_FORWARD_ATTEMPTS } from "@/lib/engine/forwarding/forward-schedule";
+import { SCHEDULE } from "@/lib/ops/jobs/schedule";
+import { dueForwardsStep, type ForwardStepResult, forwardStep } from "@/lib/ops/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";

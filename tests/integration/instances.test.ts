@@ -10,14 +10,14 @@
 import { eq, sql } from "drizzle-orm";
 import { type Address, erc20Abi, parseEther, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTHENTICATED_KEY_TTL_MS } from "@/lib/api-keys/authenticate-api-key";
-import { keyRingFor } from "@/lib/chain/keys";
+import { AUTHENTICATED_KEY_TTL_MS } from "@/lib/accounts/api-keys/authenticate-api-key";
 import { setDatabase } from "@/lib/db";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { chainTransactions, forwards, paymentSessions } from "@/lib/db/schema";
-import { type AnvilNode, startAnvil } from "@/lib/dev/anvil";
-import { LEADER_LOCK_ID } from "@/lib/jobs/embedded-runner";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { type AnvilNode, startAnvil } from "@/lib/engine/dev/anvil";
+import { LEADER_LOCK_ID } from "@/lib/ops/jobs/embedded-runner";
 import { type Merchant, newApiKey, setUpMerchant } from "../helpers/accounts";
 import { chainClient, deployTestToken } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";

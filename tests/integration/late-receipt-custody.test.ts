@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { waitForNonce } from "@/lib/custody/recover-in-flight";
-import { waitForOwnerCall } from "@/lib/forwarding/batched/sweeper-admin";
-import { recheckTakenNonces } from "@/lib/ledger/recheck";
+import { waitForOwnerCall } from "@/lib/engine/forwarding/batched/sweeper-admin";
+import { recheckTakenNonces } from "@/lib/engine/ledger/recheck";
+import { waitForNonce } from "@/lib/ops/custody/recover-in-flight";
 import { useLateReceipts } from "../helpers/late-receipt";
 
 /**

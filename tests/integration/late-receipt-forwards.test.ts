@@ -1,9 +1,9 @@
 import type { Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { type ChainTransaction, sweepBatches } from "@/lib/db/schema";
-import { settleTankTransaction } from "@/lib/forwarding/batched/tank-transactions";
-import { forwardTransactionOutcome } from "@/lib/forwarding/classic/forward-ledger";
-import { recheckTakenNonces } from "@/lib/ledger/recheck";
+import { settleTankTransaction } from "@/lib/engine/forwarding/batched/tank-transactions";
+import { forwardTransactionOutcome } from "@/lib/engine/forwarding/classic/forward-ledger";
+import { recheckTakenNonces } from "@/lib/engine/ledger/recheck";
 import { useLateReceipts } from "../helpers/late-receipt";
 
 /**

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openPostgres } from "@/lib/db/client";
 import { LEADERSHIP_PROBE_TIMEOUT_MS } from "@/lib/db/leadership";
 import { rowsOf } from "@/lib/db/rows";
-import { type EmbeddedRunner, LEADER_LOCK_ID, startEmbeddedRunner } from "@/lib/jobs/embedded-runner";
+import { type EmbeddedRunner, LEADER_LOCK_ID, startEmbeddedRunner } from "@/lib/ops/jobs/embedded-runner";
 import { useConfig } from "../helpers/config";
 import { createTestDatabase } from "../helpers/database";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";

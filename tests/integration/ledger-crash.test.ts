@@ -6,15 +6,15 @@ import { eq } from "drizzle-orm";
 import { type Address, parseEther, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { ensureGasBalance } from "@/lib/chain/gas-top-up";
-import { keyRingFor } from "@/lib/chain/keys";
-import { recoverFunds } from "@/lib/custody/recover";
 import { closeDatabase } from "@/lib/db";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { chainTransactions, forwards, sweepBatches, withdrawals } from "@/lib/db/schema";
-import { batchSweepSupport, forgetBatchSupport } from "@/lib/forwarding/batched/batch-support";
-import { scanNetworkStep, tendLedgerStep } from "@/lib/jobs/steps";
-import { tendLedger } from "@/lib/ledger/watchdog";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { batchSweepSupport, forgetBatchSupport } from "@/lib/engine/forwarding/batched/batch-support";
+import { ensureGasBalance } from "@/lib/engine/ledger/gas-top-up";
+import { tendLedger } from "@/lib/engine/ledger/watchdog";
+import { recoverFunds } from "@/lib/ops/custody/recover";
+import { scanNetworkStep, tendLedgerStep } from "@/lib/ops/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, type TestChain, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -223,7 +223,7 @@ describe("a crash right after a withdrawal is broadcast", () => {
     await chain().client.setBalance({ address: wallet, value: parseEther("1") }); // no top-up: the withdrawal is the first raw transaction
     const token = await deployTestToken(chain().url, { symbol: "WCA", mintTo: [wallet] });
     const { POST: registerToken } = await import("@/app/api/user/tokens/route");
-    await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(rig.db(), "bsc", token);
+    await (await import("@/lib/domain/tokens/catalogue")).allowCatalogueToken(rig.db(), "bsc", token);
     const tokenId = (
       await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
     ).body.data.tokenId;

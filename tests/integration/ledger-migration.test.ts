@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { type Address, getAddress, type Hex, keccak256, parseGwei } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keyRingFor } from "@/lib/chain/keys";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { migrate, readMigrations } from "@/lib/db/migrate";
 import { rowsOf } from "@/lib/db/rows";
 import { chainTransactions, forwards, sweepBatches, withdrawals } from "@/lib/db/schema";
+import { keyRingFor } from "@/lib/engine/chain/keys";
 import { TEST_MNEMONIC } from "../helpers/config";
 import { createTestDatabase } from "../helpers/database";
 

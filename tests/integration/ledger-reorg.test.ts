@@ -2,10 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { type Address, type Hex, parseEther, parseUnits } from "viem";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
-import { keyRingFor } from "@/lib/chain/keys";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
-import { tendLedgerStep } from "@/lib/jobs/steps";
-import { replaceTransaction } from "@/lib/ledger/replace";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { replaceTransaction } from "@/lib/engine/ledger/replace";
+import { tendLedgerStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -38,7 +38,7 @@ beforeAll(async () => {
   wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
   token = await deployTestToken(chain().url, { symbol: "ORG", mintTo: [wallet] });
   const { POST: registerToken } = await import("@/app/api/user/tokens/route");
-  await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(db(), "bsc", token);
+  await (await import("@/lib/domain/tokens/catalogue")).allowCatalogueToken(db(), "bsc", token);
   merchant.tokenId = (
     await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
   ).body.data.tokenId;

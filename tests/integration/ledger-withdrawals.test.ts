@@ -3,13 +3,13 @@ import { type Address, parseEther, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getOne } from "@/app/api/v1/withdrawal/[withdrawalId]/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
-import { keyRingFor } from "@/lib/chain/keys";
-import { operatorStatus } from "@/lib/custody/status";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
-import { getHealth } from "@/lib/health";
-import { tendLedgerStep } from "@/lib/jobs/steps";
-import { settleNonce } from "@/lib/ledger/settle";
-import { renderMetrics } from "@/lib/metrics/collect";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { settleNonce } from "@/lib/engine/ledger/settle";
+import { getHealth } from "@/lib/ops/health/health";
+import { operatorStatus } from "@/lib/ops/health/status";
+import { tendLedgerStep } from "@/lib/ops/jobs/steps";
+import { renderMetrics } from "@/lib/ops/metrics/collect";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -48,7 +48,7 @@ beforeAll(async () => {
   wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
   token = await deployTestToken(chain().url, { symbol: "LAG", mintTo: [wallet] });
   const { POST: registerToken } = await import("@/app/api/user/tokens/route");
-  await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(db(), "bsc", token);
+  await (await import("@/lib/domain/tokens/catalogue")).allowCatalogueToken(db(), "bsc", token);
   merchant.tokenId = (
     await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
   ).body.data.tokenId;

@@ -1,9 +1,9 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/api/v1/openapi.json/route";
-import { createPaymentSchema } from "@/lib/payments/schemas";
-import { withdrawalSchema } from "@/lib/withdrawals/schemas";
-import { toWithdrawalView } from "@/lib/withdrawals/withdrawal-view";
+import { createPaymentSchema } from "@/lib/domain/payments/schemas";
+import { withdrawalSchema } from "@/lib/domain/withdrawals/schemas";
+import { toWithdrawalView } from "@/lib/domain/withdrawals/withdrawal-view";
 
 describe("GET /api/v1/openapi.json", () => {
   it("is a valid OpenAPI 3.1 document", async () => {

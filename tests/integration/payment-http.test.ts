@@ -3,7 +3,7 @@ import { POST as issueKey } from "@/app/api/user/api-keys/route";
 import { GET as status, OPTIONS as statusPreflight } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create, OPTIONS as createPreflight } from "@/app/api/v1/payment/create/route";
 import { paymentSessions } from "@/lib/db/schema";
-import { resetRateLimits } from "@/lib/http/rate-limit";
+import { resetRateLimits } from "@/lib/web/http/rate-limit";
 import { type Merchant, newApiKey, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";

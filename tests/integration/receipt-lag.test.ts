@@ -2,12 +2,12 @@ import { and, eq } from "drizzle-orm";
 import { type Address, parseEther } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
-import { keyRingFor } from "@/lib/chain/keys";
+import { log } from "@/lib/base/log";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
-import { tendLedgerStep } from "@/lib/jobs/steps";
-import { DROP_AFTER_MS } from "@/lib/ledger/decide";
-import { recheckTakenNonces, resettleNonce } from "@/lib/ledger/recheck";
-import { log } from "@/lib/log";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { DROP_AFTER_MS } from "@/lib/engine/ledger/decide";
+import { recheckTakenNonces, resettleNonce } from "@/lib/engine/ledger/recheck";
+import { tendLedgerStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -44,7 +44,7 @@ beforeAll(async () => {
   wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
   const token = await deployTestToken(chain().url, { symbol: "LAG", mintTo: [wallet] });
   const { POST: registerToken } = await import("@/app/api/user/tokens/route");
-  await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(db(), "bsc", token);
+  await (await import("@/lib/domain/tokens/catalogue")).allowCatalogueToken(db(), "bsc", token);
   merchant.tokenId = (
     await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
   ).body.data.tokenId;

@@ -3,11 +3,11 @@ import { type Address, createWalletClient, erc20Abi, http, parseUnits } from "vi
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { reconcileCommand, statusCommand } from "@/lib/admin/operations";
-import { keyRingFor } from "@/lib/chain/keys";
-import { reconcile } from "@/lib/custody/reconcile";
 import { chainCursors, chainTransactions, forwards, withdrawals } from "@/lib/db/schema";
-import { reconcileIfDueStep } from "@/lib/jobs/steps";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { reconcileCommand, statusCommand } from "@/lib/ops/admin/operations";
+import { reconcile } from "@/lib/ops/custody/reconcile";
+import { reconcileIfDueStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";

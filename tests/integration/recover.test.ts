@@ -6,14 +6,14 @@ import { eq, sql } from "drizzle-orm";
 import { type Address, getAddress, type Hex, parseEther, parseUnits } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { recoverCommand } from "@/lib/admin/custody";
-import multicall3 from "@/lib/chain/contracts/multicall3.json";
-import { keyRingFor } from "@/lib/chain/keys";
-import { MULTICALL3_ADDRESS } from "@/lib/chain/multicall";
-import { recoverFunds } from "@/lib/custody/recover";
 import { openPglite } from "@/lib/db/client";
 import { chainTransactions, tokenCatalogue } from "@/lib/db/schema";
-import { scanNetworkStep } from "@/lib/jobs/steps";
+import multicall3 from "@/lib/engine/chain/contracts/multicall3.json";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { MULTICALL3_ADDRESS } from "@/lib/engine/chain/multicall";
+import { recoverCommand } from "@/lib/ops/admin/custody";
+import { recoverFunds } from "@/lib/ops/custody/recover";
+import { scanNetworkStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -238,7 +238,7 @@ describe("recover's safety catches", () => {
     "refuses to send while a running service leads this database (its job runner's lock)",
     async () => {
       const { getDatabase } = await import("@/lib/db");
-      const { LEADER_LOCK_ID } = await import("@/lib/jobs/embedded-runner");
+      const { LEADER_LOCK_ID } = await import("@/lib/ops/jobs/embedded-runner");
       expect(await (await getDatabase()).holdsLeadership(LEADER_LOCK_ID)).toBe(true);
       const run = (args: string[]) => recoverCommand(db(), args, () => {});
       await expect(run(["--to", RESCUE, "--network", "bsc", "--yes"])).rejects.toThrow(

@@ -12,9 +12,9 @@ import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as cancelRefund } from "@/app/api/v1/refund/[refundId]/cancel/route";
 import { GET as getRefund } from "@/app/api/v1/refund/[refundId]/route";
 import { paymentSessions, webhookDeliveries } from "@/lib/db/schema";
-import { SCHEDULE } from "@/lib/jobs/schedule";
-import { scanRoundStep, sendAwaitingRefundsStep } from "@/lib/jobs/steps";
-import { sendAwaitingRefunds } from "@/lib/refunds/awaiting-funds";
+import { sendAwaitingRefunds } from "@/lib/domain/refunds/awaiting-funds";
+import { SCHEDULE } from "@/lib/ops/jobs/schedule";
+import { scanRoundStep, sendAwaitingRefundsStep } from "@/lib/ops/jobs/steps";
 import { payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
 import {

@@ -13,7 +13,7 @@ import { GET as getWithdrawal } from "@/app/api/v1/withdrawal/[withdrawalId]/rou
 import { GET as withdrawalHistory } from "@/app/api/v1/withdrawal/history/route";
 import { POST as sendWithdrawal } from "@/app/api/v1/withdrawal/send/route";
 import { paymentSessions, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
-import { NO_DEFAULT_REFUND } from "@/lib/refunds/refundable";
+import { NO_DEFAULT_REFUND } from "@/lib/domain/refunds/refundable";
 import { payTo, runEngine } from "../helpers/engine";
 import { call } from "../helpers/http";
 import {

@@ -7,8 +7,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "@/lib/db/schema";
-import { paymentRefunds, refundFromDashboard } from "@/lib/refunds/dashboard-refunds";
-import { NO_DEFAULT_REFUND } from "@/lib/refunds/refundable";
+import { paymentRefunds, refundFromDashboard } from "@/lib/domain/refunds/dashboard-refunds";
+import { NO_DEFAULT_REFUND } from "@/lib/domain/refunds/refundable";
 import type { CallResult } from "../helpers/http";
 import {
   countRows,

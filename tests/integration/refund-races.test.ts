@@ -6,7 +6,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { refunds } from "@/lib/db/schema";
-import { resetRateLimits } from "@/lib/http/rate-limit";
+import { resetRateLimits } from "@/lib/web/http/rate-limit";
 import {
   claimReq,
   PAYER_NEW_ADDRESS,

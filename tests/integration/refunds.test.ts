@@ -17,13 +17,13 @@ import { GET as refundsOf } from "@/app/api/v1/payment/[sessionId]/refunds/route
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as cancelRefund } from "@/app/api/v1/refund/[refundId]/cancel/route";
 import { GET as getRefund } from "@/app/api/v1/refund/[refundId]/route";
-import { keyRingFor } from "@/lib/chain/keys";
 import { getDb } from "@/lib/db";
 import { paymentSessions, refunds, webhookDeliveries, webhookEndpoints, withdrawals } from "@/lib/db/schema";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
-import { resetRateLimits } from "@/lib/http/rate-limit";
-import { tendLedgerStep } from "@/lib/jobs/steps";
-import { allowCatalogueToken } from "@/lib/tokens/catalogue";
+import { allowCatalogueToken } from "@/lib/domain/tokens/catalogue";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
+import { tendLedgerStep } from "@/lib/ops/jobs/steps";
+import { resetRateLimits } from "@/lib/web/http/rate-limit";
 import { type Merchant, newApiKey, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -287,7 +287,7 @@ describe("bad input", () => {
 
 describe("refunds on the dashboard", () => {
   it("offers the default amount, creates one refund per form, and asks for the code when two-factor sign-in is on", async () => {
-    const { paymentRefunds, refundFromDashboard } = await import("@/lib/refunds/dashboard-refunds");
+    const { paymentRefunds, refundFromDashboard } = await import("@/lib/domain/refunds/dashboard-refunds");
     const { users } = await import("@/lib/db/schema");
     const [user] = await db().select().from(users).where(eq(users.id, merchant.userId));
     const { sessionId } = await paidSession("8", "9");

@@ -13,10 +13,10 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
-import batchSweeper from "@/lib/chain/contracts/batch-sweeper.json";
-import depositDelegate from "@/lib/chain/contracts/deposit-delegate.json";
-import { keyRingFor } from "@/lib/chain/keys";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/dev/demo-token";
+import batchSweeper from "@/lib/engine/chain/contracts/batch-sweeper.json";
+import depositDelegate from "@/lib/engine/chain/contracts/deposit-delegate.json";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC } from "../helpers/config";
 import { payTo, tokenBalance } from "../helpers/engine";

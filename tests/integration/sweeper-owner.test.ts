@@ -2,11 +2,16 @@ import { eq } from "drizzle-orm";
 import { type Address, createWalletClient, encodeFunctionData, http, parseEther, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { sweeperCommand } from "@/lib/admin/sweeper";
-import { keyRingFor, setGasTankGeneration } from "@/lib/chain/keys";
-import { assertNotServiceAddress } from "@/lib/chain/service-addresses";
 import { appState, chainTransactions, forwards, sweepBatches } from "@/lib/db/schema";
-import { batchSweeperAbi, batchSweepSupport, forgetBatchSupport, serviceSweepContracts } from "@/lib/forwarding/batched/batch-support";
+import { keyRingFor, setGasTankGeneration } from "@/lib/engine/chain/keys";
+import { assertNotServiceAddress } from "@/lib/engine/chain/service-addresses";
+import {
+  batchSweeperAbi,
+  batchSweepSupport,
+  forgetBatchSupport,
+  serviceSweepContracts,
+} from "@/lib/engine/forwarding/batched/batch-support";
+import { sweeperCommand } from "@/lib/ops/admin/sweeper";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
 import { SWEEP_MODE, TEST_MNEMONIC, useConfig } from "../helpers/config";

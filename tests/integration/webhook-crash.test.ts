@@ -9,7 +9,7 @@ import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { closeDatabase } from "@/lib/db";
 import { webhookDeliveries } from "@/lib/db/schema";
-import { scanNetworkStep } from "@/lib/jobs/steps";
+import { scanNetworkStep } from "@/lib/ops/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";

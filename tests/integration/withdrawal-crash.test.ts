@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { type Address, parseUnits } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
-import { keyRingFor } from "@/lib/chain/keys";
 import { closeDatabase } from "@/lib/db";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
-import { tendLedgerStep } from "@/lib/jobs/steps";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { tendLedgerStep } from "@/lib/ops/jobs/steps";
 import { setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -38,7 +38,7 @@ describe("a crash after recording a withdrawal and before broadcasting it", () =
     await chain().client.setBalance({ address: wallet, value: parseUnits("1", 18) });
     const token = await deployTestToken(chain().url, { symbol: "WCR", mintTo: [wallet] });
     const { POST: registerToken } = await import("@/app/api/user/tokens/route");
-    await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(await (await import("@/lib/db")).getDb(), "bsc", token);
+    await (await import("@/lib/domain/tokens/catalogue")).allowCatalogueToken(await (await import("@/lib/db")).getDb(), "bsc", token);
     const { call } = await import("../helpers/http");
     const tokenId = (
       await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })

@@ -4,10 +4,10 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getOne } from "@/app/api/v1/withdrawal/[withdrawalId]/route";
 import { GET as history } from "@/app/api/v1/withdrawal/history/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
-import { keyRingFor } from "@/lib/chain/keys";
 import { chainTransactions, withdrawals } from "@/lib/db/schema";
-import { tendLedgerStep } from "@/lib/jobs/steps";
-import { recordWithdrawal } from "@/lib/withdrawals/send-withdrawal";
+import { recordWithdrawal } from "@/lib/domain/withdrawals/send-withdrawal";
+import { keyRingFor } from "@/lib/engine/chain/keys";
+import { tendLedgerStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, newApiKey, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -61,7 +61,7 @@ beforeAll(async () => {
   wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
   token = await deployTestToken(chain().url, { symbol: "WDR", mintTo: [wallet] });
   const { POST: registerToken } = await import("@/app/api/user/tokens/route");
-  await (await import("@/lib/tokens/catalogue")).allowCatalogueToken(await (await import("@/lib/db")).getDb(), "bsc", token);
+  await (await import("@/lib/domain/tokens/catalogue")).allowCatalogueToken(await (await import("@/lib/db")).getDb(), "bsc", token);
   merchant.tokenId = (
     await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
   ).body.data.tokenId;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { tokenTransferUri } from "@/lib/checkout/eip681";
-import { formatAmount, parseAmount } from "@/lib/payments/amount";
+import { formatAmount, parseAmount } from "@/lib/base/money";
+import { tokenTransferUri } from "@/lib/domain/payments/eip681";
 
 describe("parseAmount", () => {
   it.each([

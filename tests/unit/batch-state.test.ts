@@ -13,7 +13,7 @@ import {
   type NetworkFact,
   TANK_LOW_PAUSE_SECONDS,
   tankLowPause,
-} from "@/lib/forwarding/batched/batch-state";
+} from "@/lib/engine/forwarding/batched/batch-state";
 
 const NOW = new Date("2026-11-25T12:00:00Z");
 const sent = (over: Partial<BatchState> = {}): BatchState => ({ status: "sent", kind: "sweep", size: 3, txHash: "0xbatch", ...over });

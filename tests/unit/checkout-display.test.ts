@@ -2,11 +2,11 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { NetworkChip } from "@/components/checkout/network-notice";
-import { addressGroups } from "@/lib/checkout/address-groups";
-import { backToShopUrl } from "@/lib/checkout/back-to-shop";
-import { formatTimeLeft, fractionLeft, timeTone } from "@/lib/checkout/time-left";
-import { metamaskLink, TRUST_WALLET_BSC_COIN_ID, trustWalletLink, walletCheckoutUrl } from "@/lib/checkout/wallet-links";
-import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
+import { addressGroups } from "@/lib/web/checkout/address-groups";
+import { backToShopUrl } from "@/lib/web/checkout/back-to-shop";
+import { formatTimeLeft, fractionLeft, timeTone } from "@/lib/web/checkout/time-left";
+import { metamaskLink, TRUST_WALLET_BSC_COIN_ID, trustWalletLink, walletCheckoutUrl } from "@/lib/web/checkout/wallet-links";
+import { CHECKOUT_MESSAGES } from "@/lib/web/i18n/checkout-messages";
 
 describe("the deposit address in groups", () => {
   const address = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";

@@ -2,8 +2,8 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { StatusBlock, type StatusProps } from "@/components/checkout/status-block";
-import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
+import type { CheckoutView } from "@/lib/web/checkout/checkout-view";
+import { CHECKOUT_MESSAGES } from "@/lib/web/i18n/checkout-messages";
 
 /** The receipt as the server renders it (the browser's clock not known yet). */
 const hash = `0x${"ab".repeat(32)}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress, clientKey, limitKey, normalizeAddress, PEER_HEADER, sealedPeer } from "@/lib/http/client-ip";
+import { clientAddress, clientKey, limitKey, normalizeAddress, PEER_HEADER, sealedPeer } from "@/lib/web/http/client-ip";
 
 const headers = (peer: string | null, forwarded?: string) =>
   new Headers({ ...(peer ? { [PEER_HEADER]: sealedPeer(peer) } : {}), ...(forwarded ? { "x-forwarded-for": forwarded } : {}) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEV_MNEMONIC, DEV_NEXTAUTH_SECRET, parseConfig } from "@/lib/config";
+import { ConfigError, DEV_MNEMONIC, DEV_NEXTAUTH_SECRET, parseConfig } from "@/lib/base/config";
 
 const MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow";
 const SECRET = "a-long-enough-production-secret";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { confirmedUnder, displayedConfirmations } from "@/lib/chain/confirmations";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/base/config";
+import { confirmedUnder, displayedConfirmations } from "@/lib/engine/chain/confirmations";
 
 describe("confirmations: CONFIRMATIONS=1 is the block that holds the transfer", () => {
   it.each([

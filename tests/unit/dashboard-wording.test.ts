@@ -2,8 +2,16 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ForwardProblem } from "@/components/payments/forward-problem";
-import { balanceLabel, GAS_SPEND_LABELS, networkLabel, networkMode, orderLabel, statusLabel, statusTone } from "@/lib/dashboard/wording";
-import { GAS_SPEND_KINDS } from "@/lib/gas/spend";
+import { GAS_SPEND_KINDS } from "@/lib/domain/gas/spend";
+import {
+  balanceLabel,
+  GAS_SPEND_LABELS,
+  networkLabel,
+  networkMode,
+  orderLabel,
+  statusLabel,
+  statusTone,
+} from "@/lib/web/dashboard/wording";
 
 /** A network's id or an engine term: what a merchant's page never shows. */
 const ENGINE_WORDS = /\b(bsc|bsc-testnet|local)\b|\b(sweeps?|batch(ed)?|forwards?|replacements?)\b|_/;

@@ -1,9 +1,9 @@
 import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { describe, expect, it } from "vitest";
-import { DepositAddressDeriver, depositAddressDeriver } from "@/lib/chain/deposit-address-deriver";
-import { KeyRing } from "@/lib/chain/keys";
-import { SideThread } from "@/lib/side-thread/side-thread";
+import { SideThread } from "@/lib/base/side-thread/side-thread";
+import { DepositAddressDeriver, depositAddressDeriver } from "@/lib/engine/chain/deposit-address-deriver";
+import { KeyRing } from "@/lib/engine/chain/keys";
 
 const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
 const OTHER_MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow";

@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
-import { AppError } from "@/lib/errors";
-import { DepositAddressPool } from "@/lib/payments/deposit-address-pool";
+import { AppError } from "@/lib/base/errors";
+import { DepositAddressPool } from "@/lib/domain/payments/deposit-address-pool";
 
 /** A stand-in for deposit_index_seq and the deriver, counting what the pool asks of them. */
 function fakeSource(options: { failReserve?: () => boolean; noKeyFor?: Set<number>; deriveDelayMs?: number } = {}) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPaymentSchema, displayTextSchema } from "@/lib/payments/schemas";
+import { createPaymentSchema, displayTextSchema } from "@/lib/domain/payments/schemas";
 
 /** The text rules of description (multi-line) and orderId (one line): what a payer reads is what was stored. */
 const description = displayTextSchema("description", 500, true);

@@ -4,8 +4,8 @@ import { PNG } from "pngjs";
 import QRCode from "qrcode";
 import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { QR_MASK_PATTERN, qrCodeDataUri, qrCodeDataUriOffThread, qrModules, tokenTransferUri } from "@/lib/checkout/eip681";
-import { SideThread } from "@/lib/side-thread/side-thread";
+import { SideThread } from "@/lib/base/side-thread/side-thread";
+import { QR_MASK_PATTERN, qrCodeDataUri, qrCodeDataUriOffThread, qrModules, tokenTransferUri } from "@/lib/domain/payments/eip681";
 
 function decode(dataUri: string) {
   const png = PNG.sync.read(Buffer.from(dataUri.replace(/^data:image\/png;base64,/, ""), "base64"));

@@ -7,15 +7,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ADDRESS_WORDS, AMOUNT_WORDS, DASHBOARD_REFUSAL_WORDS, NOT_REFUNDABLE_WORDS } from "@/lib/dashboard/refusal-words";
-import { AppError, commonRefusal } from "@/lib/errors";
-import { errorResponse } from "@/lib/http/envelope";
-import { LOCALES } from "@/lib/i18n/locale";
-import { claimProblemMessage, LINK_PAY_REASONS, linkRefusalMessage, PAYER_PAGE_MESSAGES } from "@/lib/i18n/refund-messages";
-import { ALL_REASONS } from "@/lib/openapi/reasons";
-import { CLAIM_PROBLEM_OF_REASON, claimProblemOf } from "@/lib/refunds/claim-problems";
-import { refundRefusal } from "@/lib/refunds/reasons";
-import { REFUND_REFUSALS } from "@/lib/refunds/refundable";
+import { AppError, commonRefusal } from "@/lib/base/errors";
+import { CLAIM_PROBLEM_OF_REASON, claimProblemOf } from "@/lib/domain/refunds/claim-problems";
+import { refundRefusal } from "@/lib/domain/refunds/reasons";
+import { REFUND_REFUSALS } from "@/lib/domain/refunds/refundable";
+import { ADDRESS_WORDS, AMOUNT_WORDS, DASHBOARD_REFUSAL_WORDS, NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/refusal-words";
+import { errorResponse } from "@/lib/web/http/envelope";
+import { LOCALES } from "@/lib/web/i18n/locale";
+import { claimProblemMessage, LINK_PAY_REASONS, linkRefusalMessage, PAYER_PAGE_MESSAGES } from "@/lib/web/i18n/refund-messages";
+import { ALL_REASONS } from "@/lib/web/openapi/reasons";
 
 describe("the error envelope", () => {
   it("carries the refusal's reason beside code and message", async () => {
@@ -114,7 +114,7 @@ describe("no page tells refusals apart by their message", () => {
   const MATCHING =
     /(error|result)\.(message|error)\s*(===|\.startsWith|\.includes|\.match|\.endsWith)|\.test\((error|result)\.(message|error)\)/;
 
-  it.each(["app", "components", "lib/dashboard", "lib/http", "lib/i18n"])("%s", (root) => {
+  it.each(["app", "components", "lib/web/dashboard", "lib/web/http", "lib/web/i18n"])("%s", (root) => {
     const offending = files(root).filter((file) => MATCHING.test(readFileSync(file, "utf8")));
     expect(offending).toEqual([]);
   });

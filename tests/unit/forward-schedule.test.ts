@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RpcErrorKind } from "@/lib/chain/rpc-errors";
 import type { ForwardStatus } from "@/lib/db/schema";
+import type { RpcErrorKind } from "@/lib/engine/chain/rpc-errors";
 import {
   askAgainAt,
   backoffSeconds,
@@ -8,7 +8,7 @@ import {
   isForwardDue,
   MAX_FORWARD_ATTEMPTS,
   MAX_RETRYABLE_PAUSE_SECONDS,
-} from "@/lib/forwarding/forward-schedule";
+} from "@/lib/engine/forwarding/forward-schedule";
 
 const row = (status: ForwardStatus, attempts: number) => ({ status, attempts });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ForwardStatus } from "@/lib/db/schema";
-import { backoffSeconds, MAX_FORWARD_ATTEMPTS, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/forwarding/forward-schedule";
+import { backoffSeconds, MAX_FORWARD_ATTEMPTS, MAX_RETRYABLE_PAUSE_SECONDS } from "@/lib/engine/forwarding/forward-schedule";
 import {
   BATCH_SIBLING_CHECK_SECONDS,
   decideForward,
@@ -8,7 +8,7 @@ import {
   type ForwardFact,
   type ForwardState,
   MAX_SWEEP_REVERTS,
-} from "@/lib/forwarding/forward-state";
+} from "@/lib/engine/forwarding/forward-state";
 
 const NOW = new Date("2026-11-25T12:00:00Z");
 const inSeconds = (s: number) => new Date(NOW.getTime() + s * 1000);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { HEAD_CATCH_UP_PATIENCE_MS, HEAD_CATCH_UP_RETRY_MS, HeadCatchUp } from "@/lib/jobs/head-catch-up";
+import { HEAD_CATCH_UP_PATIENCE_MS, HEAD_CATCH_UP_RETRY_MS, HeadCatchUp } from "@/lib/ops/jobs/head-catch-up";
 
 describe("HeadCatchUp", () => {
   beforeEach(() => {

@@ -4,9 +4,9 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { CopyButton } from "@/components/checkout/copy-button";
-import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
-import { chineseGlyphs, intlDateText, isCjk } from "@/lib/i18n/cjk-font/glyphs";
-import { LOCALES, type Locale } from "@/lib/i18n/locale";
+import { CHECKOUT_MESSAGES } from "@/lib/web/i18n/checkout-messages";
+import { chineseGlyphs, intlDateText, isCjk } from "@/lib/web/i18n/cjk-font/glyphs";
+import { LOCALES, type Locale } from "@/lib/web/i18n/locale";
 import { woff2Characters } from "../helpers/woff2-cmap";
 
 /** The visible text of a rendered element: tags and their attributes dropped. */
@@ -38,8 +38,8 @@ describe("the copy buttons' words", () => {
   // "Copied" after a click is checked in every language by tests/e2e/checkout-trust.spec.ts.
 });
 
-/** Every catalogue module under lib/i18n (the font's own tooling aside). */
-function catalogueFiles(dir = "lib/i18n"): string[] {
+/** Every catalogue module under lib/web/i18n (the font's own tooling aside). */
+function catalogueFiles(dir = "lib/web/i18n"): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === "cjk-font" ? [] : catalogueFiles(path);
@@ -60,7 +60,7 @@ async function chineseMessages(): Promise<string[]> {
 }
 
 describe("the shipped Chinese font subset", () => {
-  const glyphs = readFileSync("lib/i18n/cjk-font/glyphs.txt", "utf8").trim();
+  const glyphs = readFileSync("lib/web/i18n/cjk-font/glyphs.txt", "utf8").trim();
 
   it("covers every Chinese string a payer can see: checkout, refund claim, payment link, switcher, Intl dates", async () => {
     const messages = await chineseMessages();
@@ -68,7 +68,7 @@ describe("the shipped Chinese font subset", () => {
     for (const sample of ["已复制", "退款", "简体中文", "此付款链接已停用"]) expect(messages).toContain(sample);
     const covered = new Set(glyphs);
     const missing = [...new Set([...messages.join(""), ...intlDateText()].filter(isCjk))].filter((c) => !covered.has(c));
-    expect(missing, "rerun lib/i18n/cjk-font/make-subset.sh").toEqual([]);
+    expect(missing, "rerun lib/web/i18n/cjk-font/make-subset.sh").toEqual([]);
   });
 
   it("is what make-subset.sh writes from today's sources (else rerun it)", () => {

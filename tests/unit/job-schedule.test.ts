@@ -1,5 +1,5 @@
 /**
- * The job schedule (lib/jobs/schedule.ts) is complete and consistent, and both drivers are built
+ * The job schedule (lib/ops/jobs/schedule.ts) is complete and consistent, and both drivers are built
  * from it: every Inngest function comes from one declaration and carries its id, trigger,
  * concurrency and retries; the embedded runner's loops are the declarations' loops. The last block
  * pins today's values, which deployed Inngest apps and operators rely on.
@@ -8,9 +8,9 @@ import { describe, expect, it, vi } from "vitest";
 import { forwardRequested, webhookDue } from "@/inngest/events";
 import { functions } from "@/inngest/functions";
 import { CONCURRENCY_KEYS } from "@/inngest/job-function";
-import { parseConfig } from "@/lib/config";
-import { embeddedLoops, JOBS, type JobDeclaration, type Pause, SCHEDULE } from "@/lib/jobs/schedule";
-import { IN_FLIGHT_PER_ENDPOINT, LEASE_MS } from "@/lib/webhooks/dispatch";
+import { parseConfig } from "@/lib/base/config";
+import { IN_FLIGHT_PER_ENDPOINT, LEASE_MS } from "@/lib/domain/webhooks/dispatch";
+import { embeddedLoops, JOBS, type JobDeclaration, type Pause, SCHEDULE } from "@/lib/ops/jobs/schedule";
 
 vi.hoisted(() => {
   process.env.INNGEST_DEV = "1";

@@ -1,6 +1,6 @@
 import { mnemonicToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { KeyRing, keyRingFor } from "@/lib/chain/keys";
+import { KeyRing, keyRingFor } from "@/lib/engine/chain/keys";
 
 const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
 const ring = new KeyRing(ANVIL_MNEMONIC);

@@ -12,7 +12,7 @@ function sourceFiles(dir: string): string[] {
 
 const IMPORT = /(?:import|export)[^"';]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm;
 
-/** Where an import lands, as a path from the repository root ("lib/chain/keys", "app/…"), or null for a package. */
+/** Where an import lands, as a path from the repository root ("lib/engine/chain/keys", "app/…"), or null for a package. */
 function target(file: string, spec: string): string | null {
   if (spec.startsWith("@/")) return spec.slice(2);
   if (spec.startsWith(".")) return relative(".", resolve(dirname(file), spec));
@@ -26,33 +26,33 @@ function importsOf(file: string): { spec: string; to: string | null }[] {
 }
 
 const DOMAIN = [
-  "lib/payments",
-  "lib/checkout",
-  "lib/withdrawals",
-  "lib/domains",
-  "lib/tokens",
-  "lib/packages",
-  "lib/api-keys",
-  "lib/users",
-  "lib/webhooks",
-  "lib/gas",
-  "lib/custody",
-  "lib/dashboard",
+  "lib/domain/payments",
+  "lib/web/checkout",
+  "lib/domain/withdrawals",
+  "lib/domain/domains",
+  "lib/domain/tokens",
+  "lib/domain/plans",
+  "lib/accounts/api-keys",
+  "lib/accounts/users",
+  "lib/domain/webhooks",
+  "lib/domain/gas",
+  "lib/ops/custody",
+  "lib/web/dashboard",
 ];
 const under = (folders: string[]) => (to: string | null) => to !== null && folders.some((f) => to === f || to.startsWith(`${f}/`));
 const FOUNDATION_FILES = [
-  "lib/errors.ts",
-  "lib/log.ts",
-  "lib/error-text.ts",
-  "lib/validation.ts",
-  "lib/pagination.ts",
-  ...sourceFiles("lib/config"),
+  "lib/base/errors.ts",
+  "lib/base/log.ts",
+  "lib/base/error-text.ts",
+  "lib/base/validation.ts",
+  "lib/base/pagination.ts",
+  ...sourceFiles("lib/base/config"),
 ];
 /** Where the foundation may import from: itself and the database layer. */
 const inFoundation = (to: string) =>
   FOUNDATION_FILES.includes(`${to}.ts`) ||
-  to === "lib/config" ||
-  to.startsWith("lib/config/") ||
+  to === "lib/base/config" ||
+  to.startsWith("lib/base/config/") ||
   to === "lib/db" ||
   to.startsWith("lib/db/");
 
@@ -62,19 +62,21 @@ const inFoundation = (to: string) =>
  */
 const RULES: { name: string; files: string[]; forbidden: (to: string | null, spec: string) => boolean }[] = [
   {
-    name: "domain code never imports HTTP (lib/http)",
+    name: "domain code never imports HTTP (lib/web/http)",
     files: DOMAIN.flatMap((d) => sourceFiles(d)),
-    forbidden: under(["lib/http"]),
+    forbidden: under(["lib/web/http"]),
   },
   {
-    name: "the chain engine (lib/chain, lib/ledger, lib/scanner, lib/forwarding, lib/dev) never imports domain, custody, webhooks or HTTP",
-    files: ["lib/chain", "lib/ledger", "lib/scanner", "lib/forwarding", "lib/dev"].flatMap((d) => sourceFiles(d)),
-    forbidden: under([...DOMAIN, "lib/http"]),
+    name: "the chain engine (lib/engine/chain, lib/engine/ledger, lib/engine/scanner, lib/engine/forwarding, lib/engine/dev) never imports domain, custody, webhooks or HTTP",
+    files: ["lib/engine/chain", "lib/engine/ledger", "lib/engine/scanner", "lib/engine/forwarding", "lib/engine/dev"].flatMap((d) =>
+      sourceFiles(d),
+    ),
+    forbidden: under([...DOMAIN, "lib/web/http"]),
   },
   {
-    name: "chain plumbing (lib/chain, lib/ledger) never imports the scanner, forwarding or dev tooling built on it",
-    files: [...sourceFiles("lib/chain"), ...sourceFiles("lib/ledger")],
-    forbidden: under(["lib/scanner", "lib/forwarding", "lib/dev"]),
+    name: "chain plumbing (lib/engine/chain, lib/engine/ledger) never imports the scanner, forwarding or dev tooling built on it",
+    files: [...sourceFiles("lib/engine/chain"), ...sourceFiles("lib/engine/ledger")],
+    forbidden: under(["lib/engine/scanner", "lib/engine/forwarding", "lib/engine/dev"]),
   },
   {
     name: "the foundation (config, errors, log, validation, db) imports nothing of the service above it",
@@ -83,8 +85,8 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
   },
   {
     name: "webhooks take ready-made events: no import back into payments or withdrawals",
-    files: sourceFiles("lib/webhooks"),
-    forbidden: under(["lib/payments", "lib/withdrawals"]),
+    files: sourceFiles("lib/domain/webhooks"),
+    forbidden: under(["lib/domain/payments", "lib/domain/withdrawals"]),
   },
   {
     name: "nothing in lib/ imports app/ or inngest/ (the drivers call lib, never the other way)",
@@ -117,33 +119,33 @@ describe("layering", () => {
 
   it("would catch a break of each rule", () => {
     const breaks: [number, string, string][] = [
-      [0, "lib/withdrawals/send.ts", "@/lib/http/idempotency"],
-      [1, "lib/forwarding/sweep-batch.ts", "@/lib/custody/balances"],
-      [1, "lib/ledger/record.ts", "@/lib/payments/session-view"],
-      [1, "lib/forwarding/sweep-batch.ts", "@/lib/payments/session-view"],
-      [2, "lib/chain/service-addresses.ts", "@/lib/forwarding/sweep-contracts"],
-      [3, "lib/log.ts", "./chain/rpc-errors"],
-      [3, "lib/config/index.ts", "../chain/networks"],
-      [4, "lib/webhooks/outbox.ts", "@/lib/payments/session-view"],
-      [5, "lib/payments/create-session.ts", "@/app/api/v1/payment/create/route"],
-      [5, "lib/jobs/steps.ts", "@/inngest/client"],
-      [5, "lib/forwarding/forwarder.ts", "@/inngest/events"],
+      [0, "lib/domain/withdrawals/send.ts", "@/lib/web/http/idempotency"],
+      [1, "lib/engine/forwarding/sweep-batch.ts", "@/lib/ops/custody/balances"],
+      [1, "lib/engine/ledger/record.ts", "@/lib/domain/payments/session-view"],
+      [1, "lib/engine/forwarding/sweep-batch.ts", "@/lib/domain/payments/session-view"],
+      [2, "lib/engine/chain/service-addresses.ts", "@/lib/engine/forwarding/sweep-contracts"],
+      [3, "lib/base/log.ts", "./chain/rpc-errors"],
+      [3, "lib/base/config/index.ts", "../chain/networks"],
+      [4, "lib/domain/webhooks/outbox.ts", "@/lib/domain/payments/session-view"],
+      [5, "lib/domain/payments/create-session.ts", "@/app/api/v1/payment/create/route"],
+      [5, "lib/ops/jobs/steps.ts", "@/inngest/client"],
+      [5, "lib/engine/forwarding/forwarder.ts", "@/inngest/events"],
       [6, "app/dashboard/page.tsx", "drizzle-orm"],
       [6, "app/dashboard/page.tsx", "@/lib/db"],
       [6, "app/dashboard/payments/page.tsx", "@/lib/db/schema"],
       [6, "app/dashboard/_actions/tokens.ts", "../../../lib/db/client"],
       [6, "components/domains/domain-card.tsx", "@/lib/db/schema"],
       [6, "components/dashboard/format.tsx", "drizzle-orm/pg-core"],
-      [7, "lib/dashboard/pages.ts", "@/components/domains/deliveries-query"],
-      [7, "lib/dashboard/overview.ts", "@/components/dashboard/format"],
+      [7, "lib/web/dashboard/pages.ts", "@/components/domains/deliveries-query"],
+      [7, "lib/web/dashboard/overview.ts", "@/components/dashboard/format"],
     ];
     for (const [rule, file, spec] of breaks) expect(RULES[rule]!.forbidden(target(file, spec), spec), `${file} → ${spec}`).toBe(true);
-    expect(RULES[1]!.forbidden(target("lib/forwarding/sweep-batch.ts", "../chain/multicall"), "../chain/multicall")).toBe(false);
-    expect(RULES[3]!.forbidden(target("lib/log.ts", "./error-text"), "./error-text")).toBe(false);
-    expect(RULES[6]!.forbidden(target("app/dashboard/page.tsx", "@/lib/dashboard/pages"), "@/lib/dashboard/pages")).toBe(false);
-    expect(RULES[6]!.forbidden(target("components/domains/domain-card.tsx", "@/lib/dashboard/webhooks"), "@/lib/dashboard/webhooks")).toBe(
-      false,
-    );
+    expect(RULES[1]!.forbidden(target("lib/engine/forwarding/sweep-batch.ts", "../chain/multicall"), "../chain/multicall")).toBe(false);
+    expect(RULES[3]!.forbidden(target("lib/base/log.ts", "./error-text"), "./error-text")).toBe(false);
+    expect(RULES[6]!.forbidden(target("app/dashboard/page.tsx", "@/lib/web/dashboard/pages"), "@/lib/web/dashboard/pages")).toBe(false);
+    expect(
+      RULES[6]!.forbidden(target("components/domains/domain-card.tsx", "@/lib/web/dashboard/webhooks"), "@/lib/web/dashboard/webhooks"),
+    ).toBe(false);
   });
 });
 
@@ -154,8 +156,8 @@ describe("one way out for signed transactions", () => {
     .flatMap((dir) => sourceFiles(dir))
     .filter((file) => SEND.test(readFileSync(file, "utf8")));
 
-  it("sends raw transactions from lib/ledger/broadcast.ts only", () => {
-    expect(senders).toEqual([join("lib", "ledger", "broadcast.ts")]);
+  it("sends raw transactions from lib/engine/ledger/broadcast.ts only", () => {
+    expect(senders).toEqual([join("lib", "engine", "ledger", "broadcast.ts")]);
   });
 
   it("would catch another sender", () => {

@@ -11,7 +11,7 @@ import {
   RECHECK_RECEIPTS_FOR_MS,
   replacementGasPrice,
   STUCK_AFTER_MS,
-} from "@/lib/ledger/decide";
+} from "@/lib/engine/ledger/decide";
 
 /** What the settler read of a nonce: a receipt of one of its rows (if any), else the count at a pinned block. */
 interface NonceFacts {

@@ -1,6 +1,6 @@
 import type { Hash, PublicClient, TransactionReceipt } from "viem";
 import { describe, expect, it } from "vitest";
-import { receiptIsFinal } from "@/lib/ledger/finality";
+import { receiptIsFinal } from "@/lib/engine/ledger/finality";
 
 /**
  * The comparison that makes a receipt an outcome (DESIGN.md §17): at depth AND its block still the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
-import { fill, formatDecimal, LOCALES, negotiateLocale, numberSymbols } from "@/lib/i18n/locale";
+import { CHECKOUT_MESSAGES } from "@/lib/web/i18n/checkout-messages";
+import { fill, formatDecimal, LOCALES, negotiateLocale, numberSymbols } from "@/lib/web/i18n/locale";
 
 describe("checkout languages", () => {
   it.each([

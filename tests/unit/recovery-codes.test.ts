@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { hashRecoveryCode, recoveryCodeMatches } from "@/lib/users/recovery-codes";
+import { hashRecoveryCode, recoveryCodeMatches } from "@/lib/accounts/users/recovery-codes";
 
 describe("recovery code hashes: scrypt with a salt of its own per code", () => {
   it("hashes the same code differently each time, and each hash matches the code in any case, dash or not", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { LOCALES } from "@/lib/i18n/locale";
-import { claimProblemMessage, PAYER_PAGE_MESSAGES } from "@/lib/i18n/refund-messages";
-import { CLAIM_PROBLEMS, claimProblemDetail, claimProblemOf } from "@/lib/refunds/claim-problems";
+import { CLAIM_PROBLEMS, claimProblemDetail, claimProblemOf } from "@/lib/domain/refunds/claim-problems";
+import { LOCALES } from "@/lib/web/i18n/locale";
+import { claimProblemMessage, PAYER_PAGE_MESSAGES } from "@/lib/web/i18n/refund-messages";
 
 describe("what the refund claim page tells the payer about a refused claim", () => {
   it.each([

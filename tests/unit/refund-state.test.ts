@@ -8,7 +8,7 @@ import {
   type RefundEvent,
   type RefundFact,
   type RefundState,
-} from "@/lib/refunds/refund-state";
+} from "@/lib/domain/refunds/refund-state";
 
 const NOW = new Date("2026-11-25T12:00:00Z");
 const LATER = new Date(NOW.getTime() + 86_400_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type RefundBasis, refundAmounts } from "@/lib/refunds/refundable";
+import { type RefundBasis, refundAmounts } from "@/lib/domain/refunds/refundable";
 
 const basis = (over: Partial<RefundBasis>): RefundBasis => ({
   status: "completed",

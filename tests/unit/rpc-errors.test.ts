@@ -11,8 +11,8 @@ import {
   TransactionExecutionError,
 } from "viem";
 import { describe, expect, it } from "vitest";
-import { classifyRpcError, errorText, isPermanentRefusal, type RpcErrorKind, redactUrls } from "@/lib/chain/rpc-errors";
-import { decideFailure, MAX_FORWARD_ATTEMPTS } from "@/lib/forwarding/forward-schedule";
+import { classifyRpcError, errorText, isPermanentRefusal, type RpcErrorKind, redactUrls } from "@/lib/engine/chain/rpc-errors";
+import { decideFailure, MAX_FORWARD_ATTEMPTS } from "@/lib/engine/forwarding/forward-schedule";
 
 // Hex with "502", "429" and "32005" in it: a request body must never decide the classification.
 const body = { method: "eth_sendRawTransaction", params: ["0xf86c0a8502540be400825208945029429032005"] };
@@ -208,7 +208,7 @@ describe("RPC error classifier", () => {
 
 describe("logged errors", () => {
   it("keep the node's words but never a provider key, URL path or request body", async () => {
-    const { serializeError } = await import("@/lib/log");
+    const { serializeError } = await import("@/lib/base/log");
     const error = new HttpRequestError({ url: `${URL_WITH_KEY}?apikey=abc`, status: 503, body, details: "Service Unavailable" });
     const logged = JSON.stringify(serializeError(error));
     expect(logged).toContain("Service Unavailable");
@@ -218,7 +218,7 @@ describe("logged errors", () => {
   });
 
   it("say what the node said, for reasons shown to merchants", async () => {
-    const { nodeMessage } = await import("@/lib/chain/rpc-errors");
+    const { nodeMessage } = await import("@/lib/engine/chain/rpc-errors");
     expect(nodeMessage(new InternalRpcError(nodeSaid(-32000, "transaction rejected: blacklisted")))).toBe(
       "transaction rejected: blacklisted",
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runLimited } from "@/lib/jobs/run-limited";
+import { runLimited } from "@/lib/ops/jobs/run-limited";
 
 describe("runLimited", () => {
   it("runs every item, at most `limit` at a time, past one that fails", async () => {

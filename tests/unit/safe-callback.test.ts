@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeAuthRedirect, safeCallbackPath } from "@/lib/auth/safe-callback";
+import { safeAuthRedirect, safeCallbackPath } from "@/lib/accounts/auth/safe-callback";
 
 describe("safeCallbackPath: a path on this site, or the dashboard", () => {
   it.each([

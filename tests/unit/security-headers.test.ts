@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newScriptNonce, securityHeaders, walletRpcOrigins } from "@/lib/http/security-headers";
+import { newScriptNonce, securityHeaders, walletRpcOrigins } from "@/lib/web/http/security-headers";
 
 const page = { nonce: "bm9uY2Utb2YtdGhpcy1yZXF1ZXN0", https: false, dev: false, connectOrigins: [], frameAncestors: [] };
 const directives = (csp: string) => Object.fromEntries(csp.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1).join(" ")]));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asSentence, besideItsField } from "@/lib/sentences";
+import { asSentence, besideItsField } from "@/lib/base/sentences";
 
 describe("a dashboard field's refusal", () => {
   it("drops the API's field name, which the input's label already says, and reads as a sentence", () => {

@@ -6,7 +6,7 @@ import {
   type SessionFacts,
   type SessionState,
   type TransferFacts,
-} from "@/lib/payments/session-state";
+} from "@/lib/domain/payments/session-state";
 
 const T0 = new Date("2026-01-01T00:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);

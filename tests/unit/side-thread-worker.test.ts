@@ -3,15 +3,15 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { stripTypeScriptTypes } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { QR_MASK_PATTERN, qrCodeDataUri } from "@/lib/checkout/eip681";
-import { SideThread, WORKER_ENTRY } from "@/lib/side-thread/side-thread";
-import { qrPngDataUri } from "@/lib/side-thread/worker/qr-png.ts";
+import { SideThread, WORKER_ENTRY } from "@/lib/base/side-thread/side-thread";
+import { qrPngDataUri } from "@/lib/base/side-thread/worker/qr-png.ts";
+import { QR_MASK_PATTERN, qrCodeDataUri } from "@/lib/domain/payments/eip681";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /**
  * The PNGs the side thread drew when its code was a string of JavaScript (the commit that made it
- * lib/side-thread/worker/): the same bytes, on either thread.
+ * lib/base/side-thread/worker/): the same bytes, on either thread.
  */
 const DRAWN_BEFORE: [text: string, sha256: string][] = [
   [
@@ -42,8 +42,8 @@ describe("the side thread's QR code", () => {
   });
 });
 
-describe("lib/side-thread/worker (loaded by Node from the sources)", () => {
-  const folder = "lib/side-thread/worker";
+describe("lib/base/side-thread/worker (loaded by Node from the sources)", () => {
+  const folder = "lib/base/side-thread/worker";
   const files = readdirSync(folder).filter((name) => name.endsWith(".ts"));
 
   it("is where the side thread starts", () => {

@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 
 /**
  * Every write of a forward's, a batch's, a refund's, a withdrawal's, a payment session's or a ledger
- * row's status goes through its pure decider (lib/forwarding/forward-state.ts,
- * lib/forwarding/batched/batch-state.ts, lib/refunds/refund-state.ts, lib/withdrawals/withdrawal-state.ts,
- * lib/payments/session-state.ts, lib/ledger/decide.ts):
+ * row's status goes through its pure decider (lib/engine/forwarding/forward-state.ts,
+ * lib/engine/forwarding/batched/batch-state.ts, lib/domain/refunds/refund-state.ts, lib/domain/withdrawals/withdrawal-state.ts,
+ * lib/domain/payments/session-state.ts, lib/engine/ledger/decide.ts):
  * only the writers that apply their decisions may set it. A new `.update(forwards).set({ status: … })`
  * anywhere else fails here.
  */
@@ -34,14 +34,14 @@ const writesStatus = (text: string, table: string) => setsOf(text, table).some((
 const FILES = ["lib", "app", "inngest", "scripts"].flatMap((dir) => sourceFiles(dir));
 
 const RULES = [
-  { table: "forwards", writers: [join("lib", "forwarding", "forward-records.ts")] },
-  { table: "sweepBatches", writers: [join("lib", "forwarding", "batched", "tank-transactions.ts")] },
-  { table: "refunds", writers: [join("lib", "refunds", "refund-records.ts")] },
-  { table: "paymentSessions", writers: [join("lib", "payments", "session-records.ts")] },
-  { table: "chainTransactions", writers: [join("lib", "ledger", "nonce-records.ts")] },
-  { table: "withdrawals", writers: [join("lib", "withdrawals", "withdrawal-records.ts")] },
+  { table: "forwards", writers: [join("lib", "engine", "forwarding", "forward-records.ts")] },
+  { table: "sweepBatches", writers: [join("lib", "engine", "forwarding", "batched", "tank-transactions.ts")] },
+  { table: "refunds", writers: [join("lib", "domain", "refunds", "refund-records.ts")] },
+  { table: "paymentSessions", writers: [join("lib", "domain", "payments", "session-records.ts")] },
+  { table: "chainTransactions", writers: [join("lib", "engine", "ledger", "nonce-records.ts")] },
+  { table: "withdrawals", writers: [join("lib", "domain", "withdrawals", "withdrawal-records.ts")] },
 ];
-const REFUND_WRITER = join("lib", "refunds", "refund-records.ts");
+const REFUND_WRITER = join("lib", "domain", "refunds", "refund-records.ts");
 
 describe("status writes go through the deciders", () => {
   describe.each(RULES)("$table", ({ table, writers }) => {
@@ -69,13 +69,15 @@ describe("status writes go through the deciders", () => {
 
   it("creates payment sessions without a status of their own (pending by default)", () => {
     expect(FILES.filter((file) => /\.insert\(\s*paymentSessions\s*\)/.test(readFileSync(file, "utf8")))).toEqual([]);
-    expect(readFileSync(join("lib", "payments", "insert-session.ts"), "utf8")).not.toMatch(/paymentSessions\.status/);
+    expect(readFileSync(join("lib", "domain", "payments", "insert-session.ts"), "utf8")).not.toMatch(/paymentSessions\.status/);
   });
 
-  it("records ledger rows only in lib/ledger/record.ts, without a status of their own (pending by default)", () => {
+  it("records ledger rows only in lib/engine/ledger/record.ts, without a status of their own (pending by default)", () => {
     const inserting = FILES.filter((file) => /\.insert\(\s*chainTransactions\s*\)/.test(readFileSync(file, "utf8")));
-    expect(inserting).toEqual([join("lib", "ledger", "record.ts")]);
-    const values = readFileSync(join("lib", "ledger", "record.ts"), "utf8").match(/\.insert\(chainTransactions\)\s*\.values\(\{([^}]*)\}/);
+    expect(inserting).toEqual([join("lib", "engine", "ledger", "record.ts")]);
+    const values = readFileSync(join("lib", "engine", "ledger", "record.ts"), "utf8").match(
+      /\.insert\(chainTransactions\)\s*\.values\(\{([^}]*)\}/,
+    );
     expect(values?.[1]).toBeDefined();
     expect(values?.[1]).not.toMatch(/\bstatus\b/);
   });
@@ -84,7 +86,7 @@ describe("status writes go through the deciders", () => {
     const inserts = FILES.flatMap((file) =>
       [...readFileSync(file, "utf8").matchAll(/\.insert\(\s*withdrawals\s*\)\s*\.values\(\{([^}]*)\}/g)].map((m) => [file, m[1] ?? ""]),
     );
-    expect(inserts.map(([file]) => file)).toEqual([join("lib", "payouts", "record-payout.ts")]);
+    expect(inserts.map(([file]) => file)).toEqual([join("lib", "domain", "payouts", "record-payout.ts")]);
     expect(inserts.filter(([, values]) => /\bstatus\b/.test(values ?? ""))).toEqual([]);
   });
 

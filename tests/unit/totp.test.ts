@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { seal, unseal } from "@/lib/auth/secret-box";
-import { fromBase32, matchTotp, otpauthUri, TOTP_STEP_SECONDS, toBase32, totpCode } from "@/lib/auth/totp";
+import { seal, unseal } from "@/lib/accounts/users/secret-box";
+import { fromBase32, matchTotp, otpauthUri, TOTP_STEP_SECONDS, toBase32, totpCode } from "@/lib/accounts/users/totp";
 import { useConfig } from "../helpers/config";
 
 // RFC 6238 appendix B (SHA-1): the ASCII seed "12345678901234567890", 8 digits.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parseAddress } from "@/lib/chain/address";
-import { normalizeOrigin } from "@/lib/domains/normalize-origin";
-import { AppError, ERROR_STATUS } from "@/lib/errors";
-import { hashPassword, verifyPassword } from "@/lib/users/password";
+import { hashPassword, verifyPassword } from "@/lib/accounts/users/password";
+import { AppError, ERROR_STATUS } from "@/lib/base/errors";
+import { normalizeOrigin } from "@/lib/base/normalize-origin";
+import { parseAddress } from "@/lib/engine/chain/address";
 
 describe("normalizeOrigin", () => {
   it.each([

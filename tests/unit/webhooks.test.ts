@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { paymentEvents } from "@/lib/payments/session-state";
-import { embeddedIpv4, isNonPublicAddress } from "@/lib/webhooks/address-guard";
-import { signedHeaders } from "@/lib/webhooks/dispatch";
-import { newWebhookSecret, SECRET_OVERLAP_MS } from "@/lib/webhooks/endpoints";
-import { hostsFileAddresses, postWebhook } from "@/lib/webhooks/post-webhook";
-import { MAX_ATTEMPTS, retryDelayMs } from "@/lib/webhooks/retry-schedule";
-import { webhookUrlProblem } from "@/lib/webhooks/webhook-url";
-import { withdrawalEvent } from "@/lib/withdrawals/withdrawal-state";
+import { paymentEvents } from "@/lib/domain/payments/session-state";
+import { embeddedIpv4, isNonPublicAddress } from "@/lib/domain/webhooks/address-guard";
+import { signedHeaders } from "@/lib/domain/webhooks/dispatch";
+import { newWebhookSecret, SECRET_OVERLAP_MS } from "@/lib/domain/webhooks/endpoints";
+import { hostsFileAddresses, postWebhook } from "@/lib/domain/webhooks/post-webhook";
+import { MAX_ATTEMPTS, retryDelayMs } from "@/lib/domain/webhooks/retry-schedule";
+import { webhookUrlProblem } from "@/lib/domain/webhooks/webhook-url";
+import { withdrawalEvent } from "@/lib/domain/withdrawals/withdrawal-state";
 
 describe("webhook targets: what the gateway refuses to call", () => {
   it.each([

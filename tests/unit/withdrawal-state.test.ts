@@ -6,7 +6,7 @@ import {
   settleWithdrawal,
   type WithdrawalFact,
   type WithdrawalFacts,
-} from "@/lib/withdrawals/withdrawal-state";
+} from "@/lib/domain/withdrawals/withdrawal-state";
 
 const facts = (nonce: NonceFacts, overrides: Partial<WithdrawalFacts> = {}): WithdrawalFacts => ({
   nonce,

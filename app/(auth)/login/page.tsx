@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/auth/login-form";
-import { safeCallbackPath } from "@/lib/auth/safe-callback";
-import { pageUser } from "@/lib/http/page";
+import { safeCallbackPath } from "@/lib/accounts/auth/safe-callback";
+import { pageUser } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";

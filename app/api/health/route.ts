@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getHealthCached } from "@/lib/health";
+import { getHealthCached } from "@/lib/ops/health/health";
 
 export const dynamic = "force-dynamic";
 

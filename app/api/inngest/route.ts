@@ -2,7 +2,7 @@ import { serve } from "inngest/next";
 import { type NextRequest, NextResponse } from "next/server";
 import { inngest } from "@/inngest/client";
 import { functions } from "@/inngest/functions";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/base/config";
 
 const handlers = serve({ client: inngest, functions });
 

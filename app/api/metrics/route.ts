@@ -1,10 +1,10 @@
 import type { NextRequest } from "next/server";
-import { getConfig } from "@/lib/config";
-import { AppError } from "@/lib/errors";
-import { errorResponse } from "@/lib/http/envelope";
-import { metricsAccess } from "@/lib/metrics/access";
-import { currentMetrics } from "@/lib/metrics/current-metrics";
-import { ensureStarted } from "@/lib/startup";
+import { getConfig } from "@/lib/base/config";
+import { AppError } from "@/lib/base/errors";
+import { currentMetrics } from "@/lib/ops/metrics/current-metrics";
+import { ensureStarted } from "@/lib/ops/startup/startup";
+import { errorResponse } from "@/lib/web/http/envelope";
+import { metricsAccess } from "@/lib/web/http/metrics-access";
 
 export const dynamic = "force-dynamic";
 

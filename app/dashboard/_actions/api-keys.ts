@@ -2,9 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { type ApiKeyView, createApiKeySchema, issueApiKey, revokeApiKey } from "@/lib/api-keys/manage-api-keys";
-import { type ActionResult, runAction } from "@/lib/http/server-action";
-import { requireSecondFactor } from "@/lib/users/two-factor";
+import { type ApiKeyView, createApiKeySchema, issueApiKey, revokeApiKey } from "@/lib/accounts/api-keys/manage-api-keys";
+import { requireSecondFactor } from "@/lib/accounts/users/two-factor";
+import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
 export async function createApiKeyAction(input: unknown): Promise<ActionResult<ApiKeyView & { key: string }>> {
   const result = await runAction(createApiKeySchema, input, async ({ db, user }, { name, kind, scopes, code }) => {

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { addDomain } from "@/lib/domains/add-domain";
+import { addDomain } from "@/lib/domain/domains/add-domain";
 import {
   addDomainSchema,
   cancelDomainPayoutChange,
@@ -11,8 +11,8 @@ import {
   toDomainView,
   updateDomain,
   updateDomainSchema,
-} from "@/lib/domains/manage-domains";
-import { type ActionResult, runAction } from "@/lib/http/server-action";
+} from "@/lib/domain/domains/manage-domains";
+import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
 const idSchema = z.object({ domainId: z.coerce.number().int().positive() });
 

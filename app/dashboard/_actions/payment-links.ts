@@ -2,10 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { type ActionResult, runAction } from "@/lib/http/server-action";
-import type { PaymentLinkView } from "@/lib/payment-links/link-view";
-import { createPaymentLink, updatePaymentLink } from "@/lib/payment-links/manage-links";
-import { createLinkSchema, updateLinkSchema } from "@/lib/payment-links/schemas";
+import type { PaymentLinkView } from "@/lib/domain/payment-links/link-view";
+import { createPaymentLink, updatePaymentLink } from "@/lib/domain/payment-links/manage-links";
+import { createLinkSchema, updateLinkSchema } from "@/lib/domain/payment-links/schemas";
+import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
 /** A new payment link, with the API's schema and rules. */
 export async function createLinkAction(input: unknown): Promise<ActionResult<PaymentLinkView>> {

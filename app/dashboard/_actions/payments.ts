@@ -2,10 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { createDashboardPayment, type DashboardPayment, dashboardPaymentSchema } from "@/lib/dashboard/create-payment";
-import { cancelUserPayment } from "@/lib/dashboard/payment-detail";
-import { type ActionResult, runAction } from "@/lib/http/server-action";
-import { simulatePayment } from "@/lib/seed/simulate-payment";
+import { simulatePayment } from "@/lib/ops/seed/simulate-payment";
+import { createDashboardPayment, type DashboardPayment, dashboardPaymentSchema } from "@/lib/web/dashboard/create-payment";
+import { cancelUserPayment } from "@/lib/web/dashboard/payment-detail";
+import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
 const sessionIdSchema = z.object({ sessionId: z.string().uuid({ message: "not a payment id" }) });
 

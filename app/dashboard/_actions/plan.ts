@@ -1,8 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { type ActionResult, runAction } from "@/lib/http/server-action";
-import { choosePlanSchema, chooseSelfServePlan, type PlanView } from "@/lib/packages/current-plan";
+import { choosePlanSchema, chooseSelfServePlan, type PlanView } from "@/lib/domain/plans/current-plan";
+import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
 export async function choosePlanAction(plan: string): Promise<ActionResult<PlanView>> {
   const result = await runAction(choosePlanSchema, { plan }, ({ db, user }, data) => chooseSelfServePlan(db, user.id, data.plan));

@@ -2,11 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { type ActionResult, runAction } from "@/lib/http/server-action";
-import { cancelRefund } from "@/lib/refunds/cancel-refund";
-import { refundFromDashboard } from "@/lib/refunds/dashboard-refunds";
-import type { RefundView } from "@/lib/refunds/refund-view";
-import { createRefundSchema } from "@/lib/refunds/schemas";
+import { cancelRefund } from "@/lib/domain/refunds/cancel-refund";
+import { refundFromDashboard } from "@/lib/domain/refunds/dashboard-refunds";
+import type { RefundView } from "@/lib/domain/refunds/refund-view";
+import { createRefundSchema } from "@/lib/domain/refunds/schemas";
+import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
 /** The API's schema, plus the payment, the form's id (a double click refunds once) and the two-factor code when it is on. */
 const dashboardRefundSchema = createRefundSchema.extend({

@@ -1,12 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { getConfig } from "@/lib/config";
-import { type ActionResult, runAction } from "@/lib/http/server-action";
-import { readTokenMetadata } from "@/lib/tokens/read-token-metadata";
-import { tokenRefusal } from "@/lib/tokens/reasons";
-import { registerToken, type TokenView, toTokenView } from "@/lib/tokens/register-token";
-import { registerTokenSchema } from "@/lib/tokens/schemas";
+import { getConfig } from "@/lib/base/config";
+import { readTokenMetadata } from "@/lib/domain/tokens/read-token-metadata";
+import { tokenRefusal } from "@/lib/domain/tokens/reasons";
+import { registerToken, type TokenView, toTokenView } from "@/lib/domain/tokens/register-token";
+import { registerTokenSchema } from "@/lib/domain/tokens/schemas";
+import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
 export async function registerTokenAction(input: unknown): Promise<ActionResult<TokenView & { created: boolean }>> {
   const result = await runAction(registerTokenSchema, input, async ({ db, user }, data) => {

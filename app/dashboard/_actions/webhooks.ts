@@ -6,10 +6,10 @@
  */
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getOwnDomain, rotateDomainWebhookSecret, twoFactorCodeField } from "@/lib/domains/manage-domains";
-import { limiters } from "@/lib/http/rate-limit";
-import { type ActionResult, runAction } from "@/lib/http/server-action";
-import { type DeliveryView, queuePing, redeliver } from "@/lib/webhooks/deliveries";
+import { getOwnDomain, rotateDomainWebhookSecret, twoFactorCodeField } from "@/lib/domain/domains/manage-domains";
+import { type DeliveryView, queuePing, redeliver } from "@/lib/domain/webhooks/deliveries";
+import { limiters } from "@/lib/web/http/rate-limit";
+import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
 const domainIdSchema = z.object({ domainId: z.coerce.number().int().positive() });
 const deliveryIdSchema = z.object({ deliveryId: z.coerce.number().int().positive() });

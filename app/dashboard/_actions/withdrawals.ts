@@ -2,12 +2,12 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { forgetBalances } from "@/lib/dashboard/wallet-balances";
-import { type ActionResult, runAction } from "@/lib/http/server-action";
-import { sendWithdrawalSchema } from "@/lib/withdrawals/schemas";
-import { sendWithdrawalFromDashboard } from "@/lib/withdrawals/send";
-import { availableToWithdraw } from "@/lib/withdrawals/user-withdrawals";
-import type { WithdrawalView } from "@/lib/withdrawals/withdrawal-view";
+import { sendWithdrawalSchema } from "@/lib/domain/withdrawals/schemas";
+import { sendWithdrawalFromDashboard } from "@/lib/domain/withdrawals/send";
+import { availableToWithdraw } from "@/lib/domain/withdrawals/user-withdrawals";
+import { forgetBalances } from "@/lib/domain/withdrawals/wallet-balances";
+import type { WithdrawalView } from "@/lib/domain/withdrawals/withdrawal-view";
+import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
 const balanceSchema = z.object({ domainId: z.coerce.number().int().positive(), tokenId: z.coerce.number().int().positive() });
 /** The API's schema, plus the form's id that makes a double click send once, and the two-factor code when it is on. */

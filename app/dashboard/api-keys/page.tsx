@@ -9,9 +9,9 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { MAX_LIVE_API_KEYS } from "@/lib/api-keys/manage-api-keys";
-import { loadApiKeysPage } from "@/lib/dashboard/pages";
-import { withUserPage } from "@/lib/http/page";
+import { MAX_LIVE_API_KEYS } from "@/lib/accounts/api-keys/manage-api-keys";
+import { loadApiKeysPage } from "@/lib/web/dashboard/pages";
+import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "API keys" };
 

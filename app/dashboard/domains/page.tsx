@@ -7,9 +7,9 @@ import { DomainCard } from "@/components/domains/domain-card";
 import { RefreshWhilePending } from "@/components/domains/refresh-while-pending";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { queryFor, selectionFor } from "@/components/webhooks/deliveries-query";
-import { loadDomainsPage } from "@/lib/dashboard/pages";
-import { withUserPage } from "@/lib/http/page";
-import type { DeliveryView } from "@/lib/webhooks/deliveries";
+import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
+import { loadDomainsPage } from "@/lib/web/dashboard/pages";
+import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Domains" };
 

@@ -7,8 +7,8 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { LinksTable } from "@/components/payment-links/links-table";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { loadLinksPage } from "@/lib/dashboard/pages";
-import { withUserPage } from "@/lib/http/page";
+import { loadLinksPage } from "@/lib/web/dashboard/pages";
+import { withUserPage } from "@/lib/web/http/page";
 import { linkBlockers } from "./blockers";
 
 export const metadata: Metadata = { title: "Payment links" };

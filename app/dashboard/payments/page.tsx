@@ -11,10 +11,10 @@ import { Card, CardContent } from "@/components/ui/card";
 import { FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { loadPaymentsPage, SESSION_STATUSES } from "@/lib/dashboard/pages";
-import { paymentFiltersSchema } from "@/lib/dashboard/user-payments";
-import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
-import { withUserPage } from "@/lib/http/page";
+import { loadPaymentsPage, SESSION_STATUSES } from "@/lib/web/dashboard/pages";
+import { paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
+import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
+import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Payments" };
 

@@ -7,9 +7,9 @@ import { shortBnb } from "@/components/gas/bnb";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
-import { loadPlanPage } from "@/lib/dashboard/pages";
-import { withUserPage } from "@/lib/http/page";
-import { formatAmount } from "@/lib/payments/amount";
+import { formatAmount } from "@/lib/base/money";
+import { loadPlanPage } from "@/lib/web/dashboard/pages";
+import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Plan" };
 

@@ -5,8 +5,8 @@ import { TwoFactorSettings } from "@/components/account/two-factor-settings";
 import { formatDate } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { loadSettingsPage } from "@/lib/dashboard/pages";
-import { withUserPage } from "@/lib/http/page";
+import { loadSettingsPage } from "@/lib/web/dashboard/pages";
+import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Settings" };
 

@@ -7,12 +7,12 @@ import { CatalogueList } from "@/components/tokens/catalogue-list";
 import { CustomTokenForm } from "@/components/tokens/custom-token-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { listNetworks } from "@/lib/chain/networks";
-import { getConfig } from "@/lib/config";
-import { loadTokensPage } from "@/lib/dashboard/pages";
-import { explorerAddressUrl } from "@/lib/dashboard/payment-detail";
-import { networkLabel } from "@/lib/dashboard/wording";
-import { withUserPage } from "@/lib/http/page";
+import { getConfig } from "@/lib/base/config";
+import { listNetworks } from "@/lib/engine/chain/networks";
+import { loadTokensPage } from "@/lib/web/dashboard/pages";
+import { explorerAddressUrl } from "@/lib/web/dashboard/payment-detail";
+import { networkLabel } from "@/lib/web/dashboard/wording";
+import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Tokens" };
 

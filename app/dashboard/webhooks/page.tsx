@@ -10,8 +10,8 @@ import { deliveriesHref } from "@/components/webhooks/deliveries-query";
 import { DeliveriesTable } from "@/components/webhooks/deliveries-table";
 import { WARNING_BADGE } from "@/components/webhooks/delivery-status-badge";
 import { FailedDeliveriesAlert } from "@/components/webhooks/failed-deliveries-alert";
-import { loadWebhooksPage } from "@/lib/dashboard/pages";
-import { withUserPage } from "@/lib/http/page";
+import { loadWebhooksPage } from "@/lib/web/dashboard/pages";
+import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Webhooks" };
 

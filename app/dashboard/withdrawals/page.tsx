@@ -10,10 +10,10 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { SendWithdrawalForm } from "@/components/withdrawals/send-form";
 import { WithdrawalsTable } from "@/components/withdrawals/withdrawals-table";
-import { loadWithdrawalsPage, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/dashboard/pages";
-import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
-import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
-import { withUserPage } from "@/lib/http/page";
+import { loadWithdrawalsPage, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/web/dashboard/pages";
+import { explorerTxUrl } from "@/lib/web/dashboard/payment-detail";
+import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
+import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Withdrawals" };
 

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { PaymentLinkView } from "@/components/payer/payment-link-view";
-import { withPage } from "@/lib/http/page";
-import { numberSymbols } from "@/lib/i18n/locale";
-import { PAYER_PAGE_MESSAGES } from "@/lib/i18n/refund-messages";
-import { requestLocale } from "@/lib/i18n/request-locale";
-import { loadPaymentLinkPage } from "@/lib/refunds/payer-pages";
+import { loadPaymentLinkPage } from "@/lib/domain/refunds/payer-pages";
+import { withPage } from "@/lib/web/http/page";
+import { numberSymbols } from "@/lib/web/i18n/locale";
+import { PAYER_PAGE_MESSAGES } from "@/lib/web/i18n/refund-messages";
+import { requestLocale } from "@/lib/web/i18n/request-locale";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Pay", robots: { index: false } };

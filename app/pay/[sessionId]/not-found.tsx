@@ -1,7 +1,7 @@
 import { SearchX } from "lucide-react";
 import { Logo } from "@/components/brand/logo";
-import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
-import { requestLocale } from "@/lib/i18n/request-locale";
+import { CHECKOUT_MESSAGES } from "@/lib/web/i18n/checkout-messages";
+import { requestLocale } from "@/lib/web/i18n/request-locale";
 
 /** A payment link that leads nowhere: the checkout's own style and language. */
 export default async function CheckoutNotFound() {

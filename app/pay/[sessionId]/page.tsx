@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { CheckoutView } from "@/components/checkout/checkout-view";
-import { networkConfig, rpcUrlsOf } from "@/lib/chain/networks";
-import { loadCheckout } from "@/lib/checkout/checkout-page";
-import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
-import { withPage } from "@/lib/http/page";
-import { CHECKOUT_MESSAGES } from "@/lib/i18n/checkout-messages";
-import { numberSymbols } from "@/lib/i18n/locale";
-import { requestLocale } from "@/lib/i18n/request-locale";
+import { networkConfig, rpcUrlsOf } from "@/lib/engine/chain/networks";
+import { loadCheckout } from "@/lib/web/checkout/checkout-page";
+import { explorerTxUrl } from "@/lib/web/dashboard/payment-detail";
+import { withPage } from "@/lib/web/http/page";
+import { CHECKOUT_MESSAGES } from "@/lib/web/i18n/checkout-messages";
+import { numberSymbols } from "@/lib/web/i18n/locale";
+import { requestLocale } from "@/lib/web/i18n/request-locale";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Pay", robots: { index: false } };

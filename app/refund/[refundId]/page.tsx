@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { RefundClaim } from "@/components/payer/refund-claim";
-import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
-import { withPage } from "@/lib/http/page";
-import { numberSymbols } from "@/lib/i18n/locale";
-import { PAYER_PAGE_MESSAGES } from "@/lib/i18n/refund-messages";
-import { requestLocale } from "@/lib/i18n/request-locale";
-import { loadRefundClaim } from "@/lib/refunds/payer-pages";
+import { loadRefundClaim } from "@/lib/domain/refunds/payer-pages";
+import { explorerTxUrl } from "@/lib/web/dashboard/payment-detail";
+import { withPage } from "@/lib/web/http/page";
+import { numberSymbols } from "@/lib/web/i18n/locale";
+import { PAYER_PAGE_MESSAGES } from "@/lib/web/i18n/refund-messages";
+import { requestLocale } from "@/lib/web/i18n/request-locale";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Refund", robots: { index: false } };

@@ -24,8 +24,8 @@ import {
 import { bsc, bscTestnet } from "viem/chains";
 import { type Connector, createConfig, createStorage, http, injected, noopStorage, useConfig, useConnectors, WagmiProvider } from "wagmi";
 import { connect, switchChain, writeContract } from "wagmi/actions";
-import type { CheckoutMessages } from "@/lib/i18n/checkout-messages";
-import { fill, formatDecimal, type NumberSymbols } from "@/lib/i18n/locale";
+import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
+import { fill, formatDecimal, type NumberSymbols } from "@/lib/web/i18n/locale";
 
 export interface WalletPayment {
   chainId: number;

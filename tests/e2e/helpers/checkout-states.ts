@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, devices, expect, type Page, type TestInfo } from "@playwright/test";
-import { LOCALES, type Locale } from "../../../lib/i18n/locale";
+import { LOCALES, type Locale } from "../../../lib/web/i18n/locale";
 import { expectAccessible, screenshot, watchConsole } from "./pages";
 
 /**

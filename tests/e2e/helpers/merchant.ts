@@ -1,7 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 import { type Address, createPublicClient, createWalletClient, defineChain, erc20Abi, http, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../../lib/dev/demo-token";
+import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../../lib/engine/dev/demo-token";
 
 /** The embedded anvil of the e2e server (see playwright.config.ts). */
 export const rpcUrl = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3107) + 10_000}`;

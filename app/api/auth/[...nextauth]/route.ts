@@ -1,10 +1,10 @@
 import { type NextRequest, NextResponse } from "next/server";
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/auth-options";
-import { getConfig } from "@/lib/config";
-import { AppError } from "@/lib/errors";
-import { limitClient } from "@/lib/http/shared-limits";
-import { ensureStarted } from "@/lib/startup";
+import { authOptions } from "@/lib/accounts/auth/auth-options";
+import { getConfig } from "@/lib/base/config";
+import { AppError } from "@/lib/base/errors";
+import { ensureStarted } from "@/lib/ops/startup/startup";
+import { limitClient } from "@/lib/web/http/shared-limits";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 

@@ -1,7 +1,7 @@
-import { commonRefusal } from "@/lib/errors";
-import { ok } from "@/lib/http/envelope";
-import { withErrors } from "@/lib/http/handlers";
-import { paymentLinkPage } from "@/lib/payment-links/pay-link";
+import { commonRefusal } from "@/lib/base/errors";
+import { paymentLinkPage } from "@/lib/domain/payment-links/pay-link";
+import { ok } from "@/lib/web/http/envelope";
+import { withErrors } from "@/lib/web/http/handlers";
 
 /** GET /api/links/:slug (public): what the link's page shows. */
 export const GET = withErrors(async ({ db, params }) => {

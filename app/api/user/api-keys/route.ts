@@ -1,8 +1,8 @@
-import { createApiKeySchema, issueApiKey, listApiKeys } from "@/lib/api-keys/manage-api-keys";
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { requireSecondFactor } from "@/lib/users/two-factor";
+import { createApiKeySchema, issueApiKey, listApiKeys } from "@/lib/accounts/api-keys/manage-api-keys";
+import { requireSecondFactor } from "@/lib/accounts/users/two-factor";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
 
 /** GET /api/user/api-keys → the user's keys (prefix, kind and scopes; never the key). */
 export const GET = withUser(async ({ db, user }) => ok(await listApiKeys(db, user.id)));

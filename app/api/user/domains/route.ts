@@ -1,8 +1,8 @@
-import { addDomain } from "@/lib/domains/add-domain";
-import { addDomainSchema, listDomains, toDomainView } from "@/lib/domains/manage-domains";
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
+import { addDomain } from "@/lib/domain/domains/add-domain";
+import { addDomainSchema, listDomains, toDomainView } from "@/lib/domain/domains/manage-domains";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
 
 /** GET /api/user/domains → the user's whitelisted domains with their withdrawal wallets. */
 export const GET = withUser(async ({ db, user }) => ok(await listDomains(db, user.id)));

@@ -1,7 +1,7 @@
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { choosePlanSchema, chooseSelfServePlan, getPlan } from "@/lib/packages/current-plan";
+import { choosePlanSchema, chooseSelfServePlan, getPlan } from "@/lib/domain/plans/current-plan";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
 
 // The URL keeps "package" (shops and scripts call it, and the error code NO_PACKAGE is the
 // interface's); everything behind it says "plan".

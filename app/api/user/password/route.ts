@@ -1,8 +1,8 @@
-import { issueBearerToken } from "@/lib/auth/bearer-token";
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { changePassword, changePasswordSchema } from "@/lib/users/change-password";
+import { issueBearerToken } from "@/lib/accounts/auth/bearer-token";
+import { changePassword, changePasswordSchema } from "@/lib/accounts/users/change-password";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
 
 /**
  * POST /api/user/password {currentPassword, newPassword} → {token, expiresAt}: every earlier

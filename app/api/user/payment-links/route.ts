@@ -1,8 +1,8 @@
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { createPaymentLink, listPaymentLinks } from "@/lib/payment-links/manage-links";
-import { createLinkSchema } from "@/lib/payment-links/schemas";
+import { createPaymentLink, listPaymentLinks } from "@/lib/domain/payment-links/manage-links";
+import { createLinkSchema } from "@/lib/domain/payment-links/schemas";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
 
 /** GET /api/user/payment-links → the user's links, newest first, with their figures. */
 export const GET = withUser(async ({ db, user }) => ok({ items: await listPaymentLinks(db, user.id) }));

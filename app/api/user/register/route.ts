@@ -1,9 +1,9 @@
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withErrors } from "@/lib/http/handlers";
-import { limitClient } from "@/lib/http/shared-limits";
-import { credentialsSchema } from "@/lib/users/create-user";
-import { registerUser } from "@/lib/users/register-user";
+import { credentialsSchema } from "@/lib/accounts/users/create-user";
+import { registerUser } from "@/lib/accounts/users/register-user";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withErrors } from "@/lib/web/http/handlers";
+import { limitClient } from "@/lib/web/http/shared-limits";
 
 /** POST /api/user/register {email, password} → 201 {userId, email, createdAt} */
 export const POST = withErrors(async ({ req, db }) => {

@@ -1,9 +1,9 @@
-import { revokeAllApiKeys } from "@/lib/api-keys/manage-api-keys";
-import { signOutEverywhereSchema } from "@/lib/api-keys/sign-out-everywhere";
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { signOutEverywhere } from "@/lib/users/change-password";
+import { revokeAllApiKeys } from "@/lib/accounts/api-keys/manage-api-keys";
+import { signOutEverywhereSchema } from "@/lib/accounts/api-keys/sign-out-everywhere";
+import { signOutEverywhere } from "@/lib/accounts/users/change-password";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
 
 /**
  * POST /api/user/sign-out-everywhere {revokeApiKeys?} → every bearer token and dashboard session of

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { issueBearerToken } from "@/lib/auth/bearer-token";
-import { verifySignIn } from "@/lib/auth/sign-in";
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withErrors } from "@/lib/http/handlers";
-import { limitClient } from "@/lib/http/shared-limits";
+import { issueBearerToken } from "@/lib/accounts/auth/bearer-token";
+import { verifySignIn } from "@/lib/accounts/auth/sign-in";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withErrors } from "@/lib/web/http/handlers";
+import { limitClient } from "@/lib/web/http/shared-limits";
 
 // Shape only: a wrong value is 401 with one message, so nothing here tells which part was wrong.
 const schema = z.object({

@@ -1,9 +1,9 @@
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { listTokens } from "@/lib/tokens/list-tokens";
-import { registerToken, toTokenView } from "@/lib/tokens/register-token";
-import { registerTokenSchema } from "@/lib/tokens/schemas";
+import { listTokens } from "@/lib/domain/tokens/list-tokens";
+import { registerToken, toTokenView } from "@/lib/domain/tokens/register-token";
+import { registerTokenSchema } from "@/lib/domain/tokens/schemas";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
 
 /** GET /api/user/tokens → the user's tokens. */
 export const GET = withUser(async ({ db, user }) => ok(await listTokens(db, user.id)));

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { openApiDocument } from "@/lib/openapi/document";
+import { openApiDocument } from "@/lib/web/openapi/document";
 
 /** GET /api/v1/openapi.json (no auth): generated from the request schemas. */
 export function GET() {

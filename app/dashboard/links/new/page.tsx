@@ -6,9 +6,9 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { NewLink } from "@/components/payment-links/new-link";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { loadLinksPage } from "@/lib/dashboard/pages";
-import { networkLabel } from "@/lib/dashboard/wording";
-import { withUserPage } from "@/lib/http/page";
+import { loadLinksPage } from "@/lib/web/dashboard/pages";
+import { networkLabel } from "@/lib/web/dashboard/wording";
+import { withUserPage } from "@/lib/web/http/page";
 import { linkBlockers } from "../blockers";
 
 export const metadata: Metadata = { title: "New payment link" };

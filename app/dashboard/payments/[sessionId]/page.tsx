@@ -13,11 +13,11 @@ import { PaymentRefunds } from "@/components/refunds/payment-refunds";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { loadPaymentPage } from "@/lib/dashboard/pages";
-import { explorerTxUrl, type TimelineEvent } from "@/lib/dashboard/payment-detail";
-import { networkLabel, statusLabel } from "@/lib/dashboard/wording";
-import { withUserPage } from "@/lib/http/page";
-import { canSimulatePayments } from "@/lib/seed/simulate-payment";
+import { canSimulatePayments } from "@/lib/ops/seed/simulate-payment";
+import { loadPaymentPage } from "@/lib/web/dashboard/pages";
+import { explorerTxUrl, type TimelineEvent } from "@/lib/web/dashboard/payment-detail";
+import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
+import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Payment" };
 

@@ -1,6 +1,6 @@
-import { openPaymentsExport } from "@/lib/dashboard/pages";
-import { CSV_COLUMNS, csvLine, paymentFiltersSchema } from "@/lib/dashboard/user-payments";
-import { pageUser } from "@/lib/http/page";
+import { openPaymentsExport } from "@/lib/web/dashboard/pages";
+import { CSV_COLUMNS, csvLine, paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
+import { pageUser } from "@/lib/web/http/page";
 
 /** GET /dashboard/payments/export?<the list's filters>: the filtered payments as CSV, streamed row by row. */
 export async function GET(req: Request): Promise<Response> {

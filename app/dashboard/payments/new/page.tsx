@@ -6,9 +6,9 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { CreatePaymentForm } from "@/components/payments/create-payment-form";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { loadCreatePaymentPage } from "@/lib/dashboard/pages";
-import { networkLabel } from "@/lib/dashboard/wording";
-import { withUserPage } from "@/lib/http/page";
+import { loadCreatePaymentPage } from "@/lib/web/dashboard/pages";
+import { networkLabel } from "@/lib/web/dashboard/wording";
+import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "New payment" };
 

@@ -8,10 +8,10 @@ import { StatusBadge } from "@/components/dashboard/status-badge";
 import { AutoRefresh } from "@/components/payments/payment-actions";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { loadWithdrawalPage } from "@/lib/dashboard/pages";
-import { explorerTxUrl } from "@/lib/dashboard/payment-detail";
-import { networkLabel } from "@/lib/dashboard/wording";
-import { withUserPage } from "@/lib/http/page";
+import { loadWithdrawalPage } from "@/lib/web/dashboard/pages";
+import { explorerTxUrl } from "@/lib/web/dashboard/payment-detail";
+import { networkLabel } from "@/lib/web/dashboard/wording";
+import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Withdrawal" };
 

@@ -2,7 +2,7 @@
  * The ledger of every transaction the service signs (DESIGN.md §17). A row is written, signed,
  * in the same database transaction that takes its nonce, before it is ever broadcast; only these
  * bytes are sent again. Business records (forwards, withdrawals, batches) point at their row and
- * take their outcome from it; lib/ledger owns the status.
+ * take their outcome from it; lib/engine/ledger owns the status.
  *
  *   pending ──(a receipt)──────────────────────────────────────────▶ mined | reverted
  *   pending ──(another row of its wallet and nonce has a receipt)──▶ replaced (replacedById)

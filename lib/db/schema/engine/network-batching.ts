@@ -4,7 +4,7 @@ import { timestamptz, updatedAt } from "../columns";
 /**
  * Whether a network sweeps in batches (EIP-7702), as every process of the service sees it: what
  * the chain said when asked (`eip7702`, for the chain whose fingerprint is `chainKey`: its chain id
- * and RPC endpoints, hashed), and the record lib/forwarding/batched/batch-state.ts decides from
+ * and RPC endpoints, hashed), and the record lib/engine/forwarding/batched/batch-state.ts decides from
  * (batches the node refused for good, checks it could not answer in a row, a gas tank too poor to
  * pay a batch).
  */

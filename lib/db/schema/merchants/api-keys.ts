@@ -15,10 +15,10 @@ export const apiKeys = pgTable(
     prefix: text("prefix").notNull(),
     /** SHA-256 of the whole key, hex; the key itself is never stored. */
     keyHash: text("key_hash").notNull(),
-    /** "secret" | "publishable" (lib/api-keys/scopes.ts); keys made before kinds existed are secret. */
+    /** "secret" | "publishable" (lib/accounts/api-keys/scopes.ts); keys made before kinds existed are secret. */
     kind: text("kind").notNull().default("secret"),
     /**
-     * What the key may do (lib/api-keys/scopes.ts). The default is every scope so that the keys made
+     * What the key may do (lib/accounts/api-keys/scopes.ts). The default is every scope so that the keys made
      * before scopes existed keep working on every route; new keys always name theirs.
      */
     scopes: text("scopes").array().notNull().default(sql`'{payments:write,payments:read,refunds,withdrawals,payouts}'::text[]`),

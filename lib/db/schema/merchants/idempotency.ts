@@ -5,7 +5,7 @@ import { apiKeys } from "./api-keys";
 import { users } from "./users";
 
 /**
- * Idempotent requests (lib/idempotency): the first request inserts a row (unique per owner +
+ * Idempotent requests (lib/domain/idempotency): the first request inserts a row (unique per owner +
  * scope + key), does the work, then stores its response; a repeat with the same body gets that
  * response back. The owner is an API key (its `Idempotency-Key` header) or a dashboard user (the
  * form's request id): exactly one of the two.

@@ -14,7 +14,7 @@ export const users = pgTable(
      * everywhere" increments it, and tokens with another version are refused from then on.
      */
     tokenVersion: integer("token_version").notNull().default(0),
-    /** Two-factor sign-in (TOTP): the seed, sealed (lib/auth/secret-box.ts); set once enrolment is confirmed. */
+    /** Two-factor sign-in (TOTP): the seed, sealed (lib/accounts/users/secret-box.ts); set once enrolment is confirmed. */
     totpSecret: text("totp_secret"),
     /** A seed shown during enrolment, not confirmed by a code yet. */
     totpPendingSecret: text("totp_pending_secret"),
@@ -38,7 +38,7 @@ export const recoveryCodes = pgTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    /** scrypt of the normalised code with a salt of its own (lib/users/recovery-codes.ts); older rows: a bare sha256 hex. */
+    /** scrypt of the normalised code with a salt of its own (lib/accounts/users/recovery-codes.ts); older rows: a bare sha256 hex. */
     codeHash: text("code_hash").notNull(),
     usedAt: timestamptz("used_at"),
     createdAt: createdAt(),

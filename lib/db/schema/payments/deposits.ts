@@ -35,7 +35,7 @@ export const deposits = pgTable(
     needsPlanning: boolean("needs_planning").notNull().default(true),
     /**
      * Not planned before this time: a below-minimum completion sweep that the rest of its merchant's
-     * daily gas budget cannot pay waits for the next UTC day (lib/forwarding/dust-gate.ts). Null: plan at once.
+     * daily gas budget cannot pay waits for the next UTC day (lib/engine/forwarding/dust-gate.ts). Null: plan at once.
      */
     planAfter: timestamptz("plan_after"),
     createdAt: createdAt(),

@@ -59,7 +59,7 @@ export const paymentSessions = pgTable(
     paymentLinkId: integer("payment_link_id").references(() => paymentLinks.id),
     /**
      * When the session was counted against its merchant's monthly quota. A payment link's session
-     * is counted only once something is paid to it (null until then; lib/packages/count-link-sessions.ts).
+     * is counted only once something is paid to it (null until then; lib/domain/plans/count-link-sessions.ts).
      */
     quotaCountedAt: timestamptz("quota_counted_at").default(sql`now()`),
     /** A payment link's session: a hash of the client that pressed Pay, so its repeated Pay returns this session. */

@@ -1,7 +1,7 @@
-import { cancelCheckout } from "@/lib/checkout/cancel-checkout";
-import { ok } from "@/lib/http/envelope";
-import { withErrors } from "@/lib/http/handlers";
-import { parseUuid } from "@/lib/http/params";
+import { cancelCheckout } from "@/lib/web/checkout/cancel-checkout";
+import { ok } from "@/lib/web/http/envelope";
+import { withErrors } from "@/lib/web/http/handlers";
+import { parseUuid } from "@/lib/web/http/params";
 
 /**
  * POST /api/checkout/:sessionId/cancel (public: the session id is the key) → {status, returnUrl}.

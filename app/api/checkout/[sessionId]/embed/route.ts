@@ -1,7 +1,7 @@
-import { isEmbedOriginAllowed } from "@/lib/checkout/embed-origin";
-import { ok } from "@/lib/http/envelope";
-import { withErrors } from "@/lib/http/handlers";
-import { parseUuid } from "@/lib/http/params";
+import { isEmbedOriginAllowed } from "@/lib/web/checkout/embed-origin";
+import { ok } from "@/lib/web/http/envelope";
+import { withErrors } from "@/lib/web/http/handlers";
+import { parseUuid } from "@/lib/web/http/params";
 
 /** GET /api/checkout/:sessionId/embed?origin=… (public): may this origin receive the outcome by postMessage? */
 export const GET = withErrors(async ({ req, db, params }) => {

@@ -1,11 +1,11 @@
-import type { CheckoutEvent } from "@/lib/checkout/checkout-hub";
-import { admitStream } from "@/lib/checkout/checkout-streams";
-import { watchCheckout } from "@/lib/checkout/watch-checkout";
-import { AppError, commonRefusal } from "@/lib/errors";
-import { clientKey } from "@/lib/http/client-ip";
-import { errorResponse } from "@/lib/http/envelope";
-import { withErrors } from "@/lib/http/handlers";
-import { parseUuid } from "@/lib/http/params";
+import { AppError, commonRefusal } from "@/lib/base/errors";
+import type { CheckoutEvent } from "@/lib/web/checkout/checkout-hub";
+import { admitStream } from "@/lib/web/checkout/checkout-streams";
+import { watchCheckout } from "@/lib/web/checkout/watch-checkout";
+import { clientKey } from "@/lib/web/http/client-ip";
+import { errorResponse } from "@/lib/web/http/envelope";
+import { withErrors } from "@/lib/web/http/handlers";
+import { parseUuid } from "@/lib/web/http/params";
 
 export const dynamic = "force-dynamic";
 
@@ -15,8 +15,8 @@ const HEARTBEAT_MS = 15_000;
 /**
  * GET /api/checkout/:sessionId/events (public): the session's status as Server-Sent Events —
  * status, amounts and the chain's head while pending; the stream ends at a terminal state. Every
- * open page is served by the process's one change feed (lib/checkout/checkout-hub.ts). Open
- * streams are capped per client address and in total (lib/checkout/checkout-streams.ts).
+ * open page is served by the process's one change feed (lib/web/checkout/checkout-hub.ts). Open
+ * streams are capped per client address and in total (lib/web/checkout/checkout-streams.ts).
  */
 export const GET = withErrors(async ({ req, params }) => {
   const sessionId = parseUuid(params.sessionId, "sessionId");

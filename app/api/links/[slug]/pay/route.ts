@@ -1,10 +1,10 @@
-import { readJson } from "@/lib/http/body";
-import { clientKey } from "@/lib/http/client-ip";
-import { ok } from "@/lib/http/envelope";
-import { withErrors } from "@/lib/http/handlers";
-import { limitClient } from "@/lib/http/shared-limits";
-import { payPaymentLink } from "@/lib/payment-links/pay-link";
-import { payLinkSchema } from "@/lib/payment-links/schemas";
+import { payPaymentLink } from "@/lib/domain/payment-links/pay-link";
+import { payLinkSchema } from "@/lib/domain/payment-links/schemas";
+import { readJson } from "@/lib/web/http/body";
+import { clientKey } from "@/lib/web/http/client-ip";
+import { ok } from "@/lib/web/http/envelope";
+import { withErrors } from "@/lib/web/http/handlers";
+import { limitClient } from "@/lib/web/http/shared-limits";
 
 /**
  * POST /api/links/:slug/pay {amount?} (public) → 201 {sessionId, checkoutUrl, …}: a session for the

@@ -1,10 +1,10 @@
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withErrors } from "@/lib/http/handlers";
-import { parseUuid } from "@/lib/http/params";
-import { limitClient } from "@/lib/http/shared-limits";
-import { claimRefund } from "@/lib/refunds/claim-refund";
-import { claimRefundSchema } from "@/lib/refunds/schemas";
+import { claimRefund } from "@/lib/domain/refunds/claim-refund";
+import { claimRefundSchema } from "@/lib/domain/refunds/schemas";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withErrors } from "@/lib/web/http/handlers";
+import { parseUuid } from "@/lib/web/http/params";
+import { limitClient } from "@/lib/web/http/shared-limits";
 
 /** POST /api/refund/:refundId/claim {address} (public): the payer's address; the refund is sent. */
 export const POST = withErrors(async ({ req, db, params }) => {

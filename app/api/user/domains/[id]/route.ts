@@ -1,8 +1,8 @@
-import { deleteDomain, getDomainView, updateDomain, updateDomainSchema } from "@/lib/domains/manage-domains";
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { parseIntegerId } from "@/lib/http/params";
+import { deleteDomain, getDomainView, updateDomain, updateDomainSchema } from "@/lib/domain/domains/manage-domains";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
+import { parseIntegerId } from "@/lib/web/http/params";
 
 export const GET = withUser(async ({ db, user, params }) => ok(await getDomainView(db, user.id, parseIntegerId(params.id, "domainId"))));
 

@@ -1,9 +1,9 @@
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { parseIntegerId } from "@/lib/http/params";
-import { deactivatePaymentLink, getPaymentLink, updatePaymentLink } from "@/lib/payment-links/manage-links";
-import { updateLinkSchema } from "@/lib/payment-links/schemas";
+import { deactivatePaymentLink, getPaymentLink, updatePaymentLink } from "@/lib/domain/payment-links/manage-links";
+import { updateLinkSchema } from "@/lib/domain/payment-links/schemas";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
+import { parseIntegerId } from "@/lib/web/http/params";
 
 export const GET = withUser(async ({ db, user, params }) => ok(await getPaymentLink(db, user.id, parseIntegerId(params.id, "linkId"))));
 

@@ -1,10 +1,10 @@
-import { requireScope } from "@/lib/api-keys/scopes";
-import { parseWith, readJsonObject } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { corsPreflight, withApiKey } from "@/lib/http/handlers";
-import { parseIdempotencyKey } from "@/lib/idempotency/idempotency";
-import { createPaymentSessionOnce } from "@/lib/payments/create-session-once";
-import { createPaymentSchema } from "@/lib/payments/schemas";
+import { requireScope } from "@/lib/accounts/api-keys/scopes";
+import { parseIdempotencyKey } from "@/lib/domain/idempotency/idempotency";
+import { createPaymentSessionOnce } from "@/lib/domain/payments/create-session-once";
+import { createPaymentSchema } from "@/lib/domain/payments/schemas";
+import { parseWith, readJsonObject } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { corsPreflight, withApiKey } from "@/lib/web/http/handlers";
 
 /** POST /api/v1/payment/create → 201 PaymentSession; `Idempotency-Key` replays the first answer. */
 export const POST = withApiKey({ scope: "payments:write", browser: true }, async ({ req, db, apiKey }) => {

@@ -1,8 +1,8 @@
-import { parseWith } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { corsPreflight, withApiKey } from "@/lib/http/handlers";
-import { listPaymentHistory } from "@/lib/payments/list-history";
-import { paymentHistoryQuerySchema } from "@/lib/payments/schemas";
+import { listPaymentHistory } from "@/lib/domain/payments/list-history";
+import { paymentHistoryQuerySchema } from "@/lib/domain/payments/schemas";
+import { parseWith } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { corsPreflight, withApiKey } from "@/lib/web/http/handlers";
 
 /** GET /api/v1/payment/history?page&limit&status → {items, meta}, newest first. */
 export const GET = withApiKey({ scope: "payments:read", browser: true }, async ({ req, db, apiKey }) => {

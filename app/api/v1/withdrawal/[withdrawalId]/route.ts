@@ -1,7 +1,7 @@
-import { ok } from "@/lib/http/envelope";
-import { noCorsPreflight, withApiKey } from "@/lib/http/handlers";
-import { parseUuid } from "@/lib/http/params";
-import { getWithdrawal } from "@/lib/withdrawals/withdrawal-view";
+import { getWithdrawal } from "@/lib/domain/withdrawals/withdrawal-view";
+import { ok } from "@/lib/web/http/envelope";
+import { noCorsPreflight, withApiKey } from "@/lib/web/http/handlers";
+import { parseUuid } from "@/lib/web/http/params";
 
 /** GET /api/v1/withdrawal/:withdrawalId — another key's withdrawal is NOT_FOUND. */
 export const GET = withApiKey({ scope: "withdrawals", browser: false }, async ({ db, apiKey, params }) =>

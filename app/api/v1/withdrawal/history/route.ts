@@ -1,8 +1,8 @@
-import { parseWith } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { noCorsPreflight, withApiKey } from "@/lib/http/handlers";
-import { withdrawalHistoryQuerySchema } from "@/lib/withdrawals/schemas";
-import { listWithdrawals } from "@/lib/withdrawals/withdrawal-view";
+import { withdrawalHistoryQuerySchema } from "@/lib/domain/withdrawals/schemas";
+import { listWithdrawals } from "@/lib/domain/withdrawals/withdrawal-view";
+import { parseWith } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { noCorsPreflight, withApiKey } from "@/lib/web/http/handlers";
 
 /** GET /api/v1/withdrawal/history?page&limit&status → {items, meta}, newest first. */
 export const GET = withApiKey({ scope: "withdrawals", browser: false }, async ({ req, db, apiKey }) => {

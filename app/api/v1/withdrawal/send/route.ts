@@ -1,9 +1,9 @@
-import { parseWith, readJsonObject } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { noCorsPreflight, withApiKey } from "@/lib/http/handlers";
-import { parseIdempotencyKey } from "@/lib/idempotency/idempotency";
-import { sendWithdrawalSchema } from "@/lib/withdrawals/schemas";
-import { sendWithdrawal } from "@/lib/withdrawals/send";
+import { parseIdempotencyKey } from "@/lib/domain/idempotency/idempotency";
+import { sendWithdrawalSchema } from "@/lib/domain/withdrawals/schemas";
+import { sendWithdrawal } from "@/lib/domain/withdrawals/send";
+import { parseWith, readJsonObject } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { noCorsPreflight, withApiKey } from "@/lib/web/http/handlers";
 
 /** POST /api/v1/withdrawal/send {domainId, tokenId, toAddress, amount} → 201 {withdrawalId, txHash, …, status:"submitted"} */
 export const POST = withApiKey({ scope: "withdrawals", browser: false }, async ({ req, db, apiKey }) => {

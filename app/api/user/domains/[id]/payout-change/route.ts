@@ -1,7 +1,7 @@
-import { cancelDomainPayoutChange } from "@/lib/domains/manage-domains";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { parseIntegerId } from "@/lib/http/params";
+import { cancelDomainPayoutChange } from "@/lib/domain/domains/manage-domains";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
+import { parseIntegerId } from "@/lib/web/http/params";
 
 /**
  * DELETE /api/user/domains/:id/payout-change → the domain view: a payout address change still

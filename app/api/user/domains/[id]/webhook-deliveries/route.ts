@@ -1,9 +1,9 @@
-import { getOwnDomain } from "@/lib/domains/manage-domains";
-import { parseWith } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { parseIntegerId } from "@/lib/http/params";
-import { deliveriesQuerySchema, listDeliveries } from "@/lib/webhooks/deliveries";
+import { getOwnDomain } from "@/lib/domain/domains/manage-domains";
+import { deliveriesQuerySchema, listDeliveries } from "@/lib/domain/webhooks/deliveries";
+import { parseWith } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
+import { parseIntegerId } from "@/lib/web/http/params";
 
 /** GET /api/user/domains/:id/webhook-deliveries?page&limit&status → {items, meta}, newest first. */
 export const GET = withUser(async ({ req, db, user, params }) => {

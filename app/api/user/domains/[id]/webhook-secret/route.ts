@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { rotateDomainWebhookSecret, toDomainView, twoFactorCodeField } from "@/lib/domains/manage-domains";
-import { readJson } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { parseIntegerId } from "@/lib/http/params";
+import { rotateDomainWebhookSecret, toDomainView, twoFactorCodeField } from "@/lib/domain/domains/manage-domains";
+import { readJson } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
+import { parseIntegerId } from "@/lib/web/http/params";
 
 /**
  * POST /api/user/domains/:id/webhook-secret {code?} → the domain view with a new webhookSecret (the

@@ -1,8 +1,8 @@
-import { getOwnDomain } from "@/lib/domains/manage-domains";
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { parseIntegerId } from "@/lib/http/params";
-import { queuePing } from "@/lib/webhooks/deliveries";
+import { getOwnDomain } from "@/lib/domain/domains/manage-domains";
+import { queuePing } from "@/lib/domain/webhooks/deliveries";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
+import { parseIntegerId } from "@/lib/web/http/params";
 
 /** POST /api/user/domains/:id/webhook-test → 201 the queued `ping` delivery. */
 export const POST = withUser(async ({ db, user, params }) => {

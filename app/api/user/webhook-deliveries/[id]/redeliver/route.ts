@@ -1,8 +1,8 @@
-import { ok } from "@/lib/http/envelope";
-import { withUser } from "@/lib/http/handlers";
-import { parseIntegerId } from "@/lib/http/params";
-import { limiters } from "@/lib/http/rate-limit";
-import { redeliver } from "@/lib/webhooks/deliveries";
+import { redeliver } from "@/lib/domain/webhooks/deliveries";
+import { ok } from "@/lib/web/http/envelope";
+import { withUser } from "@/lib/web/http/handlers";
+import { parseIntegerId } from "@/lib/web/http/params";
+import { limiters } from "@/lib/web/http/rate-limit";
 
 /** POST /api/user/webhook-deliveries/:id/redeliver → the delivery, pending again with the same webhook-id (30 a minute per user). */
 export const POST = withUser(async ({ db, user, params }) => {

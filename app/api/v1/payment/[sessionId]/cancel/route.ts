@@ -1,7 +1,7 @@
-import { ok } from "@/lib/http/envelope";
-import { corsPreflight, withApiKey } from "@/lib/http/handlers";
-import { parseUuid } from "@/lib/http/params";
-import { cancelPaymentSession } from "@/lib/payments/cancel-session";
+import { cancelPaymentSession } from "@/lib/domain/payments/cancel-session";
+import { ok } from "@/lib/web/http/envelope";
+import { corsPreflight, withApiKey } from "@/lib/web/http/handlers";
+import { parseUuid } from "@/lib/web/http/params";
 
 /** POST /api/v1/payment/:sessionId/cancel → {message, status}; a terminal session is left as it is. */
 export const POST = withApiKey({ scope: "payments:write", browser: true }, async ({ db, apiKey, params }) =>

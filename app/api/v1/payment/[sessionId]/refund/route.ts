@@ -1,10 +1,10 @@
-import { parseWith, readJsonObject } from "@/lib/http/body";
-import { ok } from "@/lib/http/envelope";
-import { noCorsPreflight, withApiKey } from "@/lib/http/handlers";
-import { parseUuid } from "@/lib/http/params";
-import { parseIdempotencyKey } from "@/lib/idempotency/idempotency";
-import { createRefund } from "@/lib/refunds/create-refund";
-import { createRefundSchema } from "@/lib/refunds/schemas";
+import { parseIdempotencyKey } from "@/lib/domain/idempotency/idempotency";
+import { createRefund } from "@/lib/domain/refunds/create-refund";
+import { createRefundSchema } from "@/lib/domain/refunds/schemas";
+import { parseWith, readJsonObject } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { noCorsPreflight, withApiKey } from "@/lib/web/http/handlers";
+import { parseUuid } from "@/lib/web/http/params";
 
 /** POST /api/v1/payment/:sessionId/refund {amount?, toAddress?} → 201 Refund; `Idempotency-Key` replays the first answer. */
 export const POST = withApiKey({ scope: "refunds", browser: false }, async ({ req, db, apiKey, params }) => {

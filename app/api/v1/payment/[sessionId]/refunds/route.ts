@@ -1,9 +1,9 @@
-import { ok } from "@/lib/http/envelope";
-import { noCorsPreflight, withApiKey } from "@/lib/http/handlers";
-import { parseUuid } from "@/lib/http/params";
-import { findSessionForKey } from "@/lib/payments/find-session";
-import { listSessionRefunds } from "@/lib/refunds/find-refund";
-import { toRefundView } from "@/lib/refunds/refund-view";
+import { findSessionForKey } from "@/lib/domain/payments/find-session";
+import { listSessionRefunds } from "@/lib/domain/refunds/find-refund";
+import { toRefundView } from "@/lib/domain/refunds/refund-view";
+import { ok } from "@/lib/web/http/envelope";
+import { noCorsPreflight, withApiKey } from "@/lib/web/http/handlers";
+import { parseUuid } from "@/lib/web/http/params";
 
 /** GET /api/v1/payment/:sessionId/refunds → {items: Refund[]}, oldest first. */
 export const GET = withApiKey({ scope: "refunds", browser: false }, async ({ db, apiKey, params }) => {

@@ -1,8 +1,8 @@
-import { ok } from "@/lib/http/envelope";
-import { corsPreflight, withApiKey } from "@/lib/http/handlers";
-import { parseUuid } from "@/lib/http/params";
-import { findStatusForKey } from "@/lib/payments/find-session";
-import { toStatusView } from "@/lib/payments/session-view";
+import { findStatusForKey } from "@/lib/domain/payments/find-session";
+import { toStatusView } from "@/lib/domain/payments/session-view";
+import { ok } from "@/lib/web/http/envelope";
+import { corsPreflight, withApiKey } from "@/lib/web/http/handlers";
+import { parseUuid } from "@/lib/web/http/params";
 
 /** GET /api/v1/payment/:sessionId/status */
 export const GET = withApiKey({ scope: "payments:read", browser: true }, async ({ db, apiKey, params }) =>

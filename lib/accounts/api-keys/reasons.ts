@@ -1,0 +1,15 @@
+/** Why an API key is refused, or cannot be made (DESIGN.md §22). */
+
+import { type Refusal, refusal } from "../../base/errors";
+
+export const API_KEY_REASONS = [
+  "api-key-missing",
+  "api-key-invalid",
+  "api-key-scope-missing",
+  "api-key-scope-not-allowed",
+  "api-key-scopes-empty",
+  "api-key-limit-reached",
+] as const;
+export type ApiKeyReason = (typeof API_KEY_REASONS)[number];
+
+export const apiKeyRefusal: Refusal<ApiKeyReason> = refusal;

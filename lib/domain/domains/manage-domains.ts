@@ -1,0 +1,176 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { requireSecondFactor } from "../../accounts/users/two-factor";
+import { getConfig } from "../../base/config";
+import { commonRefusal } from "../../base/errors";
+import type { Db } from "../../db";
+import { requireRow } from "../../db/rows";
+import { type Domain, domains, type User, type WebhookEndpoint, webhookEndpoints } from "../../db/schema";
+import { addressSchema } from "../../engine/chain/address";
+import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
+import { endpointOfDomain, rotateSecret, syncEndpoint } from "../webhooks/endpoints";
+import { webhookUrlProblem } from "../webhooks/webhook-url";
+import { domainDeletionBlockers } from "./deletion-blockers";
+import { cancelPayoutChange, payoutInForce, pendingPayoutChange, requestPayoutChange, sameAddress } from "./payout-change";
+import { domainRefusal } from "./reasons";
+
+export const addDomainSchema = z.object({
+  domain: z.string({ error: "domain must be a string (an origin URL such as https://shop.example.com)" }),
+});
+
+const webhookUrl = z
+  .string({ error: "webhookUrl must be a string" })
+  .trim()
+  .max(2000, { error: "webhookUrl is too long" })
+  .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), { message: "webhookUrl must be an http(s) URL" });
+
+/** A current two-factor code: with two-factor on, a change of where money or events go needs one (DESIGN.md §21). */
+export const twoFactorCodeField = z.string({ error: "code must be a string" }).trim().max(32, { error: "code is too long" }).optional();
+
+export const updateDomainSchema = z
+  .object({
+    payoutAddress: addressSchema("payoutAddress").nullable().optional(),
+    webhookUrl: webhookUrl.nullable().optional(),
+    code: twoFactorCodeField,
+  })
+  .refine((v) => v.payoutAddress !== undefined || v.webhookUrl !== undefined, {
+    message: "send payoutAddress and/or webhookUrl (null clears one)",
+  });
+
+export interface DomainView {
+  domainId: number;
+  domain: string;
+  payoutAddress: string | null;
+  webhookUrl: string | null;
+  /** Signs this domain's webhooks (Standard Webhooks "whsec_…"); shown to its owner while a webhookUrl is set. */
+  webhookSecret: string | null;
+  withdrawalAddress: string | null;
+  /** A payout address change waiting for its date (DESIGN.md §21); the owner may cancel it until then. */
+  pendingPayoutAddress: string | null;
+  /** When that change takes effect (null: none waiting). */
+  payoutChangeEffectiveAt: string | null;
+  payoutChangeRequestedAt: string | null;
+  createdAt: string;
+}
+
+export function toDomainView(
+  domain: Domain,
+  endpoint: Pick<WebhookEndpoint, "secret" | "enabled"> | null = null,
+  now = new Date(),
+): DomainView {
+  const pending = pendingPayoutChange(domain, now);
+  return {
+    domainId: domain.id,
+    domain: domain.origin,
+    // By time, like the session insert: a change past its date is in force even before the job folds it.
+    payoutAddress: payoutInForce(domain, now),
+    webhookUrl: domain.webhookUrl,
+    webhookSecret: domain.webhookUrl && endpoint?.enabled ? endpoint.secret : null,
+    withdrawalAddress: domain.withdrawalAddress,
+    pendingPayoutAddress: pending?.payoutAddress ?? null,
+    payoutChangeEffectiveAt: pending?.effectiveAt ?? null,
+    payoutChangeRequestedAt: pending?.requestedAt ?? null,
+    createdAt: domain.createdAt.toISOString(),
+  };
+}
+
+export async function listDomains(db: Db, userId: number): Promise<DomainView[]> {
+  const rows = await db
+    .select({ domain: domains, endpoint: webhookEndpoints })
+    .from(domains)
+    .leftJoin(webhookEndpoints, eq(webhookEndpoints.domainId, domains.id))
+    .where(and(eq(domains.userId, userId), isNull(domains.deletedAt)))
+    .orderBy(asc(domains.id));
+  return rows.map((r) => toDomainView(r.domain, r.endpoint));
+}
+
+/** The owner's view of one domain, with its webhook secret. */
+export async function getDomainView(db: Db, userId: number, domainId: number): Promise<DomainView> {
+  const domain = await getOwnDomain(db, userId, domainId);
+  return toDomainView(domain, await endpointOfDomain(db, domain.id));
+}
+
+/** A live domain of this user; another user's or a deleted one is NOT_FOUND. */
+export async function getOwnDomain(db: Db, userId: number, domainId: number): Promise<Domain> {
+  const [domain] = await db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.id, domainId), eq(domains.userId, userId), isNull(domains.deletedAt)));
+  if (!domain) throw commonRefusal("NOT_FOUND", "not-found", "domain not found");
+  return domain;
+}
+
+/**
+ * Changes a domain's payout address and/or webhook URL. With two-factor on, a real change of either
+ * needs a current code (a stolen session must not redirect money or events); a new payout address
+ * waits PAYOUT_CHANGE_DELAY once the merchant has been paid (payout-change.ts).
+ */
+export async function updateDomain(
+  db: Db,
+  user: User,
+  domainId: number,
+  changes: z.output<typeof updateDomainSchema>,
+): Promise<DomainView> {
+  const current = await getOwnDomain(db, user.id, domainId);
+  const { code, payoutAddress, webhookUrl } = changes;
+  // Against the address in force and the change still waiting, at the same `now` as the request
+  // below: a change past its date but not yet folded must not let the old raw address back in
+  // without a code. Either one again changes nothing (requestPayoutChange), so needs no code.
+  const now = new Date();
+  const waiting = pendingPayoutChange(current, now);
+  const payoutChanges =
+    payoutAddress !== undefined &&
+    !sameAddress(payoutAddress, payoutInForce(current, now)) &&
+    !(waiting && sameAddress(payoutAddress, waiting.payoutAddress));
+  const webhookChanges = webhookUrl !== undefined && webhookUrl !== current.webhookUrl;
+  if (payoutChanges || webhookChanges) await requireSecondFactor(db, user, code);
+  await assertNotServiceAddress(db, payoutAddress, "payoutAddress");
+  const problem = webhookUrl ? webhookUrlProblem(webhookUrl, getConfig().webhookAllowPrivate) : null;
+  if (problem) throw domainRefusal("VALIDATION_ERROR", "domain-webhook-url-invalid", problem, [{ path: "webhookUrl", message: problem }]);
+  return db.transaction(async (tx) => {
+    let updated = current;
+    if (webhookUrl !== undefined) {
+      updated = requireRow(
+        await tx.update(domains).set({ webhookUrl, updatedAt: new Date() }).where(eq(domains.id, domainId)).returning(),
+        `update of domain ${domainId}`,
+      );
+    }
+    // The endpoint first: a URL set in the same request receives the payout change's announcement.
+    const endpoint = await syncEndpoint(tx, updated);
+    if (payoutAddress !== undefined) updated = await requestPayoutChange(tx, domainId, payoutAddress, user.id, now);
+    return toDomainView(updated, endpoint);
+  });
+}
+
+/** A new webhook signing secret (the old one signs too for 24 h); with two-factor on, needs a current code. */
+export async function rotateDomainWebhookSecret(db: Db, user: User, domainId: number, code: string | undefined) {
+  const domain = await getOwnDomain(db, user.id, domainId);
+  await requireSecondFactor(db, user, code);
+  const endpoint = await rotateSecret(db, domain);
+  return { domain, endpoint };
+}
+
+/** The owner withdraws a waiting payout address change (no code needed: it only makes things safer). */
+export async function cancelDomainPayoutChange(db: Db, userId: number, domainId: number): Promise<DomainView> {
+  await getOwnDomain(db, userId, domainId);
+  const domain = await cancelPayoutChange(db, domainId);
+  return toDomainView(domain, await endpointOfDomain(db, domain.id));
+}
+
+/**
+ * Removes the domain from the whitelist. The row stays (marked deleted) because sessions and
+ * withdrawals refer to it and its withdrawal wallet may still hold funds.
+ */
+export async function deleteDomain(db: Db, userId: number, domainId: number): Promise<void> {
+  const domain = await getOwnDomain(db, userId, domainId);
+  const blockers = await domainDeletionBlockers(db, userId, domain);
+  if (blockers.length > 0)
+    throw domainRefusal("VALIDATION_ERROR", "domain-deletion-blocked", `${domain.origin} cannot be deleted yet: ${blockers.join("; ")}`);
+  await db.transaction(async (tx) => {
+    const removed = requireRow(
+      await tx.update(domains).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(domains.id, domainId)).returning(),
+      `deletion of domain ${domainId}`,
+    );
+    await syncEndpoint(tx, removed); // its webhooks stop with it
+  });
+}

@@ -1,0 +1,14 @@
+/** Why a change to a merchant's domains is refused (DESIGN.md §22). */
+
+import { type Refusal, refusal } from "../../base/errors";
+
+export const DOMAIN_REASONS = [
+  "domain-origin-invalid",
+  "domain-already-whitelisted",
+  "domain-webhook-url-invalid",
+  "domain-deletion-blocked",
+  "payout-change-not-waiting",
+] as const;
+export type DomainReason = (typeof DOMAIN_REASONS)[number];
+
+export const domainRefusal: Refusal<DomainReason> = refusal;

@@ -1,0 +1,107 @@
+/**
+ * What a merchant's plan lets it cost the operator (DESIGN.md §18). A merchant without an
+ * active plan is held to the free self-serve plan's limits: signing up costs nothing to
+ * the operator either.
+ */
+
+import { and, asc, count, eq, gte, isNull } from "drizzle-orm";
+import { formatAmount } from "../../base/money";
+import type { Db } from "../../db";
+import { domains, plans, users, withdrawals } from "../../db/schema";
+import { activeSubscription } from "../plans/current-plan";
+import { type LimitReason, limitRefusal } from "./reasons";
+import { gasSpentSince, utcDayStart } from "./spend";
+
+export interface PlanLimits {
+  planName: string;
+  /** Wei per UTC day; null = unlimited. */
+  dailyGasBudget: bigint | null;
+  dailyWithdrawals: number | null;
+  maxDomains: number | null;
+}
+
+/** Used only when no self-serve plan exists (an operator removed it). */
+const FALLBACK: PlanLimits = { planName: "none", dailyGasBudget: 100_000_000_000_000_000n, dailyWithdrawals: 100, maxDomains: 20 };
+
+export async function planLimits(db: Db, userId: number): Promise<PlanLimits> {
+  const active = await activeSubscription(db, userId);
+  const plan =
+    active?.plan ??
+    (await db.select().from(plans).where(eq(plans.selfServe, true)).orderBy(asc(plans.priceUsdCents), asc(plans.id)).limit(1))[0];
+  if (!plan) return FALLBACK;
+  return { planName: plan.name, dailyGasBudget: plan.dailyGasBudget, dailyWithdrawals: plan.dailyWithdrawals, maxDomains: plan.maxDomains };
+}
+
+export interface WithdrawalAllowance {
+  limits: PlanLimits;
+  gasSpentToday: bigint;
+  withdrawalsToday: number;
+}
+
+export async function withdrawalAllowance(db: Db, userId: number, now = new Date()): Promise<WithdrawalAllowance> {
+  const today = utcDayStart(now);
+  const [limits, gasSpentToday, [sent]] = await Promise.all([
+    planLimits(db, userId),
+    gasSpentSince(db, userId, today),
+    db
+      .select({ n: count() })
+      .from(withdrawals)
+      .where(and(eq(withdrawals.userId, userId), gte(withdrawals.createdAt, today))),
+  ]);
+  return { limits, gasSpentToday, withdrawalsToday: sent?.n ?? 0 };
+}
+
+/**
+ * RATE_LIMITED until the next UTC day once the merchant's withdrawals of today, or the gas the
+ * tank spent on it today (sweeps included), reached its plan's limit. Incoming payments are
+ * never refused for it: only what the merchant itself triggers is. A request let through once is
+ * not refused for the gas of its own top-up (`checkGasBudget: false` on its retry): that BNB is
+ * already spent, and refusing would waste it.
+ */
+export async function assertMayWithdraw(
+  db: Db,
+  userId: number,
+  options: { checkGasBudget: boolean } = { checkGasBudget: true },
+  now = new Date(),
+): Promise<void> {
+  const { limits, gasSpentToday, withdrawalsToday } = await withdrawalAllowance(db, userId, now);
+  const retryAfter = Math.max(1, Math.ceil((utcDayStart(now).getTime() + 86_400_000 - now.getTime()) / 1000));
+  const refuse = (reason: LimitReason, message: string) =>
+    limitRefusal("RATE_LIMITED", reason, `${message}; nothing was sent. It resets at 00:00 UTC (in ${retryAfter} s)`, undefined, {
+      "retry-after": String(retryAfter),
+    });
+  if (limits.dailyWithdrawals !== null && withdrawalsToday >= limits.dailyWithdrawals) {
+    throw refuse(
+      "daily-withdrawals-used-up",
+      `your ${limits.planName} plan allows ${limits.dailyWithdrawals} withdrawals a day and ${withdrawalsToday} were requested today`,
+    );
+  }
+  if (options.checkGasBudget && limits.dailyGasBudget !== null && gasSpentToday >= limits.dailyGasBudget) {
+    throw refuse(
+      "daily-gas-budget-used-up",
+      `the gas this gateway spent for you today (${formatAmount(gasSpentToday, 18)} BNB, sweeps and withdrawals) reached your ${limits.planName} plan's daily gas budget of ${formatAmount(limits.dailyGasBudget, 18)} BNB; incoming payments are still forwarded`,
+    );
+  }
+}
+
+/** Serialises one merchant's withdrawal records, so the checks above hold under concurrent requests. */
+export async function lockMerchant(tx: Db, userId: number): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+}
+
+export async function assertMayAddDomain(db: Db, userId: number): Promise<void> {
+  const limits = await planLimits(db, userId);
+  if (limits.maxDomains === null) return;
+  const [held] = await db
+    .select({ n: count() })
+    .from(domains)
+    .where(and(eq(domains.userId, userId), isNull(domains.deletedAt)));
+  const heldCount = held?.n ?? 0;
+  if (heldCount >= limits.maxDomains) {
+    throw limitRefusal(
+      "VALIDATION_ERROR",
+      "domain-limit-reached",
+      `your ${limits.planName} plan allows ${limits.maxDomains} domains and you have ${heldCount}; delete one you no longer use first`,
+    );
+  }
+}

@@ -1,0 +1,8 @@
+/** Why a plan's daily limits refuse what the merchant asks (DESIGN.md §22). */
+
+import { type Refusal, refusal } from "../../base/errors";
+
+export const LIMIT_REASONS = ["daily-withdrawals-used-up", "daily-gas-budget-used-up", "domain-limit-reached"] as const;
+export type LimitReason = (typeof LIMIT_REASONS)[number];
+
+export const limitRefusal: Refusal<LimitReason> = refusal;

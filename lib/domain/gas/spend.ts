@@ -1,0 +1,86 @@
+/**
+ * What the gas tank spent on a merchant's behalf, read from the ledger through gas_charges
+ * (DESIGN.md §18). A settled row costs the BNB it sent plus the fee its receipt shows; a pending
+ * one the most it can cost (value + gas limit × price), so a burst of sends counts before it is
+ * mined; a replaced row costs nothing (its replacement carries the charge). Days are UTC.
+ */
+
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db";
+import { rowsOf } from "../../db/rows";
+
+const ROW_COST = sql`(case ct.status
+  when 'mined' then ct.value + coalesce(ct.fee_paid, ct.gas_used * ct.gas_price, 0)
+  when 'reverted' then coalesce(ct.fee_paid, ct.gas_used * ct.gas_price, 0)
+  when 'pending' then ct.value + ct.gas_limit * ct.gas_price
+  else 0 end)`;
+const SHARE = sql`div(${ROW_COST} * gc.units, gc.total_units)`;
+
+/** What the spend is for (the ledger kinds behind each below; the merchant's words in lib/web/dashboard/wording.ts). */
+export const GAS_SPEND_KINDS = ["sweep", "batch", "withdrawal", "replacement"] as const;
+export type GasSpendKind = (typeof GAS_SPEND_KINDS)[number];
+
+const KIND = sql`(case ct.kind
+  when 'sweep_gas' then 'sweep'
+  when 'batch' then 'batch'
+  when 'wallet_gas' then 'withdrawal'
+  else 'replacement' end)`;
+
+export function utcDayStart(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/** Wei charged to the user for ledger rows signed since `since`. */
+export async function gasSpentSince(db: Db, userId: number, since: Date): Promise<bigint> {
+  const [row] = rowsOf<{ wei: string | null }>(
+    await db.execute(sql`
+      select sum(${SHARE})::text as wei
+      from gas_charges gc join chain_transactions ct on ct.id = gc.chain_tx_id
+      where gc.user_id = ${userId} and ct.created_at >= ${since.toISOString()}`),
+  );
+  return BigInt(row?.wei ?? "0");
+}
+
+export interface GasSpendDay {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  kind: GasSpendKind;
+  wei: bigint;
+  transactions: number;
+}
+
+/** Per UTC day and kind, the last `days` days (today included), oldest first. */
+export async function gasSpendByDay(db: Db, userId: number, days: number, now = new Date()): Promise<GasSpendDay[]> {
+  const since = new Date(utcDayStart(now).getTime() - (days - 1) * 86_400_000);
+  const rows = rowsOf<{ day: string; kind: GasSpendKind; wei: string; n: number | string }>(
+    await db.execute(sql`
+      select to_char(ct.created_at at time zone 'UTC', 'YYYY-MM-DD') as day, ${KIND} as kind,
+             sum(${SHARE})::text as wei, count(*)::int as n
+      from gas_charges gc join chain_transactions ct on ct.id = gc.chain_tx_id
+      where gc.user_id = ${userId} and ct.created_at >= ${since.toISOString()}
+      group by 1, 2 order by 1, 2`),
+  );
+  return rows.map((r) => ({ day: r.day, kind: r.kind, wei: BigInt(r.wei), transactions: Number(r.n) }));
+}
+
+export interface GasSpender {
+  userId: number;
+  email: string;
+  wei: bigint;
+}
+
+/** The merchants who cost the tank most since `since` (operator's view). */
+export async function topGasSpenders(db: Db, since: Date, limit = 10): Promise<GasSpender[]> {
+  return spenders(db, sql`ct.created_at >= ${since.toISOString()}`, limit);
+}
+
+async function spenders(db: Db, where: SQL, limit: number): Promise<GasSpender[]> {
+  const rows = rowsOf<{ user_id: number; email: string; wei: string }>(
+    await db.execute(sql`
+      select gc.user_id, u.email, sum(${SHARE})::text as wei
+      from gas_charges gc join chain_transactions ct on ct.id = gc.chain_tx_id join users u on u.id = gc.user_id
+      where ${where}
+      group by gc.user_id, u.email order by sum(${SHARE}) desc, gc.user_id limit ${limit}`),
+  );
+  return rows.map((r) => ({ userId: Number(r.user_id), email: r.email, wei: BigInt(r.wei) }));
+}

@@ -1,0 +1,108 @@
+/**
+ * The one writer of a payment session's state. The scanner, the expiry and the cancels find a
+ * fact; session-state.ts decides what it does to the session; this writes that decision under the
+ * session's row lock, as a compare-and-set on the status and amount it was decided from, with the
+ * decision's webhook events (and the announcement to open checkout pages) in the same
+ * transaction. Only this file writes payment_sessions.status (tests/unit/status-writes.test.ts
+ * holds that); a new session starts pending by the column's default (insert-session.ts).
+ */
+import { and, asc, eq, inArray, lte, type SQL } from "drizzle-orm";
+import type { Db } from "../../db";
+import { deposits, type PaymentSession, paymentSessions } from "../../db/schema";
+import { enqueueSessionEvents, type SessionEvents } from "./session-events";
+import { decideSession, type SessionChange, type SessionDecision, type SessionFact } from "./session-state";
+
+export interface AppliedSessionFact {
+  decision: SessionDecision;
+  /** The row as written, or as it was when the fact did not apply. */
+  session: PaymentSession;
+  written: boolean;
+  /** Its webhook events, for the caller to enqueue with others of the same transaction. */
+  events: SessionEvents | null;
+}
+
+/**
+ * Decides what `fact` does to `session` (read under its row lock in `tx`) and writes it. Events
+ * are returned, not enqueued: the scanner writes those of every session it touched at once.
+ */
+export async function applySessionFact(tx: Db, session: PaymentSession, fact: SessionFact, now: Date): Promise<AppliedSessionFact> {
+  const decision = decideSession(session, fact, now);
+  if (!decision.accepted) return { decision, session, written: false, events: null };
+  const [written] = await tx
+    .update(paymentSessions)
+    .set({ ...columnsOf(decision.next), updatedAt: now })
+    .where(
+      and(
+        eq(paymentSessions.id, session.id),
+        eq(paymentSessions.status, session.status),
+        eq(paymentSessions.receivedAmount, session.receivedAmount),
+      ),
+    )
+    .returning();
+  if (!written) return { decision, session, written: false, events: null };
+  const late = decision.next.lateDepositIds ?? [];
+  if (late.length > 0) {
+    await tx
+      .update(deposits)
+      .set({ late: true })
+      .where(and(eq(deposits.sessionId, session.id), inArray(deposits.id, late)));
+  }
+  return { decision, session: written, written: true, events: { session: written, types: decision.events } };
+}
+
+/**
+ * The one way a session expires — the job, and every read that finds one due — so each expiry
+ * writes its payment.expired event in the same transaction, whoever noticed it first. A transfer
+ * mined in time but confirmed later still completes the session afterwards (session-state.ts).
+ */
+export async function expireSessionsWhere(db: Db, scope: SQL | undefined, now = new Date()): Promise<PaymentSession[]> {
+  return db.transaction(async (tx) => {
+    // Locked in id order, as the scanner locks them: a session being paid meanwhile is read as paid, and left alone.
+    const due = await tx
+      .select()
+      .from(paymentSessions)
+      .where(and(eq(paymentSessions.status, "pending"), lte(paymentSessions.expiresAt, now), scope))
+      .orderBy(asc(paymentSessions.id))
+      .for("update");
+    const expired: SessionEvents[] = [];
+    for (const session of due) {
+      const applied = await applySessionFact(tx, session, { kind: "expiry-due" }, now);
+      if (applied.events) expired.push(applied.events);
+    }
+    await enqueueSessionEvents(tx, expired, now);
+    return expired.map((e) => e.session);
+  });
+}
+
+/**
+ * Cancels the session if the decider lets `fact` (a cancel) apply to it as it is now, read under
+ * its row lock. Returns the row as it is afterwards, and whether the cancel was written.
+ */
+export async function cancelSession(
+  db: Db,
+  sessionId: string,
+  fact: SessionFact & { kind: "cancelled-by-merchant" | "cancelled-by-payer" },
+  now = new Date(),
+): Promise<{ session: PaymentSession | null; cancelled: boolean }> {
+  return db.transaction(async (tx) => {
+    const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.id, sessionId)).for("update");
+    if (!session) return { session: null, cancelled: false };
+    const applied = await applySessionFact(tx, session, fact, now);
+    if (applied.events) await enqueueSessionEvents(tx, [applied.events], now);
+    return { session: applied.session, cancelled: applied.written };
+  });
+}
+
+function columnsOf(change: SessionChange): Partial<typeof paymentSessions.$inferInsert> {
+  const columns: Partial<typeof paymentSessions.$inferInsert> = { status: change.status };
+  if (change.receivedAmount !== undefined) columns.receivedAmount = change.receivedAmount;
+  if (change.overpaid !== undefined) columns.overpaid = change.overpaid;
+  if (change.late !== undefined) columns.late = change.late;
+  if (change.lateAmount !== undefined) columns.lateAmount = change.lateAmount;
+  if (change.txHash !== undefined) columns.txHash = change.txHash;
+  if (change.completedAt !== undefined) columns.completedAt = change.completedAt;
+  if (change.expiredAt !== undefined) columns.expiredAt = change.expiredAt;
+  if (change.cancelledAt !== undefined) columns.cancelledAt = change.cancelledAt;
+  if (change.cancelledAtBlock !== undefined) columns.cancelledAtBlock = change.cancelledAtBlock;
+  return columns;
+}

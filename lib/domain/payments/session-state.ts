@@ -1,0 +1,202 @@
+/**
+ * A payment session's state machine as one pure decider: (state, fact, now) → (next state, events).
+ * Every write of a session's status goes through it (session-records.ts applies what it decides,
+ * under the session's row lock); the scanner, the expiry and the cancels only find facts.
+ *
+ *   pending ──transfers-recorded (the amount reached)──▶ completed
+ *   pending ──transfers-recorded (part of it)──▶ pending, payment.partial
+ *   pending ──expiry-due──▶ expired
+ *   pending ──cancelled-by-merchant | cancelled-by-payer (nothing received yet)──▶ cancelled
+ *   expired | cancelled ──transfers-recorded (mined in time, confirmed later)──▶ completed
+ *   completed is final; a transfer that does not count only marks the session late (payment.late)
+ *
+ * The payment rules of DESIGN.md §8: the status follows from the amount, deadline, cancellation
+ * and the confirmed transfers received — nothing else (evaluateSession). Re-evaluating the
+ * transfers is always safe.
+ *
+ * - A transfer counts when its block time is ≤ expiresAt and it was mined before the cancel: in a
+ *   block ≤ the network's latest block at cancel time (cancelledAtBlock; BSC block times have
+ *   one-second resolution and several blocks share a second), or — where that block could not be
+ *   read — with a block time ≤ cancelledAt. Counted transfers add up: partial payments stay pending, reaching the amount
+ *   completes, going over completes with `overpaid`.
+ * - A transfer mined in time completes the session even if it is confirmed after expiry or after
+ *   the cancel request: a paid order is never reported expired or cancelled (expired/cancelled →
+ *   completed is the only move out of a terminal state).
+ * - Other transfers are late: they never change the status, but are recorded and forwarded.
+ * - txHash is the transfer that completed the session; before that, the first counted one.
+ */
+
+import type { PaymentSession, SessionStatus } from "../../db/schema";
+
+export interface SessionFacts {
+  amount: bigint;
+  expiresAt: Date;
+  cancelledAt: Date | null;
+  cancelledAtBlock: bigint | null;
+  completedAt: Date | null;
+}
+
+export interface TransferFacts {
+  id: number;
+  txHash: string;
+  blockNumber: bigint;
+  logIndex: number;
+  blockTimestamp: Date;
+  amount: bigint;
+}
+
+export interface SessionEvaluation {
+  status: SessionStatus;
+  receivedAmount: bigint;
+  overpaid: boolean;
+  txHash: string | null;
+  completedAt: Date | null;
+  lateTransferIds: number[];
+}
+
+export function evaluateSession(session: SessionFacts, transfers: TransferFacts[], now: Date): SessionEvaluation {
+  const ordered = [...transfers].sort((a, b) =>
+    a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+  );
+  let received = 0n;
+  let firstCounted: string | null = null;
+  let completing: string | null = null;
+  const late: number[] = [];
+  for (const transfer of ordered) {
+    const afterDeadline = transfer.blockTimestamp.getTime() > session.expiresAt.getTime();
+    const afterCancel =
+      session.cancelledAtBlock !== null
+        ? transfer.blockNumber > session.cancelledAtBlock
+        : session.cancelledAt !== null && transfer.blockTimestamp.getTime() > session.cancelledAt.getTime();
+    if (afterDeadline || afterCancel) {
+      late.push(transfer.id);
+      continue;
+    }
+    received += transfer.amount;
+    firstCounted ??= transfer.txHash;
+    if (completing === null && received >= session.amount) completing = transfer.txHash;
+  }
+
+  let status: SessionStatus;
+  if (completing !== null) status = "completed";
+  else if (session.cancelledAt !== null) status = "cancelled";
+  else if (now.getTime() >= session.expiresAt.getTime()) status = "expired";
+  else status = "pending";
+
+  return {
+    status,
+    receivedAmount: received,
+    overpaid: status === "completed" && received > session.amount,
+    txHash: completing ?? firstCounted,
+    completedAt: status === "completed" ? (session.completedAt ?? now) : null,
+    lateTransferIds: late,
+  };
+}
+
+export type PaymentEventType = "payment.completed" | "payment.partial" | "payment.expired" | "payment.cancelled" | "payment.late";
+
+export interface SessionSnapshot {
+  status: SessionStatus;
+  receivedAmount: bigint;
+}
+
+/**
+ * What the shop is told about one change of a session (DESIGN.md §15), in order: money that
+ * counts but does not complete (`partial`), the new status, then deposits that arrived after a
+ * terminal state or do not count (`late`). A re-evaluation that changes nothing says nothing.
+ */
+export function paymentEvents(
+  before: SessionSnapshot,
+  after: SessionSnapshot,
+  newDeposits: { late: number; counted: number } = { late: 0, counted: 0 },
+): PaymentEventType[] {
+  const events: PaymentEventType[] = [];
+  const statusChanged = after.status !== before.status;
+  if (after.receivedAmount > before.receivedAmount && after.status !== "completed") events.push("payment.partial");
+  if (statusChanged && after.status !== "pending") events.push(`payment.${after.status}`);
+  const afterCompletion = before.status === "completed" && newDeposits.counted > 0;
+  if (newDeposits.late > 0 || afterCompletion) events.push("payment.late");
+  return events;
+}
+
+/** What the decider needs of a session row. */
+export type SessionState = Pick<
+  PaymentSession,
+  "status" | "amount" | "expiresAt" | "cancelledAt" | "cancelledAtBlock" | "completedAt" | "expiredAt" | "receivedAmount"
+>;
+
+export type SessionFact =
+  /**
+   * The scanner recorded transfers into its address. `counted`: every transfer of the session's
+   * token the address has received; `otherTokenIds`: those of other tokens (they pay nothing, and
+   * are still forwarded); `freshIds`: the deposits this recording added.
+   */
+  | { kind: "transfers-recorded"; counted: TransferFacts[]; otherTokenIds: number[]; freshIds: number[] }
+  /** Its deadline may have passed (decided against `now`). */
+  | { kind: "expiry-due" }
+  /** The merchant cancelled it (API or dashboard). `atBlock`: the network's latest block then, if it could be read. */
+  | { kind: "cancelled-by-merchant"; atBlock: bigint | null }
+  /** The payer cancelled it on the checkout page: only while nothing has arrived (the shop holds part-payments). */
+  | { kind: "cancelled-by-payer"; atBlock: bigint | null };
+
+/** The row's new state; fields left undefined stay as they are. */
+export interface SessionChange {
+  status: SessionStatus;
+  receivedAmount?: bigint;
+  overpaid?: boolean;
+  late?: boolean;
+  lateAmount?: bigint;
+  txHash?: string | null;
+  completedAt?: Date | null;
+  expiredAt?: Date | null;
+  cancelledAt?: Date;
+  cancelledAtBlock?: bigint | null;
+  /** Deposits that do not count toward it (after its deadline or cancel, or another token): marked late. */
+  lateDepositIds?: number[];
+}
+
+export type SessionDecision =
+  | { accepted: true; next: SessionChange; events: PaymentEventType[] }
+  /** The fact does not apply to this state: nothing changes. */
+  | { accepted: false; why: string };
+
+export function decideSession(state: SessionState, fact: SessionFact, now: Date): SessionDecision {
+  const refuse = (why = `${fact.kind} does not apply to a ${state.status} session`): SessionDecision => ({ accepted: false, why });
+  const to = (next: SessionChange, newDeposits?: { late: number; counted: number }): SessionDecision => ({
+    accepted: true,
+    next,
+    events: paymentEvents(state, { status: next.status, receivedAmount: next.receivedAmount ?? state.receivedAmount }, newDeposits),
+  });
+  const due = now.getTime() >= state.expiresAt.getTime();
+  switch (fact.kind) {
+    case "transfers-recorded": {
+      const result = evaluateSession(state, fact.counted, now);
+      const late = new Set(result.lateTransferIds);
+      const lateAmount = fact.counted.filter((t) => late.has(t.id)).reduce((sum, t) => sum + t.amount, 0n);
+      for (const id of fact.otherTokenIds) late.add(id);
+      const freshLate = fact.freshIds.filter((id) => late.has(id)).length;
+      return to(
+        {
+          status: result.status,
+          receivedAmount: result.receivedAmount,
+          overpaid: result.overpaid,
+          late: late.size > 0,
+          lateAmount,
+          txHash: result.txHash,
+          completedAt: result.completedAt,
+          expiredAt: result.status === "expired" ? (state.expiredAt ?? now) : state.expiredAt,
+          lateDepositIds: [...result.lateTransferIds, ...fact.otherTokenIds],
+        },
+        { late: freshLate, counted: fact.freshIds.length - freshLate },
+      );
+    }
+    case "expiry-due":
+      return state.status === "pending" && due ? to({ status: "expired", expiredAt: now }) : refuse();
+    case "cancelled-by-merchant":
+    case "cancelled-by-payer":
+      if (state.status !== "pending" || due) return refuse();
+      // Part-payments are the shop's to settle: the payer may only walk away from an untouched session.
+      if (fact.kind === "cancelled-by-payer" && state.receivedAmount > 0n) return refuse("part of the payment has arrived");
+      return to({ status: "cancelled", cancelledAt: now, cancelledAtBlock: fact.atBlock });
+  }
+}

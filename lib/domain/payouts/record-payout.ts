@@ -1,0 +1,201 @@
+/**
+ * Money out of a domain's withdrawal wallet, recorded before it is sent: the one front door for
+ * every payout (a merchant's withdrawal, a refund, later batched payouts). Two calls inside the
+ * caller's transaction, with the caller's own writes between them:
+ *
+ *   reservePayout(tx, request)  checks, simulation, the wallet's and the merchant's locks, and
+ *                               the balances under them (throws ShortOfTokensError / ShortOfGasError)
+ *   …the caller's business…     e.g. a refund's row moved to `sending`, under the locks above
+ *   recordPayout(tx, reserved)  the wallet's next nonce, the signed bytes in the ledger, the
+ *                               `withdrawals` row that points at them
+ *
+ * and sendRecorded (send-payout.ts) once the transaction has committed. Locks are always taken
+ * in this order: the wallet's nonce row → the merchant's row → whatever the caller locks.
+ */
+
+import { randomUUID } from "node:crypto";
+import { and, eq, gte } from "drizzle-orm";
+import { type Address, encodeFunctionData, erc20Abi, type Hex } from "viem";
+import { getConfig } from "../../base/config";
+import { commonRefusal } from "../../base/errors";
+import { parseAmount } from "../../base/money";
+import type { Db } from "../../db";
+import { requireRow } from "../../db/rows";
+import { type Token, type Withdrawal, walletNonces, withdrawals } from "../../db/schema";
+import { signingGasPrice } from "../../engine/chain/gas-price";
+import { keyRingFor } from "../../engine/chain/keys";
+import { chainOf, networkConfig, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
+import { allocateNonce } from "../../engine/chain/nonces";
+import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
+import { recordTransaction } from "../../engine/ledger/record";
+import { getOwnDomain } from "../domains/manage-domains";
+import { assertMayWithdraw, lockMerchant } from "../gas/limits";
+import { amountRefusal, paymentRefusal } from "../payments/reasons";
+import { findOwnToken } from "../tokens/find-own-token";
+import { assertWithdrawable } from "../tokens/withdrawal-rules";
+import { insufficientTokens, rpc, ShortOfGasError, simulate } from "./payout-errors";
+import { payoutRefusal } from "./reasons";
+
+export interface PayoutRequest {
+  /** The domain whose withdrawal wallet pays. */
+  wallet: { domainId: number };
+  tokenId: number;
+  to: Address;
+  /** In the token's units, as a decimal string ("25", "10.5"). */
+  amount: string;
+  /** On whose account: the merchant, the API key that asked (null: the dashboard), the refund it pays out. */
+  for: { userId: number; apiKeyId: number | null; refundId?: string };
+}
+
+/** A payout checked and simulated, its wallet locked in the caller's transaction: what recordPayout signs. */
+export interface ReservedPayout {
+  request: PayoutRequest;
+  token: Token;
+  from: Address;
+  units: bigint;
+  data: Hex;
+  gasLimit: bigint;
+  gasPrice: bigint;
+  chainCount: number;
+}
+
+/**
+ * Nothing is recorded, and no nonce taken, unless a simulation says the transfer can succeed:
+ * enough tokens (net of this wallet's payouts not yet mined), no revert, gas within
+ * MAX_WITHDRAWAL_GAS (limit = estimate × 1.3, capped), enough BNB for gas (else ShortOfGasError).
+ * `afterTopUp`: this request already had the wallet topped up (its gas is spent: no budget check again).
+ */
+export async function reservePayout(tx: Db, request: PayoutRequest, options: { afterTopUp?: boolean } = {}): Promise<ReservedPayout> {
+  const limits = { checkGasBudget: !options.afterTopUp };
+  const { userId } = request.for;
+  const { domainId } = request.wallet;
+  const domain = await getOwnDomain(tx, userId, domainId).catch(() => {
+    throw commonRefusal("NOT_FOUND", "not-found", `domain ${domainId} not found`);
+  });
+  const token = await findOwnToken(tx, userId, request.tokenId);
+  if (!token) throw commonRefusal("NOT_FOUND", "not-found", `token ${request.tokenId} not found`);
+  if (!networkConfig(token.network))
+    throw paymentRefusal(
+      "VALIDATION_ERROR",
+      "token-network-not-served",
+      `token ${token.symbol} is on network ${token.network}, which this server does not serve`,
+    );
+  const units = parseAmount(request.amount, token.decimals);
+  if (typeof units === "string") throw amountRefusal("amount", units, token.decimals);
+  await assertWithdrawable(tx, token, units);
+
+  await assertNotServiceAddress(tx, request.to, "toAddress");
+  await assertMayWithdraw(tx, userId, limits);
+
+  const from = keyRingFor(getConfig().masterMnemonic).withdrawalAddress(domain.id);
+  const client = publicClientFor(token.network);
+  const contract = token.contractAddress as Address;
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [request.to, units] });
+
+  const { gasLimit, gasPrice } = await rpc(async () => {
+    const balance = await client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] });
+    if (balance < units) throw insufficientTokens(from, balance, units, 0n, token.decimals);
+    await simulate(() => client.call({ account: from, to: contract, data }));
+    const [estimate, price] = await Promise.all([
+      simulate(() => client.estimateGas({ account: from, to: contract, data })),
+      signingGasPrice(token.network),
+    ]);
+    const cap = getConfig().maxWithdrawalGas;
+    if (estimate > cap) {
+      throw payoutRefusal(
+        "BLOCKCHAIN_ERROR",
+        "transfer-gas-above-limit",
+        `the transfer needs ${estimate} gas, above this gateway's limit of ${cap} (MAX_WITHDRAWAL_GAS); nothing was sent`,
+      );
+    }
+    const limit = (estimate * 13n + 9n) / 10n;
+    return { gasLimit: limit < cap ? limit : cap, gasPrice: price };
+  });
+
+  const chainCount = await rpc(() => client.getTransactionCount({ address: from }));
+  await lockWallet(tx, token.network, from, chainCount);
+  // Again under the merchant's lock: concurrent requests cannot all pass the check above.
+  await lockMerchant(tx, userId);
+  await assertMayWithdraw(tx, userId, limits);
+  const pending = await tx
+    .select()
+    .from(withdrawals)
+    .where(
+      and(
+        eq(withdrawals.network, token.network),
+        eq(withdrawals.fromAddress, from),
+        eq(withdrawals.status, "submitted"),
+        gte(withdrawals.nonce, chainCount),
+      ),
+    );
+  const reservedTokens = pending.filter((w) => w.tokenId === token.id).reduce((sum, w) => sum + w.amount, 0n);
+  const reservedGas = pending.reduce((sum, w) => sum + w.gasLimit * w.gasPrice, 0n);
+  const [tokenBalance, bnb] = await rpc(() =>
+    Promise.all([
+      client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }),
+      client.getBalance({ address: from }),
+    ]),
+  );
+  if (tokenBalance - reservedTokens < units) throw insufficientTokens(from, tokenBalance, units, reservedTokens, token.decimals);
+  if (bnb - reservedGas < gasLimit * gasPrice)
+    throw new ShortOfGasError(token.network, domain.id, from, reservedGas + gasLimit * gasPrice, gasLimit * gasPrice);
+  return { request, token, from, units, data, gasLimit, gasPrice, chainCount };
+}
+
+/** Signs the reserved payout with the wallet's next nonce and records it (ledger row, then its withdrawal row). */
+export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<Withdrawal> {
+  const { request, token, from, data, gasLimit, gasPrice } = reserved;
+  const { domainId } = request.wallet;
+  const nonce = await allocateNonce(tx, token.network, from, reserved.chainCount);
+  const chain = chainOf(requireNetworkConfig(token.network));
+  const raw = await keyRingFor(getConfig().masterMnemonic)
+    .signer("withdrawal", domainId)
+    .signTransaction({
+      chain,
+      chainId: chain.id,
+      type: "legacy",
+      to: token.contractAddress as Address,
+      data,
+      gas: gasLimit,
+      gasPrice,
+      nonce,
+    });
+  const ledgerRow = await recordTransaction(tx, {
+    network: token.network,
+    walletRole: "withdrawal",
+    walletIndex: domainId,
+    wallet: from,
+    kind: "withdrawal",
+    raw,
+  });
+  const inserted = await tx
+    .insert(withdrawals)
+    .values({
+      id: randomUUID(),
+      userId: request.for.userId,
+      apiKeyId: request.for.apiKeyId,
+      refundId: request.for.refundId ?? null,
+      domainId,
+      tokenId: token.id,
+      network: token.network,
+      fromAddress: from,
+      toAddress: request.to,
+      amount: reserved.units,
+      nonce,
+      txHash: ledgerRow.txHash,
+      chainTxId: ledgerRow.id,
+      gasLimit,
+      gasPrice,
+    })
+    .returning();
+  return requireRow(inserted, "insert into withdrawals");
+}
+
+async function lockWallet(tx: Db, network: string, address: string, chainCount: number): Promise<void> {
+  await tx.insert(walletNonces).values({ network, address, nextNonce: chainCount }).onConflictDoNothing();
+  await tx
+    .select({ next: walletNonces.nextNonce })
+    .from(walletNonces)
+    .where(and(eq(walletNonces.network, network), eq(walletNonces.address, address)))
+    .for("update");
+}

@@ -1,0 +1,181 @@
+/**
+ * A merchant's refund of a payment: to an address the merchant gives (sent at once, as a payout
+ * from the payment's domain wallet — or, when that wallet lacks the tokens yet, recorded
+ * `awaiting_funds` and sent once it can: awaiting-funds.ts), or as a claim the payer completes at
+ * claimUrl.
+ * Never beyond what the payment received: the amount is checked again under the session's row
+ * lock against its other active refunds, so concurrent refunds cannot together exceed it.
+ *
+ * A repeated request (the API key's Idempotency-Key, the dashboard form's request id) must answer
+ * the first refund even once that refund used up the payment: only the body's shape is checked
+ * before the key is looked up; everything that depends on the payment's state now is checked
+ * inside the key's transaction (`recordRefund`).
+ */
+
+import { randomUUID } from "node:crypto";
+import { getConfig } from "../../base/config";
+import type { AppError } from "../../base/errors";
+import { formatAmount, parseAmount } from "../../base/money";
+import type { Db } from "../../db";
+import type { Withdrawal } from "../../db/schema";
+import { type IdempotentRequest, runIdempotent } from "../idempotency/idempotency";
+import { findSessionInScope, type SessionScope } from "../payments/find-session";
+import { amountRefusal, paymentRefusal } from "../payments/reasons";
+import type { SessionWithToken } from "../payments/session-view";
+import { recordPayout, reservePayout } from "../payouts/record-payout";
+import { withGasTopUps } from "../payouts/send-payout";
+import { assertWithdrawable } from "../tokens/withdrawal-rules";
+import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
+import { findRefund } from "./find-refund";
+import { refundRefusal } from "./reasons";
+import { REFUND_SCOPE, refundPayout, sendRefundPayout } from "./refund-payouts";
+import { emitRefundEvents, insertRefund } from "./refund-records";
+import { assertPayable, assertWalletCanPay, lockedAmounts } from "./refund-rules";
+import { type RefundView, toRefundView } from "./refund-view";
+import { NO_DEFAULT_REFUND, REFUND_REFUSALS, type RefundAmounts } from "./refundable";
+import type { CreateRefundInput } from "./schemas";
+
+export interface RefundCreator {
+  scope: SessionScope;
+  /** The request's key — the API key's Idempotency-Key, or the dashboard form's request id (body null) — or none. */
+  idempotency: { key: string; body: unknown } | null;
+}
+
+/** One refund request, its body's shape checked. */
+interface RefundPlan {
+  found: SessionWithToken;
+  input: CreateRefundInput;
+  requested: bigint | undefined;
+  refundId: string;
+  apiKeyId: number | null;
+}
+
+export async function createRefund(
+  db: Db,
+  creator: RefundCreator,
+  sessionId: string,
+  input: CreateRefundInput,
+): Promise<{ view: RefundView; replayed: boolean }> {
+  const found = await findSessionInScope(db, creator.scope, sessionId);
+  const { decimals } = found.token;
+  // The body's shape only (see above).
+  if (input.toAddress) await assertPayable(db, input.toAddress, "toAddress");
+  const requested = input.amount === undefined ? undefined : parseAmount(input.amount, decimals);
+  if (typeof requested === "string") throw amountRefusal("amount", requested, decimals);
+  if (requested === 0n) throw paymentRefusal("VALIDATION_ERROR", "amount-zero", "amount must be greater than 0");
+
+  const apiKeyId = "apiKeyId" in creator.scope ? creator.scope.apiKeyId : null;
+  const plan: RefundPlan = { found, input, requested, refundId: randomUUID(), apiKeyId };
+  const request: IdempotentRequest | null = creator.idempotency && {
+    owner: apiKeyId === null ? { userId: found.session.userId } : { apiKeyId },
+    scope: REFUND_SCOPE,
+    ...creator.idempotency,
+  };
+
+  const answer = await withGasTopUps(db, async (afterTopUp) => {
+    let payout: Withdrawal | undefined;
+    const record = async (tx: Db) => {
+      payout = await recordRefund(tx, plan, afterTopUp);
+      return { status: 201, body: { refundId: plan.refundId } };
+    };
+    const result = request ? await runIdempotent(db, request, record) : { ...(await db.transaction(record)), replayed: false };
+    return { refundId: result.body.refundId, replayed: result.replayed, payout: result.replayed ? undefined : payout };
+  });
+  if (answer.payout) await sendRefundPayout(db, answer.payout);
+  return { view: toRefundView(await findRefund(db, creator.scope, answer.refundId)), replayed: answer.replayed };
+}
+
+/**
+ * In the request's transaction: checks against the payment as it is now, then records the refund
+ * — with its payout when it has an address (both or neither; refund.created once the payout
+ * exists: it names the withdrawal), or waiting for the payer's address, or for the funds.
+ */
+async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Promise<Withdrawal | undefined> {
+  const { session, token } = plan.found;
+  const { toAddress } = plan.input;
+  // A claim refund is checked now too: a claim URL that can only fail is never handed out.
+  const tokenRow = await assertWalletCanPay(tx, session);
+  // Decided before any lock (the payout's simulation needs it); checked again under the lock.
+  const estimate = amountsOrRefuse(await lockedAmounts(tx, session.id, { lock: false }));
+  const units = plan.requested ?? defaultOrRefuse(estimate.byDefault);
+  assertWithin(units, estimate.refundable, token.decimals);
+  await assertWithdrawable(tx, tokenRow, units);
+
+  if (!toAddress) {
+    await tx.transaction((inner) => insertAndAnnounce(inner, plan, units));
+    return undefined;
+  }
+  try {
+    return await tx.transaction(async (inner) => {
+      const refund = { id: plan.refundId, userId: session.userId, apiKeyId: plan.apiKeyId, amount: units };
+      const reserved = await reservePayout(inner, refundPayout(session, refund, token.decimals, toAddress), { afterTopUp });
+      // Under the wallet's and the merchant's locks, then the payment's (lockedAmounts).
+      const created = await insertRefundRow(inner, plan, units);
+      const payout = await recordPayout(inner, reserved);
+      await emitRefundEvents(inner, created.refund, created.events, created.now);
+      return payout;
+    });
+  } catch (error) {
+    // The wallet lacks the tokens (nothing was recorded): the refund waits for them, sent by the job.
+    if (!isShortOfTokens(error)) throw error;
+    const reason = await awaitingFundsReason(tx, session.id, error, token);
+    await tx.transaction((inner) => insertAndAnnounce(inner, plan, units, reason));
+    return undefined;
+  }
+}
+
+async function insertAndAnnounce(tx: Db, plan: RefundPlan, units: bigint, awaitingFunds?: string): Promise<void> {
+  const created = await insertRefundRow(tx, plan, units, awaitingFunds);
+  await emitRefundEvents(tx, created.refund, created.events, created.now);
+}
+
+/** The refund's row, under the payment's lock: the amount checked again against its other refunds now. */
+async function insertRefundRow(tx: Db, plan: RefundPlan, units: bigint, awaitingFunds?: string) {
+  const { session, token } = plan.found;
+  const now = new Date();
+  const locked = amountsOrRefuse(await lockedAmounts(tx, session.id, { lock: true }));
+  // Without an amount, the refund is what is left *now*: a concurrent refund may have taken the overpaid part.
+  if (plan.requested === undefined && locked.byDefault !== units) {
+    throw defaultMoved(units, defaultOrRefuse(locked.byDefault), token.decimals);
+  }
+  assertWithin(units, locked.refundable, token.decimals);
+  const claimExpiresAt = new Date(now.getTime() + getConfig().refundClaimTtlSeconds * 1000);
+  const values = { id: plan.refundId, sessionId: session.id, userId: session.userId, apiKeyId: plan.apiKeyId, amount: units };
+  const row = { ...values, toAddress: plan.input.toAddress ?? null, claimExpiresAt };
+  return { ...(await insertRefund(tx, row, now, { awaitingFunds })), now };
+}
+
+function amountsOrRefuse(amounts: RefundAmounts): Extract<RefundAmounts, { ok: true }> {
+  if (!amounts.ok) {
+    const { reason, message } = REFUND_REFUSALS[amounts.reason];
+    throw refundRefusal("VALIDATION_ERROR", reason, message);
+  }
+  return amounts;
+}
+
+/** No amount, and nothing beyond the price left: refused on `amount`, nothing recorded. */
+function defaultOrRefuse(byDefault: bigint | null): bigint {
+  if (byDefault === null)
+    throw refundRefusal("VALIDATION_ERROR", "refund-no-default-amount", NO_DEFAULT_REFUND, [
+      { path: "amount", message: NO_DEFAULT_REFUND },
+    ]);
+  return byDefault;
+}
+
+function assertWithin(units: bigint, left: bigint, decimals: number): void {
+  if (units > left) {
+    throw refundRefusal(
+      "VALIDATION_ERROR",
+      "refund-exceeds-refundable",
+      `amount ${formatAmount(units, decimals)} is more than this payment can still refund (${formatAmount(left, decimals)})`,
+    );
+  }
+}
+
+function defaultMoved(planned: bigint, now: bigint, decimals: number): AppError {
+  return refundRefusal(
+    "VALIDATION_ERROR",
+    "refund-default-moved",
+    `another refund of this payment was created at the same moment: without an amount this refund would now be ${formatAmount(now, decimals)}, not ${formatAmount(planned, decimals)}. Nothing was refunded; check the payment's refunds and send again (with an amount to be sure)`,
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * The dashboard's refunds: what a payment can still refund (the form's default), and creating one
+ * as the signed-in merchant. A refund sends money out of the merchant's wallet — to an address
+ * the merchant types, or to one a payer will choose — so with two-factor sign-in on it needs a
+ * current code, as a dashboard withdrawal does. The form's request id makes a double click one refund.
+ */
+
+import { requireSecondFactor } from "../../accounts/users/two-factor";
+import { formatAmount } from "../../base/money";
+import type { Db } from "../../db";
+import type { User } from "../../db/schema";
+import { storedResponse } from "../idempotency/idempotency";
+import { findSessionInScope } from "../payments/find-session";
+import { createRefund } from "./create-refund";
+import { findRefund, listSessionRefunds } from "./find-refund";
+import { REFUND_SCOPE } from "./refund-payouts";
+import { lockedAmounts } from "./refund-rules";
+import { type RefundView, toRefundView } from "./refund-view";
+import { type NotRefundableReason, REFUND_REFUSALS } from "./refundable";
+import type { CreateRefundInput } from "./schemas";
+
+export interface PaymentRefunds {
+  refunds: RefundView[];
+  /** What can still go back and what the form offers (null: nothing beyond the price, the merchant types the amount), or why nothing can. */
+  refundable: { amount: string; byDefault: string | null } | { refusal: NotRefundableReason };
+}
+
+export async function paymentRefunds(db: Db, userId: number, sessionId: string): Promise<PaymentRefunds> {
+  const { session, token } = await findSessionInScope(db, { userId }, sessionId);
+  const [refunds, amounts] = await Promise.all([listSessionRefunds(db, session.id), lockedAmounts(db, session.id, { lock: false })]);
+  return {
+    refunds: refunds.map(toRefundView),
+    refundable: amounts.ok
+      ? {
+          amount: formatAmount(amounts.refundable, token.decimals),
+          byDefault: amounts.byDefault === null ? null : formatAmount(amounts.byDefault, token.decimals),
+        }
+      : { refusal: REFUND_REFUSALS[amounts.reason].reason },
+  };
+}
+
+export async function refundFromDashboard(
+  db: Db,
+  user: User,
+  sessionId: string,
+  input: CreateRefundInput,
+  requestId: string,
+  code?: string,
+): Promise<RefundView> {
+  await findSessionInScope(db, { userId: user.id }, sessionId); // someone else's payment is NOT_FOUND before any code is checked
+  // The same form again (a double click, a code that expired meanwhile) answers with its refund; only a new one needs the code.
+  // The form's id names one submission, whatever its fields: no body to compare.
+  const idempotency = { key: requestId, body: null };
+  const earlier = await storedResponse<{ refundId: string }>(db, { owner: { userId: user.id }, scope: REFUND_SCOPE, ...idempotency });
+  if (earlier) return toRefundView(await findRefund(db, { userId: user.id }, earlier.body.refundId));
+  await requireSecondFactor(db, user, code);
+  const { view } = await createRefund(db, { scope: { userId: user.id }, idempotency }, sessionId, input);
+  return view;
+}

@@ -1,0 +1,65 @@
+/**
+ * A refund's money goes out as a payout (lib/domain/payouts) and follows it: sent after its recording
+ * transaction commits, and settled with it — `settleRefundOf` is the `onSettled` the withdrawal
+ * confirmer is given (lib/ops/jobs/steps.ts), and the one this file gives it while a refused send
+ * settles.
+ */
+
+import type { Address } from "viem";
+import { formatAmount } from "../../base/money";
+import type { Db } from "../../db";
+import type { PaymentSession, Refund, Withdrawal } from "../../db/schema";
+import type { PayoutRequest } from "../payouts/record-payout";
+import { sendRecorded } from "../payouts/send-payout";
+import { awaitSettlement } from "../withdrawals/confirm-withdrawals";
+import { withdrawalRefusal } from "../withdrawals/reasons";
+import { applyRefundFact } from "./refund-records";
+import { sessionDomain } from "./refund-rules";
+
+/** The idempotency scope of POST /payment/{sessionId}/refund and the dashboard's refund form. */
+export const REFUND_SCOPE = "payment.refund";
+
+/** In the transaction that settles the withdrawal: both change together, and the event with them. */
+export async function settleRefundOf(tx: Db, withdrawal: Pick<Withdrawal, "refundId" | "status" | "failureReason">): Promise<void> {
+  if (withdrawal.refundId === null || withdrawal.status === "submitted") return;
+  await applyRefundFact(
+    tx,
+    withdrawal.refundId,
+    withdrawal.status === "completed"
+      ? { kind: "withdrawal-completed" }
+      : { kind: "withdrawal-failed", reason: withdrawal.failureReason ?? "the transfer failed" },
+  );
+}
+
+/**
+ * Sends a refund's recorded payout. A node that refuses it for good: its nonce is filled and the
+ * request waits (briefly) for that to settle; "nothing was sent" then answers BLOCKCHAIN_ERROR,
+ * the refund failed with its withdrawal.
+ */
+export async function sendRefundPayout(db: Db, payout: Withdrawal): Promise<void> {
+  if ((await sendRecorded(db, payout)) !== "refused") return;
+  const settled = await awaitSettlement(db, payout.id, { onSettled: settleRefundOf });
+  if (settled?.status === "failed") {
+    throw withdrawalRefusal(
+      "BLOCKCHAIN_ERROR",
+      "withdrawal-failed",
+      `${settled.failureReason ?? "the network refused the transaction"} (withdrawal ${payout.id} failed)`,
+    );
+  }
+}
+
+/** A refund's payout: from the payment's domain wallet, in the payment's token, on the refund's account. */
+export function refundPayout(
+  session: Pick<PaymentSession, "id" | "domainId" | "tokenId">,
+  refund: Pick<Refund, "id" | "userId" | "apiKeyId" | "amount">,
+  decimals: number,
+  to: Address,
+): PayoutRequest {
+  return {
+    wallet: { domainId: sessionDomain(session) },
+    tokenId: session.tokenId,
+    to,
+    amount: formatAmount(refund.amount, decimals),
+    for: { userId: refund.userId, apiKeyId: refund.apiKeyId, refundId: refund.id },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Settling withdrawals (every payout: lib/domain/payouts records and sends them) from the ledger
+ * (lib/engine/ledger). A withdrawal's transaction is a ledger row; the ledger re-sends, re-prices and
+ * settles it like every other transaction, and this file only reads how the ledger settled the
+ * withdrawal's nonce and hands that fact to its writer (withdrawal-records.ts). Whoever follows a
+ * withdrawal (a refund) is told through the injected `onSettled`, wired in lib/ops/jobs/steps.ts:
+ * this folder imports none of them.
+ */
+
+import { eq } from "drizzle-orm";
+import type { NetworkConfig } from "../../base/config";
+import { log } from "../../base/log";
+import type { Db } from "../../db";
+import { type Withdrawal, withdrawals } from "../../db/schema";
+import { confirmedBlock } from "../../engine/chain/confirmations";
+import { networkConfig, publicClientFor } from "../../engine/chain/networks";
+import { errorText } from "../../engine/chain/rpc-errors";
+import { REFUSED_PREFIX } from "../../engine/ledger/broadcast";
+import { type NonceOutcome, settleNonce } from "../../engine/ledger/settle";
+import { applyWithdrawalFact, type OnSettled } from "./withdrawal-records";
+import { type NonceFacts, type Settlement, settleWithdrawal } from "./withdrawal-state";
+
+/** How long a request waits for a refused broadcast's nonce to settle before answering "submitted". */
+const SETTLE_WAIT_MS = 10_000;
+
+/** Job step: submitted → completed / failed, as the ledger settles each withdrawal's nonce. */
+export async function confirmWithdrawals(
+  db: Db,
+  options: { onSettled?: OnSettled } = {},
+): Promise<{ completed: number; failed: number; pending: number }> {
+  const open = await db.select().from(withdrawals).where(eq(withdrawals.status, "submitted"));
+  const counts = { completed: 0, failed: 0, pending: 0 };
+  for (const withdrawal of open) {
+    try {
+      const settlement = await settleOne(db, withdrawal, options);
+      counts[settlement.status === "submitted" ? "pending" : settlement.status]++;
+    } catch (error) {
+      counts.pending++;
+      log.warn({ withdrawalId: withdrawal.id, err: errorText(error) }, "withdrawal check failed; retrying");
+    }
+  }
+  return counts;
+}
+
+/** Asks the ledger how the withdrawal's nonce stands and has the writer record a final answer. */
+export async function settleOne(db: Db, withdrawal: Withdrawal, options: { onSettled?: OnSettled } = {}): Promise<Settlement> {
+  const network = networkConfig(withdrawal.network);
+  if (!network) return { status: "submitted" };
+  const outcome = await settleNonce(db, { network: withdrawal.network, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce });
+  const own = outcome.rows.find((r) => r.id === withdrawal.chainTxId);
+  const broadcastError = own?.broadcastError?.startsWith(REFUSED_PREFIX) ? own.broadcastError.slice(REFUSED_PREFIX.length) : null;
+  const facts = { nonce: await nonceFacts(outcome, network), broadcastError };
+  const settlement = settleWithdrawal(facts);
+  if (settlement.status === "submitted" && settlement.needsOperator) {
+    log.error(
+      { withdrawalId: withdrawal.id, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce },
+      "a withdrawal's nonce was used by a transaction the service did not sign; it stays submitted until an operator checks the wallet",
+    );
+  }
+  if (settlement.status !== "submitted") {
+    const winner = outcome.state === "settled" ? outcome.winner : null;
+    await applyWithdrawalFact(db, withdrawal, { kind: "nonce", ...facts }, { winner, onSettled: options.onSettled });
+  }
+  return settlement;
+}
+
+/**
+ * After a refused broadcast (lib/domain/payouts sendRecorded: its nonce is being filled): waits up to
+ * SETTLE_WAIT_MS for the withdrawal to settle, settling it as the job would. Its current row.
+ */
+export async function awaitSettlement(
+  db: Db,
+  withdrawalId: string,
+  options: { onSettled?: OnSettled } = {},
+): Promise<Withdrawal | undefined> {
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  for (;;) {
+    const [current] = await db.select().from(withdrawals).where(eq(withdrawals.id, withdrawalId));
+    if (current?.status !== "submitted") return current;
+    if (Date.now() > deadline) return current;
+    await settleOne(db, current, options).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function nonceFacts(outcome: NonceOutcome, network: NetworkConfig): Promise<NonceFacts> {
+  if (outcome.state !== "settled") return { state: outcome.state };
+  const { winner } = outcome;
+  const confirmedUpTo = await confirmedBlock(publicClientFor(network.name), network.finality);
+  return {
+    state: "settled",
+    by: winner.kind === "cancel" ? "cancel" : "withdrawal",
+    success: winner.status === "mined",
+    confirmed: winner.minedBlock !== null && BigInt(winner.minedBlock) <= confirmedUpTo,
+  };
+}

@@ -1,0 +1,13 @@
+/** Why a withdrawal (or a refund's send, which is one) is refused or failed on the spot (DESIGN.md §22). */
+
+import { type Refusal, refusal } from "../../base/errors";
+import { PAYOUT_REASONS } from "../payouts/reasons";
+
+export const WITHDRAWAL_REASONS = [
+  ...PAYOUT_REASONS,
+  /** Sent, and the network refused it. */
+  "withdrawal-failed",
+] as const;
+export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number];
+
+export const withdrawalRefusal: Refusal<WithdrawalReason> = refusal;

@@ -1,0 +1,95 @@
+/**
+ * POST /withdrawal/send and the dashboard's send: record (committed, with the request's
+ * idempotency record: the API key's Idempotency-Key or the dashboard form's request id), then
+ * send. The send is outside the recording transaction on purpose: a transaction must never reach
+ * the chain without its record. When the node refuses it, the nonce is filled and the withdrawal
+ * stays submitted until the chain settles it; only "nothing was sent" after that settles answers
+ * BLOCKCHAIN_ERROR (and frees the Idempotency-Key).
+ */
+
+import { eq } from "drizzle-orm";
+import { requireSecondFactor } from "../../accounts/users/two-factor";
+import { commonRefusal } from "../../base/errors";
+import type { Db } from "../../db";
+import { type ApiKey, tokens, type User, type Withdrawal, withdrawals } from "../../db/schema";
+import { type IdempotentRequest, runIdempotent, storedResponse } from "../idempotency/idempotency";
+import { sendRecorded, withGasTopUps } from "../payouts/send-payout";
+import { awaitSettlement } from "./confirm-withdrawals";
+import { withdrawalRefusal } from "./reasons";
+import type { SendWithdrawalInput } from "./schemas";
+import { recordWithdrawal, type WithdrawalSender } from "./send-withdrawal";
+import { WITHDRAWAL_SCOPE } from "./withdrawal-records";
+import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
+
+export async function sendWithdrawal(
+  db: Db,
+  apiKey: Pick<ApiKey, "id" | "userId">,
+  input: SendWithdrawalInput,
+  idempotency: { key: string; body: unknown } | null,
+): Promise<{ view: WithdrawalView; replayed: boolean }> {
+  const request = idempotency && { owner: { apiKeyId: apiKey.id }, scope: WITHDRAWAL_SCOPE, ...idempotency };
+  return send(db, { userId: apiKey.userId, apiKeyId: apiKey.id }, input, request);
+}
+
+/**
+ * The dashboard's send: the form's `requestId` makes a double click (or a resubmitted form) send
+ * once — the second request answers with the first withdrawal, as it stands now. With two-factor
+ * sign-in on, a current code first (`code`), or nothing is recorded; the same form again needs none.
+ */
+export async function sendWithdrawalFromDashboard(
+  db: Db,
+  user: User,
+  input: SendWithdrawalInput,
+  requestId: string,
+  code?: string,
+): Promise<{ view: WithdrawalView; replayed: boolean }> {
+  // The form's id names one submission, whatever its fields: no body to compare.
+  const request: IdempotentRequest = { owner: { userId: user.id }, scope: WITHDRAWAL_SCOPE, key: requestId, body: null };
+  const first = await storedResponse<WithdrawalView>(db, request);
+  if (first) return { view: await currentView(db, first.body.withdrawalId), replayed: true };
+  await requireSecondFactor(db, user, code);
+  const { view, replayed } = await send(db, { userId: user.id, apiKeyId: null }, input, request);
+  return { view: replayed ? await currentView(db, view.withdrawalId) : view, replayed };
+}
+
+async function send(
+  db: Db,
+  sender: WithdrawalSender,
+  input: SendWithdrawalInput,
+  idempotent: IdempotentRequest | null,
+): Promise<{ view: WithdrawalView; replayed: boolean }> {
+  const answer = await withGasTopUps(db, async (afterTopUp) => {
+    let payout: Withdrawal | undefined;
+    const record = async (tx: Db) => {
+      const recorded = await recordWithdrawal(tx, sender, input, { afterTopUp });
+      payout = recorded.withdrawal;
+      return {
+        status: 201,
+        body: toWithdrawalView(recorded.withdrawal, { symbol: recorded.tokenSymbol, decimals: recorded.tokenDecimals }),
+      };
+    };
+    const result = idempotent ? await runIdempotent(db, idempotent, record) : { ...(await record(db)), replayed: false };
+    return { view: result.body, payout: result.replayed ? undefined : payout };
+  });
+  if (answer.payout && (await sendRecorded(db, answer.payout)) === "refused") {
+    const settled = await awaitSettlement(db, answer.payout.id);
+    if (settled?.status === "failed") {
+      throw withdrawalRefusal(
+        "BLOCKCHAIN_ERROR",
+        "withdrawal-failed",
+        `${settled.failureReason ?? "the network refused the transaction"} (withdrawal ${answer.payout.id} failed)`,
+      );
+    }
+  }
+  return { view: answer.view, replayed: !answer.payout };
+}
+
+async function currentView(db: Db, withdrawalId: string): Promise<WithdrawalView> {
+  const [row] = await db
+    .select({ withdrawal: withdrawals, token: { symbol: tokens.symbol, decimals: tokens.decimals } })
+    .from(withdrawals)
+    .innerJoin(tokens, eq(tokens.id, withdrawals.tokenId))
+    .where(eq(withdrawals.id, withdrawalId));
+  if (!row) throw commonRefusal("NOT_FOUND", "not-found", "withdrawal not found");
+  return toWithdrawalView(row.withdrawal, row.token);
+}

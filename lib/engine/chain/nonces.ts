@@ -1,0 +1,29 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db";
+import { requireRow } from "../../db/rows";
+import { walletNonces } from "../../db/schema";
+
+/**
+ * The next nonce of a sending wallet, allocated under a row lock. Call it inside the transaction
+ * that also records the signed transaction: the nonce and the record commit together, so
+ * concurrent senders (and several processes) never share a nonce. `chainCount` is the wallet's
+ * mined transaction count; if something outside this service used the key, the counter jumps
+ * ahead to it instead of reusing a spent nonce.
+ */
+export async function allocateNonce(tx: Db, network: string, address: string, chainCount: number): Promise<number> {
+  await tx.insert(walletNonces).values({ network, address, nextNonce: chainCount }).onConflictDoNothing();
+  const row = requireRow(
+    await tx
+      .select()
+      .from(walletNonces)
+      .where(and(eq(walletNonces.network, network), eq(walletNonces.address, address)))
+      .for("update"),
+    `wallet_nonces of ${address} on ${network}`,
+  );
+  const nonce = Math.max(row.nextNonce, chainCount);
+  await tx
+    .update(walletNonces)
+    .set({ nextNonce: nonce + 1, updatedAt: sql`now()` })
+    .where(and(eq(walletNonces.network, network), eq(walletNonces.address, address)));
+  return nonce;
+}

@@ -1,0 +1,56 @@
+/**
+ * Payout targets may not be addresses this service derives (a deposit address, the gas tank, a
+ * withdrawal wallet, the sweeper's owner) or deploys (the sweep contracts): a forward into one of
+ * them would be swept again, land where another merchant's rules apply, or be stuck in a contract.
+ */
+
+import { and, eq, inArray } from "drizzle-orm";
+import { getConfig, type NetworkName } from "../../base/config";
+import type { Db } from "../../db";
+import { domains, paymentSessions } from "../../db/schema";
+import { depositTopicOf } from "./deposit-addresses";
+import { gasTankGeneration, keyRingFor } from "./keys";
+import { chainRefusal } from "./reasons";
+import { CREATE2_DEPLOYER, serviceSweepContracts } from "./sweep-addresses";
+
+const ALL_NETWORKS: NetworkName[] = ["bsc", "bsc-testnet", "local"];
+
+/**
+ * Addresses that follow from the keys alone: every gas tank generation up to the next one, the
+ * sweeper's owner, and the sweep contracts (funds sent to a contract are stuck there).
+ */
+function keyAddresses(): Set<string> {
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  const contracts = serviceSweepContracts();
+  const tanks = Array.from({ length: gasTankGeneration() + 2 }, (_, g) => keys.gasTankAddress(g));
+  return new Set(
+    [...tanks, keys.sweeperOwnerAddress(), contracts.sweeper, contracts.delegate, CREATE2_DEPLOYER].map((a) => a.toLowerCase()),
+  );
+}
+
+export async function isServiceAddress(db: Db, address: string): Promise<boolean> {
+  if (keyAddresses().has(address.toLowerCase())) return true;
+  const networks = ALL_NETWORKS;
+  {
+    // Deposit addresses are the same on every network (one mnemonic): any network's session counts.
+    const [deposit] = await db
+      .select({ id: paymentSessions.id })
+      .from(paymentSessions)
+      .where(and(inArray(paymentSessions.network, networks), eq(paymentSessions.depositTopic, depositTopicOf(address))))
+      .limit(1);
+    if (deposit) return true;
+  }
+  const [wallet] = await db.select({ id: domains.id }).from(domains).where(eq(domains.withdrawalAddress, address)).limit(1);
+  return wallet !== undefined;
+}
+
+export async function assertNotServiceAddress(db: Db, address: string | null | undefined, field: string): Promise<void> {
+  if (!address) return;
+  if (await isServiceAddress(db, address)) {
+    throw chainRefusal(
+      "VALIDATION_ERROR",
+      "gateway-address",
+      `${field} ${address} is an address of this gateway (a deposit address, the gas tank, a withdrawal wallet or a sweep contract); send funds to a wallet outside it`,
+    );
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Makes sure `wallet` holds at least `neededWei` of BNB, sending exactly the difference from the
+ * gas tank and waiting until it is mined: the caller bounds `neededWei` (capped gas limits of the
+ * sends it pays for), so a top-up never covers more than that. The top-up is recorded signed,
+ * with its nonce, before it is broadcast. One top-up per wallet at a time in this process.
+ */
+
+import type { Address } from "viem";
+import { getConfig } from "../../base/config";
+import type { Db } from "../../db";
+import { GasPriceAboveCapError, signingGasPrice } from "../chain/gas-price";
+import { gasTankGeneration, keyRingFor } from "../chain/keys";
+import { chainOf, publicClientFor, requireNetworkConfig } from "../chain/networks";
+import { allocateNonce } from "../chain/nonces";
+import { chainRefusal } from "../chain/reasons";
+import { topUpGasLimit } from "../chain/transactions";
+import { broadcastRecorded } from "./broadcast";
+import type { GasChargeShare } from "./charges";
+import { recordTransaction } from "./record";
+import { settleNonce } from "./settle";
+
+const WAIT_MS = 60_000;
+const inFlight = new Map<string, Promise<void>>();
+
+export async function ensureGasBalance(
+  db: Db,
+  network: string,
+  wallet: Address,
+  neededWei: bigint,
+  chargedTo: readonly GasChargeShare[] = [],
+): Promise<void> {
+  const key = `${network}:${wallet}`;
+  for (;;) {
+    const running = inFlight.get(key);
+    if (!running) break;
+    await running.catch(() => {});
+  }
+  const client = publicClientFor(network);
+  if ((await client.getBalance({ address: wallet })) >= neededWei) return;
+  const work = topUp(db, network, wallet, neededWei, chargedTo);
+  inFlight.set(key, work);
+  try {
+    await work;
+  } finally {
+    inFlight.delete(key);
+  }
+}
+
+async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint, chargedTo: readonly GasChargeShare[]): Promise<void> {
+  const client = publicClientFor(network);
+  const balance = await client.getBalance({ address: wallet });
+  if (balance >= neededWei) return;
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  const tank = keys.gasTankAddress();
+  const gasPrice = await signingGasPrice(network).catch((error: unknown) => {
+    // Said as the API says it (a withdrawal's send, a sweeper owner's call): nothing was signed, try later.
+    throw error instanceof GasPriceAboveCapError ? chainRefusal("BLOCKCHAIN_ERROR", "gas-price-above-cap", error.message) : error;
+  });
+  const shortfall = neededWei - balance;
+  const [tankBalance, tankCount, topUpGas] = await Promise.all([
+    client.getBalance({ address: tank }),
+    client.getTransactionCount({ address: tank }),
+    topUpGasLimit(client, wallet),
+  ]);
+  const spendable = tankBalance - topUpGas * gasPrice;
+  const value = shortfall;
+  if (spendable < value) {
+    throw chainRefusal(
+      "BLOCKCHAIN_ERROR",
+      "gas-tank-short",
+      `not enough BNB for gas: the wallet ${wallet} needs ${neededWei - balance} wei more and the gas tank cannot cover it`,
+    );
+  }
+  const chain = chainOf(requireNetworkConfig(network));
+  const recorded = await db.transaction(async (tx) => {
+    const nonce = await allocateNonce(tx, network, tank, tankCount);
+    const signed = await keys
+      .gasTankSigner()
+      .signTransaction({ chain, chainId: chain.id, type: "legacy", to: wallet, value, gas: topUpGas, gasPrice, nonce });
+    return recordTransaction(tx, {
+      network,
+      walletRole: "gas_tank",
+      walletIndex: gasTankGeneration(),
+      wallet: tank,
+      kind: "wallet_gas",
+      raw: signed,
+      chargedTo,
+    });
+  });
+  await broadcastRecorded(db, recorded);
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const outcome = await settleNonce(db, recorded);
+    if (outcome.state === "settled" && outcome.winner.status === "mined" && outcome.winner.kind === "wallet_gas") return;
+    if (outcome.state !== "open")
+      throw chainRefusal("BLOCKCHAIN_ERROR", "gas-top-up-failed", "the gas top-up for this wallet did not go through; try again");
+    if (Date.now() > deadline)
+      throw chainRefusal("BLOCKCHAIN_ERROR", "gas-top-up-pending", "the gas top-up for this wallet is not mined yet; try again shortly");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

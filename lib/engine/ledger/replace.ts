@@ -1,0 +1,137 @@
+/**
+ * Replaces the newest row of a nonce by a new row at the same nonce, recorded before it is sent:
+ *   reprice  the same payload (recipient, value, data, gas) at a higher fee
+ *   cancel   a 0-value transfer to the wallet itself, which fills the nonce and pays nothing
+ * Either way at most one of the rows can be mined, and the ledger settles which one did.
+ * A withdrawal wallet is topped up by the gas tank first when it cannot pay the higher fee.
+ */
+
+import { and, eq, inArray } from "drizzle-orm";
+import { type Address, type Hex, type PrivateKeyAccount, parseTransaction } from "viem";
+import { getConfig } from "../../base/config";
+import { log } from "../../base/log";
+import type { Db } from "../../db";
+import { isUniqueViolation } from "../../db/errors";
+import { type ChainTransaction, chainTransactions, type WalletRole } from "../../db/schema";
+import { signingGasPrice } from "../chain/gas-price";
+import { keyRingFor } from "../chain/keys";
+import { chainOf, networkConfig } from "../chain/networks";
+import { PLAIN_TRANSFER_GAS } from "../chain/transactions";
+import { broadcastRecorded } from "./broadcast";
+import { chargeForDomainWallet } from "./charges";
+import { replacementGasPrice } from "./decide";
+import { ensureGasBalance } from "./gas-top-up";
+import { recordTransaction } from "./record";
+
+export type Replacement = "reprice" | "cancel";
+
+export async function replaceTransaction(db: Db, newest: ChainTransaction, how: Replacement): Promise<ChainTransaction | null> {
+  if (!newest.rawTx) return null;
+  const network = networkConfig(newest.network);
+  if (!network) return null;
+  const original = parseTransaction(newest.rawTx as Hex);
+  // Above MAX_GAS_PRICE nothing is signed (signingGasPrice throws; the round retries later).
+  const gasPrice = replacementGasPrice(newest.gasPrice, await signingGasPrice(newest.network), network.maxGasPrice);
+  if (gasPrice === null) {
+    log.warn(
+      { network: newest.network, wallet: newest.wallet, nonce: newest.nonce, gasPrice: newest.gasPrice.toString() },
+      "a stuck nonce is already priced at MAX_GAS_PRICE: no replacement above it; it waits for the network or the operator",
+    );
+    return null;
+  }
+  // biome-ignore lint/style/noNonNullAssertion: recordTransaction refuses bytes without a gas limit, so a recorded rawTx has one
+  const gas = how === "cancel" ? PLAIN_TRANSFER_GAS : original.gas!;
+  if (newest.walletRole === "withdrawal") {
+    // A withdrawal wallet's key index is its domain's id: the domain's owner pays for the top-up.
+    await ensureGasBalance(
+      db,
+      newest.network,
+      newest.wallet as Address,
+      await walletNeeds(db, newest, gas * gasPrice),
+      await chargeForDomainWallet(db, newest.walletIndex),
+    );
+  }
+  const signer = signerFor(newest.walletRole, newest.walletIndex);
+  const chain = chainOf(network);
+  const common = { chain, chainId: chain.id, gas, nonce: newest.nonce } as const;
+  let raw: Hex;
+  if (how === "cancel") raw = await signer.signTransaction({ ...common, type: "legacy", to: signer.address, value: 0n, gasPrice });
+  else if (original.type === "eip7702") {
+    // A batch keeps its authorizations (signed by the deposit keys; still valid while unused): only the fee moves.
+    raw = await signer.signTransaction({
+      ...common,
+      type: "eip7702",
+      // biome-ignore lint/style/noNonNullAssertion: recordTransaction refuses bytes without a recipient, so a recorded rawTx has one
+      to: original.to!,
+      value: original.value ?? 0n,
+      data: original.data,
+      maxFeePerGas: gasPrice,
+      maxPriorityFeePerGas: gasPrice,
+      // biome-ignore lint/style/noNonNullAssertion: the service signs an eip7702 transaction only with authorizations, and viem parses a non-empty list back
+      authorizationList: original.authorizationList!,
+    });
+  } else
+    raw = await signer.signTransaction({
+      ...common,
+      type: "legacy",
+      // biome-ignore lint/style/noNonNullAssertion: recordTransaction refuses bytes without a recipient, so a recorded rawTx has one
+      to: original.to!,
+      value: original.value ?? 0n,
+      data: original.data,
+      gasPrice,
+    });
+  let row: ChainTransaction;
+  try {
+    row = await recordTransaction(db, {
+      network: newest.network,
+      walletRole: newest.walletRole,
+      walletIndex: newest.walletIndex,
+      wallet: newest.wallet as Address,
+      kind: how === "cancel" ? "cancel" : newest.kind,
+      raw,
+      replacesId: newest.id,
+    });
+  } catch (error) {
+    // Another process replaced this row first: its replacement is the one to follow.
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+  log.warn(
+    { network: newest.network, wallet: newest.wallet, nonce: newest.nonce, kind: newest.kind, how, gasPrice: gasPrice.toString() },
+    "a transaction at its wallet's next nonce is replaced",
+  );
+  await broadcastRecorded(db, row);
+  return row;
+}
+
+/** The BNB a withdrawal wallet needs for all its open transactions, this nonce's at the new fee. */
+async function walletNeeds(db: Db, newest: ChainTransaction, replacementCost: bigint): Promise<bigint> {
+  const open = await db
+    .select({
+      id: chainTransactions.id,
+      nonce: chainTransactions.nonce,
+      gasLimit: chainTransactions.gasLimit,
+      gasPrice: chainTransactions.gasPrice,
+    })
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.network, newest.network),
+        eq(chainTransactions.wallet, newest.wallet),
+        inArray(chainTransactions.status, ["pending"]),
+      ),
+    );
+  const perNonce = new Map<number, bigint>();
+  for (const row of open) {
+    const cost = row.gasLimit * row.gasPrice;
+    if (cost > (perNonce.get(row.nonce) ?? 0n)) perNonce.set(row.nonce, cost);
+  }
+  const current = perNonce.get(newest.nonce) ?? 0n;
+  perNonce.set(newest.nonce, replacementCost > current ? replacementCost : current);
+  return [...perNonce.values()].reduce((sum, cost) => sum + cost, 0n);
+}
+
+export function signerFor(role: WalletRole, index: number): PrivateKeyAccount {
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  return keys.signer(role === "gas_tank" ? "gasTank" : role === "sweeper_owner" ? "sweeperOwner" : role, index);
+}

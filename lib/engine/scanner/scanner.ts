@@ -1,0 +1,176 @@
+/**
+ * One poll of one network: read the ERC-20 Transfer logs of every enabled catalogue token over
+ * [cursor + 1, the confirmed block] (lib/engine/chain/confirmations.ts), keep those whose recipient is a deposit address, and record
+ * them with the new cursor in one transaction. The RPC cost is getBlockNumber + getLogs per range
+ * (+ a block per matching block when the node does not stamp logs with their time): it does not
+ * depend on how many sessions are open. A provider's "too many results / range too large" halves
+ * the range, down to one block split by token contract; no block is ever skipped.
+ *
+ * Hostile input: a log that does not decode as an ERC-20 Transfer, or whose recording fails, is
+ * quarantined and the scan moves on; zero-value transfers are ignored (nothing to forward).
+ */
+import { getAddress, type Hex, hexToBigInt } from "viem";
+import type { Db } from "../../db";
+import { confirmedBlock } from "../chain/confirmations";
+import { ownersOfDepositTopics } from "../chain/deposit-addresses";
+import { publicClientFor, requireNetworkConfig } from "../chain/networks";
+import { advanceCursor, readCursor } from "./cursor";
+import { blockTimes, enabledContracts, getLogsHalving } from "./log-reader";
+import { type QuarantineEntry, quarantineLogs } from "./quarantine";
+import { isDataError, recordAll, recordOneByOne } from "./recording";
+import { decodeTransferLog, type RawLog, TRANSFER_TOPIC } from "./transfer-log";
+
+export interface ObservedTransfer {
+  network: string;
+  txHash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  blockHash: string;
+  blockTimestamp: Date;
+  tokenContract: string;
+  fromAddress: string;
+  toAddress: string;
+  amount: bigint;
+  sessionId: string;
+}
+
+/** Records transfers inside the scanner's transaction (the cursor moves in the same one). */
+export type TransferRecorder = (tx: Db, transfers: ObservedTransfer[]) => Promise<void>;
+
+export interface ScanResult {
+  network: string;
+  fromBlock: bigint;
+  toBlock: bigint;
+  head: bigint;
+  /** Blocks left between the cursor and the confirmed block after this poll. */
+  behind: bigint;
+  logs: number;
+  transfers: number;
+  /** Transfers of 0 tokens into deposit addresses: not recorded. */
+  ignored: number;
+  quarantined: number;
+  rpcCalls: number;
+}
+
+const MAX_RANGE = 2000;
+
+const rangeHint = new Map<string, number>();
+
+export async function scanOnce(
+  db: Db,
+  network: string,
+  options: { record: TransferRecorder; maxRange?: number },
+): Promise<ScanResult | null> {
+  const config = requireNetworkConfig(network);
+  const client = publicClientFor(network);
+  let rpcCalls = 0;
+  const call = <T>(p: Promise<T>) => {
+    rpcCalls++;
+    return p;
+  };
+
+  const head = await call(client.getBlockNumber({ cacheTime: 0 }));
+  // CONFIRMATIONS=1 reads the head itself: the block that holds a transfer is its first confirmation.
+  const target = await (config.finality.kind === "finalized"
+    ? call(confirmedBlock(client, config.finality))
+    : confirmedBlock(client, config.finality, head));
+  if (target < 0n) return null;
+  const cursor = await readCursor(db, network, target);
+  const idle = { network, head, behind: 0n, logs: 0, transfers: 0, ignored: 0, quarantined: 0, rpcCalls };
+  if (cursor >= target) return { ...idle, fromBlock: target + 1n, toBlock: cursor };
+
+  const maxRange = options.maxRange ?? rangeHint.get(network) ?? MAX_RANGE;
+  const fromBlock = cursor + 1n;
+  const wanted = fromBlock + BigInt(maxRange) - 1n;
+  const contracts = await enabledContracts(db, network);
+
+  let toBlock = wanted < target ? wanted : target;
+  let logs: RawLog[] = [];
+  if (contracts.length > 0) {
+    const fetched = await getLogsHalving(client, contracts, fromBlock, toBlock, call);
+    logs = fetched.logs;
+    // Remember what the provider accepted; grow back slowly after a success at full size.
+    if (fetched.toBlock < toBlock) rangeHint.set(network, Number(fetched.toBlock - fromBlock + 1n));
+    else if (toBlock === wanted) rangeHint.set(network, Math.min(MAX_RANGE, maxRange * 2));
+    toBlock = fetched.toBlock;
+  }
+
+  // Only logs of the catalogue's contracts (a provider may answer more than asked) into deposit
+  // addresses matter; the raw topic match comes first, decoding only for matches.
+  const accepted = new Set(contracts.map((c) => c.toLowerCase()));
+  const relevant = logs.filter(
+    (l) => !l.removed && l.topics[0] === TRANSFER_TOPIC && accepted.has(l.address.toLowerCase()) && l.topics.length >= 3,
+  );
+  const recipients = [...new Set(relevant.map(recipientOf))];
+  const owners = recipients.length > 0 ? await ownersOfDepositTopics(db, network, recipients) : new Map();
+  const matched = relevant.filter((l) => owners.has(recipientOf(l)));
+
+  const quarantine: QuarantineEntry[] = [];
+  const decoded: { log: RawLog; from: Hex; amount: bigint }[] = [];
+  let ignored = 0;
+  for (const log of matched) {
+    const result = decodeTransferLog(log);
+    if (!result.ok) quarantine.push({ network, log, reason: result.reason });
+    else if (result.amount === 0n) ignored++;
+    else decoded.push({ log, from: result.from, amount: result.amount });
+  }
+  const times = await blockTimes(
+    client,
+    decoded.map((d) => d.log),
+    call,
+  );
+  const transfers: ObservedTransfer[] = decoded.map(({ log, from, amount }) => {
+    const owner = owners.get(recipientOf(log));
+    const blockTimestamp = times.get(log.blockNumber);
+    // Matched by owner above, and blockTimes answers for every block it is given: a miss is a bug.
+    if (!owner || !blockTimestamp) throw new Error(`transfer ${log.transactionHash}:${log.logIndex} lost its session or block time`);
+    return {
+      network,
+      txHash: log.transactionHash.toLowerCase(),
+      logIndex: Number(hexToBigInt(log.logIndex)),
+      blockNumber: hexToBigInt(log.blockNumber),
+      blockHash: log.blockHash.toLowerCase(),
+      blockTimestamp,
+      tokenContract: getAddress(log.address),
+      fromAddress: getAddress(from),
+      toAddress: owner.depositAddress,
+      amount,
+      sessionId: owner.sessionId,
+    };
+  });
+
+  // The common case in one plain transaction; only if the database refuses some transfer's data is
+  // the poll done again with a savepoint per transfer, setting the refused ones aside.
+  const commit = (oneByOne: boolean) =>
+    db.transaction(async (tx) => {
+      const all = [
+        ...quarantine,
+        ...(oneByOne ? await recordOneByOne(tx, transfers, matched, options.record) : await recordAll(tx, transfers, options.record)),
+      ];
+      await quarantineLogs(tx, all);
+      // Optimistic: if another scanner moved the cursor meanwhile, this transaction rolls back.
+      await advanceCursor(tx, network, cursor, toBlock);
+      return all.length;
+    });
+  const quarantined = await commit(false).catch((error: unknown) => {
+    if (isDataError(error)) return commit(true);
+    throw error;
+  });
+  return {
+    network,
+    fromBlock,
+    toBlock,
+    head,
+    behind: target - toBlock,
+    logs: logs.length,
+    transfers: transfers.length,
+    ignored,
+    quarantined,
+    rpcCalls,
+  };
+}
+
+/** The recipient of a Transfer log as the deposit-address index keys it: the 20-byte tail of topic 2, lowercase. */
+function recipientOf(log: RawLog): string {
+  return (log.topics[2] ?? "").slice(2).toLowerCase();
+}

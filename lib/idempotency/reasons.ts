@@ -1,8 +1,0 @@
-/** Why an Idempotency-Key is refused (DESIGN.md §22). */
-
-import { type Refusal, refusal } from "../errors";
-
-export const IDEMPOTENCY_REASONS = ["idempotency-key-invalid", "idempotency-key-reused"] as const;
-export type IdempotencyReason = (typeof IDEMPOTENCY_REASONS)[number];
-
-export const idempotencyRefusal: Refusal<IdempotencyReason> = refusal;

@@ -1,0 +1,116 @@
+/**
+ * `recover --include-bnb`: the BNB left on derived addresses — gas dust on deposit addresses,
+ * withdrawal wallets' top-ups, every gas tank generation and the sweeper's owner — sent to the
+ * same address as the tokens, each transfer a ledger row first. Runs after the tokens (their
+ * moves need the tank's BNB); a balance worth less than twice its transfer fee stays.
+ */
+import { type Address, formatEther, type Hex } from "viem";
+import { getConfig } from "../../base/config";
+import type { Db } from "../../db";
+import type { WalletRole } from "../../db/schema";
+import { signingGasPrice } from "../../engine/chain/gas-price";
+import { MAX_GAS_TANK_GENERATIONS } from "../../engine/chain/gas-tank";
+import { type KeyPurpose, keyRingFor } from "../../engine/chain/keys";
+import { chainOf, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
+import { allocateNonce } from "../../engine/chain/nonces";
+import { broadcastRecorded } from "../../engine/ledger/broadcast";
+import { recordTransaction } from "../../engine/ledger/record";
+import { RECHECKING, settleLedgerInFlight, waitForNonce } from "./recover-in-flight";
+
+export interface BnbWallet {
+  role: WalletRole;
+  index: number;
+  address: Address;
+}
+
+const PURPOSE: Record<WalletRole, KeyPurpose> = {
+  deposit: "deposit",
+  withdrawal: "withdrawal",
+  gas_tank: "gasTank",
+  sweeper_owner: "sweeperOwner",
+};
+
+/** The key-only wallets (no scan needed): every gas tank generation and the sweeper's owner. */
+export function serviceBnbWallets(): BnbWallet[] {
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  return [
+    ...Array.from({ length: MAX_GAS_TANK_GENERATIONS }, (_, g) => ({
+      role: "gas_tank" as const,
+      index: g,
+      address: keys.gasTankAddress(g),
+    })),
+    { role: "sweeper_owner", index: 0, address: keys.sweeperOwnerAddress() },
+  ];
+}
+
+/** Lists the BNB worth moving on `wallets` and, unless a dry run, sends each to `to`, the gas tanks last. */
+export async function recoverBnb(
+  db: Db,
+  network: string,
+  wallets: BnbWallet[],
+  to: Address,
+  options: { dryRun: boolean; print: (line: string) => void },
+): Promise<{ moved: number; notMoved: number }> {
+  const client = publicClientFor(network);
+  const gasPrice = await signingGasPrice(network);
+  // A contract as the recipient may need more than a plain transfer's 21,000.
+  const gas = await client.estimateGas({ account: wallets[0]?.address ?? to, to, value: 1n }).catch(() => 21_000n);
+  const fee = gas * gasPrice;
+  const balances = await Promise.all(
+    wallets.map(async (wallet) => ({ wallet, balance: await client.getBalance({ address: wallet.address }) })),
+  );
+  const worth = balances.filter((w) => w.balance > fee * 2n);
+  // The gas tanks last: the other transfers need nothing from them, but a tank emptied first could not have topped anyone up.
+  worth.sort((a, b) => Number(a.wallet.role === "gas_tank") - Number(b.wallet.role === "gas_tank"));
+  const total = worth.reduce((sum, w) => sum + w.balance - fee, 0n);
+  for (const w of worth) options.print(`  ${w.wallet.role} #${w.wallet.index} ${w.wallet.address}: ${formatEther(w.balance)} BNB`);
+  options.print(
+    worth.length === 0 ? "  no BNB worth moving" : `  total ${formatEther(total)} BNB (after a fee of ${formatEther(fee)} each)`,
+  );
+  if (options.dryRun) return { moved: 0, notMoved: 0 };
+
+  const keys = keyRingFor(getConfig().masterMnemonic);
+  const chain = chainOf(requireNetworkConfig(network));
+  let moved = 0;
+  let notMoved = 0;
+  for (const { wallet } of worth) {
+    try {
+      await settleLedgerInFlight(db, network, wallet.address);
+      // Read again, after anything in flight settled: send all of it but the fee.
+      const [balance, count] = await Promise.all([
+        client.getBalance({ address: wallet.address }),
+        client.getTransactionCount({ address: wallet.address, blockTag: "pending" }),
+      ]);
+      if (balance <= fee * 2n) continue;
+      const row = await db.transaction(async (tx) => {
+        const nonce = await allocateNonce(tx, network, wallet.address, count);
+        const raw = await keys
+          .signer(PURPOSE[wallet.role], wallet.index)
+          .signTransaction({ chain, chainId: chain.id, type: "legacy", to, value: balance - fee, gas, gasPrice, nonce });
+        return recordTransaction(tx, {
+          network,
+          walletRole: wallet.role,
+          walletIndex: wallet.index,
+          wallet: wallet.address,
+          kind: "recovery",
+          raw,
+        });
+      });
+      await broadcastRecorded(db, row);
+      const settled = await waitForNonce(db, row);
+      if (settled !== "rechecking" && settled?.kind === "recovery" && settled.status === "mined") {
+        moved++;
+        options.print(`  moved ${formatEther(balance - fee)} BNB from ${wallet.role} ${wallet.address} in ${settled.txHash as Hex}`);
+      } else {
+        notMoved++;
+        options.print(
+          `  NOT moved the BNB of ${wallet.address}: ${settled === "rechecking" ? RECHECKING : settled ? `its transfer ${settled.status}` : "not mined in time; run recover again"}`,
+        );
+      }
+    } catch (error) {
+      notMoved++;
+      options.print(`  NOT moved the BNB of ${wallet.address}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { moved, notMoved };
+}

@@ -1,0 +1,192 @@
+/**
+ * The engine's job steps: what one round of each job does (schedule.ts declares the jobs), the
+ * same under both drivers — the embedded runner calls them in its loops, each Inngest function
+ * wraps them in step.run. Each is idempotent and reads what is left to do from the database, so a
+ * step that is cut off and run again resumes where it stopped.
+ */
+
+import { errorText } from "../../base/error-text";
+import { log } from "../../base/log";
+import { metrics } from "../../base/metrics";
+import type { Db } from "../../db";
+import { applyDuePayoutChanges } from "../../domain/domains/payout-change";
+import { dustSweepBudgets } from "../../domain/gas/dust-budget";
+import { expireDueSessions } from "../../domain/payments/expire-due";
+import { recordTransfers } from "../../domain/payments/record-transfers";
+import { sendAwaitingRefunds } from "../../domain/refunds/awaiting-funds";
+import { settleRefundOf } from "../../domain/refunds/refund-payouts";
+import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../../domain/webhooks/dispatch";
+import { confirmWithdrawals } from "../../domain/withdrawals/confirm-withdrawals";
+import { listNetworks } from "../../engine/chain/networks";
+import { settleOpenTankTransactions } from "../../engine/forwarding/batched/tank-transactions";
+import { setDustSweepGate } from "../../engine/forwarding/dust-gate";
+import { planFlaggedDeposits, type QueuedForward } from "../../engine/forwarding/forward-plan";
+import { askAgainAt } from "../../engine/forwarding/forward-schedule";
+import { advanceForward, dueForwards, type ForwardOutcome } from "../../engine/forwarding/forwarder";
+import { tendLedger } from "../../engine/ledger/watchdog";
+import { publicScanError, recordScanError } from "../../engine/scanner/cursor";
+import { scanOnce } from "../../engine/scanner/scanner";
+import { lastReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
+import { SCHEDULE } from "./schedule";
+
+// The engine asks the plan rules through its port whether a payer-triggered dust sweep may be paid now.
+setDustSweepGate(dustSweepBudgets);
+
+export interface ScanStepResult {
+  network: string;
+  /** The head the poll read (null: the network's confirmed head is below its first block). */
+  head: number | null;
+  behind: number;
+  transfers: number;
+  forwards: QueuedForward[];
+}
+
+/**
+ * One range of one network, then the sweeps its deposits made due (planned after the scan's
+ * commit, so detection never waits for planning); call again while `behind` > 0.
+ */
+export async function scanNetworkStep(db: Db, network: string): Promise<ScanStepResult> {
+  const endTimer = metrics().scanDuration.startTimer({ network });
+  try {
+    const result = await scanOnce(db, network, { record: recordTransfers });
+    endTimer();
+    const forwards = result && result.transfers > 0 ? await planFlaggedDeposits(db, network) : [];
+    return {
+      network,
+      head: result ? Number(result.head) : null,
+      behind: result ? Number(result.behind) : 0,
+      transfers: result?.transfers ?? 0,
+      forwards,
+    };
+  } catch (error) {
+    metrics().scanErrors.inc({ network });
+    await recordScanError(db, network, error).catch(() => {});
+    throw error;
+  }
+}
+
+export function configuredNetworks(): string[] {
+  return listNetworks().map((n) => n.name);
+}
+
+/** One round of the scan job over every network (a step's output: small, JSON). */
+export interface ScanRoundResult {
+  /** Transfers recorded in this round, over every network. */
+  seen: number;
+  /** The sweeps the round's deposits made due. */
+  forwards: QueuedForward[];
+  /** Networks still behind the confirmed head once their page of ranges was used. */
+  behind: string[];
+  /** Networks whose scan failed this round, with the error as /api/health shows it (also recorded on the network's cursor). */
+  failed: { network: string; error: string }[];
+}
+
+/**
+ * One round of the scan job: each network in turn takes its next ranges while it is behind, at
+ * most `ranges` of them (the schedule's page). A network whose scan throws is skipped until the
+ * next round — its error recorded by scanNetworkStep — and the round goes on with the others.
+ * `afterRange` sees each range as it is done (the embedded runner sends new payments' webhooks at once).
+ */
+export async function scanRoundStep(
+  db: Db,
+  ranges: number,
+  options: { networks?: string[]; afterRange?: (result: ScanStepResult) => void } = {},
+): Promise<ScanRoundResult> {
+  const round: ScanRoundResult = { seen: 0, forwards: [], behind: [], failed: [] };
+  for (const network of options.networks ?? configuredNetworks()) {
+    try {
+      let behind = 0;
+      for (let range = 0; range < ranges; range++) {
+        const result = await scanNetworkStep(db, network);
+        round.seen += result.transfers;
+        round.forwards.push(...result.forwards);
+        options.afterRange?.(result);
+        behind = result.behind;
+        if (SCHEDULE.scan.pause[behind > 0 ? "behind" : "caught-up"] !== "at-once") break;
+      }
+      if (behind > 0) round.behind.push(network);
+    } catch (error) {
+      round.failed.push({ network, error: publicScanError(error) });
+      log.warn({ network, err: errorText(error) }, "scan failed; retrying next round, the other networks go on");
+    }
+  }
+  return round;
+}
+
+export async function expireDueStep(db: Db): Promise<number> {
+  // Payout changes past their date are folded here too (and announced): sessions already honour
+  // the date on their own (payout-change.ts), so only the record and its webhook wait for this.
+  await applyDuePayoutChanges(db);
+  return expireDueSessions(db);
+}
+
+/** Backstop for a crash between recording and planning: plans whatever is still flagged. */
+export async function planForwardsStep(db: Db): Promise<QueuedForward[]> {
+  const planned: QueuedForward[] = [];
+  for (const network of configuredNetworks()) planned.push(...(await planFlaggedDeposits(db, network)));
+  return planned;
+}
+
+export async function dueForwardsStep(db: Db, limit = 50): Promise<QueuedForward[]> {
+  return dueForwards(db, limit);
+}
+
+/** What a forward's step did, and when to ask again (ISO, so that a driver can keep it as a step's output; null once completed or held). */
+export interface ForwardStepResult {
+  outcome: ForwardOutcome;
+  askAgainAt: string | null;
+}
+
+/**
+ * One step of one forward, if it is due (else "not-due", nothing done). The embedded runner asks
+ * again on its own tick through dueForwards; a driver that sleeps between steps sleeps until
+ * `askAgainAt`: both follow the forward's recorded schedule.
+ */
+export async function forwardStep(db: Db, forwardId: number): Promise<ForwardStepResult> {
+  const { outcome, dueAt } = await advanceForward(db, forwardId);
+  if (outcome === "held") log.error({ forwardId }, "forward held: needs the operator (npm run admin -- forwards held)");
+  const finished = SCHEDULE.forward.pause[outcome] === "done";
+  return { outcome, askAgainAt: finished ? null : askAgainAt(dueAt, new Date()).toISOString() };
+}
+
+/**
+ * The tend-ledger job's round: the ledger's (every open transaction settled or sent again, stuck
+ * wallets re-priced), sweep-contract deployments and cancels re-broadcast, then submitted
+ * withdrawals → completed / failed.
+ */
+export async function tendLedgerStep(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
+  await tendLedger(db);
+  await settleOpenTankTransactions(db);
+  // A refund follows its payout: settled in the transaction that settles the withdrawal.
+  return confirmWithdrawals(db, { onSettled: settleRefundOf });
+}
+
+/** Leases the webhook deliveries that are due (each is then sent by deliverWebhookStep). */
+export async function claimWebhooksStep(db: Db, limit = 100, leaseMs?: number): Promise<ClaimedDelivery[]> {
+  return claimDueDeliveries(db, limit, { leaseMs });
+}
+
+export async function deliverWebhookStep(db: Db, claim: Pick<ClaimedDelivery, "deliveryId" | "lease">): Promise<AttemptOutcome> {
+  return attemptDelivery(db, claim);
+}
+
+/** Reconciles when the last run is older than `everyMs` (restarts do not re-run it); returns the differences, or null when not due. */
+export async function reconcileIfDueStep(
+  db: Db,
+  everyMs: number = SCHEDULE.reconcile.embedded.minGapMs,
+  now = new Date(),
+): Promise<number | null> {
+  const last = await lastReconciliation(db);
+  if (last && now.getTime() - Date.parse(last.ranAt) < everyMs) return null;
+  const result = await reconcile(db);
+  await saveReconciliation(db, result);
+  if (result.differences.length > 0)
+    log.warn({ differences: result.differences.length }, "reconciliation found differences: npm run admin -- reconcile");
+  return result.differences.length;
+}
+
+/** Refunds awaiting funds: each sent once its wallet can pay (a page, longest-unchecked first). */
+export async function sendAwaitingRefundsStep(db: Db, limit: number): Promise<{ sent: number; waiting: number }> {
+  const { sent, waiting } = await sendAwaitingRefunds(db, { limit });
+  return { sent, waiting };
+}

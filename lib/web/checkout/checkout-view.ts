@@ -1,0 +1,107 @@
+/**
+ * What the public checkout page needs: the session id is the only key to it. Of the merchant it
+ * tells only what the payer must see to know whom they pay — the shop's host (the session's
+ * domain), its description and order reference — and never its wallets, metadata or forward
+ * target. While something is still owed, the QR code and the EIP-681 link ask for the remaining
+ * amount, not the whole one.
+ */
+
+import { eq } from "drizzle-orm";
+import { commonRefusal } from "../../base/errors";
+import { formatAmount } from "../../base/money";
+import type { Db } from "../../db";
+import { domains, type PaymentSession, type Token } from "../../db/schema";
+import { qrCodeDataUri, tokenTransferUri } from "../../domain/payments/eip681";
+import { findSession } from "../../domain/payments/find-session";
+import { displayedConfirmations } from "../../engine/chain/confirmations";
+import { networkConfig } from "../../engine/chain/networks";
+
+export async function getCheckoutView(db: Db, sessionId: string) {
+  const found = await findSession(db, sessionId);
+  if (!found) throw commonRefusal("NOT_FOUND", "not-found", "payment session not found");
+  return toCheckoutView(found.session, found.token, await shopOrigin(db, found.session.domainId));
+}
+
+/** The origin of the domain the session was created for (kept even if the merchant deleted it since). */
+export async function shopOrigin(db: Db, domainId: number | null): Promise<string | null> {
+  if (domainId === null) return null;
+  const [row] = await db.select({ origin: domains.origin }).from(domains).where(eq(domains.id, domainId)).limit(1);
+  return row?.origin ?? null;
+}
+
+export type CheckoutView = ReturnType<typeof toCheckoutView>;
+
+export function toCheckoutView(
+  session: PaymentSession,
+  token: Pick<Token, "symbol" | "decimals" | "contractAddress">,
+  origin: string | null = null,
+) {
+  const network = networkConfig(session.network);
+  const chainId = network?.chainId ?? session.chainId;
+  const remaining = session.receivedAmount >= session.amount ? 0n : session.amount - session.receivedAmount;
+  const redirectUrl = session.redirectUrl && /^https?:\/\//i.test(session.redirectUrl) ? session.redirectUrl : null;
+  const shop = origin ? parseOrigin(origin) : null;
+  const paymentUri = tokenTransferUri({
+    tokenContract: token.contractAddress,
+    chainId,
+    depositAddress: session.depositAddress,
+    units: remaining > 0n ? remaining : session.amount,
+  });
+  return {
+    sessionId: session.id,
+    ...checkoutStatus(session, token, network ? displayedConfirmations(network.finality) : 1),
+    amount: formatAmount(session.amount, token.decimals),
+    amountUnits: session.amount.toString(),
+    token: token.symbol,
+    tokenAddress: token.contractAddress,
+    decimals: token.decimals,
+    depositAddress: session.depositAddress,
+    network: session.network,
+    chainId,
+    createdAt: session.createdAt.toISOString(),
+    /** The shop's page for a completed payment: shops read a visit to it as "paid". */
+    redirectUrl,
+    /** The shop's own origin: where a payment that did not complete (expired, cancelled) goes back to. */
+    shopUrl: shop?.origin ?? null,
+    /** "shop.example.com": whom the payer is paying. */
+    shopHost: shop?.host ?? null,
+    description: session.description,
+    orderId: session.orderId,
+    paymentUri,
+    qrCode: qrCodeDataUri(paymentUri),
+  };
+}
+
+/**
+ * The part of the view that changes while the page is open: what the live event stream sends.
+ * Exact at read time: a pending session past its expiresAt is reported expired.
+ */
+export function checkoutStatus(session: PaymentSession, token: Pick<Token, "decimals">, confirmationsRequired: number, now = new Date()) {
+  const status = session.status === "pending" && session.expiresAt.getTime() <= now.getTime() ? "expired" : session.status;
+  const remaining = session.receivedAmount >= session.amount ? 0n : session.amount - session.receivedAmount;
+  return {
+    status,
+    receivedAmount: session.receivedAmount > 0n ? formatAmount(session.receivedAmount, token.decimals) : null,
+    remainingAmount: formatAmount(remaining, token.decimals),
+    remainingUnits: remaining.toString(),
+    overpaid: session.overpaid,
+    overpaidAmount: session.overpaid ? formatAmount(session.receivedAmount - session.amount, token.decimals) : null,
+    late: session.late,
+    lateAmount: session.lateAmount > 0n ? formatAmount(session.lateAmount, token.decimals) : null,
+    txHash: session.txHash,
+    completedAt: session.completedAt?.toISOString() ?? null,
+    expiresAt: session.expiresAt.toISOString(),
+    confirmationsRequired: Math.max(1, confirmationsRequired),
+  };
+}
+
+export type CheckoutStatus = ReturnType<typeof checkoutStatus>;
+
+function parseOrigin(origin: string): { origin: string; host: string } | null {
+  try {
+    const url = new URL(origin);
+    return /^https?:$/.test(url.protocol) ? { origin: url.origin, host: url.host } : null;
+  } catch {
+    return null;
+  }
+}

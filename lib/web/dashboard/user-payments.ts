@@ -1,0 +1,255 @@
+/**
+ * A merchant's payments across all their API keys, for the dashboard: filters, search, pages and
+ * a streamed CSV of the same set. Records of other users never appear (every query is scoped).
+ */
+
+import { and, count, desc, eq, gt, gte, ilike, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import { formatAmount } from "../../base/money";
+import { offsetOf, type Page, pageOf } from "../../base/pagination";
+import { isUuid } from "../../base/validation";
+import type { Db } from "../../db";
+import { type PaymentSession, paymentSessions, refunds, SESSION_STATUSES, tokens } from "../../db/schema";
+import { expireSessionsWhere } from "../../domain/payments/session-records";
+
+const optionalInt = z.preprocess(
+  (v) => (v === "" || v === undefined || v === null ? undefined : v),
+  z.coerce.number().int().positive().optional(),
+);
+/** YYYY-MM-DD, or YYYYMMDD (digits only, what a phone's number pad types) written back with its dashes; a real calendar day. */
+const optionalDate = z.preprocess(
+  (v) =>
+    v === "" || v === undefined || v === null
+      ? undefined
+      : typeof v === "string"
+        ? v.trim().replace(/^(\d{4})(\d{2})(\d{2})$/, "$1-$2-$3")
+        : v,
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "dates are YYYY-MM-DD" })
+    .refine((v) => isCalendarDay(v), { message: "not a date" })
+    .optional(),
+);
+
+/** 2026-02-30 parses (as March 2nd): only a day that reads back the same is one. */
+function isCalendarDay(day: string): boolean {
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
+}
+
+export const paymentFiltersSchema = z.object({
+  status: z.preprocess((v) => (v === "" ? undefined : v), z.enum(SESSION_STATUSES).optional()),
+  tokenId: optionalInt,
+  domainId: optionalInt,
+  /** Payments made through this payment link (a link of another user matches nothing). */
+  linkId: optionalInt,
+  from: optionalDate,
+  to: optionalDate,
+  q: z.preprocess((v) => (typeof v === "string" ? v.trim().slice(0, 100) || undefined : undefined), z.string().optional()),
+  page: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().min(1).max(100_000).default(1)),
+  limit: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().min(1).max(100).default(25)),
+});
+export type PaymentFilters = z.output<typeof paymentFiltersSchema>;
+
+export interface UserPaymentRow {
+  sessionId: string;
+  status: PaymentSession["status"];
+  amount: string;
+  receivedAmount: string | null;
+  token: string;
+  network: string;
+  domainId: number | null;
+  depositAddress: string;
+  txHash: string | null;
+  overpaid: boolean;
+  late: boolean;
+  createdAt: string;
+  expiresAt: string;
+  completedAt: string | null;
+  orderId: string | null;
+  description: string | null;
+  metadata: Record<string, unknown> | null;
+  /** The payment link whose page created it, or null. */
+  paymentLinkId: number | null;
+}
+
+/** A row of the dashboard's list: with its refunds — sent back (completed), and still under way (waiting for the payer's address, or sending); null when none. */
+export type ListedPaymentRow = UserPaymentRow & { refunds: { refunded: string | null; pending: string | null } };
+
+function whereOf(userId: number, f: PaymentFilters): SQL {
+  const conditions: (SQL | undefined)[] = [eq(paymentSessions.userId, userId)];
+  if (f.status) conditions.push(eq(paymentSessions.status, f.status));
+  if (f.tokenId) conditions.push(eq(paymentSessions.tokenId, f.tokenId));
+  if (f.domainId) conditions.push(eq(paymentSessions.domainId, f.domainId));
+  if (f.linkId) conditions.push(eq(paymentSessions.paymentLinkId, f.linkId));
+  if (f.from) conditions.push(gte(paymentSessions.createdAt, new Date(`${f.from}T00:00:00Z`)));
+  if (f.to) conditions.push(lt(paymentSessions.createdAt, new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000)));
+  if (f.q) {
+    const needle = f.q.toLowerCase();
+    conditions.push(
+      or(
+        isUuid(needle) ? eq(paymentSessions.id, needle) : undefined,
+        ilike(paymentSessions.depositAddress, `${escapeLike(needle)}%`),
+        ilike(paymentSessions.txHash, `${escapeLike(needle)}%`),
+        // The shop's words: its order reference, the description, any value in the metadata.
+        ilike(paymentSessions.orderId, `%${escapeLike(needle)}%`),
+        ilike(paymentSessions.description, `%${escapeLike(needle)}%`),
+        metadataValueLike(`%${escapeLike(needle)}%`),
+      ),
+    );
+  }
+  // biome-ignore lint/style/noNonNullAssertion: conditions starts with the user's own, so and() has a condition to return: every query is scoped
+  return and(...conditions)!;
+}
+
+/**
+ * A string, number or boolean anywhere in the metadata, nested ones included, matches — never a
+ * key: "customer" would otherwise find every payment whose shop sends a customer field.
+ */
+function metadataValueLike(pattern: string): SQL {
+  return sql`exists (select 1 from jsonb_path_query(${paymentSessions.metadata}, 'strict $.**') as v(value)
+    where jsonb_typeof(v.value) in ('string', 'number', 'boolean') and v.value #>> '{}' ilike ${pattern})`;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const rowSelection = { session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals } };
+
+type SessionRow = { session: PaymentSession; token: { symbol: string; decimals: number } };
+type RefundTotals = Map<string, { refunded: bigint; pending: bigint }>;
+
+/**
+ * What the listed payments refunded, in one grouped query over their ids (never one per row). An
+ * unclaimed refund whose claim has expired counts as nothing: it sends nothing (it is marked
+ * cancelled when next read).
+ */
+async function refundTotals(db: Db, userId: number, sessionIds: string[]): Promise<RefundTotals> {
+  if (sessionIds.length === 0) return new Map();
+  const now = new Date();
+  const rows = await db
+    .select({
+      sessionId: refunds.sessionId,
+      refunded: sql<string | null>`sum(${refunds.amount}) filter (where ${refunds.status} = 'completed')`,
+      pending: sql<
+        string | null
+      >`sum(${refunds.amount}) filter (where ${refunds.status} in ('sending', 'awaiting_funds') or (${refunds.status} = 'awaiting_address' and ${gt(refunds.claimExpiresAt, now)}))`,
+    })
+    .from(refunds)
+    .where(and(eq(refunds.userId, userId), inArray(refunds.sessionId, sessionIds)))
+    .groupBy(refunds.sessionId);
+  return new Map(rows.map((r) => [r.sessionId, { refunded: BigInt(r.refunded ?? 0), pending: BigInt(r.pending ?? 0) }]));
+}
+
+function withRefunds(rows: SessionRow[], totals: RefundTotals): ListedPaymentRow[] {
+  return rows.map((row) => {
+    const t = totals.get(row.session.id);
+    const shown = (units: bigint | undefined) => (units ? formatAmount(units, row.token.decimals) : null);
+    return { ...toRow(row), refunds: { refunded: shown(t?.refunded), pending: shown(t?.pending) } };
+  });
+}
+
+function toRow({ session, token }: SessionRow): UserPaymentRow {
+  return {
+    sessionId: session.id,
+    status: session.status === "pending" && session.expiresAt.getTime() <= Date.now() ? "expired" : session.status,
+    amount: formatAmount(session.amount, token.decimals),
+    receivedAmount: session.receivedAmount > 0n ? formatAmount(session.receivedAmount, token.decimals) : null,
+    token: token.symbol,
+    network: session.network,
+    domainId: session.domainId,
+    depositAddress: session.depositAddress,
+    txHash: session.txHash,
+    overpaid: session.overpaid,
+    late: session.late,
+    createdAt: session.createdAt.toISOString(),
+    expiresAt: session.expiresAt.toISOString(),
+    completedAt: session.completedAt?.toISOString() ?? null,
+    orderId: session.orderId,
+    description: session.description,
+    metadata: (session.metadata as Record<string, unknown> | null) ?? null,
+    paymentLinkId: session.paymentLinkId,
+  };
+}
+
+export async function listUserPayments(db: Db, userId: number, filters: PaymentFilters): Promise<Page<ListedPaymentRow>> {
+  await expireDue(db, userId);
+  const where = whereOf(userId, filters);
+  const [total] = await db.select({ n: count() }).from(paymentSessions).where(where);
+  const rows = await db
+    .select(rowSelection)
+    .from(paymentSessions)
+    .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
+    .where(where)
+    .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
+    .limit(filters.limit)
+    .offset(offsetOf(filters));
+  const totals = await refundTotals(
+    db,
+    userId,
+    rows.map((r) => r.session.id),
+  );
+  return pageOf(withRefunds(rows, totals), Number(total?.n ?? 0), filters);
+}
+
+/**
+ * Every payment matching the filters, newest first, read in batches by keyset (never the whole
+ * set in memory): the CSV export streams these.
+ */
+export async function* streamUserPayments(db: Db, userId: number, filters: PaymentFilters, batch = 500): AsyncGenerator<UserPaymentRow> {
+  let after: { createdAt: Date; id: string } | null = null;
+  for (;;) {
+    const keyset: SQL | undefined = after
+      ? or(
+          lt(paymentSessions.createdAt, after.createdAt),
+          and(eq(paymentSessions.createdAt, after.createdAt), lt(paymentSessions.id, after.id)),
+        )
+      : undefined;
+    const rows: SessionRow[] = await db
+      .select(rowSelection)
+      .from(paymentSessions)
+      .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
+      .where(and(whereOf(userId, filters), keyset))
+      .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
+      .limit(batch);
+    for (const row of rows) yield toRow(row);
+    const last = rows.at(-1);
+    if (rows.length < batch || !last) return;
+    after = { createdAt: last.session.createdAt, id: last.session.id };
+  }
+}
+
+export const CSV_COLUMNS: (keyof UserPaymentRow)[] = [
+  "sessionId",
+  "orderId",
+  "description",
+  "createdAt",
+  "status",
+  "amount",
+  "receivedAmount",
+  "token",
+  "network",
+  "domainId",
+  "depositAddress",
+  "txHash",
+  "overpaid",
+  "late",
+  "expiresAt",
+  "completedAt",
+];
+
+/** One CSV line (RFC 4180 quoting; a leading =,+,-,@ is neutralised so spreadsheets never run it). */
+export function csvLine(values: unknown[]): string {
+  return `${values
+    .map((value) => {
+      let text = value === null || value === undefined ? "" : String(value);
+      if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+      return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+    })
+    .join(",")}\r\n`;
+}
+
+async function expireDue(db: Db, userId: number): Promise<void> {
+  await expireSessionsWhere(db, eq(paymentSessions.userId, userId));
+}
