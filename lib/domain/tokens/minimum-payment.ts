@@ -1,6 +1,6 @@
+import { refusal } from "../../base/errors";
 import { formatAmount } from "../../base/money";
 import type { CatalogueToken } from "../../db/schema";
-import { paymentRefusal } from "../payments/reasons";
 
 /**
  * The smallest payment session of a catalogue token (DESIGN.md §18, issue 32): the operator's
@@ -20,5 +20,6 @@ export function assertAtLeastMinimumPayment(
 ): void {
   if (units >= minimum) return;
   const message = `${field} must be at least ${formatAmount(minimum, token.decimals)} ${token.symbol}: the smallest payment this gateway accepts in ${token.symbol}`;
-  throw paymentRefusal("VALIDATION_ERROR", "amount-below-minimum", message, [{ path: field, message }]);
+  // A payment's reason (PAYMENT_REASONS in lib/domain/payments/reasons.ts, which imports this folder).
+  throw refusal("VALIDATION_ERROR", "amount-below-minimum", message, [{ path: field, message }]);
 }
