@@ -46,6 +46,10 @@ describe("lib/base/side-thread/worker (loaded by Node from the sources)", () => 
   const folder = "lib/base/side-thread/worker";
   const files = readdirSync(folder).filter((name) => name.endsWith(".ts"));
 
+  it("runs on this Node (package.json engines: 22.18 or later strips types)", () => {
+    expect(process.features.typescript, `Node ${process.version} cannot load the side thread's sources`).toBeTruthy();
+  });
+
   it("is where the side thread starts", () => {
     expect(existsSync(WORKER_ENTRY)).toBe(true);
     expect(WORKER_ENTRY.startsWith(`${folder}/`)).toBe(true);
