@@ -9,7 +9,7 @@ import { formatDateTime } from "@/components/dashboard/format";
 import { Button } from "@/components/ui/button";
 
 /**
- * A payout address change waiting for its date (DESIGN.md §21): payments keep going to the
+ * A payout address change waiting for its date (docs/design.md §21): payments keep going to the
  * current address until then. Cancelling needs no code (it only makes things safer), so a
  * merchant who did not ask for the change can stop it even without their phone.
  */

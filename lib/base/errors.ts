@@ -1,5 +1,5 @@
 /**
- * The one error type of the service. Every code has its HTTP status (DESIGN.md §5); route
+ * The one error type of the service. Every code has its HTTP status (docs/design.md §5); route
  * wrappers turn an AppError into the envelope, anything else into INTERNAL_ERROR.
  */
 
@@ -41,7 +41,7 @@ export class AppError extends Error {
     /** Extra response headers, e.g. Retry-After. */
     readonly headers?: Record<string, string>,
     /**
-     * The refusal's stable kebab-case key (DESIGN.md §22), carried as `error.reason`: what a page
+     * The refusal's stable kebab-case key (docs/design.md §22), carried as `error.reason`: what a page
      * maps to its own words. The message is for API clients and logs and may be re-worded.
      */
     readonly reason?: string,

@@ -2,7 +2,7 @@
  * A field's message shown under its input (a schema's issue, or an error's detail: both carry the
  * field's path): the API's schemas name their field ("redirectUrl must be an http(s) URL"), which
  * the input's label already does on a page. Never used to find which field a refusal is about:
- * that is its reason's (DESIGN.md §22).
+ * that is its reason's (docs/design.md §22).
  */
 export function besideItsField(path: string, message: string): string {
   const field = path.split(".").at(-1) ?? path;

@@ -20,7 +20,7 @@ vi.hoisted(() => {
   process.env.INNGEST_DEV = "1";
 });
 
-// A compromised or misrouted provider answers eth_gasPrice = 1,000 gwei (DESIGN.md §21, MAX_GAS_PRICE).
+// A compromised or misrouted provider answers eth_gasPrice = 1,000 gwei (docs/design.md §21, MAX_GAS_PRICE).
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
 const MERCHANT_WALLET = "0x4b0897b0513fdc7c541b6d9d7e929c4e5364d2db" as Address;

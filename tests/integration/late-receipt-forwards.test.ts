@@ -8,7 +8,7 @@ import { useLateReceipts } from "../helpers/late-receipt";
 
 /**
  * A nonce settled as "taken by a transaction we did not sign" may only have had its receipt hidden
- * by a receipts node behind (DESIGN.md §17); its receipts are read again for a day. A classic
+ * by a receipts node behind (docs/design.md §17); its receipts are read again for a day. A classic
  * forward's transaction and a sweep batch wait while they are: planning the forward again (or
  * giving a batch's forwards back) on the first "taken" would act on a loss a late receipt undoes.
  * The nonce's transaction here is real (mined on anvil); only the ledger's earlier "taken" verdict

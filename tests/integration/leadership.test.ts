@@ -1,5 +1,5 @@
 /**
- * Job leadership on PostgreSQL (DESIGN §2, §20: one leader per database, failover within 10 s,
+ * Job leadership on PostgreSQL (docs/design.md §2, §20: one leader per database, failover within 10 s,
  * nothing sent twice): two embedded runners on one database, each with pools of its own, as two
  * instances have. The leader's lock session is terminated, or its connection stalls, while the
  * process lives on: it stops leading, the other takes over within the bound, and at no sampled

@@ -19,7 +19,7 @@ vi.hoisted(() => {
 
 /**
  * A ledger row is final only at the confirmation depth with its receipt still in the chain's block
- * at that height (DESIGN.md §21). Played with anvil: a cancel is mined at a withdrawal's nonce, the
+ * at that height (docs/design.md §21). Played with anvil: a cancel is mined at a withdrawal's nonce, the
  * chain is then reorganised (evm_revert of a snapshot) and the withdrawal itself is mined instead.
  */
 const db = useTestDatabase();

@@ -24,7 +24,7 @@ vi.hoisted(() => {
 });
 
 /**
- * Withdrawals are final only on chain (DESIGN.md §12, §17): played against an endpoint whose
+ * Withdrawals are final only on chain (docs/design.md §12, §17): played against an endpoint whose
  * receipts come from a node 4 blocks behind the one answering nonces, and against one that answers
  * "underpriced" to every broadcast.
  */

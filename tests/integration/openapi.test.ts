@@ -51,7 +51,7 @@ describe("GET /api/v1/openapi.json", () => {
     );
   });
 
-  it("lists the reasons of refusals (DESIGN.md §22): every one on Error, each operation's own on its error answers", async () => {
+  it("lists the reasons of refusals (docs/design.md §22): every one on Error, each operation's own on its error answers", async () => {
     const doc = await GET().json();
     const all = doc.components.schemas.Error.properties.error.properties.reason.enum as string[];
     expect(all).toEqual(expect.arrayContaining(["refund-exceeds-refundable", "webhook-url-missing", "payment-still-pending"]));

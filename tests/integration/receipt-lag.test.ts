@@ -21,7 +21,7 @@ vi.hoisted(() => {
 });
 
 /**
- * A receipts node minutes behind the one answering nonces (DESIGN.md §17): the nonce is used, no
+ * A receipts node minutes behind the one answering nonces (docs/design.md §17): the nonce is used, no
  * receipt comes back. "Taken by a transaction we did not sign" is decided in time (5 minutes), not
  * in blocks (64 were 30 s), and even then the receipts are read again until one appears. Time is
  * simulated (Date is faked, in the proxy too).

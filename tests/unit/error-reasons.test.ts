@@ -1,5 +1,5 @@
 /**
- * Refusals carry a reason (DESIGN.md §22): the envelope adds `error.reason` only when one is set,
+ * Refusals carry a reason (docs/design.md §22): the envelope adds `error.reason` only when one is set,
  * every page's words are keyed by real reasons, the payer pages have words for each reason they
  * show in every language they speak, and no page tells refusals apart by their message.
  */

@@ -5,7 +5,7 @@ import { KeyRing, keyRingFor } from "@/lib/engine/chain/keys";
 const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
 const ring = new KeyRing(ANVIL_MNEMONIC);
 
-describe("KeyRing (DESIGN.md §7 derivation paths)", () => {
+describe("KeyRing (docs/design.md §7 derivation paths)", () => {
   it("derives deposit addresses at m/44'/60'/0'/0/i (anvil's published accounts)", () => {
     expect(ring.depositAddress(0)).toBe("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
     expect(ring.depositAddress(1)).toBe("0x70997970C51812dc3A010C7d01b50e0d17dc79C8");

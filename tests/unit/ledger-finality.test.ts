@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { receiptIsFinal } from "@/lib/engine/ledger/finality";
 
 /**
- * The comparison that makes a receipt an outcome (DESIGN.md §17): at depth AND its block still the
+ * The comparison that makes a receipt an outcome (docs/design.md §17): at depth AND its block still the
  * chain's block at that height. A receipt served from a block a reorganisation removed names a
  * block hash the chain no longer has there: never final, however deep. The chain is a stub here on
  * purpose: this is the pure comparison; tests/integration/ledger-reorg.test.ts runs the lifecycle on anvil.

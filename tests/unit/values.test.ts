@@ -49,7 +49,7 @@ describe("passwords", () => {
 });
 
 describe("AppError", () => {
-  it("maps every code of DESIGN.md §5 to its HTTP status", () => {
+  it("maps every code of docs/design.md §5 to its HTTP status", () => {
     expect(ERROR_STATUS).toEqual({
       VALIDATION_ERROR: 400,
       UNAUTHORIZED: 401,

@@ -13,7 +13,7 @@ const notServed = () =>
     { status: 404 },
   );
 
-/** Served only when JOBS=inngest (DESIGN.md §10); the embedded runner does the work otherwise. */
+/** Served only when JOBS=inngest (docs/design.md §10); the embedded runner does the work otherwise. */
 function when(handler: (req: NextRequest, ctx: Context) => Promise<Response>) {
   return (req: NextRequest, ctx: Context) => (getConfig().jobs.mode === "inngest" ? handler(req, ctx) : notServed());
 }

@@ -16,7 +16,7 @@ export async function GET(req: NextRequest) {
     res.headers.set("www-authenticate", 'Bearer realm="metrics"');
     return res;
   }
-  // No code of DESIGN.md §5 means "forbidden" without leaking existence; 401 says what would let them in.
+  // No code of docs/design.md §5 means "forbidden" without leaking existence; 401 says what would let them in.
   if (access === "forbidden")
     return errorResponse(
       new AppError("UNAUTHORIZED", "metrics are served to loopback clients only; set METRICS_TOKEN to read them remotely"),

@@ -1,6 +1,6 @@
 /**
  * Fixed-window counters in PostgreSQL (table abuse_counters), so every instance counts the same
- * hits and a restart forgets none (DESIGN.md §21). One atomic upsert per hit: a window that has
+ * hits and a restart forgets none (docs/design.md §21). One atomic upsert per hit: a window that has
  * ended starts again at 1. Each new window also deletes a few rows whose window has ended, so the
  * table holds about one window's worth of keys without a cleaning job.
  */

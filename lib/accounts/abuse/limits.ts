@@ -1,6 +1,6 @@
 /**
  * The per-client limits that guard security or money, counted in PostgreSQL (counters.ts) so
- * every instance shares them and a restart resets none (DESIGN.md §21). The per-API-key request
+ * every instance shares them and a restart resets none (docs/design.md §21). The per-API-key request
  * rate and webhook redeliveries stay per process (lib/web/http/rate-limit.ts): they pace well-behaved
  * callers and guard nothing an attacker gains from.
  */

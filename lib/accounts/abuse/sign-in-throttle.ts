@@ -1,5 +1,5 @@
 /**
- * Sign-in attempts per account (DESIGN.md §18, §21), on top of the per-address limit: a password
+ * Sign-in attempts per account (docs/design.md §18, §21), on top of the per-address limit: a password
  * guessed from many addresses at once still gets MAX_SIGN_IN_FAILURES tries per window. Each
  * attempt is counted BEFORE its password or code is checked, in one atomic upsert, and refused
  * past the maximum: 1,000 concurrent guesses cannot all pass a read before the first failure is

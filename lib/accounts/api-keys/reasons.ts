@@ -1,4 +1,4 @@
-/** Why an API key is refused, or cannot be made (DESIGN.md §22). */
+/** Why an API key is refused, or cannot be made (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
 

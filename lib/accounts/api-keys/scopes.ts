@@ -1,5 +1,5 @@
 /**
- * What an API key may do (DESIGN.md §21). A secret key lives on the merchant's server and may
+ * What an API key may do (docs/design.md §21). A secret key lives on the merchant's server and may
  * hold every scope; a publishable key may sit in browser code, so it can only create and read
  * payments — never move money out — and it is the only kind whose answers a browser may read
  * (CORS). Scopes are checked per route in lib/web/http/handlers.ts (withApiKey).

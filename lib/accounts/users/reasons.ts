@@ -1,4 +1,4 @@
-/** Why an account's sign-in, sign-up or security settings refuse a request (DESIGN.md §22). */
+/** Why an account's sign-in, sign-up or security settings refuse a request (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
 

@@ -1,5 +1,5 @@
 /**
- * Optional two-factor sign-in with an authenticator app (DESIGN.md §18). Enrolment shows a seed
+ * Optional two-factor sign-in with an authenticator app (docs/design.md §18). Enrolment shows a seed
  * (QR code and text) and turns on only once a code from it and the account's password are entered;
  * it hands out 10 recovery codes, each usable once instead of the app. With it on, sign-in (dashboard and bearer token),
  * dashboard withdrawals, refunds, API-key creation and every change of where money or events go
@@ -97,7 +97,7 @@ export async function confirmEnrolment(db: Db, user: User, code: string, current
   });
 }
 
-/** Turns it off; needs a current code or a recovery code. Every other session ends too (DESIGN.md §21). */
+/** Turns it off; needs a current code or a recovery code. Every other session ends too (docs/design.md §21). */
 export async function disableTwoFactor(db: Db, user: User, code: string): Promise<void> {
   await verifySecondFactor(db, user, code, { allowRecoveryCode: true });
   await db.transaction(async (tx) => {

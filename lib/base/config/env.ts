@@ -1,5 +1,5 @@
 /**
- * The environment's variables as the service reads them (DESIGN.md §3): one zod schema, each
+ * The environment's variables as the service reads them (docs/design.md §3): one zod schema, each
  * variable with the message a bad value gets. lib/base/config/index.ts turns the parsed values into the
  * Config the service uses.
  */

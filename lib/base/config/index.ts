@@ -1,5 +1,5 @@
 /**
- * The service's configuration, parsed once from the environment (DESIGN.md §3).
+ * The service's configuration, parsed once from the environment (docs/design.md §3).
  * A bad value throws ConfigError whose message is one line naming the variable; it never
  * contains the value of a secret.
  */

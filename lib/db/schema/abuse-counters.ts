@@ -1,7 +1,7 @@
 import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * Security counters every instance shares (DESIGN.md §21): sign-in and TOTP failures, link Pay,
+ * Security counters every instance shares (docs/design.md §21): sign-in and TOTP failures, link Pay,
  * refund claims… one row per (limit, client or account) key, a fixed window each
  * (lib/accounts/abuse/counters.ts). Rows past their window are pruned.
  */

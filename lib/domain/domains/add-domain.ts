@@ -10,7 +10,7 @@ import { assertMayAddDomain, lockMerchant } from "../gas/limits";
 import { domainRefusal } from "./reasons";
 
 /**
- * Whitelists an origin for the user; its id fixes its withdrawal wallet (DESIGN.md §7). At most
+ * Whitelists an origin for the user; its id fixes its withdrawal wallet (docs/design.md §7). At most
  * the plan's `maxDomains` (each domain is a wallet the gas tank may top up).
  */
 export async function addDomain(db: Db, userId: number, domain: string): Promise<Domain> {

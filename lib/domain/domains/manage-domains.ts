@@ -24,7 +24,7 @@ const webhookUrl = z
   .max(2000, { error: "webhookUrl is too long" })
   .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), { message: "webhookUrl must be an http(s) URL" });
 
-/** A current two-factor code: with two-factor on, a change of where money or events go needs one (DESIGN.md §21). */
+/** A current two-factor code: with two-factor on, a change of where money or events go needs one (docs/design.md §21). */
 export const twoFactorCodeField = z.string({ error: "code must be a string" }).trim().max(32, { error: "code is too long" }).optional();
 
 export const updateDomainSchema = z
@@ -45,7 +45,7 @@ export interface DomainView {
   /** Signs this domain's webhooks (Standard Webhooks "whsec_…"); shown to its owner while a webhookUrl is set. */
   webhookSecret: string | null;
   withdrawalAddress: string | null;
-  /** A payout address change waiting for its date (DESIGN.md §21); the owner may cancel it until then. */
+  /** A payout address change waiting for its date (docs/design.md §21); the owner may cancel it until then. */
   pendingPayoutAddress: string | null;
   /** When that change takes effect (null: none waiting). */
   payoutChangeEffectiveAt: string | null;

@@ -1,5 +1,5 @@
 /**
- * A domain's payout address changes only after a delay (DESIGN.md §21): a stolen session that sets
+ * A domain's payout address changes only after a delay (docs/design.md §21): a stolen session that sets
  * its own address must not receive the next payment. The request is stored on the domain
  * (pending_payout_address, requested at/by, effective at); until effective_at every new session
  * still captures the old address, because the one read of the address in force

@@ -1,4 +1,4 @@
-/** Why a change to a merchant's domains is refused (DESIGN.md §22). */
+/** Why a change to a merchant's domains is refused (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
 

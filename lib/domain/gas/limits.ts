@@ -1,5 +1,5 @@
 /**
- * What a merchant's plan lets it cost the operator (DESIGN.md §18). A merchant without an
+ * What a merchant's plan lets it cost the operator (docs/design.md §18). A merchant without an
  * active plan is held to the free self-serve plan's limits: signing up costs nothing to
  * the operator either.
  */

@@ -1,4 +1,4 @@
-/** Why a plan's daily limits refuse what the merchant asks (DESIGN.md §22). */
+/** Why a plan's daily limits refuse what the merchant asks (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
 

@@ -1,6 +1,6 @@
 /**
  * What the gas tank spent on a merchant's behalf, read from the ledger through gas_charges
- * (DESIGN.md §18). A settled row costs the BNB it sent plus the fee its receipt shows; a pending
+ * (docs/design.md §18). A settled row costs the BNB it sent plus the fee its receipt shows; a pending
  * one the most it can cost (value + gas limit × price), so a burst of sends counts before it is
  * mined; a replaced row costs nothing (its replacement carries the charge). Days are UTC.
  */

@@ -1,4 +1,4 @@
-/** Why an Idempotency-Key is refused (DESIGN.md §22). */
+/** Why an Idempotency-Key is refused (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
 

@@ -28,7 +28,7 @@ export async function createPaymentLink(db: Db, userId: number, input: CreateLin
   const defaultDomain = await firstDomain(db, userId);
   const domainId = input.domainId ?? defaultDomain;
   if (input.domainId !== undefined) await getOwnDomain(db, userId, input.domainId);
-  // Choosing where a link's money goes is a change of a payout target (DESIGN.md §21).
+  // Choosing where a link's money goes is a change of a payout target (docs/design.md §21).
   if (domainId !== defaultDomain) await requireSecondFactorOf(db, userId, input.code);
   const inserted = await db
     .insert(paymentLinks)

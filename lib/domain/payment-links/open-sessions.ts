@@ -1,5 +1,5 @@
 /**
- * What keeps a public link from being a machine for sessions (DESIGN.md §21): the same client
+ * What keeps a public link from being a machine for sessions (docs/design.md §21): the same client
  * pressing Pay again while its session is open gets that session back (no new deposit address);
  * one client (its limit key, whatever browser id or amount it sends) has at most
  * LINK_OPEN_SESSIONS_PER_CLIENT open unpaid sessions of a link — beyond it, its most recent open

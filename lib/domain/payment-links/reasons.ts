@@ -1,5 +1,5 @@
 /**
- * Why a payment link cannot be saved or paid (DESIGN.md §22); its amounts, tokens and domain
+ * Why a payment link cannot be saved or paid (docs/design.md §22); its amounts, tokens and domain
  * refuse with the payments' reasons (lib/domain/payments/reasons.ts).
  */
 

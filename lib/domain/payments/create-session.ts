@@ -97,7 +97,7 @@ export async function createPaymentSession(
       apiKeyId: "id" in creator ? creator.id : null,
       paymentLinkId: "paymentLinkId" in creator ? creator.paymentLinkId : undefined,
       linkClient: "linkClient" in creator ? creator.linkClient : undefined,
-      // A link's session counts against the quota once something is paid to it (DESIGN.md §21).
+      // A link's session counts against the quota once something is paid to it (docs/design.md §21).
       quotaCountedAt: fromLink ? null : undefined,
       tokenId: token.id,
       network: token.network,

@@ -31,7 +31,7 @@ export interface SessionRules {
  * Checks the domain and the plan and inserts the session, in one statement (one round trip,
  * atomic on its own or inside the caller's transaction):
  *
- * - the domain (DESIGN.md §5): `domainId` if given, else the domain of the `Origin` header, else
+ * - the domain (docs/design.md §5): `domainId` if given, else the domain of the `Origin` header, else
  *   the user's first domain; a browser call from an origin the user has not whitelisted is refused
  *   even with a valid domainId;
  * - the forward target: `merchantWallet`, else the domain's payout address in force at `now` (a

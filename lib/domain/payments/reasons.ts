@@ -1,6 +1,6 @@
 /**
  * Why a payment (a session, a link's Pay, a payer's cancel) or an amount anywhere is refused
- * (DESIGN.md §22): the stable key a page maps to its own words.
+ * (docs/design.md §22): the stable key a page maps to its own words.
  */
 
 import { type AppError, type Refusal, refusal } from "../../base/errors";

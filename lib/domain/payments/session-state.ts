@@ -10,7 +10,7 @@
  *   expired | cancelled ──transfers-recorded (mined in time, confirmed later)──▶ completed
  *   completed is final; a transfer that does not count only marks the session late (payment.late)
  *
- * The payment rules of DESIGN.md §8: the status follows from the amount, deadline, cancellation
+ * The payment rules of docs/design.md §8: the status follows from the amount, deadline, cancellation
  * and the confirmed transfers received — nothing else (evaluateSession). Re-evaluating the
  * transfers is always safe.
  *
@@ -101,7 +101,7 @@ export interface SessionSnapshot {
 }
 
 /**
- * What the shop is told about one change of a session (DESIGN.md §15), in order: money that
+ * What the shop is told about one change of a session (docs/design.md §15), in order: money that
  * counts but does not complete (`partial`), the new status, then deposits that arrived after a
  * terminal state or do not count (`late`). A re-evaluation that changes nothing says nothing.
  */

@@ -1,4 +1,4 @@
-/** Why a payout (a withdrawal, or a refund's send) is refused on the spot (DESIGN.md §22). */
+/** Why a payout (a withdrawal, or a refund's send) is refused on the spot (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
 

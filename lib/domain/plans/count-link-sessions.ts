@@ -1,6 +1,6 @@
 /**
  * A payment link's session counts against its merchant's monthly quota only once it is really paid
- * (DESIGN.md §21): what it received in its own token reaches the token's minimum payment
+ * (docs/design.md §21): what it received in its own token reaches the token's minimum payment
  * (lib/domain/tokens/minimum-payment.ts), or it completed. A public page must not let strangers use up the
  * shop's quota with sessions nobody pays — nor with 1 wei sent to each deposit address (~$3 of gas
  * for 1,000 sessions). The same mark (quota_counted_at) takes the session out of the link's "open

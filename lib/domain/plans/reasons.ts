@@ -1,4 +1,4 @@
-/** Why a plan refuses a payment, or a plan cannot be chosen (DESIGN.md §22). */
+/** Why a plan refuses a payment, or a plan cannot be chosen (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
 

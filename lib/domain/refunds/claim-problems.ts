@@ -1,6 +1,6 @@
 /**
  * What the refund claim page tells the payer when a claim is refused, as one stable key per
- * problem: the page reads it from the answer's `error.reason` (DESIGN.md §22; the detail
+ * problem: the page reads it from the answer's `error.reason` (docs/design.md §22; the detail
  * `{path: "problem", message: <key>}` still names it for API clients of the first days), and
  * shows that key's sentence in the payer's language (lib/web/i18n/refund-messages.ts).
  * The payer never reads the merchant's internals (wallet balances, budgets, RPC errors): those are

@@ -1,5 +1,5 @@
 /**
- * Why a refund, or a payer's claim of one, is refused (DESIGN.md §22): the stable key a page maps
+ * Why a refund, or a payer's claim of one, is refused (docs/design.md §22): the stable key a page maps
  * to its own words. Pure and free of server imports: the claim page's client code uses it.
  */
 

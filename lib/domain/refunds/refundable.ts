@@ -43,7 +43,7 @@ export function refundAmounts(basis: RefundBasis): RefundAmounts {
 /** A refund without an amount when `byDefault` is null. */
 export const NO_DEFAULT_REFUND = "nothing was paid beyond the price; give an explicit amount to refund the price";
 
-/** Why nothing of a payment can be refunded, as a reason (DESIGN.md §22). */
+/** Why nothing of a payment can be refunded, as a reason (docs/design.md §22). */
 export type NotRefundableReason = "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded";
 
 /** Each refusal's reason and its words for API clients. */

@@ -1,5 +1,5 @@
 /**
- * The operator's list of accepted tokens per network (DESIGN.md §12). Allowing reads symbol and
+ * The operator's list of accepted tokens per network (docs/design.md §12). Allowing reads symbol and
  * decimals from the chain; allowing again re-enables the token and updates its minimum.
  */
 
@@ -90,7 +90,7 @@ export async function disallowCatalogueToken(db: Db, network: string, contract: 
 }
 
 /**
- * The smallest withdrawal of a catalogue token (DESIGN.md §18): every send costs the gas tank a
+ * The smallest withdrawal of a catalogue token (docs/design.md §18): every send costs the gas tank a
  * top-up, so dust is refused. The operator's `--min-withdrawal`, else the minimum forward, else
  * 0.01 of the token.
  */

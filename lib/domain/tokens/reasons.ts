@@ -1,4 +1,4 @@
-/** Why a token cannot be registered or withdrawn (DESIGN.md §22). */
+/** Why a token cannot be registered or withdrawn (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
 

@@ -1,4 +1,4 @@
-/** Why a webhook tool (a test event, a redelivery) is refused (DESIGN.md §22). */
+/** Why a webhook tool (a test event, a redelivery) is refused (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
 

@@ -1,5 +1,5 @@
 /**
- * When a delivery is tried (DESIGN.md §15): at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and
+ * When a delivery is tried (docs/design.md §15): at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and
  * 10 h after each failure — eight attempts over about 28 hours — and then it is `failed`: shown to
  * the merchant and counted in /api/health, never dropped, and redeliverable by hand.
  */

@@ -1,4 +1,4 @@
-/** Why a withdrawal (or a refund's send, which is one) is refused or failed on the spot (DESIGN.md §22). */
+/** Why a withdrawal (or a refund's send, which is one) is refused or failed on the spot (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
 import { PAYOUT_REASONS } from "../payouts/reasons";

@@ -2,7 +2,7 @@
  * A withdrawal's state machine as one pure decider: (state, fact, now) → (next state, events).
  * Every write of a withdrawal's status goes through it (withdrawal-records.ts applies what it
  * decides, as a compare-and-set on `submitted`); the confirmer only finds facts — how the
- * ledger settled the withdrawal's nonce (DESIGN.md §12, §17).
+ * ledger settled the withdrawal's nonce (docs/design.md §12, §17).
  *
  *   (recorded by lib/domain/payouts) ──▶ submitted ──nonce settled by the withdrawal (or its re-priced copy), confirmed, success──▶ completed
  *                                  submitted ──… by the withdrawal, confirmed, reverted──▶ failed (nothing sent)
@@ -85,7 +85,7 @@ export function releasesIdempotencyKey(settlement: Settlement): boolean {
   return settlement.status === "failed";
 }
 
-/** The webhook event a settlement makes, if it is final (DESIGN.md §15). */
+/** The webhook event a settlement makes, if it is final (docs/design.md §15). */
 export function withdrawalEvent(settlement: Settlement): WithdrawalEvent | null {
   return settlement.status === "submitted" ? null : `withdrawal.${settlement.status}`;
 }

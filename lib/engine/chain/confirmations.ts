@@ -1,5 +1,5 @@
 /**
- * When a transaction counts as confirmed on a network (CONFIRMATIONS, DESIGN.md §20): after a
+ * When a transaction counts as confirmed on a network (CONFIRMATIONS, docs/design.md §20): after a
  * number of blocks counted so that 1 is the block that holds it (2: that block and one more on top,
  * …), or once BSC finalizes its block (`CONFIRMATIONS=finalized`: fast finality, normally two
  * blocks later, and never reorganised). CONFIRMATIONS=0 reads like 1: a log can only be read once

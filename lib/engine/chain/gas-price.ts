@@ -1,5 +1,5 @@
 /**
- * The one place a gas price to sign at is read (DESIGN.md §21): the node's eth_gasPrice, refused
+ * The one place a gas price to sign at is read (docs/design.md §21): the node's eth_gasPrice, refused
  * above the network's MAX_GAS_PRICE. A compromised or misrouted provider answering 1,000 gwei
  * would otherwise have every top-up, sweep and withdrawal pay ~10,000× normal. The refusal is
  * transient (classifyRpcError reads it so): nothing is signed, nothing counts as failed, the work

@@ -1,5 +1,5 @@
 /**
- * Every key the service holds derives from MASTER_MNEMONIC (DESIGN.md §7):
+ * Every key the service holds derives from MASTER_MNEMONIC (docs/design.md §7):
  *   deposit address i           m/44'/60'/0'/0/i
  *   gas tank                    m/44'/60'/1'/0/g   (g = the tank's generation, 0 until the operator
  *                                                   rotates it: npm run admin -- sweeper rotate-operator)

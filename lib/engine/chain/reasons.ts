@@ -1,4 +1,4 @@
-/** Why a transfer out of a gateway wallet is refused before it is sent (DESIGN.md §22). */
+/** Why a transfer out of a gateway wallet is refused before it is sent (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
 

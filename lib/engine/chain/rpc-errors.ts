@@ -16,7 +16,7 @@
  *   transient        everything else: no answer, 5xx, an HTML page from a proxy, a lagging node,
  *                    a provider's own -32000 words ("missing trie node", …) — worth retrying as is
  *
- * Unknown answers are transient on purpose (DESIGN.md §21): a refusal cancels a withdrawal and
+ * Unknown answers are transient on purpose (docs/design.md §21): a refusal cancels a withdrawal and
  * counts toward holding a forward, so only words known to mean "never" may say so.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Which deposits get swept, and when (DESIGN.md §12, "nothing to forward, nothing spent"). A
+ * Which deposits get swept, and when (docs/design.md §12, "nothing to forward, nothing spent"). A
  * sweep moves a deposit address's whole balance of one token and covers every deposit of that
  * address and token not swept yet. New deposits become due when the address's unswept amount of
  * the token reaches the token's `minForwardAmount`, or when they are among the transfers that

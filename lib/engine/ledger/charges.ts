@@ -1,5 +1,5 @@
 /**
- * Who a gas-tank transaction is signed for (DESIGN.md §18). A batch is shared by entry: a
+ * Who a gas-tank transaction is signed for (docs/design.md §18). A batch is shared by entry: a
  * merchant with 3 of its 10 entries carries 3/10 of its cost.
  */
 

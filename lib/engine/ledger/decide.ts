@@ -1,5 +1,5 @@
 /**
- * A nonce's state machine as one pure decider (DESIGN.md §17): (state, fact, now) → decision. The
+ * A nonce's state machine as one pure decider (docs/design.md §17): (state, fact, now) → decision. The
  * settler and the watchdog only read the chain and bring what it said as a fact; nonce-records.ts
  * writes what this decides, and only it writes chain_transactions.status. Nothing else in the code
  * decides "dropped", "replaced" or "stuck".

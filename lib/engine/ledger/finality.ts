@@ -1,5 +1,5 @@
 /**
- * When a receipt counts (DESIGN.md §17, §21): a ledger row is final — mined or reverted, the
+ * When a receipt counts (docs/design.md §17, §21): a ledger row is final — mined or reverted, the
  * outcome business records take — only once its receipt's block is at the network's confirmation
  * depth (CONFIRMATIONS, or BSC's finalized block) AND is still the chain's block at that height.
  * A receipt read from a block a reorganisation removed is no outcome: the row stays pending and

@@ -1,6 +1,6 @@
 /**
  * A nonce settled as "taken by a transaction we did not sign" may only have had its receipt
- * hidden by a receipts node far behind (DESIGN.md §17). Its rows' receipts are read again, with
+ * hidden by a receipts node far behind (docs/design.md §17). Its rows' receipts are read again, with
  * backoff, for RECHECK_RECEIPTS_FOR_MS; a final receipt found then settles the nonce like any
  * other (its row mined or reverted, the others replaced by it), and the withdrawal, refund or
  * forward that points at it takes that outcome. `admin ledger resettle` reads them on demand.

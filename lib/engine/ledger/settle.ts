@@ -10,7 +10,7 @@ import { landedReceipt } from "./finality";
 import { applyNonceDecision, nonceStateOf, replaceByWinner } from "./nonce-records";
 
 /**
- * How one nonce of one wallet stands, for every kind of transaction (DESIGN.md §17):
+ * How one nonce of one wallet stands, for every kind of transaction (docs/design.md §17):
  *   settled          one row of the nonce is mined (ok or reverted) at the confirmation depth: `winner`;
  *                    the others are replaced. Business records take their outcome from this only.
  *   taken-by-other   the nonce went to a transaction outside the ledger: nothing of ours was mined

@@ -1,5 +1,5 @@
 /**
- * What a reconciliation run found (DESIGN.md §16): the ledger's and the chain's figures per token,
+ * What a reconciliation run found (docs/design.md §16): the ledger's and the chain's figures per token,
  * and every difference an operator must look at. The last run is kept in app_state for
  * /api/health and `admin status`; the report is the lines an operator reads (and cron mails).
  */

@@ -1,5 +1,5 @@
 /**
- * Ledger against chain (DESIGN.md §16). For every token: what the ledger says about deposits
+ * Ledger against chain (docs/design.md §16). For every token: what the ledger says about deposits
  * (recorded, forwarded, in flight, held, waiting below the minimum) and what the deposit addresses
  * and withdrawal wallets really hold. A difference is anything an operator must look at:
  * - a held forward (money that should have moved and did not);

@@ -1,5 +1,5 @@
 /**
- * What recovery finds (DESIGN.md §16): the tokens to look for — the catalogue's, disallowed ones
+ * What recovery finds (docs/design.md §16): the tokens to look for — the catalogue's, disallowed ones
  * included, plus any named on the command line — and, wallet by wallet from the mnemonic, every
  * balance of them on the derived deposit addresses and withdrawal wallets. Reads only; nothing
  * here signs or records.

@@ -1,5 +1,5 @@
 /**
- * Moving one wallet's stranded balances (DESIGN.md §16): anything of its still in flight settled
+ * Moving one wallet's stranded balances (docs/design.md §16): anything of its still in flight settled
  * first, its balances read again, each transfer simulated against MAX_SWEEP_GAS, the gas topped up
  * from the tank, then one transfer per token — each a ledger row (kind "recovery") before it is
  * sent, and waited for until mined.

@@ -1,5 +1,5 @@
 /**
- * Recovery from the mnemonic alone (DESIGN.md §16): derive the deposit addresses and withdrawal
+ * Recovery from the mnemonic alone (docs/design.md §16): derive the deposit addresses and withdrawal
  * wallets, find every balance of the tokens the gateway accepts on them, and sweep each to one
  * address, the gas tank paying the gas. It needs no records: what is left to move is read from the
  * chain each time, so a second run moves nothing and an interrupted one picks up where it stopped

@@ -1,4 +1,4 @@
-/** Why the dashboard's "Simulate payment" (the embedded local network only) is refused (DESIGN.md §22). */
+/** Why the dashboard's "Simulate payment" (the embedded local network only) is refused (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
 

@@ -1,5 +1,5 @@
 /**
- * The dashboard's own words for lib's refusals, by reason (DESIGN.md §22). lib's messages are
+ * The dashboard's own words for lib's refusals, by reason (docs/design.md §22). lib's messages are
  * written for API clients — they name fields and routes ("set a webhookUrl with PATCH …") and may
  * be re-worded; a reason is the contract. A reason the dashboard has no words of its own for is
  * shown in lib's words. Pure: client components use it too.

@@ -1,5 +1,5 @@
 /**
- * Who the client is, for per-client limits (DESIGN.md §21). Route handlers do not see the socket,
+ * Who the client is, for per-client limits (docs/design.md §21). Route handlers do not see the socket,
  * and Next.js fills X-Forwarded-For with the socket's address only when the request has none — so
  * the header is whatever a direct client wrote. Instead the server stamps every request with its
  * socket's peer in PEER_HEADER (lib/web/http/peer-address.ts, installed by instrumentation.ts), sealed

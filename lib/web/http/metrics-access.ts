@@ -5,7 +5,7 @@ import { clientAddress } from "./client-ip";
 export type MetricsAccess = "allowed" | "unauthorized" | "forbidden";
 
 /**
- * Who may read /api/metrics (DESIGN.md §16): with METRICS_TOKEN, whoever sends it as a bearer
+ * Who may read /api/metrics (docs/design.md §16): with METRICS_TOKEN, whoever sends it as a bearer
  * token; without it, loopback clients only. The client address is the one the limits use
  * (lib/web/http/client-ip.ts: the socket's peer, or X-Forwarded-For per TRUSTED_PROXY_HOPS); behind a proxy
  * on this machine every client looks local — which is why start-up warns an install with a real network to set the token.

@@ -1,5 +1,5 @@
 /**
- * Security headers of every page (DESIGN.md §18, §21). Scripts run only with this request's nonce
+ * Security headers of every page (docs/design.md §18, §21). Scripts run only with this request's nonce
  * ('nonce-…' 'strict-dynamic'): Next.js reads the nonce from the CSP request header proxy.ts sets
  * and puts it on its own scripts, the root layout puts it on the theme script, and a script those
  * load is trusted through 'strict-dynamic'; an injected <script> or inline handler has no nonce and

@@ -11,7 +11,7 @@ import { nulPath } from "./body";
 
 /**
  * What a dashboard server action answers: the data, or a message and per-field errors a form can
- * show next to its inputs, with the refusal's `reason` (DESIGN.md §22) for a form that says
+ * show next to its inputs, with the refusal's `reason` (docs/design.md §22) for a form that says
  * something of its own about it. Thrown errors never reach the browser as stack traces.
  */
 export type ActionResult<T = null> =

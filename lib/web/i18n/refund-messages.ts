@@ -31,7 +31,7 @@ export function claimProblemMessage(problem: ClaimProblem, t: PayerPageMessages)
   return sentences[problem];
 }
 
-/** The reasons a Pay of a payment link is refused with that the payer can do something about (DESIGN.md §22). */
+/** The reasons a Pay of a payment link is refused with that the payer can do something about (docs/design.md §22). */
 export const LINK_PAY_REASONS = [
   "not-found",
   "link-inactive",

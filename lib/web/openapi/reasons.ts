@@ -1,5 +1,5 @@
 /**
- * Every refusal's reason (DESIGN.md §22), gathered from the modules that give them, and the ones
+ * Every refusal's reason (docs/design.md §22), gathered from the modules that give them, and the ones
  * each public operation may answer with: the OpenAPI document lists them as enums on
  * `error.reason`, as Stripe lists its `decline_code`s.
  */

@@ -1,5 +1,5 @@
 /**
- * The ledger of every transaction the service signs (DESIGN.md §17). A row is written, signed,
+ * The ledger of every transaction the service signs (docs/design.md §17). A row is written, signed,
  * in the same database transaction that takes its nonce, before it is ever broadcast; only these
  * bytes are sent again. Business records (forwards, withdrawals, batches) point at their row and
  * take their outcome from it; lib/engine/ledger owns the status.
@@ -39,7 +39,7 @@ export type ChainTransactionKind = (typeof CHAIN_TRANSACTION_KINDS)[number];
 export const CHAIN_TRANSACTION_STATUSES = ["pending", "mined", "reverted", "replaced"] as const;
 export type ChainTransactionStatus = (typeof CHAIN_TRANSACTION_STATUSES)[number];
 
-/** Which key of DESIGN.md §7 signs: the gas tank, a domain's withdrawal wallet, a deposit address, the sweeper's owner. */
+/** Which key of docs/design.md §7 signs: the gas tank, a domain's withdrawal wallet, a deposit address, the sweeper's owner. */
 export const WALLET_ROLES = ["gas_tank", "withdrawal", "deposit", "sweeper_owner"] as const;
 export type WalletRole = (typeof WALLET_ROLES)[number];
 

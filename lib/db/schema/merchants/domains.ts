@@ -5,7 +5,7 @@ import { users } from "./users";
 
 /**
  * A whitelisted shop origin. Its id d is also the HD index of its withdrawal wallet
- * (m/44'/60'/2'/0/d, DESIGN.md §7); identity ids are never reused, and a deleted domain is only
+ * (m/44'/60'/2'/0/d, docs/design.md §7); identity ids are never reused, and a deleted domain is only
  * marked deleted so its wallet (which may still hold funds) stays traceable.
  */
 export const domains = pgTable(
@@ -20,7 +20,7 @@ export const domains = pgTable(
     /** Where this domain's payments are forwarded now; a requested change waits in the pending_payout_* columns. */
     payoutAddress: text("payout_address"),
     /**
-     * A requested payout change not in force yet (DESIGN.md §21): it takes effect at
+     * A requested payout change not in force yet (docs/design.md §21): it takes effect at
      * payout_change_effective_at (null: no change pending). The address may be null (back to the
      * withdrawal wallet). Read the address in force only through lib/domain/domains/payout-address.ts.
      */

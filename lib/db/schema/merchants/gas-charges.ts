@@ -3,7 +3,7 @@ import { chainTransactions } from "../engine/chain-transactions";
 import { users } from "./users";
 
 /**
- * Who a gas-tank transaction was signed for (DESIGN.md §18): a top-up for one merchant's deposit
+ * Who a gas-tank transaction was signed for (docs/design.md §18): a top-up for one merchant's deposit
  * address or withdrawal wallet, or a batch shared by the merchants of its entries (`units` of
  * `totalUnits` entries). The BNB itself is read from the ledger row — the value sent plus the fee
  * paid once settled, the most it can cost while pending — so a charge never disagrees with the

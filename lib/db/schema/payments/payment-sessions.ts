@@ -39,7 +39,7 @@ export const paymentSessions = pgTable(
     depositTopic: text("deposit_topic").notNull(),
     amount: amount("amount").notNull(),
     receivedAmount: amountSum("received_amount").notNull().default(sql`0`),
-    /** Where received tokens are forwarded (DESIGN.md §5), fixed at creation. */
+    /** Where received tokens are forwarded (docs/design.md §5), fixed at creation. */
     forwardTo: text("forward_to").notNull(),
     merchantWallet: text("merchant_wallet"),
     status: text("status", { enum: SESSION_STATUSES }).notNull().default("pending"),
