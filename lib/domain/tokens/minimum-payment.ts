@@ -1,3 +1,4 @@
+import "../payments/reasons";
 import { refusal } from "../../base/errors";
 import { formatAmount } from "../../base/money";
 import type { CatalogueToken } from "../../db/schema";
