@@ -1,4 +1,3 @@
-import "../payments/reasons";
 import { refusal } from "../../base/errors";
 import { formatAmount } from "../../base/money";
 import type { CatalogueToken } from "../../db/schema";
