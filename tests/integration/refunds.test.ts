@@ -20,6 +20,7 @@ import { GET as getRefund } from "@/app/api/v1/refund/[refundId]/route";
 import { getDb } from "@/lib/db";
 import { paymentSessions, refunds, webhookDeliveries, webhookEndpoints, withdrawals } from "@/lib/db/schema";
 import { allowCatalogueToken } from "@/lib/domain/tokens/catalogue";
+import { confirmWithdrawals } from "@/lib/domain/withdrawals/confirm-withdrawals";
 import { keyRingFor } from "@/lib/engine/chain/keys";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
 import { tendLedgerStep } from "@/lib/ops/jobs/steps";
@@ -314,5 +315,34 @@ describe("refunds on the dashboard", () => {
     await expect(refundFromDashboard(db(), other!, sessionId, {}, "form-3")).rejects.toThrow("not found");
     await expect(paymentRefunds(db(), stranger.userId, sessionId)).rejects.toThrow("not found");
     expect(await countRows()).toEqual({ ...before, refunds: before.refunds + 1 });
+  });
+});
+
+describe("a refund whose payout settled without it", () => {
+  it("follows its payout on the job's next round (a request settled its refused send and stopped before the refund did)", async () => {
+    const { sessionId } = await paidSession("10", "11");
+    const sent = await refundReq(sessionId, { toAddress: PAYER_NEW_ADDRESS });
+    expect(sent.status).toBe(201);
+    const { refundId } = sent.body.data;
+    // The withdrawal settles with no follower told, as awaitSettlement does for a request.
+    for (let i = 0; i < 10; i++) {
+      await chain().client.mine({ blocks: 1 });
+      if ((await confirmWithdrawals(db())).pending === 0) break;
+    }
+    const [withdrawal] = await db().select().from(withdrawals).where(eq(withdrawals.refundId, refundId));
+    expect(withdrawal?.status).toBe("completed");
+    const [behind] = await db().select({ status: refunds.status }).from(refunds).where(eq(refunds.id, refundId));
+    expect(behind?.status).toBe("sending");
+
+    await tendLedgerStep(db());
+    const done = await call(getRefund, { headers: key(), params: { refundId } });
+    expect(done.body.data).toMatchObject({ status: "completed", amount: "1" });
+    // Once: a second round finds nothing behind.
+    await tendLedgerStep(db());
+    const types = (await db().select({ payload: webhookDeliveries.payload }).from(webhookDeliveries))
+      .map((d) => JSON.parse(d.payload) as { type: string; data: { refundId?: string } })
+      .filter((e) => e.data.refundId === refundId)
+      .map((e) => e.type);
+    expect(types).toEqual(["refund.created", "withdrawal.completed", "refund.completed"]);
   });
 });

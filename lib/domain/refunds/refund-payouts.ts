@@ -1,14 +1,16 @@
 /**
  * A refund's money goes out as a payout (lib/domain/payouts) and follows it: sent after its recording
  * transaction commits, and settled with it — `settleRefundOf` is the `onSettled` the withdrawal
- * confirmer is given (lib/ops/jobs/steps.ts), and the one this file gives it while a refused send
- * settles.
+ * confirmer is given (lib/ops/jobs/steps.ts). A request that waits for a refused send to settle
+ * settles the refund itself afterwards; the job's catch-up (`settleRefundsOfSettledPayouts`) covers
+ * a process that stopped in between. Nothing here hands a callback to lib/domain/withdrawals.
  */
 
+import { and, eq, inArray } from "drizzle-orm";
 import type { Address } from "viem";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
-import type { PaymentSession, Refund, Withdrawal } from "../../db/schema";
+import { type PaymentSession, type Refund, refunds, type Withdrawal, withdrawals } from "../../db/schema";
 import type { PayoutRequest } from "../payouts/record-payout";
 import { sendRecorded } from "../payouts/send-payout";
 import { awaitSettlement } from "../withdrawals/confirm-withdrawals";
@@ -38,7 +40,9 @@ export async function settleRefundOf(tx: Db, withdrawal: Pick<Withdrawal, "refun
  */
 export async function sendRefundPayout(db: Db, payout: Withdrawal): Promise<void> {
   if ((await sendRecorded(db, payout)) !== "refused") return;
-  const settled = await awaitSettlement(db, payout.id, { onSettled: settleRefundOf });
+  const settled = await awaitSettlement(db, payout.id);
+  // The refund follows its settled payout (if this process stops first, the job's catch-up does it).
+  if (settled && settled.status !== "submitted") await db.transaction((tx) => settleRefundOf(tx, settled));
   if (settled?.status === "failed") {
     throw withdrawalRefusal(
       "BLOCKCHAIN_ERROR",
@@ -62,4 +66,19 @@ export function refundPayout(
     amount: formatAmount(refund.amount, decimals),
     for: { userId: refund.userId, apiKeyId: refund.apiKeyId, refundId: refund.id },
   };
+}
+
+/**
+ * Job step (tend-ledger, after the confirmer): refunds still `sending` whose payout is final — a
+ * request settled its own refused payout and stopped before the refund followed. Idempotent: the
+ * refund's decider takes a payout's outcome once.
+ */
+export async function settleRefundsOfSettledPayouts(db: Db): Promise<number> {
+  const behind = await db
+    .select({ withdrawal: withdrawals })
+    .from(withdrawals)
+    .innerJoin(refunds, eq(refunds.id, withdrawals.refundId))
+    .where(and(eq(refunds.status, "sending"), inArray(withdrawals.status, ["completed", "failed"])));
+  for (const { withdrawal } of behind) await db.transaction((tx) => settleRefundOf(tx, withdrawal));
+  return behind.length;
 }

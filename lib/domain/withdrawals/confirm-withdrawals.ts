@@ -68,17 +68,13 @@ export async function settleOne(db: Db, withdrawal: Withdrawal, options: { onSet
  * After a refused broadcast (lib/domain/payouts sendRecorded: its nonce is being filled): waits up to
  * SETTLE_WAIT_MS for the withdrawal to settle, settling it as the job would. Its current row.
  */
-export async function awaitSettlement(
-  db: Db,
-  withdrawalId: string,
-  options: { onSettled?: OnSettled } = {},
-): Promise<Withdrawal | undefined> {
+export async function awaitSettlement(db: Db, withdrawalId: string): Promise<Withdrawal | undefined> {
   const deadline = Date.now() + SETTLE_WAIT_MS;
   for (;;) {
     const [current] = await db.select().from(withdrawals).where(eq(withdrawals.id, withdrawalId));
     if (current?.status !== "submitted") return current;
     if (Date.now() > deadline) return current;
-    await settleOne(db, current, options).catch(() => undefined);
+    await settleOne(db, current).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -14,7 +14,7 @@ import { dustSweepBudgets } from "../../domain/gas/dust-budget";
 import { expireDueSessions } from "../../domain/payments/expire-due";
 import { recordTransfers } from "../../domain/payments/record-transfers";
 import { sendAwaitingRefunds } from "../../domain/refunds/awaiting-funds";
-import { settleRefundOf } from "../../domain/refunds/refund-payouts";
+import { settleRefundOf, settleRefundsOfSettledPayouts } from "../../domain/refunds/refund-payouts";
 import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../../domain/webhooks/dispatch";
 import { confirmWithdrawals } from "../../domain/withdrawals/confirm-withdrawals";
 import { listNetworks } from "../../engine/chain/networks";
@@ -158,7 +158,9 @@ export async function tendLedgerStep(db: Db): Promise<{ completed: number; faile
   await tendLedger(db);
   await settleOpenTankTransactions(db);
   // A refund follows its payout: settled in the transaction that settles the withdrawal.
-  return confirmWithdrawals(db, { onSettled: settleRefundOf });
+  const settled = await confirmWithdrawals(db, { onSettled: settleRefundOf });
+  await settleRefundsOfSettledPayouts(db);
+  return settled;
 }
 
 /** Leases the webhook deliveries that are due (each is then sent by deliverWebhookStep). */
