@@ -28,8 +28,15 @@ export async function cancelCheckout(db: Db, sessionId: string): Promise<{ statu
       "part of this payment has already arrived, so only the shop can cancel it; nothing changed",
     );
   }
-  const outcome = await cancelPaymentSession(db, { userId: session.userId }, sessionId);
-  // A payment or the expiry won the race between the read above and the update.
+  const outcome = await cancelPaymentSession(db, { userId: session.userId }, sessionId, "payer");
+  // A payment or the expiry won the race between the read above and the cancel (which the decider refuses then).
+  if (outcome.status === "pending") {
+    throw paymentRefusal(
+      "VALIDATION_ERROR",
+      "payment-partly-paid",
+      "part of this payment has already arrived, so only the shop can cancel it; nothing changed",
+    );
+  }
   if (outcome.status !== "cancelled")
     throw paymentRefusal("VALIDATION_ERROR", "payment-not-pending", `this payment is already ${outcome.status}; nothing changed`);
   // The shop's origin, never its redirectUrl: that is the page for a completed payment.
