@@ -56,21 +56,36 @@ export async function applySessionFact(tx: Db, session: PaymentSession, fact: Se
  * mined in time but confirmed later still completes the session afterwards (session-state.ts).
  */
 export async function expireSessionsWhere(db: Db, scope: SQL | undefined, now = new Date()): Promise<PaymentSession[]> {
+  const expired: PaymentSession[] = [];
+  for (;;) {
+    const { locked, written } = await expireBatch(db, scope, now);
+    expired.push(...written);
+    if (locked < EXPIRY_BATCH) return expired;
+  }
+}
+
+/** Sessions expired per transaction: a backlog (after downtime) never holds thousands of row locks at once. */
+const EXPIRY_BATCH = 500;
+
+async function expireBatch(db: Db, scope: SQL | undefined, now: Date): Promise<{ locked: number; written: PaymentSession[] }> {
   return db.transaction(async (tx) => {
-    // Locked in id order, as the scanner locks them: a session being paid meanwhile is read as paid, and left alone.
+    // Locked in id order, as the scanner locks them: a session being paid meanwhile is read as paid, and
+    // left alone. NO KEY UPDATE (what a plain UPDATE takes): the scanner's deposit inserts hold KEY SHARE
+    // on their sessions through the foreign key, in arrival order, and must not wait on this.
     const due = await tx
       .select()
       .from(paymentSessions)
       .where(and(eq(paymentSessions.status, "pending"), lte(paymentSessions.expiresAt, now), scope))
       .orderBy(asc(paymentSessions.id))
-      .for("update");
+      .limit(EXPIRY_BATCH)
+      .for("no key update");
     const expired: SessionEvents[] = [];
     for (const session of due) {
       const applied = await applySessionFact(tx, session, { kind: "expiry-due" }, now);
       if (applied.events) expired.push(applied.events);
     }
     await enqueueSessionEvents(tx, expired, now);
-    return expired.map((e) => e.session);
+    return { locked: due.length, written: expired.map((e) => e.session) };
   });
 }
 
@@ -85,7 +100,8 @@ export async function cancelSession(
   now = new Date(),
 ): Promise<{ session: PaymentSession | null; cancelled: boolean }> {
   return db.transaction(async (tx) => {
-    const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.id, sessionId)).for("update");
+    // NO KEY UPDATE, as a plain UPDATE takes: a deposit insert's foreign-key check (KEY SHARE) never waits on it.
+    const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.id, sessionId)).for("no key update");
     if (!session) return { session: null, cancelled: false };
     const applied = await applySessionFact(tx, session, fact, now);
     if (applied.events) await enqueueSessionEvents(tx, [applied.events], now);
