@@ -81,7 +81,11 @@ describe("abuse limits outside /api/v1", () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     const body = await limited.json();
-    expect(body).toMatchObject({ success: false, error: { code: "RATE_LIMITED" }, url: "http://localhost:3000/login?error=RateLimited" });
+    expect(body).toMatchObject({
+      success: false,
+      error: { code: "RATE_LIMITED", reason: "rate-limited" },
+      url: "http://localhost:3000/login?error=RateLimited",
+    });
     expect(
       (await call(issueToken, { method: "POST", headers: from("203.0.113.8"), body: { email, password: "correct horse battery" } })).status,
     ).toBe(429);

@@ -21,13 +21,14 @@ async function handler(req: NextRequest, ctx: Context): Promise<Response> {
  */
 async function post(req: NextRequest, ctx: Context): Promise<Response> {
   if (req.nextUrl.pathname.endsWith("/callback/credentials")) {
+    await ensureStarted(); // the limit's counters are in the database
     try {
       await limitClient("login", req.headers);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const url = `${getConfig().siteUrl}/login?error=RateLimited`;
       return NextResponse.json(
-        { success: false, error: { code: error.code, message: error.message }, url },
+        { success: false, error: { code: error.code, message: error.message, ...(error.reason ? { reason: error.reason } : {}) }, url },
         { status: error.status, headers: error.headers },
       );
     }
