@@ -117,7 +117,7 @@ export async function requireActivePlan(db: Db, userId: number, now = new Date()
 }
 
 export function noPlanError(): AppError {
-  return planRefusal("NO_PACKAGE", "no-plan", "no active package: choose one (POST /api/user/package) before creating payments");
+  return planRefusal("NO_PACKAGE", "no-plan", "no active plan: choose one (POST /api/user/package) before creating payments");
 }
 
 export function quotaUsedUpError(plan: Pick<Plan, "name" | "monthlySessionQuota">): AppError {
