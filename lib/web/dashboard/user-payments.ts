@@ -76,7 +76,7 @@ export interface UserPaymentRow {
 /** A row of the dashboard's list: with its refunds — sent back (completed), and still under way (waiting for the payer's address, or sending); null when none. */
 export type ListedPaymentRow = UserPaymentRow & { refunds: { refunded: string | null; pending: string | null } };
 
-function whereOf(userId: number, f: PaymentFilters): SQL {
+export function paymentsWhere(userId: number, f: PaymentFilters): SQL {
   const conditions: (SQL | undefined)[] = [eq(paymentSessions.userId, userId)];
   if (f.status) conditions.push(eq(paymentSessions.status, f.status));
   if (f.tokenId) conditions.push(eq(paymentSessions.tokenId, f.tokenId));
@@ -115,9 +115,9 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-const rowSelection = { session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals } };
+export const rowSelection = { session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals } };
 
-type SessionRow = { session: PaymentSession; token: { symbol: string; decimals: number } };
+export type SessionRow = { session: PaymentSession; token: { symbol: string; decimals: number } };
 type RefundTotals = Map<string, { refunded: bigint; pending: bigint }>;
 
 /**
@@ -150,7 +150,7 @@ function withRefunds(rows: SessionRow[], totals: RefundTotals): ListedPaymentRow
   });
 }
 
-function toRow({ session, token }: SessionRow): UserPaymentRow {
+export function toRow({ session, token }: SessionRow): UserPaymentRow {
   return {
     sessionId: session.id,
     status: session.status === "pending" && session.expiresAt.getTime() <= Date.now() ? "expired" : session.status,
@@ -175,7 +175,7 @@ function toRow({ session, token }: SessionRow): UserPaymentRow {
 
 export async function listUserPayments(db: Db, userId: number, filters: PaymentFilters): Promise<Page<ListedPaymentRow>> {
   await expireDue(db, userId);
-  const where = whereOf(userId, filters);
+  const where = paymentsWhere(userId, filters);
   const [total] = await db.select({ n: count() }).from(paymentSessions).where(where);
   const rows = await db
     .select(rowSelection)
@@ -210,7 +210,7 @@ export async function* streamUserPayments(db: Db, userId: number, filters: Payme
       .select(rowSelection)
       .from(paymentSessions)
       .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
-      .where(and(whereOf(userId, filters), keyset))
+      .where(and(paymentsWhere(userId, filters), keyset))
       .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
       .limit(batch);
     for (const row of rows) yield toRow(row);
