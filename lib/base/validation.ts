@@ -27,3 +27,10 @@ export const pageParamSchema = (field: string, fallback: number, max?: number) =
 export function isUuid(value: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 }
+
+/** `cursor` of a history: empty starts from the newest; otherwise a `nextCursor` handed out before (decoded by the list). */
+export const cursorParamSchema = () =>
+  z.string().max(200, { error: "cursor is not one this service handed out" }).optional().meta({
+    description:
+      "Page by cursor instead of page number: empty for the first page, then the `nextCursor` of the page before. Given, `page` is ignored and `meta.page` is null. Stable while new rows arrive; combines with the filters.",
+  });

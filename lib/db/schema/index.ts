@@ -21,6 +21,7 @@ export * from "./merchants/tokens";
 export * from "./merchants/users";
 export * from "./merchants/webhooks";
 export * from "./payments/deposits";
+export * from "./payments/history-counts";
 export * from "./payments/payment-links";
 export * from "./payments/payment-sessions";
 export * from "./payments/refunds";

@@ -4,7 +4,8 @@ import type { Db } from "../../db";
 import { requestDb } from "../../db/client";
 import { preparedSql } from "../../db/prepared";
 import { rowsOf } from "../../db/rows";
-import { domains, type NewPaymentSession, paymentSessions, plans, sessionUsage, subscriptions } from "../../db/schema";
+import { domains, type NewPaymentSession, paymentSessions, plans, sessionCounts, sessionUsage, subscriptions } from "../../db/schema";
+import { countSlot } from "../../db/slots";
 import { payoutAddressInForce } from "../domains/payout-change";
 import { noPlanError, quotaUsedUpError, usagePeriod } from "../plans/current-plan";
 import { paymentRefusal } from "./reasons";
@@ -40,7 +41,8 @@ export interface SessionRules {
  *   (the row lock makes concurrent creates unable to overrun it; it rolls back with the statement);
  *   a payment link's session (`countQuota: false`) only needs room left and is counted when paid.
  *
- * Nothing is written unless everything passes. Refusals come back as the same errors, in the same
+ * The same statement counts the new session in its key's and user's counters (session_counts, in a
+ * random slot: session-tallies.ts). Nothing is written unless everything passes. Refusals come back as the same errors, in the same
  * order, as the checks made one by one: no domain, origin, domainId, no plan, quota used up.
  * Returns the chosen domain's id.
  */
@@ -55,6 +57,7 @@ export async function insertSession(db: Db, values: SessionValues, rules: Sessio
     now: rules.now.toISOString(),
     period: usagePeriod(rules.now),
     countQuota: rules.countQuota !== false,
+    slot: countSlot(),
   };
   for (const key of fields) {
     const value = values[key];
@@ -157,6 +160,13 @@ function buildStatement(fields: (keyof SessionValues)[]): SQL {
       select ${sql.join(values, sql`, `)}, go.domain_id, go.forward_to
       from go, room
       where case when ${countQuota} then exists (select 1 from counted) else room.ok end
+      returning ${paymentSessions.userId}, ${paymentSessions.apiKeyId}, ${paymentSessions.status}
+    ),
+    tallied as (
+      insert into ${sessionCounts} (${sql.identifier(sessionCounts.userId.name)}, ${sql.identifier(sessionCounts.apiKeyId.name)}, ${sql.identifier(sessionCounts.status.name)}, ${sql.identifier(sessionCounts.slot.name)}, ${sql.identifier(sessionCounts.sessions.name)})
+      select created.user_id, created.api_key_id, created.status, ${param("slot", "smallint")}, 1 from created
+      on conflict (${sql.identifier(sessionCounts.userId.name)}, ${sql.identifier(sessionCounts.apiKeyId.name)}, ${sql.identifier(sessionCounts.status.name)}, ${sql.identifier(sessionCounts.slot.name)}) do update
+        set ${sql.identifier(sessionCounts.sessions.name)} = ${sessionCounts.sessions} + 1
       returning 1
     )
     select
@@ -166,5 +176,5 @@ function buildStatement(fields: (keyof SessionValues)[]): SQL {
       exists (select 1 from plan) as has_plan,
       (select name from plan) as plan_name,
       (select quota from plan) as quota,
-      exists (select 1 from created) as created`;
+      exists (select 1 from tallied) as created`;
 }

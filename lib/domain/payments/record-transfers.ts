@@ -4,8 +4,7 @@ import type { Db } from "../../db";
 import { deposits, paymentSessions, tokens } from "../../db/schema";
 import type { ObservedTransfer } from "../../engine/scanner/scanner";
 import { countPaidLinkSessions, type LinkSessionReceipt } from "../plans/count-link-sessions";
-import { enqueueSessionEvents, type SessionEvents } from "./session-events";
-import { applySessionFact } from "./session-records";
+import { type AppliedSessionFact, applySessionFact, finishSessionChanges } from "./session-records";
 
 /**
  * Records confirmed transfers into deposit addresses (idempotently, keyed by the chain's own ids)
@@ -38,7 +37,7 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
   const contractOf = new Map(sessionTokens.map((t) => [t.id, t.contract.toLowerCase()]));
 
   const allReceived = await tx.select().from(deposits).where(inArray(deposits.sessionId, sessionIds));
-  const changes: SessionEvents[] = [];
+  const changes: AppliedSessionFact[] = [];
   const receipts: LinkSessionReceipt[] = [];
   for (const session of sessions) {
     const received = allReceived.filter((d) => d.sessionId === session.id);
@@ -57,7 +56,7 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     const updated = applied.session;
     if (sessionContract)
       receipts.push({ session: updated, received: counted.reduce((sum, d) => sum + d.amount, 0n), contract: sessionContract });
-    changes.push(applied.events);
+    changes.push(applied);
     if (applied.events.types.includes("payment.completed")) {
       // Counted before the commit: a scan that rolls back and runs again may count it twice (rare, and only a metric).
       const completing = counted.find((d) => d.txHash === updated.txHash);
@@ -74,7 +73,7 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
   }
   // Still under the sessions' row locks, taken in id order above.
   await countPaidLinkSessions(tx, receipts, now);
-  await enqueueSessionEvents(tx, changes, now);
+  await finishSessionChanges(tx, changes, now);
 }
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {

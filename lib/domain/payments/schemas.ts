@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { amountStringSchema } from "../../base/money";
-import { pageParamSchema, positiveIntSchema } from "../../base/validation";
+import { cursorParamSchema, pageParamSchema, positiveIntSchema } from "../../base/validation";
 import { SESSION_STATUSES } from "../../db/schema";
 import { addressSchema } from "../../engine/chain/address";
 
@@ -102,6 +102,7 @@ export const paymentHistoryQuerySchema = z.object({
     .max(MAX_ORDER_ID_LENGTH, { error: `orderId must be at most ${MAX_ORDER_ID_LENGTH} characters` })
     .optional()
     .meta({ description: "Only the sessions created with this orderId (exact match)." }),
+  cursor: cursorParamSchema(),
 });
 
 export const createPaymentResponseSchema = z
@@ -160,7 +161,29 @@ export const paymentHistoryItemSchema = z
   .meta({ id: "PaymentHistoryItem" });
 
 export const paginationMetaSchema = z
-  .object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), pages: z.number().int() })
+  .object({
+    page: z.number().int().nullable().meta({ description: "The page asked for; null when paging by cursor." }),
+    limit: z.number().int(),
+    total: z.number().int().meta({ description: "Rows matching the filters (kept as counters: never a count over the history)." }),
+    pages: z.number().int(),
+    nextCursor: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "Only when paging by cursor: the `cursor` of the next page, null on the last one." }),
+  })
   .meta({ id: "PaginationMeta" });
+
+/** `data` of a history: its items, the meta and, when paging by cursor, `nextCursor` (as in meta). */
+export const historyPageSchema = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    nextCursor: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "Only when paging by cursor: the `cursor` of the next page, null on the last one." }),
+    meta: paginationMetaSchema,
+  });
 
 export const cancelResponseSchema = z.object({ message: z.string(), status: statusSchema }).meta({ id: "CancelResult" });

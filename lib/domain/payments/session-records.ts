@@ -4,18 +4,23 @@
  * session's row lock, as a compare-and-set on the status and amount it was decided from, with the
  * decision's webhook events (and the announcement to open checkout pages) in the same
  * transaction. Only this file writes payment_sessions.status (tests/unit/status-writes.test.ts
- * holds that); a new session starts pending by the column's default (insert-session.ts).
+ * holds that); a new session starts pending by the column's default (insert-session.ts). Every
+ * transaction that applies facts ends with finishSessionChanges: the counters and day totals
+ * (session-tallies.ts), then the webhook events, of all its changes at once.
  */
 import { and, asc, eq, inArray, lte, type SQL } from "drizzle-orm";
 import type { Db } from "../../db";
 import { deposits, type PaymentSession, paymentSessions } from "../../db/schema";
 import { enqueueSessionEvents, type SessionEvents } from "./session-events";
 import { decideSession, type SessionChange, type SessionDecision, type SessionFact } from "./session-state";
+import { tallySessionMoves } from "./session-tallies";
 
 export interface AppliedSessionFact {
   decision: SessionDecision;
   /** The row as written, or as it was when the fact did not apply. */
   session: PaymentSession;
+  /** The row the fact was decided from. */
+  before: PaymentSession;
   written: boolean;
   /** Its webhook events, for the caller to enqueue with others of the same transaction. */
   events: SessionEvents | null;
@@ -27,7 +32,7 @@ export interface AppliedSessionFact {
  */
 export async function applySessionFact(tx: Db, session: PaymentSession, fact: SessionFact, now: Date): Promise<AppliedSessionFact> {
   const decision = decideSession(session, fact, now);
-  if (!decision.accepted) return { decision, session, written: false, events: null };
+  if (!decision.accepted) return { decision, session, before: session, written: false, events: null };
   const [written] = await tx
     .update(paymentSessions)
     .set({ ...columnsOf(decision.next), updatedAt: now })
@@ -39,7 +44,7 @@ export async function applySessionFact(tx: Db, session: PaymentSession, fact: Se
       ),
     )
     .returning();
-  if (!written) return { decision, session, written: false, events: null };
+  if (!written) return { decision, session, before: session, written: false, events: null };
   const late = decision.next.lateDepositIds ?? [];
   if (late.length > 0) {
     await tx
@@ -47,7 +52,25 @@ export async function applySessionFact(tx: Db, session: PaymentSession, fact: Se
       .set({ late: true })
       .where(and(eq(deposits.sessionId, session.id), inArray(deposits.id, late)));
   }
-  return { decision, session: written, written: true, events: { session: written, types: decision.events } };
+  return { decision, session: written, before: session, written: true, events: { session: written, types: decision.events } };
+}
+
+/**
+ * The end of every transaction that applied facts: moves the counters and day totals of all its
+ * written changes in one go (rows locked in one order: session-tallies.ts), then writes their
+ * webhook events.
+ */
+export async function finishSessionChanges(tx: Db, applied: AppliedSessionFact[], now: Date): Promise<void> {
+  const written = applied.filter((a) => a.written);
+  await tallySessionMoves(
+    tx,
+    written.map((a) => ({ before: a.before, after: a.session })),
+  );
+  await enqueueSessionEvents(
+    tx,
+    written.flatMap((a) => (a.events ? [a.events] : [])),
+    now,
+  );
 }
 
 /**
@@ -79,13 +102,10 @@ async function expireBatch(db: Db, scope: SQL | undefined, now: Date): Promise<{
       .orderBy(asc(paymentSessions.id))
       .limit(EXPIRY_BATCH)
       .for("no key update");
-    const expired: SessionEvents[] = [];
-    for (const session of due) {
-      const applied = await applySessionFact(tx, session, { kind: "expiry-due" }, now);
-      if (applied.events) expired.push(applied.events);
-    }
-    await enqueueSessionEvents(tx, expired, now);
-    return { locked: due.length, written: expired.map((e) => e.session) };
+    const applied: AppliedSessionFact[] = [];
+    for (const session of due) applied.push(await applySessionFact(tx, session, { kind: "expiry-due" }, now));
+    await finishSessionChanges(tx, applied, now);
+    return { locked: due.length, written: applied.filter((a) => a.written).map((a) => a.session) };
   });
 }
 
@@ -104,7 +124,7 @@ export async function cancelSession(
     const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.id, sessionId)).for("no key update");
     if (!session) return { session: null, cancelled: false };
     const applied = await applySessionFact(tx, session, fact, now);
-    if (applied.events) await enqueueSessionEvents(tx, [applied.events], now);
+    await finishSessionChanges(tx, [applied], now);
     return { session: applied.session, cancelled: applied.written };
   });
 }

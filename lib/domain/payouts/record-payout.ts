@@ -35,6 +35,7 @@ import { findOwnToken } from "../tokens/find-own-token";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import { insufficientTokens, rpc, ShortOfGasError, simulate } from "./payout-errors";
 import { payoutRefusal } from "./reasons";
+import { tallyWithdrawalMove } from "./withdrawal-tallies";
 
 export interface PayoutRequest {
   /** The domain whose withdrawal wallet pays. */
@@ -188,7 +189,9 @@ export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<Wi
       gasPrice,
     })
     .returning();
-  return requireRow(inserted, "insert into withdrawals");
+  const withdrawal = requireRow(inserted, "insert into withdrawals");
+  await tallyWithdrawalMove(tx, null, withdrawal);
+  return withdrawal;
 }
 
 async function lockWallet(tx: Db, network: string, address: string, chainCount: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { amountStringSchema } from "../../base/money";
-import { pageParamSchema, positiveIntSchema } from "../../base/validation";
+import { cursorParamSchema, pageParamSchema, positiveIntSchema } from "../../base/validation";
 import { WITHDRAWAL_STATUSES } from "../../db/schema";
 import { addressSchema } from "../../engine/chain/address";
 
@@ -19,6 +19,7 @@ export const withdrawalHistoryQuerySchema = z.object({
   page: pageParamSchema("page", 1),
   limit: pageParamSchema("limit", 20, 100),
   status: z.enum(WITHDRAWAL_STATUSES, { error: `status must be one of ${WITHDRAWAL_STATUSES.join(", ")}` }).optional(),
+  cursor: cursorParamSchema(),
 });
 
 export const withdrawalSchema = z

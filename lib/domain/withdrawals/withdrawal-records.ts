@@ -4,13 +4,14 @@
  * decision's webhook events, the release of the request's idempotency key and whatever the
  * injected `onSettled` does (a refund following its payout) in the same transaction. Only this
  * file writes withdrawals.status (tests/unit/status-writes.test.ts holds that); lib/domain/payouts
- * inserts the row, `submitted` by default.
+ * inserts the row, `submitted` by default. Both move the counters (withdrawal-tallies.ts) with it.
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import type { ChainTransaction, Withdrawal } from "../../db/schema";
 import { withdrawals } from "../../db/schema";
 import { releaseIdempotency } from "../idempotency/idempotency";
+import { tallyWithdrawalMove } from "../payouts/withdrawal-tallies";
 import { enqueueWithdrawalEvent } from "./withdrawal-events";
 import { decideWithdrawal, type WithdrawalDecision, type WithdrawalFact } from "./withdrawal-state";
 
@@ -45,6 +46,8 @@ export async function applyWithdrawalFact(
       .where(and(eq(withdrawals.id, withdrawal.id), eq(withdrawals.status, "submitted")))
       .returning();
     if (!done) return null;
+    // The compare-and-set above held it submitted until now, whatever the caller read.
+    await tallyWithdrawalMove(tx, { ...done, status: "submitted" }, done);
     for (const event of decision.events) await enqueueWithdrawalEvent(tx, done, event);
     await options.onSettled?.(tx, done);
     if (decision.releasesKey && done.apiKeyId !== null) {

@@ -1,9 +1,12 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { encodeCursor } from "../../base/cursor";
 import { commonRefusal } from "../../base/errors";
 import { formatAmount } from "../../base/money";
-import { offsetOf, type Page, pageOf } from "../../base/pagination";
+import { type CursorPage, cursorPageOf, offsetOf, type Page, pageOf, pagingOf } from "../../base/pagination";
 import type { Db } from "../../db";
+import { keysetAfter, keysetTimeText } from "../../db/keyset";
 import { tokens, type Withdrawal, type WithdrawalStatus, withdrawals } from "../../db/schema";
+import { withdrawalTotal } from "../payouts/withdrawal-tallies";
 
 export function toWithdrawalView(withdrawal: Withdrawal, token: { symbol: string; decimals: number }) {
   return {
@@ -36,24 +39,70 @@ export async function getWithdrawal(db: Db, apiKeyId: number, withdrawalId: stri
   return toWithdrawalView(row.withdrawal, row.token);
 }
 
+/**
+ * GET /api/v1/withdrawal/history: the key's withdrawals, newest first, by `cursor` or by `page`, as
+ * the payment history pages (lib/domain/payments/list-history.ts): ids by offset from the index on
+ * (api_key_id[, status], created_at, id), the total from the key's counters.
+ */
 export async function listWithdrawals(
   db: Db,
   apiKeyId: number,
-  query: { page: number; limit: number; status?: WithdrawalStatus },
-): Promise<Page<WithdrawalView>> {
+  query: { page: number; limit: number; status?: WithdrawalStatus; cursor?: string },
+): Promise<Page<WithdrawalView> | CursorPage<WithdrawalView>> {
+  const paging = pagingOf(query);
   const where = and(eq(withdrawals.apiKeyId, apiKeyId), query.status ? eq(withdrawals.status, query.status) : undefined);
-  const [totalRow] = await db.select({ total: count() }).from(withdrawals).where(where);
-  const rows = await db
-    .select({ withdrawal: withdrawals, token: { symbol: tokens.symbol, decimals: tokens.decimals } })
+  const total = await withdrawalTotal(db, apiKeyId, query.status);
+  if (paging.by === "page") {
+    const page = await db
+      .select({ id: withdrawals.id })
+      .from(withdrawals)
+      .where(where)
+      .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+      .limit(paging.limit)
+      .offset(offsetOf(paging));
+    const rows =
+      page.length === 0
+        ? []
+        : await withdrawalRows(
+            db,
+            inArray(
+              withdrawals.id,
+              page.map((r) => r.id),
+            ),
+            page.length,
+          );
+    return pageOf(
+      rows.map((r) => toWithdrawalView(r.withdrawal, r.token)),
+      total,
+      paging,
+    );
+  }
+  const rows = await withdrawalRows(
+    db,
+    and(where, paging.after ? keysetAfter(withdrawals.createdAt, withdrawals.id, paging.after) : undefined),
+    paging.limit + 1,
+  );
+  const items = rows.slice(0, paging.limit);
+  const last = items.at(-1);
+  const nextCursor = rows.length > paging.limit && last ? encodeCursor({ createdAt: last.cursorAt, id: last.withdrawal.id }) : null;
+  return cursorPageOf(
+    items.map((r) => toWithdrawalView(r.withdrawal, r.token)),
+    total,
+    paging.limit,
+    nextCursor,
+  );
+}
+
+function withdrawalRows(db: Db, where: SQL | undefined, limit: number) {
+  return db
+    .select({
+      withdrawal: withdrawals,
+      token: { symbol: tokens.symbol, decimals: tokens.decimals },
+      cursorAt: keysetTimeText(withdrawals.createdAt),
+    })
     .from(withdrawals)
     .innerJoin(tokens, eq(tokens.id, withdrawals.tokenId))
     .where(where)
     .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
-    .limit(query.limit)
-    .offset(offsetOf(query));
-  return pageOf(
-    rows.map((r) => toWithdrawalView(r.withdrawal, r.token)),
-    Number(totalRow?.total ?? 0),
-    query,
-  );
+    .limit(limit);
 }

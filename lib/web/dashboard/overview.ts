@@ -2,7 +2,8 @@ import { and, count, eq, gte, isNull, sql } from "drizzle-orm";
 import { getConfig } from "../../base/config";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
-import { apiKeys, domains, forwards, paymentSessions, type SessionStatus, tokens } from "../../db/schema";
+import { apiKeys, domains, forwards, paymentDayTotals, paymentSessions, type SessionStatus, tokens } from "../../db/schema";
+import { sessionCountsOfUser } from "../../domain/payments/session-tallies";
 import { activeSubscription } from "../../domain/plans/current-plan";
 import { bnbBalanceOf, tokenBalanceOf } from "../../domain/withdrawals/wallet-balances";
 import { keyRingFor } from "../../engine/chain/keys";
@@ -18,19 +19,26 @@ export interface VolumePoint {
   [symbol: string]: string;
 }
 
+/** Completed volume per UTC day and token, from the day totals kept as payments complete (never the sessions grouped). */
 export async function volumeByDay(db: Db, userId: number, days: 7 | 30, now = new Date()) {
   const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
   const rows = await db
     .select({
-      day: sql<string>`to_char(date_trunc('day', ${paymentSessions.completedAt} at time zone 'UTC'), 'YYYY-MM-DD')`,
+      day: paymentDayTotals.day,
       symbol: tokens.symbol,
       decimals: tokens.decimals,
-      total: sql<string>`sum(${paymentSessions.receivedAmount})`,
+      total: sql<string>`sum(${paymentDayTotals.received})`,
     })
-    .from(paymentSessions)
-    .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
-    .where(and(eq(paymentSessions.userId, userId), eq(paymentSessions.status, "completed"), gte(paymentSessions.completedAt, since)))
-    .groupBy(sql`1`, tokens.symbol, tokens.decimals);
+    .from(paymentDayTotals)
+    .innerJoin(tokens, eq(tokens.id, paymentDayTotals.tokenId))
+    .where(
+      and(
+        eq(paymentDayTotals.userId, userId),
+        eq(paymentDayTotals.status, "completed"),
+        gte(paymentDayTotals.day, since.toISOString().slice(0, 10)),
+      ),
+    )
+    .groupBy(paymentDayTotals.day, tokens.symbol, tokens.decimals);
   const symbols = [...new Set(rows.map((r) => r.symbol))].sort();
   const points: VolumePoint[] = [];
   for (let i = 0; i < days; i++) {
@@ -51,15 +59,9 @@ export async function volumeByDay(db: Db, userId: number, days: 7 | 30, now = ne
   return { points, symbols, totals: symbols.map((s) => ({ symbol: s, total: formatAmount(totals.get(s) ?? 0n, decimalsOf.get(s)!) })) };
 }
 
+/** The user's sessions by status, from the counters kept by every write (never a count of the sessions). */
 export async function paymentsByStatus(db: Db, userId: number): Promise<Record<SessionStatus, number>> {
-  const rows = await db
-    .select({ status: paymentSessions.status, n: count() })
-    .from(paymentSessions)
-    .where(eq(paymentSessions.userId, userId))
-    .groupBy(paymentSessions.status);
-  const counts: Record<SessionStatus, number> = { pending: 0, completed: 0, expired: 0, cancelled: 0 };
-  for (const r of rows) counts[r.status] = Number(r.n);
-  return counts;
+  return sessionCountsOfUser(db, userId);
 }
 
 /** The first-run checklist: plan → token → domain → API key → first payment. */

@@ -14,7 +14,7 @@ import {
   cancelResponseSchema,
   createPaymentResponseSchema,
   createPaymentSchema,
-  paginationMetaSchema,
+  historyPageSchema,
   paymentHistoryItemSchema,
   paymentHistoryQuerySchema,
   paymentStatusSchema,
@@ -26,6 +26,10 @@ import { sendWithdrawalSchema, withdrawalHistoryQuerySchema, withdrawalSchema } 
 import { OPERATION_REASONS as reasons } from "./reasons";
 import { refundAndLinkPaths } from "./refund-link-paths";
 import { envelope, errors, idempotencyHeader, json, refusals, sessionIdParam, user, V1_ERRORS, v1Scope } from "./shared";
+
+/** How both histories page (docs/design.md §25). */
+const HISTORY_PAGING =
+  "Two ways to page. By `cursor` (recommended): send `cursor=` (empty) for the newest rows, then each answer's `nextCursor` (in `data` and in `data.meta`) until it is null; the walk skips and repeats nothing while new rows arrive, costs the same at any depth and combines with the filters; `meta.page` is null. By `page`/`limit` (without `cursor`): the answer is `{items, meta:{page, limit, total, pages}}` as it always was. `meta.total` counts the rows matching the filters. A `cursor` this service did not hand out is a VALIDATION_ERROR.";
 
 function build() {
   return createDocument({
@@ -94,11 +98,12 @@ function build() {
         get: {
           ...v1Scope("payments:read"),
           summary: "The API key's sessions, newest first",
+          description: HISTORY_PAGING,
           requestParams: { query: paymentHistoryQuerySchema },
           responses: {
             "200": {
               description: "OK",
-              ...json(envelope(z.object({ items: z.array(paymentHistoryItemSchema), meta: paginationMetaSchema }))),
+              ...json(envelope(historyPageSchema(paymentHistoryItemSchema))),
             },
             ...refusals(reasons.read, "VALIDATION_ERROR", ...V1_ERRORS),
           },
@@ -122,9 +127,10 @@ function build() {
         get: {
           ...v1Scope("withdrawals"),
           summary: "The API key's withdrawals, newest first",
+          description: HISTORY_PAGING,
           requestParams: { query: withdrawalHistoryQuerySchema },
           responses: {
-            "200": { description: "OK", ...json(envelope(z.object({ items: z.array(withdrawalSchema), meta: paginationMetaSchema }))) },
+            "200": { description: "OK", ...json(envelope(historyPageSchema(withdrawalSchema))) },
             ...refusals(reasons.read, "VALIDATION_ERROR", ...V1_ERRORS),
           },
         },

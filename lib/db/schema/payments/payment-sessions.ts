@@ -80,13 +80,16 @@ export const paymentSessions = pgTable(
   (t) => [
     uniqueIndex("payment_sessions_deposit_index_unique").on(t.depositIndex),
     uniqueIndex("payment_sessions_deposit_topic_unique").on(t.network, t.depositTopic),
-    index("payment_sessions_key_created_idx").on(t.apiKeyId, t.createdAt),
-    index("payment_sessions_key_status_created_idx").on(t.apiKeyId, t.status, t.createdAt),
+    // The API history's keyset, and its deep pages read index-only: ids by offset, then those rows (list-history.ts).
+    index("payment_sessions_key_created_id_idx").on(t.apiKeyId, t.createdAt, t.id),
+    index("payment_sessions_key_status_created_id_idx").on(t.apiKeyId, t.status, t.createdAt, t.id),
     index("payment_sessions_user_created_idx").on(t.userId, t.createdAt),
     index("payment_sessions_key_order_idx").on(t.apiKeyId, t.orderId),
     index("payment_sessions_link_created_idx").on(t.paymentLinkId, t.createdAt),
     index("payment_sessions_link_open_idx").on(t.paymentLinkId, t.expiresAt).where(sql`${t.status} = 'pending'`),
     index("payment_sessions_pending_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'pending'`),
+    // The history expires its key's due sessions before listing: only those, whatever the history's size.
+    index("payment_sessions_key_pending_expiry_idx").on(t.apiKeyId, t.expiresAt).where(sql`${t.status} = 'pending'`),
   ],
 );
 
