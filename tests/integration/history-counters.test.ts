@@ -110,7 +110,7 @@ beforeAll(async () => {
 
 describe("session counters and day totals", () => {
   it("stay exact through create, complete, cancel, expire, a late transfer and a completion after expiry", async () => {
-    const s = [];
+    const s: { sessionId: string; depositAddress: string }[] = [];
     for (let i = 0; i < 6; i++) s.push(await newSession(String(i + 1)));
     const input = createPaymentSchema.parse({ tokenId: merchant.tokenId, amount: "4" });
     await createPaymentSession(db(), { userId: merchant.userId, apiKeyId: null }, input, null);
