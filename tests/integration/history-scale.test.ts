@@ -132,6 +132,17 @@ describe.runIf(onPostgres)("the history's plans on PostgreSQL", () => {
     expect(plan).not.toMatch(/Seq Scan on payment_sessions|Sort/);
   });
 
+  it("expires the key's due sessions before listing through the key's pending ones only", async () => {
+    const plan = rowsOf<{ "QUERY PLAN": string }>(
+      await q(sql`explain select * from payment_sessions where status = 'pending' and expires_at <= now() and api_key_id = 1
+        order by id limit 500 for no key update`),
+    )
+      .map((r) => r["QUERY PLAN"])
+      .join("\n");
+    expect(plan).toMatch(/payment_sessions_key_pending_expiry_idx/);
+    expect(plan).not.toMatch(/Seq Scan/);
+  });
+
   it("reads the total from the counters, not the sessions", async () => {
     const total = handle.db
       .select({ n: sql`sum(sessions)` })

@@ -31,6 +31,7 @@ describe("GET /api/v1/openapi.json", () => {
       }
     }
     expect(doc.paths["/api/v1/payment/history"].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      "cursor",
       "limit",
       "orderId",
       "page",

@@ -41,8 +41,11 @@ export interface SessionRules {
  *   (the row lock makes concurrent creates unable to overrun it; it rolls back with the statement);
  *   a payment link's session (`countQuota: false`) only needs room left and is counted when paid.
  *
- * The same statement counts the new session in its key's and user's counters (session_counts, in a
- * random slot: session-tallies.ts). Nothing is written unless everything passes. Refusals come back as the same errors, in the same
+ * The same statement counts the new session, pending as every session starts (its column's default:
+ * tests/unit/status-writes.test.ts), in its key's and user's counters (session_counts, in a random
+ * slot: session-tallies.ts).
+ *
+ * Nothing is written unless everything passes. Refusals come back as the same errors, in the same
  * order, as the checks made one by one: no domain, origin, domainId, no plan, quota used up.
  * Returns the chosen domain's id.
  */
@@ -160,11 +163,11 @@ function buildStatement(fields: (keyof SessionValues)[]): SQL {
       select ${sql.join(values, sql`, `)}, go.domain_id, go.forward_to
       from go, room
       where case when ${countQuota} then exists (select 1 from counted) else room.ok end
-      returning ${paymentSessions.userId}, ${paymentSessions.apiKeyId}, ${paymentSessions.status}
+      returning ${paymentSessions.userId}, ${paymentSessions.apiKeyId}
     ),
     tallied as (
       insert into ${sessionCounts} (${sql.identifier(sessionCounts.userId.name)}, ${sql.identifier(sessionCounts.apiKeyId.name)}, ${sql.identifier(sessionCounts.status.name)}, ${sql.identifier(sessionCounts.slot.name)}, ${sql.identifier(sessionCounts.sessions.name)})
-      select created.user_id, created.api_key_id, created.status, ${param("slot", "smallint")}, 1 from created
+      select created.user_id, created.api_key_id, 'pending', ${param("slot", "smallint")}, 1 from created
       on conflict (${sql.identifier(sessionCounts.userId.name)}, ${sql.identifier(sessionCounts.apiKeyId.name)}, ${sql.identifier(sessionCounts.status.name)}, ${sql.identifier(sessionCounts.slot.name)}) do update
         set ${sql.identifier(sessionCounts.sessions.name)} = ${sessionCounts.sessions} + 1
       returning 1
