@@ -108,4 +108,10 @@ async function timings(run: () => Promise<unknown>) {
   return { p50: ms[Math.floor(RUNS * 0.5)] ?? 0, p95: ms[Math.floor(RUNS * 0.95)] ?? 0 };
 }
 
-await main();
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

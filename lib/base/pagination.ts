@@ -41,3 +41,16 @@ export function pagingOf(query: PageQuery & { cursor?: string }): Paging {
   if (query.cursor === undefined) return { by: "page", page: query.page, limit: query.limit };
   return { by: "cursor", after: query.cursor === "" ? null : decodeCursor(query.cursor), limit: query.limit };
 }
+
+/**
+ * Where a `page` finds its ids: from the newest end of the index, or — past the middle of a
+ * history whose total the counters know — from the oldest end, the same rows read backwards (the
+ * caller orders the rows newest first again). Either way no page walks more than half the
+ * history: the deepest page costs what the first does. A page at or past the end is read from the
+ * newest, as it always was, whatever the total says.
+ */
+export function offsetPlan(query: PageQuery, total: number): { newestFirst: boolean; offset: number; limit: number } {
+  const offset = offsetOf(query);
+  if (offset * 2 <= total || offset >= total) return { newestFirst: true, offset, limit: query.limit };
+  return { newestFirst: false, offset: Math.max(0, total - offset - query.limit), limit: Math.min(query.limit, total - offset) };
+}

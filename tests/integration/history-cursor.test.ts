@@ -113,6 +113,14 @@ describe("history by cursor", () => {
     expect(res.body.data.meta).toEqual({ page: 3, limit: 5, total: expected.length, pages: Math.ceil(expected.length / 5) });
     expect(res.body.data.items.map((i: { sessionId: string }) => i.sessionId)).toEqual(expected.slice(10, 15));
     expect(Object.keys(res.body.data)).toEqual(["items", "meta"]);
+    // Past the middle a page is read from the oldest end: the same rows, newest first, the last one short.
+    for (const page of [3, 4, 5, 6]) {
+      const deep = await call(history, { headers: headers(), path: `/?page=${page}&limit=4` });
+      expect(
+        deep.body.data.items.map((i: { sessionId: string }) => i.sessionId),
+        `page ${page}`,
+      ).toEqual(expected.slice((page - 1) * 4, page * 4));
+    }
     const cancelled = await call(history, { headers: headers(), path: "/?status=cancelled&page=2&limit=5" });
     expect(cancelled.body.data.meta).toEqual({ page: 2, limit: 5, total: 8, pages: 2 });
   });
@@ -165,5 +173,7 @@ describe("withdrawal history by cursor", () => {
     const paged = await call(withdrawalHistory, { headers: headers(), path: "/?page=2&limit=4" });
     expect(paged.body.data.meta).toEqual({ page: 2, limit: 4, total: count, pages: 3 });
     expect(paged.body.data.items.map((w: { withdrawalId: string }) => w.withdrawalId)).toEqual(expected.slice(4, 8));
+    const last = await call(withdrawalHistory, { headers: headers(), path: "/?page=3&limit=4" });
+    expect(last.body.data.items.map((w: { withdrawalId: string }) => w.withdrawalId)).toEqual(expected.slice(8));
   });
 });

@@ -5,13 +5,14 @@
  *
  * - a cursor page starts at its keyset bound;
  * - a `page` page finds its ids by offset in that index alone (an index-only scan: no session row is
- *   read for the rows it skips), then reads just those rows;
+ *   read for the rows it skips; past the middle, from the oldest end: offsetPlan), then reads just
+ *   those rows;
  * - `meta.total` comes from the key's counters (session-tallies.ts), not from counting sessions;
  *   only an `orderId` filter counts, within that order's rows (index on api_key_id, order_id).
  */
-import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import { encodeCursor } from "../../base/cursor";
-import { type CursorPage, cursorPageOf, offsetOf, type Page, pageOf, pagingOf } from "../../base/pagination";
+import { type CursorPage, cursorPageOf, offsetPlan, type Page, pageOf, pagingOf } from "../../base/pagination";
 import type { Db } from "../../db";
 import { keysetAfter, keysetTimeText } from "../../db/keyset";
 import { paymentSessions, type SessionStatus, tokens } from "../../db/schema";
@@ -43,7 +44,7 @@ export async function listPaymentHistory(
       : Number((await db.select({ n: count() }).from(paymentSessions).where(where))[0]?.n ?? 0);
 
   if (paging.by === "page") {
-    const page = await pageIdsQuery(db, where, paging.limit, offsetOf(paging));
+    const page = await pageIdsQuery(db, where, offsetPlan(paging, total));
     const rows =
       page.length === 0
         ? []
@@ -69,14 +70,15 @@ export async function listPaymentHistory(
 }
 
 /** The ids of one page by offset: (api_key_id[, status], created_at, id) alone, an index-only scan (tests/integration/history-scale.test.ts). */
-export function pageIdsQuery(db: Db, where: SQL | undefined, limit: number, offset: number) {
+export function pageIdsQuery(db: Db, where: SQL | undefined, plan: ReturnType<typeof offsetPlan>) {
+  const order = plan.newestFirst ? desc : asc;
   return db
     .select({ id: paymentSessions.id })
     .from(paymentSessions)
     .where(where)
-    .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
-    .limit(limit)
-    .offset(offset);
+    .orderBy(order(paymentSessions.createdAt), order(paymentSessions.id))
+    .limit(plan.limit)
+    .offset(plan.offset);
 }
 
 export function historyRows(db: Db, where: SQL | undefined, limit: number) {

@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQL } from "drizzle-orm";
 import { encodeCursor } from "../../base/cursor";
 import { commonRefusal } from "../../base/errors";
 import { formatAmount } from "../../base/money";
-import { type CursorPage, cursorPageOf, offsetOf, type Page, pageOf, pagingOf } from "../../base/pagination";
+import { type CursorPage, cursorPageOf, offsetPlan, type Page, pageOf, pagingOf } from "../../base/pagination";
 import type { Db } from "../../db";
 import { keysetAfter, keysetTimeText } from "../../db/keyset";
 import { tokens, type Withdrawal, type WithdrawalStatus, withdrawals } from "../../db/schema";
@@ -53,13 +53,15 @@ export async function listWithdrawals(
   const where = and(eq(withdrawals.apiKeyId, apiKeyId), query.status ? eq(withdrawals.status, query.status) : undefined);
   const total = await withdrawalTotal(db, apiKeyId, query.status);
   if (paging.by === "page") {
+    const plan = offsetPlan(paging, total);
+    const order = plan.newestFirst ? desc : asc;
     const page = await db
       .select({ id: withdrawals.id })
       .from(withdrawals)
       .where(where)
-      .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
-      .limit(paging.limit)
-      .offset(offsetOf(paging));
+      .orderBy(order(withdrawals.createdAt), order(withdrawals.id))
+      .limit(plan.limit)
+      .offset(plan.offset);
     const rows =
       page.length === 0
         ? []
