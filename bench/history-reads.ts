@@ -68,6 +68,7 @@ async function main() {
       const lastPage = Math.ceil(total / 20);
       return {
         "history, first page": () => listPaymentHistory(db, key, { page: 1, limit: 20 }),
+        "history, middle page (the worst)": () => listPaymentHistory(db, key, { page: Math.ceil(lastPage / 2), limit: 20 }),
         "history, deepest page": () => listPaymentHistory(db, key, { page: lastPage, limit: 20 }),
         "history, deep page, status=completed": () =>
           listPaymentHistory(db, key, { page: Math.ceil((total * 0.6) / 20), limit: 20, status: "completed" }),
