@@ -31,11 +31,20 @@ export async function tallyWithdrawalMove(tx: Db, before: TalliedWithdrawal | nu
     });
 }
 
-/** How many withdrawals an API key has sent, in `status` or in all. */
-export async function withdrawalTotal(db: Db, apiKeyId: number, status?: WithdrawalStatus): Promise<number> {
+/** How many withdrawals an API key (or a user: every key and the dashboard) has sent, in `status` or in all. */
+export async function withdrawalTotal(
+  db: Db,
+  owner: { apiKeyId: number } | { userId: number },
+  status?: WithdrawalStatus,
+): Promise<number> {
   const [row] = await db
     .select({ n: sum(withdrawalCounts.withdrawals) })
     .from(withdrawalCounts)
-    .where(and(eq(withdrawalCounts.apiKeyId, apiKeyId), status ? eq(withdrawalCounts.status, status) : undefined));
+    .where(
+      and(
+        "apiKeyId" in owner ? eq(withdrawalCounts.apiKeyId, owner.apiKeyId) : eq(withdrawalCounts.userId, owner.userId),
+        status ? eq(withdrawalCounts.status, status) : undefined,
+      ),
+    );
   return Number(row?.n ?? 0);
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { commonRefusal } from "../../base/errors";
 import { formatAmount } from "../../base/money";
 import { offsetOf, type Page, pageOf } from "../../base/pagination";
@@ -6,6 +6,7 @@ import { isUuid } from "../../base/validation";
 import type { Db } from "../../db";
 import { chainTransactions, domains, tokens, type Withdrawal, type WithdrawalStatus, withdrawals } from "../../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
+import { withdrawalTotal } from "../payouts/withdrawal-tallies";
 import { findOwnToken } from "../tokens/find-own-token";
 import { bnbBalanceOf, tokenBalanceOf } from "./wallet-balances";
 import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
@@ -17,7 +18,8 @@ export async function listUserWithdrawals(
   query: { page: number; limit: number; status?: WithdrawalStatus },
 ): Promise<Page<WithdrawalView & { source: "api" | "dashboard"; domain: string; network: string }>> {
   const where = and(eq(withdrawals.userId, userId), query.status ? eq(withdrawals.status, query.status) : undefined);
-  const [total] = await db.select({ n: count() }).from(withdrawals).where(where);
+  // From the counters kept by every insert and settlement: never a count over the history.
+  const total = await withdrawalTotal(db, { userId }, query.status);
   const rows = await db
     .select({ withdrawal: withdrawals, token: { symbol: tokens.symbol, decimals: tokens.decimals }, domain: domains.origin })
     .from(withdrawals)
@@ -34,7 +36,7 @@ export async function listUserWithdrawals(
       domain: r.domain,
       network: r.withdrawal.network,
     })),
-    Number(total?.n ?? 0),
+    total,
     query,
   );
 }

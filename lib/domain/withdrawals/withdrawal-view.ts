@@ -51,7 +51,7 @@ export async function listWithdrawals(
 ): Promise<Page<WithdrawalView> | CursorPage<WithdrawalView>> {
   const paging = pagingOf(query);
   const where = and(eq(withdrawals.apiKeyId, apiKeyId), query.status ? eq(withdrawals.status, query.status) : undefined);
-  const total = await withdrawalTotal(db, apiKeyId, query.status);
+  const total = await withdrawalTotal(db, { apiKeyId }, query.status);
   if (paging.by === "page") {
     const plan = offsetPlan(paging, total);
     const order = plan.newestFirst ? desc : asc;
