@@ -155,7 +155,7 @@ async function sweepUntilDone(db: Db): Promise<void> {
 async function statistics(observer: postgres.Sql): Promise<{ activeMs: number; seqScans: number }> {
   for (let waited = 0; ; waited += 50) {
     const [others] =
-      await observer`select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+      await observer`select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`;
     if (others?.n === 0) break;
     if (waited > 30_000) throw new Error("the database's other backends did not exit");
     await new Promise((r) => setTimeout(r, 50));
