@@ -1,12 +1,13 @@
-import { eq } from "drizzle-orm";
-import { type Address, createWalletClient, erc20Abi, http, parseUnits } from "viem";
+import { eq, sql } from "drizzle-orm";
+import { type Address, createWalletClient, erc20Abi, getAddress, http, parseUnits } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
+import { rowsOf } from "@/lib/db/rows";
 import { chainCursors, chainTransactions, forwards, withdrawals } from "@/lib/db/schema";
 import { keyRingFor } from "@/lib/engine/chain/keys";
 import { reconcileCommand, statusCommand } from "@/lib/ops/admin/operations";
-import { reconcile } from "@/lib/ops/custody/reconcile";
+import { formatReconciliation, reconcile } from "@/lib/ops/custody/reconcile";
 import { reconcileIfDueStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
@@ -237,5 +238,63 @@ describe("reconcile: the ledger against the chain", () => {
   it("answers bad input clearly", async () => {
     await expect(reconcileCommand(db(), ["--network", "mars"], () => {})).rejects.toThrow("network mars is not configured");
     await expect(reconcileCommand(db(), ["--all"], () => {})).rejects.toThrow("usage:");
+  });
+});
+
+describe("reconcile: the addresses it reads follow what can hold funds", () => {
+  /** `count` old sessions of the merchant (completed a month ago, forwarded, never paid again), written in SQL from deposit index `from` on. */
+  async function oldSessions(from: number, count: number): Promise<Address[]> {
+    const rows = await db().execute(sql`
+      insert into payment_sessions (id, user_id, api_key_id, token_id, network, chain_id, deposit_index, deposit_address, deposit_topic,
+                                    amount, forward_to, status, expires_at, completed_at, created_at)
+      select gen_random_uuid(), ${merchant.userId}, ${merchant.apiKeyId}, ${merchant.tokenId}, 'bsc', 56, ${from} + g,
+             '0x' || lpad(to_hex(${from} + g), 40, 'a'), lpad(to_hex(${from} + g), 64, '0'), 1, ${MERCHANT_WALLET}, 'completed',
+             now() - interval '30 days', now() - interval '31 days', now() - interval '31 days'
+      from generate_series(0, ${count - 1}) g
+      returning deposit_address`);
+    return rowsOf<{ deposit_address: string }>(rows).map((r) => getAddress(r.deposit_address));
+  }
+
+  it("finds an old address holding funds behind the ledger's back through the rolling sample, within the runs it takes to go round", async () => {
+    const old = await oldSessions(2_000_000, 40);
+    const target = old[25]!;
+    await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, usd, target, parseUnits("2.5", 18)) });
+    await chain().client.mine({ blocks: 2 });
+    await db()
+      .update(chainCursors)
+      .set({ lastScannedBlock: await chain().client.getBlockNumber({ cacheTime: 0 }) })
+      .where(eq(chainCursors.network, "bsc"));
+    const [{ total }] = rowsOf<{ total: number }>(await db().execute(sql`select count(*)::int as total from payment_sessions`)) as [
+      { total: number },
+    ];
+    const sampleSize = 10;
+    const found: number[] = [];
+    for (let run = 1; run <= Math.ceil(total / sampleSize) + 1; run++) {
+      const result = await reconcile(db(), { network: "bsc", sampleSize });
+      const [coverage] = result.coverage;
+      expect(coverage!.sampled).toBeLessThanOrEqual(sampleSize);
+      if (result.differences.some((d) => d.kind === "untracked" && d.address === target)) found.push(run);
+    }
+    // Once per round of the sample: the old address is not read every run, but it is read.
+    expect(found).toHaveLength(1);
+    const untracked = (await reconcile(db(), { network: "bsc", sampleSize: 1_000_000 })).differences.find((d) => d.address === target);
+    expect(untracked?.message).toContain("holds 2.5 RCN more than the ledger knows of");
+  });
+
+  it("reads a bounded number of addresses however long the history, and says what it covered", async () => {
+    await oldSessions(3_000_000, 5_000);
+    const result = await reconcile(db(), { network: "bsc", sampleSize: 100 });
+    const [coverage] = result.coverage;
+    expect(coverage).toMatchObject({ network: "bsc", sampled: 100 });
+    expect(coverage!.addresses).toBeLessThanOrEqual(coverage!.open + coverage!.recent + coverage!.unforwarded + 100);
+    expect(coverage!.addresses).toBeLessThan(200); // of more than 5,000 ever made
+    expect(coverage!.sampleTo! - coverage!.sampleFrom!).toBeGreaterThanOrEqual(99);
+    const text = formatReconciliation(result).join("\n");
+    expect(text).toContain(
+      `bsc deposit addresses read: ${coverage!.addresses} — ${coverage!.open} of open sessions, ${coverage!.recent} with deposits in the last 7 days, ${coverage!.unforwarded} with unforwarded funds, 100 by the rolling sample (deposit indexes ${coverage!.sampleFrom}–${coverage!.sampleTo})`,
+    );
+    // The next run goes on where this one stopped.
+    const [next] = (await reconcile(db(), { network: "bsc", sampleSize: 100 })).coverage;
+    expect(next!.sampleFrom).toBeGreaterThan(coverage!.sampleTo!);
   });
 });

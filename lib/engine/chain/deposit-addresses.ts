@@ -24,6 +24,12 @@ export async function ownersOfDepositTopics(db: Db, network: string, topics: str
   return found;
 }
 
+/** A deposit address as its session's indexed `deposit_topic` (the form a Transfer log's topic[2] has). */
 export function depositTopicOf(address: string): string {
   return address.slice(2).toLowerCase().padStart(64, "0");
+}
+
+/** The distinct topics of these addresses: look sessions up by address through the topic's unique index. */
+export function depositTopicsOf(addresses: string[]): string[] {
+  return [...new Set(addresses.map(depositTopicOf))];
 }

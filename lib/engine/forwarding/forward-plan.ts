@@ -18,6 +18,7 @@
 import { and, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { type Deposit, deposits, forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, tokenCatalogue } from "../../db/schema";
+import { depositTopicsOf } from "../chain/deposit-addresses";
 import { type DustSweepBudget, dustSweepBudgets, takeDustSweep } from "./dust-gate";
 
 export interface QueuedForward {
@@ -234,13 +235,16 @@ async function attach(tx: Db, depositIds: number[], forwardId: number, amount: b
   if (updated.length > 0) await tx.update(deposits).set({ forwardId }).where(inArray(deposits.id, depositIds));
 }
 
-/** Locks the sessions owning these deposit addresses (the planner's mutual exclusion). */
+/**
+ * Locks the sessions owning these deposit addresses (the planner's mutual exclusion). Looked up by
+ * deposit topic, whose unique index finds them; there is no index on the address itself.
+ */
 export async function lockDepositAddresses(tx: Db, network: string, addresses: string[]): Promise<void> {
   if (addresses.length === 0) return;
   await tx
     .select({ id: paymentSessions.id })
     .from(paymentSessions)
-    .where(and(eq(paymentSessions.network, network), inArray(paymentSessions.depositAddress, [...new Set(addresses)])))
+    .where(and(eq(paymentSessions.network, network), inArray(paymentSessions.depositTopic, depositTopicsOf(addresses))))
     .orderBy(paymentSessions.id)
     .for("update");
 }

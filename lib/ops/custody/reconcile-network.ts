@@ -1,8 +1,8 @@
 /**
  * One network's reconciliation (see reconcile.ts): the catalogue tokens deployed there, the
- * ledger's figures per token, and what every deposit address holds against the unswept deposits
- * the ledger puts there — unreadable, short (read twice, ledger first) or untracked (also at the
- * scanner's block). Held forwards are differences too; withdrawal wallets are checked by
+ * ledger's figures per token, and what the deposit addresses that can hold something
+ * (reconcile-coverage.ts) hold against the unswept deposits the ledger puts there — unreadable,
+ * short (read twice, ledger first) or untracked (also at the scanner's block). Held forwards are differences too; withdrawal wallets are checked by
  * reconcile-wallets.ts. Differences and per-token summaries go into the run's result.
  */
 import { and, eq, sql } from "drizzle-orm";
@@ -12,11 +12,18 @@ import { rowsOf } from "../../db/rows";
 import { tokenCatalogue } from "../../db/schema";
 import { readHoldings } from "../../engine/chain/multicall";
 import { publicClientFor } from "../../engine/chain/networks";
+import { addressesToReconcile } from "./reconcile-coverage";
 import type { Reconciliation, TokenInfo } from "./reconcile-report";
 import { checkWithdrawalWallets } from "./reconcile-wallets";
 
 /** Adds the network's differences and per-token summaries to `out`; nothing when no catalogue token is deployed there. */
-export async function reconcileNetwork(db: Db, network: string, cursorBlock: bigint | null, out: Reconciliation): Promise<void> {
+export async function reconcileNetwork(
+  db: Db,
+  network: string,
+  cursorBlock: bigint | null,
+  out: Reconciliation,
+  options: { sampleSize?: number } = {},
+): Promise<void> {
   const tokens = await tokensOf(db, network);
   if (tokens.length === 0) return;
   const tokenOf = new Map(tokens.map((t) => [t.contract, t]));
@@ -40,16 +47,15 @@ export async function reconcileNetwork(db: Db, network: string, cursorBlock: big
       where d.network = ${network}
       group by d.token_contract`),
   );
-  const expectedRows = await expectedOnAddresses(db, network);
+  // The addresses that can hold something (reconcile-coverage.ts); any other holds nothing the ledger knows of.
+  const { addresses, coverage } = await addressesToReconcile(db, network, options);
+  out.coverage.push(coverage);
+  const expectedRows = await expectedOnAddresses(db, network, addresses);
   const heldRows = rowsOf<{ id: number; address: string; token: string; amount: string; reason: string | null }>(
     await db.execute(sql`
       select id, from_address as address, token_contract as token, amount::text as amount, coalesce(held_reason, last_error) as reason
       from forwards where network = ${network} and status = 'held' order by id`),
   );
-  const addresses = rowsOf<{ address: string }>(
-    await db.execute(sql`select deposit_address as address from payment_sessions where network = ${network}`),
-  ).map((r) => getAddress(r.address));
-
   const key = (address: string, token: string) => `${address.toLowerCase()} ${token.toLowerCase()}`;
   const expected = new Map(expectedRows.map((r) => [key(r.address, r.token), { expected: BigInt(r.expected), moving: Boolean(r.moving) }]));
   const holdings = await readHoldings(
@@ -86,7 +92,7 @@ export async function reconcileNetwork(db: Db, network: string, cursorBlock: big
   // again (ledger first) for the few candidates; what is still short is a difference.
   if (shortCandidates.length > 0) {
     const again = new Map(
-      (await expectedOnAddresses(db, network)).map((r) => [
+      (await expectedOnAddresses(db, network, addresses)).map((r) => [
         key(r.address, r.token),
         { expected: BigInt(r.expected), moving: Boolean(r.moving) },
       ]),
@@ -169,17 +175,30 @@ export async function reconcileNetwork(db: Db, network: string, cursorBlock: big
   }
 }
 
-/** Per deposit address and token: the unswept deposits it should still hold, and whether a sweep is moving it. */
-async function expectedOnAddresses(db: Db, network: string) {
-  return rowsOf<{ address: string; token: string; expected: string; moving: boolean }>(
-    await db.execute(sql`
-      select d.to_address as address, d.token_contract as token,
-             coalesce(sum(d.amount) filter (where d.forward_id is null or f.status in ('pending', 'held')), 0)::text as expected,
-             bool_or(f.status in ('gas_sent', 'sweep_sent', 'batched')) as moving
-      from deposits d left join forwards f on f.id = d.forward_id
-      where d.network = ${network}
-      group by d.to_address, d.token_contract`),
-  );
+type ExpectedRow = { address: string; token: string; expected: string; moving: boolean };
+
+/**
+ * Per deposit address (of `addresses`) and token: the unswept deposits it should still hold, and
+ * whether a sweep is moving it. Every address where the ledger expects something is among them
+ * (coverage's unforwarded).
+ */
+async function expectedOnAddresses(db: Db, network: string, addresses: Address[]): Promise<ExpectedRow[]> {
+  const rows: ExpectedRow[] = [];
+  for (let i = 0; i < addresses.length; i += 1000) {
+    const chunk = addresses.slice(i, i + 1000);
+    rows.push(
+      ...rowsOf<ExpectedRow>(
+        await db.execute(sql`
+          select d.to_address as address, d.token_contract as token,
+                 coalesce(sum(d.amount) filter (where d.forward_id is null or f.status in ('pending', 'held')), 0)::text as expected,
+                 bool_or(f.status in ('gas_sent', 'sweep_sent', 'batched')) as moving
+          from deposits d left join forwards f on f.id = d.forward_id
+          where d.network = ${network} and d.to_address in ${chunk}
+          group by d.to_address, d.token_contract`),
+      ),
+    );
+  }
+  return rows;
 }
 
 /** The network's catalogue tokens that have a contract there. */

@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { type Address, formatUnits } from "viem";
 import type { Db } from "../../db";
 import { appState } from "../../db/schema";
+import { type Coverage, RECENT_DAYS } from "./reconcile-coverage";
 
 /** A catalogue token that has a contract on the network. */
 export interface TokenInfo {
@@ -43,6 +44,8 @@ export interface Difference {
 export interface Reconciliation {
   ranAt: string;
   networks: { network: string; block: string | null }[];
+  /** Per network: which deposit addresses were read on chain. */
+  coverage: Coverage[];
   tokens: TokenSummary[];
   differences: Difference[];
 }
@@ -55,6 +58,7 @@ export async function saveReconciliation(db: Db, result: Reconciliation): Promis
     ranAt: result.ranAt,
     differences: result.differences.length,
     networks: result.networks,
+    coverage: result.coverage,
     details: result.differences.slice(0, 50).map((d) => `${d.network} ${d.kind} ${d.address}: ${d.message}`),
   };
   await db
@@ -79,6 +83,7 @@ export function formatReconciliation(r: Reconciliation): string[] {
   const lines = [
     `reconciliation at ${r.ranAt} (${r.networks.map((n) => `${n.network} up to block ${n.block ?? "none scanned"}`).join(", ")})`,
   ];
+  for (const c of r.coverage) lines.push(coverageLine(c));
   for (const t of r.tokens) {
     const f = (u: bigint) => formatUnits(u, t.decimals);
     lines.push(
@@ -93,4 +98,12 @@ export function formatReconciliation(r: Reconciliation): string[] {
     for (const d of r.differences) lines.push(`  ${d.kind.toUpperCase()} ${d.network} ${d.address} ${d.symbol}: ${d.message}`);
   }
   return lines;
+}
+
+function coverageLine(c: Coverage): string {
+  const sample =
+    c.sampleFrom === null
+      ? "no rolling sample"
+      : `${c.sampled} by the rolling sample (deposit indexes ${c.sampleFrom}–${c.sampleTo}${c.sampleWrapped ? ", the last ones: the next run starts again from the first" : ""})`;
+  return `${c.network} deposit addresses read: ${c.addresses} — ${c.open} of open sessions, ${c.recent} with deposits in the last ${RECENT_DAYS} days, ${c.unforwarded} with unforwarded funds, ${sample}`;
 }

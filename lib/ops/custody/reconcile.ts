@@ -10,7 +10,9 @@
  *   sending (tokens left it without a record). More is fine: merchants fund their wallets.
  * - a nonce of a service wallet that the ledger saw go to a transaction the service never signed;
  * - a withdrawal recorded failed whose transfer was mined after all (rows from before the ledger).
- * Addresses with a sweep in flight are left for the next run (their balance is moving).
+ * Addresses with a sweep in flight are left for the next run (their balance is moving). The
+ * deposit addresses read are those that can hold something plus a rolling sample of the rest
+ * (`reconcile-coverage.ts`), and the result says what they were.
  *
  * The checks live beside this file: deposit addresses and held forwards (`reconcile-network.ts`),
  * withdrawal wallets (`reconcile-wallets.ts`), the ledger's own rows (`reconcile-ledger.ts`); the
@@ -35,13 +37,14 @@ export {
   type TokenSummary,
 } from "./reconcile-report";
 
-export async function reconcile(db: Db, options: { network?: string } = {}): Promise<Reconciliation> {
+/** `sampleSize`: old addresses read this run besides those that can hold something (reconcile-coverage.ts). */
+export async function reconcile(db: Db, options: { network?: string; sampleSize?: number } = {}): Promise<Reconciliation> {
   const networks = listNetworks().filter((n) => !options.network || n.name === options.network);
-  const result: Reconciliation = { ranAt: new Date().toISOString(), networks: [], tokens: [], differences: [] };
+  const result: Reconciliation = { ranAt: new Date().toISOString(), networks: [], coverage: [], tokens: [], differences: [] };
   for (const network of networks) {
     const [cursor] = await db.select().from(chainCursors).where(eq(chainCursors.network, network.name));
     result.networks.push({ network: network.name, block: cursor ? String(cursor.lastScannedBlock) : null });
-    await reconcileNetwork(db, network.name, cursor?.lastScannedBlock ?? null, result);
+    await reconcileNetwork(db, network.name, cursor?.lastScannedBlock ?? null, result, { sampleSize: options.sampleSize });
     result.differences.push(...(await nonceTakenDifferences(db, network.name)), ...(await paidAfterFailedDifferences(db, network.name)));
   }
   return result;

@@ -47,6 +47,8 @@ export const deposits = pgTable(
     index("deposits_unplanned_idx").on(t.network, t.toAddress).where(sql`${t.forwardId} is null`),
     index("deposits_needs_planning_idx").on(t.network, t.toAddress).where(sql`${t.needsPlanning}`),
     index("deposits_address_token_idx").on(t.network, t.toAddress, t.tokenContract),
+    /** The reconciliation's addresses with recent deposits (lib/ops/custody/reconcile-coverage.ts). */
+    index("deposits_network_created_idx").on(t.network, t.createdAt),
   ],
 );
 

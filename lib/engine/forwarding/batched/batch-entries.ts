@@ -10,6 +10,7 @@ import { type Address, decodeFunctionResult, encodeFunctionData, erc20Abi, type 
 import { getConfig } from "../../../base/config";
 import type { Db } from "../../../db";
 import { type Forward, paymentSessions } from "../../../db/schema";
+import { depositTopicsOf } from "../../chain/deposit-addresses";
 import { keyRingFor } from "../../chain/keys";
 import { readContracts } from "../../chain/multicall";
 import { publicClientFor, requireNetworkConfig } from "../../chain/networks";
@@ -47,7 +48,8 @@ export async function readEntries(db: Db, network: string, candidates: Forward[]
   const sessions = await db
     .select({ depositIndex: paymentSessions.depositIndex, depositAddress: paymentSessions.depositAddress })
     .from(paymentSessions)
-    .where(and(eq(paymentSessions.network, network), inArray(paymentSessions.depositAddress, addresses)));
+    // By topic: the indexed form of the address.
+    .where(and(eq(paymentSessions.network, network), inArray(paymentSessions.depositTopic, depositTopicsOf(addresses))));
   const indexOf = new Map(sessions.map((s) => [s.depositAddress, s.depositIndex]));
   const keys = keyRingFor(getConfig().masterMnemonic);
   const client = publicClientFor(network);

@@ -8,6 +8,7 @@ import type { Address } from "viem";
 import { getConfig } from "../../../base/config";
 import type { Db } from "../../../db";
 import { type Forward, paymentSessions } from "../../../db/schema";
+import { depositTopicOf } from "../../chain/deposit-addresses";
 import { keyRingFor } from "../../chain/keys";
 import { chainOf, publicClientFor, requireNetworkConfig } from "../../chain/networks";
 import { allocateNonce } from "../../chain/nonces";
@@ -30,7 +31,8 @@ export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> 
   const [session] = await db
     .select({ depositIndex: paymentSessions.depositIndex })
     .from(paymentSessions)
-    .where(and(eq(paymentSessions.network, forward.network), eq(paymentSessions.depositAddress, forward.fromAddress)));
+    // By topic: the indexed form of the address.
+    .where(and(eq(paymentSessions.network, forward.network), eq(paymentSessions.depositTopic, depositTopicOf(forward.fromAddress))));
   const signer = session ? keyRingFor(getConfig().masterMnemonic).signer("deposit", session.depositIndex) : null;
   if (!session || !signer || signer.address !== forward.fromAddress)
     return hold(db, forward, "the deposit key does not match the deposit address");
