@@ -2,17 +2,21 @@
  * `npm run bench:detection` (PostgreSQL + anvil at BSC's pace — 0.45 s blocks, finalized = head − 2
  * — and `next start`): how long after the block holding a transfer arrives (the bench's own
  * newHeads subscription, a few ms after anvil mined it: the moment its receipt exists) the session
- * reads `completed` through the API (asked every 20 ms), and how long until an open checkout page
- * (Debian's chromium) shows "Payment received" (the page's own clock, a MutationObserver). Three
+ * commits it `completed` (the commit's NOTIFY, heard here), the API answers `completed` (asked every 20 ms), and
+ * an open checkout page (Debian's chromium; skipped without one, or with BENCH_PAGE=0) shows
+ * "Payment received" (the page's own clock, a MutationObserver). Three
  * paths in one run: CONFIRMATIONS=1 with the HTTP poll alone (SCAN_INTERVAL_MS=1000), CONFIRMATIONS=1
  * following new heads over WebSocket, and CONFIRMATIONS=finalized following new heads.
  * Goal (issue 34): with new heads and CONFIRMATIONS=1, receipt → completed p99 ≤ 150 ms.
  * BENCH_PATHS=socket,finalized runs only some of them.
  */
 
+import { existsSync } from "node:fs";
 import { chromium } from "@playwright/test";
 import { type Address, createPublicClient, createWalletClient, erc20Abi, type Hex, http, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { openPostgres } from "@/lib/db/client";
+import { SESSION_CHANGES_CHANNEL } from "@/lib/domain/payments/session-changes";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
 import { LOCAL_CHAIN_PACE } from "@/lib/engine/dev/local-chain";
 import { watchHeads } from "./heads";
@@ -36,9 +40,15 @@ type PathName = keyof typeof PATHS;
 const CHOSEN = (process.env.BENCH_PATHS ?? "poll,socket,finalized").split(",") as PathName[];
 
 interface Figures {
+  /** Until the commit that completed it is announced (NOTIFY on the session-changes channel, heard here). */
+  committed: number[];
+  /** Until the API, asked every 20 ms, answers completed. */
   api: number[];
+  /** Until the checkout page shows it (none without a browser). */
   page: number[];
 }
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 async function measure(name: PathName): Promise<Figures> {
   const path = PATHS[name];
@@ -50,18 +60,28 @@ async function measure(name: PathName): Promise<Figures> {
     }),
     { ...LOCAL_CHAIN_PACE, blockTime: BLOCK_TIME },
   );
-  process.env.BENCH_SKIP_BUILD = "1"; // the second server runs the build the first one made
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
+  process.env.BENCH_SKIP_BUILD = "1"; // the next server runs the build the first one made
+  // Without a browser (BENCH_PAGE=0, or none installed) the API's figures are measured alone.
+  const browser =
+    process.env.BENCH_PAGE !== "0" && existsSync(CHROMIUM)
+      ? await chromium.launch({
+          executablePath: CHROMIUM,
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        })
+      : null;
+  const database = openPostgres(server.databaseUrl, { max: 1 });
+  const announced = new Map<string, number>();
+  const unlisten = await database.listen(SESSION_CHANGES_CHANNEL, (payload) => {
+    const now = Date.now();
+    for (const id of payload.split(",")) if (!announced.has(id)) announced.set(id, now);
   });
   try {
     const token = await deployBenchToken(server.anvil.url);
@@ -79,8 +99,8 @@ async function measure(name: PathName): Promise<Figures> {
       transport: http(server.anvil.url),
     });
     const heads = await watchHeads(server.anvil.url);
-    const page = await browser.newPage();
-    const figures: Figures = { api: [], page: [] };
+    const page = browser ? await browser.newPage() : null;
+    const figures: Figures = { committed: [], api: [], page: [] };
     for (let i = 0; i < PAYMENTS; i++) {
       const created = await fetch(`${server.url}/api/v1/payment/create`, {
         method: "POST",
@@ -88,20 +108,23 @@ async function measure(name: PathName): Promise<Figures> {
         body: JSON.stringify({ tokenId: merchant.tokenId, amount: "1" }),
       }).then((r) => r.json() as Promise<{ data: { sessionId: string; depositAddress: Address } }>);
       const { sessionId, depositAddress } = created.data;
-      await page.goto(`${server.url}/pay/${sessionId}`);
-      await page.getByTestId("deposit-address").waitFor();
-      await new Promise((r) => setTimeout(r, 300)); // the page's event stream is open
-      // The page itself notes when it first shows the receipt (Playwright's own waiting polls too coarsely to time it).
-      await page.evaluate(() => {
-        const w = window as unknown as { shownAt?: number };
-        new MutationObserver((_, observer) => {
-          // biome-ignore lint/performance/useDomNodeTextContent: what is rendered; textContent would include the page's inline scripts, translations and all
-          if (!document.body.innerText.includes("Payment received")) return;
-          w.shownAt = Date.now();
-          observer.disconnect();
-        }).observe(document.body, { childList: true, subtree: true, characterData: true });
-      });
+      if (page) {
+        await page.goto(`${server.url}/pay/${sessionId}`);
+        await page.getByTestId("deposit-address").waitFor();
+        await new Promise((r) => setTimeout(r, 300)); // the page's event stream is open
+        // The page itself notes when it first shows the receipt (Playwright's own waiting polls too coarsely to time it).
+        await page.evaluate(() => {
+          const w = window as unknown as { shownAt?: number };
+          new MutationObserver((_, observer) => {
+            // biome-ignore lint/performance/useDomNodeTextContent: what is rendered; textContent would include the page's inline scripts, translations and all
+            if (!document.body.innerText.includes("Payment received")) return;
+            w.shownAt = Date.now();
+            observer.disconnect();
+          }).observe(document.body, { childList: true, subtree: true, characterData: true });
+        });
+      } else await new Promise((r) => setTimeout(r, 300 + Math.random() * 450)); // any phase against the blocks
 
+      announced.delete(sessionId); // the first announcement after the transfer is its completion
       const hash = await payer.writeContract({
         address: token,
         abi: erc20Abi,
@@ -109,7 +132,7 @@ async function measure(name: PathName): Promise<Figures> {
         args: [depositAddress, parseUnits("1", 18)],
       });
       const shown = page
-        .getByText("Payment received")
+        ?.getByText("Payment received")
         .waitFor({ timeout: 20_000 })
         .then(() => page.evaluate(() => (window as unknown as { shownAt?: number }).shownAt ?? Date.now()));
       const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
@@ -122,13 +145,17 @@ async function measure(name: PathName): Promise<Figures> {
       }
       const completedAt = Date.now();
       const blockAt = await heads.arrivedAt(receipt.blockNumber);
+      const committedAt = announced.get(sessionId);
+      if (committedAt !== undefined) figures.committed.push(committedAt - blockAt);
       figures.api.push(completedAt - blockAt);
-      figures.page.push((await shown) - blockAt);
+      if (shown) figures.page.push((await shown) - blockAt);
     }
     heads.close();
     return figures;
   } finally {
-    await browser.close();
+    await unlisten();
+    await database.close();
+    await browser?.close();
     await server.stop();
   }
 }
@@ -152,8 +179,9 @@ async function main() {
   console.log("| path | p50 | p95 | p99 |");
   console.log("|---|---|---|---|");
   for (const [name, figures] of measured) {
+    console.log(row(`${PATHS[name].title}: completion committed (NOTIFY heard)`, figures.committed));
     console.log(row(`${PATHS[name].title}: API says completed`, figures.api));
-    console.log(row(`${PATHS[name].title}: checkout page shows it`, figures.page));
+    if (figures.page.length > 0) console.log(row(`${PATHS[name].title}: checkout page shows it`, figures.page));
   }
   const socket = measured.find(([name]) => name === "socket")?.[1];
   if (socket)
