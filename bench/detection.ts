@@ -46,6 +46,20 @@ interface Figures {
   api: number[];
   /** Until the checkout page shows it (none without a browser). */
   page: number[];
+  /** The server's own scan steps (every head's, with or without a payment): how many ended within each bound. */
+  scans?: string;
+}
+
+/** The server's histogram of scan steps (bscpay_scan_duration_seconds, /api/metrics answers loopback), as shares per bound. */
+async function scanDurations(url: string): Promise<string> {
+  const text = await fetch(`${url}/api/metrics`).then((r) => r.text());
+  const buckets = [...text.matchAll(/^bscpay_scan_duration_seconds_bucket\{le="([^"]+)",network="bsc"\} (\d+)/gm)];
+  const total = Number(buckets.find(([, le]) => le === "+Inf")?.[2] ?? 0);
+  if (total === 0) return "no scan steps recorded";
+  return `${total} scan steps: ${buckets
+    .filter(([, le]) => ["0.01", "0.05", "0.1", "0.25", "0.5"].includes(le ?? ""))
+    .map(([, le, count]) => `${Math.round((Number(count) / total) * 100)}% ≤ ${Number(le) * 1000} ms`)
+    .join(", ")}`;
 }
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -151,6 +165,7 @@ async function measure(name: PathName): Promise<Figures> {
       if (shown) figures.page.push((await shown) - blockAt);
     }
     heads.close();
+    figures.scans = await scanDurations(server.url);
     return figures;
   } finally {
     await unlisten();
@@ -183,6 +198,7 @@ async function main() {
     console.log(row(`${PATHS[name].title}: API says completed`, figures.api));
     if (figures.page.length > 0) console.log(row(`${PATHS[name].title}: checkout page shows it`, figures.page));
   }
+  for (const [name, figures] of measured) console.log(`${PATHS[name].title}, the server's scan steps: ${figures.scans}`);
   const socket = measured.find(([name]) => name === "socket")?.[1];
   if (socket)
     console.log(`\ngoal: CONFIRMATIONS=1 with new heads, API p99 ≤ 150 ms: ${percentile(socket.api, 99) <= 150 ? "met" : "MISSED"}`);

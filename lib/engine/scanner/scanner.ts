@@ -158,10 +158,15 @@ export async function scanOnce(
       await advanceCursor(tx, network, cursor, toBlock);
       return all.length;
     });
-  const quarantined = await commit(false).catch((error: unknown) => {
-    if (isDataError(error)) return commit(true);
-    throw error;
-  });
+  // Most ranges (a block a head woke the scan for) hold nothing of ours: the cursor alone moves, in
+  // one statement instead of a transaction's three round trips, so the next head's scan starts sooner.
+  const quarantined =
+    transfers.length === 0 && quarantine.length === 0
+      ? await advanceCursor(db, network, cursor, toBlock).then(() => 0)
+      : await commit(false).catch((error: unknown) => {
+          if (isDataError(error)) return commit(true);
+          throw error;
+        });
   return {
     network,
     fromBlock,
