@@ -15,6 +15,7 @@ import { activatePlan } from "@/lib/domain/plans/activate-plan";
 import { keyRingFor } from "@/lib/engine/chain/keys";
 import { startAnvil } from "@/lib/engine/dev/anvil";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
+import { LOCAL_CHAIN_PACE } from "@/lib/engine/dev/local-chain";
 import { startEmbeddedRunner } from "@/lib/ops/jobs/embedded-runner";
 import { checkoutHub } from "@/lib/web/checkout/checkout-hub";
 import { createBenchDatabase } from "./database";
@@ -49,7 +50,7 @@ async function openStream(sessionId: string, onCompleted: () => void) {
 
 async function main() {
   const database = await createBenchDatabase("checkout");
-  const anvil = await startAnvil({ chainId: 56, blockTime: 1 });
+  const anvil = await startAnvil({ chainId: 56, ...LOCAL_CHAIN_PACE });
   const handle = openPostgres(database.url, { max: 10 });
   const runner = { stop: async () => {} };
   try {

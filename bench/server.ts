@@ -1,11 +1,12 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { type AnvilNode, freePort, startAnvil } from "@/lib/engine/dev/anvil";
+import { type AnvilNode, type AnvilOptions, freePort, startAnvil } from "@/lib/engine/dev/anvil";
 import { createBenchDatabase } from "./database";
 
 /**
  * A production server for benchmarks: `next start` on a fresh PostgreSQL database, with an anvil
- * playing BSC (chain 56). Builds first when there is no build.
+ * playing BSC (chain 56; mining on every transaction unless given a block time — LOCAL_CHAIN_PACE is
+ * BSC's — and finalizing the head − 2 as BSC's fast finality). Builds first when there is no build.
  */
 export const BENCH_MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow";
 
@@ -18,7 +19,7 @@ export interface BenchServer {
 
 export async function startBenchServer(
   env: Record<string, string> | ((anvil: AnvilNode) => Record<string, string>) = {},
-  anvilOptions: { blockTime?: number } = {},
+  anvilOptions: Pick<AnvilOptions, "blockTime" | "slotsInAnEpoch"> = {},
 ): Promise<BenchServer> {
   const database = await createBenchDatabase("bench");
   const databaseUrl = database.url;
@@ -28,7 +29,7 @@ export async function startBenchServer(
     console.log("building (next build)…");
     execFileSync("npm", ["run", "build"], { stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   }
-  const anvil = await startAnvil({ chainId: 56, ...anvilOptions });
+  const anvil = await startAnvil({ chainId: 56, slotsInAnEpoch: 1, ...anvilOptions });
   const port = await freePort();
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server itself.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];

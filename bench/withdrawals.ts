@@ -1,18 +1,19 @@
 import { createTestClient, http, parseEther, publicActions } from "viem";
 import { keyRingFor } from "@/lib/engine/chain/keys";
+import { LOCAL_CHAIN_PACE } from "@/lib/engine/dev/local-chain";
 import { benchMerchant } from "./merchant";
 import { BENCH_MNEMONIC, startBenchServer } from "./server";
 import { deployBenchToken } from "./token";
 
 /**
  * `npm run bench:withdrawals`: 50 concurrent sends from one domain wallet against `next start`
- * (PostgreSQL, anvil with 1 s blocks, CONFIRMATIONS=1): submitted/s, time until every one is
+ * (PostgreSQL, anvil with BSC's 0.45 s blocks, CONFIRMATIONS=1): submitted/s, time until every one is
  * completed, and how many failed (goal 0).
  */
 const SENDS = Number(process.env.BENCH_SENDS ?? 50);
 
 async function main() {
-  const server = await startBenchServer({ CONFIRMATIONS: "1" }, { blockTime: 1 });
+  const server = await startBenchServer({ CONFIRMATIONS: "1" }, LOCAL_CHAIN_PACE);
   try {
     const chain = createTestClient({ mode: "anvil", transport: http(server.anvil.url) }).extend(publicActions);
     const keys = keyRingFor(BENCH_MNEMONIC);
@@ -56,7 +57,9 @@ async function main() {
     const doneMs = performance.now() - started;
     const completed = [...statuses.values()].filter((s) => s === "completed").length;
     const failed = SENDS - completed;
-    console.log(`\n${SENDS} concurrent withdrawals from one wallet (next start, PostgreSQL, anvil 1 s blocks, CONFIRMATIONS=1)`);
+    console.log(
+      `\n${SENDS} concurrent withdrawals from one wallet (next start, PostgreSQL, anvil ${LOCAL_CHAIN_PACE.blockTime} s blocks, CONFIRMATIONS=1)`,
+    );
     console.log(
       `  accepted (201): ${ids.length}, in ${Math.round(submittedMs)} ms → ${(ids.length / (submittedMs / 1000)).toFixed(1)} submitted/s`,
     );

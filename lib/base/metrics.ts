@@ -54,7 +54,11 @@ function createMetrics(): Metrics {
     levels: {
       head: gauge("bscpay_chain_head_block", "Latest block number the RPC reports", ["network"]),
       cursor: gauge("bscpay_chain_cursor_block", "Last block the scanner has recorded", ["network"]),
-      lag: gauge("bscpay_chain_lag_blocks", "Blocks between the head and the scanner's cursor (alert: > 20 for 2 min)", ["network"]),
+      lag: gauge(
+        "bscpay_chain_lag_blocks",
+        "Blocks between the head and the scanner's cursor (alert: > 45, 20 s at 0.45 s blocks, for 2 min)",
+        ["network"],
+      ),
       rpcUp: gauge("bscpay_rpc_up", "1 when the network's RPC answered this scrape", ["network"]),
       gasTankBalance: gauge("bscpay_gas_tank_balance_bnb", "BNB on the gas tank that pays sweeps and wallet top-ups", ["network"]),
       gasTankLow: gauge("bscpay_gas_tank_low", "1 when the gas tank is low or forwards wait for it (alert)", ["network"]),

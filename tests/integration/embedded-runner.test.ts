@@ -14,7 +14,7 @@ import { call } from "../helpers/http";
 import { startWebhookReceiver } from "../helpers/webhook-receiver";
 
 useTestDatabase();
-const chain = useTestChain({ chainId: 56, blockTime: 1 });
+const chain = useTestChain({ chainId: 56, blockTime: 0.45 });
 const MERCHANT_WALLET = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720" as Address;
 
 describe("embedded runner", () => {

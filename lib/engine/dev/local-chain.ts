@@ -6,10 +6,17 @@ import { setLocalRpcUrl } from "../chain/networks";
 import { type AnvilNode, isPortFree, startAnvil } from "./anvil";
 
 /**
- * The embedded network `local`: an anvil child process (1 s blocks, Prague, chain 31337) whose
- * state lives in `<stateDir>/anvil-state.json`, or an external node given by LOCAL_RPC_URL.
- * Returns the RPC URL.
+ * The embedded network `local`: an anvil child process (BSC's pace: LOCAL_CHAIN_PACE; Prague, chain
+ * 31337) whose state lives in `<stateDir>/anvil-state.json`, or an external node given by
+ * LOCAL_RPC_URL. Returns the RPC URL.
  */
+/**
+ * BSC mainnet since the Fermi hard fork (January 2026): a block every 0.45 s, and fast finality's
+ * `finalized` block two behind the head (anvil's is the head less two epochs, so one-block epochs).
+ * Anything counted in blocks on the embedded chain then lasts as long as on mainnet.
+ */
+export const LOCAL_CHAIN_PACE = { blockTime: 0.45, slotsInAnEpoch: 1 } as const;
+
 export async function startLocalChain(config: Config): Promise<string> {
   const local = config.localChain;
   const network = config.networks.find((n) => n.name === "local");
@@ -24,7 +31,7 @@ export async function startLocalChain(config: Config): Promise<string> {
   const port = (await isPortFree(local.port)) ? local.port : undefined;
   const node = await startAnvil({
     port,
-    blockTime: 1,
+    ...LOCAL_CHAIN_PACE,
     chainId: network.chainId,
     stateFile: join(stateDir, "anvil-state.json"),
     stateIntervalSeconds: 2,

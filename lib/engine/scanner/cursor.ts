@@ -15,6 +15,16 @@ import { LogLimitError } from "./log-reader";
 /** How far back a network's first scan starts, so payments made just before it are not missed. */
 const FIRST_SCAN_LOOKBACK = 2000n;
 
+/** The network's cursor, or null before its first scan: one read, so a scan woken by a new head starts at once. */
+export async function storedCursor(db: Db, network: string): Promise<bigint | null> {
+  const [row] = await db
+    .select({ lastScannedBlock: chainCursors.lastScannedBlock })
+    .from(chainCursors)
+    .where(eq(chainCursors.network, network));
+  return row?.lastScannedBlock ?? null;
+}
+
+/** The network's cursor, created FIRST_SCAN_LOOKBACK blocks under `target` on its first scan. */
 export async function readCursor(db: Db, network: string, target: bigint): Promise<bigint> {
   const start = target > FIRST_SCAN_LOOKBACK ? target - FIRST_SCAN_LOOKBACK : -1n;
   await db.insert(chainCursors).values({ network, lastScannedBlock: start }).onConflictDoNothing();
