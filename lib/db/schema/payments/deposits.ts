@@ -47,6 +47,9 @@ export const deposits = pgTable(
     index("deposits_unplanned_idx").on(t.network, t.toAddress).where(sql`${t.forwardId} is null`),
     index("deposits_needs_planning_idx").on(t.network, t.toAddress).where(sql`${t.needsPlanning}`),
     index("deposits_address_token_idx").on(t.network, t.toAddress, t.tokenContract),
+    // The dashboard's search by payer and by transaction (drizzle/0027_search_indexes.sql).
+    index("deposits_from_address_search_idx").on(sql`lower(${t.fromAddress}) text_pattern_ops`),
+    index("deposits_tx_hash_search_idx").on(sql`lower(${t.txHash}) text_pattern_ops`),
   ],
 );
 

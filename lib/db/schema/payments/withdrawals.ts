@@ -50,7 +50,7 @@ export const withdrawals = pgTable(
   (t) => [
     uniqueIndex("withdrawals_wallet_nonce_unique").on(t.network, t.fromAddress, t.nonce),
     uniqueIndex("withdrawals_refund_unique").on(t.refundId),
-    index("withdrawals_user_created_idx").on(t.userId, t.createdAt),
+    index("withdrawals_user_created_id_idx").on(t.userId, t.createdAt.desc(), t.id.desc()),
     index("withdrawals_key_created_idx").on(t.apiKeyId, t.createdAt),
     index("withdrawals_key_status_created_idx").on(t.apiKeyId, t.status, t.createdAt),
     index("withdrawals_submitted_idx").on(t.createdAt).where(sql`${t.status} = 'submitted'`),

@@ -1,0 +1,112 @@
+/**
+ * The dashboard's payment search: what the merchant typed decides what is searched, and every
+ * branch is served by an index (drizzle/0027_search_indexes.sql) on PostgreSQL and PGlite alike,
+ * so a search costs the same at a million payments as at a hundred (docs/dashboard.md):
+ *
+ * | typed                         | searched                                                        |
+ * | ----------------------------- | --------------------------------------------------------------- |
+ * | a payment id (UUID)           | that payment; an order reference starting with it               |
+ * | 0x + 64 hex                   | the completing transaction, or any deposit's transaction        |
+ * | 0x + 40 hex                   | the deposit address, or the payer's address (a deposit's sender) |
+ * | 0x + 6 to 63 hex              | the start of a transaction hash or deposit address              |
+ * | key:value                     | metadata whose top-level `key` is `value`; an order reference   |
+ * | anything else                 | an order reference starting with it; a metadata value equal to it, at any depth |
+ *
+ * Hex and order references ignore case; metadata values match exactly. Descriptions are not
+ * searched: a substring search over them would scan the history.
+ */
+
+import { or, type SQL, sql } from "drizzle-orm";
+import { isUuid } from "../../base/validation";
+import { deposits, paymentSessions } from "../../db/schema";
+
+const TX_HASH = /^0x[0-9a-f]{64}$/i;
+const ADDRESS = /^0x[0-9a-f]{40}$/i;
+/** Fewer hex digits than this would match a large share of all addresses: not a useful prefix. */
+const HEX_PREFIX = /^0x[0-9a-f]{6,63}$/i;
+const KEY_VALUE = /^([^:\s]{1,64}):(.+)$/;
+const NUMBER = /^-?(0|[1-9]\d{0,14})(\.\d{1,15})?$/;
+
+export type SearchKind = "payment id" | "transaction" | "address" | "hex prefix" | "metadata field" | "order or metadata";
+
+/** How the search box reads `q` (the page says it back to the merchant). */
+export function searchKindOf(q: string): SearchKind {
+  if (isUuid(q)) return "payment id";
+  if (TX_HASH.test(q)) return "transaction";
+  if (ADDRESS.test(q)) return "address";
+  if (HEX_PREFIX.test(q)) return "hex prefix";
+  if (KEY_VALUE.test(q)) return "metadata field";
+  return "order or metadata";
+}
+
+/** The condition for `q` (already trimmed); the caller ands it with the merchant's own scope. */
+export function searchCondition(q: string): SQL {
+  const lower = q.toLowerCase();
+  const orderPrefix = startsWith(sql`lower(${paymentSessions.orderId})`, lower);
+  switch (searchKindOf(q)) {
+    case "payment id":
+      return anyOf(sql`${paymentSessions.id} = ${lower}::uuid`, orderPrefix);
+    case "transaction":
+      return anyOf(
+        sql`lower(${paymentSessions.txHash}) = ${lower}`,
+        sessionOfDeposits(sql`lower(${deposits.txHash}) = ${lower}`),
+        orderPrefix,
+      );
+    case "address":
+      return anyOf(
+        sql`lower(${paymentSessions.depositAddress}) = ${lower}`,
+        sessionOfDeposits(sql`lower(${deposits.fromAddress}) = ${lower}`),
+        orderPrefix,
+      );
+    case "hex prefix":
+      return anyOf(
+        startsWith(sql`lower(${paymentSessions.txHash})`, lower),
+        startsWith(sql`lower(${paymentSessions.depositAddress})`, lower),
+        sessionOfDeposits(startsWith(sql`lower(${deposits.txHash})`, lower)),
+        orderPrefix,
+      );
+    case "metadata field": {
+      // biome-ignore lint/style/noNonNullAssertion: searchKindOf matched KEY_VALUE
+      const [, key, value] = KEY_VALUE.exec(q)!;
+      return anyOf(
+        sql`${paymentSessions.metadata} @> ${JSON.stringify({ [key as string]: value })}::jsonb`,
+        NUMBER.test(value as string)
+          ? sql`${paymentSessions.metadata} @> ${JSON.stringify({ [key as string]: Number(value) })}::jsonb`
+          : undefined,
+        metadataValue(q),
+        orderPrefix,
+      );
+    }
+    case "order or metadata":
+      return anyOf(orderPrefix, metadataValue(q));
+  }
+}
+
+/**
+ * A string (or the number or boolean it spells) anywhere in the metadata, nested ones included —
+ * never a key. The GIN index (jsonb_ops) serves `@@` with `$.**`; jsonb_path_ops would not.
+ */
+function metadataValue(text: string): SQL {
+  const alternatives = [`$.** == ${JSON.stringify(text)}`];
+  if (NUMBER.test(text)) alternatives.push(`$.** == ${Number(text)}`);
+  if (text === "true" || text === "false") alternatives.push(`$.** == ${text}`);
+  return sql`${paymentSessions.metadata} @@ ${alternatives.join(" || ")}::jsonpath`;
+}
+
+/**
+ * Sessions of the deposits matching `condition`, as an array computed once (an InitPlan), so the
+ * planner can OR it with the other branches through the primary key instead of testing every row.
+ */
+function sessionOfDeposits(condition: SQL): SQL {
+  return sql`${paymentSessions.id} = any(array(select ${deposits.sessionId} from ${deposits} where ${condition}))`;
+}
+
+/** `expression like 'prefix%'` with the prefix taken literally: a text_pattern_ops index serves it. */
+function startsWith(expression: SQL, prefix: string): SQL {
+  return sql`${expression} like ${`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
+}
+
+function anyOf(...conditions: (SQL | undefined)[]): SQL {
+  // biome-ignore lint/style/noNonNullAssertion: every caller passes at least one defined condition
+  return or(...conditions)!;
+}
