@@ -69,9 +69,9 @@ export function searchCondition(q: string): SQL {
       // biome-ignore lint/style/noNonNullAssertion: searchKindOf matched KEY_VALUE
       const [, key, value] = KEY_VALUE.exec(q)!;
       return anyOf(
-        sql`${paymentSessions.metadata} @> ${JSON.stringify({ [key as string]: value })}::jsonb`,
+        sql`${paymentSessions.metadata} @> ${JSON.stringify({ [key as string]: value })}::text::jsonb`,
         NUMBER.test(value as string)
-          ? sql`${paymentSessions.metadata} @> ${JSON.stringify({ [key as string]: Number(value) })}::jsonb`
+          ? sql`${paymentSessions.metadata} @> ${JSON.stringify({ [key as string]: Number(value) })}::text::jsonb`
           : undefined,
         metadataValue(q),
         orderPrefix,
@@ -81,6 +81,8 @@ export function searchCondition(q: string): SQL {
       return anyOf(orderPrefix, metadataValue(q));
   }
 }
+
+// Parameters are cast from text: postgres.js would encode a string sent as jsonb a second time.
 
 /**
  * A string (or the number or boolean it spells) anywhere in the metadata, nested ones included —

@@ -84,12 +84,9 @@ export const paymentSessions = pgTable(
     index("payment_sessions_key_status_created_idx").on(t.apiKeyId, t.status, t.createdAt),
     // The dashboard's list by keyset and its search (drizzle/0027_search_indexes.sql, lib/web/dashboard/payment-search.ts).
     index("payment_sessions_user_created_id_idx").on(t.userId, t.createdAt.desc(), t.id.desc()),
-    index("payment_sessions_user_order_search_idx")
-      .on(t.userId, sql`lower(${t.orderId}) text_pattern_ops`)
-      .where(sql`${t.orderId} is not null`),
-    index("payment_sessions_user_tx_hash_search_idx")
-      .on(t.userId, sql`lower(${t.txHash}) text_pattern_ops`)
-      .where(sql`${t.txHash} is not null`),
+    // Whole, not partial: the planner reads an expression's statistics from whole indexes only.
+    index("payment_sessions_user_order_search_idx").on(t.userId, sql`lower(${t.orderId}) text_pattern_ops`),
+    index("payment_sessions_user_tx_hash_search_idx").on(t.userId, sql`lower(${t.txHash}) text_pattern_ops`),
     index("payment_sessions_user_deposit_address_search_idx").on(t.userId, sql`lower(${t.depositAddress}) text_pattern_ops`),
     index("payment_sessions_metadata_search_idx").using("gin", t.metadata),
     index("payment_sessions_key_order_idx").on(t.apiKeyId, t.orderId),
