@@ -44,7 +44,7 @@ async function fill(db: ReturnType<typeof openPostgres>["db"], n: number) {
   await db.execute(sql`insert into deposits (network, tx_hash, log_index, block_number, block_hash, block_timestamp, token_contract,
       from_address, to_address, amount, session_id, needs_planning)
     select 'bsc', s.tx_hash, 0, 1000, '0x00', s.created_at, '0x55d398326f99059fF775485246999027B3197955',
-      '0x' || substr(md5('payer' || (s.deposit_index % 200000)), 1, 40), s.deposit_address, s.amount, s.id, false
+      '0x' || substr(md5('payer' || (s.deposit_index % 200000)) || md5('p' || (s.deposit_index % 200000)), 1, 40), s.deposit_address, s.amount, s.id, false
     from payment_sessions s where s.tx_hash is not null`);
   await db.execute(sql`insert into forwards (deposit_id, session_id, network, from_address, to_address, token_contract, amount, status)
     select d.id, d.session_id, d.network, d.to_address, '0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199', d.token_contract, d.amount, 'completed'

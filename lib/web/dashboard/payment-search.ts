@@ -14,9 +14,14 @@
  *
  * Hex and order references ignore case; metadata values match exactly. Descriptions are not
  * searched: a substring search over them would scan the history.
+ *
+ * A broad branch (an order prefix or a metadata value that thousands of payments share) takes at
+ * most SEARCH_CAP matches, in its own index's order, before they are sorted newest first: left to
+ * itself the planner would walk the whole history newest first looking for matches that may all
+ * be old (seconds at a million payments); capped, every search reads a bounded number of rows.
  */
 
-import { or, type SQL, sql } from "drizzle-orm";
+import { and, eq, or, type SQL, sql } from "drizzle-orm";
 import { isUuid } from "../../base/validation";
 import { deposits, paymentSessions } from "../../db/schema";
 
@@ -26,6 +31,8 @@ const ADDRESS = /^0x[0-9a-f]{40}$/i;
 const HEX_PREFIX = /^0x[0-9a-f]{6,63}$/i;
 const KEY_VALUE = /^([^:\s]{1,64}):(.+)$/;
 const NUMBER = /^-?(0|[1-9]\d{0,14})(\.\d{1,15})?$/;
+/** Matches taken from one broad branch: the page says a search this broad should be narrowed. */
+export const SEARCH_CAP = 1000;
 
 export type SearchKind = "payment id" | "transaction" | "address" | "hex prefix" | "metadata field" | "order or metadata";
 
@@ -39,10 +46,12 @@ export function searchKindOf(q: string): SearchKind {
   return "order or metadata";
 }
 
-/** The condition for `q` (already trimmed); the caller ands it with the merchant's own scope. */
-export function searchCondition(q: string): SQL {
+/** The condition for `q` (already trimmed), within the merchant's payments; the caller ands it with the same scope. */
+export function searchCondition(userId: number, q: string): SQL {
   const lower = q.toLowerCase();
-  const orderPrefix = startsWith(sql`lower(${paymentSessions.orderId})`, lower);
+  const orderKey = sql`lower(${paymentSessions.orderId})`;
+  const orderPrefix = capped(userId, startsWith(orderKey, lower), orderKey);
+  const metadataValue = (text: string) => capped(userId, metadataValueIs(text));
   switch (searchKindOf(q)) {
     case "payment id":
       return anyOf(sql`${paymentSessions.id} = ${lower}::uuid`, orderPrefix);
@@ -68,11 +77,9 @@ export function searchCondition(q: string): SQL {
     case "metadata field": {
       // biome-ignore lint/style/noNonNullAssertion: searchKindOf matched KEY_VALUE
       const [, key, value] = KEY_VALUE.exec(q)!;
+      const field = (v: unknown) => sql`${paymentSessions.metadata} @> ${JSON.stringify({ [key as string]: v })}::text::jsonb`;
       return anyOf(
-        sql`${paymentSessions.metadata} @> ${JSON.stringify({ [key as string]: value })}::text::jsonb`,
-        NUMBER.test(value as string)
-          ? sql`${paymentSessions.metadata} @> ${JSON.stringify({ [key as string]: Number(value) })}::text::jsonb`
-          : undefined,
+        capped(userId, NUMBER.test(value as string) ? anyOf(field(value), field(Number(value))) : field(value)),
         metadataValue(q),
         orderPrefix,
       );
@@ -88,7 +95,7 @@ export function searchCondition(q: string): SQL {
  * A string (or the number or boolean it spells) anywhere in the metadata, nested ones included —
  * never a key. The GIN index (jsonb_ops) serves `@@` with `$.**`; jsonb_path_ops would not.
  */
-function metadataValue(text: string): SQL {
+function metadataValueIs(text: string): SQL {
   const alternatives = [`$.** == ${JSON.stringify(text)}`];
   if (NUMBER.test(text)) alternatives.push(`$.** == ${Number(text)}`);
   if (text === "true" || text === "false") alternatives.push(`$.** == ${text}`);
@@ -96,11 +103,22 @@ function metadataValue(text: string): SQL {
 }
 
 /**
- * Sessions of the deposits matching `condition`, as an array computed once (an InitPlan), so the
- * planner can OR it with the other branches through the primary key instead of testing every row.
+ * Sessions of the deposits matching `condition` (any merchant's: the caller's scope keeps its
+ * own), as an array computed once (an InitPlan), so the planner ORs it with the other branches
+ * through the primary key instead of testing every row.
  */
 function sessionOfDeposits(condition: SQL): SQL {
-  return sql`${paymentSessions.id} = any(array(select ${deposits.sessionId} from ${deposits} where ${condition}))`;
+  return sql`${paymentSessions.id} = any(array(select ${deposits.sessionId} from ${deposits} where ${condition} limit ${SEARCH_CAP}))`;
+}
+
+/**
+ * The merchant's payments matching a broad `condition`, at most SEARCH_CAP of them, read in
+ * `indexOrder` (the branch's own index) when given: an array computed once, as above.
+ */
+function capped(userId: number, condition: SQL, indexOrder?: SQL): SQL {
+  const s = paymentSessions;
+  const order = indexOrder ? sql` order by ${indexOrder}` : sql``;
+  return sql`${s.id} = any(array(select ${s.id} from ${s} where ${and(eq(s.userId, userId), condition)}${order} limit ${SEARCH_CAP}))`;
 }
 
 /** `expression like 'prefix%'` with the prefix taken literally: a text_pattern_ops index serves it. */

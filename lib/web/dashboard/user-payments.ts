@@ -117,7 +117,7 @@ export function paymentsWhere(userId: number, f: PaymentFilters): SQL {
   if (f.linkId) conditions.push(eq(paymentSessions.paymentLinkId, f.linkId));
   if (f.from) conditions.push(gte(paymentSessions.createdAt, new Date(`${f.from}T00:00:00Z`)));
   if (f.to) conditions.push(lt(paymentSessions.createdAt, new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000)));
-  if (f.q) conditions.push(searchCondition(f.q));
+  if (f.q) conditions.push(searchCondition(userId, f.q));
   // biome-ignore lint/style/noNonNullAssertion: conditions starts with the user's own, so and() has a condition to return: every query is scoped
   return and(...conditions)!;
 }
