@@ -57,7 +57,8 @@ describe("dashboard search", () => {
     expect(await found("customer:grace@example.com")).toEqual([f.partial]);
     expect(await found("qty:3")).toEqual([]); // key:value looks at top-level fields only
     expect(await found("3")).toEqual([f.paid]); // a number at any depth
-    expect(await found("gift:true")).toEqual([]); // booleans are not strings
+    expect(await found("gift:true")).toEqual([f.paid]);
+    expect(await found("gift:false")).toEqual([]);
     expect(await found("true")).toEqual([f.paid]);
     expect(await found("ada@example")).toEqual([]); // values match whole
     expect(await found("customer:nobody")).toEqual([]);

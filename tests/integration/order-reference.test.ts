@@ -148,11 +148,17 @@ describe("description and orderId", () => {
       body: { tokenId: merchant.tokenId, amount: "1", metadata: { cart: { lines: [{ sku: "PN-4711" }] }, gift: true, table: 12 } },
     });
     const { sessionId } = made.body.data;
-    for (const q of ["pn-4711", "4711", "true", "12"])
+    for (const q of ["PN-4711", "true", "12", "table:12", "gift:true"])
       expect(
         (await search(q)).items.map((r) => r.sessionId),
         q,
       ).toContain(sessionId);
+    // A value matches whole and as written (an index serves that; a substring search would scan the history).
+    for (const q of ["pn-4711", "4711"])
+      expect(
+        (await search(q)).items.map((r) => r.sessionId),
+        q,
+      ).not.toContain(sessionId);
     for (const q of ["cart", "lines", "sku", "gift", "table", "customer"]) expect((await search(q)).items, q).toEqual([]);
   });
 

@@ -79,7 +79,14 @@ export function searchCondition(userId: number, q: string): SQL {
       const [, key, value] = KEY_VALUE.exec(q)!;
       const field = (v: unknown) => sql`${paymentSessions.metadata} @> ${JSON.stringify({ [key as string]: v })}::text::jsonb`;
       return anyOf(
-        capped(userId, NUMBER.test(value as string) ? anyOf(field(value), field(Number(value))) : field(value)),
+        capped(
+          userId,
+          anyOf(
+            field(value),
+            NUMBER.test(value as string) ? field(Number(value)) : undefined,
+            value === "true" || value === "false" ? field(value === "true") : undefined,
+          ),
+        ),
         metadataValue(q),
         orderPrefix,
       );
