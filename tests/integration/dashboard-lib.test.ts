@@ -146,9 +146,9 @@ describe("dashboard data", () => {
     expect(new Set(sent.map((s) => s.view.withdrawalId)).size).toBe(1);
     expect(await db().select().from(withdrawals).where(eq(withdrawals.userId, a.userId))).toHaveLength(1);
     expect((await availableToWithdraw(db(), a.userId, a.domainId, a.tokenId)).reserved).toBe("2");
-    const list = await listUserWithdrawals(db(), a.userId, { page: 1, limit: 20 });
+    const list = await listUserWithdrawals(db(), a.userId, { limit: 20 });
     expect(list.items).toEqual([expect.objectContaining({ withdrawalId: sent[0]!.view.withdrawalId, source: "dashboard", amount: "2" })]);
-    expect((await listUserWithdrawals(db(), b.userId, { page: 1, limit: 20 })).items).toEqual([]);
+    expect((await listUserWithdrawals(db(), b.userId, { limit: 20 })).items).toEqual([]);
     await expect(getUserWithdrawal(db(), b.userId, sent[0]!.view.withdrawalId)).rejects.toThrow("withdrawal not found");
     await expect(sendWithdrawalFromDashboard(db(), userRow!, { ...input, domainId: b.domainId }, crypto.randomUUID())).rejects.toThrow(
       "not found",

@@ -5,7 +5,7 @@
 
 import { and, desc, eq, gt, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { decodeCursor } from "../../base/cursor";
+import { isCursor } from "../../base/cursor";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { type KeysetPage, keysetBounds, reachedNewest } from "../../db/keyset";
@@ -50,15 +50,6 @@ function withoutControlCharacters(text: string): string {
   return Array.from(text)
     .filter((c) => c.charCodeAt(0) > 0x1f && c !== "\u007f")
     .join("");
-}
-
-function isCursor(text: string): boolean {
-  try {
-    decodeCursor(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export const paymentFiltersSchema = z.object({
