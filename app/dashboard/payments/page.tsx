@@ -19,6 +19,8 @@ import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Payments" };
 
+const DEFAULT_LIMIT = paymentFiltersSchema.parse({}).limit;
+
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const raw = await searchParams;
   if (raw.page !== undefined) {
@@ -205,7 +207,14 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         <Card>
           <CardContent className="p-2 sm:p-3">
             <PaymentsTable rows={page.items} />
-            <CursorPagination newer={page.newer} older={page.older} basePath="/dashboard/payments" params={active} noun="payments" />
+            <CursorPagination
+              newer={page.newer}
+              older={page.older}
+              basePath="/dashboard/payments"
+              // A page size other than the default stays with the pages.
+              params={{ ...active, limit: filters.limit === DEFAULT_LIMIT ? undefined : String(filters.limit) }}
+              noun="payments"
+            />
           </CardContent>
         </Card>
       )}
