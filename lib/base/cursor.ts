@@ -34,3 +34,13 @@ export function decodeCursor(text: string): Cursor {
   if (Number.isNaN(Date.parse(createdAt))) throw invalid();
   return { createdAt, id };
 }
+
+/** Whether `text` is a cursor this service handed out (a page that ignores a bad one asks this first). */
+export function isCursor(text: string): boolean {
+  try {
+    decodeCursor(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

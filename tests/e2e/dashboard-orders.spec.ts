@@ -75,14 +75,29 @@ test("payments around orders: order column, metadata search, row links, webhook 
     await expect(row(byDescription.sessionId).locator("td").nth(1)).toHaveText("2 × Flat white");
     await expect(row(byMetadata.sessionId).locator("td").nth(1)).toHaveText("customer=ada@example.com");
     await expect(row(byOrder.sessionId)).toContainText("Cancelled");
-    await expect(page.getByLabel("Search")).toHaveAttribute("placeholder", /metadata/);
+    // The search box says what it searches (each kind is served by an index; descriptions are not searched).
+    await expect(page.getByLabel("Search")).toHaveAttribute("placeholder", /Order ref, payment id, 0x… hash or address, key:value/);
+    await expect(page.getByText("Descriptions are not searched.")).toBeVisible();
     await capture(page, testInfo, "payments");
 
-    // Search reaches into metadata.
-    await page.getByLabel("Search").fill("ada@example");
+    // Search reaches into metadata: a value whole, or key:value.
+    await page.getByLabel("Search").fill("ada@example.com");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page.locator("tr[data-session-id]")).toHaveCount(1);
     await expect(row(byMetadata.sessionId)).toBeVisible();
+    await capture(page, testInfo, "payments-search-found");
+    await page.getByLabel("Search").fill("customer:ada@example.com");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.locator("tr[data-session-id]")).toHaveCount(1);
+    // No match: the empty state says what search looks at.
+    await page.getByLabel("Search").fill("Flat white");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByText("No payments match")).toBeVisible();
+    await capture(page, testInfo, "payments-search-none");
+
+    await page.getByLabel("Search").fill("ada@example.com");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.locator("tr[data-session-id]")).toHaveCount(1);
     // A date that is not YYYY-MM-DD is refused by the browser before the form is sent.
     await page.getByLabel("From (YYYY-MM-DD)").fill("03/04/2026");
     await page.getByRole("button", { name: "Apply" }).click();
@@ -97,6 +112,23 @@ test("payments around orders: order column, metadata search, row links, webhook 
     await expect(page.getByText("Some filters were not understood")).toHaveCount(0);
     await expect(page.locator("tr[data-session-id]")).toHaveCount(1);
 
+    // Pages by cursor: Newer / Older links, no page numbers and no total; an old numbered link opens the newest page.
+    await page.goto("/dashboard/payments?limit=2");
+    const pages = page.getByRole("navigation", { name: "Pages of payments" });
+    await expect(pages.getByRole("link", { name: "Newer payments" })).toHaveCount(0);
+    await expect(pages.getByText("Newer", { exact: true })).toHaveAttribute("aria-disabled", "true");
+    await expect(page.locator("tr[data-session-id]")).toHaveCount(2);
+    await pages.getByRole("link", { name: "Older payments" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/[?&]after=/);
+    await expect(page.locator("tr[data-session-id]")).toHaveCount(1);
+    await expect(pages.getByRole("link", { name: "Newer payments" })).toBeVisible();
+    await expect(pages.getByText("Older", { exact: true })).toHaveAttribute("aria-disabled", "true");
+    await capture(page, testInfo, "payments-older");
+    await pages.getByRole("link", { name: "Newer payments" }).click();
+    await expect(page.locator("tr[data-session-id]")).toHaveCount(2);
+    await page.goto("/dashboard/payments?page=40&status=pending");
+    await expect(page).toHaveURL(/\/dashboard\/payments\?status=pending$/);
     // The whole row opens the payment: a click on its status cell, and the keyboard.
     await page.goto("/dashboard/payments");
     // A real pointer click in the middle of the status cell (the row's link lies over it on purpose).

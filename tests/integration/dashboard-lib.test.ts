@@ -52,7 +52,7 @@ describe("dashboard data", () => {
 
     const all = await listUserPayments(db(), a.userId, filters());
     expect(all.items.map((p) => p.sessionId).sort()).toEqual([paid.sessionId, open.sessionId].sort());
-    expect(all.meta).toEqual({ page: 1, limit: 25, total: 2, pages: 1 });
+    expect(all).toMatchObject({ newer: null, older: null });
     expect((await listUserPayments(db(), a.userId, filters({ status: "completed" }))).items.map((p) => p.sessionId)).toEqual([
       paid.sessionId,
     ]);
@@ -66,14 +66,16 @@ describe("dashboard data", () => {
     expect((await listUserPayments(db(), a.userId, filters({ q: "%" }))).items).toEqual([]);
     expect((await listUserPayments(db(), a.userId, filters({ tokenId: String(b.tokenId) }))).items).toEqual([]);
     const today = new Date().toISOString().slice(0, 10);
-    expect((await listUserPayments(db(), a.userId, filters({ from: today, to: today }))).meta.total).toBe(2);
-    expect((await listUserPayments(db(), a.userId, filters({ to: "2020-01-01" }))).meta.total).toBe(0);
-    expect((await listUserPayments(db(), a.userId, filters({ limit: "1", page: "2" }))).meta).toEqual({
-      page: 2,
-      limit: 1,
-      total: 2,
-      pages: 2,
-    });
+    expect((await listUserPayments(db(), a.userId, filters({ from: today, to: today }))).items).toHaveLength(2);
+    expect((await listUserPayments(db(), a.userId, filters({ to: "2020-01-01" }))).items).toHaveLength(0);
+    // Pages by cursor: Older from the first page, Newer back from the second.
+    const first = await listUserPayments(db(), a.userId, filters({ limit: "1" }));
+    expect(first).toMatchObject({ newer: null, older: expect.any(String) });
+    const second = await listUserPayments(db(), a.userId, filters({ limit: "1", after: first.older }));
+    expect(second).toMatchObject({ newer: expect.any(String), older: null });
+    expect([...first.items, ...second.items].map((p) => p.sessionId)).toEqual(all.items.map((p) => p.sessionId));
+    expect((await listUserPayments(db(), a.userId, filters({ limit: "1", before: second.newer }))).items).toEqual(first.items);
+    expect(paymentFiltersSchema.safeParse({ after: "not-a-cursor" }).success).toBe(false);
     expect(paymentFiltersSchema.safeParse({ from: "yesterday" }).success).toBe(false);
     expect(paymentFiltersSchema.safeParse({ status: "paid" }).success).toBe(false);
 
@@ -144,9 +146,9 @@ describe("dashboard data", () => {
     expect(new Set(sent.map((s) => s.view.withdrawalId)).size).toBe(1);
     expect(await db().select().from(withdrawals).where(eq(withdrawals.userId, a.userId))).toHaveLength(1);
     expect((await availableToWithdraw(db(), a.userId, a.domainId, a.tokenId)).reserved).toBe("2");
-    const list = await listUserWithdrawals(db(), a.userId, { page: 1, limit: 20 });
+    const list = await listUserWithdrawals(db(), a.userId, { limit: 20 });
     expect(list.items).toEqual([expect.objectContaining({ withdrawalId: sent[0]!.view.withdrawalId, source: "dashboard", amount: "2" })]);
-    expect((await listUserWithdrawals(db(), b.userId, { page: 1, limit: 20 })).items).toEqual([]);
+    expect((await listUserWithdrawals(db(), b.userId, { limit: 20 })).items).toEqual([]);
     await expect(getUserWithdrawal(db(), b.userId, sent[0]!.view.withdrawalId)).rejects.toThrow("withdrawal not found");
     await expect(sendWithdrawalFromDashboard(db(), userRow!, { ...input, domainId: b.domainId }, crypto.randomUUID())).rejects.toThrow(
       "not found",

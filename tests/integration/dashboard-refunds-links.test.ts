@@ -67,7 +67,7 @@ describe("the payments list, by payment link", () => {
 
     const byCoffee = await listUserPayments(db(), a.userId, filters({ linkId: String(coffee.linkId) }));
     expect(ids(byCoffee.items)).toEqual([viaCoffee.sessionId]);
-    expect(byCoffee.meta.total).toBe(1);
+    expect(byCoffee).toMatchObject({ newer: null, older: null });
     // The Order column falls back to the session's description: the link's title.
     expect(byCoffee.items[0]).toMatchObject({ paymentLinkId: coffee.linkId, orderId: null, description: "Coffee beans" });
 
@@ -76,7 +76,7 @@ describe("the payments list, by payment link", () => {
     expect(ids((await listUserPayments(db(), b.userId, filters({ linkId: String(theirs.linkId) }))).items)).toEqual([viaTheirs.sessionId]);
     // Combined with the other filters; every payment of the user without it.
     expect((await listUserPayments(db(), a.userId, filters({ linkId: String(coffee.linkId), status: "completed" }))).items).toEqual([]);
-    expect((await listUserPayments(db(), a.userId, filters())).meta.total).toBe(3);
+    expect((await listUserPayments(db(), a.userId, filters())).items).toHaveLength(3);
     expect(paymentFiltersSchema.safeParse({ linkId: "abc" }).success).toBe(false);
     expect(paymentFiltersSchema.parse({ linkId: "" }).linkId).toBeUndefined();
   });

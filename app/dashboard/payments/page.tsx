@@ -1,10 +1,11 @@
 import { CreditCard, Download, Link2, Plus, Search, SearchX, X } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { redirect } from "next/navigation";
+import { CursorPagination } from "@/components/dashboard/cursor-pagination";
 import { DateInput } from "@/components/dashboard/date-input";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { PageHeader } from "@/components/dashboard/page-header";
-import { Pagination } from "@/components/dashboard/pagination";
 import { PaymentsTable } from "@/components/payments/payments-table";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
@@ -18,8 +19,15 @@ import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Payments" };
 
+const DEFAULT_LIMIT = paymentFiltersSchema.parse({}).limit;
+
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const raw = await searchParams;
+  if (raw.page !== undefined) {
+    // Numbered pages are gone (they were offsets that read every row before them): an old link opens the newest page.
+    const rest = Object.entries(raw).filter((e): e is [string, string] => e[0] !== "page" && typeof e[1] === "string");
+    redirect(`/dashboard/payments${rest.length ? `?${new URLSearchParams(rest)}` : ""}`);
+  }
   const parsed = paymentFiltersSchema.safeParse(raw);
   const filters = parsed.success ? parsed.data : paymentFiltersSchema.parse({});
   const { page, tokens, domains, link } = await withUserPage(({ user }) => loadPaymentsPage(user.id, filters));
@@ -93,14 +101,11 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
                   id="q"
                   name="q"
                   defaultValue={filters.q ?? ""}
-                  placeholder="Order, description, metadata…"
+                  placeholder="Order ref, payment id, 0x… hash or address, key:value"
                   aria-describedby="q-hint"
                   className="pl-8"
                 />
               </div>
-              <p id="q-hint" className="sr-only">
-                Searches order references, descriptions and metadata, payment ids, deposit addresses and transaction hashes.
-              </p>
             </div>
             <div className="grid gap-1.5">
               <Label htmlFor="status">Status</Label>
@@ -157,6 +162,10 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
                 </Link>
               )}
             </div>
+            <p id="q-hint" className="col-span-full text-muted-foreground text-xs">
+              Search finds the start of an order reference, a payment id, a transaction hash, a deposit or payer address (0x…), or a
+              metadata value exactly (<code className="font-mono">key:value</code> for one field). Descriptions are not searched.
+            </p>
           </form>
         </CardContent>
       </Card>
@@ -174,7 +183,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
             description={
               link && !withoutLink
                 ? "A payment appears here once a payer opens the link and pays."
-                : "Try another status, token, date range or search. Search looks in order references, descriptions and metadata too."
+                : "Try another status, token, date range or search. Search finds the start of an order reference, a payment id, a transaction hash, a deposit or payer address, or an exact metadata value."
             }
             action={
               <Link href="/dashboard/payments" className={buttonVariants({ variant: "outline", size: "sm" })}>
@@ -198,7 +207,14 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         <Card>
           <CardContent className="p-2 sm:p-3">
             <PaymentsTable rows={page.items} />
-            <Pagination {...page.meta} basePath="/dashboard/payments" params={active} />
+            <CursorPagination
+              newer={page.newer}
+              older={page.older}
+              basePath="/dashboard/payments"
+              // A page size other than the default stays with the pages.
+              params={{ ...active, limit: filters.limit === DEFAULT_LIMIT ? undefined : String(filters.limit) }}
+              noun="payments"
+            />
           </CardContent>
         </Card>
       )}

@@ -1,15 +1,17 @@
 import { ArrowUpRight } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { redirect } from "next/navigation";
+import { CursorPagination } from "@/components/dashboard/cursor-pagination";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { PageHeader } from "@/components/dashboard/page-header";
-import { Pagination } from "@/components/dashboard/pagination";
 import { AutoRefresh } from "@/components/payments/payment-actions";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { SendWithdrawalForm } from "@/components/withdrawals/send-form";
 import { WithdrawalsTable } from "@/components/withdrawals/withdrawals-table";
+import { isCursor } from "@/lib/base/cursor";
 import { loadWithdrawalsPage, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/web/dashboard/pages";
 import { explorerTxUrl } from "@/lib/web/dashboard/payment-detail";
 import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
@@ -17,13 +19,19 @@ import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Withdrawals" };
 
-export default async function WithdrawalsPage({ searchParams }: { searchParams: Promise<{ page?: string; status?: string }> }) {
+export default async function WithdrawalsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ page?: string; status?: string; after?: string; before?: string }>;
+}) {
   const params = await searchParams;
   const status = (WITHDRAWAL_STATUSES as readonly string[]).includes(params.status ?? "") ? (params.status as WithdrawalStatus) : undefined;
-  const pageNumber = Math.max(1, Math.min(100_000, Number(params.page) || 1));
+  // Numbered pages are gone (offsets read every row before them): an old link opens the newest page.
+  if (params.page !== undefined) redirect(status ? `/dashboard/withdrawals?status=${status}` : "/dashboard/withdrawals");
+  const cursor = (text: string | undefined) => (text && isCursor(text) ? text : undefined);
   const { user, page, domains, tokens } = await withUserPage(async ({ user }) => ({
     user,
-    ...(await loadWithdrawalsPage(user.id, { page: pageNumber, limit: 20, status })),
+    ...(await loadWithdrawalsPage(user.id, { limit: 20, status, after: cursor(params.after), before: cursor(params.before) })),
   }));
   const rows = page.items.map((w) => ({ ...w, txUrl: explorerTxUrl(w.network, w.txHash) }));
 
@@ -66,7 +74,13 @@ export default async function WithdrawalsPage({ searchParams }: { searchParams: 
             ) : (
               <>
                 <WithdrawalsTable rows={rows} />
-                <Pagination {...page.meta} basePath="/dashboard/withdrawals" params={{ status }} />
+                <CursorPagination
+                  newer={page.newer}
+                  older={page.older}
+                  basePath="/dashboard/withdrawals"
+                  params={{ status }}
+                  noun="withdrawals"
+                />
               </>
             )}
           </CardContent>

@@ -1,44 +1,51 @@
 import { and, desc, eq } from "drizzle-orm";
 import { commonRefusal } from "../../base/errors";
 import { formatAmount } from "../../base/money";
-import { offsetOf, type Page, pageOf } from "../../base/pagination";
 import { isUuid } from "../../base/validation";
 import type { Db } from "../../db";
+import { type KeysetPage, type KeysetQuery, keysetBounds, reachedNewest } from "../../db/keyset";
 import { chainTransactions, domains, tokens, type Withdrawal, type WithdrawalStatus, withdrawals } from "../../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
-import { withdrawalTotal } from "../payouts/withdrawal-tallies";
 import { findOwnToken } from "../tokens/find-own-token";
 import { bnbBalanceOf, tokenBalanceOf } from "./wallet-balances";
 import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
 
-/** A merchant's withdrawals from every key and the dashboard, newest first. */
+/**
+ * A merchant's withdrawals from every key and the dashboard, newest first, one page by keyset
+ * cursor over (user_id, created_at desc, id desc): no count of the history, a deep page costs
+ * what the first does. A cursor that is not one we handed out is a VALIDATION_ERROR.
+ */
 export async function listUserWithdrawals(
   db: Db,
   userId: number,
-  query: { page: number; limit: number; status?: WithdrawalStatus },
-): Promise<Page<WithdrawalView & { source: "api" | "dashboard"; domain: string; network: string }>> {
-  const where = and(eq(withdrawals.userId, userId), query.status ? eq(withdrawals.status, query.status) : undefined);
-  // From the counters kept by every insert and settlement: never a count over the history.
-  const total = await withdrawalTotal(db, { userId }, query.status);
+  query: KeysetQuery & { status?: WithdrawalStatus },
+): Promise<KeysetPage<WithdrawalView & { source: "api" | "dashboard"; domain: string; network: string }>> {
+  const keyset = keysetBounds({ createdAt: withdrawals.createdAt, id: withdrawals.id }, query);
   const rows = await db
-    .select({ withdrawal: withdrawals, token: { symbol: tokens.symbol, decimals: tokens.decimals }, domain: domains.origin })
+    .select({
+      withdrawal: withdrawals,
+      token: { symbol: tokens.symbol, decimals: tokens.decimals },
+      domain: domains.origin,
+      cursorTime: keyset.cursorTime,
+    })
     .from(withdrawals)
     .innerJoin(tokens, eq(tokens.id, withdrawals.tokenId))
     .innerJoin(domains, eq(domains.id, withdrawals.domainId))
-    .where(where)
-    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
-    .limit(query.limit)
-    .offset(offsetOf(query));
-  return pageOf(
-    rows.map((r) => ({
+    .where(and(eq(withdrawals.userId, userId), query.status ? eq(withdrawals.status, query.status) : undefined, keyset.where))
+    .orderBy(...keyset.orderBy)
+    .limit(keyset.limit);
+  const page = keyset.pageOf(rows, (r) => ({ createdAt: r.cursorTime, id: r.withdrawal.id }));
+  // Newer from an older page once the newest ones are reached: show the newest full page.
+  if (reachedNewest(query, page)) return listUserWithdrawals(db, userId, { limit: query.limit, status: query.status });
+  return {
+    ...page,
+    items: page.items.map((r) => ({
       ...toWithdrawalView(r.withdrawal, r.token),
       source: r.withdrawal.apiKeyId === null ? ("dashboard" as const) : ("api" as const),
       domain: r.domain,
       network: r.withdrawal.network,
     })),
-    total,
-    query,
-  );
+  };
 }
 
 /**

@@ -3,14 +3,15 @@
  * a streamed CSV of the same set. Records of other users never appear (every query is scoped).
  */
 
-import { and, count, desc, eq, gt, gte, ilike, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { isCursor } from "../../base/cursor";
 import { formatAmount } from "../../base/money";
-import { offsetOf, type Page, pageOf } from "../../base/pagination";
-import { isUuid } from "../../base/validation";
 import type { Db } from "../../db";
+import { type KeysetPage, keysetBounds, reachedNewest } from "../../db/keyset";
 import { type PaymentSession, paymentSessions, refunds, SESSION_STATUSES, tokens } from "../../db/schema";
 import { expireSessionsWhere } from "../../domain/payments/session-records";
+import { searchCondition } from "./payment-search";
 
 const optionalInt = z.preprocess(
   (v) => (v === "" || v === undefined || v === null ? undefined : v),
@@ -37,6 +38,20 @@ function isCalendarDay(day: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
 }
 
+const optionalCursor = z.preprocess(
+  (v) => (v === "" || v === null ? undefined : v),
+  z
+    .string()
+    .refine((v) => isCursor(v), { message: "not a page of this list (follow Newer or Older again)" })
+    .optional(),
+);
+
+function withoutControlCharacters(text: string): string {
+  return Array.from(text)
+    .filter((c) => c.charCodeAt(0) > 0x1f && c !== "\u007f")
+    .join("");
+}
+
 export const paymentFiltersSchema = z.object({
   status: z.preprocess((v) => (v === "" ? undefined : v), z.enum(SESSION_STATUSES).optional()),
   tokenId: optionalInt,
@@ -45,8 +60,17 @@ export const paymentFiltersSchema = z.object({
   linkId: optionalInt,
   from: optionalDate,
   to: optionalDate,
-  q: z.preprocess((v) => (typeof v === "string" ? v.trim().slice(0, 100) || undefined : undefined), z.string().optional()),
+  /** What the search box reads (lib/web/dashboard/payment-search.ts); control characters are dropped, never sent to the database. */
+  q: z.preprocess(
+    (v) => (typeof v === "string" ? withoutControlCharacters(v).trim().slice(0, 100) || undefined : undefined),
+    z.string().optional(),
+  ),
+  /** Kept so old links parse; the list pages by cursor (`after`/`before`) and the page redirects a `page` to the newest page. */
   page: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().min(1).max(100_000).default(1)),
+  /** The page of payments older than this cursor (a page's `older`). */
+  after: optionalCursor,
+  /** The page of payments newer than this cursor (a page's `newer`). */
+  before: optionalCursor,
   limit: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().min(1).max(100).default(25)),
 });
 export type PaymentFilters = z.output<typeof paymentFiltersSchema>;
@@ -84,35 +108,9 @@ export function paymentsWhere(userId: number, f: PaymentFilters): SQL {
   if (f.linkId) conditions.push(eq(paymentSessions.paymentLinkId, f.linkId));
   if (f.from) conditions.push(gte(paymentSessions.createdAt, new Date(`${f.from}T00:00:00Z`)));
   if (f.to) conditions.push(lt(paymentSessions.createdAt, new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000)));
-  if (f.q) {
-    const needle = f.q.toLowerCase();
-    conditions.push(
-      or(
-        isUuid(needle) ? eq(paymentSessions.id, needle) : undefined,
-        ilike(paymentSessions.depositAddress, `${escapeLike(needle)}%`),
-        ilike(paymentSessions.txHash, `${escapeLike(needle)}%`),
-        // The shop's words: its order reference, the description, any value in the metadata.
-        ilike(paymentSessions.orderId, `%${escapeLike(needle)}%`),
-        ilike(paymentSessions.description, `%${escapeLike(needle)}%`),
-        metadataValueLike(`%${escapeLike(needle)}%`),
-      ),
-    );
-  }
+  if (f.q) conditions.push(searchCondition(userId, f.q));
   // biome-ignore lint/style/noNonNullAssertion: conditions starts with the user's own, so and() has a condition to return: every query is scoped
   return and(...conditions)!;
-}
-
-/**
- * A string, number or boolean anywhere in the metadata, nested ones included, matches — never a
- * key: "customer" would otherwise find every payment whose shop sends a customer field.
- */
-function metadataValueLike(pattern: string): SQL {
-  return sql`exists (select 1 from jsonb_path_query(${paymentSessions.metadata}, 'strict $.**') as v(value)
-    where jsonb_typeof(v.value) in ('string', 'number', 'boolean') and v.value #>> '{}' ilike ${pattern})`;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 export const rowSelection = { session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals } };
@@ -173,24 +171,35 @@ export function toRow({ session, token }: SessionRow): UserPaymentRow {
   };
 }
 
-export async function listUserPayments(db: Db, userId: number, filters: PaymentFilters): Promise<Page<ListedPaymentRow>> {
+/**
+ * One page of the filtered payments, newest first, by keyset: the `after`/`before` cursor bounds
+ * the index (user_id, created_at desc, id desc), so a deep page reads no more rows than the first,
+ * and nothing counts the history (the page shows no total).
+ */
+export async function listUserPayments(db: Db, userId: number, filters: PaymentFilters): Promise<KeysetPage<ListedPaymentRow>> {
   await expireDue(db, userId);
-  const where = paymentsWhere(userId, filters);
-  const [total] = await db.select({ n: count() }).from(paymentSessions).where(where);
-  const rows = await db
-    .select(rowSelection)
-    .from(paymentSessions)
-    .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
-    .where(where)
-    .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
-    .limit(filters.limit)
-    .offset(offsetOf(filters));
+  const query = { limit: filters.limit, after: filters.after, before: filters.before };
+  const page = await readPage(db, userId, filters, query);
+  // Newer from the second page once payments arrived in between: show the newest full page.
+  const shown = reachedNewest(query, page) ? await readPage(db, userId, filters, { limit: filters.limit }) : page;
   const totals = await refundTotals(
     db,
     userId,
-    rows.map((r) => r.session.id),
+    shown.items.map((r) => r.session.id),
   );
-  return pageOf(withRefunds(rows, totals), Number(total?.n ?? 0), filters);
+  return { ...shown, items: withRefunds(shown.items, totals) };
+}
+
+async function readPage(db: Db, userId: number, filters: PaymentFilters, query: Parameters<typeof keysetBounds>[1]) {
+  const keyset = keysetBounds({ createdAt: paymentSessions.createdAt, id: paymentSessions.id }, query);
+  const rows = await db
+    .select({ ...rowSelection, cursorTime: keyset.cursorTime })
+    .from(paymentSessions)
+    .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
+    .where(and(paymentsWhere(userId, filters), keyset.where))
+    .orderBy(...keyset.orderBy)
+    .limit(keyset.limit);
+  return keyset.pageOf(rows, (row) => ({ createdAt: row.cursorTime, id: row.session.id }));
 }
 
 /**

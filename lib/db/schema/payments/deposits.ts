@@ -49,6 +49,9 @@ export const deposits = pgTable(
     index("deposits_address_token_idx").on(t.network, t.toAddress, t.tokenContract),
     /** The reconciliation's addresses with recent deposits (lib/ops/custody/reconcile-coverage.ts). */
     index("deposits_network_created_idx").on(t.network, t.createdAt),
+    // The dashboard's search by payer and by transaction (drizzle/0028_search_indexes.sql).
+    index("deposits_from_address_search_idx").on(sql`lower(${t.fromAddress}) text_pattern_ops`),
+    index("deposits_tx_hash_search_idx").on(sql`lower(${t.txHash}) text_pattern_ops`),
   ],
 );
 

@@ -83,7 +83,13 @@ export const paymentSessions = pgTable(
     // The API history's keyset, and its deep pages read index-only: ids by offset, then those rows (list-history.ts).
     index("payment_sessions_key_created_id_idx").on(t.apiKeyId, t.createdAt, t.id),
     index("payment_sessions_key_status_created_id_idx").on(t.apiKeyId, t.status, t.createdAt, t.id),
-    index("payment_sessions_user_created_idx").on(t.userId, t.createdAt),
+    // The dashboard's list by keyset and its search (drizzle/0028_search_indexes.sql, lib/web/dashboard/payment-search.ts).
+    index("payment_sessions_user_created_id_idx").on(t.userId, t.createdAt.desc(), t.id.desc()),
+    // Whole, not partial: the planner reads an expression's statistics from whole indexes only.
+    index("payment_sessions_user_order_search_idx").on(t.userId, sql`lower(${t.orderId}) text_pattern_ops`),
+    index("payment_sessions_user_tx_hash_search_idx").on(t.userId, sql`lower(${t.txHash}) text_pattern_ops`),
+    index("payment_sessions_user_deposit_address_search_idx").on(t.userId, sql`lower(${t.depositAddress}) text_pattern_ops`),
+    index("payment_sessions_metadata_search_idx").using("gin", t.metadata),
     index("payment_sessions_key_order_idx").on(t.apiKeyId, t.orderId),
     index("payment_sessions_link_created_idx").on(t.paymentLinkId, t.createdAt),
     index("payment_sessions_link_open_idx").on(t.paymentLinkId, t.expiresAt).where(sql`${t.status} = 'pending'`),

@@ -50,10 +50,10 @@ export const withdrawals = pgTable(
   (t) => [
     uniqueIndex("withdrawals_wallet_nonce_unique").on(t.network, t.fromAddress, t.nonce),
     uniqueIndex("withdrawals_refund_unique").on(t.refundId),
-    index("withdrawals_user_created_idx").on(t.userId, t.createdAt),
     // The API history's keyset, and its deep pages read index-only (withdrawal-view.ts).
     index("withdrawals_key_created_id_idx").on(t.apiKeyId, t.createdAt, t.id),
     index("withdrawals_key_status_created_id_idx").on(t.apiKeyId, t.status, t.createdAt, t.id),
+    index("withdrawals_user_created_id_idx").on(t.userId, t.createdAt.desc(), t.id.desc()),
     index("withdrawals_submitted_idx").on(t.createdAt).where(sql`${t.status} = 'submitted'`),
   ],
 );
