@@ -27,12 +27,14 @@ describe("migrations", () => {
       "gas_charges",
       "idempotency_records",
       "network_batching",
+      "payment_day_totals",
       "payment_links",
       "payment_sessions",
       "plans",
       "quarantined_logs",
       "recovery_codes",
       "refunds",
+      "session_counts",
       "session_usage",
       "subscriptions",
       "sweep_batches",
@@ -42,6 +44,7 @@ describe("migrations", () => {
       "wallet_nonces",
       "webhook_deliveries",
       "webhook_endpoints",
+      "withdrawal_counts",
       "withdrawals",
     ]);
   });
