@@ -23,7 +23,8 @@ import { getGasUsage } from "./gas-usage";
 import { lowGasTanks, onboarding, paymentsByStatus, recentPayments, volumeByDay, walletBalances } from "./overview";
 import { getUserPayment } from "./payment-detail";
 import { deliveriesOfSession } from "./payment-webhooks";
-import { listUserPayments, type PaymentFilters, streamUserPayments } from "./user-payments";
+import { paymentsCsvStream } from "./payments-export";
+import { listUserPayments, type PaymentFilters } from "./user-payments";
 import { deliveriesOfDomain, EMPTY_SUMMARY, webhookSummaries } from "./webhooks";
 import { balanceLabel } from "./wording";
 
@@ -108,9 +109,9 @@ function notFoundAsNull(error: unknown): null {
   throw error;
 }
 
-/** `/dashboard/payments/export`: the filtered payments row by row, for the CSV. */
-export async function openPaymentsExport(userId: number, filters: PaymentFilters) {
-  return streamUserPayments(await getDb(), userId, filters);
+/** `/dashboard/payments/export`: the filtered payments as CSV bytes, streamed from the database. */
+export async function openPaymentsExport(userId: number, filters: PaymentFilters): Promise<ReadableStream<Uint8Array>> {
+  return paymentsCsvStream(await getDb(), userId, filters);
 }
 
 /**

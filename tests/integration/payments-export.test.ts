@@ -1,0 +1,117 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "@/lib/db/client";
+import { paymentExportBatches, paymentsCsvStream } from "@/lib/web/dashboard/payments-export";
+import { CSV_COLUMNS, csvLine, listUserPayments, paymentFiltersSchema, type UserPaymentRow } from "@/lib/web/dashboard/user-payments";
+import { createTestDatabase } from "../helpers/database";
+
+/**
+ * The dashboard's CSV export (a server-side cursor on PostgreSQL, index-bounded keyset batches on
+ * PGlite) holds exactly the list's rows, in its order — rows that share a millisecond, or even a
+ * microsecond, included — and a reader that goes away mid-stream leaves no open read behind.
+ */
+const ROWS = 1_203;
+let handle: DatabaseHandle;
+const filters = (input: Record<string, unknown> = {}) => paymentFiltersSchema.parse(input);
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  const q = (query: ReturnType<typeof sql>) => handle.db.execute(query);
+  await q(
+    sql`insert into users (id, email, password_hash) overriding system value values (1, 'a@example.com', 'x'), (2, 'b@example.com', 'x')`,
+  );
+  await q(sql`insert into tokens (id, user_id, network, contract_address, symbol, name, decimals) overriding system value
+    values (1, 1, 'bsc', '0x55d398326f99059fF775485246999027B3197955', 'USDT', 'Tether', 18),
+           (2, 2, 'bsc', '0x55d398326f99059fF775485246999027B3197955', 'USDT', 'Tether', 6)`);
+  // Seven rows per millisecond, three of them on the very same microsecond (the id breaks those ties).
+  await q(sql`insert into payment_sessions (id, user_id, token_id, network, chain_id, deposit_index, deposit_address, deposit_topic,
+      amount, received_amount, forward_to, status, tx_hash, order_id, description, metadata, expires_at, completed_at, created_at)
+    select gen_random_uuid(), case when i % 10 = 0 then 2 else 1 end, case when i % 10 = 0 then 2 else 1 end, 'bsc', 56, i,
+      'addr-' || i, 'topic-' || i, 1000000000000000000 + i, case when i % 3 = 0 then 1000000000000000000 + i else 0 end,
+      '0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199',
+      case when i % 3 = 0 then 'completed' when i % 3 = 1 then 'pending' else 'cancelled' end,
+      case when i % 3 = 0 then '0x' || md5(i::text) || md5(i::text) end,
+      'order-' || i || case when i % 5 = 0 then ', "quoted"' else '' end,
+      case when i % 7 = 0 then '=SUM(A1)' end,
+      jsonb_build_object('customer', 'c' || i),
+      timestamptz '2026-11-01 00:00:00+00' + interval '1 hour' * (i % 2),
+      case when i % 3 = 0 then timestamptz '2026-11-02 00:00:00+00' end,
+      timestamptz '2026-10-01 00:00:00+00' + (i / 7) * interval '1 millisecond' + ((i % 7) / 3) * interval '1 microsecond'
+    from generate_series(1, ${ROWS}) as i`);
+});
+
+afterAll(async () => {
+  await handle?.close();
+});
+
+/** Every row of the list for these filters, walking its pages. */
+async function listed(input: Record<string, unknown>): Promise<UserPaymentRow[]> {
+  const rows: UserPaymentRow[] = [];
+  for (let page = 1; ; page++) {
+    const found = await listUserPayments(handle.db, 1, filters({ ...input, page, limit: 100 }));
+    rows.push(...found.items.map(({ refunds: _refunds, ...row }) => row));
+    if (page >= found.meta.pages) return rows;
+  }
+}
+
+async function exported(input: Record<string, unknown>, batch: number): Promise<UserPaymentRow[]> {
+  const rows: UserPaymentRow[] = [];
+  for await (const rowsOfBatch of paymentExportBatches(handle.db, 1, filters(input), batch)) rows.push(...rowsOfBatch);
+  return rows;
+}
+
+async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return new Response(stream).text();
+}
+
+describe(`the payments CSV export (${process.env.TEST_DATABASE_URL ? "PostgreSQL cursor" : "PGlite keyset"})`, () => {
+  it("holds exactly the list's rows, in its order, across batches that cut through shared milliseconds", async () => {
+    const list = await listed({});
+    expect(list).toHaveLength(ROWS - Math.floor(ROWS / 10));
+    expect(new Set(list.map((r) => r.sessionId)).size).toBe(list.length);
+    const sharedMs = list.filter((r, i) => i > 0 && list[i - 1]?.createdAt === r.createdAt).length;
+    expect(sharedMs).toBeGreaterThan(list.length / 2);
+    for (const batch of [7, 50, 5000]) expect(await exported({}, batch)).toEqual(list);
+
+    const csv = await text(paymentsCsvStream(handle.db, 1, filters(), 50));
+    expect(csv).toBe(csvLine(CSV_COLUMNS) + list.map((row) => csvLine(CSV_COLUMNS.map((c) => row[c]))).join(""));
+    expect(csv).toContain(`"order-5, ""quoted"""`);
+    expect(csv).toContain(`'=SUM(A1)`);
+  });
+
+  it("follows the list's filters", async () => {
+    const input = { status: "completed", from: "2026-10-01", to: "2026-10-01" };
+    const list = await listed(input);
+    expect(list.length).toBeGreaterThan(300);
+    expect(list.every((r) => r.status === "completed" && r.txHash)).toBe(true);
+    expect(await exported(input, 64)).toEqual(list);
+  });
+
+  it("gives the header alone when no payment matches", async () => {
+    expect(await text(paymentsCsvStream(handle.db, 1, filters({ to: "2020-01-01" })))).toBe(csvLine(CSV_COLUMNS));
+    expect(await text(paymentsCsvStream(handle.db, 3, filters()))).toBe(csvLine(CSV_COLUMNS));
+  });
+
+  it("releases its read when the reader goes away mid-stream", async () => {
+    const reader = paymentsCsvStream(handle.db, 1, filters(), 50).getReader();
+    await reader.read(); // the header
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value).split("\r\n")).toHaveLength(51);
+    await reader.cancel();
+    // The database answers other queries at once (PGlite has one connection), and holds no
+    // open transaction or running statement of the export.
+    const others = await handle.db.execute<{ state: string; query: string }>(
+      sql`select state, query from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`,
+    );
+    expect(rowsOf<{ state: string }>(others)).toEqual([]);
+    const cursors = await handle.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from pg_cursors where statement not like '%pg_cursors%'`,
+    );
+    expect(rowsOf<{ n: number }>(cursors)[0]?.n).toBe(0);
+  });
+});
+
+/** postgres.js answers an array of rows, PGlite `{ rows }`. */
+function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows;
+}
