@@ -37,11 +37,11 @@ interface Timed {
   lines: number;
 }
 
-/** One request read to its last byte; a status other than 200 is an error (a redirect to /login included). */
+/** One request read to its last byte; a status other than 200 (201 for a create) is an error (a redirect to /login included). */
 async function timeOnce(run: Runner, i: number): Promise<Timed> {
   const started = performance.now();
   const res = await run(i);
-  if (res.status !== 200) {
+  if (res.status !== 200 && res.status !== 201) {
     const text = await res.text();
     throw new Error(`HTTP ${res.status}: ${text.slice(0, 120).replace(/\s+/g, " ")}`);
   }

@@ -63,18 +63,28 @@ async function main() {
         from payment_sessions tablesample bernoulli (${Math.min(100, (3000 / size) * 100)})
         where user_id = ${row.userId} and status = 'completed' limit 40`;
       const cookie = await signInDashboard(server.url, merchant.email, merchant.password);
-      shops.push({ label: size === SMALL ? "small" : "big", apiKey: merchant.apiKey, tokenId: merchant.tokenId, cookie, samples: [...samples] });
+      shops.push({
+        label: size === SMALL ? "small" : "big",
+        apiKey: merchant.apiKey,
+        tokenId: merchant.tokenId,
+        cookie,
+        samples: [...samples],
+      });
     }
     log("vacuum analyze…");
     await settle(sql);
     const [size] = await sql<{ size: string }[]>`select pg_size_pretty(pg_database_size(current_database())) as size`;
     log(`database: ${size?.size}`);
     const results = new Map<string, Measured[]>();
-    for (const shop of shops) {
-      log(`measuring the ${shop.label} merchant…`);
-      for (const call of callsFor(server.url, shop)) {
+    // Each call small then big, side by side: the machine's drift (other work, a warming JIT) hits both alike.
+    const calls = shops.map((shop) => callsFor(server.url, shop));
+    for (let c = 0; c < (calls[0]?.length ?? 0); c++) {
+      for (const [s, shop] of shops.entries()) {
+        const call = calls[s]?.[c];
+        if (!call) continue;
         const measured = await measureCall(call, budgetMs);
-        log(`  ${call.name.padEnd(44)} p50 ${measured.p50.toFixed(0).padStart(6)} ms  p95 ${measured.p95.toFixed(0).padStart(6)} ms${measured.note ? `  ${measured.note}` : ""}`);
+        const figures = `p50 ${measured.p50.toFixed(0).padStart(6)} ms  p95 ${measured.p95.toFixed(0).padStart(6)} ms`;
+        log(`  ${shop.label.padEnd(5)} ${call.name.padEnd(46)} ${figures}${measured.note ? `  ${measured.note}` : ""}`);
         results.set(call.name, [...(results.get(call.name) ?? []), measured]);
       }
     }
@@ -100,8 +110,10 @@ function callsFor(url: string, shop: Shop): Call[] {
   };
   const dashboard = (path: (i: number) => string) => (i: number) =>
     fetch(`${url}${path(i)}`, { redirect: "manual", headers: { cookie: shop.cookie } });
-  const api = (path: (i: number) => string, init: RequestInit = {}) => (i: number) =>
-    fetch(`${url}${path(i)}`, { ...init, headers: { "x-api-key": shop.apiKey, "content-type": "application/json", ...init.headers } });
+  const api =
+    (path: (i: number) => string, init: RequestInit = {}) =>
+    (i: number) =>
+      fetch(`${url}${path(i)}`, { ...init, headers: { "x-api-key": shop.apiKey, "content-type": "application/json", ...init.headers } });
   const search = (q: string) => `/dashboard/payments?q=${encodeURIComponent(q)}`;
   const { from, to } = lastMonth();
   return [
@@ -131,7 +143,11 @@ function callsFor(url: string, shop: Shop): Call[] {
         return api(() => `/api/v1/payment/history?limit=20&cursor=${encodeURIComponent(cursor)}`);
       },
     },
-    { name: "GET /api/v1/payment/history?orderId (exact)", rule: "ratio", run: api((i) => `/api/v1/payment/history?orderId=${sample(i).orderId}`) },
+    {
+      name: "GET /api/v1/payment/history?orderId (exact)",
+      rule: "ratio",
+      run: api((i) => `/api/v1/payment/history?orderId=${sample(i).orderId}`),
+    },
     { name: "dashboard overview", rule: "ratio", run: dashboard(() => "/dashboard") },
     { name: "dashboard payments list", rule: "ratio", run: dashboard(() => "/dashboard/payments") },
     { name: "dashboard payment page", rule: "ratio", run: dashboard((i) => `/dashboard/payments/${sample(i).id}`) },

@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/lib/db/client";
+import { listUserWithdrawals } from "@/lib/domain/withdrawals/user-withdrawals";
 import { paymentExportBatches, paymentsCsvStream } from "@/lib/web/dashboard/payments-export";
 import { CSV_COLUMNS, csvLine, listUserPayments, paymentFiltersSchema, type UserPaymentRow } from "@/lib/web/dashboard/user-payments";
+import { WITHDRAWAL_CSV_COLUMNS, withdrawalExportBatches, withdrawalsCsvStream } from "@/lib/web/dashboard/withdrawals-export";
 import { createTestDatabase } from "../helpers/database";
 
 /**
@@ -11,6 +13,7 @@ import { createTestDatabase } from "../helpers/database";
  * microsecond, included — and a reader that goes away mid-stream leaves no open read behind.
  */
 const ROWS = 1_203;
+const WITHDRAWALS = 301;
 let handle: DatabaseHandle;
 const filters = (input: Record<string, unknown> = {}) => paymentFiltersSchema.parse(input);
 
@@ -38,6 +41,21 @@ beforeAll(async () => {
       case when i % 3 = 0 then timestamptz '2026-11-02 00:00:00+00' end,
       timestamptz '2026-10-01 00:00:00+00' + (i / 7) * interval '1 millisecond' + ((i % 7) / 3) * interval '1 microsecond'
     from generate_series(1, ${ROWS}) as i`);
+  await q(
+    sql`insert into domains (id, user_id, origin) overriding system value values (1, 1, 'https://shop.example'), (2, 2, 'https://other.example')`,
+  );
+  await q(sql`insert into chain_transactions (id, network, wallet_role, wallet_index, wallet, nonce, kind, to_address, value, gas_limit, gas_price, tx_hash)
+    overriding system value
+    select i, 'bsc', 'withdrawal', 1, '0x' || lpad(to_hex(i % 2), 40, '0'), i, 'withdrawal', '0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199', 0, 21000, 1,
+      '0x' || md5('w' || i) || md5(i || 'w')
+    from generate_series(1, ${WITHDRAWALS}) as i`);
+  await q(sql`insert into withdrawals (id, user_id, api_key_id, domain_id, token_id, network, from_address, to_address, amount, nonce, tx_hash,
+      chain_tx_id, gas_limit, gas_price, status, failure_reason, created_at)
+    select gen_random_uuid(), 1 + i % 2, null, 1 + i % 2, 1 + i % 2, 'bsc', '0x' || lpad(to_hex(i % 2), 40, '0'),
+      '0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199', 1000000000000000000::numeric * i, i, '0x' || md5('w' || i) || md5(i || 'w'), i, 21000, 1,
+      case when i % 4 = 0 then 'failed' else 'completed' end, case when i % 4 = 0 then 'reverted, "out of gas"' end,
+      timestamptz '2026-10-01 00:00:00+00' + (i / 9) * interval '1 millisecond'
+    from generate_series(1, ${WITHDRAWALS}) as i`);
 });
 
 afterAll(async () => {
@@ -108,6 +126,31 @@ describe(`the payments CSV export (${process.env.TEST_DATABASE_URL ? "PostgreSQL
       sql`select count(*)::int as n from pg_cursors where statement not like '%pg_cursors%'`,
     );
     expect(rowsOf<{ n: number }>(cursors)[0]?.n).toBe(0);
+  });
+});
+
+describe("the withdrawals CSV export", () => {
+  it("holds exactly the withdrawals page's rows, in its order, across batches that cut through shared milliseconds", async () => {
+    const listed = [];
+    for (let page = 1; ; page++) {
+      const found = await listUserWithdrawals(handle.db, 1, { page, limit: 100 });
+      listed.push(...found.items);
+      if (page >= found.meta.pages) break;
+    }
+    expect(listed).toHaveLength(Math.ceil(WITHDRAWALS / 2) - 1);
+    const rows = [];
+    for await (const batch of withdrawalExportBatches(handle.db, 1, {}, 7)) rows.push(...batch);
+    expect(rows.map((r) => r.withdrawalId)).toEqual(listed.map((w) => w.withdrawalId));
+    expect(rows[0]).toMatchObject({ domain: "https://shop.example", source: "dashboard", token: "USDT" });
+    const failed = [];
+    for await (const batch of withdrawalExportBatches(handle.db, 1, { status: "failed" }, 7)) failed.push(...batch);
+    expect(failed.map((r) => r.withdrawalId)).toEqual(listed.filter((w) => w.status === "failed").map((w) => w.withdrawalId));
+
+    const csv = await text(withdrawalsCsvStream(handle.db, 1, {}, 50));
+    expect(csv.split("\r\n")[0]).toBe(WITHDRAWAL_CSV_COLUMNS.join(","));
+    expect(csv.split("\r\n")).toHaveLength(listed.length + 2);
+    expect(csv).toContain(`"reverted, ""out of gas"""`);
+    expect(await text(withdrawalsCsvStream(handle.db, 3, {}))).toBe(`${WITHDRAWAL_CSV_COLUMNS.join(",")}\r\n`);
   });
 });
 

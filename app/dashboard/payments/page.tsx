@@ -1,8 +1,9 @@
-import { CreditCard, Download, Link2, Plus, Search, SearchX, X } from "lucide-react";
+import { CreditCard, Link2, Plus, Search, SearchX, X } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DateInput } from "@/components/dashboard/date-input";
 import { EmptyState } from "@/components/dashboard/empty-state";
+import { ExportButton } from "@/components/dashboard/export-button";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import { PaymentsTable } from "@/components/payments/payments-table";
@@ -48,13 +49,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
             <Link href="/dashboard/payments/new" className={buttonVariants({ variant: "brand" })}>
               <Plus aria-hidden /> New payment
             </Link>
-            <a
-              href={`/dashboard/payments/export${exportQuery ? `?${exportQuery}` : ""}`}
-              className={buttonVariants({ variant: "outline" })}
-              download
-            >
-              <Download aria-hidden /> Export CSV
-            </a>
+            <ExportButton href={`/dashboard/payments/export${exportQuery ? `?${exportQuery}` : ""}`} fallbackName="bsc-pay-payments.csv" />
           </>
         }
       />

@@ -2,6 +2,7 @@ import { ArrowUpRight } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { EmptyState } from "@/components/dashboard/empty-state";
+import { ExportButton } from "@/components/dashboard/export-button";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import { AutoRefresh } from "@/components/payments/payment-actions";
@@ -33,6 +34,9 @@ export default async function WithdrawalsPage({ searchParams }: { searchParams: 
       <PageHeader
         title="Withdrawals"
         description="Send tokens out of your domains' wallets, and follow them until the chain confirms them."
+        actions={
+          <ExportButton href={`/dashboard/withdrawals/export${status ? `?status=${status}` : ""}`} fallbackName="bsc-pay-withdrawals.csv" />
+        }
       />
       <div className="grid gap-6">
         <SendWithdrawalForm

@@ -1,5 +1,6 @@
 import { openPaymentsExport } from "@/lib/web/dashboard/pages";
 import { paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
+import { csvDownload } from "@/lib/web/http/csv-download";
 import { pageUser } from "@/lib/web/http/page";
 
 /** GET /dashboard/payments/export?<the list's filters>: the filtered payments as CSV, streamed from a database cursor. */
@@ -9,14 +10,5 @@ export async function GET(req: Request): Promise<Response> {
   const parsed = paymentFiltersSchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   // biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue
   if (!parsed.success) return new Response(parsed.error.issues[0]!.message, { status: 400 });
-  const stamp = new Date().toISOString().slice(0, 10);
-  return new Response(await openPaymentsExport(user.id, parsed.data), {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="bsc-pay-payments-${stamp}.csv"`,
-      "cache-control": "no-store",
-      // Proxies (nginx) would otherwise hold the stream back until their buffer fills.
-      "x-accel-buffering": "no",
-    },
-  });
+  return csvDownload(await openPaymentsExport(user.id, parsed.data), "bsc-pay-payments");
 }
