@@ -179,6 +179,24 @@ test("a long CSV export shows its progress, can be cancelled, then saves the fil
   expect(text).toContain(`${first.sessionId},`);
   await expect(page.getByRole("status")).toHaveText(/^Export complete: \d+ rows? saved\.$/);
   await captureBothThemes(page, testInfo, "payments-export-done");
+
+  // The withdrawals and gas pages export the same way.
+  const saveFrom = async (path: string) => {
+    await page.goto(path);
+    const saving = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Export CSV" }).click();
+    const file = await saving;
+    await expect(page.getByRole("status").filter({ hasText: "Export complete" })).toBeAttached();
+    return Buffer.concat(await (await file.createReadStream()).toArray()).toString("utf8");
+  };
+  const withdrawalsCsv = await saveFrom("/dashboard/withdrawals");
+  expect(withdrawalsCsv.split("\r\n")[0]).toBe(
+    "withdrawalId,createdAt,status,amount,token,network,domain,source,fromAddress,toAddress,txHash,confirmedAt,failureReason,refundId",
+  );
+  expect(withdrawalsCsv).toContain(`${first.withdrawalPath.split("/").at(-1)},`);
+  const gasCsv = await saveFrom("/dashboard/gas");
+  expect(gasCsv.split("\r\n")[0]).toBe("createdAt,kind,purpose,status,txHash,chargedBnb");
+  expect(gasCsv.split("\r\n").length).toBeGreaterThan(2); // the forward's gas at least
   logs.assertClean();
 });
 

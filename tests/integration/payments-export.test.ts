@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { listUserWithdrawals } from "@/lib/domain/withdrawals/user-withdrawals";
+import { GAS_CSV_COLUMNS, gasCsvStream } from "@/lib/web/dashboard/gas-export";
 import { paymentExportBatches, paymentsCsvStream } from "@/lib/web/dashboard/payments-export";
 import { CSV_COLUMNS, csvLine, listUserPayments, paymentFiltersSchema, type UserPaymentRow } from "@/lib/web/dashboard/user-payments";
 import { WITHDRAWAL_CSV_COLUMNS, withdrawalExportBatches, withdrawalsCsvStream } from "@/lib/web/dashboard/withdrawals-export";
@@ -14,6 +15,7 @@ import { createTestDatabase } from "../helpers/database";
  */
 const ROWS = 1_203;
 const WITHDRAWALS = 301;
+const GAS_ROWS = 123;
 let handle: DatabaseHandle;
 const filters = (input: Record<string, unknown> = {}) => paymentFiltersSchema.parse(input);
 
@@ -56,6 +58,16 @@ beforeAll(async () => {
       case when i % 4 = 0 then 'failed' else 'completed' end, case when i % 4 = 0 then 'reverted, "out of gas"' end,
       timestamptz '2026-10-01 00:00:00+00' + (i / 9) * interval '1 millisecond'
     from generate_series(1, ${WITHDRAWALS}) as i`);
+  // Gas the tank paid: five sweeps per millisecond, one in three charged to the other merchant.
+  await q(sql`insert into chain_transactions (id, network, wallet_role, wallet_index, wallet, nonce, kind, to_address, value, gas_limit,
+      gas_price, tx_hash, status, gas_used, created_at)
+    overriding system value
+    select 1000 + i, 'bsc', 'gas_tank', 0, '0x00000000000000000000000000000000000000aa', i, 'sweep_gas', '0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199',
+      1000, 21000, 1, '0x' || md5('g' || i) || md5(i || 'g'), 'mined', 21000, timestamptz '2026-10-02 00:00:00+00' + (i / 5) * interval '1 millisecond'
+    from generate_series(1, ${GAS_ROWS}) as i`);
+  await q(
+    sql`insert into gas_charges (chain_tx_id, user_id) select 1000 + i, case when i % 3 = 0 then 2 else 1 end from generate_series(1, ${GAS_ROWS}) as i`,
+  );
 });
 
 afterAll(async () => {
@@ -151,6 +163,23 @@ describe("the withdrawals CSV export", () => {
     expect(csv.split("\r\n")).toHaveLength(listed.length + 2);
     expect(csv).toContain(`"reverted, ""out of gas"""`);
     expect(await text(withdrawalsCsvStream(handle.db, 3, {}))).toBe(`${WITHDRAWAL_CSV_COLUMNS.join(",")}\r\n`);
+  });
+});
+
+describe("the gas CSV export", () => {
+  it("lists every charged transaction of the merchant once, newest first, across batches that cut through shared milliseconds", async () => {
+    const csv = await text(gasCsvStream(handle.db, 1, 7));
+    const lines = csv.split("\r\n").slice(0, -1);
+    expect(lines[0]).toBe(GAS_CSV_COLUMNS.join(","));
+    const expected = rowsOf<{ tx_hash: string }>(
+      await handle.db.execute(sql`select ct.tx_hash from gas_charges gc join chain_transactions ct on ct.id = gc.chain_tx_id
+        where gc.user_id = 1 order by ct.created_at desc, ct.id desc`),
+    ).map((r) => r.tx_hash);
+    expect(expected).toHaveLength(GAS_ROWS - Math.floor(GAS_ROWS / 3));
+    expect(lines.slice(1).map((line) => line.split(",")[4])).toEqual(expected);
+    // value + gas used × price: 1,000 + 21,000 wei.
+    expect(lines[1]).toMatch(/^2026-10-02T00:00:00\.\d{3}Z,sweep,[^,]+,mined,0x[0-9a-f]{64},0\.000000000000022$/);
+    expect(await text(gasCsvStream(handle.db, 3))).toBe(`${GAS_CSV_COLUMNS.join(",")}\r\n`);
   });
 });
 
