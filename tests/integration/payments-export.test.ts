@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { listUserWithdrawals } from "@/lib/domain/withdrawals/user-withdrawals";
 import { GAS_CSV_COLUMNS, gasCsvStream } from "@/lib/web/dashboard/gas-export";
-import { paymentExportBatches, paymentsCsvStream } from "@/lib/web/dashboard/payments-export";
-import { CSV_COLUMNS, csvLine, listUserPayments, paymentFiltersSchema, type UserPaymentRow } from "@/lib/web/dashboard/user-payments";
+import { type CsvPaymentRow, paymentExportBatches, paymentsCsvStream } from "@/lib/web/dashboard/payments-export";
+import { CSV_COLUMNS, csvLine, listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
 import { WITHDRAWAL_CSV_COLUMNS, withdrawalExportBatches, withdrawalsCsvStream } from "@/lib/web/dashboard/withdrawals-export";
 import { createTestDatabase } from "../helpers/database";
 
@@ -28,7 +28,8 @@ beforeAll(async () => {
   await q(sql`insert into tokens (id, user_id, network, contract_address, symbol, name, decimals) overriding system value
     values (1, 1, 'bsc', '0x55d398326f99059fF775485246999027B3197955', 'USDT', 'Tether', 18),
            (2, 2, 'bsc', '0x55d398326f99059fF775485246999027B3197955', 'USDT', 'Tether', 6)`);
-  // Seven rows per millisecond, three of them on the very same microsecond (the id breaks those ties).
+  // Seven rows per millisecond, three of them on the very same microsecond (the id breaks those ties),
+  // some at .xxx998 (milliseconds are cut, never rounded); half the pending ones past their expiry.
   await q(sql`insert into payment_sessions (id, user_id, token_id, network, chain_id, deposit_index, deposit_address, deposit_topic,
       amount, received_amount, forward_to, status, tx_hash, order_id, description, metadata, expires_at, completed_at, created_at)
     select gen_random_uuid(), case when i % 10 = 0 then 2 else 1 end, case when i % 10 = 0 then 2 else 1 end, 'bsc', 56, i,
@@ -39,9 +40,9 @@ beforeAll(async () => {
       'order-' || i || case when i % 5 = 0 then ', "quoted"' else '' end,
       case when i % 7 = 0 then '=SUM(A1)' end,
       jsonb_build_object('customer', 'c' || i),
-      timestamptz '2026-11-01 00:00:00+00' + interval '1 hour' * (i % 2),
+      case when i % 2 = 0 then timestamptz '2026-11-01 00:00:00+00' else now() + interval '1 hour' end,
       case when i % 3 = 0 then timestamptz '2026-11-02 00:00:00+00' end,
-      timestamptz '2026-10-01 00:00:00+00' + (i / 7) * interval '1 millisecond' + ((i % 7) / 3) * interval '1 microsecond'
+      timestamptz '2026-10-01 00:00:00+00' + (i / 7) * interval '1 millisecond' + ((i % 7) / 3) * interval '499 microsecond'
     from generate_series(1, ${ROWS}) as i`);
   await q(
     sql`insert into domains (id, user_id, origin) overriding system value values (1, 1, 'https://shop.example'), (2, 2, 'https://other.example')`,
@@ -75,17 +76,17 @@ afterAll(async () => {
 });
 
 /** Every row of the list for these filters, walking its pages. */
-async function listed(input: Record<string, unknown>): Promise<UserPaymentRow[]> {
-  const rows: UserPaymentRow[] = [];
+async function listed(input: Record<string, unknown>): Promise<CsvPaymentRow[]> {
+  const rows: CsvPaymentRow[] = [];
   for (let page = 1; ; page++) {
     const found = await listUserPayments(handle.db, 1, filters({ ...input, page, limit: 100 }));
-    rows.push(...found.items.map(({ refunds: _refunds, ...row }) => row));
+    rows.push(...found.items.map(({ refunds: _refunds, metadata: _metadata, paymentLinkId: _link, ...row }) => row));
     if (page >= found.meta.pages) return rows;
   }
 }
 
-async function exported(input: Record<string, unknown>, batch: number): Promise<UserPaymentRow[]> {
-  const rows: UserPaymentRow[] = [];
+async function exported(input: Record<string, unknown>, batch: number): Promise<CsvPaymentRow[]> {
+  const rows: CsvPaymentRow[] = [];
   for await (const rowsOfBatch of paymentExportBatches(handle.db, 1, filters(input), batch)) rows.push(...rowsOfBatch);
   return rows;
 }
@@ -104,7 +105,7 @@ describe(`the payments CSV export (${process.env.TEST_DATABASE_URL ? "PostgreSQL
     for (const batch of [7, 50, 5000]) expect(await exported({}, batch)).toEqual(list);
 
     const csv = await text(paymentsCsvStream(handle.db, 1, filters(), 50));
-    expect(csv).toBe(csvLine(CSV_COLUMNS) + list.map((row) => csvLine(CSV_COLUMNS.map((c) => row[c]))).join(""));
+    expect(csv).toBe(csvLine(CSV_COLUMNS) + list.map((row) => csvLine(CSV_COLUMNS.map((c) => row[c as keyof CsvPaymentRow]))).join(""));
     expect(csv).toContain(`"order-5, ""quoted"""`);
     expect(csv).toContain(`'=SUM(A1)`);
   });
