@@ -3,6 +3,7 @@
 import { Download, Loader2, X } from "lucide-react";
 import { type MouseEvent, useEffect, useRef, useState } from "react";
 import { Button, buttonVariants } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
 
 type ExportState =
   | { kind: "idle"; message: string }
@@ -73,7 +74,9 @@ export function ExportButton({ href, label = "Export CSV", fallbackName }: { hre
   const running = state.kind === "running";
   const announcement = running ? "Export started." : state.message;
   return (
-    <div className="flex w-full flex-col gap-2 sm:w-auto sm:items-end">
+    // The progress and the outcome open below the button, over the page (at the foot of a phone's
+    // screen): the header keeps its layout.
+    <div className="relative">
       <a
         href={href}
         download
@@ -84,7 +87,10 @@ export function ExportButton({ href, label = "Export CSV", fallbackName }: { hre
         {running ? <Loader2 aria-hidden className="animate-spin motion-reduce:animate-none" /> : <Download aria-hidden />} {label}
       </a>
       {running && (
-        <div className="flex w-full items-center gap-3 rounded-md border bg-card px-3 py-2 text-sm sm:w-72" data-testid="export-progress">
+        <div
+          className="fixed inset-x-4 bottom-4 z-50 flex items-center gap-3 rounded-md border bg-card px-3 py-2 text-sm shadow-md sm:absolute sm:inset-x-auto sm:top-full sm:right-0 sm:bottom-auto sm:z-20 sm:mt-2 sm:w-72"
+          data-testid="export-progress"
+        >
           <p className="min-w-0 flex-1 tabular-nums">
             <span className="block font-medium">Exporting…</span>
             <span className="block text-muted-foreground">
@@ -100,7 +106,12 @@ export function ExportButton({ href, label = "Export CSV", fallbackName }: { hre
         aria-live="polite"
         role="status"
         className={
-          running || !announcement ? "sr-only" : state.kind === "failed" ? "text-sm text-destructive" : "text-sm text-muted-foreground"
+          running || !announcement
+            ? "sr-only"
+            : cn(
+                "fixed inset-x-4 bottom-4 z-50 rounded-md border bg-card px-3 py-2 text-sm shadow-md sm:absolute sm:inset-x-auto sm:top-full sm:right-0 sm:bottom-auto sm:z-20 sm:mt-1 sm:w-max sm:max-w-80 sm:border-0 sm:bg-background/95 sm:px-1 sm:py-0 sm:text-right sm:shadow-none",
+                state.kind === "failed" ? "text-destructive" : "text-muted-foreground",
+              )
         }
       >
         {state.kind === "failed" ? state.message : announcement}
