@@ -10,6 +10,7 @@ const benches = [
   "bench/webhooks.ts",
   "bench/detection.ts",
   "bench/instances.ts",
+  "bench/history.ts",
 ];
 for (const file of benches) {
   console.log(`\n== ${file}`);

@@ -15,7 +15,7 @@ export async function benchMerchant(url: string, databaseUrl: string, tokenAddre
     if (!json.success) throw new Error(`${path}: ${JSON.stringify(json)}`);
     return json.data;
   };
-  const email = `bench-${Date.now()}@example.com`;
+  const email = `bench-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = "benchmark password";
   await post("/api/user/register", { email, password });
   const { token } = await post("/api/user/token", { email, password });
@@ -31,5 +31,5 @@ export async function benchMerchant(url: string, databaseUrl: string, tokenAddre
   const { tokenId } = await post("/api/user/tokens", { contractAddress: tokenAddress, network }, auth);
   const { domainId } = await post("/api/user/domains", { domain: "https://shop.example.com" }, auth);
   const { key } = await post("/api/user/api-keys", { name: "bench" }, auth);
-  return { apiKey: key as string, tokenId: tokenId as number, domainId: domainId as number, auth };
+  return { apiKey: key as string, tokenId: tokenId as number, domainId: domainId as number, auth, email, password };
 }

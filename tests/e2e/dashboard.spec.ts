@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { expectAccessible, screenshot, signIn, signUp, watchConsole } from "./helpers/pages";
+import { captureBothThemes, expectAccessible, screenshot, signIn, signUp, watchConsole } from "./helpers/pages";
 
 /**
  * The merchant dashboard in the production build, driven as a merchant would: from sign-up to a
@@ -136,6 +136,67 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
   await page.goto("/dashboard");
   await expect(page.getByRole("heading", { name: "Get started" })).toHaveCount(0);
   await expect(page.getByText("No completed payments")).toHaveCount(0);
+  logs.assertClean();
+});
+
+test("a long CSV export shows its progress, can be cancelled, then saves the file", async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  await signIn(page, first.email, PASSWORD);
+  await page.goto("/dashboard/payments");
+  const button = page.getByRole("link", { name: "Export CSV" });
+  // Without JavaScript the button is a plain download of the same file.
+  await expect(button).toHaveAttribute("href", "/dashboard/payments/export");
+  await expect(button).toHaveAttribute("download", "");
+
+  // The server holds the export back, as a long one would: the progress shows, with a Cancel.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/dashboard/payments/export*", async (route) => {
+    await held;
+    await route.continue().catch(() => {}); // a cancelled request has nothing left to continue
+  });
+  await button.click();
+  const progress = page.getByTestId("export-progress");
+  await expect(progress).toContainText("Exporting…");
+  await expect(progress).toContainText("0 rows · 0.0 MB");
+  await expect(page.getByRole("status").filter({ hasText: "Export started." })).toBeAttached();
+  await captureBothThemes(page, testInfo, "payments-export-progress", { axeOnPhone: true });
+  await progress.getByRole("button", { name: "Cancel" }).click();
+  await expect(progress).toHaveCount(0);
+  await expect(page.getByRole("status")).toHaveText("Export cancelled.");
+  release();
+  await page.unroute("**/dashboard/payments/export*");
+
+  // Unheld, it streams to the end and is saved under the server's file name.
+  const download = page.waitForEvent("download");
+  await button.click();
+  const saved = await download;
+  expect(saved.suggestedFilename()).toMatch(/^bsc-pay-payments-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = Buffer.concat(await (await saved.createReadStream()).toArray()).toString("utf8");
+  expect(text).toContain(`${first.sessionId},`);
+  await expect(page.getByRole("status")).toHaveText(/^Export complete: \d+ rows? saved\.$/);
+  await captureBothThemes(page, testInfo, "payments-export-done");
+
+  // The withdrawals and gas pages export the same way.
+  const saveFrom = async (path: string) => {
+    await page.goto(path);
+    const saving = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Export CSV" }).click();
+    const file = await saving;
+    await expect(page.getByRole("status").filter({ hasText: "Export complete" })).toBeAttached();
+    return Buffer.concat(await (await file.createReadStream()).toArray()).toString("utf8");
+  };
+  const withdrawalsCsv = await saveFrom("/dashboard/withdrawals");
+  expect(withdrawalsCsv.split("\r\n")[0]).toBe(
+    "withdrawalId,createdAt,status,amount,token,network,domain,source,fromAddress,toAddress,txHash,confirmedAt,failureReason,refundId",
+  );
+  expect(withdrawalsCsv).toContain(`${first.withdrawalPath.split("/").at(-1)},`);
+  const gasCsv = await saveFrom("/dashboard/gas");
+  expect(gasCsv.split("\r\n")[0]).toBe("createdAt,kind,purpose,status,txHash,chargedBnb");
+  expect(gasCsv.split("\r\n").length).toBeGreaterThan(2); // the forward's gas at least
   logs.assertClean();
 });
 

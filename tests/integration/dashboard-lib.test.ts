@@ -11,7 +11,8 @@ import { keyRingFor } from "@/lib/engine/chain/keys";
 import { simulatePayment } from "@/lib/ops/seed/simulate-payment";
 import { onboarding, paymentsByStatus, volumeByDay } from "@/lib/web/dashboard/overview";
 import { cancelUserPayment, getUserPayment } from "@/lib/web/dashboard/payment-detail";
-import { csvLine, listUserPayments, paymentFiltersSchema, streamUserPayments } from "@/lib/web/dashboard/user-payments";
+import { paymentExportBatches } from "@/lib/web/dashboard/payments-export";
+import { csvLine, listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
@@ -88,7 +89,7 @@ describe("dashboard data", () => {
 
   it("streams the CSV export in batches, newest first, with cells a spreadsheet cannot execute", async () => {
     const rows = [];
-    for await (const row of streamUserPayments(db(), a.userId, filters(), 1)) rows.push(row.sessionId);
+    for await (const batch of paymentExportBatches(db(), a.userId, filters(), 1)) rows.push(...batch.map((row) => row.sessionId));
     expect(rows).toEqual((await listUserPayments(db(), a.userId, filters())).items.map((p) => p.sessionId));
     expect(csvLine(["plain", 'with "quotes", commas', '=HYPERLINK("x")', null, 12])).toBe(
       'plain,"with ""quotes"", commas","\'=HYPERLINK(""x"")",,12\r\n',

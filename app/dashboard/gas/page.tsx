@@ -1,6 +1,7 @@
 import { Fuel, TriangleAlert } from "lucide-react";
 import type { Metadata } from "next";
 import { EmptyState } from "@/components/dashboard/empty-state";
+import { ExportButton } from "@/components/dashboard/export-button";
 import { formatDateTime, groupDigits } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { VolumeChart } from "@/components/dashboard/volume-chart";
@@ -27,6 +28,7 @@ export default async function GasPage() {
       <PageHeader
         title="Gas usage"
         description="The BNB this gateway's gas tank spends for you: to forward your incoming payments and to send your withdrawals. Your plan sets a daily budget; days are UTC."
+        actions={<ExportButton href="/dashboard/gas/export" fallbackName="bsc-pay-gas.csv" />}
       />
       <div className="grid gap-6">
         {refused && (

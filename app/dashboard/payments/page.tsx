@@ -1,10 +1,11 @@
-import { CreditCard, Download, Link2, Plus, Search, SearchX, X } from "lucide-react";
+import { CreditCard, Link2, Plus, Search, SearchX, X } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { CursorPagination } from "@/components/dashboard/cursor-pagination";
 import { DateInput } from "@/components/dashboard/date-input";
 import { EmptyState } from "@/components/dashboard/empty-state";
+import { ExportButton } from "@/components/dashboard/export-button";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { PaymentsTable } from "@/components/payments/payments-table";
 import { Button, buttonVariants } from "@/components/ui/button";
@@ -56,13 +57,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
             <Link href="/dashboard/payments/new" className={buttonVariants({ variant: "brand" })}>
               <Plus aria-hidden /> New payment
             </Link>
-            <a
-              href={`/dashboard/payments/export${exportQuery ? `?${exportQuery}` : ""}`}
-              className={buttonVariants({ variant: "outline" })}
-              download
-            >
-              <Download aria-hidden /> Export CSV
-            </a>
+            <ExportButton href={`/dashboard/payments/export${exportQuery ? `?${exportQuery}` : ""}`} fallbackName="bsc-pay-payments.csv" />
           </>
         }
       />

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { CursorPagination } from "@/components/dashboard/cursor-pagination";
 import { EmptyState } from "@/components/dashboard/empty-state";
+import { ExportButton } from "@/components/dashboard/export-button";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { AutoRefresh } from "@/components/payments/payment-actions";
 import { buttonVariants } from "@/components/ui/button";
@@ -41,6 +42,9 @@ export default async function WithdrawalsPage({
       <PageHeader
         title="Withdrawals"
         description="Send tokens out of your domains' wallets, and follow them until the chain confirms them."
+        actions={
+          <ExportButton href={`/dashboard/withdrawals/export${status ? `?status=${status}` : ""}`} fallbackName="bsc-pay-withdrawals.csv" />
+        }
       />
       <div className="grid gap-6">
         <SendWithdrawalForm

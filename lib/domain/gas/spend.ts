@@ -6,6 +6,7 @@
  */
 
 import { type SQL, sql } from "drizzle-orm";
+import { KEYSET_TIME_FORMAT } from "../../base/cursor";
 import type { Db } from "../../db";
 import { rowsOf } from "../../db/rows";
 
@@ -83,4 +84,34 @@ async function spenders(db: Db, where: SQL, limit: number): Promise<GasSpender[]
       group by gc.user_id, u.email order by sum(${SHARE}) desc, gc.user_id limit ${limit}`),
   );
   return rows.map((r) => ({ userId: Number(r.user_id), email: r.email, wei: BigInt(r.wei) }));
+}
+
+/** One ledger row charged to a merchant, for the gas CSV: what it was for and the merchant's share. */
+export interface GasCharge {
+  /** `created_at` as microsecond text (lib/base/cursor.ts), the keyset's bound. */
+  time: string;
+  id: number;
+  kind: GasSpendKind;
+  status: string;
+  txHash: string;
+  wei: bigint;
+}
+
+/** The merchant's charged ledger rows, newest first, strictly after `after` (a previous page's last row). */
+export async function gasChargesAfter(
+  db: Db,
+  userId: number,
+  after: { time: string; id: number } | null,
+  limit: number,
+): Promise<GasCharge[]> {
+  const bound = after ? sql`and (ct.created_at, ct.id) < (${after.time}::timestamptz, ${after.id})` : sql``;
+  const rows = rowsOf<{ time: string; id: number | string; kind: GasSpendKind; status: string; tx_hash: string; wei: string }>(
+    await db.execute(sql`
+      select to_char(ct.created_at at time zone 'UTC', ${KEYSET_TIME_FORMAT}) as time, ct.id, ${KIND} as kind, ct.status,
+             ct.tx_hash, ${SHARE}::text as wei
+      from gas_charges gc join chain_transactions ct on ct.id = gc.chain_tx_id
+      where gc.user_id = ${userId} ${bound}
+      order by ct.created_at desc, ct.id desc limit ${limit}`),
+  );
+  return rows.map((r) => ({ time: r.time, id: Number(r.id), kind: r.kind, status: r.status, txHash: r.tx_hash, wei: BigInt(r.wei) }));
 }

@@ -9,7 +9,7 @@ import { listApiKeys } from "../../accounts/api-keys/manage-api-keys";
 import { twoFactorStatus } from "../../accounts/users/two-factor";
 import { AppError } from "../../base/errors";
 import { getDb } from "../../db";
-import type { User } from "../../db/schema";
+import type { User, WithdrawalStatus } from "../../db/schema";
 import { listDomains } from "../../domain/domains/manage-domains";
 import { getPaymentLink, listPaymentLinks } from "../../domain/payment-links/manage-links";
 import { getPlan, listPlans } from "../../domain/plans/current-plan";
@@ -19,12 +19,15 @@ import { listTokens } from "../../domain/tokens/list-tokens";
 import { getUserWithdrawal, listUserWithdrawals } from "../../domain/withdrawals/user-withdrawals";
 import { bnbBalanceOf } from "../../domain/withdrawals/wallet-balances";
 import { listNetworks } from "../../engine/chain/networks";
+import { gasCsvStream } from "./gas-export";
 import { getGasUsage } from "./gas-usage";
 import { lowGasTanks, onboarding, paymentsByStatus, recentPayments, volumeByDay, walletBalances } from "./overview";
 import { getUserPayment } from "./payment-detail";
 import { deliveriesOfSession } from "./payment-webhooks";
-import { listUserPayments, type PaymentFilters, streamUserPayments } from "./user-payments";
+import { paymentsCsvStream } from "./payments-export";
+import { listUserPayments, type PaymentFilters } from "./user-payments";
 import { deliveriesOfDomain, EMPTY_SUMMARY, webhookSummaries } from "./webhooks";
+import { withdrawalsCsvStream } from "./withdrawals-export";
 import { balanceLabel } from "./wording";
 
 /** The statuses the payment and withdrawal lists filter by (the schema's own lists). */
@@ -108,9 +111,19 @@ function notFoundAsNull(error: unknown): null {
   throw error;
 }
 
-/** `/dashboard/payments/export`: the filtered payments row by row, for the CSV. */
-export async function openPaymentsExport(userId: number, filters: PaymentFilters) {
-  return streamUserPayments(await getDb(), userId, filters);
+/** `/dashboard/payments/export`: the filtered payments as CSV bytes, streamed from the database. */
+export async function openPaymentsExport(userId: number, filters: PaymentFilters): Promise<ReadableStream<Uint8Array>> {
+  return paymentsCsvStream(await getDb(), userId, filters);
+}
+
+/** `/dashboard/withdrawals/export`: the withdrawals (of one status, or all) as CSV bytes. */
+export async function openWithdrawalsExport(userId: number, status?: WithdrawalStatus): Promise<ReadableStream<Uint8Array>> {
+  return withdrawalsCsvStream(await getDb(), userId, { status });
+}
+
+/** `/dashboard/gas/export`: every transaction the gas tank paid for the merchant, as CSV bytes. */
+export async function openGasExport(userId: number): Promise<ReadableStream<Uint8Array>> {
+  return gasCsvStream(await getDb(), userId);
 }
 
 /**

@@ -202,33 +202,6 @@ async function readPage(db: Db, userId: number, filters: PaymentFilters, query: 
   return keyset.pageOf(rows, (row) => ({ createdAt: row.cursorTime, id: row.session.id }));
 }
 
-/**
- * Every payment matching the filters, newest first, read in batches by keyset (never the whole
- * set in memory): the CSV export streams these.
- */
-export async function* streamUserPayments(db: Db, userId: number, filters: PaymentFilters, batch = 500): AsyncGenerator<UserPaymentRow> {
-  let after: { createdAt: Date; id: string } | null = null;
-  for (;;) {
-    const keyset: SQL | undefined = after
-      ? or(
-          lt(paymentSessions.createdAt, after.createdAt),
-          and(eq(paymentSessions.createdAt, after.createdAt), lt(paymentSessions.id, after.id)),
-        )
-      : undefined;
-    const rows: SessionRow[] = await db
-      .select(rowSelection)
-      .from(paymentSessions)
-      .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
-      .where(and(paymentsWhere(userId, filters), keyset))
-      .orderBy(desc(paymentSessions.createdAt), desc(paymentSessions.id))
-      .limit(batch);
-    for (const row of rows) yield toRow(row);
-    const last = rows.at(-1);
-    if (rows.length < batch || !last) return;
-    after = { createdAt: last.session.createdAt, id: last.session.id };
-  }
-}
-
 export const CSV_COLUMNS: (keyof UserPaymentRow)[] = [
   "sessionId",
   "orderId",

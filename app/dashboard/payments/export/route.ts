@@ -1,35 +1,14 @@
 import { openPaymentsExport } from "@/lib/web/dashboard/pages";
-import { CSV_COLUMNS, csvLine, paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
+import { paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
+import { csvDownload } from "@/lib/web/http/csv-download";
 import { pageUser } from "@/lib/web/http/page";
 
-/** GET /dashboard/payments/export?<the list's filters>: the filtered payments as CSV, streamed row by row. */
+/** GET /dashboard/payments/export?<the list's filters>: the filtered payments as CSV, streamed from a database cursor. */
 export async function GET(req: Request): Promise<Response> {
   const user = await pageUser();
   if (!user) return new Response("sign in first", { status: 401 });
   const parsed = paymentFiltersSchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   // biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue
   if (!parsed.success) return new Response(parsed.error.issues[0]!.message, { status: 400 });
-  const rows = await openPaymentsExport(user.id, parsed.data);
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(csvLine(CSV_COLUMNS)));
-    },
-    async pull(controller) {
-      const next = await rows.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(csvLine(CSV_COLUMNS.map((c) => next.value[c]))));
-    },
-    async cancel() {
-      await rows.return(undefined);
-    },
-  });
-  const stamp = new Date().toISOString().slice(0, 10);
-  return new Response(body, {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="bsc-pay-payments-${stamp}.csv"`,
-      "cache-control": "no-store",
-    },
-  });
+  return csvDownload(await openPaymentsExport(user.id, parsed.data), "bsc-pay-payments");
 }
