@@ -78,10 +78,11 @@ afterAll(async () => {
 /** Every row of the list for these filters, walking its pages. */
 async function listed(input: Record<string, unknown>): Promise<CsvPaymentRow[]> {
   const rows: CsvPaymentRow[] = [];
-  for (let page = 1; ; page++) {
-    const found = await listUserPayments(handle.db, 1, filters({ ...input, page, limit: 100 }));
+  for (let after: string | undefined; ; ) {
+    const found = await listUserPayments(handle.db, 1, filters({ ...input, after, limit: 100 }));
     rows.push(...found.items.map(({ refunds: _refunds, metadata: _metadata, paymentLinkId: _link, ...row }) => row));
-    if (page >= found.meta.pages) return rows;
+    if (!found.older) return rows;
+    after = found.older;
   }
 }
 
@@ -145,10 +146,11 @@ describe(`the payments CSV export (${process.env.TEST_DATABASE_URL ? "PostgreSQL
 describe("the withdrawals CSV export", () => {
   it("holds exactly the withdrawals page's rows, in its order, across batches that cut through shared milliseconds", async () => {
     const listed = [];
-    for (let page = 1; ; page++) {
-      const found = await listUserWithdrawals(handle.db, 1, { page, limit: 100 });
+    for (let after: string | undefined; ; ) {
+      const found = await listUserWithdrawals(handle.db, 1, { after, limit: 100 });
       listed.push(...found.items);
-      if (page >= found.meta.pages) break;
+      if (!found.older) break;
+      after = found.older;
     }
     expect(listed).toHaveLength(Math.ceil(WITHDRAWALS / 2) - 1);
     const rows = [];

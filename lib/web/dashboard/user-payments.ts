@@ -3,7 +3,7 @@
  * a streamed CSV of the same set. Records of other users never appear (every query is scoped).
  */
 
-import { and, desc, eq, gt, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { isCursor } from "../../base/cursor";
 import { formatAmount } from "../../base/money";
