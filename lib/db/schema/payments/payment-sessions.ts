@@ -96,6 +96,8 @@ export const paymentSessions = pgTable(
     index("payment_sessions_pending_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'pending'`),
     // The history expires its key's due sessions before listing: only those, whatever the history's size.
     index("payment_sessions_key_pending_expiry_idx").on(t.apiKeyId, t.expiresAt).where(sql`${t.status} = 'pending'`),
+    // …and the dashboard its merchant's (drizzle/0029_user_pending_expiry.sql).
+    index("payment_sessions_user_pending_expiry_idx").on(t.userId, t.expiresAt).where(sql`${t.status} = 'pending'`),
   ],
 );
 
