@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type postgres from "postgres";
 
 /**
@@ -62,7 +64,7 @@ export async function growHistory(sql: postgres.Sql, target: GrowTarget, session
       overriding system value
       select ${depositBase} + (s.deposit_index - ${indexBase}), 'bsc', s.tx_hash, 0, 40000000 + s.deposit_index,
         '0x' || md5('block:' || s.deposit_index) || md5(s.deposit_index || ':block'), s.created_at + interval '1 minute', ${tokenContract},
-        '0x' || substr(md5('payer:' || (s.deposit_index % 5000)), 1, 32) || '00000000', s.deposit_address, s.amount, s.id, false,
+        '0x' || substr(md5('payer:' || ${salt} || ':' || (s.deposit_index % 5000)), 1, 32) || '00000000', s.deposit_address, s.amount, s.id, false,
         ${forwardBase} + (s.deposit_index - ${indexBase}), false, s.created_at + interval '1 minute'
       ${paid}`;
     await sql`
@@ -80,7 +82,36 @@ export async function growHistory(sql: postgres.Sql, target: GrowTarget, session
   await sql`select setval(pg_get_serial_sequence('forwards', 'id'), (select max(id) from forwards))`;
 }
 
+/**
+ * The counters and day totals the app keeps in its writing transactions (session_counts,
+ * withdrawal_counts, payment_day_totals) never saw the rows grown in SQL: the merchant's are
+ * rebuilt from its rows by migration 0026's own backfill statements, each read from the file and
+ * run over this merchant's rows only (its table swapped for the merchant's slice of it).
+ */
+export async function refillCounters(sql: postgres.Sql, userId: number): Promise<void> {
+  const migration = readFileSync(join(process.cwd(), "drizzle/0026_history_counters.sql"), "utf8");
+  const backfill = migration
+    .split("--> statement-breakpoint")
+    .map((statement) => statement.replace(/^(\s*--.*\n)*/, "").trim())
+    .filter((statement) => statement.startsWith("INSERT INTO"));
+  if (backfill.length !== 3) throw new Error(`expected 3 backfill statements in 0026_history_counters.sql, found ${backfill.length}`);
+  const ownRows = backfill.map((statement) => {
+    const from = statement.match(/FROM "(payment_sessions|withdrawals)"/g) ?? [];
+    if (from.length !== 1) throw new Error(`backfill statement reads from ${from.length} tables: ${statement.slice(0, 80)}`);
+    return statement.replace(
+      /FROM "(payment_sessions|withdrawals)"/,
+      (_, table: string) => `FROM (SELECT * FROM "${table}" WHERE "user_id" = ${Number(userId)}) AS "${table}"`,
+    );
+  });
+  await sql.begin(async (tx) => {
+    await tx`delete from session_counts where user_id = ${userId}`;
+    await tx`delete from withdrawal_counts where user_id = ${userId}`;
+    await tx`delete from payment_day_totals where user_id = ${userId}`;
+    for (const statement of ownRows) await tx.unsafe(statement);
+  });
+}
+
 /** What a long-lived database has: statistics and a visibility map (autovacuum's work, done now). */
 export async function settle(sql: postgres.Sql): Promise<void> {
-  await sql`vacuum (analyze) payment_sessions, deposits, forwards`;
+  await sql`vacuum (analyze) payment_sessions, deposits, forwards, session_counts, payment_day_totals`;
 }

@@ -1,6 +1,7 @@
 import postgres from "postgres";
+import { encodeCursor } from "@/lib/base/cursor";
 import { signInDashboard } from "./dashboard-session";
-import { type GrowTarget, growHistory, settle } from "./history-data";
+import { type GrowTarget, growHistory, refillCounters, settle } from "./history-data";
 import { type Call, type Measured, measureCall, printTable } from "./history-report";
 import { benchMerchant } from "./merchant";
 import { startBenchServer } from "./server";
@@ -29,7 +30,9 @@ interface Shop {
   apiKey: string;
   tokenId: number;
   cookie: string;
-  samples: { id: string; orderId: string; invoice: string; txHash: string; address: string }[];
+  samples: { id: string; orderId: string; invoice: string; customer: string; txHash: string; address: string; payer: string }[];
+  /** The cursor of the page 20 rows before the oldest: a deep cursor page. */
+  deepCursor: string;
 }
 
 async function main() {
@@ -57,11 +60,19 @@ async function main() {
       log(`growing ${size.toLocaleString("en")} sessions for merchant ${row.userId}…`);
       const started = Date.now();
       await growHistory(sql, target, size, log);
+      await refillCounters(sql, row.userId);
       log(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      await checkTotal(server.url, merchant.apiKey, size);
       const samples = await sql<Shop["samples"]>`
-        select id, order_id as "orderId", metadata->>'invoice' as invoice, tx_hash as "txHash", deposit_address as address
-        from payment_sessions tablesample bernoulli (${Math.min(100, (3000 / size) * 100)})
-        where user_id = ${row.userId} and status = 'completed' limit 40`;
+        select s.id, s.order_id as "orderId", s.metadata->>'invoice' as invoice, s.metadata->>'customer' as customer,
+          s.tx_hash as "txHash", s.deposit_address as address, d.from_address as payer
+        from payment_sessions s tablesample bernoulli (${Math.min(100, (3000 / size) * 100)})
+        join deposits d on d.session_id = s.id
+        where s.user_id = ${row.userId} and s.status = 'completed' limit 40`;
+      const [deep] = await sql<{ createdAt: string; id: string }[]>`
+        select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "createdAt", id::text as id
+        from payment_sessions where api_key_id = ${row.apiKeyId} order by created_at, id offset 20 limit 1`;
+      if (!deep) throw new Error("no deep session to start a cursor page at");
       const cookie = await signInDashboard(server.url, merchant.email, merchant.password);
       shops.push({
         label: size === SMALL ? "small" : "big",
@@ -69,6 +80,7 @@ async function main() {
         tokenId: merchant.tokenId,
         cookie,
         samples: [...samples],
+        deepCursor: encodeCursor(deep),
       });
     }
     log("vacuum analyze…");
@@ -95,6 +107,23 @@ async function main() {
   }
 }
 
+/**
+ * The API's meta.total (and the deep pages counted from the oldest end by it) comes from the
+ * counters: at anything but the grown count every later figure would measure a wrong history.
+ */
+async function checkTotal(url: string, apiKey: string, grown: number): Promise<void> {
+  const res = await fetch(`${url}/api/v1/payment/history?limit=1`, { headers: { "x-api-key": apiKey } });
+  const body = (await res.json()) as { data?: { meta?: { total?: number } } };
+  const total = body.data?.meta?.total;
+  if (total !== grown) throw new Error(`sanity check: the API history's meta.total is ${total}, not the ${grown} sessions grown`);
+  console.log(`  sanity: the API history's meta.total is ${total.toLocaleString("en")}`);
+}
+
+/** Distinct payments a dashboard list page links to (its rows). */
+function paymentLinks(html: string): Set<string> {
+  return new Set(html.match(/\/dashboard\/payments\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? []);
+}
+
 /** The month the issue exports: 30 UTC days up to today, ~72,000 sessions of the big merchant. */
 function lastMonth(): { from: string; to: string } {
   const today = new Date();
@@ -115,12 +144,32 @@ function callsFor(url: string, shop: Shop): Call[] {
     (i: number) =>
       fetch(`${url}${path(i)}`, { ...init, headers: { "x-api-key": shop.apiKey, "content-type": "application/json", ...init.headers } });
   const search = (q: string) => `/dashboard/payments?q=${encodeURIComponent(q)}`;
+  /** A search, checked once to list at least one payment (an input of the kind that finds nothing would time an empty page). */
+  const searchCall = (name: string, q: (s: Shop["samples"][number]) => string): Call => ({
+    name: `dashboard search: ${name}`,
+    rule: "ratio",
+    setup: async () => {
+      const run = dashboard((i) => search(q(sample(i))));
+      const html = await (await run(0)).text();
+      if (paymentLinks(html).size === 0) throw new Error(`search ${JSON.stringify(q(sample(0)))} found no payment`);
+      return run;
+    },
+  });
   const { from, to } = lastMonth();
+  const cursorPage = async (cursor: string) => {
+    const res = await api(() => `/api/v1/payment/history?limit=20&cursor=${encodeURIComponent(cursor)}`)(0);
+    const body = (await res.json()) as { data?: { items?: unknown[]; nextCursor?: string | null } };
+    if (!body.data?.items?.length) throw new Error(`cursor page ${JSON.stringify(cursor)} is empty (HTTP ${res.status})`);
+    return body.data;
+  };
   return [
-    { name: "dashboard search: order id", rule: "ratio", run: dashboard((i) => search(sample(i).orderId)) },
-    { name: "dashboard search: metadata value", rule: "ratio", run: dashboard((i) => search(sample(i).invoice)) },
-    { name: "dashboard search: tx hash", rule: "ratio", run: dashboard((i) => search(sample(i).txHash)) },
-    { name: "dashboard search: deposit address", rule: "ratio", run: dashboard((i) => search(sample(i).address)) },
+    searchCall("order id (exact)", (s) => s.orderId),
+    searchCall("order id prefix", (s) => s.orderId.slice(0, -2)),
+    searchCall("metadata key:value", (s) => `invoice:${s.invoice}`),
+    searchCall("metadata value", (s) => s.customer),
+    searchCall("tx hash", (s) => s.txHash),
+    searchCall("deposit address", (s) => s.address),
+    searchCall("payer address", (s) => s.payer),
     { name: "GET /api/v1/payment/history first page", rule: "ratio", run: api(() => "/api/v1/payment/history?limit=20") },
     {
       name: "GET /api/v1/payment/history deepest page",
@@ -136,11 +185,18 @@ function callsFor(url: string, shop: Shop): Call[] {
       name: "GET /api/v1/payment/history by cursor",
       rule: "ratio",
       setup: async () => {
-        const first = await api(() => "/api/v1/payment/history?limit=20")(0);
-        const body = (await first.json()) as { data?: { nextCursor?: string | null; meta?: { nextCursor?: string | null } } };
-        const cursor = body.data?.nextCursor ?? body.data?.meta?.nextCursor;
-        if (!cursor) throw new Error("no nextCursor on the first page (no cursor pagination in this build)");
+        // nextCursor comes only with `cursor`: an empty one is the newest page.
+        const cursor = (await cursorPage("")).nextCursor;
+        if (!cursor) throw new Error("no nextCursor on the first cursor page");
         return api(() => `/api/v1/payment/history?limit=20&cursor=${encodeURIComponent(cursor)}`);
+      },
+    },
+    {
+      name: "GET /api/v1/payment/history by cursor, deepest",
+      rule: "deep",
+      setup: async () => {
+        await cursorPage(shop.deepCursor);
+        return api(() => `/api/v1/payment/history?limit=20&cursor=${encodeURIComponent(shop.deepCursor)}`);
       },
     },
     {
@@ -150,6 +206,18 @@ function callsFor(url: string, shop: Shop): Call[] {
     },
     { name: "dashboard overview", rule: "ratio", run: dashboard(() => "/dashboard") },
     { name: "dashboard payments list", rule: "ratio", run: dashboard(() => "/dashboard/payments") },
+    {
+      name: "dashboard payments list, second page (after)",
+      rule: "ratio",
+      setup: async () => {
+        const html = await (await dashboard(() => "/dashboard/payments")(0)).text();
+        const href = html.match(/href="(\/dashboard\/payments\?[^"]*\bafter=[^"]*)"/)?.[1]?.replaceAll("&amp;", "&");
+        if (!href) throw new Error("no Older (after) link on the payments list");
+        const run = dashboard(() => href);
+        if (paymentLinks(await (await run(0)).text()).size === 0) throw new Error(`${href} lists no payment`);
+        return run;
+      },
+    },
     { name: "dashboard payment page", rule: "ratio", run: dashboard((i) => `/dashboard/payments/${sample(i).id}`) },
     { name: "GET /api/v1/payment/:id/status", rule: "ratio", run: api((i) => `/api/v1/payment/${sample(i).id}/status`) },
     {
