@@ -339,7 +339,7 @@ describe("a refund whose payout settled without it", () => {
     expect(done.body.data).toMatchObject({ status: "completed", amount: "1" });
     // Once: a second round finds nothing behind.
     await tendLedgerStep(db());
-    const types = (await db().select({ payload: webhookDeliveries.payload }).from(webhookDeliveries))
+    const types = (await db().select({ payload: webhookDeliveries.payload }).from(webhookDeliveries).orderBy(webhookDeliveries.id))
       .map((d) => JSON.parse(d.payload) as { type: string; data: { refundId?: string } })
       .filter((e) => e.data.refundId === refundId)
       .map((e) => e.type);

@@ -88,17 +88,21 @@ function toCsvRow(r: Selected): CsvPaymentRow {
 export function paymentsCsvStream(db: Db, userId: number, filters: PaymentFilters, batch = EXPORT_BATCH): ReadableStream<Uint8Array> {
   const batches = paymentExportBatches(db, userId, filters, batch);
   const encoder = new TextEncoder();
+  // One batch read ahead: the database fetches the next rows while this process formats the last ones.
+  let ahead = batches.next();
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(csvLine(CSV_COLUMNS)));
     },
     async pull(controller) {
-      const next = await batches.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(csvChunk(next.value)));
+      const next = await ahead;
+      if (next.done) return controller.close();
+      ahead = batches.next();
+      controller.enqueue(encoder.encode(csvChunk(next.value)));
     },
     // The reader went away (a closed tab, a cancelled download): end the cursor and free its connection.
     async cancel() {
+      await ahead.catch(() => undefined); // the batch read ahead settles first: no rejection left unheard
       await batches.return(undefined);
     },
   });
