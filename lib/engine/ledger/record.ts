@@ -52,17 +52,15 @@ export async function recordTransaction(tx: Db, signed: SignedTransaction): Prom
     .returning();
   const row = requireRow(inserted, "insert into chain_transactions");
   if (signed.chargedTo && signed.chargedTo.length > 0) {
-    await tx
-      .insert(gasCharges)
-      .values(
-        signed.chargedTo.map((c) => ({
-          chainTxId: row.id,
-          userId: c.userId,
-          units: c.units,
-          totalUnits: c.totalUnits,
-          createdAt: row.createdAt,
-        })),
-      );
+    await tx.insert(gasCharges).values(
+      signed.chargedTo.map((c) => ({
+        chainTxId: row.id,
+        userId: c.userId,
+        units: c.units,
+        totalUnits: c.totalUnits,
+        createdAt: row.createdAt,
+      })),
+    );
   } else if (signed.chargedTo === undefined && signed.replacesId !== undefined) {
     await tx.execute(sql`
       insert into ${gasCharges} (chain_tx_id, user_id, units, total_units, created_at)
