@@ -3,7 +3,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { DeliveriesSelection } from "@/components/webhooks/deliveries-query";
 import { WebhookSection } from "@/components/webhooks/webhook-section";
-import type { Page } from "@/lib/base/pagination";
+import type { KeysetPage } from "@/lib/db/keyset";
 import type { DomainView } from "@/lib/domain/domains/manage-domains";
 import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
 import type { WebhookSummary } from "@/lib/web/dashboard/webhooks";
@@ -22,7 +22,7 @@ export function DomainCard({
   /** The account has two-factor on: changes ask for a code. */
   twoFactor?: boolean;
   balances: WalletBalance[];
-  webhooks: { summary: WebhookSummary; deliveries: Page<DeliveryView> | null; selection: DeliveriesSelection };
+  webhooks: { summary: WebhookSummary; deliveries: KeysetPage<DeliveryView> | null; selection: DeliveriesSelection };
 }) {
   const { failed } = webhooks.summary;
   return (

@@ -20,7 +20,7 @@ export function DeliveriesFilter({ domainId, selection, failed }: { domainId: nu
           return (
             <li key={label}>
               <Link
-                href={deliveriesHref(domainId, { status, page: 1 })}
+                href={deliveriesHref(domainId, { status })}
                 scroll={false}
                 aria-current={current ? "page" : undefined}
                 className={cn(

@@ -2,60 +2,62 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { buttonVariants } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import type { Page } from "@/lib/base/pagination";
+import type { KeysetPage } from "@/lib/db/keyset";
 import { type DeliveriesSelection, deliveriesHref } from "./deliveries-query";
 import { LinkPending } from "./link-pending";
 
 /**
- * The look of components/dashboard/pagination.tsx, with this card's own parameters (whPage) and
- * without scrolling to the top: several domain cards share the page.
+ * Newer / Older links of a card's deliveries, paged by cursor like the payments list
+ * (components/dashboard/cursor-pagination.tsx) with this card's own parameters (whAfter, whBefore)
+ * and without scrolling to the top: several domain cards share the page. No total: nothing counts the history.
  */
 export function DeliveriesPagination({
   domainId,
   selection,
-  meta,
+  page,
 }: {
   domainId: number;
   selection: DeliveriesSelection;
-  meta: Page<unknown>["meta"];
+  page: Pick<KeysetPage<unknown>, "newer" | "older">;
 }) {
-  if (meta.pages <= 1) return null;
-  const link = (page: number, label: string, children: React.ReactNode) =>
-    page < 1 || page > meta.pages ? (
-      <span className={cn(buttonVariants({ variant: "outline", size: "sm" }), "pointer-events-none opacity-50")} aria-disabled="true">
-        {children}
-      </span>
-    ) : (
+  if (!page.newer && !page.older) return null;
+  const link = (cursor: Partial<DeliveriesSelection> | null, label: string, rel: "prev" | "next", children: React.ReactNode) =>
+    cursor ? (
       <Link
-        href={deliveriesHref(domainId, { ...selection, page })}
+        href={deliveriesHref(domainId, { status: selection.status, ...cursor })}
         scroll={false}
         className={buttonVariants({ variant: "outline", size: "sm" })}
         aria-label={label}
+        rel={rel}
       >
         {children}
       </Link>
+    ) : (
+      <span className={cn(buttonVariants({ variant: "outline", size: "sm" }), "pointer-events-none opacity-50")} aria-disabled="true">
+        {children}
+      </span>
     );
   return (
     <nav aria-label="Deliveries pages" className="flex flex-wrap items-center justify-between gap-3 text-sm text-muted-foreground">
-      <span>
-        Page {meta.page} of {meta.pages} · {meta.total} deliveries
-      </span>
+      <span>{page.newer ? "Older deliveries" : "Newest deliveries"}</span>
       <span className="flex gap-2">
         {link(
-          meta.page - 1,
-          "Previous page of deliveries",
+          page.newer ? { before: page.newer } : null,
+          "Newer deliveries",
+          "prev",
           <>
             <LinkPending>
               <ChevronLeft aria-hidden />
             </LinkPending>{" "}
-            Previous
+            Newer
           </>,
         )}
         {link(
-          meta.page + 1,
-          "Next page of deliveries",
+          page.older ? { after: page.older } : null,
+          "Older deliveries",
+          "next",
           <>
-            Next{" "}
+            Older{" "}
             <LinkPending>
               <ChevronRight aria-hidden />
             </LinkPending>

@@ -14,11 +14,7 @@ export function FailedDeliveriesAlert({ domainId, failed, showLink }: { domainId
         </span>{" "}
         after every retry. Fix your endpoint, then redeliver {failed === 1 ? "it" : "them"}.{" "}
         {showLink && (
-          <Link
-            href={deliveriesHref(domainId, { status: "failed", page: 1 })}
-            scroll={false}
-            className="font-medium underline underline-offset-4"
-          >
+          <Link href={deliveriesHref(domainId, { status: "failed" })} scroll={false} className="font-medium underline underline-offset-4">
             Show failed deliveries
           </Link>
         )}

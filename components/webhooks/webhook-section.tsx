@@ -2,7 +2,7 @@ import { Inbox, SearchX } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
-import type { Page } from "@/lib/base/pagination";
+import type { KeysetPage } from "@/lib/db/keyset";
 import type { DomainView } from "@/lib/domain/domains/manage-domains";
 import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
 import type { WebhookSummary } from "@/lib/web/dashboard/webhooks";
@@ -27,7 +27,7 @@ export function WebhookSection({
   domain: DomainView;
   twoFactor?: boolean;
   summary: WebhookSummary;
-  deliveries: Page<DeliveryView> | null;
+  deliveries: KeysetPage<DeliveryView> | null;
   selection: DeliveriesSelection;
 }) {
   const headingId = `webhooks-${domain.domainId}-heading`;
@@ -81,9 +81,9 @@ export function WebhookSection({
                 <DeliveriesTable deliveries={deliveries.items} />
               </div>
             ) : (
-              <NoDeliveries domainId={domain.domainId} selection={selection} total={deliveries.meta.total} />
+              <NoDeliveries domainId={domain.domainId} selection={selection} />
             )}
-            <DeliveriesPagination domainId={domain.domainId} selection={selection} meta={deliveries.meta} />
+            <DeliveriesPagination domainId={domain.domainId} selection={selection} page={deliveries} />
           </div>
         </>
       )}
@@ -91,8 +91,8 @@ export function WebhookSection({
   );
 }
 
-function NoDeliveries({ domainId, selection, total }: { domainId: number; selection: DeliveriesSelection; total: number }) {
-  const filtered = selection.status !== undefined || selection.page > 1;
+function NoDeliveries({ domainId, selection }: { domainId: number; selection: DeliveriesSelection }) {
+  const filtered = selection.status !== undefined || Boolean(selection.after || selection.before);
   const box = (icon: ReactNode, title: string, body: ReactNode) => (
     <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed px-4 py-8 text-center" data-testid="no-deliveries">
       {icon}
@@ -101,7 +101,7 @@ function NoDeliveries({ domainId, selection, total }: { domainId: number; select
     </div>
   );
   const iconClass = "size-5 text-muted-foreground";
-  if (!filtered || (total === 0 && !selection.status)) {
+  if (!filtered) {
     return box(
       <Inbox className={iconClass} aria-hidden />,
       "No deliveries yet",
@@ -111,7 +111,7 @@ function NoDeliveries({ domainId, selection, total }: { domainId: number; select
   return box(
     <SearchX className={iconClass} aria-hidden />,
     selection.status ? `No ${selection.status} deliveries` : "Nothing on this page",
-    <Link href={deliveriesHref(domainId, { page: 1 })} scroll={false} className="font-medium text-foreground underline underline-offset-4">
+    <Link href={deliveriesHref(domainId, {})} scroll={false} className="font-medium text-foreground underline underline-offset-4">
       Show all deliveries
     </Link>,
   );

@@ -8,7 +8,7 @@
 
 import { asc, desc, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { type Cursor, decodeCursor, encodeCursor, KEYSET_TIME_FORMAT } from "../base/cursor";
+import { type Cursor, type CursorIdKind, decodeCursor, encodeCursor, KEYSET_TIME_FORMAT } from "../base/cursor";
 
 export interface KeysetQuery {
   limit: number;
@@ -36,11 +36,12 @@ interface KeyColumns {
  * limit (one row more than shown, to know whether another page follows) and the selection that
  * reads `created_at` with its microseconds. A cursor that is not one we handed out is a VALIDATION_ERROR.
  */
-export function keysetBounds(columns: KeyColumns, query: KeysetQuery) {
-  const after = query.after ? decodeCursor(query.after) : undefined;
-  const before = !after && query.before ? decodeCursor(query.before) : undefined;
+export function keysetBounds(columns: KeyColumns, query: KeysetQuery, idKind: CursorIdKind = "uuid") {
+  const after = query.after ? decodeCursor(query.after, idKind) : undefined;
+  const before = !after && query.before ? decodeCursor(query.before, idKind) : undefined;
   const key = sql`(${columns.createdAt}, ${columns.id})`;
-  const at = (c: Cursor) => sql`(${c.createdAt}::timestamptz, ${c.id}::uuid)`;
+  const at = (c: Cursor) =>
+    idKind === "uuid" ? sql`(${c.createdAt}::timestamptz, ${c.id}::uuid)` : sql`(${c.createdAt}::timestamptz, ${c.id}::bigint)`;
   return {
     where: after ? sql`${key} < ${at(after)}` : before ? sql`${key} > ${at(before)}` : undefined,
     orderBy: before ? [asc(columns.createdAt), asc(columns.id)] : [desc(columns.createdAt), desc(columns.id)],

@@ -202,7 +202,7 @@ test("a merchant sets up signed webhooks, tests them, filters, redelivers and ro
     await expect(rowOf(card, "delivered")).toHaveCount(2, { timeout: 15_000 });
     await captureStates(page, testInfo, "6-rotated");
 
-    // Pagination: ten a page, page 2 in the URL.
+    // Pagination by cursor: ten a page, Older in the URL, Newer back to the newest ten.
     const domainId = Number(await card.getAttribute("data-domain-id"));
     const sameOrigin = { origin: new URL(page.url()).origin }; // cookie-authenticated API mutations must carry it (CSRF)
     const delivered = () => new Set(receiver.received.map((r) => r.headers["webhook-id"])).size;
@@ -215,11 +215,21 @@ test("a merchant sets up signed webhooks, tests them, filters, redelivers and ro
     await expect.poll(delivered, { timeout: 20_000 }).toBe(12);
     await page.reload();
     await expect(card.locator("tr[data-delivery-id]")).toHaveCount(10);
-    await webhooks.getByRole("link", { name: "Next page of deliveries" }).click();
-    await expect(page).toHaveURL(/whPage=2/);
+    const newestTen = await card.locator("tr[data-delivery-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-delivery-id")));
+    await webhooks.getByRole("link", { name: "Older deliveries" }).click();
+    await expect(page).toHaveURL(/whAfter=/);
     await expect(card.locator("tr[data-delivery-id]")).toHaveCount(2);
-    await expect(webhooks).toContainText("Page 2 of 2 · 12 deliveries");
+    await expect(webhooks.getByRole("navigation", { name: "Deliveries pages" })).toContainText("Older deliveries");
     await captureStates(page, testInfo, "7-page-2");
+    await webhooks.getByRole("link", { name: "Newer deliveries" }).click();
+    await expect(page).toHaveURL(/whBefore=/);
+    await expect(card.locator("tr[data-delivery-id]")).toHaveCount(10);
+    expect(await card.locator("tr[data-delivery-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-delivery-id")))).toEqual(
+      newestTen,
+    );
+    // An old page link and a made-up cursor open the newest page.
+    await page.goto(`/dashboard/domains?wh=${domainId}&whPage=2&whAfter=bogus`);
+    await expect(card.locator("tr[data-delivery-id]")).toHaveCount(10);
 
     // An error from the server reaches the merchant: the URL was cleared elsewhere meanwhile.
     expect((await page.request.patch(`/api/user/domains/${domainId}`, { headers: sameOrigin, data: { webhookUrl: null } })).status()).toBe(

@@ -28,4 +28,13 @@ describe("keyset cursors", () => {
     expect((thrown as AppError).code).toBe("VALIDATION_ERROR");
     expect((thrown as AppError).details?.[0]?.path).toBe("cursor");
   });
+
+  it("reads an integer id only where the list's ids are integers (webhook deliveries), and a uuid only where they are uuids", () => {
+    const numbered = { createdAt: cursor.createdAt, id: "9007199254740993" };
+    expect(decodeCursor(encodeCursor(numbered), "integer")).toEqual(numbered);
+    expect(() => decodeCursor(encodeCursor(numbered))).toThrow(AppError);
+    expect(() => decodeCursor(encodeCursor(cursor), "integer")).toThrow(AppError);
+    for (const id of ["0", "-1", "1e3", "1".repeat(19)])
+      expect(() => decodeCursor(encodeCursor({ createdAt: cursor.createdAt, id }), "integer"), id).toThrow(AppError);
+  });
 });

@@ -66,7 +66,7 @@ export default async function WebhooksPage() {
                   </CardDescription>
                 </div>
                 <Link
-                  href={deliveriesHref(domain.domainId, { page: 1 })}
+                  href={deliveriesHref(domain.domainId, {})}
                   className={buttonVariants({ variant: "outline", size: "sm" })}
                   aria-label={`${domain.webhookUrl ? "Manage" : "Set up"} webhooks of ${domain.domain}`}
                 >
@@ -82,12 +82,12 @@ export default async function WebhooksPage() {
                       <div className="-mx-5 border-y sm:mx-0 sm:rounded-lg sm:border">
                         <DeliveriesTable deliveries={deliveries.items} />
                       </div>
-                      {deliveries.meta.total > deliveries.items.length && (
+                      {deliveries.older && (
                         <Link
-                          href={deliveriesHref(domain.domainId, { page: 2 })}
+                          href={deliveriesHref(domain.domainId, { after: deliveries.older })}
                           className="text-sm font-medium underline underline-offset-4"
                         >
-                          Older deliveries ({deliveries.meta.total - deliveries.items.length})
+                          Older deliveries
                         </Link>
                       )}
                     </>

@@ -31,13 +31,19 @@ export function utcDayStart(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
+/**
+ * Charges of ledger rows signed since `since`: gc.created_at is the ledger row's own (written with
+ * it), so the index (user_id, created_at) bounds the read to the window; the ledger's time stays the test.
+ */
+const sinceBound = (since: Date) => sql`gc.created_at >= ${since.toISOString()} and ct.created_at >= ${since.toISOString()}`;
+
 /** Wei charged to the user for ledger rows signed since `since`. */
 export async function gasSpentSince(db: Db, userId: number, since: Date): Promise<bigint> {
   const [row] = rowsOf<{ wei: string | null }>(
     await db.execute(sql`
       select sum(${SHARE})::text as wei
       from gas_charges gc join chain_transactions ct on ct.id = gc.chain_tx_id
-      where gc.user_id = ${userId} and ct.created_at >= ${since.toISOString()}`),
+      where gc.user_id = ${userId} and ${sinceBound(since)}`),
   );
   return BigInt(row?.wei ?? "0");
 }
@@ -58,7 +64,7 @@ export async function gasSpendByDay(db: Db, userId: number, days: number, now = 
       select to_char(ct.created_at at time zone 'UTC', 'YYYY-MM-DD') as day, ${KIND} as kind,
              sum(${SHARE})::text as wei, count(*)::int as n
       from gas_charges gc join chain_transactions ct on ct.id = gc.chain_tx_id
-      where gc.user_id = ${userId} and ct.created_at >= ${since.toISOString()}
+      where gc.user_id = ${userId} and ${sinceBound(since)}
       group by 1, 2 order by 1, 2`),
   );
   return rows.map((r) => ({ day: r.day, kind: r.kind, wei: BigInt(r.wei), transactions: Number(r.n) }));

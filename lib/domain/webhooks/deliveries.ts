@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { and, count, desc, eq, isNull, lte, or } from "drizzle-orm";
+import { and, count, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { commonRefusal } from "../../base/errors";
 import { offsetOf, type Page, pageOf } from "../../base/pagination";
 import { pageParamSchema } from "../../base/validation";
 import type { Db } from "../../db";
+import { type KeysetPage, keysetBounds, reachedNewest } from "../../db/keyset";
 import { requireRow } from "../../db/rows";
 import { type Domain, type WebhookDelivery, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { requireEndpoint } from "./endpoints";
@@ -38,12 +39,27 @@ export function toDeliveryView(delivery: WebhookDelivery) {
 
 export type DeliveryView = ReturnType<typeof toDeliveryView>;
 
-/** The deliveries of the domain's endpoint, newest first. */
+/**
+ * The API's `total` counts at most this many deliveries: counting an endpoint's whole history on
+ * every page would cost as much as the history (issue 34). A larger history answers this number
+ * (and its `pages`), still with every page of it reachable.
+ */
+export const DELIVERIES_TOTAL_CAP = 10_000;
+
+/** The deliveries of the domain's endpoint, newest first, by page (GET …/webhook-deliveries). */
 export async function listDeliveries(db: Db, domain: Domain, query: z.output<typeof deliveriesQuerySchema>): Promise<Page<DeliveryView>> {
   const [endpoint] = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.domainId, domain.id));
   if (!endpoint) return pageOf([], 0, query);
-  const where = and(eq(webhookDeliveries.endpointId, endpoint.id), query.status ? eq(webhookDeliveries.status, query.status) : undefined);
-  const [total] = await db.select({ n: count() }).from(webhookDeliveries).where(where);
+  const where = deliveriesWhere(endpoint.id, query.status);
+  // Bounded count: the index (endpoint_id, created_at, id) stops after the cap.
+  const [total] = await db.select({ n: count() }).from(
+    db
+      .select({ one: sql`1`.as("one") })
+      .from(webhookDeliveries)
+      .where(where)
+      .limit(DELIVERIES_TOTAL_CAP)
+      .as("capped"),
+  );
   const rows = await db
     .select()
     .from(webhookDeliveries)
@@ -52,6 +68,45 @@ export async function listDeliveries(db: Db, domain: Domain, query: z.output<typ
     .limit(query.limit)
     .offset(offsetOf(query));
   return pageOf(rows.map(toDeliveryView), Number(total?.n ?? 0), query);
+}
+
+const deliveriesWhere = (endpointId: number, status: DeliveryStatus | undefined) =>
+  and(eq(webhookDeliveries.endpointId, endpointId), status ? eq(webhookDeliveries.status, status) : undefined);
+
+type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface DeliveriesCursorQuery {
+  limit: number;
+  status?: DeliveryStatus;
+  /** The page of deliveries older than this cursor. */
+  after?: string;
+  /** The page of deliveries newer than this cursor. */
+  before?: string;
+}
+
+/**
+ * The dashboard's page of the domain's deliveries, newest first, by keyset on the index
+ * (endpoint_id, created_at, id): a deep page costs what the first does, nothing counts the
+ * history. A cursor we did not hand out is a VALIDATION_ERROR.
+ */
+export async function deliveriesByCursor(db: Db, domain: Domain, query: DeliveriesCursorQuery): Promise<KeysetPage<DeliveryView>> {
+  const [endpoint] = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.domainId, domain.id));
+  if (!endpoint) return { items: [], newer: null, older: null };
+  const page = await deliveriesPage(db, endpoint.id, query);
+  // Newer from a second page once deliveries arrived in between: the newest full page instead.
+  const shown = reachedNewest(query, page) ? await deliveriesPage(db, endpoint.id, { limit: query.limit, status: query.status }) : page;
+  return { ...shown, items: shown.items.map((r) => toDeliveryView(r.delivery)) };
+}
+
+async function deliveriesPage(db: Db, endpointId: number, query: DeliveriesCursorQuery) {
+  const keyset = keysetBounds({ createdAt: webhookDeliveries.createdAt, id: webhookDeliveries.id }, query, "integer");
+  const rows = await db
+    .select({ delivery: webhookDeliveries, cursorTime: keyset.cursorTime })
+    .from(webhookDeliveries)
+    .where(and(deliveriesWhere(endpointId, query.status), keyset.where))
+    .orderBy(...keyset.orderBy)
+    .limit(keyset.limit);
+  return keyset.pageOf(rows, (row) => ({ createdAt: row.cursorTime, id: String(row.delivery.id) }));
 }
 
 /**

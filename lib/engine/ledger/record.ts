@@ -52,13 +52,19 @@ export async function recordTransaction(tx: Db, signed: SignedTransaction): Prom
     .returning();
   const row = requireRow(inserted, "insert into chain_transactions");
   if (signed.chargedTo && signed.chargedTo.length > 0) {
-    await tx
-      .insert(gasCharges)
-      .values(signed.chargedTo.map((c) => ({ chainTxId: row.id, userId: c.userId, units: c.units, totalUnits: c.totalUnits })));
+    await tx.insert(gasCharges).values(
+      signed.chargedTo.map((c) => ({
+        chainTxId: row.id,
+        userId: c.userId,
+        units: c.units,
+        totalUnits: c.totalUnits,
+        createdAt: row.createdAt,
+      })),
+    );
   } else if (signed.chargedTo === undefined && signed.replacesId !== undefined) {
     await tx.execute(sql`
-      insert into ${gasCharges} (chain_tx_id, user_id, units, total_units)
-      select ${row.id}, user_id, units, total_units from ${gasCharges} where chain_tx_id = ${signed.replacesId}`);
+      insert into ${gasCharges} (chain_tx_id, user_id, units, total_units, created_at)
+      select ${row.id}, user_id, units, total_units, ${row.createdAt.toISOString()}::timestamptz from ${gasCharges} where chain_tx_id = ${signed.replacesId}`);
   }
   return row;
 }

@@ -188,9 +188,7 @@ export async function loadWebhooksPage(userId: number) {
     domains.map(async (domain) => ({
       domain,
       summary: summaries.get(domain.domainId) ?? EMPTY_SUMMARY,
-      deliveries: domain.webhookSecret
-        ? await deliveriesOfDomain(db, userId, domain.domainId, { page: 1, limit: WEBHOOKS_PAGE_DELIVERIES })
-        : null,
+      deliveries: domain.webhookSecret ? await deliveriesOfDomain(db, userId, domain.domainId, { limit: WEBHOOKS_PAGE_DELIVERIES }) : null,
     })),
   );
 }

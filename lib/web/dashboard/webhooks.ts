@@ -1,10 +1,9 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import type { z } from "zod";
-import type { Page } from "../../base/pagination";
 import type { Db } from "../../db";
+import type { KeysetPage } from "../../db/keyset";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { getOwnDomain } from "../../domain/domains/manage-domains";
-import { type DeliveryView, type deliveriesQuerySchema, listDeliveries } from "../../domain/webhooks/deliveries";
+import { type DeliveriesCursorQuery, type DeliveryView, deliveriesByCursor } from "../../domain/webhooks/deliveries";
 
 /** What the domain card shows about its webhooks besides the list: trouble counts and the rotation overlap. */
 export interface WebhookSummary {
@@ -41,12 +40,12 @@ export async function webhookSummaries(db: Db, userId: number, now = new Date())
   );
 }
 
-/** One page of the deliveries of the user's domain (another user's domain is NOT_FOUND). */
+/** One page (by cursor) of the deliveries of the user's domain (another user's domain is NOT_FOUND). */
 export async function deliveriesOfDomain(
   db: Db,
   userId: number,
   domainId: number,
-  query: z.output<typeof deliveriesQuerySchema>,
-): Promise<Page<DeliveryView>> {
-  return listDeliveries(db, await getOwnDomain(db, userId, domainId), query);
+  query: DeliveriesCursorQuery,
+): Promise<KeysetPage<DeliveryView>> {
+  return deliveriesByCursor(db, await getOwnDomain(db, userId, domainId), query);
 }

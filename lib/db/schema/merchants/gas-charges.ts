@@ -1,4 +1,5 @@
 import { bigint, index, integer, pgTable, primaryKey } from "drizzle-orm/pg-core";
+import { createdAt } from "../columns";
 import { chainTransactions } from "../engine/chain-transactions";
 import { users } from "./users";
 
@@ -20,8 +21,14 @@ export const gasCharges = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     units: integer("units").notNull().default(1),
     totalUnits: integer("total_units").notNull().default(1),
+    /** Its ledger row's created_at (written with it): the gas page's window of days is read by (user_id, created_at). */
+    createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.chainTxId, t.userId] }), index("gas_charges_user_idx").on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.chainTxId, t.userId] }),
+    index("gas_charges_user_idx").on(t.userId),
+    index("gas_charges_user_created_idx").on(t.userId, t.createdAt, t.chainTxId),
+  ],
 );
 
 export type GasCharge = typeof gasCharges.$inferSelect;

@@ -56,7 +56,8 @@ export const webhookDeliveries = pgTable(
     uniqueIndex("webhook_deliveries_event_unique").on(t.endpointId, t.eventId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_order_idx").on(t.endpointId, t.orderKey, t.id).where(sql`${t.status} = 'pending'`),
-    index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt),
+    // The dashboard's list, paged by keyset on (created_at, id).
+    index("webhook_deliveries_endpoint_created_id_idx").on(t.endpointId, t.createdAt, t.id),
     // A payment's page lists its events (and its refunds') by their order key.
     index("webhook_deliveries_order_key_idx").on(t.orderKey),
     // /api/health counts what is not delivered on every call: keep it off the (growing) delivered rows.
