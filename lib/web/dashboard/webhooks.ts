@@ -1,7 +1,6 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import type { KeysetPage } from "../../db/keyset";
-
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { getOwnDomain } from "../../domain/domains/manage-domains";
 import { type DeliveriesCursorQuery, type DeliveryView, deliveriesByCursor } from "../../domain/webhooks/deliveries";
