@@ -3,10 +3,11 @@
  * charge older than the window is not read, one inside is, and on PostgreSQL the read is served by
  * that index, not by every charge the merchant ever had. PGlite runs the behaviour; the EXPLAIN needs TEST_DATABASE_URL.
  */
-import { sql } from "drizzle-orm";
+import { type SQLWrapper, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db";
 import { rowsOf } from "@/lib/db/rows";
-import { gasSpendByDay, gasSpentSince } from "@/lib/domain/gas/spend";
+import { gasChargesAfter, gasSpendByDay, gasSpentSince } from "@/lib/domain/gas/spend";
 import { useTestDatabase } from "../helpers/database";
 
 const db = useTestDatabase();
@@ -53,4 +54,22 @@ describe("gas usage window", () => {
     expect(plan).toContain("gas_charges_user_created_idx");
     expect(plan).not.toContain("Seq Scan on gas_charges");
   });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "reads each batch of the gas CSV from its bound in gas_charges_user_created_idx, never sorting the merchant's charges",
+    async () => {
+      // The statement gasChargesAfter sends, explained as it is (captured, not copied).
+      let sent: SQLWrapper | undefined;
+      const capture = { execute: async (query: SQLWrapper) => ((sent = query), []) } as unknown as Db;
+      await gasChargesAfter(capture, userId, { time: "2026-11-27T00:00:00.000000Z", id: 5_010 }, 50); // a batch, a small share of a big history
+      expect(sent).toBeDefined();
+      await db().execute(sql`set enable_seqscan = off`);
+      const plan = rowsOf<{ "QUERY PLAN": string }>(await db().execute(sql`explain ${sent}`))
+        .map((r) => r["QUERY PLAN"])
+        .join("\n");
+      await db().execute(sql`reset enable_seqscan`);
+      expect(plan).toContain("gas_charges_user_created_idx");
+      expect(plan).not.toContain("Sort");
+    },
+  );
 });

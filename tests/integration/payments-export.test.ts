@@ -67,7 +67,9 @@ beforeAll(async () => {
       1000, 21000, 1, '0x' || md5('g' || i) || md5(i || 'g'), 'mined', 21000, timestamptz '2026-10-02 00:00:00+00' + (i / 5) * interval '1 millisecond'
     from generate_series(1, ${GAS_ROWS}) as i`);
   await q(
-    sql`insert into gas_charges (chain_tx_id, user_id) select 1000 + i, case when i % 3 = 0 then 2 else 1 end from generate_series(1, ${GAS_ROWS}) as i`,
+    // A charge carries its ledger row's time, as recordTransaction writes it (and 0030 backfilled it).
+    sql`insert into gas_charges (chain_tx_id, user_id, created_at) select 1000 + i, case when i % 3 = 0 then 2 else 1 end,
+      timestamptz '2026-10-02 00:00:00+00' + (i / 5) * interval '1 millisecond' from generate_series(1, ${GAS_ROWS}) as i`,
   );
 });
 

@@ -94,30 +94,54 @@ async function spenders(db: Db, where: SQL, limit: number): Promise<GasSpender[]
 
 /** One ledger row charged to a merchant, for the gas CSV: what it was for and the merchant's share. */
 export interface GasCharge {
-  /** `created_at` as microsecond text (lib/base/cursor.ts), the keyset's bound. */
+  /** The ledger row's `created_at`, UTC with microseconds: the time the CSV shows. */
   time: string;
   id: number;
   kind: GasSpendKind;
   status: string;
   txHash: string;
   wei: bigint;
+  /** The charge's own `created_at` as microsecond text (lib/base/cursor.ts): the keyset's bound, with `id`. */
+  cursorTime: string;
 }
 
-/** The merchant's charged ledger rows, newest first, strictly after `after` (a previous page's last row). */
+/**
+ * The merchant's charged ledger rows, newest first, strictly after `after` (a previous batch's last
+ * row). Paged on the charge's own (created_at, chain_tx_id), which the index (user_id, created_at,
+ * chain_tx_id) walks from the bound: a batch reads its rows only, never sorts the merchant's whole
+ * history of charges. The charge's time is its ledger row's (written with it, backfilled by 0030).
+ */
 export async function gasChargesAfter(
   db: Db,
   userId: number,
   after: { time: string; id: number } | null,
   limit: number,
 ): Promise<GasCharge[]> {
-  const bound = after ? sql`and (ct.created_at, ct.id) < (${after.time}::timestamptz, ${after.id})` : sql``;
-  const rows = rowsOf<{ time: string; id: number | string; kind: GasSpendKind; status: string; tx_hash: string; wei: string }>(
+  const bound = after ? sql`and (gc.created_at, gc.chain_tx_id) < (${after.time}::timestamptz, ${after.id})` : sql``;
+  const rows = rowsOf<{
+    time: string;
+    cursor_time: string;
+    id: number | string;
+    kind: GasSpendKind;
+    status: string;
+    tx_hash: string;
+    wei: string;
+  }>(
     await db.execute(sql`
-      select to_char(ct.created_at at time zone 'UTC', ${KEYSET_TIME_FORMAT}) as time, ct.id, ${KIND} as kind, ct.status,
+      select to_char(ct.created_at at time zone 'UTC', ${KEYSET_TIME_FORMAT}) as time,
+             to_char(gc.created_at at time zone 'UTC', ${KEYSET_TIME_FORMAT}) as cursor_time, ct.id, ${KIND} as kind, ct.status,
              ct.tx_hash, ${SHARE}::text as wei
       from gas_charges gc join chain_transactions ct on ct.id = gc.chain_tx_id
       where gc.user_id = ${userId} ${bound}
-      order by ct.created_at desc, ct.id desc limit ${limit}`),
+      order by gc.created_at desc, gc.chain_tx_id desc limit ${limit}`),
   );
-  return rows.map((r) => ({ time: r.time, id: Number(r.id), kind: r.kind, status: r.status, txHash: r.tx_hash, wei: BigInt(r.wei) }));
+  return rows.map((r) => ({
+    time: r.time,
+    cursorTime: r.cursor_time,
+    id: Number(r.id),
+    kind: r.kind,
+    status: r.status,
+    txHash: r.tx_hash,
+    wei: BigInt(r.wei),
+  }));
 }

@@ -31,7 +31,7 @@ export function gasCsvStream(db: Db, userId: number, batch = EXPORT_BATCH): Read
       }
       const last = rows.at(-1);
       if (rows.length < batch || !last) finished = true;
-      else after = { time: last.time, id: last.id };
+      else after = { time: last.cursorTime, id: last.id };
       if (text) controller.enqueue(encoder.encode(text));
       else controller.close();
     },
