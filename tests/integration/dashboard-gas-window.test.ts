@@ -60,7 +60,12 @@ describe("gas usage window", () => {
     async () => {
       // The statement gasChargesAfter sends, explained as it is (captured, not copied).
       let sent: SQLWrapper | undefined;
-      const capture = { execute: async (query: SQLWrapper) => ((sent = query), []) } as unknown as Db;
+      const capture = {
+        execute: async (query: SQLWrapper) => {
+          sent = query;
+          return [];
+        },
+      } as unknown as Db;
       await gasChargesAfter(capture, userId, { time: "2026-11-27T00:00:00.000000Z", id: 5_010 }, 50); // a batch, a small share of a big history
       expect(sent).toBeDefined();
       await db().execute(sql`set enable_seqscan = off`);
