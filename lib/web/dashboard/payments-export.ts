@@ -2,8 +2,8 @@
  * The dashboard's CSV of payments: every row the list would show for the same filters, newest
  * first, streamed in big chunks without ever holding the set in memory.
  *
- * On PostgreSQL the rows come from one server-side cursor (postgres.js `cursor`: a portal read
- * `EXPORT_BATCH` rows at a time inside the statement's own transaction), so the database walks the
+ * On PostgreSQL the rows come from one server-side cursor (`DECLARE … CURSOR`, fetched
+ * `EXPORT_BATCH` rows at a time inside its own transaction), so the database walks the
  * `(user_id, created_at)` index once and a slow reader holds one connection, not a table of rows.
  * PGlite has a single connection: a cursor held open while the client reads would stall every
  * other query of the process until the download ends, so there the rows come in keyset batches,
@@ -17,9 +17,9 @@ import { KEYSET_TIME_FORMAT } from "../../base/cursor";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { paymentSessions, tokens } from "../../db/schema";
-import { CSV_COLUMNS, csvLine, type PaymentFilters, paymentsWhere, type UserPaymentRow } from "./user-payments";
+import { CSV_COLUMNS, csvCell, csvLine, type PaymentFilters, paymentsWhere, type UserPaymentRow } from "./user-payments";
 
-/** Rows per cursor fetch or keyset batch, and so per chunk written to the response (~1.5 MB). */
+/** Rows per cursor fetch or keyset batch, and so per chunk written to the response (~1.4 MB). */
 export const EXPORT_BATCH = 5000;
 
 /** What a CSV line holds: the list's row (toRow in user-payments.ts) restricted to the exported columns. */
@@ -108,9 +108,45 @@ export function paymentsCsvStream(db: Db, userId: number, filters: PaymentFilter
   });
 }
 
+/**
+ * Columns whose every value is already a plain CSV field: ids, times, amounts, hex, booleans and
+ * config names never start like a formula nor hold a quote, comma or line break. Only text a
+ * merchant or a shop wrote (order id, description, token symbol) goes through `csvCell`; a month of
+ * a big history is a million cells, and most of them need no look.
+ */
+const PLAIN_COLUMNS = new Set<string>([
+  "sessionId",
+  "createdAt",
+  "status",
+  "amount",
+  "receivedAmount",
+  "network",
+  "domainId",
+  "depositAddress",
+  "txHash",
+  "overpaid",
+  "late",
+  "expiresAt",
+  "completedAt",
+]);
+const CELL_WRITERS = CSV_COLUMNS.map((column) => {
+  const key = column as keyof CsvPaymentRow;
+  return PLAIN_COLUMNS.has(column)
+    ? (row: CsvPaymentRow) => {
+        const value = row[key];
+        return value === null || value === undefined ? "" : String(value);
+      }
+    : (row: CsvPaymentRow) => csvCell(row[key]);
+});
+
+/** The rows as CSV lines, exactly as `csvLine` writes each. */
 export function csvChunk(rows: CsvPaymentRow[]): string {
   let text = "";
-  for (const row of rows) text += csvLine(CSV_COLUMNS.map((column) => row[column as keyof CsvPaymentRow]));
+  for (const row of rows) {
+    let line = "";
+    for (let i = 0; i < CELL_WRITERS.length; i++) line += i === 0 ? CELL_WRITERS[i]?.(row) : `,${CELL_WRITERS[i]?.(row)}`;
+    text += `${line}\r\n`;
+  }
   return text;
 }
 
@@ -134,9 +170,13 @@ function postgresClient(db: Db): postgres.Sql | null {
 }
 
 /**
- * One cursor over the whole set. drizzle writes the statement (the list's `paymentsWhere`); its
- * rows come back as arrays in the selection's order (drizzle selects a flat object's fields in
- * key order), every field raw: text, numbers and booleans need no decoding.
+ * One `DECLARE … CURSOR` over the whole set, fetched `batch` rows at a time in its own transaction
+ * on a reserved connection. A declared cursor is planned for its first rows
+ * (`cursor_tuple_fraction`): the planner walks the `(user_id, created_at, id)` index in the list's
+ * order instead of scanning and sorting a month of a big history before the first byte (a
+ * protocol-level portal, postgres.js `.cursor()`, is planned for the whole set and took the sort).
+ * drizzle writes the statement (the list's `paymentsWhere`); its rows come back as arrays in the
+ * selection's order (drizzle selects a flat object's fields in key order), every field raw.
  */
 async function* cursorBatches(
   db: Db,
@@ -153,18 +193,31 @@ async function* cursorBatches(
     .orderBy(...NEWEST_FIRST)
     .toSQL();
   const keys = Object.keys(selection) as (keyof Selected)[];
-  const cursor = client
-    .unsafe(query.sql, query.params as postgres.ParameterOrJSON<never>[])
-    .values()
-    .cursor(batch);
-  for await (const rows of cursor) {
-    yield rows.map((values) => {
-      if (values.length !== keys.length) throw new Error(`export: expected ${keys.length} columns, got ${values.length}`);
-      const row = {} as Selected;
-      for (let i = 0; i < keys.length; i++) row[keys[i] as keyof Selected] = values[i];
-      return toCsvRow(row);
-    });
+  const connection = await client.reserve();
+  let open = false;
+  try {
+    await connection.unsafe("begin read only");
+    open = true;
+    await connection.unsafe(`declare payments_export no scroll cursor for ${query.sql}`, query.params as postgres.ParameterOrJSON<never>[]);
+    for (;;) {
+      const rows = await connection.unsafe(`fetch forward ${batch} from payments_export`).values();
+      if (rows.length > 0) yield rows.map((values) => toCsvRow(rowOf(keys, values)));
+      if (rows.length < batch) break;
+    }
+    await connection.unsafe("commit");
+    open = false;
+  } finally {
+    // An early return (the reader went away) or a failure: end the transaction, and the cursor with it.
+    if (open) await connection.unsafe("rollback").catch(() => undefined);
+    connection.release();
   }
+}
+
+function rowOf(keys: (keyof Selected)[], values: unknown[]): Selected {
+  if (values.length !== keys.length) throw new Error(`export: expected ${keys.length} columns, got ${values.length}`);
+  const row = {} as Selected;
+  for (let i = 0; i < keys.length; i++) row[keys[i] as keyof Selected] = values[i];
+  return row;
 }
 
 /** Short keyset queries, each starting strictly after the previous batch's last row, exact to the microsecond. */
