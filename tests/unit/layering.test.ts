@@ -106,6 +106,11 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
     forbidden: under(["lib/domain/payments", "lib/domain/withdrawals"]),
   },
   {
+    name: "pricing is below what sells: lib/domain/pricing imports nothing of payments, payment links or refunds (they call it)",
+    files: sourceFiles("lib/domain/pricing"),
+    forbidden: under(["lib/domain/payments", "lib/domain/payment-links", "lib/domain/refunds"]),
+  },
+  {
     name: "nothing in lib/ imports app/ or inngest/ (the drivers call lib, never the other way)",
     files: LIB,
     forbidden: (to) => to?.startsWith("app/") === true || to === "inngest" || to?.startsWith("inngest/") === true,
