@@ -106,11 +106,6 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
     forbidden: under(["lib/domain/payments", "lib/domain/withdrawals"]),
   },
   {
-    name: "pricing is below what sells: lib/domain/pricing imports nothing of payments, payment links or refunds (they call it)",
-    files: sourceFiles("lib/domain/pricing"),
-    forbidden: under(["lib/domain/payments", "lib/domain/payment-links", "lib/domain/refunds"]),
-  },
-  {
     name: "nothing in lib/ imports app/ or inngest/ (the drivers call lib, never the other way)",
     files: LIB,
     forbidden: (to) => to?.startsWith("app/") === true || to === "inngest" || to?.startsWith("inngest/") === true,
@@ -134,6 +129,11 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
     name: "settlement is one-way: lib/domain/withdrawals imports nothing of lib/domain/refunds (it is told through an injected onSettled)",
     files: sourceFiles("lib/domain/withdrawals"),
     forbidden: under(["lib/domain/refunds"]),
+  },
+  {
+    name: "pricing is below what sells: lib/domain/pricing imports nothing of payments, payment links or refunds (they call it)",
+    files: sourceFiles("lib/domain/pricing"),
+    forbidden: under(["lib/domain/payments", "lib/domain/payment-links", "lib/domain/refunds"]),
   },
 ];
 
@@ -306,6 +306,8 @@ describe("layering", () => {
       [5, "lib/domain/payouts/send-payout.ts", "../withdrawals/confirm-withdrawals"],
       [5, "lib/domain/payouts/record-payout.ts", "@/lib/domain/refunds/refund-payouts"],
       [6, "lib/domain/withdrawals/withdrawal-records.ts", "../refunds/refund-payouts"],
+      [7, "lib/domain/pricing/quote-tokens.ts", "../payments/create-session"],
+      [7, "lib/domain/pricing/price-tokens.ts", "@/lib/domain/refunds/refundable"],
     ];
     for (const [rule, file, spec] of breaks) expect(RULES[rule]?.forbidden(target(file, spec), spec), `${file} → ${spec}`).toBe(true);
     expect(RULES[4]?.forbidden(target("app/dashboard/page.tsx", "@/lib/web/dashboard/pages"), "@/lib/web/dashboard/pages")).toBe(false);
