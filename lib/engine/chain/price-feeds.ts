@@ -64,8 +64,9 @@ type RoundData = readonly [bigint, bigint, bigint, bigint, bigint];
 
 /**
  * Every feed's latest round, two calls per feed in one Multicall3 batch (parallel single reads on a
- * chain without Multicall3). A node that does not answer throws; a feed that misbehaves reads as a
- * FeedFailure. Keyed by the addresses as given (duplicates are read once). `now` is the clock that
+ * chain without Multicall3); when the whole batch fails, each feed on its own. A feed that
+ * misbehaves reads as a FeedFailure; so does every feed when the node does not answer (viem's
+ * multicall reports a failed batch as failed calls): never a price either way. Keyed by the addresses as given (duplicates are read once). `now` is the clock that
  * a round may not be ahead of (default: this machine's).
  */
 export async function readPriceFeeds(
@@ -74,16 +75,30 @@ export async function readPriceFeeds(
   options: { now?: Date; blockNumber?: bigint } = {},
 ): Promise<Map<Address, FeedReading>> {
   const unique = [...new Set(feeds)];
-  const answers = await readContracts<unknown>(
-    network,
-    unique.flatMap((address) => [
-      { address, abi: aggregatorV3Abi, functionName: "decimals", args: [] },
-      { address, abi: aggregatorV3Abi, functionName: "latestRoundData", args: [] },
-    ]),
-    { blockNumber: options.blockNumber },
-  );
+  const read = (some: Address[]) => readContracts<unknown>(network, some.flatMap(feedCalls), { blockNumber: options.blockNumber });
+  let answers = await read(unique);
+  if (unique.length > 1 && answers.every((answer) => answer === null)) {
+    // Multicall3 gives each call all but 1/64 of the gas left: two calls that burn all they get
+    // (one hostile feed's decimals and latestRoundData) starve the rest and the whole batch fails.
+    // Then each feed alone, so one bad feed costs only itself.
+    answers = [];
+    for (let start = 0; start < unique.length; start += ALONE_AT_A_TIME) {
+      const alone = await Promise.all(unique.slice(start, start + ALONE_AT_A_TIME).map((feed) => read([feed])));
+      answers.push(...alone.flat());
+    }
+  }
   const nowSeconds = Math.floor((options.now ?? new Date()).getTime() / 1000);
   return new Map(unique.map((feed, i) => [feed, judgeFeed(feed, answers[2 * i], answers[2 * i + 1], nowSeconds)]));
+}
+
+/** Feeds read one by one at a time, after a batch that failed whole. */
+const ALONE_AT_A_TIME = 8;
+
+function feedCalls(address: Address) {
+  return [
+    { address, abi: aggregatorV3Abi, functionName: "decimals", args: [] },
+    { address, abi: aggregatorV3Abi, functionName: "latestRoundData", args: [] },
+  ];
 }
 
 /** One feed's two answers (null: the call failed) → a reading or the problem with it. Pure. */
