@@ -50,7 +50,6 @@ async function deploy(abi: unknown, bytecode: string, args: unknown[]): Promise<
     args: args as never,
   });
   const receipt = await chain().client.waitForTransactionReceipt({ hash });
-  // biome-ignore lint/style/noNonNullAssertion: a mined deployment has its contract's address
   return getAddress(receipt.contractAddress!);
 }
 async function blockTime(): Promise<number> {
@@ -165,7 +164,6 @@ describe("quotes from the chain", () => {
   const catalogueTokens = async () => {
     const rows = await db().select().from(tokenCatalogue).where(eq(tokenCatalogue.network, "bsc"));
     const byAddress = new Map(rows.map((r) => [r.contractAddress, pricedCatalogueToken(r)]));
-    // biome-ignore lint/style/noNonNullAssertion: both were allowed into the catalogue in beforeAll
     return [byAddress.get(usd18)!, byAddress.get(usd6)!];
   };
   const bnb: PricedToken = { tokenAddress: null, decimals: 18, usdFeed: DEMO_BNB_USD_FEED, feedHeartbeatSeconds: 60, usdPegged: false };
