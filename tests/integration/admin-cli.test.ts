@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { openPglite } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { forwards, tokenCatalogue, users } from "@/lib/db/schema";
+import { DEMO_DUSD_USD_FEED, ensureDemoFeeds } from "@/lib/engine/dev/demo-feeds";
 import { DEMO_TOKEN_ADDRESS } from "@/lib/engine/dev/demo-token";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC } from "../helpers/config";
@@ -15,9 +16,9 @@ import { TEST_MNEMONIC } from "../helpers/config";
 const chain = useTestChain({ chainId: 56 });
 
 describe("npm run admin (operator commands)", () => {
-  // Seven operator processes in a row, each starting tsx and opening PGlite: about 40 s alone, and
+  // Eight operator processes in a row, each starting tsx and opening PGlite: about 40 s alone, and
   // past a minute while other test files load both cores. The time is not what this test checks.
-  it("allows and lists catalogue tokens, lists and releases held forwards, creates users", async () => {
+  it("allows and lists catalogue tokens, sets a token's price feed, lists and releases held forwards, creates users", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "bscpay-admin-cli-")), "pglite");
     const setup = openPglite(dir);
     await migrate(setup.db);
@@ -35,6 +36,7 @@ describe("npm run admin (operator commands)", () => {
       .returning();
     await setup.close();
     const token = await deployTestToken(chain().url, { symbol: "CLI", decimals: 6 });
+    await ensureDemoFeeds(chain().url);
 
     const env = {
       ...process.env,
@@ -51,6 +53,7 @@ describe("npm run admin (operator commands)", () => {
       const admin = (...args) => { try { return execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { encoding: "utf8", stdio: "pipe" }); } catch (e) { return "EXIT " + e.status + ": " + e.stderr; } };
       console.log(JSON.stringify([
         admin("tokens", "allow", "bsc", "${token}", "--min-forward", "2.5"),
+        admin("tokens", "feed", "bsc", "${token}", "${DEMO_DUSD_USD_FEED}", "--heartbeat", "3600", "--pegged"),
         admin("tokens", "list", "bsc"),
         admin("forwards", "held"),
         admin("forwards", "retry", "all"),
@@ -61,12 +64,13 @@ describe("npm run admin (operator commands)", () => {
     `);
     expect(result.stderr.replace(/npm warn.*\n/g, "")).toBe("");
     // (Bad input, disallow and quarantine are the same functions, tested in-process in tokens and hostile-input.)
-    const [allowed, listed, heldList, retried, created, planSet, plansListed] = JSON.parse(result.stdout) as string[];
+    const [allowed, feedSet, listed, heldList, retried, created, planSet, plansListed] = JSON.parse(result.stdout) as string[];
     expect(allowed).toMatch(
       new RegExp(
         `^allowed: bsc +${token} +CLI +6 decimals +min forward 2\\.5 +min withdrawal 2\\.5 \\(default\\) +min payment 2\\.5 \\(default\\) +enabled`,
       ),
     );
+    expect(feedSet).toMatch(new RegExp(`^feed set: bsc +${token} +CLI .* feed ${DEMO_DUSD_USD_FEED} heartbeat 3600 s, USD stablecoin\n$`));
     expect(listed).toContain("0x55d398326f99059fF775485246999027B3197955  USDT");
     expect(listed).toContain(`${token}  CLI`);
     expect(listed).not.toContain("DUSD"); // filtered to bsc
@@ -79,7 +83,14 @@ describe("npm run admin (operator commands)", () => {
 
     const check = openPglite(dir);
     const [entry] = await check.db.select().from(tokenCatalogue).where(eq(tokenCatalogue.contractAddress, token));
-    expect(entry).toMatchObject({ enabled: true, minForwardAmount: 2_500_000n, decimals: 6, symbol: "CLI" });
+    expect(entry).toMatchObject({
+      enabled: true,
+      minForwardAmount: 2_500_000n,
+      decimals: 6,
+      symbol: "CLI",
+      usdFeed: DEMO_DUSD_USD_FEED,
+      usdPegged: true,
+    });
     expect((await check.db.select().from(forwards).where(eq(forwards.id, held!.id)))[0]).toMatchObject({
       status: "pending",
       attempts: 0,

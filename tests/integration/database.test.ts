@@ -21,6 +21,7 @@ describe("migrations", () => {
       "app_state",
       "chain_cursors",
       "chain_transactions",
+      "currency_feeds",
       "deposits",
       "domains",
       "forwards",

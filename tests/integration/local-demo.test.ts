@@ -4,10 +4,13 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { erc20Abi, formatUnits } from "viem";
 import { describe, expect, it, vi } from "vitest";
-import { apiKeys, appState, chainCursors, domains, subscriptions, tokens, users } from "@/lib/db/schema";
+import { apiKeys, appState, chainCursors, domains, subscriptions, tokenCatalogue, tokens, users } from "@/lib/db/schema";
+import { parseFiatAmount } from "@/lib/domain/pricing/fiat";
+import { pricedCatalogueToken, quoteTokensOnChain } from "@/lib/domain/pricing/price-tokens";
 import { keyRingFor } from "@/lib/engine/chain/keys";
 import { setLocalRpcUrl } from "@/lib/engine/chain/networks";
 import { startAnvil } from "@/lib/engine/dev/anvil";
+import { DEMO_FEEDS } from "@/lib/engine/dev/demo-feeds";
 import { DEMO_TOKEN_ADDRESS } from "@/lib/engine/dev/demo-token";
 import { DEMO_EMAIL, seedLocalDemo } from "@/lib/ops/seed/demo-merchant";
 import { chainClient, payer, useTestChain } from "../helpers/chain";
@@ -61,6 +64,20 @@ describe("local demo seed", () => {
     expect(keys).toHaveLength(1);
     expect(announcement).not.toContain(keys[0]!.keyHash);
 
+    // The demo feeds price DUSD offline, in USD and in EUR (the local chain has no Multicall3: single reads).
+    for (const { address } of DEMO_FEEDS) expect(await client.getCode({ address })).toMatch(/^0x.{10,}/);
+    const [dusd] = await db().select().from(tokenCatalogue).where(eq(tokenCatalogue.contractAddress, DEMO_TOKEN_ADDRESS));
+    setLocalRpcUrl(chain().url);
+    for (const [currency, rate] of [
+      ["USD", "1.00000000"],
+      ["EUR", "0.92592592"],
+    ] as const) {
+      const fiat = parseFiatAmount(currency, "25.00");
+      if (!fiat.ok) throw new Error(fiat.problem);
+      const [quote] = await quoteTokensOnChain(db(), { network: "local", fiat: fiat.amount, tokens: [pricedCatalogueToken(dusd!)] });
+      expect(quote, currency).toMatchObject({ ok: true, tokenAddress: DEMO_TOKEN_ADDRESS, rate, offPeg: false });
+    }
+
     // A second start changes nothing and prints nothing.
     await seedLocalDemo(db(), cfg, chain().url);
     expect(print).toHaveBeenCalledTimes(1);
@@ -77,6 +94,7 @@ describe("local demo seed", () => {
       await db().insert(chainCursors).values({ network: "local", lastScannedBlock: 1_000_000n });
       await seedLocalDemo(db(), cfg, fresh.url);
       expect(await chainClient(fresh.url).getCode({ address: DEMO_TOKEN_ADDRESS })).toMatch(/^0x.{10,}/);
+      for (const { address } of DEMO_FEEDS) expect(await chainClient(fresh.url).getCode({ address })).toMatch(/^0x.{10,}/);
       const [cursor] = await db().select().from(chainCursors).where(eq(chainCursors.network, "local"));
       expect(cursor!.lastScannedBlock).toBe(await chainClient(fresh.url).getBlockNumber());
       const [token] = await db().select().from(tokens);

@@ -130,6 +130,11 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
     files: sourceFiles("lib/domain/withdrawals"),
     forbidden: under(["lib/domain/refunds"]),
   },
+  {
+    name: "pricing is below what sells: lib/domain/pricing imports nothing of payments, payment links or refunds (they call it)",
+    files: sourceFiles("lib/domain/pricing"),
+    forbidden: under(["lib/domain/payments", "lib/domain/payment-links", "lib/domain/refunds"]),
+  },
 ];
 
 /** Folder → the folders it imports. */
@@ -301,6 +306,8 @@ describe("layering", () => {
       [5, "lib/domain/payouts/send-payout.ts", "../withdrawals/confirm-withdrawals"],
       [5, "lib/domain/payouts/record-payout.ts", "@/lib/domain/refunds/refund-payouts"],
       [6, "lib/domain/withdrawals/withdrawal-records.ts", "../refunds/refund-payouts"],
+      [7, "lib/domain/pricing/quote-tokens.ts", "../payments/create-session"],
+      [7, "lib/domain/pricing/price-tokens.ts", "@/lib/domain/refunds/refundable"],
     ];
     for (const [rule, file, spec] of breaks) expect(RULES[rule]?.forbidden(target(file, spec), spec), `${file} → ${spec}`).toBe(true);
     expect(RULES[4]?.forbidden(target("app/dashboard/page.tsx", "@/lib/web/dashboard/pages"), "@/lib/web/dashboard/pages")).toBe(false);

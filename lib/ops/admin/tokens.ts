@@ -1,6 +1,7 @@
 import { AppError } from "../../base/errors";
 import type { Db } from "../../db";
 import { allowCatalogueToken, describeCatalogueToken, disallowCatalogueToken, listCatalogue } from "../../domain/tokens/catalogue";
+import { describeCatalogueFeed, setCatalogueFeed } from "../../domain/tokens/catalogue-feeds";
 import { parseAddress } from "../../engine/chain/address";
 import { networkConfig } from "../../engine/chain/networks";
 
@@ -9,7 +10,12 @@ export const TOKENS_USAGE = `  tokens list [network]                            
                                                            accept a token (symbol and decimals read from the chain); again: update its minimums
                                                            (min withdrawal default: the min forward, else 0.01 of the token;
                                                             min payment — the smallest session — default: the min forward)
-  tokens disallow <network> <contract>                     stop accepting a token (registered copies stop taking payments)`;
+  tokens disallow <network> <contract>                     stop accepting a token (registered copies stop taking payments)
+  tokens feed <network> <contract> <feed> --heartbeat <seconds> [--pegged]
+                                                           price the token in fiat from a Chainlink USD feed (checked on the chain);
+                                                           stale after the heartbeat; --pegged: a USD stablecoin (1:1 within 0.5 %,
+                                                           the feed's rate up to 3 %, not offered beyond)
+  tokens feed <network> <contract> none                    no fiat price for the token`;
 
 /** npm run admin -- tokens …: returns the lines to print. */
 export async function tokensCommand(db: Db, args: string[]): Promise<string[]> {
@@ -17,7 +23,9 @@ export async function tokensCommand(db: Db, args: string[]): Promise<string[]> {
   switch (action) {
     case "list": {
       const rows = await listCatalogue(db, network);
-      return rows.length === 0 ? ["the catalogue is empty"] : rows.map(describeCatalogueToken);
+      return rows.length === 0
+        ? ["the catalogue is empty"]
+        : rows.map((row) => `${describeCatalogueToken(row)}  ${describeCatalogueFeed(row)}`);
     }
     case "allow": {
       const checked = target(network, contract);
@@ -32,6 +40,32 @@ export async function tokensCommand(db: Db, args: string[]): Promise<string[]> {
       const checked = target(network, contract);
       const token = await disallowCatalogueToken(db, checked.network, checked.address);
       return [`disallowed: ${describeCatalogueToken(token)}`];
+    }
+    case "feed": {
+      const checked = target(network, contract);
+      const [feed, ...flags] = rest;
+      if (!feed) throw new AppError("VALIDATION_ERROR", `usage:\n${TOKENS_USAGE}`);
+      if (feed === "none") {
+        if (flags.length > 0) throw new AppError("VALIDATION_ERROR", "tokens feed … none takes no flags");
+        const token = await setCatalogueFeed(db, checked.network, checked.address, { feed: null });
+        return [`feed removed: ${describeCatalogueToken(token)}  ${describeCatalogueFeed(token)}`];
+      }
+      const feedAddress = parseAddress(feed);
+      if (!feedAddress) throw new AppError("VALIDATION_ERROR", `${feed} is not a 0x-prefixed 20-byte address with a valid checksum`);
+      const unknown = flags.filter(
+        (f, i) => f.startsWith("--") && f !== "--heartbeat" && f !== "--pegged" && flags[i - 1] !== "--heartbeat",
+      );
+      if (unknown.length > 0) throw new AppError("VALIDATION_ERROR", `unknown flag ${unknown[0]}`);
+      const heartbeat = flag(flags, "--heartbeat");
+      if (heartbeat === undefined)
+        throw new AppError("VALIDATION_ERROR", "--heartbeat <seconds> is required: the feed's heartbeat, after which its price is stale");
+      if (!/^[1-9][0-9]{0,9}$/.test(heartbeat)) throw new AppError("VALIDATION_ERROR", "--heartbeat must be a whole number of seconds");
+      const token = await setCatalogueFeed(db, checked.network, checked.address, {
+        feed: feedAddress,
+        heartbeatSeconds: Number(heartbeat),
+        pegged: flags.includes("--pegged"),
+      });
+      return [`feed set: ${describeCatalogueToken(token)}  ${describeCatalogueFeed(token)}`];
     }
     default:
       throw new AppError("VALIDATION_ERROR", `usage:\n${TOKENS_USAGE}`);

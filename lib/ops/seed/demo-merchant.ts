@@ -6,30 +6,46 @@ import { createApiKey } from "../../accounts/api-keys/create-api-key";
 import { createUser } from "../../accounts/users/create-user";
 import type { Config } from "../../base/config";
 import type { Db } from "../../db";
-import { appState, chainCursors, tokenCatalogue } from "../../db/schema";
+import { appState, chainCursors, currencyFeeds, tokenCatalogue } from "../../db/schema";
 import { addDomain } from "../../domain/domains/add-domain";
 import { activatePlan } from "../../domain/plans/activate-plan";
 import { registerToken } from "../../domain/tokens/register-token";
 import { keyRingFor } from "../../engine/chain/keys";
 import { publicClientFor } from "../../engine/chain/networks";
+import { DEMO_DUSD_USD_FEED, DEMO_EUR_USD_FEED, ensureDemoFeeds } from "../../engine/dev/demo-feeds";
 import { DEMO_TOKEN, DEMO_TOKEN_ADDRESS, ensureDemoToken, ensureLocalBalance } from "../../engine/dev/demo-token";
 
 export const DEMO_EMAIL = "demo@bscpay.local";
 const SEED_LOCK_ID = 7_284_019_332;
+/** The demo feeds follow the chain's clock (lib/engine/dev/demo-feeds.ts); an hour is what a pinned round may age. */
+const DEMO_FEED_HEARTBEAT_SECONDS = 3600;
+const DEMO_DUSD_PRICING = { usdFeed: DEMO_DUSD_USD_FEED, feedHeartbeatSeconds: DEMO_FEED_HEARTBEAT_SECONDS, usdPegged: true };
 
 /**
- * Makes the embedded network usable with no set-up: the demo token exists on chain, the gas tank
+ * Makes the embedded network usable with no set-up: the demo token and price feeds exist on chain, the gas tank
  * has BNB, the scan cursor is not ahead of a reset chain, and (once per database) a demo merchant
  * with a password, an API key, a whitelisted domain, the demo token and the starter plan.
  */
 export async function seedLocalDemo(db: Db, config: Config, rpcUrl: string): Promise<void> {
   await ensureDemoToken(rpcUrl);
+  await ensureDemoFeeds(rpcUrl);
   await ensureLocalBalance(rpcUrl, keyRingFor(config.masterMnemonic).gasTankAddress());
   await clampCursorToHead(db);
   // Seeded by migration too; kept here so the demo never depends on the address in that SQL.
   await db
     .insert(tokenCatalogue)
-    .values({ network: "local", contractAddress: DEMO_TOKEN_ADDRESS, ...DEMO_TOKEN, minForwardAmount: 10n ** 16n, addedBy: "seed" })
+    .values({
+      network: "local",
+      contractAddress: DEMO_TOKEN_ADDRESS,
+      ...DEMO_TOKEN,
+      minForwardAmount: 10n ** 16n,
+      addedBy: "seed",
+      ...DEMO_DUSD_PRICING,
+    })
+    .onConflictDoNothing();
+  await db
+    .insert(currencyFeeds)
+    .values({ network: "local", currency: "EUR", usdFeed: DEMO_EUR_USD_FEED, heartbeatSeconds: DEMO_FEED_HEARTBEAT_SECONDS })
     .onConflictDoNothing();
 
   const credentials = await db.transaction(async (tx) => {

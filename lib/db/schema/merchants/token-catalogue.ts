@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
+import { boolean, integer, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
 import { amount, createdAt, updatedAt } from "../columns";
 
 /**
@@ -31,6 +31,12 @@ export const tokenCatalogue = pgTable(
      * session's completing sweep would cost the gas tank more than it moves. Null: the minimum forward.
      */
     minPaymentAmount: amount("min_payment_amount"),
+    /** The token's Chainlink USD feed (AggregatorV3Interface), EIP-55; null: no fiat price (DESIGN.md §23). */
+    usdFeed: text("usd_feed"),
+    /** Seconds after which the feed's latest round is stale (the feed's heartbeat); null: not set, no fiat price. */
+    feedHeartbeatSeconds: integer("feed_heartbeat_seconds"),
+    /** A USD stablecoin: 1:1 within ±0.5 % of 1 USD, at the feed's rate up to 3 %, not offered beyond. */
+    usdPegged: boolean("usd_pegged").notNull().default(false),
     enabled: boolean("enabled").notNull().default(true),
     /** "operator", "seed", or "merchant" (added through OPEN_TOKEN_REGISTRATION). */
     addedBy: text("added_by").notNull().default("operator"),
