@@ -36,6 +36,7 @@ describe("migrations", () => {
       "recovery_codes",
       "refunds",
       "session_counts",
+      "session_quotes",
       "session_usage",
       "subscriptions",
       "sweep_batches",

@@ -26,4 +26,5 @@ export * from "./payments/history-counts";
 export * from "./payments/payment-links";
 export * from "./payments/payment-sessions";
 export * from "./payments/refunds";
+export * from "./payments/session-quotes";
 export * from "./payments/withdrawals";

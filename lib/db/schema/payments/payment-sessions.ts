@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgSequence, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, pgSequence, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { amount, amountSum, createdAt, timestamptz, updatedAt } from "../columns";
 import { apiKeys } from "../merchants/api-keys";
 import { domains } from "../merchants/domains";
@@ -74,6 +74,17 @@ export const paymentSessions = pgTable(
      */
     cancelledAtBlock: bigint("cancelled_at_block", { mode: "bigint" }),
     expiredAt: timestamptz("expired_at"),
+    /**
+     * A fiat-priced session (DESIGN.md §23): ISO 4217 and the price in its minor units. Null: priced
+     * in a token (`amount` of `token_id`). For a fiat session `token_id`/`amount` are the token the
+     * payer is asked for now (the first offered, the one chosen, or the one paid first) and its quote.
+     */
+    currency: text("currency"),
+    fiatAmount: amount("fiat_amount"),
+    /** The rate of token_id's quote (fiat per whole token, session_quotes.rate). */
+    rate: text("rate"),
+    /** When the payer chose token_id on the checkout page (null: not chosen). */
+    tokenChosenAt: timestamptz("token_chosen_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -98,6 +109,7 @@ export const paymentSessions = pgTable(
     index("payment_sessions_key_pending_expiry_idx").on(t.apiKeyId, t.expiresAt).where(sql`${t.status} = 'pending'`),
     // …and the dashboard its merchant's (drizzle/0029_user_pending_expiry.sql).
     index("payment_sessions_user_pending_expiry_idx").on(t.userId, t.expiresAt).where(sql`${t.status} = 'pending'`),
+    check("payment_sessions_fiat_check", sql`(${t.currency} IS NULL) = (${t.fiatAmount} IS NULL)`),
   ],
 );
 
