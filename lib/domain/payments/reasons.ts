@@ -22,8 +22,18 @@ export const PAYMENT_REASONS = [
   "origin-not-whitelisted",
   "domain-not-yours",
   "payment-not-pending",
-  /** Part of it arrived: only the shop may cancel it now. */
+  /** Part of it arrived: only the shop may cancel it now (and the rest is asked in the token paid). */
   "payment-partly-paid",
+  /** A create with both `tokenId` (a token amount) and `currency` (a fiat price). */
+  "token-and-currency",
+  /** A fiat price no accepted token can pay now: every feed stale, missing, de-pegged, or the amount below a minimum. */
+  "no-token-offered",
+  /** A fiat session's `tokens` on more than one network: one session has one deposit address on one chain. */
+  "tokens-span-networks",
+  /** Choosing a token on a session priced in a token. */
+  "payment-not-fiat",
+  /** Choosing a token the session did not quote. */
+  "token-not-offered",
 ] as const;
 export type PaymentReason = (typeof PAYMENT_REASONS)[number];
 

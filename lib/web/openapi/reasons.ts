@@ -13,6 +13,7 @@ import { IDEMPOTENCY_REASONS } from "../../domain/idempotency/reasons";
 import { LINK_REASONS } from "../../domain/payment-links/reasons";
 import { PAYMENT_REASONS } from "../../domain/payments/reasons";
 import { PLAN_REASONS } from "../../domain/plans/reasons";
+import { PRICING_REASONS } from "../../domain/pricing/reasons";
 import { REFUND_REASONS } from "../../domain/refunds/reasons";
 import { TOKEN_REASONS } from "../../domain/tokens/reasons";
 import { WEBHOOK_REASONS } from "../../domain/webhooks/reasons";
@@ -31,6 +32,7 @@ export const ALL_REASONS = [
   ...WEBHOOK_REASONS,
   ...TOKEN_REASONS,
   ...PAYMENT_REASONS,
+  ...PRICING_REASONS,
   ...LINK_REASONS,
   ...REFUND_REASONS,
   ...WITHDRAWAL_REASONS,
@@ -45,7 +47,10 @@ const AMOUNTS: readonly Reason[] = ["amount-malformed", "amount-zero", "amount-t
 
 const CREATE_PAYMENT: readonly Reason[] = [
   ...V1,
-  ...PAYMENT_REASONS.filter((r) => r !== "payment-not-pending" && r !== "payment-partly-paid"),
+  ...PAYMENT_REASONS.filter(
+    (r) => r !== "payment-not-pending" && r !== "payment-partly-paid" && r !== "payment-not-fiat" && r !== "token-not-offered",
+  ),
+  ...PRICING_REASONS,
   "no-plan",
   "plan-quota-used-up",
   "gateway-address",
