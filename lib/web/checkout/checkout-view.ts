@@ -13,13 +13,17 @@ import type { Db } from "../../db";
 import { domains, type PaymentSession, type Token } from "../../db/schema";
 import { qrCodeDataUri, tokenTransferUri } from "../../domain/payments/eip681";
 import { findSession } from "../../domain/payments/find-session";
+import { type QuoteRow, quotesOf } from "../../domain/payments/session-quotes";
+import { FIAT_MINOR_UNITS, formatFiatAmount } from "../../domain/pricing/fiat";
 import { displayedConfirmations } from "../../engine/chain/confirmations";
 import { networkConfig } from "../../engine/chain/networks";
 
 export async function getCheckoutView(db: Db, sessionId: string) {
   const found = await findSession(db, sessionId);
   if (!found) throw commonRefusal("NOT_FOUND", "not-found", "payment session not found");
-  return toCheckoutView(found.session, found.token, await shopOrigin(db, found.session.domainId));
+  const { session } = found;
+  const quotes = session.currency ? ((await quotesOf(db, [session.id])).get(session.id) ?? []) : [];
+  return toCheckoutView(session, found.token, await shopOrigin(db, session.domainId), quotes);
 }
 
 /** The origin of the domain the session was created for (kept even if the merchant deleted it since). */
@@ -35,6 +39,7 @@ export function toCheckoutView(
   session: PaymentSession,
   token: Pick<Token, "symbol" | "decimals" | "contractAddress">,
   origin: string | null = null,
+  quotes: readonly QuoteRow[] = [],
 ) {
   const network = networkConfig(session.network);
   const chainId = network?.chainId ?? session.chainId;
@@ -69,6 +74,52 @@ export function toCheckoutView(
     orderId: session.orderId,
     paymentUri,
     qrCode: qrCodeDataUri(paymentUri),
+    /** A fiat-priced session's price and its locked quotes (DESIGN.md §23); null for a session priced in a token. */
+    fiat: fiatOf(session, quotes),
+  };
+}
+
+/** One quote as the token picker shows it; `amount` in whole tokens, `amountUnits` in base units. */
+export interface CheckoutQuote {
+  tokenId: number;
+  token: string;
+  tokenAddress: string;
+  decimals: number;
+  amount: string;
+  amountUnits: string;
+  /** The fiat price of one whole token, 8 decimals ("1.00000000"). */
+  rate: string;
+  /** A stablecoin priced at its feed's rate, away from its peg: the payer is told. */
+  offPeg: boolean;
+  quoteExpiresAt: string;
+}
+
+export interface CheckoutFiat {
+  currency: string;
+  /** "25.00": every minor digit of the currency. */
+  fiatAmount: string;
+  /** Whether the payer chose the token (otherwise it is the first offered). */
+  tokenChosen: boolean;
+  quotes: CheckoutQuote[];
+}
+
+function fiatOf(session: PaymentSession, quotes: readonly QuoteRow[]): CheckoutFiat | null {
+  if (session.currency === null || session.fiatAmount === null) return null;
+  return {
+    currency: session.currency,
+    fiatAmount: formatFiatAmount(session.fiatAmount, FIAT_MINOR_UNITS[session.currency] ?? 2),
+    tokenChosen: session.tokenChosenAt !== null,
+    quotes: quotes.map((q) => ({
+      tokenId: q.tokenId,
+      token: q.symbol,
+      tokenAddress: q.contractAddress,
+      decimals: q.decimals,
+      amount: formatAmount(q.amount, q.decimals),
+      amountUnits: q.amount.toString(),
+      rate: q.rate,
+      offPeg: q.offPeg,
+      quoteExpiresAt: q.expiresAt.toISOString(),
+    })),
   };
 }
 
