@@ -14,6 +14,7 @@ import { ManualPayment } from "./manual-payment";
 import { MobileWallets, useMobileWithoutWallet } from "./mobile-wallets";
 import { NetworkChip } from "./network-notice";
 import { StatusBlock } from "./status-block";
+import { TokenPicker } from "./token-picker";
 import { useCheckoutFeed } from "./use-checkout-feed";
 
 // wagmi and its wallet discovery load in the browser only, on this page only.
@@ -88,9 +89,21 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
         <section className="grid gap-5 rounded-2xl border bg-card p-5 shadow-sm sm:p-6" aria-labelledby="checkout-amount">
           <div className="grid gap-2 text-center">
             {view.shopHost && <Merchant host={view.shopHost} template={t.payingTo} />}
-            <h1 id="checkout-amount" data-testid="amount" className="text-4xl font-semibold tracking-tight tabular-nums select-all">
-              {amount(view.amount)} {view.token}
-            </h1>
+            {view.fiat ? (
+              // Priced in money: the price first, then what it is in the token asked for now.
+              <div className="grid gap-0.5">
+                <h1 id="checkout-amount" data-testid="amount" className="text-4xl font-semibold tracking-tight tabular-nums select-all">
+                  {amount(view.fiat.fiatAmount)} {view.fiat.currency}
+                </h1>
+                <p data-testid="token-amount" className="text-base font-medium text-muted-foreground tabular-nums select-all">
+                  {amount(view.amount)} {view.token}
+                </p>
+              </div>
+            ) : (
+              <h1 id="checkout-amount" data-testid="amount" className="text-4xl font-semibold tracking-tight tabular-nums select-all">
+                {amount(view.amount)} {view.token}
+              </h1>
+            )}
             {view.description && (
               <p data-testid="description" className="text-sm break-words whitespace-pre-line">
                 {view.description}
@@ -119,6 +132,17 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
 
           {status.status === "pending" && (
             <>
+              {/* The token is the payer's to choose until something arrives; then the rest is asked in the token paid. */}
+              {view.fiat && !partial && (
+                <TokenPicker
+                  view={{ ...view, fiat: view.fiat }}
+                  t={t}
+                  amount={amount}
+                  expiresAt={status.expiresAt}
+                  now={now}
+                  onChosen={setView}
+                />
+              )}
               {mobile ? (
                 <MobileWallets paymentUri={view.paymentUri} locale={locale} embed={embed} t={t} />
               ) : (
@@ -131,7 +155,9 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
                     tokenAddress: view.tokenAddress,
                     decimals: view.decimals,
                     depositAddress: view.depositAddress,
-                    remainingUnits: status.remainingUnits,
+                    // Nothing received yet: the whole amount of the view's token, right after a choice as well
+                    // (the live status catches up with a switched token a moment later).
+                    remainingUnits: partial ? status.remainingUnits : view.remainingUnits,
                     explorerTxBase,
                     confirmationsRequired: status.confirmationsRequired,
                     head: status.head,

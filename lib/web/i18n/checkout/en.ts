@@ -74,6 +74,11 @@ export const en = {
   payFromAnotherDevice: "Pay from another device",
   poweredBy: "Secured by BSC Pay",
   close: "Close",
+  chooseToken: "Pay with",
+  ratesLocked: "Rates locked for {time}",
+  rateLine: "1 {token} = {rate} {currency}",
+  offPegNotice: "{token} is trading off its peg: this amount uses its market rate.",
+  chooseFailed: "{token} could not be chosen. The payment still asks for {current}.",
 };
 
 export type CheckoutMessages = typeof en;

@@ -77,4 +77,9 @@ export const es: CheckoutMessages = {
   payFromAnotherDevice: "Pagar desde otro dispositivo",
   poweredBy: "Protegido por BSC Pay",
   close: "Cerrar",
+  chooseToken: "Pagar con",
+  ratesLocked: "Tipos fijados durante {time}",
+  rateLine: "1 {token} = {rate} {currency}",
+  offPegNotice: "{token} cotiza fuera de su paridad: este importe usa su tipo de mercado.",
+  chooseFailed: "No se pudo elegir {token}. El pago sigue pidiendo {current}.",
 };

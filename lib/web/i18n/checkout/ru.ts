@@ -77,4 +77,9 @@ export const ru: CheckoutMessages = {
   payFromAnotherDevice: "Оплатить с другого устройства",
   poweredBy: "Защищено BSC Pay",
   close: "Закрыть",
+  chooseToken: "Чем оплатить",
+  ratesLocked: "Курс зафиксирован ещё на {time}",
+  rateLine: "1 {token} = {rate} {currency}",
+  offPegNotice: "{token} отклонился от привязки: сумма рассчитана по рыночному курсу.",
+  chooseFailed: "Не удалось выбрать {token}. Платёж по-прежнему ожидается в {current}.",
 };

@@ -77,4 +77,9 @@ export const tr: CheckoutMessages = {
   payFromAnotherDevice: "Başka bir cihazdan öde",
   poweredBy: "BSC Pay ile güvence altında",
   close: "Kapat",
+  chooseToken: "Şununla öde",
+  ratesLocked: "Kurlar {time} boyunca sabit",
+  rateLine: "1 {token} = {rate} {currency}",
+  offPegNotice: "{token} sabitlendiği değerden saptı: bu tutar piyasa kuruyla hesaplandı.",
+  chooseFailed: "{token} seçilemedi. Ödeme hâlâ {current} ile bekleniyor.",
 };

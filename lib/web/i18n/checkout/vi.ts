@@ -77,4 +77,9 @@ export const vi: CheckoutMessages = {
   payFromAnotherDevice: "Thanh toán từ thiết bị khác",
   poweredBy: "Được bảo vệ bởi BSC Pay",
   close: "Đóng",
+  chooseToken: "Thanh toán bằng",
+  ratesLocked: "Tỷ giá được giữ trong {time}",
+  rateLine: "1 {token} = {rate} {currency}",
+  offPegNotice: "{token} đang lệch khỏi mức neo giá: số tiền này tính theo tỷ giá thị trường.",
+  chooseFailed: "Không thể chọn {token}. Khoản thanh toán vẫn yêu cầu {current}.",
 };

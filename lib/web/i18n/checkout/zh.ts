@@ -77,4 +77,9 @@ export const zh: CheckoutMessages = {
   payFromAnotherDevice: "用另一台设备付款",
   poweredBy: "由 BSC Pay 保障",
   close: "关闭",
+  chooseToken: "选择支付币种",
+  ratesLocked: "汇率锁定剩余 {time}",
+  rateLine: "1 {token} = {rate} {currency}",
+  offPegNotice: "{token} 目前偏离锚定价格：此金额按其市场汇率计算。",
+  chooseFailed: "无法选择 {token}。本次付款仍需支付 {current}。",
 };

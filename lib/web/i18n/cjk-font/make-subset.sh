@@ -11,17 +11,17 @@
 #   cd /tmp && apt-get download fonts-noto-cjk && dpkg-deb -x fonts-noto-cjk_*.deb /tmp/cjk
 # or point NOTO_CJK_DIR at a folder holding NotoSansCJK-Regular.ttc and NotoSansCJK-Bold.ttc.
 set -euo pipefail
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../../.."
 SRC=${NOTO_CJK_DIR:-/tmp/cjk/usr/share/fonts/opentype/noto}
 for file in NotoSansCJK-Regular.ttc NotoSansCJK-Bold.ttc; do
   [ -f "$SRC/$file" ] || { echo "missing $SRC/$file (see the comment at the top of $0)" >&2; exit 1; }
 done
-npx --no-install tsx lib/i18n/cjk-font/glyphs.ts > lib/i18n/cjk-font/glyphs.txt
+npx --no-install tsx lib/web/i18n/cjk-font/glyphs.ts > lib/web/i18n/cjk-font/glyphs.txt
 # Font 2 of the collection is Simplified Chinese (SC). --layout-features keeps the vertical and
 # full-width forms; no hinting (browsers do not use it for CFF) keeps it ~45 KB a weight.
 for weight in 400:Regular 700:Bold; do
-  pyftsubset "$SRC/NotoSansCJK-${weight#*:}.ttc" --font-number=2 --text-file=lib/i18n/cjk-font/glyphs.txt \
+  pyftsubset "$SRC/NotoSansCJK-${weight#*:}.ttc" --font-number=2 --text-file=lib/web/i18n/cjk-font/glyphs.txt \
     --flavor=woff2 --layout-features='*' --no-hinting --desubroutinize --name-IDs='*' --output-file="public/fonts/bsc-pay-sc-${weight%%:*}.woff2"
 done
-echo "$(wc -m < lib/i18n/cjk-font/glyphs.txt) characters"
+echo "$(wc -m < lib/web/i18n/cjk-font/glyphs.txt) characters"
 ls -l public/fonts/

@@ -1,0 +1,102 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { TokenPicker, type TokenPickerProps } from "@/components/checkout/token-picker";
+import type { CheckoutView } from "@/lib/web/checkout/checkout-view";
+import { displayRate } from "@/lib/web/checkout/fiat-display";
+import { CHECKOUT_MESSAGES } from "@/lib/web/i18n/checkout-messages";
+import { formatDecimal, LOCALES } from "@/lib/web/i18n/locale";
+
+describe("displayRate: a quote's rate as the payer reads it", () => {
+  it.each([
+    ["1.00000000", "25.00", "1.00"],
+    ["0.99950000", "25.00", "0.9995"],
+    ["0.99951234", "25.00", "0.99951234"],
+    ["1.10000000", "25.00", "1.10"],
+    ["155.20000000", "2500", "155.2"],
+    ["155.00000000", "2500", "155"],
+    ["1", "25.00", "1.00"],
+  ])("%s with a price like %s → %s", (rate, fiatAmount, shown) => {
+    expect(displayRate(rate, fiatAmount)).toBe(shown);
+  });
+});
+
+const USDT = "0x55d398326f99059fF775485246999027B3197955";
+const USDC = "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d";
+const quote = (token: string, tokenId: number, tokenAddress: string, amount: string, rate: string, offPeg = false) => ({
+  tokenId,
+  token,
+  tokenAddress,
+  decimals: 18,
+  amount,
+  amountUnits: "0",
+  rate,
+  offPeg,
+  quoteExpiresAt: "2026-01-01T00:15:00.000Z",
+});
+const view = {
+  sessionId: "6f1c2b9e-2a51-4c4b-9d6e-3f1a2b3c4d5e",
+  amount: "1250",
+  token: "USDC",
+  tokenAddress: USDC,
+  fiat: {
+    currency: "USD",
+    fiatAmount: "1250.00",
+    tokenChosen: true,
+    quotes: [quote("USDT", 1, USDT, "1250", "1.00000000"), quote("USDC", 2, USDC, "1250.625312", "0.99950000", true)],
+  },
+} as TokenPickerProps["view"];
+
+function render(props: Partial<TokenPickerProps> = {}, locale: (typeof LOCALES)[number] = "en") {
+  return renderToStaticMarkup(
+    createElement(TokenPicker, {
+      view,
+      t: CHECKOUT_MESSAGES[locale],
+      amount: (value: string) => formatDecimal(value, locale),
+      expiresAt: "2026-01-01T00:15:00.000Z",
+      now: Date.parse("2026-01-01T00:05:30.000Z"),
+      onChosen: (_: CheckoutView) => undefined,
+      ...props,
+    }),
+  );
+}
+
+describe("the token picker", () => {
+  it("is a radio group named by its label, one radio per quote, the token asked for now checked", () => {
+    const html = render();
+    const labelId = html.match(/<p id="([^"]+)"[^>]*>Pay with<\/p>/)?.[1];
+    expect(labelId).toBeTruthy();
+    expect(html).toContain(`role="radiogroup" aria-labelledby="${labelId}"`);
+    const radios = [...html.matchAll(/<input[^>]*type="radio"[^>]*>/g)].map((m) => m[0]);
+    expect(radios).toHaveLength(2);
+    expect(radios.filter((r) => /checked=""/.test(r))).toEqual([expect.stringContaining('value="2"')]);
+    // Every radio is named by its card (label[for]) and described by its rate line.
+    for (const radio of radios) {
+      const id = radio.match(/id="([^"]+)"/)?.[1];
+      expect(html).toContain(`for="${id}"`);
+      expect(html).toContain(`id="${id}-detail"`);
+    }
+  });
+
+  it("shows each token's exact amount, its rate in the price's currency, and the off-peg notice only where it applies", () => {
+    const html = render();
+    expect(html).toContain("1,250 USDT");
+    expect(html).toContain("1,250.625312 USDC");
+    expect(html).toContain("1 USDT = 1.00 USD");
+    expect(html).toContain("1 USDC = 0.9995 USD");
+    expect(html.match(/data-testid="off-peg"/g)).toHaveLength(1);
+    expect(html).toContain("USDC is trading off its peg");
+  });
+
+  it("counts down the quotes' window with the page's clock, and shows no time before the browser's clock is known", () => {
+    expect(render()).toContain("Rates locked for 9:30");
+    expect(render({ now: null })).not.toContain("Rates locked");
+    expect(render({ now: Date.parse("2026-01-01T00:20:00.000Z") })).toContain("Rates locked for 0:00");
+  });
+
+  it.each(LOCALES)("%s: every string is filled (no placeholder left) and the rate uses the language's decimal mark", (locale) => {
+    const html = render({}, locale);
+    expect(html).not.toMatch(/\{[a-z]+\}/);
+    expect(html).toContain(`1 USDC = ${formatDecimal("0.9995", locale)} USD`);
+  });
+});
