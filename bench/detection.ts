@@ -173,7 +173,10 @@ async function measure(name: PathName): Promise<Figures> {
       if (i < 0) continue; // a warm-up payment
       if (committedAt !== undefined) figures.committed.push(committedAt - blockAt);
       figures.api.push(completedAt - blockAt);
-      if (process.env.BENCH_VERBOSE === "1") console.log(`payment ${i}: committed ${committedAt === undefined ? "?" : committedAt - blockAt} ms, API ${completedAt - blockAt} ms`);
+      if (process.env.BENCH_VERBOSE === "1")
+        console.log(
+          `payment ${i}: committed ${committedAt === undefined ? "?" : committedAt - blockAt} ms, API ${completedAt - blockAt} ms`,
+        );
       if (shown) figures.page.push((await shown) - blockAt);
     }
     heads.close();

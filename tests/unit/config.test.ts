@@ -132,6 +132,8 @@ describe("parseConfig", () => {
     ["BSC_RPC_URL", "ftp://rpc.example"],
     ["SESSION_TTL_SECONDS", "abc"],
     ["SESSION_TTL_SECONDS", "10"],
+    ["QUOTE_TTL_SECONDS", "10"],
+    ["QUOTE_TTL_SECONDS", "90000"],
     ["SCAN_INTERVAL_MS", "1.5"],
     ["CHECKOUT_REFRESH_MS", "100"],
     ["CONFIRMATIONS", "-1"],

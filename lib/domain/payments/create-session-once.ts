@@ -7,8 +7,9 @@ import type { Db } from "../../db";
 import type { ApiKey } from "../../db/schema";
 import { runIdempotent } from "../idempotency/idempotency";
 import { type CreatedSession, createPaymentSession } from "./create-session";
-import { depositAddressPool } from "./deposit-address-pool";
-import type { CreatePaymentInput } from "./schemas";
+import { type DepositAddress, depositAddressPool } from "./deposit-address-pool";
+import { prepareFiatPrice } from "./fiat-price";
+import type { CreateFiatPaymentInput, CreatePaymentInput } from "./schemas";
 
 /** The idempotency scope of POST /payment/create. */
 export const PAYMENT_CREATE_SCOPE = "payment.create";
@@ -20,16 +21,38 @@ export const PAYMENT_CREATE_SCOPE = "payment.create";
 export async function createPaymentSessionOnce(
   db: Db,
   apiKey: Pick<ApiKey, "id" | "userId">,
-  input: CreatePaymentInput,
+  input: CreatePaymentInput | CreateFiatPaymentInput,
   origin: string | null,
   idempotency: { key: string; body: unknown } | null,
 ): Promise<{ session: CreatedSession; replayed: boolean }> {
-  if (idempotency === null) return { session: await createPaymentSession(db, apiKey, input, origin), replayed: false };
+  const create = await preparedCreate(db, apiKey, input, origin);
+  if (idempotency === null) return { session: await depositAddressPool(db).use((deposit) => create(db, deposit)), replayed: false };
   const request = { owner: { apiKeyId: apiKey.id }, scope: PAYMENT_CREATE_SCOPE, ...idempotency };
   const result = await depositAddressPool(db).use(
-    (deposit) =>
-      runIdempotent(db, request, async (tx) => ({ status: 201, body: await createPaymentSession(tx, apiKey, input, origin, deposit) })),
+    (deposit) => runIdempotent(db, request, async (tx) => ({ status: 201, body: await create(tx, deposit) })),
     (result) => !result.replayed,
   );
   return { session: result.body, replayed: result.replayed };
+}
+
+/**
+ * The create, with a fiat price's quotes read from the chain first (never inside the transaction).
+ * Their refusal is kept and thrown by the create itself, which an idempotent replay never runs: a
+ * replay answers the first response even once a feed went stale.
+ */
+async function preparedCreate(
+  db: Db,
+  apiKey: Pick<ApiKey, "id" | "userId">,
+  input: CreatePaymentInput | CreateFiatPaymentInput,
+  origin: string | null,
+): Promise<(db: Db, deposit: DepositAddress) => Promise<CreatedSession>> {
+  if (!("currency" in input)) return (tx, deposit) => createPaymentSession(tx, apiKey, input, origin, deposit);
+  const price = await prepareFiatPrice(db, apiKey.userId, input).then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  return async (tx, deposit) => {
+    if (!price.ok) throw price.error;
+    return createPaymentSession(tx, apiKey, { ...input, price: price.value }, origin, deposit);
+  };
 }

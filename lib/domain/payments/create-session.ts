@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { is } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
-import { getConfig } from "../../base/config";
+import { getConfig, type NetworkConfig } from "../../base/config";
 import { formatAmount, parseAmount } from "../../base/money";
 import { normalizeOrigin } from "../../base/normalize-origin";
 import type { Db } from "../../db";
-import type { ApiKey } from "../../db/schema";
+import type { ApiKey, Token } from "../../db/schema";
 import { networkConfig } from "../../engine/chain/networks";
 import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
 import { acceptedTokenMinimum } from "../tokens/accepted-tokens";
@@ -13,9 +13,12 @@ import { findOwnToken } from "../tokens/find-own-token";
 import { assertAtLeastMinimumPayment } from "../tokens/minimum-payment";
 import { type DepositAddress, depositAddressPool } from "./deposit-address-pool";
 import { qrCodeDataUriOffThread, tokenTransferUri } from "./eip681";
+import type { FiatPrice } from "./fiat-price";
+import { createdFiatFields, type FiatPaymentRequest, quoteValues } from "./fiat-session-fields";
 import { insertSession } from "./insert-session";
 import { amountRefusal, paymentRefusal } from "./reasons";
 import type { CreatePaymentInput } from "./schemas";
+import type { QuoteView } from "./session-quotes";
 import { checkoutUrl } from "./session-view";
 
 export interface CreatedSession {
@@ -30,6 +33,10 @@ export interface CreatedSession {
   checkoutUrl: string;
   description: string | null;
   orderId: string | null;
+  /** A fiat-priced session only (DESIGN.md §23), after the seed's fields. */
+  currency?: string;
+  fiatAmount?: string;
+  quotes?: QuoteView[];
 }
 
 /** Who creates the session: an API key (its row), or a user on the dashboard or a payment link's page (no key). */
@@ -47,7 +54,7 @@ export type SessionCreator =
 export async function createPaymentSession(
   db: Db,
   creator: SessionCreator,
-  input: CreatePaymentInput,
+  input: CreatePaymentInput | FiatPaymentRequest,
   origin: string | null,
   deposit?: DepositAddress,
 ): Promise<CreatedSession> {
@@ -56,29 +63,8 @@ export async function createPaymentSession(
     return depositAddressPool(db).use((taken) => createPaymentSession(db, creator, input, origin, taken));
   }
   const config = getConfig();
-  const token = await findOwnToken(db, creator.userId, input.tokenId);
-  if (!token) throw paymentRefusal("VALIDATION_ERROR", "token-unknown", `unknown tokenId ${input.tokenId}: register the token first`);
-  const network = networkConfig(token.network);
-  if (!network)
-    throw paymentRefusal(
-      "VALIDATION_ERROR",
-      "token-network-not-served",
-      `token ${token.symbol} is on network ${token.network}, which this server does not serve`,
-    );
-
-  const units = parseAmount(input.amount, token.decimals);
-  if (typeof units === "string") throw amountRefusal("amount", units, token.decimals);
-
-  const minimum = await acceptedTokenMinimum(db, token.network, token.contractAddress);
-  if (minimum === null) {
-    throw paymentRefusal(
-      "VALIDATION_ERROR",
-      "token-not-accepted",
-      `the gateway no longer accepts ${token.symbol} (${token.contractAddress}) on ${token.network}; the operator disallowed it`,
-    );
-  }
-  // Dust: a session below the token's minimum payment would cost the gas tank more than it moves.
-  assertAtLeastMinimumPayment("amount", units, minimum, token);
+  const fiat = "price" in input ? input.price : null;
+  const { token, network, units } = "price" in input ? fiatPriced(input.price) : await tokenPriced(db, creator.userId, input);
   await assertNotServiceAddress(db, input.merchantWallet, "merchantWallet");
 
   const sessionId = randomUUID();
@@ -88,7 +74,8 @@ export async function createPaymentSession(
   const qrCode = qrCodeDataUriOffThread(uri);
   qrCode.catch(() => {});
   const now = new Date();
-  const expiresAt = new Date(now.getTime() + config.sessionTtlSeconds * 1000);
+  // A fiat session lives as long as its quotes hold: a transfer in that window counts at its quote.
+  const expiresAt = new Date(now.getTime() + (fiat ? config.quoteTtlSeconds : config.sessionTtlSeconds) * 1000);
   await insertSession(
     db,
     {
@@ -112,6 +99,7 @@ export async function createPaymentSession(
       orderId: input.orderId ?? null,
       redirectUrl: input.redirectUrl ?? null,
       expiresAt,
+      ...(fiat ? { currency: fiat.fiat.currency, fiatAmount: fiat.fiat.minor, rate: fiat.offered[0]?.rate } : {}),
     },
     {
       userId: creator.userId,
@@ -121,6 +109,7 @@ export async function createPaymentSession(
       now,
       countQuota: !fromLink,
     },
+    fiat ? quoteValues(fiat, expiresAt) : [],
   );
 
   return {
@@ -135,5 +124,46 @@ export async function createPaymentSession(
     checkoutUrl: checkoutUrl(sessionId),
     description: input.description ?? null,
     orderId: input.orderId ?? null,
+    ...(fiat ? createdFiatFields(fiat, expiresAt) : {}),
   };
+}
+
+/** A token amount: the merchant's token, served and accepted, and an amount at least its minimum payment. */
+async function tokenPriced(
+  db: Db,
+  userId: number,
+  input: CreatePaymentInput,
+): Promise<{ token: Token; network: NetworkConfig; units: bigint }> {
+  const token = await findOwnToken(db, userId, input.tokenId);
+  if (!token) throw paymentRefusal("VALIDATION_ERROR", "token-unknown", `unknown tokenId ${input.tokenId}: register the token first`);
+  const network = networkConfig(token.network);
+  if (!network)
+    throw paymentRefusal(
+      "VALIDATION_ERROR",
+      "token-network-not-served",
+      `token ${token.symbol} is on network ${token.network}, which this server does not serve`,
+    );
+
+  const units = parseAmount(input.amount, token.decimals);
+  if (typeof units === "string") throw amountRefusal("amount", units, token.decimals);
+
+  const minimum = await acceptedTokenMinimum(db, token.network, token.contractAddress);
+  if (minimum === null) {
+    throw paymentRefusal(
+      "VALIDATION_ERROR",
+      "token-not-accepted",
+      `the gateway no longer accepts ${token.symbol} (${token.contractAddress}) on ${token.network}; the operator disallowed it`,
+    );
+  }
+  // Dust: a session below the token's minimum payment would cost the gas tank more than it moves.
+  assertAtLeastMinimumPayment("amount", units, minimum, token);
+  return { token, network, units };
+}
+
+/** A fiat price: the payer is first asked for the first offered token, at its quote (prepareFiatPrice checked the rest). */
+function fiatPriced(price: FiatPrice): { token: Token; network: NetworkConfig; units: bigint } {
+  const first = price.offered[0];
+  const network = networkConfig(price.network);
+  if (!first || !network) throw new Error("a fiat price offers at least one token on a served network");
+  return { token: first.token, network, units: first.amount };
 }

@@ -4,6 +4,7 @@ import type { Db } from "../../db";
 import { requestDb } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { type PaymentSession, paymentSessions, tokens } from "../../db/schema";
+import { quotesOf } from "./session-quotes";
 import { expireSessionsWhere } from "./session-records";
 import type { SessionWithToken, StatusViewSource } from "./session-view";
 
@@ -67,6 +68,8 @@ export async function findStatusForKey(db: Db, apiKeyId: number, sessionId: stri
     const [expired] = await expireIfDue(db, sessionId, now);
     found = expired ? { ...found, session: expired } : ((await selectStatus(db, sessionId)) ?? found);
   }
+  // A fiat session's quotes: one more read, for those only (the poll of a token session costs what it did).
+  if (found.session.currency !== null) return { ...found, quotes: (await quotesOf(db, [sessionId])).get(sessionId) ?? [] };
   return found;
 }
 
@@ -88,6 +91,9 @@ function selectStatus(db: Db, sessionId: string): Promise<StatusSource | null> {
           lateAmount: s.lateAmount,
           description: s.description,
           orderId: s.orderId,
+          currency: s.currency,
+          fiatAmount: s.fiatAmount,
+          rate: s.rate,
         },
         token: { symbol: tokens.symbol, decimals: tokens.decimals },
       })

@@ -4,7 +4,16 @@ import type { Db } from "../../db";
 import { requestDb } from "../../db/client";
 import { preparedSql } from "../../db/prepared";
 import { rowsOf } from "../../db/rows";
-import { domains, type NewPaymentSession, paymentSessions, plans, sessionCounts, sessionUsage, subscriptions } from "../../db/schema";
+import {
+  domains,
+  type NewPaymentSession,
+  paymentSessions,
+  plans,
+  sessionCounts,
+  sessionQuotes,
+  sessionUsage,
+  subscriptions,
+} from "../../db/schema";
 import { countSlot } from "../../db/slots";
 import { payoutAddressInForce } from "../domains/payout-change";
 import { noPlanError, quotaUsedUpError, usagePeriod } from "../plans/current-plan";
@@ -28,6 +37,18 @@ export interface SessionRules {
   countQuota?: boolean;
 }
 
+/** A fiat session's locked quote, written by the same statement as its session (session_quotes). */
+export interface QuoteValues {
+  tokenId: number;
+  position: number;
+  amount: bigint;
+  rate: string;
+  source: string;
+  offPeg: boolean;
+  quotedAt: Date;
+  expiresAt: Date;
+}
+
 /**
  * Checks the domain and the plan and inserts the session, in one statement (one round trip,
  * atomic on its own or inside the caller's transaction):
@@ -45,11 +66,18 @@ export interface SessionRules {
  * tests/unit/status-writes.test.ts), in its key's and user's counters (session_counts, in a random
  * slot: session-tallies.ts).
  *
+ * A fiat session's quotes are inserted by the same statement too, so a session never exists without them.
+ *
  * Nothing is written unless everything passes. Refusals come back as the same errors, in the same
  * order, as the checks made one by one: no domain, origin, domainId, no plan, quota used up.
  * Returns the chosen domain's id.
  */
-export async function insertSession(db: Db, values: SessionValues, rules: SessionRules): Promise<{ domainId: number }> {
+export async function insertSession(
+  db: Db,
+  values: SessionValues,
+  rules: SessionRules,
+  quotes: readonly QuoteValues[] = [],
+): Promise<{ domainId: number }> {
   const columns = getTableColumns(paymentSessions);
   const fields = (Object.keys(values) as (keyof SessionValues)[]).filter((key) => values[key] !== undefined);
   const params: Record<string, unknown> = {
@@ -66,7 +94,23 @@ export async function insertSession(db: Db, values: SessionValues, rules: Sessio
     const value = values[key];
     params[`v_${key}`] = value === null ? null : columns[key].mapToDriverValue(value);
   }
-  const statement = preparedSql(requestDb(db), `insert_session(${fields.join(",")})`, () => buildStatement(fields));
+  const quoted = quotes.length > 0;
+  if (quoted)
+    params.quotes = JSON.stringify(
+      quotes.map((q) => ({
+        token_id: q.tokenId,
+        position: q.position,
+        amount: q.amount.toString(),
+        rate: q.rate,
+        source: q.source,
+        off_peg: q.offPeg,
+        quoted_at: q.quotedAt.toISOString(),
+        expires_at: q.expiresAt.toISOString(),
+      })),
+    );
+  const statement = preparedSql(requestDb(db), `insert_session(${fields.join(",")})${quoted ? "+quotes" : ""}`, () =>
+    buildStatement(fields, quoted),
+  );
   const [outcome] = rowsOf<Outcome>(await statement.execute(params));
   if (!outcome) throw new Error("insert_session answered no row");
   if (outcome.created) return { domainId: Number(outcome.domain_id) };
@@ -101,7 +145,7 @@ function refusal(outcome: Outcome, rules: SessionRules): AppError {
   return quotaUsedUpError({ name: outcome.plan_name!, monthlySessionQuota: outcome.quota });
 }
 
-function buildStatement(fields: (keyof SessionValues)[]): SQL {
+function buildStatement(fields: (keyof SessionValues)[], quoted: boolean): SQL {
   const columns = getTableColumns(paymentSessions);
   const param = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
   const userId = param("userId", "integer");
@@ -163,8 +207,8 @@ function buildStatement(fields: (keyof SessionValues)[]): SQL {
       select ${sql.join(values, sql`, `)}, go.domain_id, go.forward_to
       from go, room
       where case when ${countQuota} then exists (select 1 from counted) else room.ok end
-      returning ${paymentSessions.userId}, ${paymentSessions.apiKeyId}
-    ),
+      returning ${paymentSessions.id}, ${paymentSessions.userId}, ${paymentSessions.apiKeyId}
+    ),${quoted ? quotesInsert(param("quotes", "jsonb")) : sql``}
     tallied as (
       insert into ${sessionCounts} (${sql.identifier(sessionCounts.userId.name)}, ${sql.identifier(sessionCounts.apiKeyId.name)}, ${sql.identifier(sessionCounts.status.name)}, ${sql.identifier(sessionCounts.slot.name)}, ${sql.identifier(sessionCounts.sessions.name)})
       select created.user_id, created.api_key_id, 'pending', ${param("slot", "smallint")}, 1 from created
@@ -180,4 +224,18 @@ function buildStatement(fields: (keyof SessionValues)[]): SQL {
       (select name from plan) as plan_name,
       (select quota from plan) as quota,
       exists (select 1 from tallied) as created`;
+}
+
+/** The CTE that writes a fiat session's quotes with it (data-modifying CTEs run whether or not anything reads them). */
+function quotesInsert(quotes: SQL): SQL {
+  const q = sessionQuotes;
+  const column = (c: { name: string }) => sql.identifier(c.name);
+  return sql`
+    quoted as (
+      insert into ${q} (${column(q.sessionId)}, ${column(q.tokenId)}, ${column(q.position)}, ${column(q.amount)}, ${column(q.rate)}, ${column(q.source)}, ${column(q.offPeg)}, ${column(q.quotedAt)}, ${column(q.expiresAt)})
+      select created.id, r.token_id, r.position, r.amount, r.rate, r.source, r.off_peg, r.quoted_at, r.expires_at
+      from created cross join jsonb_to_recordset(${quotes})
+        as r(token_id integer, position smallint, amount numeric, rate text, source text, off_peg boolean, quoted_at timestamptz, expires_at timestamptz)
+      returning 1
+    ),`;
 }

@@ -16,9 +16,10 @@ import { type CursorPage, cursorPageOf, offsetPlan, type Page, pageOf, pagingOf 
 import type { Db } from "../../db";
 import { keysetAfter, keysetTimeText } from "../../db/keyset";
 import { paymentSessions, type SessionStatus, tokens } from "../../db/schema";
+import { quotesOf } from "./session-quotes";
 import { expireSessionsWhere } from "./session-records";
 import { sessionTotal } from "./session-tallies";
-import { toHistoryItem } from "./session-view";
+import { type SessionWithToken, toHistoryItem } from "./session-view";
 
 export type HistoryItem = ReturnType<typeof toHistoryItem>;
 
@@ -56,7 +57,7 @@ export async function listPaymentHistory(
             ),
             page.length,
           );
-    return pageOf(rows.map(toHistoryItem), total, paging);
+    return pageOf(await withQuotes(db, rows), total, paging);
   }
   const rows = await historyRows(
     db,
@@ -66,7 +67,16 @@ export async function listPaymentHistory(
   const items = rows.slice(0, paging.limit);
   const last = items.at(-1);
   const nextCursor = rows.length > paging.limit && last ? encodeCursor({ createdAt: last.cursorAt, id: last.session.id }) : null;
-  return cursorPageOf(items.map(toHistoryItem), total, paging.limit, nextCursor);
+  return cursorPageOf(await withQuotes(db, items), total, paging.limit, nextCursor);
+}
+
+/** The page's items, its fiat sessions with their quotes (one read, none for a page of token sessions). */
+async function withQuotes(db: Db, rows: readonly SessionWithToken[]): Promise<HistoryItem[]> {
+  const quotes = await quotesOf(
+    db,
+    rows.filter((row) => row.session.currency !== null).map((row) => row.session.id),
+  );
+  return rows.map((row) => toHistoryItem({ ...row, quotes: quotes.get(row.session.id) }));
 }
 
 /** The ids of one page by offset: (api_key_id[, status], created_at, id) alone, an index-only scan (tests/integration/history-scale.test.ts). */

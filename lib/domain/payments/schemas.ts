@@ -5,6 +5,7 @@ import { amountStringSchema } from "../../base/money";
 import { cursorParamSchema, pageParamSchema, positiveIntSchema } from "../../base/validation";
 import { SESSION_STATUSES } from "../../db/schema";
 import { addressSchema } from "../../engine/chain/address";
+import { paymentRefusal } from "./reasons";
 
 export const MAX_METADATA_BYTES = 4096;
 export const MAX_DESCRIPTION_LENGTH = 500;
@@ -53,41 +54,87 @@ function textProblem(text: string, multiLine: boolean): string | null {
   return null;
 }
 
+/** What every create takes besides its price: where the money goes, for which domain, and the shop's own words. */
+const sessionFields = {
+  merchantWallet: addressSchema("merchantWallet")
+    .optional()
+    .meta({ description: "Receives the forwarded tokens; default: the domain's payout address, else its withdrawal wallet." }),
+  domainId: positiveIntSchema("domainId")
+    .optional()
+    .meta({ description: "Whitelisted domain; default: the domain of the Origin header, else the user's first domain." }),
+  metadata: z
+    .record(z.string(), z.unknown(), { error: "metadata must be a JSON object" })
+    .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= MAX_METADATA_BYTES, {
+      message: `metadata must be at most ${MAX_METADATA_BYTES} bytes as JSON`,
+    })
+    .optional()
+    .meta({ description: "Your own data (≤ 4 KB), returned in history." }),
+  description: displayTextSchema("description", MAX_DESCRIPTION_LENGTH, true).optional().meta({
+    description:
+      "Shown to the payer under the amount on the checkout page (≤ 500 characters). Line breaks are kept (CRLF, CR, U+2028 and U+2029 are stored as \\n) and tabs allowed; control characters (C0 other than tab and line feed, DEL, C1) and bidirectional embedding, override and isolate characters (U+202A–U+202E, U+2066–U+2069) are refused.",
+    example: "2 × Flat white",
+  }),
+  orderId: displayTextSchema("orderId", MAX_ORDER_ID_LENGTH, false).optional().meta({
+    description:
+      "Your order reference (≤ 100 characters, one line): shown on the receipt, returned in status, history and webhooks, searchable on the dashboard. Line breaks, tabs, other control characters and bidirectional embedding, override and isolate characters are refused.",
+    example: "ORD-10042",
+  }),
+  redirectUrl: z
+    .string({ error: "redirectUrl must be a string" })
+    .max(2000, { error: "redirectUrl is too long" })
+    .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), { message: "redirectUrl must be an http(s) URL" })
+    .optional()
+    .meta({ description: "Where the hosted checkout page sends the payer when the payment completes." }),
+};
+
 export const createPaymentSchema = z
   .object({
     tokenId: positiveIntSchema("tokenId").meta({ description: "Id of a token registered by the key's user." }),
     amount: amountStringSchema("amount").meta({ description: 'Decimal amount in whole tokens, e.g. "10.5".', example: "10.5" }),
-    merchantWallet: addressSchema("merchantWallet")
-      .optional()
-      .meta({ description: "Receives the forwarded tokens; default: the domain's payout address, else its withdrawal wallet." }),
-    domainId: positiveIntSchema("domainId")
-      .optional()
-      .meta({ description: "Whitelisted domain; default: the domain of the Origin header, else the user's first domain." }),
-    metadata: z
-      .record(z.string(), z.unknown(), { error: "metadata must be a JSON object" })
-      .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= MAX_METADATA_BYTES, {
-        message: `metadata must be at most ${MAX_METADATA_BYTES} bytes as JSON`,
-      })
-      .optional()
-      .meta({ description: "Your own data (≤ 4 KB), returned in history." }),
-    description: displayTextSchema("description", MAX_DESCRIPTION_LENGTH, true).optional().meta({
-      description:
-        "Shown to the payer under the amount on the checkout page (≤ 500 characters). Line breaks are kept (CRLF, CR, U+2028 and U+2029 are stored as \\n) and tabs allowed; control characters (C0 other than tab and line feed, DEL, C1) and bidirectional embedding, override and isolate characters (U+202A–U+202E, U+2066–U+2069) are refused.",
-      example: "2 × Flat white",
-    }),
-    orderId: displayTextSchema("orderId", MAX_ORDER_ID_LENGTH, false).optional().meta({
-      description:
-        "Your order reference (≤ 100 characters, one line): shown on the receipt, returned in status, history and webhooks, searchable on the dashboard. Line breaks, tabs, other control characters and bidirectional embedding, override and isolate characters are refused.",
-      example: "ORD-10042",
-    }),
-    redirectUrl: z
-      .string({ error: "redirectUrl must be a string" })
-      .max(2000, { error: "redirectUrl is too long" })
-      .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), { message: "redirectUrl must be an http(s) URL" })
-      .optional()
-      .meta({ description: "Where the hosted checkout page sends the payer when the payment completes." }),
+    ...sessionFields,
   })
   .meta({ id: "CreatePaymentRequest" });
+
+/** A price in a fiat currency (DESIGN.md §23), paid in any token the merchant accepts, at a quote locked for QUOTE_TTL_SECONDS. */
+export const createFiatPaymentSchema = z
+  .object({
+    currency: z
+      .string({ error: "currency must be a string" })
+      .regex(/^[A-Za-z]{3}$/, { error: "currency must be an ISO 4217 code such as USD or EUR" })
+      .transform((v) => v.toUpperCase())
+      .meta({
+        description: "ISO 4217 code of the price: USD, EUR (GBP, CHF, CAD, AUD, JPY where the network has their feed).",
+        example: "USD",
+      }),
+    amount: amountStringSchema("amount").meta({
+      description: 'The price, a decimal string with at most the currency\'s minor units, e.g. "25.00".',
+      example: "25.00",
+    }),
+    tokens: z
+      .array(positiveIntSchema("tokens[]"), { error: "tokens must be an array of tokenIds" })
+      .min(1, { error: "tokens must name at least one tokenId" })
+      .max(20, { error: "tokens may name at most 20 tokenIds" })
+      .refine((ids) => new Set(ids).size === ids.length, { message: "tokens must not repeat a tokenId" })
+      .optional()
+      .meta({
+        description:
+          "The tokenIds the payer may pay with, in the order offered; default: every token you registered that the gateway accepts.",
+      }),
+    ...sessionFields,
+  })
+  .meta({ id: "CreateFiatPaymentRequest" });
+
+export type CreateFiatPaymentInput = z.output<typeof createFiatPaymentSchema>;
+
+/** A create names its price once: `tokenId` (a token amount) or `currency` (a fiat price), not both. */
+export function assertOnePrice(body: Record<string, unknown>): void {
+  if ("tokenId" in body && "currency" in body)
+    throw paymentRefusal(
+      "VALIDATION_ERROR",
+      "token-and-currency",
+      "send tokenId (an amount in that token) or currency (a fiat price, with tokens to narrow the choice), not both",
+    );
+}
 
 export type CreatePaymentInput = z.output<typeof createPaymentSchema>;
 
@@ -105,6 +152,37 @@ export const paymentHistoryQuerySchema = z.object({
   cursor: cursorParamSchema(),
 });
 
+/** One token's locked quote on a fiat-priced session (DESIGN.md §23). */
+export const paymentQuoteSchema = z
+  .object({
+    tokenId: z.number().int(),
+    token: z.string().meta({ description: "Token symbol." }),
+    amount: z.string().meta({ description: "Exactly what pays the price in this token (rounded up to its base unit)." }),
+    rate: z.string().meta({ description: 'The fiat value of one whole token, 8 decimals, e.g. "1.00000000".' }),
+    source: z.string().meta({ description: '"chainlink:<feed>", then "/<currency feed>" for a currency other than USD.' }),
+    quotedAt: z.string(),
+    quoteExpiresAt: z.string().meta({ description: "Transfers until then count at this quote (the session's expiresAt)." }),
+    offPeg: z.boolean().meta({ description: "A stablecoin priced at its feed's rate, 0.5–3 % off its peg." }),
+  })
+  .meta({ id: "PaymentQuote" });
+
+/** The fields a fiat-priced session adds after the seed's (absent on a token-priced session). */
+const fiatCreatedFields = {
+  currency: z.string().optional().meta({ description: "Fiat-priced sessions only: ISO 4217 code of the price." }),
+  fiatAmount: z.string().optional().meta({ description: 'Fiat-priced sessions only: the price, e.g. "25.00".' }),
+  quotes: z.array(paymentQuoteSchema).optional().meta({ description: "Fiat-priced sessions only: the tokens offered, in order." }),
+};
+const fiatPaidFields = {
+  ...fiatCreatedFields,
+  paidToken: z.string().nullable().optional().meta({ description: "Fiat-priced sessions only: the token that paid it, once completed." }),
+  paidAmount: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "Fiat-priced sessions only: what arrived, in paidToken, once completed." }),
+  rate: z.string().nullable().optional().meta({ description: "Fiat-priced sessions only: paidToken's locked rate, once completed." }),
+};
+
 export const createPaymentResponseSchema = z
   .object({
     sessionId: z.string().meta({ description: "UUID; also in the checkout URL." }),
@@ -118,6 +196,7 @@ export const createPaymentResponseSchema = z
     checkoutUrl: z.string().meta({ description: "Hosted payment page for the payer." }),
     description: z.string().nullable(),
     orderId: z.string().nullable(),
+    ...fiatCreatedFields,
   })
   .meta({ id: "PaymentSession" });
 
@@ -135,6 +214,7 @@ export const paymentStatusSchema = z
     lateAmount: z.string().nullable(),
     description: z.string().nullable(),
     orderId: z.string().nullable(),
+    ...fiatPaidFields,
   })
   .meta({ id: "PaymentStatus" });
 
@@ -157,6 +237,7 @@ export const paymentHistoryItemSchema = z
     metadata: z.record(z.string(), z.unknown()).nullable(),
     description: z.string().nullable(),
     orderId: z.string().nullable(),
+    ...fiatPaidFields,
   })
   .meta({ id: "PaymentHistoryItem" });
 

@@ -11,6 +11,7 @@ import { type PaymentSession, tokens, type WebhookDelivery } from "../../db/sche
 import { endpointsForEvents } from "../webhooks/endpoints";
 import { insertDeliveries } from "../webhooks/outbox";
 import { announceSessionChanges } from "./session-changes";
+import { type QuoteRow, quotesOf } from "./session-quotes";
 import type { PaymentEventType } from "./session-state";
 import { toStatusView } from "./session-view";
 
@@ -20,9 +21,13 @@ export interface SessionEvents {
 }
 
 /** `data` of a payment event: the status view, plus what a receiver needs to route it. */
-export function sessionEventData(session: PaymentSession, token: { symbol: string; decimals: number; contractAddress: string }) {
+export function sessionEventData(
+  session: PaymentSession,
+  token: { symbol: string; decimals: number; contractAddress: string },
+  quotes?: readonly QuoteRow[],
+) {
   return {
-    ...toStatusView({ session, token }),
+    ...toStatusView({ session, token, quotes }),
     network: session.network,
     metadata: (session.metadata as Record<string, unknown> | null) ?? null,
     domainId: session.domainId,
@@ -50,6 +55,10 @@ export async function enqueueSessionEvents(tx: Db, changes: SessionEvents[], now
     .from(tokens)
     .where(inArray(tokens.id, [...new Set(addressed.map((c) => c.session.tokenId))]));
   const tokenOf = new Map(tokenRows.map((t) => [t.id, t]));
+  const quotes = await quotesOf(
+    tx,
+    addressed.filter((c) => c.session.currency !== null).map((c) => c.session.id),
+  );
   return insertDeliveries(
     tx,
     endpoints,
@@ -59,7 +68,7 @@ export async function enqueueSessionEvents(tx: Db, changes: SessionEvents[], now
         type,
         orderKey: `session:${session.id}`,
         // biome-ignore lint/style/noNonNullAssertion: tokenRows were read for the token ids of these sessions, which reference tokens by foreign key, and tokens are never deleted
-        data: sessionEventData(session, tokenOf.get(session.tokenId)!),
+        data: sessionEventData(session, tokenOf.get(session.tokenId)!, quotes.get(session.id)),
       })),
     ),
     now,

@@ -3,8 +3,15 @@
 import { getConfig } from "../../base/config";
 import { formatAmount } from "../../base/money";
 import type { PaymentSession, Token } from "../../db/schema";
+import { FIAT_MINOR_UNITS, formatFiatAmount } from "../pricing/fiat";
+import { type QuoteRow, toQuoteView } from "./session-quotes";
 
-export type SessionWithToken = { session: PaymentSession; token: Pick<Token, "symbol" | "decimals" | "contractAddress"> };
+export type SessionWithToken = {
+  session: PaymentSession;
+  token: Pick<Token, "symbol" | "decimals" | "contractAddress">;
+  /** A fiat session's quotes (quotesOf); a fiat session read without them shows none. */
+  quotes?: readonly QuoteRow[];
+};
 
 export function checkoutUrl(sessionId: string): string {
   return `${getConfig().siteUrl}/pay/${sessionId}`;
@@ -18,12 +25,46 @@ function received(session: Pick<PaymentSession, "receivedAmount">, decimals: num
 export type StatusViewSource = {
   session: Pick<
     PaymentSession,
-    "id" | "status" | "amount" | "receivedAmount" | "txHash" | "expiresAt" | "overpaid" | "late" | "lateAmount" | "description" | "orderId"
+    | "id"
+    | "status"
+    | "amount"
+    | "receivedAmount"
+    | "txHash"
+    | "expiresAt"
+    | "overpaid"
+    | "late"
+    | "lateAmount"
+    | "description"
+    | "orderId"
+    | "currency"
+    | "fiatAmount"
+    | "rate"
   >;
   token: Pick<Token, "symbol" | "decimals">;
+  quotes?: readonly QuoteRow[];
 };
 
-export function toStatusView({ session, token }: StatusViewSource) {
+type FiatSource = Pick<PaymentSession, "status" | "receivedAmount" | "currency" | "fiatAmount" | "rate">;
+
+/**
+ * A fiat session's fields (DESIGN.md §23), after the seed's: its price, its quotes, and once paid
+ * the token paid, its amount and the rate. A token-priced session has none of these keys at all:
+ * its answers stay byte for byte the seed's.
+ */
+function fiatFields(session: FiatSource, token: Pick<Token, "symbol" | "decimals">, quotes: readonly QuoteRow[] = []) {
+  if (session.currency === null || session.fiatAmount === null) return {};
+  const paid = session.status === "completed";
+  return {
+    currency: session.currency,
+    fiatAmount: formatFiatAmount(session.fiatAmount, FIAT_MINOR_UNITS[session.currency] ?? 2),
+    quotes: quotes.map(toQuoteView),
+    paidToken: paid ? token.symbol : null,
+    paidAmount: paid ? formatAmount(session.receivedAmount, token.decimals) : null,
+    rate: paid ? session.rate : null,
+  };
+}
+
+export function toStatusView({ session, token, quotes }: StatusViewSource) {
   return {
     sessionId: session.id,
     status: session.status,
@@ -37,10 +78,11 @@ export function toStatusView({ session, token }: StatusViewSource) {
     lateAmount: session.lateAmount > 0n ? formatAmount(session.lateAmount, token.decimals) : null,
     description: session.description,
     orderId: session.orderId,
+    ...fiatFields(session, token, quotes),
   };
 }
 
-export function toHistoryItem({ session, token }: SessionWithToken) {
+export function toHistoryItem({ session, token, quotes }: SessionWithToken) {
   return {
     sessionId: session.id,
     depositAddress: session.depositAddress,
@@ -59,5 +101,6 @@ export function toHistoryItem({ session, token }: SessionWithToken) {
     metadata: (session.metadata as Record<string, unknown> | null) ?? null,
     description: session.description,
     orderId: session.orderId,
+    ...fiatFields(session, token, quotes),
   };
 }

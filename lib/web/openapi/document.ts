@@ -12,6 +12,7 @@ import { credentialsSchema } from "../../accounts/users/create-user";
 import { addDomainSchema, twoFactorCodeField, updateDomainSchema } from "../../domain/domains/manage-domains";
 import {
   cancelResponseSchema,
+  createFiatPaymentSchema,
   createPaymentResponseSchema,
   createPaymentSchema,
   historyPageSchema,
@@ -57,8 +58,10 @@ function build() {
         post: {
           ...v1Scope("payments:write"),
           summary: "Create a payment session",
+          description:
+            "Priced in a token (`tokenId` + `amount`, in that token), or in a fiat currency (`currency` + `amount`, optionally `tokens`): the payer then pays in any offered token at a quote locked from Chainlink price feeds for QUOTE_TTL_SECONDS. Both `tokenId` and `currency` is refused (token-and-currency).",
           requestParams: idempotencyHeader,
-          requestBody: json(createPaymentSchema),
+          requestBody: json(z.union([createPaymentSchema, createFiatPaymentSchema])),
           responses: {
             "201": { description: "Created", ...json(envelope(createPaymentResponseSchema)) },
             ...refusals(

@@ -1,7 +1,7 @@
 import { requireScope } from "@/lib/accounts/api-keys/scopes";
 import { parseIdempotencyKey } from "@/lib/domain/idempotency/idempotency";
 import { createPaymentSessionOnce } from "@/lib/domain/payments/create-session-once";
-import { createPaymentSchema } from "@/lib/domain/payments/schemas";
+import { assertOnePrice, createFiatPaymentSchema, createPaymentSchema } from "@/lib/domain/payments/schemas";
 import { parseWith, readJsonObject } from "@/lib/web/http/body";
 import { ok } from "@/lib/web/http/envelope";
 import { corsPreflight, withApiKey } from "@/lib/web/http/handlers";
@@ -9,7 +9,9 @@ import { corsPreflight, withApiKey } from "@/lib/web/http/handlers";
 /** POST /api/v1/payment/create → 201 PaymentSession; `Idempotency-Key` replays the first answer. */
 export const POST = withApiKey({ scope: "payments:write", browser: true }, async ({ req, db, apiKey }) => {
   const body = await readJsonObject(req);
-  const input = parseWith(createPaymentSchema, body);
+  // A token amount (the seed's body), or a fiat price paid in any accepted token (DESIGN.md §23).
+  assertOnePrice(body);
+  const input = "currency" in body ? parseWith(createFiatPaymentSchema, body) : parseWith(createPaymentSchema, body);
   // Choosing where the money goes is a payout power: a publishable key (public by design) may not.
   if (input.merchantWallet !== undefined) requireScope(apiKey, "payouts", "set merchantWallet");
   const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
