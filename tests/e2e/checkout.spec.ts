@@ -2,10 +2,11 @@ import { createServer, type Server } from "node:http";
 import { expect, type Page, test } from "@playwright/test";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
+import { decodeFunctionData, erc20Abi, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ANVIL_DEFAULT_KEYS } from "../../lib/engine/dev/demo-token";
+import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/engine/dev/demo-token";
 import { apiMerchant, payDirectly } from "./helpers/merchant";
-import { expectAccessible, screenshot, watchConsole } from "./helpers/pages";
+import { captureBothThemes, expectAccessible, screenshot, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";
 
 /**
@@ -46,6 +47,65 @@ test("a payer pays with a browser wallet: connect, switch chain, transfer, paid 
   await expect(page.getByText(/Returning to the shop in \d s/)).toBeVisible();
   await page.waitForURL("https://shop.example.com/thanks", { timeout: 10_000 });
   expect((await merchant.status(session.sessionId)).status).toBe("completed");
+  logs.assertClean();
+});
+
+test("a price in money: the price, the token picker with its rate, the wallet paying the chosen token", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  const created = await request.post("/api/v1/payment/create", {
+    headers: { "x-api-key": merchant.key },
+    data: { currency: "USD", amount: "25.00", description: "1 × Espresso machine descaler" },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const session = (await created.json()).data as { sessionId: string; depositAddress: string };
+  await injectWallet(page, { account: payer });
+  await page.goto(`/pay/${session.sessionId}?lang=en`);
+
+  await expect(page.getByTestId("amount")).toHaveText("25.00 USD");
+  await expect(page.getByTestId("token-amount")).toHaveText("25 DUSD");
+  // The demo chain offers one token (DUSD, its USD feed at 1.00): the picker shows it, checked.
+  const picker = page.getByRole("radiogroup", { name: "Pay with" });
+  const dusd = picker.getByRole("radio", { name: /DUSD/ });
+  await expect(dusd).toBeChecked();
+  await expect(picker).toContainText("25 DUSD");
+  await expect(picker).toContainText("1 DUSD = 1.00 USD");
+  await expect(picker.getByTestId("off-peg")).toHaveCount(0);
+  await expect(page.getByTestId("rates-locked")).toHaveText(/^Rates locked for 1?\d:\d\d$/);
+  // Keyboard: Tab reaches the group's checked radio; arrows stay within the group.
+  await dusd.focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(dusd).toBeFocused();
+  await expect(dusd).toBeChecked();
+  await dusd.blur(); // the screenshots show the picker at rest
+  await captureBothThemes(page, testInfo, "checkout-fiat-picker", { axeOnPhone: true });
+
+  // The choice, over the page's own route: the session then says the token was chosen, and the view follows it.
+  const chosen = await request.post(`/api/checkout/${session.sessionId}/token`, { data: { tokenId: merchant.tokenId } });
+  expect(chosen.status()).toBe(200);
+  expect((await chosen.json()).data).toMatchObject({
+    token: "DUSD",
+    amount: "25",
+    fiat: { currency: "USD", fiatAmount: "25.00", tokenChosen: true },
+  });
+  const refused = await request.post(`/api/checkout/${session.sessionId}/token`, { data: { tokenId: merchant.tokenId + 100_000 } });
+  expect((await refused.json()).error.reason).toBe("token-not-offered");
+
+  await page.getByRole("button", { name: "Pay 25 DUSD with Test Wallet" }).click();
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("token-picker")).toHaveCount(0);
+  // An ERC-20 transfer of the chosen token's quoted amount to the session's address.
+  const [sent] = await page.evaluate(() => (window as unknown as { __walletSends: { to: string; data: Hex }[] }).__walletSends);
+  expect(sent!.to.toLowerCase()).toBe(DEMO_TOKEN_ADDRESS.toLowerCase());
+  const call = decodeFunctionData({ abi: erc20Abi, data: sent!.data });
+  expect(call.functionName).toBe("transfer");
+  expect(call.args).toEqual([expect.stringMatching(new RegExp(`^${session.depositAddress}$`, "i")), 25n * 10n ** 18n]);
+  expect(await merchant.status(session.sessionId)).toMatchObject({ status: "completed", currency: "USD", fiatAmount: "25.00" });
+  await screenshot(page, testInfo, "checkout-fiat-paid");
   logs.assertClean();
 });
 
