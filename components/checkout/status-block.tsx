@@ -87,6 +87,13 @@ function Receipt({ status, view, t, amount, now, intlTag, explorerTxBase, return
       )}
       {status.lateAmount && <p className="text-sm text-muted-foreground">{fill(t.late, { amount: amount(status.lateAmount), token })}</p>}
       <Details view={view} t={t}>
+        {view.fiat && (
+          <Row label={t.priceLabel}>
+            <span className="tabular-nums" data-testid="receipt-price">
+              {amount(view.fiat.fiatAmount)} {view.fiat.currency}
+            </span>
+          </Row>
+        )}
         <Row label={t.amountPaid}>
           <span className="font-semibold tabular-nums">
             {amount(status.receivedAmount ?? "0")} {token}

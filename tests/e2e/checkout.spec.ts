@@ -98,6 +98,7 @@ test("a price in money: the price, the token picker with its rate, the wallet pa
   await page.getByRole("button", { name: "Pay 25 DUSD with Test Wallet" }).click();
   await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("token-picker")).toHaveCount(0);
+  await expect(page.getByTestId("receipt-price")).toHaveText("25.00 USD");
   // An ERC-20 transfer of the chosen token's quoted amount to the session's address.
   const [sent] = await page.evaluate(() => (window as unknown as { __walletSends: { to: string; data: Hex }[] }).__walletSends);
   expect(sent!.to.toLowerCase()).toBe(DEMO_TOKEN_ADDRESS.toLowerCase());

@@ -62,6 +62,12 @@ describe("the receipt", () => {
     expect(html).not.toContain("Back to the shop");
   });
 
+  it("names the price first for a session priced in money, and no price for one priced in a token", () => {
+    const fiat = { currency: "USD", fiatAmount: "25.00", tokenChosen: false, quotes: [] };
+    expect(render({ view: { ...view, fiat } })).toMatch(/Price<\/dt><dd[^>]*><span[^>]*data-testid="receipt-price"[^>]*>25.00 USD</);
+    expect(render({ view: { ...view, fiat: null } })).not.toContain("receipt-price");
+  });
+
   it("writes no time before the browser's clock is known (the server's time zone is not the payer's)", () => {
     expect(render()).toMatch(/data-testid="paid-at">\u00a0</);
   });

@@ -79,6 +79,7 @@ export const en = {
   rateLine: "1 {token} = {rate} {currency}",
   offPegNotice: "{token} is trading off its peg: this amount uses its market rate.",
   chooseFailed: "{token} could not be chosen. The payment still asks for {current}.",
+  priceLabel: "Price",
 };
 
 export type CheckoutMessages = typeof en;

@@ -82,4 +82,5 @@ export const es: CheckoutMessages = {
   rateLine: "1 {token} = {rate} {currency}",
   offPegNotice: "{token} cotiza fuera de su paridad: este importe usa su tipo de mercado.",
   chooseFailed: "No se pudo elegir {token}. El pago sigue pidiendo {current}.",
+  priceLabel: "Precio",
 };

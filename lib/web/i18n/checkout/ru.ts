@@ -82,4 +82,5 @@ export const ru: CheckoutMessages = {
   rateLine: "1 {token} = {rate} {currency}",
   offPegNotice: "{token} отклонился от привязки: сумма рассчитана по рыночному курсу.",
   chooseFailed: "Не удалось выбрать {token}. Платёж по-прежнему ожидается в {current}.",
+  priceLabel: "Цена",
 };

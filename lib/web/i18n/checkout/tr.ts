@@ -82,4 +82,5 @@ export const tr: CheckoutMessages = {
   rateLine: "1 {token} = {rate} {currency}",
   offPegNotice: "{token} sabitlendiği değerden saptı: bu tutar piyasa kuruyla hesaplandı.",
   chooseFailed: "{token} seçilemedi. Ödeme hâlâ {current} ile bekleniyor.",
+  priceLabel: "Fiyat",
 };

@@ -82,4 +82,5 @@ export const vi: CheckoutMessages = {
   rateLine: "1 {token} = {rate} {currency}",
   offPegNotice: "{token} đang lệch khỏi mức neo giá: số tiền này tính theo tỷ giá thị trường.",
   chooseFailed: "Không thể chọn {token}. Khoản thanh toán vẫn yêu cầu {current}.",
+  priceLabel: "Giá",
 };

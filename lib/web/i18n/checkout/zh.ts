@@ -82,4 +82,5 @@ export const zh: CheckoutMessages = {
   rateLine: "1 {token} = {rate} {currency}",
   offPegNotice: "{token} 目前偏离锚定价格：此金额按其市场汇率计算。",
   chooseFailed: "无法选择 {token}。本次付款仍需支付 {current}。",
+  priceLabel: "价格",
 };
