@@ -127,7 +127,7 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
   const csv = await (await (await download).createReadStream()).toArray();
   const text = Buffer.concat(csv).toString("utf8");
   expect(text.split("\r\n")[0]).toBe(
-    "sessionId,orderId,description,createdAt,status,amount,receivedAmount,token,network,domainId,depositAddress,txHash,overpaid,late,expiresAt,completedAt",
+    "sessionId,orderId,description,createdAt,status,amount,receivedAmount,token,network,domainId,depositAddress,txHash,overpaid,late,expiresAt,completedAt,currency,fiatAmount,rate",
   );
   expect(text).toContain(`${first.sessionId},`);
   expect(text).toContain(",completed,25,25,DUSD,local,");

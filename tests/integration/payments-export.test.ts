@@ -31,7 +31,8 @@ beforeAll(async () => {
   // Seven rows per millisecond, three of them on the very same microsecond (the id breaks those ties),
   // some at .xxx998 (milliseconds are cut, never rounded); half the pending ones past their expiry.
   await q(sql`insert into payment_sessions (id, user_id, token_id, network, chain_id, deposit_index, deposit_address, deposit_topic,
-      amount, received_amount, forward_to, status, tx_hash, order_id, description, metadata, expires_at, completed_at, created_at)
+      amount, received_amount, forward_to, status, tx_hash, order_id, description, metadata, expires_at, completed_at, created_at,
+      currency, fiat_amount, rate)
     select gen_random_uuid(), case when i % 10 = 0 then 2 else 1 end, case when i % 10 = 0 then 2 else 1 end, 'bsc', 56, i,
       'addr-' || i, 'topic-' || i, 1000000000000000000 + i, case when i % 3 = 0 then 1000000000000000000 + i else 0 end,
       '0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199',
@@ -42,7 +43,11 @@ beforeAll(async () => {
       jsonb_build_object('customer', 'c' || i),
       case when i % 2 = 0 then timestamptz '2026-11-01 00:00:00+00' else now() + interval '1 hour' end,
       case when i % 3 = 0 then timestamptz '2026-11-02 00:00:00+00' end,
-      timestamptz '2026-10-01 00:00:00+00' + (i / 7) * interval '1 millisecond' + ((i % 7) / 3) * interval '499 microsecond'
+      timestamptz '2026-10-01 00:00:00+00' + (i / 7) * interval '1 millisecond' + ((i % 7) / 3) * interval '499 microsecond',
+      -- Every eleventh priced in a fiat currency (the CSV's last three columns).
+      case when i % 11 = 0 then (case when i % 2 = 0 then 'USD' else 'EUR' end) end,
+      case when i % 11 = 0 then 2500 + i end,
+      case when i % 11 = 0 then '0.92592592' end
     from generate_series(1, ${ROWS}) as i`);
   await q(
     sql`insert into domains (id, user_id, origin) overriding system value values (1, 1, 'https://shop.example'), (2, 2, 'https://other.example')`,
@@ -111,6 +116,10 @@ describe(`the payments CSV export (${process.env.TEST_DATABASE_URL ? "PostgreSQL
     expect(csv).toBe(csvLine(CSV_COLUMNS) + list.map((row) => csvLine(CSV_COLUMNS.map((c) => row[c as keyof CsvPaymentRow]))).join(""));
     expect(csv).toContain(`"order-5, ""quoted"""`);
     expect(csv).toContain(`'=SUM(A1)`);
+    // A fiat-priced row ends with its currency, price and rate; a token-priced one with three empty cells.
+    expect(csv).toMatch(/,EUR,25\.33,0\.92592592\r\n/);
+    expect(csv).toMatch(/,USD,25\.22,0\.92592592\r\n/);
+    expect(csv).toMatch(/,,,\r\n/);
   });
 
   it("follows the list's filters", async () => {

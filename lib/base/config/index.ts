@@ -56,6 +56,8 @@ export interface Config {
   sessionTtlSeconds: number;
   /** How long a fiat session's quotes hold, and so the session itself (DESIGN.md §23). */
   quoteTtlSeconds: number;
+  /** A fiat session short by less than this many basis points of its price is paid (default 50: 0.5 %). */
+  fiatUnderpayBps: number;
   /** How long a refund's claim URL waits for the payer's address. */
   refundClaimTtlSeconds: number;
   /** How long a new payout address waits before payments go to it (none while the merchant has never been paid, on any domain). */
@@ -172,6 +174,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     usingDevMnemonic: e.MASTER_MNEMONIC === undefined,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS ?? 900,
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS ?? 900,
+    fiatUnderpayBps: e.FIAT_UNDERPAY_BPS ?? 50,
     refundClaimTtlSeconds: e.REFUND_CLAIM_TTL_SECONDS ?? 30 * 24 * 3600,
     payoutChangeDelaySeconds: e.PAYOUT_CHANGE_DELAY ?? 24 * 3600,
     scanIntervalMs: e.SCAN_INTERVAL_MS ?? 1000,

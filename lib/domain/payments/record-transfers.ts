@@ -1,10 +1,14 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
+import { getConfig } from "../../base/config";
 import { metrics } from "../../base/metrics";
 import type { Db } from "../../db";
-import { deposits, paymentSessions, tokens } from "../../db/schema";
+import { type Deposit, deposits, type PaymentSession, paymentSessions, tokens } from "../../db/schema";
 import type { ObservedTransfer } from "../../engine/scanner/scanner";
 import { countPaidLinkSessions, type LinkSessionReceipt } from "../plans/count-link-sessions";
+import { creditIn, type LockedQuote, settlementQuote } from "./fiat-settlement";
+import { type QuoteRow, quotesOf } from "./session-quotes";
 import { type AppliedSessionFact, applySessionFact, finishSessionChanges } from "./session-records";
+import type { Settlement } from "./session-state";
 
 /**
  * Records confirmed transfers into deposit addresses (idempotently, keyed by the chain's own ids)
@@ -35,20 +39,23 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     .from(tokens)
     .where(inArray(tokens.id, [...new Set(sessions.map((s) => s.tokenId))]));
   const contractOf = new Map(sessionTokens.map((t) => [t.id, t.contract.toLowerCase()]));
+  const quotes = await quotesOf(
+    tx,
+    sessions.filter((s) => s.currency !== null).map((s) => s.id),
+  );
 
   const allReceived = await tx.select().from(deposits).where(inArray(deposits.sessionId, sessionIds));
   const changes: AppliedSessionFact[] = [];
   const receipts: LinkSessionReceipt[] = [];
   for (const session of sessions) {
     const received = allReceived.filter((d) => d.sessionId === session.id);
-    // Another token sent to the address pays nothing toward this session; it is still forwarded.
-    const sessionContract = contractOf.get(session.tokenId);
-    const [counted, otherToken] = partition(received, (d) => d.tokenContract.toLowerCase() === sessionContract);
     const fresh = inserted.filter((d) => d.sessionId === session.id);
+    const { counted, otherToken, settle, settleContract } = countedDeposits(session, received, contractOf, quotes.get(session.id));
+    const sessionContract = settleContract;
     const applied = await applySessionFact(
       tx,
       session,
-      { kind: "transfers-recorded", counted, otherTokenIds: otherToken.map((d) => d.id), freshIds: fresh.map((d) => d.id) },
+      { kind: "transfers-recorded", counted, otherTokenIds: otherToken.map((d) => d.id), freshIds: fresh.map((d) => d.id), settle },
       now,
     );
     // Under the row lock taken above, re-evaluating transfers always applies.
@@ -74,6 +81,51 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
   // Still under the sessions' row locks, taken in id order above.
   await countPaidLinkSessions(tx, receipts, now);
   await finishSessionChanges(tx, changes, now);
+}
+
+/**
+ * Which deposits pay the session, in which token's units. A token-priced session counts its own
+ * token; another token sent to the address pays nothing toward it and is still forwarded. A fiat
+ * session counts every offered token, each credited at its quote in the token it settles in
+ * (fiat-settlement.ts); a token it did not offer is like another token.
+ */
+function countedDeposits(
+  session: PaymentSession,
+  received: Deposit[],
+  contractOf: ReadonlyMap<number, string>,
+  quoteRows: readonly QuoteRow[] | undefined,
+): { counted: Deposit[]; otherToken: Deposit[]; settle?: Settlement; settleContract: string | undefined } {
+  if (session.currency === null || !quoteRows || quoteRows.length === 0) {
+    const contract = contractOf.get(session.tokenId);
+    const [counted, otherToken] = partition(received, (d) => d.tokenContract.toLowerCase() === contract);
+    return { counted, otherToken, settleContract: contract };
+  }
+  const locked = new Map<string, LockedQuote>(
+    quoteRows.map((q) => [
+      q.contractAddress.toLowerCase(),
+      { tokenId: q.tokenId, contract: q.contractAddress.toLowerCase(), amount: q.amount, rate: q.rate },
+    ]),
+  );
+  const [offered, otherToken] = partition(received, (d) => locked.has(d.tokenContract.toLowerCase()));
+  const current = [...locked.values()].find((q) => q.tokenId === session.tokenId) ?? [...locked.values()][0];
+  if (!current) throw new Error(`fiat session ${session.id} has no quotes`);
+  const settlement = settlementQuote(
+    current,
+    locked,
+    offered.map((d) => ({ ...d, contract: d.tokenContract.toLowerCase() })),
+  );
+  const counted = offered.map((d) => {
+    // biome-ignore lint/style/noNonNullAssertion: offered holds only deposits whose contract has a quote
+    const from = locked.get(d.tokenContract.toLowerCase())!;
+    return { ...d, amount: creditIn(settlement, from, d.amount) };
+  });
+  const settle = {
+    tokenId: settlement.tokenId,
+    amount: settlement.amount,
+    rate: settlement.rate,
+    underpayBps: BigInt(getConfig().fiatUnderpayBps),
+  };
+  return { counted, otherToken, settle, settleContract: settlement.contract };
 }
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {

@@ -140,5 +140,8 @@ function columnsOf(change: SessionChange): Partial<typeof paymentSessions.$infer
   if (change.expiredAt !== undefined) columns.expiredAt = change.expiredAt;
   if (change.cancelledAt !== undefined) columns.cancelledAt = change.cancelledAt;
   if (change.cancelledAtBlock !== undefined) columns.cancelledAtBlock = change.cancelledAtBlock;
+  if (change.tokenId !== undefined) columns.tokenId = change.tokenId;
+  if (change.amount !== undefined) columns.amount = change.amount;
+  if (change.rate !== undefined) columns.rate = change.rate;
   return columns;
 }

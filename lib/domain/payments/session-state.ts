@@ -30,6 +30,11 @@ import type { PaymentSession, SessionStatus } from "../../db/schema";
 
 export interface SessionFacts {
   amount: bigint;
+  /**
+   * A fiat session's tolerance (DESIGN.md §23): short of the amount by less than this many basis
+   * points still completes it (FIAT_UNDERPAY_BPS). 0 or absent: the whole amount.
+   */
+  underpayBps?: bigint;
   expiresAt: Date;
   cancelledAt: Date | null;
   cancelledAtBlock: bigint | null;
@@ -58,6 +63,9 @@ export function evaluateSession(session: SessionFacts, transfers: TransferFacts[
   const ordered = [...transfers].sort((a, b) =>
     a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
   );
+  const bps = session.underpayBps ?? 0n;
+  // received > amount × (1 − bps/10,000): short by less than the tolerance; with none, received ≥ amount.
+  const paysAll = (sum: bigint) => (bps > 0n ? sum * 10_000n > session.amount * (10_000n - bps) : sum >= session.amount);
   let received = 0n;
   let firstCounted: string | null = null;
   let completing: string | null = null;
@@ -74,7 +82,7 @@ export function evaluateSession(session: SessionFacts, transfers: TransferFacts[
     }
     received += transfer.amount;
     firstCounted ??= transfer.txHash;
-    if (completing === null && received >= session.amount) completing = transfer.txHash;
+    if (completing === null && paysAll(received)) completing = transfer.txHash;
   }
 
   let status: SessionStatus;
@@ -131,7 +139,17 @@ export type SessionFact =
    * token the address has received; `otherTokenIds`: those of other tokens (they pay nothing, and
    * are still forwarded); `freshIds`: the deposits this recording added.
    */
-  | { kind: "transfers-recorded"; counted: TransferFacts[]; otherTokenIds: number[]; freshIds: number[] }
+  | {
+      kind: "transfers-recorded";
+      counted: TransferFacts[];
+      otherTokenIds: number[];
+      freshIds: number[];
+      /**
+       * A fiat session: the offered token it settles in (that of its first counted deposit) with that
+       * token's quote; `counted` amounts are then in this token's units (fiat-settlement.ts).
+       */
+      settle?: Settlement;
+    }
   /** Its deadline may have passed (decided against `now`). */
   | { kind: "expiry-due" }
   /** The merchant cancelled it (API or dashboard). `atBlock`: the network's latest block then, if it could be read. */
@@ -139,9 +157,21 @@ export type SessionFact =
   /** The payer cancelled it on the checkout page: only while nothing has arrived (the shop holds part-payments). */
   | { kind: "cancelled-by-payer"; atBlock: bigint | null };
 
+/** A fiat session's token and amount to pay, at its locked quote. */
+export interface Settlement {
+  tokenId: number;
+  amount: bigint;
+  rate: string;
+  underpayBps: bigint;
+}
+
 /** The row's new state; fields left undefined stay as they are. */
 export interface SessionChange {
   status: SessionStatus;
+  /** A fiat session settling in another of its offered tokens. */
+  tokenId?: number;
+  amount?: bigint;
+  rate?: string;
   receivedAmount?: bigint;
   overpaid?: boolean;
   late?: boolean;
@@ -170,7 +200,9 @@ export function decideSession(state: SessionState, fact: SessionFact, now: Date)
   const due = now.getTime() >= state.expiresAt.getTime();
   switch (fact.kind) {
     case "transfers-recorded": {
-      const result = evaluateSession(state, fact.counted, now);
+      const settle = fact.settle;
+      const basis = settle ? { ...state, amount: settle.amount, underpayBps: settle.underpayBps } : state;
+      const result = evaluateSession(basis, fact.counted, now);
       const late = new Set(result.lateTransferIds);
       const lateAmount = fact.counted.filter((t) => late.has(t.id)).reduce((sum, t) => sum + t.amount, 0n);
       for (const id of fact.otherTokenIds) late.add(id);
@@ -186,6 +218,7 @@ export function decideSession(state: SessionState, fact: SessionFact, now: Date)
           completedAt: result.completedAt,
           expiredAt: result.status === "expired" ? (state.expiredAt ?? now) : state.expiredAt,
           lateDepositIds: [...result.lateTransferIds, ...fact.otherTokenIds],
+          ...(settle ? { tokenId: settle.tokenId, amount: settle.amount, rate: settle.rate } : {}),
         },
         { late: freshLate, counted: fact.freshIds.length - freshLate },
       );

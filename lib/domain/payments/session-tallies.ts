@@ -21,7 +21,7 @@ export interface SessionMove {
 
 export type TalliedSession = Pick<
   PaymentSession,
-  "userId" | "apiKeyId" | "tokenId" | "status" | "receivedAmount" | "completedAt" | "expiredAt" | "cancelledAt" | "updatedAt"
+  "userId" | "apiKeyId" | "tokenId" | "status" | "receivedAmount" | "completedAt" | "expiredAt" | "cancelledAt" | "updatedAt" | "currency"
 >;
 
 export async function tallySessionMoves(tx: Db, moves: SessionMove[]): Promise<void> {
@@ -106,7 +106,7 @@ function reachedAt(session: TalliedSession): Date | null {
 
 interface DayEntry {
   key: string;
-  row: { userId: number; day: string; tokenId: number; status: SessionStatus; fiatCurrency: null };
+  row: { userId: number; day: string; tokenId: number; status: SessionStatus; fiatCurrency: string | null };
   sessions: bigint;
   received: bigint;
 }
@@ -119,9 +119,10 @@ function dayEntries(session: TalliedSession, sign: bigint): DayEntry[] {
     day: at.toISOString().slice(0, 10),
     tokenId: session.tokenId,
     status: session.status,
-    fiatCurrency: null,
+    // A fiat session's totals apart from the same token's token-priced ones (the table's key has the currency).
+    fiatCurrency: session.currency ?? null,
   };
-  const key = `${pad(row.userId)}|${row.day}|${pad(row.tokenId)}|${row.status}`;
+  const key = `${pad(row.userId)}|${row.day}|${pad(row.tokenId)}|${row.status}|${row.fiatCurrency ?? ""}`;
   return [{ key, row, sessions: sign, received: sign * session.receivedAmount }];
 }
 

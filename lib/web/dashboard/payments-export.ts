@@ -17,7 +17,7 @@ import { KEYSET_TIME_FORMAT } from "../../base/cursor";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { paymentSessions, tokens } from "../../db/schema";
-import { CSV_COLUMNS, csvCell, csvLine, type PaymentFilters, paymentsWhere, type UserPaymentRow } from "./user-payments";
+import { CSV_COLUMNS, csvCell, csvLine, fiatAmountText, type PaymentFilters, paymentsWhere, type UserPaymentRow } from "./user-payments";
 
 /** Rows per cursor fetch or keyset batch, and so per chunk written to the response (~1.4 MB). */
 export const EXPORT_BATCH = 5000;
@@ -56,6 +56,9 @@ function csvSelection(now: Date) {
     late: s.late,
     expiresAt: isoMs(s.expiresAt),
     completedAt: isoMs(s.completedAt),
+    currency: s.currency,
+    fiatAmount: sql<string | null>`${s.fiatAmount}::text`,
+    rate: s.rate,
     keysetTime: sql<string>`to_char(${s.createdAt} at time zone 'UTC', ${KEYSET_TIME_FORMAT})`,
   };
 }
@@ -81,6 +84,9 @@ function toCsvRow(r: Selected): CsvPaymentRow {
     late: r.late as boolean,
     expiresAt: r.expiresAt as string,
     completedAt: r.completedAt as string | null,
+    currency: r.currency as string | null,
+    fiatAmount: fiatAmountText(r.currency as string | null, r.fiatAmount === null ? null : BigInt(r.fiatAmount as string)),
+    rate: r.currency === null ? null : (r.rate as string | null),
   };
 }
 
@@ -128,6 +134,10 @@ const PLAIN_COLUMNS = new Set<string>([
   "late",
   "expiresAt",
   "completedAt",
+  // ISO 4217 codes, digits and a dot.
+  "currency",
+  "fiatAmount",
+  "rate",
 ]);
 const CELL_WRITERS = CSV_COLUMNS.map((column) => {
   const key = column as keyof CsvPaymentRow;

@@ -11,6 +11,7 @@ import type { Db } from "../../db";
 import { type KeysetPage, keysetBounds, reachedNewest } from "../../db/keyset";
 import { type PaymentSession, paymentSessions, refunds, SESSION_STATUSES, tokens } from "../../db/schema";
 import { expireSessionsWhere } from "../../domain/payments/session-records";
+import { FIAT_MINOR_UNITS, formatFiatAmount } from "../../domain/pricing/fiat";
 import { searchCondition } from "./payment-search";
 
 const optionalInt = z.preprocess(
@@ -95,6 +96,10 @@ export interface UserPaymentRow {
   metadata: Record<string, unknown> | null;
   /** The payment link whose page created it, or null. */
   paymentLinkId: number | null;
+  /** A fiat-priced session's currency and price ("25.00"), and the rate of its token (amount's); null when priced in a token. */
+  currency: string | null;
+  fiatAmount: string | null;
+  rate: string | null;
 }
 
 /** A row of the dashboard's list: with its refunds — sent back (completed), and still under way (waiting for the payer's address, or sending); null when none. */
@@ -168,7 +173,15 @@ export function toRow({ session, token }: SessionRow): UserPaymentRow {
     description: session.description,
     metadata: (session.metadata as Record<string, unknown> | null) ?? null,
     paymentLinkId: session.paymentLinkId,
+    currency: session.currency,
+    fiatAmount: fiatAmountText(session.currency, session.fiatAmount),
+    rate: session.currency === null ? null : session.rate,
   };
+}
+
+/** "25.00" in the currency's minor units; null for a token-priced session. */
+export function fiatAmountText(currency: string | null, minor: bigint | null): string | null {
+  return currency === null || minor === null ? null : formatFiatAmount(minor, FIAT_MINOR_UNITS[currency] ?? 2);
 }
 
 /**
@@ -219,6 +232,9 @@ export const CSV_COLUMNS: (keyof UserPaymentRow)[] = [
   "late",
   "expiresAt",
   "completedAt",
+  "currency",
+  "fiatAmount",
+  "rate",
 ];
 
 /** One CSV line (RFC 4180 quoting; a leading =,+,-,@ is neutralised so spreadsheets never run it). */

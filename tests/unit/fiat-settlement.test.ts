@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { creditIn, type LockedQuote, type OfferedDeposit, settlementQuote } from "@/lib/domain/payments/fiat-settlement";
+import { decideSession, evaluateSession, type SessionState } from "@/lib/domain/payments/session-state";
+
+const usdt: LockedQuote = { tokenId: 1, contract: "0xaa", amount: 25_000000000000000000n, rate: "1.00000000" };
+const usdc: LockedQuote = { tokenId: 2, contract: "0xbb", amount: 25_252525252525252526n, rate: "0.99000000" };
+const six: LockedQuote = { tokenId: 3, contract: "0xcc", amount: 25_000000n, rate: "1.00000000" };
+const quotes = new Map([usdt, usdc, six].map((q) => [q.contract, q]));
+const T0 = new Date("2026-01-01T00:00:00Z");
+let id = 1;
+const deposit = (contract: string, amount: bigint, block: bigint, logIndex = 0): OfferedDeposit => ({
+  id: id++,
+  contract,
+  amount,
+  blockNumber: block,
+  logIndex,
+  blockTimestamp: T0,
+  txHash: `0x${id.toString(16).padStart(64, "0")}`,
+});
+
+describe("a fiat session's settlement", () => {
+  it("settles in the token of its first deposit by block and log index, whatever order they come in", () => {
+    expect(settlementQuote(usdt, quotes, [deposit("0xbb", 1n, 10n, 2), deposit("0xaa", 1n, 10n, 1)])).toBe(usdt);
+    expect(settlementQuote(usdt, quotes, [deposit("0xaa", 1n, 11n), deposit("0xbb", 1n, 10n)])).toBe(usdc);
+  });
+
+  it("stays in the token asked for when nothing offered has arrived (another token does not choose it)", () => {
+    expect(settlementQuote(usdc, quotes, [])).toBe(usdc);
+    expect(settlementQuote(usdc, quotes, [deposit("0xdd", 5n, 1n)])).toBe(usdc);
+  });
+
+  it("credits the settlement token itself exactly, and one token's whole quote as exactly the other's", () => {
+    expect(creditIn(usdt, usdt, 123n)).toBe(123n);
+    expect(creditIn(usdt, usdc, usdc.amount)).toBe(usdt.amount);
+    expect(creditIn(usdc, usdt, usdt.amount)).toBe(usdc.amount);
+    expect(creditIn(usdt, six, six.amount)).toBe(usdt.amount);
+    expect(creditIn(six, usdt, usdt.amount)).toBe(six.amount);
+  });
+
+  it("rounds a credit down: never more than arrived", () => {
+    // 1 base unit of a 6-decimal token is 10^12 of the 18-decimal one; 1 of the 18-decimal one is 0 of it.
+    expect(creditIn(usdt, six, 1n)).toBe(1_000_000_000_000n);
+    expect(creditIn(six, usdt, 999_999_999_999n)).toBe(0n);
+    expect(creditIn(usdt, usdc, 1n)).toBe(0n);
+  });
+});
+
+describe("the decider with a settlement", () => {
+  const state: SessionState = {
+    status: "pending",
+    amount: 25n,
+    expiresAt: new Date(T0.getTime() + 900_000),
+    cancelledAt: null,
+    cancelledAtBlock: null,
+    completedAt: null,
+    expiredAt: null,
+    receivedAmount: 0n,
+  };
+  const paid = (amount: bigint) => ({ ...deposit("0xbb", amount, 1n), blockTimestamp: new Date(T0.getTime() + 10_000) });
+
+  it("completes at the settlement's amount and writes its token, amount and rate", () => {
+    const settle = { tokenId: 2, amount: 1000n, rate: "0.99000000", underpayBps: 0n };
+    const decided = decideSession(
+      state,
+      { kind: "transfers-recorded", counted: [paid(1000n)], otherTokenIds: [], freshIds: [1], settle },
+      T0,
+    );
+    expect(decided).toMatchObject({ accepted: true, next: { status: "completed", tokenId: 2, amount: 1000n, rate: "0.99000000" } });
+    const short = decideSession(state, { kind: "transfers-recorded", counted: [paid(999n)], otherTokenIds: [], freshIds: [1], settle }, T0);
+    expect(short).toMatchObject({ accepted: true, next: { status: "pending", receivedAmount: 999n, tokenId: 2 } });
+  });
+
+  it("without a settlement writes no token, amount or rate (token-priced sessions)", () => {
+    const decided = decideSession(state, { kind: "transfers-recorded", counted: [paid(25n)], otherTokenIds: [], freshIds: [1] }, T0);
+    expect(decided.accepted && "tokenId" in decided.next).toBe(false);
+  });
+
+  it("counts short by less than the tolerance as paid, short by exactly it or more as not", () => {
+    const facts = {
+      amount: 10_000n,
+      expiresAt: state.expiresAt,
+      cancelledAt: null,
+      cancelledAtBlock: null,
+      completedAt: null,
+      underpayBps: 50n,
+    };
+    const at = (amount: bigint) => evaluateSession(facts, [paid(amount)], T0).status;
+    expect(at(9_951n)).toBe("completed");
+    expect(at(9_950n)).toBe("pending");
+    expect(evaluateSession({ ...facts, underpayBps: 0n }, [paid(9_999n)], T0).status).toBe("pending");
+  });
+});
