@@ -86,6 +86,18 @@ describe("a fiat-priced checkout, from create to paid in the chosen token", () =
     expect((await choose(session.sessionId, usdcId)).body.error.reason).toBe("payment-not-pending");
   });
 
+  it("a payment in another offered token than the one chosen still pays it, and the page then shows the token paid", async () => {
+    const session = await fiatSession();
+    await choose(session.sessionId, usdcId);
+    await pay(usdt, session.depositAddress, 25n * 10n ** 18n);
+    expect(await view(session.sessionId)).toMatchObject({
+      status: "completed",
+      token: "USDT",
+      receivedAmount: "25",
+      fiat: { tokenChosen: true },
+    });
+  });
+
   it("after part has arrived in the chosen token the rest is asked in it: another choice is refused", async () => {
     const session = await fiatSession();
     await choose(session.sessionId, usdcId);
