@@ -89,7 +89,7 @@ describe("dashboard data", () => {
 
   it("streams the CSV export in batches, newest first, with cells a spreadsheet cannot execute", async () => {
     const rows = [];
-    for await (const batch of paymentExportBatches(db(), a.userId, filters(), 1)) rows.push(...batch.map((row) => row.sessionId));
+    for await (const batch of paymentExportBatches(db(), a.userId, filters(), 1)) rows.push(batch.text.split(",")[0]);
     expect(rows).toEqual((await listUserPayments(db(), a.userId, filters())).items.map((p) => p.sessionId));
     expect(csvLine(["plain", 'with "quotes", commas', '=HYPERLINK("x")', null, 12])).toBe(
       'plain,"with ""quotes"", commas","\'=HYPERLINK(""x"")",,12\r\n',

@@ -39,7 +39,8 @@ beforeAll(async () => {
       case when i % 3 = 0 then 'completed' when i % 3 = 1 then 'pending' else 'cancelled' end,
       case when i % 3 = 0 then '0x' || md5(i::text) || md5(i::text) end,
       'order-' || i || case when i % 5 = 0 then ', "quoted"' else '' end,
-      case when i % 7 = 0 then '=SUM(A1)' end,
+      case when i % 7 = 0 then '=SUM(A1)' when i % 13 = 0 then E'line one\nline "two"\r' when i % 17 = 0 then '-1,5'
+        when i % 19 = 0 then E'\t@tab' when i % 23 = 0 then '' end,
       jsonb_build_object('customer', 'c' || i),
       case when i % 2 = 0 then timestamptz '2026-11-01 00:00:00+00' else now() + interval '1 hour' end,
       case when i % 3 = 0 then timestamptz '2026-11-02 00:00:00+00' end,
@@ -93,11 +94,19 @@ async function listed(input: Record<string, unknown>): Promise<CsvPaymentRow[]> 
   }
 }
 
-async function exported(input: Record<string, unknown>, batch: number): Promise<CsvPaymentRow[]> {
-  const rows: CsvPaymentRow[] = [];
-  for await (const rowsOfBatch of paymentExportBatches(handle.db, 1, filters(input), batch)) rows.push(...rowsOfBatch);
-  return rows;
+/** The export's lines without the header, batch by batch (each batch whole lines). */
+async function exported(input: Record<string, unknown>, batch: number): Promise<string> {
+  let text = "";
+  for await (const lines of paymentExportBatches(handle.db, 1, filters(input), batch)) {
+    expect(lines.text.endsWith("\r\n")).toBe(true);
+    expect(lines.text.split("\r\n")).toHaveLength(lines.rows + 1);
+    text += lines.text;
+  }
+  return text;
 }
+
+/** What csvLine writes of the list's rows: the export must write exactly this. */
+const linesOf = (rows: CsvPaymentRow[]) => rows.map((row) => csvLine(CSV_COLUMNS.map((c) => row[c as keyof CsvPaymentRow]))).join("");
 
 async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
@@ -110,7 +119,7 @@ describe(`the payments CSV export (${process.env.TEST_DATABASE_URL ? "PostgreSQL
     expect(new Set(list.map((r) => r.sessionId)).size).toBe(list.length);
     const sharedMs = list.filter((r, i) => i > 0 && list[i - 1]?.createdAt === r.createdAt).length;
     expect(sharedMs).toBeGreaterThan(list.length / 2);
-    for (const batch of [7, 50, 5000]) expect(await exported({}, batch)).toEqual(list);
+    for (const batch of [7, 50, 5000]) expect(await exported({}, batch)).toBe(linesOf(list));
 
     const csv = await text(paymentsCsvStream(handle.db, 1, filters(), 50));
     expect(csv).toBe(csvLine(CSV_COLUMNS) + list.map((row) => csvLine(CSV_COLUMNS.map((c) => row[c as keyof CsvPaymentRow]))).join(""));
@@ -127,7 +136,7 @@ describe(`the payments CSV export (${process.env.TEST_DATABASE_URL ? "PostgreSQL
     const list = await listed(input);
     expect(list.length).toBeGreaterThan(300);
     expect(list.every((r) => r.status === "completed" && r.txHash)).toBe(true);
-    expect(await exported(input, 64)).toEqual(list);
+    expect(await exported(input, 64)).toBe(linesOf(list));
   });
 
   it("gives the header alone when no payment matches", async () => {
