@@ -8,7 +8,7 @@ import { GET as listTokens } from "@/app/api/user/tokens/route";
 import { TWO_FACTOR_REQUIRED, TWO_FACTOR_WRONG } from "@/lib/accounts/auth/sign-in";
 import { changePassword } from "@/lib/accounts/users/change-password";
 import { recoveryCodeMatches } from "@/lib/accounts/users/recovery-codes";
-import { totpCode, totpStep } from "@/lib/accounts/users/totp";
+import { TOTP_STEP_SECONDS, totpCode, totpStep } from "@/lib/accounts/users/totp";
 import { confirmEnrolment, disableTwoFactor, startEnrolment, twoFactorStatus, verifySecondFactor } from "@/lib/accounts/users/two-factor";
 import { abuseCounters, recoveryCodes, type User, users, withdrawals } from "@/lib/db/schema";
 import { sendWithdrawalFromDashboard } from "@/lib/domain/withdrawals/send";
@@ -36,6 +36,12 @@ const userOf = async (id: number): Promise<User> => (await db().select().from(us
 const token = (m: Merchant, code?: string) =>
   call(issueToken, { method: "POST", body: { email: m.email, password: PASSWORD, ...(code === undefined ? {} : { code }) } });
 
+/** Waits for the next TOTP step when less than 10 s of the current one are left. */
+async function clearOfStepEnd(): Promise<void> {
+  const left = TOTP_STEP_SECONDS * 1000 - (Date.now() % (TOTP_STEP_SECONDS * 1000));
+  if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
 /** A merchant with two-factor on, enrolled with the previous step's code: the current and next steps' codes are unused. */
 async function enrolled(): Promise<{ merchant: Merchant; secret: string; codes: string[]; usd: Address }> {
   config();
@@ -43,6 +49,9 @@ async function enrolled(): Promise<{ merchant: Merchant; secret: string; codes: 
   const usd = await deployTestToken(chain().url, { symbol: "TFA" });
   const merchant = await setUpMerchant({ contractAddress: usd, network: "bsc" });
   const { secret } = await startEnrolment(db(), await userOf(merchant.userId));
+  // The previous step's code is accepted only while the step is current: never start it just before a step ends
+  // (the password check between drawing the code and matching it took a loaded machine across one).
+  await clearOfStepEnd();
   const codes = await confirmEnrolment(db(), await userOf(merchant.userId), totpCode(secret, totpStep() - 1), PASSWORD);
   return { merchant, secret, codes, usd };
 }
