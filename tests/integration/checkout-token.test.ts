@@ -6,10 +6,12 @@
 import { eq } from "drizzle-orm";
 import { getAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as payerCancel } from "@/app/api/checkout/[sessionId]/cancel/route";
 import { GET as checkout } from "@/app/api/checkout/[sessionId]/route";
 import { POST as chooseToken } from "@/app/api/checkout/[sessionId]/token/route";
 import { POST as registerToken } from "@/app/api/user/tokens/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
+import { CHECKOUT_CHANGES_PER_MINUTE } from "@/lib/accounts/abuse/limits";
 import { setDatabase } from "@/lib/db";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { paymentSessions, sessionQuotes } from "@/lib/db/schema";
@@ -20,7 +22,7 @@ import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { createTestDatabase } from "../helpers/database";
-import { call } from "../helpers/http";
+import { call, fromClient } from "../helpers/http";
 
 const chain = useTestChain({ chainId: 56 });
 let handle: DatabaseHandle;
@@ -205,6 +207,29 @@ describe("POST /api/checkout/:sessionId/token (the payer's choice)", () => {
     const back = await choose(sessionId, { tokenId: ids.usdt });
     expect(back.body.data).toMatchObject({ token: "USDT", amount: "25", amountUnits: USDT_25.toString(), fiat: { tokenChosen: true } });
     expect(await sessionRow(sessionId)).toMatchObject({ tokenId: ids.usdt, amount: USDT_25, rate: "1.00000000" });
+  });
+
+  it("slows a client that changes checkouts too often: past 30 a minute (choices and cancels together) 429, and nothing changes", async () => {
+    const client = fromClient("203.0.113.77");
+    for (let i = 0; i < CHECKOUT_CHANGES_PER_MINUTE; i++) {
+      const res = await call(chooseToken, {
+        method: "POST",
+        headers: client,
+        params: { sessionId },
+        body: { tokenId: i % 2 ? ids.usdt : ids.usdc },
+      });
+      expect(res.status).toBe(200);
+    }
+    const before = await sessionRow(sessionId);
+    const refused = await call(chooseToken, { method: "POST", headers: client, params: { sessionId }, body: { tokenId: ids.usdc } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe("RATE_LIMITED");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const cancel = await call(payerCancel, { method: "POST", headers: client, params: { sessionId } });
+    expect(cancel.status).toBe(429);
+    expect(await sessionRow(sessionId)).toEqual(before);
+    // Another client is not held back by it.
+    expect((await choose(sessionId, { tokenId: ids.usdc })).status).toBe(200);
   });
 
   it("choosing the token already asked for is allowed and changes only when it was chosen", async () => {

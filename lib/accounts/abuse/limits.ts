@@ -13,6 +13,12 @@ import { countHit, limitedError } from "./counters";
 export const REFUND_CLAIMS_PER_MINUTE = 10;
 /** Sessions one client may start from payment links per minute (a repeated Pay returns its open session). */
 export const LINK_PAYMENTS_PER_MINUTE = 10;
+/**
+ * A payer's changes on the hosted checkout (choosing a token, cancelling) one client may make per
+ * minute: each is a write and an announcement to every open page of the session, and the session id
+ * is the only key, so a script holding one must not turn it into a flood.
+ */
+export const CHECKOUT_CHANGES_PER_MINUTE = 30;
 
 interface SharedLimit {
   what: string;
@@ -25,6 +31,7 @@ export const SHARED_LIMITS = {
   register: { what: "sign-ups from this address", max: () => getConfig().registerRateLimitPerHour, windowMs: 3_600_000 },
   refundClaim: { what: "refund claims from this address", max: () => REFUND_CLAIMS_PER_MINUTE, windowMs: 60_000 },
   linkPay: { what: "payments started from this address", max: () => LINK_PAYMENTS_PER_MINUTE, windowMs: 60_000 },
+  checkoutChange: { what: "checkout changes from this address", max: () => CHECKOUT_CHANGES_PER_MINUTE, windowMs: 60_000 },
 } satisfies Record<string, SharedLimit>;
 
 export type SharedLimitName = keyof typeof SHARED_LIMITS;
