@@ -171,7 +171,7 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
                 {t.orPayManually}
                 <span className="h-px flex-1 bg-border" />
               </div>
-              <ManualPayment view={view} t={t} amount={amount} networkName={networkName} mobile={mobile} />
+              <ManualPayment view={view} t={t} amount={amount} networkName={networkName} intlTag={INTL_TAGS[locale]} mobile={mobile} />
               {!partial && <CancelPayment sessionId={view.sessionId} t={t} onCancelled={onCancelled} />}
             </>
           )}

@@ -15,12 +15,14 @@ export function ManualPayment({
   t,
   amount,
   networkName,
+  intlTag,
   mobile,
 }: {
   view: CheckoutView;
   t: CheckoutMessages;
   amount: (value: string) => string;
   networkName: string;
+  intlTag: string;
   mobile: boolean;
 }) {
   const qr = (
@@ -39,7 +41,13 @@ export function ManualPayment({
   );
   return (
     <div className="grid justify-items-center gap-3 text-center">
-      <NetworkWarning token={view.token} networkName={networkName} t={t} />
+      <NetworkWarning
+        token={view.token}
+        offered={view.fiat?.quotes.map((quote) => quote.token)}
+        intlTag={intlTag}
+        networkName={networkName}
+        t={t}
+      />
       {mobile ? (
         <details className="group w-full rounded-xl border" data-testid="qr-fold">
           <summary className="flex cursor-pointer list-none items-center justify-between gap-2 px-3 py-2.5 text-sm font-medium [&::-webkit-details-marker]:hidden">

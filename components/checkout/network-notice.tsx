@@ -26,15 +26,38 @@ function startCapitalised(text: string): string {
   return text.charAt(0).toLocaleUpperCase() + text.slice(1);
 }
 
-/** Tokens sent on another chain, or another token, never reach the session: say so before the address. */
-export function NetworkWarning({ token, networkName, t }: { token: string; networkName: string; t: CheckoutMessages }) {
+/**
+ * Tokens sent on another chain, or another token, never pay the session: say so before the address.
+ * A session priced in money takes every token it quoted (`offered`, the asked one first), so all are named.
+ */
+export function NetworkWarning({
+  token,
+  offered,
+  intlTag,
+  networkName,
+  t,
+}: {
+  token: string;
+  offered?: readonly string[];
+  intlTag: string;
+  networkName: string;
+  t: CheckoutMessages;
+}) {
+  const others = (offered ?? []).filter((symbol) => symbol !== token);
+  const text =
+    others.length === 0
+      ? fill(t.networkWarning, { token, network: networkName })
+      : fill(t.networkWarningOffered, {
+          tokens: new Intl.ListFormat(intlTag, { type: "disjunction" }).format([token, ...new Set(others)]),
+          network: networkName,
+        });
   return (
     <p
       className="flex w-full items-start gap-2 rounded-xl border border-warning/40 bg-warning/10 p-3 text-left text-sm"
       data-testid="network-warning"
     >
       <TriangleAlert className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
-      <span>{fill(t.networkWarning, { token, network: networkName })}</span>
+      <span>{text}</span>
     </p>
   );
 }

@@ -1,6 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { NetworkWarning } from "@/components/checkout/network-notice";
 import { TokenPicker, type TokenPickerProps } from "@/components/checkout/token-picker";
 import type { CheckoutView } from "@/lib/web/checkout/checkout-view";
 import { displayRate } from "@/lib/web/checkout/fiat-display";
@@ -98,5 +99,37 @@ describe("the token picker", () => {
     const html = render({}, locale);
     expect(html).not.toMatch(/\{[a-z]+\}/);
     expect(html).toContain(`1 USDC = ${formatDecimal("0.9995", locale)} USD`);
+  });
+});
+
+describe("NetworkWarning: what pays the order, before the address", () => {
+  const render = (props: Partial<Parameters<typeof NetworkWarning>[0]>, locale: keyof typeof CHECKOUT_MESSAGES = "en") =>
+    renderToStaticMarkup(
+      createElement(NetworkWarning, {
+        token: "USDT",
+        intlTag: locale === "en" ? "en" : locale,
+        networkName: "BNB Smart Chain",
+        t: CHECKOUT_MESSAGES[locale],
+        ...props,
+      }),
+    );
+
+  it("a session priced in a token names that token alone", () => {
+    expect(render({})).toContain("Send only USDT on BNB Smart Chain.");
+    expect(render({ offered: ["USDT"] })).toContain("Send only USDT on BNB Smart Chain.");
+  });
+
+  it("a session priced in money names every token it quoted, the asked one first, each once", () => {
+    const html = render({ token: "USDC", offered: ["USDT", "USDC", "BNB", "USDT"] });
+    expect(html).toContain("This order takes only USDC, USDT, or BNB on BNB Smart Chain.");
+    expect(html).not.toContain("lost");
+  });
+
+  it.each(LOCALES)("%s: lists the tokens in the language's own way", (locale) => {
+    const html = render({ token: "USDT", offered: ["USDT", "BNB"] }, locale);
+    expect(html).toContain("USDT");
+    expect(html).toContain("BNB");
+    expect(html).not.toContain("{tokens}");
+    expect(html).not.toContain("{network}");
   });
 });

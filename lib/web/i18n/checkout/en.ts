@@ -56,6 +56,9 @@ export const en = {
   networkChip: "{network} (BEP-20)",
   testNetwork: "Test network — not real money",
   networkWarning: "Send only {token} on {network}. Anything sent on another network, or any other token, is lost.",
+  /** A session priced in money: every token it offers, as a list ("USDT, USDC or BNB"). */
+  networkWarningOffered:
+    "This order takes only {tokens} on {network}. Anything sent on another network, or any other token, does not pay it.",
   expiresAt: "Expires at {time}",
   cancelAndReturn: "Cancel and return to the shop",
   cancelQuestion: "Cancel this payment? Do not send anything to this address afterwards.",

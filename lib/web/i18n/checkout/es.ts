@@ -59,6 +59,7 @@ export const es: CheckoutMessages = {
   networkChip: "{network} (BEP-20)",
   testNetwork: "Red de pruebas: no es dinero real",
   networkWarning: "Envía solo {token} en {network}. Lo que se envíe por otra red, o cualquier otro token, se pierde.",
+  networkWarningOffered: "Este pedido solo acepta {tokens} en {network}. Lo que se envíe por otra red, o cualquier otro token, no lo paga.",
   expiresAt: "Caduca: {time}",
   cancelAndReturn: "Cancelar y volver a la tienda",
   cancelQuestion: "¿Cancelar este pago? Después no envíes nada a esta dirección.",

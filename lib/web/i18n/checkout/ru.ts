@@ -59,6 +59,8 @@ export const ru: CheckoutMessages = {
   networkChip: "{network} (BEP-20)",
   testNetwork: "Тестовая сеть — не настоящие деньги",
   networkWarning: "Отправляйте только {token} в сети {network}. Средства из другой сети или в другом токене будут потеряны.",
+  networkWarningOffered:
+    "Этот заказ принимает только {tokens} в сети {network}. Средства из другой сети или в другом токене его не оплачивают.",
   expiresAt: "Истекает в {time}",
   cancelAndReturn: "Отменить и вернуться в магазин",
   cancelQuestion: "Отменить этот платёж? После отмены ничего не отправляйте на этот адрес.",

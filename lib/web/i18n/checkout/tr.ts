@@ -59,6 +59,8 @@ export const tr: CheckoutMessages = {
   networkChip: "{network} (BEP-20)",
   testNetwork: "Test ağı — gerçek para değil",
   networkWarning: "{network} üzerinde yalnızca {token} gönderin. Başka bir ağdan ya da başka bir token olarak gönderilenler kaybolur.",
+  networkWarningOffered:
+    "Bu sipariş {network} üzerinde yalnızca {tokens} kabul eder. Başka bir ağdan ya da başka bir token olarak gönderilenler onu ödemez.",
   expiresAt: "Son geçerlilik: {time}",
   cancelAndReturn: "İptal et ve mağazaya dön",
   cancelQuestion: "Bu ödeme iptal edilsin mi? Ardından bu adrese hiçbir şey göndermeyin.",

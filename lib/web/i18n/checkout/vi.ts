@@ -59,6 +59,8 @@ export const vi: CheckoutMessages = {
   networkChip: "{network} (BEP-20)",
   testNetwork: "Mạng thử nghiệm — không phải tiền thật",
   networkWarning: "Chỉ gửi {token} trên {network}. Tiền gửi qua mạng khác hoặc token khác sẽ bị mất.",
+  networkWarningOffered:
+    "Đơn hàng này chỉ nhận {tokens} trên {network}. Tiền gửi qua mạng khác hoặc token khác không thanh toán cho đơn hàng.",
   expiresAt: "Hết hạn lúc {time}",
   cancelAndReturn: "Hủy và quay lại cửa hàng",
   cancelQuestion: "Hủy thanh toán này? Sau đó đừng gửi gì đến địa chỉ này.",
