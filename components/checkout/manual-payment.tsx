@@ -1,4 +1,5 @@
 import { ChevronDown, ExternalLink } from "lucide-react";
+import { isNativeToken } from "@/lib/engine/chain/native";
 import type { CheckoutView } from "@/lib/web/checkout/checkout-view";
 import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
 import { fill } from "@/lib/web/i18n/locale";
@@ -73,9 +74,12 @@ export function ManualPayment({
         </span>
         <CopyButton value={view.remainingAmount} label={t.copyAmount} t={t} />
       </div>
-      <p className="w-full text-left text-xs break-all text-muted-foreground">
-        {t.tokenContract}: <span className="font-mono">{view.tokenAddress}</span>
-      </p>
+      {/* BNB itself has no contract to check against. */}
+      {!isNativeToken(view.tokenAddress) && (
+        <p className="w-full text-left text-xs break-all text-muted-foreground">
+          {t.tokenContract}: <span className="font-mono">{view.tokenAddress}</span>
+        </p>
+      )}
       {!mobile && (
         <a
           href={view.paymentUri}

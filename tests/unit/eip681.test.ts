@@ -6,6 +6,7 @@ import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { SideThread } from "@/lib/base/side-thread/side-thread";
 import { QR_MASK_PATTERN, qrCodeDataUri, qrCodeDataUriOffThread, qrModules, tokenTransferUri } from "@/lib/domain/payments/eip681";
+import { NATIVE_TOKEN } from "@/lib/engine/chain/native";
 
 function decode(dataUri: string) {
   const png = PNG.sync.read(Buffer.from(dataUri.replace(/^data:image\/png;base64,/, ""), "base64"));
@@ -85,5 +86,23 @@ describe("qrCodeDataUriOffThread", () => {
       expect(await qrCodeDataUriOffThread(uri)).toBe(qrCodeDataUri(uri));
     }
     side.retire("test");
+  });
+});
+
+describe("tokenTransferUri", () => {
+  it("a token: the contract's transfer to the deposit address, the amount in base units", () => {
+    const depositAddress = address();
+    expect(tokenTransferUri({ tokenContract: "0x55d398326f99059fF775485246999027B3197955", chainId: 56, depositAddress, units: 5n })).toBe(
+      `ethereum:0x55d398326f99059fF775485246999027B3197955@56/transfer?address=${depositAddress}&uint256=5`,
+    );
+  });
+
+  it("BNB itself: a plain payment to the deposit address with its value in wei, whatever the sentinel's case", () => {
+    const depositAddress = address();
+    for (const tokenContract of [NATIVE_TOKEN, NATIVE_TOKEN.toLowerCase()]) {
+      expect(tokenTransferUri({ tokenContract, chainId: 56, depositAddress, units: 41_666_666_666_666_667n })).toBe(
+        `ethereum:${depositAddress}@56?value=41666666666666667`,
+      );
+    }
   });
 });

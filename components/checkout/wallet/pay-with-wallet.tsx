@@ -4,7 +4,8 @@
  * "Pay with wallet": EIP-6963 discovery (one button per wallet found, the injected provider as a
  * fallback), connect, switch to the session's chain (adding it when the wallet lacks it), check
  * the token and BNB balances, then an ERC-20 transfer of the remaining amount to the deposit
- * address. Loaded only on the checkout page, in the browser.
+ * address — or, for BNB itself, a plain payment of it (`sendTransaction`). Loaded only on the
+ * checkout page, in the browser.
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { CheckCircle2, ExternalLink, Loader2, RotateCw, Wallet } from "lucide-react";
@@ -23,7 +24,8 @@ import {
 } from "viem";
 import { bsc, bscTestnet } from "viem/chains";
 import { type Connector, createConfig, createStorage, http, injected, noopStorage, useConfig, useConnectors, WagmiProvider } from "wagmi";
-import { connect, switchChain, writeContract } from "wagmi/actions";
+import { connect, sendTransaction, switchChain, writeContract } from "wagmi/actions";
+import { isNativeToken } from "@/lib/engine/chain/native";
 import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
 import { fill, formatDecimal, type NumberSymbols } from "@/lib/web/i18n/locale";
 
@@ -108,6 +110,56 @@ function WalletFlow({
   const hasInjected = typeof window !== "undefined" && "ethereum" in window;
   const choices = announced.length > 0 ? announced : connectors.filter((c) => c.id === "injected" && hasInjected);
 
+  type Client = ReturnType<typeof createPublicClient>;
+
+  /** Headroom over an estimate: the deposit address may be swept between the estimate and the payment. */
+  const withHeadroom = (estimate: bigint) => (estimate * 13n) / 10n + 25_000n;
+
+  async function payToken(client: Client, account: Address, connector: Connector): Promise<Hex> {
+    const token = payment.tokenAddress as Address;
+    const data = {
+      address: token,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [payment.depositAddress as Address, remaining],
+    } as const;
+    const [balance, bnb, gasPrice] = await Promise.all([
+      client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [account] }),
+      client.getBalance({ address: account }),
+      client.getGasPrice(),
+    ]);
+    if (balance < remaining) throw tooLittle(balance);
+    // Crediting a swept (now empty) balance costs ~17k gas more (a fresh storage slot): the headroom covers it.
+    const gas = withHeadroom(await client.estimateContractGas({ ...data, account }).catch(() => 60_000n));
+    const fee = gas * gasPrice;
+    if (bnb < fee) throw new Friendly(fill(t.errorGas, { fee: formatDecimal(trimEther(fee), locale) }));
+    setStep({ kind: "confirm" });
+    return writeContract(config, { ...data, connector, account, chainId: chain.id, gas });
+  }
+
+  /** BNB itself: the amount and the fee both come out of the wallet's BNB. */
+  async function payNative(client: Client, account: Address, connector: Connector): Promise<Hex> {
+    const to = payment.depositAddress as Address;
+    const [bnb, gasPrice] = await Promise.all([client.getBalance({ address: account }), client.getGasPrice()]);
+    if (bnb < remaining) throw tooLittle(bnb);
+    // A delegated deposit address runs its delegate's receive(): more than a plain 21,000.
+    const gas = withHeadroom(await client.estimateGas({ account, to, value: remaining }).catch(() => 40_000n));
+    const fee = gas * gasPrice;
+    if (bnb < remaining + fee) throw new Friendly(fill(t.errorGas, { fee: formatDecimal(trimEther(fee), locale) }));
+    setStep({ kind: "confirm" });
+    return sendTransaction(config, { connector, account, chainId: chain.id, to, value: remaining, gas });
+  }
+
+  function tooLittle(balance: bigint): Friendly {
+    return new Friendly(
+      fill(t.errorTokenBalance, {
+        balance: formatDecimal(formatUnits(balance, payment.decimals), locale),
+        needed: amount,
+        token: payment.token,
+      }),
+    );
+  }
+
   async function pay(connector: Connector) {
     try {
       setStep({ kind: "connecting" });
@@ -126,35 +178,9 @@ function WalletFlow({
       }
       const client = createPublicClient({ chain, transport: custom((await connector.getProvider()) as EIP1193Provider) });
       setStep({ kind: "checking" });
-      const token = payment.tokenAddress as Address;
-      const data = {
-        address: token,
-        abi: erc20Abi,
-        functionName: "transfer",
-        args: [payment.depositAddress as Address, remaining],
-      } as const;
-      const [balance, bnb, gasPrice] = await Promise.all([
-        client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [account] }),
-        client.getBalance({ address: account }),
-        client.getGasPrice(),
-      ]);
-      if (balance < remaining) {
-        throw new Friendly(
-          fill(t.errorTokenBalance, {
-            balance: formatDecimal(formatUnits(balance, payment.decimals), locale),
-            needed: amount,
-            token: payment.token,
-          }),
-        );
-      }
-      const estimate = await client.estimateContractGas({ ...data, account }).catch(() => 60_000n);
-      // Headroom over the estimate: if the deposit address is swept between the estimate and the
-      // transfer, crediting its now-empty balance costs ~17k gas more (a fresh storage slot).
-      const gas = (estimate * 13n) / 10n + 25_000n;
-      const fee = gas * gasPrice;
-      if (bnb < fee) throw new Friendly(fill(t.errorGas, { fee: formatDecimal(trimEther(fee), locale) }));
-      setStep({ kind: "confirm" });
-      const hash = await writeContract(config, { ...data, connector, account, chainId: chain.id, gas });
+      const hash = isNativeToken(payment.tokenAddress)
+        ? await payNative(client, account, connector)
+        : await payToken(client, account, connector);
       setStep({ kind: "sent", hash });
       const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 1_000 });
       if (receipt.status !== "success") throw new Friendly(t.errorReverted);

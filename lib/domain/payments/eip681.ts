@@ -1,12 +1,14 @@
 import type QRCode from "qrcode";
 import { sideThread } from "../../base/side-thread/side-thread";
 import { qrPngDataUri, qrModules as qrSymbol } from "../../base/side-thread/worker/qr-png.ts";
+import { isNativeToken } from "../../engine/chain/native";
 
 /**
  * EIP-681 token-transfer URI: wallets that scan it prefill the token, the chain, the recipient
- * and the amount in base units.
+ * and the amount in base units. BNB itself is a plain payment to the address with a `value` in wei.
  */
 export function tokenTransferUri(input: { tokenContract: string; chainId: number; depositAddress: string; units: bigint }): string {
+  if (isNativeToken(input.tokenContract)) return `ethereum:${input.depositAddress}@${input.chainId}?value=${input.units}`;
   return `ethereum:${input.tokenContract}@${input.chainId}/transfer?address=${input.depositAddress}&uint256=${input.units}`;
 }
 
