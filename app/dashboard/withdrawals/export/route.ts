@@ -1,5 +1,5 @@
 import { openWithdrawalsExport, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/web/dashboard/pages";
-import { csvDownload } from "@/lib/web/http/csv-download";
+import { exportResponse } from "@/lib/web/http/export-slots";
 import { pageUser } from "@/lib/web/http/page";
 
 /** GET /dashboard/withdrawals/export?status=: the merchant's withdrawals (of one status, or all) as CSV, streamed. */
@@ -10,5 +10,5 @@ export async function GET(req: Request): Promise<Response> {
   if (status !== undefined && !(WITHDRAWAL_STATUSES as readonly string[]).includes(status)) {
     return new Response(`status must be one of ${WITHDRAWAL_STATUSES.join(", ")}`, { status: 400 });
   }
-  return csvDownload(await openWithdrawalsExport(user.id, status as WithdrawalStatus | undefined), "bsc-pay-withdrawals");
+  return exportResponse(user.id, "bsc-pay-withdrawals", () => openWithdrawalsExport(user.id, status as WithdrawalStatus | undefined));
 }
