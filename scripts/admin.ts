@@ -11,6 +11,7 @@ import { loadGasTankGeneration } from "@/lib/engine/chain/gas-tank";
 import { keyRingFor } from "@/lib/engine/chain/keys";
 import { listNetworks, publicClientFor } from "@/lib/engine/chain/networks";
 import { connectLocalChain } from "@/lib/engine/dev/local-chain";
+import { CURRENCIES_USAGE, currenciesCommand } from "@/lib/ops/admin/currencies";
 import { CUSTODY_USAGE, recoverCommand } from "@/lib/ops/admin/custody";
 import { FORWARDS_USAGE, forwardsCommand, stuckForwardsCommand } from "@/lib/ops/admin/forwards";
 import { ledgerCommand, OPERATIONS_USAGE, reconcileCommand, statusCommand } from "@/lib/ops/admin/operations";
@@ -26,6 +27,7 @@ ${PLANS_USAGE}
 ${USERS_USAGE}
   gas-tank                    the gas tank address and its BNB balance on each network
 ${TOKENS_USAGE}
+${CURRENCIES_USAGE}
 ${FORWARDS_USAGE}
 ${SWEEPER_USAGE}
   quarantine [limit]          logs the scanner set aside (undecodable or unrecordable), newest first
@@ -67,6 +69,9 @@ async function main(args: string[]): Promise<number | undefined> {
     case "tokens":
       if (rest[0] === "allow" && rest[1] === "local") await connectLocalChain(getConfig());
       return print(await tokensCommand(await getDb(), rest));
+    case "currencies":
+      if (rest[0] === "feed" && rest[1] === "local") await connectLocalChain(getConfig());
+      return print(await currenciesCommand(await getDb(), rest));
     case "forwards":
       return print(await forwardsCommand(await getDb(), rest));
     case "stuck-forwards":
