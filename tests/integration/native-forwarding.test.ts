@@ -10,6 +10,8 @@ import { NATIVE_LOG_INDEX, NATIVE_TOKEN } from "@/lib/engine/chain/native";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
 import { serviceSweepContracts } from "@/lib/engine/forwarding/batched/batch-support";
 import { DUST_PAUSE_SECONDS } from "@/lib/engine/forwarding/classic/native-sweep";
+import { formatReconciliation, reconcile } from "@/lib/ops/custody/reconcile";
+import { recoverFunds } from "@/lib/ops/custody/recover";
 import { forwardStep, planForwardsStep, scanRoundStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
@@ -283,5 +285,62 @@ describe("native BNB forwarding, batched (EIP-7702): the delegate sends the valu
     expect(batch).toMatchObject({ size: 1, authorizations: 1, status: "mined" });
     expect(await chain().client.getCode({ address: session.address })).toBe(`0xef0100${contracts.delegate.slice(2).toLowerCase()}`);
     expect((await balanceOf(MERCHANT_WALLET)) - before).toBe(parseEther("0.25"));
+  });
+});
+
+describe("BNB the scanner does not see: reconcile finds it, recover moves it, never what a forward is moving", () => {
+  const RESCUE = "0x1111111111111111111111111111111111111111" as Address;
+  beforeEach(async () => {
+    useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: SECRET, CONFIRMATIONS: "0", SWEEP_MODE: "classic" });
+    await fundGasTank(chain().url);
+  });
+
+  it("lists BNB on an address that offered it but has no native deposit recorded, and recover --include-bnb moves it", async () => {
+    const merchant = await bnbMerchant();
+    const session = await bnbSession(merchant, "0.05");
+    // As a contract's internal call would send it: value arrives, no transaction to the address, nothing recorded.
+    const url = chain().url;
+    const wallet = createWalletClient({ account: privateKeyToAccount(PAYER_KEY), chain: await chainAt(url), transport: http(url) });
+    await chain().client.waitForTransactionReceipt({
+      hash: await wallet.sendTransaction({ to: session.address, value: parseEther("0.05") }),
+    });
+    await runEngine(db(), url); // the scanner's cursor passes the block; it records nothing native
+
+    const result = await reconcile(db(), { network: "bsc" });
+    const found = result.differences.filter((d) => d.address === session.address);
+    expect(found.map((d) => [d.kind, d.contract, d.symbol])).toEqual([["untracked", NATIVE_TOKEN, "BNB"]]);
+    expect(found[0]!.message).toMatch(/0\.05 BNB more than the ledger knows of.*recover --include-bnb/);
+    expect(formatReconciliation(result).join("\n")).toMatch(/bsc BNB 0xEeee/i);
+
+    const lines: string[] = [];
+    const report = await recoverFunds(db(), { network: "bsc", to: RESCUE, includeBnb: true, gap: 20, print: (l) => lines.push(l) });
+    expect(report.bnb?.notMoved).toBe(0);
+    expect(await balanceOf(session.address)).toBeLessThan(parseEther("0.0001"));
+    expect(await balanceOf(RESCUE)).toBeGreaterThan(parseEther("0.0499"));
+  });
+
+  it("leaves a deposit address whose BNB sweep is in flight to that forward", async () => {
+    const merchant = await bnbMerchant();
+    const session = await bnbSession(merchant, "0.07");
+    await payBnb(session, parseEther("0.07"));
+    const before = await balanceOf(MERCHANT_WALLET);
+    await planForwardsStep(db());
+    const [planned] = await nativeForwards(session.address);
+    await chain().client.setAutomine(false);
+    try {
+      await forwardStep(db(), planned!.id);
+      expect((await nativeForwards(session.address))[0]!.status).toBe("sweep_sent");
+      const lines: string[] = [];
+      await recoverFunds(db(), { network: "bsc", to: RESCUE, includeBnb: true, dryRun: true, gap: 20, print: (l) => lines.push(l) });
+      expect(lines.join("\n")).toContain(`${session.address}: left to its forward in flight`);
+      expect(lines.some((l) => l.includes(session.address) && l.includes("0.07 BNB"))).toBe(false);
+      await chain().client.mine({ blocks: 1 });
+    } finally {
+      await chain().client.setAutomine(true);
+    }
+    await runEngine(db(), chain().url);
+    expect((await balanceOf(MERCHANT_WALLET)) - before).toBe(
+      parseEther("0.07") - 21_000n * (await nativeForwards(session.address))[0]!.gasPrice!,
+    );
   });
 });
