@@ -8,7 +8,7 @@ import { recordTransfers } from "@/lib/domain/payments/record-transfers";
 import { keyRingFor } from "@/lib/engine/chain/keys";
 import { NATIVE_LOG_INDEX, NATIVE_TOKEN } from "@/lib/engine/chain/native";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
-import { serviceSweepContracts } from "@/lib/engine/forwarding/batched/batch-support";
+import { depositDelegateAbi, serviceSweepContracts } from "@/lib/engine/forwarding/batched/batch-support";
 import { DUST_PAUSE_SECONDS } from "@/lib/engine/forwarding/classic/native-sweep";
 import { formatReconciliation, reconcile } from "@/lib/ops/custody/reconcile";
 import { recoverFunds } from "@/lib/ops/custody/recover";
@@ -128,7 +128,7 @@ describe("native BNB forwarding, classic: the address pays its own gas", () => {
     expect((await balanceOf(MERCHANT_WALLET)) - before).toBe(parseEther("0.5") - fee);
   });
 
-  it("sends the recorded bytes again, never a second transfer, while its transaction is not mined", async () => {
+  it("sends the recorded bytes again after a crash before its broadcast, never a second transfer", async () => {
     const merchant = await bnbMerchant();
     const session = await bnbSession(merchant, "0.2");
     await payBnb(session, parseEther("0.2"));
@@ -137,13 +137,18 @@ describe("native BNB forwarding, classic: the address pays its own gas", () => {
     const [planned] = await nativeForwards(session.address);
     await chain().client.setAutomine(false);
     try {
-      // Steps that find the transfer signed but not mined (a worker restarted after the broadcast) re-send it.
+      await forwardStep(db(), planned!.id);
+      const [signed] = await nativeForwards(session.address);
+      expect(signed!.status).toBe("sweep_sent");
+      // As if the process died between recording and broadcasting: the node never got the transfer.
+      await chain().client.dropTransaction({ hash: signed!.sweepTxHash as Hex });
+      // Steps that find the transfer recorded but not mined re-send the same bytes, never sign another.
       for (let i = 0; i < 3; i++) {
         await skipToNextDue(db());
         await forwardStep(db(), planned!.id);
       }
       const [inFlight] = await nativeForwards(session.address);
-      expect(inFlight!.status).toBe("sweep_sent");
+      expect(inFlight).toMatchObject({ status: "sweep_sent", sweepTxHash: signed!.sweepTxHash });
       await chain().client.mine({ blocks: 1 });
     } finally {
       await chain().client.setAutomine(true);
@@ -188,6 +193,26 @@ describe("native BNB forwarding, classic: the address pays its own gas", () => {
       .update(tokenCatalogue)
       .set({ minForwardAmount: parseEther("0.001") })
       .where(eq(tokenCatalogue.contractAddress, NATIVE_TOKEN));
+  });
+
+  it("holds, spending nothing, a BNB forward whose target contract refuses BNB", async () => {
+    const merchant = await bnbMerchant();
+    // A contract without a payable fallback as the merchant's wallet: every BNB transfer to it reverts.
+    const refusing = await deployTestToken(chain().url, { symbol: "NOP" });
+    const res = await call(create, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: { tokenId: merchant.bnbTokenId, amount: "0.1", merchantWallet: refusing },
+    });
+    expect(res.status).toBe(201);
+    const session = { id: "", address: res.body.data.depositAddress as Address };
+    await payBnb(session, parseEther("0.1"));
+    await runEngine(db(), chain().url);
+    const [forward] = await nativeForwards(session.address);
+    expect(forward!.status).toBe("held");
+    expect(forward!.heldReason).toMatch(/refuses BNB/);
+    expect(await balanceOf(session.address)).toBe(parseEther("0.1"));
+    expect(await chain().client.getTransactionCount({ address: session.address })).toBe(0);
   });
 
   it("a token sweep of an address that also holds a payer's BNB tops it up rather than spend that BNB on gas", async () => {
@@ -246,6 +271,25 @@ describe("native BNB forwarding, batched (EIP-7702): the delegate sends the valu
     // A rerun moves nothing more.
     await runEngine(db(), chain().url);
     expect((await balanceOf(MERCHANT_WALLET)) - before).toBe(parseEther("1"));
+
+    // The delegate obeys the sweeper alone: anyone else asking a delegated address for its BNB is refused.
+    const url = chain().url;
+    const thief = createWalletClient({
+      account: privateKeyToAccount(ANVIL_DEFAULT_KEYS[2]!),
+      chain: await chainAt(url),
+      transport: http(url),
+    });
+    await chain().client.waitForTransactionReceipt({ hash: await thief.sendTransaction({ to: a.address, value: parseEther("0.1") }) });
+    await expect(
+      chain().client.simulateContract({
+        account: thief.account,
+        address: a.address,
+        abi: depositDelegateAbi,
+        functionName: "sweep",
+        args: [NATIVE_TOKEN, thief.account.address, parseEther("0.1")],
+      }),
+    ).rejects.toThrow(/NotSweeper/);
+    expect(await balanceOf(a.address)).toBe(parseEther("0.1"));
   });
 
   it("authorizes an address delegated to the older delegate again, in its next batch", async () => {
