@@ -16,8 +16,11 @@ import { decideForward, type ForwardChange, type ForwardEvent, type ForwardFact,
 export { backoffSeconds, MAX_FORWARD_ATTEMPTS } from "./forward-schedule";
 export { MAX_SWEEP_REVERTS } from "./forward-state";
 
-/** What one step did, for the forwarder: go on at once, wait, or stop (held, completed). */
-export type StepOutcome = "next" | "waiting" | "gas-tank-low" | "held" | "completed";
+/**
+ * What one step did, for the forwarder: go on at once, wait, or stop (held, completed). `paused`:
+ * it waits, and the step already recorded until when (a BNB balance too small to pay its own gas).
+ */
+export type StepOutcome = "next" | "waiting" | "paused" | "gas-tank-low" | "held" | "completed";
 
 /** Row fields a fact brings along beside the state: the plan, its transactions, the batch entry. */
 export type ForwardRecord = Partial<

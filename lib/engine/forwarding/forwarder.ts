@@ -72,6 +72,7 @@ async function advanceClaimed(db: Db, forwardId: number): Promise<ForwardOutcome
     if (step === 0 && !isForwardDue(forward, new Date())) return "not-due";
     const outcome = await advance(db, forward);
     if (outcome === "next") continue;
+    if (outcome === "paused") return "waiting";
     if (outcome === "waiting" || outcome === "gas-tank-low")
       await wait(db, forwardId, outcome === "gas-tank-low" ? GAS_TANK_LOW_PAUSE_SECONDS : 1);
     return outcome;

@@ -13,6 +13,7 @@ import { tokenCatalogue } from "../../db/schema";
 import { readHoldings } from "../../engine/chain/multicall";
 import { publicClientFor } from "../../engine/chain/networks";
 import { addressesToReconcile } from "./reconcile-coverage";
+import { reconcileNative } from "./reconcile-native";
 import type { Reconciliation, TokenInfo } from "./reconcile-report";
 import { checkWithdrawalWallets } from "./reconcile-wallets";
 
@@ -155,7 +156,6 @@ export async function reconcileNetwork(
   }
 
   await checkWithdrawalWallets(db, network, tokens, fmt, out);
-
   for (const t of tokens) {
     const row = ledger.find((r) => r.token.toLowerCase() === t.contract.toLowerCase());
     const expectedTotal = expectedRows
@@ -173,6 +173,8 @@ export async function reconcileNetwork(
       expectedOnDepositAddresses: expectedTotal,
     });
   }
+  // BNB itself has no contract: its balances and summary are read apart (reconcile-native.ts).
+  await reconcileNative(db, network, cursorBlock, addresses, out);
 }
 
 type ExpectedRow = { address: string; token: string; expected: string; moving: boolean };

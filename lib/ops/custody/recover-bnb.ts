@@ -2,12 +2,16 @@
  * `recover --include-bnb`: the BNB left on derived addresses — gas dust on deposit addresses,
  * withdrawal wallets' top-ups, every gas tank generation and the sweeper's owner — sent to the
  * same address as the tokens, each transfer a ledger row first. Runs after the tokens (their
- * moves need the tank's BNB); a balance worth less than twice its transfer fee stays.
+ * moves need the tank's BNB); a balance worth less than twice its transfer fee stays. BNB a payer
+ * sent (a native deposit, or BNB from a contract's internal call the scanner does not see) is moved
+ * like any other; a deposit address with a forward in flight (its BNB sweep, or a token sweep's gas)
+ * is left to that forward, so nothing is moved twice: run recover again once it settled.
  */
+import { and, eq, inArray } from "drizzle-orm";
 import { type Address, formatEther, type Hex } from "viem";
 import { getConfig } from "../../base/config";
 import type { Db } from "../../db";
-import type { WalletRole } from "../../db/schema";
+import { forwards, IN_FLIGHT_FORWARD_STATUSES, type WalletRole } from "../../db/schema";
 import { signingGasPrice } from "../../engine/chain/gas-price";
 import { MAX_GAS_TANK_GENERATIONS } from "../../engine/chain/gas-tank";
 import { type KeyPurpose, keyRingFor } from "../../engine/chain/keys";
@@ -59,7 +63,12 @@ export async function recoverBnb(
   const balances = await Promise.all(
     wallets.map(async (wallet) => ({ wallet, balance: await client.getBalance({ address: wallet.address }) })),
   );
-  const worth = balances.filter((w) => w.balance > fee * 2n);
+  const moving = await forwardsInFlight(db, network, wallets);
+  for (const w of balances.filter((b) => moving.has(b.wallet.address) && b.balance > fee * 2n))
+    options.print(
+      `  ${w.wallet.role} #${w.wallet.index} ${w.wallet.address}: left to its forward in flight (run recover again once it settled)`,
+    );
+  const worth = balances.filter((w) => w.balance > fee * 2n && !moving.has(w.wallet.address));
   // The gas tanks last: the other transfers need nothing from them, but a tank emptied first could not have topped anyone up.
   worth.sort((a, b) => Number(a.wallet.role === "gas_tank") - Number(b.wallet.role === "gas_tank"));
   const total = worth.reduce((sum, w) => sum + w.balance - fee, 0n);
@@ -81,7 +90,7 @@ export async function recoverBnb(
         client.getBalance({ address: wallet.address }),
         client.getTransactionCount({ address: wallet.address, blockTag: "pending" }),
       ]);
-      if (balance <= fee * 2n) continue;
+      if (balance <= fee * 2n || (await forwardsInFlight(db, network, [wallet])).size > 0) continue;
       const row = await db.transaction(async (tx) => {
         const nonce = await allocateNonce(tx, network, wallet.address, count);
         const raw = await keys
@@ -113,4 +122,24 @@ export async function recoverBnb(
     }
   }
   return { moved, notMoved };
+}
+
+/** The deposit addresses among `wallets` with a forward in flight (a transaction signed that spends their BNB). */
+async function forwardsInFlight(db: Db, network: string, wallets: BnbWallet[]): Promise<Set<string>> {
+  const deposits = wallets.filter((w) => w.role === "deposit").map((w) => w.address);
+  const busy = new Set<string>();
+  for (let i = 0; i < deposits.length; i += 1000) {
+    const rows = await db
+      .selectDistinct({ address: forwards.fromAddress })
+      .from(forwards)
+      .where(
+        and(
+          eq(forwards.network, network),
+          inArray(forwards.fromAddress, deposits.slice(i, i + 1000)),
+          inArray(forwards.status, [...IN_FLIGHT_FORWARD_STATUSES]),
+        ),
+      );
+    for (const r of rows) busy.add(r.address);
+  }
+  return busy;
 }

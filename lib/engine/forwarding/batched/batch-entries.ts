@@ -4,15 +4,21 @@
  * keys; the nonce is the address's own), the batch's calldata and gas bound, and the whole batch
  * simulated as an eth_call with its authorizations, so that an entry that would fail leaves the
  * batch before anything is signed. Every entry runs with at most gasPerSweep gas.
+ *
+ * BNB itself (NATIVE_TOKEN) is read as the address's own balance (Multicall3's getEthBalance), never
+ * a balanceOf on the sentinel, and the delegate sends it as value. An address counts as delegated
+ * only when it runs this delegate (its `implementation()`): one delegated to an older delegate
+ * (which could not sweep BNB) gets a fresh authorization in its next batch.
  */
 import { and, eq, inArray } from "drizzle-orm";
-import { type Address, decodeFunctionResult, encodeFunctionData, erc20Abi, type Hex, type SignedAuthorization } from "viem";
+import { type Address, decodeFunctionResult, encodeFunctionData, erc20Abi, type Hex, multicall3Abi, type SignedAuthorization } from "viem";
 import { getConfig } from "../../../base/config";
 import type { Db } from "../../../db";
 import { type Forward, paymentSessions } from "../../../db/schema";
 import { depositTopicsOf } from "../../chain/deposit-addresses";
 import { keyRingFor } from "../../chain/keys";
-import { readContracts } from "../../chain/multicall";
+import { MULTICALL3_ADDRESS, readContracts } from "../../chain/multicall";
+import { isNativeToken } from "../../chain/native";
 import { publicClientFor, requireNetworkConfig } from "../../chain/networks";
 import { batchSweeperAbi, depositDelegateAbi, type SweepContracts } from "./batch-support";
 
@@ -41,10 +47,19 @@ export async function readEntries(db: Db, network: string, candidates: Forward[]
   if (!first) return { entries: [], toClassic: [] };
   const token = first.tokenContract as Address;
   const addresses = candidates.map((c) => c.fromAddress as Address);
-  const reads = await readContracts<unknown>(network, [
-    ...addresses.map((owner) => ({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] })),
-    ...addresses.map((owner) => ({ address: owner, abi: depositDelegateAbi, functionName: "sweeper", args: [] })),
-  ]);
+  const native = isNativeToken(token);
+  const reads = await readContracts<unknown>(
+    network,
+    [
+      ...addresses.map((owner) =>
+        native
+          ? { address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance", args: [owner] }
+          : { address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] },
+      ),
+      ...addresses.map((owner) => ({ address: owner, abi: depositDelegateAbi, functionName: "implementation", args: [] })),
+    ],
+    { nativeBalanceOf: (i) => (native && i < addresses.length ? (addresses[i] ?? null) : null) },
+  );
   const sessions = await db
     .select({ depositIndex: paymentSessions.depositIndex, depositAddress: paymentSessions.depositAddress })
     .from(paymentSessions)
@@ -68,7 +83,8 @@ export async function readEntries(db: Db, network: string, candidates: Forward[]
       ready.push({
         forward,
         balance,
-        delegated: typeof delegatedTo === "string" && delegatedTo.toLowerCase() === contracts.sweeper.toLowerCase(),
+        // The delegate's address follows from its code: a new delegate (BNB sweeps) is a new address.
+        delegated: typeof delegatedTo === "string" && delegatedTo.toLowerCase() === contracts.delegate.toLowerCase(),
       });
   }
   const signed: (Entry & { keyMismatch?: boolean })[] = [];

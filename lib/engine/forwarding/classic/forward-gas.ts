@@ -11,6 +11,7 @@ import type { Db } from "../../../db";
 import { type Forward, forwards } from "../../../db/schema";
 import { signingGasPrice } from "../../chain/gas-price";
 import { gasTankGeneration, keyRingFor } from "../../chain/keys";
+import { isNativeToken } from "../../chain/native";
 import { chainOf, publicClientFor, requireNetworkConfig } from "../../chain/networks";
 import { allocateNonce } from "../../chain/nonces";
 import { classifyRpcError, errorText } from "../../chain/rpc-errors";
@@ -19,6 +20,7 @@ import { chargesForSessions } from "../../ledger/charges";
 import { recordTransaction } from "../../ledger/record";
 import { addressHasOtherInFlight, applyForwardFact, hold, type StepOutcome, wait } from "../forward-records";
 import { sendForwardTransaction } from "./forward-ledger";
+import { nativeOwed, prepareNativeSweep } from "./native-sweep";
 
 /** How long forwards wait when the gas tank cannot pay their top-up. */
 export const GAS_TANK_LOW_PAUSE_SECONDS = 30;
@@ -29,6 +31,8 @@ export function transferData(to: string, amount: bigint): Hex {
 }
 
 export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcome> {
+  // BNB itself pays its own gas: no top-up (native-sweep.ts).
+  if (isNativeToken(forward.tokenContract)) return prepareNativeSweep(db, forward);
   const client = publicClientFor(forward.network);
   const from = forward.fromAddress as Address;
   const token = forward.tokenContract as Address;
@@ -55,7 +59,13 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
   }
   if (estimate > cap) return hold(db, forward, `the sweep needs ${estimate} gas, above MAX_SWEEP_GAS (${cap}); nothing was spent`);
   const sweepGasLimit = minBig((estimate * 13n + 9n) / 10n, cap);
-  const [gasPrice, bnb] = await Promise.all([signingGasPrice(forward.network), client.getBalance({ address: from })]);
+  const [gasPrice, balanceWei, owed] = await Promise.all([
+    signingGasPrice(forward.network),
+    client.getBalance({ address: from }),
+    nativeOwed(db, forward.network, forward.fromAddress),
+  ]);
+  // The BNB a payer sent here is the merchant's, forwarded by its own sweep: only what is beyond it pays gas.
+  const bnb = balanceWei > owed ? balanceWei - owed : 0n;
   const needed = sweepGasLimit * gasPrice;
   // A fresh plan: nothing of an earlier attempt (a retried held forward) is carried over.
   const planned = {

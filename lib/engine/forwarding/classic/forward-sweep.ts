@@ -1,6 +1,7 @@
 /**
  * The classic sweep's second half: once the gas top-up is mined, the deposit key signs the token
- * transfer of the address's whole balance (recorded in the ledger before it is sent), and its
+ * transfer of the address's whole balance (recorded in the ledger before it is sent) — for BNB
+ * itself, the plain transfer of what it holds less its own fee (native-sweep.ts) — and its
  * receipt completes the forward — or sends it back to planning, as forward-state.ts decides.
  */
 import { and, eq } from "drizzle-orm";
@@ -10,12 +11,14 @@ import type { Db } from "../../../db";
 import { type Forward, paymentSessions } from "../../../db/schema";
 import { depositTopicOf } from "../../chain/deposit-addresses";
 import { keyRingFor } from "../../chain/keys";
+import { isNativeToken } from "../../chain/native";
 import { chainOf, publicClientFor, requireNetworkConfig } from "../../chain/networks";
 import { allocateNonce } from "../../chain/nonces";
 import { recordTransaction } from "../../ledger/record";
 import { applyForwardFact, complete, hold, moveOn, type StepOutcome } from "../forward-records";
 import { transferData } from "./forward-gas";
 import { forwardTransactionOutcome, sendForwardTransaction } from "./forward-ledger";
+import { nativeSweepValue } from "./native-sweep";
 
 /** gas_sent → sweep_sent once the top-up is mined: sign the token transfer, record it in the ledger, send it. */
 export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> {
@@ -45,12 +48,15 @@ export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> 
   const row = await db
     .transaction(async (tx) => {
       const nonce = await allocateNonce(tx, forward.network, signer.address, chainCount);
+      // BNB itself: one plain transfer of what the address holds less its own fee (native-sweep.ts).
+      const payload = isNativeToken(forward.tokenContract)
+        ? { to: forward.toAddress as Address, value: nativeSweepValue(forward) }
+        : { to: forward.tokenContract as Address, data: transferData(forward.toAddress, forward.amount) };
       const raw = await signer.signTransaction({
         chain,
         chainId: chain.id,
         type: "legacy",
-        to: forward.tokenContract as Address,
-        data: transferData(forward.toAddress, forward.amount),
+        ...payload,
         gas: sweepGasLimit,
         gasPrice,
         nonce,
