@@ -228,7 +228,10 @@ export function RefundDialog({
                     name="basis"
                     value="fiat"
                     checked={basis === "fiat"}
-                    onChange={() => setBasis("fiat")}
+                    onChange={() => {
+                      setBasis("fiat");
+                      setPreview({ state: "loading" });
+                    }}
                     label={`An amount in ${fiat.currency} at today's rate`}
                     hint={`The payment's price was ${fiat.price} ${fiat.currency}; the ${token} it takes today come from the price feed.`}
                   />
@@ -242,6 +245,9 @@ export function RefundDialog({
                   onChange={(value) => {
                     setFiatAmount(value);
                     clear("fiatAmount");
+                    // The shown tokens are for the old amount: none until the new one is priced.
+                    asked.current++;
+                    setPreview({ state: value.trim() ? "loading" : "idle" });
                   }}
                   error={errors.fiatAmount ?? (preview.state === "error" && preview.onField ? preview.words : undefined)}
                   preview={preview}
