@@ -132,12 +132,12 @@ test("a fiat-priced payment refunds the tokens paid or a fiat amount at today's 
 
   // Fiat: the whole price prefilled, its tokens today shown before confirming.
   await dialog.getByLabel("An amount in USD at today's rate").check();
-  const fiatAmount = dialog.getByLabel("Amount in USD");
+  const fiatAmount = dialog.getByLabel("Amount in USD", { exact: true });
   await expect(fiatAmount).toHaveValue("25.00");
   const preview = dialog.getByTestId("refund-preview");
   await expect(preview).toContainText("The payer gets 25 DUSD for 25.00 USD.");
   await expect(preview).toContainText("At 1.00000000 USD per DUSD");
-  await capture(page, testInfo, "refund-dialog-fiat");
+  await captureBothThemes(page, testInfo, "refunds-links-refund-dialog-fiat", { axeOnPhone: true });
 
   // More than the payment received, at today's rate: said under the field, nothing to confirm.
   const submit = dialog.getByRole("button", { name: "Create refund link" });
@@ -151,7 +151,7 @@ test("a fiat-priced payment refunds the tokens paid or a fiat amount at today's 
     await fiatAmount.fill("10");
     await expect(preview).toContainText("No refund in fiat right now: DUSD has no usable rate");
     await expect(submit).toBeDisabled();
-    await capture(page, testInfo, "refund-dialog-fiat-stale");
+    await captureBothThemes(page, testInfo, "refunds-links-refund-dialog-fiat-stale", { axeOnPhone: true });
   } finally {
     await setDemoFeedRound(rpcUrl, DEMO_DUSD_USD_FEED, { answer: 100_000_000n });
   }
