@@ -66,6 +66,7 @@ export function PaymentRefunds({
             token={token}
             refundable={refundable.amount}
             byDefault={refundable.byDefault}
+            fiat={refundable.fiat}
             twoFactor={twoFactor}
           />
         )}
@@ -97,6 +98,11 @@ function RefundItem({ refund }: { refund: RefundRow }) {
             <Amount value={refund.amount} symbol={refund.token} />
           </span>
           <StatusBadge status={refund.status} kind="refund" />
+          {refund.basis === "fiat" && (
+            <span className="text-xs text-muted-foreground">
+              {refund.fiatAmount} {refund.currency} at {refund.rate} {refund.currency} per {refund.token}
+            </span>
+          )}
         </span>
         <span className="text-xs whitespace-nowrap text-muted-foreground">{formatDateTime(refund.completedAt ?? refund.createdAt)}</span>
       </div>

@@ -1,10 +1,10 @@
 "use client";
 
-import { CheckCircle2, Loader2, Undo2 } from "lucide-react";
+import { AlertTriangle, CheckCircle2, Loader2, RefreshCw, Undo2 } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { refundPaymentAction } from "@/app/dashboard/_actions/refunds";
+import { previewRefundAction, refundPaymentAction } from "@/app/dashboard/_actions/refunds";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { Button } from "@/components/ui/button";
@@ -13,12 +13,28 @@ import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { RadioChoice as Choice } from "@/components/ui/radio-choice";
 import { newRequestId } from "@/components/ui/request-id";
+import type { RefundPreview } from "@/lib/domain/refunds/dashboard-refunds";
 import type { RefundView } from "@/lib/domain/refunds/refund-view";
 import { ADDRESS_WORDS, AMOUNT_WORDS } from "@/lib/web/dashboard/refusal-words";
 
 type Destination = "payer" | "address";
+type Basis = "tokens" | "fiat";
 
-const FIELDS = ["amount", "toAddress", "code"];
+const FIELDS = ["amount", "fiatAmount", "toAddress", "code"];
+
+/** The preview of a fiat refund: its tokens at today's rate, or why there is none. */
+type Preview =
+  | { state: "idle" }
+  | { state: "loading" }
+  | { state: "ready"; preview: RefundPreview }
+  | { state: "error"; words: string; onField: boolean };
+
+/** Why a fiat refund cannot be priced now (`refund-rate-unavailable`'s detail), in the dialog's words. */
+const RATE_WORDS: Record<string, string> = {
+  "feed-stale": "its price feed has not been updated recently",
+  depegged: "it is more than 3 % away from its peg",
+  "feed-not-configured": "no price feed is set for it",
+};
 
 /** What the merchant does next, by the new refund's status. */
 const TOAST_NEXT: Partial<Record<RefundView["status"], string>> = {
@@ -37,6 +53,7 @@ export function RefundDialog({
   token,
   refundable,
   byDefault,
+  fiat,
   twoFactor,
 }: {
   sessionId: string;
@@ -44,11 +61,17 @@ export function RefundDialog({
   refundable: string;
   /** null: nothing was paid beyond the price (or it went back already); the merchant types the amount. */
   byDefault: string | null;
+  /** A fiat-priced payment: its price (the fiat basis's default). Then the dialog offers tokens or fiat at today's rate. */
+  fiat?: { currency: string; price: string };
   twoFactor: boolean;
 }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [amount, setAmount] = useState(byDefault ?? "");
+  const [basis, setBasis] = useState<Basis>("tokens");
+  const [fiatAmount, setFiatAmount] = useState(fiat?.price ?? "");
+  const [preview, setPreview] = useState<Preview>({ state: "idle" });
+  const asked = useRef(0);
   const [destination, setDestination] = useState<Destination>("payer");
   const [toAddress, setToAddress] = useState("");
   const [code, setCode] = useState("");
@@ -65,6 +88,9 @@ export function RefundDialog({
     if (next) {
       setRequestId(newRequestId());
       setAmount(byDefault ?? "");
+      setBasis("tokens");
+      setFiatAmount(fiat?.price ?? "");
+      setPreview({ state: "idle" });
       setDestination("payer");
       setToAddress("");
       setCode("");
@@ -75,19 +101,42 @@ export function RefundDialog({
     setOpen(next);
   };
 
-  const missing = !amount.trim() || (destination === "address" && !toAddress.trim()) || (twoFactor && !code.trim());
+  // Today's tokens for the fiat amount, asked again (after a pause in typing) whenever it changes; only the latest answer counts.
+  const loadPreview = useCallback(
+    async (value: string) => {
+      const mine = ++asked.current;
+      if (!value.trim()) return setPreview({ state: "idle" });
+      setPreview({ state: "loading" });
+      const result = await previewRefundAction({ sessionId, fiatAmount: value.trim() });
+      if (mine !== asked.current) return;
+      if (result.ok) return setPreview({ state: "ready", preview: result.data });
+      setPreview(previewRefusal(result, token));
+    },
+    [sessionId, token],
+  );
+  useEffect(() => {
+    if (!open || basis !== "fiat") return;
+    const timer = setTimeout(() => void loadPreview(fiatAmount), 300);
+    return () => clearTimeout(timer);
+  }, [open, basis, fiatAmount, loadPreview]);
+
+  const fiatBasis = fiat !== undefined && basis === "fiat";
+  const missing =
+    (fiatBasis ? preview.state !== "ready" : !amount.trim()) ||
+    (destination === "address" && !toAddress.trim()) ||
+    (twoFactor && !code.trim());
 
   const submit = () =>
     start(async () => {
       const result = await refundPaymentAction({
         sessionId,
         requestId,
-        amount: amount.trim(),
+        ...(fiatBasis ? { basis: "fiat", fiatAmount: fiatAmount.trim() } : { amount: amount.trim() }),
         ...(destination === "address" ? { toAddress: toAddress.trim() } : {}),
         ...(twoFactor ? { code: code.trim() } : {}),
       });
       if (!result.ok) {
-        const onField = fieldRefusal(result.reason, { amount: amount.trim(), refundable });
+        const onField = fiatBasis ? null : fieldRefusal(result.reason, { amount: amount.trim(), refundable });
         const fields = result.fieldErrors ?? (onField ? { [onField.field]: onField.words } : {});
         const shown = Object.fromEntries(Object.entries(fields).filter(([field]) => FIELDS.includes(field)));
         setErrors(shown);
@@ -96,6 +145,7 @@ export function RefundDialog({
       }
       setCreated(result.data);
       const made = result.data;
+      if (fiatBasis) asked.current++; // a preview still on its way must not show over the answer
       toast.success(made.status === "sending" ? `Sending ${made.amount} ${made.token}` : `Refund of ${made.amount} ${made.token} created`, {
         description: TOAST_NEXT[made.status] ?? "It shows Refunded once mined.",
       });
@@ -124,6 +174,8 @@ export function RefundDialog({
                   : created.status === "awaiting_funds"
                     ? `${created.amount} ${created.token} will go to ${created.toAddress} as soon as this payment's domain wallet can pay. ${sentence(created.reason ?? "")}.`
                     : `${created.amount} ${created.token} are on their way to ${created.toAddress}.`}
+                {created.basis === "fiat" &&
+                  ` That is ${created.fiatAmount} ${created.currency} at ${created.rate} ${created.currency} per ${created.token}.`}
               </DialogDescription>
             </DialogHeader>
             {created.status === "awaiting_address" && (
@@ -161,33 +213,75 @@ export function RefundDialog({
               <DialogDescription>Sent from this payment&apos;s domain wallet. Blockchain transfers cannot be undone.</DialogDescription>
             </DialogHeader>
             <fieldset disabled={pending} className="grid gap-4">
-              <Field
-                label="Amount"
-                error={errors.amount}
-                hint={
-                  byDefault === null
-                    ? `Up to ${refundable} ${token}. Nothing was paid beyond the price: type the amount to give back of the price itself.`
-                    : `Up to ${refundable} ${token}. Prefilled with what the payer sent beyond the price.`
-                }
-              >
-                {(control) => (
-                  <div className="flex items-center gap-2">
-                    <Input
-                      {...control}
-                      name="amount"
-                      inputMode="decimal"
-                      autoComplete="off"
-                      value={amount}
-                      onChange={(e) => {
-                        setAmount(e.target.value);
-                        clear("amount");
-                      }}
-                      required
-                    />
-                    <span className="text-sm text-muted-foreground">{token}</span>
-                  </div>
-                )}
-              </Field>
+              {fiat && (
+                <fieldset className="grid gap-2">
+                  <legend className="mb-1.5 text-sm font-medium">What goes back</legend>
+                  <Choice
+                    name="basis"
+                    value="tokens"
+                    checked={basis === "tokens"}
+                    onChange={() => setBasis("tokens")}
+                    label={`The tokens paid (${token})`}
+                    hint={`Up to ${refundable} ${token}, whatever ${token} is worth today.`}
+                  />
+                  <Choice
+                    name="basis"
+                    value="fiat"
+                    checked={basis === "fiat"}
+                    onChange={() => {
+                      setBasis("fiat");
+                      setPreview({ state: "loading" });
+                    }}
+                    label={`An amount in ${fiat.currency} at today's rate`}
+                    hint={`The payment's price was ${fiat.price} ${fiat.currency}; the ${token} it takes today come from the price feed.`}
+                  />
+                </fieldset>
+              )}
+              {fiatBasis ? (
+                <FiatAmountField
+                  currency={fiat.currency}
+                  price={fiat.price}
+                  value={fiatAmount}
+                  onChange={(value) => {
+                    setFiatAmount(value);
+                    clear("fiatAmount");
+                    // The shown tokens are for the old amount: none until the new one is priced.
+                    asked.current++;
+                    setPreview({ state: value.trim() ? "loading" : "idle" });
+                  }}
+                  error={errors.fiatAmount ?? (preview.state === "error" && preview.onField ? preview.words : undefined)}
+                  preview={preview}
+                  retry={() => void loadPreview(fiatAmount)}
+                />
+              ) : (
+                <Field
+                  label="Amount"
+                  error={errors.amount}
+                  hint={
+                    byDefault === null
+                      ? `Up to ${refundable} ${token}. Nothing was paid beyond the price: type the amount to give back of the price itself.`
+                      : `Up to ${refundable} ${token}. Prefilled with what the payer sent beyond the price.`
+                  }
+                >
+                  {(control) => (
+                    <div className="flex items-center gap-2">
+                      <Input
+                        {...control}
+                        name="amount"
+                        inputMode="decimal"
+                        autoComplete="off"
+                        value={amount}
+                        onChange={(e) => {
+                          setAmount(e.target.value);
+                          clear("amount");
+                        }}
+                        required
+                      />
+                      <span className="text-sm text-muted-foreground">{token}</span>
+                    </div>
+                  )}
+                </Field>
+              )}
               <fieldset className="grid gap-2">
                 <legend className="mb-1.5 text-sm font-medium">Where it goes</legend>
                 <Choice
@@ -254,6 +348,111 @@ export function RefundDialog({
       </DialogContent>
     </Dialog>
   );
+}
+
+/** The fiat amount of a fiat refund, and under it what it is in tokens today (a live region: read out as it changes). */
+function FiatAmountField({
+  currency,
+  price,
+  value,
+  onChange,
+  error,
+  preview,
+  retry,
+}: {
+  currency: string;
+  price: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  preview: Preview;
+  retry: () => void;
+}) {
+  return (
+    <div className="grid gap-2">
+      <Field
+        label={`Amount in ${currency}`}
+        error={error}
+        hint={`Prefilled with the whole price (${price} ${currency}); type less for a part of it.`}
+      >
+        {(control) => (
+          <div className="flex items-center gap-2">
+            <Input
+              {...control}
+              name="fiatAmount"
+              inputMode="decimal"
+              autoComplete="off"
+              value={value}
+              onChange={(e) => onChange(e.target.value)}
+              required
+            />
+            <span className="text-sm text-muted-foreground">{currency}</span>
+          </div>
+        )}
+      </Field>
+      <div
+        aria-live="polite"
+        className="min-h-10 rounded-md border bg-muted/40 p-3 text-sm [overflow-wrap:anywhere]"
+        data-testid="refund-preview"
+      >
+        {preview.state === "loading" && (
+          <span className="flex items-center gap-2 text-muted-foreground">
+            <Loader2 className="size-4 animate-spin" aria-hidden /> Reading today&apos;s rate…
+          </span>
+        )}
+        {preview.state === "idle" && <span className="text-muted-foreground">Type an amount to see what it is in tokens today.</span>}
+        {preview.state === "ready" && (
+          <div className="grid gap-1">
+            <p>
+              The payer gets{" "}
+              <strong className="font-semibold">
+                {preview.preview.amount} {preview.preview.token}
+              </strong>{" "}
+              for {preview.preview.fiatAmount} {preview.preview.currency}.
+            </p>
+            <p className="text-xs text-muted-foreground">
+              At {preview.preview.rate} {preview.preview.currency} per {preview.preview.token} (rounded up in the payer&apos;s favour), read{" "}
+              {new Date(preview.preview.ratedAt).toLocaleTimeString()}. At most {preview.preview.atMost} {preview.preview.currency} can go
+              back now. The rate is read again when you confirm.
+            </p>
+          </div>
+        )}
+        {preview.state === "error" && !preview.onField && (
+          <div className="grid gap-2">
+            <p className="flex items-start gap-2 text-destructive" role="alert">
+              <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden /> {preview.words}
+            </p>
+            <div>
+              <Button type="button" variant="outline" size="sm" onClick={retry}>
+                <RefreshCw aria-hidden /> Try again
+              </Button>
+            </div>
+          </div>
+        )}
+        {preview.state === "error" && preview.onField && (
+          <span className="text-muted-foreground">Fix the amount to see what it is in tokens.</span>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** A refused preview: on the amount field (a bad or too large amount), or in the preview box (no rate now). */
+function previewRefusal(result: { error: string; reason?: string; fieldErrors?: Record<string, string> }, token: string): Preview {
+  if (result.reason === "refund-rate-unavailable") {
+    const why = Object.values(result.fieldErrors ?? {})[0] ?? "";
+    const detail = Object.entries(RATE_WORDS).find(([key]) => why.toLowerCase().includes(key))?.[1] ?? "its price cannot be read right now";
+    return {
+      state: "error",
+      onField: false,
+      words: `No refund in fiat right now: ${token} has no usable rate (${detail}). Refund the tokens paid instead, or try again later.`,
+    };
+  }
+  const onField = result.fieldErrors?.fiatAmount;
+  if (result.reason && result.reason in AMOUNT_WORDS)
+    return { state: "error", onField: true, words: AMOUNT_WORDS[result.reason as keyof typeof AMOUNT_WORDS] };
+  if (onField) return { state: "error", onField: true, words: sentence(onField) };
+  return { state: "error", onField: false, words: sentence(result.error) };
 }
 
 /** The field a refusal is about, by its reason, in the dialog's words (lib's messages are for API clients). */

@@ -1,8 +1,9 @@
 import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import type { Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { DEMO_DUSD_USD_FEED, setDemoFeedRound } from "../../lib/engine/dev/demo-feeds";
 import { ANVIL_DEFAULT_KEYS } from "../../lib/engine/dev/demo-token";
-import { apiMerchant, payDirectly } from "./helpers/merchant";
+import { apiMerchant, payDirectly, rpcUrl } from "./helpers/merchant";
 import { captureBothThemes, signIn, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";
 
@@ -96,6 +97,71 @@ test("a merchant refunds an overpaid payment from its page; the payer claims it 
   await capture(page, testInfo, "payment-refunds");
   await page.goto("/dashboard/payments");
   await expect(page.locator(`tr[data-session-id="${session.sessionId}"] [data-refunds="refunded"]`)).toHaveText("Refunded 2 DUSD");
+  logs.assertClean();
+});
+
+test("a fiat-priced payment refunds the tokens paid or a fiat amount at today's rate, previewed before confirming", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  const [domain] = (await (await request.get("/api/user/domains", { headers: merchant.headers })).json()).data as {
+    withdrawalAddress: Address;
+  }[];
+  if (!domain) throw new Error("a domain expected");
+  const created = await request.post("/api/v1/payment/create", {
+    headers: { "x-api-key": merchant.key },
+    data: { currency: "USD", amount: "25.00", tokens: [merchant.tokenId] },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const session = (await created.json()).data as { sessionId: string; depositAddress: Address };
+  await payDirectly(session.depositAddress, "25");
+  await expect.poll(async () => (await merchant.status(session.sessionId)).status, { timeout: 30_000 }).toBe("completed");
+  await payDirectly(domain.withdrawalAddress, "30");
+
+  await signIn(page, merchant.email, merchant.password);
+  await page.goto(`/dashboard/payments/${session.sessionId}`);
+  const card = page.getByTestId("payment-refunds");
+  await card.getByRole("button", { name: "Refund" }).click();
+  const dialog = page.getByRole("dialog");
+  // Tokens by default: the dialog as for any payment.
+  await expect(dialog.getByLabel("The tokens paid (DUSD)")).toBeChecked();
+  await expect(dialog.getByLabel("Amount", { exact: true })).toBeVisible();
+
+  // Fiat: the whole price prefilled, its tokens today shown before confirming.
+  await dialog.getByLabel("An amount in USD at today's rate").check();
+  const fiatAmount = dialog.getByLabel("Amount in USD", { exact: true });
+  await expect(fiatAmount).toHaveValue("25.00");
+  const preview = dialog.getByTestId("refund-preview");
+  await expect(preview).toContainText("The payer gets 25 DUSD for 25.00 USD.");
+  await expect(preview).toContainText("At 1.00000000 USD per DUSD");
+  await captureBothThemes(page, testInfo, "refunds-links-refund-dialog-fiat", { axeOnPhone: true });
+
+  // More than the payment received, at today's rate: said under the field, nothing to confirm.
+  const submit = dialog.getByRole("button", { name: "Create refund link" });
+  await fiatAmount.fill("40");
+  await expect(dialog.getByText("At most 25.00 USD at today's rate")).toBeVisible();
+  await expect(submit).toBeDisabled();
+
+  // A stale feed: no fiat refund now, said in the preview with a way out.
+  await setDemoFeedRound(rpcUrl, DEMO_DUSD_USD_FEED, { answer: 100_000_000n, updatedAt: BigInt(Math.floor(Date.now() / 1000)) - 259_200n });
+  try {
+    await fiatAmount.fill("10");
+    await expect(preview).toContainText("No refund in fiat right now: DUSD has no usable rate");
+    await expect(submit).toBeDisabled();
+    await captureBothThemes(page, testInfo, "refunds-links-refund-dialog-fiat-stale", { axeOnPhone: true });
+  } finally {
+    await setDemoFeedRound(rpcUrl, DEMO_DUSD_USD_FEED, { answer: 100_000_000n });
+  }
+  await preview.getByRole("button", { name: "Try again" }).click();
+  await expect(preview).toContainText("The payer gets 10 DUSD for 10.00 USD.");
+  await submit.click();
+  await expect(dialog).toContainText("That is 10.00 USD at 1.00000000 USD per DUSD.");
+  await dialog.getByRole("button", { name: "Done" }).click();
+  const refund = card.locator("li[data-refund-id]");
+  await expect(refund).toContainText("10.00 USD at 1.00000000 USD per DUSD");
   logs.assertClean();
 });
 

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { cancelRefund } from "@/lib/domain/refunds/cancel-refund";
-import { refundFromDashboard } from "@/lib/domain/refunds/dashboard-refunds";
+import { previewRefund, type RefundPreview, refundFromDashboard } from "@/lib/domain/refunds/dashboard-refunds";
 import type { RefundView } from "@/lib/domain/refunds/refund-view";
 import { createRefundSchema } from "@/lib/domain/refunds/schemas";
 import { type ActionResult, runAction } from "@/lib/web/http/server-action";
@@ -21,6 +21,16 @@ export async function refundPaymentAction(input: unknown): Promise<ActionResult<
   );
   if (result.ok) revalidatePaths(result.data.sessionId);
   return result;
+}
+
+const previewSchema = z.object({
+  sessionId: z.string().uuid({ message: "not a payment id" }),
+  fiatAmount: createRefundSchema.shape.fiatAmount,
+});
+
+/** A fiat refund's tokens at today's rate, shown before the merchant confirms; nothing is recorded. */
+export async function previewRefundAction(input: unknown): Promise<ActionResult<RefundPreview>> {
+  return runAction(previewSchema, input, ({ db, user }, { sessionId, fiatAmount }) => previewRefund(db, user.id, sessionId, fiatAmount));
 }
 
 const refundIdSchema = z.object({ refundId: z.string().uuid({ message: "not a refund id" }) });

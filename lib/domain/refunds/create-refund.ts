@@ -10,6 +10,9 @@
  * the first refund even once that refund used up the payment: only the body's shape is checked
  * before the key is looked up; everything that depends on the payment's state now is checked
  * inside the key's transaction (`recordRefund`).
+ *
+ * A fiat-priced payment's refund has a basis (refund-rate.ts): the tokens paid, or a fiat amount
+ * at today's rate — read from the feeds before any transaction, refused (if it must be) inside it.
  */
 
 import { randomUUID } from "node:crypto";
@@ -29,6 +32,15 @@ import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
 import { findRefund } from "./find-refund";
 import { refundRefusal } from "./reasons";
 import { REFUND_SCOPE, refundPayout, sendRefundPayout } from "./refund-payouts";
+import {
+  basisColumns,
+  type FiatRefundTerms,
+  fiatExceedsRefundable,
+  fiatRefundable,
+  priceFiatRefund,
+  type RequestedBasis,
+  requestedBasis,
+} from "./refund-rate";
 import { emitRefundEvents, insertRefund } from "./refund-records";
 import { assertPayable, assertWalletCanPay, lockedAmounts } from "./refund-rules";
 import { type RefundView, toRefundView } from "./refund-view";
@@ -46,6 +58,9 @@ interface RefundPlan {
   found: SessionWithToken;
   input: CreateRefundInput;
   requested: bigint | undefined;
+  basis: RequestedBasis;
+  /** basis "fiat": the rate read before the transaction, or the refusal to throw in it. */
+  priced: { ok: true; terms: FiatRefundTerms } | { ok: false; error: unknown } | null;
   refundId: string;
   apiKeyId: number | null;
 }
@@ -63,9 +78,13 @@ export async function createRefund(
   const requested = input.amount === undefined ? undefined : parseAmount(input.amount, decimals);
   if (typeof requested === "string") throw amountRefusal("amount", requested, decimals);
   if (requested === 0n) throw paymentRefusal("VALIDATION_ERROR", "amount-zero", "amount must be greater than 0");
+  const basis = requestedBasis(found, input);
+  // A node that does not answer is a refusal too, thrown in the key's transaction: a replay still answers.
+  const priced =
+    basis.kind === "fiat" ? await priceFiatRefund(db, found, basis.fiat).catch((error: unknown) => ({ ok: false as const, error })) : null;
 
   const apiKeyId = "apiKeyId" in creator.scope ? creator.scope.apiKeyId : null;
-  const plan: RefundPlan = { found, input, requested, refundId: randomUUID(), apiKeyId };
+  const plan: RefundPlan = { found, input, requested, basis, priced, refundId: randomUUID(), apiKeyId };
   const request: IdempotentRequest | null = creator.idempotency && {
     owner: apiKeyId === null ? { userId: found.session.userId } : { apiKeyId },
     scope: REFUND_SCOPE,
@@ -97,8 +116,9 @@ async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Prom
   const tokenRow = await assertWalletCanPay(tx, session);
   // Decided before any lock (the payout's simulation needs it); checked again under the lock.
   const estimate = amountsOrRefuse(await lockedAmounts(tx, session.id, { lock: false }));
-  const units = plan.requested ?? defaultOrRefuse(estimate.byDefault);
-  assertWithin(units, estimate.refundable, token.decimals);
+  const terms = fiatTerms(plan);
+  const units = terms?.units ?? plan.requested ?? defaultOrRefuse(estimate.byDefault);
+  assertWithin(units, estimate.refundable, token, terms);
   await assertWithdrawable(tx, tokenRow, units);
 
   if (!toAddress) {
@@ -135,13 +155,14 @@ async function insertRefundRow(tx: Db, plan: RefundPlan, units: bigint, awaiting
   const now = new Date();
   const locked = amountsOrRefuse(await lockedAmounts(tx, session.id, { lock: true }));
   // Without an amount, the refund is what is left *now*: a concurrent refund may have taken the overpaid part.
-  if (plan.requested === undefined && locked.byDefault !== units) {
+  const terms = fiatTerms(plan);
+  if (plan.requested === undefined && terms === null && locked.byDefault !== units) {
     throw defaultMoved(units, defaultOrRefuse(locked.byDefault), token.decimals);
   }
-  assertWithin(units, locked.refundable, token.decimals);
+  assertWithin(units, locked.refundable, token, terms);
   const claimExpiresAt = new Date(now.getTime() + getConfig().refundClaimTtlSeconds * 1000);
   const values = { id: plan.refundId, sessionId: session.id, userId: session.userId, apiKeyId: plan.apiKeyId, amount: units };
-  const row = { ...values, toAddress: plan.input.toAddress ?? null, claimExpiresAt };
+  const row = { ...values, toAddress: plan.input.toAddress ?? null, claimExpiresAt, ...basisColumns(plan.basis, terms) };
   return { ...(await insertRefund(tx, row, now, { awaitingFunds })), now };
 }
 
@@ -162,7 +183,19 @@ function defaultOrRefuse(byDefault: bigint | null): bigint {
   return byDefault;
 }
 
-function assertWithin(units: bigint, left: bigint, decimals: number): void {
+/** basis "fiat": the rate read before the transaction, or its refusal now. */
+function fiatTerms(plan: RefundPlan): FiatRefundTerms | null {
+  if (plan.priced === null) return null;
+  if (!plan.priced.ok) throw plan.priced.error;
+  return plan.priced.terms;
+}
+
+function assertWithin(units: bigint, left: bigint, token: { symbol: string; decimals: number }, terms: FiatRefundTerms | null): void {
+  const { decimals } = token;
+  if (units > left && terms) {
+    const atMost = fiatRefundable(left, decimals, terms);
+    throw fiatExceedsRefundable(terms, token.symbol, formatAmount(left, decimals), atMost, formatAmount(units, decimals));
+  }
   if (units > left) {
     throw refundRefusal(
       "VALIDATION_ERROR",

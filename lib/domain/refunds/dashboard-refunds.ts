@@ -11,9 +11,12 @@ import type { Db } from "../../db";
 import type { User } from "../../db/schema";
 import { storedResponse } from "../idempotency/idempotency";
 import { findSessionInScope } from "../payments/find-session";
+import { FIAT_MINOR_UNITS, formatFiatAmount } from "../pricing/fiat";
 import { createRefund } from "./create-refund";
 import { findRefund, listSessionRefunds } from "./find-refund";
+import { refundRefusal } from "./reasons";
 import { REFUND_SCOPE } from "./refund-payouts";
+import { fiatExceedsRefundable, fiatRefundable, priceFiatRefund, requestedBasis } from "./refund-rate";
 import { lockedAmounts } from "./refund-rules";
 import { type RefundView, toRefundView } from "./refund-view";
 import { type NotRefundableReason, REFUND_REFUSALS } from "./refundable";
@@ -22,7 +25,14 @@ import type { CreateRefundInput } from "./schemas";
 export interface PaymentRefunds {
   refunds: RefundView[];
   /** What can still go back and what the form offers (null: nothing beyond the price, the merchant types the amount), or why nothing can. */
-  refundable: { amount: string; byDefault: string | null } | { refusal: NotRefundableReason };
+  refundable:
+    | {
+        amount: string;
+        byDefault: string | null;
+        /** A fiat-priced payment: its price, the fiat basis's default (the dialog offers tokens or fiat at today's rate). */
+        fiat?: { currency: string; price: string };
+      }
+    | { refusal: NotRefundableReason };
 }
 
 export async function paymentRefunds(db: Db, userId: number, sessionId: string): Promise<PaymentRefunds> {
@@ -34,6 +44,9 @@ export async function paymentRefunds(db: Db, userId: number, sessionId: string):
       ? {
           amount: formatAmount(amounts.refundable, token.decimals),
           byDefault: amounts.byDefault === null ? null : formatAmount(amounts.byDefault, token.decimals),
+          ...(session.currency !== null && session.fiatAmount !== null
+            ? { fiat: { currency: session.currency, price: formatFiatAmount(session.fiatAmount, FIAT_MINOR_UNITS[session.currency] ?? 2) } }
+            : {}),
         }
       : { refusal: REFUND_REFUSALS[amounts.reason].reason },
   };
@@ -56,4 +69,51 @@ export async function refundFromDashboard(
   await requireSecondFactor(db, user, code);
   const { view } = await createRefund(db, { scope: { userId: user.id }, idempotency }, sessionId, input);
   return view;
+}
+
+/** What a fiat-basis refund of `fiatAmount` (default: the whole price) gives back at today's rate, before the merchant confirms. */
+export interface RefundPreview {
+  /** Tokens, rounded up. */
+  amount: string;
+  token: string;
+  currency: string;
+  fiatAmount: string;
+  rate: string;
+  ratedAt: string;
+  /** The most the payment can still refund: in tokens, and in fiat at this rate (rounded down). */
+  refundable: string;
+  atMost: string;
+}
+
+/**
+ * The dashboard dialog's preview of a fiat refund: the same checks and rate as creating it
+ * (refund-rate.ts), nothing recorded. A stale feed, a bad amount or too large an amount is refused
+ * as the refund would be.
+ */
+export async function previewRefund(db: Db, userId: number, sessionId: string, fiatAmount?: string): Promise<RefundPreview> {
+  const found = await findSessionInScope(db, { userId }, sessionId);
+  const basis = requestedBasis(found, { basis: "fiat", fiatAmount });
+  if (basis.kind !== "fiat") throw new Error("a fiat basis was asked for");
+  const amounts = await lockedAmounts(db, found.session.id, { lock: false });
+  if (!amounts.ok) {
+    const { reason, message } = REFUND_REFUSALS[amounts.reason];
+    throw refundRefusal("VALIDATION_ERROR", reason, message);
+  }
+  const priced = await priceFiatRefund(db, found, basis.fiat);
+  if (!priced.ok) throw priced.error;
+  const { terms } = priced;
+  const { decimals, symbol } = found.token;
+  const atMost = fiatRefundable(amounts.refundable, decimals, terms);
+  if (terms.units > amounts.refundable)
+    throw fiatExceedsRefundable(terms, symbol, formatAmount(amounts.refundable, decimals), atMost, formatAmount(terms.units, decimals));
+  return {
+    amount: formatAmount(terms.units, decimals),
+    token: symbol,
+    currency: terms.currency,
+    fiatAmount: formatFiatAmount(terms.fiatMinor, terms.minorDigits),
+    rate: terms.rate,
+    ratedAt: terms.ratedAt.toISOString(),
+    refundable: formatAmount(amounts.refundable, decimals),
+    atMost: formatFiatAmount(atMost, terms.minorDigits),
+  };
 }

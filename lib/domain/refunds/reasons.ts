@@ -20,6 +20,10 @@ export const REFUND_REASONS = [
   "refund-not-cancellable",
   "refund-not-claimable",
   "refund-claim-unavailable",
+  "refund-basis-token-priced",
+  "refund-fiat-amount-needs-fiat-basis",
+  "refund-amount-with-fiat-basis",
+  "refund-rate-unavailable",
 ] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 

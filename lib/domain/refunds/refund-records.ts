@@ -25,6 +25,13 @@ export interface NewRefund {
   amount: bigint;
   toAddress: string | null;
   claimExpiresAt: Date;
+  /** A fiat-priced payment's refund: its basis, and for "fiat" the rate it used (refund-rate.ts). */
+  basis?: Refund["basis"];
+  currency?: string;
+  fiatAmount?: bigint;
+  rate?: string;
+  rateSource?: string;
+  ratedAt?: Date;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { getConfig } from "../../base/config";
 import { formatAmount } from "../../base/money";
 import type { Refund, Withdrawal } from "../../db/schema";
+import { FIAT_MINOR_UNITS, formatFiatAmount } from "../pricing/fiat";
 
 export type RefundSource = {
   refund: Refund;
@@ -32,6 +33,31 @@ export function toRefundView({ refund, token, network, withdrawal }: RefundSourc
     reason: refund.reason,
     createdAt: refund.createdAt.toISOString(),
     completedAt: refund.completedAt?.toISOString() ?? null,
+    ...basisFields(refund),
+  };
+}
+
+/**
+ * A fiat-priced payment's refund adds its basis after the seed's keys; with basis "fiat", the fiat
+ * amount and the rate it used. A token-priced payment's refund has none of these keys at all.
+ */
+function basisFields(refund: Refund): {
+  basis?: "tokens" | "fiat";
+  currency?: string;
+  fiatAmount?: string;
+  rate?: string;
+  rateSource?: string;
+  ratedAt?: string;
+} {
+  if (refund.basis === null) return {};
+  if (refund.basis === "tokens" || refund.currency === null || refund.fiatAmount === null) return { basis: "tokens" };
+  return {
+    basis: "fiat",
+    currency: refund.currency,
+    fiatAmount: formatFiatAmount(refund.fiatAmount, FIAT_MINOR_UNITS[refund.currency] ?? 2),
+    rate: refund.rate ?? "",
+    rateSource: refund.rateSource ?? "",
+    ratedAt: refund.ratedAt?.toISOString() ?? "",
   };
 }
 

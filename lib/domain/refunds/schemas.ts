@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { amountStringSchema } from "../../base/money";
-import { REFUND_STATUSES } from "../../db/schema";
+import { REFUND_BASES, REFUND_STATUSES } from "../../db/schema";
 import { addressSchema } from "../../engine/chain/address";
 
 export const createRefundSchema = z
@@ -15,6 +15,16 @@ export const createRefundSchema = z
     toAddress: addressSchema("toAddress").optional().meta({
       description:
         "Send straight to this address (one the payer gave you). Without it the refund waits for the payer to give an address at claimUrl.",
+    }),
+    basis: z.enum(REFUND_BASES).optional().meta({
+      description:
+        'Fiat-priced payments only (a token-priced one refuses it: refund-basis-token-priced). "tokens" (default): give back tokens, `amount` as above. "fiat": give back `fiatAmount` in the payment\'s currency at today\'s rate of the token that paid (read from its price feed now; stale, missing or more than 3 % off its peg → 400 refund-rate-unavailable, nothing recorded). Token amount = fiatAmount ÷ rate, rounded up (the payer never gets less than fiatAmount at that rate); more than the payment can still refund → 400 refund-exceeds-refundable (never capped).',
+      example: "fiat",
+    }),
+    fiatAmount: amountStringSchema("fiatAmount").optional().meta({
+      description:
+        'With basis "fiat" only: the amount in the payment\'s currency, at most its minor units ("10.50"). Default: the payment\'s whole fiat price.',
+      example: "10.50",
     }),
   })
   .meta({ id: "CreateRefundRequest" });
@@ -48,5 +58,20 @@ export const refundSchema = z
     }),
     createdAt: z.string(),
     completedAt: z.string().nullable(),
+    basis: z.enum(REFUND_BASES).optional().meta({
+      description:
+        'Refunds of fiat-priced payments only (absent for token-priced ones): "tokens" (the tokens paid) or "fiat" (a fiat amount at the rate of the refund\'s creation; then currency, fiatAmount, rate, rateSource and ratedAt are set).',
+    }),
+    currency: z.string().optional().meta({ description: 'basis "fiat": the payment\'s currency (ISO 4217).' }),
+    fiatAmount: z.string().optional().meta({ description: 'basis "fiat": the amount refunded in that currency ("10.50").' }),
+    rate: z
+      .string()
+      .optional()
+      .meta({ description: 'basis "fiat": the rate used, the currency\'s value of one whole token, 8 decimals ("0.99000000").' }),
+    rateSource: z
+      .string()
+      .optional()
+      .meta({ description: 'basis "fiat": where the rate came from ("chainlink:<feed>[/<currency feed>]").' }),
+    ratedAt: z.string().optional().meta({ description: 'basis "fiat": when the rate was read (ISO 8601).' }),
   })
   .meta({ id: "Refund" });

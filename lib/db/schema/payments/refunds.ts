@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { check, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { amount, createdAt, timestamptz, updatedAt } from "../columns";
 import { apiKeys } from "../merchants/api-keys";
 import { users } from "../merchants/users";
@@ -21,6 +21,10 @@ export const ACTIVE_REFUND_STATUSES = [
   "sending",
   "completed",
 ] as const satisfies readonly RefundStatus[];
+
+/** What a refund of a fiat-priced payment gives back: the tokens paid, or a fiat amount at the rate of its creation. */
+export const REFUND_BASES = ["tokens", "fiat"] as const;
+export type RefundBasisKind = (typeof REFUND_BASES)[number];
 
 export const refunds = pgTable(
   "refunds",
@@ -44,6 +48,14 @@ export const refunds = pgTable(
     claimExpiresAt: timestamptz("claim_expires_at").notNull(),
     /** Why it failed (the withdrawal's reason) or was cancelled ("cancelled by the merchant", "the claim expired"); while awaiting_funds, why the wallet cannot pay it yet. */
     reason: text("reason"),
+    /** Refunds of fiat-priced payments only (null for token-priced ones): "tokens" or "fiat". */
+    basis: text("basis", { enum: REFUND_BASES }),
+    /** basis "fiat": the currency, the amount in its minor units, the rate used (fiat per whole token, 8 decimals), its source and when it was read. */
+    currency: text("currency"),
+    fiatAmount: amount("fiat_amount"),
+    rate: text("rate"),
+    rateSource: text("rate_source"),
+    ratedAt: timestamptz("rated_at"),
     completedAt: timestamptz("completed_at"),
     cancelledAt: timestamptz("cancelled_at"),
     createdAt: createdAt(),
@@ -55,6 +67,11 @@ export const refunds = pgTable(
     index("refunds_awaiting_expiry_idx").on(t.claimExpiresAt).where(sql`${t.status} = 'awaiting_address'`),
     // The job that sends refunds once their wallet can pay takes the longest-unchecked first (updated_at: its last check).
     index("refunds_awaiting_funds_idx").on(t.updatedAt).where(sql`${t.status} = 'awaiting_funds'`),
+    check("refunds_basis_check", sql`${t.basis} IS NULL OR ${t.basis} IN ('tokens', 'fiat')`),
+    check(
+      "refunds_fiat_basis_check",
+      sql`CASE WHEN ${t.basis} = 'fiat' THEN ${t.currency} IS NOT NULL AND ${t.fiatAmount} IS NOT NULL AND ${t.rate} IS NOT NULL AND ${t.rateSource} IS NOT NULL AND ${t.ratedAt} IS NOT NULL ELSE ${t.currency} IS NULL AND ${t.fiatAmount} IS NULL AND ${t.rate} IS NULL AND ${t.rateSource} IS NULL AND ${t.ratedAt} IS NULL END`,
+    ),
   ],
 );
 
