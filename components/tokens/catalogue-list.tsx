@@ -18,8 +18,10 @@ export interface CatalogueEntry {
   decimals: number;
   minForward: string;
   registered: boolean;
-  /** The contract on the network's block explorer (none for the local test chain). */
+  /** The contract on the network's block explorer (none for the local test chain, nor for BNB). */
   explorerUrl: string | null;
+  /** BNB itself: no contract to show. */
+  native: boolean;
 }
 
 /** The gateway's accepted tokens, each with what will be saved (symbol, decimals) and a register button. */
@@ -72,7 +74,11 @@ export function CatalogueList({ entries }: { entries: CatalogueEntry[] }) {
               </Button>
             )}
           </div>
-          <Address value={entry.contractAddress} href={entry.explorerUrl} className="text-muted-foreground" />
+          {entry.native ? (
+            <p className="text-xs text-muted-foreground">The chain&apos;s own coin, sent straight to the deposit address (no contract).</p>
+          ) : (
+            <Address value={entry.contractAddress} href={entry.explorerUrl} className="text-muted-foreground" />
+          )}
         </li>
       ))}
     </ul>

@@ -8,6 +8,7 @@ import { CustomTokenForm } from "@/components/tokens/custom-token-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { getConfig } from "@/lib/base/config";
+import { isNativeToken } from "@/lib/engine/chain/native";
 import { listNetworks } from "@/lib/engine/chain/networks";
 import { loadTokensPage } from "@/lib/web/dashboard/pages";
 import { explorerAddressUrl } from "@/lib/web/dashboard/payment-detail";
@@ -57,7 +58,11 @@ export default async function TokensPage() {
                       <TableCell>{networkLabel(t.network)}</TableCell>
                       <TableCell className="hidden sm:table-cell">{t.decimals}</TableCell>
                       <TableCell className="hidden md:table-cell">
-                        <Address value={t.contractAddress} href={explorerAddressUrl(t.network, t.contractAddress)} />
+                        {isNativeToken(t.contractAddress) ? (
+                          <span className="text-muted-foreground">Native coin</span>
+                        ) : (
+                          <Address value={t.contractAddress} href={explorerAddressUrl(t.network, t.contractAddress)} />
+                        )}
                       </TableCell>
                     </TableRow>
                   ))}
@@ -75,7 +80,12 @@ export default async function TokensPage() {
             {catalogue.length === 0 ? (
               <p className="text-sm text-muted-foreground">The operator has not allowed any token on this server&apos;s networks yet.</p>
             ) : (
-              <CatalogueList entries={catalogue.map((e) => ({ ...e, explorerUrl: explorerAddressUrl(e.network, e.contractAddress) }))} />
+              <CatalogueList
+                entries={catalogue.map((e) => {
+                  const native = isNativeToken(e.contractAddress);
+                  return { ...e, native, explorerUrl: native ? null : explorerAddressUrl(e.network, e.contractAddress) };
+                })}
+              />
             )}
           </CardContent>
         </Card>

@@ -17,9 +17,10 @@ const ALL_NETWORKS: NetworkName[] = ["bsc", "bsc-testnet", "local"];
 
 /**
  * Addresses that follow from the keys alone: every gas tank generation up to the next one, the
- * sweeper's owner, and the sweep contracts (funds sent to a contract are stuck there).
+ * sweeper's owner, and the sweep contracts (funds sent to a contract are stuck there). Lower-case.
+ * The scanner reads it too: BNB these send to a deposit address (the gas tank's top-ups) is not a payment.
  */
-function keyAddresses(): Set<string> {
+export function serviceKeyAddresses(): Set<string> {
   const keys = keyRingFor(getConfig().masterMnemonic);
   const contracts = serviceSweepContracts();
   const tanks = Array.from({ length: gasTankGeneration() + 2 }, (_, g) => keys.gasTankAddress(g));
@@ -29,7 +30,7 @@ function keyAddresses(): Set<string> {
 }
 
 export async function isServiceAddress(db: Db, address: string): Promise<boolean> {
-  if (keyAddresses().has(address.toLowerCase())) return true;
+  if (serviceKeyAddresses().has(address.toLowerCase())) return true;
   const networks = ALL_NETWORKS;
   {
     // Deposit addresses are the same on every network (one mnemonic): any network's session counts.

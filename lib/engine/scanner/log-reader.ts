@@ -88,11 +88,19 @@ export async function getLogsHalving(
   }
 }
 
-export async function blockTimes(client: PublicClient, logs: RawLog[], call: RpcCall): Promise<Map<Hex, Date>> {
+/** The times of the logs' blocks: stamped on the log, known already (`known`, keyed by the block's hex number), or read. */
+export async function blockTimes(
+  client: PublicClient,
+  logs: RawLog[],
+  call: RpcCall,
+  known?: ReadonlyMap<Hex, Date>,
+): Promise<Map<Hex, Date>> {
   const times = new Map<Hex, Date>();
   const missing = new Set<Hex>();
   for (const log of logs) {
-    if (log.blockTimestamp) times.set(log.blockNumber, new Date(Number(hexToBigInt(log.blockTimestamp)) * 1000));
+    const seen = known?.get(numberToHex(hexToBigInt(log.blockNumber)));
+    if (seen) times.set(log.blockNumber, seen);
+    else if (log.blockTimestamp) times.set(log.blockNumber, new Date(Number(hexToBigInt(log.blockTimestamp)) * 1000));
     else missing.add(log.blockNumber);
   }
   await Promise.all(

@@ -6,7 +6,7 @@ import { count, desc, eq } from "drizzle-orm";
 import { getAddress, hexToBigInt, isAddress } from "viem";
 import type { Db } from "../../db";
 import { quarantinedLogs } from "../../db/schema";
-import type { RawLog } from "./transfer-log";
+import { logIndexOf, type RawLog } from "./transfer-log";
 
 export interface QuarantineEntry {
   network: string;
@@ -27,7 +27,7 @@ export async function quarantineLogs(tx: Db, entries: QuarantineEntry[]): Promis
         blockNumber: hexToBigInt(log.blockNumber),
         blockHash: log.blockHash?.toLowerCase() ?? null,
         txHash: log.transactionHash.toLowerCase(),
-        logIndex: Number(hexToBigInt(log.logIndex)),
+        logIndex: logIndexOf(log),
         contractAddress: isAddress(log.address, { strict: false }) ? getAddress(log.address) : String(log.address).slice(0, 42),
         topics: log.topics.slice(0, 8),
         data: log.data.slice(0, MAX_DATA_CHARS),

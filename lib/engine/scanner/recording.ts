@@ -4,12 +4,11 @@
  * cannot hold, a constraint), the poll is done again with a savepoint per transfer and the refused
  * ones are quarantined, so one transfer that cannot be stored never holds the cursor back.
  */
-import { hexToBigInt } from "viem";
 import type { Db } from "../../db";
 import { errorText } from "../chain/rpc-errors";
 import type { QuarantineEntry } from "./quarantine";
 import type { ObservedTransfer, TransferRecorder } from "./scanner";
-import type { RawLog } from "./transfer-log";
+import { logIndexOf, type RawLog } from "./transfer-log";
 
 export async function recordAll(tx: Db, transfers: ObservedTransfer[], record: TransferRecorder): Promise<QuarantineEntry[]> {
   if (transfers.length > 0) await record(tx, transfers);
@@ -34,9 +33,7 @@ export async function recordOneByOne(
       await tx.transaction((sp) => record(sp, [transfer]));
     } catch (error) {
       if (!isDataError(error)) throw error;
-      const log = logs.find(
-        (l) => l.transactionHash.toLowerCase() === transfer.txHash && Number(hexToBigInt(l.logIndex)) === transfer.logIndex,
-      );
+      const log = logs.find((l) => l.transactionHash.toLowerCase() === transfer.txHash && logIndexOf(l) === transfer.logIndex);
       // Every transfer was decoded from one of these logs: a miss is a bug, not hostile input.
       if (!log) throw new Error(`no log for transfer ${transfer.txHash}:${transfer.logIndex}`);
       const firstLine = errorText(error).split("\n")[0] ?? "";

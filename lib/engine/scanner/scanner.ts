@@ -8,14 +8,20 @@
  *
  * Hostile input: a log that does not decode as an ERC-20 Transfer, or whose recording fails, is
  * quarantined and the scan moves on; zero-value transfers are ignored (nothing to forward).
+ *
+ * BNB itself (native-reader.ts): while a merchant on the network accepts it, the same range's
+ * blocks are read too (one eth_getBlockByNumber per block, at most NATIVE_MAX_RANGE blocks a poll)
+ * and its transfers into deposit addresses recorded with the logs'; otherwise no extra call.
  */
-import { getAddress, type Hex, hexToBigInt } from "viem";
+import { getAddress, type Hex, hexToBigInt, numberToHex } from "viem";
 import type { Db } from "../../db";
 import { confirmedBlock, confirmedUnder } from "../chain/confirmations";
 import { ownersOfDepositTopics } from "../chain/deposit-addresses";
+import { isNativeToken } from "../chain/native";
 import { publicClientFor, requireNetworkConfig } from "../chain/networks";
 import { advanceCursor, readCursor, storedCursor } from "./cursor";
 import { blockTimes, enabledContracts, getLogsHalving } from "./log-reader";
+import { NATIVE_MAX_RANGE, type NativeBlock, nativeAccepted, nativeTransfers, readBlocks } from "./native-reader";
 import { type QuarantineEntry, quarantineLogs } from "./quarantine";
 import { isDataError, recordAll, recordOneByOne } from "./recording";
 import { decodeTransferLog, type RawLog, TRANSFER_TOPIC } from "./transfer-log";
@@ -73,12 +79,15 @@ export async function scanOnce(
   // the slowest of them, not their sum). CONFIRMATIONS=1 reads the head itself: the block that holds
   // a transfer is its first confirmation.
   const { finality } = config;
-  const [head, finalized, stored, contracts] = await Promise.all([
+  const [head, finalized, stored, enabled, native] = await Promise.all([
     call(client.getBlockNumber({ cacheTime: 0 })),
     finality.kind === "finalized" ? call(confirmedBlock(client, finality)) : null,
     storedCursor(db, network),
     enabledContracts(db, network),
+    nativeAccepted(db, network),
   ]);
+  // The native coin has no logs: its catalogue row is read by blocks below, never asked of eth_getLogs.
+  const contracts = enabled.filter((c) => !isNativeToken(c));
   // biome-ignore lint/style/noNonNullAssertion: the finalized block is read above exactly when finality is "finalized"
   const target = finality.kind === "finalized" ? finalized! : confirmedUnder(head, finality.blocks);
   if (target < 0n) return null;
@@ -91,6 +100,10 @@ export async function scanOnce(
   const wanted = fromBlock + BigInt(maxRange) - 1n;
 
   let toBlock = wanted < target ? wanted : target;
+  if (native && toBlock - fromBlock + 1n > BigInt(NATIVE_MAX_RANGE)) toBlock = fromBlock + BigInt(NATIVE_MAX_RANGE) - 1n;
+  // The blocks are read alongside the logs; any past where a refusing provider cut the logs are dropped.
+  const reading = native ? readBlocks(client, fromBlock, toBlock, call) : Promise.resolve([] as NativeBlock[]);
+  reading.catch(() => {}); // awaited below; a getLogs failure first must not leave it unhandled
   let logs: RawLog[] = [];
   if (contracts.length > 0) {
     const fetched = await getLogsHalving(client, contracts, fromBlock, toBlock, call);
@@ -100,6 +113,7 @@ export async function scanOnce(
     else if (toBlock === wanted) rangeHint.set(network, Math.min(MAX_RANGE, maxRange * 2));
     toBlock = fetched.toBlock;
   }
+  const blocks = (await reading).filter((b) => b.number <= toBlock);
 
   // Only logs of the catalogue's contracts (a provider may answer more than asked) into deposit
   // addresses matter; the raw topic match comes first, decoding only for matches.
@@ -124,6 +138,7 @@ export async function scanOnce(
     client,
     decoded.map((d) => d.log),
     call,
+    new Map(blocks.map((b) => [numberToHex(b.number), b.timestamp])),
   );
   const transfers: ObservedTransfer[] = decoded.map(({ log, from, amount }) => {
     const owner = owners.get(recipientOf(log));
@@ -145,13 +160,18 @@ export async function scanOnce(
     };
   });
 
+  const natives = blocks.length > 0 ? await nativeTransfers(db, client, network, blocks, call) : { transfers: [], logs: [], ignored: 0 };
+  transfers.push(...natives.transfers);
+  ignored += natives.ignored;
+  const recordable = [...matched, ...natives.logs];
+
   // The common case in one plain transaction; only if the database refuses some transfer's data is
   // the poll done again with a savepoint per transfer, setting the refused ones aside.
   const commit = (oneByOne: boolean) =>
     db.transaction(async (tx) => {
       const all = [
         ...quarantine,
-        ...(oneByOne ? await recordOneByOne(tx, transfers, matched, options.record) : await recordAll(tx, transfers, options.record)),
+        ...(oneByOne ? await recordOneByOne(tx, transfers, recordable, options.record) : await recordAll(tx, transfers, options.record)),
       ];
       await quarantineLogs(tx, all);
       // Optimistic: if another scanner moved the cursor meanwhile, this transaction rolls back.

@@ -3,6 +3,7 @@
  * 32-byte amount, or the log is not a Transfer we record (the scanner quarantines it).
  */
 import { type Hex, hexToBigInt } from "viem";
+import { isNativeToken, NATIVE_LOG_INDEX } from "../chain/native";
 
 /** keccak256("Transfer(address,address,uint256)") */
 export const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
@@ -37,4 +38,12 @@ export function decodeTransferLog(log: RawLog): { ok: true; from: Hex; to: Hex; 
     return { ok: false, reason: `malformed Transfer log: ${bytes} bytes of data, an ERC-20 Transfer has 32` };
   }
   return { ok: true, from: `0x${from.slice(26)}`, to: `0x${to.slice(26)}`, amount: hexToBigInt(log.data) };
+}
+
+/**
+ * A log's index as deposits and the quarantine key it. A native transfer has no log: the scanner
+ * stands one in (native-reader.ts) at the native address, whose index is NATIVE_LOG_INDEX.
+ */
+export function logIndexOf(log: RawLog): number {
+  return isNativeToken(log.address) ? NATIVE_LOG_INDEX : Number(hexToBigInt(log.logIndex));
 }
