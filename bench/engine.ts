@@ -20,6 +20,7 @@ import { startEmbeddedRunner } from "@/lib/ops/jobs/embedded-runner";
 import { createBenchDatabase } from "./database";
 import { measureSweepDatabaseTime, printSweepDatabaseTime } from "./engine-sweep";
 import { measureForwardingCost, printForwardingCost } from "./forwarding";
+import { measureNativeScan, printNativeScan } from "./native-bnb";
 import { payFrom } from "./pay";
 import { BENCH_MNEMONIC } from "./server";
 import { deployBenchToken } from "./token";
@@ -34,13 +35,20 @@ import { deployBenchToken } from "./token";
  *      1, 10, 50, 100 (bench/forwarding.ts);
  *  (e) deposit confirmed → sweep mined, classic and batched, with the embedded runner;
  *  (f) a sweep's database time with 10,000 and 1,000,000 sessions in the table, and the ratio
- *      (goal ≤ 1.5×; bench/engine-sweep.ts). BENCH_ENGINE_ONLY=sweep-db runs (f) alone.
+ *      (goal ≤ 1.5×; bench/engine-sweep.ts). BENCH_ENGINE_ONLY=sweep-db runs (f) alone;
+ *  (g) the native-BNB scan with 10,000 open sessions that offered BNB: one RPC call per block
+ *      (bench/native-bnb.ts; `npm run bench:native` adds the comparison with Multicall3
+ *      getEthBalance). BENCH_ENGINE_ONLY=native runs (g) alone.
  */
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100);
 
 async function main() {
   if (process.env.BENCH_ENGINE_ONLY === "sweep-db") {
     printSweepDatabaseTime(await measureSweepDatabaseTime());
+    return;
+  }
+  if (process.env.BENCH_ENGINE_ONLY === "native") {
+    printNativeScan(await measureNativeScan());
     return;
   }
   const database = await createBenchDatabase("engine");
@@ -110,6 +118,7 @@ async function main() {
     }
     printForwardingCost(await measureForwardingCost());
     printSweepDatabaseTime(await measureSweepDatabaseTime());
+    printNativeScan(await measureNativeScan());
   } finally {
     await handle.close();
     await anvil.stop();
