@@ -1,7 +1,7 @@
-import type { PublicClient } from "viem";
+import { MethodNotFoundRpcError, type PublicClient } from "viem";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db";
-import { type NativeBlock, nativeTransfers, readBlocks } from "@/lib/engine/scanner/native-reader";
+import { type NativeBlock, nativeTransfers, readBlocks, succeededHashes } from "@/lib/engine/scanner/native-reader";
 
 const block = (transactions: unknown[]): NativeBlock => ({
   number: 7n,
@@ -70,5 +70,57 @@ describe("native transfers in a block", () => {
     expect(asked).toHaveLength(20);
     expect(most).toBeLessThanOrEqual(4);
     await expect(readBlocks(client, 20n, 22n, count)).rejects.toThrow("does not have block 21");
+  });
+});
+
+describe("receipts of the matches", () => {
+  const candidate = (i: number, number = 9n) => ({
+    block: { ...block([]), number },
+    hash: `0x${i.toString(16).padStart(64, "0")}`,
+    from: `0x${"cd".repeat(20)}`,
+    to: `0x${"ab".repeat(20)}`,
+    amount: 1n,
+  });
+  const receiptOf = (hash: string) => ({ transactionHash: hash, status: BigInt(hash) % 2n === 0n ? "0x1" : "0x0" });
+
+  it("asks a few matches' receipts one by one, more in one eth_getBlockReceipts, and keeps the succeeded", async () => {
+    const methods: string[] = [];
+    const client = {
+      request: async ({ method, params }: { method: string; params: [string] }) => {
+        methods.push(method);
+        if (method === "eth_getBlockReceipts") return Array.from({ length: 10 }, (_, i) => receiptOf(candidate(i).hash));
+        return receiptOf(params[0]);
+      },
+    } as unknown as PublicClient;
+    const few = await succeededHashes(client, [candidate(1, 5n), candidate(2, 5n)], count);
+    expect([...few]).toEqual([candidate(2).hash]);
+    expect(methods).toEqual(["eth_getTransactionReceipt", "eth_getTransactionReceipt"]);
+    methods.length = 0;
+    const many = await succeededHashes(
+      client,
+      Array.from({ length: 10 }, (_, i) => candidate(i)),
+      count,
+    );
+    expect(many.size).toBe(5);
+    expect(methods).toEqual(["eth_getBlockReceipts"]);
+  });
+
+  it("falls back to one receipt per match on a node without eth_getBlockReceipts", async () => {
+    const methods: string[] = [];
+    const client = {
+      request: async ({ method, params }: { method: string; params: [string] }) => {
+        methods.push(method);
+        if (method === "eth_getBlockReceipts")
+          throw new MethodNotFoundRpcError(new Error("the method eth_getBlockReceipts does not exist"));
+        return receiptOf(params[0]);
+      },
+    } as unknown as PublicClient;
+    const found = await succeededHashes(
+      client,
+      Array.from({ length: 6 }, (_, i) => candidate(i)),
+      count,
+    );
+    expect(found.size).toBe(3);
+    expect(methods.filter((m) => m === "eth_getTransactionReceipt")).toHaveLength(6);
   });
 });

@@ -16,6 +16,7 @@ const KNOWN_METHODS = new Set([
   "eth_getTransactionByHash",
   "eth_sendRawTransaction",
   "eth_getBlockByNumber",
+  "eth_getBlockReceipts",
   "eth_maxPriorityFeePerGas",
   "eth_feeHistory",
   "eth_getCode",

@@ -4,7 +4,8 @@
  * transactions whose recipient is a deposit address, with a value, not sent by this gateway's own
  * keys (the gas tank's top-ups in classic mode are not payments) nor by a deposit address, and that
  * succeeded (a reverted transaction moves no value): receipts only for blocks with a match — one
- * `eth_getTransactionReceipt` per match when a block has a few, else one `eth_getBlockReceipts`.
+ * `eth_getTransactionReceipt` per match when a block has a few, else one `eth_getBlockReceipts`
+ * (per match after all on a node that lacks it).
  * The cost per block is one call whatever the number of open sessions; it runs only while the
  * network's catalogue BNB row is enabled and a merchant there accepts BNB.
  *
@@ -17,6 +18,7 @@ import type { Db } from "../../db";
 import { tokenCatalogue, tokens } from "../../db/schema";
 import { type DepositAddressOwner, depositTopicOf, ownersOfDepositTopics } from "../chain/deposit-addresses";
 import { NATIVE_LOG_INDEX, NATIVE_TOKEN } from "../chain/native";
+import { classifyRpcError } from "../chain/rpc-errors";
 import { serviceKeyAddresses } from "../chain/service-addresses";
 import type { RpcCall } from "./log-reader";
 import type { ObservedTransfer } from "./scanner";
@@ -106,7 +108,7 @@ const HASH = /^0x[0-9a-fA-F]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const QUANTITY = /^0x[0-9a-fA-F]{1,64}$/;
 
-interface Candidate {
+export interface Candidate {
   block: NativeBlock;
   hash: string;
   from: string;
@@ -183,30 +185,41 @@ export async function nativeTransfers(
 }
 
 /** The hashes among `candidates` whose transaction succeeded: per block, a few receipts one by one or the block's receipts at once. */
-async function succeededHashes(client: PublicClient, candidates: Candidate[], call: RpcCall): Promise<Set<string>> {
+export async function succeededHashes(client: PublicClient, candidates: Candidate[], call: RpcCall): Promise<Set<string>> {
   const byBlock = new Map<bigint, Candidate[]>();
-  for (const c of candidates) byBlock.set(c.block.number, [...(byBlock.get(c.block.number) ?? []), c]);
+  for (const c of candidates) {
+    const list = byBlock.get(c.block.number);
+    if (list) list.push(c);
+    else byBlock.set(c.block.number, [c]);
+  }
   const ok = new Set<string>();
   const succeeded = (r: RawReceipt | null) => {
     if (r && r.status === "0x1" && typeof r.transactionHash === "string") ok.add(r.transactionHash.toLowerCase());
   };
+  const oneByOne = async (number: bigint, matches: Candidate[]) => {
+    for (const m of matches) {
+      const receipt = (await call(
+        client.request({ method: "eth_getTransactionReceipt", params: [m.hash as Hex] }),
+      )) as unknown as RawReceipt | null;
+      if (!receipt) throw new Error(`the node has no receipt for ${m.hash} in block ${number}`);
+      succeeded(receipt);
+    }
+  };
   await Promise.all(
     [...byBlock].map(async ([number, matches]) => {
-      if (matches.length <= RECEIPTS_ONE_BY_ONE) {
-        for (const m of matches) {
-          const receipt = (await call(
-            client.request({ method: "eth_getTransactionReceipt", params: [m.hash as Hex] }),
-          )) as unknown as RawReceipt | null;
-          if (!receipt) throw new Error(`the node has no receipt for ${m.hash} in block ${number}`);
-          succeeded(receipt);
-        }
-      } else {
-        const receipts = (await call(
-          client.request({ method: "eth_getBlockReceipts", params: [numberToHex(number)] } as never),
-        )) as unknown as RawReceipt[] | null;
-        if (!Array.isArray(receipts)) throw new Error(`the node has no receipts for block ${number}`);
-        for (const r of receipts) succeeded(r);
+      if (matches.length <= RECEIPTS_ONE_BY_ONE) return oneByOne(number, matches);
+      let receipts: RawReceipt[] | null;
+      try {
+        receipts = (await call(client.request({ method: "eth_getBlockReceipts", params: [numberToHex(number)] } as never))) as unknown as
+          | RawReceipt[]
+          | null;
+      } catch (error) {
+        // A node without the method (a permanent refusal): each match's receipt instead, never a stuck scan.
+        if (classifyRpcError(error) !== "rejected") throw error;
+        return oneByOne(number, matches);
       }
+      if (!Array.isArray(receipts)) throw new Error(`the node has no receipts for block ${number}`);
+      for (const r of receipts) succeeded(r);
     }),
   );
   return ok;
