@@ -97,8 +97,11 @@ export function TokenPicker({ view, t, amount, expiresAt, now, onChosen }: Token
               <span className="grid min-w-0 flex-1 gap-0.5">
                 <span className="flex flex-wrap items-baseline justify-between gap-x-3">
                   <span className="font-semibold">{quote.token}</span>
-                  <span className="font-semibold break-all tabular-nums" data-testid="option-amount">
-                    {amount(quote.amount)} {quote.token}
+                  {/* An 18-decimal amount may wrap between digits, never inside the symbol. */}
+                  <span className="min-w-0 font-semibold tabular-nums" data-testid="option-amount">
+                    <span className="break-all">{amount(quote.amount)}</span>
+                    {"\u00a0"}
+                    {quote.token}
                   </span>
                 </span>
                 <span id={`${id}-detail`} className="grid gap-0.5">

@@ -4,6 +4,7 @@ import jsQR from "jsqr";
 import { PNG } from "pngjs";
 import { decodeFunctionData, erc20Abi, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { NATIVE_TOKEN } from "../../lib/engine/chain/native";
 import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/engine/dev/demo-token";
 import { apiMerchant, payDirectly } from "./helpers/merchant";
 import { captureBothThemes, expectAccessible, screenshot, watchConsole } from "./helpers/pages";
@@ -107,6 +108,58 @@ test("a price in money: the price, the token picker with its rate, the wallet pa
   expect(call.args).toEqual([expect.stringMatching(new RegExp(`^${session.depositAddress}$`, "i")), 25n * 10n ** 18n]);
   expect(await merchant.status(session.sessionId)).toMatchObject({ status: "completed", currency: "USD", fiatAmount: "25.00" });
   await screenshot(page, testInfo, "checkout-fiat-paid");
+  logs.assertClean();
+});
+
+test("a price in money paid in BNB itself: the picker offers BNB at its feed's rate, the wallet sends the value", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  const registered = await request.post("/api/user/tokens", {
+    headers: merchant.headers,
+    data: { contractAddress: NATIVE_TOKEN, network: "local" },
+  });
+  expect(registered.status(), await registered.text()).toBe(201);
+  const created = await request.post("/api/v1/payment/create", {
+    headers: { "x-api-key": merchant.key },
+    data: { currency: "USD", amount: "25.00" },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const session = (await created.json()).data as { sessionId: string; depositAddress: string };
+  await injectWallet(page, { account: payer });
+  await page.goto(`/pay/${session.sessionId}?lang=en`);
+
+  // The demo's BNB/USD feed answers 600.00: 25 USD is 0.041666… BNB, rounded up to the wei.
+  const picker = page.getByRole("radiogroup", { name: "Pay with" });
+  const bnb = picker.getByRole("radio", { name: /BNB/ });
+  await expect(picker).toContainText("0.041666666666666667 BNB");
+  await expect(picker).toContainText("1 BNB = 600.00 USD");
+  await picker.locator('[data-token="BNB"]').click(); // the option's label: the radio itself is visually hidden
+  await expect(bnb).toBeChecked();
+  await expect(page.getByTestId("token-amount")).toHaveText("0.041666666666666667 BNB");
+  await expect(page.getByTestId("network-warning")).toContainText("This order takes only BNB or DUSD on Local test chain.");
+  await bnb.blur();
+  await captureBothThemes(page, testInfo, "checkout-fiat-bnb", { axeOnPhone: true });
+
+  await page.getByRole("button", { name: "Pay 0.041666666666666667 BNB with Test Wallet" }).click();
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
+  // A plain payment of the quoted wei to the session's address: no contract, no call data.
+  const [sent] = await page.evaluate(
+    () => (window as unknown as { __walletSends: { to: string; value?: Hex; data?: Hex }[] }).__walletSends,
+  );
+  expect(sent!.to.toLowerCase()).toBe(session.depositAddress.toLowerCase());
+  expect(BigInt(sent!.value!)).toBe(41_666_666_666_666_667n);
+  expect(sent!.data ?? "0x").toBe("0x");
+  expect(await merchant.status(session.sessionId)).toMatchObject({
+    status: "completed",
+    currency: "USD",
+    fiatAmount: "25.00",
+    paidToken: "BNB",
+    paidAmount: "0.041666666666666667",
+  });
   logs.assertClean();
 });
 

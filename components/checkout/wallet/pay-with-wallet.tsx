@@ -201,7 +201,7 @@ function WalletFlow({
             key={connector.uid}
             type="button"
             onClick={() => pay(connector)}
-            className="flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-brand px-4 text-base font-semibold text-brand-foreground shadow-sm transition-colors hover:bg-brand/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+            className="flex min-h-12 w-full items-center justify-center gap-2 rounded-xl bg-brand px-4 py-2.5 text-center text-base font-semibold text-brand-foreground shadow-sm transition-colors hover:bg-brand/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
           >
             {connector.icon ? (
               // eslint-disable-next-line @next/next/no-img-element -- a wallet's own data-URI icon
