@@ -5,6 +5,7 @@ import { z } from "zod";
 import { revokeAllApiKeys } from "@/lib/accounts/api-keys/manage-api-keys";
 import { signOutEverywhereSchema } from "@/lib/accounts/api-keys/sign-out-everywhere";
 import { renewDashboardSession } from "@/lib/accounts/auth/renew-session";
+import { accountSettingsSchema, updateAccountSettings } from "@/lib/accounts/users/account-currency";
 import { changePassword, changePasswordSchema, signOutEverywhere } from "@/lib/accounts/users/change-password";
 import { credentialsSchema } from "@/lib/accounts/users/create-user";
 import { signUp } from "@/lib/accounts/users/sign-up";
@@ -101,4 +102,12 @@ export async function disableTwoFactorAction(input: unknown): Promise<ActionResu
 
 export async function regenerateRecoveryCodesAction(input: unknown): Promise<ActionResult<{ recoveryCodes: string[] }>> {
   return runAction(codeSchema, input, async ({ db, user }, { code }) => ({ recoveryCodes: await regenerateRecoveryCodes(db, user, code) }));
+}
+
+/** Sets the account's currency (the same rules as PATCH /api/user/settings). */
+export async function setAccountCurrencyAction(input: unknown): Promise<ActionResult<{ accountCurrency: string }>> {
+  return runAction(accountSettingsSchema, input, async ({ db, user }, data) => {
+    const { accountCurrency } = await updateAccountSettings(db, user.id, data);
+    return { accountCurrency };
+  });
 }

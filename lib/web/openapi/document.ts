@@ -7,6 +7,7 @@ import { z } from "zod";
 import { createDocument } from "zod-openapi";
 import { createApiKeySchema } from "../../accounts/api-keys/manage-api-keys";
 import { signOutEverywhereSchema } from "../../accounts/api-keys/sign-out-everywhere";
+import { accountSettingsSchema } from "../../accounts/users/account-currency";
 import { changePasswordSchema } from "../../accounts/users/change-password";
 import { credentialsSchema } from "../../accounts/users/create-user";
 import { addDomainSchema, twoFactorCodeField, updateDomainSchema } from "../../domain/domains/manage-domains";
@@ -180,6 +181,19 @@ function build() {
           summary: "End every bearer token and dashboard session of the account; with revokeApiKeys: true, revoke every API key too",
           requestBody: json(signOutEverywhereSchema),
           responses: { "200": { description: "{signedOut: true, apiKeysRevoked}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") },
+        },
+      },
+      "/api/user/settings": {
+        get: {
+          ...user,
+          summary: "The account's settings: {accountCurrency, currencies}",
+          responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") },
+        },
+        patch: {
+          ...user,
+          summary: "Set the account currency the dashboard's totals, volume chart and payments CSV are shown in",
+          requestBody: json(accountSettingsSchema),
+          responses: { "200": { description: "{accountCurrency, currencies}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") },
         },
       },
       "/api/user/api-keys": {
