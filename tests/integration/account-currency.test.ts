@@ -7,6 +7,7 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { and, eq, sql } from "drizzle-orm";
 import { type Address, createWalletClient, getAddress, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -225,6 +226,25 @@ describe("the account currency", () => {
     expect(await completedUsd()).toBe("8550"); // 36.00 + 49.50
     await tallySessionMoves(db(), [{ before: paid, after: pending }]);
     expect(await completedUsd()).toBe("3600");
+  });
+
+  it("backfills the day totals' values of sessions already there by the same rule (drizzle/0035)", async () => {
+    const [, , backfill] = readFileSync("drizzle/0035_account_currency.sql", "utf8").split("--> statement-breakpoint");
+    const values = () =>
+      db()
+        .select({
+          day: paymentDayTotals.day,
+          token: paymentDayTotals.tokenId,
+          currency: paymentDayTotals.fiatCurrency,
+          value: paymentDayTotals.value,
+        })
+        .from(paymentDayTotals)
+        .where(eq(paymentDayTotals.userId, merchant.userId))
+        .orderBy(paymentDayTotals.day, paymentDayTotals.tokenId, paymentDayTotals.fiatCurrency);
+    const kept = await values();
+    await db().update(paymentDayTotals).set({ value: 0n }).where(eq(paymentDayTotals.userId, merchant.userId));
+    await db().execute(sql.raw(backfill ?? ""));
+    expect(await values()).toEqual(kept);
   });
 
   it("shows the overview in USD: locked values, the stablecoin 1:1, EUR at today's feed rate (shown), the volatile token not valued", async () => {
