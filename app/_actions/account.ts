@@ -5,7 +5,6 @@ import { z } from "zod";
 import { revokeAllApiKeys } from "@/lib/accounts/api-keys/manage-api-keys";
 import { signOutEverywhereSchema } from "@/lib/accounts/api-keys/sign-out-everywhere";
 import { renewDashboardSession } from "@/lib/accounts/auth/renew-session";
-import { accountSettingsSchema, updateAccountSettings } from "@/lib/accounts/users/account-currency";
 import { changePassword, changePasswordSchema, signOutEverywhere } from "@/lib/accounts/users/change-password";
 import { credentialsSchema } from "@/lib/accounts/users/create-user";
 import { signUp } from "@/lib/accounts/users/sign-up";
@@ -18,6 +17,7 @@ import {
 } from "@/lib/accounts/users/two-factor";
 import { AppError } from "@/lib/base/errors";
 import { ensureStarted } from "@/lib/ops/startup/startup";
+import { accountSettingsSchema, updateAccountSettings } from "@/lib/web/dashboard/account-settings";
 import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 import { limitClient } from "@/lib/web/http/shared-limits";
 

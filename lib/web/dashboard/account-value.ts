@@ -25,6 +25,8 @@ import { readPriceFeeds } from "../../engine/chain/price-feeds";
 
 /** How long a currency's USD price (or its absence) is reused before the feed is read again. */
 export const RATE_CACHE_MS = 60_000;
+/** How long a page or an export waits for a rate before it shows that currency unconverted. */
+export const RATE_WAIT_MS = 2_000;
 
 export const minorDigitsOf = (currency: string) => FIAT_MINOR_UNITS[currency] ?? 2;
 
@@ -78,7 +80,11 @@ async function usdPriceNow(db: Db, currency: string, now: Date): Promise<UsdPric
   if (currency === "USD") return { price: ONE_USD, updatedAt: null };
   const cached = priceCache.get(currency);
   if (cached && now.getTime() - cached.at < RATE_CACHE_MS) return cached.price;
-  const price = readUsdPrice(db, currency, now).catch(() => null);
+  // A node that does not answer costs a page at most RATE_WAIT_MS, then a minute without that rate.
+  const price = Promise.race([
+    readUsdPrice(db, currency, now).catch(() => null),
+    new Promise<null>((resolve) => setTimeout(resolve, RATE_WAIT_MS, null).unref()),
+  ]);
   priceCache.set(currency, { at: now.getTime(), price });
   return price;
 }

@@ -232,7 +232,7 @@ export async function loadSettingsPage(user: User) {
 }
 
 /** The currencies the settings page offers for the account's currency. */
-export { ACCOUNT_CURRENCIES } from "../../accounts/users/account-currency";
+export { ACCOUNT_CURRENCIES } from "./account-settings";
 
 /** `/dashboard/api-keys`: the user's keys, revoked ones included. */
 export async function loadApiKeysPage(userId: number) {

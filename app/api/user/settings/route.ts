@@ -1,4 +1,4 @@
-import { accountSettingsSchema, getAccountSettings, updateAccountSettings } from "@/lib/accounts/users/account-currency";
+import { accountSettingsSchema, getAccountSettings, updateAccountSettings } from "@/lib/web/dashboard/account-settings";
 import { readJson } from "@/lib/web/http/body";
 import { ok } from "@/lib/web/http/envelope";
 import { withUser } from "@/lib/web/http/handlers";

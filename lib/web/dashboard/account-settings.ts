@@ -5,10 +5,10 @@
  */
 import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { accountRefusal } from "../../accounts/users/reasons";
 import type { Db } from "../../db";
 import { users } from "../../db/schema";
 import { FIAT_MINOR_UNITS, isSupportedCurrency } from "../../domain/pricing/fiat";
-import { accountRefusal } from "./reasons";
 
 /** The currencies an account may choose, in a stable order (USD and EUR first). */
 export const ACCOUNT_CURRENCIES: readonly string[] = Object.keys(FIAT_MINOR_UNITS);
