@@ -79,14 +79,19 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                 <div className="mt-2 grid gap-1 border-t pt-2 text-sm">
                   <span className="text-xs text-muted-foreground">By token received</span>
                   <span className="flex flex-wrap gap-x-5 gap-y-1" data-testid="token-totals">
-                    {volume.totals.map((t) => (
-                      <span key={t.symbol}>
-                        <Amount value={t.total} symbol={t.symbol} className="font-medium" />
-                        {value.notValued.some((n) => n.symbol === t.symbol) && (
-                          <span className="text-xs text-muted-foreground"> (not valued)</span>
-                        )}
-                      </span>
-                    ))}
+                    {volume.totals.map((t) => {
+                      const unvalued = value.notValued.find((n) => n.symbol === t.symbol);
+                      return (
+                        <span key={t.symbol}>
+                          <Amount value={t.total} symbol={t.symbol} className="font-medium" />
+                          {unvalued && (
+                            <span className="text-xs text-muted-foreground">
+                              {value.symbols.includes(t.symbol) ? ` (${unvalued.total} not valued)` : " (not valued)"}
+                            </span>
+                          )}
+                        </span>
+                      );
+                    })}
                   </span>
                 </div>
               )}
