@@ -29,12 +29,11 @@ export function AccountCurrencyForm({ current, currencies }: { current: string; 
     });
   };
   return (
-    <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
+    <form onSubmit={submit} className="grid max-w-sm gap-4">
       <Field
         label="Account currency"
         hint="Payments priced in money keep their locked value; another currency is converted at today's rate, shown beside."
         error={error}
-        className="w-full max-w-xs"
       >
         {(control) => (
           <NativeSelect {...control} name="accountCurrency" defaultValue={current} data-testid="account-currency">
@@ -46,7 +45,7 @@ export function AccountCurrencyForm({ current, currencies }: { current: string; 
           </NativeSelect>
         )}
       </Field>
-      <Button type="submit" disabled={pending}>
+      <Button type="submit" disabled={pending} className="justify-self-start">
         {pending && <Loader2 className="animate-spin" aria-hidden />} Save
       </Button>
     </form>
