@@ -17,6 +17,7 @@ import {
 } from "@/lib/accounts/users/two-factor";
 import { AppError } from "@/lib/base/errors";
 import { ensureStarted } from "@/lib/ops/startup/startup";
+import { accountSettingsSchema, updateAccountSettings } from "@/lib/web/dashboard/account-settings";
 import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 import { limitClient } from "@/lib/web/http/shared-limits";
 
@@ -101,4 +102,12 @@ export async function disableTwoFactorAction(input: unknown): Promise<ActionResu
 
 export async function regenerateRecoveryCodesAction(input: unknown): Promise<ActionResult<{ recoveryCodes: string[] }>> {
   return runAction(codeSchema, input, async ({ db, user }, { code }) => ({ recoveryCodes: await regenerateRecoveryCodes(db, user, code) }));
+}
+
+/** Sets the account's currency (the same rules as PATCH /api/user/settings). */
+export async function setAccountCurrencyAction(input: unknown): Promise<ActionResult<{ accountCurrency: string }>> {
+  return runAction(accountSettingsSchema, input, async ({ db, user }, data) => {
+    const { accountCurrency } = await updateAccountSettings(db, user.id, data);
+    return { accountCurrency };
+  });
 }

@@ -19,7 +19,10 @@ export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<{ range?: string }> }) {
   const range = (await searchParams).range === "7" ? 7 : 30;
-  const { checklist, counts, volume, balances, tanks, recent } = await withUserPage(({ user }) => loadOverviewPage(user.id, range));
+  const { checklist, counts, volume, value, balances, tanks, recent } = await withUserPage(({ user }) =>
+    loadOverviewPage(user.id, range, user.accountCurrency),
+  );
+  const converted = value.byCurrency.filter((c) => c.currency !== value.currency);
 
   return (
     <>
@@ -50,16 +53,54 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           <Card>
             <CardContent className="grid gap-1 p-5">
               <span className="text-sm text-muted-foreground">Received in the last {range} days</span>
-              {volume.totals.length === 0 ? (
-                <span className="text-3xl font-semibold tabular-nums">0</span>
-              ) : (
-                <span className="flex flex-wrap gap-x-6 gap-y-1 text-3xl font-semibold">
-                  {volume.totals.map((t) => (
-                    <Amount key={t.symbol} value={t.total} symbol={t.symbol} />
+              <span className="text-3xl font-semibold" data-testid="account-total">
+                <Amount value={value.total} symbol={value.currency} />
+              </span>
+              {converted.length > 0 && (
+                <ul className="grid gap-0.5 text-xs text-muted-foreground" data-testid="conversions">
+                  {converted.map((c) => (
+                    <li key={c.currency}>
+                      {c.conversion ? (
+                        <>
+                          <Amount value={c.total} symbol={c.currency} /> at today&apos;s rate, 1 {c.currency} = {c.conversion.rate}{" "}
+                          {value.currency}
+                          {c.conversion.asOf && <> (Chainlink, {formatDateTime(c.conversion.asOf)})</>}
+                        </>
+                      ) : (
+                        <>
+                          <Amount value={c.total} symbol={c.currency} /> not included: no {c.currency}/{value.currency} rate right now
+                        </>
+                      )}
+                    </li>
                   ))}
-                </span>
+                </ul>
               )}
-              <span className="text-xs text-muted-foreground">Completed payments, by token.</span>
+              {volume.totals.length > 0 && (
+                <div className="mt-2 grid gap-1 border-t pt-2 text-sm">
+                  <span className="text-xs text-muted-foreground">By token received</span>
+                  <span className="flex flex-wrap gap-x-5 gap-y-1" data-testid="token-totals">
+                    {volume.totals.map((t) => {
+                      const unvalued = value.notValued.find((n) => n.symbol === t.symbol);
+                      return (
+                        <span key={t.symbol}>
+                          <Amount value={t.total} symbol={t.symbol} className="font-medium" />
+                          {unvalued && (
+                            <span className="text-xs text-muted-foreground">
+                              {value.symbols.includes(t.symbol) ? ` (${unvalued.total} not valued)` : " (not valued)"}
+                            </span>
+                          )}
+                        </span>
+                      );
+                    })}
+                  </span>
+                </div>
+              )}
+              <span className="text-xs text-muted-foreground">
+                Completed payments: priced in money at their locked rate, USD stablecoins 1:1; other tokens are not valued.{" "}
+                <Link href="/dashboard/settings#account-currency" className="underline underline-offset-4">
+                  Change the currency
+                </Link>
+              </span>
             </CardContent>
           </Card>
         </section>
@@ -86,16 +127,11 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             <div className="grid gap-1">
               <CardTitle>Volume</CardTitle>
               <CardDescription>
-                Completed payments, last {range} days
-                {volume.totals.length > 0 && (
+                Completed payments, last {range} days, in {value.currency} by token
+                {value.symbols.length > 0 && (
                   <>
                     {": "}
-                    {volume.totals.map((t, i) => (
-                      <span key={t.symbol}>
-                        {i > 0 && ", "}
-                        <Amount value={t.total} symbol={t.symbol} className="font-medium text-foreground" />
-                      </span>
-                    ))}
+                    <Amount value={value.total} symbol={value.currency} className="font-medium text-foreground" />
                   </>
                 )}
               </CardDescription>
@@ -118,10 +154,18 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             </div>
           </CardHeader>
           <CardContent>
-            {volume.symbols.length === 0 ? (
-              <p className="py-10 text-center text-sm text-muted-foreground">No completed payments in the last {range} days yet.</p>
+            {value.symbols.length === 0 ? (
+              <p className="py-10 text-center text-sm text-muted-foreground">
+                {volume.symbols.length === 0
+                  ? `No completed payments in the last ${range} days yet.`
+                  : `No payments with a value in ${value.currency} in the last ${range} days: only tokens that are not valued.`}
+              </p>
             ) : (
-              <VolumeChart points={volume.points} symbols={volume.symbols} />
+              <VolumeChart
+                points={value.points}
+                symbols={value.symbols}
+                label={`Completed volume per day in ${value.currency}, by token: ${value.symbols.join(", ")}`}
+              />
             )}
           </CardContent>
         </Card>

@@ -127,10 +127,12 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
   const csv = await (await (await download).createReadStream()).toArray();
   const text = Buffer.concat(csv).toString("utf8");
   expect(text.split("\r\n")[0]).toBe(
-    "sessionId,orderId,description,createdAt,status,amount,receivedAmount,token,network,domainId,depositAddress,txHash,overpaid,late,expiresAt,completedAt,currency,fiatAmount,rate",
+    "sessionId,orderId,description,createdAt,status,amount,receivedAmount,token,network,domainId,depositAddress,txHash,overpaid,late,expiresAt,completedAt,currency,fiatAmount,rate,valueCurrency,value,accountCurrency,accountValue,accountRate",
   );
   expect(text).toContain(`${first.sessionId},`);
   expect(text).toContain(",completed,25,25,DUSD,local,");
+  // DUSD is the demo chain's USD stablecoin: worth 1:1 USD, in a USD account as is.
+  expect(text).toMatch(/,,,,USD,25\.00,USD,25\.00,\r\n/);
   // Sent as it is even to a client that asks for gzip: `next start` would otherwise spend ~0.5 s of
   // the engine's CPU compressing a big month (a proxy in front may compress it instead).
   const plain = await page.request.get("/dashboard/payments/export?status=completed", { headers: { "accept-encoding": "gzip" } });
@@ -142,6 +144,44 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
   await page.goto("/dashboard");
   await expect(page.getByRole("heading", { name: "Get started" })).toHaveCount(0);
   await expect(page.getByText("No completed payments")).toHaveCount(0);
+  logs.assertClean();
+});
+
+test("the overview and the CSV follow the account currency the merchant sets", async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  await signIn(page, first.email, PASSWORD);
+  await page.goto("/dashboard");
+  await expect(page.getByTestId("account-total")).toHaveText("25.00 USD");
+  await expect(page.getByTestId("token-totals")).toContainText("25 DUSD");
+
+  // Refused over the API, nothing changes.
+  const sameOrigin = { origin: new URL(page.url()).origin }; // cookie-authenticated API mutations must carry it (CSRF)
+  for (const accountCurrency of ["usd", "BTC", ""]) {
+    const refused = await page.request.patch("/api/user/settings", { data: { accountCurrency }, headers: sameOrigin });
+    expect(refused.status()).toBe(400);
+  }
+  expect((await (await page.request.get("/api/user/settings")).json()).data.accountCurrency).toBe("USD");
+
+  await page.goto("/dashboard/settings");
+  await page.getByLabel("Account currency").selectOption("EUR");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expectToast(page, "Reports are now shown in EUR.");
+  await captureBothThemes(page, testInfo, "settings-account-currency");
+
+  await page.goto("/dashboard");
+  // 25.00 USD (DUSD 1:1) converted at today's EUR/USD rate of the demo chain's feed, shown beside.
+  await expect(page.getByTestId("account-total")).toContainText(/^[0-9]+\.[0-9]{2} EUR$/);
+  await expect(page.getByTestId("conversions")).toContainText("25.00 USD at today's rate, 1 USD =");
+  await expect(page.getByTestId("token-totals")).toContainText("25 DUSD");
+  await expect(page.getByRole("img", { name: /Completed volume per day in EUR/ })).toBeVisible();
+  await captureBothThemes(page, testInfo, "overview-account-currency", { axeOnPhone: true });
+
+  const csv = await (await page.request.get("/dashboard/payments/export?status=completed")).text();
+  expect(csv).toMatch(/,,,,USD,25\.00,EUR,[0-9]+\.[0-9]{2},[0-9]+\.[0-9]{8}\r\n/);
+
+  // Back to USD for the tests after this one.
+  expect((await page.request.patch("/api/user/settings", { data: { accountCurrency: "USD" }, headers: sameOrigin })).status()).toBe(200);
   logs.assertClean();
 });
 

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { listUserWithdrawals } from "@/lib/domain/withdrawals/user-withdrawals";
 import { GAS_CSV_COLUMNS, gasCsvStream } from "@/lib/web/dashboard/gas-export";
-import { type CsvPaymentRow, paymentExportBatches, paymentsCsvStream } from "@/lib/web/dashboard/payments-export";
+import { accountCells, type ExportValuation } from "@/lib/web/dashboard/payments-csv-line";
+import {
+  type CsvPaymentRow,
+  exportValuation,
+  PAYMENTS_CSV_HEADER,
+  paymentExportBatches,
+  paymentsCsvStream,
+} from "@/lib/web/dashboard/payments-export";
 import { CSV_COLUMNS, csvLine, listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
 import { WITHDRAWAL_CSV_COLUMNS, withdrawalExportBatches, withdrawalsCsvStream } from "@/lib/web/dashboard/withdrawals-export";
 import { createTestDatabase } from "../helpers/database";
@@ -97,7 +104,7 @@ async function listed(input: Record<string, unknown>): Promise<CsvPaymentRow[]> 
 /** The export's lines without the header, batch by batch (each batch whole lines). */
 async function exported(input: Record<string, unknown>, batch: number): Promise<string> {
   let text = "";
-  for await (const lines of paymentExportBatches(handle.db, 1, filters(input), batch)) {
+  for await (const lines of paymentExportBatches(handle.db, 1, filters(input), batch, valuation)) {
     expect(lines.text.endsWith("\r\n")).toBe(true);
     expect(lines.text.split("\r\n")).toHaveLength(lines.rows + 1);
     text += lines.text;
@@ -105,8 +112,19 @@ async function exported(input: Record<string, unknown>, batch: number): Promise<
   return text;
 }
 
-/** What csvLine writes of the list's rows: the export must write exactly this. */
-const linesOf = (rows: CsvPaymentRow[]) => rows.map((row) => csvLine(CSV_COLUMNS.map((c) => row[c as keyof CsvPaymentRow]))).join("");
+/** A USD account that converts EUR at 1.08 today (a fixed valuation: no chain in this test). */
+const valuation: ExportValuation = {
+  currency: "USD",
+  conversions: new Map([["EUR", { from: "EUR", to: "USD", units: 108_000_000n, rate: "1.08000000", asOf: null }]]),
+};
+
+/** The row's recorded value in minor units ("25.33" → 2533n), or null. */
+const minorOf = (row: CsvPaymentRow) => (row.value === null ? null : BigInt(row.value.replace(".", "")));
+
+/** What csvLine writes of the list's rows, then the account's cells: the export must write exactly this. */
+const lineOfRow = (row: CsvPaymentRow, v = valuation) =>
+  csvLine([...CSV_COLUMNS.map((c) => row[c as keyof CsvPaymentRow]), ...accountCells(minorOf(row), row.valueCurrency, v)]);
+const linesOf = (rows: CsvPaymentRow[]) => rows.map((row) => lineOfRow(row)).join("");
 
 async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
@@ -121,14 +139,19 @@ describe(`the payments CSV export (${process.env.TEST_DATABASE_URL ? "PostgreSQL
     expect(sharedMs).toBeGreaterThan(list.length / 2);
     for (const batch of [7, 50, 5000]) expect(await exported({}, batch)).toBe(linesOf(list));
 
-    const csv = await text(paymentsCsvStream(handle.db, 1, filters(), 50));
-    expect(csv).toBe(csvLine(CSV_COLUMNS) + list.map((row) => csvLine(CSV_COLUMNS.map((c) => row[c as keyof CsvPaymentRow]))).join(""));
+    const csv = await text(paymentsCsvStream(handle.db, 1, filters(), 50, valuation));
+    expect(csv).toBe(csvLine([...PAYMENTS_CSV_HEADER]) + linesOf(list));
     expect(csv).toContain(`"order-5, ""quoted"""`);
     expect(csv).toContain(`'=SUM(A1)`);
-    // A fiat-priced row ends with its currency, price and rate; a token-priced one with three empty cells.
-    expect(csv).toMatch(/,EUR,25\.33,0\.92592592\r\n/);
-    expect(csv).toMatch(/,USD,25\.22,0\.92592592\r\n/);
-    expect(csv).toMatch(/,,,\r\n/);
+    expect(csv.split("\r\n")[0]).toMatch(/,currency,fiatAmount,rate,valueCurrency,value,accountCurrency,accountValue,accountRate$/);
+    // A fiat-priced row carries its currency, price and rate, then what it received at that rate, then
+    // that value in the account's currency: as is, or converted at today's rate (which is shown).
+    expect(csv).toMatch(/,EUR,25\.33,0\.92592592,EUR,25\.33,USD,27\.35,1\.08000000\r\n/);
+    expect(csv).toMatch(/,USD,25\.66,0\.92592592,USD,25\.66,USD,25\.66,\r\n/);
+    expect(csv).toMatch(/,EUR,25\.11,0\.92592592,,,USD,,\r\n/); // nothing received yet
+    // A token-priced payment of a USD stablecoin (USDT in the catalogue) is worth 1:1 USD, to the cent.
+    expect(csv).toMatch(/,,,,USD,1\.00,USD,1\.00,\r\n/);
+    expect(csv).toMatch(/,,,,,,USD,,\r\n/);
   });
 
   it("follows the list's filters", async () => {
@@ -140,8 +163,33 @@ describe(`the payments CSV export (${process.env.TEST_DATABASE_URL ? "PostgreSQL
   });
 
   it("gives the header alone when no payment matches", async () => {
-    expect(await text(paymentsCsvStream(handle.db, 1, filters({ to: "2020-01-01" })))).toBe(csvLine(CSV_COLUMNS));
-    expect(await text(paymentsCsvStream(handle.db, 3, filters()))).toBe(csvLine(CSV_COLUMNS));
+    expect(await text(paymentsCsvStream(handle.db, 1, filters({ to: "2020-01-01" })))).toBe(csvLine([...PAYMENTS_CSV_HEADER]));
+    expect(await text(paymentsCsvStream(handle.db, 3, filters()))).toBe(csvLine([...PAYMENTS_CSV_HEADER]));
+  });
+
+  it("writes the account currency's cells of a EUR account: USD values converted only with a rate today, else left empty", async () => {
+    const eur: ExportValuation = {
+      currency: "EUR",
+      conversions: new Map([["USD", { from: "USD", to: "EUR", units: 92_592_592n, rate: "0.92592592", asOf: null }]]),
+    };
+    const list = await listed({});
+    let csv = "";
+    for await (const lines of paymentExportBatches(handle.db, 1, filters(), 500, eur)) csv += lines.text;
+    expect(csv).toBe(list.map((row) => lineOfRow(row, eur)).join(""));
+    expect(csv).toMatch(/,EUR,25\.33,0\.92592592,EUR,25\.33,EUR,25\.33,\r\n/);
+    expect(csv).toMatch(/,USD,25\.66,0\.92592592,USD,25\.66,EUR,23\.75,0\.92592592\r\n/);
+    expect(csv).toMatch(/,,,,USD,1\.00,EUR,0\.92,0\.92592592\r\n/);
+    const noRate: ExportValuation = { currency: "EUR", conversions: new Map() };
+    csv = "";
+    for await (const lines of paymentExportBatches(handle.db, 1, filters(), 500, noRate)) csv += lines.text;
+    expect(csv).toMatch(/,USD,25\.66,0\.92592592,USD,25\.66,EUR,,\r\n/);
+    expect(csv).not.toMatch(/,USD,[0-9.]+,EUR,[0-9]/);
+  });
+
+  it("values the export in the account's currency as set", async () => {
+    await handle.db.execute(sql`update users set account_currency = 'EUR' where id = 2`);
+    expect((await exportValuation(handle.db, 2)).currency).toBe("EUR");
+    expect((await exportValuation(handle.db, 1)).currency).toBe("USD");
   });
 
   it("releases its read when the reader goes away mid-stream", async () => {

@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
+import { AccountCurrencyForm } from "@/components/account/account-currency-form";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { SignOutEverywhere } from "@/components/account/sign-out-everywhere";
 import { TwoFactorSettings } from "@/components/account/two-factor-settings";
 import { formatDate } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { loadSettingsPage } from "@/lib/web/dashboard/pages";
+import { ACCOUNT_CURRENCIES, loadSettingsPage } from "@/lib/web/dashboard/pages";
 import { withUserPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -23,6 +24,17 @@ export default async function SettingsPage() {
               Signed in as <span className="font-medium text-foreground">{user.email}</span> · member since {formatDate(user.createdAt)}
             </CardDescription>
           </CardHeader>
+        </Card>
+        <Card id="account-currency">
+          <CardHeader>
+            <CardTitle>Reports currency</CardTitle>
+            <CardDescription>
+              The overview&apos;s totals, its volume chart and the payments CSV are shown in this currency, with the tokens received beside.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <AccountCurrencyForm current={user.accountCurrency} currencies={ACCOUNT_CURRENCIES} />
+          </CardContent>
         </Card>
         <Card>
           <CardHeader>

@@ -21,7 +21,18 @@ export interface SessionMove {
 
 export type TalliedSession = Pick<
   PaymentSession,
-  "userId" | "apiKeyId" | "tokenId" | "status" | "receivedAmount" | "completedAt" | "expiredAt" | "cancelledAt" | "updatedAt" | "currency"
+  | "userId"
+  | "apiKeyId"
+  | "tokenId"
+  | "status"
+  | "receivedAmount"
+  | "completedAt"
+  | "expiredAt"
+  | "cancelledAt"
+  | "updatedAt"
+  | "currency"
+  | "fiatAmount"
+  | "amount"
 >;
 
 export async function tallySessionMoves(tx: Db, moves: SessionMove[]): Promise<void> {
@@ -56,6 +67,7 @@ export async function tallySessionMoves(tx: Db, moves: SessionMove[]): Promise<v
         set: {
           sessions: sql`${paymentDayTotals.sessions} + excluded.sessions`,
           received: sql`${paymentDayTotals.received} + excluded.received`,
+          value: sql`${paymentDayTotals.value} + excluded.value`,
         },
       });
   }
@@ -109,6 +121,7 @@ interface DayEntry {
   row: { userId: number; day: string; tokenId: number; status: SessionStatus; fiatCurrency: string | null };
   sessions: bigint;
   received: bigint;
+  value: bigint;
 }
 
 function dayEntries(session: TalliedSession, sign: bigint): DayEntry[] {
@@ -123,7 +136,17 @@ function dayEntries(session: TalliedSession, sign: bigint): DayEntry[] {
     fiatCurrency: session.currency ?? null,
   };
   const key = `${pad(row.userId)}|${row.day}|${pad(row.tokenId)}|${row.status}|${row.fiatCurrency ?? ""}`;
-  return [{ key, row, sessions: sign, received: sign * session.receivedAmount }];
+  return [{ key, row, sessions: sign, received: sign * session.receivedAmount, value: sign * fiatValueReceived(session) }];
+}
+
+/**
+ * What a fiat-priced session received, in minor units of its currency, at its locked rate: the price
+ * in proportion to the amount (⌊fiat_amount × received ÷ amount⌋; exactly the price when paid
+ * exactly). 0 for a token-priced session. drizzle/0035_account_currency.sql backfills by the same rule.
+ */
+export function fiatValueReceived(session: Pick<TalliedSession, "currency" | "fiatAmount" | "amount" | "receivedAmount">): bigint {
+  if (session.currency === null || session.fiatAmount === null || session.amount <= 0n) return 0n;
+  return (session.fiatAmount * session.receivedAmount) / session.amount;
 }
 
 function summedDays(entries: DayEntry[]) {
@@ -133,12 +156,13 @@ function summedDays(entries: DayEntry[]) {
     if (sum) {
       sum.sessions += entry.sessions;
       sum.received += entry.received;
+      sum.value += entry.value;
     } else sums.set(entry.key, { ...entry });
   }
   return [...sums.values()]
-    .filter((e) => e.sessions !== 0n || e.received !== 0n)
+    .filter((e) => e.sessions !== 0n || e.received !== 0n || e.value !== 0n)
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((e) => ({ ...e.row, sessions: Number(e.sessions), received: e.received }));
+    .map((e) => ({ ...e.row, sessions: Number(e.sessions), received: e.received, value: e.value }));
 }
 
 /** Fixed width, so keys sort as the numbers do (the order rows are locked in). */

@@ -19,6 +19,7 @@ import { listTokens } from "../../domain/tokens/list-tokens";
 import { getUserWithdrawal, listUserWithdrawals } from "../../domain/withdrawals/user-withdrawals";
 import { bnbBalanceOf } from "../../domain/withdrawals/wallet-balances";
 import { listNetworks } from "../../engine/chain/networks";
+import { accountVolume } from "./account-value";
 import { gasCsvStream } from "./gas-export";
 import { getGasUsage } from "./gas-usage";
 import { lowGasTanks, onboarding, paymentsByStatus, recentPayments, volumeByDay, walletBalances } from "./overview";
@@ -33,18 +34,22 @@ import { balanceLabel } from "./wording";
 /** The statuses the payment and withdrawal lists filter by (the schema's own lists). */
 export { SESSION_STATUSES, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "../../db/schema";
 
-/** `/dashboard`: the checklist, counts by status, volume over `range` days, wallets, low gas tanks, recent payments. */
-export async function loadOverviewPage(userId: number, range: 7 | 30) {
+/**
+ * `/dashboard`: the checklist, counts by status, volume over `range` days (in the account's currency,
+ * and by token beside), wallets, low gas tanks, recent payments.
+ */
+export async function loadOverviewPage(userId: number, range: 7 | 30, accountCurrency = "USD") {
   const db = await getDb();
-  const [checklist, counts, volume, balances, tanks, recent] = await Promise.all([
+  const [checklist, counts, volume, value, balances, tanks, recent] = await Promise.all([
     onboarding(db, userId),
     paymentsByStatus(db, userId),
     volumeByDay(db, userId, range),
+    accountVolume(db, userId, accountCurrency, range),
     walletBalances(db, userId),
     lowGasTanks(db),
     recentPayments(db, userId),
   ]);
-  return { checklist, counts, volume, balances, tanks, recent };
+  return { checklist, counts, volume, value, balances, tanks, recent };
 }
 
 export type DeliveriesQuery = Parameters<typeof deliveriesOfDomain>[3];
@@ -225,6 +230,9 @@ export async function loadPlanPage(userId: number) {
 export async function loadSettingsPage(user: User) {
   return twoFactorStatus(await getDb(), user);
 }
+
+/** The currencies the settings page offers for the account's currency. */
+export { ACCOUNT_CURRENCIES } from "./account-settings";
 
 /** `/dashboard/api-keys`: the user's keys, revoked ones included. */
 export async function loadApiKeysPage(userId: number) {

@@ -14,15 +14,41 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type postgres from "postgres";
 import type { Db } from "../../db";
-import { paymentSessions, tokens } from "../../db/schema";
-import { csvLineSelection, type LineParts, lineOf } from "./payments-csv-line";
-import { CSV_COLUMNS, csvLine, type PaymentFilters, paymentsWhere, type UserPaymentRow } from "./user-payments";
+import { paymentSessions, tokens, users } from "../../db/schema";
+import { FIAT_MINOR_UNITS } from "../../domain/pricing/fiat";
+import { type Conversion, todaysConversion } from "./account-value";
+import { ACCOUNT_CSV_COLUMNS, csvLineSelection, type ExportValuation, type LineParts, lineOf } from "./payments-csv-line";
+import { CSV_COLUMNS, csvLine, type PaymentFilters, paymentsWhere, tokenUsdPegged, type UserPaymentRow } from "./user-payments";
 
 /** Rows per cursor fetch or keyset batch, and so per chunk written to the response (~1.4 MB). */
 export const EXPORT_BATCH = 5000;
 
 /** What a CSV line holds: the list's row (toRow in user-payments.ts) restricted to the exported columns. */
 export type CsvPaymentRow = Omit<UserPaymentRow, "metadata" | "paymentLinkId">;
+
+/** The export's header: the list's columns, then the account currency's (payments-csv-line.ts). */
+export const PAYMENTS_CSV_HEADER: readonly string[] = [...CSV_COLUMNS, ...ACCOUNT_CSV_COLUMNS];
+
+/**
+ * How the user's export values rows now: the account's currency (users.account_currency) and
+ * today's rate to it from every other currency that has one (account-value.ts, cached a minute).
+ */
+export async function exportValuation(db: Db, userId: number, now = new Date()): Promise<ExportValuation> {
+  const [user] = await db.select({ currency: users.accountCurrency }).from(users).where(eq(users.id, userId));
+  const currency = user?.currency ?? "USD";
+  const others = Object.keys(FIAT_MINOR_UNITS).filter((c) => c !== currency);
+  const found = await Promise.all(others.map((c) => todaysConversion(db, c, currency, now)));
+  return { currency, conversions: new Map(found.filter((c): c is Conversion => c !== null).map((c) => [c.from, c])) };
+}
+
+/** The user's tokens that are USD stablecoins in the catalogue: their payments are valued 1:1 USD. */
+async function peggedTokenIds(db: Db, userId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: tokens.id })
+    .from(tokens)
+    .where(and(eq(tokens.userId, userId), tokenUsdPegged));
+  return rows.map((r) => r.id);
+}
 
 /** The list's order, index order for `(user_id, created_at, id)`. */
 const NEWEST_FIRST = [desc(paymentSessions.createdAt), desc(paymentSessions.id)] as const;
@@ -35,14 +61,20 @@ export interface ExportBatch {
 }
 
 /** The filtered payments as CSV bytes: the header at once, then one chunk per batch of rows. */
-export function paymentsCsvStream(db: Db, userId: number, filters: PaymentFilters, batch = EXPORT_BATCH): ReadableStream<Uint8Array> {
-  const batches = paymentExportBatches(db, userId, filters, batch);
+export function paymentsCsvStream(
+  db: Db,
+  userId: number,
+  filters: PaymentFilters,
+  batch = EXPORT_BATCH,
+  valuation?: ExportValuation,
+): ReadableStream<Uint8Array> {
+  const batches = paymentExportBatches(db, userId, filters, batch, valuation);
   const encoder = new TextEncoder();
   // One batch read ahead: the database reads and writes the next lines while this process sends the last ones.
   let ahead = batches.next();
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(csvLine(CSV_COLUMNS)));
+      controller.enqueue(encoder.encode(csvLine([...PAYMENTS_CSV_HEADER])));
     },
     async pull(controller) {
       const next = await ahead;
@@ -64,11 +96,14 @@ export async function* paymentExportBatches(
   userId: number,
   filters: PaymentFilters,
   batch = EXPORT_BATCH,
+  valuation?: ExportValuation,
 ): AsyncGenerator<ExportBatch> {
   const client = postgresClient(db);
-  const selection = csvLineSelection(new Date());
-  if (client) yield* cursorBatches(db, client, selection, paymentsWhere(userId, filters), batch);
-  else yield* keysetBatches(db, selection, paymentsWhere(userId, filters), batch);
+  const now = new Date();
+  const [valued, pegged] = await Promise.all([valuation ?? exportValuation(db, userId, now), peggedTokenIds(db, userId)]);
+  const selection = csvLineSelection(now, pegged);
+  if (client) yield* cursorBatches(db, client, selection, paymentsWhere(userId, filters), batch, valued);
+  else yield* keysetBatches(db, selection, paymentsWhere(userId, filters), batch, valued);
 }
 
 /** postgres.js behind a drizzle handle (`$client`: a function with `begin`), or null for PGlite. */
@@ -92,6 +127,7 @@ async function* cursorBatches(
   selection: ReturnType<typeof csvLineSelection>,
   where: SQL,
   batch: number,
+  valuation: ExportValuation,
 ): AsyncGenerator<ExportBatch> {
   const query = db
     .select(selection)
@@ -108,7 +144,7 @@ async function* cursorBatches(
     await connection.unsafe(`declare payments_export no scroll cursor for ${query.sql}`, query.params as postgres.ParameterOrJSON<never>[]);
     for (;;) {
       const rows = await connection.unsafe(`fetch forward ${batch} from payments_export`).values();
-      if (rows.length > 0) yield batchOf(rows.map(partsOf));
+      if (rows.length > 0) yield batchOf(rows.map(partsOf), valuation);
       if (rows.length < batch) break;
     }
     await connection.unsafe("commit");
@@ -122,22 +158,24 @@ async function* cursorBatches(
 
 /** A cursor row's values, in csvLineSelection's order (drizzle selects a flat object's fields in key order). */
 function partsOf(values: unknown[]): LineParts {
-  if (values.length !== 7) throw new Error(`export: expected 7 columns, got ${values.length}`);
-  const [head, amount, receivedAmount, decimals, tail, time, id] = values;
+  if (values.length !== 9) throw new Error(`export: expected 9 columns, got ${values.length}`);
+  const [head, amount, receivedAmount, decimals, tail, valueMinor, valueCurrency, time, id] = values;
   return {
     head: head as string,
     amount: amount as string,
     receivedAmount: receivedAmount as string,
     decimals: Number(decimals),
     tail: tail as string,
+    valueMinor: valueMinor as string | null,
+    valueCurrency: valueCurrency as string | null,
     time: time as string,
     id: id as string,
   };
 }
 
-function batchOf(rows: LineParts[]): ExportBatch {
+function batchOf(rows: LineParts[], valuation: ExportValuation): ExportBatch {
   let text = "";
-  for (const row of rows) text += `${lineOf(row)}\r\n`;
+  for (const row of rows) text += `${lineOf(row, valuation)}\r\n`;
   const last = rows.at(-1);
   return { text, rows: rows.length, last: last ? { time: last.time, id: last.id } : null };
 }
@@ -148,6 +186,7 @@ async function* keysetBatches(
   selection: ReturnType<typeof csvLineSelection>,
   where: SQL,
   batch: number,
+  valuation: ExportValuation,
 ): AsyncGenerator<ExportBatch> {
   let after: { time: string; id: string } | null = null;
   for (;;) {
@@ -161,7 +200,7 @@ async function* keysetBatches(
       .where(and(where, bound))
       .orderBy(...NEWEST_FIRST)
       .limit(batch);
-    const lines = batchOf(rows);
+    const lines = batchOf(rows, valuation);
     if (rows.length > 0) yield lines;
     if (rows.length < batch || !lines.last) return;
     after = lines.last;

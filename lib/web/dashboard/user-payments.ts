@@ -11,7 +11,9 @@ import type { Db } from "../../db";
 import { type KeysetPage, keysetBounds, reachedNewest } from "../../db/keyset";
 import { type PaymentSession, paymentSessions, refunds, SESSION_STATUSES, tokens } from "../../db/schema";
 import { expireSessionsWhere } from "../../domain/payments/session-records";
+import { fiatValueReceived } from "../../domain/payments/session-tallies";
 import { FIAT_MINOR_UNITS, formatFiatAmount } from "../../domain/pricing/fiat";
+import { minorDigitsOf, pegValue } from "./account-value";
 import { searchCondition } from "./payment-search";
 
 const optionalInt = z.preprocess(
@@ -100,6 +102,13 @@ export interface UserPaymentRow {
   currency: string | null;
   fiatAmount: string | null;
   rate: string | null;
+  /**
+   * What it received, valued from what is recorded (account-value.ts): a fiat-priced payment at its
+   * locked rate in its currency, a USD stablecoin 1:1 USD; null when nothing was received or the
+   * token has no value (BNB, a token without a peg).
+   */
+  value: string | null;
+  valueCurrency: string | null;
 }
 
 /** A row of the dashboard's list: with its refunds — sent back (completed), and still under way (waiting for the payer's address, or sending); null when none. */
@@ -118,9 +127,16 @@ export function paymentsWhere(userId: number, f: PaymentFilters): SQL {
   return and(...conditions)!;
 }
 
-export const rowSelection = { session: paymentSessions, token: { symbol: tokens.symbol, decimals: tokens.decimals } };
+/** Whether the session's token is a USD stablecoin in the operator's catalogue (valued 1:1 USD). */
+export const tokenUsdPegged = sql<boolean>`exists (select 1 from token_catalogue c
+  where c.network = ${tokens.network} and c.contract_address = ${tokens.contractAddress} and c.usd_pegged)`;
 
-export type SessionRow = { session: PaymentSession; token: { symbol: string; decimals: number } };
+export const rowSelection = {
+  session: paymentSessions,
+  token: { symbol: tokens.symbol, decimals: tokens.decimals, usdPegged: tokenUsdPegged },
+};
+
+export type SessionRow = { session: PaymentSession; token: { symbol: string; decimals: number; usdPegged: boolean } };
 type RefundTotals = Map<string, { refunded: bigint; pending: bigint }>;
 
 /**
@@ -176,7 +192,19 @@ export function toRow({ session, token }: SessionRow): UserPaymentRow {
     currency: session.currency,
     fiatAmount: fiatAmountText(session.currency, session.fiatAmount),
     rate: session.currency === null ? null : session.rate,
+    ...recordedValue({ session, token }),
   };
+}
+
+/** The row's value and its currency (UserPaymentRow.value). */
+function recordedValue({ session, token }: SessionRow): { value: string | null; valueCurrency: string | null } {
+  if (session.receivedAmount <= 0n) return { value: null, valueCurrency: null };
+  const recorded =
+    session.currency !== null
+      ? { currency: session.currency, minor: fiatValueReceived(session) }
+      : pegValue(session.receivedAmount, token.decimals, token.usdPegged);
+  if (!recorded) return { value: null, valueCurrency: null };
+  return { value: formatFiatAmount(recorded.minor, minorDigitsOf(recorded.currency)), valueCurrency: recorded.currency };
 }
 
 /** "25.00" in the currency's minor units; null for a token-priced session. */
@@ -235,6 +263,8 @@ export const CSV_COLUMNS: (keyof UserPaymentRow)[] = [
   "currency",
   "fiatAmount",
   "rate",
+  "valueCurrency",
+  "value",
 ];
 
 /** One CSV line (RFC 4180 quoting; a leading =,+,-,@ is neutralised so spreadsheets never run it). */

@@ -24,6 +24,7 @@ import { choosePlanSchema } from "../../domain/plans/current-plan";
 import { registerTokenSchema } from "../../domain/tokens/schemas";
 import { deliveriesQuerySchema } from "../../domain/webhooks/deliveries";
 import { sendWithdrawalSchema, withdrawalHistoryQuerySchema, withdrawalSchema } from "../../domain/withdrawals/schemas";
+import { accountSettingsSchema } from "../dashboard/account-settings";
 import { OPERATION_REASONS as reasons } from "./reasons";
 import { refundAndLinkPaths } from "./refund-link-paths";
 import { envelope, errors, idempotencyHeader, json, refusals, sessionIdParam, user, V1_ERRORS, v1Scope } from "./shared";
@@ -180,6 +181,19 @@ function build() {
           summary: "End every bearer token and dashboard session of the account; with revokeApiKeys: true, revoke every API key too",
           requestBody: json(signOutEverywhereSchema),
           responses: { "200": { description: "{signedOut: true, apiKeysRevoked}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") },
+        },
+      },
+      "/api/user/settings": {
+        get: {
+          ...user,
+          summary: "The account's settings: {accountCurrency, currencies}",
+          responses: { "200": { description: "OK" }, ...errors("UNAUTHORIZED") },
+        },
+        patch: {
+          ...user,
+          summary: "Set the account currency the dashboard's totals, volume chart and payments CSV are shown in",
+          requestBody: json(accountSettingsSchema),
+          responses: { "200": { description: "{accountCurrency, currencies}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") },
         },
       },
       "/api/user/api-keys": {

@@ -21,6 +21,8 @@ export const users = pgTable(
     totpEnabledAt: timestamptz("totp_enabled_at"),
     /** The last 30 s step whose code was accepted: a code works once. */
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    /** The currency the dashboard's totals, chart and CSV are shown in (ISO 4217, a key of FIAT_MINOR_UNITS; DESIGN.md §23). */
+    accountCurrency: text("account_currency").notNull().default("USD"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -77,6 +77,11 @@ export const paymentDayTotals = pgTable(
     sessions: bigint("sessions", { mode: "number" }).notNull(),
     /** Sum of the sessions' received_amount, base units of the token. */
     received: amountSum("received").notNull().default(sql`0`),
+    /**
+     * A fiat row's value, in minor units of fiat_currency: the sum of ⌊fiat_amount × received_amount ÷
+     * amount⌋ of its sessions (received at each session's locked rate). 0 for token-priced rows.
+     */
+    value: amountSum("value").notNull().default(sql`0`),
   },
   (t) => [unique("payment_day_totals_unique").on(t.userId, t.day, t.tokenId, t.status, t.fiatCurrency).nullsNotDistinct()],
 );
