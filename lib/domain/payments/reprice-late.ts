@@ -127,7 +127,9 @@ export async function repriceDeposit(db: Db, depositId: number, now = new Date()
   }
 
   return db.transaction(async (tx) => {
-    const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.id, row.session.id)).for("update");
+    // NO KEY UPDATE, as the expiry takes: the scanner's deposit inserts (KEY SHARE through the
+    // foreign key) never wait on it; its own FOR UPDATE of the session waits for this short transaction.
+    const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.id, row.session.id)).for("no key update");
     const [deposit] = await tx
       .select()
       .from(deposits)
