@@ -145,7 +145,9 @@ test("a merchant goes from sign-up to a completed payment, a completed withdrawa
   logs.assertClean();
 });
 
-test("a domain's fiat thresholds: a bad value refused on its field, a good one saved, empty back to the default", async ({ page }) => {
+test("a domain's fiat thresholds: a bad value refused on its field, a good one saved, empty back to the default", async ({
+  page,
+}, testInfo) => {
   await signUp(page, `dash-fiat-${Date.now()}@example.com`, PASSWORD);
   await page.goto("/dashboard/domains");
   await page.getByLabel("Shop origin").fill("https://fiat.example.com");
@@ -163,7 +165,7 @@ test("a domain's fiat thresholds: a bad value refused on its field, a good one s
   await expectToast(page, "Not saved");
   await expect(underpay).toHaveAttribute("aria-invalid", "true");
   await expect(form).toContainText("at most 1000");
-  await expectAccessible(page, "domains with a refused fiat threshold");
+  await captureBothThemes(page, testInfo, "domain-fiat-threshold-refused");
 
   await underpay.fill("0");
   await form.getByLabel("Late payment rate tolerance (bps)").fill("250");
@@ -173,7 +175,7 @@ test("a domain's fiat thresholds: a bad value refused on its field, a good one s
   await expect(underpay).not.toHaveAttribute("aria-invalid", "true");
   const domains = await (await page.request.get("/api/user/domains")).json();
   expect(domains.data[0]).toMatchObject({ fiatUnderpayBps: 0, fiatRateToleranceBps: 250 });
-  await expectAccessible(page, "domains with fiat thresholds");
+  await captureBothThemes(page, testInfo, "domain-fiat-thresholds-saved");
 
   await underpay.fill("");
   await save.click();
