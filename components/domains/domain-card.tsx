@@ -7,6 +7,7 @@ import type { DomainView } from "@/lib/domain/domains/manage-domains";
 import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
 import type { KeysetPage, WebhookSummary } from "@/lib/web/dashboard/webhooks";
 import { DomainSettings } from "./domain-settings";
+import { FiatThresholds } from "./fiat-thresholds";
 import { PendingPayoutChange } from "./pending-payout-change";
 import { type WalletBalance, WithdrawalWallet } from "./withdrawal-wallet";
 
@@ -52,6 +53,16 @@ export function DomainCard({
             webhookUrl={d.webhookUrl}
             twoFactor={twoFactor}
           />
+          <div className="border-t pt-4">
+            <FiatThresholds
+              key={`${d.fiatUnderpayBps}|${d.fiatRateToleranceBps}`}
+              domainId={d.domainId}
+              underpayBps={d.fiatUnderpayBps}
+              rateToleranceBps={d.fiatRateToleranceBps}
+              underpayInForce={d.fiatUnderpayBpsInForce}
+              rateToleranceInForce={d.fiatRateToleranceBpsInForce}
+            />
+          </div>
         </div>
         {/* biome-ignore lint/style/noNonNullAssertion: addDomain sets the wallet in the transaction that inserts the row */}
         <WithdrawalWallet domain={d.domain} address={d.withdrawalAddress!} balances={balances} />

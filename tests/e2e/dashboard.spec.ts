@@ -185,6 +185,47 @@ test("the overview and the CSV follow the account currency the merchant sets", a
   logs.assertClean();
 });
 
+test("a domain's fiat thresholds: a bad value refused on its field, a good one saved, empty back to the default", async ({
+  page,
+}, testInfo) => {
+  await signUp(page, `dash-fiat-${Date.now()}@example.com`, PASSWORD);
+  await page.goto("/dashboard/domains");
+  await page.getByLabel("Shop origin").fill("https://fiat.example.com");
+  await page.getByRole("button", { name: "Add domain" }).click();
+  await expectToast(page, "https://fiat.example.com whitelisted");
+  const form = page.getByRole("form", { name: "Payments priced in fiat" });
+  const underpay = form.getByLabel("Accept short by less than (bps)");
+  await expect(underpay).toHaveValue("");
+  await expect(form).toContainText("now 50 bps (0.5 %)");
+  const save = form.getByRole("button", { name: "Save thresholds" });
+  await expect(save).toBeDisabled();
+
+  await underpay.fill("1001");
+  await save.click();
+  await expectToast(page, "Not saved");
+  await expect(underpay).toHaveAttribute("aria-invalid", "true");
+  await expect(form).toContainText("at most 1000");
+  await captureBothThemes(page, testInfo, "domain-fiat-threshold-refused");
+
+  await underpay.fill("0");
+  await form.getByLabel("Late payment rate tolerance (bps)").fill("250");
+  await save.click();
+  await expectToast(page, "Fiat thresholds saved");
+  await expect(underpay).toHaveValue("0");
+  await expect(underpay).not.toHaveAttribute("aria-invalid", "true");
+  const domains = await (await page.request.get("/api/user/domains")).json();
+  expect(domains.data[0]).toMatchObject({ fiatUnderpayBps: 0, fiatRateToleranceBps: 250 });
+  await captureBothThemes(page, testInfo, "domain-fiat-thresholds-saved");
+
+  await underpay.fill("");
+  await save.click();
+  await expect(form).toContainText("now 50 bps (0.5 %)", { timeout: 15_000 });
+  expect((await (await page.request.get("/api/user/domains")).json()).data[0]).toMatchObject({
+    fiatUnderpayBps: null,
+    fiatRateToleranceBps: 250,
+  });
+});
+
 test("a long CSV export shows its progress, can be cancelled, then saves the file", async ({ page }, testInfo) => {
   test.setTimeout(120_000);
   const logs = watchConsole(page);

@@ -35,6 +35,10 @@ describe("domains", () => {
       pendingPayoutAddress: null,
       payoutChangeEffectiveAt: null,
       payoutChangeRequestedAt: null,
+      fiatUnderpayBps: null,
+      fiatRateToleranceBps: null,
+      fiatUnderpayBpsInForce: 50,
+      fiatRateToleranceBpsInForce: 100,
       createdAt: expect.any(String),
     });
     const listed = await call(list, { headers: auth });

@@ -134,6 +134,8 @@ describe("parseConfig", () => {
     ["SESSION_TTL_SECONDS", "10"],
     ["QUOTE_TTL_SECONDS", "10"],
     ["QUOTE_TTL_SECONDS", "90000"],
+    ["FIAT_RATE_TOLERANCE_BPS", "1001"],
+    ["FIAT_RATE_TOLERANCE_BPS", "-1"],
     ["SCAN_INTERVAL_MS", "1.5"],
     ["CHECKOUT_REFRESH_MS", "100"],
     ["CONFIRMATIONS", "-1"],

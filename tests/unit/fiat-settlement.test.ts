@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { creditIn, type LockedQuote, type OfferedDeposit, settlementQuote } from "@/lib/domain/payments/fiat-settlement";
+import {
+  creditIn,
+  type LockedQuote,
+  mayCountRepriced,
+  type OfferedDeposit,
+  rateWithinTolerance,
+  repricedCredit,
+  settlementQuote,
+} from "@/lib/domain/payments/fiat-settlement";
 import { decideSession, evaluateSession, type SessionState } from "@/lib/domain/payments/session-state";
 
 const usdt: LockedQuote = { tokenId: 1, contract: "0xaa", amount: 25_000000000000000000n, rate: "1.00000000" };
@@ -88,5 +96,64 @@ describe("the decider with a settlement", () => {
     expect(at(9_951n)).toBe("completed");
     expect(at(9_950n)).toBe("pending");
     expect(evaluateSession({ ...facts, underpayBps: 0n }, [paid(9_999n)], T0).status).toBe("pending");
+  });
+});
+
+describe("a late transfer re-priced at its block's rate (issue 35 item 5)", () => {
+  const units = (rate: string) => BigInt(rate.replace(".", ""));
+  const one = units("1.00000000");
+
+  it("accepts a rate within the tolerance of the quote, either way, the bound itself included", () => {
+    expect(rateWithinTolerance(one, units("1.01000000"), 100n)).toBe(true);
+    expect(rateWithinTolerance(one, units("0.99000000"), 100n)).toBe(true);
+    expect(rateWithinTolerance(one, units("1.01000001"), 100n)).toBe(false);
+    expect(rateWithinTolerance(one, units("0.98999999"), 100n)).toBe(false);
+    expect(rateWithinTolerance(one, one, 0n)).toBe(true);
+    expect(rateWithinTolerance(one, units("1.00000001"), 0n)).toBe(false);
+    expect(rateWithinTolerance(units("600.00000000"), units("605.99999999"), 100n)).toBe(true);
+    expect(rateWithinTolerance(0n, one, 1000n)).toBe(false);
+  });
+
+  it("credits what arrived at the block's rate, rounded down", () => {
+    expect(repricedCredit(25_200000n, one, units("0.99200000"))).toBe(24_998400n);
+    expect(repricedCredit(10n, units("3.00000000"), units("1.00000000"))).toBe(3n);
+    expect(() => repricedCredit(1n, 0n, one)).toThrow(RangeError);
+  });
+
+  it("queues only a transfer that could pay at the most favourable rate the tolerance allows", () => {
+    const t = { underpayBps: 50n, rateToleranceBps: 100n };
+    // 100 asked: 98.6 × 1.01 = 99.586 > 99.5 could pay; 98.4 × 1.01 = 99.384 could not.
+    expect(mayCountRepriced(100_000n, 0n, 98_600n, t)).toBe(true);
+    expect(mayCountRepriced(100_000n, 0n, 98_400n, t)).toBe(false);
+    // What counted in the window adds to it; dust never queues.
+    expect(mayCountRepriced(100_000n, 60_000n, 39_200n, t)).toBe(true);
+    expect(mayCountRepriced(100_000n, 60_000n, 39_000n, t)).toBe(false);
+    expect(mayCountRepriced(100_000n, 0n, 1n, t)).toBe(false);
+    // No tolerance at all: the whole price at the quote's own rate.
+    expect(mayCountRepriced(100_000n, 0n, 100_000n, { underpayBps: 0n, rateToleranceBps: 0n })).toBe(true);
+    expect(mayCountRepriced(100_000n, 0n, 99_999n, { underpayBps: 0n, rateToleranceBps: 0n })).toBe(false);
+  });
+
+  it("counts a re-priced transfer although it is after the deadline; an unmarked one stays late", () => {
+    const facts = { amount: 100n, underpayBps: 50n, expiresAt: T0, cancelledAt: null, cancelledAtBlock: null, completedAt: null };
+    const late = {
+      id: 7,
+      txHash: "0x07",
+      blockNumber: 9n,
+      logIndex: 0,
+      blockTimestamp: new Date(T0.getTime() + 60_000),
+      amount: 100n,
+    };
+    const now = new Date(T0.getTime() + 120_000);
+    expect(evaluateSession(facts, [late], now)).toMatchObject({ status: "expired", lateTransferIds: [7] });
+    expect(evaluateSession(facts, [{ ...late, repriced: true }], now)).toMatchObject({
+      status: "completed",
+      receivedAmount: 100n,
+      txHash: "0x07",
+      lateTransferIds: [],
+    });
+    // Never after a cancel.
+    const cancelled = { ...facts, cancelledAt: T0, cancelledAtBlock: 5n };
+    expect(evaluateSession(cancelled, [{ ...late, repriced: true }], now)).toMatchObject({ status: "cancelled", lateTransferIds: [7] });
   });
 });

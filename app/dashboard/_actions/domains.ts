@@ -24,15 +24,25 @@ export async function addDomainAction(input: unknown): Promise<ActionResult<Doma
   return result;
 }
 
-/** The API's PATCH: payoutAddress and/or webhookUrl; empty text clears one; `code` with two-factor on. */
+/**
+ * The API's PATCH: payoutAddress and/or webhookUrl, or the fiat thresholds (basis points); empty
+ * text clears one; `code` with two-factor on. A threshold that is not a whole number reaches the
+ * validation as one (NaN), which refuses it on its field.
+ */
 export async function updateDomainAction(
   domainId: number,
-  changes: { payoutAddress?: string; webhookUrl?: string; code?: string },
+  changes: { payoutAddress?: string; webhookUrl?: string; fiatUnderpayBps?: string; fiatRateToleranceBps?: string; code?: string },
 ): Promise<ActionResult<DomainView>> {
   const blankToNull = (v: string | undefined) => (v === undefined ? undefined : v.trim() === "" ? null : v.trim());
+  const bps = (v: string | undefined) => {
+    const text = blankToNull(v);
+    return text === undefined || text === null ? text : Number(text);
+  };
   const body = {
     payoutAddress: blankToNull(changes.payoutAddress),
     webhookUrl: blankToNull(changes.webhookUrl),
+    fiatUnderpayBps: bps(changes.fiatUnderpayBps),
+    fiatRateToleranceBps: bps(changes.fiatRateToleranceBps),
     code: changes.code?.trim() || undefined,
   };
   const result = await runAction(idSchema.and(updateDomainSchema), { domainId, ...body }, ({ db, user }, { domainId: id, ...rest }) =>

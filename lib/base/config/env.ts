@@ -110,6 +110,7 @@ export const envSchema = z.object({
   SESSION_TTL_SECONDS: intInRange(30, 7 * 24 * 3600),
   QUOTE_TTL_SECONDS: intInRange(30, 24 * 3600),
   FIAT_UNDERPAY_BPS: intInRange(0, 1000),
+  FIAT_RATE_TOLERANCE_BPS: intInRange(0, 1000),
   REFUND_CLAIM_TTL_SECONDS: intInRange(60, 365 * 24 * 3600),
   PAYOUT_CHANGE_DELAY: durationSeconds,
   SCAN_INTERVAL_MS: intInRange(100, 3_600_000),

@@ -58,6 +58,8 @@ export interface Config {
   quoteTtlSeconds: number;
   /** A fiat session short by less than this many basis points of its price is paid (default 50: 0.5 %). */
   fiatUnderpayBps: number;
+  /** A transfer after a fiat session's window counts at its block's rate if that is within this many basis points of the quote (default 100: 1 %). */
+  fiatRateToleranceBps: number;
   /** How long a refund's claim URL waits for the payer's address. */
   refundClaimTtlSeconds: number;
   /** How long a new payout address waits before payments go to it (none while the merchant has never been paid, on any domain). */
@@ -175,6 +177,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     sessionTtlSeconds: e.SESSION_TTL_SECONDS ?? 900,
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS ?? 900,
     fiatUnderpayBps: e.FIAT_UNDERPAY_BPS ?? 50,
+    fiatRateToleranceBps: e.FIAT_RATE_TOLERANCE_BPS ?? 100,
     refundClaimTtlSeconds: e.REFUND_CLAIM_TTL_SECONDS ?? 30 * 24 * 3600,
     payoutChangeDelaySeconds: e.PAYOUT_CHANGE_DELAY ?? 24 * 3600,
     scanIntervalMs: e.SCAN_INTERVAL_MS ?? 1000,

@@ -11,6 +11,7 @@ import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
 import { endpointOfDomain, rotateSecret, syncEndpoint } from "../webhooks/endpoints";
 import { webhookUrlProblem } from "../webhooks/webhook-url";
 import { domainDeletionBlockers } from "./deletion-blockers";
+import { FIAT_BPS_MAX, fiatThresholdsOf } from "./fiat-thresholds";
 import { cancelPayoutChange, payoutInForce, pendingPayoutChange, requestPayoutChange, sameAddress } from "./payout-change";
 import { domainRefusal } from "./reasons";
 
@@ -27,15 +28,32 @@ const webhookUrl = z
 /** A current two-factor code: with two-factor on, a change of where money or events go needs one (docs/design.md §21). */
 export const twoFactorCodeField = z.string({ error: "code must be a string" }).trim().max(32, { error: "code is too long" }).optional();
 
+/** A domain's fiat threshold: whole basis points 0–1000 (0 … 10 %); null goes back to the gateway's default. */
+const fiatBps = (field: string) =>
+  z
+    .number({ error: `${field} must be a whole number of basis points from 0 to ${FIAT_BPS_MAX}, or null for the gateway's default` })
+    .int({ error: `${field} must be a whole number of basis points (50 = 0.5 %)` })
+    .min(0, { error: `${field} must be at least 0` })
+    .max(FIAT_BPS_MAX, { error: `${field} must be at most ${FIAT_BPS_MAX} (10 %)` });
+
 export const updateDomainSchema = z
   .object({
     payoutAddress: addressSchema("payoutAddress").nullable().optional(),
     webhookUrl: webhookUrl.nullable().optional(),
+    fiatUnderpayBps: fiatBps("fiatUnderpayBps").nullable().optional(),
+    fiatRateToleranceBps: fiatBps("fiatRateToleranceBps").nullable().optional(),
     code: twoFactorCodeField,
   })
-  .refine((v) => v.payoutAddress !== undefined || v.webhookUrl !== undefined, {
-    message: "send payoutAddress and/or webhookUrl (null clears one)",
-  });
+  .refine(
+    (v) =>
+      v.payoutAddress !== undefined ||
+      v.webhookUrl !== undefined ||
+      v.fiatUnderpayBps !== undefined ||
+      v.fiatRateToleranceBps !== undefined,
+    {
+      message: "send payoutAddress and/or webhookUrl, or fiatUnderpayBps and/or fiatRateToleranceBps (null clears one)",
+    },
+  );
 
 export interface DomainView {
   domainId: number;
@@ -50,6 +68,13 @@ export interface DomainView {
   /** When that change takes effect (null: none waiting). */
   payoutChangeEffectiveAt: string | null;
   payoutChangeRequestedAt: string | null;
+  /** Fiat sessions short by less than this many basis points count as paid; null: the gateway's (`fiatUnderpayBpsInForce`). */
+  fiatUnderpayBps: number | null;
+  /** A transfer after a fiat session's window counts at its block's rate within this many basis points of the quote; null: the gateway's. */
+  fiatRateToleranceBps: number | null;
+  /** The thresholds in force: the domain's, else FIAT_UNDERPAY_BPS / FIAT_RATE_TOLERANCE_BPS. */
+  fiatUnderpayBpsInForce: number;
+  fiatRateToleranceBpsInForce: number;
   createdAt: string;
 }
 
@@ -59,6 +84,7 @@ export function toDomainView(
   now = new Date(),
 ): DomainView {
   const pending = pendingPayoutChange(domain, now);
+  const inForce = fiatThresholdsOf(domain);
   return {
     domainId: domain.id,
     domain: domain.origin,
@@ -70,6 +96,10 @@ export function toDomainView(
     pendingPayoutAddress: pending?.payoutAddress ?? null,
     payoutChangeEffectiveAt: pending?.effectiveAt ?? null,
     payoutChangeRequestedAt: pending?.requestedAt ?? null,
+    fiatUnderpayBps: domain.fiatUnderpayBps,
+    fiatRateToleranceBps: domain.fiatRateToleranceBps,
+    fiatUnderpayBpsInForce: Number(inForce.underpayBps),
+    fiatRateToleranceBpsInForce: Number(inForce.rateToleranceBps),
     createdAt: domain.createdAt.toISOString(),
   };
 }
@@ -112,7 +142,7 @@ export async function updateDomain(
   changes: z.output<typeof updateDomainSchema>,
 ): Promise<DomainView> {
   const current = await getOwnDomain(db, user.id, domainId);
-  const { code, payoutAddress, webhookUrl } = changes;
+  const { code, payoutAddress, webhookUrl, fiatUnderpayBps, fiatRateToleranceBps } = changes;
   // Against the address in force and the change still waiting, at the same `now` as the request
   // below: a change past its date but not yet folded must not let the old raw address back in
   // without a code. Either one again changes nothing (requestPayoutChange), so needs no code.
@@ -129,6 +159,16 @@ export async function updateDomain(
   if (problem) throw domainRefusal("VALIDATION_ERROR", "domain-webhook-url-invalid", problem, [{ path: "webhookUrl", message: problem }]);
   return db.transaction(async (tx) => {
     let updated = current;
+    if (fiatUnderpayBps !== undefined || fiatRateToleranceBps !== undefined) {
+      updated = requireRow(
+        await tx
+          .update(domains)
+          .set({ fiatUnderpayBps, fiatRateToleranceBps, updatedAt: new Date() })
+          .where(eq(domains.id, domainId))
+          .returning(),
+        `update of domain ${domainId}`,
+      );
+    }
     if (webhookUrl !== undefined) {
       updated = requireRow(
         await tx.update(domains).set({ webhookUrl, updatedAt: new Date() }).where(eq(domains.id, domainId)).returning(),

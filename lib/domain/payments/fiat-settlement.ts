@@ -44,3 +44,40 @@ export function creditIn(to: LockedQuote, from: LockedQuote, amount: bigint): bi
   if (from.tokenId === to.tokenId) return amount;
   return (amount * to.amount) / from.amount;
 }
+
+/**
+ * A fiat session's thresholds (DESIGN.md §23), its domain's or else the gateway's: short by less than
+ * `underpayBps` counts as paid; a transfer after the window is re-priced at its block's rate, which
+ * may differ from the locked quote's by at most `rateToleranceBps`.
+ */
+export interface FiatThresholds {
+  underpayBps: bigint;
+  rateToleranceBps: bigint;
+}
+
+/** Is `blockRate` within `toleranceBps` of the locked `quoteRate` (both in rate units)? |block − quote| ≤ quote × bps / 10,000. */
+export function rateWithinTolerance(quoteRate: bigint, blockRate: bigint, toleranceBps: bigint): boolean {
+  if (quoteRate <= 0n || blockRate <= 0n) return false;
+  const distance = blockRate > quoteRate ? blockRate - quoteRate : quoteRate - blockRate;
+  return distance * 10_000n <= quoteRate * toleranceBps;
+}
+
+/**
+ * A late transfer's credit at its block's rate: `credit` (at its token's locked quote, in the
+ * settlement token's units) × blockRate ÷ quoteRate, rounded down — what arrived is worth that much
+ * of the price at the block's rate.
+ */
+export function repricedCredit(credit: bigint, quoteRate: bigint, blockRate: bigint): bigint {
+  if (quoteRate <= 0n) throw new RangeError("a rate is positive");
+  return (credit * blockRate) / quoteRate;
+}
+
+/**
+ * Could a late transfer count once re-priced (the scanner's cheap filter before queueing it, no
+ * RPC)? Only if, even at the most favourable rate the tolerance allows, what counted in the window
+ * plus this credit covers the price within the underpay threshold; dust is never queued.
+ */
+export function mayCountRepriced(price: bigint, countedInWindow: bigint, credit: bigint, thresholds: FiatThresholds): boolean {
+  const best = countedInWindow * 10_000n + credit * (10_000n + thresholds.rateToleranceBps);
+  return best > price * (10_000n - thresholds.underpayBps) || (thresholds.underpayBps === 0n && best >= price * 10_000n);
+}

@@ -1,11 +1,12 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { getConfig } from "../../base/config";
 import { metrics } from "../../base/metrics";
 import type { Db } from "../../db";
 import { type Deposit, deposits, type PaymentSession, paymentSessions, tokens } from "../../db/schema";
 import type { ObservedTransfer } from "../../engine/scanner/scanner";
+import { fiatThresholdsOfDomains } from "../domains/fiat-thresholds";
 import { countPaidLinkSessions, type LinkSessionReceipt } from "../plans/count-link-sessions";
-import { creditIn, type LockedQuote, settlementQuote } from "./fiat-settlement";
+import { parseRate } from "../pricing/rates";
+import { creditIn, type FiatThresholds, type LockedQuote, mayCountRepriced, repricedCredit, settlementQuote } from "./fiat-settlement";
 import { type QuoteRow, quotesOf } from "./session-quotes";
 import { type AppliedSessionFact, applySessionFact, finishSessionChanges } from "./session-records";
 import type { Settlement } from "./session-state";
@@ -39,9 +40,14 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     .from(tokens)
     .where(inArray(tokens.id, [...new Set(sessions.map((s) => s.tokenId))]));
   const contractOf = new Map(sessionTokens.map((t) => [t.id, t.contract.toLowerCase()]));
+  const fiatSessions = sessions.filter((s) => s.currency !== null);
   const quotes = await quotesOf(
     tx,
-    sessions.filter((s) => s.currency !== null).map((s) => s.id),
+    fiatSessions.map((s) => s.id),
+  );
+  const thresholdsOf = await fiatThresholdsOfDomains(
+    tx,
+    fiatSessions.map((s) => s.domainId),
   );
 
   const allReceived = await tx.select().from(deposits).where(inArray(deposits.sessionId, sessionIds));
@@ -50,7 +56,13 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
   for (const session of sessions) {
     const received = allReceived.filter((d) => d.sessionId === session.id);
     const fresh = inserted.filter((d) => d.sessionId === session.id);
-    const { counted, otherToken, settle, settleContract } = countedDeposits(session, received, contractOf, quotes.get(session.id));
+    const { counted, otherToken, settle, settleContract, repriceCandidates } = countedDeposits(
+      session,
+      received,
+      contractOf,
+      quotes.get(session.id),
+      thresholdsOf(session.domainId),
+    );
     const sessionContract = settleContract;
     const applied = await applySessionFact(
       tx,
@@ -64,6 +76,17 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
     if (sessionContract)
       receipts.push({ session: updated, received: counted.reduce((sum, d) => sum + d.amount, 0n), contract: sessionContract });
     changes.push(applied);
+    if (updated.status === "expired" && repriceCandidates.length > 0) {
+      // A fiat session that expired unpaid: its new late deposits that could still pay it at their
+      // block's rate wait for reprice-late.ts (an RPC read each, bounded per round, never here).
+      const freshIds = new Set(fresh.map((d) => d.id));
+      const due = repriceCandidates.filter((id) => freshIds.has(id));
+      if (due.length > 0)
+        await tx
+          .update(deposits)
+          .set({ reprice: "due" })
+          .where(and(eq(deposits.sessionId, session.id), inArray(deposits.id, due), isNull(deposits.reprice)));
+    }
     if (applied.events.types.includes("payment.completed")) {
       // Counted before the commit: a scan that rolls back and runs again may count it twice (rare, and only a metric).
       const completing = counted.find((d) => d.txHash === updated.txHash);
@@ -87,18 +110,28 @@ export async function recordTransfers(tx: Db, transfers: ObservedTransfer[], now
  * Which deposits pay the session, in which token's units. A token-priced session counts its own
  * token; another token sent to the address pays nothing toward it and is still forwarded. A fiat
  * session counts every offered token, each credited at its quote in the token it settles in
- * (fiat-settlement.ts); a token it did not offer is like another token.
+ * (fiat-settlement.ts); a token it did not offer is like another token. A deposit re-priced at its
+ * block's rate (reprice = 'counted', reprice-late.ts) counts at that rate although it is late.
+ * `repriceCandidates`: a fiat session's offered deposits after its deadline, not yet re-priced, that
+ * could still pay it at a rate within the tolerance (mayCountRepriced).
  */
-function countedDeposits(
+export function countedDeposits(
   session: PaymentSession,
   received: Deposit[],
   contractOf: ReadonlyMap<number, string>,
   quoteRows: readonly QuoteRow[] | undefined,
-): { counted: Deposit[]; otherToken: Deposit[]; settle?: Settlement; settleContract: string | undefined } {
+  thresholds: FiatThresholds,
+): {
+  counted: (Deposit & { repriced?: boolean })[];
+  otherToken: Deposit[];
+  settle?: Settlement;
+  settleContract: string | undefined;
+  repriceCandidates: number[];
+} {
   if (session.currency === null || !quoteRows || quoteRows.length === 0) {
     const contract = contractOf.get(session.tokenId);
     const [counted, otherToken] = partition(received, (d) => d.tokenContract.toLowerCase() === contract);
-    return { counted, otherToken, settleContract: contract };
+    return { counted, otherToken, settleContract: contract, repriceCandidates: [] };
   }
   const locked = new Map<string, LockedQuote>(
     quoteRows.map((q) => [
@@ -114,18 +147,31 @@ function countedDeposits(
     locked,
     offered.map((d) => ({ ...d, contract: d.tokenContract.toLowerCase() })),
   );
+  const afterDeadline = (d: Deposit) => d.blockTimestamp.getTime() > session.expiresAt.getTime();
   const counted = offered.map((d) => {
     // biome-ignore lint/style/noNonNullAssertion: offered holds only deposits whose contract has a quote
     const from = locked.get(d.tokenContract.toLowerCase())!;
-    return { ...d, amount: creditIn(settlement, from, d.amount) };
+    const atQuote = creditIn(settlement, from, d.amount);
+    const quoteRate = parseRate(from.rate);
+    const blockRate = d.reprice === "counted" && d.repriceRate !== null ? parseRate(d.repriceRate) : null;
+    if (blockRate !== null && quoteRate !== null && afterDeadline(d))
+      return { ...d, amount: repricedCredit(atQuote, quoteRate, blockRate), repriced: true };
+    return { ...d, amount: atQuote, repriced: false };
   });
+  const inWindow = counted.filter((d) => !afterDeadline(d) || d.repriced === true).reduce((sum, d) => sum + d.amount, 0n);
+  const repriceCandidates =
+    session.cancelledAt === null
+      ? counted
+          .filter((d) => afterDeadline(d) && d.reprice === null && mayCountRepriced(settlement.amount, inWindow, d.amount, thresholds))
+          .map((d) => d.id)
+      : [];
   const settle = {
     tokenId: settlement.tokenId,
     amount: settlement.amount,
     rate: settlement.rate,
-    underpayBps: BigInt(getConfig().fiatUnderpayBps),
+    underpayBps: thresholds.underpayBps,
   };
-  return { counted, otherToken, settle, settleContract: settlement.contract };
+  return { counted, otherToken, settle, settleContract: settlement.contract, repriceCandidates };
 }
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {

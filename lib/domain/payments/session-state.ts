@@ -22,6 +22,8 @@
  * - A transfer mined in time completes the session even if it is confirmed after expiry or after
  *   the cancel request: a paid order is never reported expired or cancelled (expired/cancelled →
  *   completed is the only move out of a terminal state).
+ * - A fiat session's transfer after its deadline that was re-priced at its block's rate within the
+ *   merchant's tolerance (reprice-late.ts, `repriced`) counts as if in time, at that rate.
  * - Other transfers are late: they never change the status, but are recorded and forwarded.
  * - txHash is the transfer that completed the session; before that, the first counted one.
  */
@@ -48,6 +50,11 @@ export interface TransferFacts {
   logIndex: number;
   blockTimestamp: Date;
   amount: bigint;
+  /**
+   * Mined after the deadline, re-priced at its block's rate within the merchant's tolerance
+   * (reprice-late.ts): it counts even though it is after the deadline (never after a cancel).
+   */
+  repriced?: boolean;
 }
 
 export interface SessionEvaluation {
@@ -71,7 +78,7 @@ export function evaluateSession(session: SessionFacts, transfers: TransferFacts[
   let completing: string | null = null;
   const late: number[] = [];
   for (const transfer of ordered) {
-    const afterDeadline = transfer.blockTimestamp.getTime() > session.expiresAt.getTime();
+    const afterDeadline = transfer.blockTimestamp.getTime() > session.expiresAt.getTime() && transfer.repriced !== true;
     const afterCancel =
       session.cancelledAtBlock !== null
         ? transfer.blockNumber > session.cancelledAtBlock

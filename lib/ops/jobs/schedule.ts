@@ -102,7 +102,7 @@ export const SCHEDULE = {
   },
   expire: {
     id: "expire-sessions",
-    does: "expires the sessions past their expiry and folds the payout address changes past their date (reads are exact anyway)",
+    does: "expires the sessions past their expiry, re-prices a page of late deposits of expired fiat sessions at their block's rate, and folds the payout address changes past their date (reads are exact anyway)",
     concurrency: { key: "singleton" },
     pause: { done: "next-round" },
     embedded: { loop: "work", everyMs: () => WORK_TICK_MS },

@@ -13,6 +13,7 @@ import { applyDuePayoutChanges } from "../../domain/domains/payout-change";
 import { dustSweepBudgets } from "../../domain/gas/dust-budget";
 import { expireDueSessions } from "../../domain/payments/expire-due";
 import { recordTransfers } from "../../domain/payments/record-transfers";
+import { REPRICE_PAGE, repriceLateDeposits } from "../../domain/payments/reprice-late";
 import { sendAwaitingRefunds } from "../../domain/refunds/awaiting-funds";
 import { settleRefundOf, settleRefundsOfSettledPayouts } from "../../domain/refunds/refund-payouts";
 import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../../domain/webhooks/dispatch";
@@ -117,7 +118,10 @@ export async function expireDueStep(db: Db): Promise<number> {
   // Payout changes past their date are folded here too (and announced): sessions already honour
   // the date on their own (payout-change.ts), so only the record and its webhook wait for this.
   await applyDuePayoutChanges(db);
-  return expireDueSessions(db);
+  const expired = await expireDueSessions(db);
+  // Then a page of late deposits of expired fiat sessions, re-priced at their block's rate (one feed read each).
+  await repriceLateDeposits(db, { limit: REPRICE_PAGE });
+  return expired;
 }
 
 /** Backstop for a crash between recording and planning: plans whatever is still flagged. */

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz, updatedAt } from "../columns";
 import { users } from "./users";
 
@@ -32,6 +32,10 @@ export const domains = pgTable(
     webhookUrl: text("webhook_url"),
     /** Checksummed address of the domain's withdrawal wallet, stored for lookups and display. */
     withdrawalAddress: text("withdrawal_address"),
+    /** A fiat session of this domain short by less than this many basis points counts as paid (0–1000); null: FIAT_UNDERPAY_BPS. */
+    fiatUnderpayBps: integer("fiat_underpay_bps"),
+    /** How far a late transfer's block rate may be from the locked quote and still count (0–1000 bps); null: FIAT_RATE_TOLERANCE_BPS. */
+    fiatRateToleranceBps: integer("fiat_rate_tolerance_bps"),
     deletedAt: timestamptz("deleted_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -43,6 +47,8 @@ export const domains = pgTable(
     index("domains_withdrawal_address_idx").on(t.withdrawalAddress),
     // The job that applies due payout changes reads only the domains with one pending.
     index("domains_payout_change_due_idx").on(t.payoutChangeEffectiveAt).where(sql`${t.payoutChangeEffectiveAt} is not null`),
+    check("domains_fiat_underpay_bps_check", sql`${t.fiatUnderpayBps} BETWEEN 0 AND 1000`),
+    check("domains_fiat_rate_tolerance_bps_check", sql`${t.fiatRateToleranceBps} BETWEEN 0 AND 1000`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { amount, createdAt, timestamptz } from "../columns";
 import { paymentSessions } from "./payment-sessions";
 
@@ -38,6 +38,17 @@ export const deposits = pgTable(
      * daily gas budget cannot pay waits for the next UTC day (lib/engine/forwarding/dust-gate.ts). Null: plan at once.
      */
     planAfter: timestamptz("plan_after"),
+    /**
+     * A late deposit of a fiat session that expired unpaid, re-priced at its block's rate
+     * (lib/domain/payments/reprice-late.ts): 'due' waits for the expire job; 'counted' counts at
+     * reprice_rate; 'late' stays late. Null: not a candidate.
+     */
+    reprice: text("reprice").$type<"due" | "counted" | "late">(),
+    /** The rate of the deposit's block (fiat per whole token, 8 decimals), when it could be read. */
+    repriceRate: text("reprice_rate"),
+    /** "chain:block N" (and the feeds read), when re-priced. */
+    repriceSource: text("reprice_source"),
+    repricedAt: timestamptz("repriced_at"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -52,6 +63,8 @@ export const deposits = pgTable(
     // The dashboard's search by payer and by transaction (drizzle/0028_search_indexes.sql).
     index("deposits_from_address_search_idx").on(sql`lower(${t.fromAddress}) text_pattern_ops`),
     index("deposits_tx_hash_search_idx").on(sql`lower(${t.txHash}) text_pattern_ops`),
+    index("deposits_reprice_due_idx").on(t.id).where(sql`${t.reprice} = 'due'`),
+    check("deposits_reprice_check", sql`${t.reprice} IN ('due', 'counted', 'late')`),
   ],
 );
 

@@ -7,7 +7,8 @@ import { parseIntegerId } from "@/lib/web/http/params";
 export const GET = withUser(async ({ db, user, params }) => ok(await getDomainView(db, user.id, parseIntegerId(params.id, "domainId"))));
 
 /**
- * PATCH /api/user/domains/:id {payoutAddress?, webhookUrl?, code?} (null clears). With two-factor
+ * PATCH /api/user/domains/:id {payoutAddress?, webhookUrl?, fiatUnderpayBps?, fiatRateToleranceBps?, code?}
+ * (null clears; the two fiat thresholds are whole basis points 0–1000, null = the gateway's). With two-factor
  * on, a change needs `code`; a new payout address waits PAYOUT_CHANGE_DELAY once the merchant has
  * been paid on any domain (shown as pendingPayoutAddress / payoutChangeEffectiveAt).
  */
