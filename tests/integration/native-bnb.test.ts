@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { POST as registerToken } from "@/app/api/user/tokens/route";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
-import { chainCursors, deposits, quarantinedLogs, tokenCatalogue } from "@/lib/db/schema";
+import { chainCursors, deposits, forwards, quarantinedLogs, tokenCatalogue } from "@/lib/db/schema";
 import { recordTransfers } from "@/lib/domain/payments/record-transfers";
 import multicall3 from "@/lib/engine/chain/contracts/multicall3.json";
 import { keyRingFor } from "@/lib/engine/chain/keys";
@@ -28,6 +28,7 @@ import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
+import { fundGasTank, runEngine } from "../helpers/engine";
 import { call } from "../helpers/http";
 
 const db = useTestDatabase();
@@ -150,6 +151,25 @@ describe("native BNB", () => {
     await db().transaction((tx) => recordTransfers(tx, [{ ...again, sessionId: session.sessionId }]));
     expect(await depositsOf(session.sessionId)).toHaveLength(1);
     expect(await statusOf(session.sessionId)).toMatchObject({ status: "completed", receivedAmount: "0.041666666666666667" });
+  });
+
+  it("the whole engine completes a BNB payment and forwards it to the merchant's wallet once", async () => {
+    await fundGasTank(chain().url);
+    await runEngine(db(), chain().url); // what the tests above only scanned is forwarded first
+    const session = await createSession({ currency: "USD", amount: "25.00", tokens: [bnbId], orderId: "N-engine" });
+    const paid = parseEther("0.041666666666666667");
+    const before = await chain().client.getBalance({ address: MERCHANT_WALLET });
+    await sendBnb(session.depositAddress, paid);
+    await runEngine(db(), chain().url);
+    expect(await statusOf(session.sessionId)).toMatchObject({ status: "completed", paidToken: "BNB", paidAmount: "0.041666666666666667" });
+    await runEngine(db(), chain().url); // a second pass moves nothing more
+    // Batched: the gas tank pays the batch's gas, the merchant gets every wei that arrived.
+    expect((await chain().client.getBalance({ address: MERCHANT_WALLET })) - before).toBe(paid);
+    expect(await chain().client.getBalance({ address: session.depositAddress })).toBe(0n);
+    const [deposit] = await depositsOf(session.sessionId);
+    expect(await db().select().from(forwards).where(eq(forwards.depositId, deposit!.id))).toEqual([
+      expect.objectContaining({ status: "completed" }),
+    ]);
   });
 
   it("asks for the rest of a partial BNB payment in BNB", async () => {
