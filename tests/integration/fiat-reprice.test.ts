@@ -126,7 +126,12 @@ describe("a fiat session's transfer against its quote's window", () => {
     await setFeed(97_500_000n); // 2.5 % off: a quote now would differ
     await pay(session.depositAddress, "25");
     await settle();
-    expect(await statusOf(session.sessionId)).toMatchObject({ status: "completed", paidAmount: "25", rate: "1.00000000", late: false });
+    const read = await statusOf(session.sessionId);
+    expect(read).toMatchObject({ status: "completed", paidAmount: "25", rate: "1.00000000", late: false });
+    // The rate says where it came from and when: the quote's own source and time.
+    expect(read.rateSource).toBe(`chainlink:${feed}`);
+    expect(read.rateSource).toBe(read.quotes[0].source);
+    expect(read.ratedAt).toBe(read.quotes[0].quotedAt);
     const [deposit] = await depositsOf(session.sessionId);
     expect(deposit).toMatchObject({ late: false, reprice: null });
   });
@@ -143,6 +148,9 @@ describe("a fiat session's transfer against its quote's window", () => {
     expect(deposit).toMatchObject({ reprice: "counted", repriceRate: "0.99200000", late: false });
     expect(deposit?.repriceSource).toBe(`chain:block ${deposit?.blockNumber}`);
     expect(deposit?.repricedAt).toBeInstanceOf(Date);
+    // The session's rate is the block's, and says so.
+    expect(read.rateSource).toBe(`chain:block ${deposit?.blockNumber}`);
+    expect(read.ratedAt).toBe(deposit?.blockTimestamp.toISOString());
     await settle();
     expect(await forwardsOf(session.sessionId)).toEqual(["completed"]);
     const events = await eventsOf(session.sessionId);

@@ -247,8 +247,11 @@ describe("paying a fiat-priced session", () => {
       paidToken: "USDC",
       paidAmount: "25",
       rate: "1.00000000",
+      rateSource: `chainlink:${feeds.usdc}`,
       late: false,
     });
+    const usdcQuote = (await statusOf(session.sessionId)).quotes.find((q: { token: string }) => q.token === "USDC");
+    expect((await statusOf(session.sessionId)).ratedAt).toBe(usdcQuote.quotedAt);
     await settle();
     expect(await tokenBalance(chain().url, usdc, MERCHANT_WALLET)).toBe(before + parseUnits("25", 18));
     const [deposit] = await db().select().from(deposits).where(eq(deposits.sessionId, session.sessionId));

@@ -51,7 +51,7 @@ export async function chooseSessionToken(db: Db, sessionId: string, tokenId: num
       );
     }
     const [quote] = await tx
-      .select({ amount: sessionQuotes.amount, rate: sessionQuotes.rate })
+      .select({ amount: sessionQuotes.amount, rate: sessionQuotes.rate, source: sessionQuotes.source, quotedAt: sessionQuotes.quotedAt })
       .from(sessionQuotes)
       .where(and(eq(sessionQuotes.sessionId, sessionId), eq(sessionQuotes.tokenId, tokenId)));
     if (!quote) throw paymentRefusal("VALIDATION_ERROR", "token-not-offered", "this payment does not offer that token; nothing changed");
@@ -59,7 +59,15 @@ export async function chooseSessionToken(db: Db, sessionId: string, tokenId: num
     // Guarded as well as locked: a choice never lands on a session that is no longer pending and unpaid.
     const written = await tx
       .update(paymentSessions)
-      .set({ tokenId, amount: quote.amount, rate: quote.rate, tokenChosenAt: now, updatedAt: now })
+      .set({
+        tokenId,
+        amount: quote.amount,
+        rate: quote.rate,
+        rateSource: quote.source,
+        ratedAt: quote.quotedAt,
+        tokenChosenAt: now,
+        updatedAt: now,
+      })
       .where(and(eq(paymentSessions.id, sessionId), eq(paymentSessions.status, "pending"), eq(paymentSessions.receivedAmount, 0n)))
       .returning({ id: paymentSessions.id });
     // Cannot happen: the row is locked and was checked pending and unpaid just above.

@@ -99,7 +99,15 @@ export async function createPaymentSession(
       orderId: input.orderId ?? null,
       redirectUrl: input.redirectUrl ?? null,
       expiresAt,
-      ...(fiat ? { currency: fiat.fiat.currency, fiatAmount: fiat.fiat.minor, rate: fiat.offered[0]?.rate } : {}),
+      ...(fiat
+        ? {
+            currency: fiat.fiat.currency,
+            fiatAmount: fiat.fiat.minor,
+            rate: fiat.offered[0]?.rate,
+            rateSource: fiat.offered[0]?.source,
+            ratedAt: fiat.offered[0]?.quotedAt,
+          }
+        : {}),
     },
     {
       userId: creator.userId,

@@ -13,6 +13,9 @@ export interface LockedQuote {
   contract: string;
   amount: bigint;
   rate: string;
+  /** The quote's source and time (session_quotes). */
+  source?: string;
+  quotedAt?: Date;
 }
 
 export interface OfferedDeposit extends TransferFacts {

@@ -94,6 +94,8 @@ function selectStatus(db: Db, sessionId: string): Promise<StatusSource | null> {
           currency: s.currency,
           fiatAmount: s.fiatAmount,
           rate: s.rate,
+          rateSource: s.rateSource,
+          ratedAt: s.ratedAt,
         },
         token: { symbol: tokens.symbol, decimals: tokens.decimals },
       })

@@ -136,7 +136,14 @@ export function countedDeposits(
   const locked = new Map<string, LockedQuote>(
     quoteRows.map((q) => [
       q.contractAddress.toLowerCase(),
-      { tokenId: q.tokenId, contract: q.contractAddress.toLowerCase(), amount: q.amount, rate: q.rate },
+      {
+        tokenId: q.tokenId,
+        contract: q.contractAddress.toLowerCase(),
+        amount: q.amount,
+        rate: q.rate,
+        source: q.source,
+        quotedAt: q.quotedAt,
+      },
     ]),
   );
   const [offered, otherToken] = partition(received, (d) => locked.has(d.tokenContract.toLowerCase()));
@@ -169,6 +176,8 @@ export function countedDeposits(
     tokenId: settlement.tokenId,
     amount: settlement.amount,
     rate: settlement.rate,
+    rateSource: settlement.source,
+    ratedAt: settlement.quotedAt,
     underpayBps: thresholds.underpayBps,
   };
   return { counted, otherToken, settle, settleContract: settlement.contract, repriceCandidates };

@@ -166,7 +166,10 @@ export async function repriceDeposit(db: Db, depositId: number, now = new Date()
     const contractOf = new Map(sessionToken ? [[sessionToken.id, sessionToken.contract.toLowerCase()]] : []);
     const { counted, otherToken, settle, settleContract } = countedDeposits(session, received, contractOf, quoteRows, thresholds);
     // Paid in the token re-priced: the session's rate is the one it was paid at (the quotes keep theirs).
-    const paidAt = settle && quote && settle.tokenId === quote.tokenId ? { ...settle, rate: block.text } : settle;
+    const paidAt =
+      settle && quote && settle.tokenId === quote.tokenId
+        ? { ...settle, rate: block.text, rateSource: repriced.repriceSource ?? undefined, ratedAt: deposit.blockTimestamp }
+        : settle;
     const fact = { kind: "transfers-recorded" as const, counted, otherTokenIds: otherToken.map((d) => d.id), freshIds: [], settle: paidAt };
     const decision = decideSession(session, fact, now);
     if (!decision.accepted || decision.next.status !== "completed") return markLate();

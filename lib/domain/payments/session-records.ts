@@ -143,5 +143,7 @@ function columnsOf(change: SessionChange): Partial<typeof paymentSessions.$infer
   if (change.tokenId !== undefined) columns.tokenId = change.tokenId;
   if (change.amount !== undefined) columns.amount = change.amount;
   if (change.rate !== undefined) columns.rate = change.rate;
+  if (change.rateSource !== undefined) columns.rateSource = change.rateSource;
+  if (change.ratedAt !== undefined) columns.ratedAt = change.ratedAt;
   return columns;
 }

@@ -169,6 +169,9 @@ export interface Settlement {
   tokenId: number;
   amount: bigint;
   rate: string;
+  /** Where the rate came from and when (the quote's, or the re-pricing block's). */
+  rateSource?: string;
+  ratedAt?: Date;
   underpayBps: bigint;
 }
 
@@ -179,6 +182,8 @@ export interface SessionChange {
   tokenId?: number;
   amount?: bigint;
   rate?: string;
+  rateSource?: string;
+  ratedAt?: Date;
   receivedAmount?: bigint;
   overpaid?: boolean;
   late?: boolean;
@@ -225,7 +230,9 @@ export function decideSession(state: SessionState, fact: SessionFact, now: Date)
           completedAt: result.completedAt,
           expiredAt: result.status === "expired" ? (state.expiredAt ?? now) : state.expiredAt,
           lateDepositIds: [...result.lateTransferIds, ...fact.otherTokenIds],
-          ...(settle ? { tokenId: settle.tokenId, amount: settle.amount, rate: settle.rate } : {}),
+          ...(settle
+            ? { tokenId: settle.tokenId, amount: settle.amount, rate: settle.rate, rateSource: settle.rateSource, ratedAt: settle.ratedAt }
+            : {}),
         },
         { late: freshLate, counted: fact.freshIds.length - freshLate },
       );

@@ -39,16 +39,18 @@ export type StatusViewSource = {
     | "currency"
     | "fiatAmount"
     | "rate"
+    | "rateSource"
+    | "ratedAt"
   >;
   token: Pick<Token, "symbol" | "decimals">;
   quotes?: readonly QuoteRow[];
 };
 
-type FiatSource = Pick<PaymentSession, "status" | "receivedAmount" | "currency" | "fiatAmount" | "rate">;
+type FiatSource = Pick<PaymentSession, "status" | "receivedAmount" | "currency" | "fiatAmount" | "rate" | "rateSource" | "ratedAt">;
 
 /**
  * A fiat session's fields (DESIGN.md §23), after the seed's: its price, its quotes, and once paid
- * the token paid, its amount and the rate. A token-priced session has none of these keys at all:
+ * the token paid, its amount, the rate, where it came from and when. A token-priced session has none of these keys at all:
  * its answers stay byte for byte the seed's.
  */
 function fiatFields(session: FiatSource, token: Pick<Token, "symbol" | "decimals">, quotes: readonly QuoteRow[] = []) {
@@ -61,6 +63,8 @@ function fiatFields(session: FiatSource, token: Pick<Token, "symbol" | "decimals
     paidToken: paid ? token.symbol : null,
     paidAmount: paid ? formatAmount(session.receivedAmount, token.decimals) : null,
     rate: paid ? session.rate : null,
+    rateSource: paid ? session.rateSource : null,
+    ratedAt: paid && session.ratedAt ? session.ratedAt.toISOString() : null,
   };
 }
 

@@ -83,6 +83,12 @@ export const paymentSessions = pgTable(
     fiatAmount: amount("fiat_amount"),
     /** The rate of token_id's quote (fiat per whole token, session_quotes.rate). */
     rate: text("rate"),
+    /**
+     * Where `rate` came from and when it was read: its quote's source and time, or "chain:block N"
+     * and that block's time when a transfer after the window was re-priced (reprice-late.ts).
+     */
+    rateSource: text("rate_source"),
+    ratedAt: timestamptz("rated_at"),
     /** When the payer chose token_id on the checkout page (null: not chosen). */
     tokenChosenAt: timestamptz("token_chosen_at"),
     createdAt: createdAt(),
