@@ -24,6 +24,8 @@ export const NOT_REFUNDABLE_WORDS: Record<NotRefundableReason, string> = {
 export const DASHBOARD_REFUSAL_WORDS: Partial<Record<DashboardWordedReason, string>> = {
   "webhook-url-missing": "This domain has no webhook URL yet: save one on the Domains page first.",
   "webhook-url-removed": "This domain has no webhook URL any more: save one on the Domains page to redeliver.",
+  "refund-rate-unavailable":
+    "The token's price feed has no usable rate right now, so a refund in money cannot be priced. Refund the tokens paid instead, or try again in a few minutes.",
   ...NOT_REFUNDABLE_WORDS,
 };
 
