@@ -59,7 +59,7 @@ export const zh: CheckoutMessages = {
   networkChip: "{network}（BEP-20）",
   testNetwork: "测试网络——并非真实资金",
   networkWarning: "只能在 {network} 上发送 {token}。通过其他网络发送的资产或其他代币都将丢失。",
-  networkWarningOffered: "此订单只接受 {network} 上的 {tokens}。通过其他网络发送的资产或其他代币无法支付此订单。",
+  networkWarningOffered: "此订单只能用 {network} 上的 {tokens} 支付。通过其他网络发送的资产或其他代币无法支付此订单。",
   expiresAt: "{time} 到期",
   cancelAndReturn: "取消并返回商店",
   cancelQuestion: "确定取消此付款？取消后请勿再向此地址转账。",
