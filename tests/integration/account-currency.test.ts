@@ -9,20 +9,18 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { and, eq, sql } from "drizzle-orm";
-import { type Address, createWalletClient, getAddress, http } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { type Address, getAddress } from "viem";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as getSettings, PATCH as patchSettings } from "@/app/api/user/settings/route";
 import { currencyFeeds, type PaymentSession, paymentDayTotals, paymentSessions, tokenCatalogue, tokens, users } from "@/lib/db/schema";
 import { tallySessionMoves } from "@/lib/domain/payments/session-tallies";
-import { priceFeedAbi, priceFeedBytecode } from "@/lib/engine/dev/demo-feeds";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
 import { accountVolume, clearRateCache, todaysConversion } from "@/lib/web/dashboard/account-value";
 import { listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
-import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
+import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
+import { deployTestFeed, setTestFeed } from "../helpers/feeds";
 import { call } from "../helpers/http";
 
 const db = useTestDatabase();
@@ -35,26 +33,8 @@ let otherTokenId: number;
 let eurFeed: Address;
 let depositIndex = 900_000;
 
-const owner = () => createWalletClient({ account: privateKeyToAccount(ANVIL_DEFAULT_KEYS[0]), transport: http(chain().url) });
-async function deployFeed(pair: string, answer: bigint): Promise<Address> {
-  const hash = await owner().deployContract({
-    chain: await chainAt(chain().url),
-    abi: priceFeedAbi,
-    bytecode: priceFeedBytecode,
-    args: [8, pair, answer],
-  });
-  return getAddress((await chain().client.waitForTransactionReceipt({ hash })).contractAddress!);
-}
-async function setFeed(feed: Address, answer: bigint, updatedAt = 0n) {
-  const hash = await owner().writeContract({
-    chain: await chainAt(chain().url),
-    address: feed,
-    abi: priceFeedAbi,
-    functionName: "setRoundData",
-    args: [answer, updatedAt],
-  });
-  await chain().client.waitForTransactionReceipt({ hash });
-}
+const deployFeed = (pair: string, answer: bigint) => deployTestFeed(chain().url, pair, answer);
+const setFeed = (feed: Address, answer: bigint, updatedAt = 0n) => setTestFeed(chain().url, feed, answer, updatedAt);
 
 /** A completed session written as the engine writes one (its day totals moved by the same tally). */
 async function completed(input: {

@@ -7,8 +7,7 @@
  */
 
 import { eq } from "drizzle-orm";
-import { type Address, createWalletClient, getAddress, type Hex, http, parseUnits } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { type Address, type Hex, parseUnits } from "viem";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
@@ -16,15 +15,15 @@ import { POST as create } from "@/app/api/v1/payment/create/route";
 import { deposits, domains, forwards, paymentSessions, webhookDeliveries } from "@/lib/db/schema";
 import multicall3 from "@/lib/engine/chain/contracts/multicall3.json";
 import { forgetMulticall, MULTICALL3_ADDRESS } from "@/lib/engine/chain/multicall";
-import { ensureDemoFeeds, priceFeedAbi, priceFeedBytecode } from "@/lib/engine/dev/demo-feeds";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
+import { ensureDemoFeeds } from "@/lib/engine/dev/demo-feeds";
 import { tokensCommand } from "@/lib/ops/admin/tokens";
 import { expireDueStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
-import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
+import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine } from "../helpers/engine";
+import { deployTestFeed, setTestFeed } from "../helpers/feeds";
 import { call } from "../helpers/http";
 
 const db = useTestDatabase();
@@ -35,18 +34,8 @@ let merchant: Merchant;
 let usdt: Address;
 let feed: Address;
 
-const owner = () => createWalletClient({ account: privateKeyToAccount(ANVIL_DEFAULT_KEYS[0]), transport: http(chain().url) });
 /** The feed's next round: `updatedAt` 0 reads as the block being read (always fresh). */
-async function setFeed(answer: bigint, updatedAt = 0n) {
-  const hash = await owner().writeContract({
-    chain: await chainAt(chain().url),
-    address: feed,
-    abi: priceFeedAbi,
-    functionName: "setRoundData",
-    args: [answer, updatedAt],
-  });
-  await chain().client.waitForTransactionReceipt({ hash });
-}
+const setFeed = (answer: bigint, updatedAt = 0n) => setTestFeed(chain().url, feed, answer, updatedAt);
 async function newSession(amount: string) {
   const res = await call(create, {
     method: "POST",
@@ -101,13 +90,7 @@ beforeAll(async () => {
   forgetMulticall("bsc");
   await ensureDemoFeeds(chain().url);
   usdt = await deployTestToken(chain().url, { symbol: "USDT", decimals: 18 });
-  const hash = await owner().deployContract({
-    chain: await chainAt(chain().url),
-    abi: priceFeedAbi,
-    bytecode: priceFeedBytecode,
-    args: [8, "USDT / USD", 100_000_000n],
-  });
-  feed = getAddress((await chain().client.waitForTransactionReceipt({ hash })).contractAddress!);
+  feed = await deployTestFeed(chain().url, "USDT / USD");
   merchant = await setUpMerchant({ contractAddress: usdt, network: "bsc" });
   await tokensCommand(db(), ["feed", "bsc", usdt, feed, "--heartbeat", "3600", "--pegged"]);
   await fundGasTank(chain().url);

@@ -6,8 +6,7 @@
  */
 
 import { and, count, eq } from "drizzle-orm";
-import { type Address, createWalletClient, getAddress, type Hex, http, parseUnits } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { type Address, type Hex, parseUnits } from "viem";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as registerToken } from "@/app/api/user/tokens/route";
@@ -17,14 +16,14 @@ import { GET as history } from "@/app/api/v1/payment/history/route";
 import { currencyFeeds, deposits, forwards, paymentDayTotals, paymentSessions, sessionQuotes, webhookDeliveries } from "@/lib/db/schema";
 import multicall3 from "@/lib/engine/chain/contracts/multicall3.json";
 import { forgetMulticall, MULTICALL3_ADDRESS } from "@/lib/engine/chain/multicall";
-import { DEMO_EUR_USD_FEED, ensureDemoFeeds, priceFeedAbi, priceFeedBytecode } from "@/lib/engine/dev/demo-feeds";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
+import { DEMO_EUR_USD_FEED, ensureDemoFeeds } from "@/lib/engine/dev/demo-feeds";
 import { tokensCommand } from "@/lib/ops/admin/tokens";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
-import { chainAt, deployTestToken, useTestChain } from "../helpers/chain";
+import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
+import { deployTestFeed, setTestFeed } from "../helpers/feeds";
 import { call } from "../helpers/http";
 import { startWebhookReceiver } from "../helpers/webhook-receiver";
 
@@ -39,27 +38,9 @@ let unpriced: Address;
 const ids = { usdt: 0, usdc: 0, unpriced: 0 };
 const feeds = { usdt: "0x" as Address, usdc: "0x" as Address };
 
-const owner = () => createWalletClient({ account: privateKeyToAccount(ANVIL_DEFAULT_KEYS[0]), transport: http(chain().url) });
-async function deployFeed(pair: string): Promise<Address> {
-  const hash = await owner().deployContract({
-    chain: await chainAt(chain().url),
-    abi: priceFeedAbi,
-    bytecode: priceFeedBytecode,
-    args: [8, pair, 100_000_000n],
-  });
-  return getAddress((await chain().client.waitForTransactionReceipt({ hash })).contractAddress!);
-}
+const deployFeed = (pair: string) => deployTestFeed(chain().url, pair);
 /** A feed's next round: `updatedAt` 0 reads as the block being read (always fresh). */
-async function setFeed(feed: Address, answer: bigint, updatedAt = 0n) {
-  const hash = await owner().writeContract({
-    chain: await chainAt(chain().url),
-    address: feed,
-    abi: priceFeedAbi,
-    functionName: "setRoundData",
-    args: [answer, updatedAt],
-  });
-  await chain().client.waitForTransactionReceipt({ hash });
-}
+const setFeed = (feed: Address, answer: bigint, updatedAt = 0n) => setTestFeed(chain().url, feed, answer, updatedAt);
 
 async function createFiat(body: Record<string, unknown>, headers: Record<string, string> = {}) {
   return call(create, {

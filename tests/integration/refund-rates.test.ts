@@ -7,8 +7,7 @@
  */
 
 import { eq } from "drizzle-orm";
-import { type Address, createWalletClient, getAddress, type Hex, http } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import type { Address, Hex } from "viem";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { GET as getRefund } from "@/app/api/v1/refund/[refundId]/route";
@@ -16,11 +15,10 @@ import { refunds, webhookDeliveries } from "@/lib/db/schema";
 import { previewRefund } from "@/lib/domain/refunds/dashboard-refunds";
 import multicall3 from "@/lib/engine/chain/contracts/multicall3.json";
 import { forgetMulticall, MULTICALL3_ADDRESS } from "@/lib/engine/chain/multicall";
-import { ensureDemoFeeds, priceFeedAbi, priceFeedBytecode } from "@/lib/engine/dev/demo-feeds";
-import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
+import { ensureDemoFeeds } from "@/lib/engine/dev/demo-feeds";
 import { tokensCommand } from "@/lib/ops/admin/tokens";
-import { chainAt } from "../helpers/chain";
 import { payTo, runEngine } from "../helpers/engine";
+import { deployTestFeed, setTestFeed } from "../helpers/feeds";
 import { call } from "../helpers/http";
 import { apiKey, countRows, MERCHANT_WALLET, paidSession, refundReq, units, useRefundShop } from "../helpers/refunds";
 
@@ -28,18 +26,8 @@ const shop = useRefundShop();
 const db = () => shop.db();
 let feed: Address;
 
-const owner = () => createWalletClient({ account: privateKeyToAccount(ANVIL_DEFAULT_KEYS[0]), transport: http(shop.chain().url) });
 /** The token's USD price, 8 decimals; `updatedAt` 0 reads as the block being read (always fresh). */
-async function setPrice(answer: bigint, updatedAt = 0n) {
-  const hash = await owner().writeContract({
-    chain: await chainAt(shop.chain().url),
-    address: feed,
-    abi: priceFeedAbi,
-    functionName: "setRoundData",
-    args: [answer, updatedAt],
-  });
-  await shop.chain().client.waitForTransactionReceipt({ hash });
-}
+const setPrice = (answer: bigint, updatedAt = 0n) => setTestFeed(shop.chain().url, feed, answer, updatedAt);
 const stale = () => setPrice(200_000_000n, BigInt(Math.floor(Date.now() / 1000)) - 7200n);
 
 /** A fiat-priced session of `usd` USD paid in full with the shop's token at the price set now. */
@@ -80,13 +68,7 @@ beforeAll(async () => {
   await shop.chain().client.setCode({ address: MULTICALL3_ADDRESS, bytecode: multicall3.deployedBytecode as Hex });
   forgetMulticall("bsc");
   await ensureDemoFeeds(shop.chain().url);
-  const hash = await owner().deployContract({
-    chain: await chainAt(shop.chain().url),
-    abi: priceFeedAbi,
-    bytecode: priceFeedBytecode,
-    args: [8, "RFD / USD", 200_000_000n],
-  });
-  feed = getAddress((await shop.chain().client.waitForTransactionReceipt({ hash })).contractAddress!);
+  feed = await deployTestFeed(shop.chain().url, "RFD / USD", 200_000_000n);
   // Not a stablecoin: priced at its feed, whatever it says.
   await tokensCommand(db(), ["feed", "bsc", shop.token(), feed, "--heartbeat", "3600"]);
 });
