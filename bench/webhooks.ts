@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getAddress, parseUnits } from "viem";
 import { createApiKey } from "@/lib/accounts/api-keys/create-api-key";
+import { asOwner } from "@/lib/accounts/members/principal";
 import { createUser } from "@/lib/accounts/users/create-user";
 import { parseConfig, setConfig } from "@/lib/base/config";
 import { setDatabase } from "@/lib/db";
@@ -90,7 +91,7 @@ async function main() {
         lastReceived = Date.now();
         latencies.push(lastReceived - committedAt.get(sessionId)!);
       });
-      await updateDomain(db, user, domain.id, { webhookUrl: receiver.url });
+      await updateDomain(db, asOwner(user), domain.id, { webhookUrl: receiver.url });
       const sessions = [];
       for (let i = 0; i < PAYMENTS; i++) sessions.push(await createPaymentSession(db, key, { tokenId: token!.id, amount: "1" }, null));
 

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { revokeAllApiKeys } from "@/lib/accounts/api-keys/manage-api-keys";
 import { signOutEverywhereSchema } from "@/lib/accounts/api-keys/sign-out-everywhere";
 import { renewDashboardSession } from "@/lib/accounts/auth/renew-session";
+import { requirePermission } from "@/lib/accounts/members/principal";
 import { changePassword, changePasswordSchema, signOutEverywhere } from "@/lib/accounts/users/change-password";
 import { credentialsSchema } from "@/lib/accounts/users/create-user";
 import { signUp } from "@/lib/accounts/users/sign-up";
@@ -18,7 +19,7 @@ import {
 import { AppError } from "@/lib/base/errors";
 import { ensureStarted } from "@/lib/ops/startup/startup";
 import { accountSettingsSchema, updateAccountSettings } from "@/lib/web/dashboard/account-settings";
-import { type ActionResult, runAction } from "@/lib/web/http/server-action";
+import { type ActionResult, runAction, runUserAction } from "@/lib/web/http/server-action";
 import { limitClient } from "@/lib/web/http/shared-limits";
 
 /** Sign-up from the page: the same rules (and per-address limit) as POST /api/user/register. */
@@ -50,7 +51,7 @@ export async function signUpAction(input: { email: string; password: string }): 
 }
 
 export async function changePasswordAction(input: unknown): Promise<ActionResult> {
-  return runAction(changePasswordSchema, input, async ({ db, user }, data) => {
+  return runUserAction(changePasswordSchema, input, async ({ db, user }, data) => {
     await changePassword(db, user.id, data);
     return null;
   });
@@ -58,9 +59,11 @@ export async function changePasswordAction(input: unknown): Promise<ActionResult
 
 /** Ends every session and bearer token of the user, the caller's too (the page then signs out); every API key too when asked. */
 export async function signOutEverywhereAction(input: unknown = {}): Promise<ActionResult<{ apiKeysRevoked: number }>> {
-  return runAction(signOutEverywhereSchema, input, async ({ db, user }, { revokeApiKeys }) => {
-    const apiKeysRevoked = revokeApiKeys ? await revokeAllApiKeys(db, user.id) : 0;
-    await signOutEverywhere(db, user.id);
+  // Revoking API keys acts on the dashboard's account, so it needs the developer permission there.
+  return runAction("read", signOutEverywhereSchema, input, async ({ db, account, member, role }, { revokeApiKeys }) => {
+    if (revokeApiKeys) requirePermission({ role }, "developer");
+    const apiKeysRevoked = revokeApiKeys ? await revokeAllApiKeys(db, account.id) : 0;
+    await signOutEverywhere(db, member.id);
     return { apiKeysRevoked };
   });
 }
@@ -76,7 +79,7 @@ const confirmSchema = codeSchema.extend({
 
 /** Two-factor set-up, step 1: a fresh seed to scan (nothing changes for sign-in yet). */
 export async function startTwoFactorAction(): Promise<ActionResult<Enrolment>> {
-  return runAction(z.object({}), {}, ({ db, user }) => startEnrolment(db, user));
+  return runUserAction(z.object({}), {}, ({ db, user }) => startEnrolment(db, user));
 }
 
 /**
@@ -84,7 +87,7 @@ export async function startTwoFactorAction(): Promise<ActionResult<Enrolment>> {
  * Every other session ends (a stolen cookie must not outlive the new factor); this one is renewed.
  */
 export async function confirmTwoFactorAction(input: unknown): Promise<ActionResult<{ recoveryCodes: string[] }>> {
-  return runAction(confirmSchema, input, async ({ db, user }, { code, currentPassword }) => {
+  return runUserAction(confirmSchema, input, async ({ db, user }, { code, currentPassword }) => {
     const recoveryCodes = await confirmEnrolment(db, user, code, currentPassword);
     await renewDashboardSession(db, user.id);
     return { recoveryCodes };
@@ -93,7 +96,7 @@ export async function confirmTwoFactorAction(input: unknown): Promise<ActionResu
 
 /** Turning it off needs a code and ends every other session too; this one is renewed. */
 export async function disableTwoFactorAction(input: unknown): Promise<ActionResult> {
-  return runAction(codeSchema, input, async ({ db, user }, { code }) => {
+  return runUserAction(codeSchema, input, async ({ db, user }, { code }) => {
     await disableTwoFactor(db, user, code);
     await renewDashboardSession(db, user.id);
     return null;
@@ -101,13 +104,15 @@ export async function disableTwoFactorAction(input: unknown): Promise<ActionResu
 }
 
 export async function regenerateRecoveryCodesAction(input: unknown): Promise<ActionResult<{ recoveryCodes: string[] }>> {
-  return runAction(codeSchema, input, async ({ db, user }, { code }) => ({ recoveryCodes: await regenerateRecoveryCodes(db, user, code) }));
+  return runUserAction(codeSchema, input, async ({ db, user }, { code }) => ({
+    recoveryCodes: await regenerateRecoveryCodes(db, user, code),
+  }));
 }
 
 /** Sets the account's currency (the same rules as PATCH /api/user/settings). */
 export async function setAccountCurrencyAction(input: unknown): Promise<ActionResult<{ accountCurrency: string }>> {
-  return runAction(accountSettingsSchema, input, async ({ db, user }, data) => {
-    const { accountCurrency } = await updateAccountSettings(db, user.id, data);
+  return runAction("settings", accountSettingsSchema, input, async ({ db, account }, data) => {
+    const { accountCurrency } = await updateAccountSettings(db, account.id, data);
     return { accountCurrency };
   });
 }

@@ -13,14 +13,14 @@ import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { loadOverviewPage } from "@/lib/web/dashboard/pages";
 import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<{ range?: string }> }) {
   const range = (await searchParams).range === "7" ? 7 : 30;
-  const { checklist, counts, volume, value, balances, tanks, recent } = await withUserPage(({ user }) =>
-    loadOverviewPage(user.id, range, user.accountCurrency),
+  const { checklist, counts, volume, value, balances, tanks, recent } = await withAccountPage("read", ({ account }) =>
+    loadOverviewPage(account.id, range, account.accountCurrency),
   );
   const converted = value.byCurrency.filter((c) => c.currency !== value.currency);
 

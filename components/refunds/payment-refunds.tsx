@@ -42,12 +42,15 @@ export function PaymentRefunds({
   refunds,
   refundable,
   twoFactor,
+  canRefund = true,
 }: {
   sessionId: string;
   token: string;
   refunds: RefundRow[];
   refundable: Refunds["refundable"];
   twoFactor: boolean;
+  /** The member's role may send money out: else no Refund button. */
+  canRefund?: boolean;
 }) {
   return (
     <Card className="mt-6" data-testid="payment-refunds">
@@ -60,7 +63,7 @@ export function PaymentRefunds({
               : `Up to ${refundable.amount} ${token} can go back to the payer, from this payment's domain wallet.`}
           </CardDescription>
         </div>
-        {"amount" in refundable && (
+        {"amount" in refundable && canRefund && (
           <RefundDialog
             sessionId={sessionId}
             token={token}

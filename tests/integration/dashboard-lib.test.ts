@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { type Address, parseEther, parseUnits } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
+import { asOwner } from "@/lib/accounts/members/principal";
 import { changePassword } from "@/lib/accounts/users/change-password";
 import { verifyPassword } from "@/lib/accounts/users/password";
 import { deposits, paymentSessions, users, withdrawals } from "@/lib/db/schema";
@@ -143,7 +144,7 @@ describe("dashboard data", () => {
     const input = { domainId: a.domainId, tokenId: a.tokenId, toAddress: RECIPIENT, amount: "2" };
     const requestId = crypto.randomUUID();
     const [userRow] = await db().select().from(users).where(eq(users.id, a.userId));
-    const sent = await Promise.all([1, 2, 3].map(() => sendWithdrawalFromDashboard(db(), userRow!, input, requestId)));
+    const sent = await Promise.all([1, 2, 3].map(() => sendWithdrawalFromDashboard(db(), asOwner(userRow!), input, requestId)));
     expect(new Set(sent.map((s) => s.view.withdrawalId)).size).toBe(1);
     expect(await db().select().from(withdrawals).where(eq(withdrawals.userId, a.userId))).toHaveLength(1);
     expect((await availableToWithdraw(db(), a.userId, a.domainId, a.tokenId)).reserved).toBe("2");
@@ -151,9 +152,9 @@ describe("dashboard data", () => {
     expect(list.items).toEqual([expect.objectContaining({ withdrawalId: sent[0]!.view.withdrawalId, source: "dashboard", amount: "2" })]);
     expect((await listUserWithdrawals(db(), b.userId, { limit: 20 })).items).toEqual([]);
     await expect(getUserWithdrawal(db(), b.userId, sent[0]!.view.withdrawalId)).rejects.toThrow("withdrawal not found");
-    await expect(sendWithdrawalFromDashboard(db(), userRow!, { ...input, domainId: b.domainId }, crypto.randomUUID())).rejects.toThrow(
-      "not found",
-    );
+    await expect(
+      sendWithdrawalFromDashboard(db(), asOwner(userRow!), { ...input, domainId: b.domainId }, crypto.randomUUID()),
+    ).rejects.toThrow("not found");
   });
 
   it("tracks the first-run checklist", async () => {

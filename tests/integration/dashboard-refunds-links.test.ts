@@ -3,11 +3,13 @@
  * link of another merchant shows nothing), and each row's refunds — sent back, and still under
  * way — read in one grouped query (an expired claim or a cancelled refund counts as nothing).
  */
+
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { type Address, parseUnits } from "viem";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
+import { asOwner } from "@/lib/accounts/members/principal";
 import { paymentSessions, refunds, users } from "@/lib/db/schema";
 import { createPaymentLink } from "@/lib/domain/payment-links/manage-links";
 import { payPaymentLink } from "@/lib/domain/payment-links/pay-link";
@@ -93,7 +95,7 @@ describe("the payments list, with refunds", () => {
     if (!user) throw new Error("merchant a not found");
     expect((await paymentRefunds(db(), a.userId, overpaid.sessionId)).refundable).toEqual({ amount: "12", byDefault: "2" });
     // A claim made as on the dashboard: waiting for the payer's address.
-    const claim = await refundFromDashboard(db(), user, overpaid.sessionId, { amount: "0.5" }, randomUUID());
+    const claim = await refundFromDashboard(db(), asOwner(user), overpaid.sessionId, { amount: "0.5" }, randomUUID());
     expect(claim).toMatchObject({ status: "awaiting_address", amount: "0.5", toAddress: null });
     // And the other states, as the engine leaves them.
     const base = { sessionId: overpaid.sessionId, userId: a.userId, claimExpiresAt: new Date(Date.now() + 86_400_000) };

@@ -4,8 +4,10 @@
  * left it is refused on `amount` and records nothing — a retried call without an Idempotency-Key
  * must never give the goods away. Refunding the price takes an explicit amount.
  */
+
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { asOwner } from "@/lib/accounts/members/principal";
 import { users } from "@/lib/db/schema";
 import { paymentRefunds, refundFromDashboard } from "@/lib/domain/refunds/dashboard-refunds";
 import { NO_DEFAULT_REFUND } from "@/lib/domain/refunds/refundable";
@@ -71,8 +73,8 @@ describe("a refund without an amount of a completed payment", () => {
     if (!user) throw new Error("the shop's merchant is missing");
     const { sessionId } = await paidSession(shop, "5", "6");
     expect((await paymentRefunds(db(), shop.merchant().userId, sessionId)).refundable).toEqual({ amount: "6", byDefault: "1" });
-    await refundFromDashboard(db(), user, sessionId, {}, `form-${sessionId}`);
+    await refundFromDashboard(db(), asOwner(user), sessionId, {}, `form-${sessionId}`);
     expect((await paymentRefunds(db(), shop.merchant().userId, sessionId)).refundable).toEqual({ amount: "5", byDefault: null });
-    await expect(refundFromDashboard(db(), user, sessionId, {}, `form2-${sessionId}`)).rejects.toThrow(NO_DEFAULT_REFUND);
+    await expect(refundFromDashboard(db(), asOwner(user), sessionId, {}, `form2-${sessionId}`)).rejects.toThrow(NO_DEFAULT_REFUND);
   });
 });

@@ -4,6 +4,7 @@
  * refunds: one wins), expired and cancelled claims send nothing, Idempotency-Key replays, and
  * bad input answers a clear error and changes nothing.
  */
+
 import { eq } from "drizzle-orm";
 import { type Address, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -17,6 +18,7 @@ import { GET as refundsOf } from "@/app/api/v1/payment/[sessionId]/refunds/route
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as cancelRefund } from "@/app/api/v1/refund/[refundId]/cancel/route";
 import { GET as getRefund } from "@/app/api/v1/refund/[refundId]/route";
+import { asOwner } from "@/lib/accounts/members/principal";
 import { getDb } from "@/lib/db";
 import { paymentSessions, refunds, webhookDeliveries, webhookEndpoints, withdrawals } from "@/lib/db/schema";
 import { allowCatalogueToken } from "@/lib/domain/tokens/catalogue";
@@ -295,11 +297,11 @@ describe("refunds on the dashboard", () => {
     expect(await paymentRefunds(db(), merchant.userId, sessionId)).toEqual({ refunds: [], refundable: { amount: "9", byDefault: "1" } });
 
     const before = await countRows();
-    const first = await refundFromDashboard(db(), user!, sessionId, {}, "form-1");
-    const again = await refundFromDashboard(db(), user!, sessionId, {}, "form-1");
+    const first = await refundFromDashboard(db(), asOwner(user!), sessionId, {}, "form-1");
+    const again = await refundFromDashboard(db(), asOwner(user!), sessionId, {}, "form-1");
     expect(again.refundId).toBe(first.refundId);
     // The same form again after two-factor sign-in was turned on (or its code expired): the refund it made, no code asked.
-    const replayed = await refundFromDashboard(db(), { ...user!, totpEnabledAt: new Date() }, sessionId, {}, "form-1");
+    const replayed = await refundFromDashboard(db(), asOwner({ ...user!, totpEnabledAt: new Date() }), sessionId, {}, "form-1");
     expect(replayed.refundId).toBe(first.refundId);
     expect(await countRows()).toEqual({ ...before, refunds: before.refunds + 1 });
     const after = await paymentRefunds(db(), merchant.userId, sessionId);
@@ -307,12 +309,12 @@ describe("refunds on the dashboard", () => {
     // The overpaid part went back: the price itself only with an amount the merchant types.
     expect(after.refundable).toEqual({ amount: "8", byDefault: null });
 
-    await expect(refundFromDashboard(db(), { ...user!, totpEnabledAt: new Date() }, sessionId, {}, "form-2")).rejects.toThrow(
+    await expect(refundFromDashboard(db(), asOwner({ ...user!, totpEnabledAt: new Date() }), sessionId, {}, "form-2")).rejects.toThrow(
       "enter the current code",
     );
     const stranger = await setUpMerchant({ contractAddress: token, network: "bsc" });
     const [other] = await db().select().from(users).where(eq(users.id, stranger.userId));
-    await expect(refundFromDashboard(db(), other!, sessionId, {}, "form-3")).rejects.toThrow("not found");
+    await expect(refundFromDashboard(db(), asOwner(other!), sessionId, {}, "form-3")).rejects.toThrow("not found");
     await expect(paymentRefunds(db(), stranger.userId, sessionId)).rejects.toThrow("not found");
     expect(await countRows()).toEqual({ ...before, refunds: before.refunds + 1 });
   });

@@ -6,6 +6,7 @@ import { POST as createKey, GET as listKeys } from "@/app/api/user/api-keys/rout
 import { POST as issueToken } from "@/app/api/user/token/route";
 import { GET as listTokens } from "@/app/api/user/tokens/route";
 import { TWO_FACTOR_REQUIRED, TWO_FACTOR_WRONG } from "@/lib/accounts/auth/sign-in";
+import { asOwner } from "@/lib/accounts/members/principal";
 import { changePassword } from "@/lib/accounts/users/change-password";
 import { recoveryCodeMatches } from "@/lib/accounts/users/recovery-codes";
 import { TOTP_STEP_SECONDS, totpCode, totpStep } from "@/lib/accounts/users/totp";
@@ -238,19 +239,19 @@ describe("two-factor sign-in", () => {
     await chain().client.setBalance({ address: wallet, value: parseEther("1") });
     const input = { domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: RECIPIENT, amount: "2" };
     const user = await userOf(merchant.userId);
-    await expect(sendWithdrawalFromDashboard(db(), user, input, crypto.randomUUID())).rejects.toMatchObject({
+    await expect(sendWithdrawalFromDashboard(db(), asOwner(user), input, crypto.randomUUID())).rejects.toMatchObject({
       code: "VALIDATION_ERROR",
       details: [{ path: "code" }],
     });
-    await expect(sendWithdrawalFromDashboard(db(), user, input, crypto.randomUUID(), "999999")).rejects.toMatchObject({
+    await expect(sendWithdrawalFromDashboard(db(), asOwner(user), input, crypto.randomUUID(), "999999")).rejects.toMatchObject({
       details: [{ path: "code" }],
     });
     expect(await db().select().from(withdrawals).where(eq(withdrawals.userId, merchant.userId))).toEqual([]);
     const requestId = crypto.randomUUID();
-    const sent = await sendWithdrawalFromDashboard(db(), user, input, requestId, totpCode(secret, totpStep()));
+    const sent = await sendWithdrawalFromDashboard(db(), asOwner(user), input, requestId, totpCode(secret, totpStep()));
     expect(sent.view.status).toBe("submitted");
     // The same form again (a double click) answers with that withdrawal: its code is spent, nothing is sent twice.
-    const again = await sendWithdrawalFromDashboard(db(), await userOf(merchant.userId), input, requestId);
+    const again = await sendWithdrawalFromDashboard(db(), asOwner(await userOf(merchant.userId)), input, requestId);
     expect(again).toMatchObject({ replayed: true, view: { withdrawalId: sent.view.withdrawalId } });
     expect(await db().select().from(withdrawals).where(eq(withdrawals.userId, merchant.userId))).toHaveLength(1);
   });

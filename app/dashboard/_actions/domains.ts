@@ -17,8 +17,8 @@ import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 const idSchema = z.object({ domainId: z.coerce.number().int().positive() });
 
 export async function addDomainAction(input: unknown): Promise<ActionResult<DomainView>> {
-  const result = await runAction(addDomainSchema, input, async ({ db, user }, { domain }) =>
-    toDomainView(await addDomain(db, user.id, domain)),
+  const result = await runAction("developer", addDomainSchema, input, async ({ db, account }, { domain }) =>
+    toDomainView(await addDomain(db, account.id, domain)),
   );
   revalidatePath("/dashboard/domains");
   return result;
@@ -45,8 +45,11 @@ export async function updateDomainAction(
     fiatRateToleranceBps: bps(changes.fiatRateToleranceBps),
     code: changes.code?.trim() || undefined,
   };
-  const result = await runAction(idSchema.and(updateDomainSchema), { domainId, ...body }, ({ db, user }, { domainId: id, ...rest }) =>
-    updateDomain(db, user, id, rest),
+  const result = await runAction(
+    "read",
+    idSchema.and(updateDomainSchema),
+    { domainId, ...body },
+    ({ db, account, member, role }, { domainId: id, ...rest }) => updateDomain(db, { account, member, role }, id, rest),
   );
   revalidatePath("/dashboard/domains");
   return result;
@@ -54,14 +57,16 @@ export async function updateDomainAction(
 
 /** The API's DELETE …/payout-change: withdraws a waiting payout address change (no code needed). */
 export async function cancelPayoutChangeAction(domainId: number): Promise<ActionResult<DomainView>> {
-  const result = await runAction(idSchema, { domainId }, ({ db, user }, { domainId: id }) => cancelDomainPayoutChange(db, user.id, id));
+  const result = await runAction("payout-targets", idSchema, { domainId }, ({ db, account }, { domainId: id }) =>
+    cancelDomainPayoutChange(db, account.id, id),
+  );
   revalidatePath("/dashboard/domains");
   return result;
 }
 
 export async function deleteDomainAction(domainId: number): Promise<ActionResult> {
-  const result = await runAction(idSchema, { domainId }, async ({ db, user }, { domainId: id }) => {
-    await deleteDomain(db, user.id, id);
+  const result = await runAction("developer", idSchema, { domainId }, async ({ db, account }, { domainId: id }) => {
+    await deleteDomain(db, account.id, id);
     return null;
   });
   revalidatePath("/dashboard/domains");

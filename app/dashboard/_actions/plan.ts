@@ -5,7 +5,9 @@ import { choosePlanSchema, chooseSelfServePlan, type PlanView } from "@/lib/doma
 import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
 export async function choosePlanAction(plan: string): Promise<ActionResult<PlanView>> {
-  const result = await runAction(choosePlanSchema, { plan }, ({ db, user }, data) => chooseSelfServePlan(db, user.id, data.plan));
+  const result = await runAction("settings", choosePlanSchema, { plan }, ({ db, account }, data) =>
+    chooseSelfServePlan(db, account.id, data.plan),
+  );
   revalidatePath("/dashboard", "layout");
   return result;
 }

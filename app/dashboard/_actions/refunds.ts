@@ -16,8 +16,12 @@ const dashboardRefundSchema = createRefundSchema.extend({
 });
 
 export async function refundPaymentAction(input: unknown): Promise<ActionResult<RefundView>> {
-  const result = await runAction(dashboardRefundSchema, input, ({ db, user }, { sessionId, requestId, code, ...refund }) =>
-    refundFromDashboard(db, user, sessionId, refund, requestId, code),
+  const result = await runAction(
+    "money",
+    dashboardRefundSchema,
+    input,
+    ({ db, account, member }, { sessionId, requestId, code, ...refund }) =>
+      refundFromDashboard(db, { account, member }, sessionId, refund, requestId, code),
   );
   if (result.ok) revalidatePaths(result.data.sessionId);
   return result;
@@ -30,15 +34,17 @@ const previewSchema = z.object({
 
 /** A fiat refund's tokens at today's rate, shown before the merchant confirms; nothing is recorded. */
 export async function previewRefundAction(input: unknown): Promise<ActionResult<RefundPreview>> {
-  return runAction(previewSchema, input, ({ db, user }, { sessionId, fiatAmount }) => previewRefund(db, user.id, sessionId, fiatAmount));
+  return runAction("money", previewSchema, input, ({ db, account }, { sessionId, fiatAmount }) =>
+    previewRefund(db, account.id, sessionId, fiatAmount),
+  );
 }
 
 const refundIdSchema = z.object({ refundId: z.string().uuid({ message: "not a refund id" }) });
 
 /** Cancel a refund nobody has claimed yet: its claim link stops working. */
 export async function cancelRefundAction(refundId: string): Promise<ActionResult<RefundView>> {
-  const result = await runAction(refundIdSchema, { refundId }, ({ db, user }, { refundId: id }) =>
-    cancelRefund(db, { userId: user.id }, id),
+  const result = await runAction("money", refundIdSchema, { refundId }, ({ db, account }, { refundId: id }) =>
+    cancelRefund(db, { userId: account.id }, id),
   );
   if (result.ok) revalidatePaths(result.data.sessionId);
   return result;

@@ -9,8 +9,8 @@ import { registerTokenSchema } from "@/lib/domain/tokens/schemas";
 import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
 export async function registerTokenAction(input: unknown): Promise<ActionResult<TokenView & { created: boolean }>> {
-  const result = await runAction(registerTokenSchema, input, async ({ db, user }, data) => {
-    const { token, created } = await registerToken(db, user.id, data);
+  const result = await runAction("settings", registerTokenSchema, input, async ({ db, account }, data) => {
+    const { token, created } = await registerToken(db, account.id, data);
     return { ...toTokenView(token), created };
   });
   revalidatePath("/dashboard/tokens");
@@ -19,7 +19,7 @@ export async function registerTokenAction(input: unknown): Promise<ActionResult<
 
 /** With OPEN_TOKEN_REGISTRATION: what the chain says about a contract, shown before saving it. */
 export async function previewTokenAction(input: unknown): Promise<ActionResult<{ symbol: string; name: string; decimals: number }>> {
-  return runAction(registerTokenSchema, input, async (_ctx, data) => {
+  return runAction("settings", registerTokenSchema, input, async (_ctx, data) => {
     if (!getConfig().openTokenRegistration)
       throw tokenRefusal("VALIDATION_ERROR", "token-not-in-catalogue", "this gateway accepts catalogue tokens only");
     return readTokenMetadata(data.network, data.contractAddress);

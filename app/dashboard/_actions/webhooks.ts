@@ -15,8 +15,8 @@ const domainIdSchema = z.object({ domainId: z.coerce.number().int().positive() }
 const deliveryIdSchema = z.object({ deliveryId: z.coerce.number().int().positive() });
 
 export async function sendTestEventAction(domainId: number): Promise<ActionResult<DeliveryView>> {
-  const result = await runAction(domainIdSchema, { domainId }, async ({ db, user }, data) =>
-    queuePing(db, await getOwnDomain(db, user.id, data.domainId)),
+  const result = await runAction("developer", domainIdSchema, { domainId }, async ({ db, account }, data) =>
+    queuePing(db, await getOwnDomain(db, account.id, data.domainId)),
   );
   revalidatePath("/dashboard/domains");
   return result;
@@ -28,18 +28,23 @@ export async function rotateWebhookSecretAction(
   code?: string,
 ): Promise<ActionResult<{ webhookSecret: string; previousSecretExpiresAt: string | null }>> {
   const input = { domainId, code: code?.trim() || undefined };
-  const result = await runAction(domainIdSchema.extend({ code: twoFactorCodeField }), input, async ({ db, user }, data) => {
-    const { endpoint } = await rotateDomainWebhookSecret(db, user, data.domainId, data.code);
-    return { webhookSecret: endpoint.secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null };
-  });
+  const result = await runAction(
+    "developer",
+    domainIdSchema.extend({ code: twoFactorCodeField }),
+    input,
+    async ({ db, account, member }, data) => {
+      const { endpoint } = await rotateDomainWebhookSecret(db, { account, member }, data.domainId, data.code);
+      return { webhookSecret: endpoint.secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null };
+    },
+  );
   revalidatePath("/dashboard/domains");
   return result;
 }
 
 export async function redeliverAction(deliveryId: number): Promise<ActionResult<DeliveryView>> {
-  const result = await runAction(deliveryIdSchema, { deliveryId }, ({ db, user }, data) => {
-    limiters().redeliver.consume(String(user.id));
-    return redeliver(db, user.id, data.deliveryId);
+  const result = await runAction("developer", deliveryIdSchema, { deliveryId }, ({ db, account }, data) => {
+    limiters().redeliver.consume(String(account.id));
+    return redeliver(db, account.id, data.deliveryId);
   });
   revalidatePath("/dashboard/domains");
   revalidatePath("/dashboard/webhooks");

@@ -20,14 +20,14 @@ export async function withdrawalBalanceAction(
   domainId: number,
   tokenId: number,
 ): Promise<ActionResult<Awaited<ReturnType<typeof availableToWithdraw>>>> {
-  return runAction(balanceSchema, { domainId, tokenId }, ({ db, user }, input) =>
-    availableToWithdraw(db, user.id, input.domainId, input.tokenId),
+  return runAction("money", balanceSchema, { domainId, tokenId }, ({ db, account }, input) =>
+    availableToWithdraw(db, account.id, input.domainId, input.tokenId),
   );
 }
 
 export async function sendWithdrawalAction(input: unknown): Promise<ActionResult<WithdrawalView>> {
-  const result = await runAction(dashboardSendSchema, input, async ({ db, user }, { requestId, code, ...send }) => {
-    const { view } = await sendWithdrawalFromDashboard(db, user, send, requestId, code);
+  const result = await runAction("money", dashboardSendSchema, input, async ({ db, account, member }, { requestId, code, ...send }) => {
+    const { view } = await sendWithdrawalFromDashboard(db, { account, member }, send, requestId, code);
     forgetBalances(view.fromAddress);
     return view;
   });

@@ -5,19 +5,25 @@ import { RevokeApiKey } from "@/components/api-keys/revoke-key";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { formatDateTime } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
+import { RoleNote } from "@/components/dashboard/role-note";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { MAX_LIVE_API_KEYS } from "@/lib/accounts/api-keys/manage-api-keys";
+import { roleAllows } from "@/lib/accounts/members/roles";
 import { loadApiKeysPage } from "@/lib/web/dashboard/pages";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "API keys" };
 
 /** The cards are min-w-0: on a phone the keys table scrolls inside its card instead of widening the page. */
 export default async function ApiKeysPage() {
-  const { user, keys } = await withUserPage(async ({ user }) => ({ user, keys: await loadApiKeysPage(user.id) }));
+  const { member, role, keys } = await withAccountPage("read", async ({ account, member, role }) => ({
+    member,
+    role,
+    keys: await loadApiKeysPage(account.id),
+  }));
   const live = keys.filter((k) => !k.revokedAt).length;
   return (
     <>
@@ -34,7 +40,11 @@ export default async function ApiKeysPage() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            <CreateApiKey twoFactor={user.totpEnabledAt !== null} />
+            {roleAllows(role, "developer") ? (
+              <CreateApiKey twoFactor={member.totpEnabledAt !== null} />
+            ) : (
+              <RoleNote role={role} permission="developer" />
+            )}
           </CardContent>
         </Card>
         {keys.length === 0 ? (

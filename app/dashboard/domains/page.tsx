@@ -2,14 +2,16 @@ import { Globe } from "lucide-react";
 import type { Metadata } from "next";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { PageHeader } from "@/components/dashboard/page-header";
+import { RoleNote } from "@/components/dashboard/role-note";
 import { AddDomainForm } from "@/components/domains/add-domain-form";
 import { DomainCard } from "@/components/domains/domain-card";
 import { RefreshWhilePending } from "@/components/domains/refresh-while-pending";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { queryFor, selectionFor } from "@/components/webhooks/deliveries-query";
+import { roleAllows } from "@/lib/accounts/members/roles";
 import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
 import { loadDomainsPage } from "@/lib/web/dashboard/pages";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Domains" };
 
@@ -20,12 +22,14 @@ export default async function DomainsPage({ searchParams }: { searchParams: Prom
   const params = await searchParams;
   const selection = (domainId: number) => selectionFor(domainId, params);
   const {
-    user,
+    member,
+    role,
     domains,
     cards: loaded,
-  } = await withUserPage(async ({ user }) => ({
-    user,
-    ...(await loadDomainsPage(user.id, (domainId) => queryFor(selection(domainId)))),
+  } = await withAccountPage("read", async ({ account, member, role }) => ({
+    member,
+    role,
+    ...(await loadDomainsPage(account.id, (domainId) => queryFor(selection(domainId)))),
   }));
   const cards = loaded.map((card) => ({ ...card, webhooks: { ...card.webhooks, selection: selection(card.domain.domainId) } }));
 
@@ -40,9 +44,7 @@ export default async function DomainsPage({ searchParams }: { searchParams: Prom
           <CardHeader>
             <CardTitle>Add a domain</CardTitle>
           </CardHeader>
-          <CardContent>
-            <AddDomainForm />
-          </CardContent>
+          <CardContent>{roleAllows(role, "developer") ? <AddDomainForm /> : <RoleNote role={role} permission="developer" />}</CardContent>
         </Card>
         {domains.length === 0 && (
           <EmptyState
@@ -52,7 +54,7 @@ export default async function DomainsPage({ searchParams }: { searchParams: Prom
           />
         )}
         {cards.map((card) => (
-          <DomainCard key={card.domain.domainId} {...card} twoFactor={user.totpEnabledAt !== null} />
+          <DomainCard key={card.domain.domainId} {...card} twoFactor={member.totpEnabledAt !== null} />
         ))}
       </div>
       <RefreshWhilePending dueKey={dueKey(cards.flatMap((c) => c.webhooks.deliveries?.items ?? []))} />

@@ -11,14 +11,14 @@ import { Progress } from "@/components/ui/progress";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { GAS_USAGE_DAYS, type GasUsageDay } from "@/lib/web/dashboard/gas-usage";
 import { loadGasPage } from "@/lib/web/dashboard/pages";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Gas usage" };
 
 const KIND_COLUMNS = ["sweep", "batch", "withdrawal", "replacement"] as const satisfies readonly (keyof GasUsageDay)[];
 
 export default async function GasPage() {
-  const usage = await withUserPage(({ user }) => loadGasPage(user.id));
+  const usage = await withAccountPage("read", ({ account }) => loadGasPage(account.id));
   const { today, days, kinds } = usage;
   const spentDays = days.filter((d) => d.total !== "0");
   const refused = today.withdrawalsRefused;

@@ -8,13 +8,13 @@ import { LinksTable } from "@/components/payment-links/links-table";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { loadLinksPage } from "@/lib/web/dashboard/pages";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 import { linkBlockers } from "./blockers";
 
 export const metadata: Metadata = { title: "Payment links" };
 
 export default async function PaymentLinksPage() {
-  const { links, blockers } = await withUserPage(({ user }) => loadLinksPage(user.id));
+  const { links, blockers } = await withAccountPage("read", ({ account }) => loadLinksPage(account.id));
   const newLink = (
     <Link href="/dashboard/links/new" className={buttonVariants({ variant: "brand" })}>
       <Plus aria-hidden /> New link

@@ -16,7 +16,7 @@ import { Label } from "@/components/ui/label";
 import { loadPaymentsPage, SESSION_STATUSES } from "@/lib/web/dashboard/pages";
 import { paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
 import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Payments" };
 
@@ -31,7 +31,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
   }
   const parsed = paymentFiltersSchema.safeParse(raw);
   const filters = parsed.success ? parsed.data : paymentFiltersSchema.parse({});
-  const { page, tokens, domains, link } = await withUserPage(({ user }) => loadPaymentsPage(user.id, filters));
+  const { page, tokens, domains, link } = await withAccountPage("read", ({ account }) => loadPaymentsPage(account.id, filters));
   const active = {
     linkId: filters.linkId?.toString(),
     status: filters.status,

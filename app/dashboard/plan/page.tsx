@@ -9,14 +9,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Progress } from "@/components/ui/progress";
 import { formatAmount } from "@/lib/base/money";
 import { loadPlanPage } from "@/lib/web/dashboard/pages";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Plan" };
 
 const quota = (n: number | null) => (n === null ? "Unlimited" : `${groupDigits(String(n))}`);
 
 export default async function PlanPage() {
-  const { current, plans } = await withUserPage(({ user }) => loadPlanPage(user.id));
+  const { current, plans } = await withAccountPage("read", ({ account }) => loadPlanPage(account.id));
   const limit = current.plan?.monthlySessionQuota ?? null;
   const used = current.usage.sessionsCreated;
   const percent = limit ? Math.round((used / limit) * 100) : 0;

@@ -5,14 +5,21 @@ import { SignOutEverywhere } from "@/components/account/sign-out-everywhere";
 import { TwoFactorSettings } from "@/components/account/two-factor-settings";
 import { formatDate } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
+import { RoleNote } from "@/components/dashboard/role-note";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { roleAllows } from "@/lib/accounts/members/roles";
 import { ACCOUNT_CURRENCIES, loadSettingsPage } from "@/lib/web/dashboard/pages";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
-  const { user, twoFactor } = await withUserPage(async ({ user }) => ({ user, twoFactor: await loadSettingsPage(user) }));
+  const { account, member, role, twoFactor } = await withAccountPage("read", async ({ account, member, role }) => ({
+    account,
+    member,
+    role,
+    twoFactor: await loadSettingsPage(member),
+  }));
   return (
     <>
       <PageHeader title="Settings" />
@@ -21,7 +28,7 @@ export default async function SettingsPage() {
           <CardHeader>
             <CardTitle>Account</CardTitle>
             <CardDescription>
-              Signed in as <span className="font-medium text-foreground">{user.email}</span> · member since {formatDate(user.createdAt)}
+              Signed in as <span className="font-medium text-foreground">{member.email}</span> · member since {formatDate(member.createdAt)}
             </CardDescription>
           </CardHeader>
         </Card>
@@ -33,7 +40,11 @@ export default async function SettingsPage() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            <AccountCurrencyForm current={user.accountCurrency} currencies={ACCOUNT_CURRENCIES} />
+            {roleAllows(role, "settings") ? (
+              <AccountCurrencyForm current={account.accountCurrency} currencies={ACCOUNT_CURRENCIES} />
+            ) : (
+              <RoleNote role={role} permission="settings" />
+            )}
           </CardContent>
         </Card>
         <Card>
@@ -44,7 +55,7 @@ export default async function SettingsPage() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            <ChangePasswordForm email={user.email} />
+            <ChangePasswordForm email={member.email} />
           </CardContent>
         </Card>
         <Card>

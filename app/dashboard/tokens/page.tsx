@@ -13,12 +13,12 @@ import { listNetworks } from "@/lib/engine/chain/networks";
 import { loadTokensPage } from "@/lib/web/dashboard/pages";
 import { explorerAddressUrl } from "@/lib/web/dashboard/payment-detail";
 import { networkLabel } from "@/lib/web/dashboard/wording";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Tokens" };
 
 export default async function TokensPage() {
-  const { catalogue, mine } = await withUserPage(({ user }) => loadTokensPage(user.id));
+  const { catalogue, mine } = await withAccountPage("read", ({ account }) => loadTokensPage(account.id));
   return (
     <>
       <PageHeader

@@ -11,13 +11,13 @@ import { DeliveriesTable } from "@/components/webhooks/deliveries-table";
 import { WARNING_BADGE } from "@/components/webhooks/delivery-status-badge";
 import { FailedDeliveriesAlert } from "@/components/webhooks/failed-deliveries-alert";
 import { loadWebhooksPage } from "@/lib/web/dashboard/pages";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
 /** Every domain's webhook endpoint and its latest deliveries, in one place; each is managed on its domain's card. */
 export default async function WebhooksPage() {
-  const endpoints = await withUserPage(({ user }) => loadWebhooksPage(user.id));
+  const endpoints = await withAccountPage("read", ({ account }) => loadWebhooksPage(account.id));
   return (
     <>
       <PageHeader

@@ -12,11 +12,12 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { SendWithdrawalForm } from "@/components/withdrawals/send-form";
 import { WithdrawalsTable } from "@/components/withdrawals/withdrawals-table";
+import { roleAllows } from "@/lib/accounts/members/roles";
 import { isCursor } from "@/lib/base/cursor";
 import { loadWithdrawalsPage, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/web/dashboard/pages";
 import { explorerTxUrl } from "@/lib/web/dashboard/payment-detail";
 import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Withdrawals" };
 
@@ -30,9 +31,10 @@ export default async function WithdrawalsPage({
   // Numbered pages are gone (offsets read every row before them): an old link opens the newest page.
   if (params.page !== undefined) redirect(status ? `/dashboard/withdrawals?status=${status}` : "/dashboard/withdrawals");
   const cursor = (text: string | undefined) => (text && isCursor(text) ? text : undefined);
-  const { user, page, domains, tokens } = await withUserPage(async ({ user }) => ({
-    user,
-    ...(await loadWithdrawalsPage(user.id, { limit: 20, status, after: cursor(params.after), before: cursor(params.before) })),
+  const { member, role, page, domains, tokens } = await withAccountPage("read", async ({ account, member, role }) => ({
+    member,
+    role,
+    ...(await loadWithdrawalsPage(account.id, { limit: 20, status, after: cursor(params.after), before: cursor(params.before) })),
   }));
   const rows = page.items.map((w) => ({ ...w, txUrl: explorerTxUrl(w.network, w.txHash) }));
 
@@ -43,15 +45,22 @@ export default async function WithdrawalsPage({
         title="Withdrawals"
         description="Send tokens out of your domains' wallets, and follow them until the chain confirms them."
         actions={
-          <ExportButton href={`/dashboard/withdrawals/export${status ? `?status=${status}` : ""}`} fallbackName="bsc-pay-withdrawals.csv" />
+          roleAllows(role, "reports") && (
+            <ExportButton
+              href={`/dashboard/withdrawals/export${status ? `?status=${status}` : ""}`}
+              fallbackName="bsc-pay-withdrawals.csv"
+            />
+          )
         }
       />
       <div className="grid gap-6">
-        <SendWithdrawalForm
-          domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))}
-          tokens={tokens.map((t) => ({ id: t.tokenId, label: `${t.symbol} (${networkLabel(t.network)})` }))}
-          twoFactor={user.totpEnabledAt !== null}
-        />
+        {roleAllows(role, "money") && (
+          <SendWithdrawalForm
+            domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))}
+            tokens={tokens.map((t) => ({ id: t.tokenId, label: `${t.symbol} (${networkLabel(t.network)})` }))}
+            twoFactor={member.totpEnabledAt !== null}
+          />
+        )}
         <Card>
           <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
             <CardTitle>History</CardTitle>

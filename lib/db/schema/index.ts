@@ -16,6 +16,7 @@ export * from "./merchants/currency-feeds";
 export * from "./merchants/domains";
 export * from "./merchants/gas-charges";
 export * from "./merchants/idempotency";
+export * from "./merchants/members";
 export * from "./merchants/plans";
 export * from "./merchants/token-catalogue";
 export * from "./merchants/tokens";

@@ -1,11 +1,12 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
+import { type Acting, type Principal, requirePermission } from "../../accounts/members/principal";
 import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { getConfig } from "../../base/config";
 import { commonRefusal } from "../../base/errors";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
-import { type Domain, domains, type User, type WebhookEndpoint, webhookEndpoints } from "../../db/schema";
+import { type Domain, domains, type WebhookEndpoint, webhookEndpoints } from "../../db/schema";
 import { addressSchema } from "../../engine/chain/address";
 import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
 import { endpointOfDomain, rotateSecret, syncEndpoint } from "../webhooks/endpoints";
@@ -137,11 +138,12 @@ export async function getOwnDomain(db: Db, userId: number, domainId: number): Pr
  */
 export async function updateDomain(
   db: Db,
-  user: User,
+  principal: Principal,
   domainId: number,
   changes: z.output<typeof updateDomainSchema>,
 ): Promise<DomainView> {
-  const current = await getOwnDomain(db, user.id, domainId);
+  const { account, member } = principal;
+  const current = await getOwnDomain(db, account.id, domainId);
   const { code, payoutAddress, webhookUrl, fiatUnderpayBps, fiatRateToleranceBps } = changes;
   // Against the address in force and the change still waiting, at the same `now` as the request
   // below: a change past its date but not yet folded must not let the old raw address back in
@@ -153,7 +155,14 @@ export async function updateDomain(
     !sameAddress(payoutAddress, payoutInForce(current, now)) &&
     !(waiting && sameAddress(payoutAddress, waiting.payoutAddress));
   const webhookChanges = webhookUrl !== undefined && webhookUrl !== current.webhookUrl;
-  if (payoutChanges || webhookChanges) await requireSecondFactor(db, user, code);
+  const fiatChanges =
+    (fiatUnderpayBps !== undefined && fiatUnderpayBps !== current.fiatUnderpayBps) ||
+    (fiatRateToleranceBps !== undefined && fiatRateToleranceBps !== current.fiatRateToleranceBps);
+  // Each field is its own area (DESIGN.md §24): where money goes is the owner's alone.
+  if (payoutChanges) requirePermission(principal, "payout-targets");
+  if (webhookChanges) requirePermission(principal, "developer");
+  if (fiatChanges) requirePermission(principal, "settings");
+  if (payoutChanges || webhookChanges) await requireSecondFactor(db, member, code);
   await assertNotServiceAddress(db, payoutAddress, "payoutAddress");
   const problem = webhookUrl ? webhookUrlProblem(webhookUrl, getConfig().webhookAllowPrivate) : null;
   if (problem) throw domainRefusal("VALIDATION_ERROR", "domain-webhook-url-invalid", problem, [{ path: "webhookUrl", message: problem }]);
@@ -177,15 +186,15 @@ export async function updateDomain(
     }
     // The endpoint first: a URL set in the same request receives the payout change's announcement.
     const endpoint = await syncEndpoint(tx, updated);
-    if (payoutAddress !== undefined) updated = await requestPayoutChange(tx, domainId, payoutAddress, user.id, now);
+    if (payoutAddress !== undefined) updated = await requestPayoutChange(tx, domainId, payoutAddress, member.id, now);
     return toDomainView(updated, endpoint);
   });
 }
 
 /** A new webhook signing secret (the old one signs too for 24 h); with two-factor on, needs a current code. */
-export async function rotateDomainWebhookSecret(db: Db, user: User, domainId: number, code: string | undefined) {
-  const domain = await getOwnDomain(db, user.id, domainId);
-  await requireSecondFactor(db, user, code);
+export async function rotateDomainWebhookSecret(db: Db, { account, member }: Acting, domainId: number, code: string | undefined) {
+  const domain = await getOwnDomain(db, account.id, domainId);
+  await requireSecondFactor(db, member, code);
   const endpoint = await rotateSecret(db, domain);
   return { domain, endpoint };
 }

@@ -5,10 +5,10 @@
  * current code, as a dashboard withdrawal does. The form's request id makes a double click one refund.
  */
 
+import type { Acting } from "../../accounts/members/principal";
 import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
-import type { User } from "../../db/schema";
 import { storedResponse } from "../idempotency/idempotency";
 import { findSessionInScope } from "../payments/find-session";
 import { FIAT_MINOR_UNITS, formatFiatAmount } from "../pricing/fiat";
@@ -54,20 +54,20 @@ export async function paymentRefunds(db: Db, userId: number, sessionId: string):
 
 export async function refundFromDashboard(
   db: Db,
-  user: User,
+  { account, member }: Acting,
   sessionId: string,
   input: CreateRefundInput,
   requestId: string,
   code?: string,
 ): Promise<RefundView> {
-  await findSessionInScope(db, { userId: user.id }, sessionId); // someone else's payment is NOT_FOUND before any code is checked
+  await findSessionInScope(db, { userId: account.id }, sessionId); // someone else's payment is NOT_FOUND before any code is checked
   // The same form again (a double click, a code that expired meanwhile) answers with its refund; only a new one needs the code.
   // The form's id names one submission, whatever its fields: no body to compare.
   const idempotency = { key: requestId, body: null };
-  const earlier = await storedResponse<{ refundId: string }>(db, { owner: { userId: user.id }, scope: REFUND_SCOPE, ...idempotency });
-  if (earlier) return toRefundView(await findRefund(db, { userId: user.id }, earlier.body.refundId));
-  await requireSecondFactor(db, user, code);
-  const { view } = await createRefund(db, { scope: { userId: user.id }, idempotency }, sessionId, input);
+  const earlier = await storedResponse<{ refundId: string }>(db, { owner: { userId: account.id }, scope: REFUND_SCOPE, ...idempotency });
+  if (earlier) return toRefundView(await findRefund(db, { userId: account.id }, earlier.body.refundId));
+  await requireSecondFactor(db, member, code);
+  const { view } = await createRefund(db, { scope: { userId: account.id }, idempotency }, sessionId, input);
   return view;
 }
 

@@ -8,10 +8,11 @@
  */
 
 import { eq } from "drizzle-orm";
+import type { Acting } from "../../accounts/members/principal";
 import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { commonRefusal } from "../../base/errors";
 import type { Db } from "../../db";
-import { type ApiKey, tokens, type User, type Withdrawal, withdrawals } from "../../db/schema";
+import { type ApiKey, tokens, type Withdrawal, withdrawals } from "../../db/schema";
 import { type IdempotentRequest, runIdempotent, storedResponse } from "../idempotency/idempotency";
 import { sendRecorded, withGasTopUps } from "../payouts/send-payout";
 import { awaitSettlement } from "./confirm-withdrawals";
@@ -38,17 +39,17 @@ export async function sendWithdrawal(
  */
 export async function sendWithdrawalFromDashboard(
   db: Db,
-  user: User,
+  { account, member }: Acting,
   input: SendWithdrawalInput,
   requestId: string,
   code?: string,
 ): Promise<{ view: WithdrawalView; replayed: boolean }> {
   // The form's id names one submission, whatever its fields: no body to compare.
-  const request: IdempotentRequest = { owner: { userId: user.id }, scope: WITHDRAWAL_SCOPE, key: requestId, body: null };
+  const request: IdempotentRequest = { owner: { userId: account.id }, scope: WITHDRAWAL_SCOPE, key: requestId, body: null };
   const first = await storedResponse<WithdrawalView>(db, request);
   if (first) return { view: await currentView(db, first.body.withdrawalId), replayed: true };
-  await requireSecondFactor(db, user, code);
-  const { view, replayed } = await send(db, { userId: user.id, apiKeyId: null }, input, request);
+  await requireSecondFactor(db, member, code);
+  const { view, replayed } = await send(db, { userId: account.id, apiKeyId: null }, input, request);
   return { view: replayed ? await currentView(db, view.withdrawalId) : view, replayed };
 }
 

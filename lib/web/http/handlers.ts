@@ -8,10 +8,13 @@ import type { NextRequest } from "next/server";
 import { type ApiKeyPrincipal, authenticateApiKey } from "../../accounts/api-keys/authenticate-api-key";
 import { type ApiScope, requireScope } from "../../accounts/api-keys/scopes";
 import { authenticateUser } from "../../accounts/auth/authenticate-user";
+import { type Principal, requirePermission, resolvePrincipal } from "../../accounts/members/principal";
+import type { Permission } from "../../accounts/members/roles";
 import { log } from "../../base/log";
 import { type Db, getDb } from "../../db";
 import type { User } from "../../db/schema";
 import { ensureStarted } from "../../ops/startup/startup";
+import { requestedAccount } from "./account-choice";
 import { applyCors, preflight, refusePreflight } from "./cors";
 import { errorResponse } from "./envelope";
 import { consumeRateLimit } from "./rate-limit";
@@ -47,9 +50,27 @@ export function withErrors(handler: (ctx: BaseContext) => Promise<Response>) {
   };
 }
 
-/** `/api/user/*`: bearer JWT or dashboard session cookie. */
+/**
+ * `/api/user/*` about the signed-in user themself (password, sign-out everywhere, invitations,
+ * their accounts): bearer JWT or dashboard session cookie, in no particular account.
+ */
 export function withUser(handler: (ctx: BaseContext & { user: User }) => Promise<Response>) {
   return withErrors(async (ctx) => handler({ ...ctx, user: await authenticateUser(ctx.db, ctx.req) }));
+}
+
+/**
+ * `/api/user/*` acting on an account: the signed-in user, the account the request names
+ * (lib/web/http/account-choice.ts), and FORBIDDEN unless the member's role holds `permission`.
+ * A route whose permission depends on its body asks for the narrowest here and checks the rest
+ * with requirePermission.
+ */
+export function withMember(permission: Permission, handler: (ctx: BaseContext & Principal) => Promise<Response>) {
+  return withErrors(async (ctx) => {
+    const member = await authenticateUser(ctx.db, ctx.req);
+    const principal = await resolvePrincipal(ctx.db, member, requestedAccount(ctx.req));
+    requirePermission(principal, permission);
+    return handler({ ...ctx, ...principal });
+  });
 }
 
 /** What an /api/v1 route asks of its key. */

@@ -4,12 +4,15 @@
  * not there (the loader answers null, or refuses with NOT_FOUND) is the page's 404.
  */
 
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { currentUser, requireUser } from "../../accounts/auth/current-user";
+import type { Principal } from "../../accounts/members/principal";
+import { type Permission, roleAllows } from "../../accounts/members/roles";
 import { AppError } from "../../base/errors";
 import { type Db, getDb } from "../../db";
 import type { User } from "../../db/schema";
 import { ensureStarted } from "../../ops/startup/startup";
+import { dashboardPrincipal } from "./account-choice";
 
 /** A page anyone may open (the checkout, a refund claim, a payment link). */
 export async function withPage<T>(load: (ctx: { db: Db }) => Promise<T | null>): Promise<T> {
@@ -23,12 +26,34 @@ export async function withPage<T>(load: (ctx: { db: Db }) => Promise<T | null>):
 }
 
 /**
- * A dashboard page: the signed-in user, or a redirect to /login. The layout checks too, but a page
- * renders alongside its layout: a session that ended (password changed elsewhere) must not make
- * the page fail first.
+ * A dashboard page: the signed-in user in the account chosen with the switcher, or a redirect to
+ * /login; a role without `permission` is sent to /dashboard/forbidden, which says which roles have
+ * it. The layout checks too, but a page renders alongside its layout: a session that ended
+ * (password changed elsewhere) must not make the page fail first.
  */
-export async function withUserPage<T>(load: (ctx: { db: Db; user: User }) => Promise<T | null>): Promise<T> {
-  return withPage(async ({ db }) => load({ db, user: await requireUser() }));
+export async function withAccountPage<T>(permission: Permission, load: (ctx: { db: Db } & Principal) => Promise<T | null>): Promise<T> {
+  return withPage(async ({ db }) => {
+    const principal = await dashboardPrincipal(db, await requireUser());
+    if (!principal) redirect("/dashboard");
+    if (!roleAllows(principal.role, permission)) redirect(`/dashboard/forbidden?need=${permission}`);
+    return load({ db, ...principal });
+  });
+}
+
+/** The signed-in user's principal in the dashboard's account, or null (signed out, or in no account): for the layout. */
+export async function pagePrincipal(): Promise<{ member: User; principal: Principal | null } | null> {
+  await ensureStarted();
+  const member = await currentUser();
+  if (!member) return null;
+  return { member, principal: await dashboardPrincipal(await getDb(), member) };
+}
+
+/** A dashboard CSV export: the principal when the role may export reports, else the response to send. */
+export async function exportPrincipal(): Promise<Principal | Response> {
+  const found = await pagePrincipal();
+  if (!found?.principal) return new Response("sign in first", { status: 401 });
+  if (!roleAllows(found.principal.role, "reports")) return new Response("your role cannot export reports", { status: 403 });
+  return found.principal;
 }
 
 /** The signed-in user or null, after start-up: for layouts and the sign-in pages, which render either way. */

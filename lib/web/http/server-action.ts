@@ -1,5 +1,8 @@
 import type { z } from "zod";
 import { currentUser } from "../../accounts/auth/current-user";
+import { type Principal, requirePermission } from "../../accounts/members/principal";
+import { memberRefusal } from "../../accounts/members/reasons";
+import type { Permission } from "../../accounts/members/roles";
 import { AppError } from "../../base/errors";
 import { log } from "../../base/log";
 import { besideItsField } from "../../base/sentences";
@@ -7,6 +10,7 @@ import { type Db, getDb } from "../../db";
 import type { User } from "../../db/schema";
 import { ensureStarted } from "../../ops/startup/startup";
 import { dashboardRefusalWords } from "../dashboard/refusal-words";
+import { dashboardPrincipal } from "./account-choice";
 import { nulPath } from "./body";
 
 /**
@@ -24,9 +28,38 @@ export type ActionResult<T = null> =
  * Origin against the host itself, so another site cannot drive it.)
  */
 export async function runAction<S extends z.ZodType, T>(
+  permission: Permission,
+  schema: S,
+  input: unknown,
+  body: (ctx: { db: Db } & Principal, data: z.output<S>) => Promise<T>,
+): Promise<ActionResult<T>> {
+  return runActionOf(
+    async (db, user) => {
+      const principal = await dashboardPrincipal(db, user);
+      if (!principal) throw memberRefusal("FORBIDDEN", "no-account", "you are not a member of any account");
+      requirePermission(principal, permission);
+      return principal;
+    },
+    schema,
+    input,
+    body,
+  );
+}
+
+/** runAction for what concerns the signed-in user themself (password, two-factor, invitations), in no particular account. */
+export async function runUserAction<S extends z.ZodType, T>(
   schema: S,
   input: unknown,
   body: (ctx: { db: Db; user: User }, data: z.output<S>) => Promise<T>,
+): Promise<ActionResult<T>> {
+  return runActionOf(async (_db, user) => ({ user }), schema, input, body);
+}
+
+async function runActionOf<S extends z.ZodType, C, T>(
+  context: (db: Db, user: User) => Promise<C>,
+  schema: S,
+  input: unknown,
+  body: (ctx: { db: Db } & C, data: z.output<S>) => Promise<T>,
 ): Promise<ActionResult<T>> {
   await ensureStarted();
   const user = await currentUser();
@@ -50,7 +83,8 @@ export async function runAction<S extends z.ZodType, T>(
     return { ok: false, code: "VALIDATION_ERROR", error: parsed.error.issues[0]!.message, fieldErrors };
   }
   try {
-    return { ok: true, data: await body({ db: await getDb(), user }, parsed.data) };
+    const db = await getDb();
+    return { ok: true, data: await body({ db, ...(await context(db, user)) }, parsed.data) };
   } catch (error) {
     if (error instanceof AppError) {
       const fieldErrors = error.details?.length

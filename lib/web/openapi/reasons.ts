@@ -5,6 +5,7 @@
  */
 
 import { API_KEY_REASONS } from "../../accounts/api-keys/reasons";
+import { MEMBER_REASONS } from "../../accounts/members/reasons";
 import { ACCOUNT_REASONS } from "../../accounts/users/reasons";
 import { COMMON_REASONS } from "../../base/errors";
 import { DOMAIN_REASONS } from "../../domain/domains/reasons";
@@ -24,6 +25,7 @@ import { SIMULATION_REASONS } from "../../ops/seed/reasons";
 export const ALL_REASONS = [
   ...COMMON_REASONS,
   ...ACCOUNT_REASONS,
+  ...MEMBER_REASONS,
   ...API_KEY_REASONS,
   ...IDEMPOTENCY_REASONS,
   ...PLAN_REASONS,

@@ -2,17 +2,17 @@ import { createApiKeySchema, issueApiKey, listApiKeys } from "@/lib/accounts/api
 import { requireSecondFactor } from "@/lib/accounts/users/two-factor";
 import { readJson } from "@/lib/web/http/body";
 import { ok } from "@/lib/web/http/envelope";
-import { withUser } from "@/lib/web/http/handlers";
+import { withMember } from "@/lib/web/http/handlers";
 
 /** GET /api/user/api-keys → the user's keys (prefix, kind and scopes; never the key). */
-export const GET = withUser(async ({ db, user }) => ok(await listApiKeys(db, user.id)));
+export const GET = withMember("read", async ({ db, account }) => ok(await listApiKeys(db, account.id)));
 
 /**
  * POST /api/user/api-keys {name?, kind?, scopes?, code?} → 201 with `key`, shown this once; `code`
  * (two-factor) when it is on. Default: a secret key with every scope.
  */
-export const POST = withUser(async ({ req, db, user }) => {
+export const POST = withMember("developer", async ({ req, db, account, member }) => {
   const { name, kind, scopes, code } = await readJson(req, createApiKeySchema);
-  await requireSecondFactor(db, user, code);
-  return ok(await issueApiKey(db, user.id, { name, kind, scopes }), 201);
+  await requireSecondFactor(db, member, code);
+  return ok(await issueApiKey(db, account.id, { name, kind, scopes }), 201);
 });

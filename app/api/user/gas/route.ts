@@ -1,6 +1,6 @@
 import { getGasUsage } from "@/lib/web/dashboard/gas-usage";
 import { ok } from "@/lib/web/http/envelope";
-import { withUser } from "@/lib/web/http/handlers";
+import { withMember } from "@/lib/web/http/handlers";
 
 /** GET /api/user/gas → BNB the gas tank spent for this merchant per day and kind (30 days), and today's limits. */
-export const GET = withUser(async ({ db, user }) => ok(await getGasUsage(db, user.id)));
+export const GET = withMember("read", async ({ db, account }) => ok(await getGasUsage(db, account.id)));

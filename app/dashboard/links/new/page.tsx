@@ -8,13 +8,16 @@ import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { loadLinksPage } from "@/lib/web/dashboard/pages";
 import { networkLabel } from "@/lib/web/dashboard/wording";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 import { linkBlockers } from "../blockers";
 
 export const metadata: Metadata = { title: "New payment link" };
 
 export default async function NewPaymentLinkPage() {
-  const { user, tokens, domains, blockers } = await withUserPage(async ({ user }) => ({ user, ...(await loadLinksPage(user.id)) }));
+  const { member, tokens, domains, blockers } = await withAccountPage("payments", async ({ account, member }) => ({
+    member,
+    ...(await loadLinksPage(account.id)),
+  }));
   return (
     <>
       <Link href="/dashboard/links" className={`${buttonVariants({ variant: "ghost", size: "sm" })} mb-3 -ml-2`}>
@@ -33,7 +36,7 @@ export default async function NewPaymentLinkPage() {
               decimals: t.decimals,
             }))}
             domains={domains.map((d) => ({ id: d.domainId, label: d.domain }))}
-            twoFactor={user.totpEnabledAt !== null}
+            twoFactor={member.totpEnabledAt !== null}
           />
         </CardContent>
       </Card>

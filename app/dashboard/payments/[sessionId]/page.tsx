@@ -13,17 +13,22 @@ import { PaymentRefunds } from "@/components/refunds/payment-refunds";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { roleAllows } from "@/lib/accounts/members/roles";
 import { canSimulatePayments } from "@/lib/ops/seed/simulate-payment";
 import { loadPaymentPage } from "@/lib/web/dashboard/pages";
 import { explorerTxUrl, type TimelineEvent } from "@/lib/web/dashboard/payment-detail";
 import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Payment" };
 
 export default async function PaymentDetailPage({ params }: { params: Promise<{ sessionId: string }> }) {
   const { sessionId } = await params;
-  const { user, payment } = await withUserPage(async ({ user }) => ({ user, payment: await loadPaymentPage(user.id, sessionId) }));
+  const { member, role, payment } = await withAccountPage("read", async ({ account, member, role }) => ({
+    member,
+    role,
+    payment: await loadPaymentPage(account.id, sessionId),
+  }));
   const moving =
     payment.status === "pending" ||
     payment.timeline.some((e) => e.kind === "forward" && e.status !== "completed" && e.status !== "held") ||
@@ -56,7 +61,7 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
         </div>
         <div className="flex flex-wrap gap-2">
           {payment.status === "pending" && canSimulatePayments(payment.network) && <SimulatePaymentButton sessionId={payment.sessionId} />}
-          {payment.status === "pending" && <CancelPaymentButton sessionId={payment.sessionId} />}
+          {payment.status === "pending" && roleAllows(role, "payments") && <CancelPaymentButton sessionId={payment.sessionId} />}
           <a href={payment.checkoutUrl} target="_blank" rel="noreferrer" className={buttonVariants({ variant: "outline" })}>
             Checkout page <ExternalLink aria-hidden />
           </a>
@@ -165,7 +170,8 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
         token={payment.token}
         refunds={payment.refunds.refunds.map((r) => ({ ...r, txUrl: r.txHash ? explorerTxUrl(r.network, r.txHash) : null }))}
         refundable={payment.refunds.refundable}
-        twoFactor={user.totpEnabledAt !== null}
+        twoFactor={member.totpEnabledAt !== null}
+        canRefund={roleAllows(role, "money")}
       />
       <Card className="mt-6" data-testid="payment-webhooks">
         <CardHeader>

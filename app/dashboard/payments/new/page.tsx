@@ -8,7 +8,7 @@ import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { loadCreatePaymentPage } from "@/lib/web/dashboard/pages";
 import { networkLabel } from "@/lib/web/dashboard/wording";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "New payment" };
 
@@ -25,7 +25,7 @@ const BLOCKERS = {
 } as const;
 
 export default async function NewPaymentPage() {
-  const { tokens, domains, blockers } = await withUserPage(({ user }) => loadCreatePaymentPage(user.id));
+  const { tokens, domains, blockers } = await withAccountPage("payments", ({ account }) => loadCreatePaymentPage(account.id));
   return (
     <>
       <Link href="/dashboard/payments" className={`${buttonVariants({ variant: "ghost", size: "sm" })} mb-3 -ml-2`}>

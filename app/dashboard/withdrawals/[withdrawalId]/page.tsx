@@ -11,13 +11,13 @@ import { Card, CardContent } from "@/components/ui/card";
 import { loadWithdrawalPage } from "@/lib/web/dashboard/pages";
 import { explorerTxUrl } from "@/lib/web/dashboard/payment-detail";
 import { networkLabel } from "@/lib/web/dashboard/wording";
-import { withUserPage } from "@/lib/web/http/page";
+import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Withdrawal" };
 
 export default async function WithdrawalPage({ params }: { params: Promise<{ withdrawalId: string }> }) {
   const { withdrawalId } = await params;
-  const w = await withUserPage(({ user }) => loadWithdrawalPage(user.id, withdrawalId));
+  const w = await withAccountPage("read", ({ account }) => loadWithdrawalPage(account.id, withdrawalId));
   return (
     <>
       {w.status === "submitted" && <AutoRefresh />}

@@ -1,7 +1,9 @@
 import { revokeApiKey } from "@/lib/accounts/api-keys/manage-api-keys";
 import { ok } from "@/lib/web/http/envelope";
-import { withUser } from "@/lib/web/http/handlers";
+import { withMember } from "@/lib/web/http/handlers";
 import { parseIntegerId } from "@/lib/web/http/params";
 
 /** DELETE /api/user/api-keys/:id → revokes the key at once. */
-export const DELETE = withUser(async ({ db, user, params }) => ok(await revokeApiKey(db, user.id, parseIntegerId(params.id, "id"))));
+export const DELETE = withMember("developer", async ({ db, account, params }) =>
+  ok(await revokeApiKey(db, account.id, parseIntegerId(params.id, "id"))),
+);

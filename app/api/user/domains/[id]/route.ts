@@ -1,10 +1,12 @@
 import { deleteDomain, getDomainView, updateDomain, updateDomainSchema } from "@/lib/domain/domains/manage-domains";
 import { readJson } from "@/lib/web/http/body";
 import { ok } from "@/lib/web/http/envelope";
-import { withUser } from "@/lib/web/http/handlers";
+import { withMember } from "@/lib/web/http/handlers";
 import { parseIntegerId } from "@/lib/web/http/params";
 
-export const GET = withUser(async ({ db, user, params }) => ok(await getDomainView(db, user.id, parseIntegerId(params.id, "domainId"))));
+export const GET = withMember("read", async ({ db, account, params }) =>
+  ok(await getDomainView(db, account.id, parseIntegerId(params.id, "domainId"))),
+);
 
 /**
  * PATCH /api/user/domains/:id {payoutAddress?, webhookUrl?, fiatUnderpayBps?, fiatRateToleranceBps?, code?}
@@ -12,14 +14,14 @@ export const GET = withUser(async ({ db, user, params }) => ok(await getDomainVi
  * on, a change needs `code`; a new payout address waits PAYOUT_CHANGE_DELAY once the merchant has
  * been paid on any domain (shown as pendingPayoutAddress / payoutChangeEffectiveAt).
  */
-export const PATCH = withUser(async ({ req, db, user, params }) => {
+export const PATCH = withMember("read", async ({ req, db, account, member, role, params }) => {
   const domainId = parseIntegerId(params.id, "domainId");
   const changes = await readJson(req, updateDomainSchema);
-  return ok(await updateDomain(db, user, domainId, changes));
+  return ok(await updateDomain(db, { account, member, role }, domainId, changes));
 });
 
-export const DELETE = withUser(async ({ db, user, params }) => {
+export const DELETE = withMember("developer", async ({ db, account, params }) => {
   const domainId = parseIntegerId(params.id, "domainId");
-  await deleteDomain(db, user.id, domainId);
+  await deleteDomain(db, account.id, domainId);
   return ok({ message: "domain removed from the whitelist", domainId });
 });

@@ -2,12 +2,12 @@ import { getOwnDomain } from "@/lib/domain/domains/manage-domains";
 import { deliveriesQuerySchema, listDeliveries } from "@/lib/domain/webhooks/deliveries";
 import { parseWith } from "@/lib/web/http/body";
 import { ok } from "@/lib/web/http/envelope";
-import { withUser } from "@/lib/web/http/handlers";
+import { withMember } from "@/lib/web/http/handlers";
 import { parseIntegerId } from "@/lib/web/http/params";
 
 /** GET /api/user/domains/:id/webhook-deliveries?page&limit&status → {items, meta}, newest first. */
-export const GET = withUser(async ({ req, db, user, params }) => {
-  const domain = await getOwnDomain(db, user.id, parseIntegerId(params.id, "domainId"));
+export const GET = withMember("read", async ({ req, db, account, params }) => {
+  const domain = await getOwnDomain(db, account.id, parseIntegerId(params.id, "domainId"));
   const query = parseWith(deliveriesQuerySchema, Object.fromEntries(req.nextUrl.searchParams));
   return ok(await listDeliveries(db, domain, query));
 });
