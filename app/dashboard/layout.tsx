@@ -4,16 +4,24 @@ import type { ReactNode } from "react";
 import { DashboardShell } from "@/components/dashboard/shell";
 import { listNetworks } from "@/lib/engine/chain/networks";
 import { networkMode } from "@/lib/web/dashboard/wording";
-import { pageUser } from "@/lib/web/http/page";
+import { pagePrincipal } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: { default: "Dashboard", template: "%s · BSC Pay" }, robots: { index: false } };
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const user = await pageUser();
-  if (!user) redirect("/login");
+  const found = await pagePrincipal();
+  if (!found) redirect("/login");
+  const { member, principal, accounts } = found;
+  // Every user owns their home account, so a user in no account at all is one whose owner row is gone.
+  if (!principal) redirect("/login");
+  const current = accounts.find((a) => a.accountId === principal.account.id) ?? {
+    accountId: principal.account.id,
+    label: principal.account.email,
+    role: principal.role,
+  };
   return (
-    <DashboardShell email={user.email} network={networkMode(listNetworks().map((n) => n.name))}>
+    <DashboardShell email={member.email} network={networkMode(listNetworks().map((n) => n.name))} accounts={accounts} current={current}>
       {children}
     </DashboardShell>
   );

@@ -13,7 +13,7 @@ import { Input } from "@/components/ui/input";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { useRequiredFilled } from "@/components/ui/use-required-filled";
 
-export function SignupForm({ closed }: { closed: boolean }) {
+export function SignupForm({ closed, callbackPath = "/dashboard" }: { closed: boolean; callbackPath?: string }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -43,8 +43,8 @@ export function SignupForm({ closed }: { closed: boolean }) {
         );
         return;
       }
-      const signedIn = await signIn("credentials", { redirect: false, email, password, callbackUrl: "/dashboard" });
-      router.replace(signedIn?.ok ? "/dashboard" : "/login");
+      const signedIn = await signIn("credentials", { redirect: false, email, password, callbackUrl: callbackPath });
+      router.replace(signedIn?.ok ? callbackPath : "/login");
       router.refresh();
     } catch {
       setError("We could not reach the server. Check your connection and try again.");

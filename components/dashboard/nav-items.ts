@@ -11,8 +11,10 @@ import {
   type LucideIcon,
   Package,
   Settings,
+  Users,
   Webhook,
 } from "lucide-react";
+import type { Permission } from "@/lib/accounts/members/roles";
 
 export interface NavItem {
   href: string;
@@ -20,6 +22,8 @@ export interface NavItem {
   icon: LucideIcon;
   /** Active only on this exact path (the overview), not on the pages below it. */
   exact?: boolean;
+  /** Shown only to roles that hold it (default: read, everyone). */
+  permission?: Permission;
 }
 
 /**
@@ -40,6 +44,10 @@ export const NAV_GROUPS: { label: string | null; items: NavItem[] }[] = [
       { href: "/dashboard/plan", label: "Plan", icon: Package },
       { href: "/dashboard/settings", label: "Settings", icon: Settings },
     ],
+  },
+  {
+    label: "Team",
+    items: [{ href: "/dashboard/members", label: "Members", icon: Users }],
   },
   {
     label: "Developers",

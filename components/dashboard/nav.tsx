@@ -3,13 +3,17 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
+import { type MemberRole, roleAllows } from "@/lib/accounts/members/roles";
 import { NAV_GROUPS } from "./nav-items";
 
-export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
+export function DashboardNav({ role, onNavigate }: { role: MemberRole; onNavigate?: () => void }) {
   const pathname = usePathname();
+  const groups = NAV_GROUPS.map((g) => ({ ...g, items: g.items.filter((i) => roleAllows(role, i.permission ?? "read")) })).filter(
+    (g) => g.items.length > 0,
+  );
   return (
     <nav aria-label="Dashboard" className="grid gap-4">
-      {NAV_GROUPS.map((group) => (
+      {groups.map((group) => (
         <div key={group.label ?? "main"} className="grid gap-0.5">
           {group.label && (
             <p id={`nav-${group.label}`} className="px-2.5 pb-1 text-xs font-medium tracking-wide text-muted-foreground uppercase">

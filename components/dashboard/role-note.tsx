@@ -1,6 +1,5 @@
 import { Lock } from "lucide-react";
-import { PERMISSIONS, type Permission, rolesWith } from "@/lib/accounts/members/roles";
-import type { MemberRole } from "@/lib/db/schema";
+import { type MemberRole, PERMISSIONS, type Permission, rolesWith } from "@/lib/accounts/members/roles";
 
 /** Stands where a form would be when the member's role may not use it: says who can. */
 export function RoleNote({ role, permission }: { role: MemberRole; permission: Permission }) {

@@ -8,6 +8,7 @@ import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import type { networkMode } from "@/lib/web/dashboard/wording";
+import { AccountSwitcher, type SwitcherAccount } from "./account-switcher";
 import { DashboardNav } from "./nav";
 import { UserMenu } from "./user-menu";
 
@@ -15,10 +16,15 @@ import { UserMenu } from "./user-menu";
 export function DashboardShell({
   email,
   network,
+  accounts,
+  current,
   children,
 }: {
   email: string;
   network: ReturnType<typeof networkMode>;
+  /** The accounts the user belongs to, and the one the dashboard acts in. */
+  accounts: SwitcherAccount[];
+  current: SwitcherAccount;
   children: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
@@ -32,7 +38,8 @@ export function DashboardShell({
         >
           <Logo />
         </Link>
-        <DashboardNav />
+        <AccountSwitcher accounts={accounts} current={current} />
+        <DashboardNav role={current.role} />
       </aside>
       <div className="flex min-w-0 flex-col">
         <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:px-6">
@@ -46,7 +53,8 @@ export function DashboardShell({
               <DialogTitle className="sr-only">Navigation</DialogTitle>
               <DialogDescription className="sr-only">Pages of the dashboard</DialogDescription>
               <Logo />
-              <DashboardNav onNavigate={() => setOpen(false)} />
+              <AccountSwitcher accounts={accounts} current={current} />
+              <DashboardNav role={current.role} onNavigate={() => setOpen(false)} />
             </DialogContent>
           </Dialog>
           <Link href="/dashboard" className="whitespace-nowrap lg:hidden" aria-label="BSC Pay dashboard">

@@ -17,6 +17,8 @@ describe("migrations", () => {
     ).map((r) => r.table_name);
     expect(tables).toEqual([
       "abuse_counters",
+      "account_invitations",
+      "account_members",
       "api_keys",
       "app_state",
       "chain_cursors",

@@ -55,6 +55,7 @@ describe("AppError", () => {
       UNAUTHORIZED: 401,
       NO_PACKAGE: 402,
       DOMAIN_NOT_WHITELISTED: 403,
+      FORBIDDEN: 403,
       NOT_FOUND: 404,
       IDEMPOTENCY_CONFLICT: 409,
       RATE_LIMITED: 429,

@@ -89,7 +89,11 @@ export default async function ApiKeysPage() {
                         {k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "never"}
                       </TableCell>
                       <TableCell className="text-right">
-                        {k.revokedAt ? <Badge variant="neutral">revoked</Badge> : <RevokeApiKey id={k.id} name={k.name} />}
+                        {k.revokedAt ? (
+                          <Badge variant="neutral">revoked</Badge>
+                        ) : (
+                          roleAllows(role, "developer") && <RevokeApiKey id={k.id} name={k.name} />
+                        )}
                       </TableCell>
                     </TableRow>
                   ))}

@@ -6,6 +6,8 @@
 
 import type { MemberRole } from "../../db/schema";
 
+export type { MemberRole };
+
 export const PERMISSIONS = {
   /** See the account: payments, withdrawals, domains, tokens, keys (never their secrets), members. */
   read: "see the account",

@@ -6,6 +6,7 @@
 
 import { notFound, redirect } from "next/navigation";
 import { currentUser, requireUser } from "../../accounts/auth/current-user";
+import { type AccountChoice, listUserAccounts } from "../../accounts/members/manage-members";
 import type { Principal } from "../../accounts/members/principal";
 import { type Permission, roleAllows } from "../../accounts/members/roles";
 import { AppError } from "../../base/errors";
@@ -41,11 +42,12 @@ export async function withAccountPage<T>(permission: Permission, load: (ctx: { d
 }
 
 /** The signed-in user's principal in the dashboard's account, or null (signed out, or in no account): for the layout. */
-export async function pagePrincipal(): Promise<{ member: User; principal: Principal | null } | null> {
+export async function pagePrincipal(): Promise<{ member: User; principal: Principal | null; accounts: AccountChoice[] } | null> {
   await ensureStarted();
   const member = await currentUser();
   if (!member) return null;
-  return { member, principal: await dashboardPrincipal(await getDb(), member) };
+  const db = await getDb();
+  return { member, principal: await dashboardPrincipal(db, member), accounts: await listUserAccounts(db, member.id) };
 }
 
 /** A dashboard CSV export: the principal when the role may export reports, else the response to send. */

@@ -1,0 +1,114 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useTransition } from "react";
+import { toast } from "sonner";
+import { changeRoleAction, removeMemberAction, revokeInvitationAction } from "@/app/dashboard/_actions/members";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "@/components/ui/alert-dialog";
+import { Button, buttonVariants } from "@/components/ui/button";
+import { NativeSelect } from "@/components/ui/input";
+import type { MemberRole } from "@/lib/accounts/members/roles";
+import { ROLE_WORDS } from "./role-words";
+
+/** The owner changes a member's role in place. */
+export function RoleSelect({ userId, email, role }: { userId: number; email: string; role: Exclude<MemberRole, "owner"> }) {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  return (
+    <NativeSelect
+      aria-label={`Role of ${email}`}
+      defaultValue={role}
+      disabled={pending}
+      className="h-8 w-36"
+      data-testid="member-role"
+      onChange={(event) => {
+        const next = event.currentTarget.value;
+        start(async () => {
+          const result = await changeRoleAction({ userId, role: next });
+          if (!result.ok) toast.error(result.error);
+          else toast.success(`${email} is now ${ROLE_WORDS[result.data.role].label.toLowerCase()}.`);
+          router.refresh();
+        });
+      }}
+    >
+      {(["admin", "finance", "developer", "viewer"] as const).map((r) => (
+        <option key={r} value={r}>
+          {ROLE_WORDS[r].label}
+        </option>
+      ))}
+    </NativeSelect>
+  );
+}
+
+export function RemoveMember({ userId, email }: { userId: number; email: string }) {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const remove = () =>
+    start(async () => {
+      const result = await removeMemberAction(userId);
+      if (!result.ok) toast.error(result.error);
+      else toast.success(`${email} was removed.`);
+      router.refresh();
+    });
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="text-destructive hover:text-destructive"
+          disabled={pending}
+          aria-label={`Remove ${email}`}
+        >
+          Remove
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Remove {email}?</AlertDialogTitle>
+          <AlertDialogDescription>
+            They lose this account at once, on every device and bearer token. Their own sign-in and other accounts stay.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Keep them</AlertDialogCancel>
+          <AlertDialogAction className={buttonVariants({ variant: "destructive" })} onClick={remove}>
+            Remove member
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+export function RevokeInvitation({ invitationId }: { invitationId: number }) {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      disabled={pending}
+      onClick={() =>
+        start(async () => {
+          const result = await revokeInvitationAction(invitationId);
+          if (!result.ok) toast.error(result.error);
+          else toast.success("Invitation revoked: the link no longer works.");
+          router.refresh();
+        })
+      }
+    >
+      Revoke
+    </Button>
+  );
+}

@@ -1,0 +1,90 @@
+import { expect, test } from "@playwright/test";
+import { captureBothThemes, signUp, watchConsole } from "./helpers/pages";
+
+/**
+ * A team (issue 36): the owner invites a member by link; the member creates a login from the link,
+ * joins, lands in the owner's account and sees only what their role allows; the switcher takes
+ * them back to their own. Every page in both themes at 1280 and 375 px, through axe.
+ */
+test.describe.configure({ mode: "serial" });
+
+const PASSWORD = "correct horse battery staple";
+const owner = { email: `team-owner-${Date.now()}@example.com` };
+const dev = { email: `team-dev-${Date.now()}@example.com` };
+
+test("the owner invites a developer, who joins from the link and sees a developer's dashboard", async ({ browser }, testInfo) => {
+  test.setTimeout(180_000);
+  const ownerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ownerContext.newPage();
+  const logs = watchConsole(page);
+  await signUp(page, owner.email, PASSWORD);
+
+  await page.getByRole("link", { name: "Members" }).first().click();
+  await expect(page.getByRole("heading", { name: "Members", level: 1 })).toBeVisible();
+  await expect(page.getByText("Only you so far.")).toBeVisible();
+  await expect(page.getByText("No invitations waiting")).toBeVisible();
+  await captureBothThemes(page, testInfo, "members-empty");
+
+  await page.getByTestId("invite-role").selectOption("developer");
+  await page.getByLabel("For (optional)").fill("Dev Dana");
+  await page.getByRole("button", { name: "Create link" }).click();
+  const url = (await page.getByTestId("invite-url").innerText()).trim();
+  expect(url).toMatch(/\/invite\/[A-Za-z0-9_-]{20,}$/);
+  await expect(page.locator("tr[data-invitation]")).toContainText("Dev Dana");
+  await captureBothThemes(page, testInfo, "members-invited");
+
+  // The member, in a browser of their own, signed out.
+  const memberContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const member = await memberContext.newPage();
+  const memberLogs = watchConsole(member);
+  await member.goto(new URL(url).pathname);
+  await expect(member.getByRole("heading", { name: "You are invited" })).toBeVisible();
+  await expect(member.getByTestId("invitation")).toContainText(owner.email);
+  await captureBothThemes(member, testInfo, "invitation-signed-out");
+  await member.getByRole("link", { name: "Create a login" }).click();
+  await member.getByLabel("Email").fill(dev.email);
+  await member.getByLabel("Password").fill(PASSWORD);
+  await member.getByRole("button", { name: "Create account" }).click();
+  await member.waitForURL(/\/invite\//);
+  await expect(member.getByText(`Signed in as ${dev.email}`)).toBeVisible();
+  await captureBothThemes(member, testInfo, "invitation-signed-in");
+  await member.getByRole("button", { name: `Join ${owner.email}` }).click();
+  await member.waitForURL("**/dashboard");
+
+  // In the owner's account, as a developer: keys yes, money and members no.
+  await expect(member.getByTestId("account-switcher")).toContainText(owner.email);
+  await expect(member.getByTestId("account-switcher")).toContainText("developer");
+  await member.goto("/dashboard/api-keys");
+  await expect(member.getByLabel("Key name")).toBeVisible();
+  await member.goto("/dashboard/withdrawals");
+  await expect(member.getByRole("button", { name: /Send/ })).toHaveCount(0);
+  await member.goto("/dashboard/members");
+  await expect(member.locator(`tr[data-member="${dev.email}"]`)).toContainText("Developer");
+  await expect(member.getByTestId("role-note")).toContainText("Your role (developer) cannot manage members");
+  await expect(member.getByRole("button", { name: /Remove/ })).toHaveCount(0);
+  await captureBothThemes(member, testInfo, "members-as-developer");
+  await member.goto("/dashboard/payments/new");
+  await member.waitForURL(/\/dashboard\/forbidden\?need=payments/);
+  await expect(member.getByRole("heading", { name: "Your role cannot open this page" })).toBeVisible();
+  await captureBothThemes(member, testInfo, "forbidden");
+
+  // The switcher takes them to their own account, where they are the owner.
+  await member.goto("/dashboard");
+  await member.getByTestId("account-switcher").click();
+  await member.getByRole("menuitem", { name: new RegExp(dev.email) }).click();
+  await expect(member.getByTestId("account-switcher")).toContainText("owner");
+  await captureBothThemes(member, testInfo, "switcher-home");
+
+  // The owner sees the new member and changes their role.
+  await page.reload();
+  const row = page.locator(`tr[data-member="${dev.email}"]`);
+  await expect(row).toBeVisible();
+  await row.getByTestId("member-role").selectOption("viewer");
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "is now viewer" }).first()).toBeVisible();
+  await captureBothThemes(page, testInfo, "members-team");
+
+  logs.assertClean();
+  memberLogs.assertClean();
+  await ownerContext.close();
+  await memberContext.close();
+});
