@@ -49,7 +49,7 @@ export async function updateDomainAction(
     "read",
     idSchema.and(updateDomainSchema),
     { domainId, ...body },
-    ({ db, account, member, role }, { domainId: id, ...rest }) => updateDomain(db, { account, member, role }, id, rest),
+    ({ db, ...principal }, { domainId: id, ...rest }) => updateDomain(db, principal, id, rest),
   );
   revalidatePath("/dashboard/domains");
   return result;

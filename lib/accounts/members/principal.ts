@@ -17,17 +17,19 @@ export interface Principal {
   /** The signed-in user. */
   member: User;
   role: MemberRole;
+  /** The client's address, for the audit log (null outside a request: the CLI, tests). */
+  address: string | null;
 }
 
 /** What a lib function that both owns data and checks the person's two-factor needs of a principal. */
-export type Acting = Pick<Principal, "account" | "member">;
+export type Acting = Pick<Principal, "account" | "member"> & { address?: string | null };
 
 /**
  * The member's principal in the account asked for, or in the user's default account: the home
  * account (their own row) while they are still a member of it, else the one they joined first.
  * An account the user is not a member of is FORBIDDEN, whether or not it exists.
  */
-export async function resolvePrincipal(db: Db, member: User, requestedAccountId: number | null): Promise<Principal> {
+export async function resolvePrincipal(db: Db, member: User, requestedAccountId: number | null, address: string | null = null): Promise<Principal> {
   const membership =
     requestedAccountId === null ? await defaultMembership(db, member.id) : await membershipIn(db, requestedAccountId, member.id);
   if (!membership) {
@@ -38,7 +40,7 @@ export async function resolvePrincipal(db: Db, member: User, requestedAccountId:
   const account =
     membership.accountId === member.id ? member : (await db.select().from(users).where(eq(users.id, membership.accountId)))[0];
   if (!account) throw memberRefusal("FORBIDDEN", "not-a-member", `you are not a member of account ${membership.accountId}`);
-  return { account, member, role: membership.role };
+  return { account, member, role: membership.role, address };
 }
 
 export async function membershipIn(db: Db, accountId: number, userId: number): Promise<AccountMember | null> {
@@ -84,5 +86,5 @@ export function parseAccountId(raw: string | null | undefined): number | null {
 
 /** A user acting as the owner of their home account: the operator's CLI, benchmarks and tests of single-user flows. */
 export function asOwner(user: User): Principal {
-  return { account: user, member: user, role: "owner" };
+  return { account: user, member: user, role: "owner", address: null };
 }

@@ -5,13 +5,14 @@
  * request, so a forged value reaches no account the user is not a member of.
  */
 
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import type { NextRequest } from "next/server";
 import { type Principal, parseAccountId, resolvePrincipal } from "../../accounts/members/principal";
 import { getConfig } from "../../base/config";
 import { AppError } from "../../base/errors";
 import type { Db } from "../../db";
 import type { User } from "../../db/schema";
+import { clientAddress } from "./client-ip";
 
 export const ACCOUNT_COOKIE = "bscpay-account";
 
@@ -29,9 +30,10 @@ export function requestedAccount(req: NextRequest): number | null {
  */
 export async function dashboardPrincipal(db: Db, member: User): Promise<Principal | null> {
   const chosen = cookieAccount((await cookies()).get(ACCOUNT_COOKIE)?.value);
+  const address = clientAddress(await headers());
   for (const accountId of chosen === null ? [null] : [chosen, null]) {
     try {
-      return await resolvePrincipal(db, member, accountId);
+      return await resolvePrincipal(db, member, accountId, address);
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== "FORBIDDEN") throw error;
     }

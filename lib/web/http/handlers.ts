@@ -15,6 +15,7 @@ import { type Db, getDb } from "../../db";
 import type { User } from "../../db/schema";
 import { ensureStarted } from "../../ops/startup/startup";
 import { requestedAccount } from "./account-choice";
+import { clientAddress } from "./client-ip";
 import { applyCors, preflight, refusePreflight } from "./cors";
 import { errorResponse } from "./envelope";
 import { consumeRateLimit } from "./rate-limit";
@@ -67,7 +68,7 @@ export function withUser(handler: (ctx: BaseContext & { user: User }) => Promise
 export function withMember(permission: Permission, handler: (ctx: BaseContext & Principal) => Promise<Response>) {
   return withErrors(async (ctx) => {
     const member = await authenticateUser(ctx.db, ctx.req);
-    const principal = await resolvePrincipal(ctx.db, member, requestedAccount(ctx.req));
+    const principal = await resolvePrincipal(ctx.db, member, requestedAccount(ctx.req), clientAddress(ctx.req.headers));
     requirePermission(principal, permission);
     return handler({ ...ctx, ...principal });
   });

@@ -14,10 +14,10 @@ export const GET = withMember("read", async ({ db, account, params }) =>
  * on, a change needs `code`; a new payout address waits PAYOUT_CHANGE_DELAY once the merchant has
  * been paid on any domain (shown as pendingPayoutAddress / payoutChangeEffectiveAt).
  */
-export const PATCH = withMember("read", async ({ req, db, account, member, role, params }) => {
+export const PATCH = withMember("read", async ({ req, db, params, ...principal }) => {
   const domainId = parseIntegerId(params.id, "domainId");
   const changes = await readJson(req, updateDomainSchema);
-  return ok(await updateDomain(db, { account, member, role }, domainId, changes));
+  return ok(await updateDomain(db, principal, domainId, changes));
 });
 
 export const DELETE = withMember("developer", async ({ db, account, params }) => {
