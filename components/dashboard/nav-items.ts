@@ -10,6 +10,7 @@ import {
   Link2,
   type LucideIcon,
   Package,
+  ScrollText,
   Settings,
   Webhook,
 } from "lucide-react";
@@ -39,6 +40,7 @@ export const NAV_GROUPS: { label: string | null; items: NavItem[] }[] = [
       { href: "/dashboard/domains", label: "Domains", icon: Globe },
       { href: "/dashboard/plan", label: "Plan", icon: Package },
       { href: "/dashboard/settings", label: "Settings", icon: Settings },
+      { href: "/dashboard/audit", label: "Audit log", icon: ScrollText },
     ],
   },
   {

@@ -1,0 +1,129 @@
+import { formatDateTime } from "@/components/dashboard/format";
+import { Badge } from "@/components/ui/badge";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+
+export interface AuditRow {
+  id: number;
+  at: string;
+  actor: { kind: "user" | "api_key" | "system"; label: string };
+  address: string | null;
+  action: string;
+  actionLabel: string;
+  target: { type: string; id: string } | null;
+  before: unknown;
+  after: unknown;
+}
+
+const ACTOR_KIND = { user: "Member", api_key: "API key", system: "Automatic" } as const;
+
+/** A value as one short line: text as it is, anything else as JSON, cut at 60 characters. */
+function short(value: unknown): string {
+  const text = value === undefined || value === null ? "—" : typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** What changed, one line per field: `field: before → after` (only the fields that differ), or the whole values. */
+export function changeLines(before: unknown, after: unknown): string[] {
+  if (before === null && after === null) return [];
+  if (isRecord(before) || isRecord(after)) {
+    const was = isRecord(before) ? before : {};
+    const now = isRecord(after) ? after : {};
+    const names = [...new Set([...Object.keys(was), ...Object.keys(now)])];
+    return names
+      .filter((name) => JSON.stringify(was[name]) !== JSON.stringify(now[name]))
+      .map((name) =>
+        before === null
+          ? `${name}: ${short(now[name])}`
+          : after === null
+            ? `${name}: ${short(was[name])} → —`
+            : `${name}: ${short(was[name])} → ${short(now[name])}`,
+      );
+  }
+  return [before === null ? short(after) : `${short(before)} → ${short(after)}`];
+}
+
+function Change({ before, after }: { before: unknown; after: unknown }) {
+  const lines = changeLines(before, after);
+  if (lines.length === 0) return <span className="text-muted-foreground">—</span>;
+  return (
+    <ul className="grid gap-0.5 font-mono text-xs">
+      {lines.slice(0, 4).map((line) => (
+        <li key={line} className="break-all">
+          {line}
+        </li>
+      ))}
+      {lines.length > 4 && <li className="text-muted-foreground">+{lines.length - 4} more (see the CSV)</li>}
+    </ul>
+  );
+}
+
+/**
+ * The audit log, newest first. On a phone the table keeps two columns (when, what) and the
+ * action's cell carries who and on what beneath it; wider screens get their own columns.
+ */
+export function AuditTable({ rows }: { rows: AuditRow[] }) {
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          <TableHead className="w-32">When</TableHead>
+          <TableHead>Action</TableHead>
+          <TableHead className="hidden md:table-cell">Actor</TableHead>
+          <TableHead className="hidden lg:table-cell">Target</TableHead>
+          <TableHead className="hidden md:table-cell">Change</TableHead>
+          <TableHead className="hidden xl:table-cell">IP address</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((row) => (
+          <TableRow key={row.id} data-audit-id={row.id} data-action={row.action} className="align-top">
+            <TableCell className="align-top text-xs whitespace-nowrap text-muted-foreground">
+              <time dateTime={row.at}>{formatDateTime(row.at)}</time>
+            </TableCell>
+            <TableCell className="align-top">
+              <span className="grid gap-1">
+                <span className="font-medium">{row.actionLabel}</span>
+                <code className="text-xs text-muted-foreground">{row.action}</code>
+                <span className="grid gap-0.5 text-xs text-muted-foreground md:hidden">
+                  <span className="break-all">
+                    {ACTOR_KIND[row.actor.kind]}: {row.actor.label}
+                  </span>
+                  {row.target && (
+                    <span className="break-all">
+                      {row.target.type} {row.target.id}
+                    </span>
+                  )}
+                  {changeLines(row.before, row.after).length > 0 && <Change before={row.before} after={row.after} />}
+                </span>
+              </span>
+            </TableCell>
+            <TableCell className="hidden align-top md:table-cell">
+              <span className="grid gap-1">
+                <span className="break-all">{row.actor.label}</span>
+                <Badge variant="neutral" className="w-fit">
+                  {ACTOR_KIND[row.actor.kind]}
+                </Badge>
+              </span>
+            </TableCell>
+            <TableCell className="hidden align-top text-xs lg:table-cell">
+              {row.target ? (
+                <span className="grid gap-0.5">
+                  <span className="text-muted-foreground">{row.target.type}</span>
+                  <code className="break-all">{row.target.id}</code>
+                </span>
+              ) : (
+                <span className="text-muted-foreground">—</span>
+              )}
+            </TableCell>
+            <TableCell className="hidden max-w-80 align-top md:table-cell">
+              <Change before={row.before} after={row.after} />
+            </TableCell>
+            <TableCell className="hidden align-top font-mono text-xs text-muted-foreground xl:table-cell">{row.address ?? "—"}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
