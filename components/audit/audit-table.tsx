@@ -24,7 +24,7 @@ function short(value: unknown): string {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** What changed, one line per field: `field: before → after` (only the fields that differ), or the whole values. */
+/** What changed, one line per field: `field: before → after` (only the fields that differ; an added one as `field: value`), or the whole values. */
 export function changeLines(before: unknown, after: unknown): string[] {
   if (before === null && after === null) return [];
   if (isRecord(before) || isRecord(after)) {
@@ -33,13 +33,12 @@ export function changeLines(before: unknown, after: unknown): string[] {
     const names = [...new Set([...Object.keys(was), ...Object.keys(now)])];
     return names
       .filter((name) => JSON.stringify(was[name]) !== JSON.stringify(now[name]))
-      .map((name) =>
-        before === null
-          ? `${name}: ${short(now[name])}`
-          : after === null
-            ? `${name}: ${short(was[name])} → —`
-            : `${name}: ${short(was[name])} → ${short(now[name])}`,
-      );
+      .map((name) => {
+        // A field the change added reads as its value; one it dropped as "→ —".
+        if (!(name in was)) return `${name}: ${short(now[name])}`;
+        if (!(name in now)) return `${name}: ${short(was[name])} → —`;
+        return `${name}: ${short(was[name])} → ${short(now[name])}`;
+      });
   }
   return [before === null ? short(after) : `${short(before)} → ${short(after)}`];
 }
@@ -50,7 +49,7 @@ function Change({ before, after }: { before: unknown; after: unknown }) {
   return (
     <ul className="grid gap-0.5 font-mono text-xs">
       {lines.slice(0, 4).map((line) => (
-        <li key={line} className="break-all">
+        <li key={line} className="[overflow-wrap:anywhere]">
           {line}
         </li>
       ))}
@@ -60,15 +59,15 @@ function Change({ before, after }: { before: unknown; after: unknown }) {
 }
 
 /**
- * The audit log, newest first. On a phone the table keeps two columns (when, what) and the
- * action's cell carries who and on what beneath it; wider screens get their own columns.
+ * The audit log, newest first. On a phone the table keeps one column, the action, which carries
+ * when, who, on what and what changed beneath it; wider screens give each its own column.
  */
 export function AuditTable({ rows }: { rows: AuditRow[] }) {
   return (
     <Table>
       <TableHeader>
         <TableRow className="hover:bg-transparent">
-          <TableHead className="w-32">When</TableHead>
+          <TableHead className="hidden sm:table-cell">When</TableHead>
           <TableHead>Action</TableHead>
           <TableHead className="hidden md:table-cell">Actor</TableHead>
           <TableHead className="hidden lg:table-cell">Target</TableHead>
@@ -79,19 +78,22 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
       <TableBody>
         {rows.map((row) => (
           <TableRow key={row.id} data-audit-id={row.id} data-action={row.action} className="align-top">
-            <TableCell className="align-top text-xs whitespace-nowrap text-muted-foreground">
+            <TableCell className="hidden align-top text-xs whitespace-nowrap text-muted-foreground sm:table-cell">
               <time dateTime={row.at}>{formatDateTime(row.at)}</time>
             </TableCell>
             <TableCell className="align-top">
               <span className="grid gap-1">
                 <span className="font-medium">{row.actionLabel}</span>
-                <code className="text-xs text-muted-foreground">{row.action}</code>
+                <code className="text-xs [overflow-wrap:anywhere] text-muted-foreground">{row.action}</code>
                 <span className="grid gap-0.5 text-xs text-muted-foreground md:hidden">
-                  <span className="break-all">
+                  <time dateTime={row.at} className="sm:hidden">
+                    {formatDateTime(row.at)}
+                  </time>
+                  <span className="[overflow-wrap:anywhere]">
                     {ACTOR_KIND[row.actor.kind]}: {row.actor.label}
                   </span>
                   {row.target && (
-                    <span className="break-all">
+                    <span className="[overflow-wrap:anywhere]">
                       {row.target.type} {row.target.id}
                     </span>
                   )}
@@ -101,7 +103,7 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
             </TableCell>
             <TableCell className="hidden align-top md:table-cell">
               <span className="grid gap-1">
-                <span className="break-all">{row.actor.label}</span>
+                <span className="[overflow-wrap:anywhere]">{row.actor.label}</span>
                 <Badge variant="neutral" className="w-fit">
                   {ACTOR_KIND[row.actor.kind]}
                 </Badge>
@@ -111,13 +113,13 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
               {row.target ? (
                 <span className="grid gap-0.5">
                   <span className="text-muted-foreground">{row.target.type}</span>
-                  <code className="break-all">{row.target.id}</code>
+                  <code className="[overflow-wrap:anywhere]">{row.target.id}</code>
                 </span>
               ) : (
                 <span className="text-muted-foreground">—</span>
               )}
             </TableCell>
-            <TableCell className="hidden max-w-80 align-top md:table-cell">
+            <TableCell className="hidden min-w-56 align-top md:table-cell">
               <Change before={row.before} after={row.after} />
             </TableCell>
             <TableCell className="hidden align-top font-mono text-xs text-muted-foreground xl:table-cell">{row.address ?? "—"}</TableCell>
