@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as audit } from "@/app/api/user/audit/route";
+import { GET as openapi } from "@/app/api/v1/openapi.json/route";
 import { apiKeyActor, userActor } from "@/lib/accounts/audit/actor";
 import { auditFiltersSchema } from "@/lib/accounts/audit/audit-query";
 import { recordAudit } from "@/lib/accounts/audit/record-audit";
@@ -127,6 +128,12 @@ describe("GET /api/user/audit", () => {
       expect(res.status, query).toBe(400);
       expect(res.body.error.code, query).toBe("VALIDATION_ERROR");
     }
+  });
+
+  it("is in the OpenAPI document with its query parameters", async () => {
+    const doc = await openapi().json();
+    const names = doc.paths["/api/user/audit"].get.parameters.map((p: { name: string }) => p.name).sort();
+    expect(names).toEqual(["action", "actor", "cursor", "from", "limit", "to"]);
   });
 
   it("refuses a caller who is not signed in", async () => {

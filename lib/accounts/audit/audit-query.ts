@@ -83,10 +83,15 @@ function toFilters(raw: RawFilters, ctx: z.RefinementCtx): AuditFilters {
   return { action: raw.action, ...raw.actor?.filter, from: raw.from?.at, to: raw.to?.at };
 }
 
-/** `GET /api/user/audit?cursor&limit&action&actor&from&to`. */
-export const auditQuerySchema = z
-  .object({ ...filterFields, cursor: cursorParamSchema(), limit: pageParamSchema("limit", 50, 100) })
-  .transform((raw, ctx) => ({ ...toFilters(raw, ctx), cursor: raw.cursor, limit: raw.limit }));
+/** The query string of `GET /api/user/audit?cursor&limit&action&actor&from&to` as written (the OpenAPI document's). */
+export const auditQueryFields = z.object({ ...filterFields, cursor: cursorParamSchema(), limit: pageParamSchema("limit", 50, 100) });
+
+/** That query string as listAudit takes it. */
+export const auditQuerySchema = auditQueryFields.transform((raw, ctx) => ({
+  ...toFilters(raw, ctx),
+  cursor: raw.cursor,
+  limit: raw.limit,
+}));
 
 /**
  * The dashboard's filters (page and export): the same fields, plus the page's `after`/`before`
