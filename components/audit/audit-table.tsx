@@ -60,7 +60,8 @@ function Change({ before, after }: { before: unknown; after: unknown }) {
 
 /**
  * The audit log, newest first. On a phone the table keeps one column, the action, which carries
- * when, who, on what and what changed beneath it; wider screens give each its own column.
+ * when, who (and from which IP address), on what and what changed beneath it; wider screens give
+ * each its own column, the address under the actor.
  */
 export function AuditTable({ rows }: { rows: AuditRow[] }) {
   return (
@@ -68,11 +69,10 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           <TableHead className="hidden sm:table-cell">When</TableHead>
-          <TableHead>Action</TableHead>
-          <TableHead className="hidden md:table-cell">Actor</TableHead>
+          <TableHead className="md:min-w-44">Action</TableHead>
+          <TableHead className="hidden min-w-44 md:table-cell">Actor</TableHead>
           <TableHead className="hidden lg:table-cell">Target</TableHead>
           <TableHead className="hidden md:table-cell">Change</TableHead>
-          <TableHead className="hidden xl:table-cell">IP address</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -91,6 +91,7 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
                   </time>
                   <span className="[overflow-wrap:anywhere]">
                     {ACTOR_KIND[row.actor.kind]}: {row.actor.label}
+                    {row.address && ` · ${row.address}`}
                   </span>
                   {row.target && (
                     <span className="[overflow-wrap:anywhere]">
@@ -107,6 +108,12 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
                 <Badge variant="neutral" className="w-fit">
                   {ACTOR_KIND[row.actor.kind]}
                 </Badge>
+                {row.address && (
+                  <span className="font-mono text-xs text-muted-foreground">
+                    <span className="sr-only">IP address </span>
+                    {row.address}
+                  </span>
+                )}
               </span>
             </TableCell>
             <TableCell className="hidden align-top text-xs lg:table-cell">
@@ -119,10 +126,9 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
                 <span className="text-muted-foreground">—</span>
               )}
             </TableCell>
-            <TableCell className="hidden min-w-56 align-top md:table-cell">
+            <TableCell className="hidden min-w-64 align-top md:table-cell">
               <Change before={row.before} after={row.after} />
             </TableCell>
-            <TableCell className="hidden align-top font-mono text-xs text-muted-foreground xl:table-cell">{row.address ?? "—"}</TableCell>
           </TableRow>
         ))}
       </TableBody>
