@@ -19,6 +19,7 @@ describe("migrations", () => {
       "abuse_counters",
       "api_keys",
       "app_state",
+      "audit_events",
       "chain_cursors",
       "chain_transactions",
       "currency_feeds",
