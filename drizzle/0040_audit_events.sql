@@ -22,10 +22,10 @@ CREATE TABLE "audit_events" (
 );
 --> statement-breakpoint
 ALTER TABLE "audit_events" ADD CONSTRAINT "audit_events_account_id_users_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."users"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "audit_events_account_at_idx" ON "audit_events" USING btree ("account_id", "at" DESC, "id" DESC);--> statement-breakpoint
-CREATE INDEX "audit_events_account_action_at_idx" ON "audit_events" USING btree ("account_id", "action", "at" DESC, "id" DESC);--> statement-breakpoint
-CREATE INDEX "audit_events_account_actor_user_at_idx" ON "audit_events" USING btree ("account_id", "actor_user_id", "at" DESC, "id" DESC) WHERE "audit_events"."actor_user_id" is not null;--> statement-breakpoint
-CREATE INDEX "audit_events_account_actor_key_at_idx" ON "audit_events" USING btree ("account_id", "actor_api_key_id", "at" DESC, "id" DESC) WHERE "audit_events"."actor_api_key_id" is not null;--> statement-breakpoint
+CREATE INDEX "audit_events_account_at_idx" ON "audit_events" USING btree ("account_id", "at" DESC NULLS LAST, "id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "audit_events_account_action_at_idx" ON "audit_events" USING btree ("account_id", "action", "at" DESC NULLS LAST, "id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "audit_events_account_actor_user_at_idx" ON "audit_events" USING btree ("account_id", "actor_user_id", "at" DESC NULLS LAST, "id" DESC NULLS LAST) WHERE "audit_events"."actor_user_id" is not null;--> statement-breakpoint
+CREATE INDEX "audit_events_account_actor_key_at_idx" ON "audit_events" USING btree ("account_id", "actor_api_key_id", "at" DESC NULLS LAST, "id" DESC NULLS LAST) WHERE "audit_events"."actor_api_key_id" is not null;--> statement-breakpoint
 CREATE FUNCTION "audit_events_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'audit_events is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
