@@ -10,6 +10,7 @@ import {
   Link2,
   type LucideIcon,
   Package,
+  ScrollText,
   Settings,
   Users,
   Webhook,
@@ -47,7 +48,10 @@ export const NAV_GROUPS: { label: string | null; items: NavItem[] }[] = [
   },
   {
     label: "Team",
-    items: [{ href: "/dashboard/members", label: "Members", icon: Users }],
+    items: [
+      { href: "/dashboard/members", label: "Members", icon: Users },
+      { href: "/dashboard/audit", label: "Audit log", icon: ScrollText, permission: "audit" },
+    ],
   },
   {
     label: "Developers",

@@ -21,6 +21,7 @@ describe("migrations", () => {
       "account_members",
       "api_keys",
       "app_state",
+      "audit_events",
       "chain_cursors",
       "chain_transactions",
       "currency_feeds",

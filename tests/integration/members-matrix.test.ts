@@ -152,6 +152,7 @@ const MATRIX: Entry[] = [
     },
   },
   { route: "members", method: "GET", permission: "read" },
+  { route: "audit", method: "GET", permission: "audit" },
   {
     route: "members/[userId]",
     method: "PATCH",

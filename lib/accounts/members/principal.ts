@@ -29,7 +29,12 @@ export type Acting = Pick<Principal, "account" | "member"> & { address?: string 
  * account (their own row) while they are still a member of it, else the one they joined first.
  * An account the user is not a member of is FORBIDDEN, whether or not it exists.
  */
-export async function resolvePrincipal(db: Db, member: User, requestedAccountId: number | null, address: string | null = null): Promise<Principal> {
+export async function resolvePrincipal(
+  db: Db,
+  member: User,
+  requestedAccountId: number | null,
+  address: string | null = null,
+): Promise<Principal> {
   const membership =
     requestedAccountId === null ? await defaultMembership(db, member.id) : await membershipIn(db, requestedAccountId, member.id);
   if (!membership) {

@@ -8,7 +8,7 @@ import { notFound, redirect } from "next/navigation";
 import { currentUser, requireUser } from "../../accounts/auth/current-user";
 import { type AccountChoice, listUserAccounts } from "../../accounts/members/manage-members";
 import type { Principal } from "../../accounts/members/principal";
-import { type Permission, roleAllows } from "../../accounts/members/roles";
+import { PERMISSIONS, type Permission, roleAllows } from "../../accounts/members/roles";
 import { AppError } from "../../base/errors";
 import { type Db, getDb } from "../../db";
 import type { User } from "../../db/schema";
@@ -51,10 +51,11 @@ export async function pagePrincipal(): Promise<{ member: User; principal: Princi
 }
 
 /** A dashboard CSV export: the principal when the role may export reports, else the response to send. */
-export async function exportPrincipal(): Promise<Principal | Response> {
+export async function exportPrincipal(permission: Permission = "reports"): Promise<Principal | Response> {
   const found = await pagePrincipal();
   if (!found?.principal) return new Response("sign in first", { status: 401 });
-  if (!roleAllows(found.principal.role, "reports")) return new Response("your role cannot export reports", { status: 403 });
+  if (!roleAllows(found.principal.role, permission))
+    return new Response(`your role (${found.principal.role}) cannot ${PERMISSIONS[permission]}`, { status: 403 });
   return found.principal;
 }
 

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { createDocument } from "zod-openapi";
 import { createApiKeySchema } from "../../accounts/api-keys/manage-api-keys";
 import { signOutEverywhereSchema } from "../../accounts/api-keys/sign-out-everywhere";
+import { auditQueryFields } from "../../accounts/audit/audit-query";
 import { changePasswordSchema } from "../../accounts/users/change-password";
 import { credentialsSchema } from "../../accounts/users/create-user";
 import { addDomainSchema, twoFactorCodeField, updateDomainSchema } from "../../domain/domains/manage-domains";
@@ -287,6 +288,15 @@ function build() {
           summary: "Send a delivery again, with the same webhook-id, on a fresh retry schedule",
           requestParams: { path: z.object({ id: z.string() }) },
           responses: { "200": { description: "The delivery, pending again" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND") },
+        },
+      },
+      "/api/user/audit": {
+        get: {
+          ...user,
+          summary:
+            "The account's audit log, newest first, by cursor: {items: [{id, at, actor: {kind, userId?, apiKeyId?, label}, address, action, target, before, after}], nextCursor}",
+          requestParams: { query: auditQueryFields },
+          responses: { "200": { description: "{items, nextCursor}" }, ...errors("VALIDATION_ERROR", "UNAUTHORIZED") },
         },
       },
       "/api/user/gas": {
