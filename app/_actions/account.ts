@@ -4,6 +4,7 @@ import { headers } from "next/headers";
 import { z } from "zod";
 import { revokeAllApiKeys } from "@/lib/accounts/api-keys/manage-api-keys";
 import { signOutEverywhereSchema } from "@/lib/accounts/api-keys/sign-out-everywhere";
+import { byMember } from "@/lib/accounts/audit/audit-origin";
 import { renewDashboardSession } from "@/lib/accounts/auth/renew-session";
 import { requirePermission } from "@/lib/accounts/members/principal";
 import { changePassword, changePasswordSchema, signOutEverywhere } from "@/lib/accounts/users/change-password";
@@ -60,10 +61,10 @@ export async function changePasswordAction(input: unknown): Promise<ActionResult
 /** Ends every session and bearer token of the user, the caller's too (the page then signs out); every API key too when asked. */
 export async function signOutEverywhereAction(input: unknown = {}): Promise<ActionResult<{ apiKeysRevoked: number }>> {
   // Revoking API keys acts on the dashboard's account, so it needs the developer permission there.
-  return runAction("read", signOutEverywhereSchema, input, async ({ db, account, member, role }, { revokeApiKeys }) => {
-    if (revokeApiKeys) requirePermission({ role }, "developer");
-    const apiKeysRevoked = revokeApiKeys ? await revokeAllApiKeys(db, account.id) : 0;
-    await signOutEverywhere(db, member.id);
+  return runAction("read", signOutEverywhereSchema, input, async ({ db, ...principal }, { revokeApiKeys }) => {
+    if (revokeApiKeys) requirePermission(principal, "developer");
+    const apiKeysRevoked = revokeApiKeys ? await revokeAllApiKeys(db, principal.account.id, byMember(principal)) : 0;
+    await signOutEverywhere(db, principal.member.id);
     return { apiKeysRevoked };
   });
 }

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/field";
 
 /** Join: the signed-in user becomes a member, and the dashboard opens in the account. */
-export function AcceptInvitation({ token, label }: { token: string; label: string }) {
+export function AcceptInvitation({ token }: { token: string }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [pending, start] = useTransition();
@@ -29,7 +29,7 @@ export function AcceptInvitation({ token, label }: { token: string; label: strin
           })
         }
       >
-        {pending && <Loader2 className="animate-spin" aria-hidden />} Join {label}
+        {pending && <Loader2 className="animate-spin" aria-hidden />} Join the account
       </Button>
     </div>
   );

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
 import { inviteMemberAction } from "@/app/dashboard/_actions/members";
 import { CopyButton } from "@/components/dashboard/copy-button";
+import { formatDateTime } from "@/components/dashboard/format";
 import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
@@ -35,7 +36,7 @@ export function InviteMember() {
   };
   return (
     <div className="grid gap-4">
-      <form onSubmit={submit} className="grid gap-4 sm:grid-cols-[12rem_1fr_auto] sm:items-end" noValidate>
+      <form onSubmit={submit} className="grid gap-4 sm:grid-cols-[12rem_1fr_auto] sm:items-start" noValidate>
         <Field label="Role" error={fieldErrors.role}>
           {(control) => (
             <NativeSelect {...control} name="role" defaultValue="viewer" data-testid="invite-role">
@@ -50,7 +51,7 @@ export function InviteMember() {
         <Field label="For (optional)" hint="A name or e-mail, for your own list." error={fieldErrors.note}>
           {(control) => <Input {...control} name="note" maxLength={200} placeholder="Ana, bookkeeping" />}
         </Field>
-        <Button type="submit" disabled={pending} className="sm:mb-[1.625rem]">
+        <Button type="submit" disabled={pending} className="justify-self-start sm:mt-[1.625rem]">
           {pending && <Loader2 className="animate-spin" aria-hidden />} Create link
         </Button>
       </form>
@@ -66,7 +67,7 @@ export function InviteMember() {
             </code>
             <CopyButton value={link.url} label="Copy invitation link" />
           </div>
-          <p className="text-muted-foreground">It works once, until {new Date(link.expiresAt).toLocaleString()}.</p>
+          <p className="text-muted-foreground">It works once, until {formatDateTime(link.expiresAt)}.</p>
         </div>
       )}
     </div>

@@ -76,8 +76,8 @@ export async function transferOwnershipAction(input: unknown) {
 
 /** The invitation page's Join: the signed-in user becomes a member, and the dashboard opens in that account. */
 export async function acceptInvitationAction(token: string): Promise<ActionResult<{ accountId: number }>> {
-  return runUserAction(acceptInvitationSchema, { token }, async ({ db, user }, data) => {
-    const joined = await acceptInvitation(db, user.id, data.token);
+  return runUserAction(acceptInvitationSchema, { token }, async ({ db, user, address }, data) => {
+    const joined = await acceptInvitation(db, user, data.token, address);
     await chooseDashboardAccount(joined.accountId);
     return { accountId: joined.accountId };
   });

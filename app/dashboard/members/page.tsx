@@ -62,7 +62,7 @@ export default async function MembersPage() {
               <TableBody>
                 {members.map((m) => (
                   <TableRow key={m.userId} data-member={m.email}>
-                    <TableCell className="max-w-48 font-medium break-all">
+                    <TableCell className="font-medium [overflow-wrap:anywhere]">
                       {m.email}
                       {m.userId === memberId && <span className="ml-1.5 text-xs font-normal text-muted-foreground">(you)</span>}
                     </TableCell>

@@ -4,6 +4,7 @@ import { AppError, commonRefusal } from "../../base/errors";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
 import { type ApiKey, apiKeys, users } from "../../db/schema";
+import { type AuditOrigin, audit } from "../audit/audit-origin";
 import { forgetAuthenticatedKeys } from "./authenticate-api-key";
 import { createApiKey } from "./create-api-key";
 import { apiKeyRefusal } from "./reasons";
@@ -76,7 +77,13 @@ export interface IssueApiKeyInput {
 }
 
 /** The whole key is in the result of this call only. Without kind/scopes: a secret key with every scope. */
-export async function issueApiKey(db: Db, userId: number, input: IssueApiKeyInput = {}): Promise<ApiKeyView & { key: string }> {
+export async function issueApiKey(
+  db: Db,
+  userId: number,
+  input: IssueApiKeyInput = {},
+  /** Who asked, for the audit log (the operator's CLI and fixtures pass none). */
+  by?: AuditOrigin,
+): Promise<ApiKeyView & { key: string }> {
   const kind = input.kind ?? "secret";
   const scopes = scopesForNewKey(kind, input.scopes);
   const { record, key } = await db.transaction(async (tx) => {
@@ -93,7 +100,16 @@ export async function issueApiKey(db: Db, userId: number, input: IssueApiKeyInpu
         `you already have ${MAX_LIVE_API_KEYS} live API keys, the most allowed; revoke one first`,
       );
     }
-    return createApiKey(tx, userId, input.name ?? "default", { kind, scopes });
+    const created = await createApiKey(tx, userId, input.name ?? "default", { kind, scopes });
+    if (by) {
+      const { name, prefix } = created.record;
+      await audit(tx, by, {
+        action: "api_key.created",
+        target: { type: "api_key", id: created.record.id },
+        after: { name, prefix, kind, scopes },
+      });
+    }
+    return created;
   });
   return { ...toApiKeyView(record), key };
 }
@@ -103,25 +119,40 @@ export async function issueApiKey(db: Db, userId: number, input: IssueApiKeyInpu
  * remembered); other instances of a scaled-out deployment stop accepting the key within
  * AUTHENTICATED_KEY_TTL_MS.
  */
-export async function revokeApiKey(db: Db, userId: number, id: number): Promise<ApiKeyView> {
+export async function revokeApiKey(db: Db, userId: number, id: number, by?: AuditOrigin): Promise<ApiKeyView> {
   const [key] = await db
     .select()
     .from(apiKeys)
     .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)));
   if (!key) throw commonRefusal("NOT_FOUND", "not-found", "API key not found");
   if (key.revokedAt) return toApiKeyView(key);
-  const revoked = await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning();
+  const revoked = await db.transaction(async (tx) => {
+    const rows = await tx.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning();
+    if (by)
+      await audit(tx, by, { action: "api_key.revoked", target: { type: "api_key", id }, before: { name: key.name, prefix: key.prefix } });
+    return rows;
+  });
   forgetAuthenticatedKeys();
   return toApiKeyView(requireRow(revoked, `revoke api key ${id}`));
 }
 
 /** "Sign out everywhere" with its second option: every live key of the user stops working at once. */
-export async function revokeAllApiKeys(db: Db, userId: number): Promise<number> {
-  const revoked = await db
-    .update(apiKeys)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
+export async function revokeAllApiKeys(db: Db, userId: number, by?: AuditOrigin): Promise<number> {
+  const revoked = await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix });
+    if (by)
+      for (const key of rows)
+        await audit(tx, by, {
+          action: "api_key.revoked",
+          target: { type: "api_key", id: key.id },
+          before: { name: key.name, prefix: key.prefix },
+        });
+    return rows;
+  });
   forgetAuthenticatedKeys();
   return revoked.length;
 }

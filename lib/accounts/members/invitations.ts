@@ -9,7 +9,9 @@ import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getConfig } from "../../base/config";
 import type { Db } from "../../db";
-import { type AccountInvitation, accountInvitations, accountMembers, type MemberRole, users } from "../../db/schema";
+import { type AccountInvitation, accountInvitations, accountMembers, type MemberRole, type User, users } from "../../db/schema";
+import { userActor } from "../audit/actor";
+import { audit, byMember } from "../audit/audit-origin";
 import { assignableRoleSchema } from "./manage-members";
 import { membershipIn, type Principal, requirePermission } from "./principal";
 import { memberRefusal } from "./reasons";
@@ -79,19 +81,28 @@ export async function createInvitation(
       `${MAX_PENDING_INVITATIONS} invitations are waiting already: revoke some, or wait until they are used or expire`,
     );
   const token = randomBytes(24).toString("base64url");
-  const [row] = await db
-    .insert(accountInvitations)
-    .values({
-      accountId: principal.account.id,
-      role: input.role,
-      note: input.note || null,
-      tokenHash: hashToken(token),
-      invitedBy: principal.member.id,
-      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
-    })
-    .returning();
-  // biome-ignore lint/style/noNonNullAssertion: an insert … returning answers its row
-  return { ...toInvitationView(row!, now), token, url: `${getConfig().siteUrl}/invite/${token}` };
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(accountInvitations)
+      .values({
+        accountId: principal.account.id,
+        role: input.role,
+        note: input.note || null,
+        tokenHash: hashToken(token),
+        invitedBy: principal.member.id,
+        expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+      })
+      .returning();
+    // biome-ignore lint/style/noNonNullAssertion: an insert … returning answers its row
+    const invitation = inserted!;
+    await audit(tx, byMember(principal), {
+      action: "member.invited",
+      target: { type: "invitation", id: invitation.id },
+      after: { role: invitation.role, note: invitation.note, expiresAt: invitation.expiresAt.toISOString() },
+    });
+    return invitation;
+  });
+  return { ...toInvitationView(row, now), token, url: `${getConfig().siteUrl}/invite/${token}` };
 }
 
 export async function listInvitations(db: Db, accountId: number): Promise<InvitationView[]> {
@@ -162,7 +173,13 @@ async function usableInvitation(db: Db, token: string, now: Date): Promise<Accou
 }
 
 /** The signed-in user joins the account with the link's role; the link works once. */
-export async function acceptInvitation(db: Db, userId: number, token: string): Promise<{ accountId: number; role: MemberRole }> {
+export async function acceptInvitation(
+  db: Db,
+  user: Pick<User, "id" | "email">,
+  token: string,
+  address: string | null = null,
+): Promise<{ accountId: number; role: MemberRole }> {
+  const userId = user.id;
   return db.transaction(async (tx) => {
     const now = new Date();
     const row = await usableInvitation(tx, token, now);
@@ -176,6 +193,15 @@ export async function acceptInvitation(db: Db, userId: number, token: string): P
       .returning({ id: accountInvitations.id });
     if (!taken) throw memberRefusal("VALIDATION_ERROR", "invitation-used", "this invitation link was used already; ask for a new one");
     await tx.insert(accountMembers).values({ accountId: row.accountId, userId, role: row.role, invitedBy: row.invitedBy });
+    await audit(
+      tx,
+      { accountId: row.accountId, actor: userActor(user), address },
+      {
+        action: "member.added",
+        target: { type: "user", id: userId },
+        after: { role: row.role, invitationId: row.id },
+      },
+    );
     return { accountId: row.accountId, role: row.role };
   });
 }

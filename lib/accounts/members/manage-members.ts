@@ -7,6 +7,7 @@ import { and, asc, eq, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db";
 import { accountMembers, MEMBER_ROLES, type MemberRole, users } from "../../db/schema";
+import { audit, byMember } from "../audit/audit-origin";
 import { requireSecondFactor } from "../users/two-factor";
 import { membershipIn, type Principal, requirePermission } from "./principal";
 import { memberRefusal } from "./reasons";
@@ -68,10 +69,18 @@ export async function changeMemberRole(
   const before = await memberOf(db, principal.account.id, userId);
   if (before.role === "owner")
     throw memberRefusal("VALIDATION_ERROR", "owner-is-fixed", "the owner's role does not change: hand the ownership over first");
-  await db
-    .update(accountMembers)
-    .set({ role, updatedAt: new Date() })
-    .where(and(eq(accountMembers.accountId, principal.account.id), eq(accountMembers.userId, userId), ne(accountMembers.role, "owner")));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(accountMembers)
+      .set({ role, updatedAt: new Date() })
+      .where(and(eq(accountMembers.accountId, principal.account.id), eq(accountMembers.userId, userId), ne(accountMembers.role, "owner")));
+    await audit(tx, byMember(principal), {
+      action: "member.role_changed",
+      target: { type: "user", id: userId },
+      before: { role: before.role },
+      after: { role },
+    });
+  });
   return requireMember(db, principal.account.id, userId);
 }
 
@@ -80,9 +89,12 @@ export async function removeMember(db: Db, principal: Principal, userId: number)
   const before = await memberOf(db, principal.account.id, userId);
   if (before.role === "owner")
     throw memberRefusal("VALIDATION_ERROR", "owner-is-fixed", "the owner cannot be removed: hand the ownership over first");
-  await db
-    .delete(accountMembers)
-    .where(and(eq(accountMembers.accountId, principal.account.id), eq(accountMembers.userId, userId), ne(accountMembers.role, "owner")));
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(accountMembers)
+      .where(and(eq(accountMembers.accountId, principal.account.id), eq(accountMembers.userId, userId), ne(accountMembers.role, "owner")));
+    await audit(tx, byMember(principal), { action: "member.removed", target: { type: "user", id: userId }, before: { role: before.role } });
+  });
   return { userId, role: before.role };
 }
 
@@ -116,6 +128,13 @@ export async function transferOwnership(db: Db, principal: Principal, userId: nu
       .update(accountMembers)
       .set({ role: "owner", updatedAt: now })
       .where(and(eq(accountMembers.accountId, principal.account.id), eq(accountMembers.userId, userId)));
+    await audit(tx, byMember(principal), {
+      action: "member.role_changed",
+      target: { type: "user", id: principal.member.id },
+      before: { role: "owner" },
+      after: { role: "admin" },
+    });
+    await audit(tx, byMember(principal), { action: "member.role_changed", target: { type: "user", id: userId }, after: { role: "owner" } });
   });
   return listMembers(db, principal.account.id);
 }

@@ -1,3 +1,4 @@
+import { headers } from "next/headers";
 import type { z } from "zod";
 import { currentUser } from "../../accounts/auth/current-user";
 import { type Principal, requirePermission } from "../../accounts/members/principal";
@@ -12,6 +13,7 @@ import { ensureStarted } from "../../ops/startup/startup";
 import { dashboardRefusalWords } from "../dashboard/refusal-words";
 import { dashboardPrincipal } from "./account-choice";
 import { nulPath } from "./body";
+import { clientAddress } from "./client-ip";
 
 /**
  * What a dashboard server action answers: the data, or a message and per-field errors a form can
@@ -50,9 +52,9 @@ export async function runAction<S extends z.ZodType, T>(
 export async function runUserAction<S extends z.ZodType, T>(
   schema: S,
   input: unknown,
-  body: (ctx: { db: Db; user: User }, data: z.output<S>) => Promise<T>,
+  body: (ctx: { db: Db; user: User; address: string }, data: z.output<S>) => Promise<T>,
 ): Promise<ActionResult<T>> {
-  return runActionOf(async (_db, user) => ({ user }), schema, input, body);
+  return runActionOf(async (_db, user) => ({ user, address: clientAddress(await headers()) }), schema, input, body);
 }
 
 async function runActionOf<S extends z.ZodType, C, T>(

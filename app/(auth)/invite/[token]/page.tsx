@@ -45,10 +45,10 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
           (user ? (
             <>
               <p className="text-sm text-muted-foreground">
-                Signed in as <span className="font-medium text-foreground">{user.email}</span>. Your own account stays yours; switch between
-                them in the dashboard.
+                Signed in as <span className="font-medium break-all text-foreground">{user.email}</span>. Your own account stays yours;
+                switch between them in the dashboard.
               </p>
-              <AcceptInvitation token={token} label={found.invitation.accountLabel} />
+              <AcceptInvitation token={token} />
             </>
           ) : (
             <>
