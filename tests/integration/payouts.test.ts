@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getOne } from "@/app/api/v1/payouts/[batchId]/route";
 import { POST as create, GET as list } from "@/app/api/v1/payouts/route";
 import { chainTransactions, payoutBatches, payoutItems, webhookDeliveries } from "@/lib/db/schema";
+import { getPayoutBatch } from "@/lib/domain/payout-batches/payout-view";
+import { recordPayoutBatch, rejectPayoutBatch, releasePayoutBatch } from "@/lib/domain/payout-batches/record-batch";
 import { keyRingFor } from "@/lib/engine/chain/keys";
 import { tendLedgerStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
@@ -196,3 +198,54 @@ describe("POST /api/v1/payouts", () => {
     });
   });
 });
+
+describe("the approvals hook (recordPayoutBatch awaiting approval, releasePayoutBatch, rejectPayoutBatch)", () => {
+  const input = (base: number) => ({
+    domainId: merchant.domainId,
+    tokenId: merchant.tokenId,
+    items: [0, 1].map((i) => ({ toAddress: recipient(i, base), amount: "2", reference: undefined })),
+  });
+  const requester = () => ({ accountId: merchant.userId, apiKeyId: null, requestedBy: merchant.userId });
+  const ledgerRows = async () => (await db().select().from(chainTransactions).where(eq(chainTransactions.wallet, wallet))).length;
+
+  it("sends nothing while awaiting approval, and pays once released", async () => {
+    const batch = await recordPayoutBatch(db(), requester(), input(0x1110000), { awaitingApproval: true });
+    expect(batch.status).toBe("awaiting_approval");
+    const before = await ledgerRows();
+    await tendLedgerStep(db());
+    expect(await ledgerRows()).toBe(before);
+    const released = await releasePayoutBatch(db(), batch.id);
+    expect(released.status).toBe("pending");
+    const view = await settleBatch(batch.id);
+    expect(view.status).toBe("completed");
+    expect(await tokenBalance(chain().url, token, recipient(1, 0x1110000))).toBe(parseUnits("2", 18));
+    await expect(releasePayoutBatch(db(), batch.id)).rejects.toMatchObject({ reason: "payout-batch-not-awaiting-approval" });
+  });
+
+  it("rejects for good: the items fail without reaching the ledger", async () => {
+    const batch = await recordPayoutBatch(db(), requester(), input(0x2220000), { awaitingApproval: true });
+    const before = await ledgerRows();
+    const rejected = await rejectPayoutBatch(db(), batch.id, "not this month");
+    expect(rejected).toMatchObject({ status: "rejected", reason: "not this month" });
+    await tendLedgerStep(db());
+    expect(await ledgerRows()).toBe(before);
+    const items = await db().select().from(payoutItems).where(eq(payoutItems.batchId, batch.id));
+    expect(items.map((i) => [i.status, i.chainTxId])).toEqual([
+      ["failed", null],
+      ["failed", null],
+    ]);
+    await expect(releasePayoutBatch(db(), batch.id)).rejects.toMatchObject({ reason: "payout-batch-not-awaiting-approval" });
+    expect(await tokenBalance(chain().url, token, recipient(0, 0x2220000))).toBe(0n);
+  });
+});
+
+/** A batch recorded without an API key: read through the lib, settled by the tend-ledger job. */
+async function settleBatch(batchId: string) {
+  for (let round = 0; round < 10; round++) {
+    await tendLedgerStep(db());
+    const view = await getPayoutBatch(db(), null, batchId);
+    if (["completed", "partially_failed", "failed"].includes(view.status)) return view;
+    await chain().client.mine({ blocks: 1 });
+  }
+  return getPayoutBatch(db(), null, batchId);
+}

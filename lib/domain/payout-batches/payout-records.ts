@@ -101,9 +101,10 @@ export async function applyBatchFact(
 ): Promise<PayoutBatch | null> {
   const decision = decideBatch(batch.status, fact);
   if (!decision) return null;
+  const change = { status: decision.status, reason, updatedAt: now, ...(decision.final ? { completedAt: now } : {}) };
   const [updated] = await tx
     .update(payoutBatches)
-    .set({ status: decision.status, reason, updatedAt: now, ...(decision.final ? { completedAt: now } : {}) })
+    .set(change)
     .where(and(eq(payoutBatches.id, batch.id), eq(payoutBatches.status, batch.status)))
     .returning();
   if (!updated) return null;
@@ -133,9 +134,10 @@ async function followItems(tx: Db, batchId: string, token: TokenFacts, now: Date
   for (const row of rows) counts[row.status] = Number(row.n);
   const decision = decideBatch(batch.status, { kind: "items", counts });
   if (!decision) return;
+  const change = { status: decision.status, updatedAt: now, ...(decision.final ? { completedAt: now } : {}) };
   const [updated] = await tx
     .update(payoutBatches)
-    .set({ status: decision.status, updatedAt: now, ...(decision.final ? { completedAt: now } : {}) })
+    .set(change)
     .where(and(eq(payoutBatches.id, batchId), eq(payoutBatches.status, batch.status)))
     .returning();
   if (updated && decision.event) {
