@@ -50,9 +50,9 @@ const MAX_CHUNKS_PER_CALL = 20;
 export async function sendPayoutBatch(db: Db, batchId: string): Promise<number> {
   let sent = 0;
   for (let round = 0; round < MAX_CHUNKS_PER_CALL; round++) {
-    const rows = await recordChunk(db, batchId);
+    const rows = await recordPayoutChunk(db, batchId);
     if (rows === null) break;
-    for (const row of rows) await broadcastOrFill(db, row);
+    await sendPayoutChunk(db, rows);
     sent++;
   }
   return sent;
@@ -76,14 +76,19 @@ export async function sendPendingPayouts(db: Db): Promise<number> {
   return chunks;
 }
 
-/** A node that refuses the bytes for good has the nonce filled (recorded first): the chunk then settles as not sent. */
-async function broadcastOrFill(db: Db, row: ChainTransaction): Promise<void> {
-  const result = await broadcastRecorded(db, row);
-  if (!result.sent && result.refusedForGood) await replaceTransaction(db, row, "cancel");
+/**
+ * First broadcast of a recorded chunk's rows, in nonce order (only ever their recorded bytes). A
+ * node that refuses a row for good has its nonce filled (recorded first): the chunk then settles as not sent.
+ */
+export async function sendPayoutChunk(db: Db, rows: readonly ChainTransaction[]): Promise<void> {
+  for (const row of rows) {
+    const result = await broadcastRecorded(db, row);
+    if (!result.sent && result.refusedForGood) await replaceTransaction(db, row, "cancel");
+  }
 }
 
-/** The next chunk recorded (its rows, in nonce order), or null when nothing is pending. */
-async function recordChunk(db: Db, batchId: string): Promise<ChainTransaction[] | null> {
+/** The next chunk recorded — its rows, in nonce order, committed with its items moved to `sending` — or null when nothing is pending. */
+export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainTransaction[] | null> {
   const [batch] = await db.select().from(payoutBatches).where(eq(payoutBatches.id, batchId));
   if (!batch || (batch.status !== "pending" && batch.status !== "sending")) return null;
   const [token] = await db.select().from(tokens).where(eq(tokens.id, batch.tokenId));
