@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { type Address, parseEther, parseUnits } from "viem";
+import { type Address, formatUnits, parseEther, parseUnits } from "viem";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getOne } from "@/app/api/v1/payouts/[batchId]/route";
 import { POST as create, GET as list } from "@/app/api/v1/payouts/route";
@@ -236,6 +236,35 @@ describe("the approvals hook (recordPayoutBatch awaiting approval, releasePayout
     ]);
     await expect(releasePayoutBatch(db(), batch.id)).rejects.toMatchObject({ reason: "payout-batch-not-awaiting-approval" });
     expect(await tokenBalance(chain().url, token, recipient(0, 0x2220000))).toBe(0n);
+  });
+});
+
+describe("tokens held back for open payout items", () => {
+  it("refuses a withdrawal the wallet could pay only with a batch's tokens awaiting approval, and allows it once rejected", async () => {
+    const { POST: withdraw } = await import("@/app/api/v1/withdrawal/send/route");
+    const balance = await tokenBalance(chain().url, token, wallet);
+    const batch = await recordPayoutBatch(
+      db(),
+      { accountId: merchant.userId, apiKeyId: null, requestedBy: merchant.userId },
+      {
+        domainId: merchant.domainId,
+        tokenId: merchant.tokenId,
+        items: [{ toAddress: recipient(1, 0x3330000), amount: formatUnits(balance - parseUnits("1", 18), 18) }],
+      },
+      { awaitingApproval: true },
+    );
+    const body = { domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: recipient(2, 0x3330000), amount: "2" };
+    const refused = await call(withdraw, { method: "POST", headers: headers(), body });
+    expect(refused.status).toBe(502);
+    expect(refused.body.error.reason).toBe("wallet-short-of-tokens");
+    const second = await call(create, {
+      method: "POST",
+      headers: headers(),
+      body: { domainId: merchant.domainId, tokenId: merchant.tokenId, items: [{ toAddress: recipient(3, 0x3330000), amount: "2" }] },
+    });
+    expect(second.body.error?.reason).toBe("wallet-short-of-tokens");
+    await rejectPayoutBatch(db(), batch.id, "no");
+    expect((await call(withdraw, { method: "POST", headers: headers(), body })).status).toBe(201);
   });
 });
 

@@ -7,13 +7,13 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { and, eq, gte, inArray } from "drizzle-orm";
+import { and, eq, gte } from "drizzle-orm";
 import { type Address, erc20Abi, getAddress } from "viem";
 import { getConfig } from "../../base/config";
 import { commonRefusal, type ErrorDetail } from "../../base/errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../../base/money";
 import type { Db } from "../../db";
-import { type PayoutBatch, payoutBatches, payoutItems, withdrawals } from "../../db/schema";
+import { type PayoutBatch, payoutBatches, withdrawals } from "../../db/schema";
 import { BATCH_PAYER } from "../../engine/chain/batch-payer";
 import { keyRingFor } from "../../engine/chain/keys";
 import { isNativeToken } from "../../engine/chain/native";
@@ -22,6 +22,7 @@ import { isServiceAddress } from "../../engine/chain/service-addresses";
 import { getOwnDomain } from "../domains/manage-domains";
 import { assertMayWithdraw, lockMerchant } from "../gas/limits";
 import { paymentRefusal } from "../payments/reasons";
+import { openPayoutItemsTotal } from "../payouts/batch-reserve";
 import { insufficientTokens, rpc } from "../payouts/payout-errors";
 import { findCatalogueToken, minimumWithdrawal } from "../tokens/catalogue";
 import { findOwnToken } from "../tokens/find-own-token";
@@ -128,7 +129,8 @@ export async function recordPayoutBatch(
 
 /**
  * What the wallet's open sends of this token will still take: withdrawals not yet mined and the
- * items of payout batches not final (awaiting approval included: an approval must not find the money gone).
+ * items of payout batches not sent or not yet mined (awaiting approval included: an approval must
+ * not find the money gone).
  */
 async function reservedTokens(tx: Db, network: string, from: string, tokenId: number, chainCount: number): Promise<bigint> {
   const open = await tx
@@ -143,20 +145,8 @@ async function reservedTokens(tx: Db, network: string, from: string, tokenId: nu
         gte(withdrawals.nonce, chainCount),
       ),
     );
-  const items = await tx
-    .select({ amount: payoutItems.amount })
-    .from(payoutItems)
-    .innerJoin(payoutBatches, eq(payoutBatches.id, payoutItems.batchId))
-    .where(
-      and(
-        eq(payoutBatches.network, network),
-        eq(payoutBatches.fromAddress, from),
-        eq(payoutBatches.tokenId, tokenId),
-        inArray(payoutBatches.status, ["awaiting_approval", "pending", "sending"]),
-        inArray(payoutItems.status, ["pending", "sending"]),
-      ),
-    );
-  return [...open, ...items].reduce((sum, row) => sum + row.amount, 0n);
+  const withdrawing = open.reduce((sum, row) => sum + row.amount, 0n);
+  return withdrawing + (await openPayoutItemsTotal(tx, network, from, tokenId, chainCount));
 }
 
 /** awaiting_approval → pending: the sender (sendPayoutBatch, or the tend-ledger job) takes it from here. */
