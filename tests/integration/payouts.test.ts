@@ -77,7 +77,7 @@ describe("POST /api/v1/payouts", () => {
     expect(view.items[7].txHash).toMatch(/^0x[0-9a-f]{64}$/);
     for (let i = 0; i < 200; i++) expect(await tokenBalance(chain().url, token, recipient(i))).toBe(parseUnits(`${i + 1}.5`, 18));
     const ledger = await db().select().from(chainTransactions).where(eq(chainTransactions.wallet, wallet));
-    // Anvil's 30M-gas blocks hold ~115 items per pay transaction: a deployment, 2 approves, 2 pays.
+    // Anvil's 30M-gas blocks hold 114 items per pay transaction: a deployment, 2 approves, 2 pays.
     expect(ledger.length).toBeLessThanOrEqual(5);
     expect(ledger.filter((r) => r.kind === "payout")).toHaveLength(2);
     expect(ledger.every((r) => r.status === "mined")).toBe(true);
