@@ -140,8 +140,12 @@ describe("POST /api/v1/payouts", () => {
     expect(other.body.error.code).toBe("IDEMPOTENCY_CONFLICT");
     await settle(first.body.data.batchId);
     expect(await tokenBalance(chain().url, token, recipient(1, 0xe0e0000))).toBe(parseUnits("3", 18));
-    const listed = await call(list, { headers: headers() });
-    expect(listed.body.data.items.map((b: { batchId: string }) => b.batchId)).toContain(first.body.data.batchId);
+    const listed = await call(list, { headers: headers(), path: "/api/v1/payouts?limit=1" });
+    expect(listed.body.data.items).toHaveLength(1);
+    expect(listed.body.data.items[0]).toMatchObject({ batchId: first.body.data.batchId, counts: { completed: 1 } });
+    const next = await call(list, { headers: headers(), path: `/api/v1/payouts?limit=1&cursor=${listed.body.data.nextCursor}` });
+    expect(next.body.data.items[0].counts).toMatchObject({ completed: 200 });
+    expect(next.body.data.nextCursor).toBeNull();
   });
 
   it("refuses a batch the wallet's tokens cannot cover, recording nothing", async () => {

@@ -1,6 +1,6 @@
 /** A payout batch and its items as the API shows them (GET /api/v1/payouts/:batchId, webhooks). */
 
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { formatAmount } from "../../base/money";
 import { isUuid } from "../../base/validation";
 import type { Db } from "../../db";
@@ -121,10 +121,27 @@ export async function listPayoutBatches(
     .orderBy(sql`${payoutBatches.createdAt} desc, ${payoutBatches.id} desc`)
     .limit(options.limit + 1);
   const page = rows.slice(0, options.limit);
+  // Counts per batch and status (index-backed), not the items themselves: a page of 100 batches may hold 50,000.
+  const tallies =
+    page.length === 0
+      ? []
+      : await db
+          .select({ batchId: payoutItems.batchId, status: payoutItems.status, n: sql<number>`count(*)::int` })
+          .from(payoutItems)
+          .where(
+            inArray(
+              payoutItems.batchId,
+              page.map((b) => b.id),
+            ),
+          )
+          .groupBy(payoutItems.batchId, payoutItems.status);
+  const facts = new Map<number, TokenFacts>();
   const views = [];
   for (const batch of page) {
-    const items = await db.select().from(payoutItems).where(eq(payoutItems.batchId, batch.id));
-    const { items: _items, ...view } = toBatchView(batch, await tokenFacts(db, batch.tokenId), items);
+    const token = facts.get(batch.tokenId) ?? (await tokenFacts(db, batch.tokenId));
+    facts.set(batch.tokenId, token);
+    const { items: _items, ...view } = toBatchView(batch, token, []);
+    for (const t of tallies) if (t.batchId === batch.id) view.counts[t.status] = Number(t.n);
     views.push(view);
   }
   return { items: views, nextCursor: rows.length > options.limit ? (page.at(-1)?.id ?? null) : null };
