@@ -148,6 +148,24 @@ describe("POST /api/v1/payouts", () => {
     expect(next.body.data.nextCursor).toBeNull();
   });
 
+  it("answers NOT_FOUND for another key's batch, and UNAUTHORIZED to a key without the payouts scope", async () => {
+    const { POST: createKey } = await import("@/app/api/user/api-keys/route");
+    const key = async (scopes: string[]) =>
+      (await call(createKey, { method: "POST", headers: merchant.auth, body: { name: `k-${scopes.join()}`, scopes } })).body.data
+        .key as string;
+    const body = { domainId: merchant.domainId, tokenId: merchant.tokenId, items: [{ toAddress: recipient(1, 0x4440000), amount: "1" }] };
+    const mine = await call(create, { method: "POST", headers: headers(), body });
+    const other = await key(["payouts"]);
+    const seen = await call(getOne, { headers: { "x-api-key": other }, params: { batchId: mine.body.data.batchId } });
+    expect(seen.status).toBe(404);
+    expect((await call(getOne, { headers: headers(), params: { batchId: "not-a-uuid" } })).status).toBe(400);
+    const withdrawOnly = await key(["withdrawals"]);
+    const refused = await call(create, { method: "POST", headers: { "x-api-key": withdrawOnly }, body });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.reason).toBe("api-key-scope-missing");
+    await settle(mine.body.data.batchId);
+  });
+
   it("refuses a batch the wallet's tokens cannot cover, recording nothing", async () => {
     const before = (await db().select().from(payoutBatches)).length;
     const items = [
