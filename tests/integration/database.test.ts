@@ -34,6 +34,8 @@ describe("migrations", () => {
       "payment_day_totals",
       "payment_links",
       "payment_sessions",
+      "payout_batches",
+      "payout_items",
       "plans",
       "quarantined_logs",
       "recovery_codes",

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
  * Every write of a forward's, a batch's, a refund's, a withdrawal's, a payment session's or a ledger
  * row's status goes through its pure decider (lib/engine/forwarding/forward-state.ts,
  * lib/engine/forwarding/batched/batch-state.ts, lib/domain/refunds/refund-state.ts, lib/domain/withdrawals/withdrawal-state.ts,
- * lib/domain/payments/session-state.ts, lib/engine/ledger/decide.ts):
+ * lib/domain/payments/session-state.ts, lib/engine/ledger/decide.ts, lib/domain/payout-batches/payout-state.ts):
  * only the writers that apply their decisions may set it. A new `.update(forwards).set({ status: … })`
  * anywhere else fails here.
  */
@@ -40,6 +40,8 @@ const RULES = [
   { table: "paymentSessions", writers: [join("lib", "domain", "payments", "session-records.ts")] },
   { table: "chainTransactions", writers: [join("lib", "engine", "ledger", "nonce-records.ts")] },
   { table: "withdrawals", writers: [join("lib", "domain", "withdrawals", "withdrawal-records.ts")] },
+  { table: "payoutBatches", writers: [join("lib", "domain", "payout-batches", "payout-records.ts")] },
+  { table: "payoutItems", writers: [join("lib", "domain", "payout-batches", "payout-records.ts")] },
 ];
 const REFUND_WRITER = join("lib", "domain", "refunds", "refund-records.ts");
 

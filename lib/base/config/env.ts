@@ -131,6 +131,7 @@ export const envSchema = z.object({
   OPEN_TOKEN_REGISTRATION: booleanFlag,
   MAX_SWEEP_GAS: intInRange(21_000, 30_000_000),
   MAX_WITHDRAWAL_GAS: intInRange(21_000, 30_000_000),
+  PAYOUT_CHUNK_SIZE: intInRange(1, 500),
   MAX_GAS_PRICE: gweiPrice,
   BSC_MAX_GAS_PRICE: gweiPrice,
   BSC_TESTNET_MAX_GAS_PRICE: gweiPrice,

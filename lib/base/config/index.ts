@@ -82,6 +82,8 @@ export interface Config {
   /** Upper bounds on the gas of any transaction the service pays for. */
   maxSweepGas: bigint;
   maxWithdrawalGas: bigint;
+  /** Items per payout transaction (PAYOUT_CHUNK_SIZE); unset: as many as half a block's gas limit holds. */
+  payoutChunkSize: number | null;
   /**
    * batched: sweeps go out in EIP-7702 batches of up to `batchSize` deposits from one gas-tank
    * transaction, formed once `batchWaitMs` passed since the oldest became due (or the batch is
@@ -198,6 +200,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     openTokenRegistration: e.OPEN_TOKEN_REGISTRATION,
     maxSweepGas: BigInt(e.MAX_SWEEP_GAS ?? 150_000),
     maxWithdrawalGas: BigInt(e.MAX_WITHDRAWAL_GAS ?? 150_000),
+    payoutChunkSize: e.PAYOUT_CHUNK_SIZE ?? null,
     sweep: { mode: e.SWEEP_MODE, batchSize: e.SWEEP_BATCH_SIZE ?? 100, batchWaitMs: e.SWEEP_BATCH_WAIT_MS ?? 3000 },
     registration: e.REGISTRATION,
     registerRateLimitPerHour: e.REGISTER_RATE_LIMIT_PER_HOUR ?? 10,

@@ -27,6 +27,7 @@ export * from "./payments/deposits";
 export * from "./payments/history-counts";
 export * from "./payments/payment-links";
 export * from "./payments/payment-sessions";
+export * from "./payments/payout-batches";
 export * from "./payments/refunds";
 export * from "./payments/session-quotes";
 export * from "./payments/withdrawals";

@@ -33,6 +33,7 @@ import { assertMayWithdraw, lockMerchant } from "../gas/limits";
 import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import { findOwnToken } from "../tokens/find-own-token";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
+import { openPayoutItemsTotal } from "./batch-reserve";
 import { insufficientTokens, rpc, ShortOfGasError, simulate } from "./payout-errors";
 import { payoutRefusal } from "./reasons";
 import { tallyWithdrawalMove } from "./withdrawal-tallies";
@@ -129,7 +130,9 @@ export async function reservePayout(tx: Db, request: PayoutRequest, options: { a
         gte(withdrawals.nonce, chainCount),
       ),
     );
-  const reservedTokens = pending.filter((w) => w.tokenId === token.id).reduce((sum, w) => sum + w.amount, 0n);
+  const reservedTokens =
+    pending.filter((w) => w.tokenId === token.id).reduce((sum, w) => sum + w.amount, 0n) +
+    (await openPayoutItemsTotal(tx, token.network, from, token.id, chainCount));
   const reservedGas = pending.reduce((sum, w) => sum + w.gasLimit * w.gasPrice, 0n);
   const [tokenBalance, bnb] = await rpc(() =>
     Promise.all([

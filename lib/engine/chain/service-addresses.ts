@@ -8,6 +8,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { getConfig, type NetworkName } from "../../base/config";
 import type { Db } from "../../db";
 import { domains, paymentSessions } from "../../db/schema";
+import { BATCH_PAYER } from "./batch-payer";
 import { depositTopicOf } from "./deposit-addresses";
 import { gasTankGeneration, keyRingFor } from "./keys";
 import { chainRefusal } from "./reasons";
@@ -25,7 +26,9 @@ export function serviceKeyAddresses(): Set<string> {
   const contracts = serviceSweepContracts();
   const tanks = Array.from({ length: gasTankGeneration() + 2 }, (_, g) => keys.gasTankAddress(g));
   return new Set(
-    [...tanks, keys.sweeperOwnerAddress(), contracts.sweeper, contracts.delegate, CREATE2_DEPLOYER].map((a) => a.toLowerCase()),
+    [...tanks, keys.sweeperOwnerAddress(), contracts.sweeper, contracts.delegate, CREATE2_DEPLOYER, BATCH_PAYER].map((a) =>
+      a.toLowerCase(),
+    ),
   );
 }
 

@@ -1,6 +1,6 @@
 /**
  * The withdrawal wallets' side of reconciliation: each domain's wallet must still hold what
- * forwards brought it, less what it sent and is sending. Less is a difference ("wallet-short":
+ * forwards brought it, less what it sent and is sending (withdrawals and payout items). Less is a difference ("wallet-short":
  * tokens left without a record); more is fine, merchants fund their wallets.
  */
 import { sql } from "drizzle-orm";
@@ -34,6 +34,10 @@ export async function checkWithdrawalWallets(
         select lower(w.from_address), lower(t.contract_address), 0, w.amount
         from withdrawals w join tokens t on t.id = w.token_id
         where w.network = ${network} and w.status in ('submitted', 'completed')
+        union all
+        select lower(b.from_address), lower(t.contract_address), 0, i.amount
+        from payout_items i join payout_batches b on b.id = i.batch_id join tokens t on t.id = b.token_id
+        where b.network = ${network} and i.status in ('sending', 'completed')
       ) flows group by address, token`),
     );
   const short = async (flows: Awaited<ReturnType<typeof readFlows>>, owners: Address[]) =>

@@ -136,7 +136,7 @@ export const SCHEDULE = {
   },
   ledger: {
     id: "tend-ledger",
-    does: "the ledger's round (open transactions settled or sent again, stuck wallets re-priced, sweep-contract transactions settled), then submitted withdrawals completed or failed",
+    does: "the ledger's round (open transactions settled or sent again, stuck wallets re-priced, sweep-contract transactions settled), then submitted withdrawals completed or failed, then payout batches' chunks settled and their pending items sent",
     concurrency: { key: "singleton" },
     pause: { pending: "next-round", settled: "done" },
     embedded: { loop: "work", everyMs: () => WORK_TICK_MS },

@@ -14,6 +14,8 @@ import { dustSweepBudgets } from "../../domain/gas/dust-budget";
 import { expireDueSessions } from "../../domain/payments/expire-due";
 import { recordTransfers } from "../../domain/payments/record-transfers";
 import { REPRICE_PAGE, repriceLateDeposits } from "../../domain/payments/reprice-late";
+import { sendPendingPayouts } from "../../domain/payout-batches/send-batch";
+import { settlePayoutBatches } from "../../domain/payout-batches/settle-batches";
 import { sendAwaitingRefunds } from "../../domain/refunds/awaiting-funds";
 import { settleRefundOf, settleRefundsOfSettledPayouts } from "../../domain/refunds/refund-payouts";
 import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../../domain/webhooks/dispatch";
@@ -156,7 +158,7 @@ export async function forwardStep(db: Db, forwardId: number): Promise<ForwardSte
 /**
  * The tend-ledger job's round: the ledger's (every open transaction settled or sent again, stuck
  * wallets re-priced), sweep-contract deployments and cancels re-broadcast, then submitted
- * withdrawals → completed / failed.
+ * withdrawals → completed / failed, then payout chunks settled and pending payout items sent.
  */
 export async function tendLedgerStep(db: Db): Promise<{ completed: number; failed: number; pending: number }> {
   await tendLedger(db);
@@ -164,6 +166,9 @@ export async function tendLedgerStep(db: Db): Promise<{ completed: number; faile
   // A refund follows its payout: settled in the transaction that settles the withdrawal.
   const settled = await confirmWithdrawals(db, { onSettled: settleRefundOf });
   await settleRefundsOfSettledPayouts(db);
+  // Payout batches: chunks settled from the ledger, then anything still pending (after a restart) sent.
+  await settlePayoutBatches(db);
+  await sendPendingPayouts(db);
   return settled;
 }
 

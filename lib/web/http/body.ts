@@ -14,9 +14,9 @@ export async function readJson<S extends z.ZodType>(req: NextRequest | Request, 
   return parseWith(schema, await readJsonObject(req));
 }
 
-/** The body as a plain JSON object (an empty body is {}), before any schema. */
-export async function readJsonObject(req: NextRequest | Request): Promise<Record<string, unknown>> {
-  const raw = await readLimitedText(req);
+/** The body as a plain JSON object (an empty body is {}), before any schema; `maxBytes` for the few routes that take more (a payout batch). */
+export async function readJsonObject(req: NextRequest | Request, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  const raw = await readLimitedText(req, maxBytes);
   let value: unknown;
   if (raw.trim() === "") {
     value = {};
@@ -51,9 +51,9 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
   throw invalidRequest(message, details);
 }
 
-async function readLimitedText(req: Request): Promise<string> {
+async function readLimitedText(req: Request, maxBytes: number): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (declared > maxBytes) throw tooLarge(maxBytes);
   if (!req.body) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -62,17 +62,17 @@ async function readLimitedText(req: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }
   return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
 }
 
-function tooLarge() {
-  return invalidRequest(`request body is larger than ${MAX_BODY_BYTES / 1024} KB`);
+function tooLarge(maxBytes: number) {
+  return invalidRequest(`request body is larger than ${maxBytes / 1024} KB`);
 }
 
 /**

@@ -26,6 +26,7 @@ import { registerTokenSchema } from "../../domain/tokens/schemas";
 import { deliveriesQuerySchema } from "../../domain/webhooks/deliveries";
 import { sendWithdrawalSchema, withdrawalHistoryQuerySchema, withdrawalSchema } from "../../domain/withdrawals/schemas";
 import { accountSettingsSchema } from "../dashboard/account-settings";
+import { payoutPaths } from "./payout-paths";
 import { OPERATION_REASONS as reasons } from "./reasons";
 import { refundAndLinkPaths } from "./refund-link-paths";
 import { envelope, errors, idempotencyHeader, json, refusals, sessionIdParam, user, V1_ERRORS, v1Scope } from "./shared";
@@ -152,6 +153,7 @@ function build() {
         },
       },
       ...refundAndLinkPaths,
+      ...payoutPaths,
       "/api/user/register": {
         post: {
           summary: "Create an account",

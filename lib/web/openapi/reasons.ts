@@ -13,6 +13,7 @@ import { LIMIT_REASONS } from "../../domain/gas/reasons";
 import { IDEMPOTENCY_REASONS } from "../../domain/idempotency/reasons";
 import { LINK_REASONS } from "../../domain/payment-links/reasons";
 import { PAYMENT_REASONS } from "../../domain/payments/reasons";
+import { PAYOUT_BATCH_REASONS } from "../../domain/payout-batches/reasons";
 import { PLAN_REASONS } from "../../domain/plans/reasons";
 import { PRICING_REASONS } from "../../domain/pricing/reasons";
 import { REFUND_REASONS } from "../../domain/refunds/reasons";
@@ -38,6 +39,7 @@ export const ALL_REASONS = [
   ...LINK_REASONS,
   ...REFUND_REASONS,
   ...WITHDRAWAL_REASONS,
+  ...PAYOUT_BATCH_REASONS,
   ...CHAIN_REASONS,
   ...SIMULATION_REASONS,
 ] as const;
@@ -84,6 +86,7 @@ export const OPERATION_REASONS = {
     ...IDEMPOTENCY_REASONS,
   ],
   cancelRefund: [...V1, "not-found", "refund-not-cancellable"],
+  createPayouts: [...V1, ...AMOUNTS, ...SEND, "payout-items-invalid", "gateway-address", "not-found", ...IDEMPOTENCY_REASONS],
   claimRefund: [
     "invalid-request",
     "rate-limited",

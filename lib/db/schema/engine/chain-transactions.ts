@@ -33,6 +33,12 @@ export const CHAIN_TRANSACTION_KINDS = [
   "deploy",
   /** Sweeper owner → BatchSweeper: pause, resume, or hand the operator role to the next gas tank. */
   "sweeper_admin",
+  /** Withdrawal wallet → a token: approve(BatchPayer, a payout chunk's total). */
+  "payout_approve",
+  /** Withdrawal wallet → BatchPayer.pay: one chunk of a payout batch (lib/domain/payout-batches). */
+  "payout",
+  /** Withdrawal wallet → the CREATE2 deployer: BatchPayer, once per chain. */
+  "payout_deploy",
 ] as const;
 export type ChainTransactionKind = (typeof CHAIN_TRANSACTION_KINDS)[number];
 

@@ -1,0 +1,27 @@
+import { parseIdempotencyKey } from "@/lib/domain/idempotency/idempotency";
+import { createPayouts } from "@/lib/domain/payout-batches/create-payouts";
+import { listPayoutBatches } from "@/lib/domain/payout-batches/payout-view";
+import { createPayoutsSchema, payoutListQuerySchema } from "@/lib/domain/payout-batches/schemas";
+import { parseWith, readJsonObject } from "@/lib/web/http/body";
+import { ok } from "@/lib/web/http/envelope";
+import { noCorsPreflight, withApiKey } from "@/lib/web/http/handlers";
+
+/** A batch of up to 500 items with references of 200 characters. */
+const MAX_PAYOUT_BODY_BYTES = 256 * 1024;
+
+/** POST /api/v1/payouts {domainId, tokenId, items:[{toAddress, amount, reference}]} → 201 the batch with its items. */
+export const POST = withApiKey({ scope: "payouts", browser: false }, async ({ req, db, apiKey }) => {
+  const body = await readJsonObject(req, MAX_PAYOUT_BODY_BYTES);
+  const input = parseWith(createPayoutsSchema, body);
+  const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
+  const { view, replayed } = await createPayouts(db, apiKey, input, key === null ? null : { key, body });
+  return ok(view, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
+});
+
+/** GET /api/v1/payouts?limit&cursor → the key's batches (without items), newest first. */
+export const GET = withApiKey({ scope: "payouts", browser: false }, async ({ req, db, apiKey }) => {
+  const query = parseWith(payoutListQuerySchema, Object.fromEntries(new URL(req.url).searchParams));
+  return ok(await listPayoutBatches(db, apiKey.id, { limit: query.limit, cursor: query.cursor }));
+});
+
+export const OPTIONS = noCorsPreflight();

@@ -1,0 +1,175 @@
+/**
+ * Recording a payout batch (docs/design.md §24): the whole request is validated before anything is
+ * written — every bad item is named by `items.<index>.<field>` and nothing is recorded — and the
+ * wallet must hold the total, net of what its open withdrawals and payouts will still take. The
+ * batch is recorded `pending` (the sender picks it up) or `awaiting_approval` (the approvals work
+ * releases or rejects it; nothing reaches the ledger before).
+ */
+
+import { randomUUID } from "node:crypto";
+import { and, eq, gte } from "drizzle-orm";
+import { type Address, erc20Abi, getAddress } from "viem";
+import { getConfig } from "../../base/config";
+import { commonRefusal, type ErrorDetail } from "../../base/errors";
+import { amountProblemMessage, formatAmount, parseAmount } from "../../base/money";
+import type { Db } from "../../db";
+import { type PayoutBatch, payoutBatches, withdrawals } from "../../db/schema";
+import { BATCH_PAYER } from "../../engine/chain/batch-payer";
+import { keyRingFor } from "../../engine/chain/keys";
+import { isNativeToken } from "../../engine/chain/native";
+import { networkConfig, publicClientFor } from "../../engine/chain/networks";
+import { isServiceAddress } from "../../engine/chain/service-addresses";
+import { getOwnDomain } from "../domains/manage-domains";
+import { assertMayWithdraw, lockMerchant } from "../gas/limits";
+import { paymentRefusal } from "../payments/reasons";
+import { openPayoutItemsTotal } from "../payouts/batch-reserve";
+import { insufficientTokens, rpc } from "../payouts/payout-errors";
+import { findCatalogueToken, minimumWithdrawal } from "../tokens/catalogue";
+import { findOwnToken } from "../tokens/find-own-token";
+import { tokenRefusal } from "../tokens/reasons";
+import { applyBatchFact, insertPayoutBatch, type NewPayoutItem } from "./payout-records";
+import { payoutBatchRefusal } from "./reasons";
+import type { CreatePayoutsInput } from "./schemas";
+
+/** Who asks: the account (today the merchant's user id), the API key (null: the dashboard), the member (null: an API key). */
+export interface PayoutRequester {
+  accountId: number;
+  apiKeyId: number | null;
+  requestedBy: number | null;
+}
+
+/** Records the batch in `db`'s transaction (its own when `db` is the pool); throws before writing anything when any item is bad. */
+export async function recordPayoutBatch(
+  db: Db,
+  requester: PayoutRequester,
+  input: CreatePayoutsInput,
+  options: { awaitingApproval: boolean },
+): Promise<PayoutBatch> {
+  const userId = requester.accountId;
+  const domain = await getOwnDomain(db, userId, input.domainId).catch(() => {
+    throw commonRefusal("NOT_FOUND", "not-found", `domain ${input.domainId} not found`);
+  });
+  const token = await findOwnToken(db, userId, input.tokenId);
+  if (!token) throw commonRefusal("NOT_FOUND", "not-found", `token ${input.tokenId} not found`);
+  if (!networkConfig(token.network))
+    throw paymentRefusal(
+      "VALIDATION_ERROR",
+      "token-network-not-served",
+      `token ${token.symbol} is on network ${token.network}, which this server does not serve`,
+    );
+  if (isNativeToken(token.contractAddress))
+    throw tokenRefusal("VALIDATION_ERROR", "token-withdrawal-not-accepted", `${token.symbol} cannot be paid out in a batch (native BNB)`);
+  const entry = await findCatalogueToken(db, token.network, token.contractAddress);
+  if (!entry?.enabled)
+    throw tokenRefusal(
+      "VALIDATION_ERROR",
+      "token-withdrawal-not-accepted",
+      `${token.symbol} is no longer accepted by this gateway (the operator disallowed it), so it cannot be paid out; nothing was sent`,
+      [{ path: "tokenId", message: `${token.symbol} is not accepted by this gateway` }],
+    );
+  const minimum = minimumWithdrawal(entry);
+
+  const details: ErrorDetail[] = [];
+  const items: NewPayoutItem[] = [];
+  for (const [index, item] of input.items.entries()) {
+    const units = parseAmount(item.amount, token.decimals);
+    if (typeof units === "string")
+      details.push({ path: `items.${index}.amount`, message: amountProblemMessage("amount", units, token.decimals) });
+    else if (units < minimum)
+      details.push({ path: `items.${index}.amount`, message: `must be at least ${formatAmount(minimum, token.decimals)} ${token.symbol}` });
+    const to = getAddress(item.toAddress);
+    if (to.toLowerCase() === BATCH_PAYER.toLowerCase() || (await isServiceAddress(db, to)))
+      details.push({ path: `items.${index}.toAddress`, message: "is an address of this gateway; send funds to a wallet outside it" });
+    if (typeof units !== "string") items.push({ position: index, toAddress: to, amount: units, reference: item.reference ?? null });
+  }
+  if (details.length > 0) {
+    const first = details[0];
+    throw payoutBatchRefusal(
+      "VALIDATION_ERROR",
+      "payout-items-invalid",
+      `${details.length} of ${input.items.length} items are invalid (first: ${first?.path} ${first?.message}); nothing was recorded`,
+      details,
+    );
+  }
+  const total = items.reduce((sum, item) => sum + item.amount, 0n);
+  const from = keyRingFor(getConfig().masterMnemonic).withdrawalAddress(domain.id);
+  const client = publicClientFor(token.network);
+  const contract = token.contractAddress as Address;
+
+  return db.transaction(async (tx) => {
+    await lockMerchant(tx, userId);
+    await assertMayWithdraw(tx, userId);
+    const [balance, chainCount] = await rpc(() =>
+      Promise.all([
+        client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }),
+        client.getTransactionCount({ address: from }),
+      ]),
+    );
+    const reserved = await reservedTokens(tx, token.network, from, token.id, chainCount);
+    if (balance - reserved < total) throw insufficientTokens(from, balance, total, reserved, token.decimals);
+    return insertPayoutBatch(
+      tx,
+      {
+        id: randomUUID(),
+        userId,
+        apiKeyId: requester.apiKeyId,
+        requestedBy: requester.requestedBy,
+        domainId: domain.id,
+        tokenId: token.id,
+        network: token.network,
+        fromAddress: from,
+        total,
+        itemCount: items.length,
+      },
+      items,
+      options.awaitingApproval,
+    );
+  });
+}
+
+/**
+ * What the wallet's open sends of this token will still take: withdrawals not yet mined and the
+ * items of payout batches not sent or not yet mined (awaiting approval included: an approval must
+ * not find the money gone).
+ */
+async function reservedTokens(tx: Db, network: string, from: string, tokenId: number, chainCount: number): Promise<bigint> {
+  const open = await tx
+    .select({ amount: withdrawals.amount })
+    .from(withdrawals)
+    .where(
+      and(
+        eq(withdrawals.network, network),
+        eq(withdrawals.fromAddress, from),
+        eq(withdrawals.tokenId, tokenId),
+        eq(withdrawals.status, "submitted"),
+        gte(withdrawals.nonce, chainCount),
+      ),
+    );
+  const withdrawing = open.reduce((sum, row) => sum + row.amount, 0n);
+  return withdrawing + (await openPayoutItemsTotal(tx, network, from, tokenId, chainCount));
+}
+
+/** awaiting_approval → pending: the sender (sendPayoutBatch, or the tend-ledger job) takes it from here. */
+export async function releasePayoutBatch(db: Db, batchId: string): Promise<PayoutBatch> {
+  return decideApproval(db, batchId, { kind: "release" }, null);
+}
+
+/** awaiting_approval → rejected (final): its items fail without ever reaching the ledger. */
+export async function rejectPayoutBatch(db: Db, batchId: string, reason: string): Promise<PayoutBatch> {
+  return decideApproval(db, batchId, { kind: "reject" }, reason.slice(0, 500));
+}
+
+async function decideApproval(db: Db, batchId: string, fact: { kind: "release" | "reject" }, reason: string | null): Promise<PayoutBatch> {
+  return db.transaction(async (tx) => {
+    const [batch] = await tx.select().from(payoutBatches).where(eq(payoutBatches.id, batchId)).for("update");
+    if (!batch) throw payoutBatchRefusal("NOT_FOUND", "payout-batch-not-found", `payout batch ${batchId} not found`);
+    const updated = await applyBatchFact(tx, batch, fact, reason);
+    if (!updated)
+      throw payoutBatchRefusal(
+        "VALIDATION_ERROR",
+        "payout-batch-not-awaiting-approval",
+        `payout batch ${batchId} is ${batch.status}, not awaiting approval`,
+      );
+    return updated;
+  });
+}

@@ -1,0 +1,197 @@
+/**
+ * Sending a payout batch through the ledger, one chunk at a time: as many items as a block's gas
+ * limit allows (payoutChunkSize) go in one BatchPayer.pay transaction from the domain's withdrawal
+ * wallet, after an approve of the chunk's total (and, once per chain, BatchPayer's deployment
+ * through the CREATE2 deployer). The chunk's signed rows are recorded in the same database
+ * transaction that moves its items to `sending`, so an item is in exactly one chunk and a chunk's
+ * bytes are only ever re-sent (by the ledger), never signed again with a new nonce.
+ *
+ * Why approve + transferFrom and not an EIP-7702 delegation of the wallet: the wallet would have
+ * to sign its own authorization, which takes a nonce of its own beside the transaction's (or one
+ * of the gas tank's transactions would move the wallet's nonce): either way a nonce of the wallet's
+ * ledger stream would be used outside it. Approve + pay keeps every nonce in the ledger, runs on
+ * chains with and without EIP-7702 alike (classic and batched sweep modes), and costs one extra
+ * approve per chunk.
+ */
+
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Address, Hex } from "viem";
+import { getConfig } from "../../base/config";
+import { log } from "../../base/log";
+import type { Db } from "../../db";
+import { type ChainTransaction, type ChainTransactionKind, chainTransactions, payoutBatches, payoutItems, tokens } from "../../db/schema";
+import {
+  APPROVE_GAS,
+  approveCalldata,
+  BATCH_PAYER,
+  BATCH_PAYER_DEPLOY_DATA,
+  BATCH_PAYER_DEPLOY_GAS,
+  payCalldata,
+  payGasLimit,
+  payoutChunkSize,
+} from "../../engine/chain/batch-payer";
+import { signingGasPrice } from "../../engine/chain/gas-price";
+import { keyRingFor } from "../../engine/chain/keys";
+import { chainOf, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
+import { allocateNonce } from "../../engine/chain/nonces";
+import { errorText } from "../../engine/chain/rpc-errors";
+import { CREATE2_DEPLOYER } from "../../engine/chain/sweep-addresses";
+import { broadcastRecorded } from "../../engine/ledger/broadcast";
+import { chargeForDomainWallet } from "../../engine/ledger/charges";
+import { ensureGasBalance } from "../../engine/ledger/gas-top-up";
+import { recordTransaction } from "../../engine/ledger/record";
+import { replaceTransaction } from "../../engine/ledger/replace";
+import { applyItemFacts } from "./payout-records";
+
+/** Chunks one call records and sends at most (a batch of 500 needs a few on a small block). */
+const MAX_CHUNKS_PER_CALL = 20;
+
+/** Records and sends the batch's pending items, chunk after chunk; the number of chunks sent. Failures are left for the job. */
+export async function sendPayoutBatch(db: Db, batchId: string): Promise<number> {
+  let sent = 0;
+  for (let round = 0; round < MAX_CHUNKS_PER_CALL; round++) {
+    const rows = await recordPayoutChunk(db, batchId);
+    if (rows === null) break;
+    await sendPayoutChunk(db, rows);
+    sent++;
+  }
+  return sent;
+}
+
+/** Resumes after a restart: every batch with pending items gets its chunks recorded and sent. */
+export async function sendPendingPayouts(db: Db): Promise<number> {
+  const open = await db
+    .selectDistinct({ id: payoutBatches.id })
+    .from(payoutBatches)
+    .innerJoin(payoutItems, eq(payoutItems.batchId, payoutBatches.id))
+    .where(and(inArray(payoutBatches.status, ["pending", "sending"]), eq(payoutItems.status, "pending")));
+  let chunks = 0;
+  for (const { id } of open) {
+    try {
+      chunks += await sendPayoutBatch(db, id);
+    } catch (error) {
+      log.warn({ batchId: id, err: errorText(error) }, "payout batch not sent this round; retrying");
+    }
+  }
+  return chunks;
+}
+
+/**
+ * First broadcast of a recorded chunk's rows, in nonce order (only ever their recorded bytes). A
+ * node that refuses a row for good has its nonce filled (recorded first): the chunk then settles as not sent.
+ */
+export async function sendPayoutChunk(db: Db, rows: readonly ChainTransaction[]): Promise<void> {
+  for (const row of rows) {
+    const result = await broadcastRecorded(db, row);
+    if (!result.sent && result.refusedForGood) await replaceTransaction(db, row, "cancel");
+  }
+}
+
+/** The next chunk recorded — its rows, in nonce order, committed with its items moved to `sending` — or null when nothing is pending. */
+export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainTransaction[] | null> {
+  const [batch] = await db.select().from(payoutBatches).where(eq(payoutBatches.id, batchId));
+  if (!batch || (batch.status !== "pending" && batch.status !== "sending")) return null;
+  const [token] = await db.select().from(tokens).where(eq(tokens.id, batch.tokenId));
+  if (!token) return null;
+  const client = publicClientFor(batch.network);
+  const from = batch.fromAddress as Address;
+  const [block, code, gasPrice, chainCount, bnb] = await Promise.all([
+    client.getBlock(),
+    client.getCode({ address: BATCH_PAYER }),
+    signingGasPrice(batch.network),
+    client.getTransactionCount({ address: from }),
+    client.getBalance({ address: from }),
+  ]);
+  const size = payoutChunkSize(block.gasLimit, getConfig().payoutChunkSize);
+  const peek = await pendingItems(db, batchId, size);
+  if (peek.length === 0) return null;
+  const deploy = !code || code === "0x";
+  const limits = [...(deploy ? [BATCH_PAYER_DEPLOY_GAS] : []), APPROVE_GAS, payGasLimit(peek.length)];
+  const needed = limits.reduce((sum, l) => sum + l * gasPrice, 0n) + (await openCost(db, batch.network, from));
+  if (bnb < needed) {
+    // Outside every transaction: a broadcast top-up must never be rolled back.
+    await ensureGasBalance(db, batch.network, from, needed, await chargeForDomainWallet(db, batch.domainId));
+  }
+
+  return db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(payoutBatches).where(eq(payoutBatches.id, batchId)).for("update");
+    if (!locked || (locked.status !== "pending" && locked.status !== "sending")) return null;
+    // Under the batch's lock: another process may have taken these items meanwhile.
+    const items = await pendingItems(tx, batchId, size);
+    if (items.length === 0) return null;
+    const total = items.reduce((sum, item) => sum + item.amount, 0n);
+    const chain = chainOf(requireNetworkConfig(batch.network));
+    const signer = keyRingFor(getConfig().masterMnemonic).signer("withdrawal", batch.domainId);
+    const wanted: { kind: ChainTransactionKind; to: Address; data: Hex; gas: bigint }[] = [
+      ...(deploy
+        ? [{ kind: "payout_deploy" as const, to: CREATE2_DEPLOYER, data: BATCH_PAYER_DEPLOY_DATA, gas: BATCH_PAYER_DEPLOY_GAS }]
+        : []),
+      { kind: "payout_approve", to: token.contractAddress as Address, data: approveCalldata(total), gas: APPROVE_GAS },
+      {
+        kind: "payout",
+        to: BATCH_PAYER,
+        data: payCalldata(
+          token.contractAddress as Address,
+          items.map((item) => ({ to: item.toAddress as Address, amount: item.amount })),
+        ),
+        gas: payGasLimit(items.length),
+      },
+    ];
+    const rows: ChainTransaction[] = [];
+    for (const w of wanted) {
+      const nonce = await allocateNonce(tx, batch.network, from, chainCount);
+      const raw = await signer.signTransaction({
+        chain,
+        chainId: chain.id,
+        type: "legacy",
+        to: w.to,
+        data: w.data,
+        gas: w.gas,
+        gasPrice,
+        nonce,
+      });
+      rows.push(
+        await recordTransaction(tx, {
+          network: batch.network,
+          walletRole: "withdrawal",
+          walletIndex: batch.domainId,
+          wallet: from,
+          kind: w.kind,
+          raw,
+        }),
+      );
+    }
+    // biome-ignore lint/style/noNonNullAssertion: `wanted` ends with the pay transaction, so rows has it last
+    const pay = rows.at(-1)!;
+    await applyItemFacts(
+      tx,
+      locked,
+      items.map((item) => ({ item, fact: { kind: "recorded" } as const })),
+      { chainTxId: pay.id, nonce: pay.nonce, txHash: pay.txHash },
+    );
+    return rows;
+  });
+}
+
+function pendingItems(db: Db, batchId: string, limit: number) {
+  return db
+    .select()
+    .from(payoutItems)
+    .where(and(eq(payoutItems.batchId, batchId), eq(payoutItems.status, "pending")))
+    .orderBy(asc(payoutItems.position))
+    .limit(limit);
+}
+
+/** The BNB the wallet's open ledger rows may still spend (each nonce at its dearest row). */
+async function openCost(db: Db, network: string, wallet: string): Promise<bigint> {
+  const open = await db
+    .select({ nonce: chainTransactions.nonce, gasLimit: chainTransactions.gasLimit, gasPrice: chainTransactions.gasPrice })
+    .from(chainTransactions)
+    .where(and(eq(chainTransactions.network, network), eq(chainTransactions.wallet, wallet), eq(chainTransactions.status, "pending")));
+  const perNonce = new Map<number, bigint>();
+  for (const row of open) {
+    const cost = row.gasLimit * row.gasPrice;
+    if (cost > (perNonce.get(row.nonce) ?? 0n)) perNonce.set(row.nonce, cost);
+  }
+  return [...perNonce.values()].reduce((sum, cost) => sum + cost, 0n);
+}

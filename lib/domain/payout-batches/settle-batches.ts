@@ -1,0 +1,114 @@
+/**
+ * Settling payout items from the ledger (like withdrawals, confirm-withdrawals.ts): the ledger
+ * settles each chunk's nonce (re-sending its recorded bytes meanwhile); once a row of it is final,
+ * the winner's receipt says each item's outcome — a `Paid` event per transfer, so one refused
+ * transfer fails only its own item. A chunk whose transaction reverted, was cancelled, or whose
+ * nonce went to another transaction paid nobody: its items fail.
+ */
+
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { type Hash, parseEventLogs } from "viem";
+import { log } from "../../base/log";
+import type { Db } from "../../db";
+import { type PayoutBatch, type PayoutItem, payoutBatches, payoutItems } from "../../db/schema";
+import { BATCH_PAYER, batchPayerAbi } from "../../engine/chain/batch-payer";
+import { confirmedBlock } from "../../engine/chain/confirmations";
+import { networkConfig, publicClientFor } from "../../engine/chain/networks";
+import { errorText } from "../../engine/chain/rpc-errors";
+import { rereadsPending, settleNonce } from "../../engine/ledger/settle";
+import { applyItemFacts } from "./payout-records";
+import type { ItemFact } from "./payout-state";
+
+/** Job step: every sending chunk of every open batch settled as far as the ledger allows. */
+export async function settlePayoutBatches(db: Db): Promise<{ settled: number; open: number }> {
+  const open = await db
+    .selectDistinct({ batch: payoutBatches, nonce: payoutItems.nonce })
+    .from(payoutBatches)
+    .innerJoin(payoutItems, eq(payoutItems.batchId, payoutBatches.id))
+    .where(and(eq(payoutBatches.status, "sending"), eq(payoutItems.status, "sending")));
+  const counts = { settled: 0, open: 0 };
+  for (const { batch, nonce } of open) {
+    if (nonce === null) continue;
+    try {
+      counts[(await settleChunk(db, batch, nonce)) ? "settled" : "open"]++;
+    } catch (error) {
+      counts.open++;
+      log.warn({ batchId: batch.id, nonce, err: errorText(error) }, "payout chunk check failed; retrying");
+    }
+  }
+  return counts;
+}
+
+/** True once the chunk at `nonce` is settled (its items final). */
+export async function settleChunk(db: Db, batch: PayoutBatch, nonce: number): Promise<boolean> {
+  const network = networkConfig(batch.network);
+  if (!network) return false;
+  const outcome = await settleNonce(db, { network: batch.network, wallet: batch.fromAddress, nonce });
+  let facts: (item: PayoutItem) => ItemFact;
+  let txHash: string | null = null;
+  if (outcome.state === "taken-by-other") {
+    if (rereadsPending(outcome)) return false;
+    facts = () => ({ kind: "not-sent", reason: "the payout transaction's nonce was used by another transaction" });
+  } else if (outcome.state === "open") {
+    return false;
+  } else {
+    const { winner } = outcome;
+    const confirmedUpTo = await confirmedBlock(publicClientFor(batch.network), network.finality);
+    if (winner.minedBlock === null || BigInt(winner.minedBlock) > confirmedUpTo) return false;
+    if (winner.kind !== "payout") facts = () => ({ kind: "not-sent", reason: "the payout transaction was cancelled" });
+    else if (winner.status !== "mined") {
+      txHash = winner.txHash;
+      facts = () => ({ kind: "not-sent", reason: "the payout transaction reverted" });
+    } else {
+      txHash = winner.txHash;
+      const paid = await paidPositions(batch.network, winner.txHash as Hash);
+      const items = await chunkItems(db, batch.id, nonce);
+      const position = new Map(items.map((item, i) => [item.id, i]));
+      facts = (item) => {
+        const ok = paid.get(position.get(item.id) ?? -1);
+        return ok === undefined
+          ? { kind: "settled", paid: false, reason: "the payout transaction's receipt has no outcome for this item" }
+          : { kind: "settled", paid: ok };
+      };
+    }
+  }
+  await db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(payoutBatches).where(eq(payoutBatches.id, batch.id)).for("update");
+    if (!locked) return;
+    const items = await chunkItems(tx, batch.id, nonce);
+    await applyItemFacts(
+      tx,
+      locked,
+      items.filter((item) => item.status === "sending").map((item) => ({ item, fact: facts(item) })),
+      { txHash },
+    );
+  });
+  return true;
+}
+
+/** The chunk's items in the order the pay call listed them. */
+function chunkItems(db: Db, batchId: string, nonce: number) {
+  return db
+    .select()
+    .from(payoutItems)
+    .where(
+      and(eq(payoutItems.batchId, batchId), eq(payoutItems.nonce, nonce), inArray(payoutItems.status, ["sending", "completed", "failed"])),
+    )
+    .orderBy(asc(payoutItems.position));
+}
+
+/** position in the pay call → whether its transfer succeeded, from the receipt's Paid events (BatchPayer's only). */
+async function paidPositions(network: string, hash: Hash): Promise<Map<number, boolean>> {
+  const receipt = await publicClientFor(network).getTransactionReceipt({ hash });
+  const logs = parseEventLogs({
+    abi: batchPayerAbi,
+    eventName: "Paid",
+    logs: receipt.logs.filter((l) => l.address.toLowerCase() === BATCH_PAYER.toLowerCase()),
+  });
+  const paid = new Map<number, boolean>();
+  for (const entry of logs) {
+    const args = entry.args as unknown as { position: bigint; ok: boolean };
+    paid.set(Number(args.position), args.ok);
+  }
+  return paid;
+}

@@ -1,0 +1,59 @@
+/**
+ * BatchPayer (contracts/BatchPayer.sol): one contract per chain, at an address that follows from its
+ * bytecode alone (CREATE2 through the deterministic deployer, no constructor arguments), through
+ * which a withdrawal wallet pays a chunk of a payout batch in one transaction: approve(BatchPayer,
+ * chunk total), then pay(token, recipients, amounts, gasPerTransfer). Here: its address, its calls,
+ * and how many items one transaction may carry.
+ */
+
+import { type Abi, type Address, encodeFunctionData, erc20Abi, getContractAddress, type Hex, keccak256, stringToHex } from "viem";
+import batchPayerArtifact from "./contracts/batch-payer.json";
+import { CREATE2_DEPLOYER } from "./sweep-addresses";
+
+export const batchPayerAbi = batchPayerArtifact.abi as Abi;
+export const PAYER_SALT: Hex = keccak256(stringToHex("bsc-pay/batch-payer/v1"));
+export const BATCH_PAYER: Address = getContractAddress({
+  opcode: "CREATE2",
+  from: CREATE2_DEPLOYER,
+  salt: PAYER_SALT,
+  bytecode: batchPayerArtifact.bytecode as Hex,
+});
+/** The deployer's calldata: salt ‖ init code. */
+export const BATCH_PAYER_DEPLOY_DATA: Hex = `${PAYER_SALT}${batchPayerArtifact.bytecode.slice(2)}` as Hex;
+export const BATCH_PAYER_DEPLOY_GAS = 400_000n;
+
+/** The gas each transfer may burn at most: a hostile token fails its own item, never the chunk. */
+export const PAYOUT_TRANSFER_GAS = 100_000n;
+/** Per item on top of its transfer: the contract's reserve check (20k), the loop, the event, calldata. */
+const PER_ITEM_OVERHEAD = 30_000n;
+const BASE_GAS = 60_000n;
+export const MAX_PAYOUT_ITEMS = 500;
+export const APPROVE_GAS = 70_000n;
+
+/** The gas limit of a pay transaction of `items` recipients: every transfer at its full allowance. */
+export function payGasLimit(items: number): bigint {
+  return BASE_GAS + BigInt(items) * (PAYOUT_TRANSFER_GAS + PER_ITEM_OVERHEAD);
+}
+
+/**
+ * How many items one pay transaction carries: as many as half of a block's gas limit holds (so a
+ * chunk still fits beside the block's other traffic), at most MAX_PAYOUT_ITEMS; `configured`
+ * (PAYOUT_CHUNK_SIZE) lowers it.
+ */
+export function payoutChunkSize(blockGasLimit: bigint, configured: number | null): number {
+  const fits = Number((blockGasLimit / 2n - BASE_GAS) / (PAYOUT_TRANSFER_GAS + PER_ITEM_OVERHEAD));
+  const size = Math.max(1, Math.min(MAX_PAYOUT_ITEMS, fits));
+  return configured === null ? size : Math.min(size, configured);
+}
+
+export function payCalldata(token: Address, items: readonly { to: Address; amount: bigint }[]): Hex {
+  return encodeFunctionData({
+    abi: batchPayerAbi,
+    functionName: "pay",
+    args: [token, items.map((i) => i.to), items.map((i) => i.amount), PAYOUT_TRANSFER_GAS],
+  });
+}
+
+export function approveCalldata(total: bigint): Hex {
+  return encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [BATCH_PAYER, total] });
+}
