@@ -5,19 +5,19 @@
  * never stored, lib/accounts/audit/redact.ts), formula starts neutralised like every export.
  */
 
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, desc, type SQL, sql } from "drizzle-orm";
 import { listApiKeys } from "../../accounts/api-keys/manage-api-keys";
 import type { AuditFilters } from "../../accounts/audit/list-audit";
 import { auditPage, auditWhere, toAuditView } from "../../accounts/audit/list-audit";
 import { listMembers } from "../../accounts/members/manage-members";
 import { KEYSET_TIME_FORMAT } from "../../base/cursor";
 import { type Db, getDb } from "../../db";
-import { auditEvents, users } from "../../db/schema";
+import { auditEvents } from "../../db/schema";
 import { csvLine } from "./user-payments";
 
 export const AUDIT_PAGE_SIZE = 25;
 
-/** Whom the page's actor filter offers: the account's members (today: its founding user), its API keys, the service. */
+/** Whom the page's actor filter offers: the account's members its API keys, the service. */
 export async function auditActorChoices(db: Db, accountId: number): Promise<{ value: string; label: string }[]> {
   const [members, keys] = await Promise.all([listMembers(db, accountId), listApiKeys(db, accountId)]);
   return [
