@@ -52,8 +52,8 @@ export async function signUpAction(input: { email: string; password: string }): 
 }
 
 export async function changePasswordAction(input: unknown): Promise<ActionResult> {
-  return runUserAction(changePasswordSchema, input, async ({ db, user }, data) => {
-    await changePassword(db, user.id, data);
+  return runUserAction(changePasswordSchema, input, async ({ db, user, address }, data) => {
+    await changePassword(db, user.id, data, address);
     return null;
   });
 }
@@ -88,8 +88,8 @@ export async function startTwoFactorAction(): Promise<ActionResult<Enrolment>> {
  * Every other session ends (a stolen cookie must not outlive the new factor); this one is renewed.
  */
 export async function confirmTwoFactorAction(input: unknown): Promise<ActionResult<{ recoveryCodes: string[] }>> {
-  return runUserAction(confirmSchema, input, async ({ db, user }, { code, currentPassword }) => {
-    const recoveryCodes = await confirmEnrolment(db, user, code, currentPassword);
+  return runUserAction(confirmSchema, input, async ({ db, user, address }, { code, currentPassword }) => {
+    const recoveryCodes = await confirmEnrolment(db, user, code, currentPassword, address);
     await renewDashboardSession(db, user.id);
     return { recoveryCodes };
   });
@@ -97,8 +97,8 @@ export async function confirmTwoFactorAction(input: unknown): Promise<ActionResu
 
 /** Turning it off needs a code and ends every other session too; this one is renewed. */
 export async function disableTwoFactorAction(input: unknown): Promise<ActionResult> {
-  return runUserAction(codeSchema, input, async ({ db, user }, { code }) => {
-    await disableTwoFactor(db, user, code);
+  return runUserAction(codeSchema, input, async ({ db, user, address }, { code }) => {
+    await disableTwoFactor(db, user, code, address);
     await renewDashboardSession(db, user.id);
     return null;
   });
@@ -112,8 +112,8 @@ export async function regenerateRecoveryCodesAction(input: unknown): Promise<Act
 
 /** Sets the account's currency (the same rules as PATCH /api/user/settings). */
 export async function setAccountCurrencyAction(input: unknown): Promise<ActionResult<{ accountCurrency: string }>> {
-  return runAction("settings", accountSettingsSchema, input, async ({ db, account }, data) => {
-    const { accountCurrency } = await updateAccountSettings(db, account.id, data);
+  return runAction("settings", accountSettingsSchema, input, async ({ db, ...principal }, data) => {
+    const { accountCurrency } = await updateAccountSettings(db, principal.account.id, data, byMember(principal));
     return { accountCurrency };
   });
 }

@@ -12,7 +12,8 @@ export const SIGN_IN_ERRORS = { twoFactorRequired: "TwoFactorRequired", twoFacto
 /** Dashboard sessions live a week; set explicitly, or next-auth stamps a 30-day exp. */
 export const DASHBOARD_SESSION_SECONDS = 7 * 24 * 3600;
 
-export function authOptions(): NextAuthOptions {
+/** `addressOf`: the client's address from a sign-in request's headers, for the audit log (the sign-in route passes it). */
+export function authOptions(addressOf?: (headers: Headers) => string): NextAuthOptions {
   return {
     secret: getConfig().nextAuthSecret,
     session: { strategy: "jwt", maxAge: DASHBOARD_SESSION_SECONDS },
@@ -26,9 +27,10 @@ export function authOptions(): NextAuthOptions {
           password: { label: "Password", type: "password" },
           code: { label: "Two-factor code", type: "text" },
         },
-        async authorize(credentials) {
+        async authorize(credentials, req) {
           try {
-            const user = await verifySignIn(await getDb(), credentials?.email, credentials?.password, credentials?.code);
+            const address = addressOf && req?.headers ? addressOf(new Headers(req.headers as Record<string, string>)) : null;
+            const user = await verifySignIn(await getDb(), credentials?.email, credentials?.password, credentials?.code, address);
             return { id: String(user.id), email: user.email, ver: user.tokenVersion };
           } catch (error) {
             if (error instanceof AppError && error.code === "UNAUTHORIZED" && error.details?.[0]?.path === "code") {

@@ -1,6 +1,7 @@
 import { AppError } from "../../base/errors";
 import type { Db } from "../../db";
 import type { User } from "../../db/schema";
+import { auditInEveryAccount } from "../audit/audit-origin";
 import { accountRefusal } from "../users/reasons";
 import { verifySecondFactor } from "../users/two-factor";
 import { verifyCredentials } from "./verify-credentials";
@@ -14,7 +15,13 @@ export const TWO_FACTOR_WRONG = "the two-factor code is not right (or was used a
  * recovery code (`code`). Every failure is UNAUTHORIZED; a missing code is asked for only after
  * the right password, so it tells nothing to someone who does not have it.
  */
-export async function verifySignIn(db: Db, email: unknown, password: unknown, code: unknown): Promise<User> {
+export async function verifySignIn(db: Db, email: unknown, password: unknown, code: unknown, address: string | null = null): Promise<User> {
+  const user = await checkSignIn(db, email, password, code);
+  await auditInEveryAccount(db, user, address, "auth.sign_in", { after: { twoFactor: user.totpEnabledAt !== null } });
+  return user;
+}
+
+async function checkSignIn(db: Db, email: unknown, password: unknown, code: unknown): Promise<User> {
   const user = await verifyCredentials(db, email, password, { secondFactorFollows: true });
   if (!user.totpEnabledAt) return user;
   if (typeof code !== "string" || code.trim() === "")

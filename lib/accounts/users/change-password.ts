@@ -4,6 +4,7 @@ import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
 import { type User, users } from "../../db/schema";
 import { clearSignInFailures, countSignInAttempt } from "../abuse/sign-in-throttle";
+import { auditInEveryAccount } from "../audit/audit-origin";
 import { passwordSchema } from "./create-user";
 import { hashPassword, verifyPassword } from "./password";
 import { accountRefusal } from "./reasons";
@@ -25,17 +26,26 @@ export const changePasswordSchema = z
  * on, the right password alone does not clear the count: a session holder who knows the password
  * must not reset the budget of two-factor guesses with it.
  */
-export async function changePassword(db: Db, userId: number, input: z.output<typeof changePasswordSchema>): Promise<User> {
+export async function changePassword(
+  db: Db,
+  userId: number,
+  input: z.output<typeof changePasswordSchema>,
+  address: string | null = null,
+): Promise<User> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) throw accountRefusal("UNAUTHORIZED", "account-gone", "the account no longer exists");
   await verifyCurrentPassword(db, user, input.currentPassword);
   // Every token issued before (bearer tokens, other browsers' sessions) stops working.
-  const changed = await db
-    .update(users)
-    .set({ passwordHash: await hashPassword(input.newPassword), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
-    .where(eq(users.id, userId))
-    .returning();
-  return requireRow(changed, `password change of user ${userId}`);
+  const passwordHash = await hashPassword(input.newPassword);
+  return db.transaction(async (tx) => {
+    const changed = await tx
+      .update(users)
+      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+      .where(eq(users.id, userId))
+      .returning();
+    await auditInEveryAccount(tx, user, address, "password.changed");
+    return requireRow(changed, `password change of user ${userId}`);
+  });
 }
 
 /**

@@ -15,6 +15,7 @@ import type { AppError } from "../../base/errors";
 import type { Db } from "../../db";
 import { recoveryCodes, type User, users } from "../../db/schema";
 import { clearSignInFailures, countSignInAttempt } from "../abuse/sign-in-throttle";
+import { auditInEveryAccount } from "../audit/audit-origin";
 import { verifyCurrentPassword } from "./change-password";
 import { type AccountReason, accountRefusal } from "./reasons";
 import { spendRecoveryCode, storeRecoveryCodes } from "./recovery-codes";
@@ -69,7 +70,13 @@ export async function startEnrolment(db: Db, user: User): Promise<Enrolment> {
  * codes, shown this once. The password because turning it on ends every other session: a stolen
  * session alone must not lock the owner out behind the thief's authenticator.
  */
-export async function confirmEnrolment(db: Db, user: User, code: string, currentPassword: string): Promise<string[]> {
+export async function confirmEnrolment(
+  db: Db,
+  user: User,
+  code: string,
+  currentPassword: string,
+  address: string | null = null,
+): Promise<string[]> {
   if (user.totpEnabledAt) throw accountRefusal("VALIDATION_ERROR", "two-factor-already-on", "two-factor authentication is already on");
   await verifyCurrentPassword(db, user, currentPassword);
   const secret = user.totpPendingSecret ? unseal(user.totpPendingSecret, SEED) : null;
@@ -93,12 +100,13 @@ export async function confirmEnrolment(db: Db, user: User, code: string, current
       .where(and(eq(users.id, user.id), isNull(users.totpEnabledAt)))
       .returning({ id: users.id });
     if (!enabled) throw accountRefusal("VALIDATION_ERROR", "two-factor-already-on", "two-factor authentication is already on");
+    await auditInEveryAccount(tx, user, address, "two_factor.enabled");
     return replaceRecoveryCodes(tx, user.id);
   });
 }
 
 /** Turns it off; needs a current code or a recovery code. Every other session ends too (docs/design.md §21). */
-export async function disableTwoFactor(db: Db, user: User, code: string): Promise<void> {
+export async function disableTwoFactor(db: Db, user: User, code: string, address: string | null = null): Promise<void> {
   await verifySecondFactor(db, user, code, { allowRecoveryCode: true });
   await db.transaction(async (tx) => {
     await tx
@@ -113,6 +121,7 @@ export async function disableTwoFactor(db: Db, user: User, code: string): Promis
       })
       .where(eq(users.id, user.id));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+    await auditInEveryAccount(tx, user, address, "two_factor.disabled");
   });
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
+import { audit, byMember } from "../../accounts/audit/audit-origin";
 import { type Acting, type Principal, requirePermission } from "../../accounts/members/principal";
 import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { getConfig } from "../../base/config";
@@ -187,6 +188,21 @@ export async function updateDomain(
     // The endpoint first: a URL set in the same request receives the payout change's announcement.
     const endpoint = await syncEndpoint(tx, updated);
     if (payoutAddress !== undefined) updated = await requestPayoutChange(tx, domainId, payoutAddress, member.id, now);
+    const target = { type: "domain", id: domainId };
+    if (payoutChanges)
+      await audit(tx, byMember(principal), {
+        action: "domain.payout_target_changed",
+        target,
+        before: { payoutAddress: payoutInForce(current, now) },
+        after: { payoutAddress, effectiveAt: (updated.payoutChangeEffectiveAt ?? now).toISOString() },
+      });
+    if (webhookChanges)
+      await audit(tx, byMember(principal), {
+        action: "domain.webhook_changed",
+        target,
+        before: { webhookUrl: current.webhookUrl },
+        after: { webhookUrl },
+      });
     return toDomainView(updated, endpoint);
   });
 }

@@ -3,8 +3,10 @@
  * (DESIGN.md §23, README "Pricing in fiat"). One of the currencies fiat prices are written in
  * (lib/domain/pricing/fiat.ts FIAT_MINOR_UNITS); USD until the merchant chooses another.
  */
+
 import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { type AuditOrigin, audit } from "../../accounts/audit/audit-origin";
 import { accountRefusal } from "../../accounts/users/reasons";
 import type { Db } from "../../db";
 import { users } from "../../db/schema";
@@ -38,12 +40,25 @@ export async function updateAccountSettings(
   db: Db,
   userId: number,
   input: z.output<typeof accountSettingsSchema>,
+  /** Who changed it, for the audit log. */
+  by?: AuditOrigin,
 ): Promise<AccountSettings> {
-  const [row] = await db
-    .update(users)
-    .set({ accountCurrency: input.accountCurrency, updatedAt: new Date() })
-    .where(eq(users.id, userId))
-    .returning({ accountCurrency: users.accountCurrency });
+  const before = await getAccountSettings(db, userId);
+  const row = await db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(users)
+      .set({ accountCurrency: input.accountCurrency, updatedAt: new Date() })
+      .where(eq(users.id, userId))
+      .returning({ accountCurrency: users.accountCurrency });
+    if (changed && by && changed.accountCurrency !== before.accountCurrency)
+      await audit(tx, by, {
+        action: "account.settings_changed",
+        target: { type: "account", id: userId },
+        before: { accountCurrency: before.accountCurrency },
+        after: { accountCurrency: changed.accountCurrency },
+      });
+    return changed;
+  });
   if (!row) throw accountRefusal("UNAUTHORIZED", "account-gone", "the account no longer exists");
   return { accountCurrency: row.accountCurrency, currencies: ACCOUNT_CURRENCIES };
 }

@@ -4,6 +4,7 @@ import { authOptions } from "@/lib/accounts/auth/auth-options";
 import { getConfig } from "@/lib/base/config";
 import { AppError } from "@/lib/base/errors";
 import { ensureStarted } from "@/lib/ops/startup/startup";
+import { clientAddress } from "@/lib/web/http/client-ip";
 import { limitClient } from "@/lib/web/http/shared-limits";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
@@ -12,7 +13,7 @@ type Context = { params: Promise<{ nextauth: string[] }> };
 // Start-up first: a sign-in reads the database (this route is its edge, as withErrors is for the others).
 async function handler(req: NextRequest, ctx: Context): Promise<Response> {
   await ensureStarted();
-  return NextAuth(req, ctx, authOptions());
+  return NextAuth(req, ctx, authOptions(clientAddress));
 }
 
 /**

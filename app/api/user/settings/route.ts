@@ -1,3 +1,4 @@
+import { byMember } from "@/lib/accounts/audit/audit-origin";
 import { accountSettingsSchema, getAccountSettings, updateAccountSettings } from "@/lib/web/dashboard/account-settings";
 import { readJson } from "@/lib/web/http/body";
 import { ok } from "@/lib/web/http/envelope";
@@ -7,6 +8,6 @@ import { withMember } from "@/lib/web/http/handlers";
 export const GET = withMember("read", async ({ db, account }) => ok(await getAccountSettings(db, account.id)));
 
 /** PATCH /api/user/settings {accountCurrency} → {accountCurrency, currencies}; an unsupported currency → 400, nothing changed. */
-export const PATCH = withMember("settings", async ({ req, db, account }) =>
-  ok(await updateAccountSettings(db, account.id, await readJson(req, accountSettingsSchema))),
+export const PATCH = withMember("settings", async ({ req, db, ...principal }) =>
+  ok(await updateAccountSettings(db, principal.account.id, await readJson(req, accountSettingsSchema), byMember(principal))),
 );

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { issueBearerToken } from "@/lib/accounts/auth/bearer-token";
 import { verifySignIn } from "@/lib/accounts/auth/sign-in";
 import { readJson } from "@/lib/web/http/body";
+import { clientAddress } from "@/lib/web/http/client-ip";
 import { ok } from "@/lib/web/http/envelope";
 import { withErrors } from "@/lib/web/http/handlers";
 import { limitClient } from "@/lib/web/http/shared-limits";
@@ -18,6 +19,6 @@ const schema = z.object({
 export const POST = withErrors(async ({ req, db }) => {
   await limitClient("login", req.headers);
   const { email, password, code } = await readJson(req, schema);
-  const user = await verifySignIn(db, email, password, code);
+  const user = await verifySignIn(db, email, password, code, clientAddress(req.headers));
   return ok(await issueBearerToken(user));
 });
