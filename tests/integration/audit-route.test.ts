@@ -9,25 +9,34 @@ import { GET as openapi } from "@/app/api/v1/openapi.json/route";
 import { apiKeyActor, userActor } from "@/lib/accounts/audit/actor";
 import { auditFiltersSchema } from "@/lib/accounts/audit/audit-query";
 import { recordAudit } from "@/lib/accounts/audit/record-audit";
+import { issueBearerToken } from "@/lib/accounts/auth/bearer-token";
 import { encodeCursor } from "@/lib/base/cursor";
+import { users } from "@/lib/db/schema";
 import { AUDIT_CSV_COLUMNS, auditCsvStream } from "@/lib/web/dashboard/audit-log";
-import { signUp } from "../helpers/accounts";
 import { useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
-import { call } from "../helpers/http";
+import { bearer, call } from "../helpers/http";
 
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
 
-type Account = Awaited<ReturnType<typeof signUp>>;
+type Account = { userId: number; email: string; auth: Record<string, string> };
 let mine: Account;
 let theirs: Account;
+let made = 0;
+
+/** An account whose log holds only what a test writes: inserted, with a bearer token, never signed in. */
+async function quietAccount(): Promise<Account> {
+  const email = `audit-${++made}-${Date.now()}@example.com`;
+  const [user] = await db().insert(users).values({ email, passwordHash: "x" }).returning();
+  return { userId: user!.id, email, auth: bearer((await issueBearerToken(user!)).token) };
+}
 
 beforeAll(async () => {
   useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
-  mine = await signUp();
-  theirs = await signUp();
+  mine = await quietAccount();
+  theirs = await quietAccount();
   const me = { id: mine.userId, email: mine.email };
   await recordAudit(db(), { accountId: mine.userId, actor: userActor(me), address: "198.51.100.4", action: "auth.sign_in" });
   await recordAudit(db(), {
