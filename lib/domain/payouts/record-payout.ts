@@ -21,7 +21,7 @@ import { commonRefusal } from "../../base/errors";
 import { parseAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
-import { type Token, type Withdrawal, walletNonces, withdrawals } from "../../db/schema";
+import { isRecordedWithdrawal, type RecordedWithdrawal, type Token, walletNonces, withdrawals } from "../../db/schema";
 import { signingGasPrice } from "../../engine/chain/gas-price";
 import { keyRingFor } from "../../engine/chain/keys";
 import { chainOf, networkConfig, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
@@ -130,7 +130,8 @@ export async function reservePayout(tx: Db, request: PayoutRequest, options: { a
       ),
     );
   const reservedTokens = pending.filter((w) => w.tokenId === token.id).reduce((sum, w) => sum + w.amount, 0n);
-  const reservedGas = pending.reduce((sum, w) => sum + w.gasLimit * w.gasPrice, 0n);
+  // Submitted withdrawals are recorded: their gas is set (null only before approval).
+  const reservedGas = pending.reduce((sum, w) => sum + (w.gasLimit ?? 0n) * (w.gasPrice ?? 0n), 0n);
   const [tokenBalance, bnb] = await rpc(() =>
     Promise.all([
       client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }),
@@ -144,7 +145,7 @@ export async function reservePayout(tx: Db, request: PayoutRequest, options: { a
 }
 
 /** Signs the reserved payout with the wallet's next nonce and records it (ledger row, then its withdrawal row). */
-export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<Withdrawal> {
+export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<RecordedWithdrawal> {
   const { request, token, from, data, gasLimit, gasPrice } = reserved;
   const { domainId } = request.wallet;
   const nonce = await allocateNonce(tx, token.network, from, reserved.chainCount);
@@ -190,6 +191,7 @@ export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<Wi
     })
     .returning();
   const withdrawal = requireRow(inserted, "insert into withdrawals");
+  if (!isRecordedWithdrawal(withdrawal)) throw new Error(`withdrawal ${withdrawal.id} was inserted without its transaction`);
   await tallyWithdrawalMove(tx, null, withdrawal);
   return withdrawal;
 }

@@ -20,7 +20,7 @@ import { getConfig } from "../../base/config";
 import type { AppError } from "../../base/errors";
 import { formatAmount, parseAmount } from "../../base/money";
 import type { Db } from "../../db";
-import type { Withdrawal } from "../../db/schema";
+import type { RecordedWithdrawal } from "../../db/schema";
 import { type IdempotentRequest, runIdempotent } from "../idempotency/idempotency";
 import { findSessionInScope, type SessionScope } from "../payments/find-session";
 import { amountRefusal, paymentRefusal } from "../payments/reasons";
@@ -92,7 +92,7 @@ export async function createRefund(
   };
 
   const answer = await withGasTopUps(db, async (afterTopUp) => {
-    let payout: Withdrawal | undefined;
+    let payout: RecordedWithdrawal | undefined;
     const record = async (tx: Db) => {
       payout = await recordRefund(tx, plan, afterTopUp);
       return { status: 201, body: { refundId: plan.refundId } };
@@ -109,7 +109,7 @@ export async function createRefund(
  * — with its payout when it has an address (both or neither; refund.created once the payout
  * exists: it names the withdrawal), or waiting for the payer's address, or for the funds.
  */
-async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Promise<Withdrawal | undefined> {
+async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Promise<RecordedWithdrawal | undefined> {
   const { session, token } = plan.found;
   const { toAddress } = plan.input;
   // A claim refund is checked now too: a claim URL that can only fail is never handed out.

@@ -12,7 +12,7 @@ import type { Acting } from "../../accounts/members/principal";
 import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { commonRefusal } from "../../base/errors";
 import type { Db } from "../../db";
-import { type ApiKey, tokens, type Withdrawal, withdrawals } from "../../db/schema";
+import { type ApiKey, type RecordedWithdrawal, tokens, withdrawals } from "../../db/schema";
 import { type IdempotentRequest, runIdempotent, storedResponse } from "../idempotency/idempotency";
 import { sendRecorded, withGasTopUps } from "../payouts/send-payout";
 import { awaitSettlement } from "./confirm-withdrawals";
@@ -60,7 +60,7 @@ async function send(
   idempotent: IdempotentRequest | null,
 ): Promise<{ view: WithdrawalView; replayed: boolean }> {
   const answer = await withGasTopUps(db, async (afterTopUp) => {
-    let payout: Withdrawal | undefined;
+    let payout: RecordedWithdrawal | undefined;
     const record = async (tx: Db) => {
       const recorded = await recordWithdrawal(tx, sender, input, { afterTopUp });
       payout = recorded.withdrawal;
