@@ -20,6 +20,7 @@ CREATE TABLE "approvals" (
 	"account_id" integer NOT NULL,
 	"kind" text NOT NULL,
 	"subject_id" text NOT NULL,
+	"domain_id" integer,
 	"token_id" integer NOT NULL,
 	"amount" numeric(78, 0) NOT NULL,
 	"requested_by_user_id" integer,
@@ -35,6 +36,7 @@ CREATE TABLE "approvals" (
 );
 --> statement-breakpoint
 ALTER TABLE "approvals" ADD CONSTRAINT "approvals_account_id_users_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "approvals" ADD CONSTRAINT "approvals_domain_id_domains_id_fk" FOREIGN KEY ("domain_id") REFERENCES "public"."domains"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "approvals" ADD CONSTRAINT "approvals_token_id_tokens_id_fk" FOREIGN KEY ("token_id") REFERENCES "public"."tokens"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "approvals" ADD CONSTRAINT "approvals_requested_by_user_id_users_id_fk" FOREIGN KEY ("requested_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "approvals" ADD CONSTRAINT "approvals_requested_by_api_key_id_api_keys_id_fk" FOREIGN KEY ("requested_by_api_key_id") REFERENCES "public"."api_keys"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

@@ -15,6 +15,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "refund.completed",
   "refund.failed",
   "domain.payout_changed",
+  "approval.requested",
+  "approval.approved",
+  "approval.rejected",
   "ping",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -15,6 +15,8 @@ export interface RecordedWithdrawal {
 export interface WithdrawalSender {
   userId: number;
   apiKeyId: number | null;
+  /** The member who sent it from the dashboard (an approval's requester, who cannot approve it). */
+  memberId?: number;
 }
 
 /**

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { amount, createdAt, timestamptz } from "../columns";
 import { apiKeys } from "./api-keys";
+import { domains } from "./domains";
 import { tokens } from "./tokens";
 import { users } from "./users";
 
@@ -49,6 +50,8 @@ export const approvals = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     kind: text("kind").$type<ApprovalKind>().notNull(),
     subjectId: text("subject_id").notNull(),
+    /** The domain whose wallet pays (its webhook endpoint hears approval.*); null once the domain is gone. */
+    domainId: integer("domain_id").references(() => domains.id, { onDelete: "set null" }),
     tokenId: integer("token_id")
       .notNull()
       .references(() => tokens.id, { onDelete: "cascade" }),
