@@ -21,6 +21,8 @@ describe("migrations", () => {
       "account_members",
       "api_keys",
       "app_state",
+      "approval_policies",
+      "approvals",
       "chain_cursors",
       "chain_transactions",
       "currency_feeds",

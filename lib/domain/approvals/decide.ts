@@ -14,10 +14,11 @@ import { type Approval, approvals } from "../../db/schema";
 import { applyApprovalFact, refusalOf } from "../approval-requests/approval-records";
 import { decideApproval } from "../approval-requests/approval-state";
 import { approvalRefusal } from "../approval-requests/reasons";
+import { type ApprovalView, getApproval } from "./inbox";
 import { SUPPORTED, type SubjectOutcome, subjectOf } from "./subjects";
 
 export interface Decided {
-  approval: Approval;
+  approval: ApprovalView;
   /** Where its withdrawal or refund stands now ("submitted", "failed" with why, "rejected"…). */
   subject: SubjectOutcome;
 }
@@ -44,17 +45,18 @@ export async function approve(
   const subject = await subjectOf(approval.kind).approve(db, approval, (tx) =>
     applyApprovalFact(tx, approval.id, { kind: "approve", by: principal.member.id }, now),
   );
-  return { approval: await findApproval(db, principal.account.id, approvalId), subject };
+  return { approval: await getApproval(db, principal.account.id, approvalId), subject };
 }
 
 export async function reject(db: Db, principal: Principal, approvalId: string, reason?: string | null, now = new Date()): Promise<Decided> {
   requirePermission(principal, "approve");
   const approval = await findApproval(db, principal.account.id, approvalId);
   const subjectOfKind = subjectOf(approval.kind);
-  return db.transaction(async (tx) => {
+  const subject = await db.transaction(async (tx) => {
     const written = await applyApprovalFact(tx, approval.id, { kind: "reject", by: principal.member.id, reason: reason ?? null }, now);
-    return { approval: written, subject: await subjectOfKind.close(tx, written) };
+    return subjectOfKind.close(tx, written);
   });
+  return { approval: await getApproval(db, principal.account.id, approvalId), subject };
 }
 
 /** Job step: every approval still waiting at its expires_at is expired, its subject rejected (a bounded page per run). */
