@@ -125,8 +125,13 @@ function RefundItem({ refund }: { refund: RefundRow }) {
           Transaction <Address value={refund.txHash} href={refund.txUrl} />
         </p>
       )}
-      {refund.reason && (refund.status === "failed" || refund.status === "cancelled") && (
+      {refund.reason && (refund.status === "failed" || refund.status === "cancelled" || refund.status === "rejected") && (
         <p className={refund.status === "failed" ? "text-destructive" : "text-muted-foreground"}>{sentence(refund.reason)}.</p>
+      )}
+      {refund.status === "awaiting_approval" && (
+        <p className="text-muted-foreground" data-testid="refund-awaiting-approval">
+          Above your approval threshold: a second member approves it on the Approvals page; nothing is claimable or sent before.
+        </p>
       )}
       {refund.status === "awaiting_funds" && (
         // Recorded with its address; the job sends it once the wallet can pay. Why it cannot yet, and what would help.

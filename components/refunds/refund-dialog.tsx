@@ -40,6 +40,7 @@ const RATE_WORDS: Record<string, string> = {
 const TOAST_NEXT: Partial<Record<RefundView["status"], string>> = {
   awaiting_address: "Send the claim link to the payer.",
   awaiting_funds: "The wallet cannot pay it yet: it is sent by itself once it can (the payment's page says why).",
+  awaiting_approval: "It is above your approval threshold: a second member approves it on the Approvals page first.",
 };
 
 /**
@@ -171,9 +172,11 @@ export function RefundDialog({
               <DialogDescription className="[overflow-wrap:anywhere]">
                 {created.status === "awaiting_address"
                   ? `${created.amount} ${created.token} wait for the payer: send them this link, where they give their address.`
-                  : created.status === "awaiting_funds"
-                    ? `${created.amount} ${created.token} will go to ${created.toAddress} as soon as this payment's domain wallet can pay. ${sentence(created.reason ?? "")}.`
-                    : `${created.amount} ${created.token} are on their way to ${created.toAddress}.`}
+                  : created.status === "awaiting_approval"
+                    ? `${created.amount} ${created.token} wait for a second member's approval (the Approvals page); nothing is claimable or sent before.`
+                    : created.status === "awaiting_funds"
+                      ? `${created.amount} ${created.token} will go to ${created.toAddress} as soon as this payment's domain wallet can pay. ${sentence(created.reason ?? "")}.`
+                      : `${created.amount} ${created.token} are on their way to ${created.toAddress}.`}
                 {created.basis === "fiat" &&
                   ` That is ${created.fiatAmount} ${created.currency} at ${created.rate} ${created.currency} per ${created.token}.`}
               </DialogDescription>

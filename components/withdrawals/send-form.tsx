@@ -94,9 +94,14 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
         toast.error("Withdrawal not sent", { description: result.error });
         return;
       }
-      toast.success(`Sending ${result.data.amount} ${result.data.token}`, {
-        description: "It shows completed once the chain confirms it.",
-      });
+      if (result.data.status === "awaiting_approval")
+        toast.success(`${result.data.amount} ${result.data.token} awaits approval`, {
+          description: "It is above your approval threshold: a second member approves it on the Approvals page, then it is sent.",
+        });
+      else
+        toast.success(`Sending ${result.data.amount} ${result.data.token}`, {
+          description: "It shows completed once the chain confirms it.",
+        });
       setAmount("");
       setToAddress("");
       setRequestId(newRequestId());

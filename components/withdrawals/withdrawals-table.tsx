@@ -14,7 +14,8 @@ export interface WithdrawalRow {
   token: string;
   toAddress: string;
   status: string;
-  txHash: string;
+  /** Null while it awaits approval, or once rejected: nothing was signed. */
+  txHash: string | null;
   txUrl: string | null;
   domain: string;
   source: "api" | "dashboard";
@@ -46,7 +47,12 @@ const columns = [
   column.accessor("txHash", {
     header: "Transaction",
     meta: { className: "hidden md:table-cell" },
-    cell: ({ row }) => <Address value={row.original.txHash} href={row.original.txUrl} />,
+    cell: ({ row }) =>
+      row.original.txHash ? (
+        <Address value={row.original.txHash} href={row.original.txUrl} />
+      ) : (
+        <span className="text-muted-foreground">—</span>
+      ),
   }),
   column.accessor("domain", {
     header: "From",

@@ -4,7 +4,7 @@
  */
 
 import { forwardDeposit } from "./forward-deposit";
-import { expireSessions, reconcileDaily, requeueForwards, sendAwaitingRefunds, tendLedger } from "./maintenance";
+import { expireApprovals, expireSessions, reconcileDaily, requeueForwards, sendAwaitingRefunds, tendLedger } from "./maintenance";
 import { scanChains } from "./scan-chains";
 import { deliverWebhook, dispatchWebhooks } from "./webhooks";
 
@@ -15,6 +15,7 @@ export const functions = [
   requeueForwards,
   tendLedger,
   sendAwaitingRefunds,
+  expireApprovals,
   dispatchWebhooks,
   deliverWebhook,
   reconcileDaily,

@@ -1,12 +1,13 @@
 /**
  * The schedule's cron jobs besides scanning and webhooks: expire-sessions, requeue-forwards,
- * tend-ledger and send-awaiting-refunds every minute (the last going round every few seconds while withdrawals are
+ * tend-ledger, send-awaiting-refunds and expire-approvals every minute (the last going round every few seconds while withdrawals are
  * pending), and reconcile-daily at 04:00 UTC.
  */
 
 import { SCHEDULE } from "@/lib/ops/jobs/schedule";
 import {
   dueForwardsStep,
+  expireApprovalsStep,
   expireDueStep,
   planForwardsStep,
   reconcileIfDueStep,
@@ -18,7 +19,7 @@ import { jobDb } from "../db";
 import { forwardRequested } from "../events";
 import { cronOptions, runRounds } from "../job-function";
 
-const { expire, requeue, ledger, refunds, reconcile } = SCHEDULE;
+const { expire, requeue, ledger, refunds, approvals, reconcile } = SCHEDULE;
 export const TEND_LEDGER_ROUNDS = ledger.inngest.rounds;
 
 /** Expire due sessions (reads are exact anyway). */
@@ -53,6 +54,11 @@ export const tendLedger = inngest.createFunction(cronOptions(ledger), async ({ s
 export const sendAwaitingRefunds = inngest.createFunction(cronOptions(refunds), async ({ step }) =>
   step.run("send-awaiting-refunds", async () => sendAwaitingRefundsStep(await jobDb(), refunds.inngest.pageSize)),
 );
+
+/** Money-out approvals nobody decided within 72 h: expired, their withdrawals and refunds rejected. */
+export const expireApprovals = inngest.createFunction(cronOptions(approvals), async ({ step }) => ({
+  expired: await step.run("expire-approvals", async () => expireApprovalsStep(await jobDb(), approvals.inngest.pageSize)),
+}));
 
 /** Ledger against chain; the result shows in /api/health and `admin status`. An hour's slack: the cron is not late because the last run was a minute later. */
 export const reconcileDaily = inngest.createFunction(cronOptions(reconcile), async ({ step }) => ({

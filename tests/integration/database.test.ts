@@ -21,6 +21,8 @@ describe("migrations", () => {
       "account_members",
       "api_keys",
       "app_state",
+      "approval_policies",
+      "approvals",
       "audit_events",
       "chain_cursors",
       "chain_transactions",

@@ -15,6 +15,7 @@ import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { type RpcProxy, startRpcProxy } from "../helpers/rpc-proxy";
+import { recorded } from "../helpers/withdrawals";
 
 vi.hoisted(() => {
   process.env.INNGEST_DEV = "1";
@@ -133,7 +134,7 @@ describe("MAX_GAS_PRICE: a 1,000-gwei answer signs nothing", () => {
         db()
           .select()
           .from(chainTransactions)
-          .where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, withdrawal!.nonce)))
+          .where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, recorded(withdrawal).nonce)))
           .orderBy(chainTransactions.id);
       // Not mined for over a minute: the watchdog re-prices — to the cap, not to 12 gwei.
       await tendLedger(db(), new Date(Date.now() + 61_000));

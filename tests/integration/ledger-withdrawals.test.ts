@@ -17,6 +17,7 @@ import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { type ReceiptLagProxy, startReceiptLagProxy } from "../helpers/receipt-lag-proxy";
+import { recorded } from "../helpers/withdrawals";
 
 // The Inngest client reads INNGEST_DEV when it is created: no Inngest Cloud in tests.
 vi.hoisted(() => {
@@ -102,7 +103,7 @@ describe("a withdrawal the node answers 'underpriced'", () => {
       db()
         .select()
         .from(chainTransactions)
-        .where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, withdrawal!.nonce)))
+        .where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, recorded(withdrawal).nonce)))
         .orderBy(chainTransactions.id);
 
     await tendLedgerStep(db());
@@ -113,7 +114,7 @@ describe("a withdrawal the node answers 'underpriced'", () => {
     await db()
       .update(chainTransactions)
       .set({ createdAt: new Date(Date.now() - 120_000) })
-      .where(eq(chainTransactions.id, withdrawal!.chainTxId));
+      .where(eq(chainTransactions.id, recorded(withdrawal).chainTxId));
     await tendLedgerStep(db());
     const [original, repriced] = await ofNonce();
     expect(repriced).toMatchObject({ kind: "withdrawal", replacesId: original!.id, status: "pending", toAddress: token });
@@ -124,11 +125,13 @@ describe("a withdrawal the node answers 'underpriced'", () => {
     const health = await getHealth({ startApp: false });
     expect(health.status).toBe("degraded");
     expect(health.chains.bsc!.stuckWallets).toEqual([
-      { wallet: "withdrawal", kind: "withdrawal", nonce: withdrawal!.nonce, since: original!.createdAt.toISOString() },
+      { wallet: "withdrawal", kind: "withdrawal", nonce: recorded(withdrawal).nonce, since: original!.createdAt.toISOString() },
     ]);
     const status = await operatorStatus(db());
     expect(status.healthy).toBe(false);
-    expect(status.lines.join("\n")).toContain(`withdrawal ${wallet}: withdrawal at nonce ${withdrawal!.nonce} not mined for 2 min`);
+    expect(status.lines.join("\n")).toContain(
+      `withdrawal ${wallet}: withdrawal at nonce ${recorded(withdrawal).nonce} not mined for 2 min`,
+    );
     const metrics = (await renderMetrics(db())).body;
     const stuck = metrics.match(new RegExp(`bscpay_wallet_stuck_seconds\\{network="bsc",wallet="${wallet}"\\} (\\d+)`));
     expect(Number(stuck?.[1])).toBeGreaterThanOrEqual(120);
@@ -154,7 +157,7 @@ describe("a withdrawal the node answers 'underpriced'", () => {
       .insert(chainTransactions)
       .values({ ...copy, txHash: `0x${"ee".repeat(32)}`, replacesId: repriced!.id, status: "pending", minedBlock: null, settledAt: null })
       .returning();
-    expect(await settleNonce(db(), { network: "bsc", wallet, nonce: withdrawal!.nonce })).toMatchObject({
+    expect(await settleNonce(db(), { network: "bsc", wallet, nonce: recorded(withdrawal).nonce })).toMatchObject({
       state: "settled",
       winner: { id: repriced!.id },
     });

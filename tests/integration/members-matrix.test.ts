@@ -14,11 +14,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { issueApiKey } from "@/lib/accounts/api-keys/manage-api-keys";
 import { asOwner } from "@/lib/accounts/members/principal";
 import { type Permission, ROLE_PERMISSIONS } from "@/lib/accounts/members/roles";
-import { accountMembers, domains, MEMBER_ROLES, type MemberRole, users } from "@/lib/db/schema";
+import { accountMembers, approvals, domains, MEMBER_ROLES, type MemberRole, users } from "@/lib/db/schema";
 import { addDomain } from "@/lib/domain/domains/add-domain";
 import { updateDomain } from "@/lib/domain/domains/manage-domains";
 import { createPaymentLink } from "@/lib/domain/payment-links/manage-links";
 import { queuePing } from "@/lib/domain/webhooks/deliveries";
+import { recordAwaitingWithdrawal } from "@/lib/domain/withdrawals/withdrawal-approvals";
 import { type Merchant, setUpMerchant, signUp } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
@@ -35,12 +36,14 @@ interface Fixture {
 }
 interface Entry {
   route: string;
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   permission: Permission;
   /** Makes what one call needs (a key to revoke, a member to remove), in the account, before the call. */
   setup?: () => Promise<Fixture>;
   /** The status a role with the permission gets when it is not 2xx (the call itself refuses for its own reason). */
   allowedStatus?: number;
+  /** With allowedStatus: the reason of that refusal (never role-forbids). */
+  allowedReason?: string;
 }
 
 let merchant: Merchant;
@@ -48,6 +51,18 @@ let token: `0x${string}`;
 let n = 0;
 const unique = () => ++n;
 const domainParams = () => ({ params: { id: String(merchant.domainId) } });
+
+/** A withdrawal of the API key waiting for approval (nothing on chain): its approval's id. */
+async function awaitingApproval(): Promise<string> {
+  const { withdrawal } = await recordAwaitingWithdrawal(
+    db(),
+    { userId: merchant.userId, apiKeyId: merchant.apiKeyId },
+    { domainId: merchant.domainId, tokenId: merchant.tokenId, toAddress: "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097", amount: "1" },
+  );
+  const [approval] = await db().select().from(approvals).where(eq(approvals.subjectId, withdrawal.id));
+  if (!approval) throw new Error("no approval recorded");
+  return approval.id;
+}
 
 /** A user of its own, made a member of the merchant's account with `role`. */
 async function memberWith(role: MemberRole) {
@@ -188,6 +203,29 @@ const MATRIX: Entry[] = [
       return { params: { id: String(owner.body.data.invitationId) } };
     },
   },
+  { route: "approvals", method: "GET", permission: "read" },
+  // The members here have no two-factor: approving is refused for that (approvals.test.ts approves with codes).
+  {
+    route: "approvals/[id]/approve",
+    method: "POST",
+    permission: "approve",
+    allowedStatus: 403,
+    allowedReason: "approver-needs-two-factor",
+    setup: async () => ({ params: { id: await awaitingApproval() }, body: {} }),
+  },
+  {
+    route: "approvals/[id]/reject",
+    method: "POST",
+    permission: "approve",
+    setup: async () => ({ params: { id: await awaitingApproval() }, body: { reason: "no" } }),
+  },
+  { route: "approval-policies", method: "GET", permission: "read" },
+  {
+    route: "approval-policies/[tokenId]",
+    method: "PUT",
+    permission: "payout-targets",
+    setup: async () => ({ params: { tokenId: String(merchant.tokenId) }, body: { perRequest: "1000000", perDay: null } }),
+  },
 ];
 
 /** Routes of the user themself, in no account (or in any: sign-out-everywhere), and the two that sign in. */
@@ -258,6 +296,7 @@ describe("every /api/user route × every role", () => {
           body: fixture.body,
         });
         if (allowed) {
+          if (entry.allowedReason) expect(res.body.error.reason).toBe(entry.allowedReason);
           if (entry.allowedStatus) expect(res.status, JSON.stringify(res.body)).toBe(entry.allowedStatus);
           else expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
         } else {

@@ -15,6 +15,7 @@ import { useTestDatabase } from "../helpers/database";
 import { fundGasTank } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { type ReceiptLagProxy, startReceiptLagProxy } from "../helpers/receipt-lag-proxy";
+import { recorded } from "../helpers/withdrawals";
 
 vi.hoisted(() => {
   process.env.INNGEST_DEV = "1";
@@ -66,7 +67,7 @@ async function withdraw(amount: string) {
   });
   expect(res.status).toBe(201);
   const [row] = await db().select().from(withdrawals).where(eq(withdrawals.id, res.body.data.withdrawalId));
-  return row!;
+  return recorded(row);
 }
 const statusOf = async (id: string) => (await db().select().from(withdrawals).where(eq(withdrawals.id, id)))[0]!.status;
 const rowsOf = (nonce: number) =>

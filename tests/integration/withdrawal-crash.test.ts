@@ -14,6 +14,7 @@ import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { openFileDatabase } from "../helpers/database";
 import { fundGasTank, tokenBalance } from "../helpers/engine";
+import { recorded } from "../helpers/withdrawals";
 
 const chain = useTestChain({ chainId: 56 });
 const dir = join(mkdtempSync(join(tmpdir(), "bscpay-wcrash-")), "pglite");
@@ -64,15 +65,18 @@ describe("a crash after recording a withdrawal and before broadcasting it", () =
     expect(signal).toBe("SIGKILL");
 
     handle = await openFileDatabase(dir); // the restart
-    const [recorded] = await handle.db.select().from(withdrawals);
-    expect(recorded).toMatchObject({ status: "submitted" });
-    const [ledgerRow] = await handle.db.select().from(chainTransactions).where(eq(chainTransactions.id, recorded!.chainTxId));
+    const [row] = await handle.db.select().from(withdrawals);
+    expect(row).toMatchObject({ status: "submitted" });
+    const [ledgerRow] = await handle.db
+      .select()
+      .from(chainTransactions)
+      .where(eq(chainTransactions.id, recorded(row).chainTxId));
     expect(ledgerRow).toMatchObject({
       kind: "withdrawal",
       status: "pending",
       broadcasts: 0,
       firstBroadcastAt: null,
-      txHash: recorded!.txHash,
+      txHash: recorded(row).txHash,
     });
     expect(await chain().client.getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(0);
 
@@ -86,7 +90,14 @@ describe("a crash after recording a withdrawal and before broadcasting it", () =
     expect(await tokenBalance(chain().url, token, RECIPIENT)).toBe(parseUnits("7", 18));
     await tendLedgerStep(handle.db);
     expect(await chain().client.getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(1);
-    expect((await handle.db.select().from(chainTransactions).where(eq(chainTransactions.id, recorded!.chainTxId)))[0]).toMatchObject({
+    expect(
+      (
+        await handle.db
+          .select()
+          .from(chainTransactions)
+          .where(eq(chainTransactions.id, recorded(row).chainTxId))
+      )[0],
+    ).toMatchObject({
       status: "mined",
       minedBlock: expect.any(Number),
     });

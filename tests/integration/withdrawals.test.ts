@@ -15,6 +15,7 @@ import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { startRpcProxy } from "../helpers/rpc-proxy";
+import { recorded } from "../helpers/withdrawals";
 
 // The Inngest client reads INNGEST_DEV when it is created: no Inngest Cloud in tests.
 vi.hoisted(() => {
@@ -169,7 +170,7 @@ describe("POST /api/v1/withdrawal/send", () => {
       JSON.stringify(results.filter((r) => r.status !== 201).map((r) => r.body)),
     ).toEqual(Array(30).fill(201));
     const rows = await db().select().from(withdrawals).where(eq(withdrawals.status, "submitted"));
-    expect(rows.map((w) => w.nonce).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => start + i));
+    expect(rows.map((w) => recorded(w).nonce).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => start + i));
     await confirmAll();
     expect(await tokenBalance(chain().url, token, RECIPIENT)).toBe(before + parseUnits("30", 18));
     expect(await countCompleted()).toBeGreaterThanOrEqual(completedBefore + 30);
@@ -291,7 +292,7 @@ describe("refused broadcasts and the Inngest confirmer", () => {
         const rows = await db()
           .select()
           .from(chainTransactions)
-          .where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, open!.nonce)));
+          .where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.nonce, recorded(open).nonce)));
         expect(rows).toHaveLength(1); // no cancel recorded
         expect(rows[0]!.broadcastError?.startsWith("refused: ")).toBe(false);
         proxy.options.refuseRawTransactions = 0; // the node answers again

@@ -90,7 +90,7 @@ describe("the job schedule", () => {
   it("the embedded runner's loops: one interval per loop, jobs in the schedule's order", () => {
     expect(embeddedLoops(config)).toEqual([
       { loop: "scan", everyMs: 1500, jobs: ["scan"] },
-      { loop: "work", everyMs: 1000, jobs: ["expire", "requeue", "forward", "ledger", "refunds"] },
+      { loop: "work", everyMs: 1000, jobs: ["expire", "requeue", "forward", "ledger", "refunds", "approvals"] },
       { loop: "webhooks", everyMs: 250, jobs: ["dispatch"] },
       { loop: "reconcile", everyMs: 600_000, jobs: ["reconcile"] },
     ]);
@@ -121,6 +121,7 @@ describe("today's values (deployed Inngest apps know the ids, crons and events)"
       },
       "tend-ledger": { trigger: { cron: "* * * * *" }, rounds: 10, everyMs: 5000, concurrency: { key: "singleton" } },
       "send-awaiting-refunds": { trigger: { cron: "* * * * *" }, rounds: 1, pageSize: 20, concurrency: { key: "singleton" } },
+      "expire-approvals": { trigger: { cron: "* * * * *" }, rounds: 1, pageSize: 100, concurrency: { key: "singleton" } },
       "dispatch-webhooks": {
         trigger: { cron: "* * * * *" },
         rounds: 25,
@@ -176,6 +177,7 @@ describe("today's values (deployed Inngest apps know the ids, crons and events)"
       },
       "tend-ledger": { pending: "next-round", settled: "done" },
       "send-awaiting-refunds": { done: "next-round" },
+      "expire-approvals": { done: "next-round" },
       "dispatch-webhooks": { claimed: "next-round", none: "next-round" },
       "deliver-webhook": { delivered: "done", retrying: "recorded", failed: "done", skipped: "done" },
       "reconcile-daily": { ran: "next-round", "not-due": "next-round" },

@@ -28,6 +28,10 @@ const FACTS: Record<RefundFact["kind"], RefundFact> = {
   expiry: { kind: "expiry" },
   "withdrawal-completed": { kind: "withdrawal-completed" },
   "withdrawal-failed": { kind: "withdrawal-failed", reason: "the transfer reverted on chain" },
+  "create-awaiting-approval": { kind: "create-awaiting-approval", toAddress: null, claimExpiresAt: LATER },
+  approved: { kind: "approved", to: "awaiting_address", claimExpiresAt: LATER },
+  "refused-at-approval": { kind: "refused-at-approval", reason: "not enough tokens" },
+  rejected: { kind: "rejected", reason: "rejected: not this one" },
 };
 
 /** Every move the state machine allows, from a claim still open (`LATER`); everything else is refused. */
@@ -59,6 +63,11 @@ const ALLOWED: [RefundState | null, RefundFact, RefundChange, RefundEvent[]][] =
   [state("awaiting_funds"), FACTS.cancel, { status: "cancelled", reason: CANCELLED_BY_MERCHANT, cancelledAt: NOW }, []],
   [state("sending"), FACTS["withdrawal-completed"], { status: "completed", completedAt: NOW }, ["refund.completed"]],
   [state("sending"), FACTS["withdrawal-failed"], { status: "failed", reason: "the transfer reverted on chain" }, ["refund.failed"]],
+  // Above the approval threshold: nothing claimable nor announced until a second member approves; rejected is final.
+  [null, FACTS["create-awaiting-approval"], { status: "awaiting_approval", toAddress: null, addressFrom: null, claimExpiresAt: LATER }, []],
+  [state("awaiting_approval"), FACTS.approved, { status: "awaiting_address", claimExpiresAt: LATER, reason: null }, ["refund.created"]],
+  [state("awaiting_approval"), FACTS["refused-at-approval"], { status: "failed", reason: "not enough tokens" }, ["refund.failed"]],
+  [state("awaiting_approval"), FACTS.rejected, { status: "rejected", reason: "rejected: not this one", cancelledAt: NOW }, []],
 ];
 
 describe("decideRefund: every state × every fact", () => {

@@ -42,6 +42,7 @@ const RULES = [
   { table: "withdrawals", writers: [join("lib", "domain", "withdrawals", "withdrawal-records.ts")] },
   { table: "payoutBatches", writers: [join("lib", "domain", "payout-batches", "payout-records.ts")] },
   { table: "payoutItems", writers: [join("lib", "domain", "payout-batches", "payout-records.ts")] },
+  { table: "approvals", writers: [join("lib", "domain", "approval-requests", "approval-records.ts")] },
 ];
 const REFUND_WRITER = join("lib", "domain", "refunds", "refund-records.ts");
 
@@ -84,12 +85,15 @@ describe("status writes go through the deciders", () => {
     expect(values?.[1]).not.toMatch(/\bstatus\b/);
   });
 
-  it("creates withdrawals only as payouts, without a status of their own (submitted by default)", () => {
+  it("creates withdrawals as payouts (submitted by default), or awaiting approval in their writer only", () => {
     const inserts = FILES.flatMap((file) =>
       [...readFileSync(file, "utf8").matchAll(/\.insert\(\s*withdrawals\s*\)\s*\.values\(\{([^}]*)\}/g)].map((m) => [file, m[1] ?? ""]),
     );
-    expect(inserts.map(([file]) => file)).toEqual([join("lib", "domain", "payouts", "record-payout.ts")]);
-    expect(inserts.filter(([, values]) => /\bstatus\b/.test(values ?? ""))).toEqual([]);
+    const payouts = join("lib", "domain", "payouts", "record-payout.ts");
+    const writer = join("lib", "domain", "withdrawals", "withdrawal-records.ts");
+    expect(inserts.map(([file]) => file).sort()).toEqual([payouts, writer]);
+    expect(inserts.filter(([file, values]) => file === payouts && /\bstatus\b/.test(values ?? ""))).toEqual([]);
+    expect(inserts.find(([file]) => file === writer)?.[1]).toMatch(/status: "awaiting_approval"/);
   });
 
   it("would catch a status written elsewhere", () => {

@@ -114,3 +114,41 @@ describe("decideWithdrawal: (state, fact, now) → the one change its writer mak
     expect(!decision.accepted && decision.needsOperator === true).toBe(needsOperator);
   });
 });
+
+describe("decideWithdrawal: a withdrawal waiting for a second member", () => {
+  const now = new Date("2026-11-27T12:00:00Z");
+  it.each([
+    ["approved: on to submitted, its key kept", { kind: "approved" }, { status: "submitted", failureReason: null }, [], false],
+    [
+      "refused at approval: failed, announced, its key free",
+      { kind: "refused-at-approval", reason: "refused when approved: not enough tokens" },
+      { status: "failed", failureReason: "refused when approved: not enough tokens" },
+      ["withdrawal.failed"],
+      true,
+    ],
+    [
+      "rejected or expired: rejected, no withdrawal event, its key free",
+      { kind: "rejected", reason: "its approval expired" },
+      { status: "rejected", failureReason: "its approval expired" },
+      [],
+      true,
+    ],
+  ] as const)("%s", (_name, fact, next, events, releasesKey) => {
+    expect(decideWithdrawal({ status: "awaiting_approval" }, fact as WithdrawalFact, now)).toMatchObject({
+      accepted: true,
+      next,
+      events,
+      releasesKey,
+    });
+  });
+
+  it.each(["submitted", "completed", "failed", "rejected"] as const)("an approval outcome changes nothing once %s", (status) => {
+    for (const fact of [{ kind: "approved" }, { kind: "rejected", reason: "x" }, { kind: "refused-at-approval", reason: "x" }] as const)
+      expect(decideWithdrawal({ status }, fact, now).accepted).toBe(false);
+  });
+
+  it("a nonce fact does not apply to a waiting withdrawal (it has no nonce)", () => {
+    const fact: WithdrawalFact = { kind: "nonce", nonce: { state: "open" }, broadcastError: null };
+    expect(decideWithdrawal({ status: "awaiting_approval" }, fact, now).accepted).toBe(false);
+  });
+});

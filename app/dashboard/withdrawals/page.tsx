@@ -36,7 +36,7 @@ export default async function WithdrawalsPage({
     role,
     ...(await loadWithdrawalsPage(account.id, { limit: 20, status, after: cursor(params.after), before: cursor(params.before) })),
   }));
-  const rows = page.items.map((w) => ({ ...w, txUrl: explorerTxUrl(w.network, w.txHash) }));
+  const rows = page.items.map((w) => ({ ...w, txUrl: w.txHash ? explorerTxUrl(w.network, w.txHash) : null }));
 
   return (
     <>

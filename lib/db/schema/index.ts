@@ -12,6 +12,7 @@ export * from "./engine/network-batching";
 export * from "./engine/quarantine";
 export * from "./engine/sweep-batches";
 export * from "./merchants/api-keys";
+export * from "./merchants/approvals";
 export * from "./merchants/audit-events";
 export * from "./merchants/currency-feeds";
 export * from "./merchants/domains";

@@ -21,7 +21,7 @@ import { commonRefusal } from "../../base/errors";
 import { parseAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
-import { type Token, type Withdrawal, walletNonces, withdrawals } from "../../db/schema";
+import { type Domain, isRecordedWithdrawal, type RecordedWithdrawal, type Token, walletNonces, withdrawals } from "../../db/schema";
 import { signingGasPrice } from "../../engine/chain/gas-price";
 import { keyRingFor } from "../../engine/chain/keys";
 import { chainOf, networkConfig, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
@@ -70,26 +70,8 @@ export interface ReservedPayout {
 export async function reservePayout(tx: Db, request: PayoutRequest, options: { afterTopUp?: boolean } = {}): Promise<ReservedPayout> {
   const limits = { checkGasBudget: !options.afterTopUp };
   const { userId } = request.for;
-  const { domainId } = request.wallet;
-  const domain = await getOwnDomain(tx, userId, domainId).catch(() => {
-    throw commonRefusal("NOT_FOUND", "not-found", `domain ${domainId} not found`);
-  });
-  const token = await findOwnToken(tx, userId, request.tokenId);
-  if (!token) throw commonRefusal("NOT_FOUND", "not-found", `token ${request.tokenId} not found`);
-  if (!networkConfig(token.network))
-    throw paymentRefusal(
-      "VALIDATION_ERROR",
-      "token-network-not-served",
-      `token ${token.symbol} is on network ${token.network}, which this server does not serve`,
-    );
-  const units = parseAmount(request.amount, token.decimals);
-  if (typeof units === "string") throw amountRefusal("amount", units, token.decimals);
-  await assertWithdrawable(tx, token, units);
-
-  await assertNotServiceAddress(tx, request.to, "toAddress");
+  const { domain, token, units, from } = await checkPayout(tx, request);
   await assertMayWithdraw(tx, userId, limits);
-
-  const from = keyRingFor(getConfig().masterMnemonic).withdrawalAddress(domain.id);
   const client = publicClientFor(token.network);
   const contract = token.contractAddress as Address;
   const data = encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [request.to, units] });
@@ -133,7 +115,8 @@ export async function reservePayout(tx: Db, request: PayoutRequest, options: { a
   const reservedTokens =
     pending.filter((w) => w.tokenId === token.id).reduce((sum, w) => sum + w.amount, 0n) +
     (await openPayoutItemsTotal(tx, token.network, from, token.id, chainCount));
-  const reservedGas = pending.reduce((sum, w) => sum + w.gasLimit * w.gasPrice, 0n);
+  // Submitted withdrawals are recorded: their gas is set (null only before approval).
+  const reservedGas = pending.reduce((sum, w) => sum + (w.gasLimit ?? 0n) * (w.gasPrice ?? 0n), 0n);
   const [tokenBalance, bnb] = await rpc(() =>
     Promise.all([
       client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }),
@@ -146,8 +129,76 @@ export async function reservePayout(tx: Db, request: PayoutRequest, options: { a
   return { request, token, from, units, data, gasLimit, gasPrice, chainCount };
 }
 
+/**
+ * What a payout is checked for before anything of the chain is asked (also when it is only to wait
+ * for an approval): the merchant's domain and token, the amount in the token's units, the token's
+ * withdrawal rules and a recipient that is no service address; the wallet that would pay.
+ */
+export async function checkPayout(tx: Db, request: PayoutRequest): Promise<{ domain: Domain; token: Token; units: bigint; from: Address }> {
+  const { userId } = request.for;
+  const { domainId } = request.wallet;
+  const domain = await getOwnDomain(tx, userId, domainId).catch(() => {
+    throw commonRefusal("NOT_FOUND", "not-found", `domain ${domainId} not found`);
+  });
+  const token = await findOwnToken(tx, userId, request.tokenId);
+  if (!token) throw commonRefusal("NOT_FOUND", "not-found", `token ${request.tokenId} not found`);
+  if (!networkConfig(token.network))
+    throw paymentRefusal(
+      "VALIDATION_ERROR",
+      "token-network-not-served",
+      `token ${token.symbol} is on network ${token.network}, which this server does not serve`,
+    );
+  const units = parseAmount(request.amount, token.decimals);
+  if (typeof units === "string") throw amountRefusal("amount", units, token.decimals);
+  await assertWithdrawable(tx, token, units);
+  await assertNotServiceAddress(tx, request.to, "toAddress");
+  const from = keyRingFor(getConfig().masterMnemonic).withdrawalAddress(domain.id);
+  return { domain, token, units, from };
+}
+
+/** A reserved payout signed with the wallet's next nonce, its bytes in the ledger: what a withdrawal row points at. */
+export interface SignedPayout {
+  network: string;
+  fromAddress: Address;
+  nonce: number;
+  txHash: string;
+  chainTxId: number;
+  gasLimit: bigint;
+  gasPrice: bigint;
+}
+
 /** Signs the reserved payout with the wallet's next nonce and records it (ledger row, then its withdrawal row). */
-export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<Withdrawal> {
+export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<RecordedWithdrawal> {
+  const { request, token } = reserved;
+  const signed = await signPayout(tx, reserved);
+  const inserted = await tx
+    .insert(withdrawals)
+    .values({
+      id: randomUUID(),
+      userId: request.for.userId,
+      apiKeyId: request.for.apiKeyId,
+      refundId: request.for.refundId ?? null,
+      domainId: request.wallet.domainId,
+      tokenId: token.id,
+      network: signed.network,
+      fromAddress: signed.fromAddress,
+      toAddress: request.to,
+      amount: reserved.units,
+      nonce: signed.nonce,
+      txHash: signed.txHash,
+      chainTxId: signed.chainTxId,
+      gasLimit: signed.gasLimit,
+      gasPrice: signed.gasPrice,
+    })
+    .returning();
+  const withdrawal = requireRow(inserted, "insert into withdrawals");
+  if (!isRecordedWithdrawal(withdrawal)) throw new Error(`withdrawal ${withdrawal.id} was inserted without its transaction`);
+  await tallyWithdrawalMove(tx, null, withdrawal);
+  return withdrawal;
+}
+
+/** The wallet's next nonce, the signed bytes in the ledger; the caller writes the withdrawal row that points at them. */
+export async function signPayout(tx: Db, reserved: ReservedPayout): Promise<SignedPayout> {
   const { request, token, from, data, gasLimit, gasPrice } = reserved;
   const { domainId } = request.wallet;
   const nonce = await allocateNonce(tx, token.network, from, reserved.chainCount);
@@ -172,29 +223,7 @@ export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<Wi
     kind: "withdrawal",
     raw,
   });
-  const inserted = await tx
-    .insert(withdrawals)
-    .values({
-      id: randomUUID(),
-      userId: request.for.userId,
-      apiKeyId: request.for.apiKeyId,
-      refundId: request.for.refundId ?? null,
-      domainId,
-      tokenId: token.id,
-      network: token.network,
-      fromAddress: from,
-      toAddress: request.to,
-      amount: reserved.units,
-      nonce,
-      txHash: ledgerRow.txHash,
-      chainTxId: ledgerRow.id,
-      gasLimit,
-      gasPrice,
-    })
-    .returning();
-  const withdrawal = requireRow(inserted, "insert into withdrawals");
-  await tallyWithdrawalMove(tx, null, withdrawal);
-  return withdrawal;
+  return { network: token.network, fromAddress: from, nonce, txHash: ledgerRow.txHash, chainTxId: ledgerRow.id, gasLimit, gasPrice };
 }
 
 async function lockWallet(tx: Db, network: string, address: string, chainCount: number): Promise<void> {

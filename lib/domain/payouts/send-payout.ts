@@ -7,7 +7,7 @@
 import { eq } from "drizzle-orm";
 import type { Address } from "viem";
 import type { Db } from "../../db";
-import { type ChainTransaction, chainTransactions, type Withdrawal } from "../../db/schema";
+import { type ChainTransaction, chainTransactions, type RecordedWithdrawal } from "../../db/schema";
 import { broadcastRecorded } from "../../engine/ledger/broadcast";
 import { chargeForDomainWallet } from "../../engine/ledger/charges";
 import { ensureGasBalance } from "../../engine/ledger/gas-top-up";
@@ -47,7 +47,7 @@ export async function withGasTopUps<T>(db: Db, record: (afterTopUp: boolean) => 
  * payout then fails once the ledger settles that nonce ("refused"; the caller may wait for it).
  * "retry-later": the ledger's watchdog sends it again.
  */
-export async function sendRecorded(db: Db, payout: Pick<Withdrawal, "id" | "chainTxId">): Promise<SendResult> {
+export async function sendRecorded(db: Db, payout: Pick<RecordedWithdrawal, "id" | "chainTxId">): Promise<SendResult> {
   const row = await ledgerRow(db, payout);
   const sent = await broadcastRecorded(db, row);
   if (sent.sent) return "sent";
@@ -74,7 +74,7 @@ async function topUpFor(db: Db, shortage: ShortOfGasError): Promise<void> {
   }
 }
 
-async function ledgerRow(db: Db, payout: Pick<Withdrawal, "id" | "chainTxId">): Promise<ChainTransaction> {
+async function ledgerRow(db: Db, payout: Pick<RecordedWithdrawal, "id" | "chainTxId">): Promise<ChainTransaction> {
   const [row] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, payout.chainTxId));
   if (!row) throw new Error(`withdrawal ${payout.id} has no ledger row`);
   return row;

@@ -113,6 +113,8 @@ function notClaimable(status: string): AppError {
     failed: "this refund could not be sent; ask the shop for a new one",
     cancelled: "this refund was cancelled or its claim expired; ask the shop for a new one",
     expired: "this refund's claim expired; ask the shop for a new one",
+    awaiting_approval: "this refund cannot be claimed yet: the shop has not approved it",
+    rejected: "this refund was withdrawn by the shop; ask the shop for a new one",
   };
   return refundRefusal("VALIDATION_ERROR", "refund-not-claimable", why[status] ?? "this refund cannot be claimed", [
     claimProblemDetail("not-claimable"),

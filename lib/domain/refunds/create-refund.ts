@@ -20,7 +20,9 @@ import { getConfig } from "../../base/config";
 import type { AppError } from "../../base/errors";
 import { formatAmount, parseAmount } from "../../base/money";
 import type { Db } from "../../db";
-import type { Withdrawal } from "../../db/schema";
+import type { RecordedWithdrawal } from "../../db/schema";
+import { approvalNeeded } from "../approval-requests/approval-needed";
+import { requestApproval } from "../approval-requests/approval-records";
 import { type IdempotentRequest, runIdempotent } from "../idempotency/idempotency";
 import { findSessionInScope, type SessionScope } from "../payments/find-session";
 import { amountRefusal, paymentRefusal } from "../payments/reasons";
@@ -42,7 +44,7 @@ import {
   requestedBasis,
 } from "./refund-rate";
 import { emitRefundEvents, insertRefund } from "./refund-records";
-import { assertPayable, assertWalletCanPay, lockedAmounts } from "./refund-rules";
+import { assertPayable, assertWalletCanPay, lockedAmounts, sessionDomain } from "./refund-rules";
 import { type RefundView, toRefundView } from "./refund-view";
 import { NO_DEFAULT_REFUND, REFUND_REFUSALS, type RefundAmounts } from "./refundable";
 import type { CreateRefundInput } from "./schemas";
@@ -51,6 +53,8 @@ export interface RefundCreator {
   scope: SessionScope;
   /** The request's key — the API key's Idempotency-Key, or the dashboard form's request id (body null) — or none. */
   idempotency: { key: string; body: unknown } | null;
+  /** The member who asked on the dashboard: the requester of its approval, who cannot approve it. */
+  memberId?: number;
 }
 
 /** One refund request, its body's shape checked. */
@@ -63,6 +67,7 @@ interface RefundPlan {
   priced: { ok: true; terms: FiatRefundTerms } | { ok: false; error: unknown } | null;
   refundId: string;
   apiKeyId: number | null;
+  memberId: number | null;
 }
 
 export async function createRefund(
@@ -84,7 +89,7 @@ export async function createRefund(
     basis.kind === "fiat" ? await priceFiatRefund(db, found, basis.fiat).catch((error: unknown) => ({ ok: false as const, error })) : null;
 
   const apiKeyId = "apiKeyId" in creator.scope ? creator.scope.apiKeyId : null;
-  const plan: RefundPlan = { found, input, requested, basis, priced, refundId: randomUUID(), apiKeyId };
+  const plan: RefundPlan = { found, input, requested, basis, priced, refundId: randomUUID(), apiKeyId, memberId: creator.memberId ?? null };
   const request: IdempotentRequest | null = creator.idempotency && {
     owner: apiKeyId === null ? { userId: found.session.userId } : { apiKeyId },
     scope: REFUND_SCOPE,
@@ -92,7 +97,7 @@ export async function createRefund(
   };
 
   const answer = await withGasTopUps(db, async (afterTopUp) => {
-    let payout: Withdrawal | undefined;
+    let payout: RecordedWithdrawal | undefined;
     const record = async (tx: Db) => {
       payout = await recordRefund(tx, plan, afterTopUp);
       return { status: 201, body: { refundId: plan.refundId } };
@@ -109,7 +114,7 @@ export async function createRefund(
  * — with its payout when it has an address (both or neither; refund.created once the payout
  * exists: it names the withdrawal), or waiting for the payer's address, or for the funds.
  */
-async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Promise<Withdrawal | undefined> {
+async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Promise<RecordedWithdrawal | undefined> {
   const { session, token } = plan.found;
   const { toAddress } = plan.input;
   // A claim refund is checked now too: a claim URL that can only fail is never handed out.
@@ -121,6 +126,22 @@ async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Prom
   assertWithin(units, estimate.refundable, token, terms);
   await assertWithdrawable(tx, tokenRow, units);
 
+  if ((await approvalNeeded(tx, session.userId, session.tokenId, units)).needed) {
+    // Above the account's threshold: it waits for a second member, unclaimable and unsent (refund-approvals.ts).
+    await tx.transaction(async (inner) => {
+      const created = await insertRefundRow(inner, plan, units, { awaitingApproval: true });
+      await requestApproval(inner, {
+        accountId: session.userId,
+        kind: "refund",
+        subjectId: created.refund.id,
+        domainId: sessionDomain(session),
+        tokenId: session.tokenId,
+        amount: units,
+        requestedBy: { userId: plan.apiKeyId === null ? plan.memberId : null, apiKeyId: plan.apiKeyId },
+      });
+    });
+    return undefined;
+  }
   if (!toAddress) {
     await tx.transaction((inner) => insertAndAnnounce(inner, plan, units));
     return undefined;
@@ -130,7 +151,7 @@ async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Prom
       const refund = { id: plan.refundId, userId: session.userId, apiKeyId: plan.apiKeyId, amount: units };
       const reserved = await reservePayout(inner, refundPayout(session, refund, token.decimals, toAddress), { afterTopUp });
       // Under the wallet's and the merchant's locks, then the payment's (lockedAmounts).
-      const created = await insertRefundRow(inner, plan, units);
+      const created = await insertRefundRow(inner, plan, units, {});
       const payout = await recordPayout(inner, reserved);
       await emitRefundEvents(inner, created.refund, created.events, created.now);
       return payout;
@@ -145,12 +166,12 @@ async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Prom
 }
 
 async function insertAndAnnounce(tx: Db, plan: RefundPlan, units: bigint, awaitingFunds?: string): Promise<void> {
-  const created = await insertRefundRow(tx, plan, units, awaitingFunds);
+  const created = await insertRefundRow(tx, plan, units, { awaitingFunds });
   await emitRefundEvents(tx, created.refund, created.events, created.now);
 }
 
 /** The refund's row, under the payment's lock: the amount checked again against its other refunds now. */
-async function insertRefundRow(tx: Db, plan: RefundPlan, units: bigint, awaitingFunds?: string) {
+async function insertRefundRow(tx: Db, plan: RefundPlan, units: bigint, options: { awaitingFunds?: string; awaitingApproval?: boolean }) {
   const { session, token } = plan.found;
   const now = new Date();
   const locked = amountsOrRefuse(await lockedAmounts(tx, session.id, { lock: true }));
@@ -163,7 +184,7 @@ async function insertRefundRow(tx: Db, plan: RefundPlan, units: bigint, awaiting
   const claimExpiresAt = new Date(now.getTime() + getConfig().refundClaimTtlSeconds * 1000);
   const values = { id: plan.refundId, sessionId: session.id, userId: session.userId, apiKeyId: plan.apiKeyId, amount: units };
   const row = { ...values, toAddress: plan.input.toAddress ?? null, claimExpiresAt, ...basisColumns(plan.basis, terms) };
-  return { ...(await insertRefund(tx, row, now, { awaitingFunds })), now };
+  return { ...(await insertRefund(tx, row, now, options)), now };
 }
 
 function amountsOrRefuse(amounts: RefundAmounts): Extract<RefundAmounts, { ok: true }> {

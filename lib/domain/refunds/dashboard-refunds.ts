@@ -67,7 +67,7 @@ export async function refundFromDashboard(
   const earlier = await storedResponse<{ refundId: string }>(db, { owner: { userId: account.id }, scope: REFUND_SCOPE, ...idempotency });
   if (earlier) return toRefundView(await findRefund(db, { userId: account.id }, earlier.body.refundId));
   await requireSecondFactor(db, member, code);
-  const { view } = await createRefund(db, { scope: { userId: account.id }, idempotency }, sessionId, input);
+  const { view } = await createRefund(db, { scope: { userId: account.id }, idempotency, memberId: member.id }, sessionId, input);
   return view;
 }
 

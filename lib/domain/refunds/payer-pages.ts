@@ -9,7 +9,9 @@ import { type RefundClaimPage, refundClaimPage } from "./claim-refund";
 export async function loadRefundClaim(db: Db, refundId: string): Promise<RefundClaimPage | null> {
   if (!isUuid(refundId)) return null;
   try {
-    return await refundClaimPage(db, refundId.toLowerCase());
+    const page = await refundClaimPage(db, refundId.toLowerCase());
+    // Nothing to claim until a second member of the shop approves it: the page does not exist yet.
+    return page.status === "awaiting_approval" ? null : page;
   } catch (error) {
     if (error instanceof AppError && error.code === "NOT_FOUND") return null;
     throw error;

@@ -10,7 +10,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Address } from "viem";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
-import { type PaymentSession, type Refund, refunds, type Withdrawal, withdrawals } from "../../db/schema";
+import { type PaymentSession, type RecordedWithdrawal, type Refund, refunds, type Withdrawal, withdrawals } from "../../db/schema";
 import type { PayoutRequest } from "../payouts/record-payout";
 import { sendRecorded } from "../payouts/send-payout";
 import { awaitSettlement } from "../withdrawals/confirm-withdrawals";
@@ -38,7 +38,7 @@ export async function settleRefundOf(tx: Db, withdrawal: Pick<Withdrawal, "refun
  * request waits (briefly) for that to settle; "nothing was sent" then answers BLOCKCHAIN_ERROR,
  * the refund failed with its withdrawal.
  */
-export async function sendRefundPayout(db: Db, payout: Withdrawal): Promise<void> {
+export async function sendRefundPayout(db: Db, payout: RecordedWithdrawal): Promise<void> {
   if ((await sendRecorded(db, payout)) !== "refused") return;
   const settled = await awaitSettlement(db, payout.id);
   // The refund follows its settled payout (if this process stops first, the job's catch-up does it).

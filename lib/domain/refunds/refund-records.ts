@@ -43,11 +43,12 @@ export async function insertRefund(
   tx: Db,
   values: NewRefund,
   now: Date,
-  options: { awaitingFunds?: string } = {},
+  options: { awaitingFunds?: string; awaitingApproval?: boolean } = {},
 ): Promise<{ refund: Refund; events: RefundEvent[] }> {
   const { toAddress, claimExpiresAt } = values;
-  const fact: RefundFact =
-    options.awaitingFunds !== undefined && toAddress !== null
+  const fact: RefundFact = options.awaitingApproval
+    ? { kind: "create-awaiting-approval", toAddress, claimExpiresAt }
+    : options.awaitingFunds !== undefined && toAddress !== null
       ? { kind: "create-awaiting-funds", toAddress, claimExpiresAt, reason: options.awaitingFunds }
       : { kind: "create", toAddress, claimExpiresAt };
   const decision = decideRefund(null, fact, now);

@@ -13,6 +13,10 @@
  *   new ──create-awaiting-funds (toAddress)──▶ awaiting_funds
  *   awaiting_address ──claim-awaiting-funds──▶ awaiting_funds ──funds-arrived──▶ sending
  *   awaiting_funds ──funds-short──▶ awaiting_funds (why, for the merchant)   awaiting_funds ──cancel──▶ cancelled
+ * Above the account's approval threshold (lib/domain/approval-requests) it waits for a second member first:
+ *   new ──create-awaiting-approval──▶ awaiting_approval (no claim, nothing sent; no refund.created yet)
+ *   awaiting_approval ──approved──▶ awaiting_address | sending | awaiting_funds, as a create would have (refund.created)
+ *   awaiting_approval ──refused-at-approval──▶ failed (refund.failed)   awaiting_approval ──rejected──▶ rejected (final)
  * An awaiting_funds refund counts as spoken for (ACTIVE_REFUND_STATUSES) and never expires: it
  * waits until the wallet can pay, or until the merchant cancels it.
  *
@@ -38,6 +42,14 @@ export type RefundFact =
   | { kind: "create-awaiting-funds"; toAddress: string; claimExpiresAt: Date; reason: string }
   /** The payer gave an address, but the withdrawal wallet lacks the tokens now: it waits for them, with that address. */
   | { kind: "claim-awaiting-funds"; address: string; reason: string }
+  /** Above the approval threshold: it waits for a second member, with the merchant's address if given. */
+  | { kind: "create-awaiting-approval"; toAddress: string | null; claimExpiresAt: Date }
+  /** A second member approved it: on as a create would go (`to`: the status it takes; a claim's deadline starts now). */
+  | { kind: "approved"; to: "awaiting_address" | "sending" | "awaiting_funds"; claimExpiresAt: Date; reason?: string }
+  /** Approved, but its payout was refused (not for want of tokens): nothing was sent. */
+  | { kind: "refused-at-approval"; reason: string }
+  /** Rejected by a member, or its approval expired: final, never sent. */
+  | { kind: "rejected"; reason: string }
   /** The wallet can pay now: its withdrawal is being recorded. */
   | { kind: "funds-arrived" }
   /** Checked again and the wallet still cannot pay (why, for the merchant). */
@@ -96,7 +108,22 @@ export function decideRefund(state: RefundState | null, fact: RefundFact, now: D
       ["refund.created"],
     );
   }
+  if (fact.kind === "create-awaiting-approval") {
+    if (state !== null) return refuse();
+    return to({
+      status: "awaiting_approval",
+      toAddress: fact.toAddress,
+      addressFrom: fact.toAddress === null ? null : "merchant",
+      claimExpiresAt: fact.claimExpiresAt,
+    });
+  }
   if (state === null) return refuse();
+  if (fact.kind === "approved" || fact.kind === "refused-at-approval" || fact.kind === "rejected") {
+    if (state.status !== "awaiting_approval") return refuse();
+    if (fact.kind === "rejected") return to({ status: "rejected", reason: clip(fact.reason), cancelledAt: now });
+    if (fact.kind === "refused-at-approval") return to({ status: "failed", reason: clip(fact.reason) }, ["refund.failed"]);
+    return to({ status: fact.to, claimExpiresAt: fact.claimExpiresAt, reason: fact.reason ? clip(fact.reason) : null }, ["refund.created"]);
+  }
   const due = state.claimExpiresAt.getTime() <= now.getTime();
   switch (fact.kind) {
     case "claim":

@@ -18,6 +18,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "payout.completed",
   "payout.failed",
   "payout_batch.completed",
+  "approval.requested",
+  "approval.approved",
+  "approval.rejected",
   "ping",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

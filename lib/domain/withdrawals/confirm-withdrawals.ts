@@ -11,7 +11,7 @@ import { eq } from "drizzle-orm";
 import type { NetworkConfig } from "../../base/config";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
-import { type Withdrawal, withdrawals } from "../../db/schema";
+import { isRecordedWithdrawal, type Withdrawal, withdrawals } from "../../db/schema";
 import { confirmedBlock } from "../../engine/chain/confirmations";
 import { networkConfig, publicClientFor } from "../../engine/chain/networks";
 import { errorText } from "../../engine/chain/rpc-errors";
@@ -45,7 +45,8 @@ export async function confirmWithdrawals(
 /** Asks the ledger how the withdrawal's nonce stands and has the writer record a final answer. */
 export async function settleOne(db: Db, withdrawal: Withdrawal, options: { onSettled?: OnSettled } = {}): Promise<Settlement> {
   const network = networkConfig(withdrawal.network);
-  if (!network) return { status: "submitted" };
+  // Not recorded (awaiting approval): no nonce to settle.
+  if (!network || !isRecordedWithdrawal(withdrawal)) return { status: "submitted" };
   const outcome = await settleNonce(db, { network: withdrawal.network, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce });
   const own = outcome.rows.find((r) => r.id === withdrawal.chainTxId);
   const broadcastError = own?.broadcastError?.startsWith(REFUSED_PREFIX) ? own.broadcastError.slice(REFUSED_PREFIX.length) : null;

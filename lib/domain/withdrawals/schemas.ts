@@ -25,7 +25,7 @@ export const withdrawalHistoryQuerySchema = z.object({
 export const withdrawalSchema = z
   .object({
     withdrawalId: z.string(),
-    txHash: z.string(),
+    txHash: z.string().nullable().meta({ description: "Null while the withdrawal awaits approval, or once rejected: nothing was signed." }),
     amount: z.string(),
     token: z.string(),
     toAddress: z.string(),

@@ -1,12 +1,12 @@
 /** A merchant's withdrawal as a payout (lib/domain/payouts): recorded in one transaction, not yet sent. */
 
 import type { Db } from "../../db";
-import type { Withdrawal } from "../../db/schema";
+import type { RecordedWithdrawal as RecordedRow } from "../../db/schema";
 import { recordPayout, reservePayout } from "../payouts/record-payout";
 import type { SendWithdrawalInput } from "./schemas";
 
 export interface RecordedWithdrawal {
-  withdrawal: Withdrawal;
+  withdrawal: RecordedRow;
   tokenSymbol: string;
   tokenDecimals: number;
 }
@@ -15,6 +15,8 @@ export interface RecordedWithdrawal {
 export interface WithdrawalSender {
   userId: number;
   apiKeyId: number | null;
+  /** The member who sent it from the dashboard (an approval's requester, who cannot approve it). */
+  memberId?: number;
 }
 
 /**

@@ -5,6 +5,9 @@
  * the chain without its record. When the node refuses it, the nonce is filled and the withdrawal
  * stays submitted until the chain settles it; only "nothing was sent" after that settles answers
  * BLOCKCHAIN_ERROR (and frees the Idempotency-Key).
+ *
+ * Above the account's approval threshold nothing goes to the chain: the withdrawal is recorded
+ * `awaiting_approval` (withdrawal-approvals.ts) under the same idempotency record, 201.
  */
 
 import { eq } from "drizzle-orm";
@@ -12,13 +15,14 @@ import type { Acting } from "../../accounts/members/principal";
 import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { commonRefusal } from "../../base/errors";
 import type { Db } from "../../db";
-import { type ApiKey, tokens, type Withdrawal, withdrawals } from "../../db/schema";
+import { type ApiKey, type RecordedWithdrawal, tokens, withdrawals } from "../../db/schema";
 import { type IdempotentRequest, runIdempotent, storedResponse } from "../idempotency/idempotency";
 import { sendRecorded, withGasTopUps } from "../payouts/send-payout";
 import { awaitSettlement } from "./confirm-withdrawals";
 import { withdrawalRefusal } from "./reasons";
 import type { SendWithdrawalInput } from "./schemas";
 import { recordWithdrawal, type WithdrawalSender } from "./send-withdrawal";
+import { needsApproval, recordAwaitingWithdrawal } from "./withdrawal-approvals";
 import { WITHDRAWAL_SCOPE } from "./withdrawal-records";
 import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
 
@@ -49,7 +53,7 @@ export async function sendWithdrawalFromDashboard(
   const first = await storedResponse<WithdrawalView>(db, request);
   if (first) return { view: await currentView(db, first.body.withdrawalId), replayed: true };
   await requireSecondFactor(db, member, code);
-  const { view, replayed } = await send(db, { userId: account.id, apiKeyId: null }, input, request);
+  const { view, replayed } = await send(db, { userId: account.id, apiKeyId: null, memberId: member.id }, input, request);
   return { view: replayed ? await currentView(db, view.withdrawalId) : view, replayed };
 }
 
@@ -59,8 +63,16 @@ async function send(
   input: SendWithdrawalInput,
   idempotent: IdempotentRequest | null,
 ): Promise<{ view: WithdrawalView; replayed: boolean }> {
+  if (await needsApproval(db, sender, input)) {
+    const record = async (tx: Db) => {
+      const waiting = await recordAwaitingWithdrawal(tx, sender, input);
+      return { status: 201, body: toWithdrawalView(waiting.withdrawal, { symbol: waiting.tokenSymbol, decimals: waiting.tokenDecimals }) };
+    };
+    const result = idempotent ? await runIdempotent(db, idempotent, record) : { ...(await record(db)), replayed: false };
+    return { view: result.body, replayed: result.replayed };
+  }
   const answer = await withGasTopUps(db, async (afterTopUp) => {
-    let payout: Withdrawal | undefined;
+    let payout: RecordedWithdrawal | undefined;
     const record = async (tx: Db) => {
       const recorded = await recordWithdrawal(tx, sender, input, { afterTopUp });
       payout = recorded.withdrawal;

@@ -102,6 +102,7 @@ export async function getUserWithdrawal(db: Db, userId: number, withdrawalId: st
 
 /** The 0-value transfer the ledger signed to fill this withdrawal's nonce, if it had to. */
 async function nonceFillerHash(db: Db, withdrawal: Withdrawal): Promise<string | null> {
+  if (withdrawal.nonce === null) return null;
   const [filler] = await db
     .select({ txHash: chainTransactions.txHash })
     .from(chainTransactions)

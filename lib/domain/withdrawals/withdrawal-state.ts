@@ -10,6 +10,11 @@
  *                                  submitted ──nonce open | winner not confirmed yet──▶ submitted
  *                                  submitted ──nonce taken by a transaction the service never signed──▶ submitted, for the operator
  *
+ * Above the account's approval threshold (lib/domain/approval-requests) it is inserted first, unsigned:
+ *   awaiting_approval ──approved (its transaction signed and recorded in the same transaction)──▶ submitted
+ *   awaiting_approval ──refused at approval (the wallet cannot pay it now…)──▶ failed (nothing sent)
+ *   awaiting_approval ──rejected | expired──▶ rejected (nothing sent; approval.rejected, no withdrawal.* event)
+ *
  * A nonce taken by a transaction the service never signed proves nothing about the tokens: the
  * withdrawal stays submitted for the operator. Only a failure releases the request's
  * Idempotency-Key, so a retry can never send twice.
@@ -28,8 +33,12 @@ export interface WithdrawalFacts {
   broadcastError: string | null;
 }
 
-/** What the ledger says of the withdrawal's nonce: the one kind of fact a withdrawal follows. */
-export type WithdrawalFact = { kind: "nonce" } & WithdrawalFacts;
+/** What the ledger says of the withdrawal's nonce, or what a second member decided of a waiting one. */
+export type WithdrawalFact =
+  | ({ kind: "nonce" } & WithdrawalFacts)
+  | { kind: "approved" }
+  | { kind: "refused-at-approval"; reason: string }
+  | { kind: "rejected"; reason: string };
 
 /** What the decider needs of a withdrawal row. */
 export type WithdrawalState = Pick<Withdrawal, "status">;
@@ -40,7 +49,7 @@ export type WithdrawalDecision =
   | { accepted: false; why: string; needsOperator?: true }
   | {
       accepted: true;
-      next: { status: "completed" | "failed"; failureReason: string | null; confirmedAt: Date | null };
+      next: { status: "submitted" | "completed" | "failed" | "rejected"; failureReason: string | null; confirmedAt: Date | null };
       events: WithdrawalEvent[];
       /** Nothing was, or can still be, sent: the request that made it may run again with its key. */
       releasesKey: boolean;
@@ -49,6 +58,7 @@ export type WithdrawalDecision =
 export type Settlement = { status: "submitted"; needsOperator?: true } | { status: "completed" } | { status: "failed"; reason: string };
 
 export function decideWithdrawal(state: WithdrawalState, fact: WithdrawalFact, now: Date): WithdrawalDecision {
+  if (fact.kind !== "nonce") return decideApprovalOutcome(state, fact);
   if (state.status !== "submitted") return { accepted: false, why: `already ${state.status}` };
   const settlement = settleWithdrawal(fact);
   if (settlement.status === "submitted") {
@@ -88,4 +98,24 @@ export function releasesIdempotencyKey(settlement: Settlement): boolean {
 /** The webhook event a settlement makes, if it is final (docs/design.md §15). */
 export function withdrawalEvent(settlement: Settlement): WithdrawalEvent | null {
   return settlement.status === "submitted" ? null : `withdrawal.${settlement.status}`;
+}
+
+/** A waiting withdrawal's decision: sent on (submitted), failed (refused when approved) or rejected; the key is free unless it is sent. */
+function decideApprovalOutcome(state: WithdrawalState, fact: Exclude<WithdrawalFact, { kind: "nonce" }>): WithdrawalDecision {
+  if (state.status !== "awaiting_approval") return { accepted: false, why: `${state.status}, not awaiting approval` };
+  if (fact.kind === "approved")
+    return { accepted: true, next: { status: "submitted", failureReason: null, confirmedAt: null }, events: [], releasesKey: false };
+  if (fact.kind === "refused-at-approval")
+    return {
+      accepted: true,
+      next: { status: "failed", failureReason: fact.reason.slice(0, 500), confirmedAt: null },
+      events: ["withdrawal.failed"],
+      releasesKey: true,
+    };
+  return {
+    accepted: true,
+    next: { status: "rejected", failureReason: fact.reason.slice(0, 500), confirmedAt: null },
+    events: [],
+    releasesKey: true,
+  };
 }

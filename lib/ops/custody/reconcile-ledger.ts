@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { getAddress } from "viem";
 import type { Db } from "../../db";
-import { chainTransactions, withdrawals } from "../../db/schema";
+import { chainTransactions, isRecordedWithdrawal, withdrawals } from "../../db/schema";
 import type { Difference } from "./reconcile-report";
 
 /**
@@ -46,10 +46,12 @@ export async function nonceTakenDifferences(db: Db, network: string): Promise<Di
  * was released for a retry. The operator must settle that with the merchant.
  */
 export async function paidAfterFailedDifferences(db: Db, network: string): Promise<Difference[]> {
-  const failed = await db
+  const failedRows = await db
     .select()
     .from(withdrawals)
     .where(and(eq(withdrawals.network, network), eq(withdrawals.status, "failed")));
+  // A withdrawal refused at its approval never had a nonce: nothing of it can have been mined.
+  const failed = failedRows.filter(isRecordedWithdrawal);
   if (failed.length === 0) return [];
   const mined = await db
     .select()

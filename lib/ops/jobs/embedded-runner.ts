@@ -24,6 +24,7 @@ import { runLimited } from "./run-limited";
 import { type EmbeddedLoop, embeddedLoops, type LoopJobName, SCHEDULE } from "./schedule";
 import {
   dueForwardsStep,
+  expireApprovalsStep,
   expireDueStep,
   forwardStep,
   planForwardsStep,
@@ -120,6 +121,7 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
     },
     ledger: () => tendLedgerStep(db),
     refunds: () => sendAwaitingRefundsStep(db, SCHEDULE.refunds.embedded.pageSize),
+    approvals: () => expireApprovalsStep(db, SCHEDULE.approvals.embedded.pageSize),
     dispatch: () => webhooks.pump(),
     reconcile: () => reconcileIfDueStep(db, reconcile.embedded.minGapMs),
   };

@@ -150,6 +150,14 @@ export const SCHEDULE = {
     embedded: { loop: "work", everyMs: () => WORK_TICK_MS, pageSize: 20 },
     inngest: { trigger: { cron: EVERY_MINUTE }, rounds: 1, pageSize: 20 },
   },
+  approvals: {
+    id: "expire-approvals",
+    does: "expires the money-out approvals nobody decided within 72 h (a page, oldest first): their withdrawals and refunds are rejected, never sent",
+    concurrency: { key: "singleton" },
+    pause: { done: "next-round" },
+    embedded: { loop: "work", everyMs: () => WORK_TICK_MS, pageSize: 100 },
+    inngest: { trigger: { cron: EVERY_MINUTE }, rounds: 1, pageSize: 100 },
+  },
   dispatch: {
     id: "dispatch-webhooks",
     does: "leases the webhook deliveries that are due and starts each (embedded) or hands each to deliver-webhook (Inngest)",

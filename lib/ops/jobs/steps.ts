@@ -9,6 +9,7 @@ import { errorText } from "../../base/error-text";
 import { log } from "../../base/log";
 import { metrics } from "../../base/metrics";
 import type { Db } from "../../db";
+import { expireApprovals } from "../../domain/approvals/decide";
 import { applyDuePayoutChanges } from "../../domain/domains/payout-change";
 import { dustSweepBudgets } from "../../domain/gas/dust-budget";
 import { expireDueSessions } from "../../domain/payments/expire-due";
@@ -200,4 +201,9 @@ export async function reconcileIfDueStep(
 export async function sendAwaitingRefundsStep(db: Db, limit: number): Promise<{ sent: number; waiting: number }> {
   const { sent, waiting } = await sendAwaitingRefunds(db, { limit });
   return { sent, waiting };
+}
+
+/** Money-out approvals past their 72 h: expired, their subjects rejected (a page, oldest first). */
+export async function expireApprovalsStep(db: Db, limit: number, now = new Date()): Promise<number> {
+  return expireApprovals(db, now, limit);
 }

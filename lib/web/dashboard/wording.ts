@@ -67,7 +67,13 @@ const STATUS_LABELS: Record<StatusKind, Record<string, string>> = {
     completed: "Sent to your wallet",
     held: "On hold",
   },
-  withdrawal: { submitted: "Sending", completed: "Completed", failed: "Failed" },
+  withdrawal: {
+    submitted: "Sending",
+    completed: "Completed",
+    failed: "Failed",
+    awaiting_approval: "Awaiting approval",
+    rejected: "Rejected",
+  },
   refund: {
     awaiting_address: "Waiting for the payer's address",
     awaiting_funds: "Waiting for funds",
@@ -75,6 +81,8 @@ const STATUS_LABELS: Record<StatusKind, Record<string, string>> = {
     completed: "Refunded",
     failed: "Failed",
     cancelled: "Cancelled",
+    awaiting_approval: "Awaiting approval",
+    rejected: "Rejected",
   },
 };
 
@@ -90,7 +98,7 @@ export function statusLabel(kind: StatusKind, status: string): string {
 export function statusTone(status: string): "success" | "warning" | "danger" | "neutral" {
   if (status === "completed") return "success";
   if (status === "failed" || status === "held") return "danger";
-  if (status === "expired" || status === "cancelled") return "neutral";
+  if (status === "expired" || status === "cancelled" || status === "rejected") return "neutral";
   return "warning";
 }
 

@@ -8,6 +8,7 @@ import { API_KEY_REASONS } from "../../accounts/api-keys/reasons";
 import { MEMBER_REASONS } from "../../accounts/members/reasons";
 import { ACCOUNT_REASONS } from "../../accounts/users/reasons";
 import { COMMON_REASONS } from "../../base/errors";
+import { APPROVAL_REASONS } from "../../domain/approval-requests/reasons";
 import { DOMAIN_REASONS } from "../../domain/domains/reasons";
 import { LIMIT_REASONS } from "../../domain/gas/reasons";
 import { IDEMPOTENCY_REASONS } from "../../domain/idempotency/reasons";
@@ -40,6 +41,7 @@ export const ALL_REASONS = [
   ...REFUND_REASONS,
   ...WITHDRAWAL_REASONS,
   ...PAYOUT_BATCH_REASONS,
+  ...APPROVAL_REASONS,
   ...CHAIN_REASONS,
   ...SIMULATION_REASONS,
 ] as const;

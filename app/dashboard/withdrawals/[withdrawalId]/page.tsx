@@ -48,7 +48,13 @@ export default async function WithdrawalPage({ params }: { params: Promise<{ wit
               </span>
             </Row>
             <Row label="Transaction">
-              <Address value={w.txHash} href={explorerTxUrl(w.network, w.txHash)} />
+              {w.txHash ? (
+                <Address value={w.txHash} href={explorerTxUrl(w.network, w.txHash)} />
+              ) : (
+                <span className="text-muted-foreground">
+                  {w.status === "awaiting_approval" ? "Not signed yet: it awaits a second member's approval" : "None: nothing was sent"}
+                </span>
+              )}
             </Row>
             {w.fillerTxHash && (
               <Row label="Cancelling transaction">

@@ -10,12 +10,24 @@ import { paymentSessions } from "./payment-sessions";
  * completed | failed; awaiting_address → cancelled (by the merchant, or its claim expired).
  * awaiting_funds: it has its address but the withdrawal wallet cannot pay it yet; sent (→ sending)
  * as soon as it can, or cancelled by the merchant.
+ * Above the account's approval threshold it starts awaiting_approval (nothing claimable or sent) →
+ * what it would have been once a second member approves, or → rejected (final, never sent).
  */
-export const REFUND_STATUSES = ["awaiting_address", "awaiting_funds", "sending", "completed", "failed", "cancelled"] as const;
+export const REFUND_STATUSES = [
+  "awaiting_address",
+  "awaiting_funds",
+  "sending",
+  "completed",
+  "failed",
+  "cancelled",
+  "awaiting_approval",
+  "rejected",
+] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** Statuses whose amount is spoken for: a payment is never refunded beyond what it received. */
 export const ACTIVE_REFUND_STATUSES = [
+  "awaiting_approval",
   "awaiting_address",
   "awaiting_funds",
   "sending",

@@ -8,7 +8,11 @@ import { tokens } from "../merchants/tokens";
 import { users } from "../merchants/users";
 import { refunds } from "./refunds";
 
-export const WITHDRAWAL_STATUSES = ["submitted", "completed", "failed"] as const;
+/**
+ * submitted → completed | failed (withdrawal-state.ts); above an approval threshold it starts
+ * awaiting_approval (no transaction yet) → submitted once approved, or → rejected (never sent).
+ */
+export const WITHDRAWAL_STATUSES = ["submitted", "completed", "failed", "awaiting_approval", "rejected"] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 export const withdrawals = pgTable(
@@ -32,15 +36,14 @@ export const withdrawals = pgTable(
     fromAddress: text("from_address").notNull(),
     toAddress: text("to_address").notNull(),
     amount: amount("amount").notNull(),
-    nonce: bigint("nonce", { mode: "number" }).notNull(),
+    /** Null while awaiting approval (or rejected): nothing is signed before a second member approves. */
+    nonce: bigint("nonce", { mode: "number" }),
     /** The hash that used (or is on its way to use) the nonce: the ledger row's, or its re-priced copy once mined. */
-    txHash: text("tx_hash").notNull(),
+    txHash: text("tx_hash"),
     /** Its transaction in the ledger (chain_transactions): the signed bytes, broadcasts and outcome live there. */
-    chainTxId: bigint("chain_tx_id", { mode: "number" })
-      .notNull()
-      .references(() => chainTransactions.id),
-    gasLimit: amount("gas_limit").notNull(),
-    gasPrice: amount("gas_price").notNull(),
+    chainTxId: bigint("chain_tx_id", { mode: "number" }).references(() => chainTransactions.id),
+    gasLimit: amount("gas_limit"),
+    gasPrice: amount("gas_price"),
     status: text("status", { enum: WITHDRAWAL_STATUSES }).notNull().default("submitted"),
     failureReason: text("failure_reason"),
     confirmedAt: timestamptz("confirmed_at"),
@@ -59,3 +62,16 @@ export const withdrawals = pgTable(
 );
 
 export type Withdrawal = typeof withdrawals.$inferSelect;
+
+/** A withdrawal with its transaction in the ledger: every one but those awaiting approval, rejected, or refused at approval. */
+export type RecordedWithdrawal = Withdrawal & { nonce: number; txHash: string; chainTxId: number; gasLimit: bigint; gasPrice: bigint };
+
+export function isRecordedWithdrawal(withdrawal: Withdrawal): withdrawal is RecordedWithdrawal {
+  return (
+    withdrawal.nonce !== null &&
+    withdrawal.txHash !== null &&
+    withdrawal.chainTxId !== null &&
+    withdrawal.gasLimit !== null &&
+    withdrawal.gasPrice !== null
+  );
+}

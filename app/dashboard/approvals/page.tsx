@@ -1,0 +1,216 @@
+import { ShieldCheck } from "lucide-react";
+import type { Metadata } from "next";
+import { ApproveButton, PolicyForm, RejectButton } from "@/components/approvals/approval-actions";
+import { EmptyState } from "@/components/dashboard/empty-state";
+import { Amount, formatDateTime } from "@/components/dashboard/format";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { RoleNote } from "@/components/dashboard/role-note";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { roleAllows } from "@/lib/accounts/members/roles";
+import { getApprovalPolicies } from "@/lib/domain/approval-requests/policies";
+import { type ApprovalView, listApprovals } from "@/lib/domain/approvals/inbox";
+import { withAccountPage } from "@/lib/web/http/page";
+
+export const metadata: Metadata = { title: "Approvals" };
+
+const KIND_WORDS: Record<ApprovalView["kind"], string> = { withdrawal: "Withdrawal", refund: "Refund", payout: "Payout batch" };
+const STATUS_WORDS: Record<ApprovalView["status"], string> = {
+  awaiting_approval: "Awaiting approval",
+  approved: "Approved",
+  rejected: "Rejected",
+  expired: "Expired",
+};
+
+function requester(a: ApprovalView): string {
+  if (!a.requestedBy) return "—";
+  return "email" in a.requestedBy ? a.requestedBy.email : `API key “${a.requestedBy.name}”`;
+}
+
+function age(iso: string, now: number): string {
+  const minutes = Math.max(0, Math.round((now - Date.parse(iso)) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} d`;
+}
+
+export default async function ApprovalsPage() {
+  const data = await withAccountPage("read", async ({ db, account, member, role }) => ({
+    awaiting: (await listApprovals(db, account.id, { status: "awaiting_approval", limit: 100 })).items,
+    decided: (await listApprovals(db, account.id, { limit: 50 })).items.filter((a) => a.status !== "awaiting_approval"),
+    policies: await getApprovalPolicies(db, account.id),
+    role,
+    memberId: member.id,
+    memberHasTwoFactor: member.totpEnabledAt !== null,
+  }));
+  const { awaiting, decided, policies, role, memberId } = data;
+  const approves = roleAllows(role, "approve");
+  const now = Date.now();
+  return (
+    <>
+      <PageHeader
+        title="Approvals"
+        description="Withdrawals, refunds and payouts above your thresholds wait here until a second member approves them with a two-factor code."
+      />
+      <div className="grid gap-6">
+        <Card className="min-w-0">
+          <CardHeader>
+            <CardTitle>Waiting for approval</CardTitle>
+            <CardDescription>
+              {approves
+                ? data.memberHasTwoFactor
+                  ? "Approve with the code from your authenticator app. You cannot approve what you asked for yourself."
+                  : "Approving needs a two-factor code: turn two-factor authentication on in Settings first."
+                : "Members with the finance, admin or owner role approve these."}
+            </CardDescription>
+          </CardHeader>
+          <CardContent className="p-2 sm:p-3">
+            {awaiting.length === 0 ? (
+              <EmptyState
+                icon={ShieldCheck}
+                title="Nothing waits for approval"
+                description="Money out above your thresholds shows up here."
+              />
+            ) : (
+              <Table data-testid="awaiting-approvals">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Amount</TableHead>
+                    <TableHead>Kind</TableHead>
+                    <TableHead className="hidden md:table-cell">Asked by</TableHead>
+                    <TableHead className="hidden sm:table-cell">Waiting</TableHead>
+                    <TableHead className="hidden lg:table-cell">Expires</TableHead>
+                    <TableHead>
+                      <span className="sr-only">Actions</span>
+                    </TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {awaiting.map((a) => {
+                    const own = a.requestedBy !== null && "userId" in a.requestedBy && a.requestedBy.userId === memberId;
+                    return (
+                      <TableRow key={a.approvalId} data-approval={a.approvalId}>
+                        <TableCell className="font-medium">
+                          <Amount value={a.amount} symbol={a.token} />
+                        </TableCell>
+                        <TableCell>{KIND_WORDS[a.kind]}</TableCell>
+                        <TableCell className="hidden max-w-48 break-all md:table-cell">{requester(a)}</TableCell>
+                        <TableCell className="hidden sm:table-cell">{age(a.createdAt, now)}</TableCell>
+                        <TableCell className="hidden lg:table-cell">{formatDateTime(a.expiresAt)}</TableCell>
+                        <TableCell>
+                          {approves && (
+                            <span className="flex flex-wrap justify-end gap-2">
+                              {own ? (
+                                <span title="You asked for it: a second member must approve it">
+                                  <button
+                                    type="button"
+                                    disabled
+                                    className="cursor-not-allowed text-sm text-muted-foreground"
+                                    data-testid="approve-own"
+                                  >
+                                    Approve (not yours to approve)
+                                  </button>
+                                </span>
+                              ) : (
+                                <ApproveButton approvalId={a.approvalId} what={`${a.amount} ${a.token}`} />
+                              )}
+                              <RejectButton approvalId={a.approvalId} own={own} />
+                            </span>
+                          )}
+                        </TableCell>
+                      </TableRow>
+                    );
+                  })}
+                </TableBody>
+              </Table>
+            )}
+          </CardContent>
+        </Card>
+        <Card className="min-w-0">
+          <CardHeader>
+            <CardTitle>Decided</CardTitle>
+            <CardDescription>
+              The latest 50: approved ones went out like any withdrawal or refund; rejected and expired ones never did.
+            </CardDescription>
+          </CardHeader>
+          <CardContent className="p-2 sm:p-3">
+            {decided.length === 0 ? (
+              <p className="px-2 py-4 text-sm text-muted-foreground">Nothing decided yet.</p>
+            ) : (
+              <Table data-testid="decided-approvals">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Amount</TableHead>
+                    <TableHead>Kind</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead className="hidden md:table-cell">Asked by</TableHead>
+                    <TableHead className="hidden md:table-cell">Decided by</TableHead>
+                    <TableHead className="hidden sm:table-cell">When</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {decided.map((a) => (
+                    <TableRow key={a.approvalId} data-approval={a.approvalId}>
+                      <TableCell className="font-medium">
+                        <Amount value={a.amount} symbol={a.token} />
+                      </TableCell>
+                      <TableCell>{KIND_WORDS[a.kind]}</TableCell>
+                      <TableCell>
+                        <Badge variant={a.status === "approved" ? "success" : "neutral"} title={a.reason ?? undefined}>
+                          {STATUS_WORDS[a.status]}
+                        </Badge>
+                      </TableCell>
+                      <TableCell className="hidden max-w-48 break-all md:table-cell">{requester(a)}</TableCell>
+                      <TableCell className="hidden max-w-48 break-all md:table-cell">
+                        {a.decidedBy?.email ?? (a.status === "expired" ? "nobody (72 h)" : "—")}
+                      </TableCell>
+                      <TableCell className="hidden sm:table-cell">{a.decidedAt ? formatDateTime(a.decidedAt) : "—"}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+          </CardContent>
+        </Card>
+        <Card className="min-w-0">
+          <CardHeader>
+            <CardTitle>Approval thresholds</CardTitle>
+            <CardDescription>
+              Per token: a withdrawal, refund or payout above the per-request amount, or one that takes the day's money out (UTC) above the
+              per-day amount, waits for a second member. Empty: no limit.
+            </CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-6">
+            {!roleAllows(role, "payout-targets") ? (
+              <>
+                <RoleNote role={role} permission="payout-targets" />
+                <ul className="grid gap-1 text-sm">
+                  {policies.map((p) => (
+                    <li key={p.tokenId}>
+                      {p.token}: {p.perRequest ? `${p.perRequest} per request` : "no per-request limit"},{" "}
+                      {p.perDay ? `${p.perDay} per day` : "no per-day limit"}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : policies.length === 0 ? (
+              <p className="text-sm text-muted-foreground">Add a token first.</p>
+            ) : (
+              policies.map((p) => (
+                <PolicyForm
+                  key={p.tokenId}
+                  tokenId={p.tokenId}
+                  token={p.token}
+                  perRequest={p.perRequest}
+                  perDay={p.perDay}
+                  needsCode={data.memberHasTwoFactor}
+                />
+              ))
+            )}
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}

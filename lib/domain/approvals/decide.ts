@@ -1,0 +1,97 @@
+/**
+ * A second member decides: approve (with a two-factor code, never their own), reject (the
+ * requester may withdraw their own), or the job expires what waited 72 h. Each writes the
+ * approval (lib/domain/approval-requests/approval-records.ts) in the transaction that moves its
+ * subject (subjects.ts).
+ */
+
+import { and, asc, eq, lte } from "drizzle-orm";
+import { type Principal, requirePermission } from "../../accounts/members/principal";
+import { requireSecondFactor } from "../../accounts/users/two-factor";
+import { AppError, commonRefusal } from "../../base/errors";
+import type { Db } from "../../db";
+import { type Approval, approvals } from "../../db/schema";
+import { applyApprovalFact, refusalOf } from "../approval-requests/approval-records";
+import { decideApproval } from "../approval-requests/approval-state";
+import { approvalRefusal } from "../approval-requests/reasons";
+import { type ApprovalView, getApproval } from "./inbox";
+import { SUPPORTED, type SubjectOutcome, subjectOf } from "./subjects";
+
+export interface Decided {
+  approval: ApprovalView;
+  /** Where its withdrawal or refund stands now ("submitted", "failed" with why, "rejected"…). */
+  subject: SubjectOutcome;
+}
+
+export async function approve(
+  db: Db,
+  principal: Principal,
+  approvalId: string,
+  code: string | undefined,
+  now = new Date(),
+): Promise<Decided> {
+  requirePermission(principal, "approve");
+  const approval = await findApproval(db, principal.account.id, approvalId);
+  // Refused before the code is spent: approving your own, or what is decided or expired already.
+  const decision = decideApproval(approval, { kind: "approve", by: principal.member.id }, now);
+  if (!decision.accepted) throw refusalOf(decision);
+  if (!principal.member.totpEnabledAt)
+    throw approvalRefusal(
+      "FORBIDDEN",
+      "approver-needs-two-factor",
+      "approving money out is confirmed with a two-factor code: turn two-factor authentication on first",
+    );
+  await requireSecondFactor(db, principal.member, code);
+  const subject = await subjectOf(approval.kind).approve(db, approval, (tx) =>
+    applyApprovalFact(tx, approval.id, { kind: "approve", by: principal.member.id }, now),
+  );
+  return { approval: await getApproval(db, principal.account.id, approvalId), subject };
+}
+
+export async function reject(db: Db, principal: Principal, approvalId: string, reason?: string | null, now = new Date()): Promise<Decided> {
+  requirePermission(principal, "approve");
+  const approval = await findApproval(db, principal.account.id, approvalId);
+  const subjectOfKind = subjectOf(approval.kind);
+  const subject = await db.transaction(async (tx) => {
+    const written = await applyApprovalFact(tx, approval.id, { kind: "reject", by: principal.member.id, reason: reason ?? null }, now);
+    return subjectOfKind.close(tx, written);
+  });
+  return { approval: await getApproval(db, principal.account.id, approvalId), subject };
+}
+
+/** Job step: every approval still waiting at its expires_at is expired, its subject rejected (a bounded page per run). */
+export async function expireApprovals(db: Db, now = new Date(), limit = 100): Promise<number> {
+  const due = await db
+    .select({ id: approvals.id, kind: approvals.kind })
+    .from(approvals)
+    .where(and(eq(approvals.status, "awaiting_approval"), lte(approvals.expiresAt, now)))
+    .orderBy(asc(approvals.expiresAt))
+    .limit(limit);
+  let expired = 0;
+  for (const { id, kind } of due) {
+    if (!SUPPORTED.has(kind)) continue;
+    const subject = subjectOf(kind);
+    const done = await db
+      .transaction(async (tx) => {
+        const written = await applyApprovalFact(tx, id, { kind: "expiry" }, now);
+        await subject.close(tx, written);
+        return true;
+      })
+      .catch((error: unknown) => {
+        // Decided meanwhile (approved or rejected by a member): nothing to expire.
+        if (error instanceof AppError && error.reason === "approval-decided") return false;
+        throw error;
+      });
+    if (done) expired++;
+  }
+  return expired;
+}
+
+export async function findApproval(db: Db, accountId: number, approvalId: string): Promise<Approval> {
+  const [row] = await db
+    .select()
+    .from(approvals)
+    .where(and(eq(approvals.id, approvalId), eq(approvals.accountId, accountId)));
+  if (!row) throw commonRefusal("NOT_FOUND", "not-found", "approval not found");
+  return row;
+}

@@ -1,0 +1,105 @@
+/**
+ * A refund above the account's approval threshold waits `awaiting_approval` (create-refund.ts):
+ * no claim, no payout, no refund.created. Once a second member approves, in the transaction of
+ * the approval's compare-and-set it goes on as a create would have: a claim opens (its deadline
+ * starts now), or its payout is recorded and sent, or it waits for the funds. A payout refused at
+ * approval for another reason fails it (refund.failed, nothing sent). Rejected or expired: `rejected`.
+ */
+
+import { eq } from "drizzle-orm";
+import type { Address } from "viem";
+import { getConfig } from "../../base/config";
+import { AppError } from "../../base/errors";
+import type { Db } from "../../db";
+import { type Approval, paymentSessions, type Refund, refunds, tokens } from "../../db/schema";
+import { recordPayout, reservePayout } from "../payouts/record-payout";
+import { withGasTopUps } from "../payouts/send-payout";
+import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
+import { refundPayout, sendRefundPayout } from "./refund-payouts";
+import { applyRefundFact } from "./refund-records";
+import type { RefundFact } from "./refund-state";
+
+export interface RefundOutcome {
+  status: string;
+  reason: string | null;
+}
+
+export async function approveRefund(db: Db, approval: Approval, claim: (tx: Db) => Promise<Approval>): Promise<RefundOutcome> {
+  const { refund, session, token } = await refundOf(db, approval);
+  const claimExpiresAt = new Date(Date.now() + getConfig().refundClaimTtlSeconds * 1000);
+  const toAddress = refund.toAddress as Address | null;
+  if (toAddress === null) {
+    await db.transaction(async (tx) => {
+      await claim(tx);
+      await apply(tx, refund, { kind: "approved", to: "awaiting_address", claimExpiresAt });
+    });
+    return { status: "awaiting_address", reason: null };
+  }
+  try {
+    const payout = await withGasTopUps(db, (afterTopUp) =>
+      db.transaction(async (tx) => {
+        await claim(tx);
+        const reserved = await reservePayout(tx, refundPayout(session, refund, token.decimals, toAddress), { afterTopUp }).catch(
+          (error: unknown) => {
+            throw error instanceof AppError ? new RefusedAtApproval(error) : error;
+          },
+        );
+        const recorded = await recordPayout(tx, reserved);
+        // After the payout: refund.created names its withdrawal.
+        await apply(tx, refund, { kind: "approved", to: "sending", claimExpiresAt });
+        return recorded;
+      }),
+    );
+    // A node that refuses it for good fails the refund with its payout; the approval stands.
+    await sendRefundPayout(db, payout).catch(() => undefined);
+    return { status: "sending", reason: null };
+  } catch (error) {
+    const refusal = error instanceof RefusedAtApproval ? error.cause : error;
+    if (!(refusal instanceof AppError)) throw error;
+    if (refusal.reason === "approval-decided" || refusal.reason === "approval-expired") throw refusal;
+    if (isShortOfTokens(refusal)) {
+      const reason = await awaitingFundsReason(db, session.id, refusal, token);
+      await db.transaction(async (tx) => {
+        await claim(tx);
+        await apply(tx, refund, { kind: "approved", to: "awaiting_funds", claimExpiresAt, reason });
+      });
+      return { status: "awaiting_funds", reason };
+    }
+    const reason = `refused when approved: ${refusal.message}`;
+    await db.transaction(async (tx) => {
+      await claim(tx);
+      await apply(tx, refund, { kind: "refused-at-approval", reason });
+    });
+    return { status: "failed", reason };
+  }
+}
+
+/** In the transaction that rejected or expired the approval. */
+export async function closeRefund(tx: Db, approval: Approval): Promise<RefundOutcome> {
+  const { refund } = await refundOf(tx, approval);
+  const reason = approval.status === "expired" ? "its approval expired" : `rejected${approval.reason ? `: ${approval.reason}` : ""}`;
+  await apply(tx, refund, { kind: "rejected", reason });
+  return { status: "rejected", reason };
+}
+
+class RefusedAtApproval extends Error {
+  constructor(readonly cause: AppError) {
+    super(cause.message);
+  }
+}
+
+async function apply(tx: Db, refund: Refund, fact: RefundFact): Promise<void> {
+  const applied = await applyRefundFact(tx, refund.id, fact, { lock: true });
+  if (!applied.written) throw new Error(`refund ${refund.id}: ${applied.decision.accepted ? "moved meanwhile" : applied.decision.why}`);
+}
+
+async function refundOf(db: Db, approval: Approval) {
+  const [row] = await db
+    .select({ refund: refunds, session: paymentSessions, token: tokens })
+    .from(refunds)
+    .innerJoin(paymentSessions, eq(paymentSessions.id, refunds.sessionId))
+    .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
+    .where(eq(refunds.id, approval.subjectId));
+  if (!row) throw new Error(`approval ${approval.id} names no refund`);
+  return row;
+}
