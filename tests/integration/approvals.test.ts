@@ -12,6 +12,7 @@ import { POST as approveRoute } from "@/app/api/user/approvals/[id]/approve/rout
 import { POST as rejectRoute } from "@/app/api/user/approvals/[id]/reject/route";
 import { GET as inbox } from "@/app/api/user/approvals/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
+import { POST as createPayouts } from "@/app/api/v1/payouts/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
 import { asOwner } from "@/lib/accounts/members/principal";
 import { TOTP_STEP_SECONDS, totpCode, totpStep } from "@/lib/accounts/users/totp";
@@ -21,6 +22,7 @@ import {
   approvals,
   chainTransactions,
   type MemberRole,
+  payoutBatches,
   refunds,
   type User,
   users,
@@ -330,5 +332,65 @@ describe("approvals of refunds", () => {
     // Below the threshold, the rest of the payment can still be refunded.
     const small = await refundReq(shop, sessionId, { amount: "90" }, apiKey(shop));
     expect(small.body.data.status).toBe("awaiting_address");
+  });
+});
+
+describe("approvals of payouts", () => {
+  const RECIPIENTS = ["0x2222222222222222222222222222222222222222", "0x3333333333333333333333333333333333333333"] as const;
+  const payoutLedgerRows = async () =>
+    (await db().select({ id: chainTransactions.id }).from(chainTransactions).where(eq(chainTransactions.kind, "payout"))).length;
+  const batchOf = async (id: string) => (await db().select().from(payoutBatches).where(eq(payoutBatches.id, id)))[0]!;
+  const createBatch = (key: string) =>
+    call(createPayouts, {
+      method: "POST",
+      headers: { ...apiKey(shop), "idempotency-key": key },
+      body: {
+        domainId: shop.merchant().domainId,
+        tokenId: shop.merchant().tokenId,
+        items: RECIPIENTS.map((toAddress, i) => ({ toAddress, amount: "60", reference: `pay-${i}` })),
+      },
+    });
+
+  beforeAll(async () => {
+    await setPolicy("100", null);
+  });
+
+  it("a batch above the threshold waits with nothing in the ledger; a second member's approval pays every recipient once", async () => {
+    const ledgerBefore = await payoutLedgerRows();
+    const created = await createBatch("batch-approve");
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data.status).toBe("awaiting_approval");
+    const approval = await approvalOf(created.body.data.batchId);
+    expect(approval).toMatchObject({ kind: "payout", amount: units("120"), requestedByApiKeyId: shop.merchant().apiKeyId });
+    expect(await payoutLedgerRows()).toBe(ledgerBefore);
+    const before = await Promise.all(RECIPIENTS.map((r) => tokenBalance(shop.chain().url, shop.token(), r)));
+
+    const finance = await member("finance");
+    const approved = await approveAs(finance, approval.id, finance.code());
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body.data.approval.status).toBe("approved");
+    expect((await batchOf(created.body.data.batchId)).status).not.toBe("awaiting_approval");
+    expect(await payoutLedgerRows()).toBe(ledgerBefore + 1);
+    await settleWithdrawals(shop);
+    const after = await Promise.all(RECIPIENTS.map((r) => tokenBalance(shop.chain().url, shop.token(), r)));
+    expect(after).toEqual(before.map((b) => b + units("60")));
+    const again = await approveAs(await member("admin"), approval.id, undefined);
+    expect(again.body.error.reason).toBe("approval-decided");
+  });
+
+  it("a rejected batch never reaches the ledger: its items fail, nothing is paid", async () => {
+    const ledgerBefore = await payoutLedgerRows();
+    const created = await createBatch("batch-reject");
+    const approval = await approvalOf(created.body.data.batchId);
+    const finance = await member("finance");
+    const rejected = await call(rejectRoute, {
+      method: "POST",
+      headers: finance.headers,
+      params: { id: approval.id },
+      body: { reason: "no" },
+    });
+    expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
+    expect((await batchOf(created.body.data.batchId)).status).toBe("rejected");
+    expect(await payoutLedgerRows()).toBe(ledgerBefore);
   });
 });

@@ -8,7 +8,7 @@
 
 import { and, eq, gte, inArray, isNull, lt, notInArray, sum } from "drizzle-orm";
 import type { Db } from "../../db";
-import { approvalPolicies, paymentSessions, refunds, withdrawals } from "../../db/schema";
+import { approvalPolicies, paymentSessions, payoutBatches, refunds, withdrawals } from "../../db/schema";
 
 export type ApprovalNeed = { needed: false } | { needed: true; why: "per-request" | "per-day"; limit: bigint; dayTotal: bigint };
 
@@ -56,6 +56,17 @@ export async function moneyOutOfDay(db: Db, accountId: number, tokenId: number, 
         lt(refunds.createdAt, end),
       ),
     );
-  // Payout batches (DESIGN.md §24) add their items here once they exist.
-  return BigInt(sent?.total ?? 0) + BigInt(refunded?.total ?? 0);
+  const [paidOut] = await db
+    .select({ total: sum(payoutBatches.total) })
+    .from(payoutBatches)
+    .where(
+      and(
+        eq(payoutBatches.userId, accountId),
+        eq(payoutBatches.tokenId, tokenId),
+        notInArray(payoutBatches.status, ["rejected", "failed"]),
+        gte(payoutBatches.createdAt, start),
+        lt(payoutBatches.createdAt, end),
+      ),
+    );
+  return BigInt(sent?.total ?? 0) + BigInt(refunded?.total ?? 0) + BigInt(paidOut?.total ?? 0);
 }

@@ -3,12 +3,12 @@
  * compare-and-set awaiting_approval → approved, with approval.approved — inside the transaction
  * that records the subject's money out, so a subject is recorded once however many approve at
  * once. `close` runs in the transaction that rejected or expired the approval.
- * Payout batches (kind `payout`) are wired here once they exist.
  */
 
 import type { Db } from "../../db";
 import type { Approval, ApprovalKind } from "../../db/schema";
 import { approvalRefusal } from "../approval-requests/reasons";
+import { approvePayout, closePayout } from "../payout-batches/payout-approvals";
 import { approveRefund, closeRefund } from "../refunds/refund-approvals";
 import { approveWithdrawal, closeWithdrawal, type SubjectOutcome } from "../withdrawals/withdrawal-approvals";
 
@@ -22,9 +22,10 @@ export interface ApprovalSubject {
 const SUBJECTS: Partial<Record<ApprovalKind, ApprovalSubject>> = {
   withdrawal: { approve: approveWithdrawal, close: closeWithdrawal },
   refund: { approve: approveRefund, close: closeRefund },
+  payout: { approve: approvePayout, close: closePayout },
 };
 
-/** The kinds this server can decide (a payout batch's approval waits until payouts are wired). */
+/** The kinds this server can decide. */
 export const SUPPORTED: ReadonlySet<ApprovalKind> = new Set(Object.keys(SUBJECTS) as ApprovalKind[]);
 
 export function subjectOf(kind: ApprovalKind): ApprovalSubject {

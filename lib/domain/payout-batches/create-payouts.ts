@@ -24,13 +24,13 @@ export async function createPayouts(
 ): Promise<{ view: PayoutBatchView; replayed: boolean }> {
   const requester = { accountId: apiKey.userId, apiKeyId: apiKey.id, requestedBy: null };
   const record = async (tx: Db) => {
-    const batch = await recordPayoutBatch(tx, requester, input, { awaitingApproval: false });
+    const batch = await recordPayoutBatch(tx, requester, input, { awaitingApproval: false, approvalsApply: true });
     return { status: 201, body: toBatchView(batch, await tokenFacts(tx, batch.tokenId), []) };
   };
   const request: IdempotentRequest | null = idempotency && { owner: { apiKeyId: apiKey.id }, scope: PAYOUT_SCOPE, ...idempotency };
   const result = request ? await runIdempotent(db, request, record) : { ...(await record(db)), replayed: false };
   const batchId = result.body.batchId;
-  if (!result.replayed) {
+  if (!result.replayed && result.body.status !== "awaiting_approval") {
     try {
       await sendPayoutBatch(db, batchId);
     } catch (error) {

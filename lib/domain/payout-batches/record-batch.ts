@@ -19,6 +19,8 @@ import { keyRingFor } from "../../engine/chain/keys";
 import { isNativeToken } from "../../engine/chain/native";
 import { networkConfig, publicClientFor } from "../../engine/chain/networks";
 import { isServiceAddress } from "../../engine/chain/service-addresses";
+import { approvalNeeded } from "../approval-requests/approval-needed";
+import { requestApproval } from "../approval-requests/approval-records";
 import { getOwnDomain } from "../domains/manage-domains";
 import { assertMayWithdraw, lockMerchant } from "../gas/limits";
 import { paymentRefusal } from "../payments/reasons";
@@ -43,7 +45,12 @@ export async function recordPayoutBatch(
   db: Db,
   requester: PayoutRequester,
   input: CreatePayoutsInput,
-  options: { awaitingApproval: boolean },
+  /**
+   * `awaitingApproval`: recorded waiting, whatever the thresholds; `approvalsApply`: waits when the
+   * account's approval thresholds say so (lib/domain/approval-requests), with its approval request in
+   * the same transaction.
+   */
+  options: { awaitingApproval: boolean; approvalsApply?: boolean },
 ): Promise<PayoutBatch> {
   const userId = requester.accountId;
   const domain = await getOwnDomain(db, userId, input.domainId).catch(() => {
@@ -107,7 +114,9 @@ export async function recordPayoutBatch(
     );
     const reserved = await reservedTokens(tx, token.network, from, token.id, chainCount);
     if (balance - reserved < total) throw insufficientTokens(from, balance, total, reserved, token.decimals);
-    return insertPayoutBatch(
+    const waits =
+      options.awaitingApproval || (options.approvalsApply === true && (await approvalNeeded(tx, userId, token.id, total)).needed);
+    const batch = await insertPayoutBatch(
       tx,
       {
         id: randomUUID(),
@@ -122,8 +131,19 @@ export async function recordPayoutBatch(
         itemCount: items.length,
       },
       items,
-      options.awaitingApproval,
+      waits,
     );
+    if (waits && options.approvalsApply)
+      await requestApproval(tx, {
+        accountId: userId,
+        kind: "payout",
+        subjectId: batch.id,
+        domainId: domain.id,
+        tokenId: token.id,
+        amount: total,
+        requestedBy: { userId: requester.apiKeyId === null ? requester.requestedBy : null, apiKeyId: requester.apiKeyId },
+      });
+    return batch;
   });
 }
 
