@@ -20,6 +20,7 @@ import { confirmEnrolment, startEnrolment } from "@/lib/accounts/users/two-facto
 import {
   accountMembers,
   approvals,
+  auditEvents,
   chainTransactions,
   type MemberRole,
   payoutBatches,
@@ -392,5 +393,25 @@ describe("approvals of payouts", () => {
     expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
     expect((await batchOf(created.body.data.batchId)).status).toBe("rejected");
     expect(await payoutLedgerRows()).toBe(ledgerBefore);
+  });
+});
+
+describe("the audit log of money out", () => {
+  it("records each request, approval, rejection and expiry above with the member, the API key or the service that did it", async () => {
+    const log = await db().select().from(auditEvents).where(eq(auditEvents.accountId, shop.merchant().userId));
+    const actorsOf = (action: string) => new Set(log.filter((e) => e.action === action).map((e) => e.actorKind));
+    const owner = await userOf(shop.merchant().userId);
+    expect(log.some((e) => e.action === "approval_policy.changed" && e.actorLabel === owner.email)).toBe(true);
+    expect(log.some((e) => e.action === "withdrawal.requested" && e.actorLabel === owner.email)).toBe(true);
+    expect(actorsOf("withdrawal.requested")).toEqual(new Set(["user", "api_key"]));
+    expect(actorsOf("withdrawal.approved")).toEqual(new Set(["user"]));
+    expect(actorsOf("withdrawal.rejected")).toEqual(new Set(["user", "system"]));
+    expect(actorsOf("refund.requested").has("api_key")).toBe(true);
+    expect(actorsOf("refund.approved")).toEqual(new Set(["user"]));
+    expect(actorsOf("payout.requested")).toEqual(new Set(["api_key"]));
+    expect(actorsOf("payout.approved")).toEqual(new Set(["user"]));
+    expect(actorsOf("payout.rejected")).toEqual(new Set(["user"]));
+    // An approval is never recorded under the requester: the approver's label differs.
+    for (const approved of log.filter((e) => e.action === "withdrawal.approved")) expect(approved.actorLabel).not.toBe(owner.email);
   });
 });

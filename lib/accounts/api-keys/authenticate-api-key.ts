@@ -9,7 +9,8 @@ import { API_KEY_PREFIXES, type ApiKeyKind } from "./scopes";
 
 /** Who is calling: the key (its kind and scopes) and its user, by id (what handlers scope records by). */
 export interface ApiKeyPrincipal {
-  apiKey: Pick<ApiKey, "id" | "userId" | "scopes"> & { kind: ApiKeyKind };
+  /** With its name and prefix: the audit log names the key that acted. */
+  apiKey: Pick<ApiKey, "id" | "userId" | "scopes" | "name" | "prefix"> & { kind: ApiKeyKind };
   user: Pick<User, "id">;
 }
 
@@ -69,7 +70,14 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
   const lookupStartedAt = Date.now();
   const byHash = prepared(requestDb(db), "api_key_by_hash", (d) =>
     d
-      .select({ id: apiKeys.id, userId: apiKeys.userId, kind: apiKeys.kind, scopes: apiKeys.scopes })
+      .select({
+        id: apiKeys.id,
+        userId: apiKeys.userId,
+        kind: apiKeys.kind,
+        scopes: apiKeys.scopes,
+        name: apiKeys.name,
+        prefix: apiKeys.prefix,
+      })
       .from(apiKeys)
       .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
       .prepare("api_key_by_hash"),
@@ -80,7 +88,10 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
     cache.entries.delete(hash);
     throw apiKeyRefusal("UNAUTHORIZED", "api-key-invalid", "API key is invalid or revoked");
   }
-  const principal: ApiKeyPrincipal = { apiKey: { id: row.id, userId: row.userId, kind, scopes: row.scopes }, user: { id: row.userId } };
+  const principal: ApiKeyPrincipal = {
+    apiKey: { id: row.id, userId: row.userId, kind, scopes: row.scopes, name: row.name, prefix: row.prefix },
+    user: { id: row.userId },
+  };
   if (cache.generation === generation) {
     cache.entries.delete(hash); // re-inserted last, so the oldest entry is the first in the map
     // biome-ignore lint/style/noNonNullAssertion: the map holds at least MAX_REMEMBERED_KEYS (> 0) entries here, so it has a first key

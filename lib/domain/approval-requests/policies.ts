@@ -4,6 +4,7 @@
  */
 
 import { and, asc, eq } from "drizzle-orm";
+import { audit, byMember } from "../../accounts/audit/audit-origin";
 import { type Principal, requirePermission } from "../../accounts/members/principal";
 import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { commonRefusal } from "../../base/errors";
@@ -72,10 +73,19 @@ export async function setApprovalPolicy(
   await requireSecondFactor(db, principal.member, code);
   const now = new Date();
   const values = { perRequestLimit, perDayLimit, updatedBy: principal.member.id, updatedAt: now };
-  await db
-    .insert(approvalPolicies)
-    .values({ accountId: principal.account.id, tokenId, ...values })
-    .onConflictDoUpdate({ target: [approvalPolicies.accountId, approvalPolicies.tokenId], set: values });
+  const before = (await getApprovalPolicies(db, principal.account.id)).find((p) => p.tokenId === tokenId);
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(approvalPolicies)
+      .values({ accountId: principal.account.id, tokenId, ...values })
+      .onConflictDoUpdate({ target: [approvalPolicies.accountId, approvalPolicies.tokenId], set: values });
+    await audit(tx, byMember(principal), {
+      action: "approval_policy.changed",
+      target: { type: "token", id: tokenId },
+      before: { perRequest: before?.perRequest ?? null, perDay: before?.perDay ?? null },
+      after: { perRequest: limits.perRequest, perDay: limits.perDay },
+    });
+  });
   const [view] = (await getApprovalPolicies(db, principal.account.id)).filter((p) => p.tokenId === tokenId);
   // biome-ignore lint/style/noNonNullAssertion: the token is the account's (found above), so its row is listed
   return view!;

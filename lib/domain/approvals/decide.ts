@@ -6,6 +6,8 @@
  */
 
 import { and, asc, eq, lte } from "drizzle-orm";
+import { systemActor } from "../../accounts/audit/actor";
+import { type AuditOrigin, audit, byMember } from "../../accounts/audit/audit-origin";
 import { type Principal, requirePermission } from "../../accounts/members/principal";
 import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { AppError, commonRefusal } from "../../base/errors";
@@ -42,9 +44,11 @@ export async function approve(
       "approving money out is confirmed with a two-factor code: turn two-factor authentication on first",
     );
   await requireSecondFactor(db, principal.member, code);
-  const subject = await subjectOf(approval.kind).approve(db, approval, (tx) =>
-    applyApprovalFact(tx, approval.id, { kind: "approve", by: principal.member.id }, now),
-  );
+  const subject = await subjectOf(approval.kind).approve(db, approval, async (tx) => {
+    const written = await applyApprovalFact(tx, approval.id, { kind: "approve", by: principal.member.id }, now);
+    await auditDecision(tx, byMember(principal), written);
+    return written;
+  });
   return { approval: await getApproval(db, principal.account.id, approvalId), subject };
 }
 
@@ -54,6 +58,7 @@ export async function reject(db: Db, principal: Principal, approvalId: string, r
   const subjectOfKind = subjectOf(approval.kind);
   const subject = await db.transaction(async (tx) => {
     const written = await applyApprovalFact(tx, approval.id, { kind: "reject", by: principal.member.id, reason: reason ?? null }, now);
+    await auditDecision(tx, byMember(principal), written);
     return subjectOfKind.close(tx, written);
   });
   return { approval: await getApproval(db, principal.account.id, approvalId), subject };
@@ -74,6 +79,7 @@ export async function expireApprovals(db: Db, now = new Date(), limit = 100): Pr
     const done = await db
       .transaction(async (tx) => {
         const written = await applyApprovalFact(tx, id, { kind: "expiry" }, now);
+        await auditDecision(tx, { accountId: written.accountId, actor: systemActor("approval expiry"), address: null }, written);
         await subject.close(tx, written);
         return true;
       })
@@ -94,4 +100,14 @@ export async function findApproval(db: Db, accountId: number, approvalId: string
     .where(and(eq(approvals.id, approvalId), eq(approvals.accountId, accountId)));
   if (!row) throw commonRefusal("NOT_FOUND", "not-found", "approval not found");
   return row;
+}
+
+/** `<kind>.approved` or `<kind>.rejected` (expiry included) in the audit log, in the deciding transaction. */
+function auditDecision(tx: Db, origin: AuditOrigin, approval: Approval) {
+  const verb = approval.status === "approved" ? "approved" : "rejected";
+  return audit(tx, origin, {
+    action: `${approval.kind}.${verb}`,
+    target: { type: approval.kind, id: approval.subjectId },
+    after: { approvalId: approval.id, status: approval.status, amount: approval.amount.toString(), reason: approval.reason },
+  });
 }

@@ -4,6 +4,7 @@
  * left (a node down, the wallet waiting for gas, a restart) the tend-ledger job resumes.
  */
 
+import { audit, byApiKey } from "../../accounts/audit/audit-origin";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
 import type { ApiKey } from "../../db/schema";
@@ -18,13 +19,19 @@ export const PAYOUT_SCOPE = "payouts";
 
 export async function createPayouts(
   db: Db,
-  apiKey: Pick<ApiKey, "id" | "userId">,
+  apiKey: Pick<ApiKey, "id" | "userId" | "name" | "prefix">,
   input: CreatePayoutsInput,
   idempotency: { key: string; body: unknown } | null,
+  address: string | null = null,
 ): Promise<{ view: PayoutBatchView; replayed: boolean }> {
   const requester = { accountId: apiKey.userId, apiKeyId: apiKey.id, requestedBy: null };
   const record = async (tx: Db) => {
     const batch = await recordPayoutBatch(tx, requester, input, { awaitingApproval: false, approvalsApply: true });
+    await audit(tx, byApiKey(apiKey, address), {
+      action: "payout.requested",
+      target: { type: "payout_batch", id: batch.id },
+      after: { itemCount: batch.itemCount, total: batch.total.toString(), tokenId: batch.tokenId, status: batch.status },
+    });
     return { status: 201, body: toBatchView(batch, await tokenFacts(tx, batch.tokenId), []) };
   };
   const request: IdempotentRequest | null = idempotency && { owner: { apiKeyId: apiKey.id }, scope: PAYOUT_SCOPE, ...idempotency };

@@ -16,6 +16,7 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { type AuditOrigin, audit } from "../../accounts/audit/audit-origin";
 import { getConfig } from "../../base/config";
 import type { AppError } from "../../base/errors";
 import { formatAmount, parseAmount } from "../../base/money";
@@ -55,6 +56,8 @@ export interface RefundCreator {
   idempotency: { key: string; body: unknown } | null;
   /** The member who asked on the dashboard: the requester of its approval, who cannot approve it. */
   memberId?: number;
+  /** Who asked, for the audit log. */
+  origin?: AuditOrigin;
 }
 
 /** One refund request, its body's shape checked. */
@@ -100,6 +103,12 @@ export async function createRefund(
     let payout: RecordedWithdrawal | undefined;
     const record = async (tx: Db) => {
       payout = await recordRefund(tx, plan, afterTopUp);
+      if (creator.origin)
+        await audit(tx, creator.origin, {
+          action: "refund.requested",
+          target: { type: "refund", id: plan.refundId },
+          after: { sessionId, amount: input.amount ?? null, fiatAmount: input.fiatAmount ?? null, toAddress: input.toAddress ?? null },
+        });
       return { status: 201, body: { refundId: plan.refundId } };
     };
     const result = request ? await runIdempotent(db, request, record) : { ...(await db.transaction(record)), replayed: false };

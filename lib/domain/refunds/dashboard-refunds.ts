@@ -5,6 +5,7 @@
  * current code, as a dashboard withdrawal does. The form's request id makes a double click one refund.
  */
 
+import { byMember } from "../../accounts/audit/audit-origin";
 import type { Acting } from "../../accounts/members/principal";
 import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { formatAmount } from "../../base/money";
@@ -54,12 +55,13 @@ export async function paymentRefunds(db: Db, userId: number, sessionId: string):
 
 export async function refundFromDashboard(
   db: Db,
-  { account, member }: Acting,
+  acting: Acting,
   sessionId: string,
   input: CreateRefundInput,
   requestId: string,
   code?: string,
 ): Promise<RefundView> {
+  const { account, member } = acting;
   await findSessionInScope(db, { userId: account.id }, sessionId); // someone else's payment is NOT_FOUND before any code is checked
   // The same form again (a double click, a code that expired meanwhile) answers with its refund; only a new one needs the code.
   // The form's id names one submission, whatever its fields: no body to compare.
@@ -67,7 +69,12 @@ export async function refundFromDashboard(
   const earlier = await storedResponse<{ refundId: string }>(db, { owner: { userId: account.id }, scope: REFUND_SCOPE, ...idempotency });
   if (earlier) return toRefundView(await findRefund(db, { userId: account.id }, earlier.body.refundId));
   await requireSecondFactor(db, member, code);
-  const { view } = await createRefund(db, { scope: { userId: account.id }, idempotency, memberId: member.id }, sessionId, input);
+  const { view } = await createRefund(
+    db,
+    { scope: { userId: account.id }, idempotency, memberId: member.id, origin: byMember(acting) },
+    sessionId,
+    input,
+  );
   return view;
 }
 

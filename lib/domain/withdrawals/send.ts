@@ -11,6 +11,7 @@
  */
 
 import { eq } from "drizzle-orm";
+import { type AuditOrigin, audit, byApiKey, byMember } from "../../accounts/audit/audit-origin";
 import type { Acting } from "../../accounts/members/principal";
 import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { commonRefusal } from "../../base/errors";
@@ -28,12 +29,13 @@ import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
 
 export async function sendWithdrawal(
   db: Db,
-  apiKey: Pick<ApiKey, "id" | "userId">,
+  apiKey: Pick<ApiKey, "id" | "userId" | "name" | "prefix">,
   input: SendWithdrawalInput,
   idempotency: { key: string; body: unknown } | null,
+  address: string | null = null,
 ): Promise<{ view: WithdrawalView; replayed: boolean }> {
   const request = idempotency && { owner: { apiKeyId: apiKey.id }, scope: WITHDRAWAL_SCOPE, ...idempotency };
-  return send(db, { userId: apiKey.userId, apiKeyId: apiKey.id }, input, request);
+  return send(db, { userId: apiKey.userId, apiKeyId: apiKey.id }, input, request, byApiKey(apiKey, address));
 }
 
 /**
@@ -43,17 +45,18 @@ export async function sendWithdrawal(
  */
 export async function sendWithdrawalFromDashboard(
   db: Db,
-  { account, member }: Acting,
+  acting: Acting,
   input: SendWithdrawalInput,
   requestId: string,
   code?: string,
 ): Promise<{ view: WithdrawalView; replayed: boolean }> {
+  const { account, member } = acting;
   // The form's id names one submission, whatever its fields: no body to compare.
   const request: IdempotentRequest = { owner: { userId: account.id }, scope: WITHDRAWAL_SCOPE, key: requestId, body: null };
   const first = await storedResponse<WithdrawalView>(db, request);
   if (first) return { view: await currentView(db, first.body.withdrawalId), replayed: true };
   await requireSecondFactor(db, member, code);
-  const { view, replayed } = await send(db, { userId: account.id, apiKeyId: null, memberId: member.id }, input, request);
+  const { view, replayed } = await send(db, { userId: account.id, apiKeyId: null, memberId: member.id }, input, request, byMember(acting));
   return { view: replayed ? await currentView(db, view.withdrawalId) : view, replayed };
 }
 
@@ -62,11 +65,20 @@ async function send(
   sender: WithdrawalSender,
   input: SendWithdrawalInput,
   idempotent: IdempotentRequest | null,
+  origin: AuditOrigin,
 ): Promise<{ view: WithdrawalView; replayed: boolean }> {
+  const audited = (tx: Db, view: WithdrawalView) =>
+    audit(tx, origin, {
+      action: "withdrawal.requested",
+      target: { type: "withdrawal", id: view.withdrawalId },
+      after: { amount: view.amount, tokenSymbol: view.token, toAddress: view.toAddress, domainId: view.domainId, status: view.status },
+    });
   if (await needsApproval(db, sender, input)) {
     const record = async (tx: Db) => {
       const waiting = await recordAwaitingWithdrawal(tx, sender, input);
-      return { status: 201, body: toWithdrawalView(waiting.withdrawal, { symbol: waiting.tokenSymbol, decimals: waiting.tokenDecimals }) };
+      const view = toWithdrawalView(waiting.withdrawal, { symbol: waiting.tokenSymbol, decimals: waiting.tokenDecimals });
+      await audited(tx, view);
+      return { status: 201, body: view };
     };
     const result = idempotent ? await runIdempotent(db, idempotent, record) : { ...(await record(db)), replayed: false };
     return { view: result.body, replayed: result.replayed };
@@ -76,10 +88,9 @@ async function send(
     const record = async (tx: Db) => {
       const recorded = await recordWithdrawal(tx, sender, input, { afterTopUp });
       payout = recorded.withdrawal;
-      return {
-        status: 201,
-        body: toWithdrawalView(recorded.withdrawal, { symbol: recorded.tokenSymbol, decimals: recorded.tokenDecimals }),
-      };
+      const view = toWithdrawalView(recorded.withdrawal, { symbol: recorded.tokenSymbol, decimals: recorded.tokenDecimals });
+      await audited(tx, view);
+      return { status: 201, body: view };
     };
     const result = idempotent ? await runIdempotent(db, idempotent, record) : { ...(await record(db)), replayed: false };
     return { view: result.body, payout: result.replayed ? undefined : payout };

@@ -3,6 +3,7 @@ import { createPayouts } from "@/lib/domain/payout-batches/create-payouts";
 import { listPayoutBatches } from "@/lib/domain/payout-batches/payout-view";
 import { createPayoutsSchema, payoutListQuerySchema } from "@/lib/domain/payout-batches/schemas";
 import { parseWith, readJsonObject } from "@/lib/web/http/body";
+import { clientAddress } from "@/lib/web/http/client-ip";
 import { ok } from "@/lib/web/http/envelope";
 import { noCorsPreflight, withApiKey } from "@/lib/web/http/handlers";
 
@@ -14,7 +15,7 @@ export const POST = withApiKey({ scope: "payouts", browser: false }, async ({ re
   const body = await readJsonObject(req, MAX_PAYOUT_BODY_BYTES);
   const input = parseWith(createPayoutsSchema, body);
   const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
-  const { view, replayed } = await createPayouts(db, apiKey, input, key === null ? null : { key, body });
+  const { view, replayed } = await createPayouts(db, apiKey, input, key === null ? null : { key, body }, clientAddress(req.headers));
   return ok(view, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
 });
 

@@ -2,6 +2,7 @@ import { parseIdempotencyKey } from "@/lib/domain/idempotency/idempotency";
 import { sendWithdrawalSchema } from "@/lib/domain/withdrawals/schemas";
 import { sendWithdrawal } from "@/lib/domain/withdrawals/send";
 import { parseWith, readJsonObject } from "@/lib/web/http/body";
+import { clientAddress } from "@/lib/web/http/client-ip";
 import { ok } from "@/lib/web/http/envelope";
 import { noCorsPreflight, withApiKey } from "@/lib/web/http/handlers";
 
@@ -10,7 +11,7 @@ export const POST = withApiKey({ scope: "withdrawals", browser: false }, async (
   const body = await readJsonObject(req);
   const input = parseWith(sendWithdrawalSchema, body);
   const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
-  const { view, replayed } = await sendWithdrawal(db, apiKey, input, key === null ? null : { key, body });
+  const { view, replayed } = await sendWithdrawal(db, apiKey, input, key === null ? null : { key, body }, clientAddress(req.headers));
   return ok(view, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
 });
 

@@ -1,7 +1,9 @@
+import { byApiKey } from "@/lib/accounts/audit/audit-origin";
 import { parseIdempotencyKey } from "@/lib/domain/idempotency/idempotency";
 import { createRefund } from "@/lib/domain/refunds/create-refund";
 import { createRefundSchema } from "@/lib/domain/refunds/schemas";
 import { parseWith, readJsonObject } from "@/lib/web/http/body";
+import { clientAddress } from "@/lib/web/http/client-ip";
 import { ok } from "@/lib/web/http/envelope";
 import { noCorsPreflight, withApiKey } from "@/lib/web/http/handlers";
 import { parseUuid } from "@/lib/web/http/params";
@@ -13,7 +15,12 @@ export const POST = withApiKey({ scope: "refunds", browser: false }, async ({ re
   const input = parseWith(createRefundSchema, body);
   const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
   const idempotency = key === null ? null : { key, body: { sessionId, ...body } };
-  const { view, replayed } = await createRefund(db, { scope: { apiKeyId: apiKey.id }, idempotency }, sessionId, input);
+  const { view, replayed } = await createRefund(
+    db,
+    { scope: { apiKeyId: apiKey.id }, idempotency, origin: byApiKey(apiKey, clientAddress(req.headers)) },
+    sessionId,
+    input,
+  );
   return ok(view, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
 });
 
