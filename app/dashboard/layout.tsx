@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const found = await pagePrincipal();
   if (!found) redirect("/login");
-  const { member, principal, accounts } = found;
+  const { member, principal, accounts, awaiting } = found;
   // Every user owns their home account, so a user in no account at all is one whose owner row is gone.
   if (!principal) redirect("/login");
   const current = accounts.find((a) => a.accountId === principal.account.id) ?? {
@@ -21,7 +21,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     role: principal.role,
   };
   return (
-    <DashboardShell email={member.email} network={networkMode(listNetworks().map((n) => n.name))} accounts={accounts} current={current}>
+    <DashboardShell
+      email={member.email}
+      network={networkMode(listNetworks().map((n) => n.name))}
+      accounts={accounts}
+      current={current}
+      badges={{ approvals: awaiting }}
+    >
       {children}
     </DashboardShell>
   );

@@ -12,6 +12,7 @@ import {
   Package,
   ScrollText,
   Settings,
+  ShieldCheck,
   Users,
   Webhook,
 } from "lucide-react";
@@ -25,6 +26,8 @@ export interface NavItem {
   exact?: boolean;
   /** Shown only to roles that hold it (default: read, everyone). */
   permission?: Permission;
+  /** A count shown beside the label (what waits for the member). */
+  badge?: "approvals";
 }
 
 /**
@@ -50,6 +53,7 @@ export const NAV_GROUPS: { label: string | null; items: NavItem[] }[] = [
     label: "Team",
     items: [
       { href: "/dashboard/members", label: "Members", icon: Users },
+      { href: "/dashboard/approvals", label: "Approvals", icon: ShieldCheck, badge: "approvals" },
       { href: "/dashboard/audit", label: "Audit log", icon: ScrollText, permission: "audit" },
     ],
   },

@@ -6,7 +6,15 @@ import { cn } from "@/components/ui/cn";
 import { type MemberRole, roleAllows } from "@/lib/accounts/members/roles";
 import { NAV_GROUPS } from "./nav-items";
 
-export function DashboardNav({ role, onNavigate }: { role: MemberRole; onNavigate?: () => void }) {
+export function DashboardNav({
+  role,
+  badges = {},
+  onNavigate,
+}: {
+  role: MemberRole;
+  badges?: Partial<Record<"approvals", number>>;
+  onNavigate?: () => void;
+}) {
   const pathname = usePathname();
   const groups = NAV_GROUPS.map((g) => ({ ...g, items: g.items.filter((i) => roleAllows(role, i.permission ?? "read")) })).filter(
     (g) => g.items.length > 0,
@@ -21,7 +29,8 @@ export function DashboardNav({ role, onNavigate }: { role: MemberRole; onNavigat
             </p>
           )}
           <ul className="grid gap-0.5" aria-labelledby={group.label ? `nav-${group.label}` : undefined}>
-            {group.items.map(({ href, label, icon: Icon, exact }) => {
+            {group.items.map(({ href, label, icon: Icon, exact, badge }) => {
+              const count = badge ? (badges[badge] ?? 0) : 0;
               const active = exact ? pathname === href : pathname === href || pathname.startsWith(`${href}/`);
               return (
                 <li key={href}>
@@ -36,6 +45,15 @@ export function DashboardNav({ role, onNavigate }: { role: MemberRole; onNavigat
                   >
                     <Icon className="size-4" aria-hidden />
                     {label}
+                    {count > 0 && (
+                      <span
+                        className="ml-auto rounded-full bg-primary px-1.5 py-0.5 text-xs leading-none font-semibold text-primary-foreground tabular-nums"
+                        data-testid={`nav-badge-${badge}`}
+                      >
+                        {count}
+                        <span className="sr-only"> waiting</span>
+                      </span>
+                    )}
                   </Link>
                 </li>
               );

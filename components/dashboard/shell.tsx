@@ -18,6 +18,7 @@ export function DashboardShell({
   network,
   accounts,
   current,
+  badges,
   children,
 }: {
   email: string;
@@ -25,6 +26,8 @@ export function DashboardShell({
   /** The accounts the user belongs to, and the one the dashboard acts in. */
   accounts: SwitcherAccount[];
   current: SwitcherAccount;
+  /** Counts beside nav items (approvals waiting). */
+  badges?: Partial<Record<"approvals", number>>;
   children: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
@@ -39,7 +42,7 @@ export function DashboardShell({
           <Logo />
         </Link>
         <AccountSwitcher accounts={accounts} current={current} />
-        <DashboardNav role={current.role} />
+        <DashboardNav role={current.role} badges={badges} />
       </aside>
       <div className="flex min-w-0 flex-col">
         <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:px-6">
@@ -54,7 +57,7 @@ export function DashboardShell({
               <DialogDescription className="sr-only">Pages of the dashboard</DialogDescription>
               <Logo />
               <AccountSwitcher accounts={accounts} current={current} />
-              <DashboardNav role={current.role} onNavigate={() => setOpen(false)} />
+              <DashboardNav role={current.role} badges={badges} onNavigate={() => setOpen(false)} />
             </DialogContent>
           </Dialog>
           <Link href="/dashboard" className="whitespace-nowrap lg:hidden" aria-label="BSC Pay dashboard">

@@ -1,4 +1,6 @@
 import { expect, test } from "@playwright/test";
+import { totpCode, totpStep } from "../../lib/accounts/users/totp";
+import { apiMerchant, payDirectly } from "./helpers/merchant";
 import { captureBothThemes, signUp, watchConsole } from "./helpers/pages";
 
 /**
@@ -87,4 +89,88 @@ test("the owner invites a developer, who joins from the link and sees a develope
   memberLogs.assertClean();
   await ownerContext.close();
   await memberContext.close();
+});
+
+test("a finance member approves the owner's withdrawal with a two-factor code, and it is sent once", async ({
+  browser,
+  request,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  const shop = await apiMerchant(request, ["https://team-shop.example.com"]);
+  const [domain] = (await (await request.get("/api/user/domains", { headers: shop.headers })).json()).data;
+  await payDirectly(domain.withdrawalAddress, "50");
+  const policy = await request.put(`/api/user/approval-policies/${shop.tokenId}`, {
+    headers: shop.headers,
+    data: { perRequest: "10", perDay: null },
+  });
+  expect(policy.status()).toBe(200);
+  const recipient = "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199";
+  const sent = await request.post("/api/v1/withdrawal/send", {
+    headers: { "x-api-key": shop.key },
+    data: { domainId: domain.domainId, tokenId: shop.tokenId, toAddress: recipient, amount: "20" },
+  });
+  expect(sent.status()).toBe(201);
+  const withdrawal = (await sent.json()).data;
+  expect(withdrawal.status).toBe("awaiting_approval");
+  const invitation = (await (await request.post("/api/user/invitations", { headers: shop.headers, data: { role: "finance" } })).json())
+    .data;
+
+  // The finance member: joins from the link, turns two-factor on, approves from the inbox.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const logs = watchConsole(page);
+  const email = `team-finance-${Date.now()}@example.com`;
+  await page.goto(new URL(invitation.url).pathname);
+  await page.getByRole("link", { name: "Create a login" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL(/\/invite\//);
+  await page.getByRole("button", { name: "Join the account" }).click();
+  await page.waitForURL("**/dashboard");
+  await expect(page.getByTestId("account-switcher")).toContainText("finance");
+  await expect(page.getByTestId("nav-badge-approvals").first()).toContainText("1");
+
+  await page.goto("/dashboard/settings");
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  const secret = (await page.getByTestId("totp-secret").innerText()).replace(/\s/g, "");
+  const step = totpStep();
+  await page.getByLabel("Code from the app").fill(totpCode(secret, step - 1));
+  const turnOn = page.getByRole("button", { name: "Turn on" });
+  await page.locator("form").filter({ has: turnOn }).getByLabel("Current password").fill(PASSWORD);
+  await turnOn.click();
+  await page.getByRole("button", { name: "I have stored them" }).click();
+
+  await page.goto("/dashboard/approvals");
+  const row = page.locator("[data-testid=awaiting-approvals] tr[data-approval]");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("20");
+  await captureBothThemes(page, testInfo, "approvals-waiting");
+  await row.getByTestId("approve").click();
+  await page.getByLabel("Two-factor code").fill(totpCode(secret, step));
+  await captureBothThemes(page, testInfo, "approvals-approve-dialog");
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: /Approve/ })
+    .click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Approved" }).first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator("[data-testid=decided-approvals] tr[data-approval]")).toContainText(/approved/i);
+  await captureBothThemes(page, testInfo, "approvals-decided");
+
+  // Sent once: the withdrawal left awaiting_approval and completes on chain.
+  await expect
+    .poll(
+      async () =>
+        (await (await request.get(`/api/v1/withdrawal/${withdrawal.withdrawalId}`, { headers: { "x-api-key": shop.key } })).json()).data
+          .status,
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBe("completed");
+  // The owner's audit log names the finance member as the approver.
+  const audit = (await (await request.get("/api/user/audit?action=withdrawal.approved", { headers: shop.headers })).json()).data.items;
+  expect(audit.map((e: { actor: { label: string } }) => e.actor.label)).toEqual([email]);
+  logs.assertClean();
+  await context.close();
 });

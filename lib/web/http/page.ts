@@ -12,6 +12,7 @@ import { PERMISSIONS, type Permission, roleAllows } from "../../accounts/members
 import { AppError } from "../../base/errors";
 import { type Db, getDb } from "../../db";
 import type { User } from "../../db/schema";
+import { countAwaiting } from "../../domain/approvals/inbox";
 import { ensureStarted } from "../../ops/startup/startup";
 import { dashboardPrincipal } from "./account-choice";
 
@@ -42,12 +43,23 @@ export async function withAccountPage<T>(permission: Permission, load: (ctx: { d
 }
 
 /** The signed-in user's principal in the dashboard's account, or null (signed out, or in no account): for the layout. */
-export async function pagePrincipal(): Promise<{ member: User; principal: Principal | null; accounts: AccountChoice[] } | null> {
+export async function pagePrincipal(): Promise<{
+  member: User;
+  principal: Principal | null;
+  accounts: AccountChoice[];
+  /** Approvals waiting in the account (the nav's badge). */
+  awaiting: number;
+} | null> {
   await ensureStarted();
   const member = await currentUser();
   if (!member) return null;
   const db = await getDb();
-  return { member, principal: await dashboardPrincipal(db, member), accounts: await listUserAccounts(db, member.id) };
+  const principal = await dashboardPrincipal(db, member);
+  const [accounts, awaiting] = await Promise.all([
+    listUserAccounts(db, member.id),
+    principal ? countAwaiting(db, principal.account.id) : 0,
+  ]);
+  return { member, principal, accounts, awaiting };
 }
 
 /** A dashboard CSV export: the principal when the role may export reports, else the response to send. */
