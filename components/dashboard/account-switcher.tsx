@@ -55,10 +55,10 @@ export function AccountSwitcher({ accounts, current }: { accounts: SwitcherAccou
           variant="outline"
           className="h-auto w-full justify-between gap-2 px-2.5 py-1.5"
           disabled={pending}
-          aria-label={`Account: ${current.label} (${current.role}). Switch account`}
           data-testid="account-switcher"
         >
           {summary}
+          <span className="sr-only">Switch account</span>
           <ChevronsUpDown className="size-4 shrink-0 text-muted-foreground" aria-hidden />
         </Button>
       </DropdownMenuTrigger>

@@ -32,8 +32,8 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
           {found.invitation ? (
             <>
               Join <span className="font-medium text-foreground break-all">{found.invitation.accountLabel}</span> on BSC Pay as{" "}
-              <span className="font-medium text-foreground">{ROLE_WORDS[found.invitation.role].label.toLowerCase()}</span>:{" "}
-              {ROLE_WORDS[found.invitation.role].can.charAt(0).toLowerCase() + ROLE_WORDS[found.invitation.role].can.slice(1)}
+              <span className="font-medium text-foreground">{ROLE_WORDS[found.invitation.role].label.toLowerCase()}</span>.{" "}
+              {ROLE_WORDS[found.invitation.role].can}
             </>
           ) : (
             `${found.problem?.charAt(0).toUpperCase()}${found.problem?.slice(1)}.`
