@@ -19,13 +19,13 @@ const sendSchema = dashboardPayoutSchema.extend({
 
 /** Checks the uploaded file as the API would, and records nothing. */
 export async function reviewPayoutsAction(input: unknown): Promise<ActionResult<PayoutReview>> {
-  return runAction("money", dashboardPayoutSchema, input, ({ db, account }, data) => reviewPayoutCsv(db, account.id, data));
+  return runAction("money", dashboardPayoutSchema, input, ({ db, ...principal }, data) => reviewPayoutCsv(db, principal, data));
 }
 
 /** Records the batch (once per requestId) and starts sending it. */
 export async function sendPayoutsAction(input: unknown): Promise<ActionResult<PayoutBatchView>> {
-  const result = await runAction("money", sendSchema, input, async ({ db, account, member, address }, { requestId, code, ...rest }) => {
-    const { view } = await sendPayoutsFromDashboard(db, { account, member, address }, rest, requestId, code);
+  const result = await runAction("money", sendSchema, input, async ({ db, ...principal }, { requestId, code, ...rest }) => {
+    const { view } = await sendPayoutsFromDashboard(db, principal, rest, requestId, code);
     return view;
   });
   revalidatePath("/dashboard/payouts");

@@ -9,7 +9,7 @@
 
 import { z } from "zod";
 import { audit, byMember } from "../../accounts/audit/audit-origin";
-import type { Acting } from "../../accounts/members/principal";
+import { type Principal, requirePermission } from "../../accounts/members/principal";
 import { requireSecondFactor } from "../../accounts/users/two-factor";
 import type { ErrorDetail } from "../../base/errors";
 import { log } from "../../base/log";
@@ -67,9 +67,20 @@ export interface PayoutReview {
   skipped: number[];
 }
 
-/** Checks the file against the API's rules and records nothing. A domain or token that is not the account's throws. */
-export async function reviewPayoutCsv(db: Db, accountId: number, raw: DashboardPayoutInput): Promise<PayoutReview> {
-  return (await checkPayoutCsv(db, accountId, raw)).review;
+/** Who sends from the dashboard: a member of the account, whose role must hold `money`. */
+export type PayoutSender = Pick<Principal, "account" | "member" | "role"> & { address?: string | null };
+
+/**
+ * Checks the file against the API's rules and records nothing. FORBIDDEN unless the role may send
+ * money; a domain or token that is not the account's throws.
+ */
+export async function reviewPayoutCsv(
+  db: Db,
+  sender: Pick<PayoutSender, "account" | "role">,
+  raw: DashboardPayoutInput,
+): Promise<PayoutReview> {
+  requirePermission(sender, "money");
+  return (await checkPayoutCsv(db, sender.account.id, raw)).review;
 }
 
 async function checkPayoutCsv(db: Db, accountId: number, raw: DashboardPayoutInput) {
@@ -157,22 +168,23 @@ function columnWords(message: string): string {
  * Whether the dashboard's batch waits for a second member's approval (docs/design.md §24). The one
  * place the dashboard send decides it: false until the approvals work wires its thresholds here.
  */
-export async function dashboardPayoutNeedsApproval(_db: Db, _acting: Acting, _review: PayoutReview): Promise<boolean> {
+export async function dashboardPayoutNeedsApproval(_db: Db, _sender: PayoutSender, _review: PayoutReview): Promise<boolean> {
   return false;
 }
 
 /**
- * Sends the reviewed file: with two-factor on, a current code first, or nothing is recorded. Any bad
+ * Sends the reviewed file (FORBIDDEN unless the role may send money): with two-factor on, a current code first, or nothing is recorded. Any bad
  * row left is VALIDATION_ERROR naming its line (details `lines.<line>`), nothing recorded. The same
  * `requestId` again answers with the batch it recorded, as it stands now.
  */
 export async function sendPayoutsFromDashboard(
   db: Db,
-  acting: Acting,
+  acting: PayoutSender,
   raw: DashboardPayoutInput,
   requestId: string,
   code?: string,
 ): Promise<{ view: PayoutBatchView; replayed: boolean }> {
+  requirePermission(acting, "money");
   const { account, member } = acting;
   const owner = { userId: account.id };
   // The form's id names one submission, whatever its rows: no body to compare.
@@ -198,7 +210,8 @@ export async function sendPayoutsFromDashboard(
     await audit(tx, byMember(acting), {
       action: "payout.requested",
       target: { type: "payout_batch", id: batch.id },
-      after: { count: batch.itemCount, total: review.total, token: review.token },
+      // Not `token`: the audit log redacts a field whose last word is token (a secret's name).
+      after: { count: batch.itemCount, total: review.total, symbol: review.token, tokenId: batch.tokenId },
     });
     return { status: 201, body: { batchId: batch.id } };
   });
