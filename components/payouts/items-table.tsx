@@ -10,9 +10,9 @@ export function PayoutItemsTable({ items, token }: { items: PayoutItemRow[]; tok
     <Table>
       <TableHeader>
         <TableRow>
-          <TableHead className="w-12">#</TableHead>
+          <TableHead className="hidden w-12 sm:table-cell">#</TableHead>
           <TableHead>Recipient</TableHead>
-          <TableHead className="text-right">Amount</TableHead>
+          <TableHead className="hidden text-right sm:table-cell">Amount</TableHead>
           <TableHead>Status</TableHead>
           <TableHead className="hidden md:table-cell">Reference</TableHead>
           <TableHead className="hidden lg:table-cell">Transaction</TableHead>
@@ -21,11 +21,15 @@ export function PayoutItemsTable({ items, token }: { items: PayoutItemRow[]; tok
       <TableBody>
         {items.map((item) => (
           <TableRow key={item.index} data-item={item.index} data-status={item.status}>
-            <TableCell className="tabular-nums text-muted-foreground">{item.index + 1}</TableCell>
+            <TableCell className="hidden tabular-nums text-muted-foreground sm:table-cell">{item.index + 1}</TableCell>
             <TableCell>
               <Address value={item.toAddress} />
+              {/* On a phone the amount sits under the recipient: four columns do not fit 375 px. */}
+              <span className="block text-xs tabular-nums text-muted-foreground sm:hidden">
+                {groupDigits(item.amount)} {token}
+              </span>
             </TableCell>
-            <TableCell className="whitespace-nowrap text-right tabular-nums">
+            <TableCell className="hidden whitespace-nowrap text-right tabular-nums sm:table-cell">
               {groupDigits(item.amount)} {token}
             </TableCell>
             <TableCell>

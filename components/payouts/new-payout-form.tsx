@@ -164,6 +164,7 @@ export function NewPayoutForm({ domains, tokens, twoFactor = false }: { domains:
               {...control}
               name="csv"
               rows={6}
+              wrap="off"
               spellCheck={false}
               placeholder={EXAMPLE}
               value={csv}
@@ -176,7 +177,9 @@ export function NewPayoutForm({ domains, tokens, twoFactor = false }: { domains:
           )}
         </Field>
         <div className="flex flex-wrap items-center gap-2">
-          <label className={buttonVariants({ variant: "outline", size: "sm" })}>
+          <label
+            className={`${buttonVariants({ variant: "outline", size: "sm" })} cursor-pointer has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-1 has-[:focus-visible]:outline-ring`}
+          >
             <FileUp aria-hidden /> Upload CSV
             <input
               type="file"

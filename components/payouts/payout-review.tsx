@@ -14,33 +14,26 @@ export function PayoutReviewTables({ review }: { review: PayoutReview }) {
           data-testid="bad-rows"
           className="grid gap-2 rounded-lg border border-destructive/40 bg-destructive/5 p-3"
         >
-          <h3 id="bad-rows-title" className="flex items-center gap-2 text-sm font-semibold text-destructive">
-            <AlertTriangle className="size-4" aria-hidden />
-            {review.bad.length === 1 ? "1 row cannot be paid" : `${review.bad.length} rows cannot be paid`}; nothing is recorded until you
-            fix or drop {review.bad.length === 1 ? "it" : "them"}.
+          <h3 id="bad-rows-title" className="flex items-start gap-2 text-sm font-semibold text-destructive">
+            <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+            <span>
+              {review.bad.length === 1 ? "1 row cannot be paid" : `${review.bad.length} rows cannot be paid`}; nothing is recorded until you
+              fix or drop {review.bad.length === 1 ? "it" : "them"}.
+            </span>
           </h3>
-          <div className="max-h-64 overflow-auto">
-            <Table>
-              <TableHeader>
-                <TableRow>
-                  <TableHead className="w-16">Line</TableHead>
-                  <TableHead>Row</TableHead>
-                  <TableHead>Problem</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {review.bad.map((row) => (
-                  <TableRow key={row.line} data-line={row.line}>
-                    <TableCell className="tabular-nums font-medium">{row.line}</TableCell>
-                    <TableCell className="max-w-48 truncate font-mono text-xs sm:max-w-72" title={`${row.address},${row.amount}`}>
-                      {row.address || "—"}, {row.amount || "—"}
-                    </TableCell>
-                    <TableCell className="min-w-48 text-destructive">{row.problems.join("; ")}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </div>
+          <ul className="grid max-h-64 gap-2 overflow-y-auto">
+            {review.bad.map((row) => (
+              <li key={row.line} data-line={row.line} className="grid gap-0.5 rounded-md bg-background/60 px-3 py-2 text-sm">
+                <span className="flex min-w-0 items-baseline gap-2">
+                  <span className="shrink-0 font-medium tabular-nums">Line {row.line}</span>
+                  <span className="truncate font-mono text-xs text-muted-foreground">
+                    {[row.address, row.amount, row.reference].filter(Boolean).join(",") || "(empty)"}
+                  </span>
+                </span>
+                <span className="text-destructive">{row.problems.join("; ")}</span>
+              </li>
+            ))}
+          </ul>
         </section>
       )}
       {review.rows.length > 0 && (

@@ -41,8 +41,9 @@ test("a merchant uploads a CSV, drops the bad row, sends and watches each payout
   await page.getByRole("button", { name: "Review payouts" }).click();
   const bad = page.getByTestId("bad-rows");
   await expect(bad).toContainText("1 row cannot be paid");
-  await expect(bad.locator("tr[data-line]")).toHaveCount(1);
-  await expect(bad.locator('tr[data-line="4"]')).toContainText("address must be");
+  await expect(bad.locator("li[data-line]")).toHaveCount(1);
+  await expect(bad.locator('li[data-line="4"]')).toContainText("Line 4");
+  await expect(bad.locator('li[data-line="4"]')).toContainText("address must be");
   await expect(page.getByTestId("review-total")).toHaveText("9.75 DUSD");
   await captureBothThemes(page, testInfo, "payouts-review-bad-row");
 
