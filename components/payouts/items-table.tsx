@@ -33,7 +33,7 @@ export function PayoutItemsTable({ items, token }: { items: PayoutItemRow[]; tok
               {groupDigits(item.amount)} {token}
             </TableCell>
             <TableCell>
-              <span className="grid gap-1">
+              <span className="grid justify-items-start gap-1">
                 <StatusBadge kind="payout" status={item.status} />
                 {item.failureReason && <span className="max-w-xs text-xs text-destructive">{item.failureReason}</span>}
               </span>
