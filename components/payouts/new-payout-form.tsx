@@ -78,9 +78,14 @@ export function NewPayoutForm({ domains, tokens, twoFactor = false }: { domains:
         toast.error("Payouts not sent", { description: result.error });
         return;
       }
-      toast.success(`Sending ${result.data.itemCount} payouts of ${result.data.token}`, {
-        description: "Each shows paid once the chain confirms it.",
-      });
+      if (result.data.status === "awaiting_approval")
+        toast.success(`${result.data.itemCount} payouts wait for approval`, {
+          description: "Above your account's approval threshold: another member approves them with a two-factor code.",
+        });
+      else
+        toast.success(`Sending ${result.data.itemCount} payouts of ${result.data.token}`, {
+          description: "Each shows paid once the chain confirms it.",
+        });
       router.push(`/dashboard/payouts/${result.data.batchId}`);
     });
 

@@ -4,7 +4,8 @@ import { type Address, parseEther, parseUnits } from "viem";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { asOwner, type Principal } from "@/lib/accounts/members/principal";
 import type { AppError } from "@/lib/base/errors";
-import { accountMembers, auditEvents, payoutBatches, payoutItems, users } from "@/lib/db/schema";
+import { accountMembers, approvals, auditEvents, payoutBatches, payoutItems, users } from "@/lib/db/schema";
+import { setApprovalPolicy } from "@/lib/domain/approval-requests/policies";
 import { listAccountPayoutBatches } from "@/lib/domain/payout-batches/account-batches";
 import { reviewPayoutCsv, sendPayoutsFromDashboard } from "@/lib/domain/payout-batches/dashboard-payouts";
 import { getPayoutBatch } from "@/lib/domain/payout-batches/payout-view";
@@ -159,7 +160,7 @@ describe("sendPayoutsFromDashboard", () => {
     expect(batch).toMatchObject({ apiKeyId: null, requestedBy: finance.member.id, itemCount: 3 });
     const [row] = await db().select().from(auditEvents).where(eq(auditEvents.targetId, first.view.batchId));
     expect(row).toMatchObject({ action: "payout.requested", actorUserId: finance.member.id, targetType: "payout_batch" });
-    expect(row?.after).toEqual({ count: 3, total: "7.5", symbol: "PAY", tokenId: merchant.tokenId });
+    expect(row?.after).toEqual({ itemCount: 3, total: parseUnits("7.5", 18).toString(), tokenId: merchant.tokenId, status: "pending" });
 
     for (let round = 0; round < 10; round++) {
       await tendLedgerStep(db());
@@ -204,5 +205,21 @@ describe("sendPayoutsFromDashboard", () => {
     expect((await failure(payoutItemsCsv(other.userId, batch.id))).code).toBe("NOT_FOUND");
     expect((await listAccountPayoutBatches(db(), other.userId, { limit: 20 })).items).toEqual([]);
     expect(await db().select().from(payoutItems).where(eq(payoutItems.batchId, batch.id))).toHaveLength(3);
+  });
+
+  it("above the account's approval threshold, records the batch awaiting approval with its request, and sends nothing", async () => {
+    await setApprovalPolicy(db(), owner, merchant.tokenId, { perRequest: "5", perDay: null });
+    const finance = await memberWith("finance");
+    const csv = `${recipient(20)},3\n${recipient(21)},4`;
+    const { view } = await sendPayoutsFromDashboard(
+      db(),
+      finance,
+      { domainId: merchant.domainId, tokenId: merchant.tokenId, csv },
+      randomUUID(),
+    );
+    expect(view).toMatchObject({ status: "awaiting_approval", total: "7", counts: { pending: 2, sending: 0 } });
+    const [approval] = await db().select().from(approvals).where(eq(approvals.subjectId, view.batchId));
+    expect(approval).toMatchObject({ kind: "payout", status: "awaiting_approval", requestedByUserId: finance.member.id });
+    expect(await tokenBalance(chain().url, token, recipient(20))).toBe(0n);
   });
 });

@@ -4,7 +4,8 @@
  * bad rows named by their line in the file; the merchant may drop them (`skipLines`) and review
  * again. The send checks the same way, then records the batch with the audit row in one
  * transaction — once per form `requestId`, so a double click sends once — and starts sending,
- * as POST /api/v1/payouts does after recording.
+ * as POST /api/v1/payouts does after recording; above the account's approval thresholds it waits
+ * `awaiting_approval` for a second member instead.
  */
 
 import { z } from "zod";
@@ -165,14 +166,6 @@ function columnWords(message: string): string {
 }
 
 /**
- * Whether the dashboard's batch waits for a second member's approval (docs/design.md §24). The one
- * place the dashboard send decides it: false until the approvals work wires its thresholds here.
- */
-export async function dashboardPayoutNeedsApproval(_db: Db, _sender: PayoutSender, _review: PayoutReview): Promise<boolean> {
-  return false;
-}
-
-/**
  * Sends the reviewed file (FORBIDDEN unless the role may send money): with two-factor on, a current code first, or nothing is recorded. Any bad
  * row left is VALIDATION_ERROR naming its line (details `lines.<line>`), nothing recorded. The same
  * `requestId` again answers with the batch it recorded, as it stands now.
@@ -203,19 +196,20 @@ export async function sendPayoutsFromDashboard(
       details,
     );
   }
-  const awaitingApproval = await dashboardPayoutNeedsApproval(db, acting, review);
   const requester = { accountId: account.id, apiKeyId: null, requestedBy: member.id };
   const result = await runIdempotent(db, request, async (tx) => {
-    const batch = await recordPayoutBatch(tx, requester, batchInput, { awaitingApproval });
+    // Above the account's approval thresholds the batch waits for a second member (its approval
+    // request recorded with it); the approval then releases and sends it (payout-approvals.ts).
+    const batch = await recordPayoutBatch(tx, requester, batchInput, { awaitingApproval: false, approvalsApply: true });
     await audit(tx, byMember(acting), {
       action: "payout.requested",
       target: { type: "payout_batch", id: batch.id },
-      // Not `token`: the audit log redacts a field whose last word is token (a secret's name).
-      after: { count: batch.itemCount, total: review.total, symbol: review.token, tokenId: batch.tokenId },
+      // As the API's createPayouts records it.
+      after: { itemCount: batch.itemCount, total: batch.total.toString(), tokenId: batch.tokenId, status: batch.status },
     });
-    return { status: 201, body: { batchId: batch.id } };
+    return { status: 201, body: { batchId: batch.id, status: batch.status } };
   });
-  if (!result.replayed && !awaitingApproval) {
+  if (!result.replayed && result.body.status !== "awaiting_approval") {
     try {
       await sendPayoutBatch(db, result.body.batchId);
     } catch (error) {
