@@ -121,6 +121,12 @@ export async function listPayoutBatches(
     .orderBy(sql`${payoutBatches.createdAt} desc, ${payoutBatches.id} desc`)
     .limit(options.limit + 1);
   const page = rows.slice(0, options.limit);
+  const views = await batchSummaries(db, page);
+  return { items: views, nextCursor: rows.length > options.limit ? (page.at(-1)?.id ?? null) : null };
+}
+
+/** Batches as lists show them: without their items, with each status's count of items. */
+export async function batchSummaries(db: Db, page: PayoutBatch[]): Promise<Omit<PayoutBatchView, "items">[]> {
   // Counts per batch and status (index-backed), not the items themselves: a page of 100 batches may hold 50,000.
   const tallies =
     page.length === 0
@@ -144,5 +150,5 @@ export async function listPayoutBatches(
     for (const t of tallies) if (t.batchId === batch.id) view.counts[t.status] = Number(t.n);
     views.push(view);
   }
-  return { items: views, nextCursor: rows.length > options.limit ? (page.at(-1)?.id ?? null) : null };
+  return views;
 }

@@ -1,6 +1,6 @@
 /**
- * Recording a payout batch (docs/design.md §24): the whole request is validated before anything is
- * written — every bad item is named by `items.<index>.<field>` and nothing is recorded — and the
+ * Recording a payout batch (docs/design.md §24): the whole request is validated (validate-batch.ts)
+ * before anything is written — every bad item is named by `items.<index>.<field>` and nothing is recorded — and the
  * wallet must hold the total, net of what its open withdrawals and payouts will still take. The
  * batch is recorded `pending` (the sender picks it up) or `awaiting_approval` (the approvals work
  * releases or rejects it; nothing reaches the ledger before).
@@ -8,30 +8,21 @@
 
 import { randomUUID } from "node:crypto";
 import { and, eq, gte } from "drizzle-orm";
-import { type Address, erc20Abi, getAddress } from "viem";
+import { type Address, erc20Abi } from "viem";
 import { getConfig } from "../../base/config";
-import { commonRefusal, type ErrorDetail } from "../../base/errors";
-import { amountProblemMessage, formatAmount, parseAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { type PayoutBatch, payoutBatches, withdrawals } from "../../db/schema";
-import { BATCH_PAYER } from "../../engine/chain/batch-payer";
 import { keyRingFor } from "../../engine/chain/keys";
-import { isNativeToken } from "../../engine/chain/native";
-import { networkConfig, publicClientFor } from "../../engine/chain/networks";
-import { isServiceAddress } from "../../engine/chain/service-addresses";
+import { publicClientFor } from "../../engine/chain/networks";
 import { approvalNeeded } from "../approval-requests/approval-needed";
 import { requestApproval } from "../approval-requests/approval-records";
-import { getOwnDomain } from "../domains/manage-domains";
 import { assertMayWithdraw, lockMerchant } from "../gas/limits";
-import { paymentRefusal } from "../payments/reasons";
 import { openPayoutItemsTotal } from "../payouts/batch-reserve";
 import { insufficientTokens, rpc } from "../payouts/payout-errors";
-import { findCatalogueToken, minimumWithdrawal } from "../tokens/catalogue";
-import { findOwnToken } from "../tokens/find-own-token";
-import { tokenRefusal } from "../tokens/reasons";
-import { applyBatchFact, insertPayoutBatch, type NewPayoutItem } from "./payout-records";
+import { applyBatchFact, insertPayoutBatch } from "./payout-records";
 import { payoutBatchRefusal } from "./reasons";
 import type { CreatePayoutsInput } from "./schemas";
+import { checkPayoutBatch } from "./validate-batch";
 
 /** Who asks: the account (today the merchant's user id), the API key (null: the dashboard), the member (null: an API key). */
 export interface PayoutRequester {
@@ -53,42 +44,7 @@ export async function recordPayoutBatch(
   options: { awaitingApproval: boolean; approvalsApply?: boolean },
 ): Promise<PayoutBatch> {
   const userId = requester.accountId;
-  const domain = await getOwnDomain(db, userId, input.domainId).catch(() => {
-    throw commonRefusal("NOT_FOUND", "not-found", `domain ${input.domainId} not found`);
-  });
-  const token = await findOwnToken(db, userId, input.tokenId);
-  if (!token) throw commonRefusal("NOT_FOUND", "not-found", `token ${input.tokenId} not found`);
-  if (!networkConfig(token.network))
-    throw paymentRefusal(
-      "VALIDATION_ERROR",
-      "token-network-not-served",
-      `token ${token.symbol} is on network ${token.network}, which this server does not serve`,
-    );
-  if (isNativeToken(token.contractAddress))
-    throw tokenRefusal("VALIDATION_ERROR", "token-withdrawal-not-accepted", `${token.symbol} cannot be paid out in a batch (native BNB)`);
-  const entry = await findCatalogueToken(db, token.network, token.contractAddress);
-  if (!entry?.enabled)
-    throw tokenRefusal(
-      "VALIDATION_ERROR",
-      "token-withdrawal-not-accepted",
-      `${token.symbol} is no longer accepted by this gateway (the operator disallowed it), so it cannot be paid out; nothing was sent`,
-      [{ path: "tokenId", message: `${token.symbol} is not accepted by this gateway` }],
-    );
-  const minimum = minimumWithdrawal(entry);
-
-  const details: ErrorDetail[] = [];
-  const items: NewPayoutItem[] = [];
-  for (const [index, item] of input.items.entries()) {
-    const units = parseAmount(item.amount, token.decimals);
-    if (typeof units === "string")
-      details.push({ path: `items.${index}.amount`, message: amountProblemMessage("amount", units, token.decimals) });
-    else if (units < minimum)
-      details.push({ path: `items.${index}.amount`, message: `must be at least ${formatAmount(minimum, token.decimals)} ${token.symbol}` });
-    const to = getAddress(item.toAddress);
-    if (to.toLowerCase() === BATCH_PAYER.toLowerCase() || (await isServiceAddress(db, to)))
-      details.push({ path: `items.${index}.toAddress`, message: "is an address of this gateway; send funds to a wallet outside it" });
-    if (typeof units !== "string") items.push({ position: index, toAddress: to, amount: units, reference: item.reference ?? null });
-  }
+  const { domain, token, items, details } = await checkPayoutBatch(db, userId, input);
   if (details.length > 0) {
     const first = details[0];
     throw payoutBatchRefusal(

@@ -55,7 +55,7 @@ export function networkMode(networks: string[]): {
   return { label, shortLabel, testMode, testNetworks };
 }
 
-export type StatusKind = "payment" | "forward" | "withdrawal" | "refund";
+export type StatusKind = "payment" | "forward" | "withdrawal" | "refund" | "payout_batch" | "payout";
 
 const STATUS_LABELS: Record<StatusKind, Record<string, string>> = {
   payment: { pending: "Pending", completed: "Completed", expired: "Expired", cancelled: "Cancelled" },
@@ -84,6 +84,16 @@ const STATUS_LABELS: Record<StatusKind, Record<string, string>> = {
     awaiting_approval: "Awaiting approval",
     rejected: "Rejected",
   },
+  payout_batch: {
+    awaiting_approval: "Awaiting approval",
+    rejected: "Rejected",
+    pending: "Queued",
+    sending: "Sending",
+    completed: "Completed",
+    partially_failed: "Partly failed",
+    failed: "Failed",
+  },
+  payout: { pending: "Queued", sending: "Sending", completed: "Paid", failed: "Failed" },
 };
 
 /** "Completed", "Sending to your wallet"…; an unknown status is shown capitalised, never raw. */
@@ -97,7 +107,7 @@ export function statusLabel(kind: StatusKind, status: string): string {
 /** The tone of a status badge: settled well, still moving, over without money, or needs a look. */
 export function statusTone(status: string): "success" | "warning" | "danger" | "neutral" {
   if (status === "completed") return "success";
-  if (status === "failed" || status === "held") return "danger";
+  if (status === "failed" || status === "held" || status === "partially_failed") return "danger";
   if (status === "expired" || status === "cancelled" || status === "rejected") return "neutral";
   return "warning";
 }
