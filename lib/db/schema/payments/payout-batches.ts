@@ -61,6 +61,8 @@ export const payoutBatches = pgTable(
       sql`${t.status} IN ('awaiting_approval', 'rejected', 'pending', 'sending', 'completed', 'partially_failed', 'failed')`,
     ),
     index("payout_batches_key_created_id_idx").on(t.apiKeyId, t.createdAt, t.id),
+    /** The dashboard's list of an account's batches (keyset, DESIGN.md §25). */
+    index("payout_batches_user_created_id_idx").on(t.userId, t.createdAt, t.id),
     index("payout_batches_open_idx").on(t.createdAt).where(sql`${t.status} IN ('pending', 'sending')`),
   ],
 );
