@@ -16,12 +16,8 @@ const dashboardRefundSchema = createRefundSchema.extend({
 });
 
 export async function refundPaymentAction(input: unknown): Promise<ActionResult<RefundView>> {
-  const result = await runAction(
-    "money",
-    dashboardRefundSchema,
-    input,
-    ({ db, account, member }, { sessionId, requestId, code, ...refund }) =>
-      refundFromDashboard(db, { account, member }, sessionId, refund, requestId, code),
+  const result = await runAction("money", dashboardRefundSchema, input, ({ db, ...principal }, { sessionId, requestId, code, ...refund }) =>
+    refundFromDashboard(db, principal, sessionId, refund, requestId, code),
   );
   if (result.ok) revalidatePaths(result.data.sessionId);
   return result;

@@ -26,8 +26,8 @@ export async function withdrawalBalanceAction(
 }
 
 export async function sendWithdrawalAction(input: unknown): Promise<ActionResult<WithdrawalView>> {
-  const result = await runAction("money", dashboardSendSchema, input, async ({ db, account, member }, { requestId, code, ...send }) => {
-    const { view } = await sendWithdrawalFromDashboard(db, { account, member }, send, requestId, code);
+  const result = await runAction("money", dashboardSendSchema, input, async ({ db, ...principal }, { requestId, code, ...send }) => {
+    const { view } = await sendWithdrawalFromDashboard(db, principal, send, requestId, code);
     forgetBalances(view.fromAddress);
     return view;
   });
