@@ -115,7 +115,7 @@ describe("/api/inngest", () => {
     useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789", JOBS: "inngest", INNGEST_DEV: "1" });
     const on = await call(GET as never, { path: "/api/inngest" });
     expect(on.status).toBe(200);
-    expect(on.body.function_count).toBe(9); // scan, forward, 3 maintenance, send-awaiting-refunds, dispatch-webhooks, deliver-webhook, reconcile-daily
+    expect(on.body.function_count).toBe(10); // scan, forward, 3 maintenance, send-awaiting-refunds, dispatch-webhooks, deliver-webhook, reconcile-daily, expire-approvals
   });
 });
 
