@@ -124,10 +124,13 @@ export async function transferOwnership(db: Db, principal: Principal, userId: nu
           eq(accountMembers.role, "owner"),
         ),
       );
-    await tx
+    const [promoted] = await tx
       .update(accountMembers)
       .set({ role: "owner", updatedAt: now })
-      .where(and(eq(accountMembers.accountId, principal.account.id), eq(accountMembers.userId, userId)));
+      .where(and(eq(accountMembers.accountId, principal.account.id), eq(accountMembers.userId, userId)))
+      .returning({ userId: accountMembers.userId });
+    // Removed meanwhile: roll the step-down back rather than leave the account without an owner.
+    if (!promoted) throw memberRefusal("NOT_FOUND", "member-not-found", `user ${userId} is not a member of this account`);
     await audit(tx, byMember(principal), {
       action: "member.role_changed",
       target: { type: "user", id: principal.member.id },
