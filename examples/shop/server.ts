@@ -1,0 +1,125 @@
+/**
+ * The example shop: one product page, orders created on this server through @bsc-pay/sdk, the
+ * drop-in "Pay with crypto" button, and the webhook endpoint that marks an order paid.
+ *   npm run setup   (once: a merchant on your BSC Pay, written to .env)
+ *   npm start       (http://127.0.0.1:4000)
+ */
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { BscPayError, createClient, verifyWebhookDetailed, WebhookVerificationError } from "@bsc-pay/sdk";
+import { OrderBook } from "./orders.ts";
+
+const config = {
+  bscPayUrl: required("BSC_PAY_URL"),
+  apiKey: required("BSC_PAY_API_KEY"),
+  webhookSecret: required("BSC_PAY_WEBHOOK_SECRET"),
+  tokenId: Number(required("BSC_PAY_TOKEN_ID")),
+  port: Number(process.env.SHOP_PORT ?? 4000),
+  dataFile: process.env.SHOP_DATA_FILE ?? new URL("./data/orders.json", import.meta.url).pathname,
+};
+const PRODUCT = { name: "Flat white", amount: "3.5", token: process.env.BSC_PAY_TOKEN_SYMBOL ?? "DUSD" };
+
+const bscpay = createClient({ apiKey: config.apiKey, baseUrl: config.bscPayUrl });
+const orders = new OrderBook(config.dataFile);
+const page = readFileSync(new URL("./page.html", import.meta.url), "utf8")
+  .replaceAll("{{BSC_PAY_URL}}", config.bscPayUrl)
+  .replaceAll("{{PRODUCT}}", PRODUCT.name)
+  .replaceAll("{{PRICE}}", `${PRODUCT.amount} ${PRODUCT.token}`);
+
+/** POST /orders: the order first, then its payment session (the order id is the Idempotency-Key). */
+async function createOrder(res: ServerResponse) {
+  const order = orders.create(PRODUCT.name, PRODUCT.amount, PRODUCT.token);
+  const session = await bscpay.payments.create(
+    {
+      tokenId: config.tokenId,
+      amount: order.amount,
+      orderId: order.id,
+      description: `1 × ${order.product}`,
+      metadata: { orderId: order.id },
+    },
+    { idempotencyKey: order.id },
+  );
+  orders.update(order.id, { sessionId: session.sessionId });
+  json(res, 201, { orderId: order.id, sessionId: session.sessionId });
+}
+
+/** POST /webhooks/bsc-pay: only a verified event changes an order, and each event only once. */
+async function receiveWebhook(req: IncomingMessage, res: ServerResponse) {
+  const rawBody = await readBody(req);
+  let verified: Awaited<ReturnType<typeof verifyWebhookDetailed>>;
+  try {
+    verified = await verifyWebhookDetailed(rawBody, req.headers, config.webhookSecret);
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) {
+      console.warn(`webhook refused: ${error.reason}`);
+      return json(res, 400, { error: error.reason });
+    }
+    throw error;
+  }
+  const { id, event } = verified;
+  if (orders.handled(id)) return json(res, 200, { duplicate: true });
+  if (event.type === "payment.completed" || event.type === "payment.expired" || event.type === "payment.cancelled") {
+    const order = event.data.orderId ? orders.get(event.data.orderId) : undefined;
+    if (order && order.sessionId === event.data.sessionId && order.status === "awaiting_payment") {
+      if (event.type === "payment.completed") {
+        // The amount and token are checked against the order, not taken from the event alone.
+        if (event.data.amount !== order.amount || event.data.token !== order.token) {
+          console.warn(`order ${order.id}: paid session does not match the order`);
+        } else {
+          orders.update(order.id, { status: "paid", paidAt: new Date().toISOString(), txHash: event.data.txHash, paidByEvent: id });
+          console.log(`order ${order.id} paid (${event.data.txHash})`);
+        }
+      } else {
+        orders.update(order.id, { status: event.type === "payment.expired" ? "expired" : "cancelled" });
+      }
+    }
+  }
+  orders.remember(id);
+  json(res, 200, { received: true });
+}
+
+const server = createServer(async (req, res) => {
+  const url = new URL(req.url ?? "/", "http://shop");
+  try {
+    if (req.method === "GET" && url.pathname === "/") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
+    } else if (req.method === "POST" && url.pathname === "/orders") {
+      await createOrder(res);
+    } else if (req.method === "GET" && url.pathname.startsWith("/orders/")) {
+      const order = orders.get(decodeURIComponent(url.pathname.slice("/orders/".length)));
+      order ? json(res, 200, order) : json(res, 404, { error: "no such order" });
+    } else if (req.method === "POST" && url.pathname === "/webhooks/bsc-pay") {
+      await receiveWebhook(req, res);
+    } else {
+      json(res, 404, { error: "not found" });
+    }
+  } catch (error) {
+    console.error(error instanceof BscPayError ? `BSC Pay: ${error.message}` : error);
+    if (!res.headersSent) json(res, 502, { error: "the payment could not be started; try again" });
+  }
+});
+server.listen(config.port, "127.0.0.1", () => console.log(`shop on http://127.0.0.1:${config.port}`));
+
+function json(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 1_000_000) throw new Error("webhook body too large");
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) {
+    console.error(`${name} is not set: run \`npm run setup\` first (it writes .env), or set it yourself.`);
+    process.exit(1);
+  }
+  return value;
+}

@@ -1,0 +1,126 @@
+import { type Page, Paginator } from "./pagination.js";
+import { type Call, send, type TransportOptions } from "./transport.js";
+import type {
+  CancelResult,
+  CreatePaymentParams,
+  CreatePayoutsParams,
+  CreateRefundParams,
+  PaymentHistoryItem,
+  PaymentHistoryQuery,
+  PaymentSession,
+  PaymentStatus,
+  PayoutBatch,
+  PayoutBatchSummary,
+  Refund,
+  SendWithdrawalParams,
+  Withdrawal,
+  WithdrawalHistoryQuery,
+} from "./types.js";
+
+export type ClientOptions = TransportOptions;
+
+/** Options of a call that moves money or creates a payment. */
+export interface MoneyCallOptions {
+  /**
+   * Default: a fresh random key per call, reused by this call's own retries, so a retry after a
+   * lost answer never creates a second payment or sends twice. Pass your own (e.g. your order id)
+   * to make a retry after a crash of your process safe too; `false` sends none (and then a 5xx or
+   * a network error is not retried).
+   */
+  idempotencyKey?: string | false;
+  signal?: AbortSignal;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export type BscPayClient = ReturnType<typeof createClient>;
+
+const segment = (value: string) => encodeURIComponent(value);
+
+/** A client for the BSC Pay API (`/api/v1`). Every method resolves with the envelope's `data` or throws a BscPayError. */
+export function createClient(options: ClientOptions) {
+  if (!options?.apiKey) throw new TypeError("createClient: apiKey is required");
+  if (!options.baseUrl || !/^https?:\/\//.test(options.baseUrl)) throw new TypeError("createClient: baseUrl must be an http(s) URL");
+  const call = <T>(c: Call) => send<T>(options, c);
+  const money = (o: MoneyCallOptions | undefined) => ({ idempotencyKey: o?.idempotencyKey ?? true, signal: o?.signal });
+  const list = <T>(path: string, query: Record<string, string | number | undefined>, signal?: AbortSignal) =>
+    new Paginator<T>((cursor) => call<Page<T>>({ method: "GET", path, query: { ...query, cursor }, signal }).then(normalPage));
+
+  return {
+    payments: {
+      /** A payment session (201): a deposit address, its QR code and the hosted `checkoutUrl`. */
+      create: (params: CreatePaymentParams, o?: MoneyCallOptions) =>
+        call<PaymentSession>({ method: "POST", path: "/api/v1/payment/create", body: params, ...money(o) }),
+      /** The session's state now: pending, completed, expired or cancelled, with what arrived. */
+      status: (sessionId: string, o?: CallOptions) =>
+        call<PaymentStatus>({ method: "GET", path: `/api/v1/payment/${segment(sessionId)}/status`, signal: o?.signal }),
+      /** Cancels a pending session; a transfer already mined still counts. */
+      cancel: (sessionId: string, o?: CallOptions) =>
+        call<CancelResult>({ method: "POST", path: `/api/v1/payment/${segment(sessionId)}/cancel`, signal: o?.signal }),
+      /** One page of the key's sessions, newest first (`cursor`: the `nextCursor` of the page before; empty for the first). */
+      list: (query: PaymentHistoryQuery & { cursor?: string } = {}, o?: CallOptions) =>
+        call<Page<PaymentHistoryItem>>({
+          method: "GET",
+          path: "/api/v1/payment/history",
+          query: { ...query, cursor: query.cursor ?? "" },
+          signal: o?.signal,
+        }).then(normalPage),
+      /** Every session matching the filters, newest first: `for await (const payment of client.payments.history())`. */
+      history: (query: PaymentHistoryQuery = {}, o?: CallOptions) =>
+        list<PaymentHistoryItem>("/api/v1/payment/history", { ...query }, o?.signal),
+    },
+    refunds: {
+      /** Gives a payer money back from a payment (to `toAddress`, or through the claim link when it is left out). */
+      create: (sessionId: string, params: CreateRefundParams = {}, o?: MoneyCallOptions) =>
+        call<Refund>({ method: "POST", path: `/api/v1/payment/${segment(sessionId)}/refund`, body: params, ...money(o) }),
+      retrieve: (refundId: string, o?: CallOptions) =>
+        call<Refund>({ method: "GET", path: `/api/v1/refund/${segment(refundId)}`, signal: o?.signal }),
+      /** Cancels a refund still waiting for the payer's address. */
+      cancel: (refundId: string, o?: CallOptions) =>
+        call<Refund>({ method: "POST", path: `/api/v1/refund/${segment(refundId)}/cancel`, signal: o?.signal }),
+      /** The refunds of one payment. */
+      listForPayment: (sessionId: string, o?: CallOptions) =>
+        call<{ items: Refund[] }>({ method: "GET", path: `/api/v1/payment/${segment(sessionId)}/refunds`, signal: o?.signal }).then(
+          (data) => data.items,
+        ),
+    },
+    withdrawals: {
+      /** Sends tokens from a domain's withdrawal wallet; recorded before it is broadcast, sent once. */
+      send: (params: SendWithdrawalParams, o?: MoneyCallOptions) =>
+        call<Withdrawal>({ method: "POST", path: "/api/v1/withdrawal/send", body: params, ...money(o) }),
+      retrieve: (withdrawalId: string, o?: CallOptions) =>
+        call<Withdrawal>({ method: "GET", path: `/api/v1/withdrawal/${segment(withdrawalId)}`, signal: o?.signal }),
+      list: (query: WithdrawalHistoryQuery & { cursor?: string } = {}, o?: CallOptions) =>
+        call<Page<Withdrawal>>({
+          method: "GET",
+          path: "/api/v1/withdrawal/history",
+          query: { ...query, cursor: query.cursor ?? "" },
+          signal: o?.signal,
+        }).then(normalPage),
+      history: (query: WithdrawalHistoryQuery = {}, o?: CallOptions) =>
+        list<Withdrawal>("/api/v1/withdrawal/history", { ...query }, o?.signal),
+    },
+    payouts: {
+      /** Pays many recipients in one batch (a few transactions), validated whole. */
+      create: (params: CreatePayoutsParams, o?: MoneyCallOptions) =>
+        call<PayoutBatch>({ method: "POST", path: "/api/v1/payouts", body: params, ...money(o) }),
+      /** A batch with its items and their states. */
+      retrieve: (batchId: string, o?: CallOptions) =>
+        call<PayoutBatch>({ method: "GET", path: `/api/v1/payouts/${segment(batchId)}`, signal: o?.signal }),
+      list: (query: { limit?: number; cursor?: string } = {}, o?: CallOptions) =>
+        call<Page<PayoutBatchSummary>>({
+          method: "GET",
+          path: "/api/v1/payouts",
+          query: { ...query, cursor: query.cursor ?? "" },
+          signal: o?.signal,
+        }).then(normalPage),
+      history: (query: { limit?: number } = {}, o?: CallOptions) => list<PayoutBatchSummary>("/api/v1/payouts", { ...query }, o?.signal),
+    },
+  };
+}
+
+function normalPage<T>(data: { items: T[]; nextCursor?: string | null }): Page<T> {
+  return { items: data.items, nextCursor: data.nextCursor ?? null };
+}

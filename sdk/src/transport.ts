@@ -1,0 +1,157 @@
+import { type ApiErrorCode, type ApiErrorReason, BscPayApiError, BscPayNetworkError } from "./errors.js";
+
+export interface TransportOptions {
+  /** A secret key (bscp_live_…) on servers; a publishable key (bscp_pk_live_…) may create and read payments from a browser. */
+  apiKey: string;
+  /** Where BSC Pay answers, e.g. "https://pay.example.com". */
+  baseUrl: string;
+  /** Retries after a 429, a 5xx or a network error (the latter two for idempotent calls only). Default 2. */
+  maxRetries?: number;
+  /** One attempt's time limit in milliseconds. Default 30 000. */
+  timeoutMs?: number;
+  /** A 429 asking to wait longer than this is not waited for: the error is thrown at once. Default 60. */
+  maxRetryAfterSeconds?: number;
+  /** Default fetch: globalThis.fetch. */
+  fetch?: typeof fetch;
+  /** Waits between attempts (tests replace it to skip the clock). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface Call {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  /**
+   * An Idempotency-Key for calls that move money (the API replays the first answer for 24 h):
+   * a string to use, `true` for a fresh random one, `false` for none.
+   */
+  idempotencyKey?: string | boolean;
+  signal?: AbortSignal;
+}
+
+const RETRY_BASE_MS = 500;
+const RETRY_CAP_MS = 8_000;
+
+/** One call: the envelope's `data`, or a typed error. Retries as described in the README. */
+export async function send<T>(options: TransportOptions, call: Call): Promise<T> {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const maxRetries = options.maxRetries ?? 2;
+  const idempotencyKey =
+    call.idempotencyKey === true ? globalThis.crypto.randomUUID() : call.idempotencyKey === false ? undefined : call.idempotencyKey;
+  // Safe to send again after an unknown outcome: a read, or a write the API deduplicates by its key.
+  const idempotent = call.method === "GET" || idempotencyKey !== undefined;
+  const url = buildUrl(options.baseUrl, call.path, call.query);
+  const headers: Record<string, string> = { accept: "application/json", "x-api-key": options.apiKey };
+  if (call.body !== undefined) headers["content-type"] = "application/json";
+  if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
+  const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+
+  for (let attempt = 0; ; attempt++) {
+    const retriesLeft = attempt < maxRetries;
+    let response: Response;
+    const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
+    try {
+      response = await doFetch(url, {
+        method: call.method,
+        headers,
+        body,
+        signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
+        redirect: "error",
+      });
+    } catch (error) {
+      if (call.signal?.aborted) throw call.signal.reason ?? error;
+      const timedOut = timeout.aborted;
+      if (idempotent && retriesLeft) {
+        await sleep(backoffMs(attempt));
+        continue;
+      }
+      const what = timedOut ? `no answer within ${options.timeoutMs ?? 30_000} ms` : describe(error);
+      throw new BscPayNetworkError(`${call.method} ${call.path}: ${what}`, { cause: error, idempotencyKey, timedOut });
+    }
+
+    if (response.ok) return (await readEnvelope(response, idempotencyKey)) as T;
+
+    const retryAfter = retryAfterSeconds(response.headers.get("retry-after"));
+    const limited = response.status === 429;
+    const serverFailed = response.status >= 500;
+    // A 429 was refused before anything happened: any call may be sent again. A 5xx may have acted.
+    if (retriesLeft && (limited || (serverFailed && idempotent))) {
+      const wait = limited && retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt);
+      if (!limited || retryAfter === undefined || retryAfter <= (options.maxRetryAfterSeconds ?? 60)) {
+        await response.body?.cancel().catch(() => undefined);
+        await sleep(wait);
+        continue;
+      }
+    }
+    throw await readError(response, idempotencyKey, retryAfter);
+  }
+}
+
+function buildUrl(baseUrl: string, path: string, query: Call["query"]): string {
+  const url = new URL(path, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+  }
+  return url.toString();
+}
+
+/** Full jitter over an exponential ceiling: retries of many clients do not arrive in step. */
+function backoffMs(attempt: number): number {
+  const ceiling = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** attempt);
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+/** Retry-After in seconds: a number of seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === "") return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+async function readEnvelope(response: Response, idempotencyKey: string | undefined): Promise<unknown> {
+  const parsed = await readJson(response);
+  if (parsed && typeof parsed === "object" && (parsed as { success?: unknown }).success === true) return (parsed as { data: unknown }).data;
+  throw new BscPayApiError({
+    status: response.status,
+    code: "UNEXPECTED_RESPONSE",
+    message: `HTTP ${response.status} without BSC Pay's envelope`,
+    idempotencyKey,
+  });
+}
+
+async function readError(response: Response, idempotencyKey: string | undefined, retryAfter: number | undefined): Promise<BscPayApiError> {
+  const parsed = (await readJson(response)) as {
+    success?: unknown;
+    error?: { code?: ApiErrorCode; message?: string; reason?: ApiErrorReason; details?: { path?: string; message: string }[] };
+  } | null;
+  const error = parsed?.success === false ? parsed.error : undefined;
+  return new BscPayApiError({
+    status: response.status,
+    code: typeof error?.code === "string" ? error.code : "UNEXPECTED_RESPONSE",
+    message: typeof error?.message === "string" ? error.message : `HTTP ${response.status} without BSC Pay's envelope`,
+    reason: error?.reason,
+    details: error?.details,
+    retryAfterSeconds: retryAfter,
+    idempotencyKey,
+  });
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => "");
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ? `${error.message} (${cause.code})` : error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,94 @@
+/**
+ * verifyWebhook against signatures made by the Standard Webhooks reference library (the one the
+ * product signs with, lib/domain/webhooks/dispatch.ts). A delivery from the running product is
+ * verified in tests/e2e/sdk.spec.ts.
+ */
+import { randomBytes } from "node:crypto";
+import { Webhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
+import { verifyWebhook, verifyWebhookDetailed, WebhookVerificationError } from "../src/webhooks.js";
+
+const secret = () => `whsec_${randomBytes(24).toString("base64")}`;
+const SECRET = secret();
+const body = JSON.stringify({
+  type: "payment.completed",
+  timestamp: "2026-11-28T10:00:00.000Z",
+  data: { sessionId: "7b0c4c8e-2f7e-4a53-9c55-0d3c0f6c9a11", status: "completed", amount: "10", orderId: "ORD-1" },
+});
+
+function signed(options: { secrets?: string[]; at?: Date; payload?: string; id?: string } = {}) {
+  const at = options.at ?? new Date();
+  const id = options.id ?? "msg_abc";
+  const signatures = (options.secrets ?? [SECRET]).map((s) => new Webhook(s).sign(id, at, options.payload ?? body));
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    "webhook-signature": signatures.join(" "),
+  };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(WebhookVerificationError);
+  return (error as WebhookVerificationError).reason;
+}
+
+describe("verifyWebhook", () => {
+  it("returns the typed event of a genuine delivery", async () => {
+    const event = await verifyWebhook(body, signed(), SECRET);
+    expect(event.type).toBe("payment.completed");
+    if (event.type === "payment.completed") expect(event.data.sessionId).toBe("7b0c4c8e-2f7e-4a53-9c55-0d3c0f6c9a11");
+    const detailed = await verifyWebhookDetailed(Buffer.from(body), signed({ id: "msg_42" }), SECRET);
+    expect(detailed.id).toBe("msg_42");
+  });
+
+  it("reads the headers from fetch's Headers and from Node's headers in any case", async () => {
+    expect((await verifyWebhook(body, new Headers(signed()), SECRET)).type).toBe("payment.completed");
+    const upper = Object.fromEntries(Object.entries(signed()).map(([k, v]) => [k.toUpperCase(), [v]]));
+    expect((await verifyWebhook(body, upper, SECRET)).type).toBe("payment.completed");
+  });
+
+  it("refuses a tampered body, a foreign secret and a forged signature", async () => {
+    expect(await refusal(verifyWebhook(body.replace('"10"', '"1000"'), signed(), SECRET))).toBe("signature-mismatch");
+    expect(await refusal(verifyWebhook(body, signed({ secrets: [secret()] }), SECRET))).toBe("signature-mismatch");
+    const headers = { ...signed(), "webhook-signature": `v1,${randomBytes(32).toString("base64")} v2,abc` };
+    expect(await refusal(verifyWebhook(body, headers, SECRET))).toBe("signature-mismatch");
+    // The id and timestamp are signed too: moving a signature to another event fails.
+    expect(await refusal(verifyWebhook(body, { ...signed(), "webhook-id": "msg_other" }, SECRET))).toBe("signature-mismatch");
+  });
+
+  it("refuses a stale or future timestamp (a replay), within a tolerance that can be set", async () => {
+    const now = new Date("2026-11-28T10:00:00Z");
+    const old = signed({ at: new Date(now.getTime() - 301_000) });
+    expect(await refusal(verifyWebhook(body, old, SECRET, { now }))).toBe("timestamp-too-old");
+    expect(await refusal(verifyWebhook(body, signed({ at: new Date(now.getTime() + 301_000) }), SECRET, { now }))).toBe(
+      "timestamp-too-new",
+    );
+    expect((await verifyWebhook(body, old, SECRET, { now, toleranceSeconds: 600 })).type).toBe("payment.completed");
+    expect(await refusal(verifyWebhook(body, { ...signed(), "webhook-timestamp": "12e3" }, SECRET))).toBe("timestamp-invalid");
+  });
+
+  it("accepts either signature while the product signs with the old and the new secret", async () => {
+    const previous = secret();
+    const both = signed({ secrets: [SECRET, previous] });
+    expect((await verifyWebhook(body, both, previous)).type).toBe("payment.completed");
+    expect((await verifyWebhook(body, both, SECRET)).type).toBe("payment.completed");
+  });
+
+  it("accepts several secrets on the receiver's side (during its own switch-over)", async () => {
+    const next = secret();
+    expect((await verifyWebhook(body, signed({ secrets: [next] }), [SECRET, next])).type).toBe("payment.completed");
+  });
+
+  it("refuses missing headers, a malformed secret and a signed body that is not an event", async () => {
+    const { "webhook-signature": _, ...unsigned } = signed();
+    expect(await refusal(verifyWebhook(body, unsigned, SECRET))).toBe("headers-missing");
+    expect(await refusal(verifyWebhook(body, signed(), "whsec_short"))).toBe("secret-invalid");
+    expect(await refusal(verifyWebhook(body, signed(), []))).toBe("secret-invalid");
+    expect(await refusal(verifyWebhook("[1]", signed({ payload: "[1]" }), SECRET))).toBe("body-invalid");
+    expect(await refusal(verifyWebhook("nope", signed({ payload: "nope" }), SECRET))).toBe("body-invalid");
+  });
+});
