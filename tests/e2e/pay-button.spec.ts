@@ -25,8 +25,8 @@ let merchant: Awaited<ReturnType<typeof apiMerchant>>;
 let server: Server;
 let shopOrigin: string;
 let reactBundle: string;
-/** What the shop's server does on the next POST /session. */
-let failNext = false;
+/** What the shop's server answers the next POST /session: a new session, a 500, or a wrong id. */
+let next: "session" | "fail" | "not-an-id" = "session";
 const created: { sessionId: string; depositAddress: `0x${string}` }[] = [];
 
 function plainShop(gateway: string) {
@@ -77,9 +77,14 @@ test.beforeAll(async ({ playwright }, testInfo) => {
     const send = (status: number, type: string, body: string) => res.writeHead(status, { "content-type": type }).end(body);
     if (req.method === "POST" && req.url === "/session") {
       // The shop's server creates the payment with its API key, as a real shop would.
-      if (failNext) {
-        failNext = false;
+      const answer = next;
+      next = "session";
+      if (answer === "fail") {
         setTimeout(() => send(500, "text/plain", "out of stock"), 1_000);
+        return;
+      }
+      if (answer === "not-an-id") {
+        send(201, "text/plain", "ORD-1");
         return;
       }
       merchant.createPayment(AMOUNT, { orderId: `ORD-${created.length + 1}` }).then(
@@ -105,7 +110,7 @@ test.afterAll(async () => {
 });
 
 test.beforeEach(() => {
-  failNext = false;
+  next = "session";
 });
 
 /** The shop's page with its button ready to be clicked (the React one hydrated). */
@@ -174,7 +179,7 @@ for (const kind of ["plain", "react"] as const) {
       const logs = watchConsole(page);
       logs.ignore(/status of 500/); // the shop's server answers the failed POST /session with a 500
       const button = await openShop(page, kind);
-      failNext = true;
+      next = "fail";
       const before = created.length;
       await button.click();
       await expect(button).toHaveAttribute("aria-busy", "true");
@@ -189,6 +194,9 @@ for (const kind of ["plain", "react"] as const) {
       await expect(page.locator("[data-bscpay-overlay]")).toHaveCount(0);
       expect(created.length).toBe(before);
       await expectAccessible(page, `the ${kind} shop showing the error`);
+      // The default look holds on a dark shop page too (the error line takes the page's colour).
+      await page.evaluate(() => Object.assign(document.body.style, { background: "#111318", color: "#e8e8e8" }));
+      await expectAccessible(page, `the ${kind} shop showing the error, dark`);
 
       // The button is back: this time the session is created, and a click beside the modal closes it.
       await button.click();
@@ -201,6 +209,19 @@ for (const kind of ["plain", "react"] as const) {
       await expect(shown(page, "outcome")).toHaveText(`pending ${sessionId}`);
       expect(created.length).toBe(before + 1);
       if (kind === "react") await expect(page.locator("script[data-bscpay-checkout]")).toHaveCount(1);
+      logs.assertClean();
+    });
+
+    test("createSession answering something that is not a session id: the error shows, no modal", async ({ page }) => {
+      const logs = watchConsole(page);
+      const button = await openShop(page, kind);
+      next = "not-an-id";
+      await button.click();
+      await expect(page.getByRole("alert")).toHaveText(ERROR_TEXT);
+      await expect(shown(page, "error-report")).toHaveText("BscPay.open: sessionId must be the payment's id");
+      await expect(page.locator("[data-bscpay-overlay]")).toHaveCount(0);
+      await expect(button).toHaveText("Pay with crypto");
+      await expect(button).not.toHaveAttribute("aria-disabled");
       logs.assertClean();
     });
   });

@@ -42,7 +42,7 @@ function globalBscPay(): BscPayGlobal | undefined {
 export function loadCheckout(baseUrl: string): Promise<BscPayGlobal> {
   const src = checkoutScriptUrl(baseUrl);
   const known = loads.get(src);
-  if (known) return known;
+  if (known !== undefined) return known;
   const loading = new Promise<BscPayGlobal>((resolve, reject) => {
     // The shop's own <script src=".../checkout.js"> already ran: use what it defined.
     const present = globalBscPay();

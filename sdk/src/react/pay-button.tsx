@@ -91,7 +91,9 @@ export function PayButton({
   }
 
   const busy = phase === "starting";
-  const style = className ? undefined : { ...BUTTON_STYLE, ...(busy || disabled ? { cursor: busy ? "progress" : "not-allowed", opacity: 0.75 } : {}) };
+  const style = className
+    ? undefined
+    : { ...BUTTON_STYLE, ...(busy || disabled ? { cursor: busy ? "progress" : "not-allowed", opacity: 0.75 } : {}) };
   return (
     <span data-bscpay-button="" style={WRAPPER_STYLE}>
       <button

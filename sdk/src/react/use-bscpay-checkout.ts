@@ -32,20 +32,27 @@ const outcomeOf = (event: CheckoutStatusEvent): CheckoutOutcome => ({ sessionId:
  * One modal from `api`, resolved by checkout.js's own `result`; an older checkout.js without it
  * (a gateway not yet updated) is read from onClosed, which reports the same status.
  */
-function openWith(api: BscPayGlobal, sessionId: string, options: OpenCheckoutOptions, track: (close: () => void) => () => void) {
-  return new Promise<CheckoutOutcome>((resolve) => {
-    let untrack = () => {};
-    const handle = api.open(sessionId, {
-      onCompleted: options.onCompleted && ((event) => options.onCompleted?.(outcomeOf(event))),
-      onStatus: options.onStatus && ((event) => options.onStatus?.(outcomeOf(event))),
-      onClosed: (status) => {
-        untrack();
-        if (!handle.result) resolve({ sessionId, status });
-      },
-    });
-    untrack = track(handle.close);
-    if (handle.result) void handle.result.then(resolve);
+function openWith(
+  api: BscPayGlobal,
+  sessionId: string,
+  options: OpenCheckoutOptions,
+  track: (close: () => void) => () => void,
+): Promise<CheckoutOutcome> {
+  let resolveClosed: (outcome: CheckoutOutcome) => void = () => {};
+  const closed = new Promise<CheckoutOutcome>((resolve) => {
+    resolveClosed = resolve;
   });
+  let untrack = () => {};
+  const handle = api.open(sessionId, {
+    onCompleted: options.onCompleted && ((event) => options.onCompleted?.(outcomeOf(event))),
+    onStatus: options.onStatus && ((event) => options.onStatus?.(outcomeOf(event))),
+    onClosed: (status) => {
+      untrack();
+      resolveClosed({ sessionId, status });
+    },
+  });
+  untrack = track(handle.close);
+  return handle.result ?? closed;
 }
 
 export function useBscPayCheckout(baseUrl: string): BscPayCheckout {
