@@ -55,6 +55,7 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
   }, [status.remainingUnits, view.remainingUnits, view.sessionId]);
 
   useEmbedReport(embed, view.sessionId, status.status);
+  useEmbedEscape(embed, view.sessionId);
   const redirectIn = useRedirect(!embed && status.status === "completed" ? view.redirectUrl : null);
   const partial = status.status === "pending" && status.receivedAmount !== null;
 
@@ -243,6 +244,24 @@ let openerOrigin: string | null = null;
 
 function postToOpener(message: Record<string, unknown>) {
   if (openerOrigin) window.parent.postMessage(message, openerOrigin);
+}
+
+/**
+ * In the embed, Escape closes the modal as it does on the shop's page: checkout.js hears keys only
+ * there, and once the payer is in here the focus is too. Not while a dialog of ours is open (Escape
+ * closes that first).
+ */
+function useEmbedEscape(embed: boolean, sessionId: string) {
+  useEffect(() => {
+    if (!embed) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      if (document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
+      postToOpener({ type: "bscpay:close", sessionId });
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [embed, sessionId]);
 }
 
 /**

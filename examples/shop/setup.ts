@@ -36,10 +36,10 @@ const registered = await call<{ tokenId: number; symbol: string }>(
   { contractAddress: tokenAddress, network },
   token,
 );
-const domain = await call<{ id: number }>("POST", "/api/user/domains", { domain: shopOrigin }, token);
+const { domainId } = await call<{ domainId: number }>("POST", "/api/user/domains", { domain: shopOrigin }, token);
 const { webhookSecret } = await call<{ webhookSecret: string }>(
   "PATCH",
-  `/api/user/domains/${domain.id}`,
+  `/api/user/domains/${domainId}`,
   { webhookUrl: `${shopOrigin}/webhooks/bsc-pay` },
   token,
 );

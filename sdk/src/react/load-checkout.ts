@@ -4,7 +4,7 @@
  * gateways on one page do not mix). Browser only: call it from an effect or an event handler,
  * never during render.
  */
-import type { CheckoutOutcome, CheckoutStatusEvent } from "./types";
+import type { CheckoutOutcome, CheckoutStatusEvent } from "./types.js";
 
 /** The part of checkout.js's global `BscPay` this package uses. */
 export interface BscPayGlobal {

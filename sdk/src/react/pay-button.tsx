@@ -1,11 +1,13 @@
+"use client";
+
 /**
  * "Pay with crypto": asks the shop's server for a payment session (`createSession`), opens the
  * hosted checkout in checkout.js's modal and reports how it ended. The same button as checkout.js's
  * `BscPay.button`, rendered by React (on the server too: checkout.js loads after hydration).
  */
 import { type CSSProperties, useId, useState } from "react";
-import type { CheckoutOutcome } from "./types";
-import { useBscPayCheckout } from "./use-bscpay-checkout";
+import type { CheckoutOutcome } from "./types.js";
+import { useBscPayCheckout } from "./use-bscpay-checkout.js";
 
 export interface PayButtonProps {
   /** The gateway's address, e.g. `https://pay.example.com`: checkout.js is loaded from there. */

@@ -1,10 +1,12 @@
+"use client";
+
 /**
  * The hosted checkout as a React hook: loads `${baseUrl}/checkout.js` after the first render (never
  * during it, so server rendering works) and opens a session's checkout in checkout.js's modal.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { type BscPayGlobal, checkoutScriptUrl, loadCheckout } from "./load-checkout";
-import type { CheckoutOutcome, CheckoutStatusEvent } from "./types";
+import { type BscPayGlobal, checkoutScriptUrl, loadCheckout } from "./load-checkout.js";
+import type { CheckoutOutcome, CheckoutStatusEvent } from "./types.js";
 
 export interface OpenCheckoutOptions {
   /** As soon as the checkout reports the payment completed (its receipt is still showing). */

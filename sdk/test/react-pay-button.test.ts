@@ -1,8 +1,8 @@
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { PayButton } from "../../sdk/src/react";
-import { checkoutScriptUrl } from "../../sdk/src/react/load-checkout";
+import { PayButton } from "../src/react";
+import { checkoutScriptUrl } from "../src/react/load-checkout";
 
 /**
  * The React binding on a server (this file runs in Node, without window or document): the button
