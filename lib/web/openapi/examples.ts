@@ -1,7 +1,7 @@
 /**
  * Example requests and answers of the OpenAPI document: one coherent story (a USDT payment of
  * 10.5, refunded in part, a withdrawal, a payout batch) so the values agree from one operation to
- * the next. Each is typed against the schema it illustrates; tests/unit/openapi-examples.test.ts
+ * the next. Each is typed against the schema it illustrates; tests/unit/openapi-operations.test.ts
  * parses every example the document carries with its zod schema, and the linter checks them too.
  */
 

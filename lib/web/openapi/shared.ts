@@ -32,7 +32,7 @@ export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.
 
 /**
  * A JSON body or answer. `examples`: name → value, each shown as a named example of the media type
- * (tests/unit/openapi-examples.test.ts parses every one with `schema`).
+ * (tests/unit/openapi-operations.test.ts parses every one with `schema`).
  */
 export function json(schema: z.ZodType, examples?: Record<string, unknown>) {
   return {
