@@ -6,17 +6,18 @@
  */
 
 import { createDocument } from "zod-openapi";
+import { accountPaths } from "./account-paths";
+import { domainPaths } from "./domain-paths";
 import { paymentPaths } from "./payment-paths";
 import { payoutPaths } from "./payout-paths";
 import { refundAndLinkPaths } from "./refund-link-paths";
-import { userPaths } from "./user-paths";
 import { webhookPaths } from "./webhooks";
 
 // `WebhookEvent` and its families become components through the webhook deliveries' `payload`
 // (an answer, so rendered once, as output); the `webhooks` bodies refer to them by $ref.
 
 /** Every path, as zod-openapi takes it (the zod schemas themselves, not yet JSON Schema). */
-export const documentPaths = { ...paymentPaths, ...refundAndLinkPaths, ...payoutPaths, ...userPaths };
+export const documentPaths = { ...paymentPaths, ...refundAndLinkPaths, ...payoutPaths, ...accountPaths, ...domainPaths };
 export { webhookPaths };
 
 function build() {

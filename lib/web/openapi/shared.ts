@@ -50,6 +50,9 @@ export function answer(description: string, schema: z.ZodType, example: unknown)
   return { description, ...json(envelope(schema), { ok: { success: true, data: example } }) };
 }
 
+/** `data` of an answer without a response schema yet: its shape is in the words and the example. */
+export const described = (what: string) => z.unknown().meta({ description: what });
+
 /** What a refusal looks like in the examples: its message, reason and details. */
 export interface Problem {
   message: string;
