@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { parseUnits } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   chainTransactions,
@@ -37,7 +38,7 @@ import { useTestDatabase } from "../helpers/database";
  */
 
 const db = useTestDatabase();
-const units = (amount: string) => BigInt(Math.round(Number(amount) * 1e6)) * 10n ** 12n;
+const units = (amount: string) => parseUnits(amount, 18);
 const NOW = new Date("2026-11-28T09:12:30.000Z");
 const PAYER = "0x4bCDB0A0a5560472Bc623025dc0Cb4ACA6a46B4d";
 const WALLET = "0x516D54fDA781283079A0f0772020E4a8a8c2EB94";
