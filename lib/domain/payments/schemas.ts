@@ -181,6 +181,16 @@ const fiatPaidFields = {
     .optional()
     .meta({ description: "Fiat-priced sessions only: what arrived, in paidToken, once completed." }),
   rate: z.string().nullable().optional().meta({ description: "Fiat-priced sessions only: paidToken's locked rate, once completed." }),
+  rateSource: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: 'Fiat-priced sessions only: where that rate came from ("chainlink:<feed>[/<currency feed>]"), once completed.' }),
+  ratedAt: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "Fiat-priced sessions only: when that rate was read (ISO 8601), once completed." }),
 };
 
 export const createPaymentResponseSchema = z

@@ -4,27 +4,70 @@ import { z } from "zod";
 import { createLinkSchema, payLinkSchema, paymentLinkSchema, updateLinkSchema } from "../../domain/payment-links/schemas";
 import { createPaymentResponseSchema } from "../../domain/payments/schemas";
 import { claimRefundSchema, createRefundSchema, refundSchema } from "../../domain/refunds/schemas";
+import { EX, paymentSessionExample, refundExample } from "./examples";
 import { OPERATION_REASONS } from "./reasons";
-import { envelope, errors, idempotencyHeader, json, refusals, sessionIdParam, user, V1_ERRORS, v1Scope } from "./shared";
+import {
+  answer,
+  badId,
+  errors,
+  idempotencyHeader,
+  idParam,
+  json,
+  open,
+  refundIdParam,
+  refusals,
+  sessionIdParam,
+  user,
+  V1_ERRORS,
+  v1Scope,
+} from "./shared";
+
+const refundNotFound = { NOT_FOUND: { message: "refund not found", reason: "not-found" as const } };
+const linkNotFound = { NOT_FOUND: { message: "payment link not found", reason: "not-found" as const } };
+
+const linkExample = {
+  linkId: 12,
+  url: `${EX.site}/l/coffee-beans-1kg`,
+  slug: "coffee-beans-1kg",
+  title: "Coffee beans, 1 kg",
+  description: "Single origin, roasted this week.",
+  token: "USDT",
+  tokenId: 1,
+  network: "bsc",
+  amount: "18",
+  minAmount: null,
+  domainId: 3,
+  redirectUrl: `${EX.shop}/thanks`,
+  active: true,
+  createdAt: EX.createdAt,
+  stats: { payments: 4, received: "72", lastPaymentAt: EX.paidAt },
+};
 
 export const refundAndLinkPaths = {
   "/api/v1/payment/{sessionId}/refund": {
     post: {
       ...v1Scope("refunds"),
+      operationId: "createRefund",
       summary: "Refund a payment (to an address you give, or as a claim the payer completes)",
       description:
         "Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). With toAddress it is sent at once. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.",
       requestParams: { ...sessionIdParam, ...idempotencyHeader },
-      requestBody: json(createRefundSchema),
+      requestBody: json(createRefundSchema, {
+        toAddress: { amount: "2.5", toAddress: EX.payerAddress },
+        claim: { amount: "2.5" },
+      }),
       responses: {
-        "201": { description: "Created", ...json(envelope(refundSchema)) },
+        "201": answer("Created", refundSchema, refundExample),
         ...refusals(
           OPERATION_REASONS.createRefund,
-          "VALIDATION_ERROR",
-          "NOT_FOUND",
-          "BLOCKCHAIN_ERROR",
-          "IDEMPOTENCY_CONFLICT",
-          ...V1_ERRORS,
+          ["VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "IDEMPOTENCY_CONFLICT", ...V1_ERRORS],
+          {
+            VALIDATION_ERROR: {
+              message: "amount 12 is more than this payment can still refund (10.5)",
+              reason: "refund-exceeds-refundable",
+            },
+            NOT_FOUND: { message: "payment session not found", reason: "not-found" },
+          },
         ),
       },
     },
@@ -32,104 +75,175 @@ export const refundAndLinkPaths = {
   "/api/v1/payment/{sessionId}/refunds": {
     get: {
       ...v1Scope("refunds"),
+      operationId: "listPaymentRefunds",
       summary: "A payment's refunds, oldest first",
       requestParams: sessionIdParam,
       responses: {
-        "200": { description: "OK", ...json(envelope(z.object({ items: z.array(refundSchema) }))) },
-        ...refusals(OPERATION_REASONS.read, "VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+        "200": answer("OK", z.object({ items: z.array(refundSchema) }), {
+          items: [{ ...refundExample, status: "completed", completedAt: EX.later }],
+        }),
+        ...refusals(OPERATION_REASONS.read, ["VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS], {
+          ...badId("sessionId"),
+          NOT_FOUND: { message: "payment session not found", reason: "not-found" },
+        }),
       },
     },
   },
   "/api/v1/refund/{refundId}": {
     get: {
       ...v1Scope("refunds"),
+      operationId: "getRefund",
       summary: "One refund (another key's is NOT_FOUND)",
-      requestParams: { path: z.object({ refundId: z.string().meta({ description: "UUID of the refund." }) }) },
+      requestParams: refundIdParam,
       responses: {
-        "200": { description: "OK", ...json(envelope(refundSchema)) },
-        ...refusals(OPERATION_REASONS.read, "VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+        "200": answer("OK", refundSchema, refundExample),
+        ...refusals(OPERATION_REASONS.read, ["VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS], { ...badId("refundId"), ...refundNotFound }),
       },
     },
   },
   "/api/v1/refund/{refundId}/cancel": {
     post: {
       ...v1Scope("refunds"),
+      operationId: "cancelRefund",
       summary: "Cancel a refund the payer has not claimed yet, or one awaiting funds",
       description:
         "awaiting_address or awaiting_funds → cancelled: nothing is sent. A refund being sent or over (sending, completed, failed) answers VALIDATION_ERROR; cancelling twice changes nothing.",
-      requestParams: { path: z.object({ refundId: z.string() }) },
+      requestParams: refundIdParam,
       responses: {
-        "200": { description: "OK", ...json(envelope(refundSchema)) },
-        ...refusals(OPERATION_REASONS.cancelRefund, "VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS),
+        "200": answer("OK", refundSchema, {
+          ...refundExample,
+          status: "cancelled",
+          toAddress: null,
+          addressFrom: null,
+          withdrawalId: null,
+          txHash: null,
+          reason: "cancelled by the merchant",
+          completedAt: EX.later,
+        }),
+        ...refusals(OPERATION_REASONS.cancelRefund, ["VALIDATION_ERROR", "NOT_FOUND", ...V1_ERRORS], {
+          VALIDATION_ERROR: {
+            message: "this refund is sending; only a refund awaiting an address or funds can be cancelled",
+            reason: "refund-not-cancellable",
+          },
+          ...refundNotFound,
+        }),
       },
     },
   },
   "/api/refund/{refundId}/claim": {
     post: {
+      ...open,
+      operationId: "claimRefund",
       summary: "The payer's address for a refund (the claim page calls it; no authentication: the refund id is the secret)",
       description:
         'At most 10 claims a minute per client address. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant\'s side (its wallet short of gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund\'s reason for the merchant, and the refund still waits for a claim. A wallet short of tokens is not a refusal: the claim answers 200 with status awaiting_funds (the payer\'s address kept) and the refund is sent by itself once the wallet can pay.',
-      requestParams: { path: z.object({ refundId: z.string() }) },
-      requestBody: json(claimRefundSchema),
+      requestParams: refundIdParam,
+      requestBody: json(claimRefundSchema, { claim: { address: EX.payerAddress } }),
       responses: {
-        "200": { description: "Sending, or awaiting_funds", ...json(envelope(refundSchema)) },
-        ...refusals(OPERATION_REASONS.claimRefund, "VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "RATE_LIMITED"),
+        "200": answer("Sending, or awaiting_funds", refundSchema, { ...refundExample, addressFrom: "payer" }),
+        ...refusals(OPERATION_REASONS.claimRefund, ["VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "RATE_LIMITED"], {
+          VALIDATION_ERROR: {
+            message: "address must be a 0x-prefixed 20-byte address with a valid checksum",
+            reason: "invalid-request",
+            details: [{ path: "address", message: "address must be a 0x-prefixed 20-byte address with a valid checksum" }],
+          },
+          BLOCKCHAIN_ERROR: {
+            message: "this refund cannot be sent right now and nothing was sent: try again later, or contact the shop",
+            reason: "refund-claim-unavailable",
+            details: [{ path: "problem", message: "unavailable" }],
+          },
+          RATE_LIMITED: { message: "too many refund claims from this address; retry in 40 s", reason: "rate-limited" },
+          ...refundNotFound,
+        }),
       },
     },
   },
   "/api/user/payment-links": {
     get: {
       ...user,
+      operationId: "listPaymentLinks",
       summary: "Your payment links, newest first, with their figures (completed payments, amount received, last payment)",
       responses: {
-        "200": { description: "OK", ...json(envelope(z.object({ items: z.array(paymentLinkSchema) }))) },
-        ...errors("UNAUTHORIZED"),
+        "200": answer("OK", z.object({ items: z.array(paymentLinkSchema) }), { items: [linkExample] }),
+        ...errors(["UNAUTHORIZED"]),
       },
     },
     post: {
       ...user,
+      operationId: "createPaymentLink",
       summary: "Create a payment link: a page at /l/<slug> where each Pay starts a fresh session",
       description: "Give either amount (a fixed price) or minAmount (the payer chooses at least that).",
-      requestBody: json(createLinkSchema),
+      requestBody: json(createLinkSchema, {
+        fixed: {
+          title: "Coffee beans, 1 kg",
+          description: "Single origin, roasted this week.",
+          tokenId: 1,
+          amount: "18",
+          redirectUrl: `${EX.shop}/thanks`,
+        },
+        payerChooses: { title: "Tip jar", tokenId: 1, minAmount: "1" },
+      }),
       responses: {
-        "201": { description: "Created", ...json(envelope(paymentLinkSchema)) },
-        ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND", "DOMAIN_NOT_WHITELISTED"),
+        "201": answer("Created", paymentLinkSchema, { ...linkExample, stats: { payments: 0, received: "0", lastPaymentAt: null } }),
+        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND", "DOMAIN_NOT_WHITELISTED"], {
+          NOT_FOUND: { message: "token not found", reason: "not-found" },
+          DOMAIN_NOT_WHITELISTED: { message: "whitelist a domain (POST /api/user/domains) before creating payments", reason: "no-domain" },
+        }),
       },
     },
   },
   "/api/user/payment-links/{id}": {
     get: {
       ...user,
+      operationId: "getPaymentLink",
       summary: "One payment link",
-      requestParams: { path: z.object({ id: z.string() }) },
-      responses: { "200": { description: "OK", ...json(envelope(paymentLinkSchema)) }, ...errors("UNAUTHORIZED", "NOT_FOUND") },
+      requestParams: idParam("payment link", 12),
+      responses: { "200": answer("OK", paymentLinkSchema, linkExample), ...errors(["UNAUTHORIZED", "NOT_FOUND"], linkNotFound) },
     },
     patch: {
       ...user,
+      operationId: "updatePaymentLink",
       summary: "Change a payment link (any field; active: false deactivates, true turns it on again)",
-      requestParams: { path: z.object({ id: z.string() }) },
-      requestBody: json(updateLinkSchema),
+      requestParams: idParam("payment link", 12),
+      requestBody: json(updateLinkSchema, { newPrice: { amount: "19.5" } }),
       responses: {
-        "200": { description: "OK", ...json(envelope(paymentLinkSchema)) },
-        ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"),
+        "200": answer("OK", paymentLinkSchema, { ...linkExample, amount: "19.5" }),
+        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], linkNotFound),
       },
     },
     delete: {
       ...user,
+      operationId: "deactivatePaymentLink",
       summary: "Deactivate a payment link (it is kept: its payments refer to it)",
-      requestParams: { path: z.object({ id: z.string() }) },
-      responses: { "200": { description: "OK", ...json(envelope(paymentLinkSchema)) }, ...errors("UNAUTHORIZED", "NOT_FOUND") },
+      requestParams: idParam("payment link", 12),
+      responses: {
+        "200": answer("OK", paymentLinkSchema, { ...linkExample, active: false }),
+        ...errors(["UNAUTHORIZED", "NOT_FOUND"], linkNotFound),
+      },
     },
   },
   "/api/links/{slug}/pay": {
     post: {
+      ...open,
+      operationId: "payPaymentLink",
       summary: "Start a payment from a payment link (the link's page calls it; public)",
       description: "At most 10 a minute per client address. An inactive link answers VALIDATION_ERROR and creates nothing.",
-      requestParams: { path: z.object({ slug: z.string() }) },
-      requestBody: json(payLinkSchema),
+      requestParams: {
+        path: z.object({ slug: z.string().meta({ description: "The link's slug (its page is /l/<slug>).", example: "coffee-beans-1kg" }) }),
+      },
+      requestBody: json(payLinkSchema, { pay: { browser: "b7Qm2xK9pL4vN8rT" } }),
       responses: {
-        "201": { description: "Created", ...json(envelope(createPaymentResponseSchema)) },
-        ...refusals(OPERATION_REASONS.payLink, "VALIDATION_ERROR", "NOT_FOUND", "NO_PACKAGE", "RATE_LIMITED"),
+        "201": answer("Created", createPaymentResponseSchema, {
+          ...paymentSessionExample,
+          amount: "18",
+          description: "Single origin, roasted this week.",
+          orderId: null,
+        }),
+        ...refusals(OPERATION_REASONS.payLink, ["VALIDATION_ERROR", "NOT_FOUND", "NO_PACKAGE", "RATE_LIMITED"], {
+          VALIDATION_ERROR: { message: "this payment link is no longer active", reason: "link-inactive" },
+          NOT_FOUND: { message: "payment link not found", reason: "not-found" },
+          RATE_LIMITED: { message: "too many payments started from this address; retry in 20 s", reason: "rate-limited" },
+        }),
       },
     },
   },

@@ -3,7 +3,8 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject } from "zod-openapi";
 import type { ApiScope } from "../../accounts/api-keys/scopes";
-import { ERROR_STATUS, type ErrorCode } from "../../base/errors";
+import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from "../../base/errors";
+import { EX } from "./examples";
 import { ALL_REASONS, type Reason } from "./reasons";
 
 const REASON_DESCRIPTION =
@@ -28,30 +29,140 @@ function errorEnvelope(reasons: readonly string[]) {
 export const errorSchema = errorEnvelope(ALL_REASONS).meta({ id: "Error" });
 
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
-export const json = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });
 
-export function errors(...codes: ErrorCode[]): ZodOpenApiOperationObject["responses"] {
-  return errorResponses(errorSchema, codes);
+/**
+ * A JSON body or answer. `examples`: name → value, each shown as a named example of the media type
+ * (tests/unit/openapi-operations.test.ts parses every one with `schema`).
+ */
+export function json(schema: z.ZodType, examples?: Record<string, unknown>) {
+  return {
+    content: {
+      "application/json": {
+        schema,
+        ...(examples ? { examples: Object.fromEntries(Object.entries(examples).map(([name, value]) => [name, { value }])) } : {}),
+      },
+    },
+  };
 }
 
-/** `errors`, with the reasons this operation may answer with as the enum of `error.reason`. */
-export function refusals(reasons: readonly Reason[], ...codes: ErrorCode[]): ZodOpenApiOperationObject["responses"] {
-  return errorResponses(errorEnvelope([...new Set(reasons)]), codes);
+/** A success answer: `{success: true, data}` with `data` described by `schema` and shown by `example`. */
+export function answer(description: string, schema: z.ZodType, example: unknown) {
+  return { description, ...json(envelope(schema), { ok: { success: true, data: example } }) };
 }
 
-function errorResponses(schema: z.ZodType, codes: ErrorCode[]): ZodOpenApiOperationObject["responses"] {
+/** `data` of an answer without a response schema yet: its shape is in the words and the example. */
+export const described = (what: string) => z.unknown().meta({ description: what });
+
+/** What a refusal looks like in the examples: its message, reason and details. */
+export interface Problem {
+  message: string;
+  reason?: Reason;
+  details?: ErrorDetail[];
+}
+
+const AMOUNT_MESSAGE = 'amount must be a positive decimal string such as "10.5" (digits and one dot; no sign, exponent, spaces or commas)';
+
+/** The example refusal of each code, unless an operation gives its own (a bad path id, say). */
+const PROBLEMS: Record<ErrorCode, Problem> = {
+  VALIDATION_ERROR: {
+    message: `amount: ${AMOUNT_MESSAGE}`,
+    reason: "invalid-request",
+    details: [{ path: "amount", message: AMOUNT_MESSAGE }],
+  },
+  UNAUTHORIZED: { message: "x-api-key header is required", reason: "api-key-missing" },
+  NO_PACKAGE: { message: "no active plan: choose one (POST /api/user/package) before creating payments", reason: "no-plan" },
+  DOMAIN_NOT_WHITELISTED: { message: `origin ${EX.shop} is not a whitelisted domain`, reason: "origin-not-whitelisted" },
+  FORBIDDEN: { message: "your role in this account does not allow this" },
+  NOT_FOUND: { message: "not found", reason: "not-found" },
+  IDEMPOTENCY_CONFLICT: {
+    message: "this Idempotency-Key was already used with a different request body",
+    reason: "idempotency-key-reused",
+  },
+  RATE_LIMITED: { message: "too many requests for this API key; retry in 12 s", reason: "rate-limited" },
+  REGISTRATION_CLOSED: { message: "sign-up is closed on this gateway; ask its operator for an account", reason: "registration-closed" },
+  BLOCKCHAIN_ERROR: { message: `not enough BNB for gas in the withdrawal wallet ${EX.withdrawalWallet}`, reason: "wallet-short-of-gas" },
+  INTERNAL_ERROR: { message: "internal error" },
+};
+
+/** The refusals of /api/user: a bearer token, and limits per client address. */
+const USER_PROBLEMS: Partial<Record<ErrorCode, Problem>> = {
+  UNAUTHORIZED: { message: "bearer token is missing, invalid or expired", reason: "bearer-token-invalid" },
+  RATE_LIMITED: { message: "too many requests from this address; retry in 30 s", reason: "rate-limited" },
+};
+
+export type Problems = Partial<Record<ErrorCode, Problem>>;
+
+/** An /api/user operation's error answers (error.reason: any reason). */
+export function errors(codes: ErrorCode[], problems: Problems = {}): ZodOpenApiOperationObject["responses"] {
+  return errorResponses(errorSchema, ALL_REASONS, codes, { ...USER_PROBLEMS, ...problems });
+}
+
+/** Error answers with the reasons this operation may answer with as the enum of `error.reason`. */
+export function refusals(reasons: readonly Reason[], codes: ErrorCode[], problems: Problems = {}): ZodOpenApiOperationObject["responses"] {
+  const own = [...new Set(reasons)];
+  return errorResponses(errorEnvelope(own), own, codes, problems);
+}
+
+function errorResponses(
+  schema: z.ZodType,
+  reasons: readonly Reason[],
+  codes: ErrorCode[],
+  problems: Problems,
+): ZodOpenApiOperationObject["responses"] {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-  return Object.fromEntries([...byStatus].map(([status, list]) => [String(status), { description: list.join(", "), ...json(schema) }]));
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      {
+        description: list.join(", "),
+        ...json(schema, Object.fromEntries(list.map((code) => [code, problemExample(code, reasons, problems)]))),
+      },
+    ]),
+  );
 }
 
-export const sessionIdParam = { path: z.object({ sessionId: z.string().meta({ description: "UUID of the session." }) }) };
+/** The example envelope of one code; a reason the operation does not list is left out (it is optional). */
+function problemExample(code: ErrorCode, reasons: readonly Reason[], problems: Problems) {
+  const { message, reason, details } = problems[code] ?? PROBLEMS[code];
+  const listed = reason !== undefined && reasons.includes(reason);
+  return { success: false, error: { code, message, ...(listed ? { reason } : {}), ...(details ? { details } : {}) } };
+}
+
+/** A refusal of a malformed id in the path. */
+export const badId = (name: string, kind = "a UUID"): Problems => ({
+  VALIDATION_ERROR: { message: `${name} must be ${kind}`, reason: "invalid-request" },
+});
+
+/** A refusal of a malformed query parameter. */
+export const badLimit: Problems = {
+  VALIDATION_ERROR: {
+    message: "limit: limit must be an integer from 1 to 100",
+    reason: "invalid-request",
+    details: [{ path: "limit", message: "limit must be an integer from 1 to 100" }],
+  },
+};
+
+const uuidParam = (name: string, what: string, example: string) =>
+  z.object({ [name]: z.string().meta({ description: `UUID of the ${what}.`, example }) });
+
+export const sessionIdParam = { path: uuidParam("sessionId", "session", EX.sessionId) };
+export const withdrawalIdParam = { path: uuidParam("withdrawalId", "withdrawal", EX.withdrawalId) };
+export const refundIdParam = { path: uuidParam("refundId", "refund", EX.refundId) };
+export const batchIdParam = { path: uuidParam("batchId", "payout batch", EX.batchId) };
+/** `{id}` of the /api/user routes: a numeric id. */
+export const idParam = (what: string, example = 3) => ({
+  path: z.object({ id: z.string().meta({ description: `Id of the ${what}.`, example: String(example) }) }),
+});
+
 export const idempotencyHeader = {
   header: z.object({
-    "idempotency-key": z.string().optional().meta({ description: "Same key and body within 24 h → the first response again." }),
+    "idempotency-key": z
+      .string()
+      .optional()
+      .meta({ description: "Same key and body within 24 h → the first response again.", example: "order-10042-attempt-1" }),
   }),
 };
-export const v1 = { security: [{ apiKey: [] }] };
 /**
  * An /api/v1 operation: the scope its key must hold (OpenAPI 3.1 lets an apiKey requirement list
  * role names), and whether a browser may call it (`x-cors`: payment routes with a publishable key only).
@@ -60,5 +171,8 @@ export const v1Scope = (scope: ApiScope) => ({
   security: [{ apiKey: [scope] }],
   "x-cors": scope === "payments:write" || scope === "payments:read",
 });
+/** An /api/user operation: a bearer token (or the dashboard's session cookie). */
 export const user = { security: [{ bearer: [] }] };
-export const V1_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"] as const;
+/** No authentication (declared, so a reader and the linter know it is on purpose). */
+export const open = { security: [] };
+export const V1_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"] as const satisfies ErrorCode[];

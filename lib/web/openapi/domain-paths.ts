@@ -1,0 +1,200 @@
+/** Domains and their webhooks (/api/user/domains, webhook deliveries) in the OpenAPI document. */
+
+import { z } from "zod";
+import { addDomainSchema, twoFactorCodeField, updateDomainSchema } from "../../domain/domains/manage-domains";
+import { DELIVERY_STATUSES, deliveriesQuerySchema } from "../../domain/webhooks/deliveries";
+import { WEBHOOK_EVENT_TYPES } from "../../domain/webhooks/outbox";
+import { EX } from "./examples";
+import { answer, badLimit, described, errors, idParam, json, type Problems, user } from "./shared";
+import { delivered, deliveries, domain, ping } from "./user-examples";
+import { webhookEventSchema } from "./webhook-events";
+
+/** A delivery of a webhook event to a domain's endpoint; `payload` is the exact body sent. */
+const deliverySchema = z
+  .object({
+    deliveryId: z.number().int(),
+    eventId: z.string().meta({ description: "The webhook-id header: the same on every attempt." }),
+    eventType: z.enum(WEBHOOK_EVENT_TYPES),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.number().int(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    lastAttemptAt: z.string().nullable(),
+    nextAttemptAt: z.string().nullable().meta({ description: "While pending: when the next attempt is due." }),
+    deliveredAt: z.string().nullable(),
+    createdAt: z.string(),
+    payload: webhookEventSchema,
+  })
+  .meta({ id: "WebhookDelivery" });
+
+const domainNotFound: Problems = { NOT_FOUND: { message: "domain not found", reason: "not-found" } };
+const badDomainId: Problems = { VALIDATION_ERROR: { message: "domainId must be a positive integer", reason: "invalid-request" } };
+
+export const domainPaths = {
+  "/api/user/domains": {
+    get: {
+      ...user,
+      operationId: "listDomains",
+      summary: "List whitelisted domains",
+      responses: { "200": answer("OK", described("[domain view]"), [{ ...domain, webhookSecret: null }]), ...errors(["UNAUTHORIZED"]) },
+    },
+    post: {
+      ...user,
+      operationId: "createDomain",
+      summary: "Whitelist a domain",
+      requestBody: json(addDomainSchema, { shop: { domain: EX.shop } }),
+      responses: {
+        "201": answer("Created: the domain view", described("domain view"), {
+          ...domain,
+          payoutAddress: null,
+          webhookUrl: null,
+          webhookSecret: null,
+        }),
+        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED"], {
+          VALIDATION_ERROR: { message: `domain ${EX.shop} is already whitelisted`, reason: "domain-already-whitelisted" },
+        }),
+      },
+    },
+  },
+  "/api/user/domains/{id}": {
+    get: {
+      ...user,
+      operationId: "getDomain",
+      summary: "One domain, with its webhookSecret while a webhookUrl is set",
+      requestParams: idParam("domain"),
+      responses: {
+        "200": answer("OK", described("domain view"), domain),
+        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], { ...badDomainId, ...domainNotFound }),
+      },
+    },
+    patch: {
+      ...user,
+      operationId: "updateDomain",
+      summary: "Set the payout address or webhook URL",
+      description:
+        "With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.",
+      requestParams: idParam("domain"),
+      requestBody: json(updateDomainSchema, {
+        payout: { payoutAddress: EX.recipient, code: "492031" },
+        webhook: { webhookUrl: `${EX.shop}/webhooks/bsc-pay`, code: "492031" },
+      }),
+      responses: {
+        "200": answer("OK: the domain view", described("domain view"), {
+          ...domain,
+          pendingPayoutAddress: EX.recipient,
+          payoutChangeRequestedAt: EX.later,
+          payoutChangeEffectiveAt: "2026-11-29T09:12:30.000Z",
+        }),
+        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], domainNotFound),
+      },
+    },
+  },
+  "/api/user/domains/{id}/webhook-secret": {
+    post: {
+      ...user,
+      operationId: "rotateWebhookSecret",
+      summary: "Rotate the webhook signing secret (the old one keeps signing, as a second signature, for 24 h)",
+      description: "With two-factor sign-in on, the body needs `code` (the app's current code): `{code}`.",
+      requestParams: idParam("domain"),
+      requestBody: json(z.object({ code: twoFactorCodeField }), { twoFactor: { code: "492031" } }),
+      responses: {
+        "200": answer("The domain view with the new webhookSecret", described("domain view"), {
+          ...domain,
+          webhookSecret: "whsec_bmV3c2VjcmV0bmV3c2VjcmV0bmV3",
+        }),
+        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
+          VALIDATION_ERROR: {
+            message: "this domain has no webhookUrl; set one first (PATCH /api/user/domains/:id)",
+            reason: "webhook-url-missing",
+          },
+          ...domainNotFound,
+        }),
+      },
+    },
+  },
+  "/api/user/domains/{id}/payout-change": {
+    delete: {
+      ...user,
+      operationId: "cancelPayoutChange",
+      summary: "Cancel a payout address change still waiting for its date (no two-factor code needed)",
+      description:
+        "The pending change is dropped and domain.payout_changed (status cancelled) is sent; payoutAddress stays as it is. Nothing waiting (or the change already took effect) → 400.",
+      requestParams: idParam("domain"),
+      responses: {
+        "200": answer("The domain view", described("domain view"), domain),
+        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
+          VALIDATION_ERROR: {
+            message:
+              "no payout address change is waiting for this domain (a change takes effect at its date and can no longer be cancelled then)",
+            reason: "payout-change-not-waiting",
+          },
+          ...domainNotFound,
+        }),
+      },
+    },
+  },
+  "/api/user/domains/{id}/webhook-test": {
+    post: {
+      ...user,
+      operationId: "sendWebhookTest",
+      summary: "Queue a `ping` event to the domain's webhook URL",
+      requestParams: idParam("domain"),
+      responses: {
+        "201": answer("The queued delivery", deliverySchema, ping),
+        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND", "RATE_LIMITED"], {
+          VALIDATION_ERROR: {
+            message: "this domain has no webhookUrl; set one first (PATCH /api/user/domains/:id)",
+            reason: "webhook-url-missing",
+          },
+          RATE_LIMITED: {
+            message: "5 test events are still waiting for your endpoint; send more once they are delivered",
+            reason: "webhook-test-events-waiting",
+          },
+          ...domainNotFound,
+        }),
+      },
+    },
+  },
+  "/api/user/domains/{id}/webhook-deliveries": {
+    get: {
+      ...user,
+      operationId: "listWebhookDeliveries",
+      summary: "Webhook deliveries of the domain, newest first: event type, attempts, last status code and error, next attempt",
+      requestParams: { ...idParam("domain"), query: deliveriesQuerySchema },
+      responses: {
+        "200": answer(
+          "{items, meta}",
+          z.object({
+            items: z.array(deliverySchema),
+            meta: z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), pages: z.number().int() }),
+          }),
+          deliveries,
+        ),
+        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], { ...badLimit, ...domainNotFound }),
+      },
+    },
+  },
+  "/api/user/webhook-deliveries/{id}/redeliver": {
+    post: {
+      ...user,
+      operationId: "redeliverWebhook",
+      summary: "Send a delivery again, with the same webhook-id, on a fresh retry schedule",
+      requestParams: idParam("webhook delivery", 9177),
+      responses: {
+        "200": answer("The delivery, pending again", deliverySchema, {
+          ...delivered,
+          status: "pending",
+          nextAttemptAt: EX.later,
+          deliveredAt: null,
+        }),
+        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
+          VALIDATION_ERROR: {
+            message: "this delivery is being sent right now; try again in a few seconds",
+            reason: "webhook-delivery-in-flight",
+          },
+          NOT_FOUND: { message: "webhook delivery not found", reason: "not-found" },
+        }),
+      },
+    },
+  },
+};
