@@ -1,8 +1,16 @@
 import type { components } from "./generated/openapi.js";
 
-type Provisional = { type: string; timestamp: string; data: Record<string, any> };
-/** Every event BSC Pay sends, discriminated on `type`: `switch (event.type)` narrows `event.data`. */
-export type WebhookEvent = components["schemas"] extends { WebhookEvent: infer E } ? E : Provisional;
+/**
+ * Every event BSC Pay sends (the `webhooks` of the OpenAPI document), discriminated on `type`:
+ * `if (event.type === "payment.completed")` narrows `event.data` to the payment's.
+ */
+export type WebhookEvent = components["schemas"]["WebhookEvent"];
 export type WebhookEventType = WebhookEvent["type"];
 /** The event of one type, e.g. `WebhookEventOf<"payment.completed">`. */
-export type WebhookEventOf<T extends WebhookEventType> = Extract<WebhookEvent, { type: T }>;
+export type WebhookEventOf<T extends WebhookEventType> = WebhookEvent extends infer E
+  ? E extends { type: infer Types }
+    ? T extends Types
+      ? Omit<E, "type"> & { type: T }
+      : never
+    : never
+  : never;

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { verifyWebhook, verifyWebhookDetailed, WebhookVerificationError } from "../src/webhooks.js";
+import { verifyWebhook, verifyWebhookDetailed, type WebhookEvent, type WebhookEventOf, WebhookVerificationError } from "../src/webhooks.js";
 
 const secret = () => `whsec_${randomBytes(24).toString("base64")}`;
 const SECRET = secret();
@@ -92,3 +92,10 @@ describe("verifyWebhook", () => {
     expect(await refusal(verifyWebhook("nope", signed({ payload: "nope" }), SECRET))).toBe("body-invalid");
   });
 });
+
+// Compile-time: the event union narrows on `type`, and WebhookEventOf picks one event.
+type Completed = WebhookEventOf<"payment.completed">;
+const completedSessionId = (event: Completed): string => event.data.sessionId;
+const refundId = (event: WebhookEvent): string | null => (event.type === "refund.completed" ? event.data.refundId : null);
+void completedSessionId;
+void refundId;

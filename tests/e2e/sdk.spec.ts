@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from "node:net";
 import { expect, test } from "@playwright/test";
 import type { Address } from "viem";
-import { BscPayApiError, BscPayNetworkError, createClient, verifyWebhook, WebhookVerificationError } from "../../sdk/src/index";
+import { BscPayNetworkError, createClient, verifyWebhook, WebhookVerificationError } from "../../sdk/src/index";
 import { apiMerchant, payDirectly } from "./helpers/merchant";
 
 /**
@@ -149,7 +149,9 @@ test("SDK: the product's 429 is waited out for its Retry-After, then the call go
   const attempts: { status: number; retryAfter: string | null; at: number }[] = [];
   try {
     await expect
-      .poll(async () => (await fetch(statusUrl, { headers }).then((r) => r.arrayBuffer().then(() => r.status))) === 429, { timeout: 60_000 })
+      .poll(async () => (await fetch(statusUrl, { headers }).then((r) => r.arrayBuffer().then(() => r.status))) === 429, {
+        timeout: 60_000,
+      })
       .toBe(true);
     const bscpay = createClient({
       apiKey: merchant.key,

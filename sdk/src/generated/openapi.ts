@@ -18,219 +18,7 @@ export interface paths {
          * Create a payment session
          * @description Priced in a token (`tokenId` + `amount`, in that token), or in a fiat currency (`currency` + `amount`, optionally `tokens`): the payer then pays in any offered token at a quote locked from Chainlink price feeds for QUOTE_TTL_SECONDS. Both `tokenId` and `currency` is refused (token-and-currency).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Same key and body within 24 h → the first response again. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["CreatePaymentRequest"] | components["schemas"]["CreateFiatPaymentRequest"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["PaymentSession"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NO_PACKAGE */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description DOMAIN_NOT_WHITELISTED */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_CONFLICT */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -245,163 +33,7 @@ export interface paths {
             cookie?: never;
         };
         /** Current state of a session (poll every 5–10 s) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description UUID of the session. */
-                    sessionId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["PaymentStatus"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getPaymentStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -420,163 +52,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a pending session (a terminal one is left as it is) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description UUID of the session. */
-                    sessionId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["CancelResult"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["cancelPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -594,149 +70,7 @@ export interface paths {
          * The API key's sessions, newest first
          * @description Two ways to page. By `cursor` (recommended): send `cursor=` (empty) for the newest rows, then each answer's `nextCursor` (in `data` and in `data.meta`) until it is null; the walk skips and repeats nothing while new rows arrive, costs the same at any depth and combines with the filters; `meta.page` is null. By `page`/`limit` (without `cursor`): the answer is `{items, meta:{page, limit, total, pages}}` as it always was. `meta.total` counts the rows matching the filters. A `cursor` this service did not hand out is a VALIDATION_ERROR.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1. */
-                    page?: string;
-                    /** @description Items per page, 1–100 (default 20). */
-                    limit?: string;
-                    status?: "pending" | "completed" | "expired" | "cancelled";
-                    /** @description Only the sessions created with this orderId (exact match). */
-                    orderId?: string;
-                    /** @description Page by cursor instead of page number: empty for the first page, then the `nextCursor` of the page before. Given, `page` is ignored and `meta.page` is null. Stable while new rows arrive; combines with the filters. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: {
-                                items: components["schemas"]["PaymentHistoryItem"][];
-                                /** @description Only when paging by cursor: the `cursor` of the next page, null on the last one. */
-                                nextCursor?: string | null;
-                                meta: components["schemas"]["PaginationMeta"];
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listPayments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -758,219 +92,7 @@ export interface paths {
          * Send tokens from the domain's withdrawal wallet
          * @description At least the token's minimum withdrawal (VALIDATION_ERROR below it, or for a token the operator disallowed). RATE_LIMITED with Retry-After (until 00:00 UTC) once today's gas spent for the merchant reached its plan's daily budget, or today's withdrawal requests its limit; incoming payments are still swept.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Same key and body within 24 h → the first response again. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["SendWithdrawalRequest"];
-                };
-            };
-            responses: {
-                /** @description Submitted */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["Withdrawal"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_CONFLICT */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description BLOCKCHAIN_ERROR */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createWithdrawal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -988,145 +110,7 @@ export interface paths {
          * The API key's withdrawals, newest first
          * @description Two ways to page. By `cursor` (recommended): send `cursor=` (empty) for the newest rows, then each answer's `nextCursor` (in `data` and in `data.meta`) until it is null; the walk skips and repeats nothing while new rows arrive, costs the same at any depth and combines with the filters; `meta.page` is null. By `page`/`limit` (without `cursor`): the answer is `{items, meta:{page, limit, total, pages}}` as it always was. `meta.total` counts the rows matching the filters. A `cursor` this service did not hand out is a VALIDATION_ERROR.
          */
-        get: {
-            parameters: {
-                query?: {
-                    page?: string;
-                    limit?: string;
-                    status?: "submitted" | "completed" | "failed" | "awaiting_approval" | "rejected";
-                    /** @description Page by cursor instead of page number: empty for the first page, then the `nextCursor` of the page before. Given, `page` is ignored and `meta.page` is null. Stable while new rows arrive; combines with the filters. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: {
-                                items: components["schemas"]["Withdrawal"][];
-                                /** @description Only when paging by cursor: the `cursor` of the next page, null on the last one. */
-                                nextCursor?: string | null;
-                                meta: components["schemas"]["PaginationMeta"];
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listWithdrawals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1143,163 +127,7 @@ export interface paths {
             cookie?: never;
         };
         /** One withdrawal (another key's is NOT_FOUND) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description UUID of the withdrawal. */
-                    withdrawalId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["Withdrawal"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getWithdrawal"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1321,222 +149,7 @@ export interface paths {
          * Refund a payment (to an address you give, or as a claim the payer completes)
          * @description Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). With toAddress it is sent at once. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Same key and body within 24 h → the first response again. */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    /** @description UUID of the session. */
-                    sessionId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["CreateRefundRequest"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["Refund"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_CONFLICT */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description BLOCKCHAIN_ERROR */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1551,165 +164,7 @@ export interface paths {
             cookie?: never;
         };
         /** A payment's refunds, oldest first */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description UUID of the session. */
-                    sessionId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: {
-                                items: components["schemas"]["Refund"][];
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listPaymentRefunds"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1726,163 +181,7 @@ export interface paths {
             cookie?: never;
         };
         /** One refund (another key's is NOT_FOUND) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description UUID of the refund. */
-                    refundId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["Refund"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getRefund"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1904,162 +203,7 @@ export interface paths {
          * Cancel a refund the payer has not claimed yet, or one awaiting funds
          * @description awaiting_address or awaiting_funds → cancelled: nothing is sent. A refund being sent or over (sending, completed, failed) answers VALIDATION_ERROR; cancelling twice changes nothing.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    refundId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["Refund"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["cancelRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2079,140 +223,7 @@ export interface paths {
          * The payer's address for a refund (the claim page calls it; no authentication: the refund id is the secret)
          * @description At most 10 claims a minute per client address. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant's side (its wallet short of gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund's reason for the merchant, and the refund still waits for a claim. A wallet short of tokens is not a refusal: the claim answers 200 with status awaiting_funds (the payer's address kept) and the refund is sent by itself once the wallet can pay.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    refundId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["ClaimRefundRequest"];
-                };
-            };
-            responses: {
-                /** @description Sending, or awaiting_funds */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["Refund"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description BLOCKCHAIN_ERROR */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["claimRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2227,110 +238,13 @@ export interface paths {
             cookie?: never;
         };
         /** Your payment links, newest first, with their figures (completed payments, amount received, last payment) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: {
-                                items: components["schemas"]["PaymentLink"][];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listPaymentLinks"];
         put?: never;
         /**
          * Create a payment link: a page at /l/<slug> where each Pay starts a fresh session
          * @description Give either amount (a fixed price) or minAmount (the payer chooses at least that).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["CreatePaymentLinkRequest"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["PaymentLink"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description DOMAIN_NOT_WHITELISTED */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["createPaymentLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2345,157 +259,15 @@ export interface paths {
             cookie?: never;
         };
         /** One payment link */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["PaymentLink"];
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getPaymentLink"];
         put?: never;
         post?: never;
         /** Deactivate a payment link (it is kept: its payments refer to it) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["PaymentLink"];
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["deactivatePaymentLink"];
         options?: never;
         head?: never;
         /** Change a payment link (any field; active: false deactivates, true turns it on again) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["UpdatePaymentLinkRequest"];
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["PaymentLink"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["updatePaymentLink"];
         trace?: never;
     };
     "/api/links/{slug}/pay": {
@@ -2511,140 +283,7 @@ export interface paths {
          * Start a payment from a payment link (the link's page calls it; public)
          * @description At most 10 a minute per client address. An inactive link answers VALIDATION_ERROR and creates nothing.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["PayLinkRequest"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["PaymentSession"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NO_PACKAGE */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["payPaymentLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2659,379 +298,13 @@ export interface paths {
             cookie?: never;
         };
         /** The API key's payout batches, newest first (without their items) */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: string;
-                    /** @description The `nextCursor` of the page before; empty for the newest. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: {
-                                items: {
-                                    batchId: string;
-                                    /** @enum {string} */
-                                    status: "awaiting_approval" | "rejected" | "pending" | "sending" | "completed" | "partially_failed" | "failed";
-                                    domainId: number;
-                                    tokenId: number;
-                                    token: string;
-                                    network: string;
-                                    fromAddress: string;
-                                    total: string;
-                                    itemCount: number;
-                                    counts: {
-                                        pending: number;
-                                        sending: number;
-                                        completed: number;
-                                        failed: number;
-                                    };
-                                    reason: string | null;
-                                    createdAt: string;
-                                    completedAt: string | null;
-                                }[];
-                                nextCursor: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listPayouts"];
         put?: never;
         /**
          * Pay up to 500 recipients of one token at once from the domain's withdrawal wallet
          * @description The whole request is validated before anything is recorded: any bad item answers VALIDATION_ERROR (reason payout-items-invalid, or invalid-request for a malformed field) with `details` naming each bad item as items.<index>.<field>, and nothing is recorded. Amounts are decimal strings in token units, each at least the token's minimum withdrawal. The wallet must hold the total beyond what its open withdrawals and payouts still take (else BLOCKCHAIN_ERROR wallet-short-of-tokens, nothing recorded). Items are paid in as few transactions as the block gas limit allows (about 114 per transaction on a 30M-gas block); each item goes pending → sending → completed | failed, and a recipient the token refuses fails only its own item. Webhooks: payout.completed / payout.failed per item (with batchId and index), payout_batch.completed once every item is final (status completed, partially_failed or failed). Same Idempotency-Key and body within 24 h answers the first batch as recorded; another body is IDEMPOTENCY_CONFLICT.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Same key and body within 24 h → the first response again. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["CreatePayoutsRequest"];
-                };
-            };
-            responses: {
-                /** @description Recorded (and its first chunks sent) */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["PayoutBatch"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_CONFLICT */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description BLOCKCHAIN_ERROR */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createPayout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3046,163 +319,7 @@ export interface paths {
             cookie?: never;
         };
         /** One payout batch with every item's status and txHash (another key's is NOT_FOUND) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description UUID of the payout batch. */
-                    batchId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: true;
-                            data: components["schemas"]["PayoutBatch"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            success: false;
-                            error: {
-                                /** @enum {string} */
-                                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                                message: string;
-                                /**
-                                 * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                                 * @enum {string}
-                                 */
-                                reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
-                                details?: {
-                                    path?: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getPayoutBatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3221,40 +338,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create an account */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        email: string;
-                        password: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["registerUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3274,59 +358,7 @@ export interface paths {
          * Get a bearer token
          * @description With two-factor sign-in on, `code` (the authenticator app's current code, or a recovery code) is required after the right password.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        email: string;
-                        password: string;
-                        code?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description {token, expiresAt} */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["createBearerToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3343,49 +375,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Change the password; every earlier token and session ends, the answer carries a fresh token */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        currentPassword: string;
-                        newPassword: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description {token, expiresAt} */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["changePassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3402,48 +392,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** End every bearer token and dashboard session of the account; with revokeApiKeys: true, revoke every API key too */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        revokeApiKeys?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description {signedOut: true, apiKeysRevoked} */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["signOutEverywhere"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3458,81 +407,14 @@ export interface paths {
             cookie?: never;
         };
         /** The account's settings: {accountCurrency, currencies} */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getAccountSettings"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Set the account currency the dashboard's totals, volume chart and payments CSV are shown in */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        accountCurrency: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description {accountCurrency, currencies} */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateAccountSettings"];
         trace?: never;
     };
     "/api/user/api-keys": {
@@ -3543,84 +425,13 @@ export interface paths {
             cookie?: never;
         };
         /** List API keys */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key (shown once); `code` required with two-factor sign-in on
          * @description `kind`: secret (default) or publishable; `scopes`: default every scope the kind may hold (a publishable key may hold payments:write and payments:read only). The answer and GET list each key's kind and scopes.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        /** @enum {string} */
-                        kind?: "secret" | "publishable";
-                        scopes?: ("payments:write" | "payments:read" | "refunds" | "withdrawals" | "payouts")[];
-                        code?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3635,87 +446,62 @@ export interface paths {
             cookie?: never;
         };
         /** List tokens */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listTokens"];
         put?: never;
         /** Register a BEP-20 token */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        contractAddress: string;
-                        network: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description BLOCKCHAIN_ERROR */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
+        post: operations["registerToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /** The account's audit log, newest first, by cursor: {items: [{id, at, actor: {kind, userId?, apiKeyId?, label}, address, action, target, before, after}], nextCursor} */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/gas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** BNB the gas tank spent for you per UTC day and kind (30 days), and today's budget and withdrawal count */
+        get: operations["getGasUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/package": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Current plan and usage */
+        get: operations["getPlan"];
+        put?: never;
+        /** Choose a self-serve plan */
+        post: operations["choosePlan"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3730,77 +516,10 @@ export interface paths {
             cookie?: never;
         };
         /** List whitelisted domains */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listDomains"];
         put?: never;
         /** Whitelist a domain */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        domain: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["createDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3815,53 +534,7 @@ export interface paths {
             cookie?: never;
         };
         /** One domain, with its webhookSecret while a webhookUrl is set */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getDomain"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3871,63 +544,7 @@ export interface paths {
          * Set the payout address or webhook URL
          * @description With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        payoutAddress?: string | null;
-                        webhookUrl?: string | null;
-                        fiatUnderpayBps?: number | null;
-                        fiatRateToleranceBps?: number | null;
-                        code?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateDomain"];
         trace?: never;
     };
     "/api/user/domains/{id}/webhook-secret": {
@@ -3943,59 +560,7 @@ export interface paths {
          * Rotate the webhook signing secret (the old one keeps signing, as a second signature, for 24 h)
          * @description With two-factor sign-in on, the body needs `code` (the app's current code): `{code}`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        code?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The domain view with the new webhookSecret */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4016,53 +581,7 @@ export interface paths {
          * Cancel a payout address change still waiting for its date (no two-factor code needed)
          * @description The pending change is dropped and domain.payout_changed (status cancelled) is sent; payoutAddress stays as it is. Nothing waiting (or the change already took effect) → 400.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The domain view */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["cancelPayoutChange"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4078,53 +597,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Queue a `ping` event to the domain's webhook URL */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The queued delivery */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["sendWebhookTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4139,57 +612,7 @@ export interface paths {
             cookie?: never;
         };
         /** Webhook deliveries of the domain, newest first: event type, attempts, last status code and error, next attempt */
-        get: {
-            parameters: {
-                query?: {
-                    page?: string;
-                    limit?: string;
-                    status?: "pending" | "delivered" | "failed";
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description {items, meta} */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4208,241 +631,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a delivery again, with the same webhook-id, on a fresh retry schedule */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The delivery, pending again */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/user/audit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The account's audit log, newest first, by cursor: {items: [{id, at, actor: {kind, userId?, apiKeyId?, label}, address, action, target, before, after}], nextCursor} */
-        get: {
-            parameters: {
-                query?: {
-                    action?: "auth.sign_in" | "member.invited" | "member.added" | "member.removed" | "member.role_changed" | "api_key.created" | "api_key.revoked" | "domain.payout_target_changed" | "domain.webhook_changed" | "withdrawal.requested" | "withdrawal.approved" | "withdrawal.rejected" | "refund.requested" | "refund.approved" | "refund.rejected" | "payout.requested" | "payout.approved" | "payout.rejected" | "approval_policy.changed" | "two_factor.enabled" | "two_factor.disabled" | "password.changed" | "account.settings_changed";
-                    actor?: string;
-                    from?: string;
-                    to?: string;
-                    /** @description Page by cursor instead of page number: empty for the first page, then the `nextCursor` of the page before. Given, `page` is ignored and `meta.page` is null. Stable while new rows arrive; combines with the filters. */
-                    cursor?: string;
-                    limit?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description {items, nextCursor} */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/user/gas": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** BNB the gas tank spent for you per UTC day and kind (30 days), and today's budget and withdrawal count */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description {today, days, kinds} */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/user/package": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Current plan and usage */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        /** Choose a self-serve plan */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        plan: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["redeliverWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4450,7 +639,368 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payment.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.completed
+         * @description The session is paid (also an expired or cancelled one paid in time). Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onPaymentCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.partial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.partial
+         * @description Money arrived that counts; the session is still short. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onPaymentPartial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.expired
+         * @description The session ended unpaid at its expiry. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onPaymentExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.cancelled
+         * @description The session was cancelled unpaid. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onPaymentCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.late": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.late
+         * @description A deposit after the session ended (expired, cancelled, or completed: more money, overpaid). Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onPaymentLate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "withdrawal.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * withdrawal.completed
+         * @description A withdrawal (or a refund's payout) was mined. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onWithdrawalCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "withdrawal.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * withdrawal.failed
+         * @description A withdrawal (or a refund's payout) failed on chain. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onWithdrawalFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.created
+         * @description A refund was created: waiting for the payer's address, awaiting funds, or sending. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onRefundCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.completed
+         * @description A refund arrived. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onRefundCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.failed
+         * @description A refund could not be sent. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onRefundFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.payout_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.payout_changed
+         * @description A payout address change was requested, took effect or was cancelled. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onDomainPayoutChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.completed
+         * @description One item of a payout batch was paid. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onPayoutCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.failed
+         * @description One item of a payout batch failed. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onPayoutFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout_batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout_batch.completed
+         * @description Every item of a payout batch is final. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onPayoutBatchCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * approval.requested
+         * @description Money out above the account's threshold waits for a second member. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onApprovalRequested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * approval.approved
+         * @description A waiting request was approved and is being sent. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onApprovalApproved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * approval.rejected
+         * @description A waiting request was rejected, or expired (status expired). Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onApprovalRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ping
+         * @description A test event from the dashboard or POST /api/user/domains/{id}/webhook-test. Signed as Standard Webhooks (https://www.standardwebhooks.com/): `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the domain's webhookSecret (whsec_…; during a rotation two signatures, space-separated). Verify it and the timestamp (5 minutes) on the raw body before parsing; deduplicate on webhook-id (a retry sends the same one). Answer 2xx within 10 s; anything else is retried (at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h).
+         */
+        post: operations["onPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         CreatePaymentRequest: {
@@ -4672,6 +1222,10 @@ export interface components {
             paidAmount?: string | null;
             /** @description Fiat-priced sessions only: paidToken's locked rate, once completed. */
             rate?: string | null;
+            /** @description Fiat-priced sessions only: where that rate came from ("chainlink:<feed>[/<currency feed>]"), once completed. */
+            rateSource?: string | null;
+            /** @description Fiat-priced sessions only: when that rate was read (ISO 8601), once completed. */
+            ratedAt?: string | null;
         };
         CancelResult: {
             message: string;
@@ -4711,6 +1265,10 @@ export interface components {
             paidAmount?: string | null;
             /** @description Fiat-priced sessions only: paidToken's locked rate, once completed. */
             rate?: string | null;
+            /** @description Fiat-priced sessions only: where that rate came from ("chainlink:<feed>[/<currency feed>]"), once completed. */
+            rateSource?: string | null;
+            /** @description Fiat-priced sessions only: when that rate was read (ISO 8601), once completed. */
+            ratedAt?: string | null;
         };
         PaginationMeta: {
             /** @description The page asked for; null when paging by cursor. */
@@ -4849,6 +1407,296 @@ export interface components {
             failureReason: string | null;
             completedAt: string | null;
         };
+        WebhookDelivery: {
+            deliveryId: number;
+            /** @description The webhook-id header: the same on every attempt. */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "payment.completed" | "payment.partial" | "payment.expired" | "payment.cancelled" | "payment.late" | "withdrawal.completed" | "withdrawal.failed" | "refund.created" | "refund.completed" | "refund.failed" | "domain.payout_changed" | "payout.completed" | "payout.failed" | "payout_batch.completed" | "approval.requested" | "approval.approved" | "approval.rejected" | "ping";
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            lastAttemptAt: string | null;
+            /** @description While pending: when the next attempt is due. */
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+            createdAt: string;
+            payload: components["schemas"]["WebhookEvent"];
+        };
+        /** @description Any event BSC Pay sends, told apart by `type`. */
+        WebhookEvent: components["schemas"]["PaymentEvent"] | components["schemas"]["WithdrawalEvent"] | components["schemas"]["RefundEvent"] | components["schemas"]["DomainPayoutChangedEvent"] | components["schemas"]["PayoutEvent"] | components["schemas"]["PayoutBatchEvent"] | components["schemas"]["ApprovalEvent"] | components["schemas"]["PingEvent"];
+        /** @description A payment session changed: `data` is its status view (GET /api/v1/payment/{sessionId}/status) plus network, metadata and domainId. */
+        PaymentEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.completed" | "payment.partial" | "payment.expired" | "payment.cancelled" | "payment.late";
+            /** @description When the event was written (ISO 8601, UTC); also the webhook-timestamp header, in seconds. */
+            timestamp: string;
+            data: components["schemas"]["PaymentEventData"];
+        };
+        PaymentEventData: {
+            sessionId: string;
+            /** @enum {string} */
+            status: "pending" | "completed" | "expired" | "cancelled";
+            amount: string;
+            receivedAmount: string | null;
+            txHash: string | null;
+            expiresAt: string;
+            token: string;
+            /** @description More than the amount arrived in time. */
+            overpaid: boolean;
+            /** @description Transfers arrived after expiry or cancellation (forwarded, not counted). */
+            late: boolean;
+            lateAmount: string | null;
+            description: string | null;
+            orderId: string | null;
+            /** @description Fiat-priced sessions only: ISO 4217 code of the price. */
+            currency?: string;
+            /** @description Fiat-priced sessions only: the price, e.g. "25.00". */
+            fiatAmount?: string;
+            /** @description Fiat-priced sessions only: the tokens offered, in order. */
+            quotes?: components["schemas"]["PaymentQuote"][];
+            /** @description Fiat-priced sessions only: the token that paid it, once completed. */
+            paidToken?: string | null;
+            /** @description Fiat-priced sessions only: what arrived, in paidToken, once completed. */
+            paidAmount?: string | null;
+            /** @description Fiat-priced sessions only: paidToken's locked rate, once completed. */
+            rate?: string | null;
+            /** @description Fiat-priced sessions only: where that rate came from ("chainlink:<feed>[/<currency feed>]"), once completed. */
+            rateSource?: string | null;
+            /** @description Fiat-priced sessions only: when that rate was read (ISO 8601), once completed. */
+            ratedAt?: string | null;
+            network: string;
+            /** @description The `metadata` you gave when creating the payment (null: none). */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The domain whose webhook endpoint this is. */
+            domainId: number;
+        };
+        /** @description A withdrawal settled on chain: `data` is the withdrawal (GET /api/v1/withdrawal/{withdrawalId}) plus network. A refund's payout has its refundId set. */
+        WithdrawalEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "withdrawal.completed" | "withdrawal.failed";
+            /** @description When the event was written (ISO 8601, UTC); also the webhook-timestamp header, in seconds. */
+            timestamp: string;
+            data: components["schemas"]["WithdrawalEventData"];
+        };
+        WithdrawalEventData: {
+            withdrawalId: string;
+            /** @description Null while the withdrawal awaits approval, or once rejected: nothing was signed. */
+            txHash: string | null;
+            amount: string;
+            token: string;
+            toAddress: string;
+            /** @enum {string} */
+            status: "submitted" | "completed" | "failed" | "awaiting_approval" | "rejected";
+            domainId: number;
+            fromAddress: string;
+            createdAt: string;
+            confirmedAt: string | null;
+            failureReason: string | null;
+            /** @description The refund this withdrawal pays out (see POST /payment/{sessionId}/refund); null for a withdrawal you sent. Its refund.completed / refund.failed webhook comes with this withdrawal's withdrawal.completed / withdrawal.failed: book the money once. */
+            refundId: string | null;
+            network: string;
+        };
+        /** @description A refund was created, arrived or could not be sent: `data` is the refund (GET /api/v1/refund/{refundId}) plus the payment's orderId, metadata and domainId. */
+        RefundEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "refund.created" | "refund.completed" | "refund.failed";
+            /** @description When the event was written (ISO 8601, UTC); also the webhook-timestamp header, in seconds. */
+            timestamp: string;
+            data: components["schemas"]["RefundEventData"];
+        };
+        RefundEventData: {
+            refundId: string;
+            sessionId: string;
+            /**
+             * @description awaiting_address (waits for the payer at claimUrl), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled.
+             * @enum {string}
+             */
+            status: "awaiting_address" | "awaiting_funds" | "sending" | "completed" | "failed" | "cancelled" | "awaiting_approval" | "rejected";
+            amount: string;
+            token: string;
+            network: string;
+            toAddress: string | null;
+            addressFrom: ("merchant" | "payer") | null;
+            /** @description Send this to the payer: the page where they give the address (while awaiting_address). */
+            claimUrl: string;
+            claimExpiresAt: string;
+            withdrawalId: string | null;
+            txHash: string | null;
+            /** @description Why it failed or was cancelled; while awaiting_address, why the payer's last claim could not be sent (e.g. the wallet lacks gas: the payer was only told to try later); while awaiting_funds, why the withdrawal wallet cannot pay it yet (the payment's forward has not reached it; or the payment was forwarded to another address, so it waits until the merchant sends the tokens to the wallet, or cancels it). */
+            reason: string | null;
+            createdAt: string;
+            completedAt: string | null;
+            /**
+             * @description Refunds of fiat-priced payments only (absent for token-priced ones): "tokens" (the tokens paid) or "fiat" (a fiat amount at the rate of the refund's creation; then currency, fiatAmount, rate, rateSource and ratedAt are set).
+             * @enum {string}
+             */
+            basis?: "tokens" | "fiat";
+            /** @description basis "fiat": the payment's currency (ISO 4217). */
+            currency?: string;
+            /** @description basis "fiat": the amount refunded in that currency ("10.50"). */
+            fiatAmount?: string;
+            /** @description basis "fiat": the rate used, the currency's value of one whole token, 8 decimals ("0.99000000"). */
+            rate?: string;
+            /** @description basis "fiat": where the rate came from ("chainlink:<feed>[/<currency feed>]"). */
+            rateSource?: string;
+            /** @description basis "fiat": when the rate was read (ISO 8601). */
+            ratedAt?: string;
+            /** @description The payment's orderId. */
+            orderId: string | null;
+            /** @description The `metadata` you gave when creating the payment (null: none). */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The domain whose webhook endpoint this is. */
+            domainId: number;
+        };
+        /** @description A domain's payout address change was requested, took effect or was cancelled. */
+        DomainPayoutChangedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "domain.payout_changed";
+            /** @description When the event was written (ISO 8601, UTC); also the webhook-timestamp header, in seconds. */
+            timestamp: string;
+            data: components["schemas"]["DomainPayoutChangedEventData"];
+        };
+        DomainPayoutChangedEventData: {
+            /** @description The domain whose webhook endpoint this is. */
+            domainId: number;
+            /** @description The domain's origin, e.g. https://shop.example.com. */
+            domain: string;
+            /**
+             * @description pending: requested, takes effect at effectiveAt; applied: in force; cancelled: dropped before its date.
+             * @enum {string}
+             */
+            status: "pending" | "applied" | "cancelled";
+            /** @description The new payout address (null: the withdrawal wallet). */
+            payoutAddress: string | null;
+            previousPayoutAddress: string | null;
+            /** @description When the change takes (or took) effect, ISO 8601. */
+            effectiveAt: string;
+        };
+        /** @description One item of a payout batch settled: `data` is the item (as in GET /api/v1/payouts/{batchId}) plus batchId, domainId, network and token. */
+        PayoutEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payout.completed" | "payout.failed";
+            /** @description When the event was written (ISO 8601, UTC); also the webhook-timestamp header, in seconds. */
+            timestamp: string;
+            data: components["schemas"]["PayoutEventData"];
+        };
+        PayoutEventData: {
+            index: number;
+            toAddress: string;
+            amount: string;
+            reference: string | null;
+            /** @enum {string} */
+            status: "pending" | "sending" | "completed" | "failed";
+            txHash: string | null;
+            failureReason: string | null;
+            completedAt: string | null;
+            batchId: string;
+            /** @description The domain whose webhook endpoint this is. */
+            domainId: number;
+            network: string;
+            /** @description Token symbol. */
+            token: string;
+        };
+        /** @description Every item of a payout batch is final: `data` is the batch without its items (status completed, partially_failed or failed). */
+        PayoutBatchEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payout_batch.completed";
+            /** @description When the event was written (ISO 8601, UTC); also the webhook-timestamp header, in seconds. */
+            timestamp: string;
+            data: components["schemas"]["PayoutBatchEventData"];
+        };
+        PayoutBatchEventData: {
+            batchId: string;
+            /** @enum {string} */
+            status: "awaiting_approval" | "rejected" | "pending" | "sending" | "completed" | "partially_failed" | "failed";
+            domainId: number;
+            tokenId: number;
+            token: string;
+            network: string;
+            fromAddress: string;
+            total: string;
+            itemCount: number;
+            counts: {
+                pending: number;
+                sending: number;
+                completed: number;
+                failed: number;
+            };
+            reason: string | null;
+            createdAt: string;
+            completedAt: string | null;
+        };
+        /** @description Money out above the account's threshold waits for a second member, was approved (and is being sent), or was rejected or expired. */
+        ApprovalEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "approval.requested" | "approval.approved" | "approval.rejected";
+            /** @description When the event was written (ISO 8601, UTC); also the webhook-timestamp header, in seconds. */
+            timestamp: string;
+            data: components["schemas"]["ApprovalEventData"];
+        };
+        ApprovalEventData: {
+            /** @description apr_ + 24 hex characters. */
+            approvalId: string;
+            /** @enum {string} */
+            kind: "withdrawal" | "refund" | "payout";
+            /** @description The withdrawalId, refundId or payout batchId (by kind). */
+            subjectId: string;
+            amount: string;
+            /** @description Token symbol. */
+            token: string;
+            /** @enum {string} */
+            status: "awaiting_approval" | "approved" | "rejected" | "expired";
+            reason: string | null;
+            expiresAt: string;
+            /** @description The user id of the member who approved or rejected it. */
+            decidedBy: number | null;
+            decidedAt: string | null;
+        };
+        /** @description A test event (POST /api/user/domains/{id}/webhook-test). */
+        PingEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ping";
+            /** @description When the event was written (ISO 8601, UTC); also the webhook-timestamp header, in seconds. */
+            timestamp: string;
+            data: components["schemas"]["PingEventData"];
+        };
+        PingEventData: {
+            /** @description The domain whose webhook endpoint this is. */
+            domainId: number;
+            domain: string;
+            message: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -4857,4 +1705,4714 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    createPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and body within 24 h → the first response again. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentRequest"] | components["schemas"]["CreateFiatPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PaymentSession"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NO_PACKAGE */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description DOMAIN_NOT_WHITELISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPaymentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the session. */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PaymentStatus"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the session. */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CancelResult"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: string;
+                /** @description Items per page, 1–100 (default 20). */
+                limit?: string;
+                status?: "pending" | "completed" | "expired" | "cancelled";
+                /** @description Only the sessions created with this orderId (exact match). */
+                orderId?: string;
+                /** @description Page by cursor instead of page number: empty for the first page, then the `nextCursor` of the page before. Given, `page` is ignored and `meta.page` is null. Stable while new rows arrive; combines with the filters. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["PaymentHistoryItem"][];
+                            /** @description Only when paging by cursor: the `cursor` of the next page, null on the last one. */
+                            nextCursor?: string | null;
+                            meta: components["schemas"]["PaginationMeta"];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and body within 24 h → the first response again. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SendWithdrawalRequest"];
+            };
+        };
+        responses: {
+            /** @description Submitted */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Withdrawal"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description BLOCKCHAIN_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWithdrawals: {
+        parameters: {
+            query?: {
+                page?: string;
+                limit?: string;
+                status?: "submitted" | "completed" | "failed" | "awaiting_approval" | "rejected";
+                /** @description Page by cursor instead of page number: empty for the first page, then the `nextCursor` of the page before. Given, `page` is ignored and `meta.page` is null. Stable while new rows arrive; combines with the filters. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Withdrawal"][];
+                            /** @description Only when paging by cursor: the `cursor` of the next page, null on the last one. */
+                            nextCursor?: string | null;
+                            meta: components["schemas"]["PaginationMeta"];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the withdrawal. */
+                withdrawalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Withdrawal"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and body within 24 h → the first response again. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description UUID of the session. */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description BLOCKCHAIN_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPaymentRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the session. */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Refund"][];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the refund. */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the refund. */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    claimRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the refund. */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ClaimRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description Sending, or awaiting_funds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description BLOCKCHAIN_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPaymentLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["PaymentLink"][];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DOMAIN_NOT_WHITELISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the payment link. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deactivatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the payment link. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the payment link. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdatePaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's slug (its page is /l/<slug>). */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PayLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PaymentSession"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NO_PACKAGE */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPayouts: {
+        parameters: {
+            query?: {
+                limit?: string;
+                /** @description The `nextCursor` of the page before; empty for the newest. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: {
+                                batchId: string;
+                                /** @enum {string} */
+                                status: "awaiting_approval" | "rejected" | "pending" | "sending" | "completed" | "partially_failed" | "failed";
+                                domainId: number;
+                                tokenId: number;
+                                token: string;
+                                network: string;
+                                fromAddress: string;
+                                total: string;
+                                itemCount: number;
+                                counts: {
+                                    pending: number;
+                                    sending: number;
+                                    completed: number;
+                                    failed: number;
+                                };
+                                reason: string | null;
+                                createdAt: string;
+                                completedAt: string | null;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and body within 24 h → the first response again. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutsRequest"];
+            };
+        };
+        responses: {
+            /** @description Recorded (and its first chunks sent) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PayoutBatch"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description BLOCKCHAIN_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the payout batch. */
+                batchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PayoutBatch"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    registerUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: {userId, email, createdAt} */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {userId, email, createdAt} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REGISTRATION_CLOSED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBearerToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description {token, expiresAt} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {token, expiresAt} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description {token, expiresAt} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {token, expiresAt} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signOutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    revokeApiKeys?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description {signedOut: true, apiKeysRevoked} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {signedOut: true, apiKeysRevoked} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {accountCurrency, currencies} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAccountSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    accountCurrency: string;
+                };
+            };
+        };
+        responses: {
+            /** @description {accountCurrency, currencies} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {accountCurrency, currencies} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description [{id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt}] */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    kind?: "secret" | "publishable";
+                    scopes?: ("payments:write" | "payments:read" | "refunds" | "withdrawals" | "payouts")[];
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the key's view plus `key`, shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt, key} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description [{tokenId, symbol, name, decimals, contractAddress, network}] */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registerToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    contractAddress: string;
+                    network: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created (200 when it was registered already) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {tokenId, symbol, name, decimals, contractAddress, network} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BLOCKCHAIN_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                action?: "auth.sign_in" | "member.invited" | "member.added" | "member.removed" | "member.role_changed" | "api_key.created" | "api_key.revoked" | "domain.payout_target_changed" | "domain.webhook_changed" | "withdrawal.requested" | "withdrawal.approved" | "withdrawal.rejected" | "refund.requested" | "refund.approved" | "refund.rejected" | "payout.requested" | "payout.approved" | "payout.rejected" | "approval_policy.changed" | "two_factor.enabled" | "two_factor.disabled" | "password.changed" | "account.settings_changed";
+                actor?: string;
+                from?: string;
+                to?: string;
+                /** @description Page by cursor instead of page number: empty for the first page, then the `nextCursor` of the page before. Given, `page` is ignored and `meta.page` is null. Stable while new rows arrive; combines with the filters. */
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {items, nextCursor} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {items, nextCursor} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGasUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {today, days, kinds} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {today, days, kinds} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {active, plan, startsAt, endsAt, usage} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    choosePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    plan: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: the plan view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {active, plan, startsAt, endsAt, usage} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description [domain view] */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the domain view */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description domain view */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the domain. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description domain view */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the domain. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    payoutAddress?: string | null;
+                    webhookUrl?: string | null;
+                    fiatUnderpayBps?: number | null;
+                    fiatRateToleranceBps?: number | null;
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: the domain view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description domain view */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the domain. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The domain view with the new webhookSecret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description domain view */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelPayoutChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the domain. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description domain view */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the domain. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued delivery */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                page?: string;
+                limit?: string;
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                /** @description Id of the domain. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {items, meta} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["WebhookDelivery"][];
+                            meta: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                pages: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the webhook delivery. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    onPaymentCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentPartial: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentLate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWithdrawalCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WithdrawalEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWithdrawalFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WithdrawalEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRefundCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefundEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRefundCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefundEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRefundFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefundEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDomainPayoutChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DomainPayoutChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPayoutCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PayoutEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPayoutFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PayoutEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPayoutBatchCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PayoutBatchEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onApprovalRequested: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApprovalEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onApprovalApproved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApprovalEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onApprovalRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApprovalEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…): the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 signature>, one per signing secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused, e.g. a bad signature (any status other than 2xx): sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}
