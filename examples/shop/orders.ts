@@ -34,8 +34,10 @@ const MAX_REMEMBERED_EVENTS = 10_000;
 
 export class OrderBook {
   private data: Stored;
+  private readonly file: string;
 
-  constructor(private readonly file: string) {
+  constructor(file: string) {
+    this.file = file;
     this.data = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Stored) : { orders: {}, events: [] };
   }
 

@@ -100,6 +100,11 @@ test("example shop: order → wallet pays in the embedded checkout → webhook v
   await expect(page.locator("iframe")).toHaveCount(0);
   await expect(page.getByRole("status")).toHaveText(/^Order ORD-[0-9A-F]{8} is paid\. Thank you!$/, { timeout: 30_000 });
   await screenshot(page, testInfo, "example-shop-paid");
+  // The shop's page on a phone, in the dark scheme too.
+  await page.setViewportSize({ width: 375, height: 720 });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectAccessible(page, "example shop, paid, dark, phone");
+  await screenshot(page, testInfo, "example-shop-paid-dark-phone");
   const orderId = (await page.getByRole("status").textContent())!.match(/ORD-[0-9A-F]{8}/)![0];
   const order = await (await fetch(`${shopUrl}/orders/${orderId}`)).json();
   expect(order).toMatchObject({ status: "paid", amount: "3.5", token: "DUSD" });
