@@ -76,14 +76,16 @@ export const accountPaths = {
     post: {
       ...member("read"),
       operationId: "signOutEverywhere",
-      summary: "End every bearer token and dashboard session of the account; with revokeApiKeys: true, revoke every API key too",
+      summary: "End every bearer token and dashboard session of yours; with revokeApiKeys: true, revoke every API key of the account too",
+      description:
+        "revokeApiKeys: true needs the developer permission in the account acted in (X-Account-Id); without it the answer is 403 role-forbids and nothing ends.",
       requestBody: json(signOutEverywhereSchema, { withKeys: { revokeApiKeys: true } }),
       responses: {
         "200": answer("{signedOut: true, apiKeysRevoked}", described("{signedOut: true, apiKeysRevoked}"), {
           signedOut: true,
           apiKeysRevoked: 2,
         }),
-        ...memberErrors("read", ["VALIDATION_ERROR", "UNAUTHORIZED"], {
+        ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED"], {
           VALIDATION_ERROR: { message: "revokeApiKeys: revokeApiKeys must be true or false", reason: "invalid-request" },
         }),
       },
