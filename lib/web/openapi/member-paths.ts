@@ -16,7 +16,7 @@ import {
 import { type AccountChoice, changeRoleSchema, type MemberView, transferOwnershipSchema } from "../../accounts/members/manage-members";
 import { MEMBER_ROLES } from "../../db/schema";
 import { EX } from "./examples";
-import { answer, badId, idParam, json, member, memberRefusals, type Problems, userRefusals } from "./shared";
+import { answer, badId, idParam, json, member, memberRefusals, type Problems, user, userRefusals } from "./shared";
 
 const ASSIGNABLE = MEMBER_ROLES.filter((r) => r !== "owner") as ["admin", "finance", "developer", "viewer"];
 
@@ -82,7 +82,7 @@ const MEMBER_CHANGE = ["invalid-request", "member-not-found", "owner-is-fixed"] 
 export const memberPaths = {
   "/api/user/accounts": {
     get: {
-      security: [{ bearer: [] }],
+      ...user,
       operationId: "listAccounts",
       summary: "The accounts you belong to, your own first (the default when a request sends no X-Account-Id)",
       responses: {
@@ -229,7 +229,7 @@ export const memberPaths = {
   },
   "/api/user/invitations/accept": {
     post: {
-      security: [{ bearer: [] }],
+      ...user,
       operationId: "acceptInvitation",
       summary: "Join the account an invitation link offers, with its role (signed in as yourself; the link works once)",
       description: "Then send X-Account-Id: accountId to act in it.",
