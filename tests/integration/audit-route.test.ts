@@ -141,8 +141,13 @@ describe("GET /api/user/audit", () => {
 
   it("is in the OpenAPI document with its query parameters", async () => {
     const doc = await openapi().json();
-    const names = doc.paths["/api/user/audit"].get.parameters.map((p: { name: string }) => p.name).sort();
+    const parameters: { in?: string; name?: string; $ref?: string }[] = doc.paths["/api/user/audit"].get.parameters;
+    const names = parameters
+      .filter((p) => p.in === "query")
+      .map((p) => p.name)
+      .sort();
     expect(names).toEqual(["action", "actor", "cursor", "from", "limit", "to"]);
+    expect(parameters).toContainEqual({ $ref: "#/components/parameters/AccountId" });
   });
 
   it("refuses a caller who is not signed in", async () => {

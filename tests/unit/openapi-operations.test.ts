@@ -36,6 +36,8 @@ const OPERATION_IDS: Record<string, string> = {
   "GET /api/v1/refund/{refundId}": "getRefund",
   "POST /api/v1/refund/{refundId}/cancel": "cancelRefund",
   "POST /api/refund/{refundId}/claim": "claimRefund",
+  "GET /api/refund/{refundId}": "getRefundClaim",
+  "GET /api/links/{slug}": "getPaymentLinkPage",
   "POST /api/v1/payouts": "createPayout",
   "GET /api/v1/payouts": "listPayouts",
   "GET /api/v1/payouts/{batchId}": "getPayoutBatch",
@@ -53,6 +55,7 @@ const OPERATION_IDS: Record<string, string> = {
   "PATCH /api/user/settings": "updateAccountSettings",
   "GET /api/user/api-keys": "listApiKeys",
   "POST /api/user/api-keys": "createApiKey",
+  "DELETE /api/user/api-keys/{id}": "revokeApiKey",
   "GET /api/user/tokens": "listTokens",
   "POST /api/user/tokens": "registerToken",
   "GET /api/user/domains": "listDomains",
@@ -68,8 +71,30 @@ const OPERATION_IDS: Record<string, string> = {
   "GET /api/user/gas": "getGasUsage",
   "GET /api/user/package": "getPlan",
   "POST /api/user/package": "choosePlan",
+  "GET /api/user/accounts": "listAccounts",
+  "GET /api/user/members": "listMembers",
+  "PATCH /api/user/members/{userId}": "changeMemberRole",
+  "DELETE /api/user/members/{userId}": "removeMember",
+  "POST /api/user/members/transfer-ownership": "transferOwnership",
+  "GET /api/user/invitations": "listInvitations",
+  "POST /api/user/invitations": "createInvitation",
+  "DELETE /api/user/invitations/{id}": "revokeInvitation",
+  "POST /api/user/invitations/accept": "acceptInvitation",
+  "GET /api/user/approvals": "listApprovals",
+  "POST /api/user/approvals/{id}/approve": "approveApproval",
+  "POST /api/user/approvals/{id}/reject": "rejectApproval",
+  "GET /api/user/approval-policies": "listApprovalPolicies",
+  "PUT /api/user/approval-policies/{tokenId}": "setApprovalPolicy",
+  "DELETE /api/user/domains/{id}": "deleteDomain",
 };
-const PUBLIC = ["POST /api/refund/{refundId}/claim", "POST /api/links/{slug}/pay", "POST /api/user/register", "POST /api/user/token"];
+const PUBLIC = [
+  "POST /api/refund/{refundId}/claim",
+  "GET /api/refund/{refundId}",
+  "GET /api/links/{slug}",
+  "POST /api/links/{slug}/pay",
+  "POST /api/user/register",
+  "POST /api/user/token",
+];
 
 describe("operations of the OpenAPI document", () => {
   it("each have the operationId its SDK method is named after, camelCase and unique (webhooks included)", () => {

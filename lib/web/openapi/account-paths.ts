@@ -11,7 +11,7 @@ import { choosePlanSchema } from "../../domain/plans/current-plan";
 import { registerTokenSchema } from "../../domain/tokens/schemas";
 import { accountSettingsSchema } from "../dashboard/account-settings";
 import { EX } from "./examples";
-import { answer, badLimit, described, errors, json, open, user } from "./shared";
+import { answer, badId, badLimit, described, errors, idParam, json, member, memberErrors, open, user } from "./shared";
 import { apiKey, audit, bearer, gas, plan, settings, token } from "./user-examples";
 
 export const accountPaths = {
@@ -74,16 +74,18 @@ export const accountPaths = {
   },
   "/api/user/sign-out-everywhere": {
     post: {
-      ...user,
+      ...member("read"),
       operationId: "signOutEverywhere",
-      summary: "End every bearer token and dashboard session of the account; with revokeApiKeys: true, revoke every API key too",
+      summary: "End every bearer token and dashboard session of yours; with revokeApiKeys: true, revoke every API key of the account too",
+      description:
+        "revokeApiKeys: true needs the developer permission in the account acted in (X-Account-Id); without it the answer is 403 role-forbids and nothing ends.",
       requestBody: json(signOutEverywhereSchema, { withKeys: { revokeApiKeys: true } }),
       responses: {
         "200": answer("{signedOut: true, apiKeysRevoked}", described("{signedOut: true, apiKeysRevoked}"), {
           signedOut: true,
           apiKeysRevoked: 2,
         }),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED"], {
+        ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED"], {
           VALIDATION_ERROR: { message: "revokeApiKeys: revokeApiKeys must be true or false", reason: "invalid-request" },
         }),
       },
@@ -91,19 +93,19 @@ export const accountPaths = {
   },
   "/api/user/settings": {
     get: {
-      ...user,
+      ...member("read"),
       operationId: "getAccountSettings",
       summary: "The account's settings: {accountCurrency, currencies}",
-      responses: { "200": answer("OK", described("{accountCurrency, currencies}"), settings), ...errors(["UNAUTHORIZED"]) },
+      responses: { "200": answer("OK", described("{accountCurrency, currencies}"), settings), ...memberErrors("read", ["UNAUTHORIZED"]) },
     },
     patch: {
-      ...user,
+      ...member("settings"),
       operationId: "updateAccountSettings",
       summary: "Set the account currency the dashboard's totals, volume chart and payments CSV are shown in",
       requestBody: json(accountSettingsSchema, { currency: { accountCurrency: "EUR" } }),
       responses: {
         "200": answer("{accountCurrency, currencies}", described("{accountCurrency, currencies}"), settings),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED"], {
+        ...memberErrors("settings", ["VALIDATION_ERROR", "UNAUTHORIZED"], {
           VALIDATION_ERROR: {
             message: "accountCurrency: accountCurrency must be one of USD, EUR, GBP, CHF, CAD, AUD, JPY",
             reason: "invalid-request",
@@ -114,16 +116,16 @@ export const accountPaths = {
   },
   "/api/user/api-keys": {
     get: {
-      ...user,
+      ...member("read"),
       operationId: "listApiKeys",
       summary: "List API keys",
       responses: {
         "200": answer("OK", described("[{id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt}]"), [apiKey]),
-        ...errors(["UNAUTHORIZED"]),
+        ...memberErrors("read", ["UNAUTHORIZED"]),
       },
     },
     post: {
-      ...user,
+      ...member("developer"),
       operationId: "createApiKey",
       summary: "Create an API key (shown once); `code` required with two-factor sign-in on",
       description:
@@ -142,7 +144,7 @@ export const accountPaths = {
             key: "bscp_live_q3Xk7Lm2Vr9Tz4Wp1Yc8Nb6Hd5Jf0Gs3",
           },
         ),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED"], {
+        ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED"], {
           VALIDATION_ERROR: {
             message: "enter the current code from your authenticator app: two-factor authentication is on",
             reason: "two-factor-code-required",
@@ -151,18 +153,36 @@ export const accountPaths = {
       },
     },
   },
+  "/api/user/api-keys/{id}": {
+    delete: {
+      ...member("developer"),
+      operationId: "revokeApiKey",
+      summary: "Revoke an API key at once (revoking it again changes nothing)",
+      requestParams: idParam("API key", 41),
+      responses: {
+        "200": answer("The key's view, with revokedAt", described("{id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt}"), {
+          ...apiKey,
+          revokedAt: EX.later,
+        }),
+        ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
+          ...badId("id", "a positive integer"),
+          NOT_FOUND: { message: "API key not found", reason: "not-found" },
+        }),
+      },
+    },
+  },
   "/api/user/tokens": {
     get: {
-      ...user,
+      ...member("read"),
       operationId: "listTokens",
       summary: "List tokens",
       responses: {
         "200": answer("OK", described("[{tokenId, symbol, name, decimals, contractAddress, network}]"), [token]),
-        ...errors(["UNAUTHORIZED"]),
+        ...memberErrors("read", ["UNAUTHORIZED"]),
       },
     },
     post: {
-      ...user,
+      ...member("settings"),
       operationId: "registerToken",
       summary: "Register a BEP-20 token",
       requestBody: json(registerTokenSchema, { usdt: { contractAddress: EX.usdt, network: "bsc" } }),
@@ -172,7 +192,7 @@ export const accountPaths = {
           described("{tokenId, symbol, name, decimals, contractAddress, network}"),
           token,
         ),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "BLOCKCHAIN_ERROR"], {
+        ...memberErrors("settings", ["VALIDATION_ERROR", "UNAUTHORIZED", "BLOCKCHAIN_ERROR"], {
           VALIDATION_ERROR: {
             message: `this gateway does not accept the token ${EX.recipient} on bsc: it is not in the operator's token catalogue.`,
             reason: "token-not-in-catalogue",
@@ -184,40 +204,46 @@ export const accountPaths = {
   },
   "/api/user/audit": {
     get: {
-      ...user,
+      ...member("audit"),
       operationId: "listAuditEvents",
       summary:
         "The account's audit log, newest first, by cursor: {items: [{id, at, actor: {kind, userId?, apiKeyId?, label}, address, action, target, before, after}], nextCursor}",
       requestParams: { query: auditQueryFields },
       responses: {
         "200": answer("{items, nextCursor}", described("{items, nextCursor}"), audit),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED"], badLimit),
+        ...memberErrors("audit", ["VALIDATION_ERROR", "UNAUTHORIZED"], badLimit),
       },
     },
   },
   "/api/user/gas": {
     get: {
-      ...user,
+      ...member("read"),
       operationId: "getGasUsage",
       summary: "BNB the gas tank spent for you per UTC day and kind (30 days), and today's budget and withdrawal count",
-      responses: { "200": answer("{today, days, kinds}", described("{today, days, kinds}"), gas), ...errors(["UNAUTHORIZED"]) },
+      responses: {
+        "200": answer("{today, days, kinds}", described("{today, days, kinds}"), gas),
+        ...memberErrors("read", ["UNAUTHORIZED"]),
+      },
     },
   },
   "/api/user/package": {
     get: {
-      ...user,
+      ...member("read"),
       operationId: "getPlan",
       summary: "Current plan and usage",
-      responses: { "200": answer("OK", described("{active, plan, startsAt, endsAt, usage}"), plan), ...errors(["UNAUTHORIZED"]) },
+      responses: {
+        "200": answer("OK", described("{active, plan, startsAt, endsAt, usage}"), plan),
+        ...memberErrors("read", ["UNAUTHORIZED"]),
+      },
     },
     post: {
-      ...user,
+      ...member("settings"),
       operationId: "choosePlan",
       summary: "Choose a self-serve plan",
       requestBody: json(choosePlanSchema, { starter: { plan: "starter" } }),
       responses: {
         "200": answer("OK: the plan view", described("{active, plan, startsAt, endsAt, usage}"), plan),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED"], {
+        ...memberErrors("settings", ["VALIDATION_ERROR", "UNAUTHORIZED"], {
           VALIDATION_ERROR: {
             message: 'plan "enterprise" is granted by the operator; only self-serve plans can be chosen here',
             reason: "plan-not-self-serve",

@@ -7,7 +7,10 @@
 
 import { createDocument } from "zod-openapi";
 import { accountPaths } from "./account-paths";
+import { approvalPaths } from "./approval-paths";
 import { domainPaths } from "./domain-paths";
+import { memberPaths } from "./member-paths";
+import { pagePaths } from "./page-paths";
 import { paymentPaths } from "./payment-paths";
 import { payoutPaths } from "./payout-paths";
 import { refundAndLinkPaths } from "./refund-link-paths";
@@ -17,7 +20,16 @@ import { webhookPaths } from "./webhooks";
 // (an answer, so rendered once, as output); the `webhooks` bodies refer to them by $ref.
 
 /** Every path, as zod-openapi takes it (the zod schemas themselves, not yet JSON Schema). */
-export const documentPaths = { ...paymentPaths, ...refundAndLinkPaths, ...payoutPaths, ...accountPaths, ...domainPaths };
+export const documentPaths = {
+  ...paymentPaths,
+  ...refundAndLinkPaths,
+  ...pagePaths,
+  ...payoutPaths,
+  ...accountPaths,
+  ...memberPaths,
+  ...approvalPaths,
+  ...domainPaths,
+};
 export { webhookPaths };
 
 function build() {

@@ -5,7 +5,7 @@ import { addDomainSchema, twoFactorCodeField, updateDomainSchema } from "../../d
 import { DELIVERY_STATUSES, deliveriesQuerySchema } from "../../domain/webhooks/deliveries";
 import { WEBHOOK_EVENT_TYPES } from "../../domain/webhooks/outbox";
 import { EX } from "./examples";
-import { answer, badLimit, described, errors, idParam, json, type Problems, user } from "./shared";
+import { answer, badLimit, described, idParam, json, member, memberErrors, type Problems } from "./shared";
 import { delivered, deliveries, domain, ping } from "./user-examples";
 import { webhookEventSchema } from "./webhook-events";
 
@@ -33,13 +33,16 @@ const badDomainId: Problems = { VALIDATION_ERROR: { message: "domainId must be a
 export const domainPaths = {
   "/api/user/domains": {
     get: {
-      ...user,
+      ...member("read"),
       operationId: "listDomains",
       summary: "List whitelisted domains",
-      responses: { "200": answer("OK", described("[domain view]"), [{ ...domain, webhookSecret: null }]), ...errors(["UNAUTHORIZED"]) },
+      responses: {
+        "200": answer("OK", described("[domain view]"), [{ ...domain, webhookSecret: null }]),
+        ...memberErrors("read", ["UNAUTHORIZED"]),
+      },
     },
     post: {
-      ...user,
+      ...member("developer"),
       operationId: "createDomain",
       summary: "Whitelist a domain",
       requestBody: json(addDomainSchema, { shop: { domain: EX.shop } }),
@@ -50,7 +53,7 @@ export const domainPaths = {
           webhookUrl: null,
           webhookSecret: null,
         }),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED"], {
+        ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED"], {
           VALIDATION_ERROR: { message: `domain ${EX.shop} is already whitelisted`, reason: "domain-already-whitelisted" },
         }),
       },
@@ -58,21 +61,21 @@ export const domainPaths = {
   },
   "/api/user/domains/{id}": {
     get: {
-      ...user,
+      ...member("read"),
       operationId: "getDomain",
       summary: "One domain, with its webhookSecret while a webhookUrl is set",
       requestParams: idParam("domain"),
       responses: {
         "200": answer("OK", described("domain view"), domain),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], { ...badDomainId, ...domainNotFound }),
+        ...memberErrors("read", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], { ...badDomainId, ...domainNotFound }),
       },
     },
     patch: {
-      ...user,
+      ...member("read"),
       operationId: "updateDomain",
       summary: "Set the payout address or webhook URL",
       description:
-        "With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.",
+        "What the role must hold depends on the change: payoutAddress needs payout-targets (owner), webhookUrl developer, the fiat thresholds settings (FORBIDDEN role-forbids otherwise, nothing changes). With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.",
       requestParams: idParam("domain"),
       requestBody: json(updateDomainSchema, {
         payout: { payoutAddress: EX.recipient, code: "492031" },
@@ -85,13 +88,34 @@ export const domainPaths = {
           payoutChangeRequestedAt: EX.later,
           payoutChangeEffectiveAt: "2026-11-29T09:12:30.000Z",
         }),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], domainNotFound),
+        ...memberErrors("payout-targets", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], domainNotFound),
+      },
+    },
+    delete: {
+      ...member("developer"),
+      operationId: "deleteDomain",
+      summary: "Remove a domain from the whitelist; its webhooks stop with it",
+      description:
+        "Refused (VALIDATION_ERROR, nothing changes) while one of its payment sessions is pending, a withdrawal from its wallet is not final, or its withdrawal wallet still holds tokens (or their balance cannot be read).",
+      requestParams: idParam("domain"),
+      responses: {
+        "200": answer("{message, domainId}", described("{message, domainId}"), {
+          message: "domain removed from the whitelist",
+          domainId: 3,
+        }),
+        ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
+          VALIDATION_ERROR: {
+            message: `${EX.shop} cannot be deleted yet: its withdrawal wallet ${EX.withdrawalWallet} holds 8 USDT: withdraw it first`,
+            reason: "domain-deletion-blocked",
+          },
+          ...domainNotFound,
+        }),
       },
     },
   },
   "/api/user/domains/{id}/webhook-secret": {
     post: {
-      ...user,
+      ...member("developer"),
       operationId: "rotateWebhookSecret",
       summary: "Rotate the webhook signing secret (the old one keeps signing, as a second signature, for 24 h)",
       description: "With two-factor sign-in on, the body needs `code` (the app's current code): `{code}`.",
@@ -102,7 +126,7 @@ export const domainPaths = {
           ...domain,
           webhookSecret: "whsec_bmV3c2VjcmV0bmV3c2VjcmV0bmV3",
         }),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
+        ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
           VALIDATION_ERROR: {
             message: "this domain has no webhookUrl; set one first (PATCH /api/user/domains/:id)",
             reason: "webhook-url-missing",
@@ -114,7 +138,7 @@ export const domainPaths = {
   },
   "/api/user/domains/{id}/payout-change": {
     delete: {
-      ...user,
+      ...member("payout-targets"),
       operationId: "cancelPayoutChange",
       summary: "Cancel a payout address change still waiting for its date (no two-factor code needed)",
       description:
@@ -122,7 +146,7 @@ export const domainPaths = {
       requestParams: idParam("domain"),
       responses: {
         "200": answer("The domain view", described("domain view"), domain),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
+        ...memberErrors("payout-targets", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
           VALIDATION_ERROR: {
             message:
               "no payout address change is waiting for this domain (a change takes effect at its date and can no longer be cancelled then)",
@@ -135,13 +159,13 @@ export const domainPaths = {
   },
   "/api/user/domains/{id}/webhook-test": {
     post: {
-      ...user,
+      ...member("developer"),
       operationId: "sendWebhookTest",
       summary: "Queue a `ping` event to the domain's webhook URL",
       requestParams: idParam("domain"),
       responses: {
         "201": answer("The queued delivery", deliverySchema, ping),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND", "RATE_LIMITED"], {
+        ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND", "RATE_LIMITED"], {
           VALIDATION_ERROR: {
             message: "this domain has no webhookUrl; set one first (PATCH /api/user/domains/:id)",
             reason: "webhook-url-missing",
@@ -157,7 +181,7 @@ export const domainPaths = {
   },
   "/api/user/domains/{id}/webhook-deliveries": {
     get: {
-      ...user,
+      ...member("read"),
       operationId: "listWebhookDeliveries",
       summary: "Webhook deliveries of the domain, newest first: event type, attempts, last status code and error, next attempt",
       requestParams: { ...idParam("domain"), query: deliveriesQuerySchema },
@@ -170,13 +194,13 @@ export const domainPaths = {
           }),
           deliveries,
         ),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], { ...badLimit, ...domainNotFound }),
+        ...memberErrors("read", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], { ...badLimit, ...domainNotFound }),
       },
     },
   },
   "/api/user/webhook-deliveries/{id}/redeliver": {
     post: {
-      ...user,
+      ...member("developer"),
       operationId: "redeliverWebhook",
       summary: "Send a delivery again, with the same webhook-id, on a fresh retry schedule",
       requestParams: idParam("webhook delivery", 9177),
@@ -187,7 +211,7 @@ export const domainPaths = {
           nextAttemptAt: EX.later,
           deliveredAt: null,
         }),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
+        ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
           VALIDATION_ERROR: {
             message: "this delivery is being sent right now; try again in a few seconds",
             reason: "webhook-delivery-in-flight",

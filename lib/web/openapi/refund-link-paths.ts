@@ -9,15 +9,15 @@ import { OPERATION_REASONS } from "./reasons";
 import {
   answer,
   badId,
-  errors,
   idempotencyHeader,
   idParam,
   json,
+  member,
+  memberErrors,
   open,
   refundIdParam,
   refusals,
   sessionIdParam,
-  user,
   V1_ERRORS,
   v1Scope,
 } from "./shared";
@@ -160,16 +160,16 @@ export const refundAndLinkPaths = {
   },
   "/api/user/payment-links": {
     get: {
-      ...user,
+      ...member("read"),
       operationId: "listPaymentLinks",
       summary: "Your payment links, newest first, with their figures (completed payments, amount received, last payment)",
       responses: {
         "200": answer("OK", z.object({ items: z.array(paymentLinkSchema) }), { items: [linkExample] }),
-        ...errors(["UNAUTHORIZED"]),
+        ...memberErrors("read", ["UNAUTHORIZED"]),
       },
     },
     post: {
-      ...user,
+      ...member("payments"),
       operationId: "createPaymentLink",
       summary: "Create a payment link: a page at /l/<slug> where each Pay starts a fresh session",
       description: "Give either amount (a fixed price) or minAmount (the payer chooses at least that).",
@@ -185,7 +185,7 @@ export const refundAndLinkPaths = {
       }),
       responses: {
         "201": answer("Created", paymentLinkSchema, { ...linkExample, stats: { payments: 0, received: "0", lastPaymentAt: null } }),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND", "DOMAIN_NOT_WHITELISTED"], {
+        ...memberErrors("payments", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND", "DOMAIN_NOT_WHITELISTED"], {
           NOT_FOUND: { message: "token not found", reason: "not-found" },
           DOMAIN_NOT_WHITELISTED: { message: "whitelist a domain (POST /api/user/domains) before creating payments", reason: "no-domain" },
         }),
@@ -194,31 +194,34 @@ export const refundAndLinkPaths = {
   },
   "/api/user/payment-links/{id}": {
     get: {
-      ...user,
+      ...member("read"),
       operationId: "getPaymentLink",
       summary: "One payment link",
       requestParams: idParam("payment link", 12),
-      responses: { "200": answer("OK", paymentLinkSchema, linkExample), ...errors(["UNAUTHORIZED", "NOT_FOUND"], linkNotFound) },
+      responses: {
+        "200": answer("OK", paymentLinkSchema, linkExample),
+        ...memberErrors("read", ["UNAUTHORIZED", "NOT_FOUND"], linkNotFound),
+      },
     },
     patch: {
-      ...user,
+      ...member("payments"),
       operationId: "updatePaymentLink",
       summary: "Change a payment link (any field; active: false deactivates, true turns it on again)",
       requestParams: idParam("payment link", 12),
       requestBody: json(updateLinkSchema, { newPrice: { amount: "19.5" } }),
       responses: {
         "200": answer("OK", paymentLinkSchema, { ...linkExample, amount: "19.5" }),
-        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], linkNotFound),
+        ...memberErrors("payments", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], linkNotFound),
       },
     },
     delete: {
-      ...user,
+      ...member("payments"),
       operationId: "deactivatePaymentLink",
       summary: "Deactivate a payment link (it is kept: its payments refer to it)",
       requestParams: idParam("payment link", 12),
       responses: {
         "200": answer("OK", paymentLinkSchema, { ...linkExample, active: false }),
-        ...errors(["UNAUTHORIZED", "NOT_FOUND"], linkNotFound),
+        ...memberErrors("payments", ["UNAUTHORIZED", "NOT_FOUND"], linkNotFound),
       },
     },
   },

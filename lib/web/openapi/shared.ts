@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject } from "zod-openapi";
 import type { ApiScope } from "../../accounts/api-keys/scopes";
+import { PERMISSIONS, type Permission, rolesWith } from "../../accounts/members/roles";
 import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from "../../base/errors";
 import { EX } from "./examples";
 import { ALL_REASONS, type Reason } from "./reasons";
@@ -171,8 +172,81 @@ export const v1Scope = (scope: ApiScope) => ({
   security: [{ apiKey: [scope] }],
   "x-cors": scope === "payments:write" || scope === "payments:read",
 });
-/** An /api/user operation: a bearer token (or the dashboard's session cookie). */
+/** An /api/user operation about the signed-in user themself (withUser): a bearer token (or the dashboard's session cookie), in no account. */
 export const user = { security: [{ bearer: [] }] };
+
+/**
+ * `X-Account-Id`, once, as components.parameters.AccountId (lib/web/http/account-choice.ts): the
+ * account a member acts in; the membership is checked on every request.
+ */
+const accountIdHeader = z
+  .string()
+  .optional()
+  .meta({
+    description:
+      "The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member).",
+    example: "7",
+    param: { in: "header", name: "X-Account-Id", id: "AccountId" },
+  });
+
+/**
+ * An /api/user operation acting in an account (withMember): a bearer token, the X-Account-Id
+ * header, and the permission the member's role must hold (`x-permission`, lib/accounts/members/roles.ts).
+ */
+export const member = (permission: Permission) => ({
+  security: [{ bearer: [] }],
+  parameters: [accountIdHeader],
+  "x-permission": permission,
+});
+
+/** What every /api/user operation with a token may be refused for: the token (or the session cookie). */
+const USER_ACCESS: readonly Reason[] = ["bearer-token-invalid", "sign-in-required", "cross-site-refused", "account-gone", "token-revoked"];
+/** What every member operation may be refused for before its own work: the token, the account, the role. */
+const MEMBER_ACCESS: readonly Reason[] = [...USER_ACCESS, "account-id-invalid", "not-a-member", "no-account", "role-forbids"];
+
+function memberProblems(permission: Permission): Problems {
+  const roles = rolesWith(permission);
+  return {
+    ...USER_PROBLEMS,
+    VALIDATION_ERROR: {
+      message: "X-Account-Id must be an account's id (a positive integer)",
+      reason: "account-id-invalid",
+      details: [{ path: "X-Account-Id", message: "must be a positive integer" }],
+    },
+    // Every role may read: then the only refusal left is an account the user is not a member of.
+    FORBIDDEN: roles.includes("viewer")
+      ? { message: "you are not a member of account 12", reason: "not-a-member" }
+      : { message: `your role (viewer) cannot ${PERMISSIONS[permission]}; it needs ${roles.join(" or ")}`, reason: "role-forbids" },
+  };
+}
+
+const withAccess = (codes: ErrorCode[]): ErrorCode[] => [
+  ...new Set<ErrorCode>(["VALIDATION_ERROR", "UNAUTHORIZED", "FORBIDDEN", ...codes]),
+];
+
+/** A member operation's error answers (error.reason: any reason), with the account and role refusals. */
+export function memberErrors(permission: Permission, codes: ErrorCode[], problems: Problems = {}): ZodOpenApiOperationObject["responses"] {
+  return errors(withAccess(codes), { ...memberProblems(permission), ...problems });
+}
+
+/** A member operation's error answers with the reasons it may answer with as the enum of `error.reason`. */
+export function memberRefusals(
+  permission: Permission,
+  reasons: readonly Reason[],
+  codes: ErrorCode[],
+  problems: Problems = {},
+): ZodOpenApiOperationObject["responses"] {
+  return refusals([...MEMBER_ACCESS, ...reasons], withAccess(codes), { ...memberProblems(permission), ...problems });
+}
+
+/** A withUser operation's error answers with its own reasons (the bearer token's, then `reasons`). */
+export function userRefusals(
+  reasons: readonly Reason[],
+  codes: ErrorCode[],
+  problems: Problems = {},
+): ZodOpenApiOperationObject["responses"] {
+  return refusals([...USER_ACCESS, ...reasons], codes, { ...USER_PROBLEMS, ...problems });
+}
 /** No authentication (declared, so a reader and the linter know it is on purpose). */
 export const open = { security: [] };
 export const V1_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"] as const satisfies ErrorCode[];
