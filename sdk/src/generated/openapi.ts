@@ -290,6 +290,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/refund/{refundId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a refund's claim page shows (no authentication: the refund id is the secret)
+         * @description Answered with Cache-Control: no-store. A claim past its date reads as expired. Give the address with POST /api/refund/{refundId}/claim.
+         */
+        get: operations["getRefundClaim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a payment link's page shows (public)
+         * @description Answered with Cache-Control: no-store. Start a payment with POST /api/links/{slug}/pay.
+         */
+        get: operations["getPaymentLinkPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payouts": {
         parameters: {
             query?: never;
@@ -391,7 +431,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End every bearer token and dashboard session of the account; with revokeApiKeys: true, revoke every API key too */
+        /**
+         * End every bearer token and dashboard session of yours; with revokeApiKeys: true, revoke every API key of the account too
+         * @description revokeApiKeys: true needs the developer permission in the account acted in (X-Account-Id); without it the answer is 403 role-forbids and nothing ends.
+         */
         post: operations["signOutEverywhere"];
         delete?: never;
         options?: never;
@@ -433,6 +476,23 @@ export interface paths {
          */
         post: operations["createApiKey"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key at once (revoking it again changes nothing) */
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -508,6 +568,227 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The accounts you belong to, your own first (the default when a request sends no X-Account-Id) */
+        get: operations["listAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's members and their roles, in the order they joined */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member from the account at once (never the owner) */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /** Give a member another role (the owner's own role is handed over, never changed) */
+        patch: operations["changeMemberRole"];
+        trace?: never;
+    };
+    "/api/user/members/transfer-ownership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand the account to another member; you stay, as admin
+         * @description Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards.
+         */
+        post: operations["transferOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's invitation links, newest first (at most 100; never their secrets) */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Create an invitation link: whoever opens it joins with the role, once, within 72 hours
+         * @description The answer's `url` and `token` are shown this once (only a hash is kept): pass the link on yourself. At most 50 links wait at once per account.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an invitation link (one used or revoked already stays as it is) */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join the account an invitation link offers, with its role (signed in as yourself; the link works once)
+         * @description Then send X-Account-Id: accountId to act in it.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's approvals of money out, newest first, by cursor (20 a page) */
+        get: operations["listApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/approvals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve money out another member (or an API key) asked for; it is sent at once
+         * @description Never the member who asked for it. Confirmed with your current two-factor code: without two-factor on you cannot approve (403 approver-needs-two-factor). Decided or expired already → 400, nothing sent. When the money out itself is refused at this point (the wallet short of tokens or gas, a daily limit), the approval still counts and `subject` says failed, with why.
+         */
+        post: operations["approveApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/approvals/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject money out: it is never sent (the member who asked may withdraw their own this way) */
+        post: operations["rejectApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/approval-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every token's approval thresholds (both null: its money out never waits for approval) */
+        get: operations["listApprovalPolicies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/approval-policies/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set both approval thresholds of one token (null: no limit of that kind)
+         * @description Owner only. With two-factor sign-in on, `code` is the current code (missing or wrong → 400 on the field `code`, nothing changes). A per-day limit below the per-request one, or an amount the token cannot hold, → 400, nothing changes.
+         */
+        put: operations["setApprovalPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/domains": {
         parameters: {
             query?: never;
@@ -537,12 +818,16 @@ export interface paths {
         get: operations["getDomain"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove a domain from the whitelist; its webhooks stop with it
+         * @description Refused (VALIDATION_ERROR, nothing changes) while one of its payment sessions is pending, a withdrawal from its wallet is not final, or its withdrawal wallet still holds tokens (or their balance cannot be read).
+         */
+        delete: operations["deleteDomain"];
         options?: never;
         head?: never;
         /**
          * Set the payout address or webhook URL
-         * @description With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.
+         * @description What the role must hold depends on the change: payoutAddress needs payout-targets (owner), webhookUrl developer, the fiat thresholds settings (FORBIDDEN role-forbids otherwise, nothing changes). With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -1374,6 +1659,44 @@ export interface components {
                 }[];
             };
         };
+        RefundClaimView: {
+            refundId: string;
+            /**
+             * @description awaiting_address (waits for the payer at claimUrl), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled.
+             * @enum {string}
+             */
+            status: "awaiting_address" | "awaiting_funds" | "sending" | "completed" | "failed" | "cancelled" | "awaiting_approval" | "rejected";
+            amount: string;
+            token: string;
+            network: string;
+            toAddress: string | null;
+            claimExpiresAt: string;
+            txHash: string | null;
+            /** @description Why it was cancelled or failed; null otherwise. */
+            reason: string | null;
+            /** @description The payment's description. */
+            description: string | null;
+            orderId: string | null;
+            /** @description The address the payment came from: a hint the page may offer, never used without the payer's claim. */
+            senderHint: string | null;
+            /** @description The shop's host name. */
+            merchant: string | null;
+        };
+        PaymentLinkView: {
+            slug: string;
+            title: string;
+            description: string | null;
+            token: string;
+            network: string;
+            /** @description The fixed price; null when the payer chooses the amount. */
+            amount: string | null;
+            /** @description When the payer chooses: the least they may pay (the link's minimum or the token's, the higher). */
+            minAmount: string | null;
+            /** @description The shop's host name. */
+            merchant: string | null;
+            /** @description false: Pay is refused (link-inactive). */
+            active: boolean;
+        };
         PayoutBatch: {
             batchId: string;
             /** @enum {string} */
@@ -1406,6 +1729,73 @@ export interface components {
             txHash: string | null;
             failureReason: string | null;
             completedAt: string | null;
+        };
+        AccountMembership: {
+            /** @description Send it as X-Account-Id to act in this account. */
+            accountId: number;
+            /** @description The e-mail the account was opened with. */
+            label: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "finance" | "developer" | "viewer";
+        };
+        Member: {
+            userId: number;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "finance" | "developer" | "viewer";
+            /** @description Whether the member signs in with a second factor (a new owner must). */
+            twoFactor: boolean;
+            joinedAt: string;
+        };
+        Invitation: {
+            invitationId: number;
+            /** @enum {string} */
+            role: "admin" | "finance" | "developer" | "viewer";
+            note: string | null;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            expiresAt: string;
+            createdAt: string;
+        };
+        Approval: {
+            /** @description apr_ + 24 hex characters. */
+            approvalId: string;
+            /** @enum {string} */
+            kind: "withdrawal" | "refund" | "payout";
+            /** @description The id of the withdrawal, refund or payout batch waiting for it. */
+            subjectId: string;
+            amount: string;
+            token: string;
+            tokenId: number;
+            /** @enum {string} */
+            status: "awaiting_approval" | "approved" | "rejected" | "expired";
+            /** @description Who asked: a member, or an API key. */
+            requestedBy: ({
+                userId: number;
+                email: string;
+            } | {
+                apiKeyId: number;
+                name: string;
+            }) | null;
+            decidedBy: {
+                userId: number;
+                email: string;
+            } | null;
+            decidedAt: string | null;
+            reason: string | null;
+            /** @description 72 h after it was asked for: then it expires, and its money out is rejected. */
+            expiresAt: string;
+            createdAt: string;
+        };
+        ApprovalPolicy: {
+            tokenId: number;
+            token: string;
+            network: string;
+            /** @description Money out above this amount (token units) waits for approval; null: no limit. */
+            perRequest: string | null;
+            /** @description Money out beyond this total per UTC day waits for approval; null: no limit. */
+            perDay: string | null;
+            updatedAt: string | null;
         };
         WebhookDelivery: {
             deliveryId: number;
@@ -1699,7 +2089,10 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+        AccountId: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -3712,7 +4105,10 @@ export interface operations {
     listPaymentLinks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3733,8 +4129,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3747,7 +4161,10 @@ export interface operations {
     createPaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3788,7 +4205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description DOMAIN_NOT_WHITELISTED */
+            /** @description FORBIDDEN, DOMAIN_NOT_WHITELISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3811,7 +4228,10 @@ export interface operations {
     getPaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path: {
                 /** @description Id of the payment link. */
                 id: string;
@@ -3833,8 +4253,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3856,7 +4294,10 @@ export interface operations {
     deactivatePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path: {
                 /** @description Id of the payment link. */
                 id: string;
@@ -3878,8 +4319,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3901,7 +4360,10 @@ export interface operations {
     updatePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path: {
                 /** @description Id of the payment link. */
                 id: string;
@@ -3938,6 +4400,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4081,6 +4552,138 @@ export interface operations {
                              * @enum {string}
                              */
                             reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getRefundClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the refund. */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["RefundClaimView"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPaymentLinkPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's slug (its page is /l/<slug>). */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PaymentLinkView"];
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4788,7 +5391,10 @@ export interface operations {
     signOutEverywhere: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4832,12 +5438,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAccountSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4857,8 +5475,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4871,7 +5507,10 @@ export interface operations {
     updateAccountSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4915,12 +5554,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4940,8 +5591,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4954,7 +5623,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5002,12 +5674,91 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path: {
+                /** @description Id of the API key. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's view, with revokedAt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listTokens: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5027,8 +5778,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5041,7 +5810,10 @@ export interface operations {
     registerToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5086,6 +5858,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description BLOCKCHAIN_ERROR */
             502: {
                 headers: {
@@ -5108,7 +5889,10 @@ export interface operations {
                 cursor?: string;
                 limit?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5146,12 +5930,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getGasUsage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5171,8 +5967,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5185,7 +5999,10 @@ export interface operations {
     getPlan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5205,8 +6022,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5219,7 +6054,10 @@ export interface operations {
     choosePlan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5263,12 +6101,1812 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {items} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["AccountMembership"][];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {items} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Member"][];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path: {
+                /** @description The member's user id. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {userId, role}: who left, with the role they had */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            userId: number;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "finance" | "developer" | "viewer";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path: {
+                /** @description The member's user id. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role: "admin" | "finance" | "developer" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description The member with the new role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Member"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    transferOwnership: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    userId: number;
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description {items}: the members afterwards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Member"][];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {items} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Invitation"][];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role: "admin" | "finance" | "developer" | "viewer";
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the invitation plus `url` and `token`, shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            invitationId: number;
+                            /** @enum {string} */
+                            role: "admin" | "finance" | "developer" | "viewer";
+                            note: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "accepted" | "revoked" | "expired";
+                            expiresAt: string;
+                            createdAt: string;
+                            token: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path: {
+                /** @description Id of the invitation. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Invitation"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description {accountId, role} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            accountId: number;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "finance" | "developer" | "viewer";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "invalid-request" | "invitation-invalid" | "invitation-used" | "invitation-expired" | "already-a-member";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "invalid-request" | "invitation-invalid" | "invitation-used" | "invitation-expired" | "already-a-member";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "invalid-request" | "invitation-invalid" | "invitation-used" | "invitation-expired" | "already-a-member";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listApprovals: {
+        parameters: {
+            query?: {
+                status?: "awaiting_approval" | "approved" | "rejected" | "expired";
+                /** @description Page by cursor instead of page number: empty for the first page, then the `nextCursor` of the page before. Given, `page` is ignored and `meta.page` is null. Stable while new rows arrive; combines with the filters. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {items, nextCursor} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Approval"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    approveApproval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path: {
+                /** @description The approval's id (apr_ + 24 hex characters). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description {approval, subject} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            approval: components["schemas"]["Approval"];
+                            /** @description Where its withdrawal, refund or payout stands now (submitted; failed, with why; rejected…). */
+                            subject: {
+                                status: string;
+                                reason: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rejectApproval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path: {
+                /** @description The approval's id (apr_ + 24 hex characters). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description {approval, subject} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            approval: components["schemas"]["Approval"];
+                            /** @description Where its withdrawal, refund or payout stands now (submitted; failed, with why; rejected…). */
+                            subject: {
+                                status: string;
+                                reason: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listApprovalPolicies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {items} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["ApprovalPolicy"][];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setApprovalPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path: {
+                /** @description Id of the token (GET /api/user/tokens). */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    perRequest: string | null;
+                    perDay: string | null;
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The token's thresholds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ApprovalPolicy"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
         };
     };
     listDomains: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5288,8 +7926,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5302,7 +7958,10 @@ export interface operations {
     createDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5346,12 +8005,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path: {
                 /** @description Id of the domain. */
                 id: string;
@@ -5392,6 +8063,82 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path: {
+                /** @description Id of the domain. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {message, domainId} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {message, domainId} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description NOT_FOUND */
             404: {
                 headers: {
@@ -5406,7 +8153,10 @@ export interface operations {
     updateDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path: {
                 /** @description Id of the domain. */
                 id: string;
@@ -5457,6 +8207,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description NOT_FOUND */
             404: {
                 headers: {
@@ -5471,7 +8230,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path: {
                 /** @description Id of the domain. */
                 id: string;
@@ -5518,6 +8280,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description NOT_FOUND */
             404: {
                 headers: {
@@ -5532,7 +8303,10 @@ export interface operations {
     cancelPayoutChange: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path: {
                 /** @description Id of the domain. */
                 id: string;
@@ -5573,6 +8347,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description NOT_FOUND */
             404: {
                 headers: {
@@ -5587,7 +8370,10 @@ export interface operations {
     sendWebhookTest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path: {
                 /** @description Id of the domain. */
                 id: string;
@@ -5627,6 +8413,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description NOT_FOUND */
             404: {
                 headers: {
@@ -5654,7 +8449,10 @@ export interface operations {
                 limit?: string;
                 status?: "pending" | "delivered" | "failed";
             };
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path: {
                 /** @description Id of the domain. */
                 id: string;
@@ -5702,6 +8500,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description NOT_FOUND */
             404: {
                 headers: {
@@ -5716,7 +8523,10 @@ export interface operations {
     redeliverWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
             path: {
                 /** @description Id of the webhook delivery. */
                 id: string;
@@ -5749,6 +8559,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
