@@ -140,7 +140,7 @@ test("SDK: the product's 429 is waited out for its Retry-After, then the call go
   // The flood asks for a malformed id: refused after the rate limit, before any database work.
   const statusUrl = `${baseURL}/api/v1/payment/not-a-session/status`;
   const headers = { "x-api-key": merchant.key };
-  // Other requests of the same key keep its bucket (RATE_LIMIT_PER_MINUTE, 3000 by default,
+  // Other requests of the same key keep its bucket (RATE_LIMIT_PER_MINUTE, 600 in playwright.config.ts,
   // refilled continuously) empty until the SDK has been refused once; the bucket refills between a
   // flood request and the SDK's now and then, so a round whose first attempt got through is repeated.
   let flooding = false;
