@@ -3,9 +3,11 @@
  * what matters is the same: the order exists before the payment, and only a verified webhook (or
  * the API) marks it paid, once.
  */
-import { randomUUID } from "node:crypto";
+
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { WebhookEvent } from "@bsc-pay/sdk";
 
 export type OrderStatus = "awaiting_payment" | "paid" | "expired" | "cancelled";
 
@@ -42,8 +44,11 @@ export class OrderBook {
   }
 
   create(product: string, amount: string, token: string): Order {
+    let id: string;
+    do id = `ORD-${randomBytes(5).toString("hex").toUpperCase()}`;
+    while (this.get(id)); // the id is also the payment's Idempotency-Key: never two orders with one
     const order: Order = {
-      id: `ORD-${randomUUID().slice(0, 8).toUpperCase()}`,
+      id,
       product,
       amount,
       token,
@@ -88,4 +93,21 @@ export class OrderBook {
     writeFileSync(temporary, JSON.stringify(this.data, null, 2));
     renameSync(temporary, this.file); // never a half-written file after a crash
   }
+}
+
+/**
+ * What a verified event changes in its order, if anything. A payment completes an order that is
+ * not paid yet — even one already marked expired or cancelled: a transfer mined in time still
+ * counts, and BSC Pay then sends `payment.completed` after `payment.expired`. The session, amount
+ * and token must be the order's; an expiry or a cancel only closes an order still waiting.
+ */
+export function orderChange(order: Order, event: WebhookEvent, eventId: string): Partial<Order> | null {
+  if (event.type !== "payment.completed" && event.type !== "payment.expired" && event.type !== "payment.cancelled") return null;
+  if (event.data.sessionId !== order.sessionId) return null;
+  if (event.type === "payment.completed") {
+    if (order.status === "paid" || event.data.amount !== order.amount || event.data.token !== order.token) return null;
+    return { status: "paid", paidAt: new Date().toISOString(), txHash: event.data.txHash, paidByEvent: eventId };
+  }
+  if (order.status !== "awaiting_payment") return null;
+  return { status: event.type === "payment.expired" ? "expired" : "cancelled" };
 }

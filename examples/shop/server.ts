@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { BscPayError, createClient, verifyWebhookDetailed, WebhookVerificationError } from "@bsc-pay/sdk";
-import { OrderBook } from "./orders.ts";
+import { OrderBook, orderChange } from "./orders.ts";
 
 const config = {
   bscPayUrl: required("BSC_PAY_URL"),
@@ -58,21 +58,13 @@ async function receiveWebhook(req: IncomingMessage, res: ServerResponse) {
   }
   const { id, event } = verified;
   if (orders.handled(id)) return json(res, 200, { duplicate: true });
-  if (event.type === "payment.completed" || event.type === "payment.expired" || event.type === "payment.cancelled") {
-    const order = event.data.orderId ? orders.get(event.data.orderId) : undefined;
-    if (order && order.sessionId === event.data.sessionId && order.status === "awaiting_payment") {
-      if (event.type === "payment.completed") {
-        // The amount and token are checked against the order, not taken from the event alone.
-        if (event.data.amount !== order.amount || event.data.token !== order.token) {
-          console.warn(`order ${order.id}: paid session does not match the order`);
-        } else {
-          orders.update(order.id, { status: "paid", paidAt: new Date().toISOString(), txHash: event.data.txHash, paidByEvent: id });
-          console.log(`order ${order.id} paid (${event.data.txHash})`);
-        }
-      } else {
-        orders.update(order.id, { status: event.type === "payment.expired" ? "expired" : "cancelled" });
-      }
-    }
+  const order = "orderId" in event.data && typeof event.data.orderId === "string" ? orders.get(event.data.orderId) : undefined;
+  const change = order ? orderChange(order, event, id) : null;
+  if (order && change) {
+    orders.update(order.id, change);
+    console.log(`order ${order.id} ${change.status} (${event.type}${change.txHash ? `, ${change.txHash}` : ""})`);
+  } else if (order && event.type === "payment.completed") {
+    console.warn(`order ${order.id}: a paid session that does not match the order (${event.data.sessionId}); not marked paid`);
   }
   orders.remember(id);
   json(res, 200, { received: true });
@@ -89,7 +81,10 @@ const server = createServer(async (req, res) => {
       const order = orders.get(decodeURIComponent(url.pathname.slice("/orders/".length)));
       order ? json(res, 200, order) : json(res, 404, { error: "no such order" });
     } else if (req.method === "POST" && url.pathname === "/webhooks/bsc-pay") {
-      await receiveWebhook(req, res);
+      await receiveWebhook(req, res).catch((error: unknown) => {
+        if (!(error instanceof BodyTooLarge)) throw error;
+        json(res, 413, { error: "body too large" });
+      });
     } else {
       json(res, 404, { error: "not found" });
     }
@@ -109,11 +104,13 @@ async function readBody(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > 1_000_000) throw new Error("webhook body too large");
+    if (size > 1_000_000) throw new BodyTooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
 }
+
+class BodyTooLarge extends Error {}
 
 function required(name: string): string {
   const value = process.env[name];

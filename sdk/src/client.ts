@@ -1,3 +1,4 @@
+/** The typed client of /api/v1: one method per operation, each through transport.ts's retry rules. */
 import { type Page, Paginator } from "./pagination.js";
 import { type Call, send, type TransportOptions } from "./transport.js";
 import type {

@@ -1,3 +1,7 @@
+/**
+ * One API call over fetch, with the SDK's retry rules (docs/sdk.md, "Retries"): what may be sent
+ * again after a refusal or a lost answer, after how long, and with which Idempotency-Key.
+ */
 import { type ApiErrorCode, type ApiErrorReason, BscPayApiError, BscPayNetworkError } from "./errors.js";
 
 export interface TransportOptions {
@@ -13,7 +17,7 @@ export interface TransportOptions {
   maxRetryAfterSeconds?: number;
   /** Default fetch: globalThis.fetch. */
   fetch?: typeof fetch;
-  /** Waits between attempts (tests replace it to skip the clock). */
+  /** Waits between attempts (tests replace it to skip the clock); an abort of the call ends the wait. */
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -33,11 +37,13 @@ export interface Call {
 const RETRY_BASE_MS = 500;
 const RETRY_CAP_MS = 8_000;
 
-/** One call: the envelope's `data`, or a typed error. Retries as described in the README. */
+/** One call: the envelope's `data`, or a typed error. Retries as described in docs/sdk.md. */
 export async function send<T>(options: TransportOptions, call: Call): Promise<T> {
   const doFetch = options.fetch ?? globalThis.fetch;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const wait = (ms: number) => waitUnlessAborted(sleep, ms, call.signal);
   const maxRetries = options.maxRetries ?? 2;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const idempotencyKey =
     call.idempotencyKey === true ? globalThis.crypto.randomUUID() : call.idempotencyKey === false ? undefined : call.idempotencyKey;
   // Safe to send again after an unknown outcome: a read, or a write the API deduplicates by its key.
@@ -49,9 +55,11 @@ export async function send<T>(options: TransportOptions, call: Call): Promise<T>
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
 
   for (let attempt = 0; ; attempt++) {
+    call.signal?.throwIfAborted();
     const retriesLeft = attempt < maxRetries;
+    const timeout = AbortSignal.timeout(timeoutMs);
     let response: Response;
-    const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
+    let text: string;
     try {
       response = await doFetch(url, {
         method: call.method,
@@ -60,32 +68,50 @@ export async function send<T>(options: TransportOptions, call: Call): Promise<T>
         signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
         redirect: "error",
       });
+      // The body is part of the answer: cut off or timed out while it arrives, the answer is lost
+      // (the API may have acted), never a refusal.
+      text = await response.text();
     } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason ?? error;
       const timedOut = timeout.aborted;
       if (idempotent && retriesLeft) {
-        await sleep(backoffMs(attempt));
+        await wait(backoffMs(attempt));
         continue;
       }
-      const what = timedOut ? `no answer within ${options.timeoutMs ?? 30_000} ms` : describe(error);
+      const what = timedOut ? `no answer within ${timeoutMs} ms` : describe(error);
       throw new BscPayNetworkError(`${call.method} ${call.path}: ${what}`, { cause: error, idempotencyKey, timedOut });
     }
 
-    if (response.ok) return (await readEnvelope(response, idempotencyKey)) as T;
+    if (response.ok) return readEnvelope(response.status, text, idempotencyKey) as T;
 
     const retryAfter = retryAfterSeconds(response.headers.get("retry-after"));
     const limited = response.status === 429;
     const serverFailed = response.status >= 500;
     // A 429 was refused before anything happened: any call may be sent again. A 5xx may have acted.
     if (retriesLeft && (limited || (serverFailed && idempotent))) {
-      const wait = limited && retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt);
-      if (!limited || retryAfter === undefined || retryAfter <= (options.maxRetryAfterSeconds ?? 60)) {
-        await response.body?.cancel().catch(() => undefined);
-        await sleep(wait);
+      const tooLong = limited && retryAfter !== undefined && retryAfter > (options.maxRetryAfterSeconds ?? 60);
+      if (!tooLong) {
+        await wait(limited && retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt));
         continue;
       }
     }
-    throw await readError(response, idempotencyKey, retryAfter);
+    throw readError(response.status, text, idempotencyKey, retryAfter);
+  }
+}
+
+/** The wait between attempts, cut short by the caller's abort (which is then what the call throws). */
+async function waitUnlessAborted(sleep: (ms: number) => Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return sleep(ms);
+  signal.throwIfAborted();
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    await Promise.race([sleep(ms), aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
   }
 }
 
@@ -111,27 +137,22 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-async function readEnvelope(response: Response, idempotencyKey: string | undefined): Promise<unknown> {
-  const parsed = await readJson(response);
+function readEnvelope(status: number, text: string, idempotencyKey: string | undefined): unknown {
+  const parsed = parseJson(text);
   if (parsed && typeof parsed === "object" && (parsed as { success?: unknown }).success === true) return (parsed as { data: unknown }).data;
-  throw new BscPayApiError({
-    status: response.status,
-    code: "UNEXPECTED_RESPONSE",
-    message: `HTTP ${response.status} without BSC Pay's envelope`,
-    idempotencyKey,
-  });
+  throw new BscPayApiError({ status, code: "UNEXPECTED_RESPONSE", message: `HTTP ${status} without BSC Pay's envelope`, idempotencyKey });
 }
 
-async function readError(response: Response, idempotencyKey: string | undefined, retryAfter: number | undefined): Promise<BscPayApiError> {
-  const parsed = (await readJson(response)) as {
+function readError(status: number, text: string, idempotencyKey: string | undefined, retryAfter: number | undefined): BscPayApiError {
+  const parsed = parseJson(text) as {
     success?: unknown;
     error?: { code?: ApiErrorCode; message?: string; reason?: ApiErrorReason; details?: { path?: string; message: string }[] };
   } | null;
   const error = parsed?.success === false ? parsed.error : undefined;
   return new BscPayApiError({
-    status: response.status,
+    status,
     code: typeof error?.code === "string" ? error.code : "UNEXPECTED_RESPONSE",
-    message: typeof error?.message === "string" ? error.message : `HTTP ${response.status} without BSC Pay's envelope`,
+    message: typeof error?.message === "string" ? error.message : `HTTP ${status} without BSC Pay's envelope`,
     reason: error?.reason,
     details: error?.details,
     retryAfterSeconds: retryAfter,
@@ -139,8 +160,7 @@ async function readError(response: Response, idempotencyKey: string | undefined,
   });
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text().catch(() => "");
+function parseJson(text: string): unknown {
   try {
     return text ? JSON.parse(text) : null;
   } catch {

@@ -9,6 +9,8 @@ import type { WebhookEvent } from "./webhook-events.js";
 export { WebhookVerificationError } from "./errors.js";
 export type { WebhookEvent, WebhookEventOf, WebhookEventType } from "./webhook-events.js";
 
+const MAX_SIGNATURES = 10;
+
 /** Node's IncomingHttpHeaders, a fetch Headers object, or a plain record: names in any case. */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
@@ -50,6 +52,10 @@ export async function verifyWebhookDetailed(
   secret: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): Promise<VerifiedWebhook> {
+  if (typeof rawBody !== "string" && !(rawBody instanceof Uint8Array)) {
+    // e.g. a framework's parsed body ({} from express.raw() whose type did not match): nothing to check.
+    throw new WebhookVerificationError("body-invalid", "rawBody must be the request's body as a string or bytes, before any parsing");
+  }
   const secrets = (typeof secret === "string" ? [secret] : [...secret]).map(secretBytes);
   if (secrets.length === 0) throw new WebhookVerificationError("secret-invalid", "no webhook secret given");
   const id = header(headers, "webhook-id");
@@ -66,10 +72,16 @@ export async function verifyWebhookDetailed(
     throw new WebhookVerificationError("timestamp-too-old", "the webhook was signed too long ago (a replay?)");
   if (signedAt > now + tolerance) throw new WebhookVerificationError("timestamp-too-new", "the webhook's timestamp is in the future");
 
-  const body = typeof rawBody === "string" ? rawBody : new TextDecoder("utf-8", { fatal: false }).decode(rawBody);
-  const signed = new TextEncoder().encode(`${id}.${timestampText}.${body}`);
+  // The bytes as they arrived are what was signed: decoding first would drop a BOM or mend bad UTF-8.
+  const bodyBytes = typeof rawBody === "string" ? new TextEncoder().encode(rawBody) : rawBody;
+  const prefix = new TextEncoder().encode(`${id}.${timestampText}.`);
+  const signed = new Uint8Array(prefix.length + bodyBytes.length);
+  signed.set(prefix);
+  signed.set(bodyBytes, prefix.length);
   const signatures = signatureText
     .split(" ")
+    // A sender signs with one or two secrets; a longer list is someone making us hash for them.
+    .slice(0, MAX_SIGNATURES)
     .map((entry) => entry.split(","))
     .filter(([version, value]) => version === "v1" && value)
     .map(([, value]) => base64Bytes(value as string))
@@ -86,7 +98,7 @@ export async function verifyWebhookDetailed(
 
   let event: unknown;
   try {
-    event = JSON.parse(body);
+    event = JSON.parse(typeof rawBody === "string" ? rawBody : new TextDecoder().decode(rawBody));
   } catch {
     throw new WebhookVerificationError("body-invalid", "the body is not JSON");
   }
@@ -100,12 +112,13 @@ function isEvent(value: unknown): boolean {
   return typeof type === "string" && typeof timestamp === "string" && typeof data === "object" && data !== null;
 }
 
+/** A header's value; a header sent several times is one list (as fetch's Headers joins it). */
 function header(headers: WebhookHeaders, name: string): string | undefined {
   if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name)?.trim() || undefined;
   const record = headers as Record<string, string | string[] | undefined>;
   const key = Object.keys(record).find((k) => k.toLowerCase() === name);
   const value = key === undefined ? undefined : record[key];
-  return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
+  return (Array.isArray(value) ? value.join(name === "webhook-signature" ? " " : ", ") : value)?.trim() || undefined;
 }
 
 function secretBytes(secret: string): Uint8Array {

@@ -3,9 +3,9 @@
  * the sources or tests, and an installed copy imports and type-checks from a fresh project.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const sdk = join(__dirname, "..");
@@ -37,6 +37,21 @@ describe("npm pack", () => {
         typeof BscPayNetworkError, typeof Paginator]));`;
     const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: shop, encoding: "utf8" });
     expect(JSON.parse(out)).toEqual(["function", "function", "function", true, true, "function", "function"]);
+
+    // The React entry is a client module (Next.js needs the directive at its top).
+    expect(readFileSync(join(shop, "node_modules/@bsc-pay/sdk/dist/react/index.js"), "utf8")).toMatch(/^"use client";/);
+    // React and its types as a React shop has them (linked from this repository's install).
+    for (const name of ["react", "@types/react", "csstype"]) {
+      mkdirSync(dirname(join(shop, "node_modules", name)), { recursive: true });
+      symlinkSync(join(process.cwd(), "node_modules", name), join(shop, "node_modules", name));
+    }
+    writeFileSync(
+      join(shop, "button.tsx"),
+      `import { PayButton, type CheckoutOutcome } from "@bsc-pay/sdk/react";
+       export const Pay = () => (
+         <PayButton baseUrl="https://pay.example.com" createSession={async () => "id"} onOutcome={(o: CheckoutOutcome) => o.status} />
+       );`,
+    );
 
     // A TypeScript shop gets the types: a wrong field is an error, the event union narrows.
     writeFileSync(

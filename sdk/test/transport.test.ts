@@ -20,6 +20,7 @@ interface Seen {
 
 let server: Server | undefined;
 afterEach(async () => {
+  server?.closeAllConnections(); // the replies that never answer hold theirs open
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server = undefined;
 });
@@ -159,6 +160,41 @@ describe("SDK transport", () => {
     const error = await sdk.payments.cancel("s").catch((e) => e);
     expect(error).toBeInstanceOf(BscPayNetworkError);
     expect(error.timedOut).toBe(true);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("sends a keyed money call again when its first attempt times out, with the same key", async () => {
+    const { baseUrl, seen } = await scripted([() => {}, ok(CREATED, 201)]);
+    const { sdk } = client(baseUrl, { timeoutMs: 200 });
+    expect(await sdk.payments.create({ tokenId: 1, amount: "1" })).toEqual(CREATED);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.key).toBe(seen[0]!.key);
+  });
+
+  it("a 2xx whose body is cut off is a lost answer, never a refusal: thrown as such without a key, sent again with one", async () => {
+    const cutBody: Reply = (_req, res) => {
+      res.writeHead(201, { "content-type": "application/json", "content-length": "500" });
+      res.write('{"success":true,"data":{"sess');
+      setTimeout(() => res.socket?.destroy(), 50);
+    };
+    const { baseUrl, seen } = await scripted([cutBody, cutBody, ok(CREATED, 201)]);
+    const { sdk } = client(baseUrl);
+    const error = await sdk.payments.create({ tokenId: 1, amount: "1" }, { idempotencyKey: false }).catch((e) => e);
+    expect(error).toBeInstanceOf(BscPayNetworkError);
+    expect(seen).toHaveLength(1);
+    expect(await sdk.payments.create({ tokenId: 1, amount: "1" })).toEqual(CREATED);
+    expect(seen).toHaveLength(3);
+    expect(seen[2]!.key).toBe(seen[1]!.key);
+  });
+
+  it("an abort ends the wait for Retry-After at once, and the call throws the abort", async () => {
+    const { baseUrl, seen } = await scripted([refuse(429, "RATE_LIMITED", "rate-limited", { "retry-after": "30" })]);
+    const sdk = createClient({ apiKey: "k", baseUrl }); // the real clock: the wait must be cut short
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("shopper left")), 100);
+    const started = Date.now();
+    await expect(sdk.payments.status("s", { signal: controller.signal })).rejects.toThrow("shopper left");
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(seen).toHaveLength(1);
   });
 

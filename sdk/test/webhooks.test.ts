@@ -3,7 +3,7 @@
  * product signs with, lib/domain/webhooks/dispatch.ts). A delivery from the running product is
  * verified in tests/e2e/sdk.spec.ts.
  */
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { verifyWebhook, verifyWebhookDetailed, type WebhookEvent, type WebhookEventOf, WebhookVerificationError } from "../src/webhooks.js";
@@ -81,6 +81,28 @@ describe("verifyWebhook", () => {
   it("accepts several secrets on the receiver's side (during its own switch-over)", async () => {
     const next = secret();
     expect((await verifyWebhook(body, signed({ secrets: [next] }), [SECRET, next])).type).toBe("payment.completed");
+  });
+
+  it("reads a signature header sent twice (Node gives an array) as one list", async () => {
+    const headers = { ...signed(), "webhook-signature": ["v1,AAAA", signed()["webhook-signature"]] };
+    expect((await verifyWebhook(body, headers, SECRET)).type).toBe("payment.completed");
+  });
+
+  it("checks the bytes as they arrived: a leading BOM is part of what was signed", async () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body)]);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    // The reference signer takes a string; these bytes are signed by hand, as Standard Webhooks defines it.
+    const key = Buffer.from(SECRET.slice("whsec_".length), "base64");
+    const mac = createHmac("sha256", key)
+      .update(Buffer.concat([Buffer.from(`msg_bom.${timestamp}.`), bytes]))
+      .digest("base64");
+    const headers = { "webhook-id": "msg_bom", "webhook-timestamp": timestamp, "webhook-signature": `v1,${mac}` };
+    expect((await verifyWebhook(bytes, headers, SECRET)).type).toBe("payment.completed");
+    expect(await refusal(verifyWebhook(bytes.subarray(3), headers, SECRET))).toBe("signature-mismatch");
+  });
+
+  it("refuses a body that is not the raw text or bytes (a parsed object) without throwing anything else", async () => {
+    expect(await refusal(verifyWebhook({} as unknown as string, signed(), SECRET))).toBe("body-invalid");
   });
 
   it("refuses missing headers, a malformed secret and a signed body that is not an event", async () => {

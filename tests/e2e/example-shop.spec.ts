@@ -98,27 +98,32 @@ test("example shop: order → wallet pays in the embedded checkout → webhook v
   await checkout.getByRole("heading", { name: "Payment received" }).click();
   await page.keyboard.press("Escape");
   await expect(page.locator("iframe")).toHaveCount(0);
-  await expect(page.getByRole("status")).toHaveText(/^Order ORD-[0-9A-F]{8} is paid\. Thank you!$/, { timeout: 30_000 });
+  await expect(page.getByRole("status")).toHaveText(/^Order ORD-[0-9A-F]{10} is paid\. Thank you!$/, { timeout: 30_000 });
   await screenshot(page, testInfo, "example-shop-paid");
   // The shop's page on a phone, in the dark scheme too.
   await page.setViewportSize({ width: 375, height: 720 });
   await page.emulateMedia({ colorScheme: "dark" });
   await expectAccessible(page, "example shop, paid, dark, phone");
   await screenshot(page, testInfo, "example-shop-paid-dark-phone");
-  const orderId = (await page.getByRole("status").textContent())!.match(/ORD-[0-9A-F]{8}/)![0];
+  const orderId = (await page.getByRole("status").textContent())!.match(/ORD-[0-9A-F]{10}/)![0];
   const order = await (await fetch(`${shopUrl}/orders/${orderId}`)).json();
   expect(order).toMatchObject({ status: "paid", amount: "3.5", token: "DUSD" });
   expect(order.paidByEvent).toMatch(/^msg_/);
   expect(order.txHash).toMatch(/^0x[0-9a-f]{64}$/);
   expect(shopLog).toContain(`order ${orderId} paid`);
 
-  // A forged webhook changes nothing: the shop refuses it.
+  // A forged "paid" for a new, unpaid order changes nothing: the shop refuses it.
+  const unpaid = await (await fetch(`${shopUrl}/orders`, { method: "POST" })).json();
   const forged = await fetch(`${shopUrl}/webhooks/bsc-pay`, {
     method: "POST",
     headers: { "webhook-id": "msg_forged", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "v1,AAAA" },
-    body: JSON.stringify({ type: "payment.cancelled", timestamp: new Date().toISOString(), data: { orderId, sessionId: order.sessionId } }),
+    body: JSON.stringify({
+      type: "payment.completed",
+      timestamp: new Date().toISOString(),
+      data: { orderId: unpaid.orderId, sessionId: unpaid.sessionId, status: "completed", amount: "3.5", token: "DUSD" },
+    }),
   });
   expect(forged.status).toBe(400);
-  expect((await (await fetch(`${shopUrl}/orders/${orderId}`)).json()).status).toBe("paid");
+  expect((await (await fetch(`${shopUrl}/orders/${unpaid.orderId}`)).json()).status).toBe("awaiting_payment");
   logs.assertClean();
 });
