@@ -49,7 +49,6 @@ ALTER TABLE "payout_batches" ADD CONSTRAINT "payout_batches_token_id_tokens_id_f
 ALTER TABLE "payout_items" ADD CONSTRAINT "payout_items_batch_id_payout_batches_id_fk" FOREIGN KEY ("batch_id") REFERENCES "public"."payout_batches"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payout_items" ADD CONSTRAINT "payout_items_chain_tx_id_chain_transactions_id_fk" FOREIGN KEY ("chain_tx_id") REFERENCES "public"."chain_transactions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "payout_batches_key_created_id_idx" ON "payout_batches" USING btree ("api_key_id","created_at","id");--> statement-breakpoint
-CREATE INDEX "payout_batches_user_created_id_idx" ON "payout_batches" USING btree ("user_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "payout_batches_open_idx" ON "payout_batches" USING btree ("created_at") WHERE "payout_batches"."status" IN ('pending', 'sending');--> statement-breakpoint
 CREATE UNIQUE INDEX "payout_items_batch_position_unique" ON "payout_items" USING btree ("batch_id","position");--> statement-breakpoint
 CREATE INDEX "payout_items_batch_nonce_idx" ON "payout_items" USING btree ("batch_id","nonce");--> statement-breakpoint

@@ -21,6 +21,15 @@ export interface Migration {
 
 const MIGRATION_LOCK_ID = 7_284_019_331; // any constant; shared by every process of this service
 
+/**
+ * Files edited after some databases had applied them, with the hashes those databases recorded:
+ * applied under any of them counts as applied (never run twice, which would fail on CREATE TABLE).
+ * 0039 briefly carried the index that 0042 now adds (IF NOT EXISTS, for the databases that have it).
+ */
+export const EARLIER_HASHES: Readonly<Record<string, readonly string[]>> = {
+  "0039_payout_batches": ["4ddaa40133b54f7ce221c1019b031eb977460249d2fb00847ffa614eb40c379a"],
+};
+
 export function readMigrations(folder = join(process.cwd(), "drizzle")): Migration[] {
   const journal = JSON.parse(readFileSync(join(folder, "meta", "_journal.json"), "utf8")) as {
     entries: JournalEntry[];
@@ -57,7 +66,7 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<st
     );
     const done: string[] = [];
     for (const migration of migrations) {
-      if (applied.has(migration.hash)) continue;
+      if (applied.has(migration.hash) || (EARLIER_HASHES[migration.tag] ?? []).some((hash) => applied.has(hash))) continue;
       for (const statement of migration.statements) await tx.execute(sql.raw(statement));
       await tx.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${migration.hash}, ${migration.createdAt})`);
       done.push(migration.tag);
