@@ -4,7 +4,7 @@
  * `approve` and a two-factor code sends it exactly once; rejected or expired, it never reaches the ledger.
  */
 
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { PUT as putPolicy } from "@/app/api/user/approval-policies/[tokenId]/route";
 import { GET as getPolicies } from "@/app/api/user/approval-policies/route";
@@ -17,6 +17,7 @@ import { POST as send } from "@/app/api/v1/withdrawal/send/route";
 import { asOwner } from "@/lib/accounts/members/principal";
 import { TOTP_STEP_SECONDS, totpCode, totpStep } from "@/lib/accounts/users/totp";
 import { confirmEnrolment, startEnrolment } from "@/lib/accounts/users/two-factor";
+import { formatAmount } from "@/lib/base/money";
 import {
   accountMembers,
   approvals,
@@ -30,7 +31,7 @@ import {
   webhookDeliveries,
   withdrawals,
 } from "@/lib/db/schema";
-import { approvalNeeded } from "@/lib/domain/approval-requests/approval-needed";
+import { approvalNeeded, moneyOutOfDay } from "@/lib/domain/approval-requests/approval-needed";
 import { expireApprovals } from "@/lib/domain/approvals/decide";
 import { countAwaiting } from "@/lib/domain/approvals/inbox";
 import { sendWithdrawalFromDashboard } from "@/lib/domain/withdrawals/send";
@@ -289,6 +290,39 @@ describe("the per-day threshold", () => {
     // Tomorrow (UTC) the day starts again.
     const tomorrow = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 1, 0, 0, 1));
     expect((await approvalNeeded(db(), shop.merchant().userId, shop.merchant().tokenId, units("30"), tomorrow)).needed).toBe(false);
+    await setPolicy("100", null);
+  });
+
+  it("lets one of concurrent requests under the limit: the others wait, withdrawals and payouts alike", async () => {
+    const { userId, tokenId, domainId, apiKey: key } = shop.merchant();
+    const base = await moneyOutOfDay(db(), userId, tokenId, new Date());
+    await setPolicy(null, formatAmount(base + units("50"), 18));
+    const body = { domainId, tokenId, toAddress: RECIPIENT, amount: "30" };
+    const sends = [1, 2, 3, 4].map((i) =>
+      call(send, { method: "POST", headers: { "x-api-key": key, "idempotency-key": `day-race-${i}` }, body }),
+    );
+    const batch = call(createPayouts, {
+      method: "POST",
+      headers: { "x-api-key": key, "idempotency-key": "day-race-batch" },
+      body: { domainId, tokenId, items: [{ toAddress: RECIPIENT, amount: "30", reference: "race" }] },
+    });
+    const answers = await Promise.all([...sends, batch]);
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const going = answers.filter((answer) => answer.body.data.status !== "awaiting_approval");
+    expect(going).toHaveLength(1);
+    const subjects = answers.map((answer) => answer.body.data.withdrawalId ?? answer.body.data.batchId);
+    const waiting = await db()
+      .select()
+      .from(approvals)
+      .where(and(inArray(approvals.subjectId, subjects), eq(approvals.status, "awaiting_approval")));
+    expect(waiting).toHaveLength(4);
+    // Rejected, they leave nothing reserved for the tests after.
+    const finance = await member("finance");
+    for (const approval of waiting) {
+      const rejected = await call(rejectRoute, { method: "POST", headers: finance.headers, params: { id: approval.id }, body: {} });
+      expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
+    }
+    await settleWithdrawals(shop);
     await setPolicy("100", null);
   });
 });

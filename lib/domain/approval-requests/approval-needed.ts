@@ -4,9 +4,14 @@
  * the UTC day of `now`; its money out is the account's withdrawals (refund payouts excluded: the
  * refunds count them), refunds and payouts of the token that are not rejected, failed or cancelled —
  * waiting ones included, so two requests cannot each slip under the limit while both wait.
+ *
+ * Concurrent requests cannot slip under it together either: with a per-day limit the day's total
+ * is read under a lock of the (account, token) held until the caller's transaction ends. So call
+ * it in the transaction that records the request, before that transaction takes any other lock
+ * (every money-out path takes this one first: no lock-order cycle with the wallet's or merchant's).
  */
 
-import { and, eq, gte, inArray, isNull, lt, notInArray, sum } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, lt, notInArray, sql, sum } from "drizzle-orm";
 import type { Db } from "../../db";
 import { approvalPolicies, paymentSessions, payoutBatches, refunds, withdrawals } from "../../db/schema";
 
@@ -21,9 +26,18 @@ export async function approvalNeeded(db: Db, accountId: number, tokenId: number,
   if (policy.perRequestLimit !== null && amount > policy.perRequestLimit)
     return { needed: true, why: "per-request", limit: policy.perRequestLimit, dayTotal: 0n };
   if (policy.perDayLimit === null) return { needed: false };
+  await lockDayOfToken(db, accountId, tokenId);
   const dayTotal = await moneyOutOfDay(db, accountId, tokenId, now);
   if (dayTotal + amount > policy.perDayLimit) return { needed: true, why: "per-day", limit: policy.perDayLimit, dayTotal };
   return { needed: false };
+}
+
+/**
+ * Serialises the per-day decisions of one account and token until the transaction ends. The
+ * two-key advisory space is this lock's alone (the job leader and migrations use one-key locks).
+ */
+async function lockDayOfToken(tx: Db, accountId: number, tokenId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bsc-pay:approval-day:${accountId}`}), ${tokenId}::int)`);
 }
 
 /** The account's money out of a token on the UTC day of `now` (see the module comment). */

@@ -60,6 +60,9 @@ export async function recordPayoutBatch(
   const contract = token.contractAddress as Address;
 
   return db.transaction(async (tx) => {
+    // Decided first in the transaction: the per-day threshold's lock comes before the merchant's.
+    const waits =
+      options.awaitingApproval || (options.approvalsApply === true && (await approvalNeeded(tx, userId, token.id, total)).needed);
     await lockMerchant(tx, userId);
     await assertMayWithdraw(tx, userId);
     const [balance, chainCount] = await rpc(() =>
@@ -70,8 +73,6 @@ export async function recordPayoutBatch(
     );
     const reserved = await reservedTokens(tx, token.network, from, token.id, chainCount);
     if (balance - reserved < total) throw insufficientTokens(from, balance, total, reserved, token.decimals);
-    const waits =
-      options.awaitingApproval || (options.approvalsApply === true && (await approvalNeeded(tx, userId, token.id, total)).needed);
     const batch = await insertPayoutBatch(
       tx,
       {

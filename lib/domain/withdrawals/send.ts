@@ -7,7 +7,8 @@
  * BLOCKCHAIN_ERROR (and frees the Idempotency-Key).
  *
  * Above the account's approval threshold nothing goes to the chain: the withdrawal is recorded
- * `awaiting_approval` (withdrawal-approvals.ts) under the same idempotency record, 201.
+ * `awaiting_approval` (withdrawal-approvals.ts) under the same idempotency record, 201 — decided in
+ * the recording transaction, so concurrent requests cannot each pass under the per-day limit.
  */
 
 import { eq } from "drizzle-orm";
@@ -73,26 +74,23 @@ async function send(
       target: { type: "withdrawal", id: view.withdrawalId },
       after: { amount: view.amount, tokenSymbol: view.token, toAddress: view.toAddress, domainId: view.domainId, status: view.status },
     });
-  if (await needsApproval(db, sender, input)) {
-    const record = async (tx: Db) => {
-      const waiting = await recordAwaitingWithdrawal(tx, sender, input);
-      const view = toWithdrawalView(waiting.withdrawal, { symbol: waiting.tokenSymbol, decimals: waiting.tokenDecimals });
-      await audited(tx, view);
-      return { status: 201, body: view };
-    };
-    const result = idempotent ? await runIdempotent(db, idempotent, record) : { ...(await record(db)), replayed: false };
-    return { view: result.body, replayed: result.replayed };
-  }
   const answer = await withGasTopUps(db, async (afterTopUp) => {
     let payout: RecordedWithdrawal | undefined;
+    // One transaction decides and records: the per-day threshold's lock is held until the row exists.
     const record = async (tx: Db) => {
+      if (await needsApproval(tx, sender, input)) {
+        const waiting = await recordAwaitingWithdrawal(tx, sender, input);
+        const view = toWithdrawalView(waiting.withdrawal, { symbol: waiting.tokenSymbol, decimals: waiting.tokenDecimals });
+        await audited(tx, view);
+        return { status: 201, body: view };
+      }
       const recorded = await recordWithdrawal(tx, sender, input, { afterTopUp });
       payout = recorded.withdrawal;
       const view = toWithdrawalView(recorded.withdrawal, { symbol: recorded.tokenSymbol, decimals: recorded.tokenDecimals });
       await audited(tx, view);
       return { status: 201, body: view };
     };
-    const result = idempotent ? await runIdempotent(db, idempotent, record) : { ...(await record(db)), replayed: false };
+    const result = idempotent ? await runIdempotent(db, idempotent, record) : { ...(await db.transaction(record)), replayed: false };
     return { view: result.body, payout: result.replayed ? undefined : payout };
   });
   if (answer.payout && (await sendRecorded(db, answer.payout)) === "refused") {
