@@ -14,7 +14,11 @@ process.env.E2E_DATA_DIR = dataDir; // workers re-evaluate this file: keep one f
 
 export default defineConfig({
   testDir: "tests/e2e",
-  timeout: 60_000,
+  // A page test screenshots and axe-checks each state in two themes at two widths: ~50 s on a quiet
+  // 2-core machine, half as much again on a busy CI machine (where a 60 s default failed one).
+  timeout: 120_000,
+  // .ci/run retries a failed test once (E2E_RETRIES=1) and prints any that passed only then (flaky).
+  retries: Number(process.env.E2E_RETRIES ?? 0),
   workers: 1,
   reporter: [["list"]],
   use: {

@@ -83,6 +83,7 @@ const rowOf = (card: Locator, state: string, eventType = "ping") =>
 test.use({ permissions: ["clipboard-read", "clipboard-write"], viewport: { width: 1280, height: 900 } });
 
 test("a merchant sets up signed webhooks, tests them, filters, redelivers and rotates the secret", async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
   test.setTimeout(240_000);
   const logs = watchConsole(page);
   const receiver = await startReceiver();
