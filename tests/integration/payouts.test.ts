@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { type Address, formatUnits, parseEther, parseUnits } from "viem";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getOne } from "@/app/api/v1/payouts/[batchId]/route";
@@ -300,3 +300,34 @@ async function settleBatch(batchId: string) {
   }
   return getPayoutBatch(db(), null, batchId);
 }
+
+describe("GET /api/v1/payouts", () => {
+  it("pages through batches made within one millisecond, each once (the cursor keeps microseconds)", async () => {
+    for (const n of [1, 2, 3]) {
+      const body = { domainId: merchant.domainId, tokenId: merchant.tokenId, items: [{ toAddress: recipient(n, 0xf0f0000), amount: "1" }] };
+      expect((await call(create, { method: "POST", headers: headers(`same-ms-${n}`), body })).status).toBe(201);
+    }
+    const all = await call(list, { headers: headers(), path: "/api/v1/payouts?limit=100" });
+    const ids: string[] = all.body.data.items.map((b: { batchId: string }) => b.batchId);
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    // One millisecond, a microsecond apart: a cursor read back as a JS Date would lose them.
+    for (const [i, id] of ids.entries()) {
+      await db()
+        .update(payoutBatches)
+        .set({ createdAt: sql`'2026-01-01T00:00:00.000000Z'::timestamptz + ${i} * interval '1 microsecond'` })
+        .where(eq(payoutBatches.id, id));
+    }
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { data: { items: { batchId: string }[]; nextCursor: string | null } } } = await call(list, {
+        headers: headers(),
+        path: `/api/v1/payouts?limit=1${cursor ? `&cursor=${cursor}` : ""}`,
+      });
+      paged.push(...page.body.data.items.map((b) => b.batchId));
+      cursor = page.body.data.nextCursor;
+    } while (cursor && paged.length <= ids.length);
+    expect(paged).toHaveLength(ids.length);
+    expect(new Set(paged)).toEqual(new Set(ids));
+  });
+});

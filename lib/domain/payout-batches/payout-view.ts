@@ -114,7 +114,8 @@ export async function listPayoutBatches(
       and(
         eq(payoutBatches.apiKeyId, apiKeyId),
         after
-          ? sql`(${payoutBatches.createdAt}, ${payoutBatches.id}) < (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+          ? // The cursor batch's own time, read in SQL: a JS Date keeps milliseconds, the column microseconds.
+            sql`(${payoutBatches.createdAt}, ${payoutBatches.id}) < (select b.created_at, b.id from payout_batches b where b.id = ${after.id}::uuid)`
           : undefined,
       ),
     )
