@@ -122,6 +122,14 @@ export function createClient(options: ClientOptions) {
   };
 }
 
-function normalPage<T>(data: { items: T[]; nextCursor?: string | null }): Page<T> {
-  return { items: data.items, nextCursor: data.nextCursor ?? null };
+function normalPage<T>(data: {
+  items: T[];
+  nextCursor?: string | null;
+  meta?: { limit?: unknown; total?: unknown; pages?: unknown };
+}): Page<T> {
+  const page: Page<T> = { items: data.items, nextCursor: data.nextCursor ?? null };
+  const meta = data.meta;
+  if (meta && typeof meta.limit === "number" && typeof meta.total === "number" && typeof meta.pages === "number")
+    page.meta = { limit: meta.limit, total: meta.total, pages: meta.pages };
+  return page;
 }

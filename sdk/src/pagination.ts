@@ -2,6 +2,8 @@
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
+  /** The list's size where the API tells it (payment and withdrawal history): `total` items in `pages` pages of `limit`. */
+  meta?: { limit: number; total: number; pages: number };
 }
 
 /**

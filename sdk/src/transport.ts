@@ -7,7 +7,7 @@ import { type ApiErrorCode, type ApiErrorReason, BscPayApiError, BscPayNetworkEr
 export interface TransportOptions {
   /** A secret key (bscp_live_…) on servers; a publishable key (bscp_pk_live_…) may create and read payments from a browser. */
   apiKey: string;
-  /** Where BSC Pay answers, e.g. "https://pay.example.com". */
+  /** Where BSC Pay answers, e.g. "https://pay.example.com" (its origin: a path is ignored, the gateway serves from its root). */
   baseUrl: string;
   /** Retries after a 429, a 5xx or a network error (the latter two for idempotent calls only). Default 2. */
   maxRetries?: number;
@@ -18,7 +18,7 @@ export interface TransportOptions {
   /** Default fetch: globalThis.fetch. */
   fetch?: typeof fetch;
   /** Waits between attempts (tests replace it to skip the clock); an abort of the call ends the wait. */
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface Call {
@@ -40,12 +40,11 @@ const RETRY_CAP_MS = 8_000;
 /** One call: the envelope's `data`, or a typed error. Retries as described in docs/sdk.md. */
 export async function send<T>(options: TransportOptions, call: Call): Promise<T> {
   const doFetch = options.fetch ?? globalThis.fetch;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? sleepUnlessAborted;
   const wait = (ms: number) => waitUnlessAborted(sleep, ms, call.signal);
   const maxRetries = options.maxRetries ?? 2;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const idempotencyKey =
-    call.idempotencyKey === true ? globalThis.crypto.randomUUID() : call.idempotencyKey === false ? undefined : call.idempotencyKey;
+  const idempotencyKey = call.idempotencyKey === true ? randomKey() : call.idempotencyKey === false ? undefined : call.idempotencyKey;
   // Safe to send again after an unknown outcome: a read, or a write the API deduplicates by its key.
   const idempotent = call.method === "GET" || idempotencyKey !== undefined;
   const url = buildUrl(options.baseUrl, call.path, call.query);
@@ -99,8 +98,38 @@ export async function send<T>(options: TransportOptions, call: Call): Promise<T>
   }
 }
 
+/**
+ * A random UUID v4. crypto.randomUUID exists only in secure contexts (https, localhost); a shop page
+ * on plain http still has getRandomValues.
+ */
+export function randomKey(): string {
+  if (typeof globalThis.crypto.randomUUID === "function") return globalThis.crypto.randomUUID();
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The default wait: its timer is cleared on abort, so an aborted call does not keep a process alive. */
+function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
 /** The wait between attempts, cut short by the caller's abort (which is then what the call throws). */
-async function waitUnlessAborted(sleep: (ms: number) => Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<void> {
+async function waitUnlessAborted(
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   if (!signal) return sleep(ms);
   signal.throwIfAborted();
   let onAbort = () => {};
@@ -109,14 +138,15 @@ async function waitUnlessAborted(sleep: (ms: number) => Promise<void>, ms: numbe
     signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
-    await Promise.race([sleep(ms), aborted]);
+    await Promise.race([sleep(ms, signal), aborted]);
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
 }
 
+/** The API path at `baseUrl`'s origin: the gateway serves from its root (checkout.js too: react/load-checkout.ts). */
 function buildUrl(baseUrl: string, path: string, query: Call["query"]): string {
-  const url = new URL(path, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
+  const url = new URL(path, baseUrl);
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
   }
@@ -131,9 +161,13 @@ function backoffMs(attempt: number): number {
 
 /** Retry-After in seconds: a number of seconds or an HTTP date (RFC 9110 §10.2.3). */
 export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
-  if (header === null || header.trim() === "") return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim());
-  const at = Date.parse(header);
+  const value = header?.trim() ?? "";
+  if (value === "") return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  // Only what looks like an HTTP date (a weekday or month name and a time of day): Date.parse
+  // would read "1.5" or "-1" as a year in the past, and the wait would be none.
+  if (!/[A-Za-z]{3}/.test(value) || !/\d{1,2}:\d{2}:\d{2}/.test(value)) return undefined;
+  const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 

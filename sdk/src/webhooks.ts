@@ -15,9 +15,12 @@ const MAX_SIGNATURES = 10;
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
 export interface VerifyWebhookOptions {
-  /** How far `webhook-timestamp` may be from now, either way. Default 300 seconds (Standard Webhooks' value). */
+  /**
+   * How far `webhook-timestamp` may be from now, either way. Default 300 seconds (Standard Webhooks'
+   * value). Anything but a finite number ≥ 0 throws a TypeError: a NaN would let every replay through.
+   */
   toleranceSeconds?: number;
-  /** The clock (tests). */
+  /** The clock (tests); an invalid Date throws a TypeError. */
   now?: Date;
 }
 
@@ -37,7 +40,7 @@ export interface VerifiedWebhook<E = WebhookEvent> {
  * replay), no matching signature, a body that is not an event.
  */
 export async function verifyWebhook(
-  rawBody: string | Uint8Array,
+  rawBody: string | Uint8Array | ArrayBuffer,
   headers: WebhookHeaders,
   secret: string | readonly string[],
   options: VerifyWebhookOptions = {},
@@ -47,11 +50,18 @@ export async function verifyWebhook(
 
 /** verifyWebhook, with the event's id and signing time as well. */
 export async function verifyWebhookDetailed(
-  rawBody: string | Uint8Array,
+  rawBody: string | Uint8Array | ArrayBuffer,
   headers: WebhookHeaders,
   secret: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): Promise<VerifiedWebhook> {
+  const tolerance = options.toleranceSeconds ?? 300;
+  if (typeof tolerance !== "number" || !Number.isFinite(tolerance) || tolerance < 0)
+    throw new TypeError(`toleranceSeconds must be a finite number of seconds ≥ 0, not ${String(tolerance)}`);
+  const clock = options.now ?? new Date();
+  if (!(clock instanceof Date) || Number.isNaN(clock.getTime())) throw new TypeError("now must be a valid Date");
+  // request.arrayBuffer()'s answer: the same bytes.
+  if (rawBody instanceof ArrayBuffer) rawBody = new Uint8Array(rawBody);
   if (typeof rawBody !== "string" && !(rawBody instanceof Uint8Array)) {
     // e.g. a framework's parsed body ({} from express.raw() whose type did not match): nothing to check.
     throw new WebhookVerificationError("body-invalid", "rawBody must be the request's body as a string or bytes, before any parsing");
@@ -66,8 +76,7 @@ export async function verifyWebhookDetailed(
   }
   if (!/^\d{1,12}$/.test(timestampText)) throw new WebhookVerificationError("timestamp-invalid", "webhook-timestamp is not a Unix time");
   const signedAt = Number(timestampText);
-  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  const tolerance = options.toleranceSeconds ?? 300;
+  const now = Math.floor(clock.getTime() / 1000);
   if (signedAt < now - tolerance)
     throw new WebhookVerificationError("timestamp-too-old", "the webhook was signed too long ago (a replay?)");
   if (signedAt > now + tolerance) throw new WebhookVerificationError("timestamp-too-new", "the webhook's timestamp is in the future");
@@ -121,7 +130,9 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
   return (Array.isArray(value) ? value.join(name === "webhook-signature" ? " " : ", ") : value)?.trim() || undefined;
 }
 
-function secretBytes(secret: string): Uint8Array {
+function secretBytes(given: string): Uint8Array {
+  // A secret read from an env file often keeps its line's newline.
+  const secret = typeof given === "string" ? given.trim() : "";
   const encoded = secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret;
   const bytes = base64Bytes(encoded);
   if (!bytes || bytes.length < 16) throw new WebhookVerificationError("secret-invalid", "the secret is not a whsec_… webhook secret");

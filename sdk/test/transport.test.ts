@@ -4,10 +4,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClient } from "../src/client.js";
 import { BscPayApiError, BscPayNetworkError } from "../src/errors.js";
-import { retryAfterSeconds } from "../src/transport.js";
+import { randomKey, retryAfterSeconds } from "../src/transport.js";
 
 type Reply = (req: IncomingMessage, res: ServerResponse) => void;
 interface Seen {
@@ -241,6 +241,49 @@ describe("SDK transport", () => {
     expect(retryAfterSeconds(new Date(10_000).toUTCString(), 5_000)).toBe(5);
     expect(retryAfterSeconds("soon")).toBeUndefined();
     expect(retryAfterSeconds(null)).toBeUndefined();
+    // Date.parse reads these as years long past: no wait at all. They are no Retry-After: backoff instead.
+    for (const odd of ["1.5", "-1", "+3", "3 s"]) expect(retryAfterSeconds(odd), odd).toBeUndefined();
+    expect(retryAfterSeconds("0")).toBe(0);
+  });
+
+  it("makes its Idempotency-Keys without crypto.randomUUID too (a browser page on plain http has none)", () => {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    // An own property hides Crypto.prototype.randomUUID until it is deleted.
+    Object.defineProperty(globalThis.crypto, "randomUUID", { value: undefined, configurable: true });
+    try {
+      const keys = new Set(Array.from({ length: 50 }, () => randomKey()));
+      expect(keys.size).toBe(50);
+      for (const key of keys) expect(key).toMatch(uuid);
+    } finally {
+      delete (globalThis.crypto as { randomUUID?: unknown }).randomUUID;
+    }
+    expect(randomKey()).toMatch(uuid);
+  });
+
+  it("calls the API at the base URL's origin, whatever path it has (as checkout.js is loaded)", async () => {
+    const { baseUrl, seen } = await scripted([ok(STATUS)]);
+    await client(`${baseUrl}/dashboard`).sdk.payments.status("s");
+    await client(`${baseUrl}/`).sdk.payments.status("s");
+    expect(seen.map((s) => s.url)).toEqual(["/api/v1/payment/s/status", "/api/v1/payment/s/status"]);
+  });
+
+  it("clears its timer when an abort ends the wait: an aborted call keeps no process alive", async () => {
+    const { baseUrl } = await scripted([refuse(429, "RATE_LIMITED", "rate-limited", { "retry-after": "50" })]);
+    const sdk = createClient({ apiKey: "k", baseUrl });
+    const set = vi.spyOn(globalThis, "setTimeout");
+    const clear = vi.spyOn(globalThis, "clearTimeout");
+    try {
+      const controller = new AbortController();
+      const call = sdk.payments.status("s", { signal: controller.signal });
+      await vi.waitFor(() => expect(set.mock.calls.some(([, ms]) => ms === 50_000)).toBe(true));
+      const waitTimer = set.mock.results[set.mock.calls.findIndex(([, ms]) => ms === 50_000)]?.value;
+      controller.abort(new Error("done"));
+      await expect(call).rejects.toThrow("done");
+      expect(clear).toHaveBeenCalledWith(waitTimer);
+    } finally {
+      set.mockRestore();
+      clear.mockRestore();
+    }
   });
 });
 
@@ -267,5 +310,12 @@ describe("SDK pagination", () => {
       "/api/v1/payment/history?status=completed&limit=2&cursor=c2",
     ]);
     expect((await sdk.payments.list({ limit: 2 })).nextCursor).toBe("c1");
+  });
+
+  it("passes the list's size on with a page where the API tells it", async () => {
+    const meta = { page: null, limit: 2, total: 3, pages: 2, nextCursor: "c1" };
+    const { baseUrl } = await scripted([ok({ items: [{ sessionId: "a" }, { sessionId: "b" }], nextCursor: "c1", meta })]);
+    const page = await client(baseUrl).sdk.payments.list({ limit: 2 });
+    expect(page).toEqual({ items: [{ sessionId: "a" }, { sessionId: "b" }], nextCursor: "c1", meta: { limit: 2, total: 3, pages: 2 } });
   });
 });

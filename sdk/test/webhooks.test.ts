@@ -71,6 +71,20 @@ describe("verifyWebhook", () => {
     expect(await refusal(verifyWebhook(body, { ...signed(), "webhook-timestamp": "12e3" }, SECRET))).toBe("timestamp-invalid");
   });
 
+  it("refuses to run with a tolerance or clock that would switch the replay check off", async () => {
+    const old = signed({ at: new Date(Date.now() - 100_000_000) });
+    for (const toleranceSeconds of [Number.NaN, Number(undefined), -1, Number.POSITIVE_INFINITY, "300" as unknown as number]) {
+      await expect(verifyWebhook(body, old, SECRET, { toleranceSeconds })).rejects.toBeInstanceOf(TypeError);
+    }
+    await expect(verifyWebhook(body, old, SECRET, { now: new Date("not a date") })).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it("takes an ArrayBuffer body (request.arrayBuffer()) and a secret with its env file's newline", async () => {
+    const bytes = new TextEncoder().encode(body);
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    expect((await verifyWebhook(buffer, signed(), `${SECRET}\n`)).type).toBe("payment.completed");
+  });
+
   it("accepts either signature while the product signs with the old and the new secret", async () => {
     const previous = secret();
     const both = signed({ secrets: [SECRET, previous] });

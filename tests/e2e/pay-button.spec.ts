@@ -25,8 +25,8 @@ let merchant: Awaited<ReturnType<typeof apiMerchant>>;
 let server: Server;
 let shopOrigin: string;
 let reactBundle: string;
-/** What the shop's server answers the next POST /session: a new session, a 500, or a wrong id. */
-let next: "session" | "fail" | "not-an-id" = "session";
+/** What the shop's server answers the next POST /session: a new session (at once or after 2 s), a 500, or a wrong id. */
+let next: "session" | "slow" | "fail" | "not-an-id" = "session";
 const created: { sessionId: string; depositAddress: `0x${string}` }[] = [];
 
 function plainShop(gateway: string) {
@@ -87,13 +87,16 @@ test.beforeAll(async ({ playwright }, testInfo) => {
         send(201, "text/plain", "ORD-1");
         return;
       }
-      merchant.createPayment(AMOUNT, { orderId: `ORD-${created.length + 1}` }).then(
-        (session) => {
-          created.push(session);
-          send(201, "text/plain", session.sessionId);
-        },
-        (e: Error) => send(500, "text/plain", e.message),
-      );
+      const pause = new Promise((resolve) => setTimeout(resolve, answer === "slow" ? 2_000 : 0));
+      pause
+        .then(() => merchant.createPayment(AMOUNT, { orderId: `ORD-${created.length + 1}` }))
+        .then(
+          (session) => {
+            created.push(session);
+            send(201, "text/plain", session.sessionId);
+          },
+          (e: Error) => send(500, "text/plain", e.message),
+        );
     } else if (req.url === "/plain") send(200, "text/html", plainShop(gateway));
     else if (req.url === "/react") send(200, "text/html", reactShop(gateway));
     else if (req.url === "/shop.js") send(200, "text/javascript", reactBundle);
@@ -138,6 +141,22 @@ for (const kind of ["plain", "react"] as const) {
       await expect(frame.getByTestId("amount")).toHaveText("3 DUSD");
       const { sessionId, depositAddress } = lastSession();
       await expect(shown(page, "status")).toHaveText(`pending ${sessionId}`);
+
+      // Forged from the shop's page itself and from a frame of another origin: neither is the checkout.
+      await page.evaluate((id) => {
+        const forged = [
+          { type: "bscpay:status", sessionId: id, status: "completed" },
+          { type: "bscpay:close", sessionId: id },
+        ];
+        for (const message of forged) window.postMessage(message, "*");
+        const frame = document.createElement("iframe");
+        frame.srcdoc = `<script>for (const m of ${JSON.stringify(forged)}) parent.postMessage(m, "*");</script>`;
+        document.body.append(frame);
+      }, sessionId);
+      await page.waitForTimeout(500);
+      await expect(shown(page, "completed")).toHaveText("");
+      await expect(shown(page, "status")).toHaveText(`pending ${sessionId}`);
+      await expect(page.locator("[data-bscpay-overlay]")).toBeVisible();
 
       await payDirectly(depositAddress, AMOUNT);
       await expect(frame.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
@@ -226,3 +245,20 @@ for (const kind of ["plain", "react"] as const) {
     });
   });
 }
+
+test("React PayButton: a shopper who leaves while the payment starts gets no modal over the next page", async ({ page }) => {
+  const logs = watchConsole(page);
+  const button = await openShop(page, "react");
+  next = "slow";
+  const before = created.length;
+  await button.click();
+  await expect(button).toHaveAttribute("aria-busy", "true");
+  await page.getByRole("button", { name: "Back to the cart" }).click();
+  await expect(page.getByText("Back to the cart.")).toBeVisible();
+  // The session arrives after the button is gone: checkout.js loads and opens, and is closed at once.
+  await expect.poll(() => created.length, { timeout: 15_000 }).toBe(before + 1);
+  await page.waitForTimeout(1_500);
+  await expect(page.locator("[data-bscpay-overlay]")).toHaveCount(0);
+  await expect(page.locator('iframe[title="BSC Pay checkout"]')).toHaveCount(0);
+  logs.assertClean();
+});

@@ -62,6 +62,8 @@ export function useBscPayCheckout(baseUrl: string): BscPayCheckout {
   const [error, setError] = useState<Error | null>(null);
   // The modals this component opened: closed with it, not left over the next page.
   const openModals = useRef(new Set<() => void>());
+  // An open() still waiting (a shop's createSession, checkout.js loading) when the component goes.
+  const mounted = useRef(true);
 
   useEffect(() => {
     let current = true;
@@ -78,7 +80,9 @@ export function useBscPayCheckout(baseUrl: string): BscPayCheckout {
 
   useEffect(() => {
     const modals = openModals.current;
+    mounted.current = true;
     return () => {
+      mounted.current = false;
       for (const close of [...modals]) close();
     };
   }, []);
@@ -88,6 +92,11 @@ export function useBscPayCheckout(baseUrl: string): BscPayCheckout {
       checkoutScriptUrl(baseUrl); // a wrong baseUrl is named before anything is fetched
       const api = await loadCheckout(baseUrl);
       return openWith(api, sessionId, options, (close) => {
+        if (!mounted.current) {
+          // Opened after its component was gone: nothing would ever close it.
+          close();
+          return () => {};
+        }
         openModals.current.add(close);
         return () => openModals.current.delete(close);
       });

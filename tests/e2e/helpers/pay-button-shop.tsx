@@ -20,6 +20,8 @@ export function ShopApp({ baseUrl }: { baseUrl: string }) {
   const [completed, setCompleted] = useState<CheckoutOutcome | null>(null);
   const [outcome, setOutcome] = useState<CheckoutOutcome | null>(null);
   const [error, setError] = useState("");
+  // The shopper may leave while the payment is being started (the button unmounts mid-way).
+  const [buttonShown, setButtonShown] = useState(true);
   // Tells the test that the button has its click handler (the server's HTML had none).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -28,14 +30,18 @@ export function ShopApp({ baseUrl }: { baseUrl: string }) {
     <main>
       <h1>Coffee shop (React)</h1>
       <p>One flat white, 3 DUSD.</p>
-      <PayButton
-        baseUrl={baseUrl}
-        createSession={createSessionOnShopServer}
-        onStatus={setStatus}
-        onCompleted={setCompleted}
-        onOutcome={setOutcome}
-        onError={(e) => setError(e.message)}
-      />
+      {buttonShown ? (
+        <PayButton
+          baseUrl={baseUrl}
+          createSession={createSessionOnShopServer}
+          onStatus={setStatus}
+          onCompleted={setCompleted}
+          onOutcome={setOutcome}
+          onError={(e) => setError(e.message)}
+        />
+      ) : (
+        <p>Back to the cart.</p>
+      )}
       <p>
         Status: <output data-testid="status">{show(status)}</output>
       </p>
@@ -48,6 +54,9 @@ export function ShopApp({ baseUrl }: { baseUrl: string }) {
       <p>
         Error: <output data-testid="error-report">{error}</output>
       </p>
+      <button type="button" onClick={() => setButtonShown(false)}>
+        Back to the cart
+      </button>
     </main>
   );
 }
