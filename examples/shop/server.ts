@@ -6,8 +6,10 @@
  */
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { fileURLToPath } from "node:url";
 import { BscPayError, createClient, verifyWebhookDetailed, WebhookVerificationError } from "@bsc-pay/sdk";
 import { OrderBook, orderChange } from "./orders.ts";
+import { fillPage } from "./page.ts";
 
 const config = {
   bscPayUrl: required("BSC_PAY_URL"),
@@ -15,16 +17,17 @@ const config = {
   webhookSecret: required("BSC_PAY_WEBHOOK_SECRET"),
   tokenId: Number(required("BSC_PAY_TOKEN_ID")),
   port: Number(process.env.SHOP_PORT ?? 4000),
-  dataFile: process.env.SHOP_DATA_FILE ?? new URL("./data/orders.json", import.meta.url).pathname,
+  dataFile: process.env.SHOP_DATA_FILE ?? fileURLToPath(new URL("./data/orders.json", import.meta.url)),
 };
 const PRODUCT = { name: "Flat white", amount: "3.5", token: process.env.BSC_PAY_TOKEN_SYMBOL ?? "DUSD" };
 
 const bscpay = createClient({ apiKey: config.apiKey, baseUrl: config.bscPayUrl });
 const orders = new OrderBook(config.dataFile);
-const page = readFileSync(new URL("./page.html", import.meta.url), "utf8")
-  .replaceAll("{{BSC_PAY_URL}}", config.bscPayUrl)
-  .replaceAll("{{PRODUCT}}", PRODUCT.name)
-  .replaceAll("{{PRICE}}", `${PRODUCT.amount} ${PRODUCT.token}`);
+const page = fillPage(readFileSync(new URL("./page.html", import.meta.url), "utf8"), {
+  BSC_PAY_URL: config.bscPayUrl,
+  PRODUCT: PRODUCT.name,
+  PRICE: `${PRODUCT.amount} ${PRODUCT.token}`,
+});
 
 /** POST /orders: the order first, then its payment session (the order id is the Idempotency-Key). */
 async function createOrder(res: ServerResponse) {

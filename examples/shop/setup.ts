@@ -5,7 +5,8 @@
  * On a real BSC Pay you do the same in the dashboard (Domains, API keys) and write .env by hand.
  */
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 const bscPayUrl = (process.env.BSC_PAY_URL ?? "http://localhost:3000").replace(/\/$/, "");
 const shopPort = Number(process.env.SHOP_PORT ?? 4000);
@@ -57,8 +58,11 @@ const env = {
   BSC_PAY_TOKEN_ID: String(registered.tokenId),
   BSC_PAY_TOKEN_SYMBOL: registered.symbol,
   SHOP_PORT: String(shopPort),
+  // The dashboard sign-in of this merchant (not read by the shop): kept here, never printed.
+  SHOP_MERCHANT_EMAIL: email,
+  SHOP_MERCHANT_PASSWORD: password,
 };
-const envFile = process.env.SHOP_ENV_FILE ?? new URL("./.env", import.meta.url).pathname;
+const envFile = process.env.SHOP_ENV_FILE ?? fileURLToPath(new URL("./.env", import.meta.url));
 writeFileSync(
   envFile,
   `${Object.entries(env)
@@ -66,5 +70,6 @@ writeFileSync(
     .join("\n")}\n`,
   { mode: 0o600 },
 );
-console.log(`Merchant ${email} (password ${password}) set up on ${bscPayUrl} for ${shopOrigin}.`);
-console.log(`Wrote ${envFile} (API key and webhook secret). Next: npm start`);
+chmodSync(envFile, 0o600); // `mode` applies only to a file written the first time
+console.log(`Merchant ${email} set up on ${bscPayUrl} for ${shopOrigin}.`);
+console.log(`Wrote ${envFile} (API key, webhook secret, the dashboard password). Next: npm start`);
