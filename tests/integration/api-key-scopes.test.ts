@@ -204,7 +204,8 @@ describe("a secret key", () => {
   it("made before scopes existed (the migration's default) keeps working on every route", async () => {
     const key = `bscp_live_${randomBytes(32).toString("base64url")}`;
     await db().execute(
-      sql`insert into api_keys (user_id, name, prefix, key_hash) values (${merchant.userId}, 'legacy', ${key.slice(0, 16)}, ${hashApiKey(key)})`,
+      // created_by as migration 0043 fills it for the keys it finds: the account's owner.
+      sql`insert into api_keys (user_id, created_by, name, prefix, key_hash) values (${merchant.userId}, ${merchant.userId}, 'legacy', ${key.slice(0, 16)}, ${hashApiKey(key)})`,
     );
     const [row] = await db()
       .select()

@@ -10,7 +10,11 @@ import { API_KEY_PREFIXES, type ApiKeyKind } from "./scopes";
 /** Who is calling: the key (its kind and scopes) and its user, by id (what handlers scope records by). */
 export interface ApiKeyPrincipal {
   /** With its name and prefix: the audit log names the key that acted. */
-  apiKey: Pick<ApiKey, "id" | "userId" | "scopes" | "name" | "prefix"> & { kind: ApiKeyKind };
+  apiKey: Pick<ApiKey, "id" | "userId" | "scopes" | "name" | "prefix"> & {
+    kind: ApiKeyKind;
+    /** The member who made the key: every request made with it is theirs (DESIGN.md §26). */
+    createdBy: number;
+  };
   user: Pick<User, "id">;
 }
 
@@ -73,6 +77,7 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
       .select({
         id: apiKeys.id,
         userId: apiKeys.userId,
+        createdBy: apiKeys.createdBy,
         kind: apiKeys.kind,
         scopes: apiKeys.scopes,
         name: apiKeys.name,
@@ -83,13 +88,14 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
       .prepare("api_key_by_hash"),
   );
   const [row] = await byHash.execute({ hash });
-  // The stored kind decides; a key whose prefix claims another kind is not one we issued.
-  if (!row || row.kind !== kind) {
+  // The stored kind decides; a key whose prefix claims another kind is not one we issued. A key
+  // whose creator is gone acts for nobody.
+  if (!row || row.kind !== kind || row.createdBy === null) {
     cache.entries.delete(hash);
     throw apiKeyRefusal("UNAUTHORIZED", "api-key-invalid", "API key is invalid or revoked");
   }
   const principal: ApiKeyPrincipal = {
-    apiKey: { id: row.id, userId: row.userId, kind, scopes: row.scopes, name: row.name, prefix: row.prefix },
+    apiKey: { id: row.id, userId: row.userId, createdBy: row.createdBy, kind, scopes: row.scopes, name: row.name, prefix: row.prefix },
     user: { id: row.userId },
   };
   if (cache.generation === generation) {

@@ -27,18 +27,22 @@ export interface ApiKeyPowers {
   scopes: readonly ApiScope[];
 }
 
-/** Without `powers`: a secret key with every scope (seeds, benches). */
+/**
+ * Without `powers`: a secret key with every scope (seeds, benches). `createdBy`: the member who
+ * makes it (default: the account's own user, its first owner).
+ */
 export async function createApiKey(
   db: Db,
   userId: number,
   name: string,
   { kind, scopes }: ApiKeyPowers = { kind: "secret", scopes: API_SCOPES },
+  createdBy: number = userId,
 ): Promise<CreatedApiKey> {
   const prefix = API_KEY_PREFIXES[kind];
   const key = prefix + crypto.randomBytes(32).toString("base64url");
   const inserted = await db
     .insert(apiKeys)
-    .values({ userId, name, kind, scopes: [...scopes], prefix: key.slice(0, prefix.length + 6), keyHash: hashApiKey(key) })
+    .values({ userId, createdBy, name, kind, scopes: [...scopes], prefix: key.slice(0, prefix.length + 6), keyHash: hashApiKey(key) })
     .returning();
   return { record: requireRow(inserted, "insert into api_keys"), key };
 }

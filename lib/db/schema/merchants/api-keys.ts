@@ -10,6 +10,13 @@ export const apiKeys = pgTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /**
+     * The member who made it (DESIGN.md §26): a request made with the key is theirs — their role
+     * bounds its scopes, they cannot approve what it asks for, and removing them revokes it. Null
+     * only once that user is gone (the key then authenticates nobody). Keys made before 0043
+     * belong to the account's owner.
+     */
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     name: text("name").notNull(),
     /** The first characters of the key, shown in lists so a merchant can tell keys apart. */
     prefix: text("prefix").notNull(),
@@ -26,7 +33,11 @@ export const apiKeys = pgTable(
     revokedAt: timestamptz("revoked_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("api_keys_hash_unique").on(t.keyHash), index("api_keys_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("api_keys_hash_unique").on(t.keyHash),
+    index("api_keys_user_idx").on(t.userId),
+    index("api_keys_created_by_idx").on(t.createdBy),
+  ],
 );
 
 export type ApiKey = typeof apiKeys.$inferSelect;
