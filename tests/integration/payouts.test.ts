@@ -83,7 +83,13 @@ describe("POST /api/v1/payouts", () => {
     expect(ledger.every((r) => r.status === "mined")).toBe(true);
   });
 
-  it("refuses a batch with bad rows whole, naming each by its index, and records nothing", async () => {
+  it("refuses a batch with bad rows whole, naming every one by its index at once, and records nothing", async () => {
+    const { POST: createSession } = await import("@/app/api/v1/payment/create/route");
+    const session = await call(createSession, {
+      method: "POST",
+      headers: headers(),
+      body: { tokenId: merchant.tokenId, amount: "1", orderId: "payout-deposit-address" },
+    });
     const items = [
       { toAddress: recipient(1, 0xc0c0000), amount: "1" },
       { toAddress: "0x1234", amount: "1" },
@@ -91,6 +97,10 @@ describe("POST /api/v1/payouts", () => {
       { toAddress: recipient(3, 0xc0c0000), amount: "-5" },
       { toAddress: recipient(4, 0xc0c0000), amount: "1", reference: "x".repeat(201) },
       { toAddress: wallet, amount: "1" },
+      { toAddress: recipient(5, 0xc0c0000), amount: "0" },
+      { toAddress: session.body.data.depositAddress, amount: "1" },
+      { toAddress: keyRingFor(TEST_MNEMONIC).gasTankAddress(), amount: "1" },
+      { toAddress: recipient(6, 0xc0c0000), amount: "2" },
     ];
     const before = (await db().select().from(payoutBatches)).length;
     const res = await call(create, {
@@ -99,19 +109,20 @@ describe("POST /api/v1/payouts", () => {
       body: { domainId: merchant.domainId, tokenId: merchant.tokenId, items },
     });
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe("VALIDATION_ERROR");
-    const paths = res.body.error.details.map((d: { path: string }) => d.path);
-    expect(paths).toEqual(expect.arrayContaining(["items.1.toAddress", "items.3.amount", "items.4.reference"]));
-    // Token-specific checks once the shape is right: too many decimals, a gateway address.
-    const shaped = [items[0], items[2], items[5]];
-    const res2 = await call(create, {
-      method: "POST",
-      headers: headers(),
-      body: { domainId: merchant.domainId, tokenId: merchant.tokenId, items: shaped },
-    });
-    expect(res2.status).toBe(400);
-    expect(res2.body.error.reason).toBe("payout-items-invalid");
-    expect(res2.body.error.details.map((d: { path: string }) => d.path)).toEqual(["items.1.amount", "items.2.toAddress"]);
+    expect(res.body.error).toMatchObject({ code: "VALIDATION_ERROR", reason: "payout-items-invalid" });
+    // Shape and meaning together: a bad address or amount string, too many decimals, a negative or zero
+    // amount, a long reference, and each gateway address (a withdrawal wallet, a deposit address, the gas tank).
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toEqual([
+      "items.1.toAddress",
+      "items.2.amount",
+      "items.3.amount",
+      "items.4.reference",
+      "items.5.toAddress",
+      "items.6.amount",
+      "items.7.toAddress",
+      "items.8.toAddress",
+    ]);
+    expect(res.body.error.message).toMatch(/^8 of 10 items are invalid/);
     expect((await db().select().from(payoutBatches)).length).toBe(before);
     const tooMany = Array.from({ length: 501 }, (_, i) => ({ toAddress: recipient(i, 0xd0d0000), amount: "1" }));
     const res3 = await call(create, {

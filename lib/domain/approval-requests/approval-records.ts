@@ -61,7 +61,7 @@ export async function requestApproval(tx: Db, request: ApprovalRequest, now = ne
  * the first's transaction and then finds it decided.
  */
 export async function applyApprovalFact(tx: Db, approvalId: string, fact: ApprovalFact, now = new Date()): Promise<Approval> {
-  const [current] = await tx.select().from(approvals).where(eq(approvals.id, approvalId)).for("update");
+  const [current] = await tx.select().from(approvals).where(eq(approvals.id, approvalId)).for("no key update");
   if (!current) throw commonRefusal("NOT_FOUND", "not-found", `approval ${approvalId} not found`);
   const decision = decideApproval(current, fact, now);
   if (!decision.accepted) throw refusalOf(decision);

@@ -16,6 +16,7 @@ import { type Approval, approvals } from "../../db/schema";
 import { applyApprovalFact, refusalOf } from "../approval-requests/approval-records";
 import { decideApproval } from "../approval-requests/approval-state";
 import { approvalRefusal } from "../approval-requests/reasons";
+import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
 import { type ApprovalView, getApproval } from "./inbox";
 import { SUPPORTED, type SubjectOutcome, subjectOf } from "./subjects";
 
@@ -45,6 +46,8 @@ export async function approve(
     );
   await requireSecondFactor(db, principal.member, code);
   const subject = await subjectOf(approval.kind).approve(db, approval, async (tx) => {
+    // `claim` is the first statement of the subject's transaction: the account's lock comes first (money-out-locks.ts).
+    await lockAccountForMoneyOut(tx, approval.accountId);
     const written = await applyApprovalFact(tx, approval.id, { kind: "approve", by: principal.member.id }, now);
     await auditDecision(tx, byMember(principal), written);
     return written;
@@ -57,6 +60,7 @@ export async function reject(db: Db, principal: Principal, approvalId: string, r
   const approval = await findApproval(db, principal.account.id, approvalId);
   const subjectOfKind = subjectOf(approval.kind);
   const subject = await db.transaction(async (tx) => {
+    await lockAccountForMoneyOut(tx, approval.accountId);
     const written = await applyApprovalFact(tx, approval.id, { kind: "reject", by: principal.member.id, reason: reason ?? null }, now);
     await auditDecision(tx, byMember(principal), written);
     return subjectOfKind.close(tx, written);
@@ -67,17 +71,18 @@ export async function reject(db: Db, principal: Principal, approvalId: string, r
 /** Job step: every approval still waiting at its expires_at is expired, its subject rejected (a bounded page per run). */
 export async function expireApprovals(db: Db, now = new Date(), limit = 100): Promise<number> {
   const due = await db
-    .select({ id: approvals.id, kind: approvals.kind })
+    .select({ id: approvals.id, kind: approvals.kind, accountId: approvals.accountId })
     .from(approvals)
     .where(and(eq(approvals.status, "awaiting_approval"), lte(approvals.expiresAt, now)))
     .orderBy(asc(approvals.expiresAt))
     .limit(limit);
   let expired = 0;
-  for (const { id, kind } of due) {
+  for (const { id, kind, accountId } of due) {
     if (!SUPPORTED.has(kind)) continue;
     const subject = subjectOf(kind);
     const done = await db
       .transaction(async (tx) => {
+        await lockAccountForMoneyOut(tx, accountId);
         const written = await applyApprovalFact(tx, id, { kind: "expiry" }, now);
         await auditDecision(tx, { accountId: written.accountId, actor: systemActor("approval expiry"), address: null }, written);
         await subject.close(tx, written);

@@ -12,7 +12,7 @@ import { errorText } from "../../engine/chain/rpc-errors";
 import { type IdempotentRequest, runIdempotent } from "../idempotency/idempotency";
 import { getPayoutBatch, type PayoutBatchView, toBatchView, tokenFacts } from "./payout-view";
 import { recordPayoutBatch } from "./record-batch";
-import type { CreatePayoutsInput } from "./schemas";
+import type { PayoutRequestInput } from "./schemas";
 import { sendPayoutBatch } from "./send-batch";
 
 export const PAYOUT_SCOPE = "payouts";
@@ -20,7 +20,7 @@ export const PAYOUT_SCOPE = "payouts";
 export async function createPayouts(
   db: Db,
   apiKey: Pick<ApiKey, "id" | "userId" | "name" | "prefix">,
-  input: CreatePayoutsInput,
+  input: PayoutRequestInput,
   idempotency: { key: string; body: unknown } | null,
   address: string | null = null,
 ): Promise<{ view: PayoutBatchView; replayed: boolean }> {

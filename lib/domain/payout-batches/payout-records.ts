@@ -123,7 +123,7 @@ export async function applyBatchFact(
 
 /** The batch's status from its items' (sending once any item left pending, final once all are). */
 async function followItems(tx: Db, batchId: string, token: TokenFacts, now: Date): Promise<void> {
-  const [batch] = await tx.select().from(payoutBatches).where(eq(payoutBatches.id, batchId)).for("update");
+  const [batch] = await tx.select().from(payoutBatches).where(eq(payoutBatches.id, batchId)).for("no key update");
   if (!batch) return;
   const rows = await tx
     .select({ status: payoutItems.status, n: sql<number>`count(*)::int` })

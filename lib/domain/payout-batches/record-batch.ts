@@ -16,12 +16,13 @@ import { keyRingFor } from "../../engine/chain/keys";
 import { publicClientFor } from "../../engine/chain/networks";
 import { approvalNeeded } from "../approval-requests/approval-needed";
 import { requestApproval } from "../approval-requests/approval-records";
-import { assertMayWithdraw, lockMerchant } from "../gas/limits";
+import { assertMayWithdraw } from "../gas/limits";
 import { openPayoutItemsTotal } from "../payouts/batch-reserve";
+import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
 import { insufficientTokens, rpc } from "../payouts/payout-errors";
 import { applyBatchFact, insertPayoutBatch } from "./payout-records";
 import { payoutBatchRefusal } from "./reasons";
-import type { CreatePayoutsInput } from "./schemas";
+import type { PayoutRequestInput } from "./schemas";
 import { checkPayoutBatch } from "./validate-batch";
 
 /** Who asks: the account (today the merchant's user id), the API key (null: the dashboard), the member (null: an API key). */
@@ -35,7 +36,7 @@ export interface PayoutRequester {
 export async function recordPayoutBatch(
   db: Db,
   requester: PayoutRequester,
-  input: CreatePayoutsInput,
+  input: PayoutRequestInput,
   /**
    * `awaitingApproval`: recorded waiting, whatever the thresholds; `approvalsApply`: waits when the
    * account's approval thresholds say so (lib/domain/approval-requests), with its approval request in
@@ -60,10 +61,10 @@ export async function recordPayoutBatch(
   const contract = token.contractAddress as Address;
 
   return db.transaction(async (tx) => {
-    // Decided first in the transaction: the per-day threshold's lock comes before the merchant's.
+    // The account's lock first, then the per-day threshold's (lib/domain/payouts/money-out-locks.ts).
+    await lockAccountForMoneyOut(tx, userId);
     const waits =
       options.awaitingApproval || (options.approvalsApply === true && (await approvalNeeded(tx, userId, token.id, total)).needed);
-    await lockMerchant(tx, userId);
     await assertMayWithdraw(tx, userId);
     const [balance, chainCount] = await rpc(() =>
       Promise.all([
@@ -138,7 +139,7 @@ export async function rejectPayoutBatch(db: Db, batchId: string, reason: string)
 
 async function decideApproval(db: Db, batchId: string, fact: { kind: "release" | "reject" }, reason: string | null): Promise<PayoutBatch> {
   return db.transaction(async (tx) => {
-    const [batch] = await tx.select().from(payoutBatches).where(eq(payoutBatches.id, batchId)).for("update");
+    const [batch] = await tx.select().from(payoutBatches).where(eq(payoutBatches.id, batchId)).for("no key update");
     if (!batch) throw payoutBatchRefusal("NOT_FOUND", "payout-batch-not-found", `payout batch ${batchId} not found`);
     const updated = await applyBatchFact(tx, batch, fact, reason);
     if (!updated)

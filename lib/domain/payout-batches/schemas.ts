@@ -28,6 +28,21 @@ export const createPayoutsSchema = z
 
 export type CreatePayoutsInput = z.output<typeof createPayoutsSchema>;
 
+/**
+ * What POST /api/v1/payouts parses before the batch is checked: the batch's own fields, and items
+ * as an array of anything (each item is checked by checkPayoutBatch, shape and meaning together, so
+ * a refusal names every bad item at once, issue 46 #13). The document shows createPayoutsSchema.
+ */
+export const payoutRequestSchema = createPayoutsSchema.extend({
+  items: z
+    .array(z.unknown(), { error: "items must be an array" })
+    .min(1, { error: "items must name at least one recipient" })
+    .max(MAX_PAYOUT_ITEMS, { error: `items may hold at most ${MAX_PAYOUT_ITEMS} recipients` }),
+});
+
+/** A payout request whose items are still to be checked (the API's, or the dashboard's reviewed CSV rows). */
+export type PayoutRequestInput = Omit<CreatePayoutsInput, "items"> & { items: readonly unknown[] };
+
 export const payoutItemViewSchema = z
   .object({
     index: z.number().int(),

@@ -14,7 +14,7 @@
  * approve per chunk.
  */
 
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import { getConfig } from "../../base/config";
 import { log } from "../../base/log";
@@ -41,6 +41,7 @@ import { chargeForDomainWallet } from "../../engine/ledger/charges";
 import { ensureGasBalance } from "../../engine/ledger/gas-top-up";
 import { recordTransaction } from "../../engine/ledger/record";
 import { replaceTransaction } from "../../engine/ledger/replace";
+import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
 import { applyItemFacts } from "./payout-records";
 
 /** Chunks one call records and sends at most (a batch of 500 needs a few on a small block). */
@@ -105,8 +106,8 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
   const size = payoutChunkSize(block.gasLimit, getConfig().payoutChunkSize);
   const peek = await pendingItems(db, batchId, size);
   if (peek.length === 0) return null;
-  const deploy = !code || code === "0x";
-  const limits = [...(deploy ? [BATCH_PAYER_DEPLOY_GAS] : []), APPROVE_GAS, payGasLimit(peek.length)];
+  const undeployed = !code || code === "0x";
+  const limits = [...(undeployed ? [BATCH_PAYER_DEPLOY_GAS] : []), APPROVE_GAS, payGasLimit(peek.length)];
   const needed = limits.reduce((sum, l) => sum + l * gasPrice, 0n) + (await openCost(db, batch.network, from));
   if (bnb < needed) {
     // Outside every transaction: a broadcast top-up must never be rolled back.
@@ -114,11 +115,16 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
   }
 
   return db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(payoutBatches).where(eq(payoutBatches.id, batchId)).for("update");
+    await lockAccountForMoneyOut(tx, batch.userId); // first: the one lock order of money out
+    const [locked] = await tx.select().from(payoutBatches).where(eq(payoutBatches.id, batchId)).for("no key update");
     if (!locked || (locked.status !== "pending" && locked.status !== "sending")) return null;
     // Under the batch's lock: another process may have taken these items meanwhile.
     const items = await pendingItems(tx, batchId, size);
     if (items.length === 0) return null;
+    const deployment = undeployed ? await batchPayerDeployment(tx, batch.network, from) : "deployed";
+    // Another wallet's deployment is not mined yet: its pay would reach no code. The job records this chunk once it is.
+    if (deployment === "wait") return null;
+    const deploy = deployment === "deploy";
     const total = items.reduce((sum, item) => sum + item.amount, 0n);
     const chain = chainOf(requireNetworkConfig(batch.network));
     const signer = keyRingFor(getConfig().masterMnemonic).signer("withdrawal", batch.domainId);
@@ -171,6 +177,29 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
     );
     return rows;
   });
+}
+
+/**
+ * Whether this chunk deploys BatchPayer (once per chain, issue 46 #13): under a per-network lock, a
+ * deployment already in the ledger — pending, or mined — is never signed again (a second one
+ * reverts and burns its gas). One pending from this same wallet comes before this chunk in its
+ * nonce order, so the chunk goes on; one from another wallet makes the chunk wait for it.
+ */
+async function batchPayerDeployment(tx: Db, network: string, from: Address): Promise<"deploy" | "deployed" | "wait"> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bsc-pay:deploy-batch-payer:${network}`}))`);
+  const open = await tx
+    .select({ wallet: chainTransactions.wallet, status: chainTransactions.status })
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.network, network),
+        eq(chainTransactions.kind, "payout_deploy"),
+        inArray(chainTransactions.status, ["pending", "mined"]),
+      ),
+    );
+  if (open.length === 0) return "deploy";
+  if (open.some((row) => row.status === "mined")) return "deployed";
+  return open.some((row) => row.wallet.toLowerCase() === from.toLowerCase()) ? "deployed" : "wait";
 }
 
 function pendingItems(db: Db, batchId: string, limit: number) {

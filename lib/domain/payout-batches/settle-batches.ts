@@ -65,15 +65,21 @@ export async function settleChunk(db: Db, batch: PayoutBatch, nonce: number): Pr
       const items = await chunkItems(db, batch.id, nonce);
       const position = new Map(items.map((item, i) => [item.id, i]));
       facts = (item) => {
-        const ok = paid.get(position.get(item.id) ?? -1);
-        return ok === undefined
-          ? { kind: "settled", paid: false, reason: "the payout transaction's receipt has no outcome for this item" }
-          : { kind: "settled", paid: ok };
+        const outcome = paid.get(position.get(item.id) ?? -1);
+        if (outcome === undefined)
+          return { kind: "settled", paid: false, reason: "the payout transaction's receipt has no outcome for this item" };
+        if (outcome.to.toLowerCase() !== item.toAddress.toLowerCase() || outcome.amount !== item.amount)
+          return {
+            kind: "settled",
+            paid: false,
+            reason: "the payout transaction's outcome for this item names another recipient or amount",
+          };
+        return { kind: "settled", paid: outcome.ok };
       };
     }
   }
   await db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(payoutBatches).where(eq(payoutBatches.id, batch.id)).for("update");
+    const [locked] = await tx.select().from(payoutBatches).where(eq(payoutBatches.id, batch.id)).for("no key update");
     if (!locked) return;
     const items = await chunkItems(tx, batch.id, nonce);
     await applyItemFacts(
@@ -97,18 +103,23 @@ function chunkItems(db: Db, batchId: string, nonce: number) {
     .orderBy(asc(payoutItems.position));
 }
 
-/** position in the pay call → whether its transfer succeeded, from the receipt's Paid events (BatchPayer's only). */
-async function paidPositions(network: string, hash: Hash): Promise<Map<number, boolean>> {
+/**
+ * position in the pay call → its transfer's recipient, amount and outcome, from the receipt's Paid
+ * events (BatchPayer's only). The first event of a position counts: a token whose transferFrom calls
+ * BatchPayer.pay again emits more of them (and the item's own recipient and amount are checked).
+ */
+async function paidPositions(network: string, hash: Hash): Promise<Map<number, { to: string; amount: bigint; ok: boolean }>> {
   const receipt = await publicClientFor(network).getTransactionReceipt({ hash });
   const logs = parseEventLogs({
     abi: batchPayerAbi,
     eventName: "Paid",
     logs: receipt.logs.filter((l) => l.address.toLowerCase() === BATCH_PAYER.toLowerCase()),
   });
-  const paid = new Map<number, boolean>();
+  const paid = new Map<number, { to: string; amount: bigint; ok: boolean }>();
   for (const entry of logs) {
-    const args = entry.args as unknown as { position: bigint; ok: boolean };
-    paid.set(Number(args.position), args.ok);
+    const args = entry.args as unknown as { position: bigint; to: string; amount: bigint; ok: boolean };
+    const position = Number(args.position);
+    if (!paid.has(position)) paid.set(position, { to: args.to, amount: args.amount, ok: args.ok });
   }
   return paid;
 }

@@ -20,7 +20,7 @@ import { findCatalogueToken, minimumWithdrawal } from "../tokens/catalogue";
 import { findOwnToken } from "../tokens/find-own-token";
 import { tokenRefusal } from "../tokens/reasons";
 import type { NewPayoutItem } from "./payout-records";
-import type { CreatePayoutsInput } from "./schemas";
+import { type PayoutRequestInput, payoutItemSchema } from "./schemas";
 
 export interface CheckedPayoutBatch {
   domain: Domain;
@@ -35,7 +35,7 @@ export interface CheckedPayoutBatch {
  * Checks the batch without writing anything. A domain or token that is not the account's, or a
  * token that cannot be paid out, throws (the whole batch is wrong); bad items are listed in `details`.
  */
-export async function checkPayoutBatch(db: Db, accountId: number, input: CreatePayoutsInput): Promise<CheckedPayoutBatch> {
+export async function checkPayoutBatch(db: Db, accountId: number, input: PayoutRequestInput): Promise<CheckedPayoutBatch> {
   const domain = await getOwnDomain(db, accountId, input.domainId).catch(() => {
     throw commonRefusal("NOT_FOUND", "not-found", `domain ${input.domainId} not found`);
   });
@@ -61,7 +61,15 @@ export async function checkPayoutBatch(db: Db, accountId: number, input: CreateP
 
   const details: ErrorDetail[] = [];
   const items: NewPayoutItem[] = [];
-  for (const [index, item] of input.items.entries()) {
+  for (const [index, raw] of input.items.entries()) {
+    // The item's shape (an address, an amount string, a reference) first: each problem is named, then the item is skipped.
+    const shaped = payoutItemSchema.safeParse(raw);
+    if (!shaped.success) {
+      for (const issue of shaped.error.issues)
+        details.push({ path: ["items", index, ...issue.path].map(String).join("."), message: issue.message });
+      continue;
+    }
+    const item = shaped.data;
     const units = parseAmount(item.amount, token.decimals);
     if (typeof units === "string")
       details.push({ path: `items.${index}.amount`, message: amountProblemMessage("amount", units, token.decimals) });

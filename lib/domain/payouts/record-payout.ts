@@ -9,8 +9,9 @@
  *   recordPayout(tx, reserved)  the wallet's next nonce, the signed bytes in the ledger, the
  *                               `withdrawals` row that points at them
  *
- * and sendRecorded (send-payout.ts) once the transaction has committed. Locks are always taken
- * in this order: the wallet's nonce row → the merchant's row → whatever the caller locks.
+ * and sendRecorded (send-payout.ts) once the transaction has committed. Locks follow the one
+ * order of money-out-locks.ts: the caller takes the account's row first; reservePayout takes it
+ * again (free) and then the wallet's nonce row; the caller's own rows (a payment, a refund) come after.
  */
 
 import { randomUUID } from "node:crypto";
@@ -21,7 +22,7 @@ import { commonRefusal } from "../../base/errors";
 import { parseAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
-import { type Domain, isRecordedWithdrawal, type RecordedWithdrawal, type Token, walletNonces, withdrawals } from "../../db/schema";
+import { type Domain, isRecordedWithdrawal, type RecordedWithdrawal, type Token, withdrawals } from "../../db/schema";
 import { signingGasPrice } from "../../engine/chain/gas-price";
 import { keyRingFor } from "../../engine/chain/keys";
 import { chainOf, networkConfig, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
@@ -29,11 +30,12 @@ import { allocateNonce } from "../../engine/chain/nonces";
 import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
 import { recordTransaction } from "../../engine/ledger/record";
 import { getOwnDomain } from "../domains/manage-domains";
-import { assertMayWithdraw, lockMerchant } from "../gas/limits";
+import { assertMayWithdraw } from "../gas/limits";
 import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import { findOwnToken } from "../tokens/find-own-token";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import { openPayoutItemsTotal } from "./batch-reserve";
+import { lockAccountForMoneyOut, lockPayingWallet } from "./money-out-locks";
 import { insufficientTokens, rpc, ShortOfGasError, simulate } from "./payout-errors";
 import { payoutRefusal } from "./reasons";
 import { tallyWithdrawalMove } from "./withdrawal-tallies";
@@ -97,9 +99,9 @@ export async function reservePayout(tx: Db, request: PayoutRequest, options: { a
   });
 
   const chainCount = await rpc(() => client.getTransactionCount({ address: from }));
-  await lockWallet(tx, token.network, from, chainCount);
-  // Again under the merchant's lock: concurrent requests cannot all pass the check above.
-  await lockMerchant(tx, userId);
+  await lockAccountForMoneyOut(tx, userId);
+  await lockPayingWallet(tx, token.network, from, chainCount);
+  // Again under the account's lock: concurrent requests cannot all pass the check above.
   await assertMayWithdraw(tx, userId, limits);
   const pending = await tx
     .select()
@@ -224,13 +226,4 @@ export async function signPayout(tx: Db, reserved: ReservedPayout): Promise<Sign
     raw,
   });
   return { network: token.network, fromAddress: from, nonce, txHash: ledgerRow.txHash, chainTxId: ledgerRow.id, gasLimit, gasPrice };
-}
-
-async function lockWallet(tx: Db, network: string, address: string, chainCount: number): Promise<void> {
-  await tx.insert(walletNonces).values({ network, address, nextNonce: chainCount }).onConflictDoNothing();
-  await tx
-    .select({ next: walletNonces.nextNonce })
-    .from(walletNonces)
-    .where(and(eq(walletNonces.network, network), eq(walletNonces.address, address)))
-    .for("update");
 }

@@ -16,6 +16,7 @@ import { log } from "../../base/log";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { type PaymentSession, paymentSessions, refunds } from "../../db/schema";
+import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
 import { ShortOfTokensError } from "../payouts/payout-errors";
 import { recordPayout, reservePayout } from "../payouts/record-payout";
 import { withGasTopUps } from "../payouts/send-payout";
@@ -96,6 +97,7 @@ export async function sendAwaitingRefund(db: Db, refundId: string): Promise<Awai
     await assertWalletCanPay(db, session satisfies Pick<PaymentSession, "id" | "domainId" | "userId" | "tokenId">);
     const payout = await withGasTopUps(db, (afterTopUp) =>
       db.transaction(async (tx) => {
+        await lockAccountForMoneyOut(tx, session.userId); // first: the one lock order of money out
         const reserved = await reservePayout(tx, refundPayout(session, refund, token.decimals, toAddress), { afterTopUp });
         // Under the wallet's and the merchant's locks (reservePayout), then the payment's, then the refund's row.
         await lockSession(tx, session.id);

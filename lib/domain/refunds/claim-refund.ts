@@ -13,6 +13,7 @@ import { type Address, zeroAddress } from "viem";
 import { AppError, commonRefusal } from "../../base/errors";
 import type { Db } from "../../db";
 import { deposits, domains, paymentSessions } from "../../db/schema";
+import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
 import { recordPayout, reservePayout } from "../payouts/record-payout";
 import { withGasTopUps } from "../payouts/send-payout";
 import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
@@ -80,6 +81,7 @@ export async function claimRefund(db: Db, refundId: string, address: Address): P
   try {
     const payout = await withGasTopUps(db, (afterTopUp) =>
       db.transaction(async (tx) => {
+        await lockAccountForMoneyOut(tx, refund.userId); // first: the one lock order of money out
         const reserved = await reservePayout(tx, refundPayout(session, refund, token.decimals, address), { afterTopUp });
         // After the wallet's and the merchant's locks (reservePayout).
         await claimUnderLocks(tx, session.id, refund.id, { kind: "claim", address });

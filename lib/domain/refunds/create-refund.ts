@@ -28,6 +28,7 @@ import { type IdempotentRequest, runIdempotent } from "../idempotency/idempotenc
 import { findSessionInScope, type SessionScope } from "../payments/find-session";
 import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import type { SessionWithToken } from "../payments/session-view";
+import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
 import { recordPayout, reservePayout } from "../payouts/record-payout";
 import { withGasTopUps } from "../payouts/send-payout";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
@@ -125,6 +126,7 @@ export async function createRefund(
  */
 async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Promise<RecordedWithdrawal | undefined> {
   const { session, token } = plan.found;
+  await lockAccountForMoneyOut(tx, session.userId); // first: the one lock order of money out
   const { toAddress } = plan.input;
   // A claim refund is checked now too: a claim URL that can only fail is never handed out.
   const tokenRow = await assertWalletCanPay(tx, session);

@@ -83,7 +83,7 @@ export async function applyRefundFact(
   options: { lock?: boolean } = {},
 ): Promise<AppliedRefundFact> {
   const query = db.select({ refund: refunds, now: DB_NOW }).from(refunds).where(eq(refunds.id, refundId));
-  const [row] = options.lock ? await query.for("update") : await query;
+  const [row] = options.lock ? await query.for("no key update") : await query;
   if (!row) return { decision: { accepted: false, why: "no such refund" }, refund: null, written: false };
   return applyTo(db, row.refund, fact, new Date(row.now));
 }

@@ -38,7 +38,7 @@ export async function lockedAmounts(db: Db, sessionId: string, options: { lock: 
     })
     .from(paymentSessions)
     .where(eq(paymentSessions.id, sessionId));
-  const [session] = options.lock ? await query.for("update") : await query;
+  const [session] = options.lock ? await query.for("no key update") : await query;
   if (!session) throw commonRefusal("NOT_FOUND", "not-found", "payment session not found");
   if (options.lock) await expireDueClaims(db, eq(refunds.sessionId, sessionId));
   const [active] = await db
@@ -54,9 +54,9 @@ export async function lockedAmounts(db: Db, sessionId: string, options: { lock: 
   return refundAmounts({ ...session, refunded: BigInt(active?.total ?? 0) });
 }
 
-/** The payment's row lock, taken by every refund and claim of it (after the wallet's and the merchant's: see README). */
+/** The payment's row lock, taken by every refund and claim of it (after the account's and the wallet's: lib/domain/payouts/money-out-locks.ts). */
 export async function lockSession(tx: Db, sessionId: string): Promise<void> {
-  await tx.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.id, sessionId)).for("update");
+  await tx.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.id, sessionId)).for("no key update");
 }
 
 /**

@@ -19,6 +19,7 @@ import { commonRefusal } from "../../base/errors";
 import type { Db } from "../../db";
 import { type ApiKey, type RecordedWithdrawal, tokens, withdrawals } from "../../db/schema";
 import { type IdempotentRequest, runIdempotent, storedResponse } from "../idempotency/idempotency";
+import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
 import { sendRecorded, withGasTopUps } from "../payouts/send-payout";
 import { awaitSettlement } from "./confirm-withdrawals";
 import { withdrawalRefusal } from "./reasons";
@@ -78,6 +79,7 @@ async function send(
     let payout: RecordedWithdrawal | undefined;
     // One transaction decides and records: the per-day threshold's lock is held until the row exists.
     const record = async (tx: Db) => {
+      await lockAccountForMoneyOut(tx, sender.userId); // first: the one lock order of money out
       if (await needsApproval(tx, sender, input)) {
         const waiting = await recordAwaitingWithdrawal(tx, sender, input);
         const view = toWithdrawalView(waiting.withdrawal, { symbol: waiting.tokenSymbol, decimals: waiting.tokenDecimals });

@@ -1,7 +1,7 @@
 import { parseIdempotencyKey } from "@/lib/domain/idempotency/idempotency";
 import { createPayouts } from "@/lib/domain/payout-batches/create-payouts";
 import { listPayoutBatches } from "@/lib/domain/payout-batches/payout-view";
-import { createPayoutsSchema, payoutListQuerySchema } from "@/lib/domain/payout-batches/schemas";
+import { payoutListQuerySchema, payoutRequestSchema } from "@/lib/domain/payout-batches/schemas";
 import { parseWith, readJsonObject } from "@/lib/web/http/body";
 import { clientAddress } from "@/lib/web/http/client-ip";
 import { ok } from "@/lib/web/http/envelope";
@@ -13,7 +13,7 @@ const MAX_PAYOUT_BODY_BYTES = 256 * 1024;
 /** POST /api/v1/payouts {domainId, tokenId, items:[{toAddress, amount, reference}]} → 201 the batch with its items. */
 export const POST = withApiKey({ scope: "payouts", browser: false }, async ({ req, db, apiKey }) => {
   const body = await readJsonObject(req, MAX_PAYOUT_BODY_BYTES);
-  const input = parseWith(createPayoutsSchema, body);
+  const input = parseWith(payoutRequestSchema, body);
   const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
   const { view, replayed } = await createPayouts(db, apiKey, input, key === null ? null : { key, body }, clientAddress(req.headers));
   return ok(view, 201, replayed ? { "idempotent-replayed": "true" } : undefined);

@@ -1,0 +1,164 @@
+/**
+ * Money out when several people send at once (issue 46 #12): members on the dashboard and API keys
+ * of several members send withdrawals, refunds and payout batches of one account at the same
+ * moment. Every request gets its answer (no deadlock surfacing as INTERNAL_ERROR), each transfer is
+ * recorded and sent exactly once, and the wallet pays exactly what was asked. The lock order these
+ * paths share is written down in lib/domain/payouts/money-out-locks.ts.
+ */
+
+import { eq, inArray } from "drizzle-orm";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as createPayouts } from "@/app/api/v1/payouts/route";
+import { POST as send } from "@/app/api/v1/withdrawal/send/route";
+import { createApiKey } from "@/lib/accounts/api-keys/create-api-key";
+import { type Principal, resolvePrincipal } from "@/lib/accounts/members/principal";
+import { accountMembers, chainTransactions, type MemberRole, payoutItems, users, withdrawals } from "@/lib/db/schema";
+import { refundFromDashboard } from "@/lib/domain/refunds/dashboard-refunds";
+import { sendWithdrawalFromDashboard } from "@/lib/domain/withdrawals/send";
+import { signUp } from "../helpers/accounts";
+import { tokenBalance } from "../helpers/engine";
+import { call } from "../helpers/http";
+import { paidSession, refundReq, settleWithdrawals, units, useRefundShop } from "../helpers/refunds";
+
+vi.hoisted(() => {
+  process.env.INNGEST_DEV = "1";
+});
+
+const shop = useRefundShop();
+const db = () => shop.db();
+const RECIPIENTS = Array.from({ length: 12 }, (_, i) => `0x${(0x5000 + i).toString(16).padStart(40, "0")}` as `0x${string}`);
+
+interface Member {
+  principal: Principal;
+  key: string;
+}
+
+let owner: Member;
+let admin: Member;
+let finance: Member;
+let financeTwo: Member;
+let round = 0;
+
+/** A member of the shop's account with `role` (no two-factor: no code to give) and an API key of their own. */
+async function member(role: MemberRole): Promise<Member> {
+  const accountId = shop.merchant().userId;
+  const user = await signUp();
+  await db().insert(accountMembers).values({ accountId, userId: user.userId, role });
+  const [row] = await db().select().from(users).where(eq(users.id, user.userId));
+  const principal = await resolvePrincipal(db(), row!, accountId);
+  const { key } = await createApiKey(db(), accountId, `${role} key`, undefined, user.userId);
+  return { principal, key };
+}
+
+const withdrawalInput = (to: `0x${string}`, amount: string) => ({
+  domainId: shop.merchant().domainId,
+  tokenId: shop.merchant().tokenId,
+  toAddress: to,
+  amount,
+});
+
+describe("money out from several members and keys at once", () => {
+  beforeAll(async () => {
+    const accountId = shop.merchant().userId;
+    const [ownerRow] = await db().select().from(users).where(eq(users.id, accountId));
+    owner = { principal: await resolvePrincipal(db(), ownerRow!, accountId), key: shop.merchant().apiKey };
+    admin = await member("admin");
+    finance = await member("finance");
+    financeTwo = await member("finance");
+  });
+
+  it("answers 20 mixed sends from 4 members and 3 keys: no error, each sent once, the wallet pays exactly the total", async () => {
+    const sessions = [];
+    for (let i = 0; i < 5; i++) sessions.push(await paidSession(shop, "10", "10")); // one payer: its nonces in turn
+    const walletBefore = await tokenBalance(shop.chain().url, shop.token(), shop.wallet());
+    const tag = `r${++round}`;
+    const apiSend = (who: Member, i: number) =>
+      call(send, {
+        method: "POST",
+        headers: { "x-api-key": who.key, "idempotency-key": `${tag}-w${i}` },
+        body: withdrawalInput(RECIPIENTS[i % RECIPIENTS.length]!, "1"),
+      });
+    const dashboardSend = (who: Member, i: number) =>
+      sendWithdrawalFromDashboard(db(), who.principal, withdrawalInput(RECIPIENTS[i % RECIPIENTS.length]!, "1"), `${tag}-d${i}`).then(
+        (r) => ({ status: 201, body: { data: r.view } }),
+      );
+    const apiRefund = (sessionId: string, i: number) =>
+      refundReq(shop, sessionId, { amount: "2", toAddress: RECIPIENTS[i]! }, { "idempotency-key": `${tag}-rf${i}` });
+    const dashboardRefund = (who: Member, sessionId: string, i: number) =>
+      refundFromDashboard(db(), who.principal, sessionId, { amount: "2", toAddress: RECIPIENTS[i]! }, `${tag}-drf${i}`).then((view) => ({
+        status: 201,
+        body: { data: view },
+      }));
+    const payout = (who: Member, i: number) =>
+      call(createPayouts, {
+        method: "POST",
+        headers: { "x-api-key": who.key, "idempotency-key": `${tag}-p${i}` },
+        body: {
+          domainId: shop.merchant().domainId,
+          tokenId: shop.merchant().tokenId,
+          items: [
+            { toAddress: RECIPIENTS[i]!, amount: "1", reference: `${tag}-p${i}-a` },
+            { toAddress: RECIPIENTS[i + 1]!, amount: "1", reference: `${tag}-p${i}-b` },
+          ],
+        },
+      });
+    const s = sessions.map((x) => x.sessionId);
+    const requests = [
+      apiSend(owner, 0),
+      dashboardSend(admin, 1),
+      apiRefund(s[0]!, 2),
+      dashboardRefund(finance, s[1]!, 3),
+      apiSend(finance, 4),
+      dashboardSend(owner, 5),
+      payout(admin, 6),
+      dashboardSend(financeTwo, 7),
+      apiSend(admin, 8),
+      dashboardRefund(admin, s[2]!, 9),
+      apiSend(financeTwo, 10),
+      dashboardSend(finance, 11),
+      apiRefund(s[3]!, 0),
+      payout(finance, 1),
+      apiSend(owner, 2),
+      dashboardSend(admin, 3),
+      dashboardRefund(owner, s[4]!, 4),
+      apiSend(finance, 5),
+      dashboardSend(financeTwo, 6),
+      apiSend(owner, 7),
+    ];
+    expect(requests).toHaveLength(20);
+    const answers = await Promise.allSettled(requests);
+    const failures = answers.flatMap((a, i) =>
+      a.status === "rejected" ? [`#${i}: ${String(a.reason)}`] : a.value.status >= 300 ? [`#${i}: ${JSON.stringify(a.value.body)}`] : [],
+    );
+    expect(failures).toEqual([]);
+
+    // 13 withdrawals + 5 refunds sent as single transfers, 2 batches of 2 items: each once.
+    const rows = await db().select().from(withdrawals);
+    const ofThisRound = rows.filter((w) => RECIPIENTS.includes(w.toAddress as `0x${string}`));
+    expect(ofThisRound).toHaveLength(18);
+    expect(new Set(ofThisRound.map((w) => w.nonce)).size).toBe(18);
+    const items = await db().select().from(payoutItems).where(inArray(payoutItems.toAddress, RECIPIENTS));
+    expect(items).toHaveLength(4);
+
+    for (let i = 0; i < 20; i++) {
+      await settleWithdrawals(shop);
+      const open = await db().select().from(payoutItems).where(inArray(payoutItems.toAddress, RECIPIENTS));
+      if (open.every((item) => item.status === "completed")) break;
+    }
+    const settled = await db().select().from(withdrawals).where(inArray(withdrawals.toAddress, RECIPIENTS));
+    expect(settled.map((w) => w.status)).toEqual(settled.map(() => "completed"));
+    const ledger = await db().select().from(chainTransactions).where(eq(chainTransactions.kind, "withdrawal"));
+    expect(new Set(ledger.map((r) => `${r.wallet}:${r.nonce}`)).size).toBe(ledger.length);
+    // 13 × 1 + 5 refunds × 2 + 4 items × 1
+    const walletAfter = await tokenBalance(shop.chain().url, shop.token(), shop.wallet());
+    expect(walletBefore - walletAfter).toBe(units("27"));
+    // A replay of one of them sends nothing more.
+    const replay = await call(send, {
+      method: "POST",
+      headers: { "x-api-key": owner.key, "idempotency-key": `${tag}-w0` },
+      body: withdrawalInput(RECIPIENTS[0]!, "1"),
+    });
+    expect(replay.status).toBe(201);
+    expect(await db().select().from(withdrawals).where(inArray(withdrawals.toAddress, RECIPIENTS))).toHaveLength(18);
+  });
+});
