@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { type Address, parseUnits } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDatabase } from "@/lib/db";
@@ -69,7 +69,11 @@ describe("a crash mid-batch: one chunk sent, the next recorded and not broadcast
     const items = await handle.db.select().from(payoutItems).where(eq(payoutItems.batchId, batch!.id));
     expect(items.filter((i) => i.status === "sending")).toHaveLength(80);
     expect(items.filter((i) => i.status === "pending")).toHaveLength(20);
-    const paysBefore = await handle.db.select().from(chainTransactions).where(eq(chainTransactions.kind, "payout"));
+    const paysBefore = await handle.db
+      .select()
+      .from(chainTransactions)
+      .where(eq(chainTransactions.kind, "payout"))
+      .orderBy(asc(chainTransactions.id));
     expect(paysBefore).toHaveLength(2);
     expect(paysBefore.map((r) => r.broadcasts)).toEqual([1, 0]);
 
@@ -82,7 +86,11 @@ describe("a crash mid-batch: one chunk sent, the next recorded and not broadcast
     const [done] = await handle.db.select().from(payoutBatches);
     expect(done!.status).toBe("completed");
     for (let i = 0; i < COUNT; i++) expect(await tokenBalance(chain().url, token, recipient(i))).toBe(parseUnits(String(i + 1), 18));
-    const pays = await handle.db.select().from(chainTransactions).where(eq(chainTransactions.kind, "payout"));
+    const pays = await handle.db
+      .select()
+      .from(chainTransactions)
+      .where(eq(chainTransactions.kind, "payout"))
+      .orderBy(asc(chainTransactions.id));
     // Three chunks, three pay transactions: the crashed one was sent as recorded (same hash), never signed again.
     expect(pays).toHaveLength(3);
     expect(pays.slice(0, 2).map((r) => r.txHash)).toEqual(paysBefore.map((r) => r.txHash));

@@ -5,6 +5,7 @@ import { GET as getOne } from "@/app/api/v1/payouts/[batchId]/route";
 import { POST as create, GET as list } from "@/app/api/v1/payouts/route";
 import { chainTransactions, payoutBatches, payoutItems, webhookDeliveries } from "@/lib/db/schema";
 import { getPayoutBatch } from "@/lib/domain/payout-batches/payout-view";
+import { grantPlan } from "@/lib/domain/plans/grant-plan";
 import { recordPayoutBatch, rejectPayoutBatch, releasePayoutBatch } from "@/lib/domain/payout-batches/record-batch";
 import { keyRingFor } from "@/lib/engine/chain/keys";
 import { tendLedgerStep } from "@/lib/ops/jobs/steps";
@@ -53,6 +54,8 @@ beforeAll(async () => {
   await fundGasTank(chain().url);
   const placeholder = await deployTestToken(chain().url, { symbol: "TMP" });
   merchant = await setUpMerchant({ contractAddress: placeholder, network: "bsc" });
+  // Each payout item counts as a withdrawal of the day: the 200-recipient batch needs Pro's 5,000 (Starter allows 100).
+  await grantPlan(db(), merchant.email, "pro");
   wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(merchant.domainId);
   token = await deployTestToken(chain().url, { symbol: "PAY", mintTo: [wallet] });
   merchant.tokenId = await registerToken(token);

@@ -4,10 +4,10 @@
  * the operator either.
  */
 
-import { and, asc, count, eq, gte, isNull } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, isNull, sum } from "drizzle-orm";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
-import { domains, plans, users, withdrawals } from "../../db/schema";
+import { domains, payoutBatches, plans, users, withdrawals } from "../../db/schema";
 import { activeSubscription } from "../plans/current-plan";
 import { type LimitReason, limitRefusal } from "./reasons";
 import { gasSpentSince, utcDayStart } from "./spend";
@@ -35,51 +35,94 @@ export async function planLimits(db: Db, userId: number): Promise<PlanLimits> {
 export interface WithdrawalAllowance {
   limits: PlanLimits;
   gasSpentToday: bigint;
+  /** Wei the open payout batches hold for their chunks not signed yet: spent as far as the budget is concerned. */
+  gasReserved: bigint;
+  /** Withdrawals and refunds sent today, and the items of today's payout batches (each item is a withdrawal). */
   withdrawalsToday: number;
 }
 
 export async function withdrawalAllowance(db: Db, userId: number, now = new Date()): Promise<WithdrawalAllowance> {
   const today = utcDayStart(now);
-  const [limits, gasSpentToday, [sent]] = await Promise.all([
+  const [limits, gasSpentToday, [sent], [items], [held]] = await Promise.all([
     planLimits(db, userId),
     gasSpentSince(db, userId, today),
     db
       .select({ n: count() })
       .from(withdrawals)
       .where(and(eq(withdrawals.userId, userId), gte(withdrawals.createdAt, today))),
+    db
+      .select({ n: sum(payoutBatches.itemCount) })
+      .from(payoutBatches)
+      .where(and(eq(payoutBatches.userId, userId), gte(payoutBatches.createdAt, today))),
+    db
+      .select({ wei: sum(payoutBatches.gasReserved) })
+      .from(payoutBatches)
+      .where(and(eq(payoutBatches.userId, userId), gt(payoutBatches.gasReserved, 0n))),
   ]);
-  return { limits, gasSpentToday, withdrawalsToday: sent?.n ?? 0 };
+  return {
+    limits,
+    gasSpentToday,
+    gasReserved: BigInt(held?.wei ?? 0),
+    withdrawalsToday: (sent?.n ?? 0) + Number(items?.n ?? 0),
+  };
+}
+
+/** What a request adds to the day: its transfers (a payout batch's items) and, for a batch, its estimated gas. */
+export interface MoneyOutRequest {
+  checkGasBudget: boolean;
+  /** How many transfers it makes (default 1). */
+  transfers?: number;
+  /** Wei its chunks are estimated to cost, held against the budget (payout batches). */
+  gasEstimate?: bigint;
 }
 
 /**
  * RATE_LIMITED until the next UTC day once the merchant's withdrawals of today, or the gas the
- * tank spent on it today (sweeps included), reached its plan's limit. Incoming payments are
+ * tank spent on it today (sweeps included) and what its open payout batches hold, reached its
+ * plan's limit — or would, with this request's transfers and estimated gas. Incoming payments are
  * never refused for it: only what the merchant itself triggers is. A request let through once is
  * not refused for the gas of its own top-up (`checkGasBudget: false` on its retry): that BNB is
- * already spent, and refusing would waste it.
+ * already spent, and refusing would waste it. A batch whose gas alone exceeds a whole day's budget
+ * can never go: VALIDATION_ERROR, split it.
  */
 export async function assertMayWithdraw(
   db: Db,
   userId: number,
-  options: { checkGasBudget: boolean } = { checkGasBudget: true },
+  request: MoneyOutRequest = { checkGasBudget: true },
   now = new Date(),
 ): Promise<void> {
-  const { limits, gasSpentToday, withdrawalsToday } = await withdrawalAllowance(db, userId, now);
+  const { limits, gasSpentToday, gasReserved, withdrawalsToday } = await withdrawalAllowance(db, userId, now);
+  const transfers = request.transfers ?? 1;
+  const estimate = request.gasEstimate ?? 0n;
   const retryAfter = Math.max(1, Math.ceil((utcDayStart(now).getTime() + 86_400_000 - now.getTime()) / 1000));
   const refuse = (reason: LimitReason, message: string) =>
     limitRefusal("RATE_LIMITED", reason, `${message}; nothing was sent. It resets at 00:00 UTC (in ${retryAfter} s)`, undefined, {
       "retry-after": String(retryAfter),
     });
-  if (limits.dailyWithdrawals !== null && withdrawalsToday >= limits.dailyWithdrawals) {
+  if (limits.dailyWithdrawals !== null && withdrawalsToday + transfers > limits.dailyWithdrawals) {
     throw refuse(
       "daily-withdrawals-used-up",
-      `your ${limits.planName} plan allows ${limits.dailyWithdrawals} withdrawals a day and ${withdrawalsToday} were requested today`,
+      transfers === 1
+        ? `your ${limits.planName} plan allows ${limits.dailyWithdrawals} withdrawals a day and ${withdrawalsToday} were requested today`
+        : `your ${limits.planName} plan allows ${limits.dailyWithdrawals} withdrawals a day (each payout item counts); ${withdrawalsToday} were requested today and this batch has ${transfers}`,
     );
   }
-  if (options.checkGasBudget && limits.dailyGasBudget !== null && gasSpentToday >= limits.dailyGasBudget) {
+  if (!request.checkGasBudget || limits.dailyGasBudget === null) return;
+  const budget = limits.dailyGasBudget;
+  if (estimate > budget)
+    throw limitRefusal(
+      "VALIDATION_ERROR",
+      "payout-gas-above-budget",
+      `this batch's gas is estimated at ${formatAmount(estimate, 18)} BNB, more than your ${limits.planName} plan's whole daily gas budget of ${formatAmount(budget, 18)} BNB; split it into smaller batches. Nothing was recorded`,
+    );
+  const used = gasSpentToday + gasReserved;
+  if (used >= budget || (estimate > 0n && used + estimate > budget)) {
+    const held = gasReserved > 0n ? ` and ${formatAmount(gasReserved, 18)} BNB held by open payout batches` : "";
     throw refuse(
       "daily-gas-budget-used-up",
-      `the gas this gateway spent for you today (${formatAmount(gasSpentToday, 18)} BNB, sweeps and withdrawals) reached your ${limits.planName} plan's daily gas budget of ${formatAmount(limits.dailyGasBudget, 18)} BNB; incoming payments are still forwarded`,
+      estimate > 0n
+        ? `this batch's gas is estimated at ${formatAmount(estimate, 18)} BNB; with today's ${formatAmount(gasSpentToday, 18)} BNB${held} it would pass your ${limits.planName} plan's daily gas budget of ${formatAmount(budget, 18)} BNB; incoming payments are still forwarded`
+        : `the gas this gateway spent for you today (${formatAmount(gasSpentToday, 18)} BNB, sweeps and withdrawals${held}) reached your ${limits.planName} plan's daily gas budget of ${formatAmount(budget, 18)} BNB; incoming payments are still forwarded`,
     );
   }
 }

@@ -23,7 +23,7 @@ export interface NewPayoutItem {
 /** Inserts a batch (`pending`, or `awaiting_approval`) and its items (`pending`). */
 export async function insertPayoutBatch(
   tx: Db,
-  batch: Omit<PayoutBatch, "status" | "reason" | "completedAt" | "createdAt" | "updatedAt">,
+  batch: Omit<PayoutBatch, "status" | "reason" | "completedAt" | "createdAt" | "updatedAt" | "gasReserved"> & { gasReserved?: bigint },
   items: readonly NewPayoutItem[],
   awaitingApproval: boolean,
 ): Promise<PayoutBatch> {

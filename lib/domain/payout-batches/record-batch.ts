@@ -12,14 +12,18 @@ import { type Address, erc20Abi } from "viem";
 import { getConfig } from "../../base/config";
 import type { Db } from "../../db";
 import { type PayoutBatch, payoutBatches, withdrawals } from "../../db/schema";
+import { BATCH_PAYER, batchGasUnits, payoutChunkSize } from "../../engine/chain/batch-payer";
+import { signingGasPrice } from "../../engine/chain/gas-price";
 import { keyRingFor } from "../../engine/chain/keys";
+import { isNativeToken } from "../../engine/chain/native";
 import { publicClientFor } from "../../engine/chain/networks";
 import { approvalNeeded } from "../approval-requests/approval-needed";
 import { requestApproval } from "../approval-requests/approval-records";
 import { assertMayWithdraw } from "../gas/limits";
 import { openPayoutItemsTotal } from "../payouts/batch-reserve";
 import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
-import { insufficientTokens, rpc } from "../payouts/payout-errors";
+import { insufficientBnb, insufficientTokens, rpc } from "../payouts/payout-errors";
+import { openSpend } from "./open-spend";
 import { applyBatchFact, insertPayoutBatch } from "./payout-records";
 import { payoutBatchRefusal } from "./reasons";
 import type { PayoutRequestInput } from "./schemas";
@@ -59,21 +63,30 @@ export async function recordPayoutBatch(
   const from = keyRingFor(getConfig().masterMnemonic).withdrawalAddress(domain.id);
   const client = publicClientFor(token.network);
   const contract = token.contractAddress as Address;
+  const native = isNativeToken(contract);
+  const gasEstimate = await estimateBatchGas(token.network, items.length, native);
 
   return db.transaction(async (tx) => {
     // The account's lock first, then the per-day threshold's (lib/domain/payouts/money-out-locks.ts).
     await lockAccountForMoneyOut(tx, userId);
     const waits =
       options.awaitingApproval || (options.approvalsApply === true && (await approvalNeeded(tx, userId, token.id, total)).needed);
-    await assertMayWithdraw(tx, userId);
+    // Each item counts as a withdrawal of the day; the chunks' estimated gas is held against the budget.
+    await assertMayWithdraw(tx, userId, { checkGasBudget: true, transfers: items.length, gasEstimate });
     const [balance, chainCount] = await rpc(() =>
       Promise.all([
-        client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }),
+        native
+          ? client.getBalance({ address: from })
+          : client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }),
         client.getTransactionCount({ address: from }),
       ]),
     );
     const reserved = await reservedTokens(tx, token.network, from, token.id, chainCount);
-    if (balance - reserved < total) throw insufficientTokens(from, balance, total, reserved, token.decimals);
+    if (native) {
+      // BNB itself: the wallet keeps what its open transactions' gas needs.
+      const openGas = (await openSpend(tx, token.network, from)).gas;
+      if (balance - reserved - openGas < total) throw insufficientBnb(from, balance, total, reserved, openGas);
+    } else if (balance - reserved < total) throw insufficientTokens(from, balance, total, reserved, token.decimals);
     const batch = await insertPayoutBatch(
       tx,
       {
@@ -87,6 +100,7 @@ export async function recordPayoutBatch(
         fromAddress: from,
         total,
         itemCount: items.length,
+        gasReserved: gasEstimate,
       },
       items,
       waits,
@@ -103,6 +117,19 @@ export async function recordPayoutBatch(
       });
     return batch;
   });
+}
+
+/**
+ * The wei a batch of `items` is estimated to cost: its chunks as the chain's blocks hold them now,
+ * BatchPayer's deployment if the chain lacks it, at the price the service would sign at now.
+ */
+async function estimateBatchGas(network: string, items: number, native: boolean): Promise<bigint> {
+  const client = publicClientFor(network);
+  const [block, code, gasPrice] = await rpc(() =>
+    Promise.all([client.getBlock(), client.getCode({ address: BATCH_PAYER }), signingGasPrice(network)]),
+  );
+  const size = payoutChunkSize(block.gasLimit, getConfig().payoutChunkSize);
+  return batchGasUnits(items, size, { native, deploy: !code || code === "0x" }) * gasPrice;
 }
 
 /**
@@ -148,6 +175,9 @@ async function decideApproval(db: Db, batchId: string, fact: { kind: "release" |
         "payout-batch-not-awaiting-approval",
         `payout batch ${batchId} is ${batch.status}, not awaiting approval`,
       );
-    return updated;
+    if (fact.kind === "release") return updated;
+    // Rejected: nothing will be signed, so nothing of the day's gas budget stays held for it.
+    const [released] = await tx.update(payoutBatches).set({ gasReserved: 0n }).where(eq(payoutBatches.id, batchId)).returning();
+    return released ?? updated;
   });
 }

@@ -28,10 +28,12 @@ import {
   BATCH_PAYER_DEPLOY_GAS,
   payCalldata,
   payGasLimit,
+  payNativeCalldata,
   payoutChunkSize,
 } from "../../engine/chain/batch-payer";
 import { signingGasPrice } from "../../engine/chain/gas-price";
 import { keyRingFor } from "../../engine/chain/keys";
+import { isNativeToken } from "../../engine/chain/native";
 import { chainOf, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
 import { allocateNonce } from "../../engine/chain/nonces";
 import { errorText } from "../../engine/chain/rpc-errors";
@@ -42,6 +44,7 @@ import { ensureGasBalance } from "../../engine/ledger/gas-top-up";
 import { recordTransaction } from "../../engine/ledger/record";
 import { replaceTransaction } from "../../engine/ledger/replace";
 import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
+import { openSpend } from "./open-spend";
 import { applyItemFacts } from "./payout-records";
 
 /** Chunks one call records and sends at most (a batch of 500 needs a few on a small block). */
@@ -107,8 +110,18 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
   const peek = await pendingItems(db, batchId, size);
   if (peek.length === 0) return null;
   const undeployed = !code || code === "0x";
-  const limits = [...(undeployed ? [BATCH_PAYER_DEPLOY_GAS] : []), APPROVE_GAS, payGasLimit(peek.length)];
-  const needed = limits.reduce((sum, l) => sum + l * gasPrice, 0n) + (await openCost(db, batch.network, from));
+  const native = isNativeToken(token.contractAddress);
+  const limits = [...(undeployed ? [BATCH_PAYER_DEPLOY_GAS] : []), ...(native ? [] : [APPROVE_GAS]), payGasLimit(peek.length)];
+  // BNB itself: the chunk's total leaves with the pay transaction, beside its gas (the batch was recorded only if the wallet held it).
+  const value = native ? peek.reduce((sum, item) => sum + item.amount, 0n) : 0n;
+  const open = await openSpend(db, batch.network, from);
+  const chunkGas = limits.reduce((sum, l) => sum + l * gasPrice, 0n);
+  const needed = chunkGas + value + open.gas + open.value;
+  if (native && bnb < value + open.value + open.gas) {
+    // The gas tank tops up gas, never the money itself: the chunk waits (the job tries again) until the wallet holds it.
+    log.warn({ batchId, wallet: from }, "a BNB payout chunk waits: the wallet holds less BNB than the chunk and its open sends");
+    return null;
+  }
   if (bnb < needed) {
     // Outside every transaction: a broadcast top-up must never be rolled back.
     await ensureGasBalance(db, batch.network, from, needed, await chargeForDomainWallet(db, batch.domainId));
@@ -125,23 +138,46 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
     // Another wallet's deployment is not mined yet: its pay would reach no code. The job records this chunk once it is.
     if (deployment === "wait") return null;
     const deploy = deployment === "deploy";
+    // BNB sent to BatchPayer's address before its code is there would stay there: a BNB chunk is
+    // recorded only once the chain shows the contract (the deployment goes alone, and waits).
+    if (native && undeployed && !deploy) return null;
+    const deployOnly = native && undeployed;
     const total = items.reduce((sum, item) => sum + item.amount, 0n);
     const chain = chainOf(requireNetworkConfig(batch.network));
     const signer = keyRingFor(getConfig().masterMnemonic).signer("withdrawal", batch.domainId);
-    const wanted: { kind: ChainTransactionKind; to: Address; data: Hex; gas: bigint }[] = [
+    const recipients = items.map((item) => ({ to: item.toAddress as Address, amount: item.amount }));
+    const wanted: { kind: ChainTransactionKind; to: Address; data: Hex; value: bigint; gas: bigint }[] = [
       ...(deploy
-        ? [{ kind: "payout_deploy" as const, to: CREATE2_DEPLOYER, data: BATCH_PAYER_DEPLOY_DATA, gas: BATCH_PAYER_DEPLOY_GAS }]
+        ? [{ kind: "payout_deploy" as const, to: CREATE2_DEPLOYER, data: BATCH_PAYER_DEPLOY_DATA, value: 0n, gas: BATCH_PAYER_DEPLOY_GAS }]
         : []),
-      { kind: "payout_approve", to: token.contractAddress as Address, data: approveCalldata(total), gas: APPROVE_GAS },
-      {
-        kind: "payout",
-        to: BATCH_PAYER,
-        data: payCalldata(
-          token.contractAddress as Address,
-          items.map((item) => ({ to: item.toAddress as Address, amount: item.amount })),
-        ),
-        gas: payGasLimit(items.length),
-      },
+      ...(deployOnly
+        ? []
+        : native
+          ? [
+              {
+                kind: "payout" as const,
+                to: BATCH_PAYER,
+                data: payNativeCalldata(recipients),
+                value: total,
+                gas: payGasLimit(items.length),
+              },
+            ]
+          : [
+              {
+                kind: "payout_approve" as const,
+                to: token.contractAddress as Address,
+                data: approveCalldata(total),
+                value: 0n,
+                gas: APPROVE_GAS,
+              },
+              {
+                kind: "payout" as const,
+                to: BATCH_PAYER,
+                data: payCalldata(token.contractAddress as Address, recipients),
+                value: 0n,
+                gas: payGasLimit(items.length),
+              },
+            ]),
     ];
     const rows: ChainTransaction[] = [];
     for (const w of wanted) {
@@ -152,6 +188,7 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
         type: "legacy",
         to: w.to,
         data: w.data,
+        value: w.value,
         gas: w.gas,
         gasPrice,
         nonce,
@@ -167,8 +204,16 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
         }),
       );
     }
+    if (deployOnly) return rows;
     // biome-ignore lint/style/noNonNullAssertion: `wanted` ends with the pay transaction, so rows has it last
     const pay = rows.at(-1)!;
+    // The chunk's gas is signed: what the batch held of the day's gas budget for it is released.
+    const signedGas = wanted.reduce((sum, w) => sum + w.gas * gasPrice, 0n);
+    const more = await pendingItems(tx, batchId, size + 1);
+    await tx
+      .update(payoutBatches)
+      .set({ gasReserved: more.length > items.length ? sql`greatest(${payoutBatches.gasReserved} - ${signedGas}, 0)` : 0n })
+      .where(eq(payoutBatches.id, batchId));
     await applyItemFacts(
       tx,
       locked,
@@ -209,18 +254,4 @@ function pendingItems(db: Db, batchId: string, limit: number) {
     .where(and(eq(payoutItems.batchId, batchId), eq(payoutItems.status, "pending")))
     .orderBy(asc(payoutItems.position))
     .limit(limit);
-}
-
-/** The BNB the wallet's open ledger rows may still spend (each nonce at its dearest row). */
-async function openCost(db: Db, network: string, wallet: string): Promise<bigint> {
-  const open = await db
-    .select({ nonce: chainTransactions.nonce, gasLimit: chainTransactions.gasLimit, gasPrice: chainTransactions.gasPrice })
-    .from(chainTransactions)
-    .where(and(eq(chainTransactions.network, network), eq(chainTransactions.wallet, wallet), eq(chainTransactions.status, "pending")));
-  const perNonce = new Map<number, bigint>();
-  for (const row of open) {
-    const cost = row.gasLimit * row.gasPrice;
-    if (cost > (perNonce.get(row.nonce) ?? 0n)) perNonce.set(row.nonce, cost);
-  }
-  return [...perNonce.values()].reduce((sum, cost) => sum + cost, 0n);
 }

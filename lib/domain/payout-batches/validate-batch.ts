@@ -11,7 +11,6 @@ import { amountProblemMessage, formatAmount, parseAmount } from "../../base/mone
 import type { Db } from "../../db";
 import type { Domain, Token } from "../../db/schema";
 import { BATCH_PAYER } from "../../engine/chain/batch-payer";
-import { isNativeToken } from "../../engine/chain/native";
 import { networkConfig } from "../../engine/chain/networks";
 import { isServiceAddress } from "../../engine/chain/service-addresses";
 import { getOwnDomain } from "../domains/manage-domains";
@@ -47,8 +46,6 @@ export async function checkPayoutBatch(db: Db, accountId: number, input: PayoutR
       "token-network-not-served",
       `token ${token.symbol} is on network ${token.network}, which this server does not serve`,
     );
-  if (isNativeToken(token.contractAddress))
-    throw tokenRefusal("VALIDATION_ERROR", "token-withdrawal-not-accepted", `${token.symbol} cannot be paid out in a batch (native BNB)`);
   const entry = await findCatalogueToken(db, token.network, token.contractAddress);
   if (!entry?.enabled)
     throw tokenRefusal(

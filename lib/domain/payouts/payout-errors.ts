@@ -1,6 +1,6 @@
 /** Why a payout was not recorded, as its callers tell the cases apart, and how chain errors are said. */
 
-import type { Address } from "viem";
+import { type Address, formatEther } from "viem";
 import { AppError } from "../../base/errors";
 import { GasPriceAboveCapError } from "../../engine/chain/gas-price";
 import { chainRefusal } from "../../engine/chain/reasons";
@@ -56,6 +56,32 @@ export function insufficientTokens(
     reserved,
     units,
     `not enough tokens in the withdrawal wallet: it holds ${balance} base units (≈${human(balance)})${reserved ? `, ${reserved} reserved by withdrawals not yet mined` : ""}; ${units} needed`,
+  );
+}
+
+/**
+ * A BNB payout the wallet cannot make without the BNB its open sends (their amounts and their gas)
+ * still need: refused, saying what is held back (a refund waits for funds like a token's).
+ */
+export function insufficientBnb(
+  wallet: Address,
+  balance: bigint,
+  units: bigint,
+  reserved: bigint,
+  reservedGas: bigint,
+): ShortOfTokensError {
+  const held = [
+    reserved ? `${formatEther(reserved)} BNB reserved by sends not yet mined` : "",
+    reservedGas ? `${formatEther(reservedGas)} BNB kept for their gas` : "",
+  ]
+    .filter(Boolean)
+    .join(" and ");
+  return new ShortOfTokensError(
+    wallet,
+    balance,
+    reserved + reservedGas,
+    units,
+    `not enough BNB in the withdrawal wallet: it holds ${formatEther(balance)} BNB${held ? `, of which ${held}` : ""}; ${formatEther(units)} BNB needed`,
   );
 }
 

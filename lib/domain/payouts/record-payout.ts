@@ -25,6 +25,7 @@ import { requireRow } from "../../db/rows";
 import { type Domain, isRecordedWithdrawal, type RecordedWithdrawal, type Token, withdrawals } from "../../db/schema";
 import { signingGasPrice } from "../../engine/chain/gas-price";
 import { keyRingFor } from "../../engine/chain/keys";
+import { isNativeToken } from "../../engine/chain/native";
 import { chainOf, networkConfig, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
 import { allocateNonce } from "../../engine/chain/nonces";
 import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
@@ -36,7 +37,7 @@ import { findOwnToken } from "../tokens/find-own-token";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import { openPayoutItemsTotal } from "./batch-reserve";
 import { lockAccountForMoneyOut, lockPayingWallet } from "./money-out-locks";
-import { insufficientTokens, rpc, ShortOfGasError, simulate } from "./payout-errors";
+import { insufficientBnb, insufficientTokens, rpc, ShortOfGasError, simulate } from "./payout-errors";
 import { payoutRefusal } from "./reasons";
 import { tallyWithdrawalMove } from "./withdrawal-tallies";
 
@@ -57,7 +58,8 @@ export interface ReservedPayout {
   token: Token;
   from: Address;
   units: bigint;
-  data: Hex;
+  /** The transaction: a token's `transfer` call (to its contract, no value), or BNB itself (to the recipient, value = units). */
+  send: { to: Address; data: Hex; value: bigint };
   gasLimit: bigint;
   gasPrice: bigint;
   chainCount: number;
@@ -67,6 +69,8 @@ export interface ReservedPayout {
  * Nothing is recorded, and no nonce taken, unless a simulation says the transfer can succeed:
  * enough tokens (net of this wallet's payouts not yet mined), no revert, gas within
  * MAX_WITHDRAWAL_GAS (limit = estimate × 1.3, capped), enough BNB for gas (else ShortOfGasError).
+ * BNB itself is sent as the transaction's value; the wallet keeps what the gas of its open
+ * transactions needs, and a request that would take that BNB is refused saying so.
  * `afterTopUp`: this request already had the wallet topped up (its gas is spent: no budget check again).
  */
 export async function reservePayout(tx: Db, request: PayoutRequest, options: { afterTopUp?: boolean } = {}): Promise<ReservedPayout> {
@@ -75,15 +79,25 @@ export async function reservePayout(tx: Db, request: PayoutRequest, options: { a
   const { domain, token, units, from } = await checkPayout(tx, request);
   await assertMayWithdraw(tx, userId, limits);
   const client = publicClientFor(token.network);
-  const contract = token.contractAddress as Address;
-  const data = encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [request.to, units] });
+  const native = isNativeToken(token.contractAddress);
+  const send = native
+    ? { to: request.to, data: "0x" as Hex, value: units }
+    : {
+        to: token.contractAddress as Address,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [request.to, units] }),
+        value: 0n,
+      };
+  const balanceOf = () =>
+    native
+      ? client.getBalance({ address: from })
+      : client.readContract({ address: send.to, abi: erc20Abi, functionName: "balanceOf", args: [from] });
 
   const { gasLimit, gasPrice } = await rpc(async () => {
-    const balance = await client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] });
+    const balance = await balanceOf();
     if (balance < units) throw insufficientTokens(from, balance, units, 0n, token.decimals);
-    await simulate(() => client.call({ account: from, to: contract, data }));
+    await simulate(() => client.call({ account: from, ...send }));
     const [estimate, price] = await Promise.all([
-      simulate(() => client.estimateGas({ account: from, to: contract, data })),
+      simulate(() => client.estimateGas({ account: from, ...send })),
       signingGasPrice(token.network),
     ]);
     const cap = getConfig().maxWithdrawalGas;
@@ -119,16 +133,18 @@ export async function reservePayout(tx: Db, request: PayoutRequest, options: { a
     (await openPayoutItemsTotal(tx, token.network, from, token.id, chainCount));
   // Submitted withdrawals are recorded: their gas is set (null only before approval).
   const reservedGas = pending.reduce((sum, w) => sum + (w.gasLimit ?? 0n) * (w.gasPrice ?? 0n), 0n);
-  const [tokenBalance, bnb] = await rpc(() =>
-    Promise.all([
-      client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }),
-      client.getBalance({ address: from }),
-    ]),
-  );
+  const ownGas = gasLimit * gasPrice;
+  if (native) {
+    const bnb = await rpc(() => client.getBalance({ address: from }));
+    if (bnb - reservedTokens - reservedGas < units) throw insufficientBnb(from, bnb, units, reservedTokens, reservedGas);
+    if (bnb - reservedTokens - reservedGas - units < ownGas)
+      throw new ShortOfGasError(token.network, domain.id, from, reservedTokens + reservedGas + units + ownGas, ownGas);
+    return { request, token, from, units, send, gasLimit, gasPrice, chainCount };
+  }
+  const [tokenBalance, bnb] = await rpc(() => Promise.all([balanceOf(), client.getBalance({ address: from })]));
   if (tokenBalance - reservedTokens < units) throw insufficientTokens(from, tokenBalance, units, reservedTokens, token.decimals);
-  if (bnb - reservedGas < gasLimit * gasPrice)
-    throw new ShortOfGasError(token.network, domain.id, from, reservedGas + gasLimit * gasPrice, gasLimit * gasPrice);
-  return { request, token, from, units, data, gasLimit, gasPrice, chainCount };
+  if (bnb - reservedGas < ownGas) throw new ShortOfGasError(token.network, domain.id, from, reservedGas + ownGas, ownGas);
+  return { request, token, from, units, send, gasLimit, gasPrice, chainCount };
 }
 
 /**
@@ -201,22 +217,21 @@ export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<Re
 
 /** The wallet's next nonce, the signed bytes in the ledger; the caller writes the withdrawal row that points at them. */
 export async function signPayout(tx: Db, reserved: ReservedPayout): Promise<SignedPayout> {
-  const { request, token, from, data, gasLimit, gasPrice } = reserved;
+  const { request, token, from, send, gasLimit, gasPrice } = reserved;
   const { domainId } = request.wallet;
   const nonce = await allocateNonce(tx, token.network, from, reserved.chainCount);
   const chain = chainOf(requireNetworkConfig(token.network));
-  const raw = await keyRingFor(getConfig().masterMnemonic)
-    .signer("withdrawal", domainId)
-    .signTransaction({
-      chain,
-      chainId: chain.id,
-      type: "legacy",
-      to: token.contractAddress as Address,
-      data,
-      gas: gasLimit,
-      gasPrice,
-      nonce,
-    });
+  const raw = await keyRingFor(getConfig().masterMnemonic).signer("withdrawal", domainId).signTransaction({
+    chain,
+    chainId: chain.id,
+    type: "legacy",
+    to: send.to,
+    data: send.data,
+    value: send.value,
+    gas: gasLimit,
+    gasPrice,
+    nonce,
+  });
   const ledgerRow = await recordTransaction(tx, {
     network: token.network,
     walletRole: "withdrawal",

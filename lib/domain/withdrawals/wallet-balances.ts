@@ -5,6 +5,7 @@
 
 import { type Address, erc20Abi, formatEther } from "viem";
 import { formatAmount } from "../../base/money";
+import { isNativeToken } from "../../engine/chain/native";
 import { networkConfig, publicClientFor } from "../../engine/chain/networks";
 
 const TTL_MS = 10_000;
@@ -47,12 +48,14 @@ export async function tokenBalanceOf(
   const units = await cached(
     `${network}:${token.contractAddress}:${wallet}`,
     () =>
-      publicClientFor(network).readContract({
-        address: token.contractAddress as Address,
-        abi: erc20Abi,
-        functionName: "balanceOf",
-        args: [wallet as Address],
-      }),
+      isNativeToken(token.contractAddress)
+        ? publicClientFor(network).getBalance({ address: wallet as Address })
+        : publicClientFor(network).readContract({
+            address: token.contractAddress as Address,
+            abi: erc20Abi,
+            functionName: "balanceOf",
+            args: [wallet as Address],
+          }),
     fresh,
   );
   return units === null ? null : { units, formatted: formatAmount(units, token.decimals) };

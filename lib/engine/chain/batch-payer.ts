@@ -2,7 +2,8 @@
  * BatchPayer (contracts/BatchPayer.sol): one contract per chain, at an address that follows from its
  * bytecode alone (CREATE2 through the deterministic deployer, no constructor arguments), through
  * which a withdrawal wallet pays a chunk of a payout batch in one transaction: approve(BatchPayer,
- * chunk total), then pay(token, recipients, amounts, gasPerTransfer). Here: its address, its calls,
+ * chunk total), then pay(token, recipients, amounts, gasPerTransfer) — or, for BNB itself, one
+ * payNative(recipients, amounts, gasPerTransfer) carrying the chunk's total as value. Here: its address, its calls,
  * and how many items one transaction may carry.
  */
 
@@ -11,7 +12,8 @@ import batchPayerArtifact from "./contracts/batch-payer.json";
 import { CREATE2_DEPLOYER } from "./sweep-addresses";
 
 export const batchPayerAbi = batchPayerArtifact.abi as Abi;
-export const PAYER_SALT: Hex = keccak256(stringToHex("bsc-pay/batch-payer/v1"));
+/** v2: BNB itself (payNative) and a guard against calls from inside a payment (issue 46); v1's address is never used again. */
+export const PAYER_SALT: Hex = keccak256(stringToHex("bsc-pay/batch-payer/v2"));
 export const BATCH_PAYER: Address = getContractAddress({
   opcode: "CREATE2",
   from: CREATE2_DEPLOYER,
@@ -20,7 +22,8 @@ export const BATCH_PAYER: Address = getContractAddress({
 });
 /** The deployer's calldata: salt ‖ init code. */
 export const BATCH_PAYER_DEPLOY_DATA: Hex = `${PAYER_SALT}${batchPayerArtifact.bytecode.slice(2)}` as Hex;
-export const BATCH_PAYER_DEPLOY_GAS = 400_000n;
+/** ~405k measured for v2 (1,632 bytes of code) on anvil: the limit leaves room, the unused part is not paid. */
+export const BATCH_PAYER_DEPLOY_GAS = 550_000n;
 
 /** The gas each transfer may burn at most: a hostile token fails its own item, never the chunk. */
 export const PAYOUT_TRANSFER_GAS = 100_000n;
@@ -46,11 +49,32 @@ export function payoutChunkSize(blockGasLimit: bigint, configured: number | null
   return configured === null ? size : Math.min(size, configured);
 }
 
+/**
+ * The gas a batch of `items` is estimated to cost in gas units, chunked as it will be sent: per
+ * chunk a pay (and, for a token, its approve), and BatchPayer's deployment when the chain lacks it.
+ */
+export function batchGasUnits(items: number, chunkSize: number, options: { native: boolean; deploy: boolean }): bigint {
+  let units = options.deploy ? BATCH_PAYER_DEPLOY_GAS : 0n;
+  for (let left = items; left > 0; left -= chunkSize) {
+    units += payGasLimit(Math.min(left, chunkSize)) + (options.native ? 0n : APPROVE_GAS);
+  }
+  return units;
+}
+
 export function payCalldata(token: Address, items: readonly { to: Address; amount: bigint }[]): Hex {
   return encodeFunctionData({
     abi: batchPayerAbi,
     functionName: "pay",
     args: [token, items.map((i) => i.to), items.map((i) => i.amount), PAYOUT_TRANSFER_GAS],
+  });
+}
+
+/** BNB itself: the transaction's value is the chunk's total; a recipient that refuses gets its amount sent back to the wallet. */
+export function payNativeCalldata(items: readonly { to: Address; amount: bigint }[]): Hex {
+  return encodeFunctionData({
+    abi: batchPayerAbi,
+    functionName: "payNative",
+    args: [items.map((i) => i.to), items.map((i) => i.amount), PAYOUT_TRANSFER_GAS],
   });
 }
 

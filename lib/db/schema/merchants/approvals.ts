@@ -56,6 +56,14 @@ export const approvals = pgTable(
       .notNull()
       .references(() => tokens.id, { onDelete: "cascade" }),
     amount: amount("amount").notNull(),
+    /**
+     * SHA-256 of what the money does (lib/domain/approvals/content.ts: kind, wallet, token, amount,
+     * destination or items, the payment a refund belongs to) when it was asked for; an approval
+     * approves exactly this, and `approved_content_hash` records what the approver's code confirmed.
+     * Null for requests made before 0047 (their content is hashed as it is when approved).
+     */
+    contentHash: text("content_hash"),
+    approvedContentHash: text("approved_content_hash"),
     /** The member who asked (dashboard), or the API key (both null: the key or member is gone). */
     requestedByUserId: integer("requested_by_user_id").references(() => users.id, { onDelete: "set null" }),
     requestedByApiKeyId: integer("requested_by_api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),

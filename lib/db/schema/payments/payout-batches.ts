@@ -48,6 +48,12 @@ export const payoutBatches = pgTable(
     fromAddress: text("from_address").notNull(),
     total: amount("total").notNull(),
     itemCount: integer("item_count").notNull(),
+    /**
+     * Wei of the merchant's daily gas budget held for the chunks not yet signed (issue 46 #9): their
+     * estimated gas when the batch is recorded, less each chunk's as it is signed; counted with the
+     * day's spend while the batch is open.
+     */
+    gasReserved: amount("gas_reserved").notNull().default(sql`0`),
     status: text("status", { enum: PAYOUT_BATCH_STATUSES }).notNull().default("pending"),
     /** Why it was rejected. */
     reason: text("reason"),
