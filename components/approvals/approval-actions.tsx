@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { type ReactNode, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { approveAction, rejectAction, setApprovalPolicyAction } from "@/app/dashboard/_actions/approvals";
 import { Button } from "@/components/ui/button";
@@ -9,8 +9,21 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 
-/** Approve: a dialog asking for the approver's two-factor code. */
-export function ApproveButton({ approvalId, what }: { approvalId: string; what: string }) {
+/**
+ * Approve: a dialog showing where the money goes and asking for the approver's two-factor code,
+ * which approves exactly that content (`contentHash`, checked again by the server).
+ */
+export function ApproveButton({
+  approvalId,
+  what,
+  contentHash,
+  details,
+}: {
+  approvalId: string;
+  what: string;
+  contentHash: string | null;
+  details: ReactNode;
+}) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [code, setCode] = useState("");
@@ -18,7 +31,7 @@ export function ApproveButton({ approvalId, what }: { approvalId: string; what: 
   const [pending, start] = useTransition();
   const submit = () =>
     start(async () => {
-      const result = await approveAction({ approvalId, code });
+      const result = await approveAction({ approvalId, code, ...(contentHash ? { contentHash } : {}) });
       if (!result.ok) {
         setError(result.fieldErrors?.code ?? result.error);
         return;
@@ -42,6 +55,10 @@ export function ApproveButton({ approvalId, what }: { approvalId: string; what: 
           <DialogTitle>Approve {what}?</DialogTitle>
           <DialogDescription>It is sent as soon as you confirm with the current code from your authenticator app.</DialogDescription>
         </DialogHeader>
+        <div className="grid gap-1 rounded-md border p-3 text-sm">
+          <span className="text-muted-foreground">Goes to</span>
+          {details}
+        </div>
         <form
           className="grid gap-3"
           onSubmit={(event) => {

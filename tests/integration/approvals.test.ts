@@ -11,15 +11,11 @@ import { GET as getPolicies } from "@/app/api/user/approval-policies/route";
 import { POST as approveRoute } from "@/app/api/user/approvals/[id]/approve/route";
 import { POST as rejectRoute } from "@/app/api/user/approvals/[id]/reject/route";
 import { GET as inbox } from "@/app/api/user/approvals/route";
-import { POST as issueToken } from "@/app/api/user/token/route";
 import { POST as createPayouts } from "@/app/api/v1/payouts/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
 import { asOwner } from "@/lib/accounts/members/principal";
-import { TOTP_STEP_SECONDS, totpCode, totpStep } from "@/lib/accounts/users/totp";
-import { confirmEnrolment, startEnrolment } from "@/lib/accounts/users/two-factor";
 import { formatAmount } from "@/lib/base/money";
 import {
-  accountMembers,
   approvals,
   auditEvents,
   chainTransactions,
@@ -35,9 +31,9 @@ import { approvalNeeded, moneyOutOfDay } from "@/lib/domain/approval-requests/ap
 import { expireApprovals } from "@/lib/domain/approvals/decide";
 import { countAwaiting } from "@/lib/domain/approvals/inbox";
 import { sendWithdrawalFromDashboard } from "@/lib/domain/withdrawals/send";
-import { signUp } from "../helpers/accounts";
 import { tokenBalance } from "../helpers/engine";
-import { bearer, call } from "../helpers/http";
+import { call } from "../helpers/http";
+import { addMember } from "../helpers/members";
 import { apiKey, PAYER_NEW_ADDRESS, paidSession, refundReq, settleWithdrawals, units, useRefundShop } from "../helpers/refunds";
 
 vi.hoisted(() => {
@@ -46,32 +42,14 @@ vi.hoisted(() => {
 
 const shop = useRefundShop();
 const db = () => shop.db();
-const PASSWORD = "correct horse battery";
 const RECIPIENT = "0x1111111111111111111111111111111111111111";
 let requestCounter = 0;
 
 const userOf = async (id: number): Promise<User> => (await db().select().from(users).where(eq(users.id, id)))[0]!;
 const inAccount = (auth: Record<string, string>) => ({ ...auth, "x-account-id": String(shop.merchant().userId) });
 
-/** A member of the shop's account with `role`, with two-factor on (`secret`) unless `twoFactor` is false. */
-async function member(role: MemberRole, twoFactor = true) {
-  const user = await signUp(undefined, PASSWORD);
-  await db().insert(accountMembers).values({ accountId: shop.merchant().userId, userId: user.userId, role });
-  if (!twoFactor) return { ...user, headers: inAccount(user.auth), code: () => undefined as string | undefined };
-  const { secret } = await startEnrolment(db(), await userOf(user.userId));
-  const left = TOTP_STEP_SECONDS * 1000 - (Date.now() % (TOTP_STEP_SECONDS * 1000));
-  if (left < 8_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-  await confirmEnrolment(db(), await userOf(user.userId), totpCode(secret, totpStep() - 1), PASSWORD);
-  // Turning two-factor on signs every session out: sign in again with the current step's code.
-  let step = totpStep();
-  const signedIn = await call(issueToken, {
-    method: "POST",
-    body: { email: user.email, password: PASSWORD, code: totpCode(secret, step) },
-  });
-  expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
-  // Each code works once: the next one is the step after.
-  return { ...user, headers: inAccount(bearer(signedIn.body.data.token)), code: () => totpCode(secret, ++step) };
-}
+/** A member of the shop's account with `role`, with two-factor on unless `twoFactor` is false. */
+const member = (role: MemberRole, twoFactor = true) => addMember(db(), shop.merchant().userId, role, twoFactor);
 
 async function setPolicy(perRequest: string | null, perDay: string | null) {
   const res = await call(putPolicy, {
@@ -255,8 +233,8 @@ describe("approvals of withdrawals", () => {
       ),
     ).toHaveLength(1);
     const approval = await approvalOf(first.body.data.withdrawalId);
-    expect(approval).toMatchObject({ requestedByUserId: null, requestedByApiKeyId: shop.merchant().apiKeyId });
-    // No member asked: even the owner may approve it (with two-factor).
+    // A request made with a key is its creator's (here the owner, who made the shop's key): another member approves it.
+    expect(approval).toMatchObject({ requestedByUserId: shop.merchant().userId, requestedByApiKeyId: shop.merchant().apiKeyId });
     const finance = await member("finance");
     const res = await approveAs(finance, approval.id, finance.code());
     expect(res.status, JSON.stringify(res.body)).toBe(200);

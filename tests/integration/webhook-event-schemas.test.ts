@@ -25,6 +25,7 @@ import { queuePing } from "@/lib/domain/webhooks/deliveries";
 import { syncEndpoint } from "@/lib/domain/webhooks/endpoints";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/domain/webhooks/outbox";
 import { enqueueWithdrawalEvent } from "@/lib/domain/withdrawals/withdrawal-events";
+import { insertAwaitingWithdrawal } from "@/lib/domain/withdrawals/withdrawal-records";
 import { familyOf, webhookEventSchema } from "@/lib/web/openapi/webhook-events";
 import { WEBHOOK_EXAMPLES } from "@/lib/web/openapi/webhooks";
 import { useConfig } from "../helpers/config";
@@ -250,16 +251,26 @@ beforeAll(async () => {
 
   // Approvals: one approved, one rejected, one expired.
   for (const fact of [
-    { kind: "approve", by: userId },
+    { kind: "approve", by: userId, content: null },
     { kind: "reject", by: userId, reason: "not our supplier" },
     { kind: "expiry" },
   ] as const) {
+    const waiting = await insertAwaitingWithdrawal(db(), {
+      userId,
+      apiKeyId: null,
+      domainId: domain.id,
+      tokenId,
+      network: "bsc",
+      fromAddress: PAYER,
+      toAddress: PAYER,
+      amount: units("5000"),
+    });
     const approval = await requestApproval(
       db(),
       {
         accountId: userId,
         kind: "withdrawal",
-        subjectId: randomUUID(),
+        subjectId: waiting.id,
         domainId: domain.id,
         tokenId,
         amount: units("5000"),

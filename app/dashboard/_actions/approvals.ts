@@ -12,7 +12,7 @@ const approvalId = z.object({ approvalId: z.string().trim().min(1).max(64) });
 /** A second member approves with their two-factor code: the money goes out. */
 export async function approveAction(input: unknown) {
   const result = await runAction("approve", approveSchema.extend(approvalId.shape), input, ({ db, ...principal }, data) =>
-    approve(db, principal, data.approvalId, data.code),
+    approve(db, principal, data.approvalId, data.code, new Date(), data.contentHash),
   );
   revalidatePath("/dashboard/approvals");
   return result;

@@ -1,6 +1,8 @@
 import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
+import Link from "next/link";
 import { ApproveButton, PolicyForm, RejectButton } from "@/components/approvals/approval-actions";
+import { Address } from "@/components/dashboard/address";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
@@ -25,7 +27,51 @@ const STATUS_WORDS: Record<ApprovalView["status"], string> = {
 
 function requester(a: ApprovalView): string {
   if (!a.requestedBy) return "—";
-  return "email" in a.requestedBy ? a.requestedBy.email : `API key “${a.requestedBy.name}”`;
+  const { email, apiKey } = a.requestedBy;
+  if (!apiKey) return email ?? "a former member";
+  return `${email ?? "a former member"} (API key “${apiKey.name}”)`;
+}
+
+/** Where the money goes, as the approver must see it before approving. */
+function Destination({ a, full = false }: { a: ApprovalView; full?: boolean }) {
+  if (a.kind === "payout" && a.items) {
+    return (
+      <span className="grid gap-1">
+        <Link href={`/dashboard/payouts/${a.subjectId}`} className="underline-offset-4 hover:underline">
+          {a.items.count === 1 ? "1 recipient" : `${a.items.count} recipients`}
+        </Link>
+        {full && (
+          <ul className="grid gap-0.5 text-xs text-muted-foreground" data-testid="approval-items">
+            {a.items.first.map((i) => (
+              <li key={i.index} className="break-all">
+                {i.amount} {a.token} → <span className="font-mono">{i.toAddress}</span>
+              </li>
+            ))}
+            {a.items.count > a.items.first.length && <li>… and {a.items.count - a.items.first.length} more (all on the batch's page)</li>}
+          </ul>
+        )}
+      </span>
+    );
+  }
+  const payment = a.payment && (
+    <Link href={`/dashboard/payments/${a.payment.sessionId}`} className="text-xs underline-offset-4 hover:underline">
+      refund of {a.payment.orderId ? `order ${a.payment.orderId}` : "a payment"}
+    </Link>
+  );
+  return (
+    <span className="grid gap-0.5">
+      {a.toAddress === null ? (
+        <span>the payer's claim</span>
+      ) : full ? (
+        <span className="break-all font-mono text-[0.8125rem]" data-testid="approval-destination">
+          {a.toAddress}
+        </span>
+      ) : (
+        <Address value={a.toAddress} />
+      )}
+      {payment}
+    </span>
+  );
 }
 
 function age(iso: string, now: number): string {
@@ -78,6 +124,7 @@ export default async function ApprovalsPage() {
                   <TableRow>
                     <TableHead>Amount</TableHead>
                     <TableHead>Kind</TableHead>
+                    <TableHead>Goes to</TableHead>
                     <TableHead className="hidden md:table-cell">Asked by</TableHead>
                     <TableHead className="hidden sm:table-cell">Waiting</TableHead>
                     <TableHead className="hidden lg:table-cell">Expires</TableHead>
@@ -88,13 +135,16 @@ export default async function ApprovalsPage() {
                 </TableHeader>
                 <TableBody>
                   {awaiting.map((a) => {
-                    const own = a.requestedBy !== null && "userId" in a.requestedBy && a.requestedBy.userId === memberId;
+                    const own = a.requestedBy?.userId === memberId;
                     return (
                       <TableRow key={a.approvalId} data-approval={a.approvalId}>
                         <TableCell className="font-medium">
                           <Amount value={a.amount} symbol={a.token} />
                         </TableCell>
                         <TableCell>{KIND_WORDS[a.kind]}</TableCell>
+                        <TableCell>
+                          <Destination a={a} />
+                        </TableCell>
                         <TableCell className="hidden max-w-48 break-all md:table-cell">{requester(a)}</TableCell>
                         <TableCell className="hidden sm:table-cell">{age(a.createdAt, now)}</TableCell>
                         <TableCell className="hidden lg:table-cell">{formatDateTime(a.expiresAt)}</TableCell>
@@ -113,7 +163,12 @@ export default async function ApprovalsPage() {
                                   </button>
                                 </span>
                               ) : (
-                                <ApproveButton approvalId={a.approvalId} what={`${a.amount} ${a.token}`} />
+                                <ApproveButton
+                                  approvalId={a.approvalId}
+                                  what={`${a.amount} ${a.token}`}
+                                  contentHash={a.contentHash}
+                                  details={<Destination a={a} full />}
+                                />
                               )}
                               <RejectButton approvalId={a.approvalId} own={own} />
                             </span>

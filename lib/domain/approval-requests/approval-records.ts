@@ -11,9 +11,10 @@ import { and, eq } from "drizzle-orm";
 import { commonRefusal } from "../../base/errors";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
-import { type Approval, type ApprovalKind, approvals } from "../../db/schema";
+import { type Approval, type ApprovalKind, apiKeys, approvals } from "../../db/schema";
 import { enqueueApprovalEvent } from "./approval-events";
-import { APPROVAL_TTL_MS, type ApprovalDecision, type ApprovalFact, decideApproval } from "./approval-state";
+import { APPROVAL_TTL_MS, type ApprovalDecision, type ApprovalFact, type ApprovalState, decideApproval } from "./approval-state";
+import { approvalContent } from "./content";
 import { approvalRefusal } from "./reasons";
 
 export function newApprovalId(): string {
@@ -27,12 +28,20 @@ export interface ApprovalRequest {
   domainId: number;
   tokenId: number;
   amount: bigint;
-  /** The member who asked on the dashboard, or the API key. */
+  /**
+   * Who asked: the member — on the dashboard, or the creator of the API key it was asked with
+   * (DESIGN.md §26: a request made with a key is its creator's) — and the key, if any.
+   */
   requestedBy: { userId: number | null; apiKeyId: number | null };
 }
 
-/** In the transaction that records the subject `awaiting_approval`. */
+/**
+ * In the transaction that records the subject `awaiting_approval`, once the subject's rows are
+ * written: the hash of what it would send is stored with it (content.ts).
+ */
 export async function requestApproval(tx: Db, request: ApprovalRequest, now = new Date()): Promise<Approval> {
+  const content = await approvalContent(tx, { kind: request.kind, subjectId: request.subjectId });
+  if (!content) throw new Error(`approval requested for ${request.kind} ${request.subjectId}, which is not recorded`);
   const inserted = await tx
     .insert(approvals)
     .values({
@@ -45,12 +54,13 @@ export async function requestApproval(tx: Db, request: ApprovalRequest, now = ne
       amount: request.amount,
       requestedByUserId: request.requestedBy.userId,
       requestedByApiKeyId: request.requestedBy.apiKeyId,
+      contentHash: content.hash,
       expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS),
       createdAt: now,
     })
     .returning();
   const approval = requireRow(inserted, "insert into approvals");
-  await enqueueApprovalEvent(tx, approval, "approval.requested", now);
+  await enqueueApprovalEvent(tx, approval, "approval.requested", now, content);
   return approval;
 }
 
@@ -63,7 +73,7 @@ export async function requestApproval(tx: Db, request: ApprovalRequest, now = ne
 export async function applyApprovalFact(tx: Db, approvalId: string, fact: ApprovalFact, now = new Date()): Promise<Approval> {
   const [current] = await tx.select().from(approvals).where(eq(approvals.id, approvalId)).for("no key update");
   if (!current) throw commonRefusal("NOT_FOUND", "not-found", `approval ${approvalId} not found`);
-  const decision = decideApproval(current, fact, now);
+  const decision = decideApproval(await asDecided(tx, current), fact, now);
   if (!decision.accepted) throw refusalOf(decision);
   const [written] = await tx
     .update(approvals)
@@ -73,6 +83,16 @@ export async function applyApprovalFact(tx: Db, approvalId: string, fact: Approv
   if (!written) throw approvalRefusal("VALIDATION_ERROR", "approval-decided", "this approval was decided meanwhile");
   for (const event of decision.events) await enqueueApprovalEvent(tx, written, event, now);
   return written;
+}
+
+/**
+ * The approval as the decider sees it: its requester is the member who asked, or the creator of
+ * the API key it was asked with (requests recorded before keys had creators name only the key).
+ */
+export async function asDecided(db: Db, approval: Approval): Promise<ApprovalState> {
+  if (approval.requestedByUserId !== null || approval.requestedByApiKeyId === null) return approval;
+  const [key] = await db.select({ createdBy: apiKeys.createdBy }).from(apiKeys).where(eq(apiKeys.id, approval.requestedByApiKeyId));
+  return { ...approval, requestedByUserId: key?.createdBy ?? null };
 }
 
 export function refusalOf(decision: Extract<ApprovalDecision, { accepted: false }>) {

@@ -6,7 +6,10 @@
  *                   awaiting_approval ──reject (any member with `approve`, the requester too)──▶ rejected
  *                   awaiting_approval ──expiry, at or after expires_at──▶ expired
  *
- * The requester never approves their own; they may withdraw it (reject). Approved, rejected and
+ * The requester never approves their own — a request made with an API key is its creator's — and
+ * may withdraw it (reject). An approval approves exactly the content it was asked for with
+ * (content.ts): one whose subject changed since, or whose approver confirmed other content, is
+ * refused (`approval-content-changed`). Approved, rejected and
  * expired are final. Expiry is told as approval.rejected (status "expired"): the webhook events
  * are approval.requested | approved | rejected (DESIGN.md §24).
  */
@@ -18,9 +21,20 @@ export const APPROVAL_TTL_MS = 72 * 3600 * 1000;
 export const EXPIRED_REASON = "nobody approved it within 72 hours";
 const TEXT_LIMIT = 500;
 
-export type ApprovalState = Pick<Approval, "status" | "expiresAt" | "requestedByUserId">;
+/** `requestedByUserId`: the member who asked — for a request made with an API key, the key's creator. */
+export type ApprovalState = Pick<Approval, "status" | "expiresAt" | "requestedByUserId" | "contentHash">;
 
-export type ApprovalFact = { kind: "approve"; by: number } | { kind: "reject"; by: number; reason: string | null } | { kind: "expiry" };
+export type ApprovalFact =
+  | {
+      kind: "approve";
+      by: number;
+      /** The hash of the subject's content as it is now (content.ts); null: not read yet (a check before the code is spent). */
+      content: string | null;
+      /** The hash the approver was shown and confirms, when their client sends it. */
+      confirmed?: string;
+    }
+  | { kind: "reject"; by: number; reason: string | null }
+  | { kind: "expiry" };
 
 export type ApprovalEvent = "approval.approved" | "approval.rejected";
 
@@ -32,6 +46,7 @@ export type ApprovalDecision =
         decidedByUserId: number | null;
         decidedAt: Date;
         reason: string | null;
+        approvedContentHash?: string | null;
       };
       events: ApprovalEvent[];
     }
@@ -44,10 +59,26 @@ export function decideApproval(state: ApprovalState, fact: ApprovalFact, now: Da
     case "approve":
       if (due) return { accepted: false, reason: "approval-expired", why: "its time to be approved is over" };
       if (state.requestedByUserId === fact.by)
-        return { accepted: false, reason: "approver-is-requester", why: "you asked for it: a second member must approve it" };
+        return {
+          accepted: false,
+          reason: "approver-is-requester",
+          why: "you asked for it (yourself or with an API key you made): a second member must approve it",
+        };
+      if (fact.content !== null && state.contentHash !== null && state.contentHash !== fact.content)
+        return {
+          accepted: false,
+          reason: "approval-content-changed",
+          why: "what it would send changed since it was asked for; it cannot be approved",
+        };
+      if (fact.confirmed !== undefined && fact.content !== null && fact.confirmed !== fact.content)
+        return {
+          accepted: false,
+          reason: "approval-content-changed",
+          why: "what you confirmed is not what it would send now: look at it again before you approve",
+        };
       return {
         accepted: true,
-        next: { status: "approved", decidedByUserId: fact.by, decidedAt: now, reason: null },
+        next: { status: "approved", decidedByUserId: fact.by, decidedAt: now, reason: null, approvedContentHash: fact.content },
         events: ["approval.approved"],
       };
     case "reject": {

@@ -7,6 +7,8 @@ export const APPROVAL_REASONS = [
   "approver-is-requester",
   /** Approving needs a two-factor code: the approver must turn two-factor on first. */
   "approver-needs-two-factor",
+  /** What it would send (destination, amount, items) is not what it was asked for with, or not what the approver confirmed. */
+  "approval-content-changed",
   /** It was approved, rejected or expired already. */
   "approval-decided",
   /** Its time to be approved (72 h) is over. */

@@ -13,8 +13,9 @@ import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { AppError, commonRefusal } from "../../base/errors";
 import type { Db } from "../../db";
 import { type Approval, approvals } from "../../db/schema";
-import { applyApprovalFact, refusalOf } from "../approval-requests/approval-records";
+import { applyApprovalFact, asDecided, refusalOf } from "../approval-requests/approval-records";
 import { decideApproval } from "../approval-requests/approval-state";
+import { approvalContent } from "../approval-requests/content";
 import { approvalRefusal } from "../approval-requests/reasons";
 import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
 import { type ApprovalView, getApproval } from "./inbox";
@@ -26,17 +27,25 @@ export interface Decided {
   subject: SubjectOutcome;
 }
 
+/**
+ * `confirmed`: the content hash the approver was shown (the inbox's `contentHash`); their code
+ * approves exactly that content, and the subject's content is read again in the recording
+ * transaction (after the account's lock, which every change of a subject takes too).
+ */
 export async function approve(
   db: Db,
   principal: Principal,
   approvalId: string,
   code: string | undefined,
   now = new Date(),
+  confirmed?: string,
 ): Promise<Decided> {
   requirePermission(principal, "approve");
   const approval = await findApproval(db, principal.account.id, approvalId);
-  // Refused before the code is spent: approving your own, or what is decided or expired already.
-  const decision = decideApproval(approval, { kind: "approve", by: principal.member.id }, now);
+  const seen = await approvalContent(db, approval);
+  const fact = (content: string | null) => ({ kind: "approve" as const, by: principal.member.id, content, confirmed });
+  // Refused before the code is spent: approving your own, content changed, or what is decided or expired already.
+  const decision = decideApproval(await asDecided(db, approval), fact(seen?.hash ?? null), now);
   if (!decision.accepted) throw refusalOf(decision);
   if (!principal.member.totpEnabledAt)
     throw approvalRefusal(
@@ -48,7 +57,9 @@ export async function approve(
   const subject = await subjectOf(approval.kind).approve(db, approval, async (tx) => {
     // `claim` is the first statement of the subject's transaction: the account's lock comes first (money-out-locks.ts).
     await lockAccountForMoneyOut(tx, approval.accountId);
-    const written = await applyApprovalFact(tx, approval.id, { kind: "approve", by: principal.member.id }, now);
+    const current = await approvalContent(tx, approval);
+    if (!current) throw new Error(`approval ${approval.id} names no ${approval.kind}`);
+    const written = await applyApprovalFact(tx, approval.id, fact(current.hash), now);
     await auditDecision(tx, byMember(principal), written);
     return written;
   });
@@ -113,6 +124,12 @@ function auditDecision(tx: Db, origin: AuditOrigin, approval: Approval) {
   return audit(tx, origin, {
     action: `${approval.kind}.${verb}`,
     target: { type: approval.kind, id: approval.subjectId },
-    after: { approvalId: approval.id, status: approval.status, amount: approval.amount.toString(), reason: approval.reason },
+    after: {
+      approvalId: approval.id,
+      status: approval.status,
+      amount: approval.amount.toString(),
+      reason: approval.reason,
+      ...(approval.approvedContentHash ? { contentHash: approval.approvedContentHash } : {}),
+    },
   });
 }

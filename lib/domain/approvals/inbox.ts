@@ -11,6 +11,8 @@ import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { keysetAfter, keysetTimeText } from "../../db/keyset";
 import { type Approval, type ApprovalStatus, apiKeys, approvals, tokens, users } from "../../db/schema";
+import { contentFields } from "../approval-requests/approval-events";
+import { type ApprovalSummary, approvalSummaries } from "../approval-requests/content";
 
 export interface ApprovalView {
   approvalId: string;
@@ -20,8 +22,22 @@ export interface ApprovalView {
   token: string;
   tokenId: number;
   status: ApprovalStatus;
-  /** Who asked: a member (id, e-mail) or an API key (id, name). */
-  requestedBy: { userId: number; email: string } | { apiKeyId: number; name: string } | null;
+  /**
+   * Who asked: the member (id, e-mail) — for a request made with an API key, the key's creator,
+   * with the key (id, name). Null: the member and the key are gone.
+   */
+  requestedBy: { userId: number | null; email: string | null; apiKey: { id: number; name: string } | null } | null;
+  /** Where the money goes: a withdrawal's or refund's address; null for a refund waiting for the payer's claim, or a payout batch. */
+  toAddress: string | null;
+  /** A refund's payment (its session and the shop's order id). */
+  payment: { sessionId: string; orderId: string | null } | null;
+  /** A payout batch's items: how many, and the first five (index, recipient, amount, reference). */
+  items: { count: number; first: { index: number; toAddress: string; amount: string; reference: string | null }[] } | null;
+  /**
+   * SHA-256 of what the money does, as it was asked for (destination, amount, token, wallet, every
+   * payout item): send it with the approval, and the code approves exactly that.
+   */
+  contentHash: string | null;
   decidedBy: { userId: number; email: string } | null;
   decidedAt: string | null;
   reason: string | null;
@@ -31,10 +47,21 @@ export interface ApprovalView {
 
 const requester = aliasedTable(users, "requester");
 const decider = aliasedTable(users, "decider");
+const keyCreator = aliasedTable(users, "key_creator");
+
+type Row = Awaited<ReturnType<typeof approvalRows>>[number];
+
+async function views(db: Db, rows: readonly Row[]): Promise<ApprovalView[]> {
+  const summaries = await approvalSummaries(
+    db,
+    rows.map((r) => r.approval),
+  );
+  return rows.map((r) => toView(r, summaries.get(`${r.approval.kind}:${r.approval.subjectId}`)));
+}
 
 /** One approval of the account as the inbox shows it (NOT_FOUND: none, or another account's). */
 export async function getApproval(db: Db, accountId: number, approvalId: string): Promise<ApprovalView> {
-  const [row] = (await approvalRows(db, and(eq(approvals.accountId, accountId), eq(approvals.id, approvalId)), 1)).map(toView);
+  const [row] = await views(db, await approvalRows(db, and(eq(approvals.accountId, accountId), eq(approvals.id, approvalId)), 1));
   if (!row) throw commonRefusal("NOT_FOUND", "not-found", "approval not found");
   return row;
 }
@@ -55,7 +82,7 @@ export async function listApprovals(
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return {
-    items: items.map(toView),
+    items: await views(db, items),
     nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursorAt, id: last.approval.id }) : null,
   };
 }
@@ -70,26 +97,34 @@ export async function countAwaiting(db: Db, accountId: number): Promise<number> 
 }
 
 function approvalRows(db: Db, where: SQL | undefined, limit: number) {
-  return db
-    .select({
-      approval: approvals,
-      token: { symbol: tokens.symbol, decimals: tokens.decimals },
-      requester: { id: requester.id, email: requester.email },
-      apiKey: { id: apiKeys.id, name: apiKeys.name },
-      decider: { id: decider.id, email: decider.email },
-      cursorAt: keysetTimeText(approvals.createdAt),
-    })
-    .from(approvals)
-    .innerJoin(tokens, eq(tokens.id, approvals.tokenId))
-    .leftJoin(requester, eq(requester.id, approvals.requestedByUserId))
-    .leftJoin(apiKeys, eq(apiKeys.id, approvals.requestedByApiKeyId))
-    .leftJoin(decider, eq(decider.id, approvals.decidedByUserId))
-    .where(where)
-    .orderBy(desc(approvals.createdAt), desc(approvals.id))
-    .limit(limit);
+  return (
+    db
+      .select({
+        approval: approvals,
+        token: { symbol: tokens.symbol, decimals: tokens.decimals },
+        requester: { id: requester.id, email: requester.email },
+        apiKey: { id: apiKeys.id, name: apiKeys.name },
+        keyCreator: { id: keyCreator.id, email: keyCreator.email },
+        decider: { id: decider.id, email: decider.email },
+        cursorAt: keysetTimeText(approvals.createdAt),
+      })
+      .from(approvals)
+      .innerJoin(tokens, eq(tokens.id, approvals.tokenId))
+      .leftJoin(requester, eq(requester.id, approvals.requestedByUserId))
+      .leftJoin(apiKeys, eq(apiKeys.id, approvals.requestedByApiKeyId))
+      // Requests recorded before keys had creators name only the key: its creator is the requester.
+      .leftJoin(keyCreator, eq(keyCreator.id, apiKeys.createdBy))
+      .leftJoin(decider, eq(decider.id, approvals.decidedByUserId))
+      .where(where)
+      .orderBy(desc(approvals.createdAt), desc(approvals.id))
+      .limit(limit)
+  );
 }
 
-function toView(r: Awaited<ReturnType<typeof approvalRows>>[number]): ApprovalView {
+function toView(r: Row, summary: ApprovalSummary | undefined): ApprovalView {
+  const member = r.requester?.id ? r.requester : r.keyCreator?.id ? r.keyCreator : null;
+  const apiKey = r.apiKey?.id ? { id: r.apiKey.id, name: r.apiKey.name } : null;
+  const fields = contentFields(summary ? { ...summary, hash: r.approval.contentHash } : null, r.token.decimals);
   return {
     approvalId: r.approval.id,
     kind: r.approval.kind,
@@ -98,11 +133,11 @@ function toView(r: Awaited<ReturnType<typeof approvalRows>>[number]): ApprovalVi
     token: r.token.symbol,
     tokenId: r.approval.tokenId,
     status: r.approval.status,
-    requestedBy: r.requester?.id
-      ? { userId: r.requester.id, email: r.requester.email }
-      : r.apiKey?.id
-        ? { apiKeyId: r.apiKey.id, name: r.apiKey.name }
-        : null,
+    requestedBy: member || apiKey ? { userId: member?.id ?? null, email: member?.email ?? null, apiKey } : null,
+    toAddress: fields.toAddress,
+    payment: fields.payment,
+    items: fields.items,
+    contentHash: r.approval.contentHash,
     decidedBy: r.decider?.id ? { userId: r.decider.id, email: r.decider.email } : null,
     decidedAt: r.approval.decidedAt?.toISOString() ?? null,
     reason: r.approval.reason,

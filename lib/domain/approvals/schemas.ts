@@ -12,7 +12,14 @@ export const approvalsQuerySchema = z.object({
   cursor: cursorParamSchema(),
 });
 
-export const approveSchema = z.object({ code: codeSchema });
+export const approveSchema = z.object({
+  code: codeSchema,
+  /** The `contentHash` of the approval as the approver saw it: the code approves exactly that content. */
+  contentHash: z
+    .string({ error: "contentHash must be a string" })
+    .regex(/^[0-9a-f]{64}$/, { error: "contentHash must be the approval's contentHash (64 hex characters)" })
+    .optional(),
+});
 
 export const rejectSchema = z.object({
   reason: z.string({ error: "reason must be a string" }).trim().max(500, { error: "reason is at most 500 characters" }).optional(),

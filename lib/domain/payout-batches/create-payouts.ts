@@ -19,12 +19,13 @@ export const PAYOUT_SCOPE = "payouts";
 
 export async function createPayouts(
   db: Db,
-  apiKey: Pick<ApiKey, "id" | "userId" | "name" | "prefix">,
+  /** `createdBy`: the member behind the key — the batch is their request (DESIGN.md §26). */
+  apiKey: Pick<ApiKey, "id" | "userId" | "name" | "prefix" | "createdBy">,
   input: PayoutRequestInput,
   idempotency: { key: string; body: unknown } | null,
   address: string | null = null,
 ): Promise<{ view: PayoutBatchView; replayed: boolean }> {
-  const requester = { accountId: apiKey.userId, apiKeyId: apiKey.id, requestedBy: null };
+  const requester = { accountId: apiKey.userId, apiKeyId: apiKey.id, requestedBy: apiKey.createdBy };
   const record = async (tx: Db) => {
     const batch = await recordPayoutBatch(tx, requester, input, { awaitingApproval: false, approvalsApply: true });
     await audit(tx, byApiKey(apiKey, address), {

@@ -29,7 +29,7 @@ import { payoutBatchRefusal } from "./reasons";
 import type { PayoutRequestInput } from "./schemas";
 import { checkPayoutBatch } from "./validate-batch";
 
-/** Who asks: the account (today the merchant's user id), the API key (null: the dashboard), the member (null: an API key). */
+/** Who asks: the account (today the merchant's user id), the API key (null: the dashboard), the member (the key's creator for a key). */
 export interface PayoutRequester {
   accountId: number;
   apiKeyId: number | null;
@@ -113,7 +113,7 @@ export async function recordPayoutBatch(
         domainId: domain.id,
         tokenId: token.id,
         amount: total,
-        requestedBy: { userId: requester.apiKeyId === null ? requester.requestedBy : null, apiKeyId: requester.apiKeyId },
+        requestedBy: { userId: requester.requestedBy, apiKeyId: requester.apiKeyId },
       });
     return batch;
   });

@@ -148,7 +148,7 @@ async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Prom
         domainId: sessionDomain(session),
         tokenId: session.tokenId,
         amount: units,
-        requestedBy: { userId: plan.apiKeyId === null ? plan.memberId : null, apiKeyId: plan.apiKeyId },
+        requestedBy: { userId: plan.memberId, apiKeyId: plan.apiKeyId },
       });
     });
     return undefined;

@@ -31,13 +31,15 @@ import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
 
 export async function sendWithdrawal(
   db: Db,
-  apiKey: Pick<ApiKey, "id" | "userId" | "name" | "prefix">,
+  /** `createdBy`: the member behind the key — the request is theirs (DESIGN.md §26). */
+  apiKey: Pick<ApiKey, "id" | "userId" | "name" | "prefix" | "createdBy">,
   input: SendWithdrawalInput,
   idempotency: { key: string; body: unknown } | null,
   address: string | null = null,
 ): Promise<{ view: WithdrawalView; replayed: boolean }> {
   const request = idempotency && { owner: { apiKeyId: apiKey.id }, scope: WITHDRAWAL_SCOPE, ...idempotency };
-  return send(db, { userId: apiKey.userId, apiKeyId: apiKey.id }, input, request, byApiKey(apiKey, address));
+  const sender = { userId: apiKey.userId, apiKeyId: apiKey.id, memberId: apiKey.createdBy ?? undefined };
+  return send(db, sender, input, request, byApiKey(apiKey, address));
 }
 
 /**

@@ -66,7 +66,7 @@ export async function recordAwaitingWithdrawal(
         domainId: input.domainId,
         tokenId: token.id,
         amount: units,
-        requestedBy: { userId: sender.apiKeyId === null ? (sender.memberId ?? null) : null, apiKeyId: sender.apiKeyId },
+        requestedBy: { userId: sender.memberId ?? null, apiKeyId: sender.apiKeyId },
       },
       now,
     );

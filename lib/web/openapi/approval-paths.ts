@@ -13,6 +13,28 @@ import type { SubjectOutcome } from "../../domain/approvals/subjects";
 import { EX } from "./examples";
 import { answer, json, member, memberRefusals, type Problems } from "./shared";
 
+/** What the money does (the same fields in the approval.* webhooks). */
+export const approvalContentShape = {
+  toAddress: z.string().nullable().meta({
+    description: "Where a withdrawal or refund goes; null for a refund that waits for the payer's claim, and for a payout batch.",
+  }),
+  payment: z
+    .object({ sessionId: z.string(), orderId: z.string().nullable() })
+    .nullable()
+    .meta({ description: "A refund's payment: its session and the shop's order id." }),
+  items: z
+    .object({
+      count: z.number().int(),
+      first: z.array(z.object({ index: z.number().int(), toAddress: z.string(), amount: z.string(), reference: z.string().nullable() })),
+    })
+    .nullable()
+    .meta({ description: "A payout batch: how many items, and the first five (the batch's page lists them all)." }),
+  contentHash: z.string().nullable().meta({
+    description:
+      "SHA-256 of what the money does as it was asked for (wallet, token, amount, destination or every payout item). Send it with the approval: the code approves exactly that content, and a subject that changed since is refused (approval-content-changed).",
+  }),
+};
+
 const approvalSchema = z
   .object({
     approvalId: z.string().meta({ description: "apr_ + 24 hex characters." }),
@@ -23,9 +45,17 @@ const approvalSchema = z
     tokenId: z.number().int(),
     status: z.enum(APPROVAL_STATUSES),
     requestedBy: z
-      .union([z.object({ userId: z.number().int(), email: z.string() }), z.object({ apiKeyId: z.number().int(), name: z.string() })])
+      .object({
+        userId: z.number().int().nullable(),
+        email: z.string().nullable(),
+        apiKey: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+      })
       .nullable()
-      .meta({ description: "Who asked: a member, or an API key." }),
+      .meta({
+        description:
+          "Who asked: the member — for a request made with an API key, the key's creator (who cannot approve it either) — and the key, if one was used.",
+      }),
+    ...approvalContentShape,
     decidedBy: z.object({ userId: z.number().int(), email: z.string() }).nullable(),
     decidedAt: z.string().nullable(),
     reason: z.string().nullable(),
@@ -63,7 +93,11 @@ const waiting = {
   token: "USDT",
   tokenId: 1,
   status: "awaiting_approval",
-  requestedBy: { userId: 12, email: "finance@shop.example.com" },
+  requestedBy: { userId: 12, email: "finance@shop.example.com", apiKey: null },
+  toAddress: "0x1111111111111111111111111111111111111111",
+  payment: null,
+  items: null,
+  contentHash: "9f2c4e1a7b3d5c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6",
   decidedBy: null,
   decidedAt: null,
   reason: null,
@@ -121,9 +155,11 @@ export const approvalPaths = {
       operationId: "approveApproval",
       summary: "Approve money out another member (or an API key) asked for; it is sent at once",
       description:
-        "Never the member who asked for it. Confirmed with your current two-factor code: without two-factor on you cannot approve (403 approver-needs-two-factor). Decided or expired already → 400, nothing sent. When the money out itself is refused at this point (the wallet short of tokens or gas, a daily limit), the approval still counts and `subject` says failed, with why.",
+        "Never the member who asked for it, nor the creator of the API key it was asked with. Send the `contentHash` you were shown: your code approves exactly that content (destination, amount, items), and a subject changed since it was asked for is refused (400 approval-content-changed). Confirmed with your current two-factor code: without two-factor on you cannot approve (403 approver-needs-two-factor). Decided or expired already → 400, nothing sent. When the money out itself is refused at this point (the wallet short of tokens or gas, a daily limit), the approval still counts and `subject` says failed, with why.",
       requestParams: approvalIdParam,
-      requestBody: json(approveSchema, { approve: { code: "492031" } }),
+      requestBody: json(approveSchema, {
+        approve: { code: "492031", contentHash: "9f2c4e1a7b3d5c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6" },
+      }),
       responses: {
         "200": answer("{approval, subject}", decidedSchema, approved),
         ...memberRefusals(
@@ -135,6 +171,7 @@ export const approvalPaths = {
             "approver-needs-two-factor",
             "approval-decided",
             "approval-expired",
+            "approval-content-changed",
             "approval-kind-unsupported",
             ...CODE,
           ],

@@ -14,6 +14,7 @@ import { payoutBatchViewSchema, payoutItemViewSchema } from "../../domain/payout
 import { refundSchema } from "../../domain/refunds/schemas";
 import type { WebhookEventType } from "../../domain/webhooks/outbox";
 import { withdrawalSchema } from "../../domain/withdrawals/schemas";
+import { approvalContentShape } from "./approval-paths";
 
 const metadata = z
   .record(z.string(), z.unknown())
@@ -120,6 +121,7 @@ export const approvalEventSchema = eventSchema(
       expiresAt: z.string(),
       decidedBy: z.number().int().nullable().meta({ description: "The user id of the member who approved or rejected it." }),
       decidedAt: z.string().nullable(),
+      ...approvalContentShape,
     })
     .meta({ id: "ApprovalEventData" }),
   "Money out above the account's threshold waits for a second member, was approved (and is being sent), or was rejected or expired.",

@@ -60,6 +60,10 @@ const approvalData = {
   expiresAt: "2026-11-30T09:12:30.000Z",
   decidedBy: null,
   decidedAt: null,
+  toAddress: "0x1111111111111111111111111111111111111111",
+  payment: null,
+  items: null,
+  contentHash: "9f2c4e1a7b3d5c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6",
 };
 const decided = { decidedBy: 8, decidedAt: "2026-11-28T10:02:00.000Z" };
 const pending = { status: "pending" as const, receivedAmount: null, txHash: null };

@@ -17,7 +17,8 @@ export const POST = withApiKey({ scope: "refunds", browser: false }, async ({ re
   const idempotency = key === null ? null : { key, body: { sessionId, ...body } };
   const { view, replayed } = await createRefund(
     db,
-    { scope: { apiKeyId: apiKey.id }, idempotency, origin: byApiKey(apiKey, clientAddress(req.headers)) },
+    // A request made with a key is its creator's (DESIGN.md §26): they cannot approve it.
+    { scope: { apiKeyId: apiKey.id }, idempotency, memberId: apiKey.createdBy, origin: byApiKey(apiKey, clientAddress(req.headers)) },
     sessionId,
     input,
   );
