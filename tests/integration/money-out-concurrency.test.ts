@@ -3,21 +3,37 @@
  * of several members send withdrawals, refunds and payout batches of one account at the same
  * moment. Every request gets its answer (no deadlock surfacing as INTERNAL_ERROR), each transfer is
  * recorded and sent exactly once, and the wallet pays exactly what was asked. The lock order these
- * paths share is written down in lib/domain/payouts/money-out-locks.ts.
+ * paths share is written down in lib/domain/payouts/money-out-locks.ts. Then approvals, a rejection
+ * and the ledger's job run at the same moment as new sends.
  */
 
 import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { PUT as putPolicy } from "@/app/api/user/approval-policies/[tokenId]/route";
+import { POST as approveRoute } from "@/app/api/user/approvals/[id]/approve/route";
+import { POST as rejectRoute } from "@/app/api/user/approvals/[id]/reject/route";
 import { POST as createPayouts } from "@/app/api/v1/payouts/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
 import { createApiKey } from "@/lib/accounts/api-keys/create-api-key";
 import { type Principal, resolvePrincipal } from "@/lib/accounts/members/principal";
-import { accountMembers, chainTransactions, type MemberRole, payoutItems, users, withdrawals } from "@/lib/db/schema";
+import {
+  accountMembers,
+  approvals,
+  chainTransactions,
+  type MemberRole,
+  payoutBatches,
+  payoutItems,
+  users,
+  withdrawals,
+} from "@/lib/db/schema";
+import { expireApprovals } from "@/lib/domain/approvals/decide";
 import { refundFromDashboard } from "@/lib/domain/refunds/dashboard-refunds";
 import { sendWithdrawalFromDashboard } from "@/lib/domain/withdrawals/send";
+import { tendLedgerStep } from "@/lib/ops/jobs/steps";
 import { signUp } from "../helpers/accounts";
 import { tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
+import { addMember, type TestMember } from "../helpers/members";
 import { paidSession, refundReq, settleWithdrawals, units, useRefundShop } from "../helpers/refunds";
 
 vi.hoisted(() => {
@@ -160,5 +176,97 @@ describe("money out from several members and keys at once", () => {
     });
     expect(replay.status).toBe(201);
     expect(await db().select().from(withdrawals).where(inArray(withdrawals.toAddress, RECIPIENTS))).toHaveLength(18);
+  });
+});
+
+describe("approvals, rejections and the job at the same moment as new sends", () => {
+  it("answers every one: the approved go out once, the rejected never, the new sends once", async () => {
+    const { userId, tokenId, domainId, apiKey: shopKey } = shop.merchant();
+    const policy = await call(putPolicy, {
+      method: "PUT",
+      headers: shop.merchant().auth,
+      params: { tokenId: String(tokenId) },
+      body: { perRequest: "5", perDay: null },
+    });
+    expect(policy.status).toBe(200);
+    const approvers = await Promise.all(
+      ["finance", "admin", "finance", "admin"].map((role) => addMember(db(), userId, role as MemberRole)),
+    );
+    const rejecter = await addMember(db(), userId, "finance", false);
+    const { sessionId } = await paidSession(shop, "20", "20");
+    const tag = `a${++round}`;
+
+    // Five requests above the threshold wait: three withdrawals, a refund, a payout batch.
+    const waiting: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { view } = await sendWithdrawalFromDashboard(db(), owner.principal, withdrawalInput(RECIPIENTS[i]!, "6"), `${tag}-w${i}`);
+      expect(view.status).toBe("awaiting_approval");
+      waiting.push(view.withdrawalId);
+    }
+    const refund = await refundReq(shop, sessionId, { amount: "6", toAddress: RECIPIENTS[3]! }, { "idempotency-key": `${tag}-r` });
+    expect(refund.body.data.status).toBe("awaiting_approval");
+    waiting.push(refund.body.data.refundId);
+    const batch = await call(createPayouts, {
+      method: "POST",
+      headers: { "x-api-key": shopKey, "idempotency-key": `${tag}-p` },
+      body: { domainId, tokenId, items: [0, 1].map((i) => ({ toAddress: RECIPIENTS[4 + i]!, amount: "3" })) },
+    });
+    expect(batch.body.data.status).toBe("awaiting_approval");
+    waiting.push(batch.body.data.batchId);
+    const approvalIds: string[] = [];
+    for (const subjectId of waiting)
+      approvalIds.push((await db().select().from(approvals).where(eq(approvals.subjectId, subjectId)))[0]!.id);
+    const walletBefore = await tokenBalance(shop.chain().url, shop.token(), shop.wallet());
+
+    const approveAs = (who: TestMember, id: string) =>
+      call(approveRoute, { method: "POST", headers: who.headers, params: { id }, body: { code: who.code() } });
+    const requests: Promise<{ status: number; body: unknown }>[] = [
+      ...approvers.map((who, i) => approveAs(who, approvalIds[i]!)),
+      call(rejectRoute, { method: "POST", headers: rejecter.headers, params: { id: approvalIds[4]! }, body: { reason: "no" } }),
+      // Under the threshold: sent at once, beside the decisions.
+      ...[6, 7, 8].map((i) =>
+        call(send, {
+          method: "POST",
+          headers: { "x-api-key": [admin, finance, financeTwo][i - 6]!.key, "idempotency-key": `${tag}-n${i}` },
+          body: withdrawalInput(RECIPIENTS[i]!, "2"),
+        }),
+      ),
+      sendWithdrawalFromDashboard(db(), financeTwo.principal, withdrawalInput(RECIPIENTS[9]!, "2"), `${tag}-n9`).then((r) => ({
+        status: 201,
+        body: r.view,
+      })),
+      tendLedgerStep(db()).then(() => ({ status: 200, body: null })),
+      expireApprovals(db()).then(() => ({ status: 200, body: null })),
+    ];
+    const answers = await Promise.allSettled(requests);
+    const failures = answers.flatMap((a, i) =>
+      a.status === "rejected" ? [`#${i}: ${String(a.reason)}`] : a.value.status >= 300 ? [`#${i}: ${JSON.stringify(a.value.body)}`] : [],
+    );
+    expect(failures).toEqual([]);
+
+    for (let i = 0; i < 20; i++) {
+      await settleWithdrawals(shop);
+      const items = await db()
+        .select()
+        .from(payoutItems)
+        .where(inArray(payoutItems.toAddress, [RECIPIENTS[4]!, RECIPIENTS[5]!]));
+      if (items.every((item) => item.status !== "pending" && item.status !== "sending")) break;
+    }
+    const rows = await db()
+      .select()
+      .from(withdrawals)
+      .where(inArray(withdrawals.id, waiting.slice(0, 3)));
+    expect(rows.map((w) => w.status).sort()).toEqual(["completed", "completed", "completed"]);
+    // 3 × 6 approved withdrawals + the approved 6 refund + 4 × 2 new; the rejected batch paid nothing.
+    const walletAfter = await tokenBalance(shop.chain().url, shop.token(), shop.wallet());
+    expect(walletBefore - walletAfter).toBe(units("32"));
+    const [rejected] = await db().select().from(payoutBatches).where(eq(payoutBatches.id, waiting[4]!));
+    expect(rejected?.status).toBe("rejected");
+    await call(putPolicy, {
+      method: "PUT",
+      headers: shop.merchant().auth,
+      params: { tokenId: String(tokenId) },
+      body: { perRequest: null, perDay: null },
+    });
   });
 });
