@@ -1,6 +1,7 @@
 /**
  * Many reads in one round trip (Multicall3 where the chain has it, else bounded parallel calls):
- * balances for custody's reconcile and recover, and the sweeper's pre-batch checks. Chain
+ * balances for custody's reconcile and recover, the sweeper's pre-batch checks and the BNB balance
+ * poller's reads pinned to a block. Chain
  * plumbing: it knows nothing of what the balances are for.
  */
 
@@ -106,6 +107,45 @@ export async function readContracts<T>(
     );
   }
   return results;
+}
+
+/** Addresses per eth_call of getEthBalance reads: ~6,000 gas each, ~6M gas a call, well under providers' eth_call gas caps (50M). */
+export const NATIVE_BALANCES_PER_CALL = 1000;
+
+/**
+ * The BNB balance of each owner at `blockNumber`, through Multicall3 only (null: the chain has no
+ * Multicall3 — the caller reads nothing rather than one call per address). One eth_call per
+ * `perCall` owners, each counted through `count`; a balance that did not read is null.
+ */
+export async function readNativeBalances(
+  network: string,
+  owners: readonly Address[],
+  blockNumber: bigint,
+  options: { perCall?: number; count?: () => void } = {},
+): Promise<(bigint | null)[] | null> {
+  const client = publicClientFor(network);
+  if (!hasMulticall.has(network)) {
+    options.count?.();
+    const code = await client.getCode({ address: MULTICALL3_ADDRESS });
+    hasMulticall.set(network, Boolean(code && code !== "0x"));
+  }
+  if (!hasMulticall.get(network)) return null;
+  const perCall = options.perCall ?? NATIVE_BALANCES_PER_CALL;
+  const balances: (bigint | null)[] = [];
+  for (let start = 0; start < owners.length; start += perCall) {
+    options.count?.();
+    const answers = await client.multicall({
+      multicallAddress: MULTICALL3_ADDRESS,
+      allowFailure: true,
+      blockNumber,
+      batchSize: 0,
+      contracts: owners
+        .slice(start, start + perCall)
+        .map((owner) => ({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance", args: [owner] }) as const),
+    });
+    for (const r of answers) balances.push(r.status === "success" ? (r.result as bigint) : null);
+  }
+  return balances;
 }
 
 /** Test and local-chain helper: forget whether a network has Multicall3 (after putting it there). */
