@@ -197,15 +197,20 @@ describe("BNB sent by a contract's internal call", () => {
     expect(await statusOf(session.sessionId)).toMatchObject({ status: "completed", paidToken: "BNB", paidAmount: "0.041666666666666667" });
   });
 
-  it("stops reading an address once its session is completed", async () => {
+  it("reads a completed session's address at the late pace only, and drops a session that is gone", async () => {
     const session = await createSession({ tokenId: bnbId, amount: "0.05" });
+    const gone = await createSession({ tokenId: bnbId, amount: "0.05" });
     await scanAndPoll();
     await payer.pay(session.depositAddress, parseEther("0.05"));
+    await db().delete(paymentSessions).where(eq(paymentSessions.id, gone.sessionId));
     await scanAndPoll();
     expect(await statusOf(session.sessionId)).toMatchObject({ status: "completed" });
     await scanAndPoll();
-    const watched = await db().select().from(nativeBalanceWatch).where(eq(nativeBalanceWatch.address, session.depositAddress));
-    expect(watched).toEqual([]);
+    const watched = await db()
+      .select()
+      .from(nativeBalanceWatch)
+      .where(inArray(nativeBalanceWatch.address, [session.depositAddress, gone.depositAddress]));
+    expect(watched).toEqual([expect.objectContaining({ address: session.depositAddress, finalBlock: expect.any(BigInt) })]);
   });
 });
 

@@ -2,8 +2,9 @@
  * The sessions whose deposit addresses the engine's balance poller reads for BNB
  * (lib/engine/scanner/native-watch.ts; wired in lib/ops/jobs/steps.ts): what "offers BNB" means is
  * the payments' rule — a session priced in a BNB token, or a fiat session with a BNB quote — so it
- * is answered here, not in the engine. Only pending sessions are open; one that left that state
- * is watched on (its deadline decides what counts) unless it completed.
+ * is answered here, not in the engine. Only pending sessions are open; of one that left that
+ * state the engine learns its deadline (expiry or cancel, as session-state.ts counts) or that it
+ * completed.
  */
 import { and, eq, exists, inArray, or } from "drizzle-orm";
 import type { Db } from "../../db";
@@ -56,7 +57,7 @@ async function sessionFacts(db: Db, sessionIds: string[]): Promise<NativeSession
   // As session-state.ts decides: after a cancel, its block (or, unread, its time); else the expiry.
   return rows.map((s) => ({
     sessionId: s.id,
-    watch: s.status !== "completed",
+    settled: s.status === "completed",
     deadline: s.cancelledAt ?? s.expiresAt,
     deadlineBlock: s.cancelledAt !== null ? s.cancelledAtBlock : null,
   }));

@@ -72,7 +72,7 @@ export async function pollNativeBalances(
   if (previous !== null && atBlock - previous < BigInt(options.everyBlocks ?? NATIVE_POLL_EVERY_BLOCKS)) return result;
   const lateDue = previous === null || atBlock / BigInt(NATIVE_LATE_EVERY_BLOCKS) > previous / BigInt(NATIVE_LATE_EVERY_BLOCKS);
 
-  const { open, late } = await syncWatch(db, network, options.port, { now, withLate: lateDue });
+  const { open, late } = await syncWatch(db, network, options.port, { now, atBlock, withLate: lateDue });
   result.watched = open.length + late.length;
   if (result.watched > 0) await readAndRecord(db, network, atBlock, open, late, options.record, result);
   await db

@@ -3,9 +3,9 @@
  * (native_balance_watch). The engine does not know what a session offers: a port the caller injects
  * (lib/domain/payments/native-watch.ts, wired in lib/ops/jobs/steps.ts) lists the open sessions
  * that offer BNB and says what became of the ones that left that list. An address is watched from
- * its session's first sighting until its deadline's read is done, then for NATIVE_LATE_WATCH_MS
- * more at a slower pace (a late payment is still recorded and forwarded); a session completed by
- * other means is dropped.
+ * its session's first sighting until its deadline's read is done (or it completed), then until
+ * NATIVE_LATE_WATCH_MS after its deadline at a slower pace: a late or second payment is still
+ * recorded and forwarded. A session that is gone is dropped.
  */
 import { and, eq, gte, inArray, isNotNull, isNull, lt } from "drizzle-orm";
 import type { Db } from "../../db";
@@ -22,8 +22,11 @@ export interface OpenNativeSession {
 /** What became of a session that is no longer open. */
 export interface NativeSessionFacts {
   sessionId: string;
-  /** False: nothing more can count toward it (completed, or gone): stop reading its address. */
-  watch: boolean;
+  /**
+   * Completed: its status no longer changes, so there is no deadline to read at; its address is
+   * read on at the late pace (a second payment is still recorded and forwarded).
+   */
+  settled: boolean;
   /** Transfers in blocks after this time are late (its expiry, or its cancel). */
   deadline: Date;
   /** A cancel's block: transfers in later blocks are late (null: decided by `deadline`). */
@@ -34,7 +37,7 @@ export interface NativeSessionFacts {
 export interface NativeWatchPort {
   /** The open (pending) sessions of `network` that offer BNB, a pending one past its expiry included. */
   open(db: Db, network: string): Promise<OpenNativeSession[]>;
-  /** What became of these sessions (a missing id: the session is gone). */
+  /** What became of these sessions (a missing id: the session is gone, its address no longer read). */
   facts(db: Db, sessionIds: string[]): Promise<NativeSessionFacts[]>;
 }
 
@@ -51,7 +54,7 @@ export async function syncWatch(
   db: Db,
   network: string,
   port: NativeWatchPort,
-  options: { now: Date; withLate: boolean },
+  options: { now: Date; atBlock: bigint; withLate: boolean },
 ): Promise<{ open: NativeBalanceWatchRow[]; late: NativeBalanceWatchRow[] }> {
   const [listed, known] = [
     await port.open(db, network),
@@ -70,35 +73,34 @@ export async function syncWatch(
     registered.push(...(await db.insert(nativeBalanceWatch).values(rows).onConflictDoNothing().returning()));
   }
 
-  // Those that left the open list without their deadline's read: completed (dropped), or expired or cancelled (their deadline now).
+  // Those that left the open list without their deadline's read: gone (dropped), completed (to the late
+  // reads), expired or cancelled (their deadline now, read at its block when something arrived around it).
   const listedIds = new Set(listed.map((s) => s.sessionId));
   const left = known.filter((r) => !listedIds.has(r.sessionId));
-  const facts =
-    left.length > 0
-      ? new Map(
-          (
-            await port.facts(
-              db,
-              left.map((r) => r.sessionId),
-            )
-          ).map((f) => [f.sessionId, f]),
-        )
-      : new Map();
+  const leftIds = left.map((r) => r.sessionId);
+  const facts = new Map((leftIds.length > 0 ? await port.facts(db, leftIds) : []).map((f) => [f.sessionId, f]));
   const dropped: string[] = [];
   const open = [...known.filter((r) => listedIds.has(r.sessionId)), ...registered];
   for (const row of left) {
     const fact: NativeSessionFacts | undefined = facts.get(row.sessionId);
-    if (!fact?.watch) {
+    if (!fact) {
       dropped.push(row.address);
       continue;
     }
-    if (fact.deadline.getTime() !== row.deadline.getTime() || fact.deadlineBlock !== row.deadlineBlock) {
+    const changed = fact.deadline.getTime() !== row.deadline.getTime() || fact.deadlineBlock !== row.deadlineBlock;
+    if (changed || fact.settled)
       await db
         .update(nativeBalanceWatch)
-        .set({ deadline: fact.deadline, deadlineBlock: fact.deadlineBlock, updatedAt: options.now })
-        .where(and(eq(nativeBalanceWatch.network, network), eq(nativeBalanceWatch.address, row.address)));
-    }
-    open.push({ ...row, deadline: fact.deadline, deadlineBlock: fact.deadlineBlock });
+        .set({
+          deadline: fact.deadline,
+          deadlineBlock: fact.deadlineBlock,
+          ...(fact.settled ? { finalBlock: options.atBlock } : {}),
+          updatedAt: options.now,
+        })
+        .where(
+          and(eq(nativeBalanceWatch.network, network), eq(nativeBalanceWatch.address, row.address), isNull(nativeBalanceWatch.finalBlock)),
+        );
+    if (!fact.settled) open.push({ ...row, deadline: fact.deadline, deadlineBlock: fact.deadlineBlock });
   }
   if (dropped.length > 0)
     await db.delete(nativeBalanceWatch).where(and(eq(nativeBalanceWatch.network, network), inArray(nativeBalanceWatch.address, dropped)));
