@@ -9,6 +9,8 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { and, eq, inArray } from "drizzle-orm";
 import { type Address, createWalletClient, type Hex, http, keccak256, parseEther, parseUnits, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -318,3 +320,51 @@ describe("bounded cost", () => {
     expect(busy.rpcCalls).toBe(1 + Math.ceil(busy.read / 1000));
   });
 });
+
+describe("a node that does not run creation code in eth_call", () => {
+  let proxy: { url: string; refused: number; close: () => Promise<void> };
+  beforeEach(async () => {
+    proxy = await creationRefusingProxy(chain().url);
+    configure({ BSC_RPC_URL: proxy.url });
+    forgetMulticall("bsc");
+    return async () => {
+      configure();
+      forgetMulticall("bsc");
+      await proxy.close();
+    };
+  });
+
+  it("is read through Multicall3's getEthBalance from the first refusal on, with the same result", async () => {
+    const session = await createSession({ tokenId: bnbId, amount: "0.07" });
+    await scanAndPoll();
+    await payer.pay(session.depositAddress, parseEther("0.07"));
+    await scanAndPoll();
+    await scanAndPoll();
+    expect(proxy.refused).toBe(1);
+    expect((await nativeDepositsOf(session.sessionId)).map((d) => d.amount)).toEqual([parseEther("0.07")]);
+    expect(await statusOf(session.sessionId)).toMatchObject({ status: "completed" });
+  });
+});
+
+/** A JSON-RPC proxy that refuses eth_call without a recipient (-32602), as some providers do. */
+async function creationRefusingProxy(target: string) {
+  const state = { url: "", refused: 0, close: async () => {} };
+  const server = createServer(async (req, res) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    const request = JSON.parse(body) as { id: number; method: string; params: [{ to?: string }] };
+    if (request.method === "eth_call" && !request.params[0]?.to) {
+      state.refused++;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code: -32602, message: "invalid argument 0: missing 'to'" } }));
+      return;
+    }
+    const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
+    res.writeHead(upstream.status, { "content-type": "application/json" });
+    res.end(await upstream.text());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return state;
+}

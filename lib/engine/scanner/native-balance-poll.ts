@@ -31,7 +31,7 @@ import { type NativeBalanceWatchRow, nativeBalancePolls } from "../../db/schema"
 import { readNativeBalances } from "../chain/multicall";
 import { publicClientFor } from "../chain/networks";
 import { type BlockHeader, BlockHeaders } from "./block-headers";
-import { explainedBalances } from "./native-balance-ledger";
+import { explainedBalances, withNativeDeposits } from "./native-balance-ledger";
 import { type BalanceReading, recordReadings } from "./native-balance-record";
 import { type NativeWatchPort, syncWatch } from "./native-watch";
 import type { TransferRecorder } from "./scanner";
@@ -120,19 +120,27 @@ async function readAndRecord(
   result.block = atBlock;
   result.read = chosen.length;
 
-  // Cheap first pass outside any transaction: most addresses hold exactly what the records say.
+  // A first pass outside any transaction: most addresses hold no BNB and never received any (nothing
+  // to explain); the rest are explained by the records (the recording transaction does it again).
+  const received = await withNativeDeposits(
+    db,
+    network,
+    chosen.filter((_, i) => balances[i] === 0n).map((r) => r.address),
+  );
+  const asked = chosen.filter((r, i) => balances[i] !== 0n || received.has(r.address));
   const accounts = await explainedBalances(
     db,
     network,
-    chosen.map((r) => r.address),
+    asked.map((r) => r.address),
     atBlock,
   );
+  const empty = { explained: 0n, moving: false };
   const readings: BalanceReading[] = [];
   const finals = new Map<string, bigint>();
   const atDeadline: { row: NativeBalanceWatchRow; balance: bigint }[] = [];
   for (const [i, row] of chosen.entries()) {
     const balance = balances[i];
-    const account = accounts.get(row.address);
+    const account = balance === 0n && !received.has(row.address) ? empty : accounts.get(row.address);
     if (typeof balance !== "bigint" || !account) continue;
     if (account.moving) {
       result.moving++;
