@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
 import {
   type Abi,
   type Address,
@@ -19,8 +18,7 @@ import { parseConfig, setConfig } from "@/lib/base/config";
 import { setDatabase } from "@/lib/db";
 import { openPostgres } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { chainCursors, nativeBalanceWatch, paymentSessions, tokens } from "@/lib/db/schema";
-import { nativeWatch } from "@/lib/domain/payments/native-watch";
+import { paymentSessions, tokens } from "@/lib/db/schema";
 import { recordTransfers } from "@/lib/domain/payments/record-transfers";
 import { activatePlan } from "@/lib/domain/plans/activate-plan";
 import multicall3 from "@/lib/engine/chain/contracts/multicall3.json";
@@ -28,9 +26,9 @@ import { MULTICALL3_ADDRESS } from "@/lib/engine/chain/multicall";
 import { NATIVE_TOKEN } from "@/lib/engine/chain/native";
 import { startAnvil } from "@/lib/engine/dev/anvil";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
-import { NATIVE_POLL_EVERY_BLOCKS, pollNativeBalances } from "@/lib/engine/scanner/native-balance-poll";
 import { scanOnce } from "@/lib/engine/scanner/scanner";
 import { createBenchDatabase } from "./database";
+import { measurePoller, type PollerFigures, printPoller } from "./native-balance-poll";
 import { BENCH_MNEMONIC } from "./server";
 
 /**
@@ -57,7 +55,7 @@ export interface NativeScanFigures {
   blockTxs: number;
   quiet: { blocks: number; rpcCalls: number; ms: number };
   busy: { blocks: number; rpcCalls: number; ms: number; transfers: number };
-  poller: { quiet: PollFigures; deadlines: PollFigures & { deadlineReads: number } };
+  poller: PollerFigures;
   compare?: {
     block: { ms: number; bytes: number };
     multicall: { ms: number; requestBytes: number; responseBytes: number; gas: bigint; calls: number; error?: string };
@@ -111,34 +109,6 @@ async function rpc(
   const text = await res.text();
   return { ms: performance.now() - started, requestBytes: request.length, bytes: text.length, body: JSON.parse(text) };
 }
-interface PollFigures {
-  read: number;
-  rpcCalls: number;
-  requestBytes: number;
-  responseBytes: number;
-  ms: number;
-  recorded: number;
-}
-
-/** Counts the bytes of every JSON-RPC request and answer made through fetch while `work` runs. */
-async function countingBytes<T>(work: () => Promise<T>): Promise<{ result: T; requestBytes: number; responseBytes: number }> {
-  const original = globalThis.fetch;
-  let requestBytes = 0;
-  let responseBytes = 0;
-  globalThis.fetch = async (input, init) => {
-    requestBytes += typeof init?.body === "string" ? init.body.length : 0;
-    const res = await original(input, init);
-    const text = await res.clone().text();
-    responseBytes += text.length;
-    return res;
-  };
-  try {
-    return { result: await work(), requestBytes, responseBytes };
-  } finally {
-    globalThis.fetch = original;
-  }
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 export async function measureNativeScan(options: { compare?: boolean } = {}): Promise<NativeScanFigures> {
@@ -242,48 +212,14 @@ export async function measureNativeScan(options: { compare?: boolean } = {}): Pr
       ms: Math.round(performance.now() - started),
       transfers: busyResult!.transfers,
     };
-    // The balance poller over the same 10,000 addresses, at the block just scanned (its first poll registers them).
-    const pollAt = async (everyBlocks = 0) => {
-      const [cursor] = await db.select().from(chainCursors).where(eq(chainCursors.network, "bsc"));
-      const started = performance.now();
-      const { result, requestBytes, responseBytes } = await countingBytes(() =>
-        pollNativeBalances(db, "bsc", { atBlock: cursor!.lastScannedBlock, port: nativeWatch, record: recordTransfers, everyBlocks }),
-      );
-      return {
-        result,
-        figures: {
-          read: result.read,
-          rpcCalls: result.rpcCalls,
-          requestBytes,
-          responseBytes,
-          ms: Math.round(performance.now() - started),
-          recorded: result.recorded,
-        },
-      };
-    };
-    await pollAt();
-    await chain.mine({ blocks: NATIVE_POLL_EVERY_BLOCKS });
-    await poll();
-    const quietPoll = (await pollAt(NATIVE_POLL_EVERY_BLOCKS)).figures;
-    // 50 addresses whose deadline passed a few seconds ago hold BNB nobody recorded (as if a contract paid them in their last seconds).
-    await chain.mine({ blocks: NATIVE_POLL_EVERY_BLOCKS });
-    await poll();
-    const top = await chain.getBlock();
-    const closing = addresses.slice(100, 150);
-    for (const [i, address] of closing.entries()) {
-      await chain.setBalance({ address, value: parseEther("0.01") });
-      const deadline = new Date((Number(top.timestamp) - 1 - (i % 5)) * 1000);
-      await db.update(nativeBalanceWatch).set({ deadline }).where(eq(nativeBalanceWatch.address, address));
-    }
-    await chain.mine({ blocks: 1 });
-    await poll();
-    const closingPoll = await pollAt();
+    // The balance poller over the same addresses (bench/native-balance-poll.ts).
+    const poller = await measurePoller(db, chain, addresses, poll);
     const figures: NativeScanFigures = {
       sessions: SESSIONS,
       blockTxs: full.transactions.length,
       quiet,
       busy,
-      poller: { quiet: quietPoll, deadlines: { ...closingPoll.figures, deadlineReads: closingPoll.result.deadlineReads } },
+      poller,
     };
 
     if (options.compare) {
@@ -369,34 +305,13 @@ export function printNativeScan(f: NativeScanFigures): void {
   console.log(
     `    ${f.busy.blocks} blocks, one of ${f.blockTxs} transactions with ${f.busy.transfers} payments: ${f.busy.rpcCalls} RPC calls (+1 eth_getBlockReceipts for the block with payments), ${f.busy.ms} ms`,
   );
-  printPoller(f);
-}
-
-/** BSC blocks a day at 0.45 s. */
-const BLOCKS_PER_DAY = 192_000;
-
-function printPoller(f: NativeScanFigures): void {
-  const { quiet, deadlines } = f.poller;
-  const polls = BLOCKS_PER_DAY / NATIVE_POLL_EVERY_BLOCKS;
-  const kb = (bytes: number) => `${(bytes / 1e3).toFixed(0)} kB`;
-  console.log(
-    `\n    balance poller (BNB sent by contracts), ${quiet.read.toLocaleString("en")} open BNB sessions, one poll every ${NATIVE_POLL_EVERY_BLOCKS} blocks:`,
-  );
-  console.log(
-    `    one poll: ${quiet.rpcCalls} RPC calls (1 header + ${quiet.rpcCalls - 1} eth_call of ≤ 1,000 balances), request ${kb(quiet.requestBytes)}, response ${kb(quiet.responseBytes)}, ${quiet.ms} ms, ${quiet.recorded} recorded`,
-  );
-  console.log(
-    `    → ${(quiet.rpcCalls / NATIVE_POLL_EVERY_BLOCKS).toFixed(1)} RPC calls per block, ${(quiet.rpcCalls * polls).toLocaleString("en")} per day (${polls.toLocaleString("en")} polls), ${(((quiet.requestBytes + quiet.responseBytes) * polls) / 1e9).toFixed(1)} GB a day`,
-  );
-  console.log(
-    `    a poll with 50 addresses past their deadline holding unrecorded BNB: ${deadlines.rpcCalls} RPC calls (+${deadlines.rpcCalls - quiet.rpcCalls}: deadline blocks' headers and one eth_call per deadline block), ${deadlines.deadlineReads} deadline reads, ${deadlines.recorded} recorded, ${deadlines.ms} ms`,
-  );
+  printPoller(f.poller);
 }
 
 export function printNativeComparison(f: NativeScanFigures): void {
   const c = f.compare;
   if (!c) return;
-  const perDay = BLOCKS_PER_DAY;
+  const perDay = 192_000;
   const mb = (bytes: number) => (bytes / 1e6).toFixed(2);
   console.log(`\n    per block of ${f.blockTxs} transactions, median of ${REPEAT}:`);
   console.log(

@@ -4,15 +4,12 @@
  * sees it. It completes the session within one poll (NATIVE_POLL_EVERY_BLOCKS blocks) and is
  * forwarded once; a plain transfer is counted once (the block reader's), several addresses paid in
  * one block get a deposit each, the gas tank's top-ups in classic mode are never payments, a poll
- * done again — at once, by two pollers, after a restart — records nothing twice, and the cost per
- * poll is one header and one eth_call per 1,000 open addresses whatever payers do.
+ * done again — at once, by two pollers, after a restart — records nothing twice. The cost per poll
+ * and a node without creation calls: native-balance-cost.test.ts.
  */
 
-import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq, inArray } from "drizzle-orm";
-import { type Address, createWalletClient, type Hex, http, keccak256, parseEther, parseUnits, toHex } from "viem";
+import { type Address, createWalletClient, type Hex, http, parseEther, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as registerToken } from "@/app/api/user/tokens/route";
@@ -279,92 +276,3 @@ describe("exactly once", () => {
     expect(await statusOf(session.sessionId)).toMatchObject({ status: "pending", receivedAmount: "0.1" });
   });
 });
-
-describe("bounded cost", () => {
-  it("reads 2,500 open addresses with one header and three eth_calls, whatever payers send them", async () => {
-    const rows = Array.from({ length: 2500 }, (_, i) => {
-      const address = privateKeyToAccount(keccak256(toHex(`bounded-${i}`))).address;
-      return {
-        id: randomUUID(),
-        userId: merchant.userId,
-        apiKeyId: merchant.apiKeyId,
-        tokenId: bnbId,
-        network: "bsc",
-        chainId: 56,
-        depositIndex: 5_000_000 + i,
-        depositAddress: address,
-        depositTopic: address.slice(2).toLowerCase().padStart(64, "0"),
-        amount: parseEther("1"),
-        forwardTo: MERCHANT_WALLET,
-        expiresAt: new Date(Date.now() + 3_600_000),
-      };
-    });
-    for (let i = 0; i < rows.length; i += 500)
-      await db()
-        .insert(paymentSessions)
-        .values(rows.slice(i, i + 500));
-    await scanAndPoll();
-    const quiet = await pollNow();
-    expect(quiet.read).toBeGreaterThanOrEqual(2500);
-    expect(quiet.rpcCalls).toBe(1 + Math.ceil(quiet.read / 1000));
-
-    // A payer (or an attacker) sends dust to 40 of them from a contract: recorded, at no extra call.
-    await payer.payMany(
-      rows.slice(0, 40).map((r) => r.depositAddress),
-      rows.slice(0, 40).map(() => 1n),
-    );
-    await chain().client.mine({ blocks: 1 });
-    await scanRoundStep(db(), 20, { networks: ["bsc"] });
-    const busy = await pollNow();
-    expect(busy.recorded).toBe(40);
-    expect(busy.rpcCalls).toBe(1 + Math.ceil(busy.read / 1000));
-  });
-});
-
-describe("a node that does not run creation code in eth_call", () => {
-  let proxy: { url: string; refused: number; close: () => Promise<void> };
-  beforeEach(async () => {
-    proxy = await creationRefusingProxy(chain().url);
-    configure({ BSC_RPC_URL: proxy.url });
-    forgetMulticall("bsc");
-    return async () => {
-      configure();
-      forgetMulticall("bsc");
-      await proxy.close();
-    };
-  });
-
-  it("is read through Multicall3's getEthBalance from the first refusal on, with the same result", async () => {
-    const session = await createSession({ tokenId: bnbId, amount: "0.07" });
-    await scanAndPoll();
-    await payer.pay(session.depositAddress, parseEther("0.07"));
-    await scanAndPoll();
-    await scanAndPoll();
-    expect(proxy.refused).toBe(1);
-    expect((await nativeDepositsOf(session.sessionId)).map((d) => d.amount)).toEqual([parseEther("0.07")]);
-    expect(await statusOf(session.sessionId)).toMatchObject({ status: "completed" });
-  });
-});
-
-/** A JSON-RPC proxy that refuses eth_call without a recipient (-32602), as some providers do. */
-async function creationRefusingProxy(target: string) {
-  const state = { url: "", refused: 0, close: async () => {} };
-  const server = createServer(async (req, res) => {
-    let body = "";
-    for await (const chunk of req) body += chunk;
-    const request = JSON.parse(body) as { id: number; method: string; params: [{ to?: string }] };
-    if (request.method === "eth_call" && !request.params[0]?.to) {
-      state.refused++;
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code: -32602, message: "invalid argument 0: missing 'to'" } }));
-      return;
-    }
-    const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
-    res.writeHead(upstream.status, { "content-type": "application/json" });
-    res.end(await upstream.text());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-  return state;
-}
