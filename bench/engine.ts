@@ -36,9 +36,11 @@ import { deployBenchToken } from "./token";
  *  (e) deposit confirmed → sweep mined, classic and batched, with the embedded runner;
  *  (f) a sweep's database time with 10,000 and 1,000,000 sessions in the table, and the ratio
  *      (goal ≤ 1.5×; bench/engine-sweep.ts). BENCH_ENGINE_ONLY=sweep-db runs (f) alone;
- *  (g) the native-BNB scan with 10,000 open sessions that offered BNB: one RPC call per block
- *      (bench/native-bnb.ts; `npm run bench:native` adds the comparison with Multicall3
- *      getEthBalance). BENCH_ENGINE_ONLY=native runs (g) alone.
+ *  (g) the native-BNB scan with 10,000 open sessions that offered BNB: one RPC call per block;
+ *      and the balance poller (BNB contracts send with an internal call) over the same sessions:
+ *      RPC calls and bytes per poll, per block and per day (bench/native-bnb.ts; `npm run
+ *      bench:native` adds the comparison with Multicall3 getEthBalance). BENCH_ENGINE_ONLY=native
+ *      runs (g) alone.
  */
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100);
 

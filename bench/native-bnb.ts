@@ -28,12 +28,17 @@ import { startAnvil } from "@/lib/engine/dev/anvil";
 import { ANVIL_DEFAULT_KEYS } from "@/lib/engine/dev/demo-token";
 import { scanOnce } from "@/lib/engine/scanner/scanner";
 import { createBenchDatabase } from "./database";
+import { measurePoller, type PollerFigures, printPoller } from "./native-balance-poll";
 import { BENCH_MNEMONIC } from "./server";
 
 /**
  * Native BNB detection (issue 35 item 4), on anvil with a mainnet-sized block (300 transactions,
  * half with calldata) and 10,000 open sessions that offered BNB:
  *  - the scan as built: RPC calls for a poll over blocks with and without payments;
+ *  - the balance poller (BNB contracts send with an internal call, issue 46): RPC calls, bytes and
+ *    time of one poll over the 10,000 addresses, per block and per day at one poll every
+ *    NATIVE_POLL_EVERY_BLOCKS blocks; and a poll in which 50 addresses past their deadline hold
+ *    BNB nobody recorded (each then read again at its deadline's block);
  *  - the two ways compared: (a) eth_getBlockByNumber(n, true) — latency and response bytes per
  *    block; (b) one Multicall3 getEthBalance batch over the 10,000 deposit addresses — latency,
  *    request/response bytes and gas per block.
@@ -50,6 +55,7 @@ export interface NativeScanFigures {
   blockTxs: number;
   quiet: { blocks: number; rpcCalls: number; ms: number };
   busy: { blocks: number; rpcCalls: number; ms: number; transfers: number };
+  poller: PollerFigures;
   compare?: {
     block: { ms: number; bytes: number };
     multicall: { ms: number; requestBytes: number; responseBytes: number; gas: bigint; calls: number; error?: string };
@@ -206,7 +212,15 @@ export async function measureNativeScan(options: { compare?: boolean } = {}): Pr
       ms: Math.round(performance.now() - started),
       transfers: busyResult!.transfers,
     };
-    const figures: NativeScanFigures = { sessions: SESSIONS, blockTxs: full.transactions.length, quiet, busy };
+    // The balance poller over the same addresses (bench/native-balance-poll.ts).
+    const poller = await measurePoller(db, chain, addresses, poll);
+    const figures: NativeScanFigures = {
+      sessions: SESSIONS,
+      blockTxs: full.transactions.length,
+      quiet,
+      busy,
+      poller,
+    };
 
     if (options.compare) {
       const blockRuns = [];
@@ -291,6 +305,7 @@ export function printNativeScan(f: NativeScanFigures): void {
   console.log(
     `    ${f.busy.blocks} blocks, one of ${f.blockTxs} transactions with ${f.busy.transfers} payments: ${f.busy.rpcCalls} RPC calls (+1 eth_getBlockReceipts for the block with payments), ${f.busy.ms} ms`,
   );
+  printPoller(f.poller);
 }
 
 export function printNativeComparison(f: NativeScanFigures): void {

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { Logo } from "@/components/brand/logo";
 import { backToShopUrl } from "@/lib/web/checkout/back-to-shop";
 import type { CheckoutView as View } from "@/lib/web/checkout/checkout-view";
+import { percentOfBps } from "@/lib/web/checkout/fiat-display";
 import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
 import { fill, formatDecimal, INTL_TAGS, type Locale, type NumberSymbols } from "@/lib/web/i18n/locale";
 import { CancelPayment } from "./cancel-payment";
@@ -99,6 +100,12 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
                 <p data-testid="token-amount" className="text-base font-medium text-muted-foreground tabular-nums select-all">
                   {amount(view.amount)} {view.token}
                 </p>
+                {/* The terms the payment is settled by, while it can still be paid: only a tolerance worth saying. */}
+                {view.fiat.underpayBps > 0 && status.status === "pending" && (
+                  <p data-testid="underpay-terms" className="text-xs text-muted-foreground">
+                    {fill(t.underpayTerms, { percent: amount(percentOfBps(view.fiat.underpayBps)) })}
+                  </p>
+                )}
               </div>
             ) : (
               <h1 id="checkout-amount" data-testid="amount" className="text-4xl font-semibold tracking-tight tabular-nums select-all">

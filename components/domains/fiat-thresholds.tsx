@@ -78,7 +78,7 @@ export function FiatThresholds({
         <Field
           label="Accept short by less than (bps)"
           error={errors.fiatUnderpayBps ?? errors.form}
-          hint={`A payment this much under the price still completes. ${defaultHint(underpayBps, underpayInForce)}`}
+          hint={`A payment this much under the price still completes; the checkout page tells the payer. ${defaultHint(underpayBps, underpayInForce)}`}
         >
           {(control) => (
             <Input

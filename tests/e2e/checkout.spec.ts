@@ -77,6 +77,8 @@ test("a price in money: the price, the token picker with its rate, the wallet pa
   await expect(picker).toContainText("1 DUSD = 1.00 USD");
   await expect(picker.getByTestId("off-peg")).toHaveCount(0);
   await expect(page.getByTestId("rates-locked")).toHaveText(/^Rates locked for 1?\d:\d\d$/);
+  // The gateway's default takes the whole price: no terms to state.
+  await expect(page.getByTestId("underpay-terms")).toHaveCount(0);
   // Keyboard: Tab reaches the group's checked radio; arrows stay within the group.
   await dusd.focus();
   await page.keyboard.press("ArrowDown");
@@ -108,6 +110,34 @@ test("a price in money: the price, the token picker with its rate, the wallet pa
   expect(call.args).toEqual([expect.stringMatching(new RegExp(`^${session.depositAddress}$`, "i")), 25n * 10n ** 18n]);
   expect(await merchant.status(session.sessionId)).toMatchObject({ status: "completed", currency: "USD", fiatAmount: "25.00" });
   await screenshot(page, testInfo, "checkout-fiat-paid");
+  logs.assertClean();
+});
+
+test("a price in money whose domain accepts a shortfall: the page states the terms, in the payer's language", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://shop.example.com"]);
+  const [domain] = (await (await request.get("/api/user/domains", { headers: merchant.headers })).json()).data as { domainId: number }[];
+  const saved = await request.patch(`/api/user/domains/${domain!.domainId}`, { headers: merchant.headers, data: { fiatUnderpayBps: 50 } });
+  expect(saved.status(), await saved.text()).toBe(200);
+  const created = await request.post("/api/v1/payment/create", {
+    headers: { "x-api-key": merchant.key },
+    data: { currency: "USD", amount: "25.00", domainId: domain!.domainId, description: "2 × Filter papers" },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const session = (await created.json()).data as { sessionId: string };
+
+  await page.goto(`/pay/${session.sessionId}?lang=en`);
+  await expect(page.getByTestId("underpay-terms")).toHaveText("Payments up to 0.5% short of the price are accepted.");
+  await captureBothThemes(page, testInfo, "checkout-fiat-terms", { axeOnPhone: true });
+  await page.goto(`/pay/${session.sessionId}?lang=ru`);
+  await expect(page.getByTestId("underpay-terms")).toHaveText("Платёж меньше цены не более чем на 0,5 % тоже принимается.");
+  await page.goto(`/pay/${session.sessionId}?lang=zh`);
+  await expect(page.getByTestId("underpay-terms")).toHaveText("付款金额少于价格时，差额在 0.5% 以内仍会被接收。");
+  await screenshot(page, testInfo, "checkout-fiat-terms-zh");
   logs.assertClean();
 });
 

@@ -196,7 +196,7 @@ test("a domain's fiat thresholds: a bad value refused on its field, a good one s
   const form = page.getByRole("form", { name: "Payments priced in fiat" });
   const underpay = form.getByLabel("Accept short by less than (bps)");
   await expect(underpay).toHaveValue("");
-  await expect(form).toContainText("now 50 bps (0.5 %)");
+  await expect(form).toContainText("now 0 bps (0 %)");
   const save = form.getByRole("button", { name: "Save thresholds" });
   await expect(save).toBeDisabled();
 
@@ -219,7 +219,7 @@ test("a domain's fiat thresholds: a bad value refused on its field, a good one s
 
   await underpay.fill("");
   await save.click();
-  await expect(form).toContainText("now 50 bps (0.5 %)", { timeout: 15_000 });
+  await expect(form).toContainText("now 0 bps (0 %)", { timeout: 15_000 });
   expect((await (await page.request.get("/api/user/domains")).json()).data[0]).toMatchObject({
     fiatUnderpayBps: null,
     fiatRateToleranceBps: 250,

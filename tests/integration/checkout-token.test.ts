@@ -131,6 +131,8 @@ describe("GET /api/checkout/:sessionId of a fiat-priced session", () => {
       currency: "USD",
       fiatAmount: "25.00",
       tokenChosen: false,
+      // The gateway's default: the whole price (the page states no terms).
+      underpayBps: 0,
       quotes: [
         {
           tokenId: ids.usdt,

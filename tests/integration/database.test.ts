@@ -32,6 +32,8 @@ describe("migrations", () => {
       "forwards",
       "gas_charges",
       "idempotency_records",
+      "native_balance_polls",
+      "native_balance_watch",
       "network_batching",
       "payment_day_totals",
       "payment_links",

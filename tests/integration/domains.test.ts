@@ -37,7 +37,7 @@ describe("domains", () => {
       payoutChangeRequestedAt: null,
       fiatUnderpayBps: null,
       fiatRateToleranceBps: null,
-      fiatUnderpayBpsInForce: 50,
+      fiatUnderpayBpsInForce: 0,
       fiatRateToleranceBpsInForce: 100,
       createdAt: expect.any(String),
     });

@@ -18,6 +18,7 @@ import multicall3 from "@/lib/engine/chain/contracts/multicall3.json";
 import { forgetMulticall, MULTICALL3_ADDRESS } from "@/lib/engine/chain/multicall";
 import { DEMO_EUR_USD_FEED, ensureDemoFeeds } from "@/lib/engine/dev/demo-feeds";
 import { tokensCommand } from "@/lib/ops/admin/tokens";
+import { getCheckoutView } from "@/lib/web/checkout/checkout-view";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
@@ -68,15 +69,21 @@ async function pay(token: Address, to: Address, amount: string) {
 }
 const sessionCount = async () => Number((await db().select({ n: count() }).from(paymentSessions))[0]?.n);
 
-beforeAll(async () => {
-  await chain().client.setCode({ address: MULTICALL3_ADDRESS, bytecode: multicall3.deployedBytecode as Hex });
-  // CONFIRMATIONS=1: the block that holds a transfer confirms it (anvil mines one block per transaction).
+// CONFIRMATIONS=1: the block that holds a transfer confirms it (anvil mines one block per transaction).
+const configure = (extra: Record<string, string> = {}) =>
   useConfig({
     BSC_RPC_URL: chain().url,
     NEXTAUTH_SECRET: "integration-test-secret-0123456789",
     CONFIRMATIONS: "1",
     WEBHOOK_ALLOW_PRIVATE: "true",
+    ...extra,
   });
+const patchThresholds = (body: Record<string, unknown>) =>
+  call(patchDomain, { method: "PATCH", headers: merchant.auth, params: { id: String(merchant.domainId) }, body });
+
+beforeAll(async () => {
+  await chain().client.setCode({ address: MULTICALL3_ADDRESS, bytecode: multicall3.deployedBytecode as Hex });
+  configure();
   forgetMulticall("bsc");
   await ensureDemoFeeds(chain().url);
   // The bsc network's EUR row names mainnet's feed: point it at the chain's own.
@@ -102,6 +109,7 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
+  configure();
   await setFeed(feeds.usdt, 100_000_000n);
   await setFeed(feeds.usdc, 100_000_000n);
 });
@@ -281,7 +289,8 @@ describe("paying a fiat-priced session", () => {
     expect(new Set(rows.map((r) => r.forwards.tokenContract.toLowerCase()))).toEqual(new Set([usdt.toLowerCase(), usdc.toLowerCase()]));
   });
 
-  it("counts a payment short by less than 0.5 % as paid, not one short by more", async () => {
+  it("with FIAT_UNDERPAY_BPS=50 counts a payment short by less than 0.5 % as paid, not one short by more", async () => {
+    configure({ FIAT_UNDERPAY_BPS: "50" });
     const short = await newFiatSession({ currency: "USD", amount: "100.00", tokens: [ids.usdt] });
     await pay(usdt, short.depositAddress, "99.6");
     const tooShort = await newFiatSession({ currency: "USD", amount: "100.00", tokens: [ids.usdt] });
@@ -289,6 +298,43 @@ describe("paying a fiat-priced session", () => {
     await settle();
     expect(await statusOf(short.sessionId)).toMatchObject({ status: "completed", paidAmount: "99.6" });
     expect(await statusOf(tooShort.sessionId)).toMatchObject({ status: "pending", receivedAmount: "99.4" });
+  });
+
+  it("by default takes the whole price: 0.1 % short stays partial, one base unit short completes (the quote's rounding)", async () => {
+    const partial = await newFiatSession({ currency: "USD", amount: "100.00", tokens: [ids.usdt] });
+    await pay(usdt, partial.depositAddress, "99.9");
+    const rounded = await newFiatSession({ currency: "USD", amount: "100.00", tokens: [ids.usdt] });
+    await chain().client.waitForTransactionReceipt({
+      hash: await payTo(chain().url, usdt, rounded.depositAddress, parseUnits("100", 18) - 1n),
+    });
+    const twoShort = await newFiatSession({ currency: "USD", amount: "100.00", tokens: [ids.usdt] });
+    await chain().client.waitForTransactionReceipt({
+      hash: await payTo(chain().url, usdt, twoShort.depositAddress, parseUnits("100", 18) - 2n),
+    });
+    await settle();
+    expect(await statusOf(partial.sessionId)).toMatchObject({ status: "pending", receivedAmount: "99.9" });
+    expect(await statusOf(rounded.sessionId)).toMatchObject({ status: "completed", paidAmount: "99.999999999999999999" });
+    expect(await statusOf(twoShort.sessionId)).toMatchObject({ status: "pending" });
+    expect((await getCheckoutView(db(), partial.sessionId)).fiat).toMatchObject({ underpayBps: 0 });
+  });
+
+  it("takes its domain's tolerance: 50 bps completes a payment 0.4 % short, and the checkout states the terms", async () => {
+    expect((await patchThresholds({ fiatUnderpayBps: 50 })).body.data).toMatchObject({ fiatUnderpayBps: 50, fiatUnderpayBpsInForce: 50 });
+    try {
+      const session = await newFiatSession({ currency: "USD", amount: "100.00", tokens: [ids.usdt], domainId: merchant.domainId });
+      expect((await getCheckoutView(db(), session.sessionId)).fiat).toMatchObject({ underpayBps: 50 });
+      await pay(usdt, session.depositAddress, "99.6");
+      await settle();
+      expect(await statusOf(session.sessionId)).toMatchObject({ status: "completed", paidAmount: "99.6" });
+    } finally {
+      await patchThresholds({ fiatUnderpayBps: null });
+    }
+    // Back to the gateway's 0: the page says nothing, and 0.4 % short is partial.
+    const strict = await newFiatSession({ currency: "USD", amount: "100.00", tokens: [ids.usdt], domainId: merchant.domainId });
+    expect((await getCheckoutView(db(), strict.sessionId)).fiat).toMatchObject({ underpayBps: 0 });
+    await pay(usdt, strict.depositAddress, "99.6");
+    await settle();
+    expect(await statusOf(strict.sessionId)).toMatchObject({ status: "pending", receivedAmount: "99.6" });
   });
 
   it("does not count a token it did not offer: late, and forwarded", async () => {

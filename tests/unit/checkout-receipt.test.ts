@@ -63,7 +63,7 @@ describe("the receipt", () => {
   });
 
   it("names the price first for a session priced in money, and no price for one priced in a token", () => {
-    const fiat = { currency: "USD", fiatAmount: "25.00", tokenChosen: false, quotes: [] };
+    const fiat = { currency: "USD", fiatAmount: "25.00", tokenChosen: false, underpayBps: 0, quotes: [] };
     expect(render({ view: { ...view, fiat } })).toMatch(/Price<\/dt><dd[^>]*><span[^>]*data-testid="receipt-price"[^>]*>25.00 USD</);
     expect(render({ view: { ...view, fiat: null } })).not.toContain("receipt-price");
   });

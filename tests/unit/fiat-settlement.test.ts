@@ -7,6 +7,7 @@ import {
   rateWithinTolerance,
   repricedCredit,
   settlementQuote,
+  shortfallUnitsOf,
 } from "@/lib/domain/payments/fiat-settlement";
 import { decideSession, evaluateSession, type SessionState } from "@/lib/domain/payments/session-state";
 
@@ -97,6 +98,23 @@ describe("the decider with a settlement", () => {
     expect(at(9_950n)).toBe("pending");
     expect(evaluateSession({ ...facts, underpayBps: 0n }, [paid(9_999n)], T0).status).toBe("pending");
   });
+
+  it("at 0 bps (the default) takes the whole price but the rounding: one base unit per token that paid", () => {
+    const facts = { amount: 10_000n, expiresAt: state.expiresAt, cancelledAt: null, cancelledAtBlock: null, completedAt: null };
+    const at = (amount: bigint, shortfallUnits: bigint) =>
+      evaluateSession({ ...facts, underpayBps: 0n, shortfallUnits }, [paid(amount)], T0).status;
+    expect(at(9_999n, 1n)).toBe("completed");
+    expect(at(9_998n, 1n)).toBe("pending");
+    expect(at(9_998n, 2n)).toBe("completed");
+    expect(at(9_990n, 1n)).toBe("pending"); // 0.1 % short
+    // No allowance unless it is given: a token-priced session takes its whole amount.
+    expect(evaluateSession(facts, [paid(9_999n)], T0).status).toBe("pending");
+    // And the tolerance still adds to it: 50 bps takes 0.4 % short.
+    expect(evaluateSession({ ...facts, underpayBps: 50n, shortfallUnits: 1n }, [paid(9_960n)], T0).status).toBe("completed");
+    expect(shortfallUnitsOf([])).toBe(1n);
+    expect(shortfallUnitsOf(["0xAa", "0xaa"])).toBe(1n);
+    expect(shortfallUnitsOf(["0xaa", "0xbb"])).toBe(2n);
+  });
 });
 
 describe("a late transfer re-priced at its block's rate (issue 35 item 5)", () => {
@@ -129,9 +147,11 @@ describe("a late transfer re-priced at its block's rate (issue 35 item 5)", () =
     expect(mayCountRepriced(100_000n, 60_000n, 39_200n, t)).toBe(true);
     expect(mayCountRepriced(100_000n, 60_000n, 39_000n, t)).toBe(false);
     expect(mayCountRepriced(100_000n, 0n, 1n, t)).toBe(false);
-    // No tolerance at all: the whole price at the quote's own rate.
+    // No tolerance at all: the whole price at the quote's own rate, less the rounding allowance (one base unit per token).
     expect(mayCountRepriced(100_000n, 0n, 100_000n, { underpayBps: 0n, rateToleranceBps: 0n })).toBe(true);
-    expect(mayCountRepriced(100_000n, 0n, 99_999n, { underpayBps: 0n, rateToleranceBps: 0n })).toBe(false);
+    expect(mayCountRepriced(100_000n, 0n, 99_999n, { underpayBps: 0n, rateToleranceBps: 0n })).toBe(true);
+    expect(mayCountRepriced(100_000n, 0n, 99_998n, { underpayBps: 0n, rateToleranceBps: 0n })).toBe(false);
+    expect(mayCountRepriced(100_000n, 0n, 99_998n, { underpayBps: 0n, rateToleranceBps: 0n }, 2n)).toBe(true);
   });
 
   it("counts a re-priced transfer although it is after the deadline; an unmarked one stays late", () => {

@@ -56,7 +56,11 @@ export interface Config {
   sessionTtlSeconds: number;
   /** How long a fiat session's quotes hold, and so the session itself (DESIGN.md §23). */
   quoteTtlSeconds: number;
-  /** A fiat session short by less than this many basis points of its price is paid (default 50: 0.5 %). */
+  /**
+   * A fiat session short by less than this many basis points of its price is paid (default 0: the
+   * whole price, less at most one base unit per token paid with — the quotes' rounding). A domain
+   * may set its own.
+   */
   fiatUnderpayBps: number;
   /** A transfer after a fiat session's window counts at its block's rate if that is within this many basis points of the quote (default 100: 1 %). */
   fiatRateToleranceBps: number;
@@ -178,7 +182,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     usingDevMnemonic: e.MASTER_MNEMONIC === undefined,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS ?? 900,
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS ?? 900,
-    fiatUnderpayBps: e.FIAT_UNDERPAY_BPS ?? 50,
+    fiatUnderpayBps: e.FIAT_UNDERPAY_BPS ?? 0,
     fiatRateToleranceBps: e.FIAT_RATE_TOLERANCE_BPS ?? 100,
     refundClaimTtlSeconds: e.REFUND_CLAIM_TTL_SECONDS ?? 30 * 24 * 3600,
     payoutChangeDelaySeconds: e.PAYOUT_CHANGE_DELAY ?? 24 * 3600,

@@ -8,6 +8,7 @@ export * from "./app-state";
 export * from "./engine/chain-state";
 export * from "./engine/chain-transactions";
 export * from "./engine/forwards";
+export * from "./engine/native-balances";
 export * from "./engine/network-batching";
 export * from "./engine/quarantine";
 export * from "./engine/sweep-batches";

@@ -50,7 +50,7 @@ export function creditIn(to: LockedQuote, from: LockedQuote, amount: bigint): bi
 
 /**
  * A fiat session's thresholds (DESIGN.md §23), its domain's or else the gateway's: short by less than
- * `underpayBps` counts as paid; a transfer after the window is re-priced at its block's rate, which
+ * `underpayBps` counts as paid (0, the default: the whole price but the rounding, shortfallUnitsOf); a transfer after the window is re-priced at its block's rate, which
  * may differ from the locked quote's by at most `rateToleranceBps`.
  */
 export interface FiatThresholds {
@@ -78,9 +78,26 @@ export function repricedCredit(credit: bigint, quoteRate: bigint, blockRate: big
 /**
  * Could a late transfer count once re-priced (the scanner's cheap filter before queueing it, no
  * RPC)? Only if, even at the most favourable rate the tolerance allows, what counted in the window
- * plus this credit covers the price within the underpay threshold; dust is never queued.
+ * plus this credit covers the price within the underpay threshold, or but for `shortfallUnits` base
+ * units (the rounding allowance); dust is never queued.
  */
-export function mayCountRepriced(price: bigint, countedInWindow: bigint, credit: bigint, thresholds: FiatThresholds): boolean {
+export function mayCountRepriced(
+  price: bigint,
+  countedInWindow: bigint,
+  credit: bigint,
+  thresholds: FiatThresholds,
+  shortfallUnits = 1n,
+): boolean {
   const best = countedInWindow * 10_000n + credit * (10_000n + thresholds.rateToleranceBps);
-  return best > price * (10_000n - thresholds.underpayBps) || (thresholds.underpayBps === 0n && best >= price * 10_000n);
+  return best + shortfallUnits * 10_000n >= price * 10_000n || best > price * (10_000n - thresholds.underpayBps);
+}
+
+/**
+ * A fiat session's rounding allowance in base units of the token it settles in: one per offered
+ * token that paid in time (a quote is rounded to the base unit, and so is each credit converted
+ * from another token's quote); one before anything arrived. FIAT_UNDERPAY_BPS = 0 means this.
+ */
+export function shortfallUnitsOf(paidWith: Iterable<string>): bigint {
+  const tokens = new Set([...paidWith].map((contract) => contract.toLowerCase()));
+  return BigInt(Math.max(1, tokens.size));
 }

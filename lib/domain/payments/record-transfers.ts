@@ -6,7 +6,15 @@ import type { ObservedTransfer } from "../../engine/scanner/scanner";
 import { fiatThresholdsOfDomains } from "../domains/fiat-thresholds";
 import { countPaidLinkSessions, type LinkSessionReceipt } from "../plans/count-link-sessions";
 import { parseRate } from "../pricing/rates";
-import { creditIn, type FiatThresholds, type LockedQuote, mayCountRepriced, repricedCredit, settlementQuote } from "./fiat-settlement";
+import {
+  creditIn,
+  type FiatThresholds,
+  type LockedQuote,
+  mayCountRepriced,
+  repricedCredit,
+  settlementQuote,
+  shortfallUnitsOf,
+} from "./fiat-settlement";
 import { type QuoteRow, quotesOf } from "./session-quotes";
 import { type AppliedSessionFact, applySessionFact, finishSessionChanges } from "./session-records";
 import type { Settlement } from "./session-state";
@@ -165,11 +173,18 @@ export function countedDeposits(
       return { ...d, amount: repricedCredit(atQuote, quoteRate, blockRate), repriced: true };
     return { ...d, amount: atQuote, repriced: false };
   });
-  const inWindow = counted.filter((d) => !afterDeadline(d) || d.repriced === true).reduce((sum, d) => sum + d.amount, 0n);
+  const paidInWindow = counted.filter((d) => !afterDeadline(d) || d.repriced === true);
+  const inWindow = paidInWindow.reduce((sum, d) => sum + d.amount, 0n);
+  const shortfallUnits = shortfallUnitsOf(paidInWindow.map((d) => d.tokenContract));
   const repriceCandidates =
     session.cancelledAt === null
       ? counted
-          .filter((d) => afterDeadline(d) && d.reprice === null && mayCountRepriced(settlement.amount, inWindow, d.amount, thresholds))
+          .filter(
+            (d) =>
+              afterDeadline(d) &&
+              d.reprice === null &&
+              mayCountRepriced(settlement.amount, inWindow, d.amount, thresholds, shortfallUnits + 1n),
+          )
           .map((d) => d.id)
       : [];
   const settle = {
@@ -179,6 +194,7 @@ export function countedDeposits(
     rateSource: settlement.source,
     ratedAt: settlement.quotedAt,
     underpayBps: thresholds.underpayBps,
+    shortfallUnits,
   };
   return { counted, otherToken, settle, settleContract: settlement.contract, repriceCandidates };
 }

@@ -34,9 +34,15 @@ export interface SessionFacts {
   amount: bigint;
   /**
    * A fiat session's tolerance (DESIGN.md §23): short of the amount by less than this many basis
-   * points still completes it (FIAT_UNDERPAY_BPS). 0 or absent: the whole amount.
+   * points still completes it (FIAT_UNDERPAY_BPS, or its domain's). 0 or absent: the whole amount.
    */
   underpayBps?: bigint;
+  /**
+   * A fiat session's rounding allowance: short of the amount by at most this many base units still
+   * completes it, whatever `underpayBps` says — a quote, and a credit converted between two tokens'
+   * quotes, is rounded to the base unit (one per token that paid). Absent: none.
+   */
+  shortfallUnits?: bigint;
   expiresAt: Date;
   cancelledAt: Date | null;
   cancelledAtBlock: bigint | null;
@@ -71,8 +77,10 @@ export function evaluateSession(session: SessionFacts, transfers: TransferFacts[
     a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
   );
   const bps = session.underpayBps ?? 0n;
-  // received > amount × (1 − bps/10,000): short by less than the tolerance; with none, received ≥ amount.
-  const paysAll = (sum: bigint) => (bps > 0n ? sum * 10_000n > session.amount * (10_000n - bps) : sum >= session.amount);
+  const units = session.shortfallUnits ?? 0n;
+  // received > amount × (1 − bps/10,000): short by less than the tolerance; with none, received ≥ amount
+  // — in both, less the rounding allowance (received + units ≥ amount).
+  const paysAll = (sum: bigint) => sum + units >= session.amount || (bps > 0n && sum * 10_000n > session.amount * (10_000n - bps));
   let received = 0n;
   let firstCounted: string | null = null;
   let completing: string | null = null;
@@ -173,6 +181,8 @@ export interface Settlement {
   rateSource?: string;
   ratedAt?: Date;
   underpayBps: bigint;
+  /** Base units it may be short by for the quotes' rounding (SessionFacts.shortfallUnits). */
+  shortfallUnits?: bigint;
 }
 
 /** The row's new state; fields left undefined stay as they are. */
@@ -213,7 +223,9 @@ export function decideSession(state: SessionState, fact: SessionFact, now: Date)
   switch (fact.kind) {
     case "transfers-recorded": {
       const settle = fact.settle;
-      const basis = settle ? { ...state, amount: settle.amount, underpayBps: settle.underpayBps } : state;
+      const basis = settle
+        ? { ...state, amount: settle.amount, underpayBps: settle.underpayBps, shortfallUnits: settle.shortfallUnits }
+        : state;
       const result = evaluateSession(basis, fact.counted, now);
       const late = new Set(result.lateTransferIds);
       const lateAmount = fact.counted.filter((t) => late.has(t.id)).reduce((sum, t) => sum + t.amount, 0n);

@@ -1,10 +1,12 @@
 /**
  * Many reads in one round trip (Multicall3 where the chain has it, else bounded parallel calls):
- * balances for custody's reconcile and recover, and the sweeper's pre-batch checks. Chain
+ * balances for custody's reconcile and recover, the sweeper's pre-batch checks and the BNB balance
+ * poller's reads pinned to a block. Chain
  * plumbing: it knows nothing of what the balances are for.
  */
 
-import { type Abi, type Address, erc20Abi, multicall3Abi } from "viem";
+import { type Abi, type Address, encodeDeployData, erc20Abi, type Hex, multicall3Abi } from "viem";
+import nativeBalances from "./contracts/native-balances.json";
 import { publicClientFor } from "./networks";
 import { classifyRpcError } from "./rpc-errors";
 
@@ -108,8 +110,83 @@ export async function readContracts<T>(
   return results;
 }
 
+/**
+ * Addresses per eth_call of the BNB balance reads: the deployless reader's creation code with 1,000
+ * addresses is ~32 kB (EIP-3860: 49,152) and its answer 16 kB (EIP-170: 24,576); ~3,000 gas an
+ * address, far under providers' eth_call gas caps (50M). Multicall3's getEthBalance, the fallback,
+ * takes ~6,000.
+ */
+export const NATIVE_BALANCES_PER_CALL = 1000;
+/** Networks whose node refused the deployless read (no creation code in eth_call): Multicall3 there. */
+const deploylessRefused = new Set<string>();
+
+/**
+ * The BNB balance of each owner at `blockNumber`: one eth_call per `perCall` owners, each counted
+ * through `count`. The call runs NativeBalances' creation code without deploying it (~100 bytes an
+ * address on the wire, request and answer); a node that refuses that is asked through Multicall3's
+ * getEthBalance (~700 bytes an address) from then on. Null: neither is possible (no Multicall3 either) — the
+ * caller then reads nothing rather than one call per address. A balance that did not read is null.
+ */
+export async function readNativeBalances(
+  network: string,
+  owners: readonly Address[],
+  blockNumber: bigint,
+  options: { perCall?: number; count?: () => void } = {},
+): Promise<(bigint | null)[] | null> {
+  const client = publicClientFor(network);
+  const perCall = options.perCall ?? NATIVE_BALANCES_PER_CALL;
+  const balances: (bigint | null)[] = [];
+  for (let start = 0; start < owners.length; start += perCall) {
+    const chunk = owners.slice(start, start + perCall);
+    if (!deploylessRefused.has(network)) {
+      options.count?.();
+      try {
+        const { data } = await client.call({
+          data: encodeDeployData({ abi: nativeBalances.abi as Abi, bytecode: nativeBalances.bytecode as Hex, args: [chunk] }),
+          blockNumber,
+        });
+        balances.push(...packedBalances(data ?? "0x", chunk.length));
+        continue;
+      } catch (error) {
+        if (classifyRpcError(error) !== "rejected") throw error;
+        deploylessRefused.add(network);
+      }
+    }
+    if (!hasMulticall.has(network)) {
+      options.count?.();
+      const code = await client.getCode({ address: MULTICALL3_ADDRESS });
+      hasMulticall.set(network, Boolean(code && code !== "0x"));
+    }
+    if (!hasMulticall.get(network)) return null;
+    options.count?.();
+    const answers = await client.multicall({
+      multicallAddress: MULTICALL3_ADDRESS,
+      allowFailure: true,
+      blockNumber,
+      batchSize: 0,
+      contracts: chunk.map(
+        (owner) => ({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance", args: [owner] }) as const,
+      ),
+    });
+    for (const r of answers) balances.push(r.status === "success" ? (r.result as bigint) : null);
+  }
+  return balances;
+}
+
+/** NativeBalances' answer: a zero byte, then 16 bytes per balance. */
+function packedBalances(data: Hex, count: number): bigint[] {
+  const hex = data.slice(2);
+  if (hex.length !== 2 + count * 32) throw new Error(`the balance reader answered ${hex.length / 2} bytes for ${count} balances`);
+  return Array.from({ length: count }, (_, i) => BigInt(`0x${hex.slice(2 + i * 32, 2 + (i + 1) * 32)}`));
+}
+
 /** Test and local-chain helper: forget whether a network has Multicall3 (after putting it there). */
 export function forgetMulticall(network?: string): void {
-  if (network) hasMulticall.delete(network);
-  else hasMulticall.clear();
+  if (network) {
+    hasMulticall.delete(network);
+    deploylessRefused.delete(network);
+  } else {
+    hasMulticall.clear();
+    deploylessRefused.clear();
+  }
 }

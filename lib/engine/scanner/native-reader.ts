@@ -9,8 +9,8 @@
  * The cost per block is one call whatever the number of open sessions; it runs only while the
  * network's catalogue BNB row is enabled and a merchant there accepts BNB.
  *
- * Not seen: BNB a contract sends with an internal call (the transaction's `to` is the contract).
- * Reconcile finds such a balance; recover moves it (lib/ops/custody).
+ * Not seen here: BNB a contract sends with an internal call (the transaction's `to` is the
+ * contract): the balance poller finds it (native-balance-poll.ts), counting what this read recorded.
  */
 import { and, eq, exists } from "drizzle-orm";
 import { getAddress, type Hex, hexToBigInt, numberToHex, type PublicClient } from "viem";

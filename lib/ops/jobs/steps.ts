@@ -13,6 +13,7 @@ import { expireApprovals } from "../../domain/approvals/decide";
 import { applyDuePayoutChanges } from "../../domain/domains/payout-change";
 import { dustSweepBudgets } from "../../domain/gas/dust-budget";
 import { expireDueSessions } from "../../domain/payments/expire-due";
+import { nativeWatch } from "../../domain/payments/native-watch";
 import { recordTransfers } from "../../domain/payments/record-transfers";
 import { REPRICE_PAGE, repriceLateDeposits } from "../../domain/payments/reprice-late";
 import { sendPendingPayouts } from "../../domain/payout-batches/send-batch";
@@ -29,6 +30,7 @@ import { askAgainAt } from "../../engine/forwarding/forward-schedule";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../../engine/forwarding/forwarder";
 import { tendLedger } from "../../engine/ledger/watchdog";
 import { publicScanError, recordScanError } from "../../engine/scanner/cursor";
+import { type NativePollResult, pollNativeBalances } from "../../engine/scanner/native-balance-poll";
 import { scanOnce } from "../../engine/scanner/scanner";
 import { lastReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
 import { SCHEDULE } from "./schedule";
@@ -40,6 +42,8 @@ export interface ScanStepResult {
   network: string;
   /** The head the poll read (null: the network's confirmed head is below its first block). */
   head: number | null;
+  /** The block the network is scanned up to after this poll (null: nothing scanned yet). */
+  scannedTo: number | null;
   behind: number;
   transfers: number;
   forwards: QueuedForward[];
@@ -58,6 +62,7 @@ export async function scanNetworkStep(db: Db, network: string): Promise<ScanStep
     return {
       network,
       head: result ? Number(result.head) : null,
+      scannedTo: result ? Number(result.toBlock) : null,
       behind: result ? Number(result.behind) : 0,
       transfers: result?.transfers ?? 0,
       forwards,
@@ -99,22 +104,50 @@ export async function scanRoundStep(
   const round: ScanRoundResult = { seen: 0, forwards: [], behind: [], failed: [] };
   for (const network of options.networks ?? configuredNetworks()) {
     try {
-      let behind = 0;
+      let last: ScanStepResult | null = null;
       for (let range = 0; range < ranges; range++) {
-        const result = await scanNetworkStep(db, network);
-        round.seen += result.transfers;
-        round.forwards.push(...result.forwards);
-        options.afterRange?.(result);
-        behind = result.behind;
-        if (SCHEDULE.scan.pause[behind > 0 ? "behind" : "caught-up"] !== "at-once") break;
+        last = await scanNetworkStep(db, network);
+        round.seen += last.transfers;
+        round.forwards.push(...last.forwards);
+        options.afterRange?.(last);
+        if (SCHEDULE.scan.pause[last.behind > 0 ? "behind" : "caught-up"] !== "at-once") break;
       }
-      if (behind > 0) round.behind.push(network);
+      if (last && last.behind > 0) round.behind.push(network);
+      else if (last?.scannedTo != null) {
+        // Caught up: BNB that contracts sent is read from balances at the block just scanned (when due).
+        const polled = await nativeBalancesStep(db, network, BigInt(last.scannedTo));
+        if (polled.transfers > 0) {
+          round.seen += polled.transfers;
+          round.forwards.push(...polled.forwards);
+          options.afterRange?.({ ...last, transfers: polled.transfers, forwards: polled.forwards });
+        }
+      }
     } catch (error) {
       round.failed.push({ network, error: publicScanError(error) });
       log.warn({ network, err: errorText(error) }, "scan failed; retrying next round, the other networks go on");
     }
   }
   return round;
+}
+
+/**
+ * The BNB balance poll of one network at `atBlock` (a block the scanner has read up to), when due
+ * (every NATIVE_POLL_EVERY_BLOCKS blocks), then the sweeps its deposits made due. A failed poll is
+ * logged and tried again next round: the scan's own result stands.
+ */
+export async function nativeBalancesStep(
+  db: Db,
+  network: string,
+  atBlock: bigint,
+): Promise<{ transfers: number; forwards: QueuedForward[]; result: NativePollResult | null }> {
+  try {
+    const result = await pollNativeBalances(db, network, { atBlock, port: nativeWatch, record: recordTransfers });
+    const forwards = result.recorded > 0 ? await planFlaggedDeposits(db, network) : [];
+    return { transfers: result.recorded, forwards, result };
+  } catch (error) {
+    log.warn({ network, err: errorText(error) }, "BNB balance poll failed; retrying next round");
+    return { transfers: 0, forwards: [], result: null };
+  }
 }
 
 export async function expireDueStep(db: Db): Promise<number> {

@@ -11,6 +11,7 @@ import { commonRefusal } from "../../base/errors";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { domains, type PaymentSession, type Token } from "../../db/schema";
+import { fiatThresholdsOfDomains } from "../../domain/domains/fiat-thresholds";
 import { qrCodeDataUri, tokenTransferUri } from "../../domain/payments/eip681";
 import { findSession } from "../../domain/payments/find-session";
 import { type QuoteRow, quotesOf } from "../../domain/payments/session-quotes";
@@ -23,7 +24,9 @@ export async function getCheckoutView(db: Db, sessionId: string) {
   if (!found) throw commonRefusal("NOT_FOUND", "not-found", "payment session not found");
   const { session } = found;
   const quotes = session.currency ? ((await quotesOf(db, [session.id])).get(session.id) ?? []) : [];
-  return toCheckoutView(session, found.token, await shopOrigin(db, session.domainId), quotes);
+  // The terms a fiat session is settled by: its domain's under-payment tolerance, else the gateway's.
+  const underpayBps = session.currency ? Number((await fiatThresholdsOfDomains(db, [session.domainId]))(session.domainId).underpayBps) : 0;
+  return toCheckoutView(session, found.token, await shopOrigin(db, session.domainId), quotes, underpayBps);
 }
 
 /** The origin of the domain the session was created for (kept even if the merchant deleted it since). */
@@ -40,6 +43,7 @@ export function toCheckoutView(
   token: Pick<Token, "symbol" | "decimals" | "contractAddress">,
   origin: string | null = null,
   quotes: readonly QuoteRow[] = [],
+  underpayBps = 0,
 ) {
   const network = networkConfig(session.network);
   const chainId = network?.chainId ?? session.chainId;
@@ -75,7 +79,7 @@ export function toCheckoutView(
     paymentUri,
     qrCode: qrCodeDataUri(paymentUri),
     /** A fiat-priced session's price and its locked quotes (DESIGN.md §23); null for a session priced in a token. */
-    fiat: fiatOf(session, quotes),
+    fiat: fiatOf(session, quotes, underpayBps),
   };
 }
 
@@ -100,15 +104,21 @@ export interface CheckoutFiat {
   fiatAmount: string;
   /** Whether the payer chose the token (otherwise it is the first offered). */
   tokenChosen: boolean;
+  /**
+   * The terms: a payment short of the price by less than this many basis points completes it (its
+   * domain's `fiatUnderpayBps`, else FIAT_UNDERPAY_BPS); the page says so when above 0.
+   */
+  underpayBps: number;
   quotes: CheckoutQuote[];
 }
 
-function fiatOf(session: PaymentSession, quotes: readonly QuoteRow[]): CheckoutFiat | null {
+function fiatOf(session: PaymentSession, quotes: readonly QuoteRow[], underpayBps: number): CheckoutFiat | null {
   if (session.currency === null || session.fiatAmount === null) return null;
   return {
     currency: session.currency,
     fiatAmount: formatFiatAmount(session.fiatAmount, FIAT_MINOR_UNITS[session.currency] ?? 2),
     tokenChosen: session.tokenChosenAt !== null,
+    underpayBps,
     quotes: quotes.map((q) => ({
       tokenId: q.tokenId,
       token: q.symbol,

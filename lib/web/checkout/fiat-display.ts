@@ -12,3 +12,12 @@ export function displayRate(rate: string, fiatAmount: string): string {
   const shown = trimmed.length >= minorDigits ? trimmed : fraction.slice(0, minorDigits).padEnd(minorDigits, "0");
   return shown ? `${whole}.${shown}` : whole;
 }
+
+/** Basis points as the percentage the payer reads, a decimal string: 50 → "0.5", 100 → "1", 25 → "0.25". */
+export function percentOfBps(bps: number): string {
+  const whole = Math.floor(bps / 100);
+  const fraction = String(bps % 100)
+    .padStart(2, "0")
+    .replace(/0+$/, "");
+  return fraction ? `${whole}.${fraction}` : String(whole);
+}

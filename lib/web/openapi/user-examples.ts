@@ -49,7 +49,7 @@ export const domain = {
   payoutChangeRequestedAt: null,
   fiatUnderpayBps: null,
   fiatRateToleranceBps: null,
-  fiatUnderpayBpsInForce: 50,
+  fiatUnderpayBpsInForce: 0,
   fiatRateToleranceBpsInForce: 100,
   createdAt: "2026-11-02T10:00:00.000Z",
 } satisfies DomainView;

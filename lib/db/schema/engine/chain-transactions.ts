@@ -110,6 +110,8 @@ export const chainTransactions = pgTable(
     // Replacements form a chain, never a fork: two watchdogs cannot both replace one row.
     uniqueIndex("chain_transactions_replaces_idx").on(t.replacesId).where(sql`${t.replacesId} is not null`),
     index("chain_transactions_wallet_nonce_idx").on(t.network, t.wallet, t.nonce),
+    // What the service itself sent to an address (a gas top-up of a deposit address): the balance poller explains its BNB by it.
+    index("chain_transactions_to_idx").on(t.network, t.toAddress),
     index("chain_transactions_pending_idx").on(t.network, t.wallet).where(sql`${t.status} = 'pending'`),
   ],
 );

@@ -83,6 +83,8 @@ export const en = {
   offPegNotice: "{token} is trading off its peg: this amount uses its market rate.",
   chooseFailed: "{token} could not be chosen. The payment still asks for {current}.",
   priceLabel: "Price",
+  /** A fiat-priced session whose merchant accepts a payment a little short (its domain's tolerance, above 0). */
+  underpayTerms: "Payments up to {percent}% short of the price are accepted.",
 };
 
 export type CheckoutMessages = typeof en;

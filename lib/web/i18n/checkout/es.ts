@@ -84,4 +84,5 @@ export const es: CheckoutMessages = {
   offPegNotice: "{token} cotiza fuera de su paridad: este importe usa su tipo de mercado.",
   chooseFailed: "No se pudo elegir {token}. El pago sigue pidiendo {current}.",
   priceLabel: "Precio",
+  underpayTerms: "Se aceptan pagos de hasta un {percent} % menos que el precio.",
 };

@@ -85,4 +85,5 @@ export const ru: CheckoutMessages = {
   offPegNotice: "{token} отклонился от привязки: сумма рассчитана по рыночному курсу.",
   chooseFailed: "Не удалось выбрать {token}. Платёж по-прежнему ожидается в {current}.",
   priceLabel: "Цена",
+  underpayTerms: "Платёж меньше цены не более чем на {percent} % тоже принимается.",
 };

@@ -85,4 +85,5 @@ export const tr: CheckoutMessages = {
   offPegNotice: "{token} sabitlendiği değerden saptı: bu tutar piyasa kuruyla hesaplandı.",
   chooseFailed: "{token} seçilemedi. Ödeme hâlâ {current} ile bekleniyor.",
   priceLabel: "Fiyat",
+  underpayTerms: "Fiyatın en fazla %{percent} altında kalan ödemeler de kabul edilir.",
 };

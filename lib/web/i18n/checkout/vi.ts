@@ -85,4 +85,5 @@ export const vi: CheckoutMessages = {
   offPegNotice: "{token} đang lệch khỏi mức neo giá: số tiền này tính theo tỷ giá thị trường.",
   chooseFailed: "Không thể chọn {token}. Khoản thanh toán vẫn yêu cầu {current}.",
   priceLabel: "Giá",
+  underpayTerms: "Khoản thanh toán thiếu tối đa {percent}% so với giá vẫn được chấp nhận.",
 };

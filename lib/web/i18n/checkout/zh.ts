@@ -84,4 +84,5 @@ export const zh: CheckoutMessages = {
   offPegNotice: "{token} 目前偏离锚定价格：此金额按其市场汇率计算。",
   chooseFailed: "无法选择 {token}。本次付款仍需支付 {current}。",
   priceLabel: "价格",
+  underpayTerms: "付款金额少于价格时，差额在 {percent}% 以内仍会被接收。",
 };
