@@ -137,7 +137,7 @@ describe("an approval shows what the money does and approves exactly that", () =
     const refundView = await listed(finance, (await approvalOf(refund.body.data.refundId)).id);
     expect(refundView).toMatchObject({ kind: "refund", toAddress: RECIPIENT, payment: { sessionId } });
 
-    const items = Array.from({ length: 7 }, (_, i) => ({ toAddress: `0x${(0x4400 + i).toString(16).padStart(40, "0")}`, amount: "10" }));
+    const items = Array.from({ length: 7 }, (_, i) => ({ toAddress: `0x${(0x44000 + i).toString(16).padStart(40, "0")}`, amount: "10" }));
     const batch = await call(createPayouts, {
       method: "POST",
       headers: { "x-api-key": shop.merchant().apiKey, "idempotency-key": `p-${++round}` },

@@ -96,7 +96,7 @@ describe("CONFIRMATIONS counts the block that holds the transfer as the first", 
         domainId: merchant.domainId,
         tokenId: merchant.tokenId,
         amount: "2",
-        toAddress: "0x000000000000000000000000000000000000dEaD",
+        toAddress: "0x00000000000000000000000000000000DeaDBeef",
       },
     });
     expect(sent.status).toBe(201);

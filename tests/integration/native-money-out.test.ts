@@ -7,7 +7,7 @@
  */
 
 import { and, eq } from "drizzle-orm";
-import { type Address, createWalletClient, http, parseEther } from "viem";
+import { type Address, createWalletClient, formatEther, http, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as registerToken } from "@/app/api/user/tokens/route";
@@ -17,7 +17,7 @@ import { GET as getBatch } from "@/app/api/v1/payouts/[batchId]/route";
 import { POST as createPayouts } from "@/app/api/v1/payouts/route";
 import { GET as getWithdrawal } from "@/app/api/v1/withdrawal/[withdrawalId]/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
-import { chainTransactions, withdrawals } from "@/lib/db/schema";
+import { chainTransactions, tokenCatalogue, withdrawals } from "@/lib/db/schema";
 import { keyRingFor } from "@/lib/engine/chain/keys";
 import { NATIVE_TOKEN } from "@/lib/engine/chain/native";
 import { tendLedgerStep } from "@/lib/ops/jobs/steps";
@@ -109,12 +109,38 @@ describe("BNB out of a withdrawal wallet", () => {
       });
       expect(second.status).toBe(502);
       expect(second.body.error).toMatchObject({ code: "BLOCKCHAIN_ERROR", reason: "wallet-short-of-tokens" });
-      expect(second.body.error.message).toMatch(/0\.6 BNB reserved by sends not yet mined and 0\.\d+ BNB kept for their gas/);
+      expect(second.body.error.message).toMatch(/0\.6 BNB reserved by sends not yet mined and 0\.\d+ BNB kept for gas/);
       expect((await db().select().from(withdrawals)).length).toBe(rows);
     } finally {
       await chain().client.setAutomine(true);
     }
     await settle();
+  });
+
+  it("never lets the gas tank's BNB go out as value: what a top-up lent for gas stays for gas", async () => {
+    // Any amount may be withdrawn here, however small (the leftover is a fraction of a gas top-up).
+    await db().update(tokenCatalogue).set({ minWithdrawalAmount: 1n }).where(eq(tokenCatalogue.contractAddress, NATIVE_TOKEN));
+    // Exactly the amount, no BNB for gas: the tank tops the wallet up for this send's gas.
+    await chain().client.setBalance({ address: wallet, value: parseEther("0.25") });
+    const first = await call(send, {
+      method: "POST",
+      headers: headers(`bnb-w-${++round}`),
+      body: { domainId: merchant.domainId, tokenId: bnbId, toAddress: recipient(5), amount: "0.25" },
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    await settle();
+    const left = await balance(wallet);
+    expect(left).toBeGreaterThan(0n); // the unused part of the top-up (the gas limit's margin)
+    const rows = (await db().select().from(withdrawals)).length;
+    const take = await call(send, {
+      method: "POST",
+      headers: headers(`bnb-w-${++round}`),
+      body: { domainId: merchant.domainId, tokenId: bnbId, toAddress: recipient(5), amount: formatEther(left) },
+    });
+    expect(take.status).toBe(502);
+    expect(take.body.error).toMatchObject({ reason: "wallet-short-of-tokens" });
+    expect(take.body.error.message).toMatch(/kept for gas/);
+    expect((await db().select().from(withdrawals)).length).toBe(rows);
   });
 
   it("refunds a payment made in BNB in BNB, once", async () => {
@@ -179,5 +205,34 @@ describe("BNB out of a withdrawal wallet", () => {
       .where(and(eq(chainTransactions.wallet, wallet), eq(chainTransactions.kind, "payout")));
     expect(pays.map((p) => p.value)).toEqual([parseEther("0.6")]);
     expect(await db().select().from(chainTransactions).where(eq(chainTransactions.kind, "payout_approve"))).toHaveLength(0);
+  });
+
+  it("tops a wallet up with gas only: a BNB send mined but not settled yet is not value the gas tank makes up", async () => {
+    // A token of the same wallet to pay out in a batch afterwards.
+    const token = await deployTestToken(chain().url, { symbol: "GAS", mintTo: [wallet] });
+    const { allowCatalogueToken } = await import("@/lib/domain/tokens/catalogue");
+    await allowCatalogueToken(db(), "bsc", token);
+    const tokenId = (
+      await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
+    ).body.data.tokenId;
+    await chain().client.setBalance({ address: wallet, value: parseEther("1.01") });
+    // Nearly all of it leaves as value; mined at once, settled only by the job (not run here).
+    const out = await call(send, {
+      method: "POST",
+      headers: headers(`bnb-w-${++round}`),
+      body: { domainId: merchant.domainId, tokenId: bnbId, toAddress: recipient(20), amount: "1" },
+    });
+    expect(out.status, JSON.stringify(out.body)).toBe(201);
+    const tank = keyRingFor(TEST_MNEMONIC).gasTankAddress();
+    const tankBefore = await balance(tank);
+    const batch = await call(createPayouts, {
+      method: "POST",
+      headers: headers(`gas-p-${++round}`),
+      body: { domainId: merchant.domainId, tokenId, items: [{ toAddress: recipient(21), amount: "5" }] },
+    });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
+    // The top-up paid the chunk's gas (approve + pay, ~0.0003 BNB at anvil's price), never the BNB that left.
+    expect(tankBefore - (await balance(tank))).toBeLessThan(parseEther("0.01"));
+    await settle();
   });
 });

@@ -9,6 +9,7 @@ import { recordWithdrawal } from "@/lib/domain/withdrawals/send-withdrawal";
 import { keyRingFor } from "@/lib/engine/chain/keys";
 import { tendLedgerStep } from "@/lib/ops/jobs/steps";
 import { type Merchant, newApiKey, setUpMerchant } from "../helpers/accounts";
+import { deployBlockingToken } from "../helpers/blocking-token";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
@@ -29,6 +30,8 @@ const RECIPIENT = "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097" as Address;
 let merchant: Merchant;
 let token: Address;
 let wallet: Address;
+/** A token of the same wallet that refuses transfers to one recipient: a send to it reverts in simulation. */
+let blocking: { tokenId: number; blocked: Address };
 const headers = () => ({ "x-api-key": merchant.apiKey });
 const body = (amount = "25", extra: Record<string, unknown> = {}) => ({
   domainId: merchant.domainId,
@@ -66,7 +69,23 @@ beforeAll(async () => {
   merchant.tokenId = (
     await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
   ).body.data.tokenId;
+  const refusing = await deployBlockingToken(chain().url, [wallet]);
+  await (await import("@/lib/domain/tokens/catalogue")).allowCatalogueToken(
+    await (await import("@/lib/db")).getDb(),
+    "bsc",
+    refusing.address,
+  );
+  const blocked = "0x7777777777777777777777777777777777777777" as Address;
+  await refusing.block(blocked);
+  blocking = {
+    tokenId: (
+      await call(registerToken, { method: "POST", headers: merchant.auth, body: { contractAddress: refusing.address, network: "bsc" } })
+    ).body.data.tokenId,
+    blocked,
+  };
 });
+/** A send whose transfer the token refuses: its simulation reverts. */
+const revertingBody = () => body("1", { tokenId: blocking.tokenId, toAddress: blocking.blocked });
 
 describe("POST /api/v1/withdrawal/send", () => {
   it("sends from the domain's withdrawal wallet (topped up with gas first) and completes", async () => {
@@ -136,13 +155,17 @@ describe("POST /api/v1/withdrawal/send", () => {
     expect(tooMuch.status).toBe(502);
     expect(tooMuch.body.error).toMatchObject({ code: "BLOCKCHAIN_ERROR" });
     expect(tooMuch.body.error.message).toContain("not enough tokens");
-    const revert = await call(send, {
+    const revert = await call(send, { method: "POST", headers: headers(), body: revertingBody() });
+    expect(revert.status).toBe(502);
+    expect(revert.body.error.message).toContain("would revert");
+    // The zero address is refused before anything is asked of the chain (funds sent there are lost).
+    const zero = await call(send, {
       method: "POST",
       headers: headers(),
       body: body("1", { toAddress: "0x0000000000000000000000000000000000000000" }),
     });
-    expect(revert.status).toBe(502);
-    expect(revert.body.error.message).toContain("would revert");
+    expect(zero.status).toBe(400);
+    expect(zero.body.error.reason).toBe("reserved-address");
 
     const poorWallet = keyRingFor(TEST_MNEMONIC).gasTankAddress();
     const savedWalletBnb = await chain().client.getBalance({ address: wallet });
@@ -178,9 +201,7 @@ describe("POST /api/v1/withdrawal/send", () => {
 
   it("does not stall a burst when one send's simulation reverts in the middle", async () => {
     const start = await chain().client.getTransactionCount({ address: wallet });
-    const bodies = Array.from({ length: 9 }, (_, i) =>
-      i === 4 ? body("1", { toAddress: "0x0000000000000000000000000000000000000000" }) : body("1"),
-    );
+    const bodies = Array.from({ length: 9 }, (_, i) => (i === 4 ? revertingBody() : body("1")));
     const results = await Promise.all(bodies.map((b) => call(send, { method: "POST", headers: headers(), body: b })));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 502, 201, 201, 201, 201]);
     await confirmAll();

@@ -4,7 +4,7 @@
  * the operator either.
  */
 
-import { and, asc, count, eq, gt, gte, isNull, sum } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, inArray, isNull, sum } from "drizzle-orm";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { domains, payoutBatches, plans, users, withdrawals } from "../../db/schema";
@@ -57,7 +57,14 @@ export async function withdrawalAllowance(db: Db, userId: number, now = new Date
     db
       .select({ wei: sum(payoutBatches.gasReserved) })
       .from(payoutBatches)
-      .where(and(eq(payoutBatches.userId, userId), gt(payoutBatches.gasReserved, 0n))),
+      // Open batches only: a final one (completed, failed, rejected) has released its reservation.
+      .where(
+        and(
+          eq(payoutBatches.userId, userId),
+          gt(payoutBatches.gasReserved, 0n),
+          inArray(payoutBatches.status, ["awaiting_approval", "pending", "sending"]),
+        ),
+      ),
   ]);
   return {
     limits,

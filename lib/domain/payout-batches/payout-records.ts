@@ -101,7 +101,8 @@ export async function applyBatchFact(
 ): Promise<PayoutBatch | null> {
   const decision = decideBatch(batch.status, fact);
   if (!decision) return null;
-  const change = { status: decision.status, reason, updatedAt: now, ...(decision.final ? { completedAt: now } : {}) };
+  // A final batch signs nothing more: nothing of the day's gas budget stays held for it.
+  const change = { status: decision.status, reason, updatedAt: now, ...(decision.final ? { completedAt: now, gasReserved: 0n } : {}) };
   const [updated] = await tx
     .update(payoutBatches)
     .set(change)
@@ -134,7 +135,7 @@ async function followItems(tx: Db, batchId: string, token: TokenFacts, now: Date
   for (const row of rows) counts[row.status] = Number(row.n);
   const decision = decideBatch(batch.status, { kind: "items", counts });
   if (!decision) return;
-  const change = { status: decision.status, updatedAt: now, ...(decision.final ? { completedAt: now } : {}) };
+  const change = { status: decision.status, updatedAt: now, ...(decision.final ? { completedAt: now, gasReserved: 0n } : {}) };
   const [updated] = await tx
     .update(payoutBatches)
     .set(change)

@@ -22,8 +22,8 @@ import { requestApproval } from "../approval-requests/approval-records";
 import { assertMayWithdraw } from "../gas/limits";
 import { openPayoutItemsTotal } from "../payouts/batch-reserve";
 import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
+import { openSpend, tankCredit } from "../payouts/open-spend";
 import { insufficientBnb, insufficientTokens, rpc } from "../payouts/payout-errors";
-import { openSpend } from "./open-spend";
 import { applyBatchFact, insertPayoutBatch } from "./payout-records";
 import { payoutBatchRefusal } from "./reasons";
 import type { PayoutRequestInput } from "./schemas";
@@ -81,12 +81,18 @@ export async function recordPayoutBatch(
         client.getTransactionCount({ address: from }),
       ]),
     );
-    const reserved = await reservedTokens(tx, token.network, from, token.id, chainCount);
     if (native) {
-      // BNB itself: the wallet keeps what its open transactions' gas needs.
-      const openGas = (await openSpend(tx, token.network, from)).gas;
-      if (balance - reserved - openGas < total) throw insufficientBnb(from, balance, total, reserved, openGas);
-    } else if (balance - reserved < total) throw insufficientTokens(from, balance, total, reserved, token.decimals);
+      // BNB itself: what the ledger's open transactions send and their gas stay, and so do the items
+      // of BNB batches not recorded yet (items in flight are in the ledger's values).
+      const open = await openSpend(tx, token.network, from, chainCount);
+      const held = open.value + (await openPayoutItemsTotal(tx, token.network, from, token.id, Number.MAX_SAFE_INTEGER));
+      const credit = await tankCredit(tx, token.network, from);
+      const gasHeld = credit > open.gas ? credit : open.gas;
+      if (balance - held - gasHeld < total) throw insufficientBnb(from, balance, total, held, gasHeld);
+    } else {
+      const reserved = await reservedTokens(tx, token.network, from, token.id, chainCount);
+      if (balance - reserved < total) throw insufficientTokens(from, balance, total, reserved, token.decimals);
+    }
     const batch = await insertPayoutBatch(
       tx,
       {
@@ -175,9 +181,6 @@ async function decideApproval(db: Db, batchId: string, fact: { kind: "release" |
         "payout-batch-not-awaiting-approval",
         `payout batch ${batchId} is ${batch.status}, not awaiting approval`,
       );
-    if (fact.kind === "release") return updated;
-    // Rejected: nothing will be signed, so nothing of the day's gas budget stays held for it.
-    const [released] = await tx.update(payoutBatches).set({ gasReserved: 0n }).where(eq(payoutBatches.id, batchId)).returning();
-    return released ?? updated;
+    return updated;
   });
 }

@@ -15,7 +15,7 @@
  */
 
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { Address, Hex } from "viem";
+import { type Address, type Hex, parseTransaction } from "viem";
 import { getConfig } from "../../base/config";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
@@ -31,10 +31,11 @@ import {
   payNativeCalldata,
   payoutChunkSize,
 } from "../../engine/chain/batch-payer";
+import { confirmedBlock } from "../../engine/chain/confirmations";
 import { signingGasPrice } from "../../engine/chain/gas-price";
 import { keyRingFor } from "../../engine/chain/keys";
 import { isNativeToken } from "../../engine/chain/native";
-import { chainOf, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
+import { chainOf, networkConfig, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
 import { allocateNonce } from "../../engine/chain/nonces";
 import { errorText } from "../../engine/chain/rpc-errors";
 import { CREATE2_DEPLOYER } from "../../engine/chain/sweep-addresses";
@@ -44,7 +45,7 @@ import { ensureGasBalance } from "../../engine/ledger/gas-top-up";
 import { recordTransaction } from "../../engine/ledger/record";
 import { replaceTransaction } from "../../engine/ledger/replace";
 import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
-import { openSpend } from "./open-spend";
+import { openSpend } from "../payouts/open-spend";
 import { applyItemFacts } from "./payout-records";
 
 /** Chunks one call records and sends at most (a batch of 500 needs a few on a small block). */
@@ -109,12 +110,14 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
   const size = payoutChunkSize(block.gasLimit, getConfig().payoutChunkSize);
   const peek = await pendingItems(db, batchId, size);
   if (peek.length === 0) return null;
-  const undeployed = !code || code === "0x";
   const native = isNativeToken(token.contractAddress);
+  // BNB sent to BatchPayer's address while it holds no code would stay there for good: a BNB chunk
+  // needs the contract at the confirmed block (a reorganisation cannot take it away).
+  const undeployed = native ? !(await deployedAtConfirmedBlock(client, batch.network)) : !code || code === "0x";
   const limits = [...(undeployed ? [BATCH_PAYER_DEPLOY_GAS] : []), ...(native ? [] : [APPROVE_GAS]), payGasLimit(peek.length)];
   // BNB itself: the chunk's total leaves with the pay transaction, beside its gas (the batch was recorded only if the wallet held it).
   const value = native ? peek.reduce((sum, item) => sum + item.amount, 0n) : 0n;
-  const open = await openSpend(db, batch.network, from);
+  const open = await openSpend(db, batch.network, from, chainCount);
   const chunkGas = limits.reduce((sum, l) => sum + l * gasPrice, 0n);
   const needed = chunkGas + value + open.gas + open.value;
   if (native && bnb < value + open.value + open.gas) {
@@ -124,7 +127,8 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
   }
   if (bnb < needed) {
     // Outside every transaction: a broadcast top-up must never be rolled back.
-    await ensureGasBalance(db, batch.network, from, needed, await chargeForDomainWallet(db, batch.domainId));
+    // The tank sends gas only (chunkGas + open.gas at most), never value a balance read mid-settlement seems to lack.
+    await ensureGasBalance(db, batch.network, from, needed, await chargeForDomainWallet(db, batch.domainId), chunkGas + open.gas);
   }
 
   return db.transaction(async (tx) => {
@@ -134,7 +138,7 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
     // Under the batch's lock: another process may have taken these items meanwhile.
     const items = await pendingItems(tx, batchId, size);
     if (items.length === 0) return null;
-    const deployment = undeployed ? await batchPayerDeployment(tx, batch.network, from) : "deployed";
+    const deployment = undeployed ? await batchPayerDeployment(tx, client, batch.network, from) : "deployed";
     // Another wallet's deployment is not mined yet: its pay would reach no code. The job records this chunk once it is.
     if (deployment === "wait") return null;
     const deploy = deployment === "deploy";
@@ -225,26 +229,42 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
 }
 
 /**
- * Whether this chunk deploys BatchPayer (once per chain, issue 46 #13): under a per-network lock, a
- * deployment already in the ledger — pending, or mined — is never signed again (a second one
- * reverts and burns its gas). One pending from this same wallet comes before this chunk in its
- * nonce order, so the chunk goes on; one from another wallet makes the chunk wait for it.
+ * Whether this chunk deploys BatchPayer (once per chain, issue 46 #13). Under a per-network lock: the
+ * chain says whether it is there (a deployment mined since the caller looked), else a deployment of
+ * this version in the ledger and not yet mined is never signed again (a second one reverts and burns
+ * its gas) — one from this same wallet comes before this chunk in its nonce order, so the chunk goes
+ * on; one from another wallet makes the chunk wait. Deployments of another version (BatchPayer v1,
+ * whose ledger rows an upgraded install keeps) deploy nothing of this one and do not count.
  */
-async function batchPayerDeployment(tx: Db, network: string, from: Address): Promise<"deploy" | "deployed" | "wait"> {
+async function batchPayerDeployment(
+  tx: Db,
+  client: ReturnType<typeof publicClientFor>,
+  network: string,
+  from: Address,
+): Promise<"deploy" | "deployed" | "wait"> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bsc-pay:deploy-batch-payer:${network}`}))`);
-  const open = await tx
-    .select({ wallet: chainTransactions.wallet, status: chainTransactions.status })
+  const code = await client.getCode({ address: BATCH_PAYER });
+  if (code && code !== "0x") return "deployed";
+  const pending = await tx
+    .select({ wallet: chainTransactions.wallet, rawTx: chainTransactions.rawTx })
     .from(chainTransactions)
     .where(
-      and(
-        eq(chainTransactions.network, network),
-        eq(chainTransactions.kind, "payout_deploy"),
-        inArray(chainTransactions.status, ["pending", "mined"]),
-      ),
+      and(eq(chainTransactions.network, network), eq(chainTransactions.kind, "payout_deploy"), eq(chainTransactions.status, "pending")),
     );
-  if (open.length === 0) return "deploy";
-  if (open.some((row) => row.status === "mined")) return "deployed";
-  return open.some((row) => row.wallet.toLowerCase() === from.toLowerCase()) ? "deployed" : "wait";
+  const ofThisVersion = pending.filter(
+    (row) => row.rawTx !== null && parseTransaction(row.rawTx as Hex).data?.toLowerCase() === BATCH_PAYER_DEPLOY_DATA.toLowerCase(),
+  );
+  if (ofThisVersion.length === 0) return "deploy";
+  return ofThisVersion.some((row) => row.wallet.toLowerCase() === from.toLowerCase()) ? "deployed" : "wait";
+}
+
+/** BatchPayer's code at the network's confirmed block (the depth its ledger rows are final at). */
+async function deployedAtConfirmedBlock(client: ReturnType<typeof publicClientFor>, network: string): Promise<boolean> {
+  const config = networkConfig(network);
+  if (!config) return false;
+  const blockNumber = await confirmedBlock(client, config.finality);
+  const code = await client.getCode({ address: BATCH_PAYER, blockNumber });
+  return Boolean(code && code !== "0x");
 }
 
 function pendingItems(db: Db, batchId: string, limit: number) {

@@ -11,7 +11,7 @@ import { type Hash, parseEventLogs } from "viem";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
 import { type PayoutBatch, type PayoutItem, payoutBatches, payoutItems } from "../../db/schema";
-import { BATCH_PAYER, batchPayerAbi } from "../../engine/chain/batch-payer";
+import { BATCH_PAYERS, batchPayerAbi } from "../../engine/chain/batch-payer";
 import { confirmedBlock } from "../../engine/chain/confirmations";
 import { networkConfig, publicClientFor } from "../../engine/chain/networks";
 import { errorText } from "../../engine/chain/rpc-errors";
@@ -61,7 +61,7 @@ export async function settleChunk(db: Db, batch: PayoutBatch, nonce: number): Pr
       facts = () => ({ kind: "not-sent", reason: "the payout transaction reverted" });
     } else {
       txHash = winner.txHash;
-      const paid = await paidPositions(batch.network, winner.txHash as Hash);
+      const paid = await paidPositions(batch.network, winner.txHash as Hash, winner.toAddress);
       const items = await chunkItems(db, batch.id, nonce);
       const position = new Map(items.map((item, i) => [item.id, i]));
       facts = (item) => {
@@ -105,15 +105,22 @@ function chunkItems(db: Db, batchId: string, nonce: number) {
 
 /**
  * position in the pay call → its transfer's recipient, amount and outcome, from the receipt's Paid
- * events (BatchPayer's only). The first event of a position counts: a token whose transferFrom calls
- * BatchPayer.pay again emits more of them (and the item's own recipient and amount are checked).
+ * events — the ones of the BatchPayer the transaction called (v1 for chunks signed before the
+ * upgrade to v2), nobody else's. The first event of a position counts, and the item's own recipient
+ * and amount are checked against it (v2 refuses calls from inside a payment, so it emits no others).
  */
-async function paidPositions(network: string, hash: Hash): Promise<Map<number, { to: string; amount: bigint; ok: boolean }>> {
+async function paidPositions(
+  network: string,
+  hash: Hash,
+  payer: string,
+): Promise<Map<number, { to: string; amount: bigint; ok: boolean }>> {
   const receipt = await publicClientFor(network).getTransactionReceipt({ hash });
   const logs = parseEventLogs({
     abi: batchPayerAbi,
     eventName: "Paid",
-    logs: receipt.logs.filter((l) => l.address.toLowerCase() === BATCH_PAYER.toLowerCase()),
+    logs: receipt.logs.filter(
+      (l) => l.address.toLowerCase() === payer.toLowerCase() && BATCH_PAYERS.some((known) => known.toLowerCase() === payer.toLowerCase()),
+    ),
   });
   const paid = new Map<number, { to: string; amount: bigint; ok: boolean }>();
   for (const entry of logs) {

@@ -10,9 +10,9 @@ import { commonRefusal, type ErrorDetail } from "../../base/errors";
 import { amountProblemMessage, formatAmount, parseAmount } from "../../base/money";
 import type { Db } from "../../db";
 import type { Domain, Token } from "../../db/schema";
-import { BATCH_PAYER } from "../../engine/chain/batch-payer";
+import { BATCH_PAYERS } from "../../engine/chain/batch-payer";
 import { networkConfig } from "../../engine/chain/networks";
-import { isServiceAddress } from "../../engine/chain/service-addresses";
+import { isReservedAddress, isServiceAddress } from "../../engine/chain/service-addresses";
 import { getOwnDomain } from "../domains/manage-domains";
 import { paymentRefusal } from "../payments/reasons";
 import { findCatalogueToken, minimumWithdrawal } from "../tokens/catalogue";
@@ -73,7 +73,12 @@ export async function checkPayoutBatch(db: Db, accountId: number, input: PayoutR
     else if (units < minimum)
       details.push({ path: `items.${index}.amount`, message: `must be at least ${formatAmount(minimum, token.decimals)} ${token.symbol}` });
     const to = getAddress(item.toAddress);
-    if (to.toLowerCase() === BATCH_PAYER.toLowerCase() || (await isServiceAddress(db, to)))
+    if (isReservedAddress(to))
+      details.push({
+        path: `items.${index}.toAddress`,
+        message: "is the zero address, a precompile or a system contract: funds sent there are lost",
+      });
+    else if (BATCH_PAYERS.some((payer) => payer.toLowerCase() === to.toLowerCase()) || (await isServiceAddress(db, to)))
       details.push({ path: `items.${index}.toAddress`, message: "is an address of this gateway; send funds to a wallet outside it" });
     if (typeof units !== "string") items.push({ position: index, toAddress: to, amount: units, reference: item.reference ?? null });
   }

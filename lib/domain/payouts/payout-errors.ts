@@ -19,8 +19,11 @@ export class ShortOfGasError extends Error {
     /** The domain whose withdrawal wallet it is: its owner is charged for the top-up. */
     readonly domainId: number,
     readonly wallet: Address,
+    /** The balance the wallet must hold (gas and, for BNB itself, the value it sends). */
     readonly neededWei: bigint,
     readonly perSendWei: bigint,
+    /** The gas part of neededWei: the most a top-up for it may send (never the value itself). */
+    readonly gasWei: bigint = neededWei,
   ) {
     super(`withdrawal wallet ${wallet} needs ${neededWei} wei of BNB`);
   }
@@ -72,7 +75,7 @@ export function insufficientBnb(
 ): ShortOfTokensError {
   const held = [
     reserved ? `${formatEther(reserved)} BNB reserved by sends not yet mined` : "",
-    reservedGas ? `${formatEther(reservedGas)} BNB kept for their gas` : "",
+    reservedGas ? `${formatEther(reservedGas)} BNB kept for gas (the open transactions', and what the gas tank lent)` : "",
   ]
     .filter(Boolean)
     .join(" and ");

@@ -37,6 +37,7 @@ import { findOwnToken } from "../tokens/find-own-token";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import { openPayoutItemsTotal } from "./batch-reserve";
 import { lockAccountForMoneyOut, lockPayingWallet } from "./money-out-locks";
+import { openSpend, tankCredit } from "./open-spend";
 import { insufficientBnb, insufficientTokens, rpc, ShortOfGasError, simulate } from "./payout-errors";
 import { payoutRefusal } from "./reasons";
 import { tallyWithdrawalMove } from "./withdrawal-tallies";
@@ -72,9 +73,14 @@ export interface ReservedPayout {
  * BNB itself is sent as the transaction's value; the wallet keeps what the gas of its open
  * transactions needs, and a request that would take that BNB is refused saying so.
  * `afterTopUp`: this request already had the wallet topped up (its gas is spent: no budget check again).
+ * `counted`: its withdrawal row already counts among the day's withdrawals (one awaiting approval).
  */
-export async function reservePayout(tx: Db, request: PayoutRequest, options: { afterTopUp?: boolean } = {}): Promise<ReservedPayout> {
-  const limits = { checkGasBudget: !options.afterTopUp };
+export async function reservePayout(
+  tx: Db,
+  request: PayoutRequest,
+  options: { afterTopUp?: boolean; counted?: boolean } = {},
+): Promise<ReservedPayout> {
+  const limits = { checkGasBudget: !options.afterTopUp, transfers: options.counted ? 0 : 1 };
   const { userId } = request.for;
   const { domain, token, units, from } = await checkPayout(tx, request);
   await assertMayWithdraw(tx, userId, limits);
@@ -112,38 +118,57 @@ export async function reservePayout(tx: Db, request: PayoutRequest, options: { a
     return { gasLimit: limit < cap ? limit : cap, gasPrice: price };
   });
 
-  const chainCount = await rpc(() => client.getTransactionCount({ address: from }));
+  const firstCount = await rpc(() => client.getTransactionCount({ address: from }));
   await lockAccountForMoneyOut(tx, userId);
-  await lockPayingWallet(tx, token.network, from, chainCount);
+  await lockPayingWallet(tx, token.network, from, firstCount);
   // Again under the account's lock: concurrent requests cannot all pass the check above.
   await assertMayWithdraw(tx, userId, limits);
+  // Under the wallet's lock, the wallet as of one block: its mined count and balances agree, so a
+  // send mined in between is neither counted as open nor missing from the balance.
+  const { chainCount, bnb, tokenBalance } = await rpc(async () => {
+    const blockNumber = await client.getBlockNumber({ cacheTime: 0 });
+    const [count, wei, held] = await Promise.all([
+      client.getTransactionCount({ address: from, blockNumber }),
+      client.getBalance({ address: from, blockNumber }),
+      native
+        ? Promise.resolve(0n)
+        : client.readContract({ address: send.to, abi: erc20Abi, functionName: "balanceOf", args: [from], blockNumber }),
+    ]);
+    return { chainCount: count, bnb: wei, tokenBalance: native ? wei : held };
+  });
+  // What the wallet's open sends still take: their gas and BNB value from the ledger (every kind),
+  // the tokens of submitted withdrawals of this token and of payout items not sent or not mined.
+  const open = await openSpend(tx, token.network, from, chainCount);
+  const ownGas = gasLimit * gasPrice;
+  if (native) {
+    // BNB in flight is in the ledger's values; items of BNB batches not recorded yet are held too.
+    const reserved = open.value + (await openPayoutItemsTotal(tx, token.network, from, token.id, Number.MAX_SAFE_INTEGER));
+    // The value may not take gas: what the open transactions need, or the tank's BNB still here if that is more.
+    const credit = await tankCredit(tx, token.network, from);
+    const gasHeld = credit > open.gas ? credit : open.gas;
+    if (bnb - reserved - gasHeld < units) throw insufficientBnb(from, bnb, units, reserved, gasHeld);
+    // This send's gas may come from the tank's credit: what must remain is the open transactions' gas and its own.
+    if (bnb - reserved - units < open.gas + ownGas)
+      throw new ShortOfGasError(token.network, domain.id, from, reserved + units + open.gas + ownGas, ownGas, open.gas + ownGas);
+    return { request, token, from, units, send, gasLimit, gasPrice, chainCount };
+  }
   const pending = await tx
-    .select()
+    .select({ amount: withdrawals.amount })
     .from(withdrawals)
     .where(
       and(
         eq(withdrawals.network, token.network),
         eq(withdrawals.fromAddress, from),
+        eq(withdrawals.tokenId, token.id),
         eq(withdrawals.status, "submitted"),
         gte(withdrawals.nonce, chainCount),
       ),
     );
   const reservedTokens =
-    pending.filter((w) => w.tokenId === token.id).reduce((sum, w) => sum + w.amount, 0n) +
-    (await openPayoutItemsTotal(tx, token.network, from, token.id, chainCount));
-  // Submitted withdrawals are recorded: their gas is set (null only before approval).
-  const reservedGas = pending.reduce((sum, w) => sum + (w.gasLimit ?? 0n) * (w.gasPrice ?? 0n), 0n);
-  const ownGas = gasLimit * gasPrice;
-  if (native) {
-    const bnb = await rpc(() => client.getBalance({ address: from }));
-    if (bnb - reservedTokens - reservedGas < units) throw insufficientBnb(from, bnb, units, reservedTokens, reservedGas);
-    if (bnb - reservedTokens - reservedGas - units < ownGas)
-      throw new ShortOfGasError(token.network, domain.id, from, reservedTokens + reservedGas + units + ownGas, ownGas);
-    return { request, token, from, units, send, gasLimit, gasPrice, chainCount };
-  }
-  const [tokenBalance, bnb] = await rpc(() => Promise.all([balanceOf(), client.getBalance({ address: from })]));
+    pending.reduce((sum, w) => sum + w.amount, 0n) + (await openPayoutItemsTotal(tx, token.network, from, token.id, chainCount));
   if (tokenBalance - reservedTokens < units) throw insufficientTokens(from, tokenBalance, units, reservedTokens, token.decimals);
-  if (bnb - reservedGas < ownGas) throw new ShortOfGasError(token.network, domain.id, from, reservedGas + ownGas, ownGas);
+  if (bnb - open.value - open.gas < ownGas)
+    throw new ShortOfGasError(token.network, domain.id, from, open.value + open.gas + ownGas, ownGas, open.gas + ownGas);
   return { request, token, from, units, send, gasLimit, gasPrice, chainCount };
 }
 

@@ -66,7 +66,8 @@ async function topUpFor(db: Db, shortage: ShortOfGasError): Promise<void> {
   waitingForGas.set(shortage.wallet, others + 1);
   try {
     const chargedTo = await chargeForDomainWallet(db, shortage.domainId);
-    await ensureGasBalance(db, shortage.network, shortage.wallet, shortage.neededWei + shortage.perSendWei * BigInt(others), chargedTo);
+    const more = shortage.perSendWei * BigInt(others);
+    await ensureGasBalance(db, shortage.network, shortage.wallet, shortage.neededWei + more, chargedTo, shortage.gasWei + more);
   } finally {
     const left = (waitingForGas.get(shortage.wallet) ?? 1) - 1;
     if (left > 0) waitingForGas.set(shortage.wallet, left);

@@ -99,9 +99,8 @@ export async function approveWithdrawal(db: Db, approval: Approval, claim: (tx: 
     const recorded = await withGasTopUps(db, (afterTopUp) =>
       db.transaction(async (tx) => {
         await claim(tx);
-        const reserved = await reservePayout(tx, requestOf(waiting, input), {
-          afterTopUp,
-        }).catch((error: unknown) => {
+        // Its row, awaiting approval since the request, already counts among the day's withdrawals.
+        const reserved = await reservePayout(tx, requestOf(waiting, input), { afterTopUp, counted: true }).catch((error: unknown) => {
           throw error instanceof AppError ? new RefusedAtApproval(error) : error;
         });
         const signed = await signPayout(tx, reserved);

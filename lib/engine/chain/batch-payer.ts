@@ -20,6 +20,14 @@ export const BATCH_PAYER: Address = getContractAddress({
   salt: PAYER_SALT,
   bytecode: batchPayerArtifact.bytecode as Hex,
 });
+/**
+ * BatchPayer v1 (salt "bsc-pay/batch-payer/v1", before issue 46), as installs that paid out before
+ * deployed it: chunks signed for it before an upgrade settle by its Paid events, and it stays a
+ * service address (nothing is paid out to it).
+ */
+export const BATCH_PAYER_V1: Address = "0x2466a6ef272A0aD7Aa14118Ece555d3974019640";
+export const BATCH_PAYERS: readonly Address[] = [BATCH_PAYER, BATCH_PAYER_V1];
+
 /** The deployer's calldata: salt ‖ init code. */
 export const BATCH_PAYER_DEPLOY_DATA: Hex = `${PAYER_SALT}${batchPayerArtifact.bytecode.slice(2)}` as Hex;
 /** ~405k measured for v2 (1,632 bytes of code) on anvil: the limit leaves room, the unused part is not paid. */

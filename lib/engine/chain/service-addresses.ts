@@ -8,7 +8,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { getConfig, type NetworkName } from "../../base/config";
 import type { Db } from "../../db";
 import { domains, paymentSessions } from "../../db/schema";
-import { BATCH_PAYER } from "./batch-payer";
+import { BATCH_PAYERS } from "./batch-payer";
 import { depositTopicOf } from "./deposit-addresses";
 import { gasTankGeneration, keyRingFor } from "./keys";
 import { chainRefusal } from "./reasons";
@@ -26,7 +26,7 @@ export function serviceKeyAddresses(): Set<string> {
   const contracts = serviceSweepContracts();
   const tanks = Array.from({ length: gasTankGeneration() + 2 }, (_, g) => keys.gasTankAddress(g));
   return new Set(
-    [...tanks, keys.sweeperOwnerAddress(), contracts.sweeper, contracts.delegate, CREATE2_DEPLOYER, BATCH_PAYER].map((a) =>
+    [...tanks, keys.sweeperOwnerAddress(), contracts.sweeper, contracts.delegate, CREATE2_DEPLOYER, ...BATCH_PAYERS].map((a) =>
       a.toLowerCase(),
     ),
   );
@@ -48,8 +48,23 @@ export async function isServiceAddress(db: Db, address: string): Promise<boolean
   return wallet !== undefined;
 }
 
+/**
+ * The zero address, the precompiles and BSC's system contracts all sit below 0x…10000; no wallet
+ * does. BNB or tokens sent there are gone (a precompile even accepts BNB in a successful call).
+ */
+export function isReservedAddress(address: string): boolean {
+  return BigInt(address) < 0x10000n;
+}
+
 export async function assertNotServiceAddress(db: Db, address: string | null | undefined, field: string): Promise<void> {
   if (!address) return;
+  if (isReservedAddress(address))
+    throw chainRefusal(
+      "VALIDATION_ERROR",
+      "reserved-address",
+      `${field} ${address} is the zero address, a precompile or a system contract: funds sent there are lost`,
+      [{ path: field, message: "is a reserved address (zero, a precompile or a system contract)" }],
+    );
   if (await isServiceAddress(db, address)) {
     throw chainRefusal(
       "VALIDATION_ERROR",

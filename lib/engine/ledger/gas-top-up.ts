@@ -1,8 +1,10 @@
 /**
- * Makes sure `wallet` holds at least `neededWei` of BNB, sending exactly the difference from the
- * gas tank and waiting until it is mined: the caller bounds `neededWei` (capped gas limits of the
- * sends it pays for), so a top-up never covers more than that. The top-up is recorded signed,
- * with its nonce, before it is broadcast. One top-up per wallet at a time in this process.
+ * Makes sure `wallet` holds at least `neededWei` of BNB, sending the difference from the gas tank
+ * and waiting until it is mined. `maxWei` bounds what one top-up sends: the gas of the sends it pays
+ * for. A target that also counts BNB the wallet sends as value (a BNB withdrawal or payout) must pass
+ * it, so that a balance read between a send being mined and it being settled never has the tank
+ * send value in place of gas (issue 46). The top-up is recorded signed, with its nonce, before it is
+ * broadcast. One top-up per wallet at a time in this process.
  */
 
 import type { Address } from "viem";
@@ -28,6 +30,7 @@ export async function ensureGasBalance(
   wallet: Address,
   neededWei: bigint,
   chargedTo: readonly GasChargeShare[] = [],
+  maxWei?: bigint,
 ): Promise<void> {
   const key = `${network}:${wallet}`;
   for (;;) {
@@ -37,7 +40,7 @@ export async function ensureGasBalance(
   }
   const client = publicClientFor(network);
   if ((await client.getBalance({ address: wallet })) >= neededWei) return;
-  const work = topUp(db, network, wallet, neededWei, chargedTo);
+  const work = topUp(db, network, wallet, neededWei, chargedTo, maxWei);
   inFlight.set(key, work);
   try {
     await work;
@@ -46,7 +49,14 @@ export async function ensureGasBalance(
   }
 }
 
-async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint, chargedTo: readonly GasChargeShare[]): Promise<void> {
+async function topUp(
+  db: Db,
+  network: string,
+  wallet: Address,
+  neededWei: bigint,
+  chargedTo: readonly GasChargeShare[],
+  maxWei: bigint | undefined,
+): Promise<void> {
   const client = publicClientFor(network);
   const balance = await client.getBalance({ address: wallet });
   if (balance >= neededWei) return;
@@ -63,7 +73,7 @@ async function topUp(db: Db, network: string, wallet: Address, neededWei: bigint
     topUpGasLimit(client, wallet),
   ]);
   const spendable = tankBalance - topUpGas * gasPrice;
-  const value = shortfall;
+  const value = maxWei !== undefined && shortfall > maxWei ? maxWei : shortfall;
   if (spendable < value) {
     throw chainRefusal(
       "BLOCKCHAIN_ERROR",

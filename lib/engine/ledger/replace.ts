@@ -43,12 +43,14 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
   const gas = how === "cancel" ? PLAIN_TRANSFER_GAS : original.gas!;
   if (newest.walletRole === "withdrawal") {
     // A withdrawal wallet's key index is its domain's id: the domain's owner pays for the top-up.
+    const needs = await walletNeeds(db, newest, gas * gasPrice);
     await ensureGasBalance(
       db,
       newest.network,
       newest.wallet as Address,
-      await walletNeeds(db, newest, gas * gasPrice),
+      needs.gas + needs.value,
       await chargeForDomainWallet(db, newest.walletIndex),
+      needs.gas,
     );
   }
   const signer = signerFor(newest.walletRole, newest.walletIndex);
@@ -104,14 +106,18 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
   return row;
 }
 
-/** The BNB a withdrawal wallet needs for all its open transactions, this nonce's at the new fee. */
-async function walletNeeds(db: Db, newest: ChainTransaction, replacementCost: bigint): Promise<bigint> {
+/**
+ * The BNB a withdrawal wallet needs for all its open transactions, this nonce's at the new fee: their
+ * gas, and the BNB they send as value (a BNB withdrawal or payout), which the balance holds too.
+ */
+async function walletNeeds(db: Db, newest: ChainTransaction, replacementCost: bigint): Promise<{ gas: bigint; value: bigint }> {
   const open = await db
     .select({
       id: chainTransactions.id,
       nonce: chainTransactions.nonce,
       gasLimit: chainTransactions.gasLimit,
       gasPrice: chainTransactions.gasPrice,
+      value: chainTransactions.value,
     })
     .from(chainTransactions)
     .where(
@@ -122,13 +128,17 @@ async function walletNeeds(db: Db, newest: ChainTransaction, replacementCost: bi
       ),
     );
   const perNonce = new Map<number, bigint>();
+  const values = new Map<number, bigint>();
   for (const row of open) {
     const cost = row.gasLimit * row.gasPrice;
     if (cost > (perNonce.get(row.nonce) ?? 0n)) perNonce.set(row.nonce, cost);
+    // A cancel carries no value: the nonce's dearest value is what may still leave.
+    if (row.value > (values.get(row.nonce) ?? 0n)) values.set(row.nonce, row.value);
   }
   const current = perNonce.get(newest.nonce) ?? 0n;
   perNonce.set(newest.nonce, replacementCost > current ? replacementCost : current);
-  return [...perNonce.values()].reduce((sum, cost) => sum + cost, 0n);
+  const sum = (m: Map<number, bigint>) => [...m.values()].reduce((total, v) => total + v, 0n);
+  return { gas: sum(perNonce), value: sum(values) };
 }
 
 export function signerFor(role: WalletRole, index: number): PrivateKeyAccount {

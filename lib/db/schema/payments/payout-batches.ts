@@ -69,6 +69,8 @@ export const payoutBatches = pgTable(
     index("payout_batches_key_created_id_idx").on(t.apiKeyId, t.createdAt, t.id),
     /** The dashboard's list of an account's batches (keyset, DESIGN.md §25). */
     index("payout_batches_user_created_id_idx").on(t.userId, t.createdAt, t.id),
+    // The gas an account's open batches hold against its daily budget (lib/domain/gas/limits.ts).
+    index("payout_batches_gas_reserved_idx").on(t.userId).where(sql`${t.gasReserved} > 0`),
     index("payout_batches_open_idx").on(t.createdAt).where(sql`${t.status} IN ('pending', 'sending')`),
   ],
 );
