@@ -19,7 +19,7 @@ import {
 } from "@/lib/accounts/users/two-factor";
 import { AppError } from "@/lib/base/errors";
 import { ensureStarted } from "@/lib/ops/startup/startup";
-import { accountSettingsSchema, updateAccountSettings } from "@/lib/web/dashboard/account-settings";
+import { type AccountSettings, accountSettingsSchema, updateAccountSettings } from "@/lib/web/dashboard/account-settings";
 import { type ActionResult, runAction, runUserAction } from "@/lib/web/http/server-action";
 import { limitClient } from "@/lib/web/http/shared-limits";
 
@@ -113,7 +113,13 @@ export async function regenerateRecoveryCodesAction(input: unknown): Promise<Act
 /** Sets the account's currency (the same rules as PATCH /api/user/settings). */
 export async function setAccountCurrencyAction(input: unknown): Promise<ActionResult<{ accountCurrency: string }>> {
   return runAction("settings", accountSettingsSchema, input, async ({ db, ...principal }, data) => {
-    const { accountCurrency } = await updateAccountSettings(db, principal.account.id, data, byMember(principal));
+    const { accountCurrency } = await updateAccountSettings(db, principal, { accountCurrency: data.accountCurrency });
     return { accountCurrency };
   });
+}
+
+/** The owner turns "members need two-factor" on or off, with their code (the same rules as PATCH /api/user/settings). */
+export async function setMembersNeedTwoFactorAction(input: unknown): Promise<ActionResult<AccountSettings>> {
+  const schema = z.object({ membersNeedTwoFactor: z.boolean(), code: z.string().trim().max(32, { error: "code is too long" }).optional() });
+  return runAction("members", schema, input, ({ db, ...principal }, data) => updateAccountSettings(db, principal, data));
 }

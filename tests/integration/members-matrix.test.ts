@@ -11,7 +11,7 @@ import { join, relative } from "node:path";
 import { eq } from "drizzle-orm";
 import { privateKeyToAddress } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { issueApiKey } from "@/lib/accounts/api-keys/manage-api-keys";
+import { createApiKey } from "@/lib/accounts/api-keys/create-api-key";
 import { asOwner } from "@/lib/accounts/members/principal";
 import { type Permission, ROLE_PERMISSIONS } from "@/lib/accounts/members/roles";
 import { accountMembers, approvals, domains, MEMBER_ROLES, type MemberRole, users } from "@/lib/db/schema";
@@ -78,7 +78,7 @@ const MATRIX: Entry[] = [
     route: "api-keys/[id]",
     method: "DELETE",
     permission: "developer",
-    setup: async () => ({ params: { id: String((await issueApiKey(db(), merchant.userId, { name: `r${unique()}` })).id) } }),
+    setup: async () => ({ params: { id: String((await createApiKey(db(), merchant.userId, `r${unique()}`)).record.id) } }),
   },
   { route: "domains", method: "GET", permission: "read" },
   {
@@ -139,7 +139,8 @@ const MATRIX: Entry[] = [
       method,
       permission: method === "GET" ? "read" : "payments",
       setup: async () => {
-        const link = await createPaymentLink(db(), merchant.userId, {
+        const [owner] = await db().select().from(users).where(eq(users.id, merchant.userId));
+        const link = await createPaymentLink(db(), asOwner(owner!), {
           title: `L${unique()}`,
           tokenId: merchant.tokenId,
           amount: "5",

@@ -133,20 +133,14 @@ export async function regenerateRecoveryCodes(db: Db, user: User, code: string):
 
 /**
  * For an action of a signed-in user (dashboard withdrawal, API-key creation): nothing to do when
- * two-factor is off; else a current code, or VALIDATION_ERROR on the field `code`.
+ * two-factor is off; else a current code, or VALIDATION_ERROR on the field `code`. `user` is always
+ * the member acting (a principal's `member`), never the account's own row (DESIGN.md §26).
  */
 export async function requireSecondFactor(db: Db, user: User, code: string | undefined): Promise<void> {
   if (!user.totpEnabledAt) return;
   if (!code)
     throw codeError("two-factor-code-required", "enter the current code from your authenticator app: two-factor authentication is on");
   await verifySecondFactor(db, user, code, { allowRecoveryCode: false });
-}
-
-/** requireSecondFactor for a caller that holds only the user's id. */
-export async function requireSecondFactorOf(db: Db, userId: number, code: string | undefined): Promise<void> {
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user) throw accountRefusal("UNAUTHORIZED", "account-gone", "sign in again");
-  await requireSecondFactor(db, user, code);
 }
 
 /**
