@@ -12,10 +12,12 @@ import { credentialsSchema } from "@/lib/accounts/users/create-user";
 import { signUp } from "@/lib/accounts/users/sign-up";
 import {
   confirmEnrolment,
+  confirmEnrolmentSchema,
   disableTwoFactor,
   type Enrolment,
   regenerateRecoveryCodes,
   startEnrolment,
+  twoFactorCodeSchema,
 } from "@/lib/accounts/users/two-factor";
 import { AppError } from "@/lib/base/errors";
 import { ensureStarted } from "@/lib/ops/startup/startup";
@@ -69,14 +71,8 @@ export async function signOutEverywhereAction(input: unknown = {}): Promise<Acti
   });
 }
 
-const codeSchema = z.object({
-  code: z.string({ error: "enter the code" }).trim().min(1, { error: "enter the code" }).max(32, { error: "code is too long" }),
-});
-
-// Turning it on ends every other session: the password too, so that a stolen session alone cannot.
-const confirmSchema = codeSchema.extend({
-  currentPassword: z.string({ error: "enter your current password" }).min(1, { error: "enter your current password" }),
-});
+const codeSchema = twoFactorCodeSchema;
+const confirmSchema = confirmEnrolmentSchema;
 
 /** Two-factor set-up, step 1: a fresh seed to scan (nothing changes for sign-in yet). */
 export async function startTwoFactorAction(): Promise<ActionResult<Enrolment>> {

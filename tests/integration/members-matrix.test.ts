@@ -234,6 +234,8 @@ const NOT_IN_AN_ACCOUNT = new Set([
   "POST register",
   "POST token",
   "POST password",
+  "POST two-factor",
+  "POST two-factor/confirm",
   "POST sign-out-everywhere",
   "POST invitations/accept",
   "GET accounts",

@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
+import { z } from "zod";
 import type { AppError } from "../../base/errors";
 import type { Db } from "../../db";
 import { recoveryCodes, type User, users } from "../../db/schema";
@@ -23,6 +24,16 @@ import { seal, unseal } from "./secret-box";
 import { matchTotp, newTotpSecret, otpauthUri, toBase32 } from "./totp";
 
 const SEED = "totp-seed";
+
+/** A code of the authenticator app (or, where allowed, a recovery code). */
+export const twoFactorCodeSchema = z.object({
+  code: z.string({ error: "enter the code" }).trim().min(1, { error: "enter the code" }).max(32, { error: "code is too long" }),
+});
+
+/** Turning it on: a code of the seed shown, and the current password (a stolen session alone must not). */
+export const confirmEnrolmentSchema = twoFactorCodeSchema.extend({
+  currentPassword: z.string({ error: "enter your current password" }).min(1, { error: "enter your current password" }),
+});
 export const RECOVERY_CODES = 10;
 
 export interface TwoFactorStatus {
