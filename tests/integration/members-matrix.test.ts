@@ -25,6 +25,7 @@ import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { call } from "../helpers/http";
+import { withTwoFactor } from "../helpers/members";
 
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
@@ -151,6 +152,15 @@ const MATRIX: Entry[] = [
   ),
   { route: "settings", method: "GET", permission: "read" },
   { route: "settings", method: "PATCH", permission: "settings", setup: async () => ({ body: { accountCurrency: "EUR" } }) },
+  // The owner's alone; the owner here has no two-factor, so even their call is refused for that (two-factor-rule.test.ts turns it on).
+  {
+    route: "settings",
+    method: "PATCH",
+    permission: "members",
+    allowedStatus: 403,
+    allowedReason: "two-factor-required",
+    setup: async () => ({ body: { membersNeedTwoFactor: true } }),
+  },
   { route: "tokens", method: "GET", permission: "read" },
   { route: "tokens", method: "POST", permission: "settings", setup: async () => ({ body: { contractAddress: token, network: "bsc" } }) },
   {
@@ -340,6 +350,39 @@ describe("every /api/user route × every role", () => {
       const res = await call(await handlerOf("domains", "GET"), { headers: { ...merchant.auth, "x-account-id": value } });
       expect(res.status).toBe(400);
       expect(res.body.error.reason).toBe("account-id-invalid");
+    }
+  });
+
+  describe("what POST /api/user/api-keys grants each role (issue 46: a key never does more than its maker)", () => {
+    const ALL = ["payments:write", "payments:read", "refunds", "withdrawals", "payouts"];
+    /** Per role, without two-factor and with it (a code given): the default scopes, or the refusal; then what asking for every scope answers. */
+    const EXPECTED: Record<MemberRole, { plain: string[] | string; enrolled: string[] | string; all: string; allEnrolled: string }> = {
+      owner: { plain: ["payments:write", "payments:read"], enrolled: ALL, all: "two-factor-required", allEnrolled: "201" },
+      admin: { plain: ["payments:write", "payments:read"], enrolled: ALL, all: "two-factor-required", allEnrolled: "201" },
+      developer: { plain: ["payments:read"], enrolled: ["payments:read"], all: "scope-exceeds-role", allEnrolled: "scope-exceeds-role" },
+      finance: { plain: "role-forbids", enrolled: "role-forbids", all: "role-forbids", allEnrolled: "role-forbids" },
+      viewer: { plain: "role-forbids", enrolled: "role-forbids", all: "role-forbids", allEnrolled: "role-forbids" },
+    };
+    const outcome = (res: { status: number; body: any }) => (res.status === 201 ? "201" : res.body.error.reason);
+
+    for (const role of MEMBER_ROLES) {
+      it(`${role}: by default ${JSON.stringify(EXPECTED[role].plain)}, with two-factor ${JSON.stringify(EXPECTED[role].enrolled)}; every scope → ${EXPECTED[role].all} / ${EXPECTED[role].allEnrolled}`, async () => {
+        const handler = await handlerOf("api-keys", "POST");
+        const person = role === "owner" ? await signUp() : await memberWith(role);
+        const accountId = role === "owner" ? person.userId : merchant.userId;
+        const plainAuth = { ...person.auth, "x-account-id": String(accountId) };
+        const plain = await call(handler, { method: "POST", headers: plainAuth, body: { name: "default" } });
+        expect(plain.status === 201 ? plain.body.data.scopes : plain.body.error.reason).toEqual(EXPECTED[role].plain);
+        const all = await call(handler, { method: "POST", headers: plainAuth, body: { name: "all", scopes: ALL } });
+        expect(outcome(all)).toBe(EXPECTED[role].all);
+
+        const { own, code } = await withTwoFactor(person.userId, person.password);
+        const auth = { ...own, "x-account-id": String(accountId) };
+        const enrolled = await call(handler, { method: "POST", headers: auth, body: { name: "default", code: await code() } });
+        expect(enrolled.status === 201 ? enrolled.body.data.scopes : enrolled.body.error.reason).toEqual(EXPECTED[role].enrolled);
+        const allEnrolled = await call(handler, { method: "POST", headers: auth, body: { name: "all", scopes: ALL, code: await code() } });
+        expect(outcome(allEnrolled)).toBe(EXPECTED[role].allEnrolled);
+      });
     }
   });
 
