@@ -46,7 +46,10 @@ export const inAccount = (auth: Record<string, string>, accountId: number) => ({
  * headers and `code()`: a current code each time it is called (the last accepted step is
  * forgotten first, so the tests need not wait for the next 30 s step).
  */
-export async function withTwoFactor(userId: number, password: string): Promise<{ own: Record<string, string>; code: () => Promise<string> }> {
+export async function withTwoFactor(
+  userId: number,
+  password: string,
+): Promise<{ own: Record<string, string>; code: () => Promise<string> }> {
   const db = await getDb();
   const { secret } = await startEnrolment(db, await userRow(userId));
   await confirmEnrolment(db, await userRow(userId), totpCode(secret, totpStep()), password);
@@ -58,7 +61,11 @@ export async function withTwoFactor(userId: number, password: string): Promise<{
 }
 
 /** A live secret key of the account made by `createdBy`, with `scopes` (default every scope), written straight to the table. */
-export async function keyRow(accountId: number, createdBy: number, scopes: readonly string[] = API_SCOPES): Promise<{ id: number; key: string }> {
+export async function keyRow(
+  accountId: number,
+  createdBy: number,
+  scopes: readonly string[] = API_SCOPES,
+): Promise<{ id: number; key: string }> {
   const key = `bscp_live_${randomBytes(32).toString("base64url")}`;
   const [row] = await (await getDb())
     .insert(apiKeys)

@@ -64,7 +64,10 @@ describe("the setting 'members need two-factor'", () => {
     expect(refused.body.error.reason).toBe("two-factor-required"); // the owner has none yet
     owner = await withTwoFactor(merchant.userId, PASSWORD);
     const adminFactor = await withTwoFactor(admin.userId, admin.password);
-    const byAdmin = await setRule(inAccount(adminFactor.own, merchant.userId), { membersNeedTwoFactor: true, code: await adminFactor.code() });
+    const byAdmin = await setRule(inAccount(adminFactor.own, merchant.userId), {
+      membersNeedTwoFactor: true,
+      code: await adminFactor.code(),
+    });
     expect(byAdmin.status).toBe(403);
     expect(byAdmin.body.error.reason).toBe("role-forbids");
     for (const body of [{ membersNeedTwoFactor: "yes" }, {}, { membersNeedTwoFactor: true, extra: 1 }, { membersNeedTwoFactor: true }]) {
@@ -139,7 +142,11 @@ describe("a code asked when a link's money moves to another domain", () => {
     const other = await addDomain(db(), merchant.userId, "https://other.example.com");
     await withTwoFactor(merchant.userId, PASSWORD);
     const admin = await memberWith(merchant.userId, "admin");
-    const made = await call(createLink, { method: "POST", headers: admin.auth, body: { title: "Mug", tokenId: merchant.tokenId, amount: "5" } });
+    const made = await call(createLink, {
+      method: "POST",
+      headers: admin.auth,
+      body: { title: "Mug", tokenId: merchant.tokenId, amount: "5" },
+    });
     expect(made.status).toBe(201);
     const moved = await call(patchLink, {
       method: "PATCH",

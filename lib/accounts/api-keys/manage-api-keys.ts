@@ -16,15 +16,7 @@ import { type ApiKeyView, apiKeyViews, toApiKeyView } from "./api-key-view";
 import { forgetAuthenticatedKeys } from "./authenticate-api-key";
 import { createApiKey } from "./create-api-key";
 import { apiKeyRefusal } from "./reasons";
-import {
-  API_KEY_KINDS,
-  API_SCOPES,
-  type ApiKeyKind,
-  type ApiScope,
-  isMoneyScope,
-  scopeExceedsRole,
-  scopesForNewKey,
-} from "./scopes";
+import { API_KEY_KINDS, API_SCOPES, type ApiKeyKind, type ApiScope, isMoneyScope, scopeExceedsRole, scopesForNewKey } from "./scopes";
 
 export { type ApiKeyView, listApiKeys } from "./api-key-view";
 

@@ -5,9 +5,9 @@ import { createApiKeySchema } from "../../accounts/api-keys/manage-api-keys";
 import { signOutEverywhereSchema } from "../../accounts/api-keys/sign-out-everywhere";
 import { auditQueryFields } from "../../accounts/audit/audit-query";
 import { changePasswordSchema } from "../../accounts/users/change-password";
-import { confirmEnrolmentSchema } from "../../accounts/users/two-factor";
 import { credentialsSchema } from "../../accounts/users/create-user";
 import type { RegisteredUser } from "../../accounts/users/register-user";
+import { confirmEnrolmentSchema } from "../../accounts/users/two-factor";
 import { choosePlanSchema } from "../../domain/plans/current-plan";
 import { registerTokenSchema } from "../../domain/tokens/schemas";
 import { accountSettingsSchema } from "../dashboard/account-settings";
@@ -151,7 +151,8 @@ export const accountPaths = {
     patch: {
       ...member("settings"),
       operationId: "updateAccountSettings",
-      summary: "Set the account currency, or (the owner) require two-factor of the members who can move money, approve, hold keys or choose payout targets",
+      summary:
+        "Set the account currency, or (the owner) require two-factor of the members who can move money, approve, hold keys or choose payout targets",
       description:
         "accountCurrency (the dashboard's totals, volume chart and payments CSV) needs `settings`. membersNeedTwoFactor needs `members` (the owner), the owner's own two-factor on (else 403 two-factor-required) and `code`, their current code, to turn it either way. With it on, a member whose role holds money, approve, developer or payout-targets and who has no two-factor can only enrol (POST /api/user/two-factor) in this account: every /api/user route acting in it answers 403 two-factor-required-by-account, and so do the API keys they made. Their other accounts are unaffected. Nothing changes on a refusal.",
       requestBody: json(accountSettingsSchema, {
@@ -177,7 +178,9 @@ export const accountPaths = {
       responses: {
         "200": answer(
           "OK",
-          described("[{id, name, prefix, kind, scopes, createdBy: {userId, email} | null, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced}]"),
+          described(
+            "[{id, name, prefix, kind, scopes, createdBy: {userId, email} | null, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced}]",
+          ),
           [
             apiKey,
             {
@@ -245,10 +248,14 @@ export const accountPaths = {
       summary: "Revoke an API key at once (revoking it again changes nothing)",
       requestParams: idParam("API key", 41),
       responses: {
-        "200": answer("The key's view, with revokedAt", described("{id, name, prefix, kind, scopes, createdBy, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced}"), {
-          ...apiKey,
-          revokedAt: EX.later,
-        }),
+        "200": answer(
+          "The key's view, with revokedAt",
+          described("{id, name, prefix, kind, scopes, createdBy, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced}"),
+          {
+            ...apiKey,
+            revokedAt: EX.later,
+          },
+        ),
         ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
           ...badId("id", "a positive integer"),
           NOT_FOUND: { message: "API key not found", reason: "not-found" },

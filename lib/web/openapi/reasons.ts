@@ -108,7 +108,8 @@ export const OPERATION_REASONS = {
   ],
   payLink: [
     ...CREATE_PAYMENT.filter(
-      (r) => !(V1 as readonly string[]).includes(r) && !(IDEMPOTENCY_REASONS as readonly string[]).includes(r) && r !== "scope-exceeds-role",
+      (r) =>
+        !(V1 as readonly string[]).includes(r) && !(IDEMPOTENCY_REASONS as readonly string[]).includes(r) && r !== "scope-exceeds-role",
     ),
     "invalid-request",
     "rate-limited",
