@@ -14,7 +14,7 @@ export const SCOPE_LABELS: Record<ApiScope, string> = {
 
 /** Why a scope cannot be ticked, or null when it can. */
 export function scopeBlocked(scope: ApiScope, grantable: readonly ApiScope[], twoFactor: boolean): string | null {
-  if (!grantable.includes(scope)) return "Your role cannot grant this: a key never does more than the member who makes it.";
+  if (!grantable.includes(scope)) return "Your role cannot grant this.";
   if (isMoneyScope(scope) && !twoFactor) return "Sends money out: turn on two-factor authentication in Settings first.";
   return null;
 }

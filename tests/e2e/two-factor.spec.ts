@@ -225,7 +225,9 @@ test("an owner requires two-factor of the members: a finance member without it c
   // The member: every page of the shop's account sends them to enrol; once on, they are back.
   await member.goto("/dashboard/payments");
   await member.waitForURL("**/dashboard/two-factor-required");
-  await expect(member.getByRole("alert")).toContainText(`${shop.email} requires two-factor authentication of every finance`);
+  await expect(member.getByTestId("two-factor-required")).toContainText(
+    `${shop.email} requires two-factor authentication of every finance`,
+  );
   await shoot(member, testInfo, "two-factor-required");
   await member.getByRole("button", { name: "Set up two-factor authentication" }).click();
   const secret = (await member.getByTestId("totp-secret").innerText()).replace(/\s/g, "");

@@ -24,7 +24,7 @@ export default async function TwoFactorRequiredPage() {
     <>
       <PageHeader title="Turn on two-factor authentication" />
       <div className="grid gap-6">
-        <div role="alert" className="flex gap-3 rounded-xl border border-warning/40 bg-warning/10 p-4 text-sm">
+        <div data-testid="two-factor-required" className="flex gap-3 rounded-xl border border-warning/40 bg-warning/10 p-4 text-sm">
           <ShieldAlert className="mt-0.5 size-5 shrink-0 text-warning" aria-hidden />
           <div className="grid gap-1">
             <p className="font-medium">
