@@ -235,7 +235,13 @@ test("an owner requires two-factor of the members: a finance member without it c
   const turnOn = member.getByRole("button", { name: "Turn on" });
   await member.locator("form").filter({ has: turnOn }).getByLabel("Current password").fill(PASSWORD);
   await turnOn.click();
+  await expect(member.getByTestId("recovery-codes").getByRole("listitem")).toHaveCount(10); // shown, not navigated away from
   await member.getByRole("button", { name: "I have stored them" }).click();
+  await expect(member.getByTestId("two-factor-done")).toBeVisible();
+  await expect(member.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
+  await member.mouse.move(0, 0);
+  await shoot(member, testInfo, "two-factor-required-done");
+  await member.getByRole("link", { name: "Continue to the dashboard" }).click();
   await member.waitForURL(/\/dashboard$/);
   await member.goto("/dashboard/payments");
   await expect(member.getByRole("heading", { name: "Payments", level: 1 })).toBeVisible();

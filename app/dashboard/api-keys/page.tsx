@@ -75,21 +75,14 @@ export default async function ApiKeysPage() {
                 <TableBody>
                   {keys.map((k) => (
                     <TableRow key={k.id} data-key-name={k.name}>
-                      <TableCell className="font-medium">
-                        <div className="grid gap-1">
-                          <span>{k.name}</span>
-                          {/* Below md the maker's column is hidden: said under the name. */}
-                          <span className="text-xs font-normal text-muted-foreground [overflow-wrap:anywhere] md:hidden">
-                            by {maker(k)}
-                          </span>
-                        </div>
-                      </TableCell>
+                      <TableCell className="font-medium">{k.name}</TableCell>
                       <TableCell>
                         <div className="grid justify-items-start gap-1">
                           <span className="font-mono text-xs break-all">{k.prefix}…</span>
                           <Badge variant="neutral">{k.kind === "publishable" ? "publishable" : "secret"}</Badge>
-                          {/* Phones: the scopes under the key, their column is hidden. */}
+                          {/* Phones: the scopes under the key, their column is hidden; below md the maker's too. */}
                           <ScopeList scopes={k.scopes} label={`Scopes of ${k.name}`} className="sm:hidden" />
+                          <span className="text-xs text-muted-foreground [overflow-wrap:anywhere] md:hidden">by {maker(k)}</span>
                           <KeyChange k={k} maker={maker(k)} className="sm:hidden" />
                         </div>
                       </TableCell>
@@ -136,7 +129,7 @@ function KeyChange({ k, maker, className }: { k: ApiKeyView; maker: string; clas
     words = `Reduced ${formatDateTime(k.scopesReduced.at)} from ${k.scopesReduced.from.join(", ")}, when ${maker === "you" ? "your" : `${maker}'s`} role changed.`;
   if (!words) return null;
   return (
-    <p className={cn("max-w-64 text-xs text-muted-foreground", className)} data-testid="key-change">
+    <p className={cn("text-xs text-muted-foreground [overflow-wrap:anywhere] sm:max-w-64", className)} data-testid="key-change">
       {words}
     </p>
   );

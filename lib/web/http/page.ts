@@ -48,13 +48,14 @@ export async function withAccountPage<T>(permission: Permission, load: (ctx: { d
 }
 
 /**
- * TWO_FACTOR_REQUIRED_PAGE: the member the account holds to enrolling, with their two-factor
- * status; anyone else (enrolled meanwhile, or never held) goes on to the overview.
+ * TWO_FACTOR_REQUIRED_PAGE: the signed-in member in the dashboard's account, held or not. It does
+ * not send a member who has just enrolled away: turning two-factor on renews the session cookie,
+ * which re-renders the page while it still shows the recovery codes; the page says they may go on.
  */
 export async function withTwoFactorRequiredPage<T>(load: (ctx: { db: Db } & Principal) => Promise<T>): Promise<T> {
   return withPage(async ({ db }) => {
     const principal = await dashboardPrincipal(db, await requireUser());
-    if (!principal?.enrolOnly) redirect("/dashboard");
+    if (!principal) redirect("/dashboard");
     return load({ db, ...principal });
   });
 }

@@ -56,7 +56,8 @@ export async function moneyKey(request: APIRequestContext, merchant: { headers: 
   const started = await request.post("/api/user/two-factor", { headers: merchant.headers });
   if (started.status() !== 200) throw new Error(`two-factor set-up failed: ${await started.text()}`);
   const { secret } = (await started.json()).data as { secret: string };
-  let last = totpStep() - 1;
+  // The current step's code turns it on: still accepted if the step ends before the server checks it.
+  let last = totpStep();
   /** The next step's code not used yet (waiting for it when it is not accepted yet: at most one step ahead). */
   const code = async () => {
     last = Math.max(last + 1, totpStep() - 1);
