@@ -12,14 +12,16 @@ import { credentialsSchema } from "@/lib/accounts/users/create-user";
 import { signUp } from "@/lib/accounts/users/sign-up";
 import {
   confirmEnrolment,
+  confirmEnrolmentSchema,
   disableTwoFactor,
   type Enrolment,
   regenerateRecoveryCodes,
   startEnrolment,
+  twoFactorCodeSchema,
 } from "@/lib/accounts/users/two-factor";
 import { AppError } from "@/lib/base/errors";
 import { ensureStarted } from "@/lib/ops/startup/startup";
-import { accountSettingsSchema, updateAccountSettings } from "@/lib/web/dashboard/account-settings";
+import { type AccountSettings, accountSettingsSchema, updateAccountSettings } from "@/lib/web/dashboard/account-settings";
 import { type ActionResult, runAction, runUserAction } from "@/lib/web/http/server-action";
 import { limitClient } from "@/lib/web/http/shared-limits";
 
@@ -69,14 +71,8 @@ export async function signOutEverywhereAction(input: unknown = {}): Promise<Acti
   });
 }
 
-const codeSchema = z.object({
-  code: z.string({ error: "enter the code" }).trim().min(1, { error: "enter the code" }).max(32, { error: "code is too long" }),
-});
-
-// Turning it on ends every other session: the password too, so that a stolen session alone cannot.
-const confirmSchema = codeSchema.extend({
-  currentPassword: z.string({ error: "enter your current password" }).min(1, { error: "enter your current password" }),
-});
+const codeSchema = twoFactorCodeSchema;
+const confirmSchema = confirmEnrolmentSchema;
 
 /** Two-factor set-up, step 1: a fresh seed to scan (nothing changes for sign-in yet). */
 export async function startTwoFactorAction(): Promise<ActionResult<Enrolment>> {
@@ -113,7 +109,13 @@ export async function regenerateRecoveryCodesAction(input: unknown): Promise<Act
 /** Sets the account's currency (the same rules as PATCH /api/user/settings). */
 export async function setAccountCurrencyAction(input: unknown): Promise<ActionResult<{ accountCurrency: string }>> {
   return runAction("settings", accountSettingsSchema, input, async ({ db, ...principal }, data) => {
-    const { accountCurrency } = await updateAccountSettings(db, principal.account.id, data, byMember(principal));
+    const { accountCurrency } = await updateAccountSettings(db, principal, { accountCurrency: data.accountCurrency });
     return { accountCurrency };
   });
+}
+
+/** The owner turns "members need two-factor" on or off, with their code (the same rules as PATCH /api/user/settings). */
+export async function setMembersNeedTwoFactorAction(input: unknown): Promise<ActionResult<AccountSettings>> {
+  const schema = z.object({ membersNeedTwoFactor: z.boolean(), code: z.string().trim().max(32, { error: "code is too long" }).optional() });
+  return runAction("members", schema, input, ({ db, ...principal }, data) => updateAccountSettings(db, principal, data));
 }

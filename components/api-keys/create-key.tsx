@@ -10,28 +10,31 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { API_SCOPES, type ApiKeyKind, type ApiScope, PUBLISHABLE_SCOPES } from "@/lib/accounts/api-keys/scopes";
-import { KeyPowers } from "./key-powers";
+import { API_SCOPES, type ApiKeyKind, type ApiScope, isMoneyScope } from "@/lib/accounts/api-keys/scopes";
+import { defaultScopes, KeyPowers } from "./key-powers";
 
 /**
  * Creates a key (secret or publishable, with the scopes ticked) and shows it this one time, with a
- * copy button and a plain warning; with two-factor on, asks for a code.
+ * copy button and a plain warning. The key is the member's: it offers the scopes their role may
+ * grant (the money scopes only with their two-factor on), ticked by default; with two-factor on,
+ * every key asks for a code.
  */
-export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
+export function CreateApiKey({ twoFactor = false, grantable }: { twoFactor?: boolean; grantable: readonly ApiScope[] }) {
   const router = useRouter();
   const [name, setName] = useState("");
   const [code, setCode] = useState("");
   const [kind, setKind] = useState<ApiKeyKind>("secret");
-  const [scopes, setScopes] = useState<ApiScope[]>([...API_SCOPES]);
+  const [scopes, setScopes] = useState<ApiScope[]>(() => defaultScopes("secret", grantable, twoFactor));
   const [scopesError, setScopesError] = useState<string>();
   const [error, setError] = useState<string>();
   const [codeError, setCodeError] = useState<string>();
-  const [created, setCreated] = useState<{ key: string; name: string; kind: ApiKeyKind } | null>(null);
+  const [created, setCreated] = useState<{ key: string; name: string; kind: ApiKeyKind; scopes: ApiScope[] } | null>(null);
   const chooseKind = (next: ApiKeyKind) => {
     setKind(next);
-    setScopes([...(next === "publishable" ? PUBLISHABLE_SCOPES : API_SCOPES)]);
+    setScopes(defaultScopes(next, grantable, twoFactor));
     setScopesError(undefined);
   };
+  const moneyTicked = scopes.some(isMoneyScope);
   const [pending, start] = useTransition();
   const submit = () =>
     start(async () => {
@@ -56,7 +59,7 @@ export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
       setScopesError(undefined);
       setName("");
       setCode("");
-      setCreated({ key: result.data.key, name: result.data.name, kind: result.data.kind });
+      setCreated({ key: result.data.key, name: result.data.name, kind: result.data.kind, scopes: result.data.scopes });
       router.refresh();
     });
   return (
@@ -73,6 +76,8 @@ export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
         <KeyPowers
           kind={kind}
           scopes={scopes}
+          grantable={grantable}
+          twoFactor={twoFactor}
           onKind={chooseKind}
           onScopes={(next) => {
             setScopes(next);
@@ -93,7 +98,13 @@ export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
           )}
         </Field>
         {twoFactor && (
-          <Field label="Two-factor code" error={codeError}>
+          <Field
+            label="Two-factor code"
+            error={codeError}
+            hint={
+              moneyTicked ? "This key can send money out: your current code confirms it." : "Asked for every key while two-factor is on."
+            }
+          >
             {(control) => (
               <Input
                 {...control}
@@ -127,9 +138,13 @@ export function CreateApiKey({ twoFactor = false }: { twoFactor?: boolean }) {
             <DialogDescription>
               {created?.kind === "publishable"
                 ? "Send it as the x-api-key header from your shop's pages: it can create and read payments only."
-                : "Send it as the x-api-key header from your shop's server."}
+                : "Send it as the x-api-key header from your shop's server."}{" "}
+              It acts as you: never with more than your role allows.
             </DialogDescription>
           </DialogHeader>
+          <p className="text-sm">
+            Scopes: <span className="font-mono text-xs">{created?.scopes.join(", ")}</span>
+          </p>
           <div className="flex items-center gap-2 rounded-lg border bg-muted/50 p-3">
             <code data-testid="new-api-key" className="min-w-0 flex-1 font-mono text-xs break-all select-all">
               {created?.key}

@@ -50,16 +50,45 @@ export function RoleSelect({ userId, email, role }: { userId: number; email: str
   );
 }
 
-export function RemoveMember({ userId, email }: { userId: number; email: string }) {
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+/**
+ * Removes a member after saying what goes with them: the API keys and open invitations they made
+ * in this account are revoked with the removal (DESIGN.md §26).
+ */
+export function RemoveMember({
+  userId,
+  email,
+  apiKeys,
+  invitations,
+}: {
+  userId: number;
+  email: string;
+  apiKeys: number;
+  invitations: number;
+}) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const remove = () =>
     start(async () => {
       const result = await removeMemberAction(userId);
       if (!result.ok) toast.error(result.error);
-      else toast.success(`${email} was removed.`);
+      else {
+        const { apiKeysRevoked, invitationsRevoked } = result.data;
+        const revoked = [
+          apiKeysRevoked ? plural(apiKeysRevoked, "API key") : null,
+          invitationsRevoked ? plural(invitationsRevoked, "invitation") : null,
+        ]
+          .filter(Boolean)
+          .join(" and ");
+        toast.success(revoked ? `${email} was removed; ${revoked} revoked.` : `${email} was removed.`);
+      }
       router.refresh();
     });
+  const consequence =
+    apiKeys + invitations === 0
+      ? "They made no live API key or open invitation here."
+      : `This also revokes ${plural(apiKeys, "API key")} and ${plural(invitations, "invitation")} they made: requests with those keys fail at once.`;
   return (
     <AlertDialog>
       <AlertDialogTrigger asChild>
@@ -77,7 +106,8 @@ export function RemoveMember({ userId, email }: { userId: number; email: string 
         <AlertDialogHeader>
           <AlertDialogTitle>Remove {email}?</AlertDialogTitle>
           <AlertDialogDescription>
-            They lose this account at once, on every device and bearer token. Their own sign-in and other accounts stay.
+            They lose this account at once, on every device and bearer token. <span data-testid="removal-consequence">{consequence}</span>{" "}
+            Their own sign-in and other accounts stay.
           </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>

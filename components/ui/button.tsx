@@ -10,7 +10,10 @@ export const buttonVariants = cva(
       variant: {
         default: "bg-primary text-primary-foreground shadow-xs hover:bg-primary/90",
         brand: "bg-brand text-brand-foreground shadow-xs hover:bg-brand/90",
-        destructive: "bg-destructive text-destructive-foreground shadow-xs hover:bg-destructive/90",
+        // Dark theme: --destructive is light enough to read as text on the dark page, too light
+        // behind white text (3.5:1): a filled destructive button takes a deeper red there.
+        destructive:
+          "bg-destructive text-destructive-foreground shadow-xs hover:bg-destructive/90 dark:bg-red-700 dark:hover:bg-red-700/90",
         outline: "border bg-background shadow-xs hover:bg-accent hover:text-accent-foreground",
         secondary: "bg-secondary text-secondary-foreground hover:bg-secondary/80",
         ghost: "hover:bg-accent hover:text-accent-foreground",

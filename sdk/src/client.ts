@@ -18,7 +18,15 @@ import type {
   WithdrawalHistoryQuery,
 } from "./types.js";
 
-export type ClientOptions = TransportOptions;
+export interface ClientOptions extends TransportOptions {
+  /**
+   * Lets a secret key run in a browser-like environment (a page with `window` and `document`),
+   * which createClient otherwise refuses: whoever opens the page can read the key and send your
+   * money out with it. Only for code that never reaches a page anyone else opens (a test under
+   * jsdom, an operator's own desktop tool). Browser code takes a publishable key instead.
+   */
+  dangerouslyAllowBrowser?: boolean;
+}
 
 /** Options of a call that moves money or creates a payment. */
 export interface MoneyCallOptions {
@@ -44,6 +52,11 @@ const segment = (value: string) => encodeURIComponent(value);
 export function createClient(options: ClientOptions) {
   if (!options?.apiKey) throw new TypeError("createClient: apiKey is required");
   if (!options.baseUrl || !/^https?:\/\//.test(options.baseUrl)) throw new TypeError("createClient: baseUrl must be an http(s) URL");
+  if (isSecretKey(options.apiKey) && inBrowser() && options.dangerouslyAllowBrowser !== true)
+    throw new TypeError(
+      "createClient: a secret key (bscp_live_…) must never run in a browser — anyone who opens the page can read it and send your money out. " +
+        "Use a publishable key (bscp_pk_live_…: creates and reads payments only) in browser code, and keep secret keys on your server.",
+    );
   const call = <T>(c: Call) => send<T>(options, c);
   const money = (o: MoneyCallOptions | undefined) => ({ idempotencyKey: o?.idempotencyKey ?? true, signal: o?.signal });
   const list = <T>(path: string, query: Record<string, string | number | undefined>, signal?: AbortSignal) =>
@@ -120,6 +133,20 @@ export function createClient(options: ClientOptions) {
       history: (query: { limit?: number } = {}, o?: CallOptions) => list<PayoutBatchSummary>("/api/v1/payouts", { ...query }, o?.signal),
     },
   };
+}
+
+/** A secret key: every BSC Pay key that is not a publishable one (bscp_live_…, and the test keys to come). */
+function isSecretKey(apiKey: string): boolean {
+  return apiKey.startsWith("bscp_") && !apiKey.startsWith("bscp_pk_");
+}
+
+/**
+ * A page in a browser: both `window` and `document`. Node, Bun, web workers and service workers
+ * (no `window`), and Deno (a `window` until 2.0, never a `document`) are not; jsdom is.
+ */
+function inBrowser(): boolean {
+  const scope = globalThis as { window?: unknown; document?: unknown };
+  return typeof scope.window !== "undefined" && typeof scope.document !== "undefined";
 }
 
 function normalPage<T>(data: {

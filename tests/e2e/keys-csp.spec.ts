@@ -89,6 +89,11 @@ test("the API keys page makes a publishable key with its scopes; sign out everyw
   await page.waitForURL("**/dashboard");
 
   await page.goto("/dashboard/api-keys");
+  // Without two-factor, the scopes that send money out are shown but cannot be ticked (issue 46).
+  await expect(page.getByLabel(/payments:write/)).toBeChecked();
+  for (const scope of [/refunds/, /withdrawals/, /payouts/]) await expect(page.getByLabel(scope)).toBeDisabled();
+  await expect(page.locator('[data-scope="withdrawals"]')).toContainText("turn on two-factor authentication in Settings first");
+  await captureBothThemes(page, testInfo, "api-keys-money-needs-two-factor");
   await page.getByLabel("Publishable key").check();
   await expect(page.getByLabel("withdrawals")).toHaveCount(0);
   await expect(page.getByLabel(/payments:write/)).toBeChecked();
@@ -107,6 +112,7 @@ test("the API keys page makes a publishable key with its scopes; sign out everyw
   await page.getByRole("button", { name: "I have stored it" }).click();
   const row = page.locator('tr[data-key-name="shop pages"]');
   await expect(row).toContainText("publishable");
+  await expect(row.getByTestId("key-maker")).toHaveText("you");
   await expect(row.getByRole("list", { name: "Scopes of shop pages" })).toHaveText(/payments:write\s*payments:read/);
   await captureBothThemes(page, testInfo, "api-keys-kinds");
 

@@ -3,7 +3,7 @@ import { type Address, erc20Abi, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ANVIL_DEFAULT_KEYS, DEMO_TOKEN_ADDRESS } from "../../lib/engine/dev/demo-token";
 import { PAYER_PAGE_MESSAGES } from "../../lib/web/i18n/refund-messages";
-import { chain, payDirectly } from "./helpers/merchant";
+import { chain, moneyKey, payDirectly } from "./helpers/merchant";
 import { captureBothThemes, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";
 
@@ -17,7 +17,7 @@ const payer = privateKeyToAccount(ANVIL_DEFAULT_KEYS[1]!).address;
 
 const capture = captureBothThemes;
 
-/** A merchant set up over the API: starter plan, the demo token, shop.example.com, an API key. */
+/** A merchant set up over the API: starter plan, the demo token, shop.example.com, two-factor on and an API key with every scope. */
 async function payerPagesMerchant(request: APIRequestContext) {
   const email = `payer-pages-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = "correct horse battery";
@@ -32,10 +32,12 @@ async function payerPagesMerchant(request: APIRequestContext) {
   ).data;
   const domain = (await (await request.post("/api/user/domains", { headers: bearer, data: { domain: "https://shop.example.com" } })).json())
     .data;
-  const { key } = (await (await request.post("/api/user/api-keys", { headers: bearer, data: { name: "shop" } })).json()).data;
+  // Refunds and merchantWallet need a key that can send money out: made with the merchant's two-factor code (issue 46).
+  const money = await moneyKey(request, { headers: bearer, password });
+  const key = money.key;
   return {
-    key: key as string,
-    bearer,
+    key,
+    bearer: money.headers,
     tokenId: tokenId as number,
     withdrawalAddress: domain.withdrawalAddress as Address,
     async createPayment(amount: string, extra: Record<string, unknown> = {}) {

@@ -1,12 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { totpCode, totpStep } from "../../lib/accounts/users/totp";
-import { apiMerchant, payDirectly } from "./helpers/merchant";
+import { apiMerchant, moneyKey, payDirectly } from "./helpers/merchant";
 import { captureBothThemes, signUp, watchConsole } from "./helpers/pages";
 
 /**
  * A team (issue 36): the owner invites a member by link; the member creates a login from the link,
  * joins, lands in the owner's account and sees only what their role allows; the switcher takes
- * them back to their own. Every page in both themes at 1280 and 375 px, through axe.
+ * them back to their own. A developer's key holds what a developer may grant, names its maker, and
+ * is revoked when the owner removes them. Every page in both themes at 1280 and 375 px, through axe.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -58,6 +59,17 @@ test("the owner invites a developer, who joins from the link and sees a develope
   await expect(member.getByTestId("account-switcher")).toContainText("developer");
   await member.goto("/dashboard/api-keys");
   await expect(member.getByLabel("Key name")).toBeVisible();
+  // A key never does more than its maker: a developer grants payments:read; the rest is shown, not offered.
+  await expect(member.getByLabel(/payments:read/)).toBeChecked();
+  for (const scope of [/payments:write/, /refunds/, /withdrawals/, /payouts/]) await expect(member.getByLabel(scope)).toBeDisabled();
+  await expect(member.locator('[data-scope="withdrawals"]')).toContainText("Your role cannot grant this");
+  await captureBothThemes(member, testInfo, "api-keys-as-developer");
+  await member.getByLabel("Key name").fill("dev tools");
+  await member.getByRole("button", { name: "Create key" }).click();
+  await expect(member.getByTestId("new-api-key")).toContainText("bscp_live_");
+  await expect(member.getByRole("dialog")).toContainText("Scopes: payments:read");
+  await member.getByRole("button", { name: "I have stored it" }).click();
+  await expect(member.locator('tr[data-key-name="dev tools"]').getByTestId("key-maker")).toHaveText("you");
   await member.goto("/dashboard/withdrawals");
   await expect(member.getByRole("button", { name: /Send/ })).toHaveCount(0);
   await member.goto("/dashboard/members");
@@ -85,6 +97,25 @@ test("the owner invites a developer, who joins from the link and sees a develope
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: "is now viewer" }).first()).toBeVisible();
   await captureBothThemes(page, testInfo, "members-team");
 
+  // The owner sees who made the developer's key; removing the developer says it revokes it, and does.
+  await page.goto("/dashboard/api-keys");
+  await expect(page.locator('tr[data-key-name="dev tools"]').getByTestId("key-maker")).toHaveText(dev.email);
+  await page.goto("/dashboard/members");
+  await page.getByRole("button", { name: `Remove ${dev.email}` }).click();
+  const removal = page.getByRole("alertdialog");
+  await expect(removal.getByTestId("removal-consequence")).toHaveText(
+    "This also revokes 1 API key and 0 invitations they made: requests with those keys fail at once.",
+  );
+  await captureBothThemes(page, testInfo, "members-remove-dialog");
+  await removal.getByRole("button", { name: "Remove member" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "1 API key revoked" }).first()).toBeVisible();
+  await expect(page.locator(`tr[data-member="${dev.email}"]`)).toHaveCount(0);
+  await page.goto("/dashboard/api-keys");
+  const revoked = page.locator('tr[data-key-name="dev tools"]');
+  await expect(revoked).toContainText("revoked");
+  await expect(revoked.getByTestId("key-change").first()).toContainText(`when ${dev.email} was removed`);
+  await captureBothThemes(page, testInfo, "api-keys-member-removed");
+
   logs.assertClean();
   memberLogs.assertClean();
   await ownerContext.close();
@@ -99,20 +130,23 @@ test("a finance member approves the owner's withdrawal with a two-factor code, a
   const shop = await apiMerchant(request, ["https://team-shop.example.com"]);
   const [domain] = (await (await request.get("/api/user/domains", { headers: shop.headers })).json()).data;
   await payDirectly(domain.withdrawalAddress, "50");
+  // The threshold first: with two-factor on, changing it asks for a code.
   const policy = await request.put(`/api/user/approval-policies/${shop.tokenId}`, {
     headers: shop.headers,
     data: { perRequest: "10", perDay: null },
   });
   expect(policy.status()).toBe(200);
+  // A key that sends withdrawals is made only with its maker's two-factor code (issue 46).
+  const money = await moneyKey(request, shop);
   const recipient = "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199";
   const sent = await request.post("/api/v1/withdrawal/send", {
-    headers: { "x-api-key": shop.key },
+    headers: { "x-api-key": money.key },
     data: { domainId: domain.domainId, tokenId: shop.tokenId, toAddress: recipient, amount: "20" },
   });
   expect(sent.status()).toBe(201);
   const withdrawal = (await sent.json()).data;
   expect(withdrawal.status).toBe("awaiting_approval");
-  const invitation = (await (await request.post("/api/user/invitations", { headers: shop.headers, data: { role: "finance" } })).json())
+  const invitation = (await (await request.post("/api/user/invitations", { headers: money.headers, data: { role: "finance" } })).json())
     .data;
 
   // The finance member: joins from the link, turns two-factor on, approves from the inbox.
@@ -161,7 +195,7 @@ test("a finance member approves the owner's withdrawal with a two-factor code, a
   await expect
     .poll(
       async () =>
-        (await (await request.get(`/api/v1/withdrawal/${withdrawal.withdrawalId}`, { headers: { "x-api-key": shop.key } })).json()).data
+        (await (await request.get(`/api/v1/withdrawal/${withdrawal.withdrawalId}`, { headers: { "x-api-key": money.key } })).json()).data
           .status,
       {
         timeout: 60_000,
@@ -169,7 +203,7 @@ test("a finance member approves the owner's withdrawal with a two-factor code, a
     )
     .toBe("completed");
   // The owner's audit log names the finance member as the approver.
-  const audit = (await (await request.get("/api/user/audit?action=withdrawal.approved", { headers: shop.headers })).json()).data.items;
+  const audit = (await (await request.get("/api/user/audit?action=withdrawal.approved", { headers: money.headers })).json()).data.items;
   expect(audit.map((e: { actor: { label: string } }) => e.actor.label)).toEqual([email]);
   logs.assertClean();
   await context.close();

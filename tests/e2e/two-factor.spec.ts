@@ -1,6 +1,6 @@
 import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import { totpCode, totpStep } from "../../lib/accounts/users/totp";
-import { apiMerchant, payDirectly } from "./helpers/merchant";
+import { apiMerchant, moneyKey, payDirectly } from "./helpers/merchant";
 import { captureBothThemes, expectAccessible, screenshot, signIn, signUp, watchConsole } from "./helpers/pages";
 
 /**
@@ -166,4 +166,86 @@ test("with two-factor on, a new payout address of a paid domain asks for a code,
   expect(listed.error?.code).toBe("UNAUTHORIZED");
   logs.assertClean();
   await context.close();
+});
+
+test("an owner requires two-factor of the members: a finance member without it can only enrol, then works again", async ({
+  browser,
+  request,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const shop = await apiMerchant(request, ["https://rule-shop.example"]);
+  const invitation = (await (await request.post("/api/user/invitations", { headers: shop.headers, data: { role: "finance" } })).json())
+    .data as { url: string };
+
+  // The finance member joins from the link (the dashboard then opens in the shop's account).
+  const memberContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const member = await memberContext.newPage();
+  const memberLogs = watchConsole(member);
+  const email = `rule-finance-${Date.now()}@example.com`;
+  await member.goto(new URL(invitation.url).pathname);
+  await member.getByRole("link", { name: "Create a login" }).click();
+  await member.getByLabel("Email").fill(email);
+  await member.getByLabel("Password").fill(PASSWORD);
+  await member.getByRole("button", { name: "Create account" }).click();
+  await member.waitForURL(/\/invite\//);
+  await member.getByRole("button", { name: "Join the account" }).click();
+  await member.waitForURL("**/dashboard");
+  await expect(member.getByTestId("account-switcher")).toContainText("finance");
+
+  // The owner: two-factor on (over the API), signs in with a code, turns the rule on in Settings.
+  const owner = await moneyKey(request, shop);
+  const ownerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ownerContext.newPage();
+  const logs = watchConsole(page);
+  logs.ignore(/status of 401 \(Unauthorized\)/); // the sign-in that asks for the code
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(shop.email);
+  await page.getByLabel("Password").fill(shop.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByLabel("Two-factor code").fill(await owner.code());
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL("**/dashboard");
+  await page.goto("/dashboard/settings");
+  const rule = page.getByTestId("members-two-factor");
+  const toggle = rule.getByRole("switch", { name: "Members need two-factor authentication" });
+  await expect(toggle).toHaveAttribute("aria-checked", "false");
+  await toggle.click();
+  await expect(rule.getByTestId("unenrolled")).toContainText(email);
+  await expect(rule.getByTestId("unenrolled")).toContainText("(finance)");
+  await page.locator("#members-two-factor").scrollIntoViewIfNeeded();
+  await shoot(page, testInfo, "members-two-factor-turning-on");
+  await rule.getByLabel("Your two-factor code").fill(await owner.code());
+  await rule.getByRole("button", { name: "Require two-factor" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Members now need two-factor" }).first()).toBeVisible();
+  await expect(toggle).toHaveAttribute("aria-checked", "true");
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
+  await page.mouse.move(0, 0);
+  await shoot(page, testInfo, "members-two-factor-on");
+
+  // The member: every page of the shop's account sends them to enrol; once on, they are back.
+  await member.goto("/dashboard/payments");
+  await member.waitForURL("**/dashboard/two-factor-required");
+  await expect(member.getByTestId("two-factor-required")).toContainText(
+    `${shop.email} requires two-factor authentication of every finance`,
+  );
+  await shoot(member, testInfo, "two-factor-required");
+  await member.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  const secret = (await member.getByTestId("totp-secret").innerText()).replace(/\s/g, "");
+  await member.getByLabel("Code from the app").fill(totpCode(secret, totpStep()));
+  const turnOn = member.getByRole("button", { name: "Turn on" });
+  await member.locator("form").filter({ has: turnOn }).getByLabel("Current password").fill(PASSWORD);
+  await turnOn.click();
+  await expect(member.getByTestId("recovery-codes").getByRole("listitem")).toHaveCount(10); // shown, not navigated away from
+  await member.getByRole("button", { name: "I have stored them" }).click();
+  await expect(member.getByTestId("two-factor-done")).toBeVisible();
+  await expect(member.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
+  await member.mouse.move(0, 0);
+  await shoot(member, testInfo, "two-factor-required-done");
+  await member.getByRole("link", { name: "Continue to the dashboard" }).click();
+  await member.waitForURL(/\/dashboard$/);
+  await member.goto("/dashboard/payments");
+  await expect(member.getByRole("heading", { name: "Payments", level: 1 })).toBeVisible();
+  for (const l of [logs, memberLogs]) l.assertClean();
+  await ownerContext.close();
+  await memberContext.close();
 });

@@ -1,10 +1,11 @@
 import { getAddress } from "viem";
-import { POST as issueKey } from "@/app/api/user/api-keys/route";
 import { POST as addDomain } from "@/app/api/user/domains/route";
 import { POST as choosePlan } from "@/app/api/user/package/route";
 import { POST as register } from "@/app/api/user/register/route";
 import { POST as issueToken } from "@/app/api/user/token/route";
 import { POST as registerToken } from "@/app/api/user/tokens/route";
+import { createApiKey } from "@/lib/accounts/api-keys/create-api-key";
+import { readBearerToken } from "@/lib/accounts/auth/bearer-token";
 import { getDb } from "@/lib/db";
 import { allowCatalogueToken } from "@/lib/domain/tokens/catalogue";
 import { bearer, call } from "./http";
@@ -19,10 +20,17 @@ export async function signUp(email = `merchant${++counter}-${Date.now()}@example
   return { email, password, userId: registered.body.data.userId as number, auth: bearer(token.body.data.token) };
 }
 
+/**
+ * A secret key with every scope of the bearer's home account, made by its owner. Made as the
+ * operator's tools make one (createApiKey): over HTTP a money scope needs the owner's two-factor
+ * code (DESIGN.md §26; tests/integration/api-key-scopes.test.ts and key-holders.test.ts walk that
+ * door), which the many tests that only need a working key should not have to set up.
+ */
 export async function newApiKey(auth: Record<string, string>, name = "test"): Promise<{ id: number; key: string }> {
-  const created = await call(issueKey, { method: "POST", headers: auth, body: { name } });
-  if (created.status !== 201) throw new Error(`api key failed: ${JSON.stringify(created.body)}`);
-  return { id: created.body.data.id, key: created.body.data.key };
+  const claims = await readBearerToken((auth.authorization ?? "").replace(/^Bearer /, ""));
+  if (!claims) throw new Error("newApiKey needs bearer headers");
+  const { record, key } = await createApiKey(await getDb(), Number(claims.sub), name);
+  return { id: record.id, key };
 }
 
 export interface Merchant {

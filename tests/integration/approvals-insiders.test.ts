@@ -15,7 +15,7 @@ import { POST as send } from "@/app/api/v1/withdrawal/send/route";
 import { createApiKey } from "@/lib/accounts/api-keys/create-api-key";
 import { approvals, chainTransactions, webhookDeliveries, withdrawals } from "@/lib/db/schema";
 import { call } from "../helpers/http";
-import { addMember, type TestMember } from "../helpers/members";
+import { addMember, type TestMember } from "../helpers/approvers";
 import { paidSession, refundReq, settleWithdrawals, useRefundShop } from "../helpers/refunds";
 
 vi.hoisted(() => {

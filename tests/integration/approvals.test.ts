@@ -33,7 +33,7 @@ import { countAwaiting } from "@/lib/domain/approvals/inbox";
 import { sendWithdrawalFromDashboard } from "@/lib/domain/withdrawals/send";
 import { tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
-import { addMember } from "../helpers/members";
+import { addMember } from "../helpers/approvers";
 import { apiKey, PAYER_NEW_ADDRESS, paidSession, refundReq, settleWithdrawals, units, useRefundShop } from "../helpers/refunds";
 
 vi.hoisted(() => {

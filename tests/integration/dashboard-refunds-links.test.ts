@@ -59,9 +59,11 @@ beforeAll(async () => {
 
 describe("the payments list, by payment link", () => {
   it("shows the link's payments to its merchant only; another merchant's link id shows nothing", async () => {
-    const coffee = await createPaymentLink(db(), a.userId, { title: "Coffee beans", tokenId: a.tokenId, amount: "3" });
-    const tips = await createPaymentLink(db(), a.userId, { title: "Tips", tokenId: a.tokenId, minAmount: "1" });
-    const theirs = await createPaymentLink(db(), b.userId, { title: "Their link", tokenId: b.tokenId, amount: "4" });
+    // The acting member is each account's owner (a link's domain change would ask their code).
+    const ownerOf = async (m: Merchant) => asOwner((await db().select().from(users).where(eq(users.id, m.userId)))[0]!);
+    const coffee = await createPaymentLink(db(), await ownerOf(a), { title: "Coffee beans", tokenId: a.tokenId, amount: "3" });
+    const tips = await createPaymentLink(db(), await ownerOf(a), { title: "Tips", tokenId: a.tokenId, minAmount: "1" });
+    const theirs = await createPaymentLink(db(), await ownerOf(b), { title: "Their link", tokenId: b.tokenId, amount: "4" });
     const viaCoffee = await payPaymentLink(db(), coffee.slug, {});
     await payPaymentLink(db(), tips.slug, { amount: "2" });
     const viaTheirs = await payPaymentLink(db(), theirs.slug, {});

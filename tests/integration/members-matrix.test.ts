@@ -11,7 +11,7 @@ import { join, relative } from "node:path";
 import { eq } from "drizzle-orm";
 import { privateKeyToAddress } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { issueApiKey } from "@/lib/accounts/api-keys/manage-api-keys";
+import { createApiKey } from "@/lib/accounts/api-keys/create-api-key";
 import { asOwner } from "@/lib/accounts/members/principal";
 import { type Permission, ROLE_PERMISSIONS } from "@/lib/accounts/members/roles";
 import { accountMembers, approvals, domains, MEMBER_ROLES, type MemberRole, users } from "@/lib/db/schema";
@@ -25,6 +25,7 @@ import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { call } from "../helpers/http";
+import { withTwoFactor } from "../helpers/members";
 
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
@@ -78,7 +79,7 @@ const MATRIX: Entry[] = [
     route: "api-keys/[id]",
     method: "DELETE",
     permission: "developer",
-    setup: async () => ({ params: { id: String((await issueApiKey(db(), merchant.userId, { name: `r${unique()}` })).id) } }),
+    setup: async () => ({ params: { id: String((await createApiKey(db(), merchant.userId, `r${unique()}`)).record.id) } }),
   },
   { route: "domains", method: "GET", permission: "read" },
   {
@@ -139,7 +140,8 @@ const MATRIX: Entry[] = [
       method,
       permission: method === "GET" ? "read" : "payments",
       setup: async () => {
-        const link = await createPaymentLink(db(), merchant.userId, {
+        const [owner] = await db().select().from(users).where(eq(users.id, merchant.userId));
+        const link = await createPaymentLink(db(), asOwner(owner!), {
           title: `L${unique()}`,
           tokenId: merchant.tokenId,
           amount: "5",
@@ -150,6 +152,15 @@ const MATRIX: Entry[] = [
   ),
   { route: "settings", method: "GET", permission: "read" },
   { route: "settings", method: "PATCH", permission: "settings", setup: async () => ({ body: { accountCurrency: "EUR" } }) },
+  // The owner's alone; the owner here has no two-factor, so even their call is refused for that (two-factor-rule.test.ts turns it on).
+  {
+    route: "settings",
+    method: "PATCH",
+    permission: "members",
+    allowedStatus: 403,
+    allowedReason: "two-factor-required",
+    setup: async () => ({ body: { membersNeedTwoFactor: true } }),
+  },
   { route: "tokens", method: "GET", permission: "read" },
   { route: "tokens", method: "POST", permission: "settings", setup: async () => ({ body: { contractAddress: token, network: "bsc" } }) },
   {
@@ -233,6 +244,8 @@ const NOT_IN_AN_ACCOUNT = new Set([
   "POST register",
   "POST token",
   "POST password",
+  "POST two-factor",
+  "POST two-factor/confirm",
   "POST sign-out-everywhere",
   "POST invitations/accept",
   "GET accounts",
@@ -337,6 +350,39 @@ describe("every /api/user route × every role", () => {
       const res = await call(await handlerOf("domains", "GET"), { headers: { ...merchant.auth, "x-account-id": value } });
       expect(res.status).toBe(400);
       expect(res.body.error.reason).toBe("account-id-invalid");
+    }
+  });
+
+  describe("what POST /api/user/api-keys grants each role (issue 46: a key never does more than its maker)", () => {
+    const ALL = ["payments:write", "payments:read", "refunds", "withdrawals", "payouts"];
+    /** Per role, without two-factor and with it (a code given): the default scopes, or the refusal; then what asking for every scope answers. */
+    const EXPECTED: Record<MemberRole, { plain: string[] | string; enrolled: string[] | string; all: string; allEnrolled: string }> = {
+      owner: { plain: ["payments:write", "payments:read"], enrolled: ALL, all: "two-factor-required", allEnrolled: "201" },
+      admin: { plain: ["payments:write", "payments:read"], enrolled: ALL, all: "two-factor-required", allEnrolled: "201" },
+      developer: { plain: ["payments:read"], enrolled: ["payments:read"], all: "scope-exceeds-role", allEnrolled: "scope-exceeds-role" },
+      finance: { plain: "role-forbids", enrolled: "role-forbids", all: "role-forbids", allEnrolled: "role-forbids" },
+      viewer: { plain: "role-forbids", enrolled: "role-forbids", all: "role-forbids", allEnrolled: "role-forbids" },
+    };
+    const outcome = (res: { status: number; body: any }) => (res.status === 201 ? "201" : res.body.error.reason);
+
+    for (const role of MEMBER_ROLES) {
+      it(`${role}: by default ${JSON.stringify(EXPECTED[role].plain)}, with two-factor ${JSON.stringify(EXPECTED[role].enrolled)}; every scope → ${EXPECTED[role].all} / ${EXPECTED[role].allEnrolled}`, async () => {
+        const handler = await handlerOf("api-keys", "POST");
+        const person = role === "owner" ? await signUp() : await memberWith(role);
+        const accountId = role === "owner" ? person.userId : merchant.userId;
+        const plainAuth = { ...person.auth, "x-account-id": String(accountId) };
+        const plain = await call(handler, { method: "POST", headers: plainAuth, body: { name: "default" } });
+        expect(plain.status === 201 ? plain.body.data.scopes : plain.body.error.reason).toEqual(EXPECTED[role].plain);
+        const all = await call(handler, { method: "POST", headers: plainAuth, body: { name: "all", scopes: ALL } });
+        expect(outcome(all)).toBe(EXPECTED[role].all);
+
+        const { own, code } = await withTwoFactor(person.userId, person.password);
+        const auth = { ...own, "x-account-id": String(accountId) };
+        const enrolled = await call(handler, { method: "POST", headers: auth, body: { name: "default", code: await code() } });
+        expect(enrolled.status === 201 ? enrolled.body.data.scopes : enrolled.body.error.reason).toEqual(EXPECTED[role].enrolled);
+        const allEnrolled = await call(handler, { method: "POST", headers: auth, body: { name: "all", scopes: ALL, code: await code() } });
+        expect(outcome(allEnrolled)).toBe(EXPECTED[role].allEnrolled);
+      });
     }
   });
 

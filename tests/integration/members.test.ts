@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listAccounts } from "@/app/api/user/accounts/route";
 import { POST as addDomain, GET as listDomains } from "@/app/api/user/domains/route";
@@ -14,11 +14,12 @@ import { confirmEnrolment, startEnrolment } from "@/lib/accounts/users/two-facto
 import type { DatabaseHandle } from "@/lib/db/client";
 import { migrate, readMigrations } from "@/lib/db/migrate";
 import { rowsOf } from "@/lib/db/rows";
-import { accountInvitations, accountMembers, users } from "@/lib/db/schema";
+import { accountInvitations, accountMembers, auditEvents, users } from "@/lib/db/schema";
 import { signUp } from "../helpers/accounts";
 import { useConfig } from "../helpers/config";
 import { createTestDatabase, useTestDatabase } from "../helpers/database";
 import { call } from "../helpers/http";
+import { withTwoFactor } from "../helpers/members";
 
 /** Accounts with members (issue 36): invitations, roles, ownership, the switcher's list, and the migration of single-user accounts. */
 const db = useTestDatabase();
@@ -158,6 +159,47 @@ describe("members", () => {
       body: { role: "viewer" },
     });
     expect(after.body.error).toMatchObject({ code: "FORBIDDEN", reason: "role-forbids" });
+  });
+
+  it("revokes the open invitations a member made when they hand the ownership over or are removed, audited; others' stay", async () => {
+    config();
+    const owner = await signUp();
+    const heir = await signUp();
+    await call(acceptInvite, { method: "POST", headers: heir.auth, body: { token: (await invited(owner, "admin")).token } });
+    const mine = [await invited(owner, "viewer"), await invited(owner, "finance")];
+    const used = await invited(owner, "developer");
+    await call(acceptInvite, { method: "POST", headers: (await signUp()).auth, body: { token: used.token } });
+    const heirAuth = inAccount((await withTwoFactor(heir.userId, heir.password)).own, owner.userId);
+    const moved = await call(transfer, { method: "POST", headers: owner.auth, body: { userId: heir.userId } });
+    expect(moved.status).toBe(200);
+    const listed = (await call(listInvites, { headers: heirAuth })).body.data.items as { invitationId: number; status: string }[];
+    for (const link of mine) expect(listed.find((i) => i.invitationId === link.invitationId)?.status).toBe("revoked");
+    expect(listed.find((i) => i.invitationId === used.invitationId)?.status).toBe("accepted"); // used already: left as it is
+    const late = await call(acceptInvite, { method: "POST", headers: (await signUp()).auth, body: { token: mine[0]!.token } });
+    expect(late.body.error.reason).toBe("invitation-invalid");
+    const audited = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.accountId, owner.userId), eq(auditEvents.action, "invitation.revoked")));
+    expect(audited.map((a) => a.after)).toEqual([{ reason: "ownership-handed-over" }, { reason: "ownership-handed-over" }]);
+
+    // The new owner's own link stays when the old owner (now admin) leaves; one the old owner still had goes.
+    const heirs = await call(invite, { method: "POST", headers: heirAuth, body: { role: "viewer" } });
+    const [stray] = await db()
+      .insert(accountInvitations)
+      .values({
+        accountId: owner.userId,
+        role: "viewer",
+        tokenHash: "0".repeat(64),
+        invitedBy: owner.userId,
+        expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+      })
+      .returning();
+    const removed = await call(removeMember, { method: "DELETE", headers: heirAuth, params: { userId: String(owner.userId) } });
+    expect(removed.body.data).toMatchObject({ userId: owner.userId, role: "admin", invitationsRevoked: 1 });
+    const after = (await call(listInvites, { headers: heirAuth })).body.data.items as { invitationId: number; status: string }[];
+    expect(after.find((i) => i.invitationId === stray!.id)?.status).toBe("revoked");
+    expect(after.find((i) => i.invitationId === heirs.body.data.invitationId)?.status).toBe("pending");
   });
 
   it("records belong to the account: a member's domain is the owner's, seen by every member", async () => {

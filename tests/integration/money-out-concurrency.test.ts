@@ -33,7 +33,7 @@ import { tendLedgerStep } from "@/lib/ops/jobs/steps";
 import { signUp } from "../helpers/accounts";
 import { tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
-import { addMember, type TestMember } from "../helpers/members";
+import { addMember, type TestMember } from "../helpers/approvers";
 import { paidSession, refundReq, settleWithdrawals, units, useRefundShop } from "../helpers/refunds";
 
 vi.hoisted(() => {

@@ -50,6 +50,8 @@ const OPERATION_IDS: Record<string, string> = {
   "POST /api/user/register": "registerUser",
   "POST /api/user/token": "createBearerToken",
   "POST /api/user/password": "changePassword",
+  "POST /api/user/two-factor": "startTwoFactor",
+  "POST /api/user/two-factor/confirm": "confirmTwoFactor",
   "POST /api/user/sign-out-everywhere": "signOutEverywhere",
   "GET /api/user/settings": "getAccountSettings",
   "PATCH /api/user/settings": "updateAccountSettings",

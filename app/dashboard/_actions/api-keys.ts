@@ -4,14 +4,11 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type ApiKeyView, createApiKeySchema, issueApiKey, revokeApiKey } from "@/lib/accounts/api-keys/manage-api-keys";
 import { byMember } from "@/lib/accounts/audit/audit-origin";
-import { requireSecondFactor } from "@/lib/accounts/users/two-factor";
 import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
+/** The same rules as POST /api/user/api-keys: the key is the member's, bounded by their role, a money scope with their code. */
 export async function createApiKeyAction(input: unknown): Promise<ActionResult<ApiKeyView & { key: string }>> {
-  const result = await runAction("developer", createApiKeySchema, input, async ({ db, ...principal }, { name, kind, scopes, code }) => {
-    await requireSecondFactor(db, principal.member, code);
-    return issueApiKey(db, principal.account.id, { name, kind, scopes }, byMember(principal));
-  });
+  const result = await runAction("developer", createApiKeySchema, input, ({ db, ...principal }, data) => issueApiKey(db, principal, data));
   revalidatePath("/dashboard/api-keys");
   return result;
 }

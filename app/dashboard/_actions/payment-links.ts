@@ -9,7 +9,9 @@ import { type ActionResult, runAction } from "@/lib/web/http/server-action";
 
 /** A new payment link, with the API's schema and rules. */
 export async function createLinkAction(input: unknown): Promise<ActionResult<PaymentLinkView>> {
-  const result = await runAction("payments", createLinkSchema, input, ({ db, account }, data) => createPaymentLink(db, account.id, data));
+  const result = await runAction("payments", createLinkSchema, input, ({ db, ...principal }, data) =>
+    createPaymentLink(db, principal, data),
+  );
   if (result.ok) revalidatePath("/dashboard/links");
   return result;
 }
@@ -18,8 +20,8 @@ const updateSchema = updateLinkSchema.extend({ linkId: z.number().int().positive
 
 /** Any change to a link (`linkId` and the fields to change): its words, its price, its redirect, or active on/off. */
 export async function updateLinkAction(input: unknown): Promise<ActionResult<PaymentLinkView>> {
-  const result = await runAction("payments", updateSchema, input, ({ db, account }, { linkId, ...changes }) =>
-    updatePaymentLink(db, account.id, linkId, changes),
+  const result = await runAction("payments", updateSchema, input, ({ db, ...principal }, { linkId, ...changes }) =>
+    updatePaymentLink(db, principal, linkId, changes),
   );
   if (result.ok) revalidatePath("/dashboard/links");
   return result;

@@ -11,19 +11,31 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { listInvitations } from "@/lib/accounts/members/invitations";
-import { listMembers } from "@/lib/accounts/members/manage-members";
+import { listMembers, type RemovalEffects, removalEffects } from "@/lib/accounts/members/manage-members";
 import { roleAllows } from "@/lib/accounts/members/roles";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Members" };
 
 export default async function MembersPage() {
-  const { members, invitations, role, memberId } = await withAccountPage("read", async ({ db, account, member, role }) => ({
-    members: await listMembers(db, account.id),
-    invitations: roleAllows(role, "members") ? (await listInvitations(db, account.id)).filter((i) => i.status === "pending") : [],
-    role,
-    memberId: member.id,
-  }));
+  const { members, invitations, role, memberId, effects } = await withAccountPage("read", async ({ db, account, member, role }) => {
+    const members = await listMembers(db, account.id);
+    const manages = roleAllows(role, "members");
+    return {
+      members,
+      invitations: manages ? (await listInvitations(db, account.id)).filter((i) => i.status === "pending") : [],
+      role,
+      memberId: member.id,
+      // What removing each would revoke with them, said in the removal's dialog.
+      effects: manages
+        ? await removalEffects(
+            db,
+            account.id,
+            members.map((m) => m.userId),
+          )
+        : new Map<number, RemovalEffects>(),
+    };
+  });
   const manages = roleAllows(role, "members");
   return (
     <>
@@ -80,7 +92,14 @@ export default async function MembersPage() {
                     </TableCell>
                     <TableCell className="hidden text-muted-foreground sm:table-cell">{formatDateTime(m.joinedAt)}</TableCell>
                     <TableCell className="text-right">
-                      {manages && m.role !== "owner" && <RemoveMember userId={m.userId} email={m.email} />}
+                      {manages && m.role !== "owner" && (
+                        <RemoveMember
+                          userId={m.userId}
+                          email={m.email}
+                          apiKeys={effects.get(m.userId)?.apiKeysRevoked ?? 0}
+                          invitations={effects.get(m.userId)?.invitationsRevoked ?? 0}
+                        />
+                      )}
                     </TableCell>
                   </TableRow>
                 ))}

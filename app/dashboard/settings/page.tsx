@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { AccountCurrencyForm } from "@/components/account/account-currency-form";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
+import { MembersTwoFactorForm } from "@/components/account/members-two-factor-form";
 import { SignOutEverywhere } from "@/components/account/sign-out-everywhere";
 import { TwoFactorSettings } from "@/components/account/two-factor-settings";
 import { formatDate } from "@/components/dashboard/format";
@@ -8,17 +9,19 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { RoleNote } from "@/components/dashboard/role-note";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { roleAllows } from "@/lib/accounts/members/roles";
+import { getAccountSettings } from "@/lib/web/dashboard/account-settings";
 import { ACCOUNT_CURRENCIES, loadSettingsPage } from "@/lib/web/dashboard/pages";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
-  const { account, member, role, twoFactor } = await withAccountPage("read", async ({ account, member, role }) => ({
+  const { account, member, role, twoFactor, settings } = await withAccountPage("read", async ({ db, account, member, role }) => ({
     account,
     member,
     role,
     twoFactor: await loadSettingsPage(member),
+    settings: await getAccountSettings(db, account.id),
   }));
   return (
     <>
@@ -44,6 +47,27 @@ export default async function SettingsPage() {
               <AccountCurrencyForm current={account.accountCurrency} currencies={ACCOUNT_CURRENCIES} />
             ) : (
               <RoleNote role={role} permission="settings" />
+            )}
+          </CardContent>
+        </Card>
+        <Card id="members-two-factor">
+          <CardHeader>
+            <CardTitle>Members and two-factor</CardTitle>
+            <CardDescription>
+              {settings.membersNeedTwoFactor
+                ? "On: every member who can move money, approve it, manage keys or choose payout addresses signs in with a code."
+                : "Off: each member decides for themself whether to use two-factor authentication."}
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            {roleAllows(role, "members") ? (
+              <MembersTwoFactorForm
+                on={settings.membersNeedTwoFactor}
+                ownTwoFactor={member.totpEnabledAt !== null}
+                unenrolled={settings.membersWithoutTwoFactor}
+              />
+            ) : (
+              <RoleNote role={role} permission="members" />
             )}
           </CardContent>
         </Card>

@@ -1,19 +1,29 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db";
 import { requestDb } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { type ApiKey, apiKeys, type User } from "../../db/schema";
+import { type ApiKey, accountMembers, apiKeys, type MemberRole, type User, users } from "../../db/schema";
+import { heldForTwoFactor } from "../roles/roles";
+import { accountRefusal } from "../users/reasons";
 import { hashApiKey } from "./create-api-key";
 import { apiKeyRefusal } from "./reasons";
-import { API_KEY_PREFIXES, type ApiKeyKind } from "./scopes";
+import { API_KEY_PREFIXES, type ApiKeyKind, type ApiScope, effectiveScopes } from "./scopes";
 
 /** Who is calling: the key (its kind and scopes) and its user, by id (what handlers scope records by). */
 export interface ApiKeyPrincipal {
   /** With its name and prefix: the audit log names the key that acted. */
-  apiKey: Pick<ApiKey, "id" | "userId" | "scopes" | "name" | "prefix"> & {
+  apiKey: Pick<ApiKey, "id" | "userId" | "name" | "prefix"> & {
     kind: ApiKeyKind;
+    /**
+     * What the key may do on this request: its stored scopes that its creator's current role still
+     * holds (DESIGN.md §26) — a role changed since the key was made bounds it at once.
+     */
+    scopes: ApiScope[];
     /** The member who made the key: every request made with it is theirs (DESIGN.md §26). */
     createdBy: number;
+    /** That member's role in the key's account now (a route asking a permission of the person asks this). */
+    creatorRole: MemberRole;
   };
   user: Pick<User, "id">;
 }
@@ -52,10 +62,16 @@ export function forgetAuthenticatedKeys(): void {
   cache.entries.clear();
 }
 
+const creators = alias(users, "creator");
+const accounts = alias(users, "account");
+
 /**
- * The live key (not revoked) whose SHA-256 matches; UNAUTHORIZED otherwise. Runs on every API
- * request: it reads the two ids only (a key's user always exists: the key goes with it). Only keys
- * that authenticated are remembered, so unknown keys cannot fill the cache.
+ * The live key (not revoked) whose SHA-256 matches, acting with at most its creator's current role;
+ * UNAUTHORIZED when there is none or its creator is no longer a member of the key's account, and
+ * FORBIDDEN `two-factor-required-by-account` while the account requires two-factor of the
+ * creator's role and they have none. Runs on every API request: one query by unique and primary
+ * keys (the key, the creator's membership, the creator, the account). Only keys that
+ * authenticated are remembered, so unknown keys cannot fill the cache.
  */
 export async function authenticateApiKey(db: Db, presented: string | null): Promise<ApiKeyPrincipal> {
   if (!presented) throw apiKeyRefusal("UNAUTHORIZED", "api-key-missing", "x-api-key header is required");
@@ -82,20 +98,44 @@ export async function authenticateApiKey(db: Db, presented: string | null): Prom
         scopes: apiKeys.scopes,
         name: apiKeys.name,
         prefix: apiKeys.prefix,
+        creatorRole: accountMembers.role,
+        creatorTotpEnabledAt: creators.totpEnabledAt,
+        membersNeedTwoFactor: accounts.membersNeedTwoFactor,
       })
       .from(apiKeys)
+      .innerJoin(accounts, eq(accounts.id, apiKeys.userId))
+      .leftJoin(accountMembers, and(eq(accountMembers.accountId, apiKeys.userId), eq(accountMembers.userId, apiKeys.createdBy)))
+      .leftJoin(creators, eq(creators.id, apiKeys.createdBy))
       .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
       .prepare("api_key_by_hash"),
   );
   const [row] = await byHash.execute({ hash });
   // The stored kind decides; a key whose prefix claims another kind is not one we issued. A key
-  // whose creator is gone acts for nobody.
-  if (!row || row.kind !== kind || row.createdBy === null) {
+  // whose creator is gone, or no longer a member of the account (removed before their keys were
+  // revoked with them, or by a path that did not), acts for nobody.
+  if (!row || row.kind !== kind || row.createdBy === null || row.creatorRole === null) {
     cache.entries.delete(hash);
     throw apiKeyRefusal("UNAUTHORIZED", "api-key-invalid", "API key is invalid or revoked");
   }
+  if (heldForTwoFactor({ membersNeedTwoFactor: row.membersNeedTwoFactor }, { totpEnabledAt: row.creatorTotpEnabledAt }, row.creatorRole)) {
+    cache.entries.delete(hash);
+    throw accountRefusal(
+      "FORBIDDEN",
+      "two-factor-required-by-account",
+      "the account requires two-factor authentication of the member who made this key, and they have not turned it on: their keys work again once they do",
+    );
+  }
   const principal: ApiKeyPrincipal = {
-    apiKey: { id: row.id, userId: row.userId, createdBy: row.createdBy, kind, scopes: row.scopes, name: row.name, prefix: row.prefix },
+    apiKey: {
+      id: row.id,
+      userId: row.userId,
+      createdBy: row.createdBy,
+      creatorRole: row.creatorRole,
+      kind,
+      scopes: effectiveScopes(row.scopes, row.creatorRole),
+      name: row.name,
+      prefix: row.prefix,
+    },
     user: { id: row.userId },
   };
   if (cache.generation === generation) {

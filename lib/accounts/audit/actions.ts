@@ -9,6 +9,8 @@ export const AUDIT_ACTIONS = {
   "auth.sign_in": "Signed in",
   /** An invitation to join the account was sent. */
   "member.invited": "Member invited",
+  /** An invitation was revoked: by hand, or because the member who made it left or handed the ownership over. */
+  "invitation.revoked": "Invitation revoked",
   /** A person joined the account (accepted an invitation). */
   "member.added": "Member added",
   /** A member was removed from the account, or left it. */
@@ -17,8 +19,10 @@ export const AUDIT_ACTIONS = {
   "member.role_changed": "Member role changed",
   /** An API key was issued (its name, prefix, kind and scopes; never the key). */
   "api_key.created": "API key created",
-  /** An API key was revoked. */
+  /** An API key was revoked: by hand, or with its creator's membership (after.reason: member-removed, role-reduced). */
   "api_key.revoked": "API key revoked",
+  /** A change of its creator's role took scopes from an API key; before/after carry the scopes. */
+  "api_key.scopes_reduced": "API key scopes reduced",
   /** A domain's payout address (forward target) changed. */
   "domain.payout_target_changed": "Payout address changed",
   /** A domain's webhook URL was set, changed or removed. */

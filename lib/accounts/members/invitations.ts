@@ -118,18 +118,27 @@ export async function listInvitations(db: Db, accountId: number): Promise<Invita
 
 export async function revokeInvitation(db: Db, principal: Principal, invitationId: number): Promise<InvitationView> {
   requirePermission(principal, "members");
-  const [row] = await db
-    .update(accountInvitations)
-    .set({ revokedAt: new Date() })
-    .where(
-      and(
-        eq(accountInvitations.id, invitationId),
-        eq(accountInvitations.accountId, principal.account.id),
-        isNull(accountInvitations.acceptedAt),
-        isNull(accountInvitations.revokedAt),
-      ),
-    )
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [revoked] = await tx
+      .update(accountInvitations)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(
+          eq(accountInvitations.id, invitationId),
+          eq(accountInvitations.accountId, principal.account.id),
+          isNull(accountInvitations.acceptedAt),
+          isNull(accountInvitations.revokedAt),
+        ),
+      )
+      .returning();
+    if (revoked)
+      await audit(tx, byMember(principal), {
+        action: "invitation.revoked",
+        target: { type: "invitation", id: revoked.id },
+        before: { role: revoked.role, note: revoked.note, invitedBy: revoked.invitedBy },
+      });
+    return revoked;
+  });
   if (row) return toInvitationView(row);
   const [existing] = await db
     .select()

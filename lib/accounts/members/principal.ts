@@ -8,8 +8,9 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { type AccountMember, accountMembers, type MemberRole, type User, users } from "../../db/schema";
+import { heldForTwoFactor, PERMISSIONS, type Permission, roleAllows, rolesWith } from "../roles/roles";
+import { accountRefusal } from "../users/reasons";
 import { memberRefusal } from "./reasons";
-import { PERMISSIONS, type Permission, roleAllows, rolesWith } from "./roles";
 
 export interface Principal {
   /** The account's row: the owner of every record the request reads or writes (`user_id` columns). */
@@ -19,6 +20,11 @@ export interface Principal {
   role: MemberRole;
   /** The client's address, for the audit log (null outside a request: the CLI, tests). */
   address: string | null;
+  /**
+   * The account requires two-factor of this member's role and they have none (DESIGN.md §26): in
+   * this account they may only enrol. Every door refuses them (requirePermission does too).
+   */
+  enrolOnly: boolean;
 }
 
 /** What a lib function that both owns data and checks the person's two-factor needs of a principal. */
@@ -45,7 +51,7 @@ export async function resolvePrincipal(
   const account =
     membership.accountId === member.id ? member : (await db.select().from(users).where(eq(users.id, membership.accountId)))[0];
   if (!account) throw memberRefusal("FORBIDDEN", "not-a-member", `you are not a member of account ${membership.accountId}`);
-  return { account, member, role: membership.role, address };
+  return { account, member, role: membership.role, address, enrolOnly: heldForTwoFactor(account, member, membership.role) };
 }
 
 export async function membershipIn(db: Db, accountId: number, userId: number): Promise<AccountMember | null> {
@@ -68,13 +74,23 @@ async function defaultMembership(db: Db, userId: number): Promise<AccountMember 
   return first ?? null;
 }
 
-/** FORBIDDEN unless the member's role holds the permission. */
-export function requirePermission(principal: Pick<Principal, "role">, permission: Permission): void {
+/** FORBIDDEN unless the member's role holds the permission and the account does not hold them to enrolling in two-factor first. */
+export function requirePermission(principal: Pick<Principal, "role"> & { enrolOnly?: boolean }, permission: Permission): void {
+  if (principal.enrolOnly) throw enrolFirst();
   if (roleAllows(principal.role, permission)) return;
   throw memberRefusal(
     "FORBIDDEN",
     "role-forbids",
     `your role (${principal.role}) cannot ${PERMISSIONS[permission]}; it needs ${rolesWith(permission).join(" or ")}`,
+  );
+}
+
+/** FORBIDDEN `two-factor-required-by-account`: what every door answers a member held to enrolling. */
+export function enrolFirst() {
+  return accountRefusal(
+    "FORBIDDEN",
+    "two-factor-required-by-account",
+    "this account requires two-factor authentication of your role: turn it on (dashboard Settings, or POST /api/user/two-factor) — until then you can only enrol, and the API keys you made are refused",
   );
 }
 
@@ -91,5 +107,5 @@ export function parseAccountId(raw: string | null | undefined): number | null {
 
 /** A user acting as the owner of their home account: the operator's CLI, benchmarks and tests of single-user flows. */
 export function asOwner(user: User): Principal {
-  return { account: user, member: user, role: "owner", address: null };
+  return { account: user, member: user, role: "owner", address: null, enrolOnly: heldForTwoFactor(user, user, "owner") };
 }

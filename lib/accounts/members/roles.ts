@@ -1,53 +1,7 @@
 /**
- * What each role of an account may do (DESIGN.md §24). A permission names an area of the product,
- * not a route: every route, page and dashboard action asks for exactly one, and the route × role
- * test (tests/integration/members-matrix.test.ts) walks them all.
+ * The roles and what each may do live in lib/accounts/roles (below both members and api-keys, which
+ * bounds a key by its creator's role); this path stays for the pages, routes and domain code that
+ * import them from here.
  */
 
-import type { MemberRole } from "../../db/schema";
-
-export type { MemberRole };
-
-export const PERMISSIONS = {
-  /** See the account: payments, withdrawals, domains, tokens, keys (never their secrets), members. */
-  read: "see the account",
-  /** Create payment sessions and payment links, cancel a payment. */
-  payments: "take payments",
-  /** Withdrawals, refunds and payouts. */
-  money: "send money out",
-  /** CSV exports of payments, withdrawals and gas. */
-  reports: "export reports",
-  /** Approve or reject another member's money out. */
-  approve: "approve money out",
-  /** API keys, webhooks, domains and their technical settings. */
-  developer: "manage API keys, webhooks and domains",
-  /** Accepted tokens, the plan, the account's currency, domains' fiat rules. */
-  settings: "change the account's settings",
-  /** The audit log. */
-  audit: "read the audit log",
-  /** Invite, change and remove members; hand the ownership over. */
-  members: "manage members",
-  /** Where money goes and what needs approval: payout addresses, approval thresholds. */
-  "payout-targets": "change payout addresses and approval rules",
-} as const;
-
-export type Permission = keyof typeof PERMISSIONS;
-
-const ADMIN: readonly Permission[] = ["read", "payments", "money", "reports", "approve", "developer", "settings", "audit"];
-
-export const ROLE_PERMISSIONS: Record<MemberRole, readonly Permission[]> = {
-  owner: Object.keys(PERMISSIONS) as Permission[],
-  admin: ADMIN,
-  finance: ["read", "payments", "money", "reports", "approve"],
-  developer: ["read", "developer"],
-  viewer: ["read"],
-};
-
-export function roleAllows(role: MemberRole, permission: Permission): boolean {
-  return ROLE_PERMISSIONS[role].includes(permission);
-}
-
-/** The roles that hold a permission, for messages ("needs owner or admin"). */
-export function rolesWith(permission: Permission): MemberRole[] {
-  return (Object.keys(ROLE_PERMISSIONS) as MemberRole[]).filter((role) => roleAllows(role, permission));
-}
+export * from "../roles/roles";

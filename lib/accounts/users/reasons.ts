@@ -18,6 +18,13 @@ export const ACCOUNT_REASONS = [
   "two-factor-not-on",
   /** A code to finish turning two-factor on, when none is expected any more. */
   "two-factor-setup-expired",
+  /** The action needs the acting member's own two-factor (a key with a money scope, the account's two-factor rule): they have none. */
+  "two-factor-required",
+  /**
+   * The account requires two-factor of the member's role (its setting "members need two-factor")
+   * and they have none: in this account they may only enrol; their API keys act for nobody meanwhile.
+   */
+  "two-factor-required-by-account",
 ] as const;
 export type AccountReason = (typeof ACCOUNT_REASONS)[number];
 

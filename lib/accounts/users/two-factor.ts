@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
+import { z } from "zod";
 import type { AppError } from "../../base/errors";
 import type { Db } from "../../db";
 import { recoveryCodes, type User, users } from "../../db/schema";
@@ -23,6 +24,16 @@ import { seal, unseal } from "./secret-box";
 import { matchTotp, newTotpSecret, otpauthUri, toBase32 } from "./totp";
 
 const SEED = "totp-seed";
+
+/** A code of the authenticator app (or, where allowed, a recovery code). */
+export const twoFactorCodeSchema = z.object({
+  code: z.string({ error: "enter the code" }).trim().min(1, { error: "enter the code" }).max(32, { error: "code is too long" }),
+});
+
+/** Turning it on: a code of the seed shown, and the current password (a stolen session alone must not). */
+export const confirmEnrolmentSchema = twoFactorCodeSchema.extend({
+  currentPassword: z.string({ error: "enter your current password" }).min(1, { error: "enter your current password" }),
+});
 export const RECOVERY_CODES = 10;
 
 export interface TwoFactorStatus {
@@ -133,20 +144,14 @@ export async function regenerateRecoveryCodes(db: Db, user: User, code: string):
 
 /**
  * For an action of a signed-in user (dashboard withdrawal, API-key creation): nothing to do when
- * two-factor is off; else a current code, or VALIDATION_ERROR on the field `code`.
+ * two-factor is off; else a current code, or VALIDATION_ERROR on the field `code`. `user` is always
+ * the member acting (a principal's `member`), never the account's own row (DESIGN.md §26).
  */
 export async function requireSecondFactor(db: Db, user: User, code: string | undefined): Promise<void> {
   if (!user.totpEnabledAt) return;
   if (!code)
     throw codeError("two-factor-code-required", "enter the current code from your authenticator app: two-factor authentication is on");
   await verifySecondFactor(db, user, code, { allowRecoveryCode: false });
-}
-
-/** requireSecondFactor for a caller that holds only the user's id. */
-export async function requireSecondFactorOf(db: Db, userId: number, code: string | undefined): Promise<void> {
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user) throw accountRefusal("UNAUTHORIZED", "account-gone", "sign in again");
-  await requireSecondFactor(db, user, code);
 }
 
 /**

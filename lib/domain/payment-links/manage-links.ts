@@ -6,12 +6,13 @@
 
 import { randomBytes } from "node:crypto";
 import { and, asc, count, desc, eq, inArray, isNull, max, sum } from "drizzle-orm";
-import { requireSecondFactorOf } from "../../accounts/users/two-factor";
+import type { Acting } from "../../accounts/members/principal";
+import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { commonRefusal } from "../../base/errors";
 import { formatAmount, parseAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
-import { domains, type PaymentLink, paymentLinks, paymentSessions, type Token } from "../../db/schema";
+import { domains, type PaymentLink, paymentLinks, paymentSessions, type Token, type User } from "../../db/schema";
 import { getOwnDomain } from "../domains/manage-domains";
 import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import { acceptedTokenMinimum, isAcceptedToken } from "../tokens/accepted-tokens";
@@ -21,15 +22,18 @@ import { type LinkStats, type PaymentLinkView, toLinkView } from "./link-view";
 import { linkRefusal } from "./reasons";
 import type { CreateLinkInput, UpdateLinkInput } from "./schemas";
 
-export async function createPaymentLink(db: Db, userId: number, input: CreateLinkInput): Promise<PaymentLinkView> {
+/** A new link of the acting member's account; choosing a domain other than the first asks the acting member's code. */
+export async function createPaymentLink(db: Db, { account, member }: Acting, input: CreateLinkInput): Promise<PaymentLinkView> {
+  const userId = account.id;
   const token = await linkToken(db, userId, input.tokenId);
   const prices = linkPrices(input.amount ?? null, input.minAmount ?? null, token);
   await assertPriceAtLeastMinimum(db, prices, token);
   const defaultDomain = await firstDomain(db, userId);
   const domainId = input.domainId ?? defaultDomain;
   if (input.domainId !== undefined) await getOwnDomain(db, userId, input.domainId);
-  // Choosing where a link's money goes is a change of a payout target (docs/design.md §21).
-  if (domainId !== defaultDomain) await requireSecondFactorOf(db, userId, input.code);
+  // Choosing where a link's money goes is a change of a payout target (docs/design.md §21): the
+  // code of the member acting, never the account's own user (DESIGN.md §26).
+  if (domainId !== defaultDomain) await requireSecondFactor(db, member, input.code);
   const inserted = await db
     .insert(paymentLinks)
     .values({
@@ -58,8 +62,15 @@ export async function getPaymentLink(db: Db, userId: number, linkId: number): Pr
   return view;
 }
 
-/** Any field; a change of token or price is checked as a whole (a fixed amount, or a minimum, never both). */
-export async function updatePaymentLink(db: Db, userId: number, linkId: number, input: UpdateLinkInput): Promise<PaymentLinkView> {
+/**
+ * Any field; a change of token or price is checked as a whole (a fixed amount, or a minimum, never
+ * both). Moving the link to another domain asks the acting member's code.
+ */
+export function updatePaymentLink(db: Db, { account, member }: Acting, linkId: number, input: UpdateLinkInput): Promise<PaymentLinkView> {
+  return changeLink(db, account.id, linkId, input, member);
+}
+
+async function changeLink(db: Db, userId: number, linkId: number, input: UpdateLinkInput, member: User | null): Promise<PaymentLinkView> {
   const link = await ownLink(db, userId, linkId);
   const token = await linkToken(db, userId, input.tokenId ?? link.tokenId, input.tokenId === undefined);
   // The stored price is in base units of the link's current token.
@@ -76,7 +87,10 @@ export async function updatePaymentLink(db: Db, userId: number, linkId: number, 
   if (priced) await assertPriceAtLeastMinimum(db, priced, token);
   const prices = priced ?? {};
   if (input.domainId !== undefined) await getOwnDomain(db, userId, input.domainId);
-  if (input.domainId !== undefined && input.domainId !== link.domainId) await requireSecondFactorOf(db, userId, input.code);
+  if (input.domainId !== undefined && input.domainId !== link.domainId) {
+    if (!member) throw new Error("a link's domain changes only with the acting member known");
+    await requireSecondFactor(db, member, input.code);
+  }
   await db.transaction(async (tx) => {
     if (input.tokenId !== undefined && input.tokenId !== link.tokenId) await assertTokenMayChange(tx, link, current);
     await tx
@@ -115,7 +129,7 @@ async function assertTokenMayChange(tx: Db, link: PaymentLink, token: Pick<Token
 }
 
 export function deactivatePaymentLink(db: Db, userId: number, linkId: number): Promise<PaymentLinkView> {
-  return updatePaymentLink(db, userId, linkId, { active: false });
+  return changeLink(db, userId, linkId, { active: false }, null);
 }
 
 async function ownLink(db: Db, userId: number, linkId: number): Promise<PaymentLink> {

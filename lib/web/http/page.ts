@@ -27,17 +27,35 @@ export async function withPage<T>(load: (ctx: { db: Db }) => Promise<T | null>):
   return found;
 }
 
+/** Where a member the account holds to enrolling in two-factor first lands, whatever page they asked for. */
+export const TWO_FACTOR_REQUIRED_PAGE = "/dashboard/two-factor-required";
+
 /**
  * A dashboard page: the signed-in user in the account chosen with the switcher, or a redirect to
  * /login; a role without `permission` is sent to /dashboard/forbidden, which says which roles have
- * it. The layout checks too, but a page renders alongside its layout: a session that ended
+ * it; a member the account requires two-factor of, who has none, to TWO_FACTOR_REQUIRED_PAGE. The layout checks too, but a page renders alongside its layout: a session that ended
  * (password changed elsewhere) must not make the page fail first.
  */
 export async function withAccountPage<T>(permission: Permission, load: (ctx: { db: Db } & Principal) => Promise<T | null>): Promise<T> {
   return withPage(async ({ db }) => {
     const principal = await dashboardPrincipal(db, await requireUser());
     if (!principal) redirect("/dashboard");
+    // Held by the account's two-factor rule: the one page they may open says why and enrols them.
+    if (principal.enrolOnly) redirect(TWO_FACTOR_REQUIRED_PAGE);
     if (!roleAllows(principal.role, permission)) redirect(`/dashboard/forbidden?need=${permission}`);
+    return load({ db, ...principal });
+  });
+}
+
+/**
+ * TWO_FACTOR_REQUIRED_PAGE: the signed-in member in the dashboard's account, held or not. It does
+ * not send a member who has just enrolled away: turning two-factor on renews the session cookie,
+ * which re-renders the page while it still shows the recovery codes; the page says they may go on.
+ */
+export async function withTwoFactorRequiredPage<T>(load: (ctx: { db: Db } & Principal) => Promise<T>): Promise<T> {
+  return withPage(async ({ db }) => {
+    const principal = await dashboardPrincipal(db, await requireUser());
+    if (!principal) redirect("/dashboard");
     return load({ db, ...principal });
   });
 }
@@ -57,7 +75,7 @@ export async function pagePrincipal(): Promise<{
   const principal = await dashboardPrincipal(db, member);
   const [accounts, awaiting] = await Promise.all([
     listUserAccounts(db, member.id),
-    principal ? countAwaiting(db, principal.account.id) : 0,
+    principal && !principal.enrolOnly ? countAwaiting(db, principal.account.id) : 0,
   ]);
   return { member, principal, accounts, awaiting };
 }
@@ -66,6 +84,8 @@ export async function pagePrincipal(): Promise<{
 export async function exportPrincipal(permission: Permission = "reports"): Promise<Principal | Response> {
   const found = await pagePrincipal();
   if (!found?.principal) return new Response("sign in first", { status: 401 });
+  if (found.principal.enrolOnly)
+    return new Response("this account requires two-factor authentication of your role: turn it on in Settings first", { status: 403 });
   if (!roleAllows(found.principal.role, permission))
     return new Response(`your role (${found.principal.role}) cannot ${PERMISSIONS[permission]}`, { status: 403 });
   return found.principal;

@@ -7,12 +7,15 @@ import { auditQueryFields } from "../../accounts/audit/audit-query";
 import { changePasswordSchema } from "../../accounts/users/change-password";
 import { credentialsSchema } from "../../accounts/users/create-user";
 import type { RegisteredUser } from "../../accounts/users/register-user";
+import { confirmEnrolmentSchema } from "../../accounts/users/two-factor";
 import { choosePlanSchema } from "../../domain/plans/current-plan";
 import { registerTokenSchema } from "../../domain/tokens/schemas";
 import { accountSettingsSchema } from "../dashboard/account-settings";
 import { EX } from "./examples";
 import { answer, badId, badLimit, described, errors, idParam, json, member, memberErrors, open, user } from "./shared";
 import { apiKey, audit, bearer, gas, plan, settings, token } from "./user-examples";
+
+const SETTINGS = "{accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor: [{userId, email, role}]}";
 
 export const accountPaths = {
   "/api/user/register": {
@@ -72,6 +75,51 @@ export const accountPaths = {
       },
     },
   },
+  "/api/user/two-factor": {
+    post: {
+      ...user,
+      operationId: "startTwoFactor",
+      summary: "Two-factor set-up, step 1: a fresh seed to scan ({secret, uri, qrCode}); nothing changes for sign-in yet",
+      description:
+        "About the signed-in user, in no account: a member an account holds to enrolling (membersNeedTwoFactor) reaches it. Already on → 400 two-factor-already-on.",
+      responses: {
+        "200": answer("{secret, uri, qrCode}", described("{secret, uri, qrCode}"), {
+          secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+          uri: "otpauth://totp/BSC%20Pay%3Aowner%40shop.example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=BSC%20Pay&algorithm=SHA1&digits=6&period=30",
+          qrCode: "data:image/png;base64,iVBORw0KGgo…",
+        }),
+        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED"], {
+          VALIDATION_ERROR: {
+            message: "two-factor authentication is already on; turn it off first to use another app",
+            reason: "two-factor-already-on",
+          },
+        }),
+      },
+    },
+  },
+  "/api/user/two-factor/confirm": {
+    post: {
+      ...user,
+      operationId: "confirmTwoFactor",
+      summary: "Two-factor set-up, step 2: a code of the seed and the current password turn it on; every earlier token and session ends",
+      description:
+        "The answer holds the 10 recovery codes (shown this once) and a fresh bearer token: the caller's token ended with the others.",
+      requestBody: json(confirmEnrolmentSchema, { confirm: { code: "492031", currentPassword: "correct horse battery staple" } }),
+      responses: {
+        "200": answer("{recoveryCodes, token, expiresAt}", described("{recoveryCodes, token, expiresAt}"), {
+          recoveryCodes: ["k3d9q-x7m2p", "a8w4z-r6t1n"],
+          ...bearer,
+        }),
+        ...errors(["VALIDATION_ERROR", "UNAUTHORIZED"], {
+          VALIDATION_ERROR: {
+            message: "the code does not match; check the time on your phone and enter the current code",
+            reason: "two-factor-code-wrong",
+            details: [{ path: "code", message: "the code does not match; check the time on your phone and enter the current code" }],
+          },
+        }),
+      },
+    },
+  },
   "/api/user/sign-out-everywhere": {
     post: {
       ...member("read"),
@@ -95,16 +143,24 @@ export const accountPaths = {
     get: {
       ...member("read"),
       operationId: "getAccountSettings",
-      summary: "The account's settings: {accountCurrency, currencies}",
-      responses: { "200": answer("OK", described("{accountCurrency, currencies}"), settings), ...memberErrors("read", ["UNAUTHORIZED"]) },
+      summary: "The account's settings: {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor}",
+      description:
+        "membersWithoutTwoFactor: the members the two-factor rule covers (every role but viewer) who have not turned it on — while membersNeedTwoFactor is on, each may only enrol in this account.",
+      responses: { "200": answer("OK", described(SETTINGS), settings), ...memberErrors("read", ["UNAUTHORIZED"]) },
     },
     patch: {
       ...member("settings"),
       operationId: "updateAccountSettings",
-      summary: "Set the account currency the dashboard's totals, volume chart and payments CSV are shown in",
-      requestBody: json(accountSettingsSchema, { currency: { accountCurrency: "EUR" } }),
+      summary:
+        "Set the account currency, or (the owner) require two-factor of the members who can move money, approve, hold keys or choose payout targets",
+      description:
+        "accountCurrency (the dashboard's totals, volume chart and payments CSV) needs `settings`. membersNeedTwoFactor needs `members` (the owner), the owner's own two-factor on (else 403 two-factor-required) and `code`, their current code, to turn it either way. With it on, a member whose role holds money, approve, developer or payout-targets and who has no two-factor can only enrol (POST /api/user/two-factor) in this account: every /api/user route acting in it answers 403 two-factor-required-by-account, and so do the API keys they made. Their other accounts are unaffected. Nothing changes on a refusal.",
+      requestBody: json(accountSettingsSchema, {
+        currency: { accountCurrency: "EUR" },
+        twoFactorRule: { membersNeedTwoFactor: true, code: "492031" },
+      }),
       responses: {
-        "200": answer("{accountCurrency, currencies}", described("{accountCurrency, currencies}"), settings),
+        "200": answer(SETTINGS, described(SETTINGS), settings),
         ...memberErrors("settings", ["VALIDATION_ERROR", "UNAUTHORIZED"], {
           VALIDATION_ERROR: {
             message: "accountCurrency: accountCurrency must be one of USD, EUR, GBP, CHF, CAD, AUD, JPY",
@@ -120,16 +176,42 @@ export const accountPaths = {
       operationId: "listApiKeys",
       summary: "List API keys",
       responses: {
-        "200": answer("OK", described("[{id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt}]"), [apiKey]),
+        "200": answer(
+          "OK",
+          described(
+            "[{id, name, prefix, kind, scopes, createdBy: {userId, email} | null, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced}]",
+          ),
+          [
+            apiKey,
+            {
+              ...apiKey,
+              id: 38,
+              name: "reconciliation",
+              prefix: "bscp_live_Hq2d",
+              scopes: ["payments:read"],
+              createdBy: { userId: 12, email: "dev@shop.example" },
+              scopesReduced: { at: EX.later, from: ["payments:read", "refunds", "withdrawals"] },
+            },
+            {
+              ...apiKey,
+              id: 35,
+              name: "old integration",
+              prefix: "bscp_live_Zt8m",
+              createdBy: { userId: 9, email: "left@shop.example" },
+              revokedAt: EX.later,
+              revokedReason: "member-removed",
+            },
+          ],
+        ),
         ...memberErrors("read", ["UNAUTHORIZED"]),
       },
     },
     post: {
       ...member("developer"),
       operationId: "createApiKey",
-      summary: "Create an API key (shown once); `code` required with two-factor sign-in on",
+      summary: "Create an API key (shown once), yours: at most your role's scopes; a money scope needs your two-factor; `code` with it on",
       description:
-        "`kind`: secret (default) or publishable; `scopes`: default every scope the kind may hold (a publishable key may hold payments:write and payments:read only). The answer and GET list each key's kind and scopes.",
+        "`kind`: secret (default) or publishable (payments:write and payments:read only). The key is the caller's (`createdBy`): every request made with it is theirs. `scopes`: each needs a permission of the caller's role — payments:write `payments`, payments:read `read`, refunds/withdrawals/payouts `money` — and asking for one the role lacks is 403 FORBIDDEN scope-exceeds-role (nothing is made). Default: every scope the kind may hold that the role holds, the money scopes only while the caller has two-factor on. A money scope (refunds, withdrawals, payouts) needs the caller's two-factor: without it 403 FORBIDDEN two-factor-required; with it on, every key needs `code` (missing or wrong → 400 on the field `code`). The key never does more than its maker's current role: a smaller role takes scopes away, leaving the account revokes it.",
       requestBody: json(createApiKeySchema, {
         server: { name: "shop server", scopes: ["payments:write", "payments:read", "refunds"] },
         browser: { name: "checkout button", kind: "publishable" },
@@ -137,7 +219,7 @@ export const accountPaths = {
       responses: {
         "201": answer(
           "Created: the key's view plus `key`, shown this once",
-          described("{id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt, key}"),
+          described("{id, name, prefix, kind, scopes, createdBy, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced, key}"),
           {
             ...apiKey,
             lastUsedAt: null,
@@ -148,6 +230,12 @@ export const accountPaths = {
           VALIDATION_ERROR: {
             message: "enter the current code from your authenticator app: two-factor authentication is on",
             reason: "two-factor-code-required",
+          },
+          FORBIDDEN: {
+            message:
+              "your role (developer) cannot grant `withdrawals`: a key never does more than the member who made it (money is held by owner, admin, finance)",
+            reason: "scope-exceeds-role",
+            details: [{ path: "scopes", message: "your role (developer) may grant payments:read" }],
           },
         }),
       },
@@ -160,10 +248,14 @@ export const accountPaths = {
       summary: "Revoke an API key at once (revoking it again changes nothing)",
       requestParams: idParam("API key", 41),
       responses: {
-        "200": answer("The key's view, with revokedAt", described("{id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt}"), {
-          ...apiKey,
-          revokedAt: EX.later,
-        }),
+        "200": answer(
+          "The key's view, with revokedAt",
+          described("{id, name, prefix, kind, scopes, createdBy, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced}"),
+          {
+            ...apiKey,
+            revokedAt: EX.later,
+          },
+        ),
         ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
           ...badId("id", "a positive integer"),
           NOT_FOUND: { message: "API key not found", reason: "not-found" },

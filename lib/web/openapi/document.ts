@@ -49,7 +49,7 @@ function build() {
           in: "header",
           name: "x-api-key",
           description:
-            'A secret key (bscp_live_…, for servers) or a publishable key (bscp_pk_live_…, for browser code: payments:write and payments:read only). Each operation lists the scope it needs; a key without it is refused with 401 UNAUTHORIZED naming the scope ("this API key lacks the `withdrawals` scope"). Only publishable keys get CORS answers, on payment operations (x-cors: true); withdrawal and refund operations never answer CORS. Setting merchantWallet on payment/create needs the payouts scope.',
+            'A secret key (bscp_live_…, for servers) or a publishable key (bscp_pk_live_…, for browser code: payments:write and payments:read only). Each operation lists the scope it needs; a key without it is refused with 401 UNAUTHORIZED naming the scope ("this API key lacks the `withdrawals` scope"). Only publishable keys get CORS answers, on payment operations (x-cors: true); withdrawal and refund operations never answer CORS. Setting merchantWallet on payment/create needs the payouts scope, and the maker of the key must hold payout-targets (the owner): otherwise 403 FORBIDDEN scope-exceeds-role. A key acts for the member who made it: with at most the scopes their current role holds (a smaller role takes scopes away at once); once they leave the account it is revoked (401); while the account requires two-factor of them and they have none, 403 FORBIDDEN two-factor-required-by-account.',
         },
         bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT from POST /api/user/token" },
       },

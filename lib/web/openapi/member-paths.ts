@@ -112,6 +112,8 @@ export const memberPaths = {
       ...member("members"),
       operationId: "changeMemberRole",
       summary: "Give a member another role (the owner's own role is handed over, never changed)",
+      description:
+        "The API keys the member made lose at once the scopes the new role does not hold (audited as api_key.scopes_reduced; a key left with none is revoked, reason role-reduced). A larger role gives no key anything back.",
       requestParams: userIdParam,
       requestBody: json(changeRoleSchema, { toAdmin: { role: "admin" } }),
       responses: {
@@ -129,14 +131,23 @@ export const memberPaths = {
       ...member("members"),
       operationId: "removeMember",
       summary: "Remove a member from the account at once (never the owner)",
+      description:
+        "Every API key the member made in the account is revoked with them (revokedReason member-removed; on this instance no request with one succeeds after the answer, on others within 1 s) and so is every open invitation they made; each is in the audit log.",
       requestParams: userIdParam,
       responses: {
         "200": answer(
-          "{userId, role}: who left, with the role they had",
-          z.object({ userId: z.number().int(), role: z.enum(MEMBER_ROLES) }),
+          "{userId, role, apiKeysRevoked, invitationsRevoked}: who left, with the role they had, and how many of the API keys and open invitations they made in the account were revoked with them",
+          z.object({
+            userId: z.number().int(),
+            role: z.enum(MEMBER_ROLES),
+            apiKeysRevoked: z.number().int(),
+            invitationsRevoked: z.number().int(),
+          }),
           {
             userId: finance.userId,
             role: finance.role,
+            apiKeysRevoked: 2,
+            invitationsRevoked: 0,
           },
         ),
         ...memberRefusals("members", MEMBER_CHANGE, ["NOT_FOUND"], {
@@ -152,7 +163,7 @@ export const memberPaths = {
       operationId: "transferOwnership",
       summary: "Hand the account to another member; you stay, as admin",
       description:
-        "Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards.",
+        "Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards. The open invitations you made are revoked (only the owner invites); your API keys keep the scopes an admin holds.",
       requestBody: json(transferOwnershipSchema, { handOver: { userId: finance.userId, code: "492031" } }),
       responses: {
         "200": answer("{items}: the members afterwards", z.object({ items: z.array(memberSchema) }), {

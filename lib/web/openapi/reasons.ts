@@ -48,7 +48,14 @@ export const ALL_REASONS = [
 export type Reason = (typeof ALL_REASONS)[number];
 
 /** What any /api/v1 call may be refused for: its body or ids, its key, its rate. */
-const V1: readonly Reason[] = ["invalid-request", "rate-limited", "api-key-missing", "api-key-invalid", "api-key-scope-missing"];
+const V1: readonly Reason[] = [
+  "invalid-request",
+  "rate-limited",
+  "api-key-missing",
+  "api-key-invalid",
+  "api-key-scope-missing",
+  "two-factor-required-by-account",
+];
 const AMOUNTS: readonly Reason[] = ["amount-malformed", "amount-zero", "amount-too-precise", "amount-too-large"];
 
 const CREATE_PAYMENT: readonly Reason[] = [
@@ -57,6 +64,7 @@ const CREATE_PAYMENT: readonly Reason[] = [
     (r) => r !== "payment-not-pending" && r !== "payment-partly-paid" && r !== "payment-not-fiat" && r !== "token-not-offered",
   ),
   ...PRICING_REASONS,
+  "scope-exceeds-role",
   "no-plan",
   "plan-quota-used-up",
   "gateway-address",
@@ -99,7 +107,10 @@ export const OPERATION_REASONS = {
     "refund-claim-unavailable",
   ],
   payLink: [
-    ...CREATE_PAYMENT.filter((r) => !(V1 as readonly string[]).includes(r) && !(IDEMPOTENCY_REASONS as readonly string[]).includes(r)),
+    ...CREATE_PAYMENT.filter(
+      (r) =>
+        !(V1 as readonly string[]).includes(r) && !(IDEMPOTENCY_REASONS as readonly string[]).includes(r) && r !== "scope-exceeds-role",
+    ),
     "invalid-request",
     "rate-limited",
     "not-found",

@@ -73,7 +73,11 @@ const PROBLEMS: Record<ErrorCode, Problem> = {
   UNAUTHORIZED: { message: "x-api-key header is required", reason: "api-key-missing" },
   NO_PACKAGE: { message: "no active plan: choose one (POST /api/user/package) before creating payments", reason: "no-plan" },
   DOMAIN_NOT_WHITELISTED: { message: `origin ${EX.shop} is not a whitelisted domain`, reason: "origin-not-whitelisted" },
-  FORBIDDEN: { message: "your role in this account does not allow this" },
+  FORBIDDEN: {
+    message:
+      "the account requires two-factor authentication of the member who made this key, and they have not turned it on: their keys work again once they do",
+    reason: "two-factor-required-by-account",
+  },
   NOT_FOUND: { message: "not found", reason: "not-found" },
   IDEMPOTENCY_CONFLICT: {
     message: "this Idempotency-Key was already used with a different request body",
@@ -202,7 +206,14 @@ export const member = (permission: Permission) => ({
 /** What every /api/user operation with a token may be refused for: the token (or the session cookie). */
 const USER_ACCESS: readonly Reason[] = ["bearer-token-invalid", "sign-in-required", "cross-site-refused", "account-gone", "token-revoked"];
 /** What every member operation may be refused for before its own work: the token, the account, the role. */
-const MEMBER_ACCESS: readonly Reason[] = [...USER_ACCESS, "account-id-invalid", "not-a-member", "no-account", "role-forbids"];
+const MEMBER_ACCESS: readonly Reason[] = [
+  ...USER_ACCESS,
+  "account-id-invalid",
+  "not-a-member",
+  "no-account",
+  "role-forbids",
+  "two-factor-required-by-account",
+];
 
 function memberProblems(permission: Permission): Problems {
   const roles = rolesWith(permission);
@@ -249,4 +260,5 @@ export function userRefusals(
 }
 /** No authentication (declared, so a reader and the linter know it is on purpose). */
 export const open = { security: [] };
-export const V1_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"] as const satisfies ErrorCode[];
+/** What any /api/v1 call may answer besides its own refusals; FORBIDDEN: the key's maker is held to enrolling in two-factor. */
+export const V1_ERRORS = ["UNAUTHORIZED", "FORBIDDEN", "RATE_LIMITED", "INTERNAL_ERROR"] as const satisfies ErrorCode[];

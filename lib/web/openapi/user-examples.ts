@@ -23,9 +23,12 @@ export const apiKey = {
   prefix: "bscp_live_q3Xk",
   kind: "secret",
   scopes: ["payments:write", "payments:read", "refunds", "withdrawals", "payouts"],
+  createdBy: { userId: 7, email: "owner@shop.example" },
   createdAt: EX.createdAt,
   lastUsedAt: EX.paidAt,
   revokedAt: null,
+  revokedReason: null,
+  scopesReduced: null,
 } satisfies ApiKeyView;
 
 export const token = {
@@ -54,7 +57,12 @@ export const domain = {
   createdAt: "2026-11-02T10:00:00.000Z",
 } satisfies DomainView;
 
-export const settings = { accountCurrency: "EUR", currencies: ["USD", "EUR", "GBP", "CHF", "CAD", "AUD", "JPY"] } satisfies AccountSettings;
+export const settings = {
+  accountCurrency: "EUR",
+  currencies: ["USD", "EUR", "GBP", "CHF", "CAD", "AUD", "JPY"],
+  membersNeedTwoFactor: true,
+  membersWithoutTwoFactor: [{ userId: 12, email: "dev@shop.example", role: "developer" }],
+} satisfies AccountSettings;
 
 export const plan = {
   active: true,

@@ -422,6 +422,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Two-factor set-up, step 1: a fresh seed to scan ({secret, uri, qrCode}); nothing changes for sign-in yet
+         * @description About the signed-in user, in no account: a member an account holds to enrolling (membersNeedTwoFactor) reaches it. Already on → 400 two-factor-already-on.
+         */
+        post: operations["startTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/two-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Two-factor set-up, step 2: a code of the seed and the current password turn it on; every earlier token and session ends
+         * @description The answer holds the 10 recovery codes (shown this once) and a fresh bearer token: the caller's token ended with the others.
+         */
+        post: operations["confirmTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/sign-out-everywhere": {
         parameters: {
             query?: never;
@@ -449,14 +489,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's settings: {accountCurrency, currencies} */
+        /**
+         * The account's settings: {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor}
+         * @description membersWithoutTwoFactor: the members the two-factor rule covers (every role but viewer) who have not turned it on — while membersNeedTwoFactor is on, each may only enrol in this account.
+         */
         get: operations["getAccountSettings"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Set the account currency the dashboard's totals, volume chart and payments CSV are shown in */
+        /**
+         * Set the account currency, or (the owner) require two-factor of the members who can move money, approve, hold keys or choose payout targets
+         * @description accountCurrency (the dashboard's totals, volume chart and payments CSV) needs `settings`. membersNeedTwoFactor needs `members` (the owner), the owner's own two-factor on (else 403 two-factor-required) and `code`, their current code, to turn it either way. With it on, a member whose role holds money, approve, developer or payout-targets and who has no two-factor can only enrol (POST /api/user/two-factor) in this account: every /api/user route acting in it answers 403 two-factor-required-by-account, and so do the API keys they made. Their other accounts are unaffected. Nothing changes on a refusal.
+         */
         patch: operations["updateAccountSettings"];
         trace?: never;
     };
@@ -471,8 +517,8 @@ export interface paths {
         get: operations["listApiKeys"];
         put?: never;
         /**
-         * Create an API key (shown once); `code` required with two-factor sign-in on
-         * @description `kind`: secret (default) or publishable; `scopes`: default every scope the kind may hold (a publishable key may hold payments:write and payments:read only). The answer and GET list each key's kind and scopes.
+         * Create an API key (shown once), yours: at most your role's scopes; a money scope needs your two-factor; `code` with it on
+         * @description `kind`: secret (default) or publishable (payments:write and payments:read only). The key is the caller's (`createdBy`): every request made with it is theirs. `scopes`: each needs a permission of the caller's role — payments:write `payments`, payments:read `read`, refunds/withdrawals/payouts `money` — and asking for one the role lacks is 403 FORBIDDEN scope-exceeds-role (nothing is made). Default: every scope the kind may hold that the role holds, the money scopes only while the caller has two-factor on. A money scope (refunds, withdrawals, payouts) needs the caller's two-factor: without it 403 FORBIDDEN two-factor-required; with it on, every key needs `code` (missing or wrong → 400 on the field `code`). The key never does more than its maker's current role: a smaller role takes scopes away, leaving the account revokes it.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -612,11 +658,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member from the account at once (never the owner) */
+        /**
+         * Remove a member from the account at once (never the owner)
+         * @description Every API key the member made in the account is revoked with them (revokedReason member-removed; on this instance no request with one succeeds after the answer, on others within 1 s) and so is every open invitation they made; each is in the audit log.
+         */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
-        /** Give a member another role (the owner's own role is handed over, never changed) */
+        /**
+         * Give a member another role (the owner's own role is handed over, never changed)
+         * @description The API keys the member made lose at once the scopes the new role does not hold (audited as api_key.scopes_reduced; a key left with none is revoked, reason role-reduced). A larger role gives no key anything back.
+         */
         patch: operations["changeMemberRole"];
         trace?: never;
     };
@@ -631,7 +683,7 @@ export interface paths {
         put?: never;
         /**
          * Hand the account to another member; you stay, as admin
-         * @description Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards.
+         * @description Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards. The open invitations you made are revoked (only the owner invites); your API keys keep the scopes an admin holds.
          */
         post: operations["transferOwnership"];
         delete?: never;
@@ -1652,7 +1704,7 @@ export interface components {
                  * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                  * @enum {string}
                  */
-                reason?: "invalid-request" | "not-found" | "rate-limited" | "credentials-invalid" | "sign-in-required" | "bearer-token-invalid" | "token-revoked" | "account-gone" | "cross-site-refused" | "registration-closed" | "email-taken" | "password-wrong" | "two-factor-code-required" | "two-factor-code-wrong" | "two-factor-already-on" | "two-factor-not-on" | "two-factor-setup-expired" | "role-forbids" | "not-a-member" | "no-account" | "account-id-invalid" | "invitation-invalid" | "invitation-expired" | "invitation-used" | "already-a-member" | "owner-is-fixed" | "member-not-found" | "new-owner-needs-two-factor" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "api-key-scope-not-allowed" | "api-key-scopes-empty" | "api-key-limit-reached" | "idempotency-key-invalid" | "idempotency-key-reused" | "no-plan" | "plan-quota-used-up" | "plan-unknown" | "plan-not-self-serve" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "domain-limit-reached" | "domain-origin-invalid" | "domain-already-whitelisted" | "domain-webhook-url-invalid" | "domain-deletion-blocked" | "payout-change-not-waiting" | "webhook-url-missing" | "webhook-url-removed" | "webhook-delivery-in-flight" | "webhook-test-events-waiting" | "network-not-configured" | "token-not-in-catalogue" | "token-rpc-unavailable" | "token-no-contract" | "token-not-erc20" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "payment-not-pending" | "payment-partly-paid" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "payment-not-fiat" | "token-not-offered" | "currency-unsupported" | "link-inactive" | "link-token-locked" | "link-price-both" | "link-price-missing" | "link-amount-missing" | "link-busy" | "link-client-busy" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-not-cancellable" | "refund-not-claimable" | "refund-claim-unavailable" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "payout-items-invalid" | "payout-batch-not-found" | "payout-batch-not-awaiting-approval" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "approval-limit-invalid" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "simulation-not-local" | "simulation-not-pending" | "simulation-nothing-left" | "simulation-payer-short";
+                reason?: "invalid-request" | "not-found" | "rate-limited" | "credentials-invalid" | "sign-in-required" | "bearer-token-invalid" | "token-revoked" | "account-gone" | "cross-site-refused" | "registration-closed" | "email-taken" | "password-wrong" | "two-factor-code-required" | "two-factor-code-wrong" | "two-factor-already-on" | "two-factor-not-on" | "two-factor-setup-expired" | "two-factor-required" | "two-factor-required-by-account" | "role-forbids" | "not-a-member" | "no-account" | "account-id-invalid" | "invitation-invalid" | "invitation-expired" | "invitation-used" | "already-a-member" | "owner-is-fixed" | "member-not-found" | "new-owner-needs-two-factor" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "api-key-scope-not-allowed" | "api-key-scopes-empty" | "api-key-limit-reached" | "scope-exceeds-role" | "idempotency-key-invalid" | "idempotency-key-reused" | "no-plan" | "plan-quota-used-up" | "plan-unknown" | "plan-not-self-serve" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "domain-limit-reached" | "domain-origin-invalid" | "domain-already-whitelisted" | "domain-webhook-url-invalid" | "domain-deletion-blocked" | "payout-change-not-waiting" | "webhook-url-missing" | "webhook-url-removed" | "webhook-delivery-in-flight" | "webhook-test-events-waiting" | "network-not-configured" | "token-not-in-catalogue" | "token-rpc-unavailable" | "token-no-contract" | "token-not-erc20" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "payment-not-pending" | "payment-partly-paid" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "payment-not-fiat" | "token-not-offered" | "currency-unsupported" | "link-inactive" | "link-token-locked" | "link-price-both" | "link-price-missing" | "link-amount-missing" | "link-busy" | "link-client-busy" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-not-cancellable" | "refund-not-claimable" | "refund-claim-unavailable" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "payout-items-invalid" | "payout-batch-not-found" | "payout-batch-not-awaiting-approval" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "approval-limit-invalid" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "simulation-not-local" | "simulation-not-pending" | "simulation-nothing-left" | "simulation-payer-short";
                 details?: {
                     path?: string;
                     message: string;
@@ -2145,7 +2197,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2171,7 +2223,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2197,7 +2249,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2206,7 +2258,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DOMAIN_NOT_WHITELISTED */
+            /** @description DOMAIN_NOT_WHITELISTED, FORBIDDEN */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2223,7 +2275,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2249,7 +2301,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2275,7 +2327,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2301,7 +2353,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2354,7 +2406,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2380,7 +2432,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2406,7 +2484,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2432,7 +2510,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2458,7 +2536,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2511,7 +2589,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2537,7 +2615,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2563,7 +2667,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2589,7 +2693,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2615,7 +2719,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2680,7 +2784,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2706,7 +2810,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2732,7 +2862,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2758,7 +2888,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2815,7 +2945,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2841,7 +2971,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2867,7 +3023,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2893,7 +3049,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2919,7 +3075,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2945,7 +3101,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2971,7 +3127,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3032,7 +3188,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3058,7 +3214,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3084,7 +3266,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3110,7 +3292,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3163,7 +3345,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3189,7 +3371,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3215,7 +3423,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3241,7 +3449,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3267,7 +3475,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3327,7 +3535,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3353,7 +3561,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3379,7 +3613,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3405,7 +3639,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3431,7 +3665,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3457,7 +3691,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3483,7 +3717,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3538,7 +3772,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3564,7 +3798,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3590,7 +3850,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3616,7 +3876,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3642,7 +3902,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3695,7 +3955,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3721,7 +3981,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3747,7 +4033,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3773,7 +4059,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3799,7 +4085,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3852,7 +4138,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3878,7 +4164,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3904,7 +4216,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3930,7 +4242,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3956,7 +4268,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4760,7 +5072,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4786,7 +5098,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4812,7 +5150,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4838,7 +5176,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4895,7 +5233,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4921,7 +5259,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4947,7 +5311,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4973,7 +5337,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4999,7 +5363,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5025,7 +5389,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5051,7 +5415,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5104,7 +5468,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5130,7 +5494,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5156,7 +5546,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5182,7 +5572,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5208,7 +5598,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5388,6 +5778,99 @@ export interface operations {
             };
         };
     };
+    startTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {secret, uri, qrCode} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {secret, uri, qrCode} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    code: string;
+                    currentPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description {recoveryCodes, token, expiresAt} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {recoveryCodes, token, expiresAt} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     signOutEverywhere: {
         parameters: {
             query?: never;
@@ -5470,7 +5953,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description {accountCurrency, currencies} */
+                        /** @description {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor: [{userId, email, role}]} */
                         data: unknown;
                     };
                 };
@@ -5517,12 +6000,14 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    accountCurrency: string;
+                    accountCurrency?: string;
+                    membersNeedTwoFactor?: boolean;
+                    code?: string;
                 };
             };
         };
         responses: {
-            /** @description {accountCurrency, currencies} */
+            /** @description {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor: [{userId, email, role}]} */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5531,7 +6016,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description {accountCurrency, currencies} */
+                        /** @description {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor: [{userId, email, role}]} */
                         data: unknown;
                     };
                 };
@@ -5586,7 +6071,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description [{id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt}] */
+                        /** @description [{id, name, prefix, kind, scopes, createdBy: {userId, email} | null, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced}] */
                         data: unknown;
                     };
                 };
@@ -5651,7 +6136,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description {id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt, key} */
+                        /** @description {id, name, prefix, kind, scopes, createdBy, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced, key} */
                         data: unknown;
                     };
                 };
@@ -5709,7 +6194,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description {id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt} */
+                        /** @description {id, name, prefix, kind, scopes, createdBy, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced} */
                         data: unknown;
                     };
                 };
@@ -5881,7 +6366,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                action?: "auth.sign_in" | "member.invited" | "member.added" | "member.removed" | "member.role_changed" | "api_key.created" | "api_key.revoked" | "domain.payout_target_changed" | "domain.webhook_changed" | "withdrawal.requested" | "withdrawal.approved" | "withdrawal.rejected" | "refund.requested" | "refund.approved" | "refund.rejected" | "payout.requested" | "payout.approved" | "payout.rejected" | "approval_policy.changed" | "two_factor.enabled" | "two_factor.disabled" | "password.changed" | "account.settings_changed";
+                action?: "auth.sign_in" | "member.invited" | "invitation.revoked" | "member.added" | "member.removed" | "member.role_changed" | "api_key.created" | "api_key.revoked" | "api_key.scopes_reduced" | "domain.payout_target_changed" | "domain.webhook_changed" | "withdrawal.requested" | "withdrawal.approved" | "withdrawal.rejected" | "refund.requested" | "refund.approved" | "refund.rejected" | "payout.requested" | "payout.approved" | "payout.rejected" | "approval_policy.changed" | "two_factor.enabled" | "two_factor.disabled" | "password.changed" | "account.settings_changed";
                 actor?: string;
                 from?: string;
                 to?: string;
@@ -6208,7 +6693,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6234,7 +6719,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6260,7 +6745,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6286,7 +6771,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {userId, role}: who left, with the role they had */
+            /** @description {userId, role, apiKeysRevoked, invitationsRevoked}: who left, with the role they had, and how many of the API keys and open invitations they made in the account were revoked with them */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6299,6 +6784,8 @@ export interface operations {
                             userId: number;
                             /** @enum {string} */
                             role: "owner" | "admin" | "finance" | "developer" | "viewer";
+                            apiKeysRevoked: number;
+                            invitationsRevoked: number;
                         };
                     };
                 };
@@ -6320,7 +6807,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6346,7 +6833,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6372,7 +6859,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6398,7 +6885,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6461,7 +6948,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6487,7 +6974,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6513,7 +7000,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6539,7 +7026,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6601,7 +7088,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6627,7 +7114,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6653,7 +7140,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6679,7 +7166,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6705,7 +7192,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6760,7 +7247,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6786,7 +7273,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6812,7 +7299,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6884,7 +7371,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6910,7 +7397,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6936,7 +7423,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6992,7 +7479,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7018,7 +7505,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7044,7 +7531,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7070,7 +7557,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7242,7 +7729,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7268,7 +7755,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7294,7 +7781,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7363,7 +7850,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7389,7 +7876,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7415,7 +7902,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7441,7 +7928,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7467,7 +7954,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7536,7 +8023,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7562,7 +8049,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7588,7 +8075,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7614,7 +8101,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7669,7 +8156,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7695,7 +8182,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7721,7 +8208,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7785,7 +8272,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7811,7 +8298,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7837,7 +8324,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7863,7 +8350,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7889,7 +8376,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;

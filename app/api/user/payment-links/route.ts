@@ -8,6 +8,6 @@ import { withMember } from "@/lib/web/http/handlers";
 export const GET = withMember("read", async ({ db, account }) => ok({ items: await listPaymentLinks(db, account.id) }));
 
 /** POST /api/user/payment-links {title, tokenId, amount | minAmount, description?, domainId?, redirectUrl?, active?} → 201 */
-export const POST = withMember("payments", async ({ req, db, account }) =>
-  ok(await createPaymentLink(db, account.id, await readJson(req, createLinkSchema)), 201),
+export const POST = withMember("payments", async ({ req, db, ...principal }) =>
+  ok(await createPaymentLink(db, principal, await readJson(req, createLinkSchema)), 201),
 );

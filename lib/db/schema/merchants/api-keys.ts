@@ -1,7 +1,11 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz } from "../columns";
 import { users } from "./users";
+
+/** Why a key was revoked other than by hand (drizzle/0044). */
+export const API_KEY_REVOKED_REASONS = ["member-removed", "role-reduced"] as const;
+export type ApiKeyRevokedReason = (typeof API_KEY_REVOKED_REASONS)[number];
 
 export const apiKeys = pgTable(
   "api_keys",
@@ -31,12 +35,21 @@ export const apiKeys = pgTable(
     scopes: text("scopes").array().notNull().default(sql`'{payments:write,payments:read,refunds,withdrawals,payouts}'::text[]`),
     lastUsedAt: timestamptz("last_used_at"),
     revokedAt: timestamptz("revoked_at"),
+    /**
+     * Why the key was revoked when it was not by hand (null): its creator left the account
+     * ('member-removed'), or their new role left it no scope ('role-reduced').
+     */
+    revokedReason: text("revoked_reason").$type<ApiKeyRevokedReason>(),
+    /** The last time a change of the creator's role took scopes away, and what the key held before it. */
+    scopesReducedAt: timestamptz("scopes_reduced_at"),
+    scopesReducedFrom: text("scopes_reduced_from").array(),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("api_keys_hash_unique").on(t.keyHash),
     index("api_keys_user_idx").on(t.userId),
     index("api_keys_created_by_idx").on(t.createdBy),
+    check("api_keys_revoked_reason_check", sql`${t.revokedReason} in ('member-removed', 'role-reduced')`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz, updatedAt } from "../columns";
 
 export const users = pgTable(
@@ -23,6 +23,12 @@ export const users = pgTable(
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
     /** The currency the dashboard's totals, chart and CSV are shown in (ISO 4217, a key of FIAT_MINOR_UNITS; DESIGN.md §23). */
     accountCurrency: text("account_currency").notNull().default("USD"),
+    /**
+     * On the account's row (DESIGN.md §26): every member whose role can move money, approve it,
+     * hold the keys or choose where money goes must have two-factor on; one without it may only
+     * enrol, in this account (lib/accounts/roles/roles.ts heldForTwoFactor). Set by the owner.
+     */
+    membersNeedTwoFactor: boolean("members_need_two_factor").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -10,9 +10,9 @@ export const GET = withMember("read", async ({ db, account, params }) =>
 );
 
 /** PATCH /api/user/payment-links/:id {any field of create, active} */
-export const PATCH = withMember("payments", async ({ req, db, account, params }) => {
+export const PATCH = withMember("payments", async ({ req, db, params, ...principal }) => {
   const linkId = parseIntegerId(params.id, "linkId");
-  return ok(await updatePaymentLink(db, account.id, linkId, await readJson(req, updateLinkSchema)));
+  return ok(await updatePaymentLink(db, principal, linkId, await readJson(req, updateLinkSchema)));
 });
 
 /** DELETE /api/user/payment-links/:id → the link, deactivated (kept: its payments refer to it). */

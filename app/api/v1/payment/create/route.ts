@@ -1,4 +1,4 @@
-import { requireScope } from "@/lib/accounts/api-keys/scopes";
+import { requireCreatorPermission, requireScope } from "@/lib/accounts/api-keys/scopes";
 import { parseIdempotencyKey } from "@/lib/domain/idempotency/idempotency";
 import { createPaymentSessionOnce } from "@/lib/domain/payments/create-session-once";
 import { assertOnePrice, createFiatPaymentSchema, createPaymentSchema } from "@/lib/domain/payments/schemas";
@@ -12,8 +12,12 @@ export const POST = withApiKey({ scope: "payments:write", browser: true }, async
   // A token amount (the seed's body), or a fiat price paid in any accepted token (DESIGN.md §23).
   assertOnePrice(body);
   const input = "currency" in body ? parseWith(createFiatPaymentSchema, body) : parseWith(createPaymentSchema, body);
-  // Choosing where the money goes is a payout power: a publishable key (public by design) may not.
-  if (input.merchantWallet !== undefined) requireScope(apiKey, "payouts", "set merchantWallet");
+  // Choosing where the money goes is a payout power: a publishable key (public by design) may not,
+  // nor a key whose maker may not choose payout targets themself (DESIGN.md §26).
+  if (input.merchantWallet !== undefined) {
+    requireScope(apiKey, "payouts", "set merchantWallet");
+    requireCreatorPermission(apiKey, "payout-targets", "choose where a payment's money goes (merchantWallet)");
+  }
   const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
   const idempotency = key === null ? null : { key, body };
   const { session, replayed } = await createPaymentSessionOnce(db, apiKey, input, req.headers.get("origin"), idempotency);
