@@ -35,6 +35,7 @@ const OPERATION_IDS: Record<string, string> = {
   "GET /api/v1/payment/{sessionId}/refunds": "listPaymentRefunds",
   "GET /api/v1/refund/{refundId}": "getRefund",
   "POST /api/v1/refund/{refundId}/cancel": "cancelRefund",
+  "POST /api/v1/refund/{refundId}/claim-link": "issueClaimLink",
   "POST /api/refund/{refundId}/claim": "claimRefund",
   "GET /api/refund/{refundId}": "getRefundClaim",
   "GET /api/links/{slug}": "getPaymentLinkPage",
