@@ -64,6 +64,7 @@ const OPERATION_IDS: Record<string, string> = {
   "GET /api/user/domains/{id}": "getDomain",
   "PATCH /api/user/domains/{id}": "updateDomain",
   "POST /api/user/domains/{id}/webhook-secret": "rotateWebhookSecret",
+  "POST /api/user/domains/{id}/webhook-secret/reveal": "revealWebhookSecret",
   "DELETE /api/user/domains/{id}/payout-change": "cancelPayoutChange",
   "POST /api/user/domains/{id}/webhook-test": "sendWebhookTest",
   "GET /api/user/domains/{id}/webhook-deliveries": "listWebhookDeliveries",

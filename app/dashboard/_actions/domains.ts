@@ -32,7 +32,7 @@ export async function addDomainAction(input: unknown): Promise<ActionResult<Doma
 export async function updateDomainAction(
   domainId: number,
   changes: { payoutAddress?: string; webhookUrl?: string; fiatUnderpayBps?: string; fiatRateToleranceBps?: string; code?: string },
-): Promise<ActionResult<DomainView>> {
+): Promise<ActionResult<DomainView & { webhookSecret?: string }>> {
   const blankToNull = (v: string | undefined) => (v === undefined ? undefined : v.trim() === "" ? null : v.trim());
   const bps = (v: string | undefined) => {
     const text = blankToNull(v);

@@ -78,7 +78,7 @@ export async function loadDomainsPage(userId: number, deliveriesQuery: (domainId
             balance: (await bnbBalanceOf(n, d.withdrawalAddress!))?.formatted ?? null,
           })),
         ),
-        d.webhookSecret ? deliveriesOfDomain(db, userId, d.domainId, deliveriesQuery(d.domainId)) : null,
+        d.webhookSecretHint ? deliveriesOfDomain(db, userId, d.domainId, deliveriesQuery(d.domainId)) : null,
       ]);
       const tokens = (tokenBalances.find((w) => w.domainId === d.domainId)?.balances ?? []).map((b) => ({
         key: `token-${b.tokenId}`,
@@ -194,7 +194,9 @@ export async function loadWebhooksPage(userId: number) {
     domains.map(async (domain) => ({
       domain,
       summary: summaries.get(domain.domainId) ?? EMPTY_SUMMARY,
-      deliveries: domain.webhookSecret ? await deliveriesOfDomain(db, userId, domain.domainId, { limit: WEBHOOKS_PAGE_DELIVERIES }) : null,
+      deliveries: domain.webhookSecretHint
+        ? await deliveriesOfDomain(db, userId, domain.domainId, { limit: WEBHOOKS_PAGE_DELIVERIES })
+        : null,
     })),
   );
 }
