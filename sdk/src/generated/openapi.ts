@@ -147,7 +147,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment (to an address you give, or as a claim the payer completes)
-         * @description Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). With toAddress it is sent at once. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.
+         * @description Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). The link carries a secret (256 bits, stored only hashed) and is in this answer only: reads, lists and webhooks have claimUrl null, and an Idempotency-Key replay answers the refund without it (the secret is kept nowhere) — issue a new one with POST /api/v1/refund/{refundId}/claim-link, which voids the old one. With toAddress it is sent at once. Above the account's approval threshold a second member approves the refund with its destination: with toAddress it waits awaiting_approval at once; without, its claim link works as usual and the payer's address goes awaiting_approval before anything is signed, then out to exactly that address once approved. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -210,6 +210,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/refund/{refundId}/claim-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new claim link for a refund waiting for the payer's address (the old link stops working)
+         * @description Whoever holds a claim link chooses where the refund goes, so only the member who created the refund may issue one: with any API key that member created (the one that made the refund, or another of theirs), or on the dashboard. A key of another member that can read the refund gets 403 refund-link-not-creator (cancel it and create a new refund instead); any other key 404. Only while it is awaiting_address (else 400 refund-link-unavailable); the claim's deadline stays. The answer is the refund with the new claimUrl — the only time that link is shown. Audited as refund.claim_link_issued (never the link).
+         */
+        post: operations["issueClaimLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/refund/{refundId}/claim": {
         parameters: {
             query?: never;
@@ -220,8 +240,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The payer's address for a refund (the claim page calls it; no authentication: the refund id is the secret)
-         * @description At most 10 claims a minute per client address. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant's side (its wallet short of gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund's reason for the merchant, and the refund still waits for a claim. A wallet short of tokens is not a refusal: the claim answers 200 with status awaiting_funds (the payer's address kept) and the refund is sent by itself once the wallet can pay.
+         * The payer's address for a refund (the claim page calls it with its link's secret k; no other authentication)
+         * @description Needs the claim link's secret (k): a wrong or missing one is answered byte for byte as an unknown refund (404 not-found). At most 10 claims a minute per client address, every attempt counted before anything is checked. Above the approval threshold the claim answers 200 with status awaiting_approval: the address waits for a second member of the shop, and nothing is sent before. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant's side (its wallet short of gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund's reason for the merchant, and the refund still waits for a claim. A wallet short of tokens is not a refusal: the claim answers 200 with status awaiting_funds (the payer's address kept) and the refund is sent by itself once the wallet can pay.
          */
         post: operations["claimRefund"];
         delete?: never;
@@ -298,8 +318,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What a refund's claim page shows (no authentication: the refund id is the secret)
-         * @description Answered with Cache-Control: no-store. A claim past its date reads as expired. Give the address with POST /api/refund/{refundId}/claim.
+         * What a refund's claim page shows (with its claim link's secret k; no other authentication)
+         * @description Answered with Cache-Control: no-store. A claim past its date reads as expired. Give the address with POST /api/refund/{refundId}/claim. A wrong or missing k is answered byte for byte as an unknown refund (404 not-found) and counts against the client address's 10 refund claims a minute; over that, 429 before any secret is checked (a right one too).
          */
         get: operations["getRefundClaim"];
         put?: never;
@@ -796,7 +816,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List whitelisted domains */
+        /**
+         * List whitelisted domains
+         * @description Each domain's webhook signing secret appears only as webhookSecretHint (whsec_… and its last 4 characters), null without a webhookUrl. The secret itself: POST /api/user/domains/{id}/webhook-secret/reveal.
+         */
         get: operations["listDomains"];
         put?: never;
         /** Whitelist a domain */
@@ -814,7 +837,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One domain, with its webhookSecret while a webhookUrl is set */
+        /** One domain, with its webhookSecretHint while a webhookUrl is set (never the secret) */
         get: operations["getDomain"];
         put?: never;
         post?: never;
@@ -827,7 +850,7 @@ export interface paths {
         head?: never;
         /**
          * Set the payout address or webhook URL
-         * @description What the role must hold depends on the change: payoutAddress needs payout-targets (owner), webhookUrl developer, the fiat thresholds settings (FORBIDDEN role-forbids otherwise, nothing changes). With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.
+         * @description The domain's first webhookUrl makes its signing secret: that one answer carries it as webhookSecret (copy it into your receiver), every later answer only webhookSecretHint — reveal it with POST /api/user/domains/{id}/webhook-secret/reveal. What the role must hold depends on the change: payoutAddress needs payout-targets (owner), webhookUrl developer, the fiat thresholds settings (FORBIDDEN role-forbids otherwise, nothing changes). With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -843,9 +866,29 @@ export interface paths {
         put?: never;
         /**
          * Rotate the webhook signing secret (the old one keeps signing, as a second signature, for 24 h)
-         * @description With two-factor sign-in on, the body needs `code` (the app's current code): `{code}`.
+         * @description Needs the member's current two-factor code `{code}`: without two-factor on, 403 webhook-secret-needs-two-factor (turn it on first); missing or wrong, 400 on `code`. The answer is the domain view with the new webhookSecret — shown this once — and previousSecretExpiresAt. Audited as domain.webhook_secret_rotated (never the secret).
          */
         post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/domains/{id}/webhook-secret/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show the domain's webhook signing secret (and the previous one while it still signs)
+         * @description The only answer that shows a signing secret after it was made: the developer permission and the member's current two-factor code `{code}`. Without two-factor on, 403 webhook-secret-needs-two-factor (a secret that signs payment events must not be one stolen session away); a missing or wrong code, 400 on `code` — each wrong code counts as a failed sign-in of the member (the sign-in throttle limits guesses) and each code works once. No webhookUrl: 400 webhook-url-missing. Answered with Cache-Control: no-store; audited as domain.webhook_secret_revealed (never the secret).
+         */
+        post: operations["revealWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1366,7 +1409,7 @@ export interface components {
              * @example 2.5
              */
             amount?: string;
-            /** @description Send straight to this address (one the payer gave you). Without it the refund waits for the payer to give an address at claimUrl. */
+            /** @description Send straight to this address (one the payer gave you). Without it the refund waits for the payer to give an address at claimUrl (in this answer only). Above the account's approval threshold the refund is approved with its destination: this address, or — without one — the address the payer claims, before anything is sent. */
             toAddress?: string;
             /**
              * @description Fiat-priced payments only (a token-priced one refuses it: refund-basis-token-priced). "tokens" (default): give back tokens, `amount` as above. "fiat": give back `fiatAmount` in the payment's currency at today's rate of the token that paid (read from its price feed now; stale, missing or more than 3 % off its peg → 400 refund-rate-unavailable, nothing recorded). Token amount = fiatAmount ÷ rate, rounded up (the payer never gets less than fiatAmount at that rate); more than the payment can still refund → 400 refund-exceeds-refundable (never capped).
@@ -1586,7 +1629,7 @@ export interface components {
             refundId: string;
             sessionId: string;
             /**
-             * @description awaiting_address (waits for the payer at claimUrl), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled.
+             * @description awaiting_address (waits for the payer at its claim link), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled; above the approval threshold awaiting_approval (a second member approves it with its address: the merchant's, or the one the payer claimed) and rejected.
              * @enum {string}
              */
             status: "awaiting_address" | "awaiting_funds" | "sending" | "completed" | "failed" | "cancelled" | "awaiting_approval" | "rejected";
@@ -1595,8 +1638,10 @@ export interface components {
             network: string;
             toAddress: string | null;
             addressFrom: ("merchant" | "payer") | null;
-            /** @description Send this to the payer: the page where they give the address (while awaiting_address). */
-            claimUrl: string;
+            /** @description Send this to the payer: the page where they give the address. It carries the claim's secret, so it is set only in the answer that made it — the refund's creation, or POST /api/v1/refund/{refundId}/claim-link — and null everywhere else (reads, lists, webhooks, an Idempotency-Key replay): keep it, or issue a new one. */
+            claimUrl: string | null;
+            /** @description The refund has a claim link (the one given once in claimUrl). false for a refund sent to your address, and for a claim made before links carried a secret: issue one with POST /api/v1/refund/{refundId}/claim-link. */
+            claimLinkIssued: boolean;
             claimExpiresAt: string;
             withdrawalId: string | null;
             txHash: string | null;
@@ -1652,7 +1697,7 @@ export interface components {
                  * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                  * @enum {string}
                  */
-                reason?: "invalid-request" | "not-found" | "rate-limited" | "credentials-invalid" | "sign-in-required" | "bearer-token-invalid" | "token-revoked" | "account-gone" | "cross-site-refused" | "registration-closed" | "email-taken" | "password-wrong" | "two-factor-code-required" | "two-factor-code-wrong" | "two-factor-already-on" | "two-factor-not-on" | "two-factor-setup-expired" | "role-forbids" | "not-a-member" | "no-account" | "account-id-invalid" | "invitation-invalid" | "invitation-expired" | "invitation-used" | "already-a-member" | "owner-is-fixed" | "member-not-found" | "new-owner-needs-two-factor" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "api-key-scope-not-allowed" | "api-key-scopes-empty" | "api-key-limit-reached" | "idempotency-key-invalid" | "idempotency-key-reused" | "no-plan" | "plan-quota-used-up" | "plan-unknown" | "plan-not-self-serve" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "domain-limit-reached" | "domain-origin-invalid" | "domain-already-whitelisted" | "domain-webhook-url-invalid" | "domain-deletion-blocked" | "payout-change-not-waiting" | "webhook-url-missing" | "webhook-url-removed" | "webhook-delivery-in-flight" | "webhook-test-events-waiting" | "network-not-configured" | "token-not-in-catalogue" | "token-rpc-unavailable" | "token-no-contract" | "token-not-erc20" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "payment-not-pending" | "payment-partly-paid" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "payment-not-fiat" | "token-not-offered" | "currency-unsupported" | "link-inactive" | "link-token-locked" | "link-price-both" | "link-price-missing" | "link-amount-missing" | "link-busy" | "link-client-busy" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-not-cancellable" | "refund-not-claimable" | "refund-claim-unavailable" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "payout-items-invalid" | "payout-batch-not-found" | "payout-batch-not-awaiting-approval" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "approval-limit-invalid" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "simulation-not-local" | "simulation-not-pending" | "simulation-nothing-left" | "simulation-payer-short";
+                reason?: "invalid-request" | "not-found" | "rate-limited" | "credentials-invalid" | "sign-in-required" | "bearer-token-invalid" | "token-revoked" | "account-gone" | "cross-site-refused" | "registration-closed" | "email-taken" | "password-wrong" | "two-factor-code-required" | "two-factor-code-wrong" | "two-factor-already-on" | "two-factor-not-on" | "two-factor-setup-expired" | "role-forbids" | "not-a-member" | "no-account" | "account-id-invalid" | "invitation-invalid" | "invitation-expired" | "invitation-used" | "already-a-member" | "owner-is-fixed" | "member-not-found" | "new-owner-needs-two-factor" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "api-key-scope-not-allowed" | "api-key-scopes-empty" | "api-key-limit-reached" | "idempotency-key-invalid" | "idempotency-key-reused" | "no-plan" | "plan-quota-used-up" | "plan-unknown" | "plan-not-self-serve" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "domain-limit-reached" | "domain-origin-invalid" | "domain-already-whitelisted" | "domain-webhook-url-invalid" | "domain-deletion-blocked" | "payout-change-not-waiting" | "webhook-secret-needs-two-factor" | "webhook-url-missing" | "webhook-url-removed" | "webhook-delivery-in-flight" | "webhook-test-events-waiting" | "network-not-configured" | "token-not-in-catalogue" | "token-rpc-unavailable" | "token-no-contract" | "token-not-erc20" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "payment-not-pending" | "payment-partly-paid" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "payment-not-fiat" | "token-not-offered" | "currency-unsupported" | "link-inactive" | "link-token-locked" | "link-price-both" | "link-price-missing" | "link-amount-missing" | "link-busy" | "link-client-busy" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-not-cancellable" | "refund-not-claimable" | "refund-claim-unavailable" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "payout-items-invalid" | "payout-batch-not-found" | "payout-batch-not-awaiting-approval" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "approval-limit-invalid" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "simulation-not-local" | "simulation-not-pending" | "simulation-nothing-left" | "simulation-payer-short";
                 details?: {
                     path?: string;
                     message: string;
@@ -1662,7 +1707,7 @@ export interface components {
         RefundClaimView: {
             refundId: string;
             /**
-             * @description awaiting_address (waits for the payer at claimUrl), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled.
+             * @description awaiting_address (waits for the payer at its claim link), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled; above the approval threshold awaiting_approval (a second member approves it with its address: the merchant's, or the one the payer claimed) and rejected.
              * @enum {string}
              */
             status: "awaiting_address" | "awaiting_funds" | "sending" | "completed" | "failed" | "cancelled" | "awaiting_approval" | "rejected";
@@ -1912,7 +1957,7 @@ export interface components {
             refundId: string;
             sessionId: string;
             /**
-             * @description awaiting_address (waits for the payer at claimUrl), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled.
+             * @description awaiting_address (waits for the payer at its claim link), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled; above the approval threshold awaiting_approval (a second member approves it with its address: the merchant's, or the one the payer claimed) and rejected.
              * @enum {string}
              */
             status: "awaiting_address" | "awaiting_funds" | "sending" | "completed" | "failed" | "cancelled" | "awaiting_approval" | "rejected";
@@ -1921,8 +1966,10 @@ export interface components {
             network: string;
             toAddress: string | null;
             addressFrom: ("merchant" | "payer") | null;
-            /** @description Send this to the payer: the page where they give the address (while awaiting_address). */
-            claimUrl: string;
+            /** @description Send this to the payer: the page where they give the address. It carries the claim's secret, so it is set only in the answer that made it — the refund's creation, or POST /api/v1/refund/{refundId}/claim-link — and null everywhere else (reads, lists, webhooks, an Idempotency-Key replay): keep it, or issue a new one. */
+            claimUrl: string | null;
+            /** @description The refund has a claim link (the one given once in claimUrl). false for a refund sent to your address, and for a claim made before links carried a secret: issue one with POST /api/v1/refund/{refundId}/claim-link. */
+            claimLinkIssued: boolean;
             claimExpiresAt: string;
             withdrawalId: string | null;
             txHash: string | null;
@@ -3297,7 +3344,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description Created (a claim: with its claimUrl, this once) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3967,9 +4014,195 @@ export interface operations {
             };
         };
     };
-    claimRefund: {
+    issueClaimLink: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the refund. */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund with its new claimUrl */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    claimRefund: {
+        parameters: {
+            query?: {
+                /** @description The secret of the refund's claim link (the `k` of /refund/<refundId>?k=…). A wrong or missing one is answered exactly as an unknown refund: 404 not-found. */
+                k?: string;
+            };
             header?: never;
             path: {
                 /** @description UUID of the refund. */
@@ -3983,7 +4216,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Sending, or awaiting_funds */
+            /** @description Sending, awaiting_funds, or awaiting_approval */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4564,7 +4797,10 @@ export interface operations {
     };
     getRefundClaim: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The secret of the refund's claim link (the `k` of /refund/<refundId>?k=…). A wrong or missing one is answered exactly as an unknown refund: 404 not-found. */
+                k?: string;
+            };
             header?: never;
             path: {
                 /** @description UUID of the refund. */
@@ -4604,7 +4840,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "not-found";
+                            reason?: "invalid-request" | "not-found" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4630,7 +4866,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "not-found";
+                            reason?: "invalid-request" | "not-found" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "not-found" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5881,7 +6143,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                action?: "auth.sign_in" | "member.invited" | "member.added" | "member.removed" | "member.role_changed" | "api_key.created" | "api_key.revoked" | "domain.payout_target_changed" | "domain.webhook_changed" | "withdrawal.requested" | "withdrawal.approved" | "withdrawal.rejected" | "refund.requested" | "refund.approved" | "refund.rejected" | "payout.requested" | "payout.approved" | "payout.rejected" | "approval_policy.changed" | "two_factor.enabled" | "two_factor.disabled" | "password.changed" | "account.settings_changed";
+                action?: "auth.sign_in" | "member.invited" | "member.added" | "member.removed" | "member.role_changed" | "api_key.created" | "api_key.revoked" | "domain.payout_target_changed" | "domain.webhook_changed" | "domain.webhook_secret_revealed" | "domain.webhook_secret_rotated" | "withdrawal.requested" | "withdrawal.approved" | "withdrawal.rejected" | "refund.requested" | "refund.claim_link_issued" | "refund.approved" | "refund.rejected" | "payout.requested" | "payout.approved" | "payout.rejected" | "approval_policy.changed" | "two_factor.enabled" | "two_factor.disabled" | "password.changed" | "account.settings_changed";
                 actor?: string;
                 from?: string;
                 to?: string;
@@ -8248,7 +8510,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The domain view with the new webhookSecret */
+            /** @description The domain view with the new webhookSecret (this once) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8257,7 +8519,80 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description domain view */
+                        /** @description domain view + webhookSecret */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revealWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path: {
+                /** @description Id of the domain. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {domainId, webhookSecret, webhookSecretHint, previousSecret, previousSecretExpiresAt} */
                         data: unknown;
                     };
                 };
