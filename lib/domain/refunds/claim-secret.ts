@@ -36,11 +36,11 @@ export function hashClaimSecret(secret: string): string {
  * done whatever is missing (no hash stored, no secret given), so the time says nothing either.
  */
 export function claimSecretMatches(storedHash: string | null, secret: string | null | undefined): boolean {
-  const given = typeof secret === "string" && secret.length <= MAX_SECRET_LENGTH ? secret : "";
-  const computed = Buffer.from(hashClaimSecret(given), "hex");
-  const stored = Buffer.from(storedHash ?? "", "hex");
-  const equal = stored.length === computed.length ? timingSafeEqual(stored, computed) : timingSafeEqual(computed, computed) && false;
-  return equal && given !== "" && storedHash !== null;
+  const given = typeof secret === "string" && secret !== "" && secret.length <= MAX_SECRET_LENGTH ? secret : null;
+  const computed = Buffer.from(hashClaimSecret(given ?? ""), "hex");
+  // Stored hashes are 64 hex digits (the column's check); without one, zeros of the same length (no input hashes to them).
+  const stored = storedHash !== null && /^[0-9a-f]{64}$/.test(storedHash) ? Buffer.from(storedHash, "hex") : Buffer.alloc(computed.length);
+  return timingSafeEqual(stored, computed) && given !== null && storedHash !== null;
 }
 
 /** The link the payer opens: the page where they give their address. */
