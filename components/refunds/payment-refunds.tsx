@@ -128,7 +128,8 @@ function RefundItem({ refund, canRefund, twoFactor }: { refund: RefundRow; canRe
       )}
       {refund.status === "awaiting_approval" && (
         <p className="text-muted-foreground" data-testid="refund-awaiting-approval">
-          Above your approval threshold: a second member approves it on the Approvals page; nothing is claimable or sent before.
+          Above your approval threshold: a second member approves it, with the address it goes to, on the Approvals page; nothing is sent
+          before.
         </p>
       )}
       {refund.status === "awaiting_funds" && (

@@ -134,7 +134,7 @@ test("a merchant sets up signed webhooks, sees the secret once, tests them, filt
     await expectToast(page, "Domain saved");
     const made = page.getByRole("dialog");
     await expect(made.getByTestId("webhook-secret-made")).toBeVisible();
-    const secret = await made.getByLabel("Signing secret").inputValue();
+    const secret = await made.getByLabel("Signing secret", { exact: true }).inputValue();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
     await made.getByRole("button", { name: "Copy secret" }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
@@ -230,7 +230,7 @@ test("a merchant sets up signed webhooks, sees the secret once, tests them, filt
     await reveal.getByLabel("Two-factor code").fill(await nextCode());
     await reveal.getByRole("button", { name: "Reveal secret" }).click();
     await expect(reveal.getByTestId("webhook-secret-shown")).toBeVisible();
-    expect(await reveal.getByLabel("Signing secret").inputValue()).toBe(secret);
+    expect(await reveal.getByLabel("Signing secret", { exact: true }).inputValue()).toBe(secret);
     await reveal.getByRole("button", { name: "Copy secret" }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await captureStates(page, testInfo, "5-revealed");
@@ -246,7 +246,7 @@ test("a merchant sets up signed webhooks, sees the secret once, tests them, filt
     await dialog.getByLabel("Two-factor code").fill(await nextCode());
     await dialog.getByRole("button", { name: "Rotate secret" }).click();
     await expect(dialog.getByTestId("webhook-secret-shown")).toBeVisible();
-    const rotated = await dialog.getByLabel("New signing secret").inputValue();
+    const rotated = await dialog.getByLabel("New signing secret", { exact: true }).inputValue();
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(secret);
     await dialog.getByRole("button", { name: "Done" }).click();
