@@ -1,7 +1,6 @@
 "use client";
 
 import { Link2, Loader2 } from "lucide-react";
-import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { issueClaimLinkAction } from "@/app/dashboard/_actions/refunds";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
@@ -16,7 +15,6 @@ import { FormError } from "@/components/ui/field";
  * forgets it. With two-factor on, a current code is asked for, as for creating the refund.
  */
 export function ClaimLinkButton({ refundId, twoFactor, first = false }: { refundId: string; twoFactor: boolean; first?: boolean }) {
-  const router = useRouter();
   const [open, setOpen] = useState(false);
   const [code, setCode] = useState("");
   const [problem, setProblem] = useState<string>();
@@ -39,8 +37,8 @@ export function ClaimLinkButton({ refundId, twoFactor, first = false }: { refund
         setProblem(result.ok ? "No link was issued." : sentence(result.error));
         return;
       }
+      // The page's update comes with the action's answer (revalidatePath).
       setLink(result.data.claimUrl);
-      router.refresh();
     });
 
   return (

@@ -2,7 +2,6 @@
 
 import { Eye, KeyRound, Loader2, RefreshCw } from "lucide-react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { revealWebhookSecretAction, rotateWebhookSecretAction } from "@/app/dashboard/_actions/webhooks";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
@@ -107,7 +106,6 @@ function SecretDialog({
   domain: string;
   twoFactor: boolean;
 }) {
-  const router = useRouter();
   const words = WORDS[mode];
   const [open, setOpen] = useState(false);
   const [code, setCode] = useState("");
@@ -136,7 +134,8 @@ function SecretDialog({
           ? { secret: data.webhookSecret, previous: data.previousSecret, previousUntil: data.previousSecretExpiresAt }
           : { secret: data.webhookSecret, previous: null, previousUntil: null },
       );
-      if (mode === "rotate") router.refresh();
+      // (A rotation's page update comes with the action's answer: revalidatePath. A refresh here would
+      // keep the transition pending, and the dialog open, until it lands.)
     });
 
   return (

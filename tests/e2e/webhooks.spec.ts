@@ -110,8 +110,8 @@ test.use({ permissions: ["clipboard-read", "clipboard-write"], viewport: { width
 test("a merchant sets up signed webhooks, sees the secret once, tests them, filters, redelivers, reveals and rotates the secret", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(180_000);
-  test.setTimeout(240_000);
+  // Two-factor is turned on half-way (reveal and rotate need it), and each state is captured four times.
+  test.setTimeout(360_000);
   const logs = watchConsole(page);
   const receiver = await startReceiver();
   try {
