@@ -78,7 +78,7 @@ type Shown = { secret: string; previous: string | null; previousUntil: string | 
 const WORDS = {
   reveal: {
     button: "Reveal",
-    title: (domain: string) => `Signing secret of ${domain}`,
+    title: "Signing secret",
     ask: "Enter your two-factor code to see the secret. It is shown until you close this window.",
     submit: "Reveal secret",
     label: "Signing secret",
@@ -86,7 +86,7 @@ const WORDS = {
   },
   rotate: {
     button: "Rotate secret",
-    title: (domain: string) => `Rotate the signing secret of ${domain}?`,
+    title: "Rotate the signing secret?",
     ask: "A new secret signs every webhook from now on. For 24 hours the old one signs too (a second signature in webhook-signature), so your receiver keeps verifying while you deploy the new secret. After that, only the new one works.",
     submit: "Rotate secret",
     label: "New signing secret",
@@ -147,7 +147,9 @@ function SecretDialog({
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle className="[overflow-wrap:anywhere]">{words.title(domain)}</DialogTitle>
+          <DialogTitle>{words.title}</DialogTitle>
+          {/* The origin on its own line: a long one wraps at its characters, not in the title's words. */}
+          <p className="font-mono text-xs break-all text-muted-foreground">{domain}</p>
           <DialogDescription>{shown ? words.note : twoFactor ? words.ask : NEEDS_TWO_FACTOR}</DialogDescription>
         </DialogHeader>
         {shown ? (
