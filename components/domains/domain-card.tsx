@@ -17,10 +17,13 @@ export function DomainCard({
   balances,
   webhooks,
   twoFactor = false,
+  canManage = false,
 }: {
   domain: DomainView;
   /** The account has two-factor on: changes ask for a code. */
   twoFactor?: boolean;
+  /** The member's role holds the developer permission (the webhook secret's Reveal and Rotate). */
+  canManage?: boolean;
   balances: WalletBalance[];
   webhooks: { summary: WebhookSummary; deliveries: KeysetPage<DeliveryView> | null; selection: DeliveriesSelection };
 }) {
@@ -68,7 +71,7 @@ export function DomainCard({
         <WithdrawalWallet domain={d.domain} address={d.withdrawalAddress!} balances={balances} />
       </CardContent>
       <CardContent className="border-t pt-5">
-        <WebhookSection domain={d} twoFactor={twoFactor} {...webhooks} />
+        <WebhookSection domain={d} twoFactor={twoFactor} canManage={canManage} {...webhooks} />
       </CardContent>
     </Card>
   );

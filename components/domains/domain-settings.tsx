@@ -6,6 +6,7 @@ import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { deleteDomainAction, updateDomainAction } from "@/app/dashboard/_actions/domains";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
+import { ShownOnce } from "@/components/dashboard/shown-once";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -18,6 +19,7 @@ import {
   AlertDialogTrigger,
 } from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 
@@ -44,6 +46,8 @@ export function DomainSettings({
   const [webhook, setWebhook] = useState(webhookUrl ?? "");
   const [code, setCode] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // The signing secret the first webhook URL made: shown once, here; the page refreshes when it is closed.
+  const [madeSecret, setMadeSecret] = useState<string | null>(null);
   const [pending, start] = useTransition();
   const payoutDirty = payout.trim() !== (payoutAddress ?? "");
   const webhookDirty = webhook.trim() !== (webhookUrl ?? "");
@@ -67,7 +71,8 @@ export function DomainSettings({
       toast.success(waits ? "Payout address change requested" : "Domain saved", {
         description: waits ? "It takes effect after the waiting period shown on the card; you can cancel it until then." : undefined,
       });
-      router.refresh();
+      if (result.data.webhookSecret) setMadeSecret(result.data.webhookSecret);
+      else router.refresh();
     });
   const remove = () =>
     start(async () => {
@@ -145,6 +150,45 @@ export function DomainSettings({
           </AlertDialogContent>
         </AlertDialog>
       </div>
+      <Dialog
+        open={madeSecret !== null}
+        onOpenChange={(open) => {
+          if (open) return;
+          setMadeSecret(null);
+          router.refresh();
+        }}
+      >
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Your webhook signing secret</DialogTitle>
+            <DialogDescription>
+              Put it in your receiver: it verifies that each webhook comes from BSC Pay. After you close this, the page shows only its last
+              4 characters; reveal it again with your two-factor code.
+            </DialogDescription>
+          </DialogHeader>
+          {madeSecret && (
+            <ShownOnce
+              id={`made-secret-${domainId}`}
+              label="Signing secret"
+              value={madeSecret}
+              copyLabel="Copy secret"
+              note="Shown only now."
+              testId="webhook-secret-made"
+            />
+          )}
+          <DialogFooter>
+            <Button
+              type="button"
+              onClick={() => {
+                setMadeSecret(null);
+                router.refresh();
+              }}
+            >
+              Done
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
     </form>
   );
 }

@@ -16,14 +16,19 @@ const ZERO = /^0x0{40}$/;
 
 interface Props {
   initial: RefundClaimPage;
+  /** The claim link's secret (`?k=`): every read and the claim carry it. */
+  claimKey: string;
   locale: Locale;
   symbols: NumberSymbols;
   messages: PayerPageMessages;
   explorerTxBase: string | null;
 }
 
+/** While it is in one of these, the page reads it again every so many ms. */
+const POLL_MS: Partial<Record<RefundClaimPage["status"], number>> = { sending: 3000, awaiting_funds: 15_000, awaiting_approval: 15_000 };
+
 /** The payer's refund: give an address (typed, from the connected wallet, or the sender's — chosen, never silently), then follow it. */
-export function RefundClaim({ initial, locale, symbols, messages: t, explorerTxBase }: Props) {
+export function RefundClaim({ initial, claimKey, locale, symbols, messages: t, explorerTxBase }: Props) {
   const [refund, setRefund] = useState(initial);
   const [address, setAddress] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
@@ -32,19 +37,19 @@ export function RefundClaim({ initial, locale, symbols, messages: t, explorerTxB
 
   useEffect(() => setHasWallet(typeof window !== "undefined" && "ethereum" in window), []);
 
-  // While it is on its way, read it again every few seconds; while it waits for the shop's funds, less often.
+  const query = `?k=${encodeURIComponent(claimKey)}`;
+
+  // While it is on its way, read it again every few seconds; while it waits for the shop (its funds, its approval), less often.
   useEffect(() => {
-    if (refund.status !== "sending" && refund.status !== "awaiting_funds") return;
-    const timer = setInterval(
-      async () => {
-        const response = await fetch(`/api/refund/${refund.refundId}`, { cache: "no-store" }).catch(() => null);
-        const body = response?.ok ? ((await response.json()) as { data: RefundClaimPage }) : null;
-        if (body) setRefund(body.data);
-      },
-      refund.status === "sending" ? 3000 : 15_000,
-    );
+    const every = POLL_MS[refund.status];
+    if (every === undefined) return;
+    const timer = setInterval(async () => {
+      const response = await fetch(`/api/refund/${refund.refundId}${query}`, { cache: "no-store" }).catch(() => null);
+      const body = response?.ok ? ((await response.json()) as { data: RefundClaimPage }) : null;
+      if (body) setRefund(body.data);
+    }, every);
     return () => clearInterval(timer);
-  }, [refund.status, refund.refundId]);
+  }, [refund.status, refund.refundId, query]);
 
   const submit = async () => {
     const value = address.trim();
@@ -59,7 +64,7 @@ export function RefundClaim({ initial, locale, symbols, messages: t, explorerTxB
     setSubmitting(true);
     setProblem(null);
     try {
-      const response = await fetch(`/api/refund/${refund.refundId}/claim`, {
+      const response = await fetch(`/api/refund/${refund.refundId}/claim${query}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ address: value }),
@@ -76,7 +81,7 @@ export function RefundClaim({ initial, locale, symbols, messages: t, explorerTxB
       // The server's words are for the merchant and the log: the payer reads the problem in their language.
       setProblem(claimProblemMessage(claimProblemOf(body?.error), t));
       // Claimed, cancelled or expired meanwhile: show where it stands.
-      const current = await fetch(`/api/refund/${refund.refundId}`, { cache: "no-store" }).catch(() => null);
+      const current = await fetch(`/api/refund/${refund.refundId}${query}`, { cache: "no-store" }).catch(() => null);
       const fresh = current?.ok ? ((await current.json()) as { data: RefundClaimPage }).data : null;
       if (fresh && fresh.status !== "awaiting_address") setRefund(fresh);
     } catch {
@@ -184,18 +189,31 @@ function RefundOutcome({ refund, messages: t, txUrl }: { refund: RefundClaimPage
   const done = refund.status === "completed";
   const sending = refund.status === "sending";
   // Claimed and recorded, but the shop's wallet cannot pay yet: it goes out by itself (the merchant sees why).
-  const waiting = refund.status === "awaiting_funds";
+  const short = refund.status === "awaiting_funds";
+  // Claimed above the shop's approval threshold: a second person there confirms the address before anything is sent.
+  const confirming = refund.status === "awaiting_approval";
+  const waiting = short || confirming;
   const Icon = done ? CheckCircle2 : sending ? Loader2 : waiting ? Clock : XCircle;
   const title = done
     ? t.completedTitle
     : sending
       ? t.sendingTitle
-      : waiting
+      : short
         ? t.awaitingFundsTitle
-        : refund.status === "failed"
-          ? t.failedTitle
-          : t.cancelledTitle;
-  const body = done ? t.completedBody : sending ? t.sendingBody : waiting ? t.awaitingFundsBody : t.unavailableBody;
+        : confirming
+          ? t.awaitingApprovalTitle
+          : refund.status === "failed"
+            ? t.failedTitle
+            : t.cancelledTitle;
+  const body = done
+    ? t.completedBody
+    : sending
+      ? t.sendingBody
+      : short
+        ? t.awaitingFundsBody
+        : confirming
+          ? t.awaitingApprovalBody
+          : t.unavailableBody;
   const tone = done ? "text-success" : sending ? "animate-spin text-muted-foreground" : waiting ? "text-warning" : "text-destructive";
   return (
     <div role="status" data-testid="refund-status" data-status={refund.status} className="grid gap-3 rounded-xl border p-4 text-center">

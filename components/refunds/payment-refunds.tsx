@@ -6,7 +6,6 @@ import { useTransition } from "react";
 import { toast } from "sonner";
 import { cancelRefundAction } from "@/app/dashboard/_actions/refunds";
 import { Address } from "@/components/dashboard/address";
-import { CopyButton } from "@/components/dashboard/copy-button";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import {
@@ -22,13 +21,12 @@ import {
 } from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
-import type { PaymentRefunds as Refunds } from "@/lib/domain/refunds/dashboard-refunds";
-import type { RefundView } from "@/lib/domain/refunds/refund-view";
+import type { DashboardRefund, PaymentRefunds as Refunds } from "@/lib/domain/refunds/dashboard-refunds";
 import { NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/refusal-words";
+import { ClaimLinkButton } from "./claim-link-button";
 import { RefundDialog } from "./refund-dialog";
 
-export type RefundRow = RefundView & { txUrl: string | null };
+export type RefundRow = DashboardRefund & { txUrl: string | null };
 
 /** "the wallet holds too little…" → "The wallet holds too little…" (a refund's recorded reason is a sentence tail). */
 function sentence(text: string): string {
@@ -82,7 +80,7 @@ export function PaymentRefunds({
         ) : (
           <ul className="grid gap-3" aria-label="Refunds of this payment">
             {refunds.map((refund) => (
-              <RefundItem key={refund.refundId} refund={refund} />
+              <RefundItem key={refund.refundId} refund={refund} canRefund={canRefund} twoFactor={twoFactor} />
             ))}
           </ul>
         )}
@@ -91,7 +89,7 @@ export function PaymentRefunds({
   );
 }
 
-function RefundItem({ refund }: { refund: RefundRow }) {
+function RefundItem({ refund, canRefund, twoFactor }: { refund: RefundRow; canRefund: boolean; twoFactor: boolean }) {
   const awaiting = refund.status === "awaiting_address";
   return (
     <li className="grid gap-2 rounded-lg border p-3 text-sm sm:p-4" data-refund-id={refund.refundId} data-status={refund.status}>
@@ -130,7 +128,8 @@ function RefundItem({ refund }: { refund: RefundRow }) {
       )}
       {refund.status === "awaiting_approval" && (
         <p className="text-muted-foreground" data-testid="refund-awaiting-approval">
-          Above your approval threshold: a second member approves it on the Approvals page; nothing is claimable or sent before.
+          Above your approval threshold: a second member approves it, with the address it goes to, on the Approvals page; nothing is sent
+          before.
         </p>
       )}
       {refund.status === "awaiting_funds" && (
@@ -139,9 +138,11 @@ function RefundItem({ refund }: { refund: RefundRow }) {
           <p className="min-w-0 rounded-md border border-warning/40 bg-warning/10 p-2 [overflow-wrap:anywhere]">
             {refund.reason ? `${sentence(refund.reason)}.` : "The withdrawal wallet cannot pay it yet; it is sent as soon as it can."}
           </p>
-          <div>
-            <CancelRefundButton refundId={refund.refundId} />
-          </div>
+          {canRefund && (
+            <div>
+              <CancelRefundButton refundId={refund.refundId} />
+            </div>
+          )}
         </div>
       )}
       {refund.reason && awaiting && (
@@ -151,21 +152,20 @@ function RefundItem({ refund }: { refund: RefundRow }) {
         </p>
       )}
       {awaiting && (
-        <div className="grid gap-1.5">
-          <label htmlFor={`claim-${refund.refundId}`} className="text-xs font-medium">
-            Claim link: send it to the payer (works until {formatDateTime(refund.claimExpiresAt)})
-          </label>
-          <div className="flex flex-wrap gap-2">
-            <Input
-              id={`claim-${refund.refundId}`}
-              readOnly
-              value={refund.claimUrl}
-              className="min-w-0 flex-1 basis-56 font-mono text-xs"
-              onFocus={(e) => e.target.select()}
-            />
-            <CopyButton value={refund.claimUrl} label="Copy link" size="sm" className="shrink-0 border" />
-            <CancelRefundButton refundId={refund.refundId} />
-          </div>
+        // The link itself is never listed: it was shown once to the member who made it, who may issue a new one.
+        <div className="grid gap-2" data-testid="refund-claim">
+          <p className="text-muted-foreground">
+            {refund.claimLinkIssued
+              ? `Waiting for the payer to open the claim link and give an address (until ${formatDateTime(refund.claimExpiresAt)}).`
+              : "No working claim link: it was made before links carried a secret. Issue one and send it to the payer."}
+            {refund.claimLinkIssued && !refund.createdByYou && " Only the member who created it can issue a new link."}
+          </p>
+          {canRefund && (
+            <div className="flex flex-wrap gap-2">
+              {refund.createdByYou && <ClaimLinkButton refundId={refund.refundId} twoFactor={twoFactor} first={!refund.claimLinkIssued} />}
+              <CancelRefundButton refundId={refund.refundId} />
+            </div>
+          )}
         </div>
       )}
     </li>

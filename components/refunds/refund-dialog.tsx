@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { previewRefundAction, refundPaymentAction } from "@/app/dashboard/_actions/refunds";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
-import { CopyButton } from "@/components/dashboard/copy-button";
+import { ShownOnce } from "@/components/dashboard/shown-once";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Field, FormError } from "@/components/ui/field";
@@ -181,22 +181,22 @@ export function RefundDialog({
                   ` That is ${created.fiatAmount} ${created.currency} at ${created.rate} ${created.currency} per ${created.token}.`}
               </DialogDescription>
             </DialogHeader>
-            {created.status === "awaiting_address" && (
-              <div className="grid gap-1.5" data-testid="refund-created">
-                <label htmlFor="new-claim-link" className="text-sm font-medium">
-                  Claim link
-                </label>
-                <div className="flex gap-2">
-                  <Input
-                    id="new-claim-link"
-                    readOnly
-                    value={created.claimUrl}
-                    className="font-mono text-xs"
-                    onFocus={(e) => e.target.select()}
-                  />
-                  <CopyButton value={created.claimUrl} label="Copy link" size="sm" className="shrink-0 border" />
-                </div>
-              </div>
+            {created.status === "awaiting_address" && created.claimUrl && (
+              <ShownOnce
+                id="new-claim-link"
+                label="Claim link"
+                value={created.claimUrl}
+                copyLabel="Copy link"
+                note="Shown only now: copy it before you close this. Lost it? Issue a new link from this refund on the payment's page (this one then stops working)."
+                testId="refund-created"
+              />
+            )}
+            {created.status === "awaiting_address" && !created.claimUrl && (
+              // The same form sent again (its first answer was lost): the link was in that answer only.
+              <p className="text-sm text-muted-foreground" data-testid="refund-created-again">
+                This refund was created by your earlier attempt, and its link was shown only then. Issue a new link from the refund on the
+                payment&apos;s page.
+              </p>
             )}
             <DialogFooter>
               <Button onClick={() => setOpen(false)}>Done</Button>

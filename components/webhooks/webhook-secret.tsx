@@ -1,66 +1,39 @@
 "use client";
 
-import { Eye, EyeOff, KeyRound, Loader2, RefreshCw } from "lucide-react";
-import { useRouter } from "next/navigation";
+import { Eye, KeyRound, Loader2, RefreshCw } from "lucide-react";
+import Link from "next/link";
 import { useState, useTransition } from "react";
-import { toast } from "sonner";
-import { rotateWebhookSecretAction } from "@/app/dashboard/_actions/webhooks";
+import { revealWebhookSecretAction, rotateWebhookSecretAction } from "@/app/dashboard/_actions/webhooks";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
-import { CopyButton } from "@/components/dashboard/copy-button";
 import { formatDateTime } from "@/components/dashboard/format";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/components/ui/alert-dialog";
-import { Button, buttonVariants } from "@/components/ui/button";
-
-const MASK = "whsec_••••••••••••••••";
+import { ShownOnce } from "@/components/dashboard/shown-once";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { FormError } from "@/components/ui/field";
 
 /**
- * The domain's signing secret: hidden until asked for (screens get shared), copyable, and
- * rotatable. A rotation keeps the old secret signing for 24 h, so it is shown here until then.
+ * The domain's signing secret: the page knows only its hint (`whsec_…` + its last 4 characters).
+ * A member with the developer permission reveals it — or rotates it — with their two-factor code;
+ * the secret shows in a dialog with a copy button and is gone when the dialog closes. Without
+ * two-factor on, the dialog says to turn it on first. Other roles see the hint only.
  */
 export function WebhookSecret({
   domainId,
   domain,
-  secret,
+  hint,
   previousSecretExpiresAt,
   twoFactor = false,
+  canManage = false,
 }: {
   domainId: number;
   domain: string;
-  secret: string;
+  hint: string;
   previousSecretExpiresAt: string | null;
-  /** Two-factor is on: a rotation asks for a current code. */
+  /** The member has two-factor on: revealing and rotating ask for a current code. */
   twoFactor?: boolean;
+  /** The member's role holds the developer permission. */
+  canManage?: boolean;
 }) {
-  const router = useRouter();
-  const [revealed, setRevealed] = useState(false);
-  const [code, setCode] = useState("");
-  const [pending, start] = useTransition();
-  const rotate = () =>
-    start(async () => {
-      const result = await rotateWebhookSecretAction(domainId, twoFactor ? code : undefined);
-      setCode("");
-      if (!result.ok) {
-        toast.error("Secret not rotated", { description: result.error });
-        return;
-      }
-      // The merchant rotated to copy the new one into their receiver: show it right away.
-      setRevealed(true);
-      toast.success("New signing secret", {
-        description: `The old one also signs until ${formatDateTime(result.data.previousSecretExpiresAt)}.`,
-      });
-      router.refresh();
-    });
-
   return (
     <div className="grid gap-3 rounded-lg border bg-muted/30 p-4">
       <p className="flex items-center gap-2 text-sm font-medium">
@@ -68,47 +41,22 @@ export function WebhookSecret({
       </p>
       <code
         data-testid="webhook-secret"
-        data-revealed={revealed}
+        data-revealed={false}
         className="rounded-md border bg-background px-3 py-2 font-mono text-xs break-all sm:text-sm"
       >
-        {revealed ? (
-          secret
-        ) : (
-          <>
-            <span aria-hidden>{MASK}</span>
-            <span className="sr-only">hidden; use Reveal or Copy</span>
-          </>
-        )}
+        {hint}
+        <span className="sr-only"> (only its last 4 characters are shown)</span>
       </code>
-      <div className="flex flex-wrap items-center gap-2">
-        <Button type="button" variant="outline" size="sm" onClick={() => setRevealed((r) => !r)} aria-pressed={revealed}>
-          {revealed ? <EyeOff aria-hidden /> : <Eye aria-hidden />} {revealed ? "Hide" : "Reveal"}
-        </Button>
-        <CopyButton value={secret} label="Copy secret" size="sm" className="border bg-background text-foreground shadow-xs" />
-        <AlertDialog>
-          <AlertDialogTrigger asChild>
-            <Button type="button" variant="ghost" size="sm" className="sm:ml-auto" disabled={pending}>
-              {pending ? <Loader2 className="animate-spin" aria-hidden /> : <RefreshCw aria-hidden />} Rotate secret
-            </Button>
-          </AlertDialogTrigger>
-          <AlertDialogContent>
-            <AlertDialogHeader>
-              <AlertDialogTitle>Rotate the signing secret of {domain}?</AlertDialogTitle>
-              <AlertDialogDescription>
-                A new secret signs every webhook from now on. For 24 hours the old one signs too (a second signature in webhook-signature),
-                so your receiver keeps verifying while you deploy the new secret. After that, only the new one works.
-              </AlertDialogDescription>
-            </AlertDialogHeader>
-            {twoFactor && <TwoFactorCodeField value={code} onChange={setCode} required />}
-            <AlertDialogFooter>
-              <AlertDialogCancel>Keep the current one</AlertDialogCancel>
-              <AlertDialogAction className={buttonVariants()} onClick={rotate} disabled={twoFactor && !code.trim()}>
-                Rotate secret
-              </AlertDialogAction>
-            </AlertDialogFooter>
-          </AlertDialogContent>
-        </AlertDialog>
-      </div>
+      {canManage ? (
+        <div className="flex flex-wrap items-center gap-2">
+          <SecretDialog mode="reveal" domainId={domainId} domain={domain} twoFactor={twoFactor} />
+          <SecretDialog mode="rotate" domainId={domainId} domain={domain} twoFactor={twoFactor} />
+        </div>
+      ) : (
+        <p className="text-xs text-muted-foreground" data-testid="webhook-secret-role-note">
+          Members with the developer permission can reveal or rotate it, with their two-factor code.
+        </p>
+      )}
       {previousSecretExpiresAt && (
         <p className="rounded-md border border-warning/30 bg-warning/10 px-3 py-2 text-xs text-foreground" data-testid="secret-overlap">
           Rotated: the previous secret also signs until{" "}
@@ -124,3 +72,143 @@ export function WebhookSecret({
     </div>
   );
 }
+
+type Shown = { secret: string; previous: string | null; previousUntil: string | null };
+
+const WORDS = {
+  reveal: {
+    button: "Reveal",
+    title: "Signing secret",
+    ask: "Enter your two-factor code to see the secret. It is shown until you close this window.",
+    submit: "Reveal secret",
+    label: "Signing secret",
+    note: "Anyone with it can sign events your receiver trusts: keep it in your server's configuration only.",
+  },
+  rotate: {
+    button: "Rotate secret",
+    title: "Rotate the signing secret?",
+    ask: "A new secret signs every webhook from now on. For 24 hours the old one signs too (a second signature in webhook-signature), so your receiver keeps verifying while you deploy the new secret. After that, only the new one works.",
+    submit: "Rotate secret",
+    label: "New signing secret",
+    note: "Shown only now: copy it into your receiver before you close this. Lost it? Reveal it again with your code.",
+  },
+} as const;
+
+/** Reveal or rotate: asks for the code, then shows the secret once; closing forgets it. */
+function SecretDialog({
+  mode,
+  domainId,
+  domain,
+  twoFactor,
+}: {
+  mode: "reveal" | "rotate";
+  domainId: number;
+  domain: string;
+  twoFactor: boolean;
+}) {
+  const words = WORDS[mode];
+  const [open, setOpen] = useState(false);
+  const [code, setCode] = useState("");
+  const [problem, setProblem] = useState<{ code?: string; form?: string }>({});
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [pending, start] = useTransition();
+
+  const openChange = (next: boolean) => {
+    if (pending) return;
+    setCode("");
+    setProblem({});
+    setShown(null); // closed: the secret leaves the page
+    setOpen(next);
+  };
+  const submit = () =>
+    start(async () => {
+      const result = mode === "reveal" ? await revealWebhookSecretAction(domainId, code) : await rotateWebhookSecretAction(domainId, code);
+      setCode("");
+      if (!result.ok) {
+        setProblem(result.fieldErrors?.code ? { code: result.fieldErrors.code } : { form: result.error });
+        return;
+      }
+      const data = result.data;
+      setShown(
+        "previousSecret" in data
+          ? { secret: data.webhookSecret, previous: data.previousSecret, previousUntil: data.previousSecretExpiresAt }
+          : { secret: data.webhookSecret, previous: null, previousUntil: null },
+      );
+      // (A rotation's page update comes with the action's answer: revalidatePath. A refresh here would
+      // keep the transition pending, and the dialog open, until it lands.)
+    });
+
+  return (
+    <Dialog open={open} onOpenChange={openChange}>
+      <DialogTrigger asChild>
+        <Button type="button" variant={mode === "reveal" ? "outline" : "ghost"} size="sm" className={mode === "rotate" ? "sm:ml-auto" : ""}>
+          {mode === "reveal" ? <Eye aria-hidden /> : <RefreshCw aria-hidden />} {words.button}
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{words.title}</DialogTitle>
+          {/* The origin on its own line: a long one wraps at its characters, not in the title's words. */}
+          <p className="font-mono text-xs break-all text-muted-foreground">{domain}</p>
+          <DialogDescription>{shown ? words.note : twoFactor ? words.ask : NEEDS_TWO_FACTOR}</DialogDescription>
+        </DialogHeader>
+        {shown ? (
+          <div className="grid gap-4">
+            <ShownOnce
+              id={`webhook-secret-${mode}-${domainId}`}
+              label={words.label}
+              value={shown.secret}
+              copyLabel="Copy secret"
+              note="Hidden again when you close this window."
+              testId="webhook-secret-shown"
+            />
+            {shown.previous && shown.previousUntil && (
+              <ShownOnce
+                id={`webhook-secret-previous-${domainId}`}
+                label="Previous secret"
+                value={shown.previous}
+                copyLabel="Copy previous secret"
+                note={`Still signs too until ${formatDateTime(shown.previousUntil)}.`}
+              />
+            )}
+            <DialogFooter>
+              <Button onClick={() => openChange(false)}>Done</Button>
+            </DialogFooter>
+          </div>
+        ) : twoFactor ? (
+          <form
+            className="grid gap-4"
+            aria-label={words.submit}
+            onSubmit={(e) => {
+              e.preventDefault();
+              submit();
+            }}
+          >
+            <TwoFactorCodeField value={code} onChange={setCode} error={problem.code} required />
+            <FormError>{problem.form}</FormError>
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => openChange(false)} disabled={pending}>
+                Back
+              </Button>
+              <Button type="submit" disabled={pending || !code.trim()}>
+                {pending && <Loader2 className="animate-spin" aria-hidden />} {words.submit}
+              </Button>
+            </DialogFooter>
+          </form>
+        ) : (
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => openChange(false)}>
+              Back
+            </Button>
+            <Button asChild>
+              <Link href="/dashboard/settings">Turn on two-factor</Link>
+            </Button>
+          </DialogFooter>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+const NEEDS_TWO_FACTOR =
+  "The signing secret signs payment events your shop trusts, so seeing or rotating it needs your two-factor code. Turn on two-factor authentication in Settings first.";

@@ -22,9 +22,12 @@ export function WebhookSection({
   deliveries,
   selection,
   twoFactor = false,
+  canManage = false,
 }: {
   domain: DomainView;
   twoFactor?: boolean;
+  /** The member's role holds the developer permission: may reveal or rotate the secret. */
+  canManage?: boolean;
   summary: WebhookSummary;
   deliveries: KeysetPage<DeliveryView> | null;
   selection: DeliveriesSelection;
@@ -54,9 +57,9 @@ export function WebhookSection({
             </p>
           )}
         </div>
-        {domain.webhookSecret && <SendTestEvent domainId={domain.domainId} />}
+        {domain.webhookSecretHint && <SendTestEvent domainId={domain.domainId} />}
       </div>
-      {!domain.webhookSecret || !deliveries ? (
+      {!domain.webhookSecretHint || !deliveries ? (
         <WebhooksIntro />
       ) : (
         <>
@@ -64,9 +67,10 @@ export function WebhookSection({
           <WebhookSecret
             domainId={domain.domainId}
             domain={domain.domain}
-            secret={domain.webhookSecret}
+            hint={domain.webhookSecretHint}
             previousSecretExpiresAt={summary.previousSecretExpiresAt}
             twoFactor={twoFactor}
+            canManage={canManage}
           />
           {/* grid-cols-1 (minmax 0) lets the table scroll inside the card instead of widening the page. */}
           <div className="grid grid-cols-1 gap-3">

@@ -86,9 +86,29 @@ export function createClient(options: ClientOptions) {
         list<PaymentHistoryItem>("/api/v1/payment/history", { ...query }, o?.signal),
     },
     refunds: {
-      /** Gives a payer money back from a payment (to `toAddress`, or through the claim link when it is left out). */
-      create: (sessionId: string, params: CreateRefundParams = {}, o?: MoneyCallOptions) =>
-        call<Refund>({ method: "POST", path: `/api/v1/payment/${segment(sessionId)}/refund`, body: params, ...money(o) }),
+      /**
+       * Gives a payer money back from a payment (to `toAddress`, or through the claim link when it
+       * is left out). The claim link (`claimUrl`) is in this answer only. An answer replayed for the
+       * Idempotency-Key — this call's own retry after a lost answer, or your key used again — has
+       * none (its secret was never stored): then this asks for a new link at once, which voids the
+       * one in the lost answer.
+       */
+      create: async (sessionId: string, params: CreateRefundParams = {}, o?: MoneyCallOptions) => {
+        const refund = await call<Refund>({
+          method: "POST",
+          path: `/api/v1/payment/${segment(sessionId)}/refund`,
+          body: params,
+          ...money(o),
+        });
+        if (refund.status !== "awaiting_address" || refund.claimUrl !== null) return refund;
+        return call<Refund>({ method: "POST", path: `/api/v1/refund/${segment(refund.refundId)}/claim-link`, signal: o?.signal });
+      },
+      /**
+       * A new claim link for a refund waiting for the payer's address (`claimUrl`, shown this once);
+       * the link sent before stops working. Only with a key of the member who created the refund.
+       */
+      claimLink: (refundId: string, o?: CallOptions) =>
+        call<Refund>({ method: "POST", path: `/api/v1/refund/${segment(refundId)}/claim-link`, signal: o?.signal }),
       retrieve: (refundId: string, o?: CallOptions) =>
         call<Refund>({ method: "GET", path: `/api/v1/refund/${segment(refundId)}`, signal: o?.signal }),
       /** Cancels a refund still waiting for the payer's address. */

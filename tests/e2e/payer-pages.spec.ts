@@ -51,6 +51,13 @@ async function payerPagesMerchant(request: APIRequestContext) {
   };
 }
 
+/** The claim link with the page's language: its secret (`k`) stays in the query. */
+const claimPath = (claimUrl: string, lang: string) => {
+  const url = new URL(claimUrl);
+  url.searchParams.set("lang", lang);
+  return `${url.pathname}${url.search}`;
+};
+
 const balanceOf = (owner: Address) =>
   chain.readContract({ address: DEMO_TOKEN_ADDRESS, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
 
@@ -69,8 +76,9 @@ test("a payer claims a refund on a phone: gives an address, and it arrives there
   const refund = (await created.json()).data as { refundId: string; claimUrl: string; amount: string };
   expect(refund.amount).toBe("2");
 
+  expect(refund.claimUrl).toMatch(/\?k=[A-Za-z0-9_-]{43}$/);
   await page.setViewportSize({ width: 375, height: 800 });
-  await page.goto(`${new URL(refund.claimUrl).pathname}?lang=en`);
+  await page.goto(claimPath(refund.claimUrl, "en"));
   await expect(page.getByText("Refund from shop.example.com")).toBeVisible();
   await expect(page.getByTestId("refund-amount")).toHaveText("2 DUSD");
   await expect(page.getByText("Order ORD-77")).toBeVisible();
@@ -120,7 +128,7 @@ test("a claim the shop's wallet cannot pay yet waits: the payer reads, in their 
   const destination = privateKeyToAccount(`0x${"6".repeat(64)}`).address;
 
   await page.setViewportSize({ width: 375, height: 800 });
-  await page.goto(`${new URL(refund.claimUrl).pathname}?lang=ru`);
+  await page.goto(claimPath(refund.claimUrl, "ru"));
   await page.getByLabel(PAYER_PAGE_MESSAGES.ru.addressLabel).fill(destination);
   await page.getByRole("button", { name: PAYER_PAGE_MESSAGES.ru.submit }).click();
   const status = page.getByTestId("refund-status");
@@ -128,10 +136,10 @@ test("a claim the shop's wallet cannot pay yet waits: the payer reads, in their 
   await expect(status).toContainText(PAYER_PAGE_MESSAGES.ru.awaitingFundsTitle);
   await expect(status).toContainText(destination);
   // Another language, read again from the server; never the merchant's internals.
-  await page.goto(`${new URL(refund.claimUrl).pathname}?lang=zh`);
+  await page.goto(claimPath(refund.claimUrl, "zh"));
   await expect(status).toContainText(PAYER_PAGE_MESSAGES.zh.awaitingFundsBody);
   await expect(page.getByText(/base units|withdrawal wallet|forwarded/)).toHaveCount(0);
-  await page.goto(`${new URL(refund.claimUrl).pathname}?lang=en`);
+  await page.goto(claimPath(refund.claimUrl, "en"));
   await expect(status).toContainText("Your refund is waiting to be sent");
   await capture(page, testInfo, "refund-awaiting-funds");
   const read = await request.get(`/api/v1/refund/${refund.refundId}`, { headers: { "x-api-key": merchant.key } });
@@ -140,6 +148,38 @@ test("a claim the shop's wallet cannot pay yet waits: the payer reads, in their 
     toAddress: destination,
     reason: expect.stringContaining("will never receive this payment's tokens"),
   });
+  logs.assertClean();
+});
+
+test("a claim link with a wrong or no secret reads exactly as a refund that does not exist", async ({ page, request }, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  logs.ignore(/status of 404/); // the browser reports each page's own status line
+  const merchant = await payerPagesMerchant(request);
+  const session = await merchant.createPayment("3", { orderId: "ORD-78" });
+  await payDirectly(session.depositAddress, "4");
+  await expect.poll(async () => (await merchant.status(session.sessionId)).status, { timeout: 30_000 }).toBe("completed");
+  const created = await request.post(`/api/v1/payment/${session.sessionId}/refund`, { headers: { "x-api-key": merchant.key }, data: {} });
+  const refund = (await created.json()).data as { refundId: string; claimUrl: string };
+
+  const texts: string[] = [];
+  for (const path of [
+    `/refund/${refund.refundId}?k=${"x".repeat(43)}&lang=en`, // the right refund, a made-up secret
+    `/refund/${refund.refundId}?lang=en`, // the id alone, as the links before secrets
+    `/refund/0b7c5c3e-2a8f-4a8e-9d7e-3f3a1c1b2d4e?k=${new URL(refund.claimUrl).searchParams.get("k")}&lang=en`, // the secret, another id
+  ]) {
+    const res = await page.goto(path);
+    expect(res?.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await expect(page.getByText(/ORD-78|refund/i)).toHaveCount(0);
+    texts.push(await page.locator("main").innerText());
+  }
+  expect(new Set(texts).size).toBe(1);
+  await page.goto(`/refund/${refund.refundId}?lang=en`);
+  await captureBothThemes(page, testInfo, "refund-wrong-secret");
+  // The real link still works.
+  await page.goto(claimPath(refund.claimUrl, "en"));
+  await expect(page.getByText("Order ORD-78")).toBeVisible();
   logs.assertClean();
 });
 

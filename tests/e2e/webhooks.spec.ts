@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Locator, type Page, type TestInfo, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
+import { totpCode, totpStep } from "../../lib/accounts/users/totp";
 import { expectAccessible, screenshot, signUp, watchConsole } from "./helpers/pages";
 
 /**
@@ -77,18 +78,44 @@ async function captureStates(page: Page, testInfo: TestInfo, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+const PASSWORD = "correct horse battery staple";
+
+/**
+ * Turns two-factor sign-in on in Settings (as a merchant does) and answers a fresh code per call:
+ * each code works once, so each call takes the next step, waiting for the clock when it must.
+ */
+async function turnOnTwoFactor(page: Page): Promise<() => Promise<string>> {
+  await page.goto("/dashboard/settings");
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  const key = (await page.getByTestId("totp-secret").innerText()).replace(/\s/g, "");
+  const turnOn = page.getByRole("button", { name: "Turn on" });
+  await page.locator("form").filter({ has: turnOn }).getByLabel("Current password").fill(PASSWORD);
+  let last = totpStep() - 1;
+  await page.getByLabel("Code from the app").fill(totpCode(key, last));
+  await turnOn.click();
+  await page.getByRole("button", { name: "I have stored them" }).click();
+  return async () => {
+    const step = Math.max(last + 1, totpStep() - 1);
+    while (step > totpStep() + 1) await new Promise((resolve) => setTimeout(resolve, 1000));
+    last = step;
+    return totpCode(key, step);
+  };
+}
+
 const rowOf = (card: Locator, state: string, eventType = "ping") =>
   card.locator(`tr[data-event-type="${eventType}"][data-state="${state}"]`);
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"], viewport: { width: 1280, height: 900 } });
 
-test("a merchant sets up signed webhooks, tests them, filters, redelivers and rotates the secret", async ({ page }, testInfo) => {
-  test.setTimeout(180_000);
-  test.setTimeout(240_000);
+test("a merchant sets up signed webhooks, sees the secret once, tests them, filters, redelivers, reveals and rotates the secret", async ({
+  page,
+}, testInfo) => {
+  // Two-factor is turned on half-way (reveal and rotate need it), and each state is captured four times.
+  test.setTimeout(360_000);
   const logs = watchConsole(page);
   const receiver = await startReceiver();
   try {
-    await signUp(page, `hooks-${Date.now()}@example.com`, "correct horse battery staple");
+    await signUp(page, `hooks-${Date.now()}@example.com`, PASSWORD);
     await page.goto("/dashboard/domains");
     await page.getByLabel("Shop origin").fill("https://hooks.example.com");
     await page.getByRole("button", { name: "Add domain" }).click();
@@ -101,20 +128,30 @@ test("a merchant sets up signed webhooks, tests them, filters, redelivers and ro
     await expect(card.getByTestId("webhook-secret")).toHaveCount(0);
     await captureStates(page, testInfo, "1-no-url");
 
-    // Saving a URL creates the secret: masked until revealed, copyable.
+    // Saving a URL creates the secret: shown this once, with copy; afterwards the page knows only its hint.
     await card.getByLabel("Webhook URL").fill(receiver.url);
     await card.getByRole("button", { name: "Save changes" }).click();
     await expectToast(page, "Domain saved");
+    const made = page.getByRole("dialog");
+    await expect(made.getByTestId("webhook-secret-made")).toBeVisible();
+    const secret = await made.getByLabel("Signing secret", { exact: true }).inputValue();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
+    await made.getByRole("button", { name: "Copy secret" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await captureStates(page, testInfo, "2-secret-made");
+    await made.getByRole("button", { name: "Done" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
     const secretBox = card.getByTestId("webhook-secret");
-    await expect(secretBox).toContainText("whsec_••••");
+    await expect(secretBox).toContainText(`whsec_…${secret.slice(-4)}`);
+    expect(await page.content()).not.toContain(secret.slice(6));
     await expect(webhooks.getByTestId("no-deliveries")).toContainText("No deliveries yet");
     await captureStates(page, testInfo, "2-empty");
+    // Without two-factor on, Reveal says to turn it on: the secret is never one stolen session away.
     await card.getByRole("button", { name: "Reveal" }).click();
-    await expect(card.getByRole("button", { name: "Hide" })).toHaveAttribute("aria-pressed", "true");
-    const secret = (await secretBox.innerText()).trim();
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
-    await webhooks.getByRole("button", { name: "Copy secret" }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await expect(page.getByRole("dialog")).toContainText("Turn on two-factor authentication in Settings first");
+    await expect(page.getByRole("dialog").getByRole("link", { name: "Turn on two-factor" })).toHaveAttribute("href", "/dashboard/settings");
+    await captureStates(page, testInfo, "2-reveal-needs-two-factor");
+    await page.getByRole("dialog").getByRole("button", { name: "Back" }).click();
 
     // A test event reaches the receiver, signed; the row turns delivered without a reload.
     await card.getByRole("button", { name: "Send test event" }).click();
@@ -181,17 +218,39 @@ test("a merchant sets up signed webhooks, tests them, filters, redelivers and ro
     await expect.poll(() => receiver.received.filter((r) => r.headers["webhook-id"] === firstId).length, { timeout: 15_000 }).toBe(2);
     await expect(rowOf(card, "delivered")).toHaveCount(1, { timeout: 15_000 });
 
-    // Rotation: confirmed in a dialog; the new secret is shown, and both sign for 24 h.
+    // With two-factor on, Reveal asks for a code and shows the secret until the dialog closes.
+    const nextCode = await turnOnTwoFactor(page);
+    await page.goto("/dashboard/domains");
+    await card.getByRole("button", { name: "Reveal" }).click();
+    const reveal = page.getByRole("dialog");
+    await reveal.getByLabel("Two-factor code").fill("000000");
+    await reveal.getByRole("button", { name: "Reveal secret" }).click();
+    await expect(reveal.getByText(/that code is not right/i)).toBeVisible();
+    await expect(reveal.getByTestId("webhook-secret-shown")).toHaveCount(0);
+    await reveal.getByLabel("Two-factor code").fill(await nextCode());
+    await reveal.getByRole("button", { name: "Reveal secret" }).click();
+    await expect(reveal.getByTestId("webhook-secret-shown")).toBeVisible();
+    expect(await reveal.getByLabel("Signing secret", { exact: true }).inputValue()).toBe(secret);
+    await reveal.getByRole("button", { name: "Copy secret" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await captureStates(page, testInfo, "5-revealed");
+    await reveal.getByRole("button", { name: "Done" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    expect(await page.content()).not.toContain(secret.slice(6));
+
+    // Rotation: confirmed with a code; the new secret is shown once, and both sign for 24 h.
     await card.getByRole("button", { name: "Rotate secret" }).click();
-    const dialog = page.getByRole("alertdialog");
+    const dialog = page.getByRole("dialog");
     await expect(dialog).toContainText("For 24 hours the old one signs too");
     await captureStates(page, testInfo, "5-rotate-dialog");
+    await dialog.getByLabel("Two-factor code").fill(await nextCode());
     await dialog.getByRole("button", { name: "Rotate secret" }).click();
-    await expectToast(page, "New signing secret");
-    await expect(secretBox).toHaveAttribute("data-revealed", "true");
-    await expect(secretBox).not.toHaveText(secret);
-    const rotated = (await secretBox.innerText()).trim();
+    await expect(dialog.getByTestId("webhook-secret-shown")).toBeVisible();
+    const rotated = await dialog.getByLabel("New signing secret", { exact: true }).inputValue();
     expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await expect(secretBox).toContainText(`whsec_…${rotated.slice(-4)}`);
     await expect(card.getByTestId("secret-overlap")).toContainText("the previous secret also signs until");
     const seen = new Set(receiver.received.map((r) => r.headers["webhook-id"]));
     await card.getByRole("button", { name: "Send test event" }).click();
@@ -233,9 +292,11 @@ test("a merchant sets up signed webhooks, tests them, filters, redelivers and ro
     await expect(card.locator("tr[data-delivery-id]")).toHaveCount(10);
 
     // An error from the server reaches the merchant: the URL was cleared elsewhere meanwhile.
-    expect((await page.request.patch(`/api/user/domains/${domainId}`, { headers: sameOrigin, data: { webhookUrl: null } })).status()).toBe(
-      200,
-    );
+    const cleared = await page.request.patch(`/api/user/domains/${domainId}`, {
+      headers: sameOrigin,
+      data: { webhookUrl: null, code: await nextCode() },
+    });
+    expect(cleared.status(), await cleared.text()).toBe(200);
     await card.getByRole("button", { name: "Send test event" }).click();
     await expectToast(page, "Test event not sent");
     await expect(

@@ -6,6 +6,7 @@ import { eq, inArray } from "drizzle-orm";
 import { type Address, parseUnits } from "viem";
 import { beforeAll, expect } from "vitest";
 import { POST as claim } from "@/app/api/refund/[refundId]/claim/route";
+import { GET as claimPage } from "@/app/api/refund/[refundId]/route";
 import { PATCH as patchDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as refund } from "@/app/api/v1/payment/[sessionId]/refund/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
@@ -88,13 +89,19 @@ export function useRefundShop(options: { mintToWallet?: boolean } = {}): RefundS
 export const apiKey = (shop: RefundShop) => ({ "x-api-key": shop.merchant().apiKey });
 
 /** A payment of `asked` paid with `paid`, scanned until the engine has nothing left to do. */
-export async function paidSession(shop: RefundShop, asked: string, paid: string): Promise<{ sessionId: string; depositAddress: Address }> {
+export async function paidSession(
+  shop: RefundShop,
+  asked: string,
+  paid: string,
+  /** Another key's headers: the payment is that key's. */
+  headers: Record<string, string> = apiKey(shop),
+): Promise<{ sessionId: string; depositAddress: Address }> {
   const created = await call(create, {
     method: "POST",
-    headers: apiKey(shop),
+    headers,
     body: { tokenId: shop.merchant().tokenId, amount: asked, merchantWallet: MERCHANT_WALLET, orderId: `ORD-${++orders}` },
   });
-  expect(created.status).toBe(201);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
   const { sessionId, depositAddress } = created.body.data;
   const hash = await payTo(shop.chain().url, shop.token(), depositAddress, units(paid));
   await shop.chain().client.waitForTransactionReceipt({ hash });
@@ -119,8 +126,25 @@ export async function settleWithdrawals(shop: RefundShop): Promise<void> {
 export const refundReq = (shop: RefundShop, sessionId: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
   call(refund, { method: "POST", headers: { ...apiKey(shop), ...headers }, params: { sessionId }, body });
 
-export const claimReq = (refundId: string, address: string, headers: Record<string, string> = {}) =>
-  call(claim, { method: "POST", params: { refundId }, body: { address }, headers });
+/** The refund id and secret of a claim link (`…/refund/<id>?k=<secret>`), as the claim routes take them. */
+export function claimLinkParts(link: string): { refundId: string; secret: string | null; query: string } {
+  const url = new URL(link);
+  const refundId = url.pathname.split("/").pop() ?? "";
+  const secret = url.searchParams.get("k");
+  return { refundId, secret, query: secret === null ? "" : `?k=${encodeURIComponent(secret)}` };
+}
+
+/** The payer's claim through the link's parts: POST /api/refund/<id>/claim?k=<secret>. */
+export const claimReq = (link: string, address: string, headers: Record<string, string> = {}) => {
+  const { refundId, query } = claimLinkParts(link);
+  return call(claim, { method: "POST", path: `/api/refund/${refundId}/claim${query}`, params: { refundId }, body: { address }, headers });
+};
+
+/** What the claim page reads through the link: GET /api/refund/<id>?k=<secret>. */
+export const claimPageReq = (link: string, headers: Record<string, string> = {}) => {
+  const { refundId, query } = claimLinkParts(link);
+  return call(claimPage, { path: `/api/refund/${refundId}${query}`, params: { refundId }, headers });
+};
 
 /** A session's refunds and the withdrawals that pay them. */
 export async function refundsOfSession(db: Db, sessionId: string) {

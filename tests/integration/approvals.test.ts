@@ -330,7 +330,7 @@ describe("approvals of refunds", () => {
 
   it("a rejected refund is final and never sent; its amount is free again", async () => {
     const { sessionId } = await paidSession(shop, "200", "200");
-    const res = await refundReq(shop, sessionId, { amount: "150" });
+    const res = await refundReq(shop, sessionId, { amount: "150", toAddress: PAYER_NEW_ADDRESS });
     expect(res.body.data.status).toBe("awaiting_approval");
     const approval = await approvalOf(res.body.data.refundId);
     const finance = await member("finance");

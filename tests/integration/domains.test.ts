@@ -30,7 +30,7 @@ describe("domains", () => {
       domain: "https://shop.example.com",
       payoutAddress: null,
       webhookUrl: null,
-      webhookSecret: null,
+      webhookSecretHint: null,
       withdrawalAddress: keyRingFor(TEST_MNEMONIC).withdrawalAddress(domainId),
       pendingPayoutAddress: null,
       payoutChangeEffectiveAt: null,

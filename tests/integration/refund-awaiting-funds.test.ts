@@ -7,7 +7,6 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { GET as claimPage } from "@/app/api/refund/[refundId]/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as cancelRefund } from "@/app/api/v1/refund/[refundId]/cancel/route";
 import { GET as getRefund } from "@/app/api/v1/refund/[refundId]/route";
@@ -19,6 +18,7 @@ import { payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
 import {
   apiKey,
+  claimPageReq,
   claimReq,
   countRows,
   PAYER_NEW_ADDRESS,
@@ -106,19 +106,20 @@ describe("a refund of a payment forwarded elsewhere (the wallet never receives i
     const { sessionId } = await paidSession(shop, "3", "3"); // forwarded to MERCHANT_WALLET
     const claim = await refundReq(shop, sessionId, { amount: "3" });
     const refundId = claim.body.data.refundId as string;
+    const link = claim.body.data.claimUrl as string;
     const before = await countRows(db());
 
-    const claimed = await claimReq(refundId, PAYER_NEW_ADDRESS);
+    const claimed = await claimReq(link, PAYER_NEW_ADDRESS);
     expect(claimed.status, JSON.stringify(claimed.body)).toBe(200);
     expect(claimed.body.data).toMatchObject({ status: "awaiting_funds", toAddress: PAYER_NEW_ADDRESS, addressFrom: "payer" });
     expect(await countRows(db())).toEqual(before);
     const merchantView = await refundOf(refundId);
     expect(merchantView.reason).toMatch(/it will never receive this payment's tokens: they were forwarded to 0x976EA7.*or cancel it/);
     // The payer sees the state, never the merchant's internals.
-    const page = (await call(claimPage, { params: { refundId } })).body.data;
+    const page = (await claimPageReq(link)).body.data;
     expect(page).toMatchObject({ status: "awaiting_funds", toAddress: PAYER_NEW_ADDRESS, reason: null });
     // A second claim cannot change the address.
-    expect((await claimReq(refundId, shop.merchant().withdrawalAddress)).status).toBe(400);
+    expect((await claimReq(link, shop.merchant().withdrawalAddress)).status).toBe(400);
 
     const cancelled = await call(cancelRefund, { method: "POST", headers: apiKey(shop), params: { refundId } });
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);

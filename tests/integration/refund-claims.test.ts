@@ -6,7 +6,6 @@
  * Beyond the plan's daily withdrawals or gas budget a refund answers 429 with Retry-After.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { GET as claimPage } from "@/app/api/refund/[refundId]/route";
 import { DELETE as removeDomain } from "@/app/api/user/domains/[id]/route";
 import { POST as addDomain } from "@/app/api/user/domains/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
@@ -21,6 +20,7 @@ import { fundGasTank, payTo, runEngine } from "../helpers/engine";
 import { type CallResult, call } from "../helpers/http";
 import {
   apiKey,
+  claimPageReq,
   claimReq,
   countRows,
   MERCHANT_WALLET,
@@ -80,6 +80,7 @@ describe("a claim the merchant's side cannot send", () => {
     const created = await refundReq(shop, sessionId, { amount: "2" });
     expect(created.status).toBe(201);
     const refundId = created.body.data.refundId as string;
+    const link = created.body.data.claimUrl as string;
     // The wallet holds the tokens (a wallet short of tokens makes the refund wait: refund-awaiting-funds.test.ts)
     // but neither it nor the gas tank has BNB for the gas.
     const wallet = keyRingFor(TEST_MNEMONIC).withdrawalAddress(domainId);
@@ -87,7 +88,7 @@ describe("a claim the merchant's side cannot send", () => {
     await shop.chain().client.setBalance({ address: keyRingFor(TEST_MNEMONIC).gasTankAddress(), value: 0n });
     const before = await countRows(db());
 
-    const res = await claimReq(refundId, PAYER_NEW_ADDRESS);
+    const res = await claimReq(link, PAYER_NEW_ADDRESS);
     await fundGasTank(shop.chain().url);
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe("BLOCKCHAIN_ERROR");
@@ -98,18 +99,18 @@ describe("a claim the merchant's side cannot send", () => {
     const merchantView = await refundOf(refundId);
     expect(merchantView).toMatchObject({ status: "awaiting_address", toAddress: null });
     expect(merchantView.reason).toMatch(/^the payer's last claim could not be sent: .*(BNB|gas)/);
-    const payerView = (await call(claimPage, { params: { refundId } })).body.data;
+    const payerView = (await claimPageReq(link)).body.data;
     expect(payerView).toMatchObject({ status: "awaiting_address", reason: null });
   });
 
   it("says so too when the payment's domain was removed after the refund was created", async () => {
     const { sessionId, domainId } = await paidOnNewDomain();
-    const refundId = (await refundReq(shop, sessionId, { amount: "2" })).body.data.refundId as string;
+    const { refundId, claimUrl: link } = (await refundReq(shop, sessionId, { amount: "2" })).body.data;
     expect((await call(removeDomain, { method: "DELETE", headers: shop.merchant().auth, params: { id: String(domainId) } })).status).toBe(
       200,
     );
     const before = await countRows(db());
-    const res = await claimReq(refundId, PAYER_NEW_ADDRESS);
+    const res = await claimReq(link, PAYER_NEW_ADDRESS);
     expect(res.status).toBe(502);
     expectNoInternals(res);
     expectShownAs(res, "claimUnavailable");
@@ -119,12 +120,12 @@ describe("a claim the merchant's side cannot send", () => {
 
   it("keeps the payer's own mistakes specific: a gateway address, the zero address", async () => {
     const { sessionId, depositAddress } = await paidSession(shop, "1", "1");
-    const refundId = (await refundReq(shop, sessionId, { amount: "1" })).body.data.refundId as string;
+    const { refundId, claimUrl: link } = (await refundReq(shop, sessionId, { amount: "1" })).body.data;
     const before = await countRows(db());
-    const service = await claimReq(refundId, depositAddress);
+    const service = await claimReq(link, depositAddress);
     expect(service.status).toBe(400);
     expectShownAs(service, "serviceAddress");
-    const zero = await claimReq(refundId, "0x0000000000000000000000000000000000000000");
+    const zero = await claimReq(link, "0x0000000000000000000000000000000000000000");
     expect(zero.status).toBe(400);
     expectShownAs(zero, "zeroAddress");
     expect(await countRows(db())).toEqual(before);
@@ -138,7 +139,7 @@ describe("a refund beyond the plan's daily limits", () => {
     ["gas budget", ["--gas-budget", "0"], /daily gas budget of 0 BNB/],
   ])("%s: 429 with Retry-After and nothing recorded, for the merchant's refund and for the payer's claim", async (_name, plan, why) => {
     const { sessionId } = await paidSession(shop, "3", "3");
-    const claimable = (await refundReq(shop, sessionId, { amount: "1" })).body.data.refundId as string;
+    const { refundId: claimable, claimUrl: link } = (await refundReq(shop, sessionId, { amount: "1" })).body.data;
     await plansCommand(db(), ["set", "starter", ...plan]);
     const before = await countRows(db());
 
@@ -147,7 +148,7 @@ describe("a refund beyond the plan's daily limits", () => {
     expect(merchant.body.error).toMatchObject({ code: "RATE_LIMITED", message: expect.stringMatching(why) });
     expect(Number(merchant.headers.get("retry-after"))).toBeGreaterThan(0);
 
-    const payer = await claimReq(claimable, PAYER_NEW_ADDRESS);
+    const payer = await claimReq(link, PAYER_NEW_ADDRESS);
     expect(payer.status).toBe(429);
     expect(payer.body.error.code).toBe("RATE_LIMITED");
     expect(Number(payer.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -49,7 +49,7 @@ describe("a claim and a refund of the whole payment at the claim's deadline", ()
     const b = await refundReq(shop, sessionId, { amount: "4", toAddress: PAYER_NEW_ADDRESS });
     expect(b.status, JSON.stringify(b.body)).toBe(201);
     // …so the claim must be expired by that clock too, and send nothing.
-    const claimed = await claimReq(a.body.data.refundId, PAYER_NEW_ADDRESS);
+    const claimed = await claimReq(a.body.data.claimUrl, PAYER_NEW_ADDRESS);
     expect(claimed.status, JSON.stringify(claimed.body)).toBe(400);
     expect(claimed.body.error.message).toMatch(/expired/);
     vi.useRealTimers();
@@ -119,7 +119,7 @@ describe("a claim and a refund of the whole payment at the claim's deadline", ()
       const a = await refundReq(shop, sessionId, { amount: "3" });
       await deadlineIn(a.body.data.refundId, offset);
       const [claimed, refunded] = await Promise.all([
-        claimReq(a.body.data.refundId, PAYER_NEW_ADDRESS),
+        claimReq(a.body.data.claimUrl, PAYER_NEW_ADDRESS),
         refundReq(shop, sessionId, { amount: "3", toAddress: PAYER_NEW_ADDRESS }),
       ]);
       const after = await refundsOfSession(db(), sessionId);

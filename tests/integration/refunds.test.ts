@@ -32,7 +32,8 @@ import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
-import { call, fromClient } from "../helpers/http";
+import { call, fromClient, SITE } from "../helpers/http";
+import { claimLinkParts } from "../helpers/refunds";
 
 vi.hoisted(() => {
   process.env.INNGEST_DEV = "1";
@@ -81,8 +82,17 @@ async function settleWithdrawals(): Promise<void> {
 
 const refundReq = (sessionId: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
   call(refund, { method: "POST", headers: { ...key(), ...headers }, params: { sessionId }, body });
-const claimReq = (refundId: string, address: string) =>
-  call(claim, { method: "POST", params: { refundId }, body: { address }, headers: fromClient("203.0.113.9") });
+/** The payer's claim through its link (`…/refund/<id>?k=<secret>`), from one client address. */
+const claimReq = (link: string, address: string) => {
+  const { refundId, query } = claimLinkParts(link);
+  return call(claim, {
+    method: "POST",
+    path: `/api/refund/${refundId}/claim${query}`,
+    params: { refundId },
+    body: { address },
+    headers: fromClient("203.0.113.9"),
+  });
+};
 
 beforeAll(async () => {
   useConfig({
@@ -117,12 +127,14 @@ describe("a refund claimed by the payer", () => {
     // No amount: the overpaid part of a completed payment.
     expect(created.body.data).toMatchObject({ status: "awaiting_address", amount: "2.5", token: "RFD", toAddress: null, txHash: null });
     const { refundId, claimUrl } = created.body.data;
-    expect(claimUrl).toMatch(new RegExp(`/refund/${refundId}$`));
+    // The link carries its secret: 32 random bytes, base64url.
+    expect(claimUrl).toMatch(new RegExp(`/refund/${refundId}\\?k=[A-Za-z0-9_-]{43}$`));
 
-    const page = await call(claimPage, { params: { refundId } });
+    const { query } = claimLinkParts(claimUrl);
+    const page = await call(claimPage, { path: `/api/refund/${refundId}${query}`, params: { refundId } });
     expect(page.body.data).toMatchObject({ status: "awaiting_address", amount: "2.5", senderHint: PAYER, orderId: "ORD-10-12.5" });
 
-    const claimed = await claimReq(refundId, PAYER_NEW_ADDRESS.toLowerCase());
+    const claimed = await claimReq(claimUrl, PAYER_NEW_ADDRESS.toLowerCase());
     expect(claimed.status).toBe(200);
     expect(claimed.body.data).toMatchObject({ status: "sending", toAddress: PAYER_NEW_ADDRESS, addressFrom: "payer" });
     const [withdrawal] = await db().select().from(withdrawals).where(eq(withdrawals.refundId, refundId));
@@ -153,7 +165,7 @@ describe("a refund claimed by the payer", () => {
 
     // Claimed once: a second claim (to another address) sends nothing.
     const before = await countRows();
-    const again = await claimReq(refundId, MERCHANT_WALLET);
+    const again = await claimReq(claimUrl, MERCHANT_WALLET);
     expect(again.status).toBe(400);
     expect(again.body.error.message).toContain("already claimed");
     expect(await countRows()).toEqual(before);
@@ -172,11 +184,11 @@ describe("a refund claimed by the payer", () => {
       .where(eq(refunds.id, second.body.data.refundId));
 
     const before = await countRows();
-    for (const [refundId, message] of [
-      [first.body.data.refundId, "cancelled"],
-      [second.body.data.refundId, "expired"],
+    for (const [link, message] of [
+      [first.body.data.claimUrl, "cancelled"],
+      [second.body.data.claimUrl, "expired"],
     ] as const) {
-      const res = await claimReq(refundId, PAYER_NEW_ADDRESS);
+      const res = await claimReq(link, PAYER_NEW_ADDRESS);
       expect(res.status).toBe(400);
       expect(res.body.error.message).toContain(message);
     }
@@ -240,6 +252,7 @@ describe("bad input", () => {
     const open = await refundReq(sessionId, { amount: "1" });
     expect(open.status, JSON.stringify(open.body)).toBe(201);
     const refundId = open.body.data.refundId as string;
+    const link = open.body.data.claimUrl as string;
     const pending = await call(create, { method: "POST", headers: key(), body: { tokenId: merchant.tokenId, amount: "1" } });
     const unpaid = await call(create, { method: "POST", headers: key(), body: { tokenId: merchant.tokenId, amount: "1" } });
     await call(cancelPayment, { method: "POST", headers: key(), params: { sessionId: unpaid.body.data.sessionId } });
@@ -261,12 +274,14 @@ describe("bad input", () => {
       [call(refundsOf, { headers: { "x-api-key": stranger.key }, params: { sessionId } }), 404, "not found"],
       [call(refundsOf, { headers: key(), params: { sessionId: "not-a-uuid" } }), 400, "sessionId"],
       [call(cancelRefund, { method: "POST", headers: { "x-api-key": stranger.key }, params: { refundId } }), 404, "refund not found"],
-      [claimReq(refundId, "not-an-address"), 400, "address must be a 0x-prefixed"],
-      [claimReq(refundId, depositAddress), 400, "address"],
-      [claimReq(refundId, wallet), 400, "address"],
-      [claimReq(refundId, "0x0000000000000000000000000000000000000000"), 400, "zero address"],
-      [claimReq("3f1e8a4e-9a55-4c0e-8d1e-2d3c4b5a6f70", PAYER_NEW_ADDRESS), 404, "refund not found"],
-      [claimReq("not-a-uuid", PAYER_NEW_ADDRESS), 400, "refundId"],
+      [claimReq(link, "not-an-address"), 400, "address must be a 0x-prefixed"],
+      [claimReq(link, depositAddress), 400, "address"],
+      [claimReq(link, wallet), 400, "address"],
+      [claimReq(link, "0x0000000000000000000000000000000000000000"), 400, "zero address"],
+      [claimReq(`${SITE}/refund/3f1e8a4e-9a55-4c0e-8d1e-2d3c4b5a6f70?k=x`, PAYER_NEW_ADDRESS), 404, "refund not found"],
+      [claimReq(`${SITE}/refund/${refundId}`, PAYER_NEW_ADDRESS), 404, "refund not found"],
+      [claimReq(`${SITE}/refund/${refundId}?k=${"A".repeat(43)}`, PAYER_NEW_ADDRESS), 404, "refund not found"],
+      [claimReq(`${SITE}/refund/not-a-uuid?k=x`, PAYER_NEW_ADDRESS), 400, "refundId"],
     ];
     for (const [request, status, message] of cases) {
       const res = await request;
@@ -282,7 +297,8 @@ describe("bad input", () => {
   it("limits refund claims per client address", async () => {
     await resetRateLimits();
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await claimReq("3f1e8a4e-9a55-4c0e-8d1e-2d3c4b5a6f70", PAYER_NEW_ADDRESS)).status);
+    const unknown = `${SITE}/refund/3f1e8a4e-9a55-4c0e-8d1e-2d3c4b5a6f70?k=x`;
+    for (let i = 0; i < 12; i++) statuses.push((await claimReq(unknown, PAYER_NEW_ADDRESS)).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(404));
     expect(statuses.slice(10)).toEqual([429, 429]);
   });
@@ -300,6 +316,9 @@ describe("refunds on the dashboard", () => {
     const first = await refundFromDashboard(db(), asOwner(user!), sessionId, {}, "form-1");
     const again = await refundFromDashboard(db(), asOwner(user!), sessionId, {}, "form-1");
     expect(again.refundId).toBe(first.refundId);
+    // The link is in the first answer only: the same form again answers the refund without it.
+    expect(first.claimUrl).toMatch(/\?k=/);
+    expect(again).toMatchObject({ claimUrl: null, claimLinkIssued: true });
     // The same form again after two-factor sign-in was turned on (or its code expired): the refund it made, no code asked.
     const replayed = await refundFromDashboard(db(), asOwner({ ...user!, totpEnabledAt: new Date() }), sessionId, {}, "form-1");
     expect(replayed.refundId).toBe(first.refundId);

@@ -27,6 +27,7 @@ import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { fundGasTank, payTo, runEngine } from "../helpers/engine";
 import { call } from "../helpers/http";
+import { addMember } from "../helpers/insiders";
 import { startRpcProxy } from "../helpers/rpc-proxy";
 import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 
@@ -113,10 +114,10 @@ beforeEach(() => {
 });
 
 describe("webhook events, signed and delivered", () => {
-  it("gives a domain with a webhookUrl a whsec_ secret, shown to its owner only while the URL is set", async () => {
+  it("gives a domain with a webhookUrl a whsec_ secret, shown once when it is made, then only its hint while the URL is set", async () => {
     const shop = await setUpMerchant({ contractAddress: usd, network: "bsc", domain: "https://secret-shop.example.com" });
     const before = await call(getDomain, { headers: shop.auth, params: { id: String(shop.domainId) } });
-    expect(before.body.data).toMatchObject({ webhookUrl: null, webhookSecret: null });
+    expect(before.body.data).toMatchObject({ webhookUrl: null, webhookSecretHint: null });
 
     const saved = await call(patchDomain, {
       method: "PATCH",
@@ -129,7 +130,8 @@ describe("webhook events, signed and delivered", () => {
     expect(shopSecret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(Buffer.from(shopSecret.slice(6), "base64")).toHaveLength(24);
     const read = await call(getDomain, { headers: shop.auth, params: { id: String(shop.domainId) } });
-    expect(read.body.data.webhookSecret).toBe(shopSecret);
+    expect(read.body.data.webhookSecretHint).toBe(`whsec_…${shopSecret.slice(-4)}`);
+    expect(JSON.stringify(read.body)).not.toContain(shopSecret.slice(6));
     const stranger = await signUp();
     expect((await call(getDomain, { headers: stranger.auth, params: { id: String(shop.domainId) } })).status).toBe(404);
   });
@@ -492,8 +494,15 @@ describe("shared delivery slots", () => {
 
 describe("secrets, targets and the merchant's tools", () => {
   it("signs with both secrets during the 24 h overlap after a rotation, then with the new one only", async () => {
-    const rotated = await call(rotate, { method: "POST", headers: merchant.auth, params: { id: String(merchant.domainId) } });
-    expect(rotated.status).toBe(200);
+    // Rotating shows the new secret: a developer with two-factor on and a current code.
+    const developer = await addMember(db(), merchant.userId, "developer");
+    const rotated = await call(rotate, {
+      method: "POST",
+      headers: developer.headers,
+      params: { id: String(merchant.domainId) },
+      body: { code: developer.code() },
+    });
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
     const fresh = rotated.body.data.webhookSecret as string;
     expect(fresh).not.toBe(secret);
     expect(Date.parse(rotated.body.data.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
@@ -542,7 +551,7 @@ describe("secrets, targets and the merchant's tools", () => {
         expect(res.body.error.message).toContain("webhookUrl");
       }
       const unchanged = await call(getDomain, { headers: merchant.auth, params: { id: String(merchant.domainId) } });
-      expect(unchanged.body.data).toMatchObject({ webhookUrl: receiver.url, webhookSecret: secret });
+      expect(unchanged.body.data).toMatchObject({ webhookUrl: receiver.url, webhookSecretHint: `whsec_…${secret.slice(-4)}` });
       const publicOne = await call(patchDomain, {
         method: "PATCH",
         headers: merchant.auth,
@@ -550,7 +559,9 @@ describe("secrets, targets and the merchant's tools", () => {
         body: { webhookUrl: "https://93.184.215.14/hook" },
       });
       expect(publicOne.status).toBe(200);
-      expect(publicOne.body.data.webhookSecret).toBe(secret); // the secret stays with the domain
+      // The secret stays with the domain (its hint), and is not shown again: this request did not make it.
+      expect(publicOne.body.data).toMatchObject({ webhookSecretHint: `whsec_…${secret.slice(-4)}` });
+      expect(publicOne.body.data.webhookSecret).toBeUndefined();
     } finally {
       env();
     }
@@ -633,11 +644,13 @@ describe("secrets, targets and the merchant's tools", () => {
     const params = { id: String(merchant.domainId) };
     await call(patchDomain, { method: "PATCH", headers: merchant.auth, params, body: { webhookUrl: receiver.url } });
     const cleared = await call(patchDomain, { method: "PATCH", headers: merchant.auth, params, body: { webhookUrl: null } });
-    expect(cleared.body.data).toMatchObject({ webhookUrl: null, webhookSecret: null });
+    expect(cleared.body.data).toMatchObject({ webhookUrl: null, webhookSecretHint: null });
     const test = await call(sendTest, { method: "POST", headers: merchant.auth, params });
     expect(test.status).toBe(400);
     expect(test.body.error.message).toContain("webhookUrl");
-    expect((await call(rotate, { method: "POST", headers: merchant.auth, params })).status).toBe(400);
+    // Rotating asks for the member's two-factor code before anything else: this owner has none on.
+    const rotated = await call(rotate, { method: "POST", headers: merchant.auth, params });
+    expect([rotated.status, rotated.body.error.reason]).toEqual([403, "webhook-secret-needs-two-factor"]);
     const [earlier] = await deliveriesOf();
     const again = await call(redeliver, { method: "POST", headers: merchant.auth, params: { id: String(earlier!.id) } });
     expect(again.status).toBe(400);
@@ -660,7 +673,8 @@ describe("secrets, targets and the merchant's tools", () => {
     const restored = await call(patchDomain, { method: "PATCH", headers: merchant.auth, params, body: { webhookUrl: receiver.url } });
     await deliver();
     expect(receiver.received.map((w) => [typeOf(w), dataOf(w).sessionId])).toEqual([["payment.completed", session.sessionId]]);
-    expect(restored.body.data.webhookSecret).toBe(secret);
+    expect(restored.body.data).toMatchObject({ webhookSecretHint: `whsec_…${secret.slice(-4)}` });
+    expect(restored.body.data.webhookSecret).toBeUndefined();
   });
 });
 

@@ -14,11 +14,19 @@ const NOW = new Date("2026-11-25T12:00:00Z");
 const LATER = new Date(NOW.getTime() + 86_400_000);
 const EARLIER = new Date(NOW.getTime() - 1);
 const PAYER = "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097";
-const state = (status: RefundStatus, claimExpiresAt = LATER): RefundState => ({ status, claimExpiresAt });
+/** A refund as it is in `status`: no address while it waits for one, the payer's (or merchant's) after. */
+const state = (status: RefundStatus, claimExpiresAt = LATER, more: Partial<RefundState> = {}): RefundState => ({
+  status,
+  claimExpiresAt,
+  toAddress: status === "awaiting_address" ? null : PAYER,
+  approvalOnClaim: false,
+  ...more,
+});
 
 const FACTS: Record<RefundFact["kind"], RefundFact> = {
   create: { kind: "create", toAddress: null, claimExpiresAt: LATER },
   claim: { kind: "claim", address: PAYER },
+  "claim-for-approval": { kind: "claim-for-approval", address: PAYER },
   "claim-failed": { kind: "claim-failed", reason: "not enough tokens in the withdrawal wallet" },
   "create-awaiting-funds": { kind: "create-awaiting-funds", toAddress: PAYER, claimExpiresAt: LATER, reason: "the wallet holds 0" },
   "claim-awaiting-funds": { kind: "claim-awaiting-funds", address: PAYER, reason: "the wallet holds 0" },
@@ -28,15 +36,20 @@ const FACTS: Record<RefundFact["kind"], RefundFact> = {
   expiry: { kind: "expiry" },
   "withdrawal-completed": { kind: "withdrawal-completed" },
   "withdrawal-failed": { kind: "withdrawal-failed", reason: "the transfer reverted on chain" },
-  "create-awaiting-approval": { kind: "create-awaiting-approval", toAddress: null, claimExpiresAt: LATER },
-  approved: { kind: "approved", to: "awaiting_address", claimExpiresAt: LATER },
+  "create-awaiting-approval": { kind: "create-awaiting-approval", toAddress: PAYER, claimExpiresAt: LATER },
+  approved: { kind: "approved", to: "sending", claimExpiresAt: LATER },
   "refused-at-approval": { kind: "refused-at-approval", reason: "not enough tokens" },
   rejected: { kind: "rejected", reason: "rejected: not this one" },
 };
 
 /** Every move the state machine allows, from a claim still open (`LATER`); everything else is refused. */
 const ALLOWED: [RefundState | null, RefundFact, RefundChange, RefundEvent[]][] = [
-  [null, FACTS.create, { status: "awaiting_address", toAddress: null, addressFrom: null, claimExpiresAt: LATER }, ["refund.created"]],
+  [
+    null,
+    FACTS.create,
+    { status: "awaiting_address", toAddress: null, addressFrom: null, claimExpiresAt: LATER, approvalOnClaim: false },
+    ["refund.created"],
+  ],
   [state("awaiting_address"), FACTS.claim, { status: "sending", toAddress: PAYER, addressFrom: "payer", reason: null }, []],
   [
     state("awaiting_address"),
@@ -63,9 +76,14 @@ const ALLOWED: [RefundState | null, RefundFact, RefundChange, RefundEvent[]][] =
   [state("awaiting_funds"), FACTS.cancel, { status: "cancelled", reason: CANCELLED_BY_MERCHANT, cancelledAt: NOW }, []],
   [state("sending"), FACTS["withdrawal-completed"], { status: "completed", completedAt: NOW }, ["refund.completed"]],
   [state("sending"), FACTS["withdrawal-failed"], { status: "failed", reason: "the transfer reverted on chain" }, ["refund.failed"]],
-  // Above the approval threshold: nothing claimable nor announced until a second member approves; rejected is final.
-  [null, FACTS["create-awaiting-approval"], { status: "awaiting_approval", toAddress: null, addressFrom: null, claimExpiresAt: LATER }, []],
-  [state("awaiting_approval"), FACTS.approved, { status: "awaiting_address", claimExpiresAt: LATER, reason: null }, ["refund.created"]],
+  // Above the approval threshold with the merchant's address: nothing sent nor announced until a second member approves it; rejected is final.
+  [
+    null,
+    FACTS["create-awaiting-approval"],
+    { status: "awaiting_approval", toAddress: PAYER, addressFrom: "merchant", claimExpiresAt: LATER },
+    [],
+  ],
+  [state("awaiting_approval"), FACTS.approved, { status: "sending", claimExpiresAt: LATER, reason: null }, ["refund.created"]],
   [state("awaiting_approval"), FACTS["refused-at-approval"], { status: "failed", reason: "not enough tokens" }, ["refund.failed"]],
   [state("awaiting_approval"), FACTS.rejected, { status: "rejected", reason: "rejected: not this one", cancelledAt: NOW }, []],
 ];
@@ -143,5 +161,60 @@ describe("decideRefund: the claim's deadline, as `now` (the database's clock) sa
   it("keeps long reasons short", () => {
     const decision = decideRefund(state("sending"), { kind: "withdrawal-failed", reason: "x".repeat(2000) }, NOW);
     expect(decision.accepted && decision.next.reason?.length).toBe(500);
+  });
+});
+
+describe("decideRefund: above the approval threshold, the destination is approved with the amount", () => {
+  const claimable = (claimExpiresAt = LATER) => state("awaiting_address", claimExpiresAt, { approvalOnClaim: true });
+
+  it("a claim without an address opens for the payer, announced, and marked to go to approval once claimed", () => {
+    expect(decideRefund(null, { kind: "create", toAddress: null, claimExpiresAt: LATER, approvalOnClaim: true }, NOW)).toEqual({
+      accepted: true,
+      next: { status: "awaiting_address", toAddress: null, addressFrom: null, claimExpiresAt: LATER, approvalOnClaim: true },
+      events: ["refund.created"],
+    });
+  });
+
+  it("never sends an address above the threshold at once: that is create-awaiting-approval", () => {
+    expect(decideRefund(null, { kind: "create", toAddress: PAYER, claimExpiresAt: LATER, approvalOnClaim: true }, NOW).accepted).toBe(
+      false,
+    );
+  });
+
+  it("the payer's claim goes to approval with its address; it is never sent (nor waits for funds) before", () => {
+    expect(decideRefund(claimable(), FACTS["claim-for-approval"], NOW)).toEqual({
+      accepted: true,
+      next: { status: "awaiting_approval", toAddress: PAYER, addressFrom: "payer", reason: null },
+      events: [],
+    });
+    expect(decideRefund(claimable(), FACTS.claim, NOW).accepted).toBe(false);
+    expect(decideRefund(claimable(), FACTS["claim-awaiting-funds"], NOW).accepted).toBe(false);
+  });
+
+  it("a claim for approval after the deadline is refused as expired", () => {
+    expect(decideRefund(claimable(NOW), FACTS["claim-for-approval"], NOW)).toEqual({
+      accepted: false,
+      why: "the claim expired",
+      expired: true,
+    });
+  });
+
+  it("approving the claimed address sends it without announcing the refund again", () => {
+    const claimed = state("awaiting_approval", LATER, { approvalOnClaim: true });
+    expect(decideRefund(claimed, FACTS.approved, NOW)).toEqual({
+      accepted: true,
+      next: { status: "sending", claimExpiresAt: LATER, reason: null },
+      events: [],
+    });
+  });
+
+  it("never approves an amount without where it goes (a refund asked for before this rule)", () => {
+    const addressless = state("awaiting_approval", LATER, { toAddress: null });
+    expect(decideRefund(addressless, FACTS.approved, NOW)).toMatchObject({ accepted: false });
+    expect(
+      decideRefund(addressless, { kind: "approved", to: "awaiting_funds", claimExpiresAt: LATER, reason: "short" }, NOW).accepted,
+    ).toBe(false);
+    // It can still be rejected.
+    expect(decideRefund(addressless, FACTS.rejected, NOW).accepted).toBe(true);
   });
 });

@@ -32,7 +32,7 @@ export async function addDomainAction(input: unknown): Promise<ActionResult<Doma
 export async function updateDomainAction(
   domainId: number,
   changes: { payoutAddress?: string; webhookUrl?: string; fiatUnderpayBps?: string; fiatRateToleranceBps?: string; code?: string },
-): Promise<ActionResult<DomainView>> {
+): Promise<ActionResult<DomainView & { webhookSecret?: string }>> {
   const blankToNull = (v: string | undefined) => (v === undefined ? undefined : v.trim() === "" ? null : v.trim());
   const bps = (v: string | undefined) => {
     const text = blankToNull(v);
@@ -51,7 +51,9 @@ export async function updateDomainAction(
     { domainId, ...body },
     ({ db, ...principal }, { domainId: id, ...rest }) => updateDomain(db, principal, id, rest),
   );
-  revalidatePath("/dashboard/domains");
+  // A signing secret made now is shown by the form in a dialog: re-rendering the page with this
+  // answer would reset the form (and the dialog with it); the form refreshes once it is closed.
+  if (!(result.ok && result.data.webhookSecret)) revalidatePath("/dashboard/domains");
   return result;
 }
 

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { cancelRefund } from "@/lib/domain/refunds/cancel-refund";
+import { issueClaimLink } from "@/lib/domain/refunds/claim-link";
 import { previewRefund, type RefundPreview, refundFromDashboard } from "@/lib/domain/refunds/dashboard-refunds";
 import type { RefundView } from "@/lib/domain/refunds/refund-view";
 import { createRefundSchema } from "@/lib/domain/refunds/schemas";
@@ -41,6 +42,21 @@ const refundIdSchema = z.object({ refundId: z.string().uuid({ message: "not a re
 export async function cancelRefundAction(refundId: string): Promise<ActionResult<RefundView>> {
   const result = await runAction("money", refundIdSchema, { refundId }, ({ db, account }, { refundId: id }) =>
     cancelRefund(db, { userId: account.id }, id),
+  );
+  if (result.ok) revalidatePaths(result.data.sessionId);
+  return result;
+}
+
+const claimLinkSchema = refundIdSchema.extend({ code: z.string().max(32).optional() });
+
+/**
+ * A new claim link for a refund the member created (the old link stops working); with two-factor
+ * on, a current code. The answer is the one place the link appears.
+ */
+export async function issueClaimLinkAction(refundId: string, code?: string): Promise<ActionResult<RefundView>> {
+  const input = { refundId, code: code?.trim() || undefined };
+  const result = await runAction("money", claimLinkSchema, input, ({ db, ...principal }, data) =>
+    issueClaimLink(db, { acting: principal, code: data.code }, data.refundId),
   );
   if (result.ok) revalidatePaths(result.data.sessionId);
   return result;

@@ -1,12 +1,18 @@
 "use server";
 
 /**
- * The dashboard's twins of POST /api/user/domains/:id/webhook-test, …/webhook-secret and
- * /api/user/webhook-deliveries/:id/redeliver: same lib functions, same ownership checks.
+ * The dashboard's twins of POST /api/user/domains/:id/webhook-test, …/webhook-secret, …/webhook-secret/reveal
+ * and /api/user/webhook-deliveries/:id/redeliver: same lib functions, same ownership checks.
  */
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getOwnDomain, rotateDomainWebhookSecret, twoFactorCodeField } from "@/lib/domain/domains/manage-domains";
+import { getOwnDomain, twoFactorCodeField } from "@/lib/domain/domains/manage-domains";
+import {
+  type RevealedWebhookSecret,
+  type RotatedWebhookSecret,
+  revealWebhookSecret,
+  rotateDomainWebhookSecret,
+} from "@/lib/domain/domains/webhook-secret";
 import { type DeliveryView, queuePing, redeliver } from "@/lib/domain/webhooks/deliveries";
 import { limiters } from "@/lib/web/http/rate-limit";
 import { type ActionResult, runAction } from "@/lib/web/http/server-action";
@@ -22,23 +28,27 @@ export async function sendTestEventAction(domainId: number): Promise<ActionResul
   return result;
 }
 
-/** A new signing secret; `code` with two-factor on (a stolen session must not learn or replace it). */
-export async function rotateWebhookSecretAction(
-  domainId: number,
-  code?: string,
-): Promise<ActionResult<{ webhookSecret: string; previousSecretExpiresAt: string | null }>> {
+const secretSchema = domainIdSchema.extend({ code: twoFactorCodeField });
+
+/**
+ * A new signing secret, shown in this answer once; the member's two-factor code (a stolen session
+ * must not learn or replace it; without two-factor on it is refused).
+ */
+export async function rotateWebhookSecretAction(domainId: number, code?: string): Promise<ActionResult<RotatedWebhookSecret>> {
   const input = { domainId, code: code?.trim() || undefined };
-  const result = await runAction(
-    "developer",
-    domainIdSchema.extend({ code: twoFactorCodeField }),
-    input,
-    async ({ db, account, member }, data) => {
-      const { endpoint } = await rotateDomainWebhookSecret(db, { account, member }, data.domainId, data.code);
-      return { webhookSecret: endpoint.secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null };
-    },
+  const result = await runAction("developer", secretSchema, input, ({ db, account, member, address }, data) =>
+    rotateDomainWebhookSecret(db, { account, member, address }, data.domainId, data.code),
   );
   revalidatePath("/dashboard/domains");
   return result;
+}
+
+/** The signing secret on request: the developer permission and the member's two-factor code; audited. */
+export async function revealWebhookSecretAction(domainId: number, code?: string): Promise<ActionResult<RevealedWebhookSecret>> {
+  const input = { domainId, code: code?.trim() || undefined };
+  return runAction("developer", secretSchema, input, ({ db, account, member, address }, data) =>
+    revealWebhookSecret(db, { account, member, address }, data.domainId, data.code),
+  );
 }
 
 export async function redeliverAction(deliveryId: number): Promise<ActionResult<DeliveryView>> {

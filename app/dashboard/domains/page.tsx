@@ -54,7 +54,12 @@ export default async function DomainsPage({ searchParams }: { searchParams: Prom
           />
         )}
         {cards.map((card) => (
-          <DomainCard key={card.domain.domainId} {...card} twoFactor={member.totpEnabledAt !== null} />
+          <DomainCard
+            key={card.domain.domainId}
+            {...card}
+            twoFactor={member.totpEnabledAt !== null}
+            canManage={roleAllows(role, "developer")}
+          />
         ))}
       </div>
       <RefreshWhilePending dueKey={dueKey(cards.flatMap((c) => c.webhooks.deliveries?.items ?? []))} />

@@ -27,6 +27,10 @@ export const AUDIT_ACTIONS = {
   "domain.payout_target_changed": "Payout address changed",
   /** A domain's webhook URL was set, changed or removed. */
   "domain.webhook_changed": "Webhook changed",
+  /** A domain's webhook signing secret was shown to a member on request (never the secret itself). */
+  "domain.webhook_secret_revealed": "Webhook secret revealed",
+  /** A domain's webhook signing secret was replaced (the old one signs 24 h more). */
+  "domain.webhook_secret_rotated": "Webhook secret rotated",
   /** A withdrawal was asked for (sent at once, or awaiting approval). */
   "withdrawal.requested": "Withdrawal requested",
   /** A second member approved a withdrawal. */
@@ -35,6 +39,8 @@ export const AUDIT_ACTIONS = {
   "withdrawal.rejected": "Withdrawal rejected",
   /** A refund was asked for. */
   "refund.requested": "Refund requested",
+  /** A new claim link was issued for a refund (the old one stops working; never the link itself). */
+  "refund.claim_link_issued": "Refund link issued",
   /** A second member approved a refund. */
   "refund.approved": "Refund approved",
   /** A refund awaiting approval was rejected (or expired). */

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { audit, byMember } from "../../accounts/audit/audit-origin";
-import { type Acting, type Principal, requirePermission } from "../../accounts/members/principal";
+import { type Principal, requirePermission } from "../../accounts/members/principal";
 import { requireSecondFactor } from "../../accounts/users/two-factor";
 import { getConfig } from "../../base/config";
 import { commonRefusal } from "../../base/errors";
@@ -10,7 +10,7 @@ import { requireRow } from "../../db/rows";
 import { type Domain, domains, type WebhookEndpoint, webhookEndpoints } from "../../db/schema";
 import { addressSchema } from "../../engine/chain/address";
 import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
-import { endpointOfDomain, rotateSecret, syncEndpoint } from "../webhooks/endpoints";
+import { endpointOfDomain, hasEndpoint, syncEndpoint } from "../webhooks/endpoints";
 import { webhookUrlProblem } from "../webhooks/webhook-url";
 import { domainDeletionBlockers } from "./deletion-blockers";
 import { FIAT_BPS_MAX, fiatThresholdsOf } from "./fiat-thresholds";
@@ -62,8 +62,11 @@ export interface DomainView {
   domain: string;
   payoutAddress: string | null;
   webhookUrl: string | null;
-  /** Signs this domain's webhooks (Standard Webhooks "whsec_…"); shown to its owner while a webhookUrl is set. */
-  webhookSecret: string | null;
+  /**
+   * Names the secret that signs this domain's webhooks ("whsec_…" + its last 4 characters) while a
+   * webhookUrl is set; the secret itself only on request (webhook-secret.ts).
+   */
+  webhookSecretHint: string | null;
   withdrawalAddress: string | null;
   /** A payout address change waiting for its date (docs/design.md §21); the owner may cancel it until then. */
   pendingPayoutAddress: string | null;
@@ -93,7 +96,7 @@ export function toDomainView(
     // By time, like the session insert: a change past its date is in force even before the job folds it.
     payoutAddress: payoutInForce(domain, now),
     webhookUrl: domain.webhookUrl,
-    webhookSecret: domain.webhookUrl && endpoint?.enabled ? endpoint.secret : null,
+    webhookSecretHint: domain.webhookUrl && endpoint?.enabled ? webhookSecretHint(endpoint.secret) : null,
     withdrawalAddress: domain.withdrawalAddress,
     pendingPayoutAddress: pending?.payoutAddress ?? null,
     payoutChangeEffectiveAt: pending?.effectiveAt ?? null,
@@ -106,6 +109,11 @@ export function toDomainView(
   };
 }
 
+/** "whsec_…" and the secret's last 4 characters: enough to tell secrets apart, nothing to sign with. */
+export function webhookSecretHint(secret: string): string {
+  return `whsec_…${secret.slice(-4)}`;
+}
+
 export async function listDomains(db: Db, userId: number): Promise<DomainView[]> {
   const rows = await db
     .select({ domain: domains, endpoint: webhookEndpoints })
@@ -116,7 +124,7 @@ export async function listDomains(db: Db, userId: number): Promise<DomainView[]>
   return rows.map((r) => toDomainView(r.domain, r.endpoint));
 }
 
-/** The owner's view of one domain, with its webhook secret. */
+/** The account's view of one domain (its webhook secret's hint, never the secret). */
 export async function getDomainView(db: Db, userId: number, domainId: number): Promise<DomainView> {
   const domain = await getOwnDomain(db, userId, domainId);
   return toDomainView(domain, await endpointOfDomain(db, domain.id));
@@ -135,14 +143,16 @@ export async function getOwnDomain(db: Db, userId: number, domainId: number): Pr
 /**
  * Changes a domain's payout address and/or webhook URL. With two-factor on, a real change of either
  * needs a current code (a stolen session must not redirect money or events); a new payout address
- * waits PAYOUT_CHANGE_DELAY once the merchant has been paid (payout-change.ts).
+ * waits PAYOUT_CHANGE_DELAY once the merchant has been paid (payout-change.ts). The first webhook
+ * URL makes the domain's signing secret: that answer carries it (`webhookSecret`), once — no
+ * receiver trusts it yet; afterwards only its hint (webhook-secret.ts reveals it on request).
  */
 export async function updateDomain(
   db: Db,
   principal: Principal,
   domainId: number,
   changes: z.output<typeof updateDomainSchema>,
-): Promise<DomainView> {
+): Promise<DomainView & { webhookSecret?: string }> {
   const { account, member } = principal;
   const current = await getOwnDomain(db, account.id, domainId);
   const { code, payoutAddress, webhookUrl, fiatUnderpayBps, fiatRateToleranceBps } = changes;
@@ -186,6 +196,8 @@ export async function updateDomain(
       );
     }
     // The endpoint first: a URL set in the same request receives the payout change's announcement.
+    // (After the domain's row is written: two requests setting a first URL take turns on it.)
+    const made = webhookUrl ? !(await hasEndpoint(tx, domainId)) : false;
     const endpoint = await syncEndpoint(tx, updated);
     if (payoutAddress !== undefined) updated = await requestPayoutChange(tx, domainId, payoutAddress, member.id, now);
     const target = { type: "domain", id: domainId };
@@ -203,16 +215,9 @@ export async function updateDomain(
         before: { webhookUrl: current.webhookUrl },
         after: { webhookUrl },
       });
-    return toDomainView(updated, endpoint);
+    const view = toDomainView(updated, endpoint);
+    return made && endpoint ? { ...view, webhookSecret: endpoint.secret } : view;
   });
-}
-
-/** A new webhook signing secret (the old one signs too for 24 h); with two-factor on, needs a current code. */
-export async function rotateDomainWebhookSecret(db: Db, { account, member }: Acting, domainId: number, code: string | undefined) {
-  const domain = await getOwnDomain(db, account.id, domainId);
-  await requireSecondFactor(db, member, code);
-  const endpoint = await rotateSecret(db, domain);
-  return { domain, endpoint };
 }
 
 /** The owner withdraws a waiting payout address change (no code needed: it only makes things safer). */

@@ -8,6 +8,8 @@ export const DOMAIN_REASONS = [
   "domain-webhook-url-invalid",
   "domain-deletion-blocked",
   "payout-change-not-waiting",
+  /** Revealing or rotating a webhook signing secret needs the member's two-factor code: it is off. */
+  "webhook-secret-needs-two-factor",
 ] as const;
 export type DomainReason = (typeof DOMAIN_REASONS)[number];
 

@@ -1,6 +1,8 @@
 /**
  * The payer's side of a refund: the claim page's data, and the claim — the payer gives an
- * address and the refund's payout is recorded and sent. The refund moves to `sending` in
+ * address and the refund's payout is recorded and sent. Both need the claim link's secret
+ * (claim-access.ts: a wrong one is an unknown refund). Above the approval threshold the address
+ * goes to a second member instead, and nothing is signed before they approve (refund-approvals.ts). The refund moves to `sending` in
  * the payout's recording transaction, by compare-and-set: of two claims (or a claim and a
  * cancel) one wins, and an expired or cancelled claim records and sends nothing. A claim the
  * merchant's side cannot send (claim-failure.ts) changes nothing but the refund's note of it:
@@ -17,10 +19,12 @@ import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
 import { recordPayout, reservePayout } from "../payouts/record-payout";
 import { withGasTopUps } from "../payouts/send-payout";
 import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
+import { assertClaimSecret } from "./claim-access";
 import { claimFailure, payerProblem } from "./claim-failure";
 import { claimProblemDetail } from "./claim-problems";
 import { findRefund } from "./find-refund";
 import { refundRefusal } from "./reasons";
+import { requestClaimApproval } from "./refund-approvals";
 import { refundPayout, sendRefundPayout } from "./refund-payouts";
 import { applyRefundFact } from "./refund-records";
 import { assertPayable, lockSession } from "./refund-rules";
@@ -28,7 +32,8 @@ import type { RefundFact } from "./refund-state";
 import { type RefundView, toRefundView } from "./refund-view";
 
 /** What the claim page shows: the refund, and the address the payment came from (a hint, never used silently). */
-export async function refundClaimPage(db: Db, refundId: string) {
+export async function refundClaimPage(db: Db, refundId: string, secret: string | null | undefined) {
+  await assertClaimSecret(db, refundId, secret);
   const source = await findRefund(db, "public", refundId);
   const [session] = await db
     .select({ description: paymentSessions.description, orderId: paymentSessions.orderId, origin: domains.origin })
@@ -61,7 +66,8 @@ export async function refundClaimPage(db: Db, refundId: string) {
 
 export type RefundClaimPage = Awaited<ReturnType<typeof refundClaimPage>>;
 
-export async function claimRefund(db: Db, refundId: string, address: Address): Promise<RefundView> {
+export async function claimRefund(db: Db, refundId: string, secret: string | null | undefined, address: Address): Promise<RefundView> {
+  await assertClaimSecret(db, refundId, secret);
   const { refund, token } = await findRefund(db, "public", refundId); // lazily expires a due claim
   if (refund.status !== "awaiting_address") throw notClaimable(refund.status);
   if (address.toLowerCase() === zeroAddress) {
@@ -78,6 +84,14 @@ export async function claimRefund(db: Db, refundId: string, address: Address): P
     .where(eq(paymentSessions.id, refund.sessionId));
   if (!session) throw commonRefusal("NOT_FOUND", "not-found", "refund not found");
 
+  if (refund.approvalOnClaim) {
+    // Above the threshold: the address is recorded and goes to a second member; nothing is reserved or signed.
+    await db.transaction(async (tx) => {
+      await claimUnderLocks(tx, session.id, refund.id, { kind: "claim-for-approval", address });
+      await requestClaimApproval(tx, refund, session);
+    });
+    return toRefundView(await findRefund(db, "public", refundId));
+  }
   try {
     const payout = await withGasTopUps(db, (afterTopUp) =>
       db.transaction(async (tx) => {
@@ -115,7 +129,7 @@ function notClaimable(status: string): AppError {
     failed: "this refund could not be sent; ask the shop for a new one",
     cancelled: "this refund was cancelled or its claim expired; ask the shop for a new one",
     expired: "this refund's claim expired; ask the shop for a new one",
-    awaiting_approval: "this refund cannot be claimed yet: the shop has not approved it",
+    awaiting_approval: "this refund was already claimed; the shop confirms it before it is sent",
     rejected: "this refund was withdrawn by the shop; ask the shop for a new one",
   };
   return refundRefusal("VALIDATION_ERROR", "refund-not-claimable", why[status] ?? "this refund cannot be claimed", [

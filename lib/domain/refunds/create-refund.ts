@@ -2,7 +2,10 @@
  * A merchant's refund of a payment: to an address the merchant gives (sent at once, as a payout
  * from the payment's domain wallet — or, when that wallet lacks the tokens yet, recorded
  * `awaiting_funds` and sent once it can: awaiting-funds.ts), or as a claim the payer completes at
- * claimUrl.
+ * claimUrl. The claim link carries a secret (claim-secret.ts) that only this answer holds: the
+ * row keeps its hash, and a replay of the request answers without it (claim-link.ts issues a new one).
+ * Above the approval threshold a second member approves the refund with its destination: the
+ * merchant's address now, or the payer's once claimed (refund-approvals.ts).
  * Never beyond what the payment received: the amount is checked again under the session's row
  * lock against its other active refunds, so concurrent refunds cannot together exceed it.
  *
@@ -33,6 +36,7 @@ import { recordPayout, reservePayout } from "../payouts/record-payout";
 import { withGasTopUps } from "../payouts/send-payout";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
+import { type ClaimSecret, newClaimSecret } from "./claim-secret";
 import { findRefund } from "./find-refund";
 import { refundRefusal } from "./reasons";
 import { REFUND_SCOPE, refundPayout, sendRefundPayout } from "./refund-payouts";
@@ -47,7 +51,7 @@ import {
 } from "./refund-rate";
 import { emitRefundEvents, insertRefund } from "./refund-records";
 import { assertPayable, assertWalletCanPay, lockedAmounts, sessionDomain } from "./refund-rules";
-import { type RefundView, toRefundView } from "./refund-view";
+import { type RefundView, toRefundView, withClaimUrl } from "./refund-view";
 import { NO_DEFAULT_REFUND, REFUND_REFUSALS, type RefundAmounts } from "./refundable";
 import type { CreateRefundInput } from "./schemas";
 
@@ -55,8 +59,11 @@ export interface RefundCreator {
   scope: SessionScope;
   /** The request's key — the API key's Idempotency-Key, or the dashboard form's request id (body null) — or none. */
   idempotency: { key: string; body: unknown } | null;
-  /** The member who asked on the dashboard: the requester of its approval, who cannot approve it. */
-  memberId?: number;
+  /**
+   * The member behind the request: the dashboard's member, or the API key's creator (DESIGN.md §26).
+   * They alone may issue a new claim link; on the dashboard they request its approval, and cannot approve it.
+   */
+  member: number | null;
   /** Who asked, for the audit log. */
   origin?: AuditOrigin;
 }
@@ -71,7 +78,9 @@ interface RefundPlan {
   priced: { ok: true; terms: FiatRefundTerms } | { ok: false; error: unknown } | null;
   refundId: string;
   apiKeyId: number | null;
-  memberId: number | null;
+  member: number | null;
+  /** A claim's link secret (no toAddress): its hash is stored, the secret goes into this answer only. */
+  claim: ClaimSecret | null;
 }
 
 export async function createRefund(
@@ -93,7 +102,8 @@ export async function createRefund(
     basis.kind === "fiat" ? await priceFiatRefund(db, found, basis.fiat).catch((error: unknown) => ({ ok: false as const, error })) : null;
 
   const apiKeyId = "apiKeyId" in creator.scope ? creator.scope.apiKeyId : null;
-  const plan: RefundPlan = { found, input, requested, basis, priced, refundId: randomUUID(), apiKeyId, memberId: creator.memberId ?? null };
+  const claim = input.toAddress ? null : newClaimSecret();
+  const plan: RefundPlan = { found, input, requested, basis, priced, refundId: randomUUID(), apiKeyId, member: creator.member, claim };
   const request: IdempotentRequest | null = creator.idempotency && {
     owner: apiKeyId === null ? { userId: found.session.userId } : { apiKeyId },
     scope: REFUND_SCOPE,
@@ -116,7 +126,9 @@ export async function createRefund(
     return { refundId: result.body.refundId, replayed: result.replayed, payout: result.replayed ? undefined : payout };
   });
   if (answer.payout) await sendRefundPayout(db, answer.payout);
-  return { view: toRefundView(await findRefund(db, creator.scope, answer.refundId)), replayed: answer.replayed };
+  const view = toRefundView(await findRefund(db, creator.scope, answer.refundId));
+  // A replay's answer never has the link: its secret exists nowhere but in the first answer.
+  return { view: plan.claim && !answer.replayed ? withClaimUrl(view, plan.claim.secret) : view, replayed: answer.replayed };
 }
 
 /**
@@ -137,8 +149,14 @@ async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Prom
   assertWithin(units, estimate.refundable, token, terms);
   await assertWithdrawable(tx, tokenRow, units);
 
-  if ((await approvalNeeded(tx, session.userId, session.tokenId, units)).needed) {
-    // Above the account's threshold: it waits for a second member, unclaimable and unsent (refund-approvals.ts).
+  const needsApproval = (await approvalNeeded(tx, session.userId, session.tokenId, units)).needed;
+  if (needsApproval && !toAddress) {
+    // Above the threshold without an address: the claim opens, and the payer's address goes to approval (refund-approvals.ts).
+    await tx.transaction((inner) => insertAndAnnounce(inner, plan, units, { awaitingApproval: true }));
+    return undefined;
+  }
+  if (needsApproval) {
+    // Above the account's threshold: it waits for a second member, who approves it with its address (refund-approvals.ts).
     await tx.transaction(async (inner) => {
       const created = await insertRefundRow(inner, plan, units, { awaitingApproval: true });
       await requestApproval(inner, {
@@ -148,13 +166,13 @@ async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Prom
         domainId: sessionDomain(session),
         tokenId: session.tokenId,
         amount: units,
-        requestedBy: { userId: plan.memberId, apiKeyId: plan.apiKeyId },
+        requestedBy: { userId: plan.member, apiKeyId: plan.apiKeyId },
       });
     });
     return undefined;
   }
   if (!toAddress) {
-    await tx.transaction((inner) => insertAndAnnounce(inner, plan, units));
+    await tx.transaction((inner) => insertAndAnnounce(inner, plan, units, {}));
     return undefined;
   }
   try {
@@ -171,13 +189,18 @@ async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Prom
     // The wallet lacks the tokens (nothing was recorded): the refund waits for them, sent by the job.
     if (!isShortOfTokens(error)) throw error;
     const reason = await awaitingFundsReason(tx, session.id, error, token);
-    await tx.transaction((inner) => insertAndAnnounce(inner, plan, units, reason));
+    await tx.transaction((inner) => insertAndAnnounce(inner, plan, units, { awaitingFunds: reason }));
     return undefined;
   }
 }
 
-async function insertAndAnnounce(tx: Db, plan: RefundPlan, units: bigint, awaitingFunds?: string): Promise<void> {
-  const created = await insertRefundRow(tx, plan, units, { awaitingFunds });
+async function insertAndAnnounce(
+  tx: Db,
+  plan: RefundPlan,
+  units: bigint,
+  options: { awaitingFunds?: string; awaitingApproval?: boolean },
+): Promise<void> {
+  const created = await insertRefundRow(tx, plan, units, options);
   await emitRefundEvents(tx, created.refund, created.events, created.now);
 }
 
@@ -193,8 +216,16 @@ async function insertRefundRow(tx: Db, plan: RefundPlan, units: bigint, options:
   }
   assertWithin(units, locked.refundable, token, terms);
   const claimExpiresAt = new Date(now.getTime() + getConfig().refundClaimTtlSeconds * 1000);
-  const values = { id: plan.refundId, sessionId: session.id, userId: session.userId, apiKeyId: plan.apiKeyId, amount: units };
-  const row = { ...values, toAddress: plan.input.toAddress ?? null, claimExpiresAt, ...basisColumns(plan.basis, terms) };
+  const values = {
+    id: plan.refundId,
+    sessionId: session.id,
+    userId: session.userId,
+    apiKeyId: plan.apiKeyId,
+    createdBy: plan.member,
+    amount: units,
+  };
+  const claim = { toAddress: plan.input.toAddress ?? null, claimSecretHash: plan.claim?.hash ?? null, claimExpiresAt };
+  const row = { ...values, ...claim, ...basisColumns(plan.basis, terms) };
   return { ...(await insertRefund(tx, row, now, options)), now };
 }
 

@@ -3,6 +3,8 @@
  * as the signed-in merchant. A refund sends money out of the merchant's wallet — to an address
  * the merchant types, or to one a payer will choose — so with two-factor sign-in on it needs a
  * current code, as a dashboard withdrawal does. The form's request id makes a double click one refund.
+ * The claim link is in the creating answer only: the payment's page lists refunds without it, and
+ * the member who created one may issue a new link (claim-link.ts).
  */
 
 import { byMember } from "../../accounts/audit/audit-origin";
@@ -23,8 +25,11 @@ import { type RefundView, toRefundView } from "./refund-view";
 import { type NotRefundableReason, REFUND_REFUSALS } from "./refundable";
 import type { CreateRefundInput } from "./schemas";
 
+/** A refund on the payment's page: never its link; whether the member looking made it (and so may issue a new link). */
+export type DashboardRefund = RefundView & { createdByYou: boolean };
+
 export interface PaymentRefunds {
-  refunds: RefundView[];
+  refunds: DashboardRefund[];
   /** What can still go back and what the form offers (null: nothing beyond the price, the merchant types the amount), or why nothing can. */
   refundable:
     | {
@@ -36,11 +41,14 @@ export interface PaymentRefunds {
     | { refusal: NotRefundableReason };
 }
 
-export async function paymentRefunds(db: Db, userId: number, sessionId: string): Promise<PaymentRefunds> {
+export async function paymentRefunds(db: Db, userId: number, sessionId: string, memberId: number | null = null): Promise<PaymentRefunds> {
   const { session, token } = await findSessionInScope(db, { userId }, sessionId);
   const [refunds, amounts] = await Promise.all([listSessionRefunds(db, session.id), lockedAmounts(db, session.id, { lock: false })]);
   return {
-    refunds: refunds.map(toRefundView),
+    refunds: refunds.map((source) => ({
+      ...toRefundView(source),
+      createdByYou: memberId !== null && source.refund.createdBy === memberId,
+    })),
     refundable: amounts.ok
       ? {
           amount: formatAmount(amounts.refundable, token.decimals),
@@ -64,14 +72,15 @@ export async function refundFromDashboard(
   const { account, member } = acting;
   await findSessionInScope(db, { userId: account.id }, sessionId); // someone else's payment is NOT_FOUND before any code is checked
   // The same form again (a double click, a code that expired meanwhile) answers with its refund; only a new one needs the code.
-  // The form's id names one submission, whatever its fields: no body to compare.
+  // The form's id names one submission, whatever its fields: no body to compare. That answer has no
+  // claim link (its secret is in the first answer only); the dialog offers a new link instead.
   const idempotency = { key: requestId, body: null };
   const earlier = await storedResponse<{ refundId: string }>(db, { owner: { userId: account.id }, scope: REFUND_SCOPE, ...idempotency });
   if (earlier) return toRefundView(await findRefund(db, { userId: account.id }, earlier.body.refundId));
   await requireSecondFactor(db, member, code);
   const { view } = await createRefund(
     db,
-    { scope: { userId: account.id }, idempotency, memberId: member.id, origin: byMember(acting) },
+    { scope: { userId: account.id }, idempotency, member: member.id, origin: byMember(acting) },
     sessionId,
     input,
   );

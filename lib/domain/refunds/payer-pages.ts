@@ -4,16 +4,26 @@ import { AppError } from "../../base/errors";
 import { isUuid } from "../../base/validation";
 import type { Db } from "../../db";
 import { type PaymentLinkPage, paymentLinkPage } from "../payment-links/pay-link";
+import { assertClaimRead } from "./claim-access";
 import { type RefundClaimPage, refundClaimPage } from "./claim-refund";
 
-export async function loadRefundClaim(db: Db, refundId: string): Promise<RefundClaimPage | null> {
+/**
+ * The claim page of `refundId` for the holder of its link's secret. A wrong or missing secret, an
+ * unknown refund, and a client over the refund-claim limit (claim-access.ts) all read as no such
+ * page: the payer's page is a 404 in each case, so it is no oracle for which part was wrong.
+ */
+export async function loadRefundClaim(
+  db: Db,
+  refundId: string,
+  secret: string | null | undefined,
+  client: string,
+): Promise<RefundClaimPage | null> {
   if (!isUuid(refundId)) return null;
   try {
-    const page = await refundClaimPage(db, refundId.toLowerCase());
-    // Nothing to claim until a second member of the shop approves it: the page does not exist yet.
-    return page.status === "awaiting_approval" ? null : page;
+    await assertClaimRead(db, client, refundId, secret);
+    return await refundClaimPage(db, refundId.toLowerCase(), secret);
   } catch (error) {
-    if (error instanceof AppError && error.code === "NOT_FOUND") return null;
+    if (error instanceof AppError && (error.code === "NOT_FOUND" || error.code === "RATE_LIMITED")) return null;
     throw error;
   }
 }

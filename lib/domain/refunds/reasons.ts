@@ -24,6 +24,9 @@ export const REFUND_REASONS = [
   "refund-fiat-amount-needs-fiat-basis",
   "refund-amount-with-fiat-basis",
   "refund-rate-unavailable",
+  "refund-link-not-creator",
+  "refund-link-unavailable",
+  "refund-approval-without-address",
 ] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 

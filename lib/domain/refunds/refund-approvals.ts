@@ -1,22 +1,31 @@
 /**
- * A refund above the account's approval threshold waits `awaiting_approval` (create-refund.ts):
- * no claim, no payout, no refund.created. Once a second member approves, in the transaction of
- * the approval's compare-and-set it goes on as a create would have: a claim opens (its deadline
- * starts now), or its payout is recorded and sent, or it waits for the funds. A payout refused at
- * approval for another reason fails it (refund.failed, nothing sent). Rejected or expired: `rejected`.
+ * A refund above the account's approval threshold is approved together with where it goes
+ * (DESIGN.md §26: the approval's content is the destination, token and amount). Made with the
+ * merchant's address it waits `awaiting_approval` at once (create-refund.ts: no payout, no
+ * refund.created); made without one, its claim opens first and the payer's claimed address goes
+ * `awaiting_approval` (requestClaimApproval, in the claim's transaction) — nothing is reserved or
+ * signed before a second member approves. Once approved, in the transaction of the approval's
+ * compare-and-set, its payout is recorded and sent to exactly that address, or it waits for the
+ * funds. A payout refused at approval for another reason fails it (refund.failed, nothing sent).
+ * Rejected or expired: `rejected`. A refund waiting for approval without an address (asked for
+ * before this rule) is never approved: it is rejected, and made again.
  */
 
 import { eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { getConfig } from "../../base/config";
 import { AppError } from "../../base/errors";
+import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
-import { type Approval, paymentSessions, type Refund, refunds, tokens } from "../../db/schema";
+import { type Approval, type PaymentSession, paymentSessions, type Refund, refunds, tokens } from "../../db/schema";
+import { requestApproval } from "../approval-requests/approval-records";
 import { recordPayout, reservePayout } from "../payouts/record-payout";
 import { withGasTopUps } from "../payouts/send-payout";
 import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
+import { refundRefusal } from "./reasons";
 import { refundPayout, sendRefundPayout } from "./refund-payouts";
 import { applyRefundFact } from "./refund-records";
+import { sessionDomain } from "./refund-rules";
 import type { RefundFact } from "./refund-state";
 
 export interface RefundOutcome {
@@ -29,11 +38,12 @@ export async function approveRefund(db: Db, approval: Approval, claim: (tx: Db) 
   const claimExpiresAt = new Date(Date.now() + getConfig().refundClaimTtlSeconds * 1000);
   const toAddress = refund.toAddress as Address | null;
   if (toAddress === null) {
-    await db.transaction(async (tx) => {
-      await claim(tx);
-      await apply(tx, refund, { kind: "approved", to: "awaiting_address", claimExpiresAt });
-    });
-    return { status: "awaiting_address", reason: null };
+    // Nothing changes: an amount is never approved without where it goes (the decider refuses it too).
+    throw refundRefusal(
+      "VALIDATION_ERROR",
+      "refund-approval-without-address",
+      "this refund was asked for before refunds were approved with their destination: reject it and create it again (its payer's address then comes to approval)",
+    );
   }
   try {
     const payout = await withGasTopUps(db, (afterTopUp) =>
@@ -74,6 +84,53 @@ export async function approveRefund(db: Db, approval: Approval, claim: (tx: Db) 
   }
 }
 
+/**
+ * In the claim's transaction, once the refund moved to awaiting_approval with the payer's address:
+ * its approval, asked for by the refund's creator (the member, or the API key).
+ */
+export async function requestClaimApproval(tx: Db, refund: Refund, session: Pick<PaymentSession, "id" | "domainId" | "tokenId">) {
+  return requestApproval(tx, {
+    accountId: refund.userId,
+    kind: "refund",
+    subjectId: refund.id,
+    domainId: sessionDomain(session),
+    tokenId: session.tokenId,
+    amount: refund.amount,
+    // The member behind the request, the API key's creator included: they cannot approve it (DESIGN.md §26).
+    requestedBy: { userId: refund.createdBy, apiKeyId: refund.apiKeyId },
+  });
+}
+
+/** What a refund's approval moves, for the approval's view and the hash its code approves. */
+export interface RefundApprovalContent {
+  refundId: string;
+  /** Where it goes (checksummed): the merchant's address, or the payer's once claimed; null only for a refund asked before destinations were approved. */
+  toAddress: string | null;
+  addressFrom: "merchant" | "payer" | null;
+  sessionId: string;
+  orderId: string | null;
+  /** Decimal string of whole tokens. */
+  amount: string;
+  token: string;
+  tokenId: number;
+  network: string;
+}
+
+export async function refundApprovalContent(db: Db, approval: Pick<Approval, "id" | "subjectId">): Promise<RefundApprovalContent> {
+  const { refund, session, token } = await refundOf(db, approval);
+  return {
+    refundId: refund.id,
+    toAddress: refund.toAddress,
+    addressFrom: refund.addressFrom,
+    sessionId: refund.sessionId,
+    orderId: session.orderId,
+    amount: formatAmount(refund.amount, token.decimals),
+    token: token.symbol,
+    tokenId: session.tokenId,
+    network: session.network,
+  };
+}
+
 /** In the transaction that rejected or expired the approval. */
 export async function closeRefund(tx: Db, approval: Approval): Promise<RefundOutcome> {
   const { refund } = await refundOf(tx, approval);
@@ -93,7 +150,7 @@ async function apply(tx: Db, refund: Refund, fact: RefundFact): Promise<void> {
   if (!applied.written) throw new Error(`refund ${refund.id}: ${applied.decision.accepted ? "moved meanwhile" : applied.decision.why}`);
 }
 
-async function refundOf(db: Db, approval: Approval) {
+async function refundOf(db: Db, approval: Pick<Approval, "id" | "subjectId">) {
   const [row] = await db
     .select({ refund: refunds, session: paymentSessions, token: tokens })
     .from(refunds)

@@ -22,9 +22,13 @@ export interface NewRefund {
   sessionId: string;
   userId: number;
   apiKeyId: number | null;
+  /** The member behind the request (on the dashboard, or the API key's creator). */
+  createdBy: number | null;
   amount: bigint;
   toAddress: string | null;
   claimExpiresAt: Date;
+  /** A claim's link secret, hashed (claim-secret.ts); null when it has an address. */
+  claimSecretHash: string | null;
   /** A fiat-priced payment's refund: its basis, and for "fiat" the rate it used (refund-rate.ts). */
   basis?: Refund["basis"];
   currency?: string;
@@ -38,6 +42,8 @@ export interface NewRefund {
  * Records a new refund as the decider creates it. Its events (refund.created) are returned, not
  * sent: a refund sent at once announces itself once its withdrawal is recorded (emitRefundEvents).
  * `awaitingFunds`: the wallet cannot pay it yet (why); it is recorded waiting for the funds.
+ * `awaitingApproval`: above the approval threshold — with an address it waits for a second member;
+ * without one its claim opens and the payer's address goes to approval (approvalOnClaim).
  */
 export async function insertRefund(
   tx: Db,
@@ -46,11 +52,12 @@ export async function insertRefund(
   options: { awaitingFunds?: string; awaitingApproval?: boolean } = {},
 ): Promise<{ refund: Refund; events: RefundEvent[] }> {
   const { toAddress, claimExpiresAt } = values;
-  const fact: RefundFact = options.awaitingApproval
-    ? { kind: "create-awaiting-approval", toAddress, claimExpiresAt }
-    : options.awaitingFunds !== undefined && toAddress !== null
-      ? { kind: "create-awaiting-funds", toAddress, claimExpiresAt, reason: options.awaitingFunds }
-      : { kind: "create", toAddress, claimExpiresAt };
+  const fact: RefundFact =
+    options.awaitingApproval && toAddress !== null
+      ? { kind: "create-awaiting-approval", toAddress, claimExpiresAt }
+      : options.awaitingFunds !== undefined && toAddress !== null
+        ? { kind: "create-awaiting-funds", toAddress, claimExpiresAt, reason: options.awaitingFunds }
+        : { kind: "create", toAddress, claimExpiresAt, approvalOnClaim: options.awaitingApproval ?? false };
   const decision = decideRefund(null, fact, now);
   if (!decision.accepted) throw new Error(`refund ${values.id}: ${decision.why}`);
   const inserted = await tx
@@ -106,6 +113,20 @@ export async function expireDueClaims(db: Db, where: SQL | undefined): Promise<R
   return expired;
 }
 
+/**
+ * A new claim link: the secret's hash replaces the one stored (which voids the old link), only
+ * while the refund still waits for the payer's address — a compare-and-set on that status, so a
+ * link is never issued for a refund claimed or cancelled meanwhile. Null: it no longer waits.
+ */
+export async function replaceClaimSecret(db: Db, refundId: string, hash: string): Promise<Refund | null> {
+  const [written] = await db
+    .update(refunds)
+    .set({ claimSecretHash: hash })
+    .where(and(eq(refunds.id, refundId), eq(refunds.status, "awaiting_address")))
+    .returning();
+  return written ?? null;
+}
+
 async function applyTo(db: Db, current: Refund, fact: RefundFact, now: Date): Promise<AppliedRefundFact> {
   const decision = decideRefund(current, fact, now);
   if (!decision.accepted) return { decision, refund: current, written: false };
@@ -124,6 +145,7 @@ function columnsOf(change: RefundChange): Partial<typeof refunds.$inferInsert> {
   if (change.toAddress !== undefined) columns.toAddress = change.toAddress;
   if (change.addressFrom !== undefined) columns.addressFrom = change.addressFrom;
   if (change.claimExpiresAt !== undefined) columns.claimExpiresAt = change.claimExpiresAt;
+  if (change.approvalOnClaim !== undefined) columns.approvalOnClaim = change.approvalOnClaim;
   if (change.reason !== undefined) columns.reason = change.reason;
   if (change.completedAt !== undefined) columns.completedAt = change.completedAt;
   if (change.cancelledAt !== undefined) columns.cancelledAt = change.cancelledAt;

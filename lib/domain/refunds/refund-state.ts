@@ -13,9 +13,12 @@
  *   new ──create-awaiting-funds (toAddress)──▶ awaiting_funds
  *   awaiting_address ──claim-awaiting-funds──▶ awaiting_funds ──funds-arrived──▶ sending
  *   awaiting_funds ──funds-short──▶ awaiting_funds (why, for the merchant)   awaiting_funds ──cancel──▶ cancelled
- * Above the account's approval threshold (lib/domain/approval-requests) it waits for a second member first:
- *   new ──create-awaiting-approval──▶ awaiting_approval (no claim, nothing sent; no refund.created yet)
- *   awaiting_approval ──approved──▶ awaiting_address | sending | awaiting_funds, as a create would have (refund.created)
+ * Above the account's approval threshold (lib/domain/approval-requests) a second member approves it
+ * together with its destination — never an amount alone:
+ *   new ──create-awaiting-approval (toAddress)──▶ awaiting_approval (nothing sent; no refund.created yet)
+ *   new ──create (no address, approvalOnClaim)──▶ awaiting_address ──claim-for-approval──▶ awaiting_approval
+ *     (the payer's address, nothing signed; `claim` itself is refused for such a refund)
+ *   awaiting_approval ──approved──▶ sending | awaiting_funds (refund.created unless the claim announced it)
  *   awaiting_approval ──refused-at-approval──▶ failed (refund.failed)   awaiting_approval ──rejected──▶ rejected (final)
  * An awaiting_funds refund counts as spoken for (ACTIVE_REFUND_STATUSES) and never expires: it
  * waits until the wallet can pay, or until the merchant cancels it.
@@ -31,21 +34,26 @@ export const CANCELLED_BY_MERCHANT = "cancelled by the merchant";
 const TEXT_LIMIT = 500;
 
 /** What the decider needs of a refund row; null: not recorded yet. */
-export type RefundState = Pick<Refund, "status" | "claimExpiresAt">;
+export type RefundState = Pick<Refund, "status" | "claimExpiresAt" | "toAddress" | "approvalOnClaim">;
 
 export type RefundFact =
-  /** The merchant creates it: with an address it is sent at once, without one it waits for the payer's. */
-  | { kind: "create"; toAddress: string | null; claimExpiresAt: Date }
+  /**
+   * The merchant creates it: with an address it is sent at once, without one it waits for the
+   * payer's (`approvalOnClaim`: above the approval threshold, that address then goes to approval).
+   */
+  | { kind: "create"; toAddress: string | null; claimExpiresAt: Date; approvalOnClaim?: boolean }
   /** The payer gave an address on the claim page. */
   | { kind: "claim"; address: string }
+  /** The payer gave an address for a refund above the approval threshold: it waits for a second member with it. */
+  | { kind: "claim-for-approval"; address: string }
   /** The merchant creates it with an address, but the withdrawal wallet lacks the tokens now: it waits for them. */
   | { kind: "create-awaiting-funds"; toAddress: string; claimExpiresAt: Date; reason: string }
   /** The payer gave an address, but the withdrawal wallet lacks the tokens now: it waits for them, with that address. */
   | { kind: "claim-awaiting-funds"; address: string; reason: string }
-  /** Above the approval threshold: it waits for a second member, with the merchant's address if given. */
-  | { kind: "create-awaiting-approval"; toAddress: string | null; claimExpiresAt: Date }
-  /** A second member approved it: on as a create would go (`to`: the status it takes; a claim's deadline starts now). */
-  | { kind: "approved"; to: "awaiting_address" | "sending" | "awaiting_funds"; claimExpiresAt: Date; reason?: string }
+  /** Above the approval threshold with the merchant's address: it waits for a second member, who approves that address. */
+  | { kind: "create-awaiting-approval"; toAddress: string; claimExpiresAt: Date }
+  /** A second member approved it and its address: it is sent (`to`), or waits for the wallet's funds. */
+  | { kind: "approved"; to: "sending" | "awaiting_funds"; claimExpiresAt: Date; reason?: string }
   /** Approved, but its payout was refused (not for want of tokens): nothing was sent. */
   | { kind: "refused-at-approval"; reason: string }
   /** Rejected by a member, or its approval expired: final, never sent. */
@@ -71,6 +79,7 @@ export interface RefundChange {
   toAddress?: string | null;
   addressFrom?: "merchant" | "payer" | null;
   claimExpiresAt?: Date;
+  approvalOnClaim?: boolean;
   reason?: string | null;
   completedAt?: Date;
   cancelledAt?: Date;
@@ -89,11 +98,17 @@ export function decideRefund(state: RefundState | null, fact: RefundFact, now: D
   const to = (next: RefundChange, events: RefundEvent[] = []): RefundDecision => ({ accepted: true, next, events });
   if (fact.kind === "create") {
     if (state !== null) return refuse();
-    return fact.toAddress === null
-      ? to({ status: "awaiting_address", toAddress: null, addressFrom: null, claimExpiresAt: fact.claimExpiresAt }, ["refund.created"])
-      : to({ status: "sending", toAddress: fact.toAddress, addressFrom: "merchant", claimExpiresAt: fact.claimExpiresAt }, [
-          "refund.created",
-        ]);
+    if (fact.toAddress === null) {
+      const approvalOnClaim = fact.approvalOnClaim ?? false;
+      return to({ status: "awaiting_address", toAddress: null, addressFrom: null, claimExpiresAt: fact.claimExpiresAt, approvalOnClaim }, [
+        "refund.created",
+      ]);
+    }
+    // An address above the threshold is create-awaiting-approval: never sent unapproved.
+    if (fact.approvalOnClaim) return refuse();
+    return to({ status: "sending", toAddress: fact.toAddress, addressFrom: "merchant", claimExpiresAt: fact.claimExpiresAt }, [
+      "refund.created",
+    ]);
   }
   if (fact.kind === "create-awaiting-funds") {
     if (state !== null) return refuse();
@@ -110,28 +125,31 @@ export function decideRefund(state: RefundState | null, fact: RefundFact, now: D
   }
   if (fact.kind === "create-awaiting-approval") {
     if (state !== null) return refuse();
-    return to({
-      status: "awaiting_approval",
-      toAddress: fact.toAddress,
-      addressFrom: fact.toAddress === null ? null : "merchant",
-      claimExpiresAt: fact.claimExpiresAt,
-    });
+    return to({ status: "awaiting_approval", toAddress: fact.toAddress, addressFrom: "merchant", claimExpiresAt: fact.claimExpiresAt });
   }
   if (state === null) return refuse();
   if (fact.kind === "approved" || fact.kind === "refused-at-approval" || fact.kind === "rejected") {
     if (state.status !== "awaiting_approval") return refuse();
     if (fact.kind === "rejected") return to({ status: "rejected", reason: clip(fact.reason), cancelledAt: now });
     if (fact.kind === "refused-at-approval") return to({ status: "failed", reason: clip(fact.reason) }, ["refund.failed"]);
-    return to({ status: fact.to, claimExpiresAt: fact.claimExpiresAt, reason: fact.reason ? clip(fact.reason) : null }, ["refund.created"]);
+    // What is approved is an amount *and* where it goes: a refund without an address was asked for before that rule.
+    if (state.toAddress === null) return { accepted: false, why: "approved does not apply to a refund without an address" };
+    // A claimed refund announced itself (refund.created) when its claim opened.
+    const events: RefundEvent[] = state.approvalOnClaim ? [] : ["refund.created"];
+    return to({ status: fact.to, claimExpiresAt: fact.claimExpiresAt, reason: fact.reason ? clip(fact.reason) : null }, events);
   }
   const due = state.claimExpiresAt.getTime() <= now.getTime();
   switch (fact.kind) {
     case "claim":
-      if (state.status !== "awaiting_address") return refuse();
+      if (state.status !== "awaiting_address" || state.approvalOnClaim) return refuse();
       if (due) return { accepted: false, why: "the claim expired", expired: true };
       return to({ status: "sending", toAddress: fact.address, addressFrom: "payer", reason: null });
+    case "claim-for-approval":
+      if (state.status !== "awaiting_address" || !state.approvalOnClaim) return refuse();
+      if (due) return { accepted: false, why: "the claim expired", expired: true };
+      return to({ status: "awaiting_approval", toAddress: fact.address, addressFrom: "payer", reason: null });
     case "claim-awaiting-funds":
-      if (state.status !== "awaiting_address") return refuse();
+      if (state.status !== "awaiting_address" || state.approvalOnClaim) return refuse();
       if (due) return { accepted: false, why: "the claim expired", expired: true };
       return to({ status: "awaiting_funds", toAddress: fact.address, addressFrom: "payer", reason: clip(fact.reason) });
     case "funds-arrived":

@@ -1,9 +1,14 @@
-/** The wire shape of a refund (API, webhooks, dashboard): amounts are decimal strings of whole tokens. */
+/**
+ * The wire shape of a refund (API, webhooks, dashboard): amounts are decimal strings of whole
+ * tokens. `claimUrl` carries the claim link's secret, so it is null in every view but the answer
+ * that made the link (withClaimUrl: the refund's creation, or a new link) — lists, pages,
+ * webhooks and replays never have it; `claimLinkIssued` says whether a link exists.
+ */
 
-import { getConfig } from "../../base/config";
 import { formatAmount } from "../../base/money";
 import type { Refund, Withdrawal } from "../../db/schema";
 import { FIAT_MINOR_UNITS, formatFiatAmount } from "../pricing/fiat";
+import { claimUrl } from "./claim-secret";
 
 export type RefundSource = {
   refund: Refund;
@@ -11,10 +16,6 @@ export type RefundSource = {
   network: string;
   withdrawal: Pick<Withdrawal, "id" | "txHash"> | null;
 };
-
-export function claimUrl(refundId: string): string {
-  return `${getConfig().siteUrl}/refund/${refundId}`;
-}
 
 export function toRefundView({ refund, token, network, withdrawal }: RefundSource) {
   return {
@@ -26,7 +27,8 @@ export function toRefundView({ refund, token, network, withdrawal }: RefundSourc
     network,
     toAddress: refund.toAddress,
     addressFrom: refund.addressFrom,
-    claimUrl: claimUrl(refund.id),
+    claimUrl: null as string | null,
+    claimLinkIssued: refund.claimSecretHash !== null,
     claimExpiresAt: refund.claimExpiresAt.toISOString(),
     withdrawalId: withdrawal?.id ?? null,
     txHash: withdrawal?.txHash ?? null,
@@ -62,3 +64,8 @@ function basisFields(refund: Refund): {
 }
 
 export type RefundView = ReturnType<typeof toRefundView>;
+
+/** The view in the one answer that carries the claim link: to the member who made the link, once. */
+export function withClaimUrl(view: RefundView, secret: string): RefundView {
+  return { ...view, claimUrl: claimUrl(view.refundId, secret), claimLinkIssued: true };
+}

@@ -14,7 +14,7 @@ export const createRefundSchema = z
     }),
     toAddress: addressSchema("toAddress").optional().meta({
       description:
-        "Send straight to this address (one the payer gave you). Without it the refund waits for the payer to give an address at claimUrl.",
+        "Send straight to this address (one the payer gave you). Without it the refund waits for the payer to give an address at claimUrl (in this answer only). Above the account's approval threshold the refund is approved with its destination: this address, or — without one — the address the payer claims, before anything is sent.",
     }),
     basis: z.enum(REFUND_BASES).optional().meta({
       description:
@@ -35,20 +35,36 @@ export const claimRefundSchema = z
   .object({ address: addressSchema("address").meta({ description: "The payer's BSC address." }) })
   .meta({ id: "ClaimRefundRequest" });
 
+/** The claim link's secret, as the public claim routes take it (the `k` of `/refund/<id>?k=…`). */
+export const claimSecretQuerySchema = z.object({
+  k: z.string().optional().meta({
+    description:
+      "The secret of the refund's claim link (the `k` of /refund/<refundId>?k=…). A wrong or missing one is answered exactly as an unknown refund: 404 not-found.",
+    example: "x7Qp0mZb3dY9kV2rT5wN8cH1sL4eA6gJ0uF3iO7yB2Q",
+  }),
+});
+
 export const refundSchema = z
   .object({
     refundId: z.string(),
     sessionId: z.string(),
     status: z.enum(REFUND_STATUSES).meta({
       description:
-        "awaiting_address (waits for the payer at claimUrl), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled.",
+        "awaiting_address (waits for the payer at its claim link), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled; above the approval threshold awaiting_approval (a second member approves it with its address: the merchant's, or the one the payer claimed) and rejected.",
     }),
     amount: z.string(),
     token: z.string(),
     network: z.string(),
     toAddress: z.string().nullable(),
     addressFrom: z.enum(["merchant", "payer"]).nullable(),
-    claimUrl: z.string().meta({ description: "Send this to the payer: the page where they give the address (while awaiting_address)." }),
+    claimUrl: z.string().nullable().meta({
+      description:
+        "Send this to the payer: the page where they give the address. It carries the claim's secret, so it is set only in the answer that made it — the refund's creation, or POST /api/v1/refund/{refundId}/claim-link — and null everywhere else (reads, lists, webhooks, an Idempotency-Key replay): keep it, or issue a new one.",
+    }),
+    claimLinkIssued: z.boolean().meta({
+      description:
+        "The refund has a claim link (the one given once in claimUrl). false for a refund sent to your address, and for a claim made before links carried a secret: issue one with POST /api/v1/refund/{refundId}/claim-link.",
+    }),
     claimExpiresAt: z.string(),
     withdrawalId: z.string().nullable(),
     txHash: z.string().nullable(),

@@ -58,6 +58,12 @@ export async function endpointsForEvents(db: Db, domainIds: number[]): Promise<M
   return new Map(rows.map(({ endpoint }) => [endpoint.domainId!, endpoint]));
 }
 
+/** Whether the domain has an endpoint at all, enabled or not (its secret made once, kept across URL changes). */
+export async function hasEndpoint(db: Db, domainId: number): Promise<boolean> {
+  const [row] = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.domainId, domainId));
+  return row !== undefined;
+}
+
 export async function endpointOfDomain(db: Db, domainId: number): Promise<WebhookEndpoint | null> {
   return (await endpointsOfDomains(db, [domainId])).get(domainId) ?? null;
 }

@@ -78,7 +78,7 @@ export async function loadDomainsPage(userId: number, deliveriesQuery: (domainId
             balance: (await bnbBalanceOf(n, d.withdrawalAddress!))?.formatted ?? null,
           })),
         ),
-        d.webhookSecret ? deliveriesOfDomain(db, userId, d.domainId, deliveriesQuery(d.domainId)) : null,
+        d.webhookSecretHint ? deliveriesOfDomain(db, userId, d.domainId, deliveriesQuery(d.domainId)) : null,
       ]);
       const tokens = (tokenBalances.find((w) => w.domainId === d.domainId)?.balances ?? []).map((b) => ({
         key: `token-${b.tokenId}`,
@@ -133,14 +133,15 @@ export async function openGasExport(userId: number): Promise<ReadableStream<Uint
 
 /**
  * `/dashboard/payments/<sessionId>`: one payment, its timeline, its webhook deliveries and its
- * refunds with what can still be refunded, and the payment link that created it (NOT_FOUND when it is not the user's).
+ * refunds with what can still be refunded (never their claim links; which ones `memberId` made),
+ * and the payment link that created it (NOT_FOUND when it is not the user's).
  */
-export async function loadPaymentPage(userId: number, sessionId: string) {
+export async function loadPaymentPage(userId: number, sessionId: string, memberId: number | null = null) {
   const db = await getDb();
   const payment = await getUserPayment(db, userId, sessionId);
   const [deliveries, refunds, link] = await Promise.all([
     deliveriesOfSession(db, userId, { id: payment.sessionId, createdAt: new Date(payment.createdAt) }),
-    paymentRefunds(db, userId, payment.sessionId),
+    paymentRefunds(db, userId, payment.sessionId, memberId),
     payment.paymentLinkId ? getPaymentLink(db, userId, payment.paymentLinkId).catch(notFoundAsNull) : null,
   ]);
   return { ...payment, deliveries, refunds, link: link ? { linkId: link.linkId, title: link.title } : null };
@@ -193,7 +194,9 @@ export async function loadWebhooksPage(userId: number) {
     domains.map(async (domain) => ({
       domain,
       summary: summaries.get(domain.domainId) ?? EMPTY_SUMMARY,
-      deliveries: domain.webhookSecret ? await deliveriesOfDomain(db, userId, domain.domainId, { limit: WEBHOOKS_PAGE_DELIVERIES }) : null,
+      deliveries: domain.webhookSecretHint
+        ? await deliveriesOfDomain(db, userId, domain.domainId, { limit: WEBHOOKS_PAGE_DELIVERIES })
+        : null,
     })),
   );
 }

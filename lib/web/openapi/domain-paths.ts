@@ -36,8 +36,10 @@ export const domainPaths = {
       ...member("read"),
       operationId: "listDomains",
       summary: "List whitelisted domains",
+      description:
+        "Each domain's webhook signing secret appears only as webhookSecretHint (whsec_… and its last 4 characters), null without a webhookUrl. The secret itself: POST /api/user/domains/{id}/webhook-secret/reveal.",
       responses: {
-        "200": answer("OK", described("[domain view]"), [{ ...domain, webhookSecret: null }]),
+        "200": answer("OK", described("[domain view]"), [domain]),
         ...memberErrors("read", ["UNAUTHORIZED"]),
       },
     },
@@ -51,7 +53,7 @@ export const domainPaths = {
           ...domain,
           payoutAddress: null,
           webhookUrl: null,
-          webhookSecret: null,
+          webhookSecretHint: null,
         }),
         ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED"], {
           VALIDATION_ERROR: { message: `domain ${EX.shop} is already whitelisted`, reason: "domain-already-whitelisted" },
@@ -63,7 +65,7 @@ export const domainPaths = {
     get: {
       ...member("read"),
       operationId: "getDomain",
-      summary: "One domain, with its webhookSecret while a webhookUrl is set",
+      summary: "One domain, with its webhookSecretHint while a webhookUrl is set (never the secret)",
       requestParams: idParam("domain"),
       responses: {
         "200": answer("OK", described("domain view"), domain),
@@ -75,7 +77,7 @@ export const domainPaths = {
       operationId: "updateDomain",
       summary: "Set the payout address or webhook URL",
       description:
-        "What the role must hold depends on the change: payoutAddress needs payout-targets (owner), webhookUrl developer, the fiat thresholds settings (FORBIDDEN role-forbids otherwise, nothing changes). With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.",
+        "The domain's first webhookUrl makes its signing secret: that one answer carries it as webhookSecret (copy it into your receiver), every later answer only webhookSecretHint — reveal it with POST /api/user/domains/{id}/webhook-secret/reveal. What the role must hold depends on the change: payoutAddress needs payout-targets (owner), webhookUrl developer, the fiat thresholds settings (FORBIDDEN role-forbids otherwise, nothing changes). With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.",
       requestParams: idParam("domain"),
       requestBody: json(updateDomainSchema, {
         payout: { payoutAddress: EX.recipient, code: "492031" },
@@ -118,15 +120,45 @@ export const domainPaths = {
       ...member("developer"),
       operationId: "rotateWebhookSecret",
       summary: "Rotate the webhook signing secret (the old one keeps signing, as a second signature, for 24 h)",
-      description: "With two-factor sign-in on, the body needs `code` (the app's current code): `{code}`.",
+      description:
+        "Needs the member's current two-factor code `{code}`: without two-factor on, 403 webhook-secret-needs-two-factor (turn it on first); missing or wrong, 400 on `code`. The answer is the domain view with the new webhookSecret — shown this once — and previousSecretExpiresAt. Audited as domain.webhook_secret_rotated (never the secret).",
       requestParams: idParam("domain"),
       requestBody: json(z.object({ code: twoFactorCodeField }), { twoFactor: { code: "492031" } }),
       responses: {
-        "200": answer("The domain view with the new webhookSecret", described("domain view"), {
+        "200": answer("The domain view with the new webhookSecret (this once)", described("domain view + webhookSecret"), {
           ...domain,
+          webhookSecretHint: "whsec_…bmV3",
           webhookSecret: "whsec_bmV3c2VjcmV0bmV3c2VjcmV0bmV3",
+          previousSecretExpiresAt: "2026-11-29T09:12:30.000Z",
         }),
-        ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND"], {
+        ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND"], {
+          VALIDATION_ERROR: {
+            message: "this domain has no webhookUrl; set one first (PATCH /api/user/domains/:id)",
+            reason: "webhook-url-missing",
+          },
+          ...domainNotFound,
+        }),
+      },
+    },
+  },
+  "/api/user/domains/{id}/webhook-secret/reveal": {
+    post: {
+      ...member("developer"),
+      operationId: "revealWebhookSecret",
+      summary: "Show the domain's webhook signing secret (and the previous one while it still signs)",
+      description:
+        "The only answer that shows a signing secret after it was made: the developer permission and the member's current two-factor code `{code}`. Without two-factor on, 403 webhook-secret-needs-two-factor (a secret that signs payment events must not be one stolen session away); a missing or wrong code, 400 on `code` — each wrong code counts as a failed sign-in of the member (the sign-in throttle limits guesses) and each code works once. No webhookUrl: 400 webhook-url-missing. Answered with Cache-Control: no-store; audited as domain.webhook_secret_revealed (never the secret).",
+      requestParams: idParam("domain"),
+      requestBody: json(z.object({ code: twoFactorCodeField }), { twoFactor: { code: "492031" } }),
+      responses: {
+        "200": answer("The secret", described("{domainId, webhookSecret, webhookSecretHint, previousSecret, previousSecretExpiresAt}"), {
+          domainId: 3,
+          webhookSecret: "whsec_Zm9vYmFyYmF6cXV4cXV1eGNvcmdl",
+          webhookSecretHint: "whsec_…cmdl",
+          previousSecret: null,
+          previousSecretExpiresAt: null,
+        }),
+        ...memberErrors("developer", ["VALIDATION_ERROR", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND"], {
           VALIDATION_ERROR: {
             message: "this domain has no webhookUrl; set one first (PATCH /api/user/domains/:id)",
             reason: "webhook-url-missing",

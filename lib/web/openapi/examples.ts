@@ -108,13 +108,29 @@ export const refundExample = {
   network: "bsc",
   toAddress: EX.payerAddress,
   addressFrom: "merchant",
-  claimUrl: `${EX.site}/refund/${EX.refundId}`,
+  claimUrl: null,
+  claimLinkIssued: false,
   claimExpiresAt: "2026-12-28T09:12:30.000Z",
   withdrawalId: EX.withdrawalId,
   txHash: EX.withdrawalTx,
   reason: null,
   createdAt: EX.later,
   completedAt: null,
+} satisfies z.output<typeof refundSchema>;
+
+/** The claim link of the examples: the refund's id and its secret (both made up). */
+export const claimUrlExample = `${EX.site}/refund/${EX.refundId}?k=x7Qp0mZb3dY9kV2rT5wN8cH1sL4eA6gJ0uF3iO7yB2Q`;
+
+/** A refund waiting for the payer's address, as the answer that made its link shows it. */
+export const claimRefundExample = {
+  ...refundExample,
+  status: "awaiting_address",
+  toAddress: null,
+  addressFrom: null,
+  claimUrl: claimUrlExample,
+  claimLinkIssued: true,
+  withdrawalId: null,
+  txHash: null,
 } satisfies z.output<typeof refundSchema>;
 
 export const payoutItemExample = {

@@ -1,13 +1,13 @@
 /**
  * What the public pages read, in the OpenAPI document: a refund's claim page (/refund/<refundId>)
- * and a payment link's page (/l/<slug>). No authentication: the refund's id and the link's slug are
- * what the payer was sent. Schemas checked against lib's views as in member-paths.ts.
+ * and a payment link's page (/l/<slug>). No authentication: the claim link (the refund's id and its
+ * secret) and the link's slug are what the payer was sent. Schemas checked against lib's views as in member-paths.ts.
  */
 
 import { z } from "zod";
 import type { PaymentLinkPage } from "../../domain/payment-links/pay-link";
 import type { RefundClaimPage } from "../../domain/refunds/claim-refund";
-import { refundSchema } from "../../domain/refunds/schemas";
+import { claimSecretQuerySchema, refundSchema } from "../../domain/refunds/schemas";
 import { EX, refundExample } from "./examples";
 import { answer, badId, open, refundIdParam, refusals } from "./shared";
 
@@ -75,15 +75,16 @@ export const pagePaths = {
     get: {
       ...open,
       operationId: "getRefundClaim",
-      summary: "What a refund's claim page shows (no authentication: the refund id is the secret)",
+      summary: "What a refund's claim page shows (with its claim link's secret k; no other authentication)",
       description:
-        "Answered with Cache-Control: no-store. A claim past its date reads as expired. Give the address with POST /api/refund/{refundId}/claim.",
-      requestParams: refundIdParam,
+        "Answered with Cache-Control: no-store. A claim past its date reads as expired. Give the address with POST /api/refund/{refundId}/claim. A wrong or missing k is answered byte for byte as an unknown refund (404 not-found) and counts against the client address's 10 refund claims a minute; over that, 429 before any secret is checked (a right one too).",
+      requestParams: { ...refundIdParam, query: claimSecretQuerySchema },
       responses: {
         "200": answer("OK", claimViewSchema, claimView),
-        ...refusals(["invalid-request", "not-found"], ["VALIDATION_ERROR", "NOT_FOUND"], {
+        ...refusals(["invalid-request", "not-found", "rate-limited"], ["VALIDATION_ERROR", "NOT_FOUND", "RATE_LIMITED"], {
           ...badId("refundId"),
           NOT_FOUND: { message: "refund not found", reason: "not-found" },
+          RATE_LIMITED: { message: "too many refund claims from this address; retry in 40 s", reason: "rate-limited" },
         }),
       },
     },

@@ -82,6 +82,16 @@ const SEND: readonly Reason[] = [
   "daily-gas-budget-used-up",
 ];
 
+/** A refund's reasons of what comes after its creation (a claim, a cancel, a new link), never of creating it. */
+const REFUND_LATER_REASONS = [
+  "refund-not-claimable",
+  "refund-claim-unavailable",
+  "refund-not-cancellable",
+  "refund-link-not-creator",
+  "refund-link-unavailable",
+  "refund-approval-without-address",
+] as const satisfies readonly Reason[];
+
 export const OPERATION_REASONS = {
   createPayment: CREATE_PAYMENT,
   /** Reading a record (a payment, a withdrawal, a refund, their lists). */
@@ -91,11 +101,12 @@ export const OPERATION_REASONS = {
     ...V1,
     ...AMOUNTS,
     ...SEND,
-    ...REFUND_REASONS.filter((r) => r !== "refund-not-claimable" && r !== "refund-claim-unavailable" && r !== "refund-not-cancellable"),
+    ...REFUND_REASONS.filter((r) => !(REFUND_LATER_REASONS as readonly string[]).includes(r)),
     "not-found",
     ...IDEMPOTENCY_REASONS,
   ],
   cancelRefund: [...V1, "not-found", "refund-not-cancellable"],
+  issueClaimLink: [...V1, "not-found", "refund-link-not-creator", "refund-link-unavailable", "refund-approval-without-address"],
   createPayouts: [...V1, ...AMOUNTS, ...SEND, "payout-items-invalid", "gateway-address", "not-found", ...IDEMPOTENCY_REASONS],
   claimRefund: [
     "invalid-request",

@@ -3,8 +3,8 @@
 import { z } from "zod";
 import { createLinkSchema, payLinkSchema, paymentLinkSchema, updateLinkSchema } from "../../domain/payment-links/schemas";
 import { createPaymentResponseSchema } from "../../domain/payments/schemas";
-import { claimRefundSchema, createRefundSchema, refundSchema } from "../../domain/refunds/schemas";
-import { EX, paymentSessionExample, refundExample } from "./examples";
+import { claimRefundSchema, claimSecretQuerySchema, createRefundSchema, refundSchema } from "../../domain/refunds/schemas";
+import { claimRefundExample, EX, paymentSessionExample, refundExample } from "./examples";
 import { OPERATION_REASONS } from "./reasons";
 import {
   answer,
@@ -50,14 +50,14 @@ export const refundAndLinkPaths = {
       operationId: "createRefund",
       summary: "Refund a payment (to an address you give, or as a claim the payer completes)",
       description:
-        "Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). With toAddress it is sent at once. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.",
+        "Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). The link carries a secret (256 bits, stored only hashed) and is in this answer only: reads, lists and webhooks have claimUrl null, and an Idempotency-Key replay answers the refund without it (the secret is kept nowhere) — issue a new one with POST /api/v1/refund/{refundId}/claim-link, which voids the old one. With toAddress it is sent at once. Above the account's approval threshold a second member approves the refund with its destination: with toAddress it waits awaiting_approval at once; without, its claim link works as usual and the payer's address goes awaiting_approval before anything is signed, then out to exactly that address once approved. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.",
       requestParams: { ...sessionIdParam, ...idempotencyHeader },
       requestBody: json(createRefundSchema, {
         toAddress: { amount: "2.5", toAddress: EX.payerAddress },
         claim: { amount: "2.5" },
       }),
       responses: {
-        "201": answer("Created", refundSchema, refundExample),
+        "201": answer("Created (a claim: with its claimUrl, this once)", refundSchema, claimRefundExample),
         ...refusals(
           OPERATION_REASONS.createRefund,
           ["VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "IDEMPOTENCY_CONFLICT", ...V1_ERRORS],
@@ -130,17 +130,46 @@ export const refundAndLinkPaths = {
       },
     },
   },
+  "/api/v1/refund/{refundId}/claim-link": {
+    post: {
+      ...v1Scope("refunds"),
+      operationId: "issueClaimLink",
+      summary: "A new claim link for a refund waiting for the payer's address (the old link stops working)",
+      description:
+        "Whoever holds a claim link chooses where the refund goes, so only the member who created the refund may issue one: with any API key that member created (the one that made the refund, or another of theirs), or on the dashboard. A key of another member that can read the refund gets 403 refund-link-not-creator (cancel it and create a new refund instead); any other key 404. Only while it is awaiting_address (else 400 refund-link-unavailable); the claim's deadline stays. The answer is the refund with the new claimUrl — the only time that link is shown. Audited as refund.claim_link_issued (never the link).",
+      requestParams: refundIdParam,
+      responses: {
+        "200": answer("The refund with its new claimUrl", refundSchema, claimRefundExample),
+        ...refusals(OPERATION_REASONS.issueClaimLink, ["VALIDATION_ERROR", "FORBIDDEN", "NOT_FOUND", ...V1_ERRORS], {
+          VALIDATION_ERROR: {
+            message: "this refund is sending; a claim link is issued only while it waits for the payer's address",
+            reason: "refund-link-unavailable",
+          },
+          FORBIDDEN: {
+            message:
+              "only the member who created this refund (on the dashboard, or with one of their API keys) can issue its claim link; cancel it and create a new refund instead",
+            reason: "refund-link-not-creator",
+          },
+          ...refundNotFound,
+        }),
+      },
+    },
+  },
   "/api/refund/{refundId}/claim": {
     post: {
       ...open,
       operationId: "claimRefund",
-      summary: "The payer's address for a refund (the claim page calls it; no authentication: the refund id is the secret)",
+      summary: "The payer's address for a refund (the claim page calls it with its link's secret k; no other authentication)",
       description:
-        'At most 10 claims a minute per client address. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant\'s side (its wallet short of gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund\'s reason for the merchant, and the refund still waits for a claim. A wallet short of tokens is not a refusal: the claim answers 200 with status awaiting_funds (the payer\'s address kept) and the refund is sent by itself once the wallet can pay.',
-      requestParams: refundIdParam,
+        'Needs the claim link\'s secret (k): a wrong or missing one is answered byte for byte as an unknown refund (404 not-found). At most 10 claims a minute per client address, every attempt counted before anything is checked. Above the approval threshold the claim answers 200 with status awaiting_approval: the address waits for a second member of the shop, and nothing is sent before. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant\'s side (its wallet short of gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund\'s reason for the merchant, and the refund still waits for a claim. A wallet short of tokens is not a refusal: the claim answers 200 with status awaiting_funds (the payer\'s address kept) and the refund is sent by itself once the wallet can pay.',
+      requestParams: { ...refundIdParam, query: claimSecretQuerySchema },
       requestBody: json(claimRefundSchema, { claim: { address: EX.payerAddress } }),
       responses: {
-        "200": answer("Sending, or awaiting_funds", refundSchema, { ...refundExample, addressFrom: "payer" }),
+        "200": answer("Sending, awaiting_funds, or awaiting_approval", refundSchema, {
+          ...refundExample,
+          addressFrom: "payer",
+          claimLinkIssued: true,
+        }),
         ...refusals(OPERATION_REASONS.claimRefund, ["VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "RATE_LIMITED"], {
           VALIDATION_ERROR: {
             message: "address must be a 0x-prefixed 20-byte address with a valid checksum",

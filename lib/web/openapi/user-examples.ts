@@ -45,7 +45,7 @@ export const domain = {
   domain: EX.shop,
   payoutAddress: EX.payoutAddress,
   webhookUrl: `${EX.shop}/webhooks/bsc-pay`,
-  webhookSecret: "whsec_Zm9vYmFyYmF6cXV4cXV1eGNvcmdl",
+  webhookSecretHint: "whsec_…cmdl",
   withdrawalAddress: EX.withdrawalWallet,
   pendingPayoutAddress: null,
   payoutChangeEffectiveAt: null,

@@ -147,7 +147,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment (to an address you give, or as a claim the payer completes)
-         * @description Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). With toAddress it is sent at once. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.
+         * @description Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). The link carries a secret (256 bits, stored only hashed) and is in this answer only: reads, lists and webhooks have claimUrl null, and an Idempotency-Key replay answers the refund without it (the secret is kept nowhere) — issue a new one with POST /api/v1/refund/{refundId}/claim-link, which voids the old one. With toAddress it is sent at once. Above the account's approval threshold a second member approves the refund with its destination: with toAddress it waits awaiting_approval at once; without, its claim link works as usual and the payer's address goes awaiting_approval before anything is signed, then out to exactly that address once approved. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -210,6 +210,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/refund/{refundId}/claim-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new claim link for a refund waiting for the payer's address (the old link stops working)
+         * @description Whoever holds a claim link chooses where the refund goes, so only the member who created the refund may issue one: with any API key that member created (the one that made the refund, or another of theirs), or on the dashboard. A key of another member that can read the refund gets 403 refund-link-not-creator (cancel it and create a new refund instead); any other key 404. Only while it is awaiting_address (else 400 refund-link-unavailable); the claim's deadline stays. The answer is the refund with the new claimUrl — the only time that link is shown. Audited as refund.claim_link_issued (never the link).
+         */
+        post: operations["issueClaimLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/refund/{refundId}/claim": {
         parameters: {
             query?: never;
@@ -220,8 +240,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The payer's address for a refund (the claim page calls it; no authentication: the refund id is the secret)
-         * @description At most 10 claims a minute per client address. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant's side (its wallet short of gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund's reason for the merchant, and the refund still waits for a claim. A wallet short of tokens is not a refusal: the claim answers 200 with status awaiting_funds (the payer's address kept) and the refund is sent by itself once the wallet can pay.
+         * The payer's address for a refund (the claim page calls it with its link's secret k; no other authentication)
+         * @description Needs the claim link's secret (k): a wrong or missing one is answered byte for byte as an unknown refund (404 not-found). At most 10 claims a minute per client address, every attempt counted before anything is checked. Above the approval threshold the claim answers 200 with status awaiting_approval: the address waits for a second member of the shop, and nothing is sent before. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant's side (its wallet short of gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund's reason for the merchant, and the refund still waits for a claim. A wallet short of tokens is not a refusal: the claim answers 200 with status awaiting_funds (the payer's address kept) and the refund is sent by itself once the wallet can pay.
          */
         post: operations["claimRefund"];
         delete?: never;
@@ -298,8 +318,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What a refund's claim page shows (no authentication: the refund id is the secret)
-         * @description Answered with Cache-Control: no-store. A claim past its date reads as expired. Give the address with POST /api/refund/{refundId}/claim.
+         * What a refund's claim page shows (with its claim link's secret k; no other authentication)
+         * @description Answered with Cache-Control: no-store. A claim past its date reads as expired. Give the address with POST /api/refund/{refundId}/claim. A wrong or missing k is answered byte for byte as an unknown refund (404 not-found) and counts against the client address's 10 refund claims a minute; over that, 429 before any secret is checked (a right one too).
          */
         get: operations["getRefundClaim"];
         put?: never;
@@ -422,46 +442,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/user/two-factor": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Two-factor set-up, step 1: a fresh seed to scan ({secret, uri, qrCode}); nothing changes for sign-in yet
-         * @description About the signed-in user, in no account: a member an account holds to enrolling (membersNeedTwoFactor) reaches it. Already on → 400 two-factor-already-on.
-         */
-        post: operations["startTwoFactor"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/user/two-factor/confirm": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Two-factor set-up, step 2: a code of the seed and the current password turn it on; every earlier token and session ends
-         * @description The answer holds the 10 recovery codes (shown this once) and a fresh bearer token: the caller's token ended with the others.
-         */
-        post: operations["confirmTwoFactor"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/user/sign-out-everywhere": {
         parameters: {
             query?: never;
@@ -489,20 +469,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * The account's settings: {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor}
-         * @description membersWithoutTwoFactor: the members the two-factor rule covers (every role but viewer) who have not turned it on — while membersNeedTwoFactor is on, each may only enrol in this account.
-         */
+        /** The account's settings: {accountCurrency, currencies} */
         get: operations["getAccountSettings"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /**
-         * Set the account currency, or (the owner) require two-factor of the members who can move money, approve, hold keys or choose payout targets
-         * @description accountCurrency (the dashboard's totals, volume chart and payments CSV) needs `settings`. membersNeedTwoFactor needs `members` (the owner), the owner's own two-factor on (else 403 two-factor-required) and `code`, their current code, to turn it either way. With it on, a member whose role holds money, approve, developer or payout-targets and who has no two-factor can only enrol (POST /api/user/two-factor) in this account: every /api/user route acting in it answers 403 two-factor-required-by-account, and so do the API keys they made. Their other accounts are unaffected. Nothing changes on a refusal.
-         */
+        /** Set the account currency the dashboard's totals, volume chart and payments CSV are shown in */
         patch: operations["updateAccountSettings"];
         trace?: never;
     };
@@ -517,8 +491,8 @@ export interface paths {
         get: operations["listApiKeys"];
         put?: never;
         /**
-         * Create an API key (shown once), yours: at most your role's scopes; a money scope needs your two-factor; `code` with it on
-         * @description `kind`: secret (default) or publishable (payments:write and payments:read only). The key is the caller's (`createdBy`): every request made with it is theirs. `scopes`: each needs a permission of the caller's role — payments:write `payments`, payments:read `read`, refunds/withdrawals/payouts `money` — and asking for one the role lacks is 403 FORBIDDEN scope-exceeds-role (nothing is made). Default: every scope the kind may hold that the role holds, the money scopes only while the caller has two-factor on. A money scope (refunds, withdrawals, payouts) needs the caller's two-factor: without it 403 FORBIDDEN two-factor-required; with it on, every key needs `code` (missing or wrong → 400 on the field `code`). The key never does more than its maker's current role: a smaller role takes scopes away, leaving the account revokes it.
+         * Create an API key (shown once); `code` required with two-factor sign-in on
+         * @description `kind`: secret (default) or publishable; `scopes`: default every scope the kind may hold (a publishable key may hold payments:write and payments:read only). The answer and GET list each key's kind and scopes.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -658,17 +632,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /**
-         * Remove a member from the account at once (never the owner)
-         * @description Every API key the member made in the account is revoked with them (revokedReason member-removed; on this instance no request with one succeeds after the answer, on others within 1 s) and so is every open invitation they made; each is in the audit log.
-         */
+        /** Remove a member from the account at once (never the owner) */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
-        /**
-         * Give a member another role (the owner's own role is handed over, never changed)
-         * @description The API keys the member made lose at once the scopes the new role does not hold (audited as api_key.scopes_reduced; a key left with none is revoked, reason role-reduced). A larger role gives no key anything back.
-         */
+        /** Give a member another role (the owner's own role is handed over, never changed) */
         patch: operations["changeMemberRole"];
         trace?: never;
     };
@@ -683,7 +651,7 @@ export interface paths {
         put?: never;
         /**
          * Hand the account to another member; you stay, as admin
-         * @description Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards. The open invitations you made are revoked (only the owner invites); your API keys keep the scopes an admin holds.
+         * @description Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards.
          */
         post: operations["transferOwnership"];
         delete?: never;
@@ -848,7 +816,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List whitelisted domains */
+        /**
+         * List whitelisted domains
+         * @description Each domain's webhook signing secret appears only as webhookSecretHint (whsec_… and its last 4 characters), null without a webhookUrl. The secret itself: POST /api/user/domains/{id}/webhook-secret/reveal.
+         */
         get: operations["listDomains"];
         put?: never;
         /** Whitelist a domain */
@@ -866,7 +837,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One domain, with its webhookSecret while a webhookUrl is set */
+        /** One domain, with its webhookSecretHint while a webhookUrl is set (never the secret) */
         get: operations["getDomain"];
         put?: never;
         post?: never;
@@ -879,7 +850,7 @@ export interface paths {
         head?: never;
         /**
          * Set the payout address or webhook URL
-         * @description What the role must hold depends on the change: payoutAddress needs payout-targets (owner), webhookUrl developer, the fiat thresholds settings (FORBIDDEN role-forbids otherwise, nothing changes). With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.
+         * @description The domain's first webhookUrl makes its signing secret: that one answer carries it as webhookSecret (copy it into your receiver), every later answer only webhookSecretHint — reveal it with POST /api/user/domains/{id}/webhook-secret/reveal. What the role must hold depends on the change: payoutAddress needs payout-targets (owner), webhookUrl developer, the fiat thresholds settings (FORBIDDEN role-forbids otherwise, nothing changes). With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -895,9 +866,29 @@ export interface paths {
         put?: never;
         /**
          * Rotate the webhook signing secret (the old one keeps signing, as a second signature, for 24 h)
-         * @description With two-factor sign-in on, the body needs `code` (the app's current code): `{code}`.
+         * @description Needs the member's current two-factor code `{code}`: without two-factor on, 403 webhook-secret-needs-two-factor (turn it on first); missing or wrong, 400 on `code`. The answer is the domain view with the new webhookSecret — shown this once — and previousSecretExpiresAt. Audited as domain.webhook_secret_rotated (never the secret).
          */
         post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/domains/{id}/webhook-secret/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show the domain's webhook signing secret (and the previous one while it still signs)
+         * @description The only answer that shows a signing secret after it was made: the developer permission and the member's current two-factor code `{code}`. Without two-factor on, 403 webhook-secret-needs-two-factor (a secret that signs payment events must not be one stolen session away); a missing or wrong code, 400 on `code` — each wrong code counts as a failed sign-in of the member (the sign-in throttle limits guesses) and each code works once. No webhookUrl: 400 webhook-url-missing. Answered with Cache-Control: no-store; audited as domain.webhook_secret_revealed (never the secret).
+         */
+        post: operations["revealWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1418,7 +1409,7 @@ export interface components {
              * @example 2.5
              */
             amount?: string;
-            /** @description Send straight to this address (one the payer gave you). Without it the refund waits for the payer to give an address at claimUrl. */
+            /** @description Send straight to this address (one the payer gave you). Without it the refund waits for the payer to give an address at claimUrl (in this answer only). Above the account's approval threshold the refund is approved with its destination: this address, or — without one — the address the payer claims, before anything is sent. */
             toAddress?: string;
             /**
              * @description Fiat-priced payments only (a token-priced one refuses it: refund-basis-token-priced). "tokens" (default): give back tokens, `amount` as above. "fiat": give back `fiatAmount` in the payment's currency at today's rate of the token that paid (read from its price feed now; stale, missing or more than 3 % off its peg → 400 refund-rate-unavailable, nothing recorded). Token amount = fiatAmount ÷ rate, rounded up (the payer never gets less than fiatAmount at that rate); more than the payment can still refund → 400 refund-exceeds-refundable (never capped).
@@ -1638,7 +1629,7 @@ export interface components {
             refundId: string;
             sessionId: string;
             /**
-             * @description awaiting_address (waits for the payer at claimUrl), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled.
+             * @description awaiting_address (waits for the payer at its claim link), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled; above the approval threshold awaiting_approval (a second member approves it with its address: the merchant's, or the one the payer claimed) and rejected.
              * @enum {string}
              */
             status: "awaiting_address" | "awaiting_funds" | "sending" | "completed" | "failed" | "cancelled" | "awaiting_approval" | "rejected";
@@ -1647,8 +1638,10 @@ export interface components {
             network: string;
             toAddress: string | null;
             addressFrom: ("merchant" | "payer") | null;
-            /** @description Send this to the payer: the page where they give the address (while awaiting_address). */
-            claimUrl: string;
+            /** @description Send this to the payer: the page where they give the address. It carries the claim's secret, so it is set only in the answer that made it — the refund's creation, or POST /api/v1/refund/{refundId}/claim-link — and null everywhere else (reads, lists, webhooks, an Idempotency-Key replay): keep it, or issue a new one. */
+            claimUrl: string | null;
+            /** @description The refund has a claim link (the one given once in claimUrl). false for a refund sent to your address, and for a claim made before links carried a secret: issue one with POST /api/v1/refund/{refundId}/claim-link. */
+            claimLinkIssued: boolean;
             claimExpiresAt: string;
             withdrawalId: string | null;
             txHash: string | null;
@@ -1704,7 +1697,7 @@ export interface components {
                  * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                  * @enum {string}
                  */
-                reason?: "invalid-request" | "not-found" | "rate-limited" | "credentials-invalid" | "sign-in-required" | "bearer-token-invalid" | "token-revoked" | "account-gone" | "cross-site-refused" | "registration-closed" | "email-taken" | "password-wrong" | "two-factor-code-required" | "two-factor-code-wrong" | "two-factor-already-on" | "two-factor-not-on" | "two-factor-setup-expired" | "two-factor-required" | "two-factor-required-by-account" | "role-forbids" | "not-a-member" | "no-account" | "account-id-invalid" | "invitation-invalid" | "invitation-expired" | "invitation-used" | "already-a-member" | "owner-is-fixed" | "member-not-found" | "new-owner-needs-two-factor" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "api-key-scope-not-allowed" | "api-key-scopes-empty" | "api-key-limit-reached" | "scope-exceeds-role" | "idempotency-key-invalid" | "idempotency-key-reused" | "no-plan" | "plan-quota-used-up" | "plan-unknown" | "plan-not-self-serve" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "domain-limit-reached" | "domain-origin-invalid" | "domain-already-whitelisted" | "domain-webhook-url-invalid" | "domain-deletion-blocked" | "payout-change-not-waiting" | "webhook-url-missing" | "webhook-url-removed" | "webhook-delivery-in-flight" | "webhook-test-events-waiting" | "network-not-configured" | "token-not-in-catalogue" | "token-rpc-unavailable" | "token-no-contract" | "token-not-erc20" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "payment-not-pending" | "payment-partly-paid" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "payment-not-fiat" | "token-not-offered" | "currency-unsupported" | "link-inactive" | "link-token-locked" | "link-price-both" | "link-price-missing" | "link-amount-missing" | "link-busy" | "link-client-busy" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-not-cancellable" | "refund-not-claimable" | "refund-claim-unavailable" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "payout-items-invalid" | "payout-batch-not-found" | "payout-batch-not-awaiting-approval" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "approval-limit-invalid" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "simulation-not-local" | "simulation-not-pending" | "simulation-nothing-left" | "simulation-payer-short";
+                reason?: "invalid-request" | "not-found" | "rate-limited" | "credentials-invalid" | "sign-in-required" | "bearer-token-invalid" | "token-revoked" | "account-gone" | "cross-site-refused" | "registration-closed" | "email-taken" | "password-wrong" | "two-factor-code-required" | "two-factor-code-wrong" | "two-factor-already-on" | "two-factor-not-on" | "two-factor-setup-expired" | "role-forbids" | "not-a-member" | "no-account" | "account-id-invalid" | "invitation-invalid" | "invitation-expired" | "invitation-used" | "already-a-member" | "owner-is-fixed" | "member-not-found" | "new-owner-needs-two-factor" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "api-key-scope-not-allowed" | "api-key-scopes-empty" | "api-key-limit-reached" | "idempotency-key-invalid" | "idempotency-key-reused" | "no-plan" | "plan-quota-used-up" | "plan-unknown" | "plan-not-self-serve" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "domain-limit-reached" | "domain-origin-invalid" | "domain-already-whitelisted" | "domain-webhook-url-invalid" | "domain-deletion-blocked" | "payout-change-not-waiting" | "webhook-secret-needs-two-factor" | "webhook-url-missing" | "webhook-url-removed" | "webhook-delivery-in-flight" | "webhook-test-events-waiting" | "network-not-configured" | "token-not-in-catalogue" | "token-rpc-unavailable" | "token-no-contract" | "token-not-erc20" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "payment-not-pending" | "payment-partly-paid" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "payment-not-fiat" | "token-not-offered" | "currency-unsupported" | "link-inactive" | "link-token-locked" | "link-price-both" | "link-price-missing" | "link-amount-missing" | "link-busy" | "link-client-busy" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-not-cancellable" | "refund-not-claimable" | "refund-claim-unavailable" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "payout-items-invalid" | "payout-batch-not-found" | "payout-batch-not-awaiting-approval" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "approval-limit-invalid" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "simulation-not-local" | "simulation-not-pending" | "simulation-nothing-left" | "simulation-payer-short";
                 details?: {
                     path?: string;
                     message: string;
@@ -1714,7 +1707,7 @@ export interface components {
         RefundClaimView: {
             refundId: string;
             /**
-             * @description awaiting_address (waits for the payer at claimUrl), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled.
+             * @description awaiting_address (waits for the payer at its claim link), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled; above the approval threshold awaiting_approval (a second member approves it with its address: the merchant's, or the one the payer claimed) and rejected.
              * @enum {string}
              */
             status: "awaiting_address" | "awaiting_funds" | "sending" | "completed" | "failed" | "cancelled" | "awaiting_approval" | "rejected";
@@ -1964,7 +1957,7 @@ export interface components {
             refundId: string;
             sessionId: string;
             /**
-             * @description awaiting_address (waits for the payer at claimUrl), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled.
+             * @description awaiting_address (waits for the payer at its claim link), awaiting_funds (has its address; the withdrawal wallet cannot pay it yet, see reason: sent by itself once it can), sending, completed, failed, cancelled; above the approval threshold awaiting_approval (a second member approves it with its address: the merchant's, or the one the payer claimed) and rejected.
              * @enum {string}
              */
             status: "awaiting_address" | "awaiting_funds" | "sending" | "completed" | "failed" | "cancelled" | "awaiting_approval" | "rejected";
@@ -1973,8 +1966,10 @@ export interface components {
             network: string;
             toAddress: string | null;
             addressFrom: ("merchant" | "payer") | null;
-            /** @description Send this to the payer: the page where they give the address (while awaiting_address). */
-            claimUrl: string;
+            /** @description Send this to the payer: the page where they give the address. It carries the claim's secret, so it is set only in the answer that made it — the refund's creation, or POST /api/v1/refund/{refundId}/claim-link — and null everywhere else (reads, lists, webhooks, an Idempotency-Key replay): keep it, or issue a new one. */
+            claimUrl: string | null;
+            /** @description The refund has a claim link (the one given once in claimUrl). false for a refund sent to your address, and for a claim made before links carried a secret: issue one with POST /api/v1/refund/{refundId}/claim-link. */
+            claimLinkIssued: boolean;
             claimExpiresAt: string;
             withdrawalId: string | null;
             txHash: string | null;
@@ -2197,7 +2192,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2223,7 +2218,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2249,7 +2244,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2258,7 +2253,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DOMAIN_NOT_WHITELISTED, FORBIDDEN */
+            /** @description DOMAIN_NOT_WHITELISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2275,7 +2270,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2301,7 +2296,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2327,7 +2322,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2353,7 +2348,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2406,7 +2401,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2432,33 +2427,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2484,7 +2453,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2510,7 +2479,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2536,7 +2505,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2589,7 +2558,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2615,33 +2584,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2667,7 +2610,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2693,7 +2636,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2719,7 +2662,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2784,7 +2727,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2810,33 +2753,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2862,7 +2779,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2888,7 +2805,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2945,7 +2862,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2971,33 +2888,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3023,7 +2914,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3049,7 +2940,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3075,7 +2966,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3101,7 +2992,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3127,7 +3018,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3188,7 +3079,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3214,33 +3105,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3266,7 +3131,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3292,7 +3157,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3345,7 +3210,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3371,33 +3236,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3423,7 +3262,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3449,7 +3288,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3475,7 +3314,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3505,7 +3344,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description Created (a claim: with its claimUrl, this once) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3535,7 +3374,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3561,33 +3400,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3613,7 +3426,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3639,7 +3452,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3665,7 +3478,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3691,7 +3504,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3717,7 +3530,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3772,7 +3585,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3798,33 +3611,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3850,7 +3637,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3876,7 +3663,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3902,7 +3689,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3955,7 +3742,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3981,33 +3768,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4033,7 +3794,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4059,7 +3820,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4085,7 +3846,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4138,7 +3899,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4164,33 +3925,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4216,7 +3951,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4242,7 +3977,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4268,7 +4003,190 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    issueClaimLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the refund. */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund with its new claimUrl */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4281,7 +4199,10 @@ export interface operations {
     };
     claimRefund: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The secret of the refund's claim link (the `k` of /refund/<refundId>?k=…). A wrong or missing one is answered exactly as an unknown refund: 404 not-found. */
+                k?: string;
+            };
             header?: never;
             path: {
                 /** @description UUID of the refund. */
@@ -4295,7 +4216,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Sending, or awaiting_funds */
+            /** @description Sending, awaiting_funds, or awaiting_approval */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4876,7 +4797,10 @@ export interface operations {
     };
     getRefundClaim: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The secret of the refund's claim link (the `k` of /refund/<refundId>?k=…). A wrong or missing one is answered exactly as an unknown refund: 404 not-found. */
+                k?: string;
+            };
             header?: never;
             path: {
                 /** @description UUID of the refund. */
@@ -4916,7 +4840,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "not-found";
+                            reason?: "invalid-request" | "not-found" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4942,7 +4866,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "not-found";
+                            reason?: "invalid-request" | "not-found" | "rate-limited";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "not-found" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5072,7 +5022,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5098,33 +5048,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5150,7 +5074,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5176,7 +5100,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5233,7 +5157,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5259,33 +5183,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5311,7 +5209,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5337,7 +5235,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5363,7 +5261,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5389,7 +5287,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5415,7 +5313,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5468,7 +5366,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5494,33 +5392,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5546,7 +5418,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5572,7 +5444,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5598,7 +5470,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5778,99 +5650,6 @@ export interface operations {
             };
         };
     };
-    startTwoFactor: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description {secret, uri, qrCode} */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        /** @description {secret, uri, qrCode} */
-                        data: unknown;
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    confirmTwoFactor: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    code: string;
-                    currentPassword: string;
-                };
-            };
-        };
-        responses: {
-            /** @description {recoveryCodes, token, expiresAt} */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        /** @description {recoveryCodes, token, expiresAt} */
-                        data: unknown;
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     signOutEverywhere: {
         parameters: {
             query?: never;
@@ -5953,7 +5732,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor: [{userId, email, role}]} */
+                        /** @description {accountCurrency, currencies} */
                         data: unknown;
                     };
                 };
@@ -6000,14 +5779,12 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    accountCurrency?: string;
-                    membersNeedTwoFactor?: boolean;
-                    code?: string;
+                    accountCurrency: string;
                 };
             };
         };
         responses: {
-            /** @description {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor: [{userId, email, role}]} */
+            /** @description {accountCurrency, currencies} */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6016,7 +5793,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor: [{userId, email, role}]} */
+                        /** @description {accountCurrency, currencies} */
                         data: unknown;
                     };
                 };
@@ -6071,7 +5848,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description [{id, name, prefix, kind, scopes, createdBy: {userId, email} | null, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced}] */
+                        /** @description [{id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt}] */
                         data: unknown;
                     };
                 };
@@ -6136,7 +5913,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description {id, name, prefix, kind, scopes, createdBy, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced, key} */
+                        /** @description {id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt, key} */
                         data: unknown;
                     };
                 };
@@ -6194,7 +5971,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description {id, name, prefix, kind, scopes, createdBy, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced} */
+                        /** @description {id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt} */
                         data: unknown;
                     };
                 };
@@ -6366,7 +6143,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                action?: "auth.sign_in" | "member.invited" | "invitation.revoked" | "member.added" | "member.removed" | "member.role_changed" | "api_key.created" | "api_key.revoked" | "api_key.scopes_reduced" | "domain.payout_target_changed" | "domain.webhook_changed" | "withdrawal.requested" | "withdrawal.approved" | "withdrawal.rejected" | "refund.requested" | "refund.approved" | "refund.rejected" | "payout.requested" | "payout.approved" | "payout.rejected" | "approval_policy.changed" | "two_factor.enabled" | "two_factor.disabled" | "password.changed" | "account.settings_changed";
+                action?: "auth.sign_in" | "member.invited" | "member.added" | "member.removed" | "member.role_changed" | "api_key.created" | "api_key.revoked" | "domain.payout_target_changed" | "domain.webhook_changed" | "domain.webhook_secret_revealed" | "domain.webhook_secret_rotated" | "withdrawal.requested" | "withdrawal.approved" | "withdrawal.rejected" | "refund.requested" | "refund.claim_link_issued" | "refund.approved" | "refund.rejected" | "payout.requested" | "payout.approved" | "payout.rejected" | "approval_policy.changed" | "two_factor.enabled" | "two_factor.disabled" | "password.changed" | "account.settings_changed";
                 actor?: string;
                 from?: string;
                 to?: string;
@@ -6693,7 +6470,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6719,7 +6496,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6745,7 +6522,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6771,7 +6548,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {userId, role, apiKeysRevoked, invitationsRevoked}: who left, with the role they had, and how many of the API keys and open invitations they made in the account were revoked with them */
+            /** @description {userId, role}: who left, with the role they had */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6784,8 +6561,6 @@ export interface operations {
                             userId: number;
                             /** @enum {string} */
                             role: "owner" | "admin" | "finance" | "developer" | "viewer";
-                            apiKeysRevoked: number;
-                            invitationsRevoked: number;
                         };
                     };
                 };
@@ -6807,7 +6582,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6833,7 +6608,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6859,7 +6634,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6885,7 +6660,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6948,7 +6723,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6974,7 +6749,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7000,7 +6775,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7026,7 +6801,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7088,7 +6863,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7114,7 +6889,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7140,7 +6915,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7166,7 +6941,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7192,7 +6967,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7247,7 +7022,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7273,7 +7048,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7299,7 +7074,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7371,7 +7146,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7397,7 +7172,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7423,7 +7198,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7479,7 +7254,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7505,7 +7280,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7531,7 +7306,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7557,7 +7332,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7729,7 +7504,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7755,7 +7530,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7781,7 +7556,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7850,7 +7625,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7876,7 +7651,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7902,7 +7677,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7928,7 +7703,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7954,7 +7729,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8023,7 +7798,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8049,7 +7824,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8075,7 +7850,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8101,7 +7876,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8156,7 +7931,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8182,7 +7957,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8208,7 +7983,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8272,7 +8047,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8298,7 +8073,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8324,7 +8099,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8350,7 +8125,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8376,7 +8151,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8735,7 +8510,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The domain view with the new webhookSecret */
+            /** @description The domain view with the new webhookSecret (this once) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8744,7 +8519,80 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description domain view */
+                        /** @description domain view + webhookSecret */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revealWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the account to act in (GET /api/user/accounts lists yours). Without it: the account chosen in the dashboard's switcher (a cookie) for dashboard requests, else your default account — your own while you are a member of it, else the one you joined first. Not a positive integer → 400 (reason account-id-invalid); an account you are not a member of, whether or not it exists → 403 (reason not-a-member). */
+                "X-Account-Id"?: components["parameters"]["AccountId"];
+            };
+            path: {
+                /** @description Id of the domain. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {domainId, webhookSecret, webhookSecretHint, previousSecret, previousSecretExpiresAt} */
                         data: unknown;
                     };
                 };

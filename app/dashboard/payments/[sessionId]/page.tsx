@@ -27,7 +27,7 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
   const { member, role, payment } = await withAccountPage("read", async ({ account, member, role }) => ({
     member,
     role,
-    payment: await loadPaymentPage(account.id, sessionId),
+    payment: await loadPaymentPage(account.id, sessionId, member.id),
   }));
   const moving =
     payment.status === "pending" ||

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { amount, createdAt, timestamptz, updatedAt } from "../columns";
 import { apiKeys } from "../merchants/api-keys";
 import { users } from "../merchants/users";
@@ -10,8 +10,10 @@ import { paymentSessions } from "./payment-sessions";
  * completed | failed; awaiting_address → cancelled (by the merchant, or its claim expired).
  * awaiting_funds: it has its address but the withdrawal wallet cannot pay it yet; sent (→ sending)
  * as soon as it can, or cancelled by the merchant.
- * Above the account's approval threshold it starts awaiting_approval (nothing claimable or sent) →
- * what it would have been once a second member approves, or → rejected (final, never sent).
+ * Above the account's approval threshold it is approved with its destination: with the merchant's
+ * address it starts awaiting_approval (nothing sent) → sending | awaiting_funds once a second member
+ * approves, or → rejected (final, never sent); without one it opens its claim first
+ * (approval_on_claim), and the payer's claimed address goes awaiting_approval before anything is signed.
  */
 export const REFUND_STATUSES = [
   "awaiting_address",
@@ -41,7 +43,7 @@ export type RefundBasisKind = (typeof REFUND_BASES)[number];
 export const refunds = pgTable(
   "refunds",
   {
-    /** Public, unguessable (UUID v4): the claim URL `/refund/<id>` is reachable by anyone who has it. */
+    /** UUID v4. Not a secret (DESIGN.md §26): the claim needs the secret of claim_secret_hash as well. */
     id: uuid("id").primaryKey(),
     sessionId: uuid("session_id")
       .notNull()
@@ -51,6 +53,18 @@ export const refunds = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** The API key that created it; null when the merchant created it on the dashboard. */
     apiKeyId: integer("api_key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
+    /**
+     * The member who created it (on the dashboard, or the creator of the API key): the one who may
+     * issue a new claim link. Null once that user is gone. Refunds made before 0045: see that migration.
+     */
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    /**
+     * SHA-256 (hex) of the claim link's secret (claim-secret.ts); the secret itself is never stored.
+     * Null: no claim link (sent to the merchant's address, or made before 0045 — a new link is issued).
+     */
+    claimSecretHash: text("claim_secret_hash"),
+    /** Above the approval threshold without an address: the payer's claimed address goes to approval, not out. */
+    approvalOnClaim: boolean("approval_on_claim").notNull().default(false),
     amount: amount("amount").notNull(),
     status: text("status", { enum: REFUND_STATUSES }).notNull(),
     /** Where it goes: given by the merchant, or by the payer on the claim page. Checksummed. */
@@ -76,9 +90,11 @@ export const refunds = pgTable(
   (t) => [
     index("refunds_session_idx").on(t.sessionId),
     index("refunds_user_created_idx").on(t.userId, t.createdAt),
+    index("refunds_created_by_idx").on(t.createdBy),
     index("refunds_awaiting_expiry_idx").on(t.claimExpiresAt).where(sql`${t.status} = 'awaiting_address'`),
     // The job that sends refunds once their wallet can pay takes the longest-unchecked first (updated_at: its last check).
     index("refunds_awaiting_funds_idx").on(t.updatedAt).where(sql`${t.status} = 'awaiting_funds'`),
+    check("refunds_claim_secret_hash_check", sql`${t.claimSecretHash} IS NULL OR ${t.claimSecretHash} ~ '^[0-9a-f]{64}$'`),
     check("refunds_basis_check", sql`${t.basis} IS NULL OR ${t.basis} IN ('tokens', 'fiat')`),
     check(
       "refunds_fiat_basis_check",

@@ -24,6 +24,9 @@ export interface PayerPageMessages {
   /** Claimed, but the merchant's wallet cannot pay it yet: it goes out by itself (never the internals). */
   awaitingFundsTitle: string;
   awaitingFundsBody: string;
+  /** Claimed above the shop's approval threshold: a second person at the shop confirms the address first. */
+  awaitingApprovalTitle: string;
+  awaitingApprovalBody: string;
   completedTitle: string;
   completedBody: string;
   failedTitle: string;
@@ -73,6 +76,9 @@ export const en: PayerPageMessages = {
   awaitingFundsTitle: "Your refund is waiting to be sent",
   awaitingFundsBody:
     "The shop's wallet cannot send it yet. It goes out by itself as soon as it can: you do not need to do anything. This page updates by itself.",
+  awaitingApprovalTitle: "Your refund is waiting for the shop",
+  awaitingApprovalBody:
+    "The shop confirms this refund to your address before it is sent; you do not need to do anything. This page updates by itself.",
   completedTitle: "Refund sent",
   completedBody: "The tokens are in your wallet.",
   failedTitle: "This refund could not be sent",

@@ -26,6 +26,9 @@ export const es: PayerPageMessages = {
   awaitingFundsTitle: "Tu reembolso está pendiente de envío",
   awaitingFundsBody:
     "La billetera de la tienda aún no puede enviarlo. Saldrá automáticamente en cuanto sea posible; no tienes que hacer nada. Esta página se actualiza sola.",
+  awaitingApprovalTitle: "Tu reembolso espera a la tienda",
+  awaitingApprovalBody:
+    "La tienda confirma este reembolso a tu dirección antes de enviarlo; no tienes que hacer nada. Esta página se actualiza sola.",
   completedTitle: "Reembolso enviado",
   completedBody: "Los tokens están en tu billetera.",
   failedTitle: "No se pudo enviar este reembolso",

@@ -26,6 +26,9 @@ export const tr: PayerPageMessages = {
   awaitingFundsTitle: "İadeniz gönderilmeyi bekliyor",
   awaitingFundsBody:
     "Mağazanın cüzdanı henüz gönderemiyor. Mümkün olur olmaz kendiliğinden gönderilir; sizin bir şey yapmanız gerekmez. Bu sayfa kendiliğinden güncellenir.",
+  awaitingApprovalTitle: "İadeniz mağazanın onayını bekliyor",
+  awaitingApprovalBody:
+    "Mağaza bu iadeyi göndermeden önce adresinizle onaylar; sizin bir şey yapmanız gerekmez. Bu sayfa kendiliğinden güncellenir.",
   completedTitle: "İade gönderildi",
   completedBody: "Tokenler cüzdanınızda.",
   failedTitle: "Bu iade gönderilemedi",

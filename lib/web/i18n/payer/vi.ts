@@ -26,6 +26,9 @@ export const vi: PayerPageMessages = {
   awaitingFundsTitle: "Khoản hoàn tiền của bạn đang chờ gửi",
   awaitingFundsBody:
     "Ví của cửa hàng chưa thể gửi ngay. Khoản tiền sẽ tự động được gửi ngay khi có thể, bạn không cần làm gì thêm. Trang này tự cập nhật.",
+  awaitingApprovalTitle: "Khoản hoàn tiền đang chờ cửa hàng xác nhận",
+  awaitingApprovalBody:
+    "Cửa hàng xác nhận khoản hoàn tiền tới địa chỉ của bạn trước khi gửi; bạn không cần làm gì thêm. Trang này tự cập nhật.",
   completedTitle: "Đã gửi tiền hoàn",
   completedBody: "Token đã vào ví của bạn.",
   failedTitle: "Không thể gửi khoản hoàn tiền này",

@@ -24,6 +24,8 @@ export const zh: PayerPageMessages = {
   sendingBody: "通常在一分钟内到账。此页面会自动更新。",
   awaitingFundsTitle: "您的退款正在等待发送",
   awaitingFundsBody: "商家的钱包暂时无法发送。可以发送时，退款将自动发出，您无需再提交。此页面会自动更新。",
+  awaitingApprovalTitle: "您的退款正在等待商家确认",
+  awaitingApprovalBody: "商家会在发送前确认退款到您的地址，您无需再做任何操作。此页面会自动更新。",
   completedTitle: "退款已发送",
   completedBody: "代币已到达您的钱包。",
   failedTitle: "此退款无法发送",

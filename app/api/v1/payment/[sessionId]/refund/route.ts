@@ -8,7 +8,10 @@ import { ok } from "@/lib/web/http/envelope";
 import { noCorsPreflight, withApiKey } from "@/lib/web/http/handlers";
 import { parseUuid } from "@/lib/web/http/params";
 
-/** POST /api/v1/payment/:sessionId/refund {amount?, toAddress?} → 201 Refund; `Idempotency-Key` replays the first answer. */
+/**
+ * POST /api/v1/payment/:sessionId/refund {amount?, toAddress?} → 201 Refund, with claimUrl (its
+ * secret) for a claim; `Idempotency-Key` replays the first answer without the link.
+ */
 export const POST = withApiKey({ scope: "refunds", browser: false }, async ({ req, db, apiKey, params }) => {
   const sessionId = parseUuid(params.sessionId, "sessionId");
   const body = await readJsonObject(req);
@@ -18,7 +21,7 @@ export const POST = withApiKey({ scope: "refunds", browser: false }, async ({ re
   const { view, replayed } = await createRefund(
     db,
     // A request made with a key is its creator's (DESIGN.md §26): they cannot approve it.
-    { scope: { apiKeyId: apiKey.id }, idempotency, memberId: apiKey.createdBy, origin: byApiKey(apiKey, clientAddress(req.headers)) },
+    { scope: { apiKeyId: apiKey.id }, idempotency, member: apiKey.createdBy, origin: byApiKey(apiKey, clientAddress(req.headers)) },
     sessionId,
     input,
   );
