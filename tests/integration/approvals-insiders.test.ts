@@ -14,8 +14,8 @@ import { POST as createPayouts } from "@/app/api/v1/payouts/route";
 import { POST as send } from "@/app/api/v1/withdrawal/send/route";
 import { createApiKey } from "@/lib/accounts/api-keys/create-api-key";
 import { approvals, chainTransactions, webhookDeliveries, withdrawals } from "@/lib/db/schema";
-import { call } from "../helpers/http";
 import { addMember, type TestMember } from "../helpers/approvers";
+import { call } from "../helpers/http";
 import { paidSession, refundReq, settleWithdrawals, useRefundShop } from "../helpers/refunds";
 
 vi.hoisted(() => {

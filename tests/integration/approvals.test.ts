@@ -31,9 +31,9 @@ import { approvalNeeded, moneyOutOfDay } from "@/lib/domain/approval-requests/ap
 import { expireApprovals } from "@/lib/domain/approvals/decide";
 import { countAwaiting } from "@/lib/domain/approvals/inbox";
 import { sendWithdrawalFromDashboard } from "@/lib/domain/withdrawals/send";
+import { addMember } from "../helpers/approvers";
 import { tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
-import { addMember } from "../helpers/approvers";
 import { apiKey, PAYER_NEW_ADDRESS, paidSession, refundReq, settleWithdrawals, units, useRefundShop } from "../helpers/refunds";
 
 vi.hoisted(() => {

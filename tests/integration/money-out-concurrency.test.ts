@@ -31,9 +31,9 @@ import { refundFromDashboard } from "@/lib/domain/refunds/dashboard-refunds";
 import { sendWithdrawalFromDashboard } from "@/lib/domain/withdrawals/send";
 import { tendLedgerStep } from "@/lib/ops/jobs/steps";
 import { signUp } from "../helpers/accounts";
+import { addMember, type TestMember } from "../helpers/approvers";
 import { tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
-import { addMember, type TestMember } from "../helpers/approvers";
 import { paidSession, refundReq, settleWithdrawals, units, useRefundShop } from "../helpers/refunds";
 
 vi.hoisted(() => {

@@ -15,7 +15,7 @@ import { POST as approveRoute } from "@/app/api/user/approvals/[id]/approve/rout
 import { POST as rejectRoute } from "@/app/api/user/approvals/[id]/reject/route";
 import { POST as claimLink } from "@/app/api/v1/refund/[refundId]/claim-link/route";
 import { approvals, chainTransactions, refunds, withdrawals } from "@/lib/db/schema";
-import { refundApprovalContent } from "@/lib/domain/refunds/refund-approvals";
+import { approvalContent } from "@/lib/domain/approval-requests/content";
 import { tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { addMember } from "../helpers/insiders";
@@ -75,16 +75,12 @@ describe("a claim refund above the approval threshold", () => {
     // The approval names the refund's creator (the API key) and moves exactly this.
     const [approval] = await approvalsOf(refundId);
     expect(approval).toMatchObject({ kind: "refund", amount: units("150"), requestedByApiKeyId: shop.merchant().apiKeyId });
-    expect(await refundApprovalContent(db(), approval!)).toEqual({
-      refundId,
+    expect(await approvalContent(db(), approval!)).toMatchObject({
       toAddress: PAYER_NEW_ADDRESS,
-      addressFrom: "payer",
-      sessionId,
-      orderId: expect.stringMatching(/^ORD-/),
-      amount: "150",
-      token: "RFD",
-      tokenId: shop.merchant().tokenId,
-      network: "bsc",
+      payment: { sessionId, orderId: expect.stringMatching(/^ORD-/) },
+      amount: units("150"),
+      token: { symbol: "RFD", id: shop.merchant().tokenId, network: "bsc" },
+      hash: approval!.contentHash,
     });
 
     const before = await tokenBalance(shop.chain().url, shop.token(), PAYER_NEW_ADDRESS);

@@ -22,7 +22,7 @@ import { requestApproval } from "../approval-requests/approval-records";
 import { assertMayWithdraw } from "../gas/limits";
 import { openPayoutItemsTotal } from "../payouts/batch-reserve";
 import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
-import { openSpend, tankCredit } from "../payouts/open-spend";
+import { gasHeldBack, openSpend } from "../payouts/open-spend";
 import { insufficientBnb, insufficientTokens, rpc } from "../payouts/payout-errors";
 import { applyBatchFact, insertPayoutBatch } from "./payout-records";
 import { payoutBatchRefusal } from "./reasons";
@@ -86,8 +86,7 @@ export async function recordPayoutBatch(
       // of BNB batches not recorded yet (items in flight are in the ledger's values).
       const open = await openSpend(tx, token.network, from, chainCount);
       const held = open.value + (await openPayoutItemsTotal(tx, token.network, from, token.id, Number.MAX_SAFE_INTEGER));
-      const credit = await tankCredit(tx, token.network, from);
-      const gasHeld = credit > open.gas ? credit : open.gas;
+      const gasHeld = await gasHeldBack(tx, token.network, from, open.gas);
       if (balance - held - gasHeld < total) throw insufficientBnb(from, balance, total, held, gasHeld);
     } else {
       const reserved = await reservedTokens(tx, token.network, from, token.id, chainCount);

@@ -95,3 +95,12 @@ export async function tankCredit(db: Db, network: string, wallet: string, now = 
   }
   return credit;
 }
+
+/**
+ * What a BNB send out of the wallet may not take for gas: the open transactions' gas, or the tank's
+ * credit (tankCredit) if that is more. (A bigint: Math.max does not take one.)
+ */
+export async function gasHeldBack(db: Db, network: string, wallet: string, openGas: bigint): Promise<bigint> {
+  const credit = await tankCredit(db, network, wallet);
+  return credit > openGas ? credit : openGas;
+}

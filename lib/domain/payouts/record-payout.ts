@@ -37,7 +37,7 @@ import { findOwnToken } from "../tokens/find-own-token";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import { openPayoutItemsTotal } from "./batch-reserve";
 import { lockAccountForMoneyOut, lockPayingWallet } from "./money-out-locks";
-import { openSpend, tankCredit } from "./open-spend";
+import { gasHeldBack, openSpend } from "./open-spend";
 import { insufficientBnb, insufficientTokens, rpc, ShortOfGasError, simulate } from "./payout-errors";
 import { payoutRefusal } from "./reasons";
 import { tallyWithdrawalMove } from "./withdrawal-tallies";
@@ -144,8 +144,7 @@ export async function reservePayout(
     // BNB in flight is in the ledger's values; items of BNB batches not recorded yet are held too.
     const reserved = open.value + (await openPayoutItemsTotal(tx, token.network, from, token.id, Number.MAX_SAFE_INTEGER));
     // The value may not take gas: what the open transactions need, or the tank's BNB still here if that is more.
-    const credit = await tankCredit(tx, token.network, from);
-    const gasHeld = credit > open.gas ? credit : open.gas;
+    const gasHeld = await gasHeldBack(tx, token.network, from, open.gas);
     if (bnb - reserved - gasHeld < units) throw insufficientBnb(from, bnb, units, reserved, gasHeld);
     // This send's gas may come from the tank's credit: what must remain is the open transactions' gas and its own.
     if (bnb - reserved - units < open.gas + ownGas)

@@ -15,7 +15,6 @@ import { eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { getConfig } from "../../base/config";
 import { AppError } from "../../base/errors";
-import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { type Approval, type PaymentSession, paymentSessions, type Refund, refunds, tokens } from "../../db/schema";
 import { requestApproval } from "../approval-requests/approval-records";
@@ -99,36 +98,6 @@ export async function requestClaimApproval(tx: Db, refund: Refund, session: Pick
     // The member behind the request, the API key's creator included: they cannot approve it (DESIGN.md §26).
     requestedBy: { userId: refund.createdBy, apiKeyId: refund.apiKeyId },
   });
-}
-
-/** What a refund's approval moves, for the approval's view and the hash its code approves. */
-export interface RefundApprovalContent {
-  refundId: string;
-  /** Where it goes (checksummed): the merchant's address, or the payer's once claimed; null only for a refund asked before destinations were approved. */
-  toAddress: string | null;
-  addressFrom: "merchant" | "payer" | null;
-  sessionId: string;
-  orderId: string | null;
-  /** Decimal string of whole tokens. */
-  amount: string;
-  token: string;
-  tokenId: number;
-  network: string;
-}
-
-export async function refundApprovalContent(db: Db, approval: Pick<Approval, "id" | "subjectId">): Promise<RefundApprovalContent> {
-  const { refund, session, token } = await refundOf(db, approval);
-  return {
-    refundId: refund.id,
-    toAddress: refund.toAddress,
-    addressFrom: refund.addressFrom,
-    sessionId: refund.sessionId,
-    orderId: session.orderId,
-    amount: formatAmount(refund.amount, token.decimals),
-    token: token.symbol,
-    tokenId: session.tokenId,
-    network: session.network,
-  };
 }
 
 /** In the transaction that rejected or expired the approval. */

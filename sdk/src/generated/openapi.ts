@@ -442,6 +442,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Two-factor set-up, step 1: a fresh seed to scan ({secret, uri, qrCode}); nothing changes for sign-in yet
+         * @description About the signed-in user, in no account: a member an account holds to enrolling (membersNeedTwoFactor) reaches it. Already on → 400 two-factor-already-on.
+         */
+        post: operations["startTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/two-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Two-factor set-up, step 2: a code of the seed and the current password turn it on; every earlier token and session ends
+         * @description The answer holds the 10 recovery codes (shown this once) and a fresh bearer token: the caller's token ended with the others.
+         */
+        post: operations["confirmTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/sign-out-everywhere": {
         parameters: {
             query?: never;
@@ -469,14 +509,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's settings: {accountCurrency, currencies} */
+        /**
+         * The account's settings: {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor}
+         * @description membersWithoutTwoFactor: the members the two-factor rule covers (every role but viewer) who have not turned it on — while membersNeedTwoFactor is on, each may only enrol in this account.
+         */
         get: operations["getAccountSettings"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Set the account currency the dashboard's totals, volume chart and payments CSV are shown in */
+        /**
+         * Set the account currency, or (the owner) require two-factor of the members who can move money, approve, hold keys or choose payout targets
+         * @description accountCurrency (the dashboard's totals, volume chart and payments CSV) needs `settings`. membersNeedTwoFactor needs `members` (the owner), the owner's own two-factor on (else 403 two-factor-required) and `code`, their current code, to turn it either way. With it on, a member whose role holds money, approve, developer or payout-targets and who has no two-factor can only enrol (POST /api/user/two-factor) in this account: every /api/user route acting in it answers 403 two-factor-required-by-account, and so do the API keys they made. Their other accounts are unaffected. Nothing changes on a refusal.
+         */
         patch: operations["updateAccountSettings"];
         trace?: never;
     };
@@ -491,8 +537,8 @@ export interface paths {
         get: operations["listApiKeys"];
         put?: never;
         /**
-         * Create an API key (shown once); `code` required with two-factor sign-in on
-         * @description `kind`: secret (default) or publishable; `scopes`: default every scope the kind may hold (a publishable key may hold payments:write and payments:read only). The answer and GET list each key's kind and scopes.
+         * Create an API key (shown once), yours: at most your role's scopes; a money scope needs your two-factor; `code` with it on
+         * @description `kind`: secret (default) or publishable (payments:write and payments:read only). The key is the caller's (`createdBy`): every request made with it is theirs. `scopes`: each needs a permission of the caller's role — payments:write `payments`, payments:read `read`, refunds/withdrawals/payouts `money` — and asking for one the role lacks is 403 FORBIDDEN scope-exceeds-role (nothing is made). Default: every scope the kind may hold that the role holds, the money scopes only while the caller has two-factor on. A money scope (refunds, withdrawals, payouts) needs the caller's two-factor: without it 403 FORBIDDEN two-factor-required; with it on, every key needs `code` (missing or wrong → 400 on the field `code`). The key never does more than its maker's current role: a smaller role takes scopes away, leaving the account revokes it.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -632,11 +678,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member from the account at once (never the owner) */
+        /**
+         * Remove a member from the account at once (never the owner)
+         * @description Every API key the member made in the account is revoked with them (revokedReason member-removed; on this instance no request with one succeeds after the answer, on others within 1 s) and so is every open invitation they made; each is in the audit log.
+         */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
-        /** Give a member another role (the owner's own role is handed over, never changed) */
+        /**
+         * Give a member another role (the owner's own role is handed over, never changed)
+         * @description The API keys the member made lose at once the scopes the new role does not hold (audited as api_key.scopes_reduced; a key left with none is revoked, reason role-reduced). A larger role gives no key anything back.
+         */
         patch: operations["changeMemberRole"];
         trace?: never;
     };
@@ -651,7 +703,7 @@ export interface paths {
         put?: never;
         /**
          * Hand the account to another member; you stay, as admin
-         * @description Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards.
+         * @description Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards. The open invitations you made are revoked (only the owner invites); your API keys keep the scopes an admin holds.
          */
         post: operations["transferOwnership"];
         delete?: never;
@@ -746,7 +798,7 @@ export interface paths {
         put?: never;
         /**
          * Approve money out another member (or an API key) asked for; it is sent at once
-         * @description Never the member who asked for it. Confirmed with your current two-factor code: without two-factor on you cannot approve (403 approver-needs-two-factor). Decided or expired already → 400, nothing sent. When the money out itself is refused at this point (the wallet short of tokens or gas, a daily limit), the approval still counts and `subject` says failed, with why.
+         * @description Never the member who asked for it, nor the creator of the API key it was asked with. Send the `contentHash` you were shown: your code approves exactly that content (destination, amount, items), and a subject changed since it was asked for is refused (400 approval-content-changed). Confirmed with your current two-factor code: without two-factor on you cannot approve (403 approver-needs-two-factor). Decided or expired already → 400, nothing sent. When the money out itself is refused at this point (the wallet short of tokens or gas, a daily limit), the approval still counts and `subject` says failed, with why.
          */
         post: operations["approveApproval"];
         delete?: never;
@@ -1697,7 +1749,7 @@ export interface components {
                  * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                  * @enum {string}
                  */
-                reason?: "invalid-request" | "not-found" | "rate-limited" | "credentials-invalid" | "sign-in-required" | "bearer-token-invalid" | "token-revoked" | "account-gone" | "cross-site-refused" | "registration-closed" | "email-taken" | "password-wrong" | "two-factor-code-required" | "two-factor-code-wrong" | "two-factor-already-on" | "two-factor-not-on" | "two-factor-setup-expired" | "role-forbids" | "not-a-member" | "no-account" | "account-id-invalid" | "invitation-invalid" | "invitation-expired" | "invitation-used" | "already-a-member" | "owner-is-fixed" | "member-not-found" | "new-owner-needs-two-factor" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "api-key-scope-not-allowed" | "api-key-scopes-empty" | "api-key-limit-reached" | "idempotency-key-invalid" | "idempotency-key-reused" | "no-plan" | "plan-quota-used-up" | "plan-unknown" | "plan-not-self-serve" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "domain-limit-reached" | "domain-origin-invalid" | "domain-already-whitelisted" | "domain-webhook-url-invalid" | "domain-deletion-blocked" | "payout-change-not-waiting" | "webhook-secret-needs-two-factor" | "webhook-url-missing" | "webhook-url-removed" | "webhook-delivery-in-flight" | "webhook-test-events-waiting" | "network-not-configured" | "token-not-in-catalogue" | "token-rpc-unavailable" | "token-no-contract" | "token-not-erc20" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "payment-not-pending" | "payment-partly-paid" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "payment-not-fiat" | "token-not-offered" | "currency-unsupported" | "link-inactive" | "link-token-locked" | "link-price-both" | "link-price-missing" | "link-amount-missing" | "link-busy" | "link-client-busy" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-not-cancellable" | "refund-not-claimable" | "refund-claim-unavailable" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "payout-items-invalid" | "payout-batch-not-found" | "payout-batch-not-awaiting-approval" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "approval-limit-invalid" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "simulation-not-local" | "simulation-not-pending" | "simulation-nothing-left" | "simulation-payer-short";
+                reason?: "invalid-request" | "not-found" | "rate-limited" | "credentials-invalid" | "sign-in-required" | "bearer-token-invalid" | "token-revoked" | "account-gone" | "cross-site-refused" | "registration-closed" | "email-taken" | "password-wrong" | "two-factor-code-required" | "two-factor-code-wrong" | "two-factor-already-on" | "two-factor-not-on" | "two-factor-setup-expired" | "two-factor-required" | "two-factor-required-by-account" | "role-forbids" | "not-a-member" | "no-account" | "account-id-invalid" | "invitation-invalid" | "invitation-expired" | "invitation-used" | "already-a-member" | "owner-is-fixed" | "member-not-found" | "new-owner-needs-two-factor" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "api-key-scope-not-allowed" | "api-key-scopes-empty" | "api-key-limit-reached" | "scope-exceeds-role" | "idempotency-key-invalid" | "idempotency-key-reused" | "no-plan" | "plan-quota-used-up" | "plan-unknown" | "plan-not-self-serve" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-gas-above-budget" | "domain-limit-reached" | "domain-origin-invalid" | "domain-already-whitelisted" | "domain-webhook-url-invalid" | "domain-deletion-blocked" | "payout-change-not-waiting" | "webhook-secret-needs-two-factor" | "webhook-url-missing" | "webhook-url-removed" | "webhook-delivery-in-flight" | "webhook-test-events-waiting" | "network-not-configured" | "token-not-in-catalogue" | "token-rpc-unavailable" | "token-no-contract" | "token-not-erc20" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "payment-not-pending" | "payment-partly-paid" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "payment-not-fiat" | "token-not-offered" | "currency-unsupported" | "link-inactive" | "link-token-locked" | "link-price-both" | "link-price-missing" | "link-amount-missing" | "link-busy" | "link-client-busy" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-not-cancellable" | "refund-not-claimable" | "refund-claim-unavailable" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "payout-items-invalid" | "payout-batch-not-found" | "payout-batch-not-awaiting-approval" | "approver-is-requester" | "approver-needs-two-factor" | "approval-content-changed" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "approval-limit-invalid" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "simulation-not-local" | "simulation-not-pending" | "simulation-nothing-left" | "simulation-payer-short";
                 details?: {
                     path?: string;
                     message: string;
@@ -1814,14 +1866,34 @@ export interface components {
             tokenId: number;
             /** @enum {string} */
             status: "awaiting_approval" | "approved" | "rejected" | "expired";
-            /** @description Who asked: a member, or an API key. */
-            requestedBy: ({
-                userId: number;
-                email: string;
-            } | {
-                apiKeyId: number;
-                name: string;
-            }) | null;
+            /** @description Who asked: the member — for a request made with an API key, the key's creator (who cannot approve it either) — and the key, if one was used. */
+            requestedBy: {
+                userId: number | null;
+                email: string | null;
+                apiKey: {
+                    id: number;
+                    name: string;
+                } | null;
+            } | null;
+            /** @description Where a withdrawal or refund goes; null for a refund that waits for the payer's claim, and for a payout batch. */
+            toAddress: string | null;
+            /** @description A refund's payment: its session and the shop's order id. */
+            payment: {
+                sessionId: string;
+                orderId: string | null;
+            } | null;
+            /** @description A payout batch: how many items, and the first five (the batch's page lists them all). */
+            items: {
+                count: number;
+                first: {
+                    index: number;
+                    toAddress: string;
+                    amount: string;
+                    reference: string | null;
+                }[];
+            } | null;
+            /** @description SHA-256 of what the money does as it was asked for (wallet, token, amount, destination or every payout item). Send it with the approval: the code approves exactly that content, and a subject that changed since is refused (approval-content-changed). */
+            contentHash: string | null;
             decidedBy: {
                 userId: number;
                 email: string;
@@ -2116,6 +2188,25 @@ export interface components {
             /** @description The user id of the member who approved or rejected it. */
             decidedBy: number | null;
             decidedAt: string | null;
+            /** @description Where a withdrawal or refund goes; null for a refund that waits for the payer's claim, and for a payout batch. */
+            toAddress: string | null;
+            /** @description A refund's payment: its session and the shop's order id. */
+            payment: {
+                sessionId: string;
+                orderId: string | null;
+            } | null;
+            /** @description A payout batch: how many items, and the first five (the batch's page lists them all). */
+            items: {
+                count: number;
+                first: {
+                    index: number;
+                    toAddress: string;
+                    amount: string;
+                    reference: string | null;
+                }[];
+            } | null;
+            /** @description SHA-256 of what the money does as it was asked for (wallet, token, amount, destination or every payout item). Send it with the approval: the code approves exactly that content, and a subject that changed since is refused (approval-content-changed). */
+            contentHash: string | null;
         };
         /** @description A test event (POST /api/user/domains/{id}/webhook-test). */
         PingEvent: {
@@ -2192,7 +2283,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2218,7 +2309,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2244,7 +2335,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2253,7 +2344,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description DOMAIN_NOT_WHITELISTED */
+            /** @description DOMAIN_NOT_WHITELISTED, FORBIDDEN */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2270,7 +2361,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2296,7 +2387,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2322,7 +2413,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2348,7 +2439,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "scope-exceeds-role" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2401,7 +2492,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2427,7 +2518,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2453,7 +2570,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2479,7 +2596,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2505,7 +2622,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2558,7 +2675,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2584,7 +2701,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2610,7 +2753,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2636,7 +2779,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2662,7 +2805,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2727,7 +2870,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2753,7 +2896,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2779,7 +2948,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2805,7 +2974,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2862,7 +3031,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2888,7 +3057,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2914,7 +3109,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2940,7 +3135,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2966,7 +3161,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -2992,7 +3187,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3018,7 +3213,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3079,7 +3274,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3105,7 +3300,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3131,7 +3352,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3157,7 +3378,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3210,7 +3431,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3236,7 +3457,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3262,7 +3509,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3288,7 +3535,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3314,7 +3561,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3374,7 +3621,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3400,7 +3647,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3426,7 +3699,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3452,7 +3725,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3478,7 +3751,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3504,7 +3777,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3530,7 +3803,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3585,7 +3858,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3611,7 +3884,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3637,7 +3936,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3663,7 +3962,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3689,7 +3988,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3742,7 +4041,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3768,7 +4067,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3794,7 +4119,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3820,7 +4145,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3846,7 +4171,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3899,7 +4224,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3925,7 +4250,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3951,7 +4302,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -3977,7 +4328,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4003,7 +4354,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-not-cancellable";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-not-cancellable";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4056,7 +4407,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4082,7 +4433,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4091,7 +4442,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description FORBIDDEN */
+            /** @description FORBIDDEN, FORBIDDEN */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4108,7 +4459,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4134,7 +4485,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4160,7 +4511,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -4186,7 +4537,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5022,7 +5373,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5048,7 +5399,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5074,7 +5451,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5100,7 +5477,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5157,7 +5534,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5183,7 +5560,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5209,7 +5612,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5235,7 +5638,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5261,7 +5664,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5287,7 +5690,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5313,7 +5716,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "token-network-not-served" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-items-invalid" | "not-found" | "idempotency-key-invalid" | "idempotency-key-reused";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5366,7 +5769,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5392,7 +5795,33 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5418,7 +5847,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5444,7 +5873,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5470,7 +5899,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "not-found" | "payout-batch-not-found";
+                            reason?: "invalid-request" | "rate-limited" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "two-factor-required-by-account" | "not-found" | "payout-batch-not-found";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -5650,6 +6079,99 @@ export interface operations {
             };
         };
     };
+    startTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {secret, uri, qrCode} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {secret, uri, qrCode} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    code: string;
+                    currentPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description {recoveryCodes, token, expiresAt} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description {recoveryCodes, token, expiresAt} */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     signOutEverywhere: {
         parameters: {
             query?: never;
@@ -5732,7 +6254,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description {accountCurrency, currencies} */
+                        /** @description {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor: [{userId, email, role}]} */
                         data: unknown;
                     };
                 };
@@ -5779,12 +6301,14 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    accountCurrency: string;
+                    accountCurrency?: string;
+                    membersNeedTwoFactor?: boolean;
+                    code?: string;
                 };
             };
         };
         responses: {
-            /** @description {accountCurrency, currencies} */
+            /** @description {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor: [{userId, email, role}]} */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5793,7 +6317,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description {accountCurrency, currencies} */
+                        /** @description {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor: [{userId, email, role}]} */
                         data: unknown;
                     };
                 };
@@ -5848,7 +6372,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description [{id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt}] */
+                        /** @description [{id, name, prefix, kind, scopes, createdBy: {userId, email} | null, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced}] */
                         data: unknown;
                     };
                 };
@@ -5913,7 +6437,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description {id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt, key} */
+                        /** @description {id, name, prefix, kind, scopes, createdBy, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced, key} */
                         data: unknown;
                     };
                 };
@@ -5971,7 +6495,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description {id, name, prefix, kind, scopes, createdAt, lastUsedAt, revokedAt} */
+                        /** @description {id, name, prefix, kind, scopes, createdBy, createdAt, lastUsedAt, revokedAt, revokedReason, scopesReduced} */
                         data: unknown;
                     };
                 };
@@ -6143,7 +6667,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                action?: "auth.sign_in" | "member.invited" | "member.added" | "member.removed" | "member.role_changed" | "api_key.created" | "api_key.revoked" | "domain.payout_target_changed" | "domain.webhook_changed" | "domain.webhook_secret_revealed" | "domain.webhook_secret_rotated" | "withdrawal.requested" | "withdrawal.approved" | "withdrawal.rejected" | "refund.requested" | "refund.claim_link_issued" | "refund.approved" | "refund.rejected" | "payout.requested" | "payout.approved" | "payout.rejected" | "approval_policy.changed" | "two_factor.enabled" | "two_factor.disabled" | "password.changed" | "account.settings_changed";
+                action?: "auth.sign_in" | "member.invited" | "invitation.revoked" | "member.added" | "member.removed" | "member.role_changed" | "api_key.created" | "api_key.revoked" | "api_key.scopes_reduced" | "domain.payout_target_changed" | "domain.webhook_changed" | "domain.webhook_secret_revealed" | "domain.webhook_secret_rotated" | "withdrawal.requested" | "withdrawal.approved" | "withdrawal.rejected" | "refund.requested" | "refund.claim_link_issued" | "refund.approved" | "refund.rejected" | "payout.requested" | "payout.approved" | "payout.rejected" | "approval_policy.changed" | "two_factor.enabled" | "two_factor.disabled" | "password.changed" | "account.settings_changed";
                 actor?: string;
                 from?: string;
                 to?: string;
@@ -6470,7 +6994,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6496,7 +7020,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6522,7 +7046,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6548,7 +7072,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {userId, role}: who left, with the role they had */
+            /** @description {userId, role, apiKeysRevoked, invitationsRevoked}: who left, with the role they had, and how many of the API keys and open invitations they made in the account were revoked with them */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6561,6 +7085,8 @@ export interface operations {
                             userId: number;
                             /** @enum {string} */
                             role: "owner" | "admin" | "finance" | "developer" | "viewer";
+                            apiKeysRevoked: number;
+                            invitationsRevoked: number;
                         };
                     };
                 };
@@ -6582,7 +7108,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6608,7 +7134,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6634,7 +7160,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6660,7 +7186,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6723,7 +7249,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6749,7 +7275,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6775,7 +7301,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6801,7 +7327,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6863,7 +7389,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6889,7 +7415,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6915,7 +7441,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6941,7 +7467,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -6967,7 +7493,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "member-not-found" | "owner-is-fixed" | "new-owner-needs-two-factor" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7022,7 +7548,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7048,7 +7574,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7074,7 +7600,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7146,7 +7672,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7172,7 +7698,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7198,7 +7724,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7254,7 +7780,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7280,7 +7806,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7306,7 +7832,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7332,7 +7858,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "invitation-invalid";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "invitation-invalid";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7504,7 +8030,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7530,7 +8056,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7556,7 +8082,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7584,6 +8110,7 @@ export interface operations {
             content: {
                 "application/json": {
                     code?: string;
+                    contentHash?: string;
                 };
             };
         };
@@ -7625,7 +8152,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-content-changed" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7651,7 +8178,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-content-changed" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7677,7 +8204,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-content-changed" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7703,7 +8230,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-content-changed" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7729,7 +8256,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approver-is-requester" | "approver-needs-two-factor" | "approval-decided" | "approval-expired" | "approval-content-changed" | "approval-kind-unsupported" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7798,7 +8325,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7824,7 +8351,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7850,7 +8377,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7876,7 +8403,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-decided" | "approval-kind-unsupported";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7931,7 +8458,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7957,7 +8484,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -7983,7 +8510,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8047,7 +8574,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8073,7 +8600,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8099,7 +8626,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8125,7 +8652,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
@@ -8151,7 +8678,7 @@ export interface operations {
                              * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                              * @enum {string}
                              */
-                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
+                            reason?: "bearer-token-invalid" | "sign-in-required" | "cross-site-refused" | "account-gone" | "token-revoked" | "account-id-invalid" | "not-a-member" | "no-account" | "role-forbids" | "two-factor-required-by-account" | "invalid-request" | "not-found" | "approval-limit-invalid" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "two-factor-code-required" | "two-factor-code-wrong" | "rate-limited";
                             details?: {
                                 path?: string;
                                 message: string;
