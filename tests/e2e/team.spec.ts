@@ -179,8 +179,11 @@ test("a finance member approves the owner's withdrawal with a two-factor code, a
   const row = page.locator("[data-testid=awaiting-approvals] tr[data-approval]");
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("20");
+  // Who asked: the owner, through the key they made; where it goes, before anything is approved.
+  await expect(row).toContainText("API key");
   await captureBothThemes(page, testInfo, "approvals-waiting");
   await row.getByTestId("approve").click();
+  await expect(page.getByRole("dialog").getByTestId("approval-destination")).toHaveText(recipient);
   await page.getByLabel("Two-factor code").fill(totpCode(secret, step));
   await captureBothThemes(page, testInfo, "approvals-approve-dialog");
   await page

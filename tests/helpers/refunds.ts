@@ -93,13 +93,21 @@ export async function paidSession(
   shop: RefundShop,
   asked: string,
   paid: string,
-  /** Another key's headers: the payment is that key's. */
-  headers: Record<string, string> = apiKey(shop),
+  /**
+   * Another key's headers: the payment is that key's. Only the owner's keys may choose where a
+   * payment's money goes (DESIGN.md §26): another key's payment forwards to the domain's target.
+   */
+  headers?: Record<string, string>,
 ): Promise<{ sessionId: string; depositAddress: Address }> {
   const created = await call(create, {
     method: "POST",
-    headers,
-    body: { tokenId: shop.merchant().tokenId, amount: asked, merchantWallet: MERCHANT_WALLET, orderId: `ORD-${++orders}` },
+    headers: headers ?? apiKey(shop),
+    body: {
+      tokenId: shop.merchant().tokenId,
+      amount: asked,
+      ...(headers ? {} : { merchantWallet: MERCHANT_WALLET }),
+      orderId: `ORD-${++orders}`,
+    },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const { sessionId, depositAddress } = created.body.data;

@@ -8,6 +8,7 @@
  */
 
 import { eq, inArray } from "drizzle-orm";
+import { getAddress } from "viem";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { PUT as putPolicy } from "@/app/api/user/approval-policies/[tokenId]/route";
 import { POST as approveRoute } from "@/app/api/user/approvals/[id]/approve/route";
@@ -42,7 +43,7 @@ vi.hoisted(() => {
 
 const shop = useRefundShop();
 const db = () => shop.db();
-const RECIPIENTS = Array.from({ length: 12 }, (_, i) => `0x${(0x5000 + i).toString(16).padStart(40, "0")}` as `0x${string}`);
+const RECIPIENTS = Array.from({ length: 12 }, (_, i) => getAddress(`0x${(0x50000 + i).toString(16).padStart(40, "0")}`));
 
 interface Member {
   principal: Principal;

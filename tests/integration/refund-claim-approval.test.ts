@@ -132,6 +132,8 @@ describe("a refund asked for before destinations were approved", () => {
     const { refundId } = (await refundReq(shop, sessionId, { amount: "150", toAddress: PAYER_NEW_ADDRESS })).body.data;
     // As the old code left it: waiting for approval with no address.
     await db().update(refunds).set({ toAddress: null, addressFrom: null }).where(eq(refunds.id, refundId));
+    // …and its approval without a content hash (asked for before approvals had one).
+    await db().update(approvals).set({ contentHash: null }).where(eq(approvals.subjectId, refundId));
     const [approval] = await approvalsOf(refundId);
     const finance = await addMember(db(), shop.merchant().userId, "finance");
     const ledger = await ledgerRows();
