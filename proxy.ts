@@ -1,10 +1,8 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { getToken } from "next-auth/jwt";
 import { getConfig } from "@/lib/base/config";
-import { isUuid } from "@/lib/base/validation";
-import { getDb } from "@/lib/db";
 import { listNetworks, networkConfig, rpcUrlsOf } from "@/lib/engine/chain/networks";
-import { embedOrigins } from "@/lib/web/checkout/embed-origin";
+import { checkoutFrameAncestors } from "@/lib/web/checkout/embed-origin";
 import { newScriptNonce, securityHeaders, walletRpcOrigins } from "@/lib/web/http/security-headers";
 
 /**
@@ -48,15 +46,8 @@ async function pageSecurityHeaders(req: NextRequest, nonce: string): Promise<Rec
       listNetworks(),
       local ? (rpcUrlsOf(local)[0] ?? (config.localChain ? `http://127.0.0.1:${config.localChain.port}` : null)) : null,
     ),
-    frameAncestors: await checkoutFrameAncestors(req),
+    frameAncestors: await checkoutFrameAncestors(req.nextUrl.pathname, req.nextUrl.searchParams),
   });
-}
-
-/** The checkout's embed (checkout.js, ?embed=1) may be framed by its merchant's whitelisted origins; nothing else by anyone. */
-async function checkoutFrameAncestors(req: NextRequest): Promise<string[]> {
-  const sessionId = /^\/pay\/([^/]+)$/.exec(req.nextUrl.pathname)?.[1];
-  if (!sessionId || req.nextUrl.searchParams.get("embed") !== "1" || !isUuid(sessionId)) return [];
-  return embedOrigins(await getDb(), sessionId.toLowerCase()).catch(() => []);
 }
 
 // Pages only: API responses are JSON (they get nosniff from next.config.mjs), static files need none.

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { normalizeOrigin } from "../../base/normalize-origin";
-import type { Db } from "../../db";
+import { isUuid } from "../../base/validation";
+import { type Db, getDb } from "../../db";
 import { domains, paymentSessions } from "../../db/schema";
 
 /**
@@ -28,4 +29,15 @@ export async function embedOrigins(db: Db, sessionId: string): Promise<string[]>
     .innerJoin(domains, eq(domains.userId, paymentSessions.userId))
     .where(and(eq(paymentSessions.id, sessionId), isNull(domains.deletedAt)));
   return rows.map((r) => r.origin);
+}
+
+/**
+ * The origins that may frame a page (CSP frame-ancestors), for the proxy: a checkout's embed
+ * (checkout.js, /pay/<id>?embed=1) may be framed by its merchant's whitelisted origins; nothing
+ * else by anyone. The proxy reaches the database only through here.
+ */
+export async function checkoutFrameAncestors(pathname: string, search: URLSearchParams): Promise<string[]> {
+  const sessionId = /^\/pay\/([^/]+)$/.exec(pathname)?.[1];
+  if (!sessionId || search.get("embed") !== "1" || !isUuid(sessionId)) return [];
+  return embedOrigins(await getDb(), sessionId.toLowerCase()).catch(() => []);
 }
