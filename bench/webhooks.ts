@@ -11,10 +11,10 @@ import { migrate } from "@/lib/db/migrate";
 import { tokens } from "@/lib/db/schema";
 import { addDomain } from "@/lib/domain/domains/add-domain";
 import { updateDomain } from "@/lib/domain/domains/manage-domains";
+import { NotificationPump } from "@/lib/domain/notifications/pump";
 import { createPaymentSession } from "@/lib/domain/payments/create-session";
 import { recordTransfers } from "@/lib/domain/payments/record-transfers";
 import { activatePlan } from "@/lib/domain/plans/activate-plan";
-import { WebhookPump } from "@/lib/domain/webhooks/pump";
 import { WEBHOOK_POLL_MS } from "@/lib/ops/jobs/embedded-runner";
 import { createBenchDatabase } from "./database";
 import { BENCH_MNEMONIC } from "./server";
@@ -95,7 +95,7 @@ async function main() {
       const sessions = [];
       for (let i = 0; i < PAYMENTS; i++) sessions.push(await createPaymentSession(db, key, { tokenId: token!.id, amount: "1" }, null));
 
-      const pump = new WebhookPump(db);
+      const pump = new NotificationPump(db);
       const poll = setInterval(() => void pump.pump().catch(() => {}), WEBHOOK_POLL_MS);
       firstCommit = Date.now();
       for (let start = 0; start < sessions.length; start += BLOCK_SIZE) {

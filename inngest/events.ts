@@ -9,7 +9,12 @@ export const forwardRequested = eventType(SCHEDULE.forward.inngest.trigger.event
   schema: z.object({ forwardId: z.number().int().positive(), fromAddress: z.string() }),
 });
 
-/** A leased webhook delivery to attempt; runs are limited per endpoint. */
+/** A leased notification (a webhook delivery) to attempt; runs are limited per receiver. Events sent before channels existed carry no channel: a webhook. */
 export const webhookDue = eventType(SCHEDULE.deliver.inngest.trigger.event, {
-  schema: z.object({ deliveryId: z.number().int().positive(), endpointId: z.number().int().positive(), lease: z.string() }),
+  schema: z.object({
+    channel: z.enum(["webhook"]).optional(),
+    deliveryId: z.number().int().positive(),
+    endpointId: z.number().int().positive(),
+    lease: z.string(),
+  }),
 });

@@ -34,5 +34,7 @@ export const dispatchWebhooks = inngest.createFunction(cronOptions(dispatch), as
 
 /** One attempt; the retry schedule is ours (recorded on the delivery), not Inngest's. */
 export const deliverWebhook = inngest.createFunction(eventOptions(deliver, webhookDue), async ({ event, step }) => ({
-  outcome: await step.run("attempt", async () => deliverWebhookStep(await jobDb(), event.data)),
+  outcome: await step.run("attempt", async () =>
+    deliverWebhookStep(await jobDb(), { ...event.data, channel: event.data.channel ?? "webhook" }),
+  ),
 }));

@@ -18,12 +18,12 @@ import {
 } from "@/lib/db/schema";
 import { applyApprovalFact, requestApproval } from "@/lib/domain/approval-requests/approval-records";
 import { cancelPayoutChange, requestPayoutChange } from "@/lib/domain/domains/payout-change";
+import { EVENT_TYPES } from "@/lib/domain/notifications/events";
 import { enqueueSessionEvents } from "@/lib/domain/payments/session-events";
 import { applyItemFacts, insertPayoutBatch } from "@/lib/domain/payout-batches/payout-records";
 import { enqueueRefundEvent } from "@/lib/domain/refunds/refund-events";
 import { queuePing } from "@/lib/domain/webhooks/deliveries";
 import { syncEndpoint } from "@/lib/domain/webhooks/endpoints";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/domain/webhooks/outbox";
 import { enqueueWithdrawalEvent } from "@/lib/domain/withdrawals/withdrawal-events";
 import { insertAwaitingWithdrawal } from "@/lib/domain/withdrawals/withdrawal-records";
 import { familyOf, webhookEventSchema } from "@/lib/web/openapi/webhook-events";
@@ -308,9 +308,9 @@ beforeAll(async () => {
 });
 
 describe("webhook payloads written by the product", () => {
-  it("cover every event type of WEBHOOK_EVENT_TYPES", async () => {
+  it("cover every event type of EVENT_TYPES", async () => {
     const types = new Set((await payloads()).map((p) => p.type));
-    expect([...types].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    expect([...types].sort()).toEqual([...EVENT_TYPES].sort());
   });
 
   it("each parse with WebhookEvent and with their family's schema, losing no field", async () => {
@@ -333,7 +333,7 @@ describe("webhook payloads written by the product", () => {
 
 describe("the examples of the webhooks section", () => {
   it("parse with their family's schema, losing no field", () => {
-    for (const type of WEBHOOK_EVENT_TYPES) {
+    for (const type of EVENT_TYPES) {
       const body = { type, timestamp: NOW.toISOString(), data: WEBHOOK_EXAMPLES[type] };
       expect(familyOf(type).parse(body), type).toEqual(body);
     }

@@ -15,8 +15,9 @@ import { POST as create } from "@/app/api/v1/payment/create/route";
 import { POST as sendWithdrawal } from "@/app/api/v1/withdrawal/send/route";
 import { DISPATCH_ROUNDS, deliverWebhook, dispatchWebhooks } from "@/inngest/functions/webhooks";
 import { paymentSessions, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { deliverDueNotifications } from "@/lib/domain/notifications/delivery";
 import { MAX_PENDING_PINGS } from "@/lib/domain/webhooks/deliveries";
-import { attemptDelivery, claimDueDeliveries, deliverDueWebhooks, IN_FLIGHT_PER_USER } from "@/lib/domain/webhooks/dispatch";
+import { attemptDelivery, claimDueDeliveries, IN_FLIGHT_PER_USER } from "@/lib/domain/webhooks/dispatch";
 import { MAX_ATTEMPTS } from "@/lib/domain/webhooks/retry-schedule";
 import { expireDueStep, tendLedgerStep } from "@/lib/ops/jobs/steps";
 import { dashboardRefusalWords } from "@/lib/web/dashboard/refusal-words";
@@ -60,7 +61,7 @@ const headersOf = (w: ReceivedWebhook) => ({
   "webhook-timestamp": String(w.headers["webhook-timestamp"]),
   "webhook-signature": String(w.headers["webhook-signature"]),
 });
-const deliver = (timeoutMs?: number) => deliverDueWebhooks(db(), { timeoutMs });
+const deliver = (timeoutMs?: number) => deliverDueNotifications(db(), { timeoutMs });
 const settle = async () => {
   await chain().client.mine({ blocks: 1 });
   await runEngine(db(), chain().url);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/domain/webhooks/outbox";
+import { EVENT_TYPES } from "@/lib/domain/notifications/events";
 import { documentPaths, openApiDocument } from "@/lib/web/openapi/document";
 
 /**
@@ -153,10 +153,10 @@ describe("operations of the OpenAPI document", () => {
 
 describe("webhooks of the OpenAPI document", () => {
   it("describe every event type, and WebhookEvent is their union discriminated on type", () => {
-    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
     const union = doc.components.schemas.WebhookEvent;
     expect(union.discriminator.propertyName).toBe("type");
-    expect(Object.keys(union.discriminator.mapping).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    expect(Object.keys(union.discriminator.mapping).sort()).toEqual([...EVENT_TYPES].sort());
     const variants = union.oneOf.map((ref: { $ref: string }) => ref.$ref.replace("#/components/schemas/", ""));
     expect(variants).toEqual([
       "PaymentEvent",
@@ -169,8 +169,8 @@ describe("webhooks of the OpenAPI document", () => {
       "PingEvent",
     ]);
     const typesOf = (name: string) => doc.components.schemas[name].properties.type.enum as string[];
-    expect(variants.flatMap(typesOf).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
-    for (const type of WEBHOOK_EVENT_TYPES) {
+    expect(variants.flatMap(typesOf).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const type of EVENT_TYPES) {
       const body = doc.webhooks[type].post.requestBody.content["application/json"];
       expect(body.schema.$ref, type).toBe(union.discriminator.mapping[type]);
       expect(body.examples[type].value.type).toBe(type);

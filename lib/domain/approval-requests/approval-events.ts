@@ -5,7 +5,7 @@ import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
 import { type Approval, tokens } from "../../db/schema";
-import { enqueueEvents } from "../webhooks/outbox";
+import { notify } from "../notifications/outbox";
 import { type ApprovalContent, type ApprovalSummary, approvalContent } from "./content";
 
 export type ApprovalEventType = "approval.requested" | "approval.approved" | "approval.rejected";
@@ -28,7 +28,7 @@ export async function enqueueApprovalEvent(
     `token ${approval.tokenId} of approval ${approval.id}`,
   );
   const content = known === undefined ? await approvalContent(tx, approval) : known;
-  await enqueueEvents(
+  await notify(
     tx,
     [
       {

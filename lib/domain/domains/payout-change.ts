@@ -15,7 +15,7 @@ import { getConfig } from "../../base/config";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
 import { type Domain, deposits, domains, paymentSessions } from "../../db/schema";
-import { enqueueEvents } from "../webhooks/outbox";
+import { notify } from "../notifications/outbox";
 import { domainRefusal } from "./reasons";
 
 /** The address new sessions forward to (null: the withdrawal wallet), as SQL over `domains`. */
@@ -93,7 +93,7 @@ async function applyOne(tx: Db, domain: Domain, now: Date): Promise<Domain> {
   );
   // biome-ignore lint/style/noNonNullAssertion: applyOne is called only for a due change, whose effective_at is set
   const effectiveAt = domain.payoutChangeEffectiveAt!;
-  await enqueueEvents(
+  await notify(
     tx,
     [payoutEvent(domain, "applied", { payoutAddress: applied.payoutAddress, previousPayoutAddress: domain.payoutAddress, effectiveAt })],
     now,
@@ -145,7 +145,7 @@ export async function requestPayoutChange(
         .returning(),
       `payout address of domain ${domain.id}`,
     );
-    await enqueueEvents(
+    await notify(
       tx,
       [payoutEvent(domain, "applied", { payoutAddress: address, previousPayoutAddress: domain.payoutAddress, effectiveAt })],
       now,
@@ -166,7 +166,7 @@ export async function requestPayoutChange(
       .returning(),
     `payout change request of domain ${domain.id}`,
   );
-  await enqueueEvents(
+  await notify(
     tx,
     [payoutEvent(domain, "pending", { payoutAddress: address, previousPayoutAddress: domain.payoutAddress, effectiveAt })],
     now,
@@ -200,7 +200,7 @@ async function cancelLocked(tx: Db, domain: Domain, now: Date): Promise<Domain> 
   );
   // biome-ignore lint/style/noNonNullAssertion: only called while a change waits
   const effectiveAt = domain.payoutChangeEffectiveAt!;
-  await enqueueEvents(
+  await notify(
     tx,
     [
       payoutEvent(domain, "cancelled", {

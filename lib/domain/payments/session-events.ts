@@ -7,9 +7,8 @@
 
 import { inArray } from "drizzle-orm";
 import type { Db } from "../../db";
-import { type PaymentSession, tokens, type WebhookDelivery } from "../../db/schema";
-import { endpointsForEvents } from "../webhooks/endpoints";
-import { insertDeliveries } from "../webhooks/outbox";
+import { type PaymentSession, tokens } from "../../db/schema";
+import { audienceOf, notify } from "../notifications/outbox";
 import { announceSessionChanges } from "./session-changes";
 import { type QuoteRow, quotesOf } from "./session-quotes";
 import type { PaymentEventType } from "./session-state";
@@ -35,7 +34,7 @@ export function sessionEventData(
 }
 
 /** Payment events of sessions just changed in `tx` (rows as persisted after the change). */
-export async function enqueueSessionEvents(tx: Db, changes: SessionEvents[], now = new Date()): Promise<WebhookDelivery[]> {
+export async function enqueueSessionEvents(tx: Db, changes: SessionEvents[], now = new Date()): Promise<number> {
   await announceSessionChanges(
     tx,
     changes.map((c) => c.session.id),
@@ -43,13 +42,13 @@ export async function enqueueSessionEvents(tx: Db, changes: SessionEvents[], now
   const relevant = changes.flatMap(({ session, types }) =>
     types.length > 0 && session.domainId !== null ? [{ session, types, domainId: session.domainId }] : [],
   );
-  if (relevant.length === 0) return [];
-  const endpoints = await endpointsForEvents(
+  if (relevant.length === 0) return 0;
+  const audience = await audienceOf(
     tx,
     relevant.map((c) => c.domainId),
   );
-  const addressed = relevant.filter((c) => endpoints.has(c.domainId));
-  if (addressed.length === 0) return [];
+  const addressed = relevant.filter((c) => audience.listens(c.domainId));
+  if (addressed.length === 0) return 0;
   const tokenRows = await tx
     .select({ id: tokens.id, symbol: tokens.symbol, decimals: tokens.decimals, contractAddress: tokens.contractAddress })
     .from(tokens)
@@ -59,9 +58,8 @@ export async function enqueueSessionEvents(tx: Db, changes: SessionEvents[], now
     tx,
     addressed.filter((c) => c.session.currency !== null).map((c) => c.session.id),
   );
-  return insertDeliveries(
+  return notify(
     tx,
-    endpoints,
     addressed.flatMap(({ session, types }) =>
       types.map((type) => ({
         domainId: session.domainId,
@@ -72,5 +70,6 @@ export async function enqueueSessionEvents(tx: Db, changes: SessionEvents[], now
       })),
     ),
     now,
+    audience,
   );
 }

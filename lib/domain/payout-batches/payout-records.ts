@@ -8,8 +8,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
 import { type PayoutBatch, type PayoutItem, payoutBatches, payoutItems } from "../../db/schema";
-import { endpointsForEvents } from "../webhooks/endpoints";
-import { insertDeliveries, type OutboxEvent } from "../webhooks/outbox";
+import type { NotificationEvent } from "../notifications/events";
+import { notify } from "../notifications/outbox";
 import { type BatchFact, decideBatch, decideItem, type ItemCounts, type ItemFact } from "./payout-state";
 import { type TokenFacts, toBatchView, toItemView, tokenFacts } from "./payout-view";
 
@@ -54,7 +54,7 @@ export async function applyItemFacts(
 ): Promise<void> {
   const token = await tokenFacts(tx, batch.tokenId);
   const groups = new Map<string, { ids: number[]; from: PayoutItem["status"]; set: Partial<PayoutItem> }>();
-  const events: OutboxEvent[] = [];
+  const events: NotificationEvent[] = [];
   for (const { item, fact } of changes) {
     const decision = decideItem(item.status, fact);
     if (!decision) continue;
@@ -87,7 +87,7 @@ export async function applyItemFacts(
       .set({ ...group.set, updatedAt: now })
       .where(and(inArray(payoutItems.id, group.ids), eq(payoutItems.status, group.from)));
   }
-  await enqueue(tx, batch.domainId, events, now);
+  await notify(tx, events, now);
   await followItems(tx, batch.id, token, now);
 }
 
@@ -144,18 +144,6 @@ async function followItems(tx: Db, batchId: string, token: TokenFacts, now: Date
   if (updated && decision.event) {
     const items = await tx.select().from(payoutItems).where(eq(payoutItems.batchId, batchId));
     const { items: _items, ...view } = toBatchView(updated, token, items);
-    await enqueue(
-      tx,
-      updated.domainId,
-      [{ domainId: updated.domainId, type: decision.event, orderKey: `payout_batch:${batchId}`, data: view }],
-      now,
-    );
+    await notify(tx, [{ domainId: updated.domainId, type: decision.event, orderKey: `payout_batch:${batchId}`, data: view }], now);
   }
-}
-
-async function enqueue(tx: Db, domainId: number, events: OutboxEvent[], now: Date): Promise<void> {
-  if (events.length === 0) return;
-  const endpoints = await endpointsForEvents(tx, [domainId]);
-  if (!endpoints.has(domainId)) return;
-  await insertDeliveries(tx, endpoints, events, now);
 }

@@ -2,15 +2,14 @@
 
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
-import { paymentSessions, type Refund, tokens, type WebhookDelivery, withdrawals } from "../../db/schema";
-import { endpointsForEvents } from "../webhooks/endpoints";
-import { insertDeliveries } from "../webhooks/outbox";
+import { paymentSessions, type Refund, tokens, withdrawals } from "../../db/schema";
+import { audienceOf, notify } from "../notifications/outbox";
 import { toRefundView } from "./refund-view";
 
 export type RefundEventType = "refund.created" | "refund.completed" | "refund.failed";
 
 /** `data` is the refund as the API shows it, plus the payment's metadata and domain. */
-export async function enqueueRefundEvent(tx: Db, refund: Refund, type: RefundEventType, now = new Date()): Promise<WebhookDelivery[]> {
+export async function enqueueRefundEvent(tx: Db, refund: Refund, type: RefundEventType, now = new Date()): Promise<number> {
   const [row] = await tx
     .select({
       domainId: paymentSessions.domainId,
@@ -22,17 +21,16 @@ export async function enqueueRefundEvent(tx: Db, refund: Refund, type: RefundEve
     .from(paymentSessions)
     .innerJoin(tokens, eq(tokens.id, paymentSessions.tokenId))
     .where(eq(paymentSessions.id, refund.sessionId));
-  if (!row || row.domainId === null) return [];
-  const endpoints = await endpointsForEvents(tx, [row.domainId]);
-  if (!endpoints.has(row.domainId)) return [];
+  if (!row || row.domainId === null) return 0;
+  const audience = await audienceOf(tx, [row.domainId]);
+  if (!audience.listens(row.domainId)) return 0;
   const [withdrawal] = await tx
     .select({ id: withdrawals.id, txHash: withdrawals.txHash })
     .from(withdrawals)
     .where(eq(withdrawals.refundId, refund.id));
   const view = toRefundView({ refund, token: row.token, network: row.network, withdrawal: withdrawal ?? null });
-  return insertDeliveries(
+  return notify(
     tx,
-    endpoints,
     [
       {
         domainId: row.domainId,
@@ -43,5 +41,6 @@ export async function enqueueRefundEvent(tx: Db, refund: Refund, type: RefundEve
       },
     ],
     now,
+    audience,
   );
 }

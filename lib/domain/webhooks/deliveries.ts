@@ -9,7 +9,7 @@ import { type KeysetPage, keysetBounds, reachedNewest } from "../../db/keyset";
 import { requireRow } from "../../db/rows";
 import { type Domain, type WebhookDelivery, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { requireEndpoint } from "./endpoints";
-import { enqueueEvents } from "./outbox";
+import { enqueueWebhookEvents } from "./outbox";
 import { webhookRefusal } from "./reasons";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
@@ -163,7 +163,7 @@ export async function queuePing(db: Db, domain: Domain): Promise<DeliveryView> {
     );
   }
   // Each ping on its own: a test must not wait behind an earlier one that is still retrying.
-  const queued = await enqueueEvents(db, [
+  const queued = await enqueueWebhookEvents(db, [
     {
       domainId: domain.id,
       type: "ping",

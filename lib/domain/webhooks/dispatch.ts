@@ -174,33 +174,3 @@ async function recordAttempt(
   }
   return outcome;
 }
-
-export interface DispatchResult {
-  claimed: number;
-  delivered: number;
-}
-
-/** Claims what is due and delivers it, `concurrency` at a time (the embedded runner's step). */
-export async function deliverDueWebhooks(
-  db: Db,
-  options: { limit?: number; concurrency?: number; timeoutMs?: number; leaseMs?: number } = {},
-): Promise<DispatchResult> {
-  const claimed = await claimDueDeliveries(db, options.limit ?? 100, { leaseMs: options.leaseMs });
-  let delivered = 0;
-  const queue = [...claimed];
-  const workers = Array.from({ length: Math.min(options.concurrency ?? 16, claimed.length) }, async () => {
-    for (let claim = queue.shift(); claim !== undefined; claim = queue.shift()) {
-      const deliveryId = claim.deliveryId;
-      const outcome = await attemptDelivery(db, claim, { timeoutMs: options.timeoutMs }).catch((error: unknown) => {
-        log.warn(
-          { deliveryId, err: error instanceof Error ? error.message : String(error) },
-          "webhook attempt not recorded; the lease will bring it back",
-        );
-        return "skipped" as const;
-      });
-      if (outcome === "delivered") delivered++;
-    }
-  });
-  await Promise.all(workers);
-  return { claimed: claimed.length, delivered };
-}

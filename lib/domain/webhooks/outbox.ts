@@ -1,33 +1,17 @@
+/**
+ * The webhook channel's outbox (lib/domain/notifications writes to it through `notify`): one
+ * delivery per event for its domain's endpoint, in the transaction that makes the change.
+ */
+
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db";
 import { type WebhookDelivery, type WebhookEndpoint, webhookDeliveries } from "../../db/schema";
 import { endpointsForEvents } from "./endpoints";
 
-export const WEBHOOK_EVENT_TYPES = [
-  "payment.completed",
-  "payment.partial",
-  "payment.expired",
-  "payment.cancelled",
-  "payment.late",
-  "withdrawal.completed",
-  "withdrawal.failed",
-  "refund.created",
-  "refund.completed",
-  "refund.failed",
-  "domain.payout_changed",
-  "payout.completed",
-  "payout.failed",
-  "payout_batch.completed",
-  "approval.requested",
-  "approval.approved",
-  "approval.rejected",
-  "ping",
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-export interface OutboxEvent {
+/** An event as the webhook channel carries it (lib/domain/notifications/events.ts names the types). */
+export interface WebhookEvent {
   domainId: number | null;
-  type: WebhookEventType;
+  type: string;
   /** Events with the same key reach an endpoint in the order they were written (one per session). */
   orderKey: string;
   data: Record<string, unknown>;
@@ -39,26 +23,13 @@ export function newEventId(): string {
 }
 
 /**
- * Writes the events into the outbox, one delivery per event for its domain's endpoint (none when
- * the domain never had a webhookUrl; while its URL is cleared they wait for the next one). Call it in the transaction that makes the change the events
- * describe: both commit or neither does, so no event is lost and none is invented.
- */
-export async function enqueueEvents(tx: Db, events: OutboxEvent[], now = new Date()): Promise<WebhookDelivery[]> {
-  const endpoints = await endpointsForEvents(
-    tx,
-    events.flatMap((e) => (e.domainId === null ? [] : [e.domainId])),
-  );
-  return insertDeliveries(tx, endpoints, events, now);
-}
-
-/**
- * The same, for callers that looked the endpoints up first (endpointsForEvents) to build the
- * events' data only when someone will receive them.
+ * One delivery per event for its domain's endpoint among `endpoints` (none when the domain never
+ * had a webhookUrl; while its URL is cleared they wait for the next one).
  */
 export async function insertDeliveries(
   tx: Db,
-  endpoints: Map<number, WebhookEndpoint>,
-  events: OutboxEvent[],
+  endpoints: ReadonlyMap<number, WebhookEndpoint>,
+  events: readonly WebhookEvent[],
   now: Date,
 ): Promise<WebhookDelivery[]> {
   const rows = events.flatMap((event) => {
@@ -70,4 +41,13 @@ export async function insertDeliveries(
     ];
   });
   return rows.length > 0 ? tx.insert(webhookDeliveries).values(rows).returning() : [];
+}
+
+/** The same, looking the endpoints up (a test event goes to its own endpoint only, through here). */
+export async function enqueueWebhookEvents(tx: Db, events: readonly WebhookEvent[], now = new Date()): Promise<WebhookDelivery[]> {
+  const endpoints = await endpointsForEvents(
+    tx,
+    events.flatMap((e) => (e.domainId === null ? [] : [e.domainId])),
+  );
+  return insertDeliveries(tx, endpoints, events, now);
 }

@@ -3,9 +3,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
-import { tokens, type WebhookDelivery, type Withdrawal } from "../../db/schema";
-import { endpointsForEvents } from "../webhooks/endpoints";
-import { insertDeliveries } from "../webhooks/outbox";
+import { tokens, type Withdrawal } from "../../db/schema";
+import { audienceOf, notify } from "../notifications/outbox";
 import { toWithdrawalView } from "./withdrawal-view";
 
 /** withdrawal.completed / withdrawal.failed, with the withdrawal as the API shows it. */
@@ -14,16 +13,15 @@ export async function enqueueWithdrawalEvent(
   withdrawal: Withdrawal,
   type: "withdrawal.completed" | "withdrawal.failed",
   now = new Date(),
-): Promise<WebhookDelivery[]> {
-  const endpoints = await endpointsForEvents(tx, [withdrawal.domainId]);
-  if (!endpoints.has(withdrawal.domainId)) return [];
+): Promise<number> {
+  const audience = await audienceOf(tx, [withdrawal.domainId]);
+  if (!audience.listens(withdrawal.domainId)) return 0;
   const token = requireRow(
     await tx.select({ symbol: tokens.symbol, decimals: tokens.decimals }).from(tokens).where(eq(tokens.id, withdrawal.tokenId)),
     `token ${withdrawal.tokenId} of withdrawal ${withdrawal.id}`,
   );
-  return insertDeliveries(
+  return notify(
     tx,
-    endpoints,
     [
       {
         domainId: withdrawal.domainId,
@@ -33,5 +31,6 @@ export async function enqueueWithdrawalEvent(
       },
     ],
     now,
+    audience,
   );
 }

@@ -14,7 +14,7 @@
 import { getConfig } from "../../base/config";
 import { log } from "../../base/log";
 import type { DatabaseHandle } from "../../db/client";
-import { WebhookPump } from "../../domain/webhooks/pump";
+import { NotificationPump } from "../../domain/notifications/pump";
 import { listNetworks, wsUrlsOf } from "../../engine/chain/networks";
 import { errorText } from "../../engine/chain/rpc-errors";
 import { publicScanError } from "../../engine/scanner/cursor";
@@ -73,7 +73,7 @@ export function startEmbeddedRunner(handle: DatabaseHandle): EmbeddedRunner {
   };
   const { db } = handle;
   const { scan, forward, dispatch, reconcile } = SCHEDULE;
-  const webhooks = new WebhookPump(db, dispatch.embedded.pageSize, dispatch.embedded.leaseMs);
+  const webhooks = new NotificationPump(db, dispatch.embedded.pageSize, dispatch.embedded.leaseMs);
   const wakers = new LoopWakers();
   const followers = new Map<string, HeadFollower>();
   const catchUp = new HeadCatchUp(() => wakers.wake("scan"));

@@ -11,7 +11,8 @@
  */
 
 import type { Config } from "../../base/config";
-import { type AttemptOutcome, IN_FLIGHT_PER_ENDPOINT, LEASE_MS } from "../../domain/webhooks/dispatch";
+import type { AttemptOutcome } from "../../domain/notifications/channel";
+import { IN_FLIGHT_PER_ENDPOINT, LEASE_MS } from "../../domain/webhooks/dispatch";
 import type { ForwardOutcome } from "../../engine/forwarding/forwarder";
 
 /** What may run beside what: the job's concurrency key. */

@@ -12,6 +12,8 @@ import type { Db } from "../../db";
 import { expireApprovals } from "../../domain/approvals/decide";
 import { applyDuePayoutChanges } from "../../domain/domains/payout-change";
 import { dustSweepBudgets } from "../../domain/gas/dust-budget";
+import type { AttemptOutcome, ChannelClaim } from "../../domain/notifications/channel";
+import { attemptNotification, claimDueNotifications } from "../../domain/notifications/delivery";
 import { expireDueSessions } from "../../domain/payments/expire-due";
 import { nativeWatch } from "../../domain/payments/native-watch";
 import { recordTransfers } from "../../domain/payments/record-transfers";
@@ -20,7 +22,6 @@ import { sendPendingPayouts } from "../../domain/payout-batches/send-batch";
 import { settlePayoutBatches } from "../../domain/payout-batches/settle-batches";
 import { sendAwaitingRefunds } from "../../domain/refunds/awaiting-funds";
 import { settleRefundOf, settleRefundsOfSettledPayouts } from "../../domain/refunds/refund-payouts";
-import { type AttemptOutcome, attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "../../domain/webhooks/dispatch";
 import { confirmWithdrawals } from "../../domain/withdrawals/confirm-withdrawals";
 import { listNetworks } from "../../engine/chain/networks";
 import { settleOpenTankTransactions } from "../../engine/forwarding/batched/tank-transactions";
@@ -206,13 +207,13 @@ export async function tendLedgerStep(db: Db): Promise<{ completed: number; faile
   return settled;
 }
 
-/** Leases the webhook deliveries that are due (each is then sent by deliverWebhookStep). */
-export async function claimWebhooksStep(db: Db, limit = 100, leaseMs?: number): Promise<ClaimedDelivery[]> {
-  return claimDueDeliveries(db, limit, { leaseMs });
+/** Leases the notifications (webhook deliveries) that are due (each is then sent by deliverWebhookStep). */
+export async function claimWebhooksStep(db: Db, limit = 100, leaseMs?: number): Promise<ChannelClaim[]> {
+  return claimDueNotifications(db, limit, { leaseMs });
 }
 
-export async function deliverWebhookStep(db: Db, claim: Pick<ClaimedDelivery, "deliveryId" | "lease">): Promise<AttemptOutcome> {
-  return attemptDelivery(db, claim);
+export async function deliverWebhookStep(db: Db, claim: ChannelClaim): Promise<AttemptOutcome> {
+  return attemptNotification(db, claim);
 }
 
 /** Reconciles when the last run is older than `everyMs` (restarts do not re-run it); returns the differences, or null when not due. */

@@ -2,8 +2,8 @@
 
 import { z } from "zod";
 import { addDomainSchema, twoFactorCodeField, updateDomainSchema } from "../../domain/domains/manage-domains";
+import { EVENT_TYPES } from "../../domain/notifications/events";
 import { DELIVERY_STATUSES, deliveriesQuerySchema } from "../../domain/webhooks/deliveries";
-import { WEBHOOK_EVENT_TYPES } from "../../domain/webhooks/outbox";
 import { EX } from "./examples";
 import { answer, badLimit, described, idParam, json, member, memberErrors, type Problems } from "./shared";
 import { delivered, deliveries, domain, ping } from "./user-examples";
@@ -14,7 +14,7 @@ const deliverySchema = z
   .object({
     deliveryId: z.number().int(),
     eventId: z.string().meta({ description: "The webhook-id header: the same on every attempt." }),
-    eventType: z.enum(WEBHOOK_EVENT_TYPES),
+    eventType: z.enum(EVENT_TYPES),
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),

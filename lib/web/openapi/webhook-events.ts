@@ -1,5 +1,5 @@
 /**
- * The webhook events (lib/domain/webhooks/outbox.ts WEBHOOK_EVENT_TYPES) as zod schemas: one per
+ * The webhook events (lib/domain/notifications/events.ts EVENT_TYPES) as zod schemas: one per
  * family, each `{type, timestamp, data}` with `type` the family's event names, and their union
  * `WebhookEvent`, discriminated on `type`. `data` is built from the API's own response schemas where
  * the event sends the API's view (a session's status, a withdrawal, a refund, a payout item or
@@ -9,10 +9,10 @@
 
 import { z } from "zod";
 import { APPROVAL_KINDS, APPROVAL_STATUSES } from "../../db/schema";
+import type { EventType } from "../../domain/notifications/events";
 import { paymentStatusSchema } from "../../domain/payments/schemas";
 import { payoutBatchViewSchema, payoutItemViewSchema } from "../../domain/payout-batches/schemas";
 import { refundSchema } from "../../domain/refunds/schemas";
-import type { WebhookEventType } from "../../domain/webhooks/outbox";
 import { withdrawalSchema } from "../../domain/withdrawals/schemas";
 import { approvalContentShape } from "./approval-paths";
 
@@ -23,7 +23,7 @@ const metadata = z
 const domainId = z.number().int().meta({ description: "The domain whose webhook endpoint this is." });
 
 /** `{type, timestamp, data}`: the body of every event. */
-function eventSchema<const T extends readonly [WebhookEventType, ...WebhookEventType[]], D extends z.ZodType>(
+function eventSchema<const T extends readonly [EventType, ...EventType[]], D extends z.ZodType>(
   id: string,
   types: T,
   data: D,
@@ -152,7 +152,7 @@ export const webhookEventSchema = z.discriminatedUnion("type", WEBHOOK_FAMILIES)
 export type WebhookEvent = z.output<typeof webhookEventSchema>;
 
 /** The family schema of one event type. */
-export function familyOf(type: WebhookEventType): (typeof WEBHOOK_FAMILIES)[number] {
+export function familyOf(type: EventType): (typeof WEBHOOK_FAMILIES)[number] {
   const family = WEBHOOK_FAMILIES.find((schema) => (schema.shape.type.options as readonly string[]).includes(type));
   if (!family) throw new Error(`no webhook schema describes ${type}`);
   return family;

@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import type { ZodOpenApiOperationObject } from "zod-openapi";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../domain/webhooks/outbox";
+import { EVENT_TYPES, type EventType } from "../../domain/notifications/events";
 import { EX, paymentStatusExample, payoutBatchExample, payoutItemExample, refundExample, withdrawalExample } from "./examples";
 import { open } from "./shared";
 import { familyOf, type WebhookEvent } from "./webhook-events";
@@ -24,7 +24,7 @@ const headers = z.object({
   }),
 });
 
-const WHEN: Record<WebhookEventType, string> = {
+const WHEN: Record<EventType, string> = {
   "payment.completed": "The session is paid (also an expired or cancelled one paid in time).",
   "payment.partial": "Money arrived that counts; the session is still short.",
   "payment.expired": "The session ended unpaid at its expiry.",
@@ -69,7 +69,7 @@ const decided = { decidedBy: 8, decidedAt: "2026-11-28T10:02:00.000Z" };
 const pending = { status: "pending" as const, receivedAmount: null, txHash: null };
 
 /** `data` of the events of type T. */
-type DataOf<T extends WebhookEventType> = WebhookEvent extends infer E
+type DataOf<T extends EventType> = WebhookEvent extends infer E
   ? E extends { type: infer U; data: infer D }
     ? T extends U
       ? D
@@ -78,7 +78,7 @@ type DataOf<T extends WebhookEventType> = WebhookEvent extends infer E
   : never;
 
 /** An example body of each event type (typed by its family, so each matches its schema). */
-const EXAMPLES: { [T in WebhookEventType]: DataOf<T> } = {
+const EXAMPLES: { [T in EventType]: DataOf<T> } = {
   "payment.completed": paymentData,
   "payment.partial": { ...paymentData, status: "pending", receivedAmount: "4" },
   "payment.expired": { ...paymentData, ...pending, status: "expired" },
@@ -113,7 +113,7 @@ const operationId = (type: string) =>
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join("")}`;
 
-function webhook(type: WebhookEventType): ZodOpenApiOperationObject {
+function webhook(type: EventType): ZodOpenApiOperationObject {
   return {
     ...open,
     operationId: operationId(type),
@@ -137,7 +137,7 @@ function webhook(type: WebhookEventType): ZodOpenApiOperationObject {
   };
 }
 
-export const webhookPaths = Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, { post: webhook(type) }]));
+export const webhookPaths = Object.fromEntries(EVENT_TYPES.map((type) => [type, { post: webhook(type) }]));
 
 /** The example bodies, for tests. */
 export const WEBHOOK_EXAMPLES = EXAMPLES;

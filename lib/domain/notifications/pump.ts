@@ -1,13 +1,14 @@
 import { log } from "../../base/log";
 import type { Db } from "../../db";
-import { attemptDelivery, type ClaimedDelivery, claimDueDeliveries } from "./dispatch";
+import type { ChannelClaim } from "./channel";
+import { attemptNotification, claimDueNotifications } from "./delivery";
 
 /**
- * The embedded runner's webhook sender: keeps up to `maxInFlight` deliveries going, and claims
+ * The embedded runner's sender of every channel's outbox: keeps up to `maxInFlight` deliveries going, and claims
  * the next ones as soon as one finishes rather than on the next tick, so a backlog drains at the
  * receivers' pace and a receiver that hangs only occupies its own slots.
  */
-export class WebhookPump {
+export class NotificationPump {
   private readonly running = new Set<Promise<void>>();
   private claiming = false;
   private claimAgain = false;
@@ -37,7 +38,7 @@ export class WebhookPump {
         this.claimAgain = false;
         const room = this.maxInFlight - this.running.size;
         if (room <= 0 || this.stopped) break;
-        const claimed = await claimDueDeliveries(this.db, room, { leaseMs: this.leaseMs });
+        const claimed = await claimDueNotifications(this.db, room, { leaseMs: this.leaseMs });
         for (const claim of claimed) this.start(claim);
         started += claimed.length;
       } while (this.claimAgain);
@@ -52,14 +53,14 @@ export class WebhookPump {
     await Promise.allSettled([...this.running]);
   }
 
-  private start(claim: ClaimedDelivery): void {
-    const deliveryId = claim.deliveryId;
-    const attempt: Promise<void> = attemptDelivery(this.db, claim)
+  private start(claim: ChannelClaim): void {
+    const { channel, deliveryId } = claim;
+    const attempt: Promise<void> = attemptNotification(this.db, claim)
       .then(() => undefined)
       .catch((error: unknown) => {
         log.warn(
-          { deliveryId, err: error instanceof Error ? error.message : String(error) },
-          "webhook attempt not recorded; its lease brings it back",
+          { channel, deliveryId, err: error instanceof Error ? error.message : String(error) },
+          "notification attempt not recorded; its lease brings it back",
         );
       })
       .finally(() => {
