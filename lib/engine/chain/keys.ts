@@ -15,10 +15,19 @@ import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { type Address, bytesToHex, getAddress, type Hex, keccak256 } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import type { WalletRole } from "../../db/schema";
 
 export type KeyPurpose = "deposit" | "gasTank" | "withdrawal" | "sweeperOwner";
 
 const ACCOUNT_OF: Record<KeyPurpose, number> = { deposit: 0, gasTank: 1, withdrawal: 2, sweeperOwner: 3 };
+
+/** The key of a ledger wallet's role. */
+export const PURPOSE_OF_ROLE: Record<WalletRole, KeyPurpose> = {
+  deposit: "deposit",
+  withdrawal: "withdrawal",
+  gas_tank: "gasTank",
+  sweeper_owner: "sweeperOwner",
+};
 
 /** The gas tank's generation in this process (lib/engine/chain/gas-tank.ts keeps it in step with the database). */
 const TANK_KEY = Symbol.for("bsc-pay.gas-tank-generation");
@@ -43,7 +52,7 @@ export class KeyRing {
     };
   }
 
-  /** Address only: needs no private key, so it is what request handlers use. */
+  /** Address only: needs no private key (what wallet-addresses.ts hands out). */
   address(purpose: KeyPurpose, index: number): Address {
     const child = this.child(purpose, index);
     // biome-ignore lint/style/noNonNullAssertion: children of a node derived from the master seed are private ones, so HDKey has computed their public key
