@@ -8,6 +8,8 @@
  *                                                   operator changes)
  * The seed and the four parents are derived once (PBKDF2 is ~30 ms); a child is ~1 ms.
  * Private keys live only in memory, as long as a signer is in use; they are never stored or logged.
+ * Only the engine builds the ring: the ledger to sign (lib/engine/ledger/signing.ts), this folder to
+ * derive addresses (wallet-addresses.ts hands them to everyone else).
  */
 
 import { secp256k1 } from "@noble/curves/secp256k1";
@@ -60,7 +62,7 @@ export class KeyRing {
     return getAddress(`0x${keccak256(uncompressed.subarray(1)).slice(-40)}`);
   }
 
-  /** A signing account; use it for the transaction at hand and drop it. */
+  /** A signing account, for lib/engine/ledger/signing.ts alone: used for the transaction at hand and dropped. */
   signer(purpose: KeyPurpose, index: number): PrivateKeyAccount {
     // biome-ignore lint/style/noNonNullAssertion: children of a node derived from the master seed are private ones, so HDKey holds their private key
     const privateKey: Hex = bytesToHex(this.child(purpose, index).privateKey!);
@@ -74,11 +76,6 @@ export class KeyRing {
   /** The current gas tank (or the one of `generation`). */
   gasTankAddress(generation = gasTankGeneration()): Address {
     return this.address("gasTank", generation);
-  }
-
-  /** The current gas tank's signing account. */
-  gasTankSigner(): PrivateKeyAccount {
-    return this.signer("gasTank", gasTankGeneration());
   }
 
   sweeperOwnerAddress(): Address {
