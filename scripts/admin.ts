@@ -8,8 +8,8 @@ import { getConfig } from "@/lib/base/config";
 import { closeDatabase, getDb } from "@/lib/db";
 import { grantPlan } from "@/lib/domain/plans/grant-plan";
 import { loadGasTankGeneration } from "@/lib/engine/chain/gas-tank";
-import { keyRingFor } from "@/lib/engine/chain/keys";
 import { listNetworks, publicClientFor } from "@/lib/engine/chain/networks";
+import { serviceAddresses } from "@/lib/engine/chain/wallet-addresses";
 import { connectLocalChain } from "@/lib/engine/dev/local-chain";
 import { CURRENCIES_USAGE, currenciesCommand } from "@/lib/ops/admin/currencies";
 import { CUSTODY_USAGE, recoverCommand } from "@/lib/ops/admin/custody";
@@ -55,7 +55,7 @@ async function main(args: string[]): Promise<number | undefined> {
     case "create-user":
       return print(await createUserCommand(await getDb(), rest));
     case "gas-tank": {
-      const address = keyRingFor(getConfig().masterMnemonic).gasTankAddress();
+      const address = serviceAddresses().gasTank();
       console.log(`gas tank ${address}`);
       for (const network of listNetworks()) {
         if (network.embedded) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allocateNonce } from "@/lib/engine/chain/nonces";
+import { allocateNonce } from "@/lib/engine/ledger/nonces";
 import { useTestDatabase } from "../helpers/database";
 
 const db = useTestDatabase();

@@ -335,3 +335,69 @@ describe("one way out for signed transactions", () => {
     expect(SEND.test(`client.request({ method: "eth_sendRawTransaction", params: [raw] })`)).toBe(true);
   });
 });
+
+/**
+ * One door for signing: only lib/engine/ledger takes a wallet's nonce, signs with a key of the
+ * service, or records signed bytes (signing.ts: signAndRecord, signReplacement, signDelegation);
+ * only the engine builds the key ring — the ledger to sign, lib/engine/chain to derive addresses
+ * (serviceAddresses() hands them to every other reader).
+ */
+describe("one door for signing", () => {
+  const FILES = ["lib", "app", "inngest", "scripts"].flatMap((dir) => sourceFiles(dir));
+  const inFolders = (folders: string[]) => (file: string) => folders.some((f) => file.startsWith(`${f}/`));
+  const inLedger = inFolders(["lib/engine/ledger"]);
+  /** A signature made with an account: a transaction, an authorization, a message; or a signing account asked of the key ring. */
+  const SIGNS = /\.(signTransaction|signAuthorization|signMessage|signTypedData|signer)\s*\(/;
+  /** The wallets' nonce streams: the table, the module that takes from them, the module that records signed bytes. */
+  const NONCE_TABLE = /\bwalletNonces\b/;
+  const LEDGER_ONLY = ["lib/engine/ledger/nonces", "lib/engine/ledger/record", "lib/engine/chain/nonces"];
+  const ledgerOnlyImports = (file: string) =>
+    inLedger(file) ? [] : importsOf(file).flatMap(({ spec, to }) => (to !== null && LEDGER_ONLY.includes(to) ? [spec] : []));
+  const BUILDS_KEY_RING = /\bkeyRingFor\s*\(|\bnew\s+KeyRing\s*\(/;
+  const mayBuildKeyRing = inFolders(["lib/engine/chain", "lib/engine/ledger"]);
+  const text = (file: string) => readFileSync(file, "utf8");
+
+  it("only lib/engine/ledger signs or takes nonces", () => {
+    expect(FILES.filter((file) => !inLedger(file) && SIGNS.test(text(file)))).toEqual([]);
+    expect(FILES.filter((file) => !inLedger(file) && !file.startsWith("lib/db/") && NONCE_TABLE.test(text(file)))).toEqual([]);
+    expect(FILES.flatMap((file) => ledgerOnlyImports(file).map((spec) => `${file} → ${spec}`))).toEqual([]);
+  });
+
+  it("the key ring is built only in lib/engine/chain and lib/engine/ledger", () => {
+    expect(FILES.filter((file) => !mayBuildKeyRing(file) && BUILDS_KEY_RING.test(text(file)))).toEqual([]);
+  });
+
+  it("governs the files that sign and derive today", () => {
+    expect(FILES.filter((file) => SIGNS.test(text(file)))).toEqual([join("lib", "engine", "ledger", "signing.ts")]);
+    expect(FILES.filter((file) => BUILDS_KEY_RING.test(text(file))).length).toBeGreaterThan(1);
+  });
+
+  it("would catch a break of each rule", () => {
+    for (const source of [
+      `const raw = await keys.signer("withdrawal", domainId).signTransaction({ chain, nonce });`,
+      `const raw = await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", nonce });`,
+      `authorization: await signer.signAuthorization({ address: contracts.delegate, chainId, nonce })`,
+      `const signer = keys.signer("deposit", session.depositIndex);`,
+    ])
+      expect(SIGNS.test(source), source).toBe(true);
+    expect(SIGNS.test(`const raw = await signAndRecord(tx, { network, wallet, kind: "sweep", chainCount, transaction });`)).toBe(false);
+    expect(NONCE_TABLE.test(`await tx.insert(walletNonces).values({ network, address, nextNonce: chainCount });`)).toBe(true);
+    const breaks: [string, string][] = [
+      ["lib/domain/payouts/record-payout.ts", "../../engine/ledger/nonces"],
+      ["lib/engine/forwarding/classic/forward-sweep.ts", "../../ledger/record"],
+      ["lib/ops/custody/recover-bnb.ts", "@/lib/engine/ledger/nonces"],
+      ["lib/engine/forwarding/batched/sweep-batch.ts", "../../chain/nonces"],
+    ];
+    const importing = (file: string, spec: string) => LEDGER_ONLY.includes(target(file, spec) ?? "") && !inLedger(file);
+    for (const [file, spec] of breaks) expect(importing(file, spec), `${file} → ${spec}`).toBe(true);
+    expect(importing("lib/engine/ledger/signing.ts", "./nonces")).toBe(false);
+    expect(importing("lib/domain/payouts/record-payout.ts", "../../engine/ledger/signing")).toBe(false);
+
+    for (const source of [`const keys = keyRingFor(getConfig().masterMnemonic);`, `const ring = new KeyRing(mnemonic);`])
+      expect(BUILDS_KEY_RING.test(source), source).toBe(true);
+    expect(BUILDS_KEY_RING.test(`const tank = serviceAddresses().gasTank();`)).toBe(false);
+    expect(mayBuildKeyRing("lib/web/dashboard/overview.ts")).toBe(false);
+    expect(mayBuildKeyRing("lib/engine/forwarding/batched/sweep-batch.ts")).toBe(false);
+    expect(mayBuildKeyRing("lib/engine/chain/wallet-addresses.ts")).toBe(true);
+  });
+});

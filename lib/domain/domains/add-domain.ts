@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
-import { getConfig } from "../../base/config";
 import { normalizeOrigin } from "../../base/normalize-origin";
 import type { Db } from "../../db";
 import { isUniqueViolation } from "../../db/errors";
 import { requireRow } from "../../db/rows";
 import { type Domain, domains } from "../../db/schema";
-import { keyRingFor } from "../../engine/chain/keys";
+import { serviceAddresses } from "../../engine/chain/wallet-addresses";
 import { assertMayAddDomain, lockMerchant } from "../gas/limits";
 import { domainRefusal } from "./reasons";
 
@@ -22,7 +21,7 @@ export async function addDomain(db: Db, userId: number, domain: string): Promise
       "domain must be an origin URL: http(s)://host[:port] without path or query",
     );
   }
-  const keys = keyRingFor(getConfig().masterMnemonic);
+  const keys = serviceAddresses();
   try {
     return await db.transaction(async (tx) => {
       // Under the merchant's lock: concurrent requests cannot pass the plan's limit together.
@@ -31,7 +30,7 @@ export async function addDomain(db: Db, userId: number, domain: string): Promise
       const inserted = requireRow(await tx.insert(domains).values({ userId, origin }).returning(), "insert into domains");
       const updated = await tx
         .update(domains)
-        .set({ withdrawalAddress: keys.withdrawalAddress(inserted.id) })
+        .set({ withdrawalAddress: keys.withdrawal(inserted.id) })
         .where(eq(domains.id, inserted.id))
         .returning();
       return requireRow(updated, `withdrawal address of domain ${inserted.id}`);

@@ -1,11 +1,10 @@
 import { and, count, eq } from "drizzle-orm";
 import { type Address, erc20Abi } from "viem";
-import { getConfig } from "../../base/config";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { type Domain, paymentSessions, tokens, withdrawals } from "../../db/schema";
-import { keyRingFor } from "../../engine/chain/keys";
 import { networkConfig, publicClientFor } from "../../engine/chain/networks";
+import { serviceAddresses } from "../../engine/chain/wallet-addresses";
 
 /**
  * What must happen before a domain may be deleted, each said as what to do first: payments still
@@ -28,7 +27,7 @@ export async function domainDeletionBlockers(db: Db, userId: number, domain: Dom
   const openCount = open?.n ?? 0;
   if (openCount > 0) blockers.push(`${openCount} withdrawal(s) from its wallet are not final yet: wait until they complete`);
 
-  const wallet = keyRingFor(getConfig().masterMnemonic).withdrawalAddress(domain.id);
+  const wallet = serviceAddresses().withdrawal(domain.id);
   const own = await db.select().from(tokens).where(eq(tokens.userId, userId));
   for (const token of own.filter((t) => networkConfig(t.network))) {
     const balance = await publicClientFor(token.network)

@@ -14,9 +14,9 @@ import type { Db } from "../../db";
 import { type PayoutBatch, payoutBatches, withdrawals } from "../../db/schema";
 import { BATCH_PAYER, batchGasUnits, payoutChunkSize } from "../../engine/chain/batch-payer";
 import { signingGasPrice } from "../../engine/chain/gas-price";
-import { keyRingFor } from "../../engine/chain/keys";
 import { isNativeToken } from "../../engine/chain/native";
 import { publicClientFor } from "../../engine/chain/networks";
+import { serviceAddresses } from "../../engine/chain/wallet-addresses";
 import { approvalNeeded } from "../approval-requests/approval-needed";
 import { requestApproval } from "../approval-requests/approval-records";
 import { assertMayWithdraw } from "../gas/limits";
@@ -60,7 +60,7 @@ export async function recordPayoutBatch(
     );
   }
   const total = items.reduce((sum, item) => sum + item.amount, 0n);
-  const from = keyRingFor(getConfig().masterMnemonic).withdrawalAddress(domain.id);
+  const from = serviceAddresses().withdrawal(domain.id);
   const client = publicClientFor(token.network);
   const contract = token.contractAddress as Address;
   const native = isNativeToken(contract);

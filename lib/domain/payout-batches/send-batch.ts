@@ -33,17 +33,15 @@ import {
 } from "../../engine/chain/batch-payer";
 import { confirmedBlock } from "../../engine/chain/confirmations";
 import { signingGasPrice } from "../../engine/chain/gas-price";
-import { keyRingFor } from "../../engine/chain/keys";
 import { isNativeToken } from "../../engine/chain/native";
-import { chainOf, networkConfig, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
-import { allocateNonce } from "../../engine/chain/nonces";
+import { networkConfig, publicClientFor } from "../../engine/chain/networks";
 import { errorText } from "../../engine/chain/rpc-errors";
 import { CREATE2_DEPLOYER } from "../../engine/chain/sweep-addresses";
 import { broadcastRecorded } from "../../engine/ledger/broadcast";
 import { chargeForDomainWallet } from "../../engine/ledger/charges";
 import { ensureGasBalance } from "../../engine/ledger/gas-top-up";
-import { recordTransaction } from "../../engine/ledger/record";
 import { replaceTransaction } from "../../engine/ledger/replace";
+import { signAndRecord } from "../../engine/ledger/signing";
 import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
 import { openSpend } from "../payouts/open-spend";
 import { applyItemFacts } from "./payout-records";
@@ -147,8 +145,8 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
     if (native && undeployed && !deploy) return null;
     const deployOnly = native && undeployed;
     const total = items.reduce((sum, item) => sum + item.amount, 0n);
-    const chain = chainOf(requireNetworkConfig(batch.network));
-    const signer = keyRingFor(getConfig().masterMnemonic).signer("withdrawal", batch.domainId);
+    // The domain's withdrawal wallet (its key index is the domain's id), at the address the batch was recorded with.
+    const wallet = { role: "withdrawal", index: batch.domainId, address: from } as const;
     const recipients = items.map((item) => ({ to: item.toAddress as Address, amount: item.amount }));
     const wanted: { kind: ChainTransactionKind; to: Address; data: Hex; value: bigint; gas: bigint }[] = [
       ...(deploy
@@ -185,26 +183,13 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
     ];
     const rows: ChainTransaction[] = [];
     for (const w of wanted) {
-      const nonce = await allocateNonce(tx, batch.network, from, chainCount);
-      const raw = await signer.signTransaction({
-        chain,
-        chainId: chain.id,
-        type: "legacy",
-        to: w.to,
-        data: w.data,
-        value: w.value,
-        gas: w.gas,
-        gasPrice,
-        nonce,
-      });
       rows.push(
-        await recordTransaction(tx, {
+        await signAndRecord(tx, {
           network: batch.network,
-          walletRole: "withdrawal",
-          walletIndex: batch.domainId,
-          wallet: from,
+          wallet,
           kind: w.kind,
-          raw,
+          chainCount,
+          transaction: { type: "legacy", to: w.to, data: w.data, value: w.value, gas: w.gas, gasPrice },
         }),
       );
     }

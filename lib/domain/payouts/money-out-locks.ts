@@ -8,7 +8,7 @@
  *   2. the account's approval day of the token          approval-requests/approval-needed.ts (advisory)
  *   3. the approval being decided                       approval-requests/approval-records.ts
  *   4. BatchPayer's deployment on the network           payout-batches/send-batch.ts (advisory, chunks only)
- *   5. the paying wallet's nonce row (`wallet_nonces`)  lockPayingWallet, allocateNonce
+ *   5. the paying wallet's nonce row (`wallet_nonces`)  lockPayingWallet, then signAndRecord (engine/ledger/signing.ts)
  *   6. the payment, then its refund; a payout batch     refunds/refund-rules.ts, refund-records.ts, payout-batches/
  *
  * Taking the account first serialises one account's money out, so two requests of one account can
@@ -24,9 +24,10 @@
  * asked for the account (tests/integration/money-out-concurrency.test.ts, 20 mixed sends at once).
  */
 
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
-import { users, walletNonces } from "../../db/schema";
+import { users } from "../../db/schema";
+import { lockWalletNonce } from "../../engine/ledger/signing";
 
 /** Step 1: the account's row, until the transaction ends. Taking it again in the same transaction is free. */
 export async function lockAccountForMoneyOut(tx: Db, accountId: number): Promise<void> {
@@ -38,10 +39,5 @@ export async function lockAccountForMoneyOut(tx: Db, accountId: number): Promise
  * balances read under it see every payout of this wallet recorded before.
  */
 export async function lockPayingWallet(tx: Db, network: string, address: string, chainCount: number): Promise<void> {
-  await tx.insert(walletNonces).values({ network, address, nextNonce: chainCount }).onConflictDoNothing();
-  await tx
-    .select({ next: walletNonces.nextNonce })
-    .from(walletNonces)
-    .where(and(eq(walletNonces.network, network), eq(walletNonces.address, address)))
-    .for("update");
+  await lockWalletNonce(tx, network, address, chainCount);
 }

@@ -24,12 +24,11 @@ import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
 import { type Domain, isRecordedWithdrawal, type RecordedWithdrawal, type Token, withdrawals } from "../../db/schema";
 import { signingGasPrice } from "../../engine/chain/gas-price";
-import { keyRingFor } from "../../engine/chain/keys";
 import { isNativeToken } from "../../engine/chain/native";
-import { chainOf, networkConfig, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
-import { allocateNonce } from "../../engine/chain/nonces";
+import { networkConfig, publicClientFor } from "../../engine/chain/networks";
 import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
-import { recordTransaction } from "../../engine/ledger/record";
+import { serviceAddresses } from "../../engine/chain/wallet-addresses";
+import { signAndRecord } from "../../engine/ledger/signing";
 import { getOwnDomain } from "../domains/manage-domains";
 import { assertMayWithdraw } from "../gas/limits";
 import { amountRefusal, paymentRefusal } from "../payments/reasons";
@@ -194,7 +193,7 @@ export async function checkPayout(tx: Db, request: PayoutRequest): Promise<{ dom
   if (typeof units === "string") throw amountRefusal("amount", units, token.decimals);
   await assertWithdrawable(tx, token, units);
   await assertNotServiceAddress(tx, request.to, "toAddress");
-  const from = keyRingFor(getConfig().masterMnemonic).withdrawalAddress(domain.id);
+  const from = serviceAddresses().withdrawal(domain.id);
   return { domain, token, units, from };
 }
 
@@ -242,27 +241,14 @@ export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<Re
 /** The wallet's next nonce, the signed bytes in the ledger; the caller writes the withdrawal row that points at them. */
 export async function signPayout(tx: Db, reserved: ReservedPayout): Promise<SignedPayout> {
   const { request, token, from, send, gasLimit, gasPrice } = reserved;
-  const { domainId } = request.wallet;
-  const nonce = await allocateNonce(tx, token.network, from, reserved.chainCount);
-  const chain = chainOf(requireNetworkConfig(token.network));
-  const raw = await keyRingFor(getConfig().masterMnemonic).signer("withdrawal", domainId).signTransaction({
-    chain,
-    chainId: chain.id,
-    type: "legacy",
-    to: send.to,
-    data: send.data,
-    value: send.value,
-    gas: gasLimit,
-    gasPrice,
-    nonce,
-  });
-  const ledgerRow = await recordTransaction(tx, {
+  const ledgerRow = await signAndRecord(tx, {
     network: token.network,
-    walletRole: "withdrawal",
-    walletIndex: domainId,
-    wallet: from,
+    // The domain's withdrawal wallet: its key index is the domain's id.
+    wallet: { role: "withdrawal", index: request.wallet.domainId, address: from },
     kind: "withdrawal",
-    raw,
+    chainCount: reserved.chainCount,
+    transaction: { type: "legacy", to: send.to, data: send.data, value: send.value, gas: gasLimit, gasPrice },
   });
-  return { network: token.network, fromAddress: from, nonce, txHash: ledgerRow.txHash, chainTxId: ledgerRow.id, gasLimit, gasPrice };
+  const { nonce, txHash, id: chainTxId } = ledgerRow;
+  return { network: token.network, fromAddress: from, nonce, txHash, chainTxId, gasLimit, gasPrice };
 }

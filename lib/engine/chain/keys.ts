@@ -8,6 +8,8 @@
  *                                                   operator changes)
  * The seed and the four parents are derived once (PBKDF2 is ~30 ms); a child is ~1 ms.
  * Private keys live only in memory, as long as a signer is in use; they are never stored or logged.
+ * Only the engine builds the ring: the ledger to sign (lib/engine/ledger/signing.ts), this folder to
+ * derive addresses (wallet-addresses.ts hands them to everyone else).
  */
 
 import { secp256k1 } from "@noble/curves/secp256k1";
@@ -15,10 +17,19 @@ import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { type Address, bytesToHex, getAddress, type Hex, keccak256 } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import type { WalletRole } from "../../db/schema";
 
 export type KeyPurpose = "deposit" | "gasTank" | "withdrawal" | "sweeperOwner";
 
 const ACCOUNT_OF: Record<KeyPurpose, number> = { deposit: 0, gasTank: 1, withdrawal: 2, sweeperOwner: 3 };
+
+/** The key of a ledger wallet's role. */
+export const PURPOSE_OF_ROLE: Record<WalletRole, KeyPurpose> = {
+  deposit: "deposit",
+  withdrawal: "withdrawal",
+  gas_tank: "gasTank",
+  sweeper_owner: "sweeperOwner",
+};
 
 /** The gas tank's generation in this process (lib/engine/chain/gas-tank.ts keeps it in step with the database). */
 const TANK_KEY = Symbol.for("bsc-pay.gas-tank-generation");
@@ -43,7 +54,7 @@ export class KeyRing {
     };
   }
 
-  /** Address only: needs no private key, so it is what request handlers use. */
+  /** Address only: needs no private key (what wallet-addresses.ts hands out). */
   address(purpose: KeyPurpose, index: number): Address {
     const child = this.child(purpose, index);
     // biome-ignore lint/style/noNonNullAssertion: children of a node derived from the master seed are private ones, so HDKey has computed their public key
@@ -51,7 +62,7 @@ export class KeyRing {
     return getAddress(`0x${keccak256(uncompressed.subarray(1)).slice(-40)}`);
   }
 
-  /** A signing account; use it for the transaction at hand and drop it. */
+  /** A signing account, for lib/engine/ledger/signing.ts alone: used for the transaction at hand and dropped. */
   signer(purpose: KeyPurpose, index: number): PrivateKeyAccount {
     // biome-ignore lint/style/noNonNullAssertion: children of a node derived from the master seed are private ones, so HDKey holds their private key
     const privateKey: Hex = bytesToHex(this.child(purpose, index).privateKey!);
@@ -65,11 +76,6 @@ export class KeyRing {
   /** The current gas tank (or the one of `generation`). */
   gasTankAddress(generation = gasTankGeneration()): Address {
     return this.address("gasTank", generation);
-  }
-
-  /** The current gas tank's signing account. */
-  gasTankSigner(): PrivateKeyAccount {
-    return this.signer("gasTank", gasTankGeneration());
   }
 
   sweeperOwnerAddress(): Address {

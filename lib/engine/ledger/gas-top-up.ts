@@ -8,18 +8,16 @@
  */
 
 import type { Address } from "viem";
-import { getConfig } from "../../base/config";
 import type { Db } from "../../db";
 import { GasPriceAboveCapError, signingGasPrice } from "../chain/gas-price";
-import { gasTankGeneration, keyRingFor } from "../chain/keys";
-import { chainOf, publicClientFor, requireNetworkConfig } from "../chain/networks";
-import { allocateNonce } from "../chain/nonces";
+import { publicClientFor } from "../chain/networks";
 import { chainRefusal } from "../chain/reasons";
 import { topUpGasLimit } from "../chain/transactions";
+import { serviceAddresses } from "../chain/wallet-addresses";
 import { broadcastRecorded } from "./broadcast";
 import type { GasChargeShare } from "./charges";
-import { recordTransaction } from "./record";
 import { settleNonce } from "./settle";
+import { signAndRecord } from "./signing";
 
 const WAIT_MS = 60_000;
 const inFlight = new Map<string, Promise<void>>();
@@ -60,8 +58,8 @@ async function topUp(
   const client = publicClientFor(network);
   const balance = await client.getBalance({ address: wallet });
   if (balance >= neededWei) return;
-  const keys = keyRingFor(getConfig().masterMnemonic);
-  const tank = keys.gasTankAddress();
+  const tankWallet = serviceAddresses().gasTankWallet();
+  const tank = tankWallet.address;
   const gasPrice = await signingGasPrice(network).catch((error: unknown) => {
     // Said as the API says it (a withdrawal's send, a sweeper owner's call): nothing was signed, try later.
     throw error instanceof GasPriceAboveCapError ? chainRefusal("BLOCKCHAIN_ERROR", "gas-price-above-cap", error.message) : error;
@@ -81,22 +79,16 @@ async function topUp(
       `not enough BNB for gas: the wallet ${wallet} needs ${neededWei - balance} wei more and the gas tank cannot cover it`,
     );
   }
-  const chain = chainOf(requireNetworkConfig(network));
-  const recorded = await db.transaction(async (tx) => {
-    const nonce = await allocateNonce(tx, network, tank, tankCount);
-    const signed = await keys
-      .gasTankSigner()
-      .signTransaction({ chain, chainId: chain.id, type: "legacy", to: wallet, value, gas: topUpGas, gasPrice, nonce });
-    return recordTransaction(tx, {
+  const recorded = await db.transaction((tx) =>
+    signAndRecord(tx, {
       network,
-      walletRole: "gas_tank",
-      walletIndex: gasTankGeneration(),
-      wallet: tank,
+      wallet: tankWallet,
       kind: "wallet_gas",
-      raw: signed,
+      chainCount: tankCount,
+      transaction: { type: "legacy", to: wallet, value, gas: topUpGas, gasPrice },
       chargedTo,
-    });
-  });
+    }),
+  );
   await broadcastRecorded(db, recorded);
   const deadline = Date.now() + WAIT_MS;
   for (;;) {

@@ -7,21 +7,20 @@
  */
 
 import { and, eq, inArray } from "drizzle-orm";
-import { type Address, type Hex, type PrivateKeyAccount, parseTransaction } from "viem";
-import { getConfig } from "../../base/config";
+import { type Address, type Hex, parseTransaction } from "viem";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
 import { isUniqueViolation } from "../../db/errors";
-import { type ChainTransaction, chainTransactions, type WalletRole } from "../../db/schema";
+import { type ChainTransaction, chainTransactions } from "../../db/schema";
 import { signingGasPrice } from "../chain/gas-price";
-import { keyRingFor } from "../chain/keys";
-import { chainOf, networkConfig } from "../chain/networks";
+import { networkConfig } from "../chain/networks";
 import { PLAIN_TRANSFER_GAS } from "../chain/transactions";
+import { serviceAddresses } from "../chain/wallet-addresses";
 import { broadcastRecorded } from "./broadcast";
 import { chargeForDomainWallet } from "./charges";
 import { replacementGasPrice } from "./decide";
 import { ensureGasBalance } from "./gas-top-up";
-import { recordTransaction } from "./record";
+import { signReplacement, type UnsignedTransaction } from "./signing";
 
 export type Replacement = "reprice" | "cancel";
 
@@ -53,15 +52,20 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
       needs.gas,
     );
   }
-  const signer = signerFor(newest.walletRole, newest.walletIndex);
-  const chain = chainOf(network);
-  const common = { chain, chainId: chain.id, gas, nonce: newest.nonce } as const;
-  let raw: Hex;
-  if (how === "cancel") raw = await signer.signTransaction({ ...common, type: "legacy", to: signer.address, value: 0n, gasPrice });
+  let transaction: UnsignedTransaction;
+  if (how === "cancel")
+    // To the wallet's own address, as its key derives it.
+    transaction = {
+      gas,
+      type: "legacy",
+      to: serviceAddresses().wallet(newest.walletRole, newest.walletIndex).address,
+      value: 0n,
+      gasPrice,
+    };
   else if (original.type === "eip7702") {
     // A batch keeps its authorizations (signed by the deposit keys; still valid while unused): only the fee moves.
-    raw = await signer.signTransaction({
-      ...common,
+    transaction = {
+      gas,
       type: "eip7702",
       // biome-ignore lint/style/noNonNullAssertion: recordTransaction refuses bytes without a recipient, so a recorded rawTx has one
       to: original.to!,
@@ -71,28 +75,21 @@ export async function replaceTransaction(db: Db, newest: ChainTransaction, how: 
       maxPriorityFeePerGas: gasPrice,
       // biome-ignore lint/style/noNonNullAssertion: the service signs an eip7702 transaction only with authorizations, and viem parses a non-empty list back
       authorizationList: original.authorizationList!,
-    });
+    };
   } else
-    raw = await signer.signTransaction({
-      ...common,
+    transaction = {
+      gas,
       type: "legacy",
       // biome-ignore lint/style/noNonNullAssertion: recordTransaction refuses bytes without a recipient, so a recorded rawTx has one
       to: original.to!,
       value: original.value ?? 0n,
       data: original.data,
       gasPrice,
-    });
+    };
   let row: ChainTransaction;
   try {
-    row = await recordTransaction(db, {
-      network: newest.network,
-      walletRole: newest.walletRole,
-      walletIndex: newest.walletIndex,
-      wallet: newest.wallet as Address,
-      kind: how === "cancel" ? "cancel" : newest.kind,
-      raw,
-      replacesId: newest.id,
-    });
+    // At newest's own nonce: no nonce is taken, at most one of the rows can be mined.
+    row = await signReplacement(db, newest, { kind: how === "cancel" ? "cancel" : newest.kind, transaction });
   } catch (error) {
     // Another process replaced this row first: its replacement is the one to follow.
     if (isUniqueViolation(error)) return null;
@@ -139,9 +136,4 @@ async function walletNeeds(db: Db, newest: ChainTransaction, replacementCost: bi
   perNonce.set(newest.nonce, replacementCost > current ? replacementCost : current);
   const sum = (m: Map<number, bigint>) => [...m.values()].reduce((total, v) => total + v, 0n);
   return { gas: sum(perNonce), value: sum(values) };
-}
-
-export function signerFor(role: WalletRole, index: number): PrivateKeyAccount {
-  const keys = keyRingFor(getConfig().masterMnemonic);
-  return keys.signer(role === "gas_tank" ? "gasTank" : role === "sweeper_owner" ? "sweeperOwner" : role, index);
 }

@@ -5,11 +5,10 @@
  */
 import { sql } from "drizzle-orm";
 import type { Address } from "viem";
-import { getConfig } from "../../base/config";
 import type { Db } from "../../db";
 import { rowsOf } from "../../db/rows";
-import { keyRingFor } from "../../engine/chain/keys";
 import { readHoldings } from "../../engine/chain/multicall";
+import { serviceAddresses } from "../../engine/chain/wallet-addresses";
 import type { Reconciliation, TokenInfo } from "./reconcile-report";
 
 /** A "wallet-short" difference for every withdrawal wallet and token below that floor, read twice (ledger first). */
@@ -20,10 +19,10 @@ export async function checkWithdrawalWallets(
   fmt: (c: Address, u: bigint) => string,
   out: Reconciliation,
 ) {
-  const keys = keyRingFor(getConfig().masterMnemonic);
+  const keys = serviceAddresses();
   const domainIds = rowsOf<{ id: number }>(await db.execute(sql`select id from domains order by id`)).map((r) => Number(r.id));
   if (domainIds.length === 0) return;
-  const wallets = domainIds.map((id) => ({ id, address: keys.withdrawalAddress(id) }));
+  const wallets = domainIds.map((id) => ({ id, address: keys.withdrawal(id) }));
   const readFlows = async () =>
     rowsOf<{ address: string; token: string; received: string; sent: string }>(
       await db.execute(sql`

@@ -9,42 +9,22 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { type Address, formatEther, type Hex } from "viem";
-import { getConfig } from "../../base/config";
 import type { Db } from "../../db";
-import { forwards, IN_FLIGHT_FORWARD_STATUSES, type WalletRole } from "../../db/schema";
+import { forwards, IN_FLIGHT_FORWARD_STATUSES } from "../../db/schema";
 import { signingGasPrice } from "../../engine/chain/gas-price";
 import { MAX_GAS_TANK_GENERATIONS } from "../../engine/chain/gas-tank";
-import { type KeyPurpose, keyRingFor } from "../../engine/chain/keys";
-import { chainOf, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
-import { allocateNonce } from "../../engine/chain/nonces";
+import { publicClientFor } from "../../engine/chain/networks";
+import { type ServiceWallet, serviceAddresses } from "../../engine/chain/wallet-addresses";
 import { broadcastRecorded } from "../../engine/ledger/broadcast";
-import { recordTransaction } from "../../engine/ledger/record";
+import { signAndRecord } from "../../engine/ledger/signing";
 import { RECHECKING, settleLedgerInFlight, waitForNonce } from "./recover-in-flight";
 
-export interface BnbWallet {
-  role: WalletRole;
-  index: number;
-  address: Address;
-}
-
-const PURPOSE: Record<WalletRole, KeyPurpose> = {
-  deposit: "deposit",
-  withdrawal: "withdrawal",
-  gas_tank: "gasTank",
-  sweeper_owner: "sweeperOwner",
-};
+export type BnbWallet = ServiceWallet;
 
 /** The key-only wallets (no scan needed): every gas tank generation and the sweeper's owner. */
 export function serviceBnbWallets(): BnbWallet[] {
-  const keys = keyRingFor(getConfig().masterMnemonic);
-  return [
-    ...Array.from({ length: MAX_GAS_TANK_GENERATIONS }, (_, g) => ({
-      role: "gas_tank" as const,
-      index: g,
-      address: keys.gasTankAddress(g),
-    })),
-    { role: "sweeper_owner", index: 0, address: keys.sweeperOwnerAddress() },
-  ];
+  const keys = serviceAddresses();
+  return [...Array.from({ length: MAX_GAS_TANK_GENERATIONS }, (_, g) => keys.wallet("gas_tank", g)), keys.wallet("sweeper_owner", 0)];
 }
 
 /** Lists the BNB worth moving on `wallets` and, unless a dry run, sends each to `to`, the gas tanks last. */
@@ -78,8 +58,6 @@ export async function recoverBnb(
   );
   if (options.dryRun) return { moved: 0, notMoved: 0 };
 
-  const keys = keyRingFor(getConfig().masterMnemonic);
-  const chain = chainOf(requireNetworkConfig(network));
   let moved = 0;
   let notMoved = 0;
   for (const { wallet } of worth) {
@@ -91,20 +69,15 @@ export async function recoverBnb(
         client.getTransactionCount({ address: wallet.address, blockTag: "pending" }),
       ]);
       if (balance <= fee * 2n || (await forwardsInFlight(db, network, [wallet])).size > 0) continue;
-      const row = await db.transaction(async (tx) => {
-        const nonce = await allocateNonce(tx, network, wallet.address, count);
-        const raw = await keys
-          .signer(PURPOSE[wallet.role], wallet.index)
-          .signTransaction({ chain, chainId: chain.id, type: "legacy", to, value: balance - fee, gas, gasPrice, nonce });
-        return recordTransaction(tx, {
+      const row = await db.transaction((tx) =>
+        signAndRecord(tx, {
           network,
-          walletRole: wallet.role,
-          walletIndex: wallet.index,
-          wallet: wallet.address,
+          wallet,
           kind: "recovery",
-          raw,
-        });
-      });
+          chainCount: count,
+          transaction: { type: "legacy", to, value: balance - fee, gas, gasPrice },
+        }),
+      );
       await broadcastRecorded(db, row);
       const settled = await waitForNonce(db, row);
       if (settled !== "rechecking" && settled?.kind === "recovery" && settled.status === "mined") {

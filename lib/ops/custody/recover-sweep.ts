@@ -8,14 +8,12 @@ import type { Address, Hex } from "viem";
 import { getConfig } from "../../base/config";
 import type { Db } from "../../db";
 import { signingGasPrice } from "../../engine/chain/gas-price";
-import { keyRingFor } from "../../engine/chain/keys";
 import { readHoldings } from "../../engine/chain/multicall";
-import { chainOf, publicClientFor, requireNetworkConfig } from "../../engine/chain/networks";
-import { allocateNonce } from "../../engine/chain/nonces";
+import { publicClientFor } from "../../engine/chain/networks";
 import { transferData } from "../../engine/forwarding/classic/forward-gas";
 import { broadcastRecorded } from "../../engine/ledger/broadcast";
 import { ensureGasBalance } from "../../engine/ledger/gas-top-up";
-import { recordTransaction } from "../../engine/ledger/record";
+import { signAndRecord } from "../../engine/ledger/signing";
 import { RECHECKING, SETTLE_WAIT_MS, settleInFlight, settleLedgerInFlight, waitForNonce } from "./recover-in-flight";
 import type { StrandedBalance } from "./recover-scan";
 
@@ -63,33 +61,18 @@ export async function sweepWallet(db: Db, network: string, balances: StrandedBal
   } catch (error) {
     return [...outcomes, ...plans.map((p) => ({ ...p.balance, reason: error instanceof Error ? error.message : String(error) }))];
   }
-  const keys = keyRingFor(getConfig().masterMnemonic);
-  const signer = keys.signer(wallet.kind === "deposit" ? "deposit" : "withdrawal", wallet.index);
-  const chain = chainOf(requireNetworkConfig(network));
   const chainCount = await client.getTransactionCount({ address: wallet.address, blockTag: "pending" });
   for (const { balance, gas } of plans) {
     // A ledger row like every transaction the service signs (with an empty database too: the nonce comes from the chain then).
-    const row = await db.transaction(async (tx) => {
-      const nonce = await allocateNonce(tx, network, wallet.address, chainCount);
-      const raw = await signer.signTransaction({
-        chain,
-        chainId: chain.id,
-        type: "legacy",
-        to: balance.token.contract,
-        data: transferData(to, balance.balance),
-        gas,
-        gasPrice,
-        nonce,
-      });
-      return recordTransaction(tx, {
+    const row = await db.transaction((tx) =>
+      signAndRecord(tx, {
         network,
-        walletRole: wallet.kind,
-        walletIndex: wallet.index,
-        wallet: wallet.address,
+        wallet: { role: wallet.kind, index: wallet.index, address: wallet.address },
         kind: "recovery",
-        raw,
-      });
-    });
+        chainCount,
+        transaction: { type: "legacy", to: balance.token.contract, data: transferData(to, balance.balance), gas, gasPrice },
+      }),
+    );
     const hash = row.txHash as Hex;
     const sent = await broadcastRecorded(db, row);
     if (!sent.sent) {

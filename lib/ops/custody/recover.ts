@@ -12,13 +12,12 @@
  */
 import { max, sql } from "drizzle-orm";
 import { type Address, formatUnits, getAddress, type Hex, isAddress } from "viem";
-import { getConfig } from "../../base/config";
 import { AppError } from "../../base/errors";
 import type { Db } from "../../db";
 import { rowsOf } from "../../db/rows";
 import { domains, paymentSessions } from "../../db/schema";
-import { keyRingFor } from "../../engine/chain/keys";
 import { networkConfig } from "../../engine/chain/networks";
+import { serviceAddresses } from "../../engine/chain/wallet-addresses";
 import { recoverBnb, serviceBnbWallets } from "./recover-bnb";
 import { settleLedgerInFlight } from "./recover-in-flight";
 import { type StrandedBalance, scanWallets, type TokenRef, tokensToFind, type WalletRef } from "./recover-scan";
@@ -68,7 +67,7 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
   if (!network) throw new AppError("VALIDATION_ERROR", `network ${options.network} is not configured`);
   if (!isAddress(options.to, { strict: false })) throw new AppError("VALIDATION_ERROR", "--to must be an address (0x + 40 hex digits)");
   const to = getAddress(options.to);
-  const keys = keyRingFor(getConfig().masterMnemonic);
+  const keys = serviceAddresses();
   if (serviceBnbWallets().some((w) => w.address === to))
     throw new AppError(
       "VALIDATION_ERROR",
@@ -85,14 +84,14 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
   const handedOut = sequence?.called ? Number(sequence.last) : -1;
   const [dbDomains] = await db.select({ top: max(domains.id) }).from(domains);
   const depositScan = await scanWallets(network.name, tokens, {
-    derive: (i) => ({ kind: "deposit", index: i, address: keys.depositAddress(i) }),
+    derive: (i) => ({ kind: "deposit", index: i, address: keys.deposit(i) }),
     from: options.fromIndex ?? 0,
     to: options.toIndex,
     knownUpTo: Math.max(dbDeposits?.top ?? -1, handedOut),
     gap: options.gap ?? DEFAULT_DEPOSIT_GAP,
   });
   const withdrawalScan = await scanWallets(network.name, tokens, {
-    derive: (i) => ({ kind: "withdrawal", index: i, address: keys.withdrawalAddress(i) }),
+    derive: (i) => ({ kind: "withdrawal", index: i, address: keys.withdrawal(i) }),
     from: 0,
     knownUpTo: dbDomains?.top ?? 0,
     gap: WITHDRAWAL_GAP,
@@ -143,7 +142,7 @@ export async function recoverFunds(db: Db, options: RecoverOptions): Promise<Rec
 
   // The gas tank's recorded transactions first: one an earlier run recorded and never sent would
   // hold every top-up behind it.
-  await settleLedgerInFlight(db, network.name, keyRingFor(getConfig().masterMnemonic).gasTankAddress()).catch((error: unknown) =>
+  await settleLedgerInFlight(db, network.name, serviceAddresses().gasTank()).catch((error: unknown) =>
     print(
       `  the gas tank has a recorded transaction not mined yet (${error instanceof Error ? error.message : String(error)}); top-ups may wait behind it`,
     ),

@@ -4,8 +4,8 @@ import { getConfig } from "../../base/config";
 import { getDb } from "../../db";
 import { chainCursors, forwards } from "../../db/schema";
 import { webhookBacklog } from "../../domain/webhooks/endpoints";
-import { keyRingFor } from "../../engine/chain/keys";
 import { listNetworks, networkConfig, publicClientFor, wsUrlsOf } from "../../engine/chain/networks";
+import { serviceAddresses } from "../../engine/chain/wallet-addresses";
 import { knownSweepMode, type SweepMode } from "../../engine/forwarding/batched/batch-support";
 import { countHeldForwards } from "../../engine/forwarding/forward-admin";
 import { type WalletStall, walletStalls } from "../../engine/ledger/watchdog";
@@ -154,7 +154,7 @@ async function chainHealth(network: string, chainId: number, stalls: WalletStall
   const db = await getDb();
   const [cursorRow] = await db.select().from(chainCursors).where(eq(chainCursors.network, network));
   const cursor = cursorRow ? Number(cursorRow.lastScannedBlock) : null;
-  const tank = keyRingFor(getConfig().masterMnemonic).gasTankAddress();
+  const tank = serviceAddresses().gasTank();
   const maxGasPrice = networkConfig(network)?.maxGasPrice ?? 0n;
   const [waiting] = await db
     .select({ n: sql<number>`count(*)::int` })

@@ -10,8 +10,8 @@ import { appState, chainCursors, currencyFeeds, tokenCatalogue } from "../../db/
 import { addDomain } from "../../domain/domains/add-domain";
 import { activatePlan } from "../../domain/plans/activate-plan";
 import { registerToken } from "../../domain/tokens/register-token";
-import { keyRingFor } from "../../engine/chain/keys";
 import { publicClientFor } from "../../engine/chain/networks";
+import { serviceAddresses } from "../../engine/chain/wallet-addresses";
 import { DEMO_DUSD_USD_FEED, DEMO_EUR_USD_FEED, ensureDemoFeeds } from "../../engine/dev/demo-feeds";
 import { DEMO_TOKEN, DEMO_TOKEN_ADDRESS, ensureDemoToken, ensureLocalBalance } from "../../engine/dev/demo-token";
 
@@ -29,7 +29,7 @@ const DEMO_DUSD_PRICING = { usdFeed: DEMO_DUSD_USD_FEED, feedHeartbeatSeconds: D
 export async function seedLocalDemo(db: Db, config: Config, rpcUrl: string): Promise<void> {
   await ensureDemoToken(rpcUrl);
   await ensureDemoFeeds(rpcUrl);
-  await ensureLocalBalance(rpcUrl, keyRingFor(config.masterMnemonic).gasTankAddress());
+  await ensureLocalBalance(rpcUrl, serviceAddresses(config.masterMnemonic).gasTank());
   await clampCursorToHead(db);
   // Seeded by migration too; kept here so the demo never depends on the address in that SQL.
   await db

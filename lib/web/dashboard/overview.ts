@@ -1,13 +1,12 @@
 import { and, count, eq, gte, isNull, sql } from "drizzle-orm";
-import { getConfig } from "../../base/config";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { apiKeys, domains, forwards, paymentDayTotals, paymentSessions, type SessionStatus, tokens } from "../../db/schema";
 import { sessionCountsOfUser } from "../../domain/payments/session-tallies";
 import { activeSubscription } from "../../domain/plans/current-plan";
 import { bnbBalanceOf, tokenBalanceOf } from "../../domain/withdrawals/wallet-balances";
-import { keyRingFor } from "../../engine/chain/keys";
 import { listNetworks } from "../../engine/chain/networks";
+import { serviceAddresses } from "../../engine/chain/wallet-addresses";
 import { listUserPayments } from "./user-payments";
 
 /** Below this a gas tank is shown as low on the overview (the same bound as /api/health). */
@@ -124,7 +123,7 @@ export async function walletBalances(db: Db, userId: number) {
 
 /** Gas tanks that are low or short, with the forwards waiting for them. Empty when all is well. */
 export async function lowGasTanks(db: Db) {
-  const tank = keyRingFor(getConfig().masterMnemonic).gasTankAddress();
+  const tank = serviceAddresses().gasTank();
   const out: { network: string; address: string; balance: string | null; waitingForwards: number }[] = [];
   for (const network of listNetworks()) {
     const [balance, [waiting]] = await Promise.all([

@@ -1,7 +1,7 @@
 /**
  * What goes into a sweep batch (EIP-7702): each candidate's balance and delegation read in one
  * multicall, the authorizations of addresses not delegated yet (signed offline with their deposit
- * keys; the nonce is the address's own), the batch's calldata and gas bound, and the whole batch
+ * keys, by the ledger's signDelegation; the nonce is the address's own), the batch's calldata and gas bound, and the whole batch
  * simulated as an eth_call with its authorizations, so that an entry that would fail leaves the
  * batch before anything is signed. Every entry runs with at most gasPerSweep gas.
  *
@@ -12,14 +12,14 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { type Address, decodeFunctionResult, encodeFunctionData, erc20Abi, type Hex, multicall3Abi, type SignedAuthorization } from "viem";
-import { getConfig } from "../../../base/config";
 import type { Db } from "../../../db";
 import { type Forward, paymentSessions } from "../../../db/schema";
 import { depositTopicsOf } from "../../chain/deposit-addresses";
-import { keyRingFor } from "../../chain/keys";
 import { MULTICALL3_ADDRESS, readContracts } from "../../chain/multicall";
 import { isNativeToken } from "../../chain/native";
 import { publicClientFor, requireNetworkConfig } from "../../chain/networks";
+import { serviceAddresses } from "../../chain/wallet-addresses";
+import { signDelegation } from "../../ledger/signing";
 import { batchSweeperAbi, depositDelegateAbi, type SweepContracts } from "./batch-support";
 
 const BATCH_BASE_GAS = 60_000n;
@@ -66,7 +66,7 @@ export async function readEntries(db: Db, network: string, candidates: Forward[]
     // By topic: the indexed form of the address.
     .where(and(eq(paymentSessions.network, network), inArray(paymentSessions.depositTopic, depositTopicsOf(addresses))));
   const indexOf = new Map(sessions.map((s) => [s.depositAddress, s.depositIndex]));
-  const keys = keyRingFor(getConfig().masterMnemonic);
+  const keys = serviceAddresses();
   const client = publicClientFor(network);
   const { chainId } = requireNetworkConfig(network);
 
@@ -95,11 +95,11 @@ export async function readEntries(db: Db, network: string, candidates: Forward[]
         chunk.map(async ({ forward, balance, delegated }) => {
           if (delegated) return { forward, balance, authorization: null };
           const depositIndex = indexOf.get(forward.fromAddress);
-          const signer = depositIndex === undefined ? null : keys.signer("deposit", depositIndex);
+          const wallet = depositIndex === undefined ? null : keys.wallet("deposit", depositIndex);
           // The classic step holds it with the reason; the others still batch.
-          if (signer?.address !== forward.fromAddress) return { forward, balance, authorization: null, keyMismatch: true };
-          const nonce = await client.getTransactionCount({ address: signer.address });
-          return { forward, balance, authorization: await signer.signAuthorization({ address: contracts.delegate, chainId, nonce }) };
+          if (wallet?.address !== forward.fromAddress) return { forward, balance, authorization: null, keyMismatch: true };
+          const nonce = await client.getTransactionCount({ address: wallet.address });
+          return { forward, balance, authorization: await signDelegation(wallet, { address: contracts.delegate, chainId, nonce }) };
         }),
       )),
     );
@@ -115,7 +115,7 @@ export async function simulate(network: string, entries: Entry[], contracts: Swe
   const client = publicClientFor(network);
   const authorizationList = entries.flatMap((e) => (e.authorization ? [e.authorization] : []));
   const { data } = await client.call({
-    account: keyRingFor(getConfig().masterMnemonic).gasTankAddress(),
+    account: serviceAddresses().gasTank(),
     to: contracts.sweeper,
     data: sweepCallData(entries),
     gas: batchGasLimit(entries.length, authorizationList.length, contracts.gasPerSweep),

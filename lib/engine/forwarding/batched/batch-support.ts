@@ -12,10 +12,10 @@ import { getConfig } from "../../../base/config";
 import { log } from "../../../base/log";
 import type { Db } from "../../../db";
 import { loadGasTankGeneration } from "../../chain/gas-tank";
-import { keyRingFor } from "../../chain/keys";
 import { networkConfig, publicClientFor } from "../../chain/networks";
 import { errorText } from "../../chain/rpc-errors";
 import { batchSweeperAbi, type SweepContracts, serviceSweepContracts } from "../../chain/sweep-addresses";
+import { serviceAddresses } from "../../chain/wallet-addresses";
 import { afterFailedCheck, classicAfterRefusals } from "./batch-state";
 import { chainFingerprint, readNetworkBatching, recordEip7702, recordNetworkFact } from "./network-batching";
 import { deployContracts, deployedCode, probeEip7702 } from "./sweep-deploy";
@@ -137,12 +137,12 @@ export async function retryBatches(db: Db, network: string): Promise<void> {
 async function sweeperControl(db: Db, network: string, contracts: SweepContracts): Promise<BatchSupport | null> {
   const { paused, operator } = await readSweeperControl(network, contracts.sweeper);
   if (paused) return { state: "classic", reason: "the BatchSweeper is paused by its owner (npm run admin -- sweeper resume)" };
-  const keys = keyRingFor(getConfig().masterMnemonic);
-  if (operator !== keys.gasTankAddress()) await loadGasTankGeneration(db);
-  if (operator !== keys.gasTankAddress()) {
+  const keys = serviceAddresses();
+  if (operator !== keys.gasTank()) await loadGasTankGeneration(db);
+  if (operator !== keys.gasTank()) {
     return {
       state: "classic",
-      reason: `the BatchSweeper's operator is ${operator}, not this gas tank ${keys.gasTankAddress()} (npm run admin -- sweeper status)`,
+      reason: `the BatchSweeper's operator is ${operator}, not this gas tank ${keys.gasTank()} (npm run admin -- sweeper status)`,
     };
   }
   return null;

@@ -13,11 +13,11 @@ import { log } from "../../../base/log";
 import type { Db } from "../../../db";
 import { type Forward, forwards, IN_FLIGHT_FORWARD_STATUSES, sweepBatches } from "../../../db/schema";
 import { signingGasPrice } from "../../chain/gas-price";
-import { keyRingFor } from "../../chain/keys";
-import { chainOf, publicClientFor, requireNetworkConfig } from "../../chain/networks";
-import { allocateNonce } from "../../chain/nonces";
+import { publicClientFor } from "../../chain/networks";
+import { serviceAddresses } from "../../chain/wallet-addresses";
 import { broadcastRecorded } from "../../ledger/broadcast";
 import { chargesForSessions } from "../../ledger/charges";
+import { signAndRecord } from "../../ledger/signing";
 import { lockDepositAddresses } from "../forward-plan";
 import { applyForwardFact, applyToLocked, type StepOutcome, wait } from "../forward-records";
 import { batchCheckSeconds } from "../forward-state";
@@ -26,7 +26,7 @@ import { TANK_LOW_PAUSE_SECONDS, tankLowPause } from "./batch-state";
 import type { SweepContracts } from "./batch-support";
 import { readNetworkBatching, recordNetworkFact } from "./network-batching";
 import { completeBatch } from "./sweep-batch-outcome";
-import { recordTankTransaction, settleOpenTankTransactions, settleTankTransaction } from "./tank-transactions";
+import { settleOpenTankTransactions, settleTankTransaction } from "./tank-transactions";
 
 export { batchGasLimit } from "./batch-entries";
 
@@ -74,7 +74,7 @@ async function formBatch(db: Db, forward: Forward, contracts: SweepContracts): P
   if (simulated.ok.length === 0) return triggerLeft ? "next" : "waiting";
 
   const client = publicClientFor(network);
-  const tank = keyRingFor(getConfig().masterMnemonic).gasTankAddress();
+  const tank = serviceAddresses().gasTank();
   const [gasPrice, tankBalance, tankCount] = await Promise.all([
     signingGasPrice(network),
     client.getBalance({ address: tank }),
@@ -127,7 +127,7 @@ async function batchCandidates(db: Db, forward: Forward, limit: number): Promise
 }
 
 /**
- * In one transaction: the gas tank's nonce, the signed batch and its forwards moved to batched.
+ * In one transaction: the gas tank's nonce, the signed batch (signAndRecord) and its forwards moved to batched.
  * Locks in the planner's order (the sessions of the addresses, then their forward rows by id); an
  * address that got a transaction in flight meanwhile, or a forward that moved on, stays out.
  */
@@ -138,9 +138,7 @@ async function recordBatch(
   contracts: SweepContracts,
   fees: { gasPrice: bigint; tankCount: number },
 ) {
-  const keys = keyRingFor(getConfig().masterMnemonic);
-  const tank = keys.gasTankAddress();
-  const chain = chainOf(requireNetworkConfig(network));
+  const tank = serviceAddresses().gasTankWallet();
   const addresses = ready.map((e) => e.forward.fromAddress);
   return db.transaction(async (tx) => {
     await lockDepositAddresses(tx, network, addresses);
@@ -164,37 +162,31 @@ async function recordBatch(
     const authorizationList = final.flatMap((e) => (e.authorization ? [e.authorization] : []));
     const gas = batchGasLimit(final.length, authorizationList.length, contracts.gasPerSweep);
     const data = sweepCallData(final);
-    const nonce = await allocateNonce(tx, network, tank, fees.tankCount);
-    const signer = keys.gasTankSigner();
     const { gasPrice } = fees;
-    // Type 4 needs at least one authorization; a batch of delegated addresses is a plain call.
-    const raw =
-      authorizationList.length > 0
-        ? await signer.signTransaction({
-            chain,
-            chainId: chain.id,
-            type: "eip7702",
-            to: contracts.sweeper,
-            data,
-            gas,
-            maxFeePerGas: gasPrice,
-            maxPriorityFeePerGas: gasPrice,
-            nonce,
-            authorizationList,
-          })
-        : await signer.signTransaction({ chain, chainId: chain.id, type: "legacy", to: contracts.sweeper, data, gas, gasPrice, nonce });
-    const ledgerRow = await recordTankTransaction(
-      tx,
+    const ledgerRow = await signAndRecord(tx, {
       network,
-      tank,
-      "batch",
-      raw,
-      await chargesForSessions(
+      wallet: tank,
+      kind: "batch",
+      chainCount: fees.tankCount,
+      // Type 4 needs at least one authorization; a batch of delegated addresses is a plain call.
+      transaction:
+        authorizationList.length > 0
+          ? {
+              type: "eip7702",
+              to: contracts.sweeper,
+              data,
+              gas,
+              maxFeePerGas: gasPrice,
+              maxPriorityFeePerGas: gasPrice,
+              authorizationList,
+            }
+          : { type: "legacy", to: contracts.sweeper, data, gas, gasPrice },
+      chargedTo: await chargesForSessions(
         tx,
         final.map((e) => e.forward.sessionId),
       ),
-    );
-    const txHash = ledgerRow.txHash;
+    });
+    const { txHash, nonce } = ledgerRow;
     const [batch] = await tx
       .insert(sweepBatches)
       .values({
@@ -203,7 +195,7 @@ async function recordBatch(
         tokenContract: first.forward.tokenContract,
         size: final.length,
         authorizations: authorizationList.length,
-        fromAddress: tank,
+        fromAddress: tank.address,
         nonce,
         gasLimit: gas,
         gasPrice,

@@ -10,20 +10,18 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { concat } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { getConfig } from "../../../base/config";
 import { log } from "../../../base/log";
 import type { Db } from "../../../db";
 import { type ChainTransaction, sweepBatches } from "../../../db/schema";
 import { signingGasPrice } from "../../chain/gas-price";
-import { keyRingFor } from "../../chain/keys";
-import { chainOf, publicClientFor, requireNetworkConfig } from "../../chain/networks";
-import { allocateNonce } from "../../chain/nonces";
+import { publicClientFor, requireNetworkConfig } from "../../chain/networks";
 import { classifyRpcError } from "../../chain/rpc-errors";
 import { CREATE2_DEPLOYER, SALT, type SweepContracts } from "../../chain/sweep-addresses";
+import { serviceAddresses } from "../../chain/wallet-addresses";
 import { broadcastRecorded } from "../../ledger/broadcast";
+import { probeAuthorization, signAndRecord } from "../../ledger/signing";
 import type { BatchSupport } from "./batch-support";
-import { recordTankTransaction, settleOpenTankTransactions } from "./tank-transactions";
+import { settleOpenTankTransactions } from "./tank-transactions";
 
 export const DEPLOY_KINDS = ["deploy_sweeper", "deploy_delegate"] as const;
 /** Deployments that reverted or were never mined this many times: the network stays classic (the operator should look). */
@@ -47,17 +45,12 @@ export async function probeEip7702(network: string): Promise<"supported" | "unsu
   const client = publicClientFor(network);
   const deployer = await client.getCode({ address: CREATE2_DEPLOYER });
   if (!deployer || deployer === "0x") return "unsupported";
-  const probe = privateKeyToAccount(generatePrivateKey());
-  const authorization = await probe.signAuthorization({
-    address: CREATE2_DEPLOYER,
-    chainId: requireNetworkConfig(network).chainId,
-    nonce: 0,
-  });
+  const probe = await probeAuthorization(CREATE2_DEPLOYER, requireNetworkConfig(network).chainId);
   try {
     const { data } = await client.call({
       to: probe.address,
       data: concat([SALT, "0x00"]),
-      authorizationList: [authorization],
+      authorizationList: [probe.authorization],
       gas: 1_000_000n,
     });
     return data && data.length === 42 ? "supported" : "unsupported";
@@ -100,8 +93,8 @@ export async function deployContracts(
     return { state: "classic", reason: "deploying the sweep contracts failed; classic sweeps until an operator looks" };
 
   const client = publicClientFor(network);
-  const keys = keyRingFor(getConfig().masterMnemonic);
-  const tank = keys.gasTankAddress();
+  const tankWallet = serviceAddresses().gasTankWallet();
+  const tank = tankWallet.address;
   const wanted = [
     ...(present.sweeper ? [] : [{ kind: "deploy_sweeper" as const, data: concat([SALT, contracts.sweeperInit]) }]),
     ...(present.delegate ? [] : [{ kind: "deploy_delegate" as const, data: concat([SALT, contracts.delegateInit]) }]),
@@ -120,8 +113,6 @@ export async function deployContracts(
       reason: `gas tank ${tank} holds ${tankBalance} wei, deploying the sweep contracts needs ${cost}`,
       tankLow: true,
     };
-  const chain = chainOf(requireNetworkConfig(network));
-  const signer = keys.gasTankSigner();
   const signed = await db.transaction(async (tx) => {
     // One deployment at a time per network, across workers and processes.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bsc-pay:deploy-sweep:${network}`}))`);
@@ -133,23 +124,18 @@ export async function deployContracts(
       const gasLimit = limits[i];
       if (gasLimit === undefined) throw new Error("a deployment without its gas estimate");
       if (now[w.kind === "deploy_sweeper" ? "sweeper" : "delegate"]) continue;
-      const nonce = await allocateNonce(tx, network, tank, tankCount);
-      const raw = await signer.signTransaction({
-        chain,
-        chainId: chain.id,
-        type: "legacy",
-        to: CREATE2_DEPLOYER,
-        data: w.data,
-        gas: gasLimit,
-        gasPrice,
-        nonce,
+      const ledgerRow = await signAndRecord(tx, {
+        network,
+        wallet: tankWallet,
+        kind: "deploy",
+        chainCount: tankCount,
+        transaction: { type: "legacy", to: CREATE2_DEPLOYER, data: w.data, gas: gasLimit, gasPrice },
       });
-      const ledgerRow = await recordTankTransaction(tx, network, tank, "deploy", raw);
       await tx.insert(sweepBatches).values({
         network,
         kind: w.kind,
         fromAddress: tank,
-        nonce,
+        nonce: ledgerRow.nonce,
         gasLimit,
         gasPrice,
         txHash: ledgerRow.txHash,

@@ -6,19 +6,17 @@
  * can pay, else the command says which address to fund.
  */
 import { type Address, encodeFunctionData, formatEther, type Hex } from "viem";
-import { getConfig } from "../../../base/config";
 import { AppError } from "../../../base/errors";
 import type { Db } from "../../../db";
 import type { ChainTransaction } from "../../../db/schema";
 import { signingGasPrice } from "../../chain/gas-price";
 import { loadGasTankGeneration, MAX_GAS_TANK_GENERATIONS, saveGasTankGeneration } from "../../chain/gas-tank";
-import { keyRingFor } from "../../chain/keys";
-import { chainOf, listNetworks, publicClientFor, requireNetworkConfig } from "../../chain/networks";
-import { allocateNonce } from "../../chain/nonces";
+import { listNetworks, publicClientFor } from "../../chain/networks";
+import { serviceAddresses } from "../../chain/wallet-addresses";
 import { broadcastRecorded } from "../../ledger/broadcast";
 import { ensureGasBalance } from "../../ledger/gas-top-up";
-import { recordTransaction } from "../../ledger/record";
 import { rereadsPending, settleNonce } from "../../ledger/settle";
+import { signAndRecord } from "../../ledger/signing";
 import { classicAfterRefusals } from "./batch-state";
 import { batchSweeperAbi, forgetBatchSupport, readSweeperControl, retryBatches, serviceSweepContracts } from "./batch-support";
 import { readNetworkBatching } from "./network-batching";
@@ -51,14 +49,14 @@ function networksFor(only?: string): string[] {
 
 export async function sweeperStatus(db: Db, only?: string): Promise<SweeperState[]> {
   const generation = await loadGasTankGeneration(db);
-  const keys = keyRingFor(getConfig().masterMnemonic);
+  const keys = serviceAddresses();
   const contracts = serviceSweepContracts();
   return Promise.all(
     networksFor(only).map(async (network) => {
       const client = publicClientFor(network);
       const [code, ownerBalance] = await Promise.all([
         client.getCode({ address: contracts.sweeper }),
-        client.getBalance({ address: keys.sweeperOwnerAddress() }),
+        client.getBalance({ address: keys.sweeperOwner() }),
       ]);
       const deployed = Boolean(code && code !== "0x");
       const control = deployed ? await readSweeperControl(network, contracts.sweeper) : null;
@@ -68,10 +66,10 @@ export async function sweeperStatus(db: Db, only?: string): Promise<SweeperState
         sweeper: contracts.sweeper,
         delegate: contracts.delegate,
         deployed,
-        owner: control?.owner ?? keys.sweeperOwnerAddress(),
+        owner: control?.owner ?? keys.sweeperOwner(),
         operator: control?.operator ?? null,
         paused: control?.paused ?? null,
-        gasTank: keys.gasTankAddress(),
+        gasTank: keys.gasTank(),
         tankGeneration: generation,
         ownerBalance,
         classicReason,
@@ -147,8 +145,8 @@ export async function rotateSweeperOperator(db: Db): Promise<string[]> {
       "VALIDATION_ERROR",
       `the gas tank has been rotated ${current} times; recovery looks at ${MAX_GAS_TANK_GENERATIONS} generations only`,
     );
-  const keys = keyRingFor(getConfig().masterMnemonic);
-  const [oldTank, newTank] = [keys.gasTankAddress(current), keys.gasTankAddress(next)];
+  const keys = serviceAddresses();
+  const [oldTank, newTank] = [keys.gasTank(current), keys.gasTank(next)];
   const lines: string[] = [];
   for (const s of await sweeperStatus(db)) {
     if (!s.deployed) {
@@ -178,8 +176,8 @@ export async function rotateSweeperOperator(db: Db): Promise<string[]> {
 
 /** One owner transaction: recorded, sent, and waited for until mined (or refused: the command says so). */
 async function sendOwnerCall(db: Db, network: string, to: Address, data: Hex): Promise<Hex> {
-  const keys = keyRingFor(getConfig().masterMnemonic);
-  const owner = keys.sweeperOwnerAddress();
+  const ownerWallet = serviceAddresses().wallet("sweeper_owner", 0);
+  const owner = ownerWallet.address;
   const client = publicClientFor(network);
   const [gasPrice, balance, count] = await Promise.all([
     signingGasPrice(network),
@@ -195,14 +193,15 @@ async function sendOwnerCall(db: Db, network: string, to: Address, data: Hex): P
       );
     });
   }
-  const chain = chainOf(requireNetworkConfig(network));
-  const row = await db.transaction(async (tx) => {
-    const nonce = await allocateNonce(tx, network, owner, count);
-    const raw = await keys
-      .signer("sweeperOwner", 0)
-      .signTransaction({ chain, chainId: chain.id, type: "legacy", to, data, gas: OWNER_CALL_GAS, gasPrice, nonce });
-    return recordTransaction(tx, { network, walletRole: "sweeper_owner", walletIndex: 0, wallet: owner, kind: "sweeper_admin", raw });
-  });
+  const row = await db.transaction((tx) =>
+    signAndRecord(tx, {
+      network,
+      wallet: ownerWallet,
+      kind: "sweeper_admin",
+      chainCount: count,
+      transaction: { type: "legacy", to, data, gas: OWNER_CALL_GAS, gasPrice },
+    }),
+  );
   await broadcastRecorded(db, row);
   return waitForOwnerCall(db, row);
 }

@@ -7,15 +7,12 @@
  */
 
 import { and, eq, ne } from "drizzle-orm";
-import type { Address, Hex } from "viem";
+import type { Hex } from "viem";
 import { log } from "../../../base/log";
 import type { Db } from "../../../db";
 import { type ChainTransaction, chainTransactions, type SweepBatch, sweepBatches } from "../../../db/schema";
-import { gasTankGeneration } from "../../chain/keys";
 import { publicClientFor } from "../../chain/networks";
 import { receiptOf } from "../../chain/transactions";
-import type { GasChargeShare } from "../../ledger/charges";
-import { recordTransaction } from "../../ledger/record";
 import { rereadsPending, settleNonce } from "../../ledger/settle";
 import { type BatchDecision, type BatchFact, decideBatch } from "./batch-state";
 import { recordNetworkFact } from "./network-batching";
@@ -25,18 +22,6 @@ export type SettledTransaction =
   | { status: "mined" | "reverted"; receipt: NonNullable<Awaited<ReturnType<typeof receiptOf>>>; winner: ChainTransaction }
   /** `refused`: its nonce went to the ledger's own filler after the node refused it for good. */
   | { status: "replaced"; refused: boolean };
-
-/** Records the signed transaction of a batch or deployment in the ledger; call inside the transaction that took its nonce. */
-export async function recordTankTransaction(
-  tx: Db,
-  network: string,
-  tank: Address,
-  kind: "batch" | "deploy",
-  raw: Hex,
-  chargedTo: readonly GasChargeShare[] = [],
-): Promise<ChainTransaction> {
-  return recordTransaction(tx, { network, walletRole: "gas_tank", walletIndex: gasTankGeneration(), wallet: tank, kind, raw, chargedTo });
-}
 
 /**
  * Where a batch or deployment stands, as the ledger settles its nonce: mined or reverted (with the

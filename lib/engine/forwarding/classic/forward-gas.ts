@@ -10,14 +10,13 @@ import { getConfig } from "../../../base/config";
 import type { Db } from "../../../db";
 import { type Forward, forwards } from "../../../db/schema";
 import { signingGasPrice } from "../../chain/gas-price";
-import { gasTankGeneration, keyRingFor } from "../../chain/keys";
 import { isNativeToken } from "../../chain/native";
-import { chainOf, publicClientFor, requireNetworkConfig } from "../../chain/networks";
-import { allocateNonce } from "../../chain/nonces";
+import { publicClientFor } from "../../chain/networks";
 import { classifyRpcError, errorText } from "../../chain/rpc-errors";
 import { topUpGasLimit } from "../../chain/transactions";
+import { serviceAddresses } from "../../chain/wallet-addresses";
 import { chargesForSessions } from "../../ledger/charges";
-import { recordTransaction } from "../../ledger/record";
+import { signAndRecord } from "../../ledger/signing";
 import { addressHasOtherInFlight, applyForwardFact, hold, type StepOutcome, wait } from "../forward-records";
 import { sendForwardTransaction } from "./forward-ledger";
 import { nativeOwed, prepareNativeSweep } from "./native-sweep";
@@ -91,8 +90,8 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
   }
 
   const topUp = needed - bnb;
-  const keys = keyRingFor(getConfig().masterMnemonic);
-  const tank = keys.gasTankAddress();
+  const tankWallet = serviceAddresses().gasTankWallet();
+  const tank = tankWallet.address;
   const [tankBalance, tankCount, topUpGas] = await Promise.all([
     client.getBalance({ address: tank }),
     client.getTransactionCount({ address: tank }),
@@ -107,29 +106,22 @@ export async function prepareSweep(db: Db, forward: Forward): Promise<StepOutcom
     );
     return "gas-tank-low";
   }
-  const chain = chainOf(requireNetworkConfig(forward.network));
   const outcome = await db
     .transaction(async (tx) => {
       if (await addressHasOtherInFlight(tx, forward)) return { step: "waiting" as const };
-      const nonce = await allocateNonce(tx, forward.network, tank, tankCount);
-      const signed = await keys
-        .gasTankSigner()
-        .signTransaction({ chain, chainId: chain.id, type: "legacy", to: from, value: topUp, gas: topUpGas, gasPrice, nonce });
-      const chargedTo = await chargesForSessions(tx, [forward.sessionId]);
-      const row = await recordTransaction(tx, {
+      const row = await signAndRecord(tx, {
         network: forward.network,
-        walletRole: "gas_tank",
-        walletIndex: gasTankGeneration(),
-        wallet: tank,
+        wallet: tankWallet,
         kind: "sweep_gas",
-        raw: signed,
-        chargedTo,
+        chainCount: tankCount,
+        transaction: { type: "legacy", to: from, value: topUp, gas: topUpGas, gasPrice },
+        chargedTo: await chargesForSessions(tx, [forward.sessionId]),
       });
       const stored = await applyForwardFact(
         tx,
         forward,
         { kind: "gas-recorded" },
-        { record: { ...planned, gasAmount: topUp, gasTxId: row.id, gasNonce: nonce, gasTxHash: row.txHash }, guard: stillPlanned },
+        { record: { ...planned, gasAmount: topUp, gasTxId: row.id, gasNonce: row.nonce, gasTxHash: row.txHash }, guard: stillPlanned },
       );
       // Moved on meanwhile (another worker, or a deposit attached): roll back, or the tank's nonce stays a hole.
       if (!stored) throw new ForwardMovedOn();

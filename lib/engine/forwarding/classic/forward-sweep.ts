@@ -6,15 +6,13 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Address } from "viem";
-import { getConfig } from "../../../base/config";
 import type { Db } from "../../../db";
 import { type Forward, paymentSessions } from "../../../db/schema";
 import { depositTopicOf } from "../../chain/deposit-addresses";
-import { keyRingFor } from "../../chain/keys";
 import { isNativeToken } from "../../chain/native";
-import { chainOf, publicClientFor, requireNetworkConfig } from "../../chain/networks";
-import { allocateNonce } from "../../chain/nonces";
-import { recordTransaction } from "../../ledger/record";
+import { publicClientFor } from "../../chain/networks";
+import { serviceAddresses } from "../../chain/wallet-addresses";
+import { signAndRecord } from "../../ledger/signing";
 import { applyForwardFact, complete, hold, moveOn, type StepOutcome } from "../forward-records";
 import { transferData } from "./forward-gas";
 import { forwardTransactionOutcome, sendForwardTransaction } from "./forward-ledger";
@@ -36,44 +34,32 @@ export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> 
     .from(paymentSessions)
     // By topic: the indexed form of the address.
     .where(and(eq(paymentSessions.network, forward.network), eq(paymentSessions.depositTopic, depositTopicOf(forward.fromAddress))));
-  const signer = session ? keyRingFor(getConfig().masterMnemonic).signer("deposit", session.depositIndex) : null;
-  if (!session || !signer || signer.address !== forward.fromAddress)
+  const wallet = session ? serviceAddresses().wallet("deposit", session.depositIndex) : null;
+  if (!session || !wallet || wallet.address !== forward.fromAddress)
     return hold(db, forward, "the deposit key does not match the deposit address");
   const { sweepGasLimit, gasPrice } = forward;
   // gas-recorded always records the plan with its transactions; a row without it cannot be signed for.
   if (sweepGasLimit === null || gasPrice === null)
     return hold(db, forward, "the gas step was recorded without its plan (gas price and limit)");
-  const chainCount = await client.getTransactionCount({ address: signer.address });
-  const chain = chainOf(requireNetworkConfig(forward.network));
+  const chainCount = await client.getTransactionCount({ address: wallet.address });
   const row = await db
     .transaction(async (tx) => {
-      const nonce = await allocateNonce(tx, forward.network, signer.address, chainCount);
       // BNB itself: one plain transfer of what the address holds less its own fee (native-sweep.ts).
       const payload = isNativeToken(forward.tokenContract)
         ? { to: forward.toAddress as Address, value: nativeSweepValue(forward) }
         : { to: forward.tokenContract as Address, data: transferData(forward.toAddress, forward.amount) };
-      const raw = await signer.signTransaction({
-        chain,
-        chainId: chain.id,
-        type: "legacy",
-        ...payload,
-        gas: sweepGasLimit,
-        gasPrice,
-        nonce,
-      });
-      const recorded = await recordTransaction(tx, {
+      const recorded = await signAndRecord(tx, {
         network: forward.network,
-        walletRole: "deposit",
-        walletIndex: session.depositIndex,
-        wallet: signer.address,
+        wallet,
         kind: "sweep",
-        raw,
+        chainCount,
+        transaction: { type: "legacy", ...payload, gas: sweepGasLimit, gasPrice },
       });
       const stored = await applyForwardFact(
         tx,
         forward,
         { kind: "sweep-recorded" },
-        { record: { sweepTxId: recorded.id, sweepNonce: nonce, sweepTxHash: recorded.txHash } },
+        { record: { sweepTxId: recorded.id, sweepNonce: recorded.nonce, sweepTxHash: recorded.txHash } },
       );
       // Another worker got there first: roll back, so neither the nonce nor a second transfer is recorded.
       if (!stored) throw new SweepMovedOn();

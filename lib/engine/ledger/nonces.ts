@@ -1,3 +1,7 @@
+/**
+ * Each sending wallet's nonce stream (`wallet_nonces`), used only by signing.ts: a nonce is taken
+ * in the database transaction that records the transaction signed with it (docs/design.md §17).
+ */
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
@@ -26,4 +30,17 @@ export async function allocateNonce(tx: Db, network: string, address: string, ch
     .set({ nextNonce: nonce + 1, updatedAt: sql`now()` })
     .where(and(eq(walletNonces.network, network), eq(walletNonces.address, address)));
   return nonce;
+}
+
+/**
+ * The wallet's nonce row locked until the transaction ends (created at `chainCount` if it has none),
+ * no nonce taken: what is read under it sees every transaction of the wallet recorded before.
+ */
+export async function lockNonceRow(tx: Db, network: string, address: string, chainCount: number): Promise<void> {
+  await tx.insert(walletNonces).values({ network, address, nextNonce: chainCount }).onConflictDoNothing();
+  await tx
+    .select({ next: walletNonces.nextNonce })
+    .from(walletNonces)
+    .where(and(eq(walletNonces.network, network), eq(walletNonces.address, address)))
+    .for("update");
 }
