@@ -4,7 +4,6 @@ import { LogOut } from "lucide-react";
 import { signOut } from "next-auth/react";
 import { useId, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { signOutEverywhereAction } from "@/app/_actions/account";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -17,6 +16,7 @@ import {
   AlertDialogTrigger,
 } from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
+import { signOutEverywhereAction } from "@/lib/web/dashboard/account/actions";
 
 /**
  * Ends every dashboard session and bearer token of the account, this browser's included; and, when

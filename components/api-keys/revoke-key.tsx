@@ -3,7 +3,6 @@
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { revokeApiKeyAction } from "@/app/dashboard/_actions/api-keys";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -16,6 +15,7 @@ import {
   AlertDialogTrigger,
 } from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
+import { revokeApiKeyAction } from "@/lib/web/dashboard/api-keys/actions";
 
 export function RevokeApiKey({ id, name }: { id: number; name: string }) {
   const router = useRouter();

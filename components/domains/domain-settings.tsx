@@ -4,7 +4,6 @@ import { Loader2, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { deleteDomainAction, updateDomainAction } from "@/app/dashboard/_actions/domains";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { ShownOnce } from "@/components/dashboard/shown-once";
 import {
@@ -22,6 +21,7 @@ import { Button, buttonVariants } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { deleteDomainAction, updateDomainAction } from "@/lib/web/dashboard/domains/actions";
 
 /**
  * Payout address and webhook URL of one domain (empty clears), and its removal. `twoFactor`: the

@@ -3,7 +3,6 @@
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { changeRoleAction, removeMemberAction, revokeInvitationAction } from "@/app/dashboard/_actions/members";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -18,6 +17,7 @@ import {
 import { Button, buttonVariants } from "@/components/ui/button";
 import { NativeSelect } from "@/components/ui/input";
 import type { MemberRole } from "@/lib/accounts/members/roles";
+import { changeRoleAction, removeMemberAction, revokeInvitationAction } from "@/lib/web/dashboard/members/actions";
 import { ROLE_WORDS } from "./role-words";
 
 /** The owner changes a member's role in place. */

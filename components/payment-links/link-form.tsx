@@ -3,14 +3,14 @@
 import { Loader2, Plus, Save } from "lucide-react";
 import Link from "next/link";
 import { useState, useTransition } from "react";
-import { createLinkAction, updateLinkAction } from "@/app/dashboard/_actions/payment-links";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { RadioChoice } from "@/components/ui/radio-choice";
 import type { PaymentLinkView } from "@/lib/domain/payment-links/link-view";
-import { AMOUNT_WORDS } from "@/lib/web/dashboard/refusal-words";
+import { createLinkAction, updateLinkAction } from "@/lib/web/dashboard/links/actions";
+import { AMOUNT_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
 
 interface Option {
   id: number;

@@ -3,12 +3,12 @@
 import { CheckCircle2, ExternalLink, Loader2, Plus } from "lucide-react";
 import Link from "next/link";
 import { useState, useTransition } from "react";
-import { createPaymentAction } from "@/app/dashboard/_actions/payments";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
-import type { DashboardPayment } from "@/lib/web/dashboard/create-payment";
+import { createPaymentAction } from "@/lib/web/dashboard/payments/actions";
+import type { DashboardPayment } from "@/lib/web/dashboard/payments/create-payment";
 
 interface Option {
   id: number;

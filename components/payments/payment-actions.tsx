@@ -4,7 +4,6 @@ import { Ban, FlaskConical, Loader2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { cancelPaymentAction, simulatePaymentAction } from "@/app/dashboard/_actions/payments";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -17,6 +16,7 @@ import {
   AlertDialogTrigger,
 } from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
+import { cancelPaymentAction, simulatePaymentAction } from "@/lib/web/dashboard/payments/actions";
 
 export function CancelPaymentButton({ sessionId }: { sessionId: string }) {
   const router = useRouter();

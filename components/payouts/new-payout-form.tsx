@@ -5,7 +5,6 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { reviewPayoutsAction, sendPayoutsAction } from "@/app/dashboard/_actions/payouts";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { groupDigits } from "@/components/dashboard/format";
 import { Button, buttonVariants } from "@/components/ui/button";
@@ -14,6 +13,7 @@ import { Field, FormError } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/input";
 import { newRequestId } from "@/components/ui/request-id";
 import type { PayoutReview } from "@/lib/domain/payout-batches/dashboard-payouts";
+import { reviewPayoutsAction, sendPayoutsAction } from "@/lib/web/dashboard/payouts/actions";
 import { PayoutReviewTables } from "./payout-review";
 
 type Option = { id: number; label: string };

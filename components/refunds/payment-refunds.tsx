@@ -4,7 +4,6 @@ import { Loader2, XCircle } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { cancelRefundAction } from "@/app/dashboard/_actions/refunds";
 import { Address } from "@/components/dashboard/address";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
@@ -22,7 +21,8 @@ import {
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { DashboardRefund, PaymentRefunds as Refunds } from "@/lib/domain/refunds/dashboard-refunds";
-import { NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/refusal-words";
+import { cancelRefundAction } from "@/lib/web/dashboard/refunds/actions";
+import { NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
 import { ClaimLinkButton } from "./claim-link-button";
 import { RefundDialog } from "./refund-dialog";
 

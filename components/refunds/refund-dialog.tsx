@@ -4,7 +4,6 @@ import { AlertTriangle, CheckCircle2, Loader2, RefreshCw, Undo2 } from "lucide-r
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { previewRefundAction, refundPaymentAction } from "@/app/dashboard/_actions/refunds";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { ShownOnce } from "@/components/dashboard/shown-once";
 import { Button } from "@/components/ui/button";
@@ -15,7 +14,8 @@ import { RadioChoice as Choice } from "@/components/ui/radio-choice";
 import { newRequestId } from "@/components/ui/request-id";
 import type { RefundPreview } from "@/lib/domain/refunds/dashboard-refunds";
 import type { RefundView } from "@/lib/domain/refunds/refund-view";
-import { ADDRESS_WORDS, AMOUNT_WORDS } from "@/lib/web/dashboard/refusal-words";
+import { previewRefundAction, refundPaymentAction } from "@/lib/web/dashboard/refunds/actions";
+import { ADDRESS_WORDS, AMOUNT_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
 
 type Destination = "payer" | "address";
 type Basis = "tokens" | "fiat";

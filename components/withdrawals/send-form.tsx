@@ -6,7 +6,6 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { getAddress, isAddress } from "viem";
-import { sendWithdrawalAction, withdrawalBalanceAction } from "@/app/dashboard/_actions/withdrawals";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { groupDigits } from "@/components/dashboard/format";
 import { Button, buttonVariants } from "@/components/ui/button";
@@ -15,6 +14,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { newRequestId } from "@/components/ui/request-id";
+import { sendWithdrawalAction, withdrawalBalanceAction } from "@/lib/web/dashboard/withdrawals/actions";
 
 type Option = { id: number; label: string };
 type Balance = { available: string | null; balance: string | null; reserved: string; symbol: string; bnb: string | null; wallet: string };

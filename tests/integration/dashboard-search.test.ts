@@ -4,7 +4,7 @@
  * TEST_DATABASE_URL), and never another merchant's. The list pages by cursor, without a count.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
+import { listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/payments/user-payments";
 import { useTestDatabase } from "../helpers/database";
 import { SEARCH, type SearchFixtures, seedSearchFixtures } from "../helpers/search-fixtures";
 

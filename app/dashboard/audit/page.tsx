@@ -15,7 +15,7 @@ import { Label } from "@/components/ui/label";
 import { AUDIT_ACTION_NAMES, auditActionLabel } from "@/lib/accounts/audit/actions";
 import { auditFiltersSchema } from "@/lib/accounts/audit/audit-query";
 import { isCursor } from "@/lib/base/cursor";
-import { loadAuditPage } from "@/lib/web/dashboard/audit-log";
+import { loadAuditPage } from "@/lib/web/dashboard/audit/audit-log";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Audit log" };

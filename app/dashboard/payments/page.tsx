@@ -13,9 +13,9 @@ import { Card, CardContent } from "@/components/ui/card";
 import { FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { loadPaymentsPage, SESSION_STATUSES } from "@/lib/web/dashboard/pages";
-import { paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
-import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
+import { loadPaymentsPage, SESSION_STATUSES } from "@/lib/web/dashboard/payments/loaders";
+import { paymentFiltersSchema } from "@/lib/web/dashboard/payments/user-payments";
+import { networkLabel, statusLabel } from "@/lib/web/dashboard/shared/wording";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Payments" };

@@ -10,7 +10,7 @@ import type { RegisteredUser } from "../../accounts/users/register-user";
 import { confirmEnrolmentSchema } from "../../accounts/users/two-factor";
 import { choosePlanSchema } from "../../domain/plans/current-plan";
 import { registerTokenSchema } from "../../domain/tokens/schemas";
-import { accountSettingsSchema } from "../dashboard/account-settings";
+import { accountSettingsSchema } from "../dashboard/account/account-settings";
 import { EX } from "./examples";
 import { answer, badId, badLimit, described, errors, idParam, json, member, memberErrors, open, user } from "./shared";
 import { apiKey, audit, bearer, gas, plan, settings, token } from "./user-examples";
