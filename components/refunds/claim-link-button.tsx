@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormError } from "@/components/ui/field";
 import { issueClaimLinkAction } from "@/lib/web/dashboard/refunds/actions";
+import { sentence } from "./sentence";
 
 /**
  * "New link" on a refund the member created that waits for the payer's address: issues a new
@@ -97,8 +98,4 @@ export function ClaimLinkButton({ refundId, twoFactor, first = false }: { refund
       </DialogContent>
     </Dialog>
   );
-}
-
-function sentence(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

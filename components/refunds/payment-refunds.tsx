@@ -15,13 +15,9 @@ import { cancelRefundAction } from "@/lib/web/dashboard/refunds/actions";
 import { NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
 import { ClaimLinkButton } from "./claim-link-button";
 import { RefundDialog } from "./refund-dialog";
+import { sentence } from "./sentence";
 
 export type RefundRow = DashboardRefund & { txUrl: string | null };
-
-/** "the wallet holds too little…" → "The wallet holds too little…" (a refund's recorded reason is a sentence tail). */
-function sentence(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 /** The Refunds card of a payment's page: its refunds, and the Refund button (or why nothing can go back). */
 export function PaymentRefunds({
