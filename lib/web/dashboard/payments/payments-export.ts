@@ -32,7 +32,7 @@ export const PAYMENTS_CSV_HEADER: readonly string[] = [...CSV_COLUMNS, ...ACCOUN
 
 /**
  * How the user's export values rows now: the account's currency (users.account_currency) and
- * today's rate to it from every other currency that has one (account-value.ts, cached a minute).
+ * today's rate to it from every other currency that has one (account/account-value.ts, cached a minute).
  */
 export async function exportValuation(db: Db, userId: number, now = new Date()): Promise<ExportValuation> {
   const [user] = await db.select({ currency: users.accountCurrency }).from(users).where(eq(users.id, userId));

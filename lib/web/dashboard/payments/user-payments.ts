@@ -63,7 +63,7 @@ export const paymentFiltersSchema = z.object({
   linkId: optionalInt,
   from: optionalDate,
   to: optionalDate,
-  /** What the search box reads (lib/web/dashboard/payment-search.ts); control characters are dropped, never sent to the database. */
+  /** What the search box reads (payment-search.ts); control characters are dropped, never sent to the database. */
   q: z.preprocess(
     (v) => (typeof v === "string" ? withoutControlCharacters(v).trim().slice(0, 100) || undefined : undefined),
     z.string().optional(),
@@ -103,7 +103,7 @@ export interface UserPaymentRow {
   fiatAmount: string | null;
   rate: string | null;
   /**
-   * What it received, valued from what is recorded (account-value.ts): a fiat-priced payment at its
+   * What it received, valued from what is recorded (account/account-value.ts): a fiat-priced payment at its
    * locked rate in its currency, a USD stablecoin 1:1 USD; null when nothing was received or the
    * token has no value (BNB, a token without a peg).
    */

@@ -1,5 +1,5 @@
 /**
- * The payouts pages' loaders (like pages.ts, one per page, opening the database themselves) and a
+ * The payouts pages' loaders (like every area's, one per page, opening the database themselves) and a
  * batch's items as CSV. A batch holds at most 500 items: the CSV is built at once, not streamed.
  */
 
