@@ -14,7 +14,7 @@ import { openPostgres } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { rowsOf } from "@/lib/db/rows";
 import * as schema from "@/lib/db/schema";
-import { listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
+import { listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/payments/user-payments";
 import { createBenchDatabase } from "./database";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1_000_000);

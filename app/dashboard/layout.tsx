@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { DashboardShell } from "@/components/dashboard/shell";
 import { listNetworks } from "@/lib/engine/chain/networks";
-import { networkMode } from "@/lib/web/dashboard/wording";
+import { networkMode } from "@/lib/web/dashboard/shared/wording";
 import { pagePrincipal } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: { default: "Dashboard", template: "%s · BSC Pay" }, robots: { index: false } };

@@ -11,8 +11,8 @@ import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { loadOverviewPage } from "@/lib/web/dashboard/pages";
-import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
+import { loadOverviewPage } from "@/lib/web/dashboard/overview/loaders";
+import { networkLabel, statusLabel } from "@/lib/web/dashboard/shared/wording";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Overview" };

@@ -4,10 +4,10 @@ import { Loader2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { setAccountCurrencyAction } from "@/app/_actions/account";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/input";
+import { setAccountCurrencyAction } from "@/lib/web/dashboard/account/actions";
 
 /** The currency the overview's totals, its volume chart and the payments CSV are shown in. */
 export function AccountCurrencyForm({ current, currencies }: { current: string; currencies: readonly string[] }) {

@@ -4,11 +4,11 @@ import { Loader2 } from "lucide-react";
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { changePasswordAction } from "@/app/_actions/account";
 import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { useRequiredFilled } from "@/components/ui/use-required-filled";
+import { changePasswordAction } from "@/lib/web/dashboard/account/actions";
 
 /**
  * A changed password ends every session issued before it, this browser's too: the form signs this

@@ -4,8 +4,8 @@ import { Loader2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { choosePlanAction } from "@/app/dashboard/_actions/plan";
 import { Button } from "@/components/ui/button";
+import { choosePlanAction } from "@/lib/web/dashboard/plan/actions";
 
 export function ChoosePlanButton({ plan, name }: { plan: string; name: string }) {
   const router = useRouter();

@@ -4,13 +4,13 @@ import { Loader2, TriangleAlert } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { setMembersNeedTwoFactorAction } from "@/app/_actions/account";
 import { ROLE_WORDS } from "@/components/members/role-words";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import type { MemberWithoutTwoFactor } from "@/lib/web/dashboard/account-settings";
+import type { MemberWithoutTwoFactor } from "@/lib/web/dashboard/account/account-settings";
+import { setMembersNeedTwoFactorAction } from "@/lib/web/dashboard/account/actions";
 
 /**
  * The owner's switch "members need two-factor" (DESIGN.md §26), saved with their own code. Turning

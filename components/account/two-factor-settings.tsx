@@ -4,12 +4,6 @@ import { Loader2, ShieldCheck, ShieldOff } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
 import { toast } from "sonner";
-import {
-  confirmTwoFactorAction,
-  disableTwoFactorAction,
-  regenerateRecoveryCodesAction,
-  startTwoFactorAction,
-} from "@/app/_actions/account";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { formatDate } from "@/components/dashboard/format";
 import { Badge } from "@/components/ui/badge";
@@ -19,6 +13,12 @@ import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { useRequiredFilled } from "@/components/ui/use-required-filled";
 import type { TwoFactorStatus } from "@/lib/accounts/users/two-factor";
+import {
+  confirmTwoFactorAction,
+  disableTwoFactorAction,
+  regenerateRecoveryCodesAction,
+  startTwoFactorAction,
+} from "@/lib/web/dashboard/account/actions";
 
 type Enrolling = { secret: string; qrCode: string };
 

@@ -4,13 +4,13 @@ import { KeyRound, Loader2, TriangleAlert } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { createApiKeyAction } from "@/app/dashboard/_actions/api-keys";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { API_SCOPES, type ApiKeyKind, type ApiScope, isMoneyScope } from "@/lib/accounts/api-keys/scopes";
+import { createApiKeyAction } from "@/lib/web/dashboard/api-keys/actions";
 import { defaultScopes, KeyPowers } from "./key-powers";
 
 /**

@@ -3,19 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { revokeApiKeyAction } from "@/app/dashboard/_actions/api-keys";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/components/ui/alert-dialog";
-import { Button, buttonVariants } from "@/components/ui/button";
+import { ConfirmAction } from "@/components/dashboard/confirm-action";
+import { Button } from "@/components/ui/button";
+import { revokeApiKeyAction } from "@/lib/web/dashboard/api-keys/actions";
 
 export function RevokeApiKey({ id, name }: { id: number; name: string }) {
   const router = useRouter();
@@ -28,8 +18,8 @@ export function RevokeApiKey({ id, name }: { id: number; name: string }) {
       router.refresh();
     });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
+    <ConfirmAction
+      trigger={
         <Button
           variant="ghost"
           size="sm"
@@ -39,21 +29,12 @@ export function RevokeApiKey({ id, name }: { id: number; name: string }) {
         >
           Revoke
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Revoke “{name}”?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Requests with this key fail at once. Payments it created keep working; this cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Keep it</AlertDialogCancel>
-          <AlertDialogAction className={buttonVariants({ variant: "destructive" })} onClick={revoke}>
-            Revoke key
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title={<>Revoke “{name}”?</>}
+      description="Requests with this key fail at once. Payments it created keep working; this cannot be undone."
+      cancel="Keep it"
+      confirm="Revoke key"
+      onConfirm={revoke}
+    />
   );
 }

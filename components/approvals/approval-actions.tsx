@@ -3,11 +3,11 @@
 import { useRouter } from "next/navigation";
 import { type ReactNode, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { approveAction, rejectAction, setApprovalPolicyAction } from "@/app/dashboard/_actions/approvals";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { approveAction, rejectAction, setApprovalPolicyAction } from "@/lib/web/dashboard/approvals/actions";
 
 /**
  * Approve: a dialog showing where the money goes and asking for the approver's two-factor code,

@@ -5,13 +5,13 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
-import { signUpAction } from "@/app/_actions/account";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { useRequiredFilled } from "@/components/ui/use-required-filled";
+import { signUpAction } from "@/lib/web/dashboard/account/actions";
 
 export function SignupForm({ closed, callbackPath = "/dashboard" }: { closed: boolean; callbackPath?: string }) {
   const router = useRouter();

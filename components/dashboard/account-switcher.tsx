@@ -4,7 +4,6 @@ import { Check, ChevronsUpDown } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { switchAccountAction } from "@/app/dashboard/_actions/members";
 import { Button } from "@/components/ui/button";
 import {
   DropdownMenu,
@@ -15,6 +14,7 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import type { MemberRole } from "@/lib/accounts/members/roles";
+import { switchAccountAction } from "@/lib/web/dashboard/members/actions";
 
 export interface SwitcherAccount {
   accountId: number;

@@ -7,7 +7,7 @@ import { Logo } from "@/components/brand/logo";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import type { networkMode } from "@/lib/web/dashboard/wording";
+import type { networkMode } from "@/lib/web/dashboard/shared/wording";
 import { AccountSwitcher, type SwitcherAccount } from "./account-switcher";
 import { DashboardNav } from "./nav";
 import { UserMenu } from "./user-menu";

@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import { type StatusKind, statusLabel, statusTone } from "@/lib/web/dashboard/wording";
+import { type StatusKind, statusLabel, statusTone } from "@/lib/web/dashboard/shared/wording";
 
 /** Every status on the dashboard, in one look and one capitalisation ("Completed", "Sending to your wallet"). */
 export function StatusBadge({ status, kind = "payment" }: { status: string; kind?: StatusKind }) {

@@ -4,10 +4,10 @@ import { Loader2, Plus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { addDomainAction } from "@/app/dashboard/_actions/domains";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { addDomainAction } from "@/lib/web/dashboard/domains/actions";
 
 export function AddDomainForm() {
   const router = useRouter();

@@ -5,7 +5,7 @@ import type { DeliveriesSelection } from "@/components/webhooks/deliveries-query
 import { WebhookSection } from "@/components/webhooks/webhook-section";
 import type { DomainView } from "@/lib/domain/domains/manage-domains";
 import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
-import type { KeysetPage, WebhookSummary } from "@/lib/web/dashboard/webhooks";
+import type { KeysetPage, WebhookSummary } from "@/lib/web/dashboard/webhooks/summaries";
 import { DomainSettings } from "./domain-settings";
 import { FiatThresholds } from "./fiat-thresholds";
 import { PendingPayoutChange } from "./pending-payout-change";

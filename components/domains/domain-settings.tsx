@@ -4,24 +4,14 @@ import { Loader2, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { deleteDomainAction, updateDomainAction } from "@/app/dashboard/_actions/domains";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
+import { ConfirmAction } from "@/components/dashboard/confirm-action";
 import { ShownOnce } from "@/components/dashboard/shown-once";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/components/ui/alert-dialog";
-import { Button, buttonVariants } from "@/components/ui/button";
+import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { deleteDomainAction, updateDomainAction } from "@/lib/web/dashboard/domains/actions";
 
 /**
  * Payout address and webhook URL of one domain (empty clears), and its removal. `twoFactor`: the
@@ -127,28 +117,18 @@ export function DomainSettings({
         <Button type="submit" disabled={pending || !dirty || (twoFactor && !code.trim())}>
           {pending && <Loader2 className="animate-spin" aria-hidden />} Save changes
         </Button>
-        <AlertDialog>
-          <AlertDialogTrigger asChild>
+        <ConfirmAction
+          trigger={
             <Button type="button" variant="ghost" className="text-destructive hover:text-destructive">
               <Trash2 aria-hidden /> Remove domain
             </Button>
-          </AlertDialogTrigger>
-          <AlertDialogContent>
-            <AlertDialogHeader>
-              <AlertDialogTitle>Remove {domain}?</AlertDialogTitle>
-              <AlertDialogDescription>
-                Browsers on this origin can no longer create payments. Its withdrawal wallet and everything it holds stay yours; the
-                operator can still reach it.
-              </AlertDialogDescription>
-            </AlertDialogHeader>
-            <AlertDialogFooter>
-              <AlertDialogCancel>Keep it</AlertDialogCancel>
-              <AlertDialogAction className={buttonVariants({ variant: "destructive" })} onClick={remove}>
-                Remove domain
-              </AlertDialogAction>
-            </AlertDialogFooter>
-          </AlertDialogContent>
-        </AlertDialog>
+          }
+          title={<>Remove {domain}?</>}
+          description="Browsers on this origin can no longer create payments. Its withdrawal wallet and everything it holds stay yours; the operator can still reach it."
+          cancel="Keep it"
+          confirm="Remove domain"
+          onConfirm={remove}
+        />
       </div>
       <Dialog
         open={madeSecret !== null}

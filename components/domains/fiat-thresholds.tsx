@@ -4,10 +4,10 @@ import { Loader2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { updateDomainAction } from "@/app/dashboard/_actions/domains";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { updateDomainAction } from "@/lib/web/dashboard/domains/actions";
 
 /** Basis points as a percentage for the hint: 50 → "0.5 %". */
 const percent = (bps: number) => `${(bps / 100).toLocaleString("en", { maximumFractionDigits: 2 })} %`;

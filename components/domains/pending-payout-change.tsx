@@ -4,9 +4,9 @@ import { Clock, Loader2, X } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { cancelPayoutChangeAction } from "@/app/dashboard/_actions/domains";
 import { formatDateTime } from "@/components/dashboard/format";
 import { Button } from "@/components/ui/button";
+import { cancelPayoutChangeAction } from "@/lib/web/dashboard/domains/actions";
 
 /**
  * A payout address change waiting for its date (docs/design.md §21): payments keep going to the

@@ -3,9 +3,9 @@
 import { Loader2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { acceptInvitationAction } from "@/app/dashboard/_actions/members";
 import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/field";
+import { acceptInvitationAction } from "@/lib/web/dashboard/members/actions";
 
 /** Join: the signed-in user becomes a member, and the dashboard opens in the account. */
 export function AcceptInvitation({ token }: { token: string }) {

@@ -3,12 +3,12 @@
 import { Loader2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
-import { inviteMemberAction } from "@/app/dashboard/_actions/members";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { formatDateTime } from "@/components/dashboard/format";
 import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
+import { inviteMemberAction } from "@/lib/web/dashboard/members/actions";
 import { ROLE_WORDS } from "./role-words";
 
 /** Makes an invitation link and shows it this once: no e-mail is sent, the inviter passes it on. */

@@ -3,21 +3,11 @@
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { changeRoleAction, removeMemberAction, revokeInvitationAction } from "@/app/dashboard/_actions/members";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/components/ui/alert-dialog";
-import { Button, buttonVariants } from "@/components/ui/button";
+import { ConfirmAction } from "@/components/dashboard/confirm-action";
+import { Button } from "@/components/ui/button";
 import { NativeSelect } from "@/components/ui/input";
 import type { MemberRole } from "@/lib/accounts/members/roles";
+import { changeRoleAction, removeMemberAction, revokeInvitationAction } from "@/lib/web/dashboard/members/actions";
 import { ROLE_WORDS } from "./role-words";
 
 /** The owner changes a member's role in place. */
@@ -90,8 +80,8 @@ export function RemoveMember({
       ? "They made no live API key or open invitation here."
       : `This also revokes ${plural(apiKeys, "API key")} and ${plural(invitations, "invitation")} they made: requests with those keys fail at once.`;
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
+    <ConfirmAction
+      trigger={
         <Button
           variant="ghost"
           size="sm"
@@ -101,23 +91,18 @@ export function RemoveMember({
         >
           Remove
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Remove {email}?</AlertDialogTitle>
-          <AlertDialogDescription>
-            They lose this account at once, on every device and bearer token. <span data-testid="removal-consequence">{consequence}</span>{" "}
-            Their own sign-in and other accounts stay.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Keep them</AlertDialogCancel>
-          <AlertDialogAction className={buttonVariants({ variant: "destructive" })} onClick={remove}>
-            Remove member
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title={<>Remove {email}?</>}
+      description={
+        <>
+          They lose this account at once, on every device and bearer token. <span data-testid="removal-consequence">{consequence}</span>{" "}
+          Their own sign-in and other accounts stay.
+        </>
+      }
+      cancel="Keep them"
+      confirm="Remove member"
+      onConfirm={remove}
+    />
   );
 }
 

@@ -3,19 +3,15 @@
 import { Loader2, Plus, Save } from "lucide-react";
 import Link from "next/link";
 import { useState, useTransition } from "react";
-import { createLinkAction, updateLinkAction } from "@/app/dashboard/_actions/payment-links";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
+import { type Option, OptionField } from "@/components/dashboard/option-field";
 import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
-import { Input, NativeSelect } from "@/components/ui/input";
+import { Input } from "@/components/ui/input";
 import { RadioChoice } from "@/components/ui/radio-choice";
 import type { PaymentLinkView } from "@/lib/domain/payment-links/link-view";
-import { AMOUNT_WORDS } from "@/lib/web/dashboard/refusal-words";
-
-interface Option {
-  id: number;
-  label: string;
-}
+import { createLinkAction, updateLinkAction } from "@/lib/web/dashboard/links/actions";
+import { AMOUNT_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
 
 /** The page that fixes a refusal the form cannot: a domain. */
 const FIXES: Record<string, { href: string; label: string }> = {
@@ -141,31 +137,28 @@ export function LinkForm({
           {(control) => <Input {...control} name="description" maxLength={500} value={values.description} onChange={set("description")} />}
         </Field>
         {!link && (
-          <Field label="Token" error={errors.tokenId}>
-            {(control) => (
-              <NativeSelect {...control} name="tokenId" value={values.tokenId} onChange={set("tokenId")} required>
-                {tokens.length === 0 && <option value="">No token registered</option>}
-                {tokens.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.label}
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </Field>
+          <OptionField
+            label="Token"
+            error={errors.tokenId}
+            options={tokens}
+            empty="No token registered"
+            name="tokenId"
+            value={values.tokenId}
+            onChange={set("tokenId")}
+            required
+          />
         )}
         {!link && domains.length > 1 && (
-          <Field label="Domain" error={errors.domainId} hint="Its wallet receives the payments.">
-            {(control) => (
-              <NativeSelect {...control} name="domainId" value={values.domainId} onChange={set("domainId")} required>
-                {domains.map((d) => (
-                  <option key={d.id} value={d.id}>
-                    {d.label}
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </Field>
+          <OptionField
+            label="Domain"
+            error={errors.domainId}
+            hint="Its wallet receives the payments."
+            options={domains}
+            name="domainId"
+            value={values.domainId}
+            onChange={set("domainId")}
+            required
+          />
         )}
         {needsCode && <TwoFactorCodeField value={code} onChange={setCode} error={errors.code} required />}
         <fieldset className="grid gap-2 sm:col-span-2">

@@ -6,7 +6,6 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { updateLinkAction } from "@/app/dashboard/_actions/payment-links";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { Badge } from "@/components/ui/badge";
@@ -16,6 +15,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { Table, TableBody, TableRow } from "@/components/ui/table";
 import type { PaymentLinkView } from "@/lib/domain/payment-links/link-view";
+import { updateLinkAction } from "@/lib/web/dashboard/links/actions";
 import { LinkForm } from "./link-form";
 
 /** "12.5 USDT", or "From 5 USDT (payer chooses)". */

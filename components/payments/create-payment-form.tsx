@@ -3,17 +3,13 @@
 import { CheckCircle2, ExternalLink, Loader2, Plus } from "lucide-react";
 import Link from "next/link";
 import { useState, useTransition } from "react";
-import { createPaymentAction } from "@/app/dashboard/_actions/payments";
 import { CopyButton } from "@/components/dashboard/copy-button";
+import { type Option, OptionField } from "@/components/dashboard/option-field";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
-import { Input, NativeSelect } from "@/components/ui/input";
-import type { DashboardPayment } from "@/lib/web/dashboard/create-payment";
-
-interface Option {
-  id: number;
-  label: string;
-}
+import { Input } from "@/components/ui/input";
+import { createPaymentAction } from "@/lib/web/dashboard/payments/actions";
+import type { DashboardPayment } from "@/lib/web/dashboard/payments/create-payment";
 
 /** The page that fixes a refusal the form cannot: the plan, or a domain. */
 const FIXES: Record<string, { href: string; label: string }> = {
@@ -115,18 +111,16 @@ export function CreatePaymentForm({
       }}
     >
       <fieldset disabled={blocked || pending} className="grid gap-4 sm:grid-cols-2">
-        <Field label="Token" error={errors.tokenId}>
-          {(control) => (
-            <NativeSelect {...control} name="tokenId" value={values.tokenId} onChange={set("tokenId")} required>
-              {tokens.length === 0 && <option value="">No token registered</option>}
-              {tokens.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.label}
-                </option>
-              ))}
-            </NativeSelect>
-          )}
-        </Field>
+        <OptionField
+          label="Token"
+          error={errors.tokenId}
+          options={tokens}
+          empty="No token registered"
+          name="tokenId"
+          value={values.tokenId}
+          onChange={set("tokenId")}
+          required
+        />
         <Field
           label="Amount"
           error={errors.amount}
@@ -176,17 +170,16 @@ export function CreatePaymentForm({
           )}
         </Field>
         {domains.length > 1 && (
-          <Field label="Domain" error={errors.domainId} hint="Its wallet receives the payment.">
-            {(control) => (
-              <NativeSelect {...control} name="domainId" value={values.domainId} onChange={set("domainId")} required>
-                {domains.map((d) => (
-                  <option key={d.id} value={d.id}>
-                    {d.label}
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </Field>
+          <OptionField
+            label="Domain"
+            error={errors.domainId}
+            hint="Its wallet receives the payment."
+            options={domains}
+            name="domainId"
+            value={values.domainId}
+            onChange={set("domainId")}
+            required
+          />
         )}
       </fieldset>
       {problem && (

@@ -4,19 +4,9 @@ import { Ban, FlaskConical, Loader2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { cancelPaymentAction, simulatePaymentAction } from "@/app/dashboard/_actions/payments";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/components/ui/alert-dialog";
-import { Button, buttonVariants } from "@/components/ui/button";
+import { ConfirmAction } from "@/components/dashboard/confirm-action";
+import { Button } from "@/components/ui/button";
+import { cancelPaymentAction, simulatePaymentAction } from "@/lib/web/dashboard/payments/actions";
 
 export function CancelPaymentButton({ sessionId }: { sessionId: string }) {
   const router = useRouter();
@@ -29,28 +19,18 @@ export function CancelPaymentButton({ sessionId }: { sessionId: string }) {
       router.refresh();
     });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
+    <ConfirmAction
+      trigger={
         <Button variant="outline" disabled={pending}>
           {pending ? <Loader2 className="animate-spin" aria-hidden /> : <Ban aria-hidden />} Cancel payment
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Cancel this payment?</AlertDialogTitle>
-          <AlertDialogDescription>
-            The payer can no longer complete it. Funds that arrive anyway are recorded as late and still forwarded to you; a transfer mined
-            before the cancel still completes it.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Keep it</AlertDialogCancel>
-          <AlertDialogAction className={buttonVariants({ variant: "destructive" })} onClick={cancel}>
-            Cancel payment
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title="Cancel this payment?"
+      description="The payer can no longer complete it. Funds that arrive anyway are recorded as late and still forwarded to you; a transfer mined before the cancel still completes it."
+      cancel="Keep it"
+      confirm="Cancel payment"
+      onConfirm={cancel}
+    />
   );
 }
 

@@ -6,7 +6,7 @@ import { DeliveryResponse } from "@/components/webhooks/delivery-response";
 import { DeliveryStatusBadge } from "@/components/webhooks/delivery-status-badge";
 import { EventType } from "@/components/webhooks/event-type";
 import { RedeliverButton } from "@/components/webhooks/redeliver-button";
-import type { PaymentDelivery } from "@/lib/web/dashboard/payment-webhooks";
+import type { PaymentDelivery } from "@/lib/web/dashboard/payments/payment-webhooks";
 
 /** The webhook events about one payment: what, where to, how it went, and a redeliver button. */
 export function PaymentDeliveries({ deliveries }: { deliveries: PaymentDelivery[] }) {

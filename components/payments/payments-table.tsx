@@ -9,8 +9,8 @@ import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { DataTableCells, DataTableHeader } from "@/components/ui/data-table";
 import { Table, TableBody, TableRow } from "@/components/ui/table";
-import type { ListedPaymentRow as UserPaymentRow } from "@/lib/web/dashboard/user-payments";
-import { networkLabel, orderLabel } from "@/lib/web/dashboard/wording";
+import type { ListedPaymentRow as UserPaymentRow } from "@/lib/web/dashboard/payments/user-payments";
+import { networkLabel, orderLabel } from "@/lib/web/dashboard/shared/wording";
 
 const column = createColumnHelper<UserPaymentRow>();
 

@@ -2,7 +2,7 @@ import { Address } from "@/components/dashboard/address";
 import { groupDigits } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import type { PayoutItemRow } from "@/lib/web/dashboard/payouts";
+import type { PayoutItemRow } from "@/lib/web/dashboard/payouts/loaders";
 
 /** A batch's items in the order sent: recipient, amount, reference, status (with why it failed) and transaction. */
 export function PayoutItemsTable({ items, token }: { items: PayoutItemRow[]; token: string }) {

@@ -5,18 +5,16 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import { toast } from "sonner";
-import { reviewPayoutsAction, sendPayoutsAction } from "@/app/dashboard/_actions/payouts";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { groupDigits } from "@/components/dashboard/format";
+import { type Option, OptionField } from "@/components/dashboard/option-field";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field, FormError } from "@/components/ui/field";
-import { NativeSelect } from "@/components/ui/input";
 import { newRequestId } from "@/components/ui/request-id";
 import type { PayoutReview } from "@/lib/domain/payout-batches/dashboard-payouts";
+import { reviewPayoutsAction, sendPayoutsAction } from "@/lib/web/dashboard/payouts/actions";
 import { PayoutReviewTables } from "./payout-review";
-
-type Option = { id: number; label: string };
 
 const EXAMPLE = "address,amount,reference\n0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed,25,invoice-1001";
 
@@ -126,42 +124,24 @@ export function NewPayoutForm({ domains, tokens, twoFactor = false }: { domains:
       <CardContent className="grid gap-4">
         <FormError>{formError}</FormError>
         <div className="grid gap-4 md:grid-cols-2">
-          <Field label="From domain">
-            {(control) => (
-              <NativeSelect
-                {...control}
-                value={domainId}
-                onChange={(e) => {
-                  setDomainId(Number(e.target.value));
-                  edited();
-                }}
-              >
-                {domains.map((d) => (
-                  <option key={d.id} value={d.id}>
-                    {d.label}
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </Field>
-          <Field label="Token">
-            {(control) => (
-              <NativeSelect
-                {...control}
-                value={tokenId}
-                onChange={(e) => {
-                  setTokenId(Number(e.target.value));
-                  edited();
-                }}
-              >
-                {tokens.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.label}
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </Field>
+          <OptionField
+            label="From domain"
+            options={domains}
+            value={domainId}
+            onChange={(e) => {
+              setDomainId(Number(e.target.value));
+              edited();
+            }}
+          />
+          <OptionField
+            label="Token"
+            options={tokens}
+            value={tokenId}
+            onChange={(e) => {
+              setTokenId(Number(e.target.value));
+              edited();
+            }}
+          />
         </div>
         <Field label="Recipients (CSV)" hint="Upload a .csv file or paste its lines here.">
           {(control) => (

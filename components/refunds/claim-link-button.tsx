@@ -2,12 +2,13 @@
 
 import { Link2, Loader2 } from "lucide-react";
 import { useState, useTransition } from "react";
-import { issueClaimLinkAction } from "@/app/dashboard/_actions/refunds";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { ShownOnce } from "@/components/dashboard/shown-once";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormError } from "@/components/ui/field";
+import { issueClaimLinkAction } from "@/lib/web/dashboard/refunds/actions";
+import { sentence } from "./sentence";
 
 /**
  * "New link" on a refund the member created that waits for the payer's address: issues a new
@@ -97,8 +98,4 @@ export function ClaimLinkButton({ refundId, twoFactor, first = false }: { refund
       </DialogContent>
     </Dialog>
   );
-}
-
-function sentence(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

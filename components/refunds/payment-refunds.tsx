@@ -4,34 +4,20 @@ import { Loader2, XCircle } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { cancelRefundAction } from "@/app/dashboard/_actions/refunds";
 import { Address } from "@/components/dashboard/address";
+import { ConfirmAction } from "@/components/dashboard/confirm-action";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/components/ui/alert-dialog";
-import { Button, buttonVariants } from "@/components/ui/button";
+import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { DashboardRefund, PaymentRefunds as Refunds } from "@/lib/domain/refunds/dashboard-refunds";
-import { NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/refusal-words";
+import { cancelRefundAction } from "@/lib/web/dashboard/refunds/actions";
+import { NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
 import { ClaimLinkButton } from "./claim-link-button";
 import { RefundDialog } from "./refund-dialog";
+import { sentence } from "./sentence";
 
 export type RefundRow = DashboardRefund & { txUrl: string | null };
-
-/** "the wallet holds too little…" → "The wallet holds too little…" (a refund's recorded reason is a sentence tail). */
-function sentence(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 /** The Refunds card of a payment's page: its refunds, and the Refund button (or why nothing can go back). */
 export function PaymentRefunds({
@@ -183,27 +169,18 @@ function CancelRefundButton({ refundId }: { refundId: string }) {
       router.refresh();
     });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
+    <ConfirmAction
+      trigger={
         <Button variant="outline" size="sm" className="shrink-0" disabled={pending}>
           {pending ? <Loader2 className="animate-spin" aria-hidden /> : <XCircle aria-hidden />} Cancel
           <span className="sr-only"> this refund</span>
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Cancel this refund?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Nothing is sent, and a claim link stops working. The amount can be refunded again later.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Keep it</AlertDialogCancel>
-          <AlertDialogAction className={buttonVariants({ variant: "destructive" })} onClick={cancel}>
-            Cancel refund
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title="Cancel this refund?"
+      description="Nothing is sent, and a claim link stops working. The amount can be refunded again later."
+      cancel="Keep it"
+      confirm="Cancel refund"
+      onConfirm={cancel}
+    />
   );
 }

@@ -1,40 +1,27 @@
 "use client";
 
-import { AlertTriangle, CheckCircle2, Loader2, RefreshCw, Undo2 } from "lucide-react";
+import { Loader2, Undo2 } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState, useTransition } from "react";
+import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { previewRefundAction, refundPaymentAction } from "@/app/dashboard/_actions/refunds";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
-import { ShownOnce } from "@/components/dashboard/shown-once";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { RadioChoice as Choice } from "@/components/ui/radio-choice";
 import { newRequestId } from "@/components/ui/request-id";
-import type { RefundPreview } from "@/lib/domain/refunds/dashboard-refunds";
 import type { RefundView } from "@/lib/domain/refunds/refund-view";
-import { ADDRESS_WORDS, AMOUNT_WORDS } from "@/lib/web/dashboard/refusal-words";
+import { refundPaymentAction } from "@/lib/web/dashboard/refunds/actions";
+import { ADDRESS_WORDS, AMOUNT_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
+import { FiatAmountField, useFiatPreview } from "./fiat-refund";
+import { RefundCreated } from "./refund-created";
+import { sentence } from "./sentence";
 
 type Destination = "payer" | "address";
 type Basis = "tokens" | "fiat";
 
 const FIELDS = ["amount", "fiatAmount", "toAddress", "code"];
-
-/** The preview of a fiat refund: its tokens at today's rate, or why there is none. */
-type Preview =
-  | { state: "idle" }
-  | { state: "loading" }
-  | { state: "ready"; preview: RefundPreview }
-  | { state: "error"; words: string; onField: boolean };
-
-/** Why a fiat refund cannot be priced now (`refund-rate-unavailable`'s detail), in the dialog's words. */
-const RATE_WORDS: Record<string, string> = {
-  "feed-stale": "its price feed has not been updated recently",
-  depegged: "it is more than 3 % away from its peg",
-  "feed-not-configured": "no price feed is set for it",
-};
 
 /** What the merchant does next, by the new refund's status. */
 const TOAST_NEXT: Partial<Record<RefundView["status"], string>> = {
@@ -71,8 +58,6 @@ export function RefundDialog({
   const [amount, setAmount] = useState(byDefault ?? "");
   const [basis, setBasis] = useState<Basis>("tokens");
   const [fiatAmount, setFiatAmount] = useState(fiat?.price ?? "");
-  const [preview, setPreview] = useState<Preview>({ state: "idle" });
-  const asked = useRef(0);
   const [destination, setDestination] = useState<Destination>("payer");
   const [toAddress, setToAddress] = useState("");
   const [code, setCode] = useState("");
@@ -81,6 +66,7 @@ export function RefundDialog({
   const [created, setCreated] = useState<RefundView | null>(null);
   const [requestId, setRequestId] = useState<string | null>(null);
   const [pending, start] = useTransition();
+  const { preview, setPreview, retry, forget } = useFiatPreview(sessionId, token, open && basis === "fiat", fiatAmount);
 
   // A fresh form each time it opens (the amount left to refund may have changed since); never
   // while open: a refresh of the page (a new default) must not wipe what the merchant sees.
@@ -101,25 +87,6 @@ export function RefundDialog({
     }
     setOpen(next);
   };
-
-  // Today's tokens for the fiat amount, asked again (after a pause in typing) whenever it changes; only the latest answer counts.
-  const loadPreview = useCallback(
-    async (value: string) => {
-      const mine = ++asked.current;
-      if (!value.trim()) return setPreview({ state: "idle" });
-      setPreview({ state: "loading" });
-      const result = await previewRefundAction({ sessionId, fiatAmount: value.trim() });
-      if (mine !== asked.current) return;
-      if (result.ok) return setPreview({ state: "ready", preview: result.data });
-      setPreview(previewRefusal(result, token));
-    },
-    [sessionId, token],
-  );
-  useEffect(() => {
-    if (!open || basis !== "fiat") return;
-    const timer = setTimeout(() => void loadPreview(fiatAmount), 300);
-    return () => clearTimeout(timer);
-  }, [open, basis, fiatAmount, loadPreview]);
 
   const fiatBasis = fiat !== undefined && basis === "fiat";
   const missing =
@@ -146,7 +113,7 @@ export function RefundDialog({
       }
       setCreated(result.data);
       const made = result.data;
-      if (fiatBasis) asked.current++; // a preview still on its way must not show over the answer
+      if (fiatBasis) forget(); // a preview still on its way must not show over the answer
       toast.success(made.status === "sending" ? `Sending ${made.amount} ${made.token}` : `Refund of ${made.amount} ${made.token} created`, {
         description: TOAST_NEXT[made.status] ?? "It shows Refunded once mined.",
       });
@@ -164,44 +131,7 @@ export function RefundDialog({
       </DialogTrigger>
       <DialogContent>
         {created ? (
-          <>
-            <DialogHeader>
-              <DialogTitle className="flex items-center gap-2">
-                <CheckCircle2 className="size-5 text-success" aria-hidden /> Refund created
-              </DialogTitle>
-              <DialogDescription className="[overflow-wrap:anywhere]">
-                {created.status === "awaiting_address"
-                  ? `${created.amount} ${created.token} wait for the payer: send them this link, where they give their address.`
-                  : created.status === "awaiting_approval"
-                    ? `${created.amount} ${created.token} wait for a second member's approval (the Approvals page); nothing is claimable or sent before.`
-                    : created.status === "awaiting_funds"
-                      ? `${created.amount} ${created.token} will go to ${created.toAddress} as soon as this payment's domain wallet can pay. ${sentence(created.reason ?? "")}.`
-                      : `${created.amount} ${created.token} are on their way to ${created.toAddress}.`}
-                {created.basis === "fiat" &&
-                  ` That is ${created.fiatAmount} ${created.currency} at ${created.rate} ${created.currency} per ${created.token}.`}
-              </DialogDescription>
-            </DialogHeader>
-            {created.status === "awaiting_address" && created.claimUrl && (
-              <ShownOnce
-                id="new-claim-link"
-                label="Claim link"
-                value={created.claimUrl}
-                copyLabel="Copy link"
-                note="Shown only now: copy it before you close this. Lost it? Issue a new link from this refund on the payment's page (this one then stops working)."
-                testId="refund-created"
-              />
-            )}
-            {created.status === "awaiting_address" && !created.claimUrl && (
-              // The same form sent again (its first answer was lost): the link was in that answer only.
-              <p className="text-sm text-muted-foreground" data-testid="refund-created-again">
-                This refund was created by your earlier attempt, and its link was shown only then. Issue a new link from the refund on the
-                payment&apos;s page.
-              </p>
-            )}
-            <DialogFooter>
-              <Button onClick={() => setOpen(false)}>Done</Button>
-            </DialogFooter>
-          </>
+          <RefundCreated created={created} onDone={() => setOpen(false)} />
         ) : (
           <form
             className="grid gap-4"
@@ -249,12 +179,12 @@ export function RefundDialog({
                     setFiatAmount(value);
                     clear("fiatAmount");
                     // The shown tokens are for the old amount: none until the new one is priced.
-                    asked.current++;
+                    forget();
                     setPreview({ state: value.trim() ? "loading" : "idle" });
                   }}
                   error={errors.fiatAmount ?? (preview.state === "error" && preview.onField ? preview.words : undefined)}
                   preview={preview}
-                  retry={() => void loadPreview(fiatAmount)}
+                  retry={retry}
                 />
               ) : (
                 <Field
@@ -353,111 +283,6 @@ export function RefundDialog({
   );
 }
 
-/** The fiat amount of a fiat refund, and under it what it is in tokens today (a live region: read out as it changes). */
-function FiatAmountField({
-  currency,
-  price,
-  value,
-  onChange,
-  error,
-  preview,
-  retry,
-}: {
-  currency: string;
-  price: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string;
-  preview: Preview;
-  retry: () => void;
-}) {
-  return (
-    <div className="grid gap-2">
-      <Field
-        label={`Amount in ${currency}`}
-        error={error}
-        hint={`Prefilled with the whole price (${price} ${currency}); type less for a part of it.`}
-      >
-        {(control) => (
-          <div className="flex items-center gap-2">
-            <Input
-              {...control}
-              name="fiatAmount"
-              inputMode="decimal"
-              autoComplete="off"
-              value={value}
-              onChange={(e) => onChange(e.target.value)}
-              required
-            />
-            <span className="text-sm text-muted-foreground">{currency}</span>
-          </div>
-        )}
-      </Field>
-      <div
-        aria-live="polite"
-        className="min-h-10 rounded-md border bg-muted/40 p-3 text-sm [overflow-wrap:anywhere]"
-        data-testid="refund-preview"
-      >
-        {preview.state === "loading" && (
-          <span className="flex items-center gap-2 text-muted-foreground">
-            <Loader2 className="size-4 animate-spin" aria-hidden /> Reading today&apos;s rate…
-          </span>
-        )}
-        {preview.state === "idle" && <span className="text-muted-foreground">Type an amount to see what it is in tokens today.</span>}
-        {preview.state === "ready" && (
-          <div className="grid gap-1">
-            <p>
-              The payer gets{" "}
-              <strong className="font-semibold">
-                {preview.preview.amount} {preview.preview.token}
-              </strong>{" "}
-              for {preview.preview.fiatAmount} {preview.preview.currency}.
-            </p>
-            <p className="text-xs text-muted-foreground">
-              At {preview.preview.rate} {preview.preview.currency} per {preview.preview.token} (rounded up in the payer&apos;s favour), read{" "}
-              {new Date(preview.preview.ratedAt).toLocaleTimeString()}. At most {preview.preview.atMost} {preview.preview.currency} can go
-              back now. The rate is read again when you confirm.
-            </p>
-          </div>
-        )}
-        {preview.state === "error" && !preview.onField && (
-          <div className="grid gap-2">
-            <p className="flex items-start gap-2 text-destructive" role="alert">
-              <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden /> {preview.words}
-            </p>
-            <div>
-              <Button type="button" variant="outline" size="sm" onClick={retry}>
-                <RefreshCw aria-hidden /> Try again
-              </Button>
-            </div>
-          </div>
-        )}
-        {preview.state === "error" && preview.onField && (
-          <span className="text-muted-foreground">Fix the amount to see what it is in tokens.</span>
-        )}
-      </div>
-    </div>
-  );
-}
-
-/** A refused preview: on the amount field (a bad or too large amount), or in the preview box (no rate now). */
-function previewRefusal(result: { error: string; reason?: string; fieldErrors?: Record<string, string> }, token: string): Preview {
-  if (result.reason === "refund-rate-unavailable") {
-    const why = Object.values(result.fieldErrors ?? {})[0] ?? "";
-    const detail = Object.entries(RATE_WORDS).find(([key]) => why.toLowerCase().includes(key))?.[1] ?? "its price cannot be read right now";
-    return {
-      state: "error",
-      onField: false,
-      words: `No refund in fiat right now: ${token} has no usable rate (${detail}). Refund the tokens paid instead, or try again later.`,
-    };
-  }
-  const onField = result.fieldErrors?.fiatAmount;
-  if (result.reason && result.reason in AMOUNT_WORDS)
-    return { state: "error", onField: true, words: AMOUNT_WORDS[result.reason as keyof typeof AMOUNT_WORDS] };
-  if (onField) return { state: "error", onField: true, words: sentence(onField) };
-  return { state: "error", onField: false, words: sentence(result.error) };
-}
-
 /** The field a refusal is about, by its reason, in the dialog's words (lib's messages are for API clients). */
 function fieldRefusal(reason: string | undefined, typed: { amount: string; refundable: string }): { field: string; words: string } | null {
   if (reason === "refund-exceeds-refundable")
@@ -465,8 +290,4 @@ function fieldRefusal(reason: string | undefined, typed: { amount: string; refun
   if (reason && reason in AMOUNT_WORDS) return { field: "amount", words: AMOUNT_WORDS[reason as keyof typeof AMOUNT_WORDS] };
   if (reason && reason in ADDRESS_WORDS) return { field: "toAddress", words: ADDRESS_WORDS[reason as keyof typeof ADDRESS_WORDS] };
   return null;
-}
-
-function sentence(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -4,11 +4,11 @@ import { Check, Loader2, Plus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { registerTokenAction } from "@/app/dashboard/_actions/tokens";
 import { Address } from "@/components/dashboard/address";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { networkLabel } from "@/lib/web/dashboard/wording";
+import { networkLabel } from "@/lib/web/dashboard/shared/wording";
+import { registerTokenAction } from "@/lib/web/dashboard/tokens/actions";
 
 export interface CatalogueEntry {
   network: string;

@@ -4,11 +4,11 @@ import { Loader2, Search } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { previewTokenAction, registerTokenAction } from "@/app/dashboard/_actions/tokens";
 import { Button } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
-import { networkLabel } from "@/lib/web/dashboard/wording";
+import { networkLabel } from "@/lib/web/dashboard/shared/wording";
+import { previewTokenAction, registerTokenAction } from "@/lib/web/dashboard/tokens/actions";
 
 /** OPEN_TOKEN_REGISTRATION: any ERC-20, looked up on the chain before it is saved. */
 export function CustomTokenForm({ networks }: { networks: string[] }) {

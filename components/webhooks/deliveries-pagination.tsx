@@ -2,7 +2,7 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { buttonVariants } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import type { KeysetPage } from "@/lib/web/dashboard/webhooks";
+import type { KeysetPage } from "@/lib/web/dashboard/webhooks/summaries";
 import { type DeliveriesSelection, deliveriesHref } from "./deliveries-query";
 import { LinkPending } from "./link-pending";
 

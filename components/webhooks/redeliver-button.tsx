@@ -4,8 +4,8 @@ import { Loader2, RotateCcw } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { redeliverAction } from "@/app/dashboard/_actions/webhooks";
 import { Button } from "@/components/ui/button";
+import { redeliverAction } from "@/lib/web/dashboard/webhooks/actions";
 
 /** Sends the event again with the same webhook-id (receivers that already have it can skip it). */
 export function RedeliverButton({ deliveryId, eventType }: { deliveryId: number; eventType: string }) {

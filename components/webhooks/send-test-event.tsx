@@ -4,8 +4,8 @@ import { Loader2, Send } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { sendTestEventAction } from "@/app/dashboard/_actions/webhooks";
 import { Button } from "@/components/ui/button";
+import { sendTestEventAction } from "@/lib/web/dashboard/webhooks/actions";
 
 /** Queues a `ping`: the quickest way to check that a receiver answers and verifies signatures. */
 export function SendTestEvent({ domainId }: { domainId: number }) {

@@ -3,13 +3,13 @@
 import { Eye, KeyRound, Loader2, RefreshCw } from "lucide-react";
 import Link from "next/link";
 import { useState, useTransition } from "react";
-import { revealWebhookSecretAction, rotateWebhookSecretAction } from "@/app/dashboard/_actions/webhooks";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { formatDateTime } from "@/components/dashboard/format";
 import { ShownOnce } from "@/components/dashboard/shown-once";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormError } from "@/components/ui/field";
+import { revealWebhookSecretAction, rotateWebhookSecretAction } from "@/lib/web/dashboard/webhooks/actions";
 
 /**
  * The domain's signing secret: the page knows only its hint (`whsec_…` + its last 4 characters).

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import type { DomainView } from "@/lib/domain/domains/manage-domains";
 import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
-import type { KeysetPage, WebhookSummary } from "@/lib/web/dashboard/webhooks";
+import type { KeysetPage, WebhookSummary } from "@/lib/web/dashboard/webhooks/summaries";
 import { DeliveriesFilter } from "./deliveries-filter";
 import { DeliveriesPagination } from "./deliveries-pagination";
 import { type DeliveriesSelection, deliveriesHref } from "./deliveries-query";

@@ -6,17 +6,17 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { getAddress, isAddress } from "viem";
-import { sendWithdrawalAction, withdrawalBalanceAction } from "@/app/dashboard/_actions/withdrawals";
 import { TwoFactorCodeField } from "@/components/account/two-factor-code-field";
 import { groupDigits } from "@/components/dashboard/format";
+import { type Option, OptionField } from "@/components/dashboard/option-field";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field, FormError } from "@/components/ui/field";
-import { Input, NativeSelect } from "@/components/ui/input";
+import { Input } from "@/components/ui/input";
 import { newRequestId } from "@/components/ui/request-id";
+import { sendWithdrawalAction, withdrawalBalanceAction } from "@/lib/web/dashboard/withdrawals/actions";
 
-type Option = { id: number; label: string };
 type Balance = { available: string | null; balance: string | null; reserved: string; symbol: string; bnb: string | null; wallet: string };
 
 /** Same rule as the API: any single case, or a valid EIP-55 checksum when mixed. */
@@ -149,28 +149,20 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
           <div className="md:col-span-2">
             <FormError>{formError}</FormError>
           </div>
-          <Field label="From domain" error={errors.domainId}>
-            {(control) => (
-              <NativeSelect {...control} value={domainId} onChange={(e) => setDomainId(Number(e.target.value))}>
-                {domains.map((d) => (
-                  <option key={d.id} value={d.id}>
-                    {d.label}
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </Field>
-          <Field label="Token" error={errors.tokenId}>
-            {(control) => (
-              <NativeSelect {...control} value={tokenId} onChange={(e) => setTokenId(Number(e.target.value))}>
-                {tokens.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.label}
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </Field>
+          <OptionField
+            label="From domain"
+            error={errors.domainId}
+            options={domains}
+            value={domainId}
+            onChange={(e) => setDomainId(Number(e.target.value))}
+          />
+          <OptionField
+            label="Token"
+            error={errors.tokenId}
+            options={tokens}
+            value={tokenId}
+            onChange={(e) => setTokenId(Number(e.target.value))}
+          />
           <Field
             label="Amount"
             error={errors.amount}

@@ -12,7 +12,7 @@ import { recordAudit } from "@/lib/accounts/audit/record-audit";
 import { issueBearerToken } from "@/lib/accounts/auth/bearer-token";
 import { encodeCursor } from "@/lib/base/cursor";
 import { users } from "@/lib/db/schema";
-import { AUDIT_CSV_COLUMNS, auditCsvStream } from "@/lib/web/dashboard/audit-log";
+import { AUDIT_CSV_COLUMNS, auditCsvStream } from "@/lib/web/dashboard/audit/audit-log";
 import { useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";

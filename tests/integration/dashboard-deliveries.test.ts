@@ -12,7 +12,7 @@ import { AppError } from "@/lib/base/errors";
 import { rowsOf } from "@/lib/db/rows";
 import { getOwnDomain } from "@/lib/domain/domains/manage-domains";
 import { deliveriesQuerySchema, listDeliveries } from "@/lib/domain/webhooks/deliveries";
-import { deliveriesOfDomain } from "@/lib/web/dashboard/webhooks";
+import { deliveriesOfDomain } from "@/lib/web/dashboard/webhooks/summaries";
 import { useTestDatabase } from "../helpers/database";
 
 const db = useTestDatabase();

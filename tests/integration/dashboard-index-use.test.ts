@@ -13,10 +13,10 @@ import type { DatabaseHandle, Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import * as schema from "@/lib/db/schema";
 import { paymentRefunds } from "@/lib/domain/refunds/dashboard-refunds";
-import { getUserPayment } from "@/lib/web/dashboard/payment-detail";
-import { deliveriesOfSession } from "@/lib/web/dashboard/payment-webhooks";
-import { listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
-import { deliveriesOfDomain } from "@/lib/web/dashboard/webhooks";
+import { getUserPayment } from "@/lib/web/dashboard/payments/payment-detail";
+import { deliveriesOfSession } from "@/lib/web/dashboard/payments/payment-webhooks";
+import { listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/payments/user-payments";
+import { deliveriesOfDomain } from "@/lib/web/dashboard/webhooks/summaries";
 import { createTestDatabase } from "../helpers/database";
 import { SEARCH, type SearchFixtures, seedSearchFixtures } from "../helpers/search-fixtures";
 

@@ -14,7 +14,7 @@ import { paymentSessions, refunds, users } from "@/lib/db/schema";
 import { createPaymentLink } from "@/lib/domain/payment-links/manage-links";
 import { payPaymentLink } from "@/lib/domain/payment-links/pay-link";
 import { paymentRefunds, refundFromDashboard } from "@/lib/domain/refunds/dashboard-refunds";
-import { listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
+import { listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/payments/user-payments";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";

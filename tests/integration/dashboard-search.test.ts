@@ -1,10 +1,10 @@
 /**
- * The dashboard's payment search (lib/web/dashboard/payment-search.ts) finds the right payments
+ * The dashboard's payment search (lib/web/dashboard/payments/payment-search.ts) finds the right payments
  * for each kind of input, on whichever driver runs the suite (PGlite by default, PostgreSQL with
  * TEST_DATABASE_URL), and never another merchant's. The list pages by cursor, without a count.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
+import { listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/payments/user-payments";
 import { useTestDatabase } from "../helpers/database";
 import { SEARCH, type SearchFixtures, seedSearchFixtures } from "../helpers/search-fixtures";
 

@@ -16,7 +16,7 @@ import { POST as create } from "@/app/api/v1/payment/create/route";
 import { deposits, forwards, paymentLinks, paymentSessions, plans } from "@/lib/db/schema";
 import { dustSweepCost } from "@/lib/domain/gas/dust-budget";
 import { tokensCommand } from "@/lib/ops/admin/tokens";
-import { createDashboardPayment } from "@/lib/web/dashboard/create-payment";
+import { createDashboardPayment } from "@/lib/web/dashboard/payments/create-payment";
 import { resetRateLimits } from "@/lib/web/http/rate-limit";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";

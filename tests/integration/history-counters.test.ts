@@ -12,7 +12,7 @@ import { createPaymentSession } from "@/lib/domain/payments/create-session";
 import { expireDueSessions } from "@/lib/domain/payments/expire-due";
 import { recordTransfers } from "@/lib/domain/payments/record-transfers";
 import { createPaymentSchema } from "@/lib/domain/payments/schemas";
-import { paymentsByStatus, volumeByDay } from "@/lib/web/dashboard/overview";
+import { paymentsByStatus, volumeByDay } from "@/lib/web/dashboard/overview/overview";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";

@@ -2,17 +2,18 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { listUserWithdrawals } from "@/lib/domain/withdrawals/user-withdrawals";
-import { GAS_CSV_COLUMNS, gasCsvStream } from "@/lib/web/dashboard/gas-export";
-import { accountCells, type ExportValuation } from "@/lib/web/dashboard/payments-csv-line";
+import { GAS_CSV_COLUMNS, gasCsvStream } from "@/lib/web/dashboard/gas/gas-export";
+import { accountCells, type ExportValuation } from "@/lib/web/dashboard/payments/payments-csv-line";
 import {
   type CsvPaymentRow,
   exportValuation,
   PAYMENTS_CSV_HEADER,
   paymentExportBatches,
   paymentsCsvStream,
-} from "@/lib/web/dashboard/payments-export";
-import { CSV_COLUMNS, csvLine, listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
-import { WITHDRAWAL_CSV_COLUMNS, withdrawalExportBatches, withdrawalsCsvStream } from "@/lib/web/dashboard/withdrawals-export";
+} from "@/lib/web/dashboard/payments/payments-export";
+import { CSV_COLUMNS, listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/payments/user-payments";
+import { csvLine } from "@/lib/web/dashboard/shared/csv";
+import { WITHDRAWAL_CSV_COLUMNS, withdrawalExportBatches, withdrawalsCsvStream } from "@/lib/web/dashboard/withdrawals/withdrawals-export";
 import { createTestDatabase } from "../helpers/database";
 
 /**

@@ -17,7 +17,7 @@ import { confirmEnrolment, disableTwoFactor, startEnrolment } from "@/lib/accoun
 import { envSchema } from "@/lib/base/config/env";
 import { domains, forwards, paymentSessions, type User, users, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { applyDuePayoutChanges } from "@/lib/domain/domains/payout-change";
-import { createDashboardPayment, dashboardPaymentSchema } from "@/lib/web/dashboard/create-payment";
+import { createDashboardPayment, dashboardPaymentSchema } from "@/lib/web/dashboard/payments/create-payment";
 import { resetRateLimits } from "@/lib/web/http/rate-limit";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";

@@ -11,7 +11,7 @@ import { reviewPayoutCsv, sendPayoutsFromDashboard } from "@/lib/domain/payout-b
 import { getPayoutBatch } from "@/lib/domain/payout-batches/payout-view";
 import { keyRingFor } from "@/lib/engine/chain/keys";
 import { tendLedgerStep } from "@/lib/ops/jobs/steps";
-import { loadPayoutBatchPage, payoutItemsCsv } from "@/lib/web/dashboard/payouts";
+import { loadPayoutBatchPage, payoutItemsCsv } from "@/lib/web/dashboard/payouts/loaders";
 import { type Merchant, setUpMerchant, signUp } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { TEST_MNEMONIC, useConfig } from "../helpers/config";

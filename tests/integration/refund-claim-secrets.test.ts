@@ -21,7 +21,7 @@ import { issueClaimLink } from "@/lib/domain/refunds/claim-link";
 import { hashClaimSecret } from "@/lib/domain/refunds/claim-secret";
 import { refundFromDashboard } from "@/lib/domain/refunds/dashboard-refunds";
 import { loadRefundClaim } from "@/lib/domain/refunds/payer-pages";
-import { loadPaymentPage } from "@/lib/web/dashboard/pages";
+import { loadPaymentPage } from "@/lib/web/dashboard/payments/loaders";
 import { resetRateLimits } from "@/lib/web/http/rate-limit";
 import { call, fromClient, SITE } from "../helpers/http";
 import { addMember, userRow } from "../helpers/insiders";

@@ -17,14 +17,11 @@ import { POST as rotate } from "@/app/api/user/domains/[id]/webhook-secret/route
 import { POST as sendTest } from "@/app/api/user/domains/[id]/webhook-test/route";
 import { GET as listDomains } from "@/app/api/user/domains/route";
 import { auditEvents, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
-import {
-  loadCreatePaymentPage,
-  loadDomainsPage,
-  loadLinksPage,
-  loadPaymentsPage,
-  loadWebhooksPage,
-  loadWithdrawalsPage,
-} from "@/lib/web/dashboard/pages";
+import { loadDomainsPage } from "@/lib/web/dashboard/domains/loaders";
+import { loadLinksPage } from "@/lib/web/dashboard/links/loaders";
+import { loadCreatePaymentPage, loadPaymentsPage } from "@/lib/web/dashboard/payments/loaders";
+import { loadWebhooksPage } from "@/lib/web/dashboard/webhooks/loaders";
+import { loadWithdrawalsPage } from "@/lib/web/dashboard/withdrawals/loaders";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";

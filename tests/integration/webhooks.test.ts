@@ -20,7 +20,7 @@ import { MAX_PENDING_PINGS } from "@/lib/domain/webhooks/deliveries";
 import { attemptDelivery, claimDueDeliveries, IN_FLIGHT_PER_USER } from "@/lib/domain/webhooks/dispatch";
 import { MAX_ATTEMPTS } from "@/lib/domain/webhooks/retry-schedule";
 import { expireDueStep, tendLedgerStep } from "@/lib/ops/jobs/steps";
-import { dashboardRefusalWords } from "@/lib/web/dashboard/refusal-words";
+import { dashboardRefusalWords } from "@/lib/web/dashboard/shared/refusal-words";
 import { REDELIVERIES_PER_MINUTE, resetRateLimits } from "@/lib/web/http/rate-limit";
 import { type Merchant, setUpMerchant, signUp } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";

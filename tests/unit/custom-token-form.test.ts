@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
 
 vi.mock("next/navigation", () => ({ useRouter: () => ({ refresh: () => undefined }) }));
-vi.mock("@/app/dashboard/_actions/tokens", () => ({ previewTokenAction: vi.fn(), registerTokenAction: vi.fn() }));
+vi.mock("@/lib/web/dashboard/tokens/actions", () => ({ previewTokenAction: vi.fn(), registerTokenAction: vi.fn() }));
 
 const { CustomTokenForm } = await import("@/components/tokens/custom-token-form");
 

@@ -11,7 +11,7 @@ import {
   orderLabel,
   statusLabel,
   statusTone,
-} from "@/lib/web/dashboard/wording";
+} from "@/lib/web/dashboard/shared/wording";
 
 /** A network's id or an engine term: what a merchant's page never shows. */
 const ENGINE_WORDS = /\b(bsc|bsc-testnet|local)\b|\b(sweeps?|batch(ed)?|forwards?|replacements?)\b|_/;

@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { DateInput } from "@/components/dashboard/date-input";
-import { paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
+import { paymentFiltersSchema } from "@/lib/web/dashboard/payments/user-payments";
 
 /** The payments list's date filter, typed on a phone: an iPhone's number pad has no "-". */
 describe("the date filter", () => {

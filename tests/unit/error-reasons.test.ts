@@ -11,7 +11,7 @@ import { AppError, commonRefusal } from "@/lib/base/errors";
 import { CLAIM_PROBLEM_OF_REASON, claimProblemOf } from "@/lib/domain/refunds/claim-problems";
 import { refundRefusal } from "@/lib/domain/refunds/reasons";
 import { REFUND_REFUSALS } from "@/lib/domain/refunds/refundable";
-import { ADDRESS_WORDS, AMOUNT_WORDS, DASHBOARD_REFUSAL_WORDS, NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/refusal-words";
+import { ADDRESS_WORDS, AMOUNT_WORDS, DASHBOARD_REFUSAL_WORDS, NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
 import { errorResponse } from "@/lib/web/http/envelope";
 import { LOCALES } from "@/lib/web/i18n/locale";
 import { claimProblemMessage, LINK_PAY_REASONS, linkRefusalMessage, PAYER_PAGE_MESSAGES } from "@/lib/web/i18n/refund-messages";

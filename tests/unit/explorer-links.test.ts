@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { explorerAddressUrl, explorerTxUrl } from "@/lib/web/dashboard/payment-detail";
+import { explorerAddressUrl, explorerTxUrl } from "@/lib/web/dashboard/shared/explorer";
 
 const USDT = "0x55d398326f99059fF775485246999027B3197955";
 const HASH = `0x${"ab".repeat(32)}`;

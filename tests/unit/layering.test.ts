@@ -6,14 +6,19 @@ import { describe, expect, it } from "vitest";
  * The import rules the team holds, stated by layer folder: a file's layer is the folder it sits in
  * (lib/<layer>/…), so a folder added to a layer is governed the day it appears. Lower layers never
  * import higher ones; no two folders import each other, directly or round a loop; and what the
- * job drivers load (the engine and the job steps) never reaches the web layer or Next.js.
+ * job drivers load (the engine and the job steps) never reaches the web layer or Next.js. Nothing
+ * outside app/ imports app/ (tests and benchmarks drive its route handlers, nothing else of it),
+ * and no file of lib/ or components/ runs over 300 lines.
  */
+
+/** Installed packages and build output: not ours to govern (sdk/ and examples/ have their own). */
+const NOT_SOURCE = new Set(["node_modules", "dist", ".next"]);
 
 function sourceFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
+    if (entry.isDirectory()) return NOT_SOURCE.has(entry.name) ? [] : sourceFiles(path);
     return /\.(ts|tsx)$/.test(entry.name) ? [path] : [];
   });
 }
@@ -93,6 +98,16 @@ function layerBreak(file: string, to: string | null): string | null {
 
 const LIB = sourceFiles("lib");
 
+/** Source files outside app/: the code, which never imports app/, and what drives it (tests, benchmarks). */
+const ROOT_FILES = readdirSync(".").filter((name) => /\.(ts|tsx|mts)$/.test(name) && statSync(name).isFile());
+const OUTSIDE_APP = {
+  code: [...["components", "lib", "sdk", "scripts", "inngest", "examples"].flatMap(sourceFiles), ...ROOT_FILES],
+  drivers: [...sourceFiles("tests"), ...sourceFiles("bench")],
+};
+const intoApp = (to: string | null) => to === "app" || to?.startsWith("app/") === true;
+/** A route handler module (app/…/route.ts): the HTTP edge, which a test calls as a client would. */
+const isRouteHandler = (to: string) => /^app\/(.+\/)?route(\.tsx?)?$/.test(to);
+
 /** Inside a layer: the order the engine's own folders keep (the chain and the ledger are what the rest is built on). */
 const RULES: { name: string; files: string[]; forbidden: (to: string | null, spec: string) => boolean }[] = [
   {
@@ -135,7 +150,23 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
     files: sourceFiles("lib/domain/pricing"),
     forbidden: under(["lib/domain/payments", "lib/domain/payment-links", "lib/domain/refunds"]),
   },
+  {
+    name: "nothing outside app/ imports app/ (components, lib, sdk, scripts, inngest, examples, root files): server actions and loaders live in lib/web/dashboard/<area>/",
+    files: OUTSIDE_APP.code,
+    forbidden: intoApp,
+  },
+  {
+    name: "tests and benchmarks import of app/ only route handlers (app/…/route.ts: the HTTP edge, called as a client would), never a page, layout or action",
+    files: OUTSIDE_APP.drivers,
+    forbidden: (to) => intoApp(to) && !isRouteHandler(to ?? ""),
+  },
 ];
+
+/** Lines of a source file (a last line without its newline counts too). */
+const lineCount = (text: string) => text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+/** Files you can read at once: none in lib/ or components/ over this many lines. */
+const MAX_LINES = 300;
+const tooLong = (files: string[]) => files.filter((file) => lineCount(readFileSync(file, "utf8")) > MAX_LINES);
 
 /** Folder → the folders it imports. */
 function folderGraph(files: string[], extra: [string, string][] = []): Map<string, Set<string>> {
@@ -254,6 +285,10 @@ describe("layering", () => {
     });
   });
 
+  it(`no file in lib/ or components/ runs over ${MAX_LINES} lines`, () => {
+    expect(tooLong([...LIB, ...sourceFiles("components")])).toEqual([]);
+  });
+
   it("no folder under lib/ imports a folder that imports it back, directly or round a loop", () => {
     expect(folderCycles(folderGraph(LIB))).toEqual([]);
   });
@@ -298,19 +333,44 @@ describe("layering", () => {
       [1, "lib/domain/webhooks/outbox.ts", "@/lib/domain/payments/session-view"],
       [2, "lib/domain/payments/create-session.ts", "@/app/api/v1/payment/create/route"],
       [2, "lib/ops/jobs/steps.ts", "@/inngest/client"],
-      [3, "lib/web/dashboard/pages.ts", "@/components/domains/deliveries-query"],
+      [3, "lib/web/dashboard/domains/loaders.ts", "@/components/domains/deliveries-query"],
       [4, "app/dashboard/page.tsx", "drizzle-orm"],
       [4, "app/dashboard/page.tsx", "@/lib/db"],
       [4, "components/domains/domain-card.tsx", "@/lib/db/schema"],
-      [4, "app/dashboard/_actions/tokens.ts", "../../../lib/db/client"],
+      [4, "components/tokens/catalogue-list.tsx", "../../lib/db/client"],
       [5, "lib/domain/payouts/send-payout.ts", "../withdrawals/confirm-withdrawals"],
       [5, "lib/domain/payouts/record-payout.ts", "@/lib/domain/refunds/refund-payouts"],
       [6, "lib/domain/withdrawals/withdrawal-records.ts", "../refunds/refund-payouts"],
       [7, "lib/domain/pricing/quote-tokens.ts", "../payments/create-session"],
       [7, "lib/domain/pricing/price-tokens.ts", "@/lib/domain/refunds/refundable"],
+      // A component calling a server action of app/ (as ~30 did), lib reaching a page, a script a route.
+      [8, "components/tokens/catalogue-list.tsx", "@/app/dashboard/_actions/tokens"],
+      [8, "components/account/change-password-form.tsx", "../../app/_actions/account"],
+      [8, "lib/web/dashboard/tokens/actions.ts", "../../../../app/dashboard/tokens/page"],
+      [8, "scripts/admin.ts", "../app/api/health/route"],
+      [8, "proxy.ts", "./app/layout"],
+      [9, "tests/unit/custom-token-form.test.ts", "@/app/dashboard/_actions/tokens"],
+      [9, "tests/integration/members.test.ts", "@/app/dashboard/members/page"],
+      [9, "bench/checkout.ts", "../app/pay/[sessionId]/page"],
     ];
     for (const [rule, file, spec] of breaks) expect(RULES[rule]?.forbidden(target(file, spec), spec), `${file} → ${spec}`).toBe(true);
-    expect(RULES[4]?.forbidden(target("app/dashboard/page.tsx", "@/lib/web/dashboard/pages"), "@/lib/web/dashboard/pages")).toBe(false);
+    expect(
+      RULES[4]?.forbidden(target("app/dashboard/page.tsx", "@/lib/web/dashboard/overview/loaders"), "@/lib/web/dashboard/overview/loaders"),
+    ).toBe(false);
+    // Tests and benchmarks drive route handlers; components reach actions in lib/web/dashboard.
+    const allowedOutside: [number, string, string][] = [
+      [9, "tests/integration/health.test.ts", "@/app/api/health/route"],
+      [9, "bench/checkout.ts", "../app/api/checkout/[sessionId]/events/route"],
+      [8, "components/tokens/catalogue-list.tsx", "@/lib/web/dashboard/tokens/actions"],
+      [8, "lib/web/dashboard/tokens/actions.ts", "../../../domain/tokens/register-token"],
+    ];
+    for (const [rule, file, spec] of allowedOutside)
+      expect(RULES[rule]?.forbidden(target(file, spec), spec), `${file} → ${spec}`).toBe(false);
+
+    // A file one line over the limit, with or without its last newline; one at the limit passes.
+    expect(lineCount("x\n".repeat(MAX_LINES + 1)) > MAX_LINES).toBe(true);
+    expect(lineCount(`${"x\n".repeat(MAX_LINES)}x`) > MAX_LINES).toBe(true);
+    expect(lineCount("x\n".repeat(MAX_LINES)) > MAX_LINES).toBe(false);
 
     // A new import that closes a loop between two folders, or round three.
     const withLoop = (edges: [string, string][]) => folderCycles(folderGraph(LIB, edges));

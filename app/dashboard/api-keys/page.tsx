@@ -13,7 +13,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { type ApiKeyView, MAX_LIVE_API_KEYS } from "@/lib/accounts/api-keys/manage-api-keys";
 import { scopesOfRole } from "@/lib/accounts/api-keys/scopes";
 import { roleAllows } from "@/lib/accounts/members/roles";
-import { loadApiKeysPage } from "@/lib/web/dashboard/pages";
+import { loadApiKeysPage } from "@/lib/web/dashboard/api-keys/loaders";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "API keys" };

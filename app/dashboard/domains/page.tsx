@@ -10,7 +10,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { queryFor, selectionFor } from "@/components/webhooks/deliveries-query";
 import { roleAllows } from "@/lib/accounts/members/roles";
 import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
-import { loadDomainsPage } from "@/lib/web/dashboard/pages";
+import { loadDomainsPage } from "@/lib/web/dashboard/domains/loaders";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Domains" };

@@ -9,8 +9,8 @@ import { Bnb } from "@/components/gas/bnb";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { GAS_USAGE_DAYS, type GasUsageDay } from "@/lib/web/dashboard/gas-usage";
-import { loadGasPage } from "@/lib/web/dashboard/pages";
+import { GAS_USAGE_DAYS, type GasUsageDay } from "@/lib/web/dashboard/gas/gas-usage";
+import { loadGasPage } from "@/lib/web/dashboard/gas/loaders";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Gas usage" };

@@ -7,9 +7,9 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { LinksTable } from "@/components/payment-links/links-table";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { loadLinksPage } from "@/lib/web/dashboard/pages";
+import { loadLinksPage } from "@/lib/web/dashboard/links/loaders";
 import { withAccountPage } from "@/lib/web/http/page";
-import { linkBlockers } from "./blockers";
+import { linkBlockers } from "../../../lib/web/dashboard/links/blockers";
 
 export const metadata: Metadata = { title: "Payment links" };
 

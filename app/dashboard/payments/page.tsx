@@ -3,19 +3,18 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { CursorPagination } from "@/components/dashboard/cursor-pagination";
-import { DateInput } from "@/components/dashboard/date-input";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { ExportButton } from "@/components/dashboard/export-button";
+import { ClearFilters, DateRangeFilter, FilterBar, FilterSelect, FiltersNotUnderstood } from "@/components/dashboard/filter-bar";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { PaymentsTable } from "@/components/payments/payments-table";
-import { Button, buttonVariants } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { FormError } from "@/components/ui/field";
-import { Input, NativeSelect } from "@/components/ui/input";
+import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { loadPaymentsPage, SESSION_STATUSES } from "@/lib/web/dashboard/pages";
-import { paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
-import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
+import { loadPaymentsPage, SESSION_STATUSES } from "@/lib/web/dashboard/payments/loaders";
+import { paymentFiltersSchema } from "@/lib/web/dashboard/payments/user-payments";
+import { networkLabel, statusLabel } from "@/lib/web/dashboard/shared/wording";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Payments" };
@@ -78,97 +77,57 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           </span>
         </div>
       )}
-      <Card className="mb-4">
-        <CardContent className="p-4">
-          {/* biome-ignore lint/a11y/useSemanticElements: role=search on the form itself; the <search> element is missing from older Safari */}
-          <form
-            method="get"
-            className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-[2.2fr_repeat(5,1fr)_auto] lg:items-end"
-            role="search"
-            aria-label="Filter payments"
-          >
-            {filters.linkId && <input type="hidden" name="linkId" value={filters.linkId} />}
-            <div className="col-span-2 grid gap-1.5 md:col-span-3 lg:col-span-1">
-              <Label htmlFor="q">Search</Label>
-              <div className="relative">
-                <Search className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground" aria-hidden />
-                <Input
-                  id="q"
-                  name="q"
-                  defaultValue={filters.q ?? ""}
-                  placeholder="Order ref, payment id, 0x… hash or address, key:value"
-                  aria-describedby="q-hint"
-                  className="pl-8"
-                />
-              </div>
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="status">Status</Label>
-              <NativeSelect id="status" name="status" defaultValue={filters.status ?? ""}>
-                <option value="">Any</option>
-                {SESSION_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {statusLabel("payment", s)}
-                  </option>
-                ))}
-              </NativeSelect>
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="tokenId">Token</Label>
-              <NativeSelect id="tokenId" name="tokenId" defaultValue={filters.tokenId?.toString() ?? ""}>
-                <option value="">Any</option>
-                {tokens.map((t) => (
-                  <option key={t.tokenId} value={t.tokenId}>
-                    {t.symbol} ({networkLabel(t.network)})
-                  </option>
-                ))}
-              </NativeSelect>
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="domainId">Domain</Label>
-              <NativeSelect id="domainId" name="domainId" defaultValue={filters.domainId?.toString() ?? ""}>
-                <option value="">Any</option>
-                {domains.map((d) => (
-                  <option key={d.domainId} value={d.domainId}>
-                    {d.domain}
-                  </option>
-                ))}
-              </NativeSelect>
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="from">
-                From<span className="sr-only"> (YYYY-MM-DD)</span>
-              </Label>
-              <DateInput id="from" name="from" defaultValue={filters.from} />
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="to">
-                To<span className="sr-only"> (YYYY-MM-DD)</span>
-              </Label>
-              <DateInput id="to" name="to" defaultValue={filters.to} />
-            </div>
-            <div className="col-span-2 flex gap-2 md:col-span-3 lg:col-span-1">
-              <Button type="submit" className="flex-1 lg:flex-none">
-                Apply
-              </Button>
-              {filtered && (
-                <Link href="/dashboard/payments" className={buttonVariants({ variant: "ghost" })}>
-                  Clear
-                </Link>
-              )}
-            </div>
-            <p id="q-hint" className="col-span-full text-muted-foreground text-xs">
-              Search finds the start of an order reference, a payment id, a transaction hash, a deposit or payer address (0x…), or a
-              metadata value exactly (<code className="font-mono">key:value</code> for one field). Descriptions are not searched.
-            </p>
-          </form>
-        </CardContent>
-      </Card>
-      {!parsed.success && (
-        <div className="mb-4">
-          {/* biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue */}
-          <FormError>Some filters were not understood ({parsed.error.issues[0]!.message}); showing all payments.</FormError>
+      <FilterBar
+        label="Filter payments"
+        className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-[2.2fr_repeat(5,1fr)_auto] lg:items-end"
+        actionsClassName="col-span-2 flex gap-2 md:col-span-3 lg:col-span-1"
+        filtered={filtered}
+        clearHref="/dashboard/payments"
+        after={
+          <p id="q-hint" className="col-span-full text-muted-foreground text-xs">
+            Search finds the start of an order reference, a payment id, a transaction hash, a deposit or payer address (0x…), or a metadata
+            value exactly (<code className="font-mono">key:value</code> for one field). Descriptions are not searched.
+          </p>
+        }
+      >
+        {filters.linkId && <input type="hidden" name="linkId" value={filters.linkId} />}
+        <div className="col-span-2 grid gap-1.5 md:col-span-3 lg:col-span-1">
+          <Label htmlFor="q">Search</Label>
+          <div className="relative">
+            <Search className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground" aria-hidden />
+            <Input
+              id="q"
+              name="q"
+              defaultValue={filters.q ?? ""}
+              placeholder="Order ref, payment id, 0x… hash or address, key:value"
+              aria-describedby="q-hint"
+              className="pl-8"
+            />
+          </div>
         </div>
+        <FilterSelect
+          id="status"
+          label="Status"
+          defaultValue={filters.status}
+          options={SESSION_STATUSES.map((s) => ({ value: s, label: statusLabel("payment", s) }))}
+        />
+        <FilterSelect
+          id="tokenId"
+          label="Token"
+          defaultValue={filters.tokenId?.toString()}
+          options={tokens.map((t) => ({ value: t.tokenId, label: `${t.symbol} (${networkLabel(t.network)})` }))}
+        />
+        <FilterSelect
+          id="domainId"
+          label="Domain"
+          defaultValue={filters.domainId?.toString()}
+          options={domains.map((d) => ({ value: d.domainId, label: d.domain }))}
+        />
+        <DateRangeFilter from={filters.from} to={filters.to} />
+      </FilterBar>
+      {!parsed.success && (
+        // biome-ignore lint/style/noNonNullAssertion: a failed zod parse reports at least one issue
+        <FiltersNotUnderstood issue={parsed.error.issues[0]!.message} showing="showing all payments" />
       )}
       {page.items.length === 0 ? (
         filtered ? (
@@ -180,11 +139,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
                 ? "A payment appears here once a payer opens the link and pays."
                 : "Try another status, token, date range or search. Search finds the start of an order reference, a payment id, a transaction hash, a deposit or payer address, or an exact metadata value."
             }
-            action={
-              <Link href="/dashboard/payments" className={buttonVariants({ variant: "outline", size: "sm" })}>
-                Clear filters
-              </Link>
-            }
+            action={<ClearFilters href="/dashboard/payments" />}
           />
         ) : (
           <EmptyState

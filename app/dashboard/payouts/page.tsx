@@ -10,8 +10,8 @@ import { NewPayoutForm } from "@/components/payouts/new-payout-form";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { roleAllows } from "@/lib/accounts/members/roles";
 import { isCursor } from "@/lib/base/cursor";
-import { loadPayoutsPage } from "@/lib/web/dashboard/payouts";
-import { networkLabel } from "@/lib/web/dashboard/wording";
+import { loadPayoutsPage } from "@/lib/web/dashboard/payouts/loaders";
+import { networkLabel } from "@/lib/web/dashboard/shared/wording";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Payouts" };

@@ -8,7 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 import { formatAmount } from "@/lib/base/money";
-import { loadPlanPage } from "@/lib/web/dashboard/pages";
+import { loadPlanPage } from "@/lib/web/dashboard/plan/loaders";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Plan" };

@@ -9,8 +9,8 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { RoleNote } from "@/components/dashboard/role-note";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { roleAllows } from "@/lib/accounts/members/roles";
-import { getAccountSettings } from "@/lib/web/dashboard/account-settings";
-import { ACCOUNT_CURRENCIES, loadSettingsPage } from "@/lib/web/dashboard/pages";
+import { getAccountSettings } from "@/lib/web/dashboard/account/account-settings";
+import { ACCOUNT_CURRENCIES, loadSettingsPage } from "@/lib/web/dashboard/account/loaders";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Settings" };

@@ -10,9 +10,9 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { getConfig } from "@/lib/base/config";
 import { isNativeToken } from "@/lib/engine/chain/native";
 import { listNetworks } from "@/lib/engine/chain/networks";
-import { loadTokensPage } from "@/lib/web/dashboard/pages";
-import { explorerAddressUrl } from "@/lib/web/dashboard/payment-detail";
-import { networkLabel } from "@/lib/web/dashboard/wording";
+import { explorerAddressUrl } from "@/lib/web/dashboard/shared/explorer";
+import { networkLabel } from "@/lib/web/dashboard/shared/wording";
+import { loadTokensPage } from "@/lib/web/dashboard/tokens/loaders";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Tokens" };

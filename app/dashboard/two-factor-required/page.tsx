@@ -6,7 +6,7 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { ROLE_WORDS } from "@/components/members/role-words";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { loadSettingsPage } from "@/lib/web/dashboard/pages";
+import { loadSettingsPage } from "@/lib/web/dashboard/account/loaders";
 import { withTwoFactorRequiredPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Two-factor required" };

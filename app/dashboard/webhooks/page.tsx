@@ -10,7 +10,7 @@ import { deliveriesHref } from "@/components/webhooks/deliveries-query";
 import { DeliveriesTable } from "@/components/webhooks/deliveries-table";
 import { WARNING_BADGE } from "@/components/webhooks/delivery-status-badge";
 import { FailedDeliveriesAlert } from "@/components/webhooks/failed-deliveries-alert";
-import { loadWebhooksPage } from "@/lib/web/dashboard/pages";
+import { loadWebhooksPage } from "@/lib/web/dashboard/webhooks/loaders";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Webhooks" };

@@ -14,9 +14,9 @@ import { SendWithdrawalForm } from "@/components/withdrawals/send-form";
 import { WithdrawalsTable } from "@/components/withdrawals/withdrawals-table";
 import { roleAllows } from "@/lib/accounts/members/roles";
 import { isCursor } from "@/lib/base/cursor";
-import { loadWithdrawalsPage, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/web/dashboard/pages";
-import { explorerTxUrl } from "@/lib/web/dashboard/payment-detail";
-import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
+import { explorerTxUrl } from "@/lib/web/dashboard/shared/explorer";
+import { networkLabel, statusLabel } from "@/lib/web/dashboard/shared/wording";
+import { loadWithdrawalsPage, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/web/dashboard/withdrawals/loaders";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Withdrawals" };

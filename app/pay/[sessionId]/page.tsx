@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { CheckoutView } from "@/components/checkout/checkout-view";
 import { networkConfig, rpcUrlsOf } from "@/lib/engine/chain/networks";
 import { loadCheckout } from "@/lib/web/checkout/checkout-page";
-import { explorerTxUrl } from "@/lib/web/dashboard/payment-detail";
+import { explorerTxUrl } from "@/lib/web/dashboard/shared/explorer";
 import { withPage } from "@/lib/web/http/page";
 import { CHECKOUT_MESSAGES } from "@/lib/web/i18n/checkout-messages";
 import { numberSymbols } from "@/lib/web/i18n/locale";

@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { RefundClaim } from "@/components/payer/refund-claim";
 import { CLAIM_SECRET_PARAM } from "@/lib/domain/refunds/claim-secret";
 import { loadRefundClaim } from "@/lib/domain/refunds/payer-pages";
-import { explorerTxUrl } from "@/lib/web/dashboard/payment-detail";
+import { explorerTxUrl } from "@/lib/web/dashboard/shared/explorer";
 import { clientKey } from "@/lib/web/http/client-ip";
 import { withPage } from "@/lib/web/http/page";
 import { numberSymbols } from "@/lib/web/i18n/locale";

@@ -14,6 +14,7 @@ import { pagePaths } from "./page-paths";
 import { paymentPaths } from "./payment-paths";
 import { payoutPaths } from "./payout-paths";
 import { refundAndLinkPaths } from "./refund-link-paths";
+import { signInPaths } from "./sign-in-paths";
 import { webhookPaths } from "./webhooks";
 
 // `WebhookEvent` and its families become components through the webhook deliveries' `payload`
@@ -25,6 +26,7 @@ export const documentPaths = {
   ...refundAndLinkPaths,
   ...pagePaths,
   ...payoutPaths,
+  ...signInPaths,
   ...accountPaths,
   ...memberPaths,
   ...approvalPaths,

@@ -7,8 +7,8 @@ import type { DomainView } from "../../domain/domains/manage-domains";
 import type { PlanView } from "../../domain/plans/current-plan";
 import type { TokenView } from "../../domain/tokens/register-token";
 import type { DeliveryView } from "../../domain/webhooks/deliveries";
-import type { AccountSettings } from "../dashboard/account-settings";
-import type { GasUsage } from "../dashboard/gas-usage";
+import type { AccountSettings } from "../dashboard/account/account-settings";
+import type { GasUsage } from "../dashboard/gas/gas-usage";
 import { EX } from "./examples";
 import { WEBHOOK_EXAMPLES } from "./webhooks";
 

@@ -1,4 +1,4 @@
-import { getGasUsage } from "@/lib/web/dashboard/gas-usage";
+import { getGasUsage } from "@/lib/web/dashboard/gas/gas-usage";
 import { ok } from "@/lib/web/http/envelope";
 import { withMember } from "@/lib/web/http/handlers";
 

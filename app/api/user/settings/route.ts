@@ -1,4 +1,4 @@
-import { accountSettingsSchema, getAccountSettings, updateAccountSettings } from "@/lib/web/dashboard/account-settings";
+import { accountSettingsSchema, getAccountSettings, updateAccountSettings } from "@/lib/web/dashboard/account/account-settings";
 import { readJson } from "@/lib/web/http/body";
 import { ok } from "@/lib/web/http/envelope";
 import { withMember } from "@/lib/web/http/handlers";

@@ -1,5 +1,5 @@
 import { auditFiltersSchema } from "@/lib/accounts/audit/audit-query";
-import { openAuditExport } from "@/lib/web/dashboard/audit-log";
+import { openAuditExport } from "@/lib/web/dashboard/audit/audit-log";
 import { exportResponse } from "@/lib/web/http/export-slots";
 import { exportPrincipal } from "@/lib/web/http/page";
 

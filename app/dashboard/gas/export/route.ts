@@ -1,4 +1,4 @@
-import { openGasExport } from "@/lib/web/dashboard/pages";
+import { openGasExport } from "@/lib/web/dashboard/gas/loaders";
 import { exportResponse } from "@/lib/web/http/export-slots";
 import { exportPrincipal } from "@/lib/web/http/page";
 

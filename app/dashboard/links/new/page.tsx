@@ -6,10 +6,10 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { NewLink } from "@/components/payment-links/new-link";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { loadLinksPage } from "@/lib/web/dashboard/pages";
-import { networkLabel } from "@/lib/web/dashboard/wording";
+import { loadLinksPage } from "@/lib/web/dashboard/links/loaders";
+import { networkLabel } from "@/lib/web/dashboard/shared/wording";
 import { withAccountPage } from "@/lib/web/http/page";
-import { linkBlockers } from "../blockers";
+import { linkBlockers } from "../../../../lib/web/dashboard/links/blockers";
 
 export const metadata: Metadata = { title: "New payment link" };
 

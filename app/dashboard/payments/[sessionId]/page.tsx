@@ -15,9 +15,10 @@ import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { roleAllows } from "@/lib/accounts/members/roles";
 import { canSimulatePayments } from "@/lib/ops/seed/simulate-payment";
-import { loadPaymentPage } from "@/lib/web/dashboard/pages";
-import { explorerTxUrl, type TimelineEvent } from "@/lib/web/dashboard/payment-detail";
-import { networkLabel, statusLabel } from "@/lib/web/dashboard/wording";
+import { loadPaymentPage } from "@/lib/web/dashboard/payments/loaders";
+import type { TimelineEvent } from "@/lib/web/dashboard/payments/payment-detail";
+import { explorerTxUrl } from "@/lib/web/dashboard/shared/explorer";
+import { networkLabel, statusLabel } from "@/lib/web/dashboard/shared/wording";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Payment" };

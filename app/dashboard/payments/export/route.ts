@@ -1,5 +1,5 @@
-import { openPaymentsExport } from "@/lib/web/dashboard/pages";
-import { paymentFiltersSchema } from "@/lib/web/dashboard/user-payments";
+import { openPaymentsExport } from "@/lib/web/dashboard/payments/loaders";
+import { paymentFiltersSchema } from "@/lib/web/dashboard/payments/user-payments";
 import { exportResponse } from "@/lib/web/http/export-slots";
 import { exportPrincipal } from "@/lib/web/http/page";
 

@@ -6,8 +6,8 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { CreatePaymentForm } from "@/components/payments/create-payment-form";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { loadCreatePaymentPage } from "@/lib/web/dashboard/pages";
-import { networkLabel } from "@/lib/web/dashboard/wording";
+import { loadCreatePaymentPage } from "@/lib/web/dashboard/payments/loaders";
+import { networkLabel } from "@/lib/web/dashboard/shared/wording";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "New payment" };

@@ -12,8 +12,8 @@ import { PayoutItemsTable } from "@/components/payouts/items-table";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { roleAllows } from "@/lib/accounts/members/roles";
-import { loadPayoutBatchPage } from "@/lib/web/dashboard/payouts";
-import { networkLabel } from "@/lib/web/dashboard/wording";
+import { loadPayoutBatchPage } from "@/lib/web/dashboard/payouts/loaders";
+import { networkLabel } from "@/lib/web/dashboard/shared/wording";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Payout batch" };

@@ -8,9 +8,9 @@ import { StatusBadge } from "@/components/dashboard/status-badge";
 import { AutoRefresh } from "@/components/payments/payment-actions";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { loadWithdrawalPage } from "@/lib/web/dashboard/pages";
-import { explorerTxUrl } from "@/lib/web/dashboard/payment-detail";
-import { networkLabel } from "@/lib/web/dashboard/wording";
+import { explorerTxUrl } from "@/lib/web/dashboard/shared/explorer";
+import { networkLabel } from "@/lib/web/dashboard/shared/wording";
+import { loadWithdrawalPage } from "@/lib/web/dashboard/withdrawals/loaders";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Withdrawal" };

@@ -1,4 +1,4 @@
-import { openWithdrawalsExport, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/web/dashboard/pages";
+import { openWithdrawalsExport, WITHDRAWAL_STATUSES, type WithdrawalStatus } from "@/lib/web/dashboard/withdrawals/loaders";
 import { exportResponse } from "@/lib/web/http/export-slots";
 import { exportPrincipal } from "@/lib/web/http/page";
 

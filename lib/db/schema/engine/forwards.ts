@@ -73,7 +73,7 @@ export const forwards = pgTable(
   },
   (t) => [
     index("forwards_deposit_idx").on(t.depositId),
-    /** A payment's page reads its sweeps by session (lib/web/dashboard/payment-detail.ts). */
+    /** A payment's page reads its sweeps by session (lib/web/dashboard/payments/payment-detail.ts). */
     index("forwards_session_idx").on(t.sessionId),
     index("forwards_group_idx").on(t.network, t.fromAddress, t.tokenContract),
     index("forwards_due_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'gas_sent', 'sweep_sent', 'batched')`),

@@ -100,7 +100,7 @@ export const paymentSessions = pgTable(
     // The API history's keyset, and its deep pages read index-only: ids by offset, then those rows (list-history.ts).
     index("payment_sessions_key_created_id_idx").on(t.apiKeyId, t.createdAt, t.id),
     index("payment_sessions_key_status_created_id_idx").on(t.apiKeyId, t.status, t.createdAt, t.id),
-    // The dashboard's list by keyset and its search (drizzle/0028_search_indexes.sql, lib/web/dashboard/payment-search.ts).
+    // The dashboard's list by keyset and its search (drizzle/0028_search_indexes.sql, lib/web/dashboard/payments/payment-search.ts).
     index("payment_sessions_user_created_id_idx").on(t.userId, t.createdAt.desc(), t.id.desc()),
     // Whole, not partial: the planner reads an expression's statistics from whole indexes only.
     index("payment_sessions_user_order_search_idx").on(t.userId, sql`lower(${t.orderId}) text_pattern_ops`),

@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/base/errors";
-import { payoutItemsCsv } from "@/lib/web/dashboard/payouts";
+import { payoutItemsCsv } from "@/lib/web/dashboard/payouts/loaders";
 import { exportPrincipal } from "@/lib/web/http/page";
 
 /** GET /dashboard/payouts/<batchId>/export: the batch's items as CSV; another account's batch is 404. */

@@ -1,0 +1,49 @@
+/**
+ * The dashboard's own words for lib's refusals, by reason (docs/design.md §22). lib's messages are
+ * written for API clients — they name fields and routes ("set a webhookUrl with PATCH …") and may
+ * be re-worded; a reason is the contract. A reason the dashboard has no words of its own for is
+ * shown in lib's words. Pure: client components use it too.
+ */
+
+import type { CommonReason } from "../../../base/errors";
+import type { PaymentReason } from "../../../domain/payments/reasons";
+import type { RefundReason } from "../../../domain/refunds/reasons";
+import type { NotRefundableReason } from "../../../domain/refunds/refundable";
+import type { WebhookReason } from "../../../domain/webhooks/reasons";
+import type { ChainReason } from "../../../engine/chain/reasons";
+
+export type DashboardWordedReason = WebhookReason | RefundReason | CommonReason | PaymentReason | ChainReason;
+
+/** Why a payment's Refunds card offers no Refund button. */
+export const NOT_REFUNDABLE_WORDS: Record<NotRefundableReason, string> = {
+  "payment-still-pending": "The payment is still pending: cancel it first, or wait until it completes or expires",
+  "payment-nothing-received": "Nothing arrived for this payment: there is nothing to refund",
+  "payment-fully-refunded": "Everything this payment received is already refunded (or waiting to be claimed or sent)",
+};
+
+export const DASHBOARD_REFUSAL_WORDS: Partial<Record<DashboardWordedReason, string>> = {
+  "webhook-url-missing": "This domain has no webhook URL yet: save one on the Domains page first.",
+  "webhook-url-removed": "This domain has no webhook URL any more: save one on the Domains page to redeliver.",
+  "refund-rate-unavailable":
+    "The token's price feed has no usable rate right now, so a refund in money cannot be priced. Refund the tokens paid instead, or try again in a few minutes.",
+  ...NOT_REFUNDABLE_WORDS,
+};
+
+/** An amount a form's field refuses, whatever the form (a refund, a link's price): said under the field. */
+export const AMOUNT_WORDS = {
+  "amount-malformed": "Enter an amount such as 10.5: digits and at most one dot, no commas or spaces.",
+  "amount-zero": "The amount must be more than 0.",
+  "amount-too-precise": "Too many digits after the dot for this token.",
+  "amount-too-large": "That amount is too large.",
+} as const satisfies Partial<Record<PaymentReason, string>>;
+
+/** An address a form's field refuses (a refund's payer address, a payout address): said under the field. */
+export const ADDRESS_WORDS = {
+  "refund-address-zero": "This address cannot receive tokens: whatever is sent to it is burnt.",
+  "gateway-address": "This is an address of this gateway (a deposit address, the gas tank or a wallet): enter a wallet outside it.",
+} as const satisfies Partial<Record<DashboardWordedReason, string>>;
+
+/** What the dashboard says for a refusal: its own words for the reason, else lib's message. */
+export function dashboardRefusalWords(refusal: { reason?: string; message: string }): string {
+  return DASHBOARD_REFUSAL_WORDS[refusal.reason as DashboardWordedReason] ?? refusal.message;
+}
