@@ -9,7 +9,7 @@
  * production. Three
  * paths in one run: CONFIRMATIONS=1 with the HTTP poll alone (SCAN_INTERVAL_MS=1000), CONFIRMATIONS=1
  * following new heads over WebSocket, and CONFIRMATIONS=finalized following new heads.
- * Goal (issue 34): with new heads and CONFIRMATIONS=1, receipt → completed p99 ≤ 150 ms.
+ * Goal: with new heads and CONFIRMATIONS=1, receipt → completed p99 ≤ 150 ms.
  * BENCH_PATHS=socket,finalized runs only some of them.
  */
 

@@ -22,7 +22,7 @@ import { BENCH_MNEMONIC } from "./server";
 import { deployBenchToken } from "./token";
 
 /**
- * (f) A sweep's database time against the size of the history (issue 34: the engine's cost
+ * (f) A sweep's database time against the size of the history (the engine's cost
  * follows open work). One sweep = SWEEP_PAYMENTS paid deposits scanned, planned, swept in one
  * EIP-7702 batch and confirmed, by the engine's job steps on anvil at 0.45 s blocks. It runs with
  * 10,000 and then 1,000,000 sessions in payment_sessions (grown in SQL; 60 % of them with a

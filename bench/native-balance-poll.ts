@@ -7,7 +7,7 @@ import { recordTransfers } from "@/lib/domain/payments/record-transfers";
 import { NATIVE_POLL_EVERY_BLOCKS, pollNativeBalances } from "@/lib/engine/scanner/native-balance-poll";
 
 /**
- * The balance poller's cost (issue 46: BNB contracts send with an internal call), part of
+ * The balance poller's cost (BNB contracts send with an internal call), part of
  * bench/native-bnb.ts (`bench:engine` (g), `bench:native`): over the open BNB sessions that bench
  * made, one poll's RPC calls, bytes and time, per block and per day at one poll every
  * NATIVE_POLL_EVERY_BLOCKS blocks; and a poll in which 50 addresses past their deadline hold BNB

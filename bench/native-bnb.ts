@@ -32,10 +32,10 @@ import { measurePoller, type PollerFigures, printPoller } from "./native-balance
 import { BENCH_MNEMONIC } from "./server";
 
 /**
- * Native BNB detection (issue 35 item 4), on anvil with a mainnet-sized block (300 transactions,
+ * Native BNB detection, on anvil with a mainnet-sized block (300 transactions,
  * half with calldata) and 10,000 open sessions that offered BNB:
  *  - the scan as built: RPC calls for a poll over blocks with and without payments;
- *  - the balance poller (BNB contracts send with an internal call, issue 46): RPC calls, bytes and
+ *  - the balance poller (BNB contracts send with an internal call): RPC calls, bytes and
  *    time of one poll over the 10,000 addresses, per block and per day at one poll every
  *    NATIVE_POLL_EVERY_BLOCKS blocks; and a poll in which 50 addresses past their deadline hold
  *    BNB nobody recorded (each then read again at its deadline's block);

@@ -13,7 +13,7 @@ import type { MemberWithoutTwoFactor } from "@/lib/web/dashboard/account/account
 import { setMembersNeedTwoFactorAction } from "@/lib/web/dashboard/account/actions";
 
 /**
- * The owner's switch "members need two-factor" (DESIGN.md §26), saved with their own code. Turning
+ * The owner's switch "members need two-factor" (docs/design.md §26), saved with their own code. Turning
  * it on first lists the members it would hold to enrolling; without the owner's own two-factor the
  * switch waits (the card below turns it on).
  */

@@ -21,7 +21,7 @@ export interface TokenPickerProps {
 }
 
 /**
- * A fiat-priced payment's tokens (DESIGN.md §23): each with its exact amount at the locked quote,
+ * A fiat-priced payment's tokens (docs/design.md §23): each with its exact amount at the locked quote,
  * the rate, and a notice when the token is off its peg; the one the payment asks for now is
  * checked. Native radio inputs, so the arrow keys, Space and a screen reader work as everywhere.
  * Choosing another asks the server (POST /api/checkout/:id/token) and shows the answer's view:

@@ -13,7 +13,7 @@ import { updateDomainAction } from "@/lib/web/dashboard/domains/actions";
 const percent = (bps: number) => `${(bps / 100).toLocaleString("en", { maximumFractionDigits: 2 })} %`;
 
 /**
- * A domain's fiat thresholds (DESIGN.md §23): how short a fiat-priced payment may be and still
+ * A domain's fiat thresholds (docs/design.md §23): how short a fiat-priced payment may be and still
  * count, and how far a late transfer's block rate may move from the locked quote. Empty = the
  * gateway's default (shown). No two-factor code: neither redirects money or events.
  */

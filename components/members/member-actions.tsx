@@ -44,7 +44,7 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 /**
  * Removes a member after saying what goes with them: the API keys and open invitations they made
- * in this account are revoked with the removal (DESIGN.md §26).
+ * in this account are revoked with the removal (docs/design.md §26).
  */
 export function RemoveMember({
   userId,

@@ -12,7 +12,7 @@ export const ERROR_STATUS = {
   NO_PACKAGE: 402,
   /** domainId not the user's, Origin not whitelisted, or the user has no domain. */
   DOMAIN_NOT_WHITELISTED: 403,
-  /** The signed-in member's role in the account does not allow this, or the user is not a member of the account named (DESIGN.md §24). */
+  /** The signed-in member's role in the account does not allow this, or the user is not a member of the account named (docs/design.md §24). */
   FORBIDDEN: 403,
   /** The record does not exist or belongs to another API key / user (never 403). */
   NOT_FOUND: 404,

@@ -1,6 +1,6 @@
 import type { components } from "./generated/openapi.js";
 
-/** The `code` of an API refusal (DESIGN §5), as the OpenAPI document lists them. */
+/** The `code` of an API refusal (docs/design.md §5), as the OpenAPI document lists them. */
 export type ApiErrorCode = components["schemas"]["Error"]["error"]["code"];
 /** Why a request was refused, a stable kebab-case key; map it to your own words. */
 export type ApiErrorReason = NonNullable<components["schemas"]["Error"]["error"]["reason"]>;

@@ -1,5 +1,5 @@
 /**
- * A secret key never runs in a page (issue 46): createClient refuses one where `window` and
+ * A secret key never runs in a page: createClient refuses one where `window` and
  * `document` both exist, naming the publishable key to use instead; publishable keys work there,
  * and servers, workers and Deno-like runtimes (a `window` without a `document`) are not pages.
  * The browser is faked with plain globals (no jsdom): that is all createClient looks at.

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { captureBothThemes, signUp, watchConsole } from "./helpers/pages";
 
 /**
- * The Approvals page (issue 36): an owner with nothing waiting sees the empty inbox, the decided
+ * The Approvals page: an owner with nothing waiting sees the empty inbox, the decided
  * history and the thresholds card, in both themes at 1280 and 375 px, through axe. The approve →
  * send journey between two members is the lead's team e2e; the logic is tests/integration/approvals.test.ts.
  */

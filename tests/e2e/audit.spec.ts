@@ -7,7 +7,7 @@ import { apiKeys, users } from "@/lib/db/schema";
 import { captureBothThemes, signIn, signUp, watchConsole } from "./helpers/pages";
 
 /**
- * The audit log page (issue 36): an empty log, then one with entries — filters in the URL, keyset
+ * The audit log page: an empty log, then one with entries — filters in the URL, keyset
  * paging, the CSV — in both themes at 1280 and 375 px, through axe, with no console error. No call
  * site records events yet (the lead wires them), so the entries are written with the lib straight
  * into the server's database: that needs the server on PostgreSQL (E2E_DATABASE_URL); on the

@@ -7,7 +7,7 @@ import { axeViolations, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";
 
 /**
- * What tells the payer whom they pay and keeps their money safe (issue 24): the shop's host, the
+ * What tells the payer whom they pay and keeps their money safe: the shop's host, the
  * description and order, the network chip and warning, the grouped address, the countdown (amber
  * under 5 minutes, red under 1), a receipt, the closed states, the payer's cancel, and the phone
  * path without a browser wallet. Pending, partial, completed and expired in every language (the

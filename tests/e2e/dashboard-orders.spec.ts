@@ -5,7 +5,7 @@ import { apiMerchant } from "./helpers/merchant";
 import { captureBothThemes, signIn, signUp, watchConsole } from "./helpers/pages";
 
 /**
- * Payments around orders (issue 24 §6–9), with one merchant set up over the API: the Order column,
+ * Payments around orders, with one merchant set up over the API: the Order column,
  * the search over metadata, whole-row links, a payment's webhook events, a one-off payment made on
  * the dashboard, the Developers navigation, the network and test-mode banner, and the blocked
  * states. Each changed page is captured in both themes at 1280 and 375 px and checked with axe.

@@ -8,7 +8,7 @@ import { captureBothThemes, signIn, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";
 
 /**
- * Issue 25 on the merchant's dashboard: a refund made on a payment's page, claimed by the payer on
+ * Refunds and payment links on the merchant's dashboard (docs/design.md §19): a refund made on a payment's page, claimed by the payer on
  * a phone and shown as Refunded; a payment link created on /dashboard/links, paid with a browser
  * wallet, counted in its row, edited, deactivated, and its payments listed under a filter chip.
  * Each changed page is captured in both themes at 1280 and 375 px and checked with axe.

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { captureBothThemes, expectAccessible, screenshot, signUp, watchConsole } from "./helpers/pages";
 
 /**
- * Issue 32 #8, #9, #11 in the built app: scripts run only with the request's nonce (no CSP
+ * #11 in the built app: scripts run only with the request's nonce (no CSP
  * violation, the theme script still runs), a dot-segment callbackUrl stays on the site, and the
  * API keys page makes a publishable key that "sign out everywhere" can revoke.
  */
@@ -89,7 +89,7 @@ test("the API keys page makes a publishable key with its scopes; sign out everyw
   await page.waitForURL("**/dashboard");
 
   await page.goto("/dashboard/api-keys");
-  // Without two-factor, the scopes that send money out are shown but cannot be ticked (issue 46).
+  // Without two-factor, the scopes that send money out are shown but cannot be ticked.
   await expect(page.getByLabel(/payments:write/)).toBeChecked();
   for (const scope of [/refunds/, /withdrawals/, /payouts/]) await expect(page.getByLabel(scope)).toBeDisabled();
   await expect(page.locator('[data-scope="withdrawals"]')).toContainText("turn on two-factor authentication in Settings first");

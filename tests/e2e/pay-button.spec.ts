@@ -9,7 +9,7 @@ import { expectAccessible, watchConsole } from "./helpers/pages";
 import { ShopApp } from "./helpers/pay-button-shop";
 
 /**
- * The drop-in "Pay with crypto" button (issue 37), on a real little shop on another loopback
+ * The drop-in "Pay with crypto" button, on a real little shop on another loopback
  * origin whitelisted as the merchant's domain: checkout.js's plain `BscPay.button`, and the React
  * SDK's `PayButton` rendered on the shop's server and hydrated from an esbuild bundle. Each: the
  * click creates the payment on the shop's server, the modal shows the checkout, the payer pays,

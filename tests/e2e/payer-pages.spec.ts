@@ -8,7 +8,7 @@ import { captureBothThemes, watchConsole } from "./helpers/pages";
 import { injectWallet } from "./helpers/wallet";
 
 /**
- * The payer's pages of issue 25: a refund claimed on a 375 px phone arrives where the payer said,
+ * The payer's refund and link pages (docs/design.md §19): a refund claimed on a 375 px phone arrives where the payer said,
  * and a payment link paid with a browser wallet counts in the link's figures. Every state in
  * both themes at 1280 and 375 px, through axe.
  */
@@ -32,7 +32,7 @@ async function payerPagesMerchant(request: APIRequestContext) {
   ).data;
   const domain = (await (await request.post("/api/user/domains", { headers: bearer, data: { domain: "https://shop.example.com" } })).json())
     .data;
-  // Refunds and merchantWallet need a key that can send money out: made with the merchant's two-factor code (issue 46).
+  // Refunds and merchantWallet need a key that can send money out: made with the merchant's two-factor code.
   const money = await moneyKey(request, { headers: bearer, password });
   const key = money.key;
   return {
@@ -119,7 +119,7 @@ test("a claim the shop's wallet cannot pay yet waits: the payer reads, in their 
   const session = await merchant.createPayment("3", { merchantWallet: privateKeyToAccount(`0x${"7".repeat(64)}`).address });
   await payDirectly(session.depositAddress, "3");
   await expect.poll(async () => (await merchant.status(session.sessionId)).status, { timeout: 30_000 }).toBe("completed");
-  // Nothing in the domain's withdrawal wallet: the claim is kept, waiting for the funds (issue 32).
+  // Nothing in the domain's withdrawal wallet: the claim is kept, waiting for the funds.
   const created = await request.post(`/api/v1/payment/${session.sessionId}/refund`, {
     headers: { "x-api-key": merchant.key },
     data: { amount: "3" },

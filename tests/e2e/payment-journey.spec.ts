@@ -33,7 +33,7 @@ test("create → pay from another account → completed, merchant credited, depo
     await (await request.post("/api/user/tokens", { headers, data: { contractAddress: DEMO_TOKEN_ADDRESS, network: "local" } })).json()
   ).data;
   await request.post("/api/user/domains", { headers, data: { domain: "https://shop.example.com" } });
-  // merchantWallet needs the payouts scope, which a key gets only with its maker's two-factor code (issue 46).
+  // merchantWallet needs the payouts scope, which a key gets only with its maker's two-factor code.
   const { key } = await moneyKey(request, { headers, password });
 
   const created = await request.post("/api/v1/payment/create", {

@@ -6,7 +6,7 @@ import { apiMerchant, chain, local, payDirectly, rpcUrl } from "./helpers/mercha
 import { captureBothThemes, signIn, watchConsole } from "./helpers/pages";
 
 /**
- * The payouts page (issue 36): a merchant uploads a CSV of five recipients with one bad row, sees
+ * The payouts page: a merchant uploads a CSV of five recipients with one bad row, sees
  * it by its line, drops it, sends the rest (a double click sends once) and watches each payment
  * complete — every state in both themes at 1280 and 375 px, through axe, with no console error.
  */

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { expectAccessible, screenshot, signIn, signUp, watchConsole } from "./helpers/pages";
 
 /**
- * A stolen password stops working (issue 21 #7): changing it signs out every other browser and
+ * A stolen password stops working: changing it signs out every other browser and
  * bearer token while this browser stays in; "sign out everywhere" ends them all, this one too.
  */
 test("a password change signs out the other browsers and tokens; sign out everywhere ends them all", async ({

@@ -4,7 +4,7 @@ import { apiMerchant, moneyKey, payDirectly } from "./helpers/merchant";
 import { captureBothThemes, signUp, watchConsole } from "./helpers/pages";
 
 /**
- * A team (issue 36): the owner invites a member by link; the member creates a login from the link,
+ * A team: the owner invites a member by link; the member creates a login from the link,
  * joins, lands in the owner's account and sees only what their role allows; the switcher takes
  * them back to their own. A developer's key holds what a developer may grant, names its maker, and
  * is revoked when the owner removes them. Every page in both themes at 1280 and 375 px, through axe.
@@ -136,7 +136,7 @@ test("a finance member approves the owner's withdrawal with a two-factor code, a
     data: { perRequest: "10", perDay: null },
   });
   expect(policy.status()).toBe(200);
-  // A key that sends withdrawals is made only with its maker's two-factor code (issue 46).
+  // A key that sends withdrawals is made only with its maker's two-factor code.
   const money = await moneyKey(request, shop);
   const recipient = "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199";
   const sent = await request.post("/api/v1/withdrawal/send", {

@@ -4,7 +4,7 @@ import { apiMerchant, moneyKey, payDirectly } from "./helpers/merchant";
 import { captureBothThemes, expectAccessible, screenshot, signIn, signUp, watchConsole } from "./helpers/pages";
 
 /**
- * Two-factor sign-in from the merchant's side (issue 21 #8): set up in Settings (scan or type the
+ * Two-factor sign-in from the merchant's side: set up in Settings (scan or type the
  * key, confirm a code, keep the recovery codes), then sign in with a code, create an API key with
  * one. Every state in both themes at 1280 and 375 px, through axe.
  */

@@ -23,7 +23,7 @@ export async function signUp(email = `merchant${++counter}-${Date.now()}@example
 /**
  * A secret key with every scope of the bearer's home account, made by its owner. Made as the
  * operator's tools make one (createApiKey): over HTTP a money scope needs the owner's two-factor
- * code (DESIGN.md §26; tests/integration/api-key-scopes.test.ts and key-holders.test.ts walk that
+ * code (docs/design.md §26; tests/integration/api-key-scopes.test.ts and key-holders.test.ts walk that
  * door), which the many tests that only need a working key should not have to set up.
  */
 export async function newApiKey(auth: Record<string, string>, name = "test"): Promise<{ id: number; key: string }> {

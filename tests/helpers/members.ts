@@ -1,5 +1,5 @@
 /**
- * Members of an account for the tests of who may (issue 46): a user of their own in an account with
+ * Members of an account for the tests of who may: a user of their own in an account with
  * a role, two-factor turned on for them (and a current code whenever one is asked), and an API key
  * row written as an older release or another door would have left it.
  */

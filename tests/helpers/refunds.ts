@@ -95,7 +95,7 @@ export async function paidSession(
   paid: string,
   /**
    * Another key's headers: the payment is that key's. Only the owner's keys may choose where a
-   * payment's money goes (DESIGN.md §26): another key's payment forwards to the domain's target.
+   * payment's money goes (docs/design.md §26): another key's payment forwards to the domain's target.
    */
   headers?: Record<string, string>,
 ): Promise<{ sessionId: string; depositAddress: Address }> {

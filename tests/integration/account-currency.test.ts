@@ -1,5 +1,5 @@
 /**
- * The account's currency (issue 35 item 6, README "Pricing in fiat"): the merchant sets it (bad input
+ * The account's currency (docs/fiat.md): the merchant sets it (bad input
  * refused, nothing changed), and the overview's figures are in it, each payment valued from what is
  * recorded — a fiat-priced payment at its locked rate (kept in the day totals as it completes), a USD
  * stablecoin 1:1 USD, any other token not valued — and another currency converted at today's rate

@@ -1,5 +1,5 @@
 /**
- * Two people means two people (issue 46 #3, #4): a request made with an API key is its creator's —
+ * Two people means two people (#4): a request made with an API key is its creator's —
  * they cannot approve it, through any door — and an approval shows what the money does (where it
  * goes, the payment a refund belongs to, a payout's items) and approves exactly that: a code given
  * for one content does not approve another.

@@ -1,5 +1,5 @@
 /**
- * Approvals for money out (issue 36, DESIGN.md §24) on anvil: above the account's threshold a
+ * Approvals for money out (docs/design.md §24) on anvil: above the account's threshold a
  * withdrawal or refund waits `awaiting_approval` with nothing in the ledger; a second member with
  * `approve` and a two-factor code sends it exactly once; rejected or expired, it never reaches the ledger.
  */

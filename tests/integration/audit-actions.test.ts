@@ -16,7 +16,7 @@ import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { call, fromClient } from "../helpers/http";
 
-/** Every change of money or security done in the members' tests is in the audit log, with its actor and address (issue 36). */
+/** Every change of money or security done in the members' tests is in the audit log, with its actor and address. */
 const db = useTestDatabase();
 const config = () => useConfig({ NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
 const PAYOUT = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";

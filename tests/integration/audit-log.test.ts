@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 36, docs/design.md §24): rows are written inside the caller's transaction,
+ * The audit log (docs/design.md §24): rows are written inside the caller's transaction,
  * secrets never reach them, the database refuses to change or remove one, and the list pages by
  * keyset newest first with its filters, one account at a time. Runs on PGlite and, with
  * TEST_DATABASE_URL, on PostgreSQL.

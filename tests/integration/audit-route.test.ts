@@ -1,5 +1,5 @@
 /**
- * GET /api/user/audit and the dashboard's CSV of the audit log (issue 36): the answer's shape,
+ * GET /api/user/audit and the dashboard's CSV of the audit log: the answer's shape,
  * VALIDATION_ERROR for every bad parameter, one account's rows only, and a CSV that holds every
  * matching row with spreadsheet formulas neutralised. PGlite and, with TEST_DATABASE_URL, PostgreSQL.
  */

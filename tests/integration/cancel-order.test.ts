@@ -1,5 +1,5 @@
 /**
- * "Before the cancel" by block number (issue 23 §1, docs/design.md §8): on a chain with four blocks a
+ * "Before the cancel" by block number (docs/design.md §8): on a chain with four blocks a
  * second, a transfer sent after the cancel and mined in the same second is a late deposit, not a
  * payment of the cancelled order; a transfer in the latest block at cancel time still pays it.
  */

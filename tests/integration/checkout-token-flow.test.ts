@@ -1,5 +1,5 @@
 /**
- * A fiat-priced checkout from create to paid, on a real chain with its price feeds (DESIGN.md §23):
+ * A fiat-priced checkout from create to paid, on a real chain with its price feeds (docs/design.md §23):
  * the create API quotes two stablecoins, the page asks for the first, the payer chooses the other,
  * pays exactly its quote, and the engine completes the session in it. Once part has arrived the
  * token can no longer be changed.

@@ -1,5 +1,5 @@
 /**
- * The payer's choice of token on a fiat-priced checkout (DESIGN.md §23, issue 35): the session then
+ * The payer's choice of token on a fiat-priced checkout (docs/design.md §23): the session then
  * asks for that token at its locked quote, and every refusal changes nothing. Fiat sessions are made
  * here by giving a token session a price and quotes directly (the create API has its own tests).
  */

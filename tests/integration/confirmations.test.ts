@@ -1,5 +1,5 @@
 /**
- * When a transfer counts (issue 23 §1): CONFIRMATIONS=1 is the block that holds it, so a payment
+ * When a transfer counts (docs/design.md §20): CONFIRMATIONS=1 is the block that holds it, so a payment
  * completes as soon as that block exists, with no block on top; CONFIRMATIONS=finalized waits for
  * the chain's finalized tag (anvil here finalizes the head − 2, as BSC's fast finality does).
  * Withdrawals follow the same rule.

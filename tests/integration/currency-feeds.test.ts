@@ -1,5 +1,5 @@
 /**
- * The operator's currency feeds (DESIGN.md §23): `npm run admin -- currencies …` sets, lists and
+ * The operator's currency feeds (docs/design.md §23): `npm run admin -- currencies …` sets, lists and
  * removes a currency's USD feed, checking it on the chain first; bad input changes nothing, and a
  * session can be priced in the currency exactly while it has a feed.
  */

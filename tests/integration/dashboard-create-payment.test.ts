@@ -1,5 +1,5 @@
 /**
- * The dashboard's one-off payment (issue 24 §7) and a payment's webhook deliveries on its page
+ * The dashboard's one-off payment and a payment's webhook deliveries on its page
  * (§6): a session made by the merchant with no API key, counted against the plan like any
  * other; every refusal in the merchant's words, tied to its field, and leaving nothing behind.
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard's webhook deliveries list pages by cursor (issue 34): Newer/Older walk every
+ * The dashboard's webhook deliveries list pages by cursor: Newer/Older walk every
  * delivery once, newest first, with a status filter; a cursor we did not hand out is refused and
  * reads nothing; nothing counts the history. The API's page/limit answer keeps its shape, its
  * total bounded. Runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.

@@ -1,5 +1,5 @@
 /**
- * The gas page reads its window of days through gas_charges (user_id, created_at) (issue 34): a
+ * The gas page reads its window of days through gas_charges (user_id, created_at): a
  * charge older than the window is not read, one inside is, and on PostgreSQL the read is served by
  * that index, not by every charge the merchant ever had. PGlite runs the behaviour; the EXPLAIN needs TEST_DATABASE_URL.
  */

@@ -1,6 +1,6 @@
 /**
  * Every read of the dashboard's payments list, of each kind of search and of a payment's page is
- * served by an index (issue 34): each statement they send is EXPLAINed on PostgreSQL with
+ * served by an index: each statement they send is EXPLAINed on PostgreSQL with
  * sequential scans disabled, so a Seq Scan left in a plan is one no index can serve. The search
  * kinds must also use their own index, not walk the merchant's whole history. PostgreSQL only
  * (TEST_DATABASE_URL): PGlite runs the same search in dashboard-search.test.ts.

@@ -1,5 +1,5 @@
 /**
- * The dashboard's payments list around issue 25: filtered by payment link (scoped to the user: a
+ * The dashboard's payments list around refunds and links: filtered by payment link (scoped to the user: a
  * link of another merchant shows nothing), and each row's refunds — sent back, and still under
  * way — read in one grouped query (an expired claim or a cancelled refund counts as nothing).
  */

@@ -1,5 +1,5 @@
 /**
- * Detection at the chain's speed (issue 23 §1), through the embedded runner: a new head arriving
+ * Detection at the chain's speed (docs/design.md §20), through the embedded runner: a new head arriving
  * over WebSocket starts a scan at once; the HTTP poll stays the fallback (socket dropped, refused)
  * and the backstop (a subscription gone silent is seen by the poll, and replaced).
  */

@@ -1,5 +1,5 @@
 /**
- * Dust (issue 32 item 3): a catalogue token has a minimum payment (the operator's --min-payment,
+ * Dust: a catalogue token has a minimum payment (the operator's --min-payment,
  * else the minimum forward), enforced on payment/create, the dashboard's New payment, link prices
  * and a payer's chosen amount; a completion sweep below the minimum forward — which a payer can
  * trigger — waits while the merchant is over its daily gas budget, and is swept once it allows.

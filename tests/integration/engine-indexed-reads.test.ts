@@ -27,7 +27,7 @@ import { fundGasTank, payTo, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
 
 /**
- * The engine's cost follows open work, not history (issue 34): a real batch of deposits — scanned,
+ * The engine's cost follows open work, not history: a real batch of deposits — scanned,
  * planned, swept and confirmed on anvil — next to another merchant's long history (tens of
  * thousands of sessions, deposits and forwards, analysed so the planner knows the tables are big)
  * reads payment_sessions, deposits and forwards through indexes only: their seq_scan counters do

@@ -1,5 +1,5 @@
 /**
- * Late and partial rules in fiat on anvil (issue 35 item 5, DESIGN.md §23): a transfer in the
+ * Late and partial rules in fiat on anvil (docs/design.md §23): a transfer in the
  * quote's window counts at the quote whatever the feed did since; one after it is re-priced at its
  * block's rate — counted when within the domain's tolerance and covering the price, else late as
  * before (also when the feed was stale at that block); the under-payment threshold is the domain's;

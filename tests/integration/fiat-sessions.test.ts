@@ -1,5 +1,5 @@
 /**
- * Fiat-priced sessions end to end on anvil (DESIGN.md §23, issue 35): the API create quotes every
+ * Fiat-priced sessions end to end on anvil (docs/design.md §23): the API create quotes every
  * offered token from price feeds on the chain, a payment in any offered token completes the
  * session at its quote and is forwarded once, a partial in one token takes the rest in another,
  * a de-pegged or stale feed takes its token out of the offer, and bad input changes nothing.

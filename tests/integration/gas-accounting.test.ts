@@ -26,7 +26,7 @@ vi.hoisted(() => {
 });
 
 /**
- * Abuse economics (issue 21 #1, docs/design.md §18): a free account that loops tiny withdrawals, or
+ * Abuse economics (docs/design.md §18): a free account that loops tiny withdrawals, or
  * simply takes many payments, costs the gas tank at most its plan's daily budget — and every
  * wei the tank spends is charged to the merchant it was spent for.
  */

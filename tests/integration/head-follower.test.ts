@@ -1,5 +1,5 @@
 /**
- * Following new heads over WebSocket against a real anvil (issue 23 §1), through a proxy that
+ * Following new heads over WebSocket against a real anvil (docs/design.md §20), through a proxy that
  * drops sockets, lets a subscription go silent, stalls it at the TCP level (no pongs), swallows
  * or refuses the subscription, or accepts and closes sockets in a storm: the follower notices each
  * within its bound and always comes back to a working subscription, never faster than its backoff

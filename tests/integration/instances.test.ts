@@ -1,5 +1,5 @@
 /**
- * Several instances on one PostgreSQL (issue 23 §2): three `next start` processes of the production
+ * Several instances on one PostgreSQL (docs/design.md §20): three `next start` processes of the production
  * build on one database and one anvil, as a load balancer sees them. One leads the jobs; any serves
  * the API and the pages. The leader's lock session terminated under a living process: it stops
  * leading, one other leads within 10 s, never two at once. Killed with SIGKILL mid-stream, the

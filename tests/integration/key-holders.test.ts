@@ -1,5 +1,5 @@
 /**
- * Keys belong to people (issue 46, DESIGN.md §26), played by the insiders of the black-box check:
+ * Keys belong to people (docs/design.md §26), played by the insiders of the black-box check:
  * a developer who minted a key with every scope and withdrew with it, a removed admin whose key
  * still moved money, a finance member demoted to viewer, an admin without two-factor, a finance
  * member choosing where a payment's money goes. Each refusal changes nothing.

@@ -1,5 +1,5 @@
 /**
- * A public payment link cannot take the merchant's checkout down (issue 32 item 2): a flood of
+ * A public payment link cannot take the merchant's checkout down: a flood of
  * Pays from 1,000 client addresses uses none of the monthly quota (link sessions count once paid),
  * takes at most LINK_OPEN_SESSIONS deposit addresses (a client's repeated Pay returns its open
  * session; past the cap Pay answers 429 with Retry-After), and the shop's payment/create keeps

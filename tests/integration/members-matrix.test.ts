@@ -1,5 +1,5 @@
 /**
- * Every /api/user route × every role (issue 36): a role without the route's permission gets 403
+ * Every /api/user route × every role: a role without the route's permission gets 403
  * FORBIDDEN (`role-forbids`) and changes nothing; a role with it gets 2xx. A user who is not a
  * member of the account named by X-Account-Id gets 403 `not-a-member` everywhere. A new route that
  * is not in the matrix fails the coverage test.
@@ -373,7 +373,7 @@ describe("every /api/user route × every role", () => {
     }
   });
 
-  describe("what POST /api/user/api-keys grants each role (issue 46: a key never does more than its maker)", () => {
+  describe("what POST /api/user/api-keys grants each role (a key never does more than its maker)", () => {
     const ALL = ["payments:write", "payments:read", "refunds", "withdrawals", "payouts"];
     /** Per role, without two-factor and with it (a code given): the default scopes, or the refusal; then what asking for every scope answers. */
     const EXPECTED: Record<MemberRole, { plain: string[] | string; enrolled: string[] | string; all: string; allEnrolled: string }> = {

@@ -21,7 +21,7 @@ import { createTestDatabase, useTestDatabase } from "../helpers/database";
 import { call } from "../helpers/http";
 import { withTwoFactor } from "../helpers/members";
 
-/** Accounts with members (issue 36): invitations, roles, ownership, the switcher's list, and the migration of single-user accounts. */
+/** Accounts with members: invitations, roles, ownership, the switcher's list, and the migration of single-user accounts. */
 const db = useTestDatabase();
 const config = () => useConfig({ NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
 const inAccount = (auth: Record<string, string>, accountId: number) => ({ ...auth, "x-account-id": String(accountId) });

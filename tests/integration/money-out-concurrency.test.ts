@@ -1,5 +1,5 @@
 /**
- * Money out when several people send at once (issue 46 #12): members on the dashboard and API keys
+ * Money out when several people send at once: members on the dashboard and API keys
  * of several members send withdrawals, refunds and payout batches of one account at the same
  * moment. Every request gets its answer (no deadlock surfacing as INTERNAL_ERROR), each transfer is
  * recorded and sent exactly once, and the wallet pays exactly what was asked. The lock order these

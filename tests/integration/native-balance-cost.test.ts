@@ -1,5 +1,5 @@
 /**
- * The balance poller's cost and the nodes it meets (issue 46 item 11): a poll of N open BNB
+ * The balance poller's cost and the nodes it meets: a poll of N open BNB
  * addresses is one header and one eth_call per 1,000 of them whatever payers send them (a payer
  * adds no address to read), and a node that does not run creation code in eth_call is read
  * through Multicall3's getEthBalance, with the same result.

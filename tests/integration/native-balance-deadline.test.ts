@@ -1,5 +1,5 @@
 /**
- * The balance poller against the chain's history (issue 46 item 11): it reads only blocks the
+ * The balance poller against the chain's history: it reads only blocks the
  * scanner has read, never above the confirmed head, so a reorganisation leaves no phantom; a
  * payment a contract makes in a session's last seconds counts although the poll that sees it comes
  * after the deadline (the balance is read again at the deadline's own block), one after it is

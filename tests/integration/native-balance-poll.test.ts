@@ -1,5 +1,5 @@
 /**
- * BNB in, whoever sends it (issue 46 item 11): BNB a contract sends with an internal call (a Safe, a
+ * BNB in, whoever sends it: BNB a contract sends with an internal call (a Safe, a
  * 4337 wallet, an exchange) is no transaction to the deposit address, so only the balance poller
  * sees it. It completes the session within one poll (NATIVE_POLL_EVERY_BLOCKS blocks) and is
  * forwarded once; a plain transfer is counted once (the block reader's), several addresses paid in

@@ -1,5 +1,5 @@
 /**
- * BNB itself, detected (issue 35 item 4): a merchant registers the catalogue's BNB without any
+ * BNB itself, detected: a merchant registers the catalogue's BNB without any
  * contract read, sessions priced in it or in fiat are paid by plain value transfers to the deposit
  * address, which the scanner finds by reading each block once (never a call per address). Not
  * payments: the gas tank's top-ups, a reverted transaction, a zero value. The read costs nothing

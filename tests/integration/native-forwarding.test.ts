@@ -22,7 +22,7 @@ import { fundGasTank, payTo, runEngine, skipToNextDue } from "../helpers/engine"
 import { call } from "../helpers/http";
 
 /**
- * BNB itself forwarded (issue 35): a native deposit is recorded exactly as the scanner records one
+ * BNB itself forwarded: a native deposit is recorded exactly as the scanner records one
  * (the domain recorder, token NATIVE_TOKEN, log index -1, the real transaction), and the engine
  * forwards it once — batched (the delegate sends the value; the tank pays the batch, the merchant
  * gets it all; an address delegated to the older delegate is authorized again) and classic (the

@@ -1,5 +1,5 @@
 /**
- * BNB itself going out (issue 46 #10): withdrawals, refunds of a payment made in BNB and payout
+ * BNB itself going out: withdrawals, refunds of a payment made in BNB and payout
  * batches of BNB send native value through the one ledger (before: an ERC-20 call on 0xEeee… that
  * always failed). The wallet keeps the BNB its open transactions' gas needs and says so when a
  * request would take it; a recipient that refuses BNB fails only its own payout item, and its

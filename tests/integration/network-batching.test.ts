@@ -1,6 +1,6 @@
 /**
  * Whether a network batches is the database's answer, the same for every process and after a
- * restart (issue 22 #2): batches a node refused for good turn the network classic until the
+ * restart: batches a node refused for good turn the network classic until the
  * operator says otherwise, checks the node cannot answer are counted in a row and cleared by the
  * next that passes. A "fresh process" here is forgetBatchSupport(): nothing read from the chain is
  * remembered, only what the database holds.

@@ -1,5 +1,5 @@
 /**
- * One network's scan failing never stops another's, under either driver (issue 22 #3). Two
+ * One network's scan failing never stops another's, under either driver. Two
  * networks are configured: bsc, whose RPC fails every call from the second test on, and
  * bsc-testnet, healthy. bsc comes first in every round (configuration order), so a driver that
  * let bsc's error end the round would never reach bsc-testnet and miss its payment.

@@ -1,5 +1,5 @@
 /**
- * A payment's `description` and `orderId` (issue 24): given on create, they come back in the
+ * A payment's `description` and `orderId`: given on create, they come back in the
  * create answer, the status, the history (which can also be filtered by orderId), the webhook
  * events and the dashboard (its rows, detail and search, which also covers metadata values). Bad
  * values are refused and create nothing.
@@ -82,7 +82,7 @@ describe("description and orderId", () => {
 
     const detail = await getUserPayment(db(), merchant.userId, sessionId);
     expect(detail).toMatchObject({ orderId: "ORD-10042", description: "2 × Flat white\nTo take away", createdByApiKey: true });
-    // Search is served by indexes (issue 34): an order reference's start, a metadata value whole; not descriptions.
+    // Search is served by indexes: an order reference's start, a metadata value whole; not descriptions.
     for (const q of ["ORD-10042", "ord-100", "ada@example.com", "customer:ada@example.com"]) {
       const found = await search(q);
       expect(

@@ -1,5 +1,5 @@
 /**
- * Payment links (issue 25 §5-7): the merchant manages them over /api/user/payment-links; a payer
+ * Payment links (docs/design.md §19): the merchant manages them over /api/user/payment-links; a payer
  * opens /api/links/:slug and "Pay" creates a fresh session marked with the link, which counts in
  * the link's figures once paid on anvil; webhooks carry the link id in the metadata. Inactive
  * links create nothing; bad input changes nothing; one client address is rate-limited.

@@ -27,7 +27,7 @@ import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { bearer, call, fromClient, SITE } from "../helpers/http";
 
 /**
- * Issue 32 #1 (docs/design.md §21): a stolen session must not redirect later payments. With two-factor
+ * docs/design.md §21: a stolen session must not redirect later payments. With two-factor
  * on, every change of a payout or forward target, of the webhook URL or secret, needs a code; a new
  * payout address of a paid domain waits PAYOUT_CHANGE_DELAY, visible and cancellable; turning
  * two-factor on ends every other session.

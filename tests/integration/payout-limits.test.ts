@@ -1,5 +1,5 @@
 /**
- * Payout batches inside the rules (issue 46 #9, #13): BatchPayer is deployed once per chain even
+ * Payout batches inside the rules (#13): BatchPayer is deployed once per chain even
  * when two wallets record chunks before the first deployment is mined; each item counts against the
  * plan's daily withdrawals; a batch holds its chunks' estimated gas against the daily gas budget
  * from the moment it is recorded (released as they are signed, or when it is rejected), and a batch

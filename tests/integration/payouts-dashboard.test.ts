@@ -22,7 +22,7 @@ vi.hoisted(() => {
   process.env.INNGEST_DEV = "1";
 });
 
-/** The dashboard's payouts (issue 36): a CSV reviewed by line with the API's rules, sent once per form, the batch the account's. */
+/** The dashboard's payouts: a CSV reviewed by line with the API's rules, sent once per form, the batch the account's. */
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
 

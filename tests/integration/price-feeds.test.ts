@@ -1,5 +1,5 @@
 /**
- * Fiat prices from feeds on a real chain (DESIGN.md §23): the demo feeds deployed at their fixed
+ * Fiat prices from feeds on a real chain (docs/design.md §23): the demo feeds deployed at their fixed
  * addresses, every feed read in one multicall (hostile ones beside honest ones), and the rules on
  * live answers — a stablecoin moved to 0.99 (offPeg), to 0.96 (not offered), a stale round.
  */

@@ -1,5 +1,5 @@
 /**
- * Refunds the withdrawal wallet cannot pay yet (issue 32, item 13): made before the payment's
+ * Refunds the withdrawal wallet cannot pay yet (item 13): made before the payment's
  * tokens were forwarded into the wallet, or for a payment forwarded elsewhere (merchantWallet),
  * the refund is recorded `awaiting_funds` (no ledger row, no 502), says why, counts against what
  * the payment can still refund, and the job sends it exactly once when the wallet can pay — or

@@ -1,6 +1,6 @@
 /**
- * A refund above the approval threshold is approved with its destination (issue 46, deliverable
- * 6; DESIGN.md §26): made without an address, its claim opens first and the payer's claimed
+ * A refund above the approval threshold is approved with its destination (deliverable
+ * 6; docs/design.md §26): made without an address, its claim opens first and the payer's claimed
  * address goes to a second member before anything is signed; approving sends to exactly that
  * address. Two claims at once ask for one approval; a rejection sends nothing. A refund asked for
  * before this rule (awaiting approval without an address, or approved and waiting for a claim)

@@ -1,5 +1,5 @@
 /**
- * Claims only for the people meant to have them (issue 46, deliverable 6), played by an insider
+ * Claims only for the people meant to have them (deliverable 6), played by an insider
  * and a guesser on anvil: a refund's claim link carries a secret given once, to its creator; a
  * viewer reads the refund everywhere but never its link, so cannot claim it; a wrong or missing
  * secret is answered byte for byte as an unknown refund and counts against the client's limit;
@@ -193,7 +193,7 @@ describe("a new claim link", () => {
 
     // An admin's key reads the account's refunds, but did not create this one; a finance member on the dashboard neither.
     const admin = await addMember(db(), shop.merchant().userId, "admin", { twoFactor: false });
-    // (Made as the key route records its maker: created_by, DESIGN.md §26.)
+    // (Made as the key route records its maker: created_by, docs/design.md §26.)
     const adminKey = await createApiKey(
       db(),
       shop.merchant().userId,

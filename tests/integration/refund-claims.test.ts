@@ -1,6 +1,6 @@
 /**
- * A payer's claim the merchant's side cannot send (issue 25 review, items 3 and 9d; a wallet short
- * of tokens is not one of them since issue 32: the refund waits for the funds): the payer is
+ * A payer's claim the merchant's side cannot send (a wallet short of tokens is not one
+ * of them: the refund waits for the funds): the payer is
  * told "not now" in their language, never the merchant's internals; the reason goes to the
  * merchant (the refund's reason) and the log; nothing is recorded and the refund still waits.
  * Beyond the plan's daily withdrawals or gas budget a refund answers 429 with Retry-After.

@@ -1,5 +1,5 @@
 /**
- * Creating refunds (issue 25 review, items 1, 8, 9a, 9c): an Idempotency-Key replay answers the
+ * Creating refunds: an Idempotency-Key replay answers the
  * first refund even once it used up the payment; a refund whose wallet can no longer pay is
  * refused at creation (a claim too); the default amount is decided under the session's lock;
  * refund.created of a refund sent at once names its withdrawal.

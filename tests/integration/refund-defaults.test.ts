@@ -1,5 +1,5 @@
 /**
- * A refund without an amount (issue 32, item 12): on a completed payment it returns only what was
+ * A refund without an amount (item 12): on a completed payment it returns only what was
  * paid beyond the price (and late transfers), less what went back already; with nothing of that
  * left it is refused on `amount` and records nothing — a retried call without an Idempotency-Key
  * must never give the goods away. Refunding the price takes an explicit amount.

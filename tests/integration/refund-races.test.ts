@@ -1,5 +1,5 @@
 /**
- * Refunds at the claim's deadline (issue 25 review, item 2): a claim and a refund of the whole
+ * Refunds at the claim's deadline : a claim and a refund of the whole
  * payment racing across the deadline never both send. The deadline is judged by one clock (the
  * database's), and a refund waits for a claim whose transaction is still open.
  */

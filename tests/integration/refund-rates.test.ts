@@ -1,5 +1,5 @@
 /**
- * Refunds of fiat-priced payments know the rate (issue 35 item 7): `basis: "tokens"` gives back
+ * Refunds of fiat-priced payments know the rate: `basis: "tokens"` gives back
  * tokens as before, `basis: "fiat"` a fiat amount at today's rate of the token that paid, read from
  * its price feed on the chain now; the choice and the rate are recorded and shown. A stale or
  * de-pegged feed, a fiat amount beyond what the payment received, and bad input are refused with

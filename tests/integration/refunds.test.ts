@@ -1,5 +1,5 @@
 /**
- * Refunds on anvil (issue 25): a claim the payer completes with their own address, a refund the
+ * Refunds on anvil: a claim the payer completes with their own address, a refund the
  * merchant sends straight to an address, never beyond what the payment received (concurrent
  * refunds: one wins), expired and cancelled claims send nothing, Idempotency-Key replays, and
  * bad input answers a clear error and changes nothing.

@@ -1,5 +1,5 @@
 /**
- * An open checkout page learns of a change the moment it is committed (issue 23), by whichever
+ * An open checkout page learns of a change the moment it is committed, by whichever
  * process of the database made it — an expiry, a payment the scanner recorded: the change is
  * announced (NOTIFY) and the page's feed, listening, reads at once instead of at its next tick. On PostgreSQL "another process" is a second
  * connection pool to the same database; PGlite is one process.

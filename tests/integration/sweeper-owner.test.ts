@@ -20,7 +20,7 @@ import { fundGasTank, payTo, runEngine, tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
 
 /**
- * The BatchSweeper's owner key (issue 21 #3) from the operator's side: `npm run admin -- sweeper
+ * The BatchSweeper's owner key from the operator's side: `npm run admin -- sweeper
  * status|pause|resume|rotate-operator` on a real chain, with the engine running against it. Paused,
  * payments are still forwarded (the classic way); after the operator role moved to a fresh gas
  * tank, batches go on from it and the old tank key moves nothing.

@@ -1,5 +1,5 @@
 /**
- * The catalogue's price feeds (DESIGN.md §23): what migration 0031 seeds, and the operator's
+ * The catalogue's price feeds (docs/design.md §23): what migration 0031 seeds, and the operator's
  * `tokens feed` command, which checks a feed on the chain before keeping it.
  */
 

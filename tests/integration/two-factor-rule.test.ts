@@ -1,5 +1,5 @@
 /**
- * Two-factor is the acting member's (issue 46, DESIGN.md §26): an owner may require it of every
+ * Two-factor is the acting member's (docs/design.md §26): an owner may require it of every
  * member who can move money, approve it, hold the keys or choose where money goes — such a member
  * without it may only enrol, in that account alone, and the keys they made are refused meanwhile —
  * and every code asked is the code of the member acting, never the account's own user's.

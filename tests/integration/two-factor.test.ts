@@ -26,7 +26,7 @@ vi.hoisted(() => {
   process.env.INNGEST_DEV = "1";
 });
 
-/** Two-factor sign-in (issue 21 #8): enrol, sign in, withdraw and create keys with a code; recovery codes; wrong codes. */
+/** Two-factor sign-in: enrol, sign in, withdraw and create keys with a code; recovery codes; wrong codes. */
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
 const PASSWORD = "correct horse battery";

@@ -1,5 +1,5 @@
 /**
- * The webhook signing secret only on request (issue 46, deliverable 7), played by insiders: a
+ * The webhook signing secret only on request (deliverable 7), played by insiders: a
  * viewer, a finance member or a developer reads every /api/user answer and every dashboard page's
  * data and finds only `webhookSecretHint`, never the `whsec_…` that would let them sign a forged
  * payment.completed; the secret shows once when it is made, and afterwards only to

@@ -4,7 +4,7 @@ import { CHECKOUT_MESSAGES } from "@/lib/web/i18n/checkout-messages";
 import { fill, formatDecimal, LOCALES } from "@/lib/web/i18n/locale";
 
 /**
- * The checkout's terms (issue 46 item 14): a fiat-priced payment whose domain accepts a shortfall
+ * The checkout's terms: a fiat-priced payment whose domain accepts a shortfall
  * says how much, in the payer's language and number format; the page shows the line only above 0.
  */
 describe("the under-payment terms on the checkout page", () => {

@@ -17,7 +17,7 @@ import {
 const ENGINE_WORDS = /\b(bsc|bsc-testnet|local)\b|\b(sweeps?|batch(ed)?|forwards?|replacements?)\b|_/;
 const visibleText = (html: string) => html.replace(/<[^>]*>/g, " ");
 
-/** The merchant's words for the engine's names (issue 24 §6, §8, §9). */
+/** The merchant's words for the engine's names . */
 describe("dashboard wording", () => {
   it("names networks for people", () => {
     expect(["bsc", "bsc-testnet", "local"].map(networkLabel)).toEqual(["BNB Smart Chain", "BSC Testnet", "Local test chain"]);

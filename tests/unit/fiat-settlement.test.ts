@@ -117,7 +117,7 @@ describe("the decider with a settlement", () => {
   });
 });
 
-describe("a late transfer re-priced at its block's rate (issue 35 item 5)", () => {
+describe("a late transfer re-priced at its block's rate", () => {
   const units = (rate: string) => BigInt(rate.replace(".", ""));
   const one = units("1.00000000");
 

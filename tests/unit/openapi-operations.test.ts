@@ -9,7 +9,7 @@ import { EVENT_TYPES } from "@/lib/domain/notifications/events";
 import { documentPaths, openApiDocument } from "@/lib/web/openapi/document";
 
 /**
- * What code generators and readers of the OpenAPI document rely on (issue 37): every operation has a
+ * What code generators and readers of the OpenAPI document rely on: every operation has a
  * stable operationId, declares its security (none: `[]`), and shows an example request and answers;
  * every example is what its zod schema accepts, so the examples cannot drift from the API.
  */

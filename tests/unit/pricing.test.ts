@@ -1,5 +1,5 @@
 /**
- * Fiat prices in tokens (DESIGN.md §23): the bigint money rule (rate rounded down, amount rounded
+ * Fiat prices in tokens (docs/design.md §23): the bigint money rule (rate rounded down, amount rounded
  * up, value rounded down) and the rules of quoteTokens at their exact boundaries.
  */
 

@@ -1,5 +1,5 @@
 /**
- * A refund's basis as requested (issue 35 item 7): only a fiat-priced payment takes one; "fiat"
+ * A refund's basis as requested: only a fiat-priced payment takes one; "fiat"
  * takes a fiat amount in the payment's currency (default its whole price), never a token amount.
  */
 import { describe, expect, it } from "vitest";

@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "Two-factor required" };
 
 /**
  * Where every page of an account sends a member it requires two-factor of, while they have none
- * (DESIGN.md §26): why, and the enrolment itself. Their other accounts are unaffected (the
+ * (docs/design.md §26): why, and the enrolment itself. Their other accounts are unaffected (the
  * switcher stays). Once it is on (the recovery codes stored), the page says so and leads on.
  */
 export default async function TwoFactorRequiredPage() {

@@ -1,6 +1,6 @@
 /**
  * An API key as lists and answers show it: never the key, never its hash. It names the member who
- * made it (every request made with it is theirs, DESIGN.md §26) and, when their membership took
+ * made it (every request made with it is theirs, docs/design.md §26) and, when their membership took
  * something from it, what and why: revoked because they left the account, or scopes taken away
  * when their role shrank.
  */

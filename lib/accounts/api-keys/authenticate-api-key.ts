@@ -17,10 +17,10 @@ export interface ApiKeyPrincipal {
     kind: ApiKeyKind;
     /**
      * What the key may do on this request: its stored scopes that its creator's current role still
-     * holds (DESIGN.md §26) — a role changed since the key was made bounds it at once.
+     * holds (docs/design.md §26) — a role changed since the key was made bounds it at once.
      */
     scopes: ApiScope[];
-    /** The member who made the key: every request made with it is theirs (DESIGN.md §26). */
+    /** The member who made the key: every request made with it is theirs (docs/design.md §26). */
     createdBy: number;
     /** That member's role in the key's account now (a route asking a permission of the person asks this). */
     creatorRole: MemberRole;

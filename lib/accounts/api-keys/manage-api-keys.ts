@@ -1,5 +1,5 @@
 /**
- * An account's API keys: issuing one (bounded by its maker's role, DESIGN.md §26), revoking one,
+ * An account's API keys: issuing one (bounded by its maker's role, docs/design.md §26), revoking one,
  * and "sign out everywhere"'s revocation of them all. What a member's removal or new role does to
  * the keys they made is member-keys.ts.
  */
@@ -68,7 +68,7 @@ export interface KeyMaker {
 }
 
 /**
- * A new key of the maker's account, made by them (DESIGN.md §26); the whole key is in the result of
+ * A new key of the maker's account, made by them (docs/design.md §26); the whole key is in the result of
  * this call only. It holds the scopes asked for, or by default every scope its kind may hold that
  * the maker's role holds (the money scopes only while their two-factor is on). A scope beyond the
  * role is FORBIDDEN `scope-exceeds-role`; a money scope (refunds, withdrawals, payouts) without

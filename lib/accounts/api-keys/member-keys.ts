@@ -1,5 +1,5 @@
 /**
- * What a change of membership does to the keys a member made (DESIGN.md §26): removed from the
+ * What a change of membership does to the keys a member made (docs/design.md §26): removed from the
  * account, every live key they made there is revoked; given a smaller role, their keys lose the
  * scopes it lacks (a key left with none is revoked). Each runs inside the transaction that changes
  * the membership and writes the audit rows there, so both commit or neither does; the caller

@@ -10,7 +10,7 @@ export const API_KEY_REASONS = [
   "api-key-scopes-empty",
   "api-key-limit-reached",
   /**
-   * A member asked for a scope their role does not hold (DESIGN.md §26), or a key was used for
+   * A member asked for a scope their role does not hold (docs/design.md §26), or a key was used for
    * something its creator's current role may not do (merchantWallet needs payout-targets).
    */
   "scope-exceeds-role",

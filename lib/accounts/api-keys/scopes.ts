@@ -4,7 +4,7 @@
  * payments — never move money out — and it is the only kind whose answers a browser may read
  * (CORS). Scopes are checked per route in lib/web/http/handlers.ts (withApiKey).
  *
- * A key is its creator's (DESIGN.md §26): a member grants only the scopes their role holds
+ * A key is its creator's (docs/design.md §26): a member grants only the scopes their role holds
  * (SCOPE_PERMISSION), and a key acts with at most its creator's *current* role (effectiveScopes,
  * applied on every request by authenticate-api-key.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * Invitations: a link that lets whoever holds it join an account with a role, once, within 72 hours
- * (DESIGN.md §24). The secret is shown to the inviter once and kept only as its SHA-256; e-mail
+ * (docs/design.md §24). The secret is shown to the inviter once and kept only as its SHA-256; e-mail
  * comes later, so the inviter passes the link on.
  */
 

@@ -1,5 +1,5 @@
 /**
- * An account's members: who they are, their roles, and the owner's changes to them (DESIGN.md §24).
+ * An account's members: who they are, their roles, and the owner's changes to them (docs/design.md §24).
  * The owner is fixed until they hand the ownership to another member; nobody else becomes owner.
  *
  * What a member made goes with their membership (§26): removed, every API key they made in the

@@ -1,5 +1,5 @@
 /**
- * An invitation speaks for the member who made it (DESIGN.md §26): when they leave the account or
+ * An invitation speaks for the member who made it (docs/design.md §26): when they leave the account or
  * hand the ownership over, the links they made and that nobody used yet stop working. Runs inside
  * the transaction of that change, with its audit rows.
  */

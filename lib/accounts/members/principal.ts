@@ -21,7 +21,7 @@ export interface Principal {
   /** The client's address, for the audit log (null outside a request: the CLI, tests). */
   address: string | null;
   /**
-   * The account requires two-factor of this member's role and they have none (DESIGN.md §26): in
+   * The account requires two-factor of this member's role and they have none (docs/design.md §26): in
    * this account they may only enrol. Every door refuses them (requirePermission does too).
    */
   enrolOnly: boolean;

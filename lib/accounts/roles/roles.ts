@@ -1,5 +1,5 @@
 /**
- * What each role of an account may do (DESIGN.md §24). A permission names an area of the product,
+ * What each role of an account may do (docs/design.md §24). A permission names an area of the product,
  * not a route: every route, page and dashboard action asks for exactly one, and the route × role
  * test (tests/integration/members-matrix.test.ts) walks them all.
  */
@@ -53,7 +53,7 @@ export function rolesWith(permission: Permission): MemberRole[] {
 }
 
 /**
- * What an owner may require two-factor of (DESIGN.md §26, the account setting "members need
+ * What an owner may require two-factor of (docs/design.md §26, the account setting "members need
  * two-factor"): whoever can send money out, approve it, hold the API keys and webhooks, or choose
  * where money goes. Only a viewer is outside it.
  */

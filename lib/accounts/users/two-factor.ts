@@ -145,7 +145,7 @@ export async function regenerateRecoveryCodes(db: Db, user: User, code: string):
 /**
  * For an action of a signed-in user (dashboard withdrawal, API-key creation): nothing to do when
  * two-factor is off; else a current code, or VALIDATION_ERROR on the field `code`. `user` is always
- * the member acting (a principal's `member`), never the account's own row (DESIGN.md §26).
+ * the member acting (a principal's `member`), never the account's own row (docs/design.md §26).
  */
 export async function requireSecondFactor(db: Db, user: User, code: string | undefined): Promise<void> {
   if (!user.totpEnabledAt) return;

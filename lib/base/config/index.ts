@@ -54,7 +54,7 @@ export interface Config {
   masterMnemonic: string;
   usingDevMnemonic: boolean;
   sessionTtlSeconds: number;
-  /** How long a fiat session's quotes hold, and so the session itself (DESIGN.md §23). */
+  /** How long a fiat session's quotes hold, and so the session itself (docs/design.md §23). */
   quoteTtlSeconds: number;
   /**
    * A fiat session short by less than this many basis points of its price is paid (default 0: the

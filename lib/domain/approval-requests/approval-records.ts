@@ -30,7 +30,7 @@ export interface ApprovalRequest {
   amount: bigint;
   /**
    * Who asked: the member — on the dashboard, or the creator of the API key it was asked with
-   * (DESIGN.md §26: a request made with a key is its creator's) — and the key, if any.
+   * (docs/design.md §26: a request made with a key is its creator's) — and the key, if any.
    */
   requestedBy: { userId: number | null; apiKeyId: number | null };
 }

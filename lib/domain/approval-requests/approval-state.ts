@@ -11,7 +11,7 @@
  * (content.ts): one whose subject changed since, or whose approver confirmed other content, is
  * refused (`approval-content-changed`). Approved, rejected and
  * expired are final. Expiry is told as approval.rejected (status "expired"): the webhook events
- * are approval.requested | approved | rejected (DESIGN.md §24).
+ * are approval.requested | approved | rejected (docs/design.md §24).
  */
 import type { Approval, ApprovalStatus } from "../../db/schema";
 import type { ApprovalReason } from "./reasons";

@@ -1,5 +1,5 @@
 /**
- * What an approval's money does (issue 46 #4, DESIGN.md §26): the wallet that pays, the token and
+ * What an approval's money does (docs/design.md §26): the wallet that pays, the token and
  * amount, and where it goes — a withdrawal's address, a refund's address (or "the payer's claim")
  * and the payment it belongs to, a payout batch's items. The approver sees it (the inbox, the
  * Approvals page, approval.requested) and their two-factor code approves exactly it: its hash is

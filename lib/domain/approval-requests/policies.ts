@@ -1,5 +1,5 @@
 /**
- * The account's approval thresholds per token (DESIGN.md §24): read by anyone who may see the
+ * The account's approval thresholds per token (docs/design.md §24): read by anyone who may see the
  * account, set by the owner (`payout-targets`) with their two-factor code when it is on.
  */
 

@@ -1,5 +1,5 @@
 /**
- * A domain's fiat thresholds (DESIGN.md §23): its own under-payment and rate tolerances, or the
+ * A domain's fiat thresholds (docs/design.md §23): its own under-payment and rate tolerances, or the
  * gateway's (FIAT_UNDERPAY_BPS, FIAT_RATE_TOLERANCE_BPS) where it has none — and for a session of
  * no domain.
  */

@@ -169,7 +169,7 @@ export async function updateDomain(
   const fiatChanges =
     (fiatUnderpayBps !== undefined && fiatUnderpayBps !== current.fiatUnderpayBps) ||
     (fiatRateToleranceBps !== undefined && fiatRateToleranceBps !== current.fiatRateToleranceBps);
-  // Each field is its own area (DESIGN.md §24): where money goes is the owner's alone.
+  // Each field is its own area (docs/design.md §24): where money goes is the owner's alone.
   if (payoutChanges) requirePermission(principal, "payout-targets");
   if (webhookChanges) requirePermission(principal, "developer");
   if (fiatChanges) requirePermission(principal, "settings");

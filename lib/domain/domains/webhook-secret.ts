@@ -1,5 +1,5 @@
 /**
- * A domain's webhook signing secret, shown only on request (DESIGN.md §26): whoever holds it can
+ * A domain's webhook signing secret, shown only on request (docs/design.md §26): whoever holds it can
  * sign a `payment.completed` the shop's receiver accepts, so no list, page or other answer carries
  * it — they carry its hint (`whsec_…` + its last 4 characters, manage-domains.ts). It is shown:
  *

@@ -32,7 +32,7 @@ export async function createPaymentLink(db: Db, { account, member }: Acting, inp
   const domainId = input.domainId ?? defaultDomain;
   if (input.domainId !== undefined) await getOwnDomain(db, userId, input.domainId);
   // Choosing where a link's money goes is a change of a payout target (docs/design.md §21): the
-  // code of the member acting, never the account's own user (DESIGN.md §26).
+  // code of the member acting, never the account's own user (docs/design.md §26).
   if (domainId !== defaultDomain) await requireSecondFactor(db, member, input.code);
   const inserted = await db
     .insert(paymentLinks)

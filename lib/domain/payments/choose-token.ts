@@ -1,5 +1,5 @@
 /**
- * The payer's choice of token on a fiat-priced session (DESIGN.md §23): the session then asks for
+ * The payer's choice of token on a fiat-priced session (docs/design.md §23): the session then asks for
  * that token's locked quote. token_id, amount and rate always mean "the token the payer is asked
  * for now"; choosing rewrites them, and nothing else. Not the status (the decider's, session-state.ts),
  * not the window (the quotes hold until the session's expiresAt, whichever token is chosen).

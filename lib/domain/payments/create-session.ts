@@ -33,7 +33,7 @@ export interface CreatedSession {
   checkoutUrl: string;
   description: string | null;
   orderId: string | null;
-  /** A fiat-priced session only (DESIGN.md §23), after the seed's fields. */
+  /** A fiat-priced session only (docs/design.md §23), after the seed's fields. */
   currency?: string;
   fiatAmount?: string;
   quotes?: QuoteView[];

@@ -1,5 +1,5 @@
 /**
- * A fiat price's offer (DESIGN.md §23): which of the merchant's tokens may pay it and each one's
+ * A fiat price's offer (docs/design.md §23): which of the merchant's tokens may pay it and each one's
  * exact amount, at quotes read from the chain's price feeds now. Runs before any transaction (it
  * reads the chain), and the idempotent create throws its refusal only once the key is checked, so a
  * replay answers the first response even after a feed went stale.

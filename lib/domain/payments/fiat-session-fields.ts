@@ -1,5 +1,5 @@
 /**
- * What a fiat-priced session adds to its create answer and writes beside its row (DESIGN.md §23).
+ * What a fiat-priced session adds to its create answer and writes beside its row (docs/design.md §23).
  */
 
 import { formatAmount } from "../../base/money";

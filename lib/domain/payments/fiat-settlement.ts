@@ -1,5 +1,5 @@
 /**
- * What a fiat session's deposits pay (DESIGN.md §23). Each offered token has its locked quote; the
+ * What a fiat session's deposits pay (docs/design.md §23). Each offered token has its locked quote; the
  * session settles in the token of its first counted deposit (by block and log index), and a deposit
  * of another offered token is credited at the two quotes' ratio, in the settlement token's units:
  * paying exactly one token's quote credits exactly the settlement token's. Pure.
@@ -49,7 +49,7 @@ export function creditIn(to: LockedQuote, from: LockedQuote, amount: bigint): bi
 }
 
 /**
- * A fiat session's thresholds (DESIGN.md §23), its domain's or else the gateway's: short by less than
+ * A fiat session's thresholds (docs/design.md §23), its domain's or else the gateway's: short by less than
  * `underpayBps` counts as paid (0, the default: the whole price but the rounding, shortfallUnitsOf); a transfer after the window is re-priced at its block's rate, which
  * may differ from the locked quote's by at most `rateToleranceBps`.
  */

@@ -1,5 +1,5 @@
 /**
- * Late transfers of fiat sessions, re-priced at their block's rate (DESIGN.md §23, issue 35). A
+ * Late transfers of fiat sessions, re-priced at their block's rate (docs/design.md §23). A
  * fiat session that expired unpaid (not cancelled, not completed) and then receives an offered
  * token is not paid at the locked quote any more: the scanner only marks such a deposit `reprice =
  * 'due'` (no RPC in its transaction, and only when it could pay: mayCountRepriced), and this step —

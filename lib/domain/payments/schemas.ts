@@ -95,7 +95,7 @@ export const createPaymentSchema = z
   })
   .meta({ id: "CreatePaymentRequest" });
 
-/** A price in a fiat currency (DESIGN.md §23), paid in any token the merchant accepts, at a quote locked for QUOTE_TTL_SECONDS. */
+/** A price in a fiat currency (docs/design.md §23), paid in any token the merchant accepts, at a quote locked for QUOTE_TTL_SECONDS. */
 export const createFiatPaymentSchema = z
   .object({
     currency: z
@@ -152,7 +152,7 @@ export const paymentHistoryQuerySchema = z.object({
   cursor: cursorParamSchema(),
 });
 
-/** One token's locked quote on a fiat-priced session (DESIGN.md §23). */
+/** One token's locked quote on a fiat-priced session (docs/design.md §23). */
 export const paymentQuoteSchema = z
   .object({
     tokenId: z.number().int(),

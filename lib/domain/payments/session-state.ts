@@ -33,7 +33,7 @@ import type { PaymentSession, SessionStatus } from "../../db/schema";
 export interface SessionFacts {
   amount: bigint;
   /**
-   * A fiat session's tolerance (DESIGN.md §23): short of the amount by less than this many basis
+   * A fiat session's tolerance (docs/design.md §23): short of the amount by less than this many basis
    * points still completes it (FIAT_UNDERPAY_BPS, or its domain's). 0 or absent: the whole amount.
    */
   underpayBps?: bigint;

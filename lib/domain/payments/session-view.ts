@@ -49,7 +49,7 @@ export type StatusViewSource = {
 type FiatSource = Pick<PaymentSession, "status" | "receivedAmount" | "currency" | "fiatAmount" | "rate" | "rateSource" | "ratedAt">;
 
 /**
- * A fiat session's fields (DESIGN.md §23), after the seed's: its price, its quotes, and once paid
+ * A fiat session's fields (docs/design.md §23), after the seed's: its price, its quotes, and once paid
  * the token paid, its amount, the rate, where it came from and when. A token-priced session has none of these keys at all:
  * its answers stay byte for byte the seed's.
  */

@@ -19,7 +19,7 @@ export const PAYOUT_SCOPE = "payouts";
 
 export async function createPayouts(
   db: Db,
-  /** `createdBy`: the member behind the key — the batch is their request (DESIGN.md §26). */
+  /** `createdBy`: the member behind the key — the batch is their request (docs/design.md §26). */
   apiKey: Pick<ApiKey, "id" | "userId" | "name" | "prefix" | "createdBy">,
   input: PayoutRequestInput,
   idempotency: { key: string; body: unknown } | null,

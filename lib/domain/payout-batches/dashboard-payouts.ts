@@ -1,5 +1,5 @@
 /**
- * Payouts from the dashboard (docs/design.md §24, issue 36): the merchant uploads a CSV, the
+ * Payouts from the dashboard (docs/design.md §24): the merchant uploads a CSV, the
  * review checks every row with the API's own validation (validate-batch.ts) and records nothing,
  * bad rows named by their line in the file; the merchant may drop them (`skipLines`) and review
  * again. The send checks the same way, then records the batch with the audit row in one

@@ -31,7 +31,7 @@ export type CreatePayoutsInput = z.output<typeof createPayoutsSchema>;
 /**
  * What POST /api/v1/payouts parses before the batch is checked: the batch's own fields, and items
  * as an array of anything (each item is checked by checkPayoutBatch, shape and meaning together, so
- * a refusal names every bad item at once, issue 46 #13). The document shows createPayoutsSchema.
+ * a refusal names every bad item at once). The document shows createPayoutsSchema.
  */
 export const payoutRequestSchema = createPayoutsSchema.extend({
   items: z

@@ -214,7 +214,7 @@ export async function recordPayoutChunk(db: Db, batchId: string): Promise<ChainT
 }
 
 /**
- * Whether this chunk deploys BatchPayer (once per chain, issue 46 #13). Under a per-network lock: the
+ * Whether this chunk deploys BatchPayer (once per chain). Under a per-network lock: the
  * chain says whether it is there (a deployment mined since the caller looked), else a deployment of
  * this version in the ledger and not yet mined is never signed again (a second one reverts and burns
  * its gas) — one from this same wallet comes before this chunk in its nonce order, so the chunk goes

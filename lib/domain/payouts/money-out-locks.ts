@@ -1,5 +1,5 @@
 /**
- * The one lock order of money out (issue 46 #12). Every transaction that records money leaving a
+ * The one lock order of money out. Every transaction that records money leaving a
  * withdrawal wallet — a withdrawal (API or dashboard), a refund (created, claimed, sent once funds
  * arrive), a payout batch (recorded, or one of its chunks signed), and the approval or rejection of
  * any of them — takes its locks in this order, and only the ones it needs:

@@ -50,7 +50,7 @@ export async function openSpend(db: Db, network: string, wallet: string, chainCo
 const CREDIT_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
 /**
- * The gas tank's BNB still in a withdrawal wallet (issue 46): its top-ups, less the fees the
+ * The gas tank's BNB still in a withdrawal wallet: its top-ups, less the fees the
  * wallet's transactions paid from them, in block order — a fee paid while nothing of the tank's was
  * left came from the merchant's own BNB. It is there to pay gas and stays there: BNB sent out as
  * value (a BNB withdrawal, refund or payout) may take only what is left beside it, else a merchant

@@ -1,5 +1,5 @@
 /**
- * The operator's feeds for the currencies merchants price in (DESIGN.md §23): a currency other than
+ * The operator's feeds for the currencies merchants price in (docs/design.md §23): a currency other than
  * USD is priced through its Chainlink <currency>/USD feed on the network, stale after the feed's
  * heartbeat. Like a token's feed, it is checked on the chain before it is kept.
  */

@@ -1,5 +1,5 @@
 /**
- * The pricing rules (DESIGN.md §23), one pure function: a fiat price, the tokens that may pay it
+ * The pricing rules (docs/design.md §23), one pure function: a fiat price, the tokens that may pay it
  * with their feeds' readings, and `now` → per token a quote (amount, rate, source, time) or the
  * reason it is not offered.
  *

@@ -1,5 +1,5 @@
 /**
- * The money rule of a fiat price, in bigint only (DESIGN.md §23). A rate is the fiat value of one
+ * The money rule of a fiat price, in bigint only (docs/design.md §23). A rate is the fiat value of one
  * whole token, written with RATE_DECIMALS decimals ("600.00000000" USD per BNB, "0.92592592" EUR
  * per USDT). It is rounded DOWN from the feeds' exact ratio and the token amount is rounded UP from
  * the rate, so the payer always pays at least the price (the merchant never receives less), and

@@ -1,5 +1,5 @@
 /**
- * Why a token gets no quote for a fiat price (DESIGN.md §23), and why a fiat price is refused: the
+ * Why a token gets no quote for a fiat price (docs/design.md §23), and why a fiat price is refused: the
  * stable keys a page maps to its own words ("USDC is not available right now: its price is out of
  * date"), never a message to match.
  */

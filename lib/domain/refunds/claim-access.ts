@@ -1,5 +1,5 @@
 /**
- * Who may read or claim a refund as its payer: whoever holds its claim link (DESIGN.md §26: an id
+ * Who may read or claim a refund as its payer: whoever holds its claim link (docs/design.md §26: an id
  * alone never authorises). A wrong or missing secret is refused exactly as an unknown refund is —
  * NOT_FOUND "refund not found", the same body, the same work (claim-secret.ts compares in constant
  * time) — so no answer says which part was wrong, and every such attempt counts against the

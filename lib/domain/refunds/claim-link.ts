@@ -1,5 +1,5 @@
 /**
- * A new claim link for a refund still waiting for its payer's address (DESIGN.md §26: links that
+ * A new claim link for a refund still waiting for its payer's address (docs/design.md §26: links that
  * move money carry a secret given only to the person who made them). A link is a claim: whoever
  * holds it chooses where the money goes. So only the member who created the refund may issue one
  * — on the dashboard (the `money` permission, and their two-factor code when it is on, as for

@@ -1,5 +1,5 @@
 /**
- * The secret a refund's claim link carries (DESIGN.md §26: links that move money carry a secret,
+ * The secret a refund's claim link carries (docs/design.md §26: links that move money carry a secret,
  * given only to the person who made them; an id alone never authorises). 32 random bytes
  * (256 bits) as base64url, in the link as `/refund/<id>?k=<secret>`; the database keeps only its
  * SHA-256 (refunds.claim_secret_hash), so a copy of the database opens no claim. A new link

@@ -60,7 +60,7 @@ export interface RefundCreator {
   /** The request's key — the API key's Idempotency-Key, or the dashboard form's request id (body null) — or none. */
   idempotency: { key: string; body: unknown } | null;
   /**
-   * The member behind the request: the dashboard's member, or the API key's creator (DESIGN.md §26).
+   * The member behind the request: the dashboard's member, or the API key's creator (docs/design.md §26).
    * They alone may issue a new claim link; on the dashboard they request its approval, and cannot approve it.
    */
   member: number | null;

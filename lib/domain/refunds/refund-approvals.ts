@@ -1,6 +1,6 @@
 /**
  * A refund above the account's approval threshold is approved together with where it goes
- * (DESIGN.md §26: the approval's content is the destination, token and amount). Made with the
+ * (docs/design.md §26: the approval's content is the destination, token and amount). Made with the
  * merchant's address it waits `awaiting_approval` at once (create-refund.ts: no payout, no
  * refund.created); made without one, its claim opens first and the payer's claimed address goes
  * `awaiting_approval` (requestClaimApproval, in the claim's transaction) — nothing is reserved or
@@ -95,7 +95,7 @@ export async function requestClaimApproval(tx: Db, refund: Refund, session: Pick
     domainId: sessionDomain(session),
     tokenId: session.tokenId,
     amount: refund.amount,
-    // The member behind the request, the API key's creator included: they cannot approve it (DESIGN.md §26).
+    // The member behind the request, the API key's creator included: they cannot approve it (docs/design.md §26).
     requestedBy: { userId: refund.createdBy, apiKeyId: refund.apiKeyId },
   });
 }

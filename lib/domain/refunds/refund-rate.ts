@@ -1,5 +1,5 @@
 /**
- * A refund of a fiat-priced payment (DESIGN.md §23) gives back either the tokens paid (`basis:
+ * A refund of a fiat-priced payment (docs/design.md §23) gives back either the tokens paid (`basis:
  * "tokens"`, the default: as any refund) or a fiat amount at today's rate (`basis: "fiat"`): the
  * token that paid is priced now from its feeds (lib/domain/pricing, the checkout's rules: stale or
  * missing feed, or a stablecoin more than 3 % off its peg → refused, never a guessed price), and

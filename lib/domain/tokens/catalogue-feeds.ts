@@ -1,5 +1,5 @@
 /**
- * The operator's price feed for a catalogue token (DESIGN.md §23): its Chainlink USD feed, the
+ * The operator's price feed for a catalogue token (docs/design.md §23): its Chainlink USD feed, the
  * feed's heartbeat and whether it is a USD stablecoin. A feed is checked on the chain before it is
  * kept: it must answer `decimals()` and `latestRoundData()` with a positive price, as Chainlink does.
  */

@@ -3,7 +3,7 @@ import { formatAmount } from "../../base/money";
 import type { CatalogueToken } from "../../db/schema";
 
 /**
- * The smallest payment session of a catalogue token (docs/design.md §18, issue 32): the operator's
+ * The smallest payment session of a catalogue token (docs/design.md §18): the operator's
  * `--min-payment`, else the minimum forward (0: no floor beyond one base unit). A session below
  * the minimum forward would be swept on completion at the gas tank's cost for less than it moves.
  */

@@ -41,7 +41,7 @@ export type DeliveryView = ReturnType<typeof toDeliveryView>;
 
 /**
  * The API's `total` counts at most this many deliveries: counting an endpoint's whole history on
- * every page would cost as much as the history (issue 34). A larger history answers this number
+ * every page would cost as much as the history. A larger history answers this number
  * (and its `pages`), still with every page of it reachable.
  */
 export const DELIVERIES_TOTAL_CAP = 10_000;

@@ -31,7 +31,7 @@ import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";
 
 export async function sendWithdrawal(
   db: Db,
-  /** `createdBy`: the member behind the key — the request is theirs (DESIGN.md §26). */
+  /** `createdBy`: the member behind the key — the request is theirs (docs/design.md §26). */
   apiKey: Pick<ApiKey, "id" | "userId" | "name" | "prefix" | "createdBy">,
   input: SendWithdrawalInput,
   idempotency: { key: string; body: unknown } | null,

@@ -12,7 +12,7 @@ import batchPayerArtifact from "./contracts/batch-payer.json";
 import { CREATE2_DEPLOYER } from "./sweep-addresses";
 
 export const batchPayerAbi = batchPayerArtifact.abi as Abi;
-/** v2: BNB itself (payNative) and a guard against calls from inside a payment (issue 46); v1's address is never used again. */
+/** v2: BNB itself (payNative) and a guard against calls from inside a payment; v1's address is never used again. */
 export const PAYER_SALT: Hex = keccak256(stringToHex("bsc-pay/batch-payer/v2"));
 export const BATCH_PAYER: Address = getContractAddress({
   opcode: "CREATE2",
@@ -21,7 +21,7 @@ export const BATCH_PAYER: Address = getContractAddress({
   bytecode: batchPayerArtifact.bytecode as Hex,
 });
 /**
- * BatchPayer v1 (salt "bsc-pay/batch-payer/v1", before issue 46), as installs that paid out before
+ * BatchPayer v1 (salt "bsc-pay/batch-payer/v1", before BNB payouts), as installs that paid out before
  * deployed it: chunks signed for it before an upgrade settle by its Paid events, and it stays a
  * service address (nothing is paid out to it).
  */

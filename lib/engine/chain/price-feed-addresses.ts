@@ -1,5 +1,5 @@
 /**
- * Chainlink price feeds (AggregatorV3Interface proxies) on BSC mainnet, network `bsc` (DESIGN.md
+ * Chainlink price feeds (AggregatorV3Interface proxies) on BSC mainnet, network `bsc` (docs/design.md
  * §23). Migration 0031 seeds the catalogue's stablecoins and EUR/USD with these; BNB itself has no
  * catalogue row yet, so its feed lives here until native BNB does.
  *

@@ -1,6 +1,6 @@
 /**
  * Reads Chainlink price feeds (AggregatorV3Interface: `decimals()` and `latestRoundData()`) in one
- * multicall (DESIGN.md §23). A feed is a contract someone else wrote: one that reverts, answers
+ * multicall (docs/design.md §23). A feed is a contract someone else wrote: one that reverts, answers
  * garbage, a price ≤ 0, more than 36 decimals, a round never completed or one "updated" in the
  * future reads as a failure with its problem, never as a price, and cannot stop the others being
  * read. Whether a good reading is fresh enough is the caller's rule (lib/domain/pricing).

@@ -1,5 +1,5 @@
 /**
- * The local chain's price feeds (DESIGN.md §23): BNB/USD, DUSD/USD and EUR/USD, each a PriceFeed
+ * The local chain's price feeds (docs/design.md §23): BNB/USD, DUSD/USD and EUR/USD, each a PriceFeed
  * (contracts/PriceFeed.sol, Chainlink's AggregatorV3Interface) deployed by a fixed key, so their
  * addresses are the same on every fresh anvil and migration 0031 can name them. Their rounds follow
  * the chain's clock (updatedAt = the block read), so a dev chain left running for days never

@@ -1,7 +1,7 @@
 /**
  * A sweep below the token's minimum forward happens only because a payer completed a session with
  * it (forward-plan.ts); the gas tank pays for it. Such sweeps count against the merchant's daily
- * gas budget like every other spend (docs/design.md §18, issue 32). The budget left is read once per
+ * gas budget like every other spend (docs/design.md §18). The budget left is read once per
  * planning round, before any of the round's gas is spent, so each sweep planned in the round takes
  * an estimate of its cost from it: a merchant just under budget gets only what the rest can pay,
  * not a whole page of sweeps. The others wait — recorded, not lost — and are planned again when

@@ -3,7 +3,7 @@
  * and waiting until it is mined. `maxWei` bounds what one top-up sends: the gas of the sends it pays
  * for. A target that also counts BNB the wallet sends as value (a BNB withdrawal or payout) must pass
  * it, so that a balance read between a send being mined and it being settled never has the tank
- * send value in place of gas (issue 46). The top-up is recorded signed, with its nonce, before it is
+ * send value in place of gas. The top-up is recorded signed, with its nonce, before it is
  * broadcast. One top-up per wallet at a time in this process.
  */
 

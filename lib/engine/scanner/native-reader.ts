@@ -1,5 +1,5 @@
 /**
- * BNB itself sent to deposit addresses (issue 35): a native transfer emits no log, so the scanner
+ * BNB itself sent to deposit addresses: a native transfer emits no log, so the scanner
  * reads the blocks — one `eth_getBlockByNumber(n, true)` per block, a few at a time — and keeps the
  * transactions whose recipient is a deposit address, with a value, not sent by this gateway's own
  * keys (the gas tank's top-ups in classic mode are not payments) nor by a deposit address, and that

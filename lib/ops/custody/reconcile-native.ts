@@ -1,5 +1,5 @@
 /**
- * BNB itself in a reconciliation (issue 35): the native balances of the deposit addresses read this
+ * BNB itself in a reconciliation: the native balances of the deposit addresses read this
  * run (reconcile-coverage.ts) that took BNB — a native deposit recorded, or a session that offered
  * BNB (priced in it, or quoting it) — against the native deposits the ledger has not forwarded
  * there. The scanner sees a transaction's value, not BNB sent by a contract's internal call: such

@@ -78,7 +78,7 @@ export function toCheckoutView(
     orderId: session.orderId,
     paymentUri,
     qrCode: qrCodeDataUri(paymentUri),
-    /** A fiat-priced session's price and its locked quotes (DESIGN.md §23); null for a session priced in a token. */
+    /** A fiat-priced session's price and its locked quotes (docs/design.md §23); null for a session priced in a token. */
     fiat: fiatOf(session, quotes, underpayBps),
   };
 }

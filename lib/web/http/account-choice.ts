@@ -1,5 +1,5 @@
 /**
- * Which account a request acts on (DESIGN.md §24): the `X-Account-Id` header, else (dashboard
+ * Which account a request acts on (docs/design.md §24): the `X-Account-Id` header, else (dashboard
  * requests, which carry no header) the account chosen with the dashboard's switcher, kept in a
  * cookie; else the user's default account. The cookie only chooses: membership is checked on every
  * request, so a forged value reaches no account the user is not a member of.

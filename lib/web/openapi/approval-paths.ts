@@ -1,5 +1,5 @@
 /**
- * Approvals of money out and the thresholds that ask for them (DESIGN.md §24) in the OpenAPI
+ * Approvals of money out and the thresholds that ask for them (docs/design.md §24) in the OpenAPI
  * document. Schemas checked against lib's views as in member-paths.ts.
  */
 

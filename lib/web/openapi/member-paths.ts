@@ -1,5 +1,5 @@
 /**
- * An account's members and invitations, and the accounts a user belongs to (DESIGN.md §24), in the
+ * An account's members and invitations, and the accounts a user belongs to (docs/design.md §24), in the
  * OpenAPI document. The answers' schemas are checked against the views lib returns (`satisfies
  * z.ZodType<View>`: a field the view has and the schema lacks fails to compile) and the examples
  * against both (typed as the view; the test parses each with the schema).

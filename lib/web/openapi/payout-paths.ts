@@ -1,4 +1,4 @@
-/** Payouts to many at once in the OpenAPI document (issue 36, docs/design.md §24). */
+/** Payouts to many at once in the OpenAPI document (docs/design.md §24). */
 
 import { z } from "zod";
 import { createPayoutsSchema, payoutBatchViewSchema, payoutListQuerySchema } from "../../domain/payout-batches/schemas";

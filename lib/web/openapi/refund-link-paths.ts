@@ -1,4 +1,4 @@
-/** Refunds and payment links in the OpenAPI document (issue 25). */
+/** Refunds and payment links in the OpenAPI document. */
 
 import { z } from "zod";
 import { createLinkSchema, payLinkSchema, paymentLinkSchema, updateLinkSchema } from "../../domain/payment-links/schemas";

@@ -48,7 +48,7 @@ export async function apiMerchant(request: APIRequestContext, domains: string[])
 /**
  * Turns two-factor on for a merchant over the API and makes them a key with every scope: a key that
  * can send money out (refunds, withdrawals, payouts — merchantWallet too) is made only with its
- * maker's code (DESIGN.md §26). Every earlier bearer token ends with the enrolment, so the answer
+ * maker's code (docs/design.md §26). Every earlier bearer token ends with the enrolment, so the answer
  * carries fresh `headers`; `code()` gives the next unused code of the authenticator (two were used
  * here; each step's code works once).
  */

@@ -15,7 +15,7 @@ export const apiKeys = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     /**
-     * The member who made it (DESIGN.md §26): a request made with the key is theirs — their role
+     * The member who made it (docs/design.md §26): a request made with the key is theirs — their role
      * bounds its scopes, they cannot approve what it asks for, and removing them revokes it. Null
      * only once that user is gone (the key then authenticates nobody). Keys made before 0043
      * belong to the account's owner.

@@ -7,7 +7,7 @@ import { tokens } from "./tokens";
 import { users } from "./users";
 
 /**
- * Per account and token, what needs a second member's approval (DESIGN.md §24): a money-out request
+ * Per account and token, what needs a second member's approval (docs/design.md §24): a money-out request
  * above `per_request_limit`, or one that takes the day's (UTC) money out of the token above
  * `per_day_limit`. Null: no limit of that kind. Amounts in the token's base units.
  */

@@ -2,7 +2,7 @@ import { integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "../columns";
 
 /**
- * A fiat currency's Chainlink USD feed per network (EUR/USD, …; DESIGN.md §23): a price in that
+ * A fiat currency's Chainlink USD feed per network (EUR/USD, …; docs/design.md §23): a price in that
  * currency is divided by it. USD itself needs none. Seeded by migration 0031 (EUR on bsc and local).
  */
 export const currencyFeeds = pgTable(

@@ -8,7 +8,7 @@ export const MEMBER_ROLES = ["owner", "admin", "finance", "developer", "viewer"]
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 /**
- * Who belongs to which account, with which role (DESIGN.md §24). An account is the users row its
+ * Who belongs to which account, with which role (docs/design.md §24). An account is the users row its
  * data hangs off (`user_id` of the data tables); every user owns its home account (a trigger adds the
  * row when the user is inserted), and one member per account is its owner.
  */

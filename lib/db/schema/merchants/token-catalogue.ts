@@ -31,7 +31,7 @@ export const tokenCatalogue = pgTable(
      * session's completing sweep would cost the gas tank more than it moves. Null: the minimum forward.
      */
     minPaymentAmount: amount("min_payment_amount"),
-    /** The token's Chainlink USD feed (AggregatorV3Interface), EIP-55; null: no fiat price (DESIGN.md §23). */
+    /** The token's Chainlink USD feed (AggregatorV3Interface), EIP-55; null: no fiat price (docs/design.md §23). */
     usdFeed: text("usd_feed"),
     /** Seconds after which the feed's latest round is stale (the feed's heartbeat); null: not set, no fiat price. */
     feedHeartbeatSeconds: integer("feed_heartbeat_seconds"),

@@ -21,10 +21,10 @@ export const users = pgTable(
     totpEnabledAt: timestamptz("totp_enabled_at"),
     /** The last 30 s step whose code was accepted: a code works once. */
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
-    /** The currency the dashboard's totals, chart and CSV are shown in (ISO 4217, a key of FIAT_MINOR_UNITS; DESIGN.md §23). */
+    /** The currency the dashboard's totals, chart and CSV are shown in (ISO 4217, a key of FIAT_MINOR_UNITS; docs/design.md §23). */
     accountCurrency: text("account_currency").notNull().default("USD"),
     /**
-     * On the account's row (DESIGN.md §26): every member whose role can move money, approve it,
+     * On the account's row (docs/design.md §26): every member whose role can move money, approve it,
      * hold the keys or choose where money goes must have two-factor on; one without it may only
      * enrol, in this account (lib/accounts/roles/roles.ts heldForTwoFactor). Set by the owner.
      */

@@ -75,7 +75,7 @@ export const paymentSessions = pgTable(
     cancelledAtBlock: bigint("cancelled_at_block", { mode: "bigint" }),
     expiredAt: timestamptz("expired_at"),
     /**
-     * A fiat-priced session (DESIGN.md §23): ISO 4217 and the price in its minor units. Null: priced
+     * A fiat-priced session (docs/design.md §23): ISO 4217 and the price in its minor units. Null: priced
      * in a token (`amount` of `token_id`). For a fiat session `token_id`/`amount` are the token the
      * payer is asked for now (the first offered, the one chosen, or the one paid first) and its quote.
      */

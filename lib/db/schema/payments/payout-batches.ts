@@ -49,7 +49,7 @@ export const payoutBatches = pgTable(
     total: amount("total").notNull(),
     itemCount: integer("item_count").notNull(),
     /**
-     * Wei of the merchant's daily gas budget held for the chunks not yet signed (issue 46 #9): their
+     * Wei of the merchant's daily gas budget held for the chunks not yet signed: their
      * estimated gas when the batch is recorded, less each chunk's as it is signed; counted with the
      * day's spend while the batch is open.
      */
@@ -67,7 +67,7 @@ export const payoutBatches = pgTable(
       sql`${t.status} IN ('awaiting_approval', 'rejected', 'pending', 'sending', 'completed', 'partially_failed', 'failed')`,
     ),
     index("payout_batches_key_created_id_idx").on(t.apiKeyId, t.createdAt, t.id),
-    /** The dashboard's list of an account's batches (keyset, DESIGN.md §25). */
+    /** The dashboard's list of an account's batches (keyset, docs/design.md §25). */
     index("payout_batches_user_created_id_idx").on(t.userId, t.createdAt, t.id),
     // The gas an account's open batches hold against its daily budget (lib/domain/gas/limits.ts).
     index("payout_batches_gas_reserved_idx").on(t.userId).where(sql`${t.gasReserved} > 0`),

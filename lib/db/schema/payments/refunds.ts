@@ -43,7 +43,7 @@ export type RefundBasisKind = (typeof REFUND_BASES)[number];
 export const refunds = pgTable(
   "refunds",
   {
-    /** UUID v4. Not a secret (DESIGN.md §26): the claim needs the secret of claim_secret_hash as well. */
+    /** UUID v4. Not a secret (docs/design.md §26): the claim needs the secret of claim_secret_hash as well. */
     id: uuid("id").primaryKey(),
     sessionId: uuid("session_id")
       .notNull()

@@ -4,7 +4,7 @@ import { tokens } from "../merchants/tokens";
 import { paymentSessions } from "./payment-sessions";
 
 /**
- * The quotes a fiat-priced session locked at creation (DESIGN.md §23): per offered token, the exact
+ * The quotes a fiat-priced session locked at creation (docs/design.md §23): per offered token, the exact
  * amount that pays the price, at which rate, from which feed, until when. Written with the session
  * (insert-session.ts), never changed.
  */

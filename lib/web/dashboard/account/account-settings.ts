@@ -1,10 +1,10 @@
 /**
  * The account's settings (GET/PATCH /api/user/settings and the Settings page):
  * - `accountCurrency`: what the dashboard's totals, volume chart and payments CSV are shown in
- *   (DESIGN.md §23, README "Pricing in fiat"). One of the currencies fiat prices are written in
+ *   (docs/design.md §23, docs/fiat.md). One of the currencies fiat prices are written in
  *   (lib/domain/pricing/fiat.ts FIAT_MINOR_UNITS); USD until the merchant chooses another. Needs
  *   the `settings` permission.
- * - `membersNeedTwoFactor` (DESIGN.md §26): with it on, a member whose role can move money,
+ * - `membersNeedTwoFactor` (docs/design.md §26): with it on, a member whose role can move money,
  *   approve it, hold the keys or choose where money goes, and who has no two-factor, may only
  *   enrol in this account. The owner's alone (`members`), with their own two-factor on and a
  *   current code either way: turning it off is what a stolen session would do first.

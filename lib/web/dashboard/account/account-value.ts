@@ -1,6 +1,6 @@
 /**
- * What the merchant received, in the account's currency (users.account_currency; README "Pricing in
- * fiat", DESIGN.md §23). Every value comes from something recorded, never a rate guessed later:
+ * What the merchant received, in the account's currency (users.account_currency; docs/Pricing in
+ * fiat, docs/design.md §23). Every value comes from something recorded, never a rate guessed later:
  *
  * - a fiat-priced payment: what it received at its own locked rate, in its own currency
  *   (⌊fiat_amount × received ÷ amount⌋, kept in payment_day_totals.value as it completes);

@@ -2,7 +2,7 @@
  * A payment's CSV line, written by the database: exactly what `csvLine` (shared/csv.ts) writes
  * of the list's row (toRow), column for column. A month of a big history is ~70k lines; building
  * them in JavaScript made a string per cell and an object per row, and the collector's time on a
- * server's big heap was most of an export (issue 34: ~0.5 s of a 1.5 s month). Here each row comes
+ * server's big heap was most of an export (~0.5 s of a 1.5 s month). Here each row comes
  * back as one string. tests/integration/payments-export.test.ts holds the two writings equal over
  * hostile text (quotes, commas, line breaks, formula starts), every status, amounts of 6 and 18
  * decimals, fiat prices and empty cells.

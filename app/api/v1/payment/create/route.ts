@@ -9,11 +9,11 @@ import { corsPreflight, withApiKey } from "@/lib/web/http/handlers";
 /** POST /api/v1/payment/create → 201 PaymentSession; `Idempotency-Key` replays the first answer. */
 export const POST = withApiKey({ scope: "payments:write", browser: true }, async ({ req, db, apiKey }) => {
   const body = await readJsonObject(req);
-  // A token amount (the seed's body), or a fiat price paid in any accepted token (DESIGN.md §23).
+  // A token amount (the seed's body), or a fiat price paid in any accepted token (docs/design.md §23).
   assertOnePrice(body);
   const input = "currency" in body ? parseWith(createFiatPaymentSchema, body) : parseWith(createPaymentSchema, body);
   // Choosing where the money goes is a payout power: a publishable key (public by design) may not,
-  // nor a key whose maker may not choose payout targets themself (DESIGN.md §26).
+  // nor a key whose maker may not choose payout targets themself (docs/design.md §26).
   if (input.merchantWallet !== undefined) {
     requireScope(apiKey, "payouts", "set merchantWallet");
     requireCreatorPermission(apiKey, "payout-targets", "choose where a payment's money goes (merchantWallet)");

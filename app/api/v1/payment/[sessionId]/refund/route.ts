@@ -20,7 +20,7 @@ export const POST = withApiKey({ scope: "refunds", browser: false }, async ({ re
   const idempotency = key === null ? null : { key, body: { sessionId, ...body } };
   const { view, replayed } = await createRefund(
     db,
-    // A request made with a key is its creator's (DESIGN.md §26): they cannot approve it.
+    // A request made with a key is its creator's (docs/design.md §26): they cannot approve it.
     { scope: { apiKeyId: apiKey.id }, idempotency, member: apiKey.createdBy, origin: byApiKey(apiKey, clientAddress(req.headers)) },
     sessionId,
     input,
