@@ -3,14 +3,14 @@ import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { DashboardShell } from "@/components/dashboard/shell";
 import { listNetworks } from "@/lib/engine/chain/networks";
+import { dashboardShell } from "@/lib/web/dashboard/shared/shell";
 import { networkMode } from "@/lib/web/dashboard/shared/wording";
-import { pagePrincipal } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: { default: "Dashboard", template: "%s · BSC Pay" }, robots: { index: false } };
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const found = await pagePrincipal();
+  const found = await dashboardShell();
   if (!found) redirect("/login");
   const { member, principal, accounts, awaiting } = found;
   // Every user owns their home account, so a user in no account at all is one whose owner row is gone.

@@ -131,8 +131,8 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
     forbidden: (to) => to === "components" || to?.startsWith("components/") === true,
   },
   {
-    name: "routes, pages and components reach the database only through lib/: no import of lib/db or drizzle-orm in app/ or components/",
-    files: [...sourceFiles("app"), ...sourceFiles("components")],
+    name: "routes, pages, components and the root files (proxy.ts, instrumentation.ts) reach the database only through lib/: no import of lib/db or drizzle-orm",
+    files: [...sourceFiles("app"), ...sourceFiles("components"), ...ROOT_FILES],
     forbidden: (to, spec) => under(["lib/db"])(to) || spec === "drizzle-orm" || spec.startsWith("drizzle-orm/"),
   },
   {
@@ -160,7 +160,47 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
     files: OUTSIDE_APP.drivers,
     forbidden: (to) => intoApp(to) && !isRouteHandler(to ?? ""),
   },
+  {
+    name: "the web layer's plumbing (lib/web/http) imports no domain area: a page's own data (the nav's badge, say) is its area's loader",
+    files: sourceFiles("lib/web/http"),
+    forbidden: under(["lib/domain"]),
+  },
 ];
+
+/**
+ * Inside lib/domain, tiers bottom to top: telling the merchant (webhooks, then notifications over
+ * its channels) < setup (a merchant's domains, tokens, pricing, plans, gas, idempotency) < money
+ * in (payments, payment links) < money out. An area imports only areas of its own tier or below.
+ */
+const DOMAIN_TIERS: Record<string, number> = {
+  webhooks: 0,
+  notifications: 1,
+  domains: 2,
+  tokens: 2,
+  pricing: 2,
+  plans: 2,
+  gas: 2,
+  idempotency: 2,
+  payments: 3,
+  "payment-links": 3,
+  refunds: 4,
+  withdrawals: 4,
+  payouts: 4,
+  "payout-batches": 4,
+  "approval-requests": 4,
+  approvals: 4,
+};
+const domainArea = (path: string | null) => (path?.startsWith("lib/domain/") ? path.split("/")[2] : undefined);
+
+/** An import from one lib/domain area into an area of a higher tier (null when allowed). */
+function domainOrderBreak(file: string, to: string | null): string | null {
+  const from = domainArea(file);
+  const into = domainArea(to);
+  if (!from || !into || from === into) return null;
+  const [a, b] = [DOMAIN_TIERS[from], DOMAIN_TIERS[into]];
+  if (a === undefined || b === undefined) return `${a === undefined ? from : into} has no tier`;
+  return b > a ? `${from} (tier ${a}) → ${into} (tier ${b})` : null;
+}
 
 /** Lines of a source file (a last line without its newline counts too). */
 const lineCount = (text: string) => text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
@@ -289,6 +329,16 @@ describe("layering", () => {
     expect(tooLong([...LIB, ...sourceFiles("components")])).toEqual([]);
   });
 
+  it("every lib/domain area has its tier, and imports only its own tier or below", () => {
+    const areas = new Set(sourceFiles("lib/domain").flatMap((f) => (f.split("/").length > 3 ? [domainArea(f) ?? ""] : [])));
+    expect([...areas].filter((area) => DOMAIN_TIERS[area] === undefined)).toEqual([]);
+    expect(
+      sourceFiles("lib/domain").flatMap((file) =>
+        importsOf(file).flatMap(({ spec, to }) => (domainOrderBreak(file, to) ? [`${file}: ${spec} (${domainOrderBreak(file, to)})`] : [])),
+      ),
+    ).toEqual([]);
+  });
+
   it("no folder under lib/ imports a folder that imports it back, directly or round a loop", () => {
     expect(folderCycles(folderGraph(LIB))).toEqual([]);
   });
@@ -371,6 +421,32 @@ describe("layering", () => {
     expect(lineCount("x\n".repeat(MAX_LINES + 1)) > MAX_LINES).toBe(true);
     expect(lineCount(`${"x\n".repeat(MAX_LINES)}x`) > MAX_LINES).toBe(true);
     expect(lineCount("x\n".repeat(MAX_LINES)) > MAX_LINES).toBe(false);
+
+    // The root files and lib/web/http.
+    expect(RULES[4]?.forbidden(target("proxy.ts", "@/lib/db"), "@/lib/db")).toBe(true);
+    expect(RULES[10]?.forbidden(target("lib/web/http/page.ts", "../../domain/approvals/inbox"), "../../domain/approvals/inbox")).toBe(true);
+    expect(RULES[10]?.forbidden(target("lib/web/http/page.ts", "../../accounts/members/roles"), "../../accounts/members/roles")).toBe(
+      false,
+    );
+
+    // The order inside lib/domain: upward imports are caught, downward and sideways ones allowed, a new area must be placed.
+    const upward: [string, string][] = [
+      ["lib/domain/webhooks/outbox.ts", "../notifications/events"],
+      ["lib/domain/notifications/outbox.ts", "@/lib/domain/payments/session-view"],
+      ["lib/domain/tokens/find-own-token.ts", "../payments/create-session"],
+      ["lib/domain/payments/create-session.ts", "@/lib/domain/refunds/refundable"],
+      ["lib/domain/domains/add-domain.ts", "../payouts/record-payout"],
+      ["lib/domain/subscriptions/renew.ts", "../payments/create-session"],
+    ];
+    for (const [file, spec] of upward) expect(domainOrderBreak(file, target(file, spec)), `${file} → ${spec}`).not.toBeNull();
+    const downward: [string, string][] = [
+      ["lib/domain/refunds/refund-events.ts", "../payments/session-view"],
+      ["lib/domain/payments/create-session.ts", "../pricing/quote-tokens"],
+      ["lib/domain/notifications/webhook-channel.ts", "../webhooks/dispatch"],
+      ["lib/domain/payouts/record-payout.ts", "../withdrawals/withdrawal-records"],
+      ["lib/domain/payments/create-session.ts", "../../engine/chain/networks"],
+    ];
+    for (const [file, spec] of downward) expect(domainOrderBreak(file, target(file, spec)), `${file} → ${spec}`).toBeNull();
 
     // A new import that closes a loop between two folders, or round three.
     const withLoop = (edges: [string, string][]) => folderCycles(folderGraph(LIB, edges));

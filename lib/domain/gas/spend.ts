@@ -17,7 +17,7 @@ const ROW_COST = sql`(case ct.status
   else 0 end)`;
 const SHARE = sql`div(${ROW_COST} * gc.units, gc.total_units)`;
 
-/** What the spend is for (the ledger kinds behind each below; the merchant's words in lib/web/dashboard/wording.ts). */
+/** What the spend is for (the ledger kinds behind each below; the merchant's words in lib/web/dashboard/shared/wording.ts). */
 export const GAS_SPEND_KINDS = ["sweep", "batch", "withdrawal", "replacement"] as const;
 export type GasSpendKind = (typeof GAS_SPEND_KINDS)[number];
 

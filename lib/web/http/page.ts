@@ -12,7 +12,6 @@ import { PERMISSIONS, type Permission, roleAllows } from "../../accounts/members
 import { AppError } from "../../base/errors";
 import { type Db, getDb } from "../../db";
 import type { User } from "../../db/schema";
-import { countAwaiting } from "../../domain/approvals/inbox";
 import { ensureStarted } from "../../ops/startup/startup";
 import { dashboardPrincipal } from "./account-choice";
 
@@ -60,24 +59,14 @@ export async function withTwoFactorRequiredPage<T>(load: (ctx: { db: Db } & Prin
   });
 }
 
-/** The signed-in user's principal in the dashboard's account, or null (signed out, or in no account): for the layout. */
-export async function pagePrincipal(): Promise<{
-  member: User;
-  principal: Principal | null;
-  accounts: AccountChoice[];
-  /** Approvals waiting in the account (the nav's badge). */
-  awaiting: number;
-} | null> {
+/** The signed-in user's principal in the dashboard's account, or null (signed out, or in no account): for the layout and exports. */
+export async function pagePrincipal(): Promise<{ member: User; principal: Principal | null; accounts: AccountChoice[] } | null> {
   await ensureStarted();
   const member = await currentUser();
   if (!member) return null;
   const db = await getDb();
-  const principal = await dashboardPrincipal(db, member);
-  const [accounts, awaiting] = await Promise.all([
-    listUserAccounts(db, member.id),
-    principal && !principal.enrolOnly ? countAwaiting(db, principal.account.id) : 0,
-  ]);
-  return { member, principal, accounts, awaiting };
+  const [principal, accounts] = await Promise.all([dashboardPrincipal(db, member), listUserAccounts(db, member.id)]);
+  return { member, principal, accounts };
 }
 
 /** A dashboard CSV export: the principal when the role may export reports, else the response to send. */
