@@ -9,7 +9,7 @@ import { getDb, setDatabase } from "@/lib/db";
 import { openPostgres } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { paymentSessions, tokenCatalogue, tokens } from "@/lib/db/schema";
-import { addDomain } from "@/lib/domain/domains/add-domain";
+import { addDomain } from "@/lib/domain/merchant-domains/add-domain";
 import { createPaymentSession } from "@/lib/domain/payments/create-session";
 import { activatePlan } from "@/lib/domain/plans/activate-plan";
 import { keyRingFor } from "@/lib/engine/chain/keys";

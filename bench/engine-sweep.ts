@@ -9,7 +9,7 @@ import { type DatabaseHandle, openPostgres } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { rowsOf } from "@/lib/db/rows";
 import { forwards, tokenCatalogue, tokens } from "@/lib/db/schema";
-import { addDomain } from "@/lib/domain/domains/add-domain";
+import { addDomain } from "@/lib/domain/merchant-domains/add-domain";
 import { type CreatedSession, createPaymentSession } from "@/lib/domain/payments/create-session";
 import { activatePlan } from "@/lib/domain/plans/activate-plan";
 import { keyRingFor } from "@/lib/engine/chain/keys";

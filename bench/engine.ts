@@ -8,7 +8,7 @@ import { setDatabase } from "@/lib/db";
 import { openPostgres } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { chainCursors, deposits, forwards, paymentSessions, tokenCatalogue, tokens } from "@/lib/db/schema";
-import { addDomain } from "@/lib/domain/domains/add-domain";
+import { addDomain } from "@/lib/domain/merchant-domains/add-domain";
 import { type CreatedSession, createPaymentSession } from "@/lib/domain/payments/create-session";
 import { recordTransfers } from "@/lib/domain/payments/record-transfers";
 import { activatePlan } from "@/lib/domain/plans/activate-plan";

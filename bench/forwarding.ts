@@ -8,7 +8,7 @@ import { type Db, setDatabase } from "@/lib/db";
 import { openPostgres } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { forwards, sweepBatches, tokenCatalogue, tokens } from "@/lib/db/schema";
-import { addDomain } from "@/lib/domain/domains/add-domain";
+import { addDomain } from "@/lib/domain/merchant-domains/add-domain";
 import { createPaymentSession } from "@/lib/domain/payments/create-session";
 import { activatePlan } from "@/lib/domain/plans/activate-plan";
 import { keyRingFor } from "@/lib/engine/chain/keys";

@@ -7,7 +7,7 @@ import { type Db, setDatabase } from "@/lib/db";
 import { openPostgres } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { type ChainTransactionKind, chainTransactions, payoutBatches, tokenCatalogue, tokens, withdrawals } from "@/lib/db/schema";
-import { addDomain } from "@/lib/domain/domains/add-domain";
+import { addDomain } from "@/lib/domain/merchant-domains/add-domain";
 import { createPayouts } from "@/lib/domain/payout-batches/create-payouts";
 import { activatePlan } from "@/lib/domain/plans/activate-plan";
 import { sendWithdrawal } from "@/lib/domain/withdrawals/send";

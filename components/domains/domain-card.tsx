@@ -3,7 +3,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { DeliveriesSelection } from "@/components/webhooks/deliveries-query";
 import { WebhookSection } from "@/components/webhooks/webhook-section";
-import type { DomainView } from "@/lib/domain/domains/manage-domains";
+import type { DomainView } from "@/lib/domain/merchant-domains/manage-domains";
 import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
 import type { KeysetPage, WebhookSummary } from "@/lib/web/dashboard/webhooks/summaries";
 import { DomainSettings } from "./domain-settings";

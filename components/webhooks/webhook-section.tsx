@@ -2,7 +2,7 @@ import { Inbox, SearchX } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
-import type { DomainView } from "@/lib/domain/domains/manage-domains";
+import type { DomainView } from "@/lib/domain/merchant-domains/manage-domains";
 import type { DeliveryView } from "@/lib/domain/webhooks/deliveries";
 import type { KeysetPage, WebhookSummary } from "@/lib/web/dashboard/webhooks/summaries";
 import { DeliveriesFilter } from "./deliveries-filter";

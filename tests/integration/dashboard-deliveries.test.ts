@@ -10,7 +10,7 @@ import { selectionFor } from "@/components/webhooks/deliveries-query";
 import { encodeCursor } from "@/lib/base/cursor";
 import { AppError } from "@/lib/base/errors";
 import { rowsOf } from "@/lib/db/rows";
-import { getOwnDomain } from "@/lib/domain/domains/manage-domains";
+import { getOwnDomain } from "@/lib/domain/merchant-domains/manage-domains";
 import { deliveriesQuerySchema, listDeliveries } from "@/lib/domain/webhooks/deliveries";
 import { deliveriesOfDomain } from "@/lib/web/dashboard/webhooks/summaries";
 import { useTestDatabase } from "../helpers/database";

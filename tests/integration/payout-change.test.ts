@@ -16,7 +16,7 @@ import { totpCode, totpStep } from "@/lib/accounts/users/totp";
 import { confirmEnrolment, disableTwoFactor, startEnrolment } from "@/lib/accounts/users/two-factor";
 import { envSchema } from "@/lib/base/config/env";
 import { domains, forwards, paymentSessions, type User, users, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
-import { applyDuePayoutChanges } from "@/lib/domain/domains/payout-change";
+import { applyDuePayoutChanges } from "@/lib/domain/merchant-domains/payout-change";
 import { createDashboardPayment, dashboardPaymentSchema } from "@/lib/web/dashboard/payments/create-payment";
 import { resetRateLimits } from "@/lib/web/http/rate-limit";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";

@@ -17,7 +17,7 @@ import { GET as history } from "@/app/api/v1/payment/history/route";
 import { requirePermission, resolvePrincipal } from "@/lib/accounts/members/principal";
 import { totpCode, totpStep } from "@/lib/accounts/users/totp";
 import { auditEvents, users } from "@/lib/db/schema";
-import { addDomain } from "@/lib/domain/domains/add-domain";
+import { addDomain } from "@/lib/domain/merchant-domains/add-domain";
 import { type Merchant, setUpMerchant } from "../helpers/accounts";
 import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";

@@ -17,7 +17,7 @@ import {
   withdrawals,
 } from "@/lib/db/schema";
 import { applyApprovalFact, requestApproval } from "@/lib/domain/approval-requests/approval-records";
-import { cancelPayoutChange, requestPayoutChange } from "@/lib/domain/domains/payout-change";
+import { cancelPayoutChange, requestPayoutChange } from "@/lib/domain/merchant-domains/payout-change";
 import { EVENT_TYPES } from "@/lib/domain/notifications/events";
 import { enqueueSessionEvents } from "@/lib/domain/payments/session-events";
 import { applyItemFacts, insertPayoutBatch } from "@/lib/domain/payout-batches/payout-records";

@@ -175,7 +175,7 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
 const DOMAIN_TIERS: Record<string, number> = {
   webhooks: 0,
   notifications: 1,
-  domains: 2,
+  "merchant-domains": 2,
   tokens: 2,
   pricing: 2,
   plans: 2,
@@ -435,7 +435,7 @@ describe("layering", () => {
       ["lib/domain/notifications/outbox.ts", "@/lib/domain/payments/session-view"],
       ["lib/domain/tokens/find-own-token.ts", "../payments/create-session"],
       ["lib/domain/payments/create-session.ts", "@/lib/domain/refunds/refundable"],
-      ["lib/domain/domains/add-domain.ts", "../payouts/record-payout"],
+      ["lib/domain/merchant-domains/add-domain.ts", "../payouts/record-payout"],
       ["lib/domain/subscriptions/renew.ts", "../payments/create-session"],
     ];
     for (const [file, spec] of upward) expect(domainOrderBreak(file, target(file, spec)), `${file} → ${spec}`).not.toBeNull();

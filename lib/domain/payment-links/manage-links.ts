@@ -13,7 +13,7 @@ import { formatAmount, parseAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
 import { domains, type PaymentLink, paymentLinks, paymentSessions, type Token, type User } from "../../db/schema";
-import { getOwnDomain } from "../domains/manage-domains";
+import { getOwnDomain } from "../merchant-domains/manage-domains";
 import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import { acceptedTokenMinimum, isAcceptedToken } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";

@@ -15,7 +15,7 @@ import {
   subscriptions,
 } from "../../db/schema";
 import { countSlot } from "../../db/slots";
-import { payoutAddressInForce } from "../domains/payout-change";
+import { payoutAddressInForce } from "../merchant-domains/payout-change";
 import { noPlanError, quotaUsedUpError, usagePeriod } from "../plans/current-plan";
 import { paymentRefusal } from "./reasons";
 

@@ -3,7 +3,7 @@ import { metrics } from "../../base/metrics";
 import type { Db } from "../../db";
 import { type Deposit, deposits, type PaymentSession, paymentSessions, tokens } from "../../db/schema";
 import type { ObservedTransfer } from "../../engine/scanner/scanner";
-import { fiatThresholdsOfDomains } from "../domains/fiat-thresholds";
+import { fiatThresholdsOfDomains } from "../merchant-domains/fiat-thresholds";
 import { countPaidLinkSessions, type LinkSessionReceipt } from "../plans/count-link-sessions";
 import { parseRate } from "../pricing/rates";
 import {

@@ -22,7 +22,7 @@ import { log } from "../../base/log";
 import type { Db } from "../../db";
 import { type Deposit, deposits, type PaymentSession, paymentSessions, tokenCatalogue, tokens } from "../../db/schema";
 import { readPriceFeeds } from "../../engine/chain/price-feeds";
-import { fiatThresholdsOfDomains } from "../domains/fiat-thresholds";
+import { fiatThresholdsOfDomains } from "../merchant-domains/fiat-thresholds";
 import { countPaidLinkSessions } from "../plans/count-link-sessions";
 import { FIAT_MINOR_UNITS } from "../pricing/fiat";
 import { findCurrencyFeed, pricedCatalogueToken } from "../pricing/price-tokens";

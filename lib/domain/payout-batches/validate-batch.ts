@@ -13,7 +13,7 @@ import type { Domain, Token } from "../../db/schema";
 import { BATCH_PAYERS } from "../../engine/chain/batch-payer";
 import { networkConfig } from "../../engine/chain/networks";
 import { isReservedAddress, isServiceAddress } from "../../engine/chain/service-addresses";
-import { getOwnDomain } from "../domains/manage-domains";
+import { getOwnDomain } from "../merchant-domains/manage-domains";
 import { paymentRefusal } from "../payments/reasons";
 import { findCatalogueToken, minimumWithdrawal } from "../tokens/catalogue";
 import { findOwnToken } from "../tokens/find-own-token";

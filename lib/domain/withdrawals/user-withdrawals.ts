@@ -5,7 +5,7 @@ import { isUuid } from "../../base/validation";
 import type { Db } from "../../db";
 import { type KeysetPage, type KeysetQuery, keysetBounds, reachedNewest } from "../../db/keyset";
 import { chainTransactions, domains, tokens, type Withdrawal, type WithdrawalStatus, withdrawals } from "../../db/schema";
-import { getOwnDomain } from "../domains/manage-domains";
+import { getOwnDomain } from "../merchant-domains/manage-domains";
 import { findOwnToken } from "../tokens/find-own-token";
 import { bnbBalanceOf, tokenBalanceOf } from "./wallet-balances";
 import { toWithdrawalView, type WithdrawalView } from "./withdrawal-view";

@@ -7,7 +7,7 @@ import { createUser } from "../../accounts/users/create-user";
 import type { Config } from "../../base/config";
 import type { Db } from "../../db";
 import { appState, chainCursors, currencyFeeds, tokenCatalogue } from "../../db/schema";
-import { addDomain } from "../../domain/domains/add-domain";
+import { addDomain } from "../../domain/merchant-domains/add-domain";
 import { activatePlan } from "../../domain/plans/activate-plan";
 import { registerToken } from "../../domain/tokens/register-token";
 import { publicClientFor } from "../../engine/chain/networks";

@@ -11,7 +11,7 @@ import { commonRefusal } from "../../base/errors";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { domains, type PaymentSession, type Token } from "../../db/schema";
-import { fiatThresholdsOfDomains } from "../../domain/domains/fiat-thresholds";
+import { fiatThresholdsOfDomains } from "../../domain/merchant-domains/fiat-thresholds";
 import { qrCodeDataUri, tokenTransferUri } from "../../domain/payments/eip681";
 import { findSession } from "../../domain/payments/find-session";
 import { type QuoteRow, quotesOf } from "../../domain/payments/session-quotes";

@@ -1,7 +1,7 @@
 /** Domains and their webhooks (/api/user/domains, webhook deliveries) in the OpenAPI document. */
 
 import { z } from "zod";
-import { addDomainSchema, twoFactorCodeField, updateDomainSchema } from "../../domain/domains/manage-domains";
+import { addDomainSchema, twoFactorCodeField, updateDomainSchema } from "../../domain/merchant-domains/manage-domains";
 import { EVENT_TYPES } from "../../domain/notifications/events";
 import { DELIVERY_STATUSES, deliveriesQuerySchema } from "../../domain/webhooks/deliveries";
 import { EX } from "./examples";

@@ -3,7 +3,7 @@
 import type { ApiKeyView } from "../../accounts/api-keys/manage-api-keys";
 import type { AuditEventView } from "../../accounts/audit/list-audit";
 import type { Page } from "../../base/pagination";
-import type { DomainView } from "../../domain/domains/manage-domains";
+import type { DomainView } from "../../domain/merchant-domains/manage-domains";
 import type { PlanView } from "../../domain/plans/current-plan";
 import type { TokenView } from "../../domain/tokens/register-token";
 import type { DeliveryView } from "../../domain/webhooks/deliveries";

@@ -1,5 +1,5 @@
-import { addDomain } from "@/lib/domain/domains/add-domain";
-import { addDomainSchema, listDomains, toDomainView } from "@/lib/domain/domains/manage-domains";
+import { addDomain } from "@/lib/domain/merchant-domains/add-domain";
+import { addDomainSchema, listDomains, toDomainView } from "@/lib/domain/merchant-domains/manage-domains";
 import { readJson } from "@/lib/web/http/body";
 import { ok } from "@/lib/web/http/envelope";
 import { withMember } from "@/lib/web/http/handlers";

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { addDomain } from "../../../domain/domains/add-domain";
+import { addDomain } from "../../../domain/merchant-domains/add-domain";
 import {
   addDomainSchema,
   cancelDomainPayoutChange,
@@ -11,7 +11,7 @@ import {
   toDomainView,
   updateDomain,
   updateDomainSchema,
-} from "../../../domain/domains/manage-domains";
+} from "../../../domain/merchant-domains/manage-domains";
 import { type ActionResult, runAction } from "../shared/server-action";
 
 const idSchema = z.object({ domainId: z.coerce.number().int().positive() });

@@ -1,6 +1,6 @@
 /** The domains page's loader: it opens the database itself, so app/ never holds a handle. */
 import { getDb } from "../../../db";
-import { listDomains } from "../../../domain/domains/manage-domains";
+import { listDomains } from "../../../domain/merchant-domains/manage-domains";
 import { bnbBalanceOf } from "../../../domain/withdrawals/wallet-balances";
 import { listNetworks } from "../../../engine/chain/networks";
 import { walletBalances } from "../overview/overview";

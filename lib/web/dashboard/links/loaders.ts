@@ -1,6 +1,6 @@
 /** The payment links pages' loader: it opens the database itself, so app/ never holds a handle. */
 import { getDb } from "../../../db";
-import { listDomains } from "../../../domain/domains/manage-domains";
+import { listDomains } from "../../../domain/merchant-domains/manage-domains";
 import { listPaymentLinks } from "../../../domain/payment-links/manage-links";
 import { getPlan } from "../../../domain/plans/current-plan";
 import { listTokens } from "../../../domain/tokens/list-tokens";

@@ -4,7 +4,7 @@
  */
 import { AppError } from "../../../base/errors";
 import { getDb } from "../../../db";
-import { listDomains } from "../../../domain/domains/manage-domains";
+import { listDomains } from "../../../domain/merchant-domains/manage-domains";
 import { getPaymentLink } from "../../../domain/payment-links/manage-links";
 import { getPlan } from "../../../domain/plans/current-plan";
 import { paymentRefunds } from "../../../domain/refunds/dashboard-refunds";

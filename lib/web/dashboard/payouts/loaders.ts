@@ -5,7 +5,7 @@
 
 import { getDb } from "../../../db";
 import type { KeysetQuery } from "../../../db/keyset";
-import { listDomains } from "../../../domain/domains/manage-domains";
+import { listDomains } from "../../../domain/merchant-domains/manage-domains";
 import { listAccountPayoutBatches } from "../../../domain/payout-batches/account-batches";
 import { getPayoutBatch, type PayoutBatchView } from "../../../domain/payout-batches/payout-view";
 import { listTokens } from "../../../domain/tokens/list-tokens";

@@ -6,13 +6,13 @@
  */
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getOwnDomain, twoFactorCodeField } from "../../../domain/domains/manage-domains";
+import { getOwnDomain, twoFactorCodeField } from "../../../domain/merchant-domains/manage-domains";
 import {
   type RevealedWebhookSecret,
   type RotatedWebhookSecret,
   revealWebhookSecret,
   rotateDomainWebhookSecret,
-} from "../../../domain/domains/webhook-secret";
+} from "../../../domain/merchant-domains/webhook-secret";
 import { type DeliveryView, queuePing, redeliver } from "../../../domain/webhooks/deliveries";
 import { limiters } from "../../http/rate-limit";
 import { type ActionResult, runAction } from "../shared/server-action";

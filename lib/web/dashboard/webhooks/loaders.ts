@@ -1,6 +1,6 @@
 /** The webhooks page's loader: it opens the database itself, so app/ never holds a handle. */
 import { getDb } from "../../../db";
-import { listDomains } from "../../../domain/domains/manage-domains";
+import { listDomains } from "../../../domain/merchant-domains/manage-domains";
 import { deliveriesOfDomain, EMPTY_SUMMARY, webhookSummaries } from "./summaries";
 
 /** Deliveries each domain card of `/dashboard/webhooks` shows. */

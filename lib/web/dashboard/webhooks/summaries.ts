@@ -2,7 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db";
 import type { KeysetPage } from "../../../db/keyset";
 import { webhookDeliveries, webhookEndpoints } from "../../../db/schema";
-import { getOwnDomain } from "../../../domain/domains/manage-domains";
+import { getOwnDomain } from "../../../domain/merchant-domains/manage-domains";
 import { type DeliveriesCursorQuery, type DeliveryView, deliveriesByCursor } from "../../../domain/webhooks/deliveries";
 
 /** A page of a list read by cursor, for the pages that draw one (they never import lib/db). */

@@ -1,7 +1,7 @@
 /** The withdrawals pages' loaders (the list, one withdrawal, the CSV export): each opens the database itself. */
 import { getDb } from "../../../db";
 import type { WithdrawalStatus } from "../../../db/schema";
-import { listDomains } from "../../../domain/domains/manage-domains";
+import { listDomains } from "../../../domain/merchant-domains/manage-domains";
 import { listTokens } from "../../../domain/tokens/list-tokens";
 import { getUserWithdrawal, listUserWithdrawals } from "../../../domain/withdrawals/user-withdrawals";
 import { withdrawalsCsvStream } from "./withdrawals-export";

@@ -1,4 +1,4 @@
-import { deleteDomain, getDomainView, updateDomain, updateDomainSchema } from "@/lib/domain/domains/manage-domains";
+import { deleteDomain, getDomainView, updateDomain, updateDomainSchema } from "@/lib/domain/merchant-domains/manage-domains";
 import { readJson } from "@/lib/web/http/body";
 import { ok } from "@/lib/web/http/envelope";
 import { withMember } from "@/lib/web/http/handlers";

@@ -1,4 +1,4 @@
-import { cancelDomainPayoutChange } from "@/lib/domain/domains/manage-domains";
+import { cancelDomainPayoutChange } from "@/lib/domain/merchant-domains/manage-domains";
 import { ok } from "@/lib/web/http/envelope";
 import { withMember } from "@/lib/web/http/handlers";
 import { parseIntegerId } from "@/lib/web/http/params";

@@ -1,4 +1,4 @@
-import { getOwnDomain } from "@/lib/domain/domains/manage-domains";
+import { getOwnDomain } from "@/lib/domain/merchant-domains/manage-domains";
 import { deliveriesQuerySchema, listDeliveries } from "@/lib/domain/webhooks/deliveries";
 import { parseWith } from "@/lib/web/http/body";
 import { ok } from "@/lib/web/http/envelope";

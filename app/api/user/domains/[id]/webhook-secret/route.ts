@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { twoFactorCodeField } from "@/lib/domain/domains/manage-domains";
-import { rotateDomainWebhookSecret } from "@/lib/domain/domains/webhook-secret";
+import { twoFactorCodeField } from "@/lib/domain/merchant-domains/manage-domains";
+import { rotateDomainWebhookSecret } from "@/lib/domain/merchant-domains/webhook-secret";
 import { readJson } from "@/lib/web/http/body";
 import { ok } from "@/lib/web/http/envelope";
 import { withMember } from "@/lib/web/http/handlers";

@@ -1,4 +1,4 @@
-import { getOwnDomain } from "@/lib/domain/domains/manage-domains";
+import { getOwnDomain } from "@/lib/domain/merchant-domains/manage-domains";
 import { queuePing } from "@/lib/domain/webhooks/deliveries";
 import { ok } from "@/lib/web/http/envelope";
 import { withMember } from "@/lib/web/http/handlers";
