@@ -8,7 +8,7 @@ import { openPostgres } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { type ChainTransactionKind, chainTransactions, payoutBatches, tokenCatalogue, tokens, withdrawals } from "@/lib/db/schema";
 import { addDomain } from "@/lib/domain/merchant-domains/add-domain";
-import { createPayouts } from "@/lib/domain/payout-batches/create-payouts";
+import { createPayouts } from "@/lib/domain/payouts/create-payouts";
 import { activatePlan } from "@/lib/domain/plans/activate-plan";
 import { sendWithdrawal } from "@/lib/domain/withdrawals/send";
 import { keyRingFor } from "@/lib/engine/chain/keys";

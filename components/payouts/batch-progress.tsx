@@ -1,5 +1,5 @@
 import { Progress } from "@/components/ui/progress";
-import type { PayoutBatchView } from "@/lib/domain/payout-batches/payout-view";
+import type { PayoutBatchView } from "@/lib/domain/payouts/payout-view";
 
 /** How far a batch got: paid, failed and still open, as a bar and in words. */
 export function BatchProgress({ counts, total }: { counts: PayoutBatchView["counts"]; total: number }) {

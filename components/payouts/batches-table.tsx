@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import type { AccountPayoutBatch } from "@/lib/domain/payout-batches/account-batches";
+import type { AccountPayoutBatch } from "@/lib/domain/payouts/account-batches";
 import { BatchProgress } from "./batch-progress";
 
 /** The account's payout batches: each links to its items. */

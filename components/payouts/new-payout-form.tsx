@@ -12,7 +12,7 @@ import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field, FormError } from "@/components/ui/field";
 import { newRequestId } from "@/components/ui/request-id";
-import type { PayoutReview } from "@/lib/domain/payout-batches/dashboard-payouts";
+import type { PayoutReview } from "@/lib/domain/payouts/dashboard-payouts";
 import { reviewPayoutsAction, sendPayoutsAction } from "@/lib/web/dashboard/payouts/actions";
 import { PayoutReviewTables } from "./payout-review";
 

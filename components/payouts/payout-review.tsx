@@ -2,7 +2,7 @@ import { AlertTriangle } from "lucide-react";
 import { Address } from "@/components/dashboard/address";
 import { groupDigits } from "@/components/dashboard/format";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import type { PayoutReview } from "@/lib/domain/payout-batches/dashboard-payouts";
+import type { PayoutReview } from "@/lib/domain/payouts/dashboard-payouts";
 
 /** What the server found in the file: the bad rows by line and why, then the rows that would be paid. */
 export function PayoutReviewTables({ review }: { review: PayoutReview }) {

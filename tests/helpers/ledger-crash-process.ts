@@ -3,7 +3,7 @@
 // after the broadcast, and check what a restart does.
 import type { Address } from "viem";
 import { getDatabase } from "@/lib/db";
-import { sendRecorded } from "@/lib/domain/payouts/send-payout";
+import { sendRecorded } from "@/lib/domain/transfers/send-transfer";
 import { recordWithdrawal } from "@/lib/domain/withdrawals/send-withdrawal";
 import { batchSweepSupport } from "@/lib/engine/forwarding/batched/batch-support";
 import { ensureGasBalance } from "@/lib/engine/ledger/gas-top-up";

@@ -2,8 +2,8 @@
 // the spot — after that chunk's record is committed, before its bytes are broadcast — as a crash
 // at the worst moment would.
 import { getDatabase } from "@/lib/db";
-import { recordPayoutBatch } from "@/lib/domain/payout-batches/record-batch";
-import { recordPayoutChunk, sendPayoutChunk } from "@/lib/domain/payout-batches/send-batch";
+import { recordPayoutBatch } from "@/lib/domain/payouts/record-batch";
+import { recordPayoutChunk, sendPayoutChunk } from "@/lib/domain/payouts/send-batch";
 
 async function main() {
   const [userId, domainId, tokenId, count] = process.argv.slice(2);

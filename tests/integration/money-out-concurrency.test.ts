@@ -3,7 +3,7 @@
  * of several members send withdrawals, refunds and payout batches of one account at the same
  * moment. Every request gets its answer (no deadlock surfacing as INTERNAL_ERROR), each transfer is
  * recorded and sent exactly once, and the wallet pays exactly what was asked. The lock order these
- * paths share is written down in lib/domain/payouts/money-out-locks.ts. Then approvals, a rejection
+ * paths share is written down in lib/domain/transfers/money-out-locks.ts. Then approvals, a rejection
  * and the ledger's job run at the same moment as new sends.
  */
 

@@ -20,7 +20,7 @@ import { applyApprovalFact, requestApproval } from "@/lib/domain/approval-reques
 import { cancelPayoutChange, requestPayoutChange } from "@/lib/domain/merchant-domains/payout-change";
 import { EVENT_TYPES } from "@/lib/domain/notifications/events";
 import { enqueueSessionEvents } from "@/lib/domain/payments/session-events";
-import { applyItemFacts, insertPayoutBatch } from "@/lib/domain/payout-batches/payout-records";
+import { applyItemFacts, insertPayoutBatch } from "@/lib/domain/payouts/payout-records";
 import { enqueueRefundEvent } from "@/lib/domain/refunds/refund-events";
 import { queuePing } from "@/lib/domain/webhooks/deliveries";
 import { syncEndpoint } from "@/lib/domain/webhooks/endpoints";

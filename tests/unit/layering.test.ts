@@ -136,9 +136,9 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
     forbidden: (to, spec) => under(["lib/db"])(to) || spec === "drizzle-orm" || spec.startsWith("drizzle-orm/"),
   },
   {
-    name: "money out has one front door: lib/domain/payouts imports none of its callers",
-    files: sourceFiles("lib/domain/payouts"),
-    forbidden: under(["lib/domain/withdrawals", "lib/domain/refunds", "lib/ops/jobs"]),
+    name: "money out has one front door: lib/domain/transfers (one transfer, as withdrawals, refunds and approvals send it) imports none of its callers",
+    files: sourceFiles("lib/domain/transfers"),
+    forbidden: under(["lib/domain/withdrawals", "lib/domain/refunds", "lib/domain/payouts", "lib/domain/approvals", "lib/ops/jobs"]),
   },
   {
     name: "settlement is one-way: lib/domain/withdrawals imports nothing of lib/domain/refunds (it is told through an injected onSettled)",
@@ -185,8 +185,8 @@ const DOMAIN_TIERS: Record<string, number> = {
   "payment-links": 3,
   refunds: 4,
   withdrawals: 4,
+  transfers: 4,
   payouts: 4,
-  "payout-batches": 4,
   "approval-requests": 4,
   approvals: 4,
 };
@@ -388,8 +388,9 @@ describe("layering", () => {
       [4, "app/dashboard/page.tsx", "@/lib/db"],
       [4, "components/domains/domain-card.tsx", "@/lib/db/schema"],
       [4, "components/tokens/catalogue-list.tsx", "../../lib/db/client"],
-      [5, "lib/domain/payouts/send-payout.ts", "../withdrawals/confirm-withdrawals"],
-      [5, "lib/domain/payouts/record-payout.ts", "@/lib/domain/refunds/refund-payouts"],
+      [5, "lib/domain/transfers/send-transfer.ts", "../withdrawals/confirm-withdrawals"],
+      [5, "lib/domain/transfers/record-transfer.ts", "@/lib/domain/refunds/refund-payouts"],
+      [5, "lib/domain/transfers/open-spend.ts", "../payouts/send-batch"],
       [6, "lib/domain/withdrawals/withdrawal-records.ts", "../refunds/refund-payouts"],
       [7, "lib/domain/pricing/quote-tokens.ts", "../payments/create-session"],
       [7, "lib/domain/pricing/price-tokens.ts", "@/lib/domain/refunds/refundable"],
@@ -435,7 +436,7 @@ describe("layering", () => {
       ["lib/domain/notifications/outbox.ts", "@/lib/domain/payments/session-view"],
       ["lib/domain/tokens/find-own-token.ts", "../payments/create-session"],
       ["lib/domain/payments/create-session.ts", "@/lib/domain/refunds/refundable"],
-      ["lib/domain/merchant-domains/add-domain.ts", "../payouts/record-payout"],
+      ["lib/domain/merchant-domains/add-domain.ts", "../transfers/record-transfer"],
       ["lib/domain/subscriptions/renew.ts", "../payments/create-session"],
     ];
     for (const [file, spec] of upward) expect(domainOrderBreak(file, target(file, spec)), `${file} → ${spec}`).not.toBeNull();
@@ -443,7 +444,7 @@ describe("layering", () => {
       ["lib/domain/refunds/refund-events.ts", "../payments/session-view"],
       ["lib/domain/payments/create-session.ts", "../pricing/quote-tokens"],
       ["lib/domain/notifications/webhook-channel.ts", "../webhooks/dispatch"],
-      ["lib/domain/payouts/record-payout.ts", "../withdrawals/withdrawal-records"],
+      ["lib/domain/transfers/record-transfer.ts", "../withdrawals/withdrawal-records"],
       ["lib/domain/payments/create-session.ts", "../../engine/chain/networks"],
     ];
     for (const [file, spec] of downward) expect(domainOrderBreak(file, target(file, spec)), `${file} → ${spec}`).toBeNull();
@@ -519,7 +520,7 @@ describe("one door for signing", () => {
     expect(SIGNS.test(`const raw = await signAndRecord(tx, { network, wallet, kind: "sweep", chainCount, transaction });`)).toBe(false);
     expect(NONCE_TABLE.test(`await tx.insert(walletNonces).values({ network, address, nextNonce: chainCount });`)).toBe(true);
     const breaks: [string, string][] = [
-      ["lib/domain/payouts/record-payout.ts", "../../engine/ledger/nonces"],
+      ["lib/domain/transfers/record-transfer.ts", "../../engine/ledger/nonces"],
       ["lib/engine/forwarding/classic/forward-sweep.ts", "../../ledger/record"],
       ["lib/ops/custody/recover-bnb.ts", "@/lib/engine/ledger/nonces"],
       ["lib/engine/forwarding/batched/sweep-batch.ts", "../../chain/nonces"],
@@ -527,7 +528,7 @@ describe("one door for signing", () => {
     const importing = (file: string, spec: string) => LEDGER_ONLY.includes(target(file, spec) ?? "") && !inLedger(file);
     for (const [file, spec] of breaks) expect(importing(file, spec), `${file} → ${spec}`).toBe(true);
     expect(importing("lib/engine/ledger/signing.ts", "./nonces")).toBe(false);
-    expect(importing("lib/domain/payouts/record-payout.ts", "../../engine/ledger/signing")).toBe(false);
+    expect(importing("lib/domain/transfers/record-transfer.ts", "../../engine/ledger/signing")).toBe(false);
 
     for (const source of [`const keys = keyRingFor(getConfig().masterMnemonic);`, `const ring = new KeyRing(mnemonic);`])
       expect(BUILDS_KEY_RING.test(source), source).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePayoutCsv } from "@/lib/domain/payout-batches/payout-csv";
+import { parsePayoutCsv } from "@/lib/domain/payouts/payout-csv";
 
 const A = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 

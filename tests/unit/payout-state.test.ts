@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PAYOUT_BATCH_STATUSES, PAYOUT_ITEM_STATUSES, type PayoutItemStatus } from "@/lib/db/schema";
-import { type BatchFact, decideBatch, decideItem, type ItemCounts, type ItemFact } from "@/lib/domain/payout-batches/payout-state";
+import { type BatchFact, decideBatch, decideItem, type ItemCounts, type ItemFact } from "@/lib/domain/payouts/payout-state";
 
 const ITEM_FACTS: Record<string, ItemFact> = {
   recorded: { kind: "recorded" },

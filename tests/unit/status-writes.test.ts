@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
  * Every write of a forward's, a batch's, a refund's, a withdrawal's, a payment session's or a ledger
  * row's status goes through its pure decider (lib/engine/forwarding/forward-state.ts,
  * lib/engine/forwarding/batched/batch-state.ts, lib/domain/refunds/refund-state.ts, lib/domain/withdrawals/withdrawal-state.ts,
- * lib/domain/payments/session-state.ts, lib/engine/ledger/decide.ts, lib/domain/payout-batches/payout-state.ts):
+ * lib/domain/payments/session-state.ts, lib/engine/ledger/decide.ts, lib/domain/payouts/payout-state.ts):
  * only the writers that apply their decisions may set it. A new `.update(forwards).set({ status: … })`
  * anywhere else fails here.
  */
@@ -40,8 +40,8 @@ const RULES = [
   { table: "paymentSessions", writers: [join("lib", "domain", "payments", "session-records.ts")] },
   { table: "chainTransactions", writers: [join("lib", "engine", "ledger", "nonce-records.ts")] },
   { table: "withdrawals", writers: [join("lib", "domain", "withdrawals", "withdrawal-records.ts")] },
-  { table: "payoutBatches", writers: [join("lib", "domain", "payout-batches", "payout-records.ts")] },
-  { table: "payoutItems", writers: [join("lib", "domain", "payout-batches", "payout-records.ts")] },
+  { table: "payoutBatches", writers: [join("lib", "domain", "payouts", "payout-records.ts")] },
+  { table: "payoutItems", writers: [join("lib", "domain", "payouts", "payout-records.ts")] },
   { table: "approvals", writers: [join("lib", "domain", "approval-requests", "approval-records.ts")] },
 ];
 const REFUND_WRITER = join("lib", "domain", "refunds", "refund-records.ts");
@@ -89,7 +89,7 @@ describe("status writes go through the deciders", () => {
     const inserts = FILES.flatMap((file) =>
       [...readFileSync(file, "utf8").matchAll(/\.insert\(\s*withdrawals\s*\)\s*\.values\(\{([^}]*)\}/g)].map((m) => [file, m[1] ?? ""]),
     );
-    const payouts = join("lib", "domain", "payouts", "record-payout.ts");
+    const payouts = join("lib", "domain", "transfers", "record-transfer.ts");
     const writer = join("lib", "domain", "withdrawals", "withdrawal-records.ts");
     expect(inserts.map(([file]) => file).sort()).toEqual([payouts, writer]);
     expect(inserts.filter(([file, values]) => file === payouts && /\bstatus\b/.test(values ?? ""))).toEqual([]);

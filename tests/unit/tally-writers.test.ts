@@ -38,7 +38,7 @@ describe("every write moves the history's counters", () => {
   it("counts every withdrawal where it is inserted and where its status is written", () => {
     const writers = filesWhere(/\.insert\(withdrawals\)|\.update\(withdrawals\)/);
     expect(writers.sort()).toEqual([
-      join("lib", "domain", "payouts", "record-payout.ts"),
+      join("lib", "domain", "transfers", "record-transfer.ts"),
       join("lib", "domain", "withdrawals", "withdrawal-records.ts"),
     ]);
     for (const file of writers) expect(readFileSync(file, "utf8")).toMatch(/tallyWithdrawalMove\(/);

@@ -17,7 +17,7 @@ import { applyApprovalFact, asDecided, refusalOf } from "../approval-requests/ap
 import { decideApproval } from "../approval-requests/approval-state";
 import { approvalContent } from "../approval-requests/content";
 import { approvalRefusal } from "../approval-requests/reasons";
-import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
+import { lockAccountForMoneyOut } from "../transfers/money-out-locks";
 import { type ApprovalView, getApproval } from "./inbox";
 import { SUPPORTED, type SubjectOutcome, subjectOf } from "./subjects";
 

@@ -8,7 +8,7 @@
 import type { Db } from "../../db";
 import type { Approval, ApprovalKind } from "../../db/schema";
 import { approvalRefusal } from "../approval-requests/reasons";
-import { approvePayout, closePayout } from "../payout-batches/payout-approvals";
+import { approvePayout, closePayout } from "../payouts/payout-approvals";
 import { approveRefund, closeRefund } from "../refunds/refund-approvals";
 import { approveWithdrawal, closeWithdrawal, type SubjectOutcome } from "../withdrawals/withdrawal-approvals";
 

@@ -137,7 +137,7 @@ export async function assertMayWithdraw(
 /**
  * Serialises one merchant's changes that count against its plan (domains), so the checks above hold
  * under concurrent requests. `FOR NO KEY UPDATE`, as money out takes the same row
- * (lib/domain/payouts/money-out-locks.ts): rows inserted with a foreign key to the account never wait on it.
+ * (lib/domain/transfers/money-out-locks.ts): rows inserted with a foreign key to the account never wait on it.
  */
 export async function lockMerchant(tx: Db, userId: number): Promise<void> {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("no key update");

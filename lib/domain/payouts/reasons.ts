@@ -1,16 +1,14 @@
-/** Why a payout (a withdrawal, or a refund's send) is refused on the spot (docs/design.md §22). */
+/** Why a payout batch is refused (docs/design.md §22); chain refusals reuse lib/domain/transfers' reasons. */
 
 import { type Refusal, refusal } from "../../base/errors";
 
-export const PAYOUT_REASONS = [
-  /** The wallet lacks the tokens (net of its sends not yet mined); nothing was recorded. */
-  "wallet-short-of-tokens",
-  "wallet-short-of-gas",
-  /** The transfer's gas estimate is above MAX_WITHDRAWAL_GAS. */
-  "transfer-gas-above-limit",
-  "transfer-would-revert",
-  "rpc-failed",
+export const PAYOUT_BATCH_REASONS = [
+  /** One or more items are invalid; `details` lists each by `items.<index>.<field>`; nothing was recorded. */
+  "payout-items-invalid",
+  "payout-batch-not-found",
+  /** release / reject of a batch that is not awaiting approval. */
+  "payout-batch-not-awaiting-approval",
 ] as const;
-export type PayoutReason = (typeof PAYOUT_REASONS)[number];
+export type PayoutBatchReason = (typeof PAYOUT_BATCH_REASONS)[number];
 
-export const payoutRefusal: Refusal<PayoutReason> = refusal;
+export const payoutBatchRefusal: Refusal<PayoutBatchReason> = refusal;

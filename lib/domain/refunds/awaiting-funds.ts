@@ -16,10 +16,10 @@ import { log } from "../../base/log";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { type PaymentSession, paymentSessions, refunds } from "../../db/schema";
-import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
-import { ShortOfTokensError } from "../payouts/payout-errors";
-import { recordPayout, reservePayout } from "../payouts/record-payout";
-import { withGasTopUps } from "../payouts/send-payout";
+import { lockAccountForMoneyOut } from "../transfers/money-out-locks";
+import { recordTransfer, reserveTransfer } from "../transfers/record-transfer";
+import { withGasTopUps } from "../transfers/send-transfer";
+import { ShortOfTokensError } from "../transfers/transfer-errors";
 import { findRefund } from "./find-refund";
 import { refundPayout, sendRefundPayout } from "./refund-payouts";
 import { applyRefundFact } from "./refund-records";
@@ -98,11 +98,11 @@ export async function sendAwaitingRefund(db: Db, refundId: string): Promise<Awai
     const payout = await withGasTopUps(db, (afterTopUp) =>
       db.transaction(async (tx) => {
         await lockAccountForMoneyOut(tx, session.userId); // first: the one lock order of money out
-        const reserved = await reservePayout(tx, refundPayout(session, refund, token.decimals, toAddress), { afterTopUp });
-        // Under the wallet's and the merchant's locks (reservePayout), then the payment's, then the refund's row.
+        const reserved = await reserveTransfer(tx, refundPayout(session, refund, token.decimals, toAddress), { afterTopUp });
+        // Under the wallet's and the merchant's locks (reserveTransfer), then the payment's, then the refund's row.
         await lockSession(tx, session.id);
         if (!(await applyRefundFact(tx, refund.id, { kind: "funds-arrived" }, { lock: true })).written) throw new MovedOn();
-        return recordPayout(tx, reserved);
+        return recordTransfer(tx, reserved);
       }),
     );
     await sendRefundPayout(db, payout);

@@ -15,9 +15,9 @@ import { type Address, zeroAddress } from "viem";
 import { AppError, commonRefusal } from "../../base/errors";
 import type { Db } from "../../db";
 import { deposits, domains, paymentSessions } from "../../db/schema";
-import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
-import { recordPayout, reservePayout } from "../payouts/record-payout";
-import { withGasTopUps } from "../payouts/send-payout";
+import { lockAccountForMoneyOut } from "../transfers/money-out-locks";
+import { recordTransfer, reserveTransfer } from "../transfers/record-transfer";
+import { withGasTopUps } from "../transfers/send-transfer";
 import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
 import { assertClaimSecret } from "./claim-access";
 import { claimFailure, payerProblem } from "./claim-failure";
@@ -96,10 +96,10 @@ export async function claimRefund(db: Db, refundId: string, secret: string | nul
     const payout = await withGasTopUps(db, (afterTopUp) =>
       db.transaction(async (tx) => {
         await lockAccountForMoneyOut(tx, refund.userId); // first: the one lock order of money out
-        const reserved = await reservePayout(tx, refundPayout(session, refund, token.decimals, address), { afterTopUp });
-        // After the wallet's and the merchant's locks (reservePayout).
+        const reserved = await reserveTransfer(tx, refundPayout(session, refund, token.decimals, address), { afterTopUp });
+        // After the wallet's and the merchant's locks (reserveTransfer).
         await claimUnderLocks(tx, session.id, refund.id, { kind: "claim", address });
-        return recordPayout(tx, reserved);
+        return recordTransfer(tx, reserved);
       }),
     );
     await sendRefundPayout(db, payout);

@@ -31,10 +31,10 @@ import { type IdempotentRequest, runIdempotent } from "../idempotency/idempotenc
 import { findSessionInScope, type SessionScope } from "../payments/find-session";
 import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import type { SessionWithToken } from "../payments/session-view";
-import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
-import { recordPayout, reservePayout } from "../payouts/record-payout";
-import { withGasTopUps } from "../payouts/send-payout";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
+import { lockAccountForMoneyOut } from "../transfers/money-out-locks";
+import { recordTransfer, reserveTransfer } from "../transfers/record-transfer";
+import { withGasTopUps } from "../transfers/send-transfer";
 import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
 import { type ClaimSecret, newClaimSecret } from "./claim-secret";
 import { findRefund } from "./find-refund";
@@ -178,10 +178,10 @@ async function recordRefund(tx: Db, plan: RefundPlan, afterTopUp: boolean): Prom
   try {
     return await tx.transaction(async (inner) => {
       const refund = { id: plan.refundId, userId: session.userId, apiKeyId: plan.apiKeyId, amount: units };
-      const reserved = await reservePayout(inner, refundPayout(session, refund, token.decimals, toAddress), { afterTopUp });
+      const reserved = await reserveTransfer(inner, refundPayout(session, refund, token.decimals, toAddress), { afterTopUp });
       // Under the wallet's and the merchant's locks, then the payment's (lockedAmounts).
       const created = await insertRefundRow(inner, plan, units, {});
-      const payout = await recordPayout(inner, reserved);
+      const payout = await recordTransfer(inner, reserved);
       await emitRefundEvents(inner, created.refund, created.events, created.now);
       return payout;
     });

@@ -18,8 +18,8 @@ import { AppError } from "../../base/errors";
 import type { Db } from "../../db";
 import { type Approval, type PaymentSession, paymentSessions, type Refund, refunds, tokens } from "../../db/schema";
 import { requestApproval } from "../approval-requests/approval-records";
-import { recordPayout, reservePayout } from "../payouts/record-payout";
-import { withGasTopUps } from "../payouts/send-payout";
+import { recordTransfer, reserveTransfer } from "../transfers/record-transfer";
+import { withGasTopUps } from "../transfers/send-transfer";
 import { awaitingFundsReason, isShortOfTokens } from "./awaiting-funds";
 import { refundRefusal } from "./reasons";
 import { refundPayout, sendRefundPayout } from "./refund-payouts";
@@ -48,12 +48,12 @@ export async function approveRefund(db: Db, approval: Approval, claim: (tx: Db) 
     const payout = await withGasTopUps(db, (afterTopUp) =>
       db.transaction(async (tx) => {
         await claim(tx);
-        const reserved = await reservePayout(tx, refundPayout(session, refund, token.decimals, toAddress), { afterTopUp }).catch(
+        const reserved = await reserveTransfer(tx, refundPayout(session, refund, token.decimals, toAddress), { afterTopUp }).catch(
           (error: unknown) => {
             throw error instanceof AppError ? new RefusedAtApproval(error) : error;
           },
         );
-        const recorded = await recordPayout(tx, reserved);
+        const recorded = await recordTransfer(tx, reserved);
         // After the payout: refund.created names its withdrawal.
         await apply(tx, refund, { kind: "approved", to: "sending", claimExpiresAt });
         return recorded;

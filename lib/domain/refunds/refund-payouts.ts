@@ -1,5 +1,5 @@
 /**
- * A refund's money goes out as a payout (lib/domain/payouts) and follows it: sent after its recording
+ * A refund's money goes out as a payout (lib/domain/transfers) and follows it: sent after its recording
  * transaction commits, and settled with it — `settleRefundOf` is the `onSettled` the withdrawal
  * confirmer is given (lib/ops/jobs/steps.ts). A request that waits for a refused send to settle
  * settles the refund itself afterwards; the job's catch-up (`settleRefundsOfSettledPayouts`) covers
@@ -11,8 +11,8 @@ import type { Address } from "viem";
 import { formatAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { type PaymentSession, type RecordedWithdrawal, type Refund, refunds, type Withdrawal, withdrawals } from "../../db/schema";
-import type { PayoutRequest } from "../payouts/record-payout";
-import { sendRecorded } from "../payouts/send-payout";
+import type { TransferRequest } from "../transfers/record-transfer";
+import { sendRecorded } from "../transfers/send-transfer";
 import { awaitSettlement } from "../withdrawals/confirm-withdrawals";
 import { withdrawalRefusal } from "../withdrawals/reasons";
 import { applyRefundFact } from "./refund-records";
@@ -58,7 +58,7 @@ export function refundPayout(
   refund: Pick<Refund, "id" | "userId" | "apiKeyId" | "amount">,
   decimals: number,
   to: Address,
-): PayoutRequest {
+): TransferRequest {
   return {
     wallet: { domainId: sessionDomain(session) },
     tokenId: session.tokenId,

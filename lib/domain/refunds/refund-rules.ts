@@ -54,7 +54,7 @@ export async function lockedAmounts(db: Db, sessionId: string, options: { lock: 
   return refundAmounts({ ...session, refunded: BigInt(active?.total ?? 0) });
 }
 
-/** The payment's row lock, taken by every refund and claim of it (after the account's and the wallet's: lib/domain/payouts/money-out-locks.ts). */
+/** The payment's row lock, taken by every refund and claim of it (after the account's and the wallet's: lib/domain/transfers/money-out-locks.ts). */
 export async function lockSession(tx: Db, sessionId: string): Promise<void> {
   await tx.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.id, sessionId)).for("no key update");
 }

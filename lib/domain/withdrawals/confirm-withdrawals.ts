@@ -1,5 +1,5 @@
 /**
- * Settling withdrawals (every payout: lib/domain/payouts records and sends them) from the ledger
+ * Settling withdrawals (every payout: lib/domain/transfers records and sends them) from the ledger
  * (lib/engine/ledger). A withdrawal's transaction is a ledger row; the ledger re-sends, re-prices and
  * settles it like every other transaction, and this file only reads how the ledger settled the
  * withdrawal's nonce and hands that fact to its writer (withdrawal-records.ts). Whoever follows a
@@ -66,7 +66,7 @@ export async function settleOne(db: Db, withdrawal: Withdrawal, options: { onSet
 }
 
 /**
- * After a refused broadcast (lib/domain/payouts sendRecorded: its nonce is being filled): waits up to
+ * After a refused broadcast (lib/domain/transfers sendRecorded: its nonce is being filled): waits up to
  * SETTLE_WAIT_MS for the withdrawal to settle, settling it as the job would. Its current row.
  */
 export async function awaitSettlement(db: Db, withdrawalId: string): Promise<Withdrawal | undefined> {

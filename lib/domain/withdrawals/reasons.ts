@@ -1,10 +1,10 @@
 /** Why a withdrawal (or a refund's send, which is one) is refused or failed on the spot (docs/design.md §22). */
 
 import { type Refusal, refusal } from "../../base/errors";
-import { PAYOUT_REASONS } from "../payouts/reasons";
+import { TRANSFER_REASONS } from "../transfers/reasons";
 
 export const WITHDRAWAL_REASONS = [
-  ...PAYOUT_REASONS,
+  ...TRANSFER_REASONS,
   /** Sent, and the network refused it. */
   "withdrawal-failed",
 ] as const;

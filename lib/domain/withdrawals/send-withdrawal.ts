@@ -1,8 +1,8 @@
-/** A merchant's withdrawal as a payout (lib/domain/payouts): recorded in one transaction, not yet sent. */
+/** A merchant's withdrawal as a payout (lib/domain/transfers): recorded in one transaction, not yet sent. */
 
 import type { Db } from "../../db";
 import type { RecordedWithdrawal as RecordedRow } from "../../db/schema";
-import { recordPayout, reservePayout } from "../payouts/record-payout";
+import { recordTransfer, reserveTransfer } from "../transfers/record-transfer";
 import type { SendWithdrawalInput } from "./schemas";
 
 export interface RecordedWithdrawal {
@@ -22,7 +22,7 @@ export interface WithdrawalSender {
 /**
  * Records a withdrawal from the domain's wallet in `db`'s transaction (its own when `db` is the
  * pool), signed with the next nonce of that wallet; nothing is recorded unless the transfer can
- * succeed (reservePayout). The caller sends it (sendRecorded) only once the transaction has committed.
+ * succeed (reserveTransfer). The caller sends it (sendRecorded) only once the transaction has committed.
  */
 export async function recordWithdrawal(
   db: Db,
@@ -31,7 +31,7 @@ export async function recordWithdrawal(
   options: { afterTopUp?: boolean } = {},
 ): Promise<RecordedWithdrawal> {
   return db.transaction(async (tx) => {
-    const reserved = await reservePayout(
+    const reserved = await reserveTransfer(
       tx,
       {
         wallet: { domainId: input.domainId },
@@ -42,7 +42,7 @@ export async function recordWithdrawal(
       },
       options,
     );
-    const withdrawal = await recordPayout(tx, reserved);
+    const withdrawal = await recordTransfer(tx, reserved);
     return { withdrawal, tokenSymbol: reserved.token.symbol, tokenDecimals: reserved.token.decimals };
   });
 }

@@ -18,9 +18,9 @@ import type { Approval, Withdrawal } from "../../db/schema";
 import { isRecordedWithdrawal, withdrawals } from "../../db/schema";
 import { approvalNeeded } from "../approval-requests/approval-needed";
 import { requestApproval } from "../approval-requests/approval-records";
-import { checkPayout, type PayoutRequest, reservePayout, signPayout } from "../payouts/record-payout";
-import { sendRecorded, withGasTopUps } from "../payouts/send-payout";
 import { findOwnToken } from "../tokens/find-own-token";
+import { checkTransfer, reserveTransfer, signTransfer, type TransferRequest } from "../transfers/record-transfer";
+import { sendRecorded, withGasTopUps } from "../transfers/send-transfer";
 import type { SendWithdrawalInput } from "./schemas";
 import type { WithdrawalSender } from "./send-withdrawal";
 import { applyWithdrawalFact, insertAwaitingWithdrawal } from "./withdrawal-records";
@@ -42,7 +42,7 @@ export async function recordAwaitingWithdrawal(
   now = new Date(),
 ): Promise<{ withdrawal: Withdrawal; tokenSymbol: string; tokenDecimals: number }> {
   return db.transaction(async (tx) => {
-    const { token, units, from } = await checkPayout(tx, requestOf(sender, input));
+    const { token, units, from } = await checkTransfer(tx, requestOf(sender, input));
     const withdrawal = await insertAwaitingWithdrawal(
       tx,
       {
@@ -100,10 +100,10 @@ export async function approveWithdrawal(db: Db, approval: Approval, claim: (tx: 
       db.transaction(async (tx) => {
         await claim(tx);
         // Its row, awaiting approval since the request, already counts among the day's withdrawals.
-        const reserved = await reservePayout(tx, requestOf(waiting, input), { afterTopUp, counted: true }).catch((error: unknown) => {
+        const reserved = await reserveTransfer(tx, requestOf(waiting, input), { afterTopUp, counted: true }).catch((error: unknown) => {
           throw error instanceof AppError ? new RefusedAtApproval(error) : error;
         });
-        const signed = await signPayout(tx, reserved);
+        const signed = await signTransfer(tx, reserved);
         const { written } = await applyWithdrawalFact(tx, waiting, { kind: "approved" }, { signed });
         if (!written || !isRecordedWithdrawal(written)) throw new Error(`withdrawal ${waiting.id} was not awaiting approval`);
         return written;
@@ -144,7 +144,7 @@ async function withdrawalOf(db: Db, approval: Approval): Promise<Withdrawal> {
   return row;
 }
 
-function requestOf(sender: Pick<WithdrawalSender, "userId" | "apiKeyId">, input: SendWithdrawalInput): PayoutRequest {
+function requestOf(sender: Pick<WithdrawalSender, "userId" | "apiKeyId">, input: SendWithdrawalInput): TransferRequest {
   return {
     wallet: { domainId: input.domainId },
     tokenId: input.tokenId,

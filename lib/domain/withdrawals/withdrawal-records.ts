@@ -4,7 +4,7 @@
  * from (`submitted`, or `awaiting_approval` for a waiting one's approval outcome), with the
  * decision's webhook events, the release of the request's idempotency key and whatever the
  * injected `onSettled` does (a refund following its payout) in the same transaction. Only this
- * file writes withdrawals.status (tests/unit/status-writes.test.ts holds that); lib/domain/payouts
+ * file writes withdrawals.status (tests/unit/status-writes.test.ts holds that); lib/domain/transfers
  * inserts the row, `submitted` by default, and `insertAwaitingWithdrawal` one that waits for an
  * approval, unsigned. All move the counters (withdrawal-tallies.ts) with it.
  */
@@ -15,8 +15,8 @@ import { requireRow } from "../../db/rows";
 import type { ChainTransaction, Withdrawal } from "../../db/schema";
 import { withdrawals } from "../../db/schema";
 import { releaseIdempotency } from "../idempotency/idempotency";
-import type { SignedPayout } from "../payouts/record-payout";
-import { tallyWithdrawalMove } from "../payouts/withdrawal-tallies";
+import type { SignedTransfer } from "../transfers/record-transfer";
+import { tallyWithdrawalMove } from "../transfers/withdrawal-tallies";
 import { enqueueWithdrawalEvent } from "./withdrawal-events";
 import { decideWithdrawal, type WithdrawalDecision, type WithdrawalFact } from "./withdrawal-state";
 
@@ -39,7 +39,7 @@ export async function applyWithdrawalFact(
     onSettled?: OnSettled;
     now?: Date;
     /** An approved withdrawal's transaction, signed and recorded in the caller's transaction. */
-    signed?: SignedPayout;
+    signed?: SignedTransfer;
   } = {},
 ): Promise<{ decision: WithdrawalDecision; written: Withdrawal | null }> {
   const now = options.now ?? new Date();
@@ -71,7 +71,7 @@ export async function applyWithdrawalFact(
   return { decision, written };
 }
 
-function signedColumns(signed: SignedPayout) {
+function signedColumns(signed: SignedTransfer) {
   const { nonce, txHash, chainTxId, gasLimit, gasPrice, fromAddress } = signed;
   return { nonce, txHash, chainTxId, gasLimit, gasPrice, fromAddress };
 }

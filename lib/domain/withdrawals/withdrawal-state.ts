@@ -4,7 +4,7 @@
  * decides, as a compare-and-set on `submitted`); the confirmer only finds facts — how the
  * ledger settled the withdrawal's nonce (docs/design.md §12, §17).
  *
- *   (recorded by lib/domain/payouts) ──▶ submitted ──nonce settled by the withdrawal (or its re-priced copy), confirmed, success──▶ completed
+ *   (recorded by lib/domain/transfers) ──▶ submitted ──nonce settled by the withdrawal (or its re-priced copy), confirmed, success──▶ completed
  *                                  submitted ──… by the withdrawal, confirmed, reverted──▶ failed (nothing sent)
  *                                  submitted ──… by the 0-value cancel that filled its nonce, confirmed──▶ failed (nothing sent)
  *                                  submitted ──nonce open | winner not confirmed yet──▶ submitted

@@ -6,7 +6,7 @@ import { type CursorPage, cursorPageOf, offsetPlan, type Page, pageOf, pagingOf 
 import type { Db } from "../../db";
 import { keysetAfter, keysetTimeText } from "../../db/keyset";
 import { tokens, type Withdrawal, type WithdrawalStatus, withdrawals } from "../../db/schema";
-import { withdrawalTotal } from "../payouts/withdrawal-tallies";
+import { withdrawalTotal } from "../transfers/withdrawal-tallies";
 
 export function toWithdrawalView(withdrawal: Withdrawal, token: { symbol: string; decimals: number }) {
   return {

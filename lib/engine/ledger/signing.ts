@@ -116,7 +116,7 @@ export async function signDelegation(wallet: ServiceWallet, authorization: Autho
 
 /**
  * Locks the wallet's nonce row until `tx` ends (step 5 of the money-out lock order,
- * lib/domain/payouts/money-out-locks.ts) without taking a nonce: the balances read under it see
+ * lib/domain/transfers/money-out-locks.ts) without taking a nonce: the balances read under it see
  * every transaction of the wallet recorded before.
  */
 export async function lockWalletNonce(tx: Db, network: string, address: string, chainCount: number): Promise<void> {

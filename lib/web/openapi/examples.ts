@@ -7,7 +7,7 @@
 
 import type { z } from "zod";
 import type { createPaymentResponseSchema, paymentHistoryItemSchema, paymentStatusSchema } from "../../domain/payments/schemas";
-import type { payoutBatchViewSchema, payoutItemViewSchema } from "../../domain/payout-batches/schemas";
+import type { payoutBatchViewSchema, payoutItemViewSchema } from "../../domain/payouts/schemas";
 import type { refundSchema } from "../../domain/refunds/schemas";
 import type { withdrawalSchema } from "../../domain/withdrawals/schemas";
 

@@ -1,7 +1,7 @@
 /** Payouts to many at once in the OpenAPI document (docs/design.md §24). */
 
 import { z } from "zod";
-import { createPayoutsSchema, payoutBatchViewSchema, payoutListQuerySchema } from "../../domain/payout-batches/schemas";
+import { createPayoutsSchema, payoutBatchViewSchema, payoutListQuerySchema } from "../../domain/payouts/schemas";
 import { EX, payoutBatchExample } from "./examples";
 import { OPERATION_REASONS } from "./reasons";
 import { answer, badId, badLimit, batchIdParam, idempotencyHeader, json, refusals, V1_ERRORS, v1Scope } from "./shared";

@@ -14,7 +14,7 @@ import { IDEMPOTENCY_REASONS } from "../../domain/idempotency/reasons";
 import { DOMAIN_REASONS } from "../../domain/merchant-domains/reasons";
 import { LINK_REASONS } from "../../domain/payment-links/reasons";
 import { PAYMENT_REASONS } from "../../domain/payments/reasons";
-import { PAYOUT_BATCH_REASONS } from "../../domain/payout-batches/reasons";
+import { PAYOUT_BATCH_REASONS } from "../../domain/payouts/reasons";
 import { PLAN_REASONS } from "../../domain/plans/reasons";
 import { PRICING_REASONS } from "../../domain/pricing/reasons";
 import { REFUND_REASONS } from "../../domain/refunds/reasons";

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { APPROVAL_KINDS, APPROVAL_STATUSES } from "../../db/schema";
 import type { EventType } from "../../domain/notifications/events";
 import { paymentStatusSchema } from "../../domain/payments/schemas";
-import { payoutBatchViewSchema, payoutItemViewSchema } from "../../domain/payout-batches/schemas";
+import { payoutBatchViewSchema, payoutItemViewSchema } from "../../domain/payouts/schemas";
 import { refundSchema } from "../../domain/refunds/schemas";
 import { withdrawalSchema } from "../../domain/withdrawals/schemas";
 import { approvalContentShape } from "./approval-paths";

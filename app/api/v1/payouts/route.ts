@@ -1,7 +1,7 @@
 import { parseIdempotencyKey } from "@/lib/domain/idempotency/idempotency";
-import { createPayouts } from "@/lib/domain/payout-batches/create-payouts";
-import { listPayoutBatches } from "@/lib/domain/payout-batches/payout-view";
-import { payoutListQuerySchema, payoutRequestSchema } from "@/lib/domain/payout-batches/schemas";
+import { createPayouts } from "@/lib/domain/payouts/create-payouts";
+import { listPayoutBatches } from "@/lib/domain/payouts/payout-view";
+import { payoutListQuerySchema, payoutRequestSchema } from "@/lib/domain/payouts/schemas";
 import { parseWith, readJsonObject } from "@/lib/web/http/body";
 import { clientAddress } from "@/lib/web/http/client-ip";
 import { ok } from "@/lib/web/http/envelope";

@@ -35,7 +35,7 @@ export const CHAIN_TRANSACTION_KINDS = [
   "sweeper_admin",
   /** Withdrawal wallet → a token: approve(BatchPayer, a payout chunk's total). */
   "payout_approve",
-  /** Withdrawal wallet → BatchPayer.pay: one chunk of a payout batch (lib/domain/payout-batches). */
+  /** Withdrawal wallet → BatchPayer.pay: one chunk of a payout batch (lib/domain/payouts). */
   "payout",
   /** Withdrawal wallet → the CREATE2 deployer: BatchPayer, once per chain. */
   "payout_deploy",

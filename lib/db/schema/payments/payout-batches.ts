@@ -1,6 +1,6 @@
 /**
  * Payouts to many at once (docs/design.md §24): a batch per request, an item per recipient. The
- * batch's and items' status are written only by lib/domain/payout-batches/payout-records.ts, as the
+ * batch's and items' status are written only by lib/domain/payouts/payout-records.ts, as the
  * pure decider payout-state.ts says; a sending item points at its chunk's ledger row.
  */
 import { sql } from "drizzle-orm";

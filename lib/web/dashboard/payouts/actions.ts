@@ -7,8 +7,8 @@ import {
   type PayoutReview,
   reviewPayoutCsv,
   sendPayoutsFromDashboard,
-} from "../../../domain/payout-batches/dashboard-payouts";
-import type { PayoutBatchView } from "../../../domain/payout-batches/payout-view";
+} from "../../../domain/payouts/dashboard-payouts";
+import type { PayoutBatchView } from "../../../domain/payouts/payout-view";
 import { type ActionResult, runAction } from "../shared/server-action";
 
 /** The review's input, plus the form's id that makes a double click send once, and the two-factor code when it is on. */

@@ -6,8 +6,8 @@
 import { getDb } from "../../../db";
 import type { KeysetQuery } from "../../../db/keyset";
 import { listDomains } from "../../../domain/merchant-domains/manage-domains";
-import { listAccountPayoutBatches } from "../../../domain/payout-batches/account-batches";
-import { getPayoutBatch, type PayoutBatchView } from "../../../domain/payout-batches/payout-view";
+import { listAccountPayoutBatches } from "../../../domain/payouts/account-batches";
+import { getPayoutBatch, type PayoutBatchView } from "../../../domain/payouts/payout-view";
 import { listTokens } from "../../../domain/tokens/list-tokens";
 import { isNativeToken } from "../../../engine/chain/native";
 import { csvLine } from "../shared/csv";

@@ -1,4 +1,4 @@
-import { getPayoutBatch } from "@/lib/domain/payout-batches/payout-view";
+import { getPayoutBatch } from "@/lib/domain/payouts/payout-view";
 import { ok } from "@/lib/web/http/envelope";
 import { noCorsPreflight, withApiKey } from "@/lib/web/http/handlers";
 import { parseUuid } from "@/lib/web/http/params";

@@ -1,7 +1,7 @@
 /**
  * The counters of withdrawals per API key (null: the dashboard) and status
  * (lib/db/schema/payments/history-counts.ts), moved in the transaction that inserts a withdrawal
- * (record-payout.ts) or settles it (lib/domain/withdrawals/withdrawal-records.ts): the history's
+ * (record-transfer.ts) or settles it (lib/domain/withdrawals/withdrawal-records.ts): the history's
  * `meta.total` reads them instead of counting withdrawals. Here, below both, because withdrawals
  * import payouts and not the other way round.
  */

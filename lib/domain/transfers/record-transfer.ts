@@ -3,14 +3,14 @@
  * every payout (a merchant's withdrawal, a refund, later batched payouts). Two calls inside the
  * caller's transaction, with the caller's own writes between them:
  *
- *   reservePayout(tx, request)  checks, simulation, the wallet's and the merchant's locks, and
+ *   reserveTransfer(tx, request)  checks, simulation, the wallet's and the merchant's locks, and
  *                               the balances under them (throws ShortOfTokensError / ShortOfGasError)
  *   …the caller's business…     e.g. a refund's row moved to `sending`, under the locks above
- *   recordPayout(tx, reserved)  the wallet's next nonce, the signed bytes in the ledger, the
+ *   recordTransfer(tx, reserved)  the wallet's next nonce, the signed bytes in the ledger, the
  *                               `withdrawals` row that points at them
  *
- * and sendRecorded (send-payout.ts) once the transaction has committed. Locks follow the one
- * order of money-out-locks.ts: the caller takes the account's row first; reservePayout takes it
+ * and sendRecorded (send-transfer.ts) once the transaction has committed. Locks follow the one
+ * order of money-out-locks.ts: the caller takes the account's row first; reserveTransfer takes it
  * again (free) and then the wallet's nonce row; the caller's own rows (a payment, a refund) come after.
  */
 
@@ -37,11 +37,11 @@ import { assertWithdrawable } from "../tokens/withdrawal-rules";
 import { openPayoutItemsTotal } from "./batch-reserve";
 import { lockAccountForMoneyOut, lockPayingWallet } from "./money-out-locks";
 import { gasHeldBack, openSpend } from "./open-spend";
-import { insufficientBnb, insufficientTokens, rpc, ShortOfGasError, simulate } from "./payout-errors";
-import { payoutRefusal } from "./reasons";
+import { transferRefusal } from "./reasons";
+import { insufficientBnb, insufficientTokens, rpc, ShortOfGasError, simulate } from "./transfer-errors";
 import { tallyWithdrawalMove } from "./withdrawal-tallies";
 
-export interface PayoutRequest {
+export interface TransferRequest {
   /** The domain whose withdrawal wallet pays. */
   wallet: { domainId: number };
   tokenId: number;
@@ -52,9 +52,9 @@ export interface PayoutRequest {
   for: { userId: number; apiKeyId: number | null; refundId?: string };
 }
 
-/** A payout checked and simulated, its wallet locked in the caller's transaction: what recordPayout signs. */
-export interface ReservedPayout {
-  request: PayoutRequest;
+/** A payout checked and simulated, its wallet locked in the caller's transaction: what recordTransfer signs. */
+export interface ReservedTransfer {
+  request: TransferRequest;
   token: Token;
   from: Address;
   units: bigint;
@@ -74,14 +74,14 @@ export interface ReservedPayout {
  * `afterTopUp`: this request already had the wallet topped up (its gas is spent: no budget check again).
  * `counted`: its withdrawal row already counts among the day's withdrawals (one awaiting approval).
  */
-export async function reservePayout(
+export async function reserveTransfer(
   tx: Db,
-  request: PayoutRequest,
+  request: TransferRequest,
   options: { afterTopUp?: boolean; counted?: boolean } = {},
-): Promise<ReservedPayout> {
+): Promise<ReservedTransfer> {
   const limits = { checkGasBudget: !options.afterTopUp, transfers: options.counted ? 0 : 1 };
   const { userId } = request.for;
-  const { domain, token, units, from } = await checkPayout(tx, request);
+  const { domain, token, units, from } = await checkTransfer(tx, request);
   await assertMayWithdraw(tx, userId, limits);
   const client = publicClientFor(token.network);
   const native = isNativeToken(token.contractAddress);
@@ -107,7 +107,7 @@ export async function reservePayout(
     ]);
     const cap = getConfig().maxWithdrawalGas;
     if (estimate > cap) {
-      throw payoutRefusal(
+      throw transferRefusal(
         "BLOCKCHAIN_ERROR",
         "transfer-gas-above-limit",
         `the transfer needs ${estimate} gas, above this gateway's limit of ${cap} (MAX_WITHDRAWAL_GAS); nothing was sent`,
@@ -175,7 +175,10 @@ export async function reservePayout(
  * for an approval): the merchant's domain and token, the amount in the token's units, the token's
  * withdrawal rules and a recipient that is no service address; the wallet that would pay.
  */
-export async function checkPayout(tx: Db, request: PayoutRequest): Promise<{ domain: Domain; token: Token; units: bigint; from: Address }> {
+export async function checkTransfer(
+  tx: Db,
+  request: TransferRequest,
+): Promise<{ domain: Domain; token: Token; units: bigint; from: Address }> {
   const { userId } = request.for;
   const { domainId } = request.wallet;
   const domain = await getOwnDomain(tx, userId, domainId).catch(() => {
@@ -198,7 +201,7 @@ export async function checkPayout(tx: Db, request: PayoutRequest): Promise<{ dom
 }
 
 /** A reserved payout signed with the wallet's next nonce, its bytes in the ledger: what a withdrawal row points at. */
-export interface SignedPayout {
+export interface SignedTransfer {
   network: string;
   fromAddress: Address;
   nonce: number;
@@ -209,9 +212,9 @@ export interface SignedPayout {
 }
 
 /** Signs the reserved payout with the wallet's next nonce and records it (ledger row, then its withdrawal row). */
-export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<RecordedWithdrawal> {
+export async function recordTransfer(tx: Db, reserved: ReservedTransfer): Promise<RecordedWithdrawal> {
   const { request, token } = reserved;
-  const signed = await signPayout(tx, reserved);
+  const signed = await signTransfer(tx, reserved);
   const inserted = await tx
     .insert(withdrawals)
     .values({
@@ -239,7 +242,7 @@ export async function recordPayout(tx: Db, reserved: ReservedPayout): Promise<Re
 }
 
 /** The wallet's next nonce, the signed bytes in the ledger; the caller writes the withdrawal row that points at them. */
-export async function signPayout(tx: Db, reserved: ReservedPayout): Promise<SignedPayout> {
+export async function signTransfer(tx: Db, reserved: ReservedTransfer): Promise<SignedTransfer> {
   const { request, token, from, send, gasLimit, gasPrice } = reserved;
   const ledgerRow = await signAndRecord(tx, {
     network: token.network,

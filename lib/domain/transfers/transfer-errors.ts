@@ -5,11 +5,11 @@ import { AppError } from "../../base/errors";
 import { GasPriceAboveCapError } from "../../engine/chain/gas-price";
 import { chainRefusal } from "../../engine/chain/reasons";
 import { classifyRpcError, errorHeadline } from "../../engine/chain/rpc-errors";
-import { type PayoutReason, payoutRefusal } from "./reasons";
+import { type TransferReason, transferRefusal } from "./reasons";
 
 /**
  * The wallet lacks BNB for this send (net of its sends not yet mined). Thrown inside the
- * recording transaction, which then records nothing; withGasTopUps (send-payout.ts) tops the
+ * recording transaction, which then records nothing; withGasTopUps (send-transfer.ts) tops the
  * wallet up — outside any transaction, because a top-up is broadcast and its nonce must never
  * be rolled back — and records again.
  */
@@ -41,7 +41,7 @@ export class ShortOfTokensError extends AppError {
     readonly needed: bigint,
     message: string,
   ) {
-    super("BLOCKCHAIN_ERROR", message, undefined, undefined, "wallet-short-of-tokens" satisfies PayoutReason);
+    super("BLOCKCHAIN_ERROR", message, undefined, undefined, "wallet-short-of-tokens" satisfies TransferReason);
   }
 }
 
@@ -95,7 +95,11 @@ export async function simulate<T>(fn: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (classifyRpcError(error) === "rejected") {
-      throw payoutRefusal("BLOCKCHAIN_ERROR", "transfer-would-revert", `the transfer would revert: ${errorHeadline(error).slice(0, 200)}`);
+      throw transferRefusal(
+        "BLOCKCHAIN_ERROR",
+        "transfer-would-revert",
+        `the transfer would revert: ${errorHeadline(error).slice(0, 200)}`,
+      );
     }
     throw error;
   }
@@ -108,6 +112,6 @@ export async function rpc<T>(fn: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (error instanceof GasPriceAboveCapError) throw chainRefusal("BLOCKCHAIN_ERROR", "gas-price-above-cap", error.message);
-    throw payoutRefusal("BLOCKCHAIN_ERROR", "rpc-failed", `RPC request failed: ${errorHeadline(error).slice(0, 160)}`);
+    throw transferRefusal("BLOCKCHAIN_ERROR", "rpc-failed", `RPC request failed: ${errorHeadline(error).slice(0, 160)}`);
   }
 }

@@ -12,8 +12,8 @@ import { broadcastRecorded } from "../../engine/ledger/broadcast";
 import { chargeForDomainWallet } from "../../engine/ledger/charges";
 import { ensureGasBalance } from "../../engine/ledger/gas-top-up";
 import { replaceTransaction } from "../../engine/ledger/replace";
-import { ShortOfGasError } from "./payout-errors";
-import { payoutRefusal } from "./reasons";
+import { transferRefusal } from "./reasons";
+import { ShortOfGasError } from "./transfer-errors";
 
 const GAS_ROUNDS = 5;
 
@@ -23,7 +23,7 @@ const waitingForGas = new Map<Address, number>();
 export type SendResult = "sent" | "retry-later" | "refused";
 
 /**
- * Runs `record` — one transaction that records a payout (reservePayout + recordPayout) — and,
+ * Runs `record` — one transaction that records a payout (reserveTransfer + recordTransfer) — and,
  * when the wallet lacks BNB for it (ShortOfGasError: nothing recorded), tops the wallet up and
  * runs it again, up to GAS_ROUNDS times. `afterTopUp`: true once this request had the wallet
  * topped up (its gas is spent: no budget check again).
@@ -35,7 +35,7 @@ export async function withGasTopUps<T>(db: Db, record: (afterTopUp: boolean) => 
     } catch (error) {
       if (!(error instanceof ShortOfGasError)) throw error;
       if (round >= GAS_ROUNDS)
-        throw payoutRefusal("BLOCKCHAIN_ERROR", "wallet-short-of-gas", `not enough BNB for gas in the withdrawal wallet ${error.wallet}`);
+        throw transferRefusal("BLOCKCHAIN_ERROR", "wallet-short-of-gas", `not enough BNB for gas in the withdrawal wallet ${error.wallet}`);
       await topUpFor(db, error);
     }
   }

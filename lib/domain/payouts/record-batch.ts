@@ -20,10 +20,10 @@ import { serviceAddresses } from "../../engine/chain/wallet-addresses";
 import { approvalNeeded } from "../approval-requests/approval-needed";
 import { requestApproval } from "../approval-requests/approval-records";
 import { assertMayWithdraw } from "../gas/limits";
-import { openPayoutItemsTotal } from "../payouts/batch-reserve";
-import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
-import { gasHeldBack, openSpend } from "../payouts/open-spend";
-import { insufficientBnb, insufficientTokens, rpc } from "../payouts/payout-errors";
+import { openPayoutItemsTotal } from "../transfers/batch-reserve";
+import { lockAccountForMoneyOut } from "../transfers/money-out-locks";
+import { gasHeldBack, openSpend } from "../transfers/open-spend";
+import { insufficientBnb, insufficientTokens, rpc } from "../transfers/transfer-errors";
 import { applyBatchFact, insertPayoutBatch } from "./payout-records";
 import { payoutBatchRefusal } from "./reasons";
 import type { PayoutRequestInput } from "./schemas";
@@ -67,7 +67,7 @@ export async function recordPayoutBatch(
   const gasEstimate = await estimateBatchGas(token.network, items.length, native);
 
   return db.transaction(async (tx) => {
-    // The account's lock first, then the per-day threshold's (lib/domain/payouts/money-out-locks.ts).
+    // The account's lock first, then the per-day threshold's (lib/domain/transfers/money-out-locks.ts).
     await lockAccountForMoneyOut(tx, userId);
     const waits =
       options.awaitingApproval || (options.approvalsApply === true && (await approvalNeeded(tx, userId, token.id, total)).needed);

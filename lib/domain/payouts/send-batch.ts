@@ -42,8 +42,8 @@ import { chargeForDomainWallet } from "../../engine/ledger/charges";
 import { ensureGasBalance } from "../../engine/ledger/gas-top-up";
 import { replaceTransaction } from "../../engine/ledger/replace";
 import { signAndRecord } from "../../engine/ledger/signing";
-import { lockAccountForMoneyOut } from "../payouts/money-out-locks";
-import { openSpend } from "../payouts/open-spend";
+import { lockAccountForMoneyOut } from "../transfers/money-out-locks";
+import { openSpend } from "../transfers/open-spend";
 import { applyItemFacts } from "./payout-records";
 
 /** Chunks one call records and sends at most (a batch of 500 needs a few on a small block). */
