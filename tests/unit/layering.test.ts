@@ -457,6 +457,64 @@ describe("layering", () => {
   });
 });
 
+/**
+ * Tables owned by their layer: lib/engine reads and writes its own tables (lib/db/schema/engine,
+ * and the service's own facts in app-state) and reaches the rest through a port. What it still
+ * reads of the merchants' tables is listed here, file by file, as a debt: forwarding's session
+ * token and wallet belong on the forward row when it is recorded, the scanner's watch list behind
+ * a port as its TransferRecorder is. A new read fails; a debt paid must leave the list.
+ */
+const ENGINE_READS_BEYOND_ITS_TABLES: Record<string, string[]> = {
+  "lib/engine/chain/deposit-addresses.ts": ["paymentSessions"],
+  "lib/engine/chain/service-addresses.ts": ["domains", "paymentSessions"],
+  "lib/engine/forwarding/batched/batch-entries.ts": ["paymentSessions"],
+  "lib/engine/forwarding/classic/forward-sweep.ts": ["paymentSessions"],
+  "lib/engine/forwarding/classic/native-sweep.ts": ["deposits"],
+  "lib/engine/forwarding/forward-plan.ts": ["Deposit", "deposits", "paymentSessions", "tokenCatalogue"],
+  "lib/engine/ledger/charges.ts": ["domains", "paymentSessions"],
+  "lib/engine/ledger/record.ts": ["gasCharges"],
+  "lib/engine/scanner/log-reader.ts": ["tokenCatalogue"],
+  "lib/engine/scanner/native-balance-ledger.ts": ["deposits"],
+  "lib/engine/scanner/native-reader.ts": ["tokenCatalogue", "tokens"],
+};
+const OWN_SCHEMA = ["lib/db/schema/engine", "lib/db/schema/app-state", "lib/db/schema/columns"];
+const NAMED_IMPORT = /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+["']([^"']+)["']/g;
+
+/** The names a source imports from lib/db/schema beyond the engine's own entry points, sorted. */
+function foreignTableImports(file: string, source: string): string[] {
+  return [...source.matchAll(NAMED_IMPORT)]
+    .filter(([, , spec]) => {
+      const to = target(file, spec ?? "");
+      return to !== null && (to === "lib/db/schema" || to.startsWith("lib/db/schema/")) && !under(OWN_SCHEMA)(to);
+    })
+    .flatMap(([, names]) => (names ?? "").split(",").map((n) => n.replace(/^\s*type\s+/, "").trim()))
+    .filter((n) => n.length > 0)
+    .sort();
+}
+
+describe("tables owned by their layer", () => {
+  it("lib/engine imports its own tables, and of the others only the reads listed as debt", () => {
+    const found = Object.fromEntries(
+      sourceFiles("lib/engine").flatMap((file) => {
+        const names = foreignTableImports(file, readFileSync(file, "utf8"));
+        return names.length > 0 ? [[file, names]] : [];
+      }),
+    );
+    expect(found).toEqual(ENGINE_READS_BEYOND_ITS_TABLES);
+  });
+
+  it("would catch a new read of another layer's table, and lets the engine's own through", () => {
+    const file = "lib/engine/scanner/scanner.ts";
+    expect(foreignTableImports(file, `import { paymentSessions } from "../../db/schema";`)).toEqual(["paymentSessions"]);
+    expect(foreignTableImports(file, `import { type Domain, domains } from "@/lib/db/schema/merchants/domains";`)).toEqual([
+      "Domain",
+      "domains",
+    ]);
+    expect(foreignTableImports(file, `import { chainCursors } from "../../db/schema/engine";`)).toEqual([]);
+    expect(foreignTableImports(file, `import { appState } from "../../db/schema/app-state";`)).toEqual([]);
+  });
+});
+
 /** Only recorded bytes reach a node: the ledger's broadcast is the one place a raw transaction is sent from. */
 describe("one way out for signed transactions", () => {
   const SEND = /["']eth_sendRawTransaction["']\s*,\s*params/;

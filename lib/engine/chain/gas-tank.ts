@@ -7,7 +7,7 @@
 
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
-import { appState } from "../../db/schema";
+import { appState } from "../../db/schema/app-state";
 import { gasTankGeneration, setGasTankGeneration } from "./keys";
 
 const STATE_KEY = "gas_tank_generation";

@@ -17,7 +17,7 @@ import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { type Address, bytesToHex, getAddress, type Hex, keccak256 } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-import type { WalletRole } from "../../db/schema";
+import type { WalletRole } from "../../db/schema/engine";
 
 export type KeyPurpose = "deposit" | "gasTank" | "withdrawal" | "sweeperOwner";
 

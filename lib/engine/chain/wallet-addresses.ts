@@ -7,7 +7,7 @@
 
 import type { Address } from "viem";
 import { getConfig } from "../../base/config";
-import type { WalletRole } from "../../db/schema";
+import type { WalletRole } from "../../db/schema/engine";
 import { gasTankGeneration, keyRingFor, PURPOSE_OF_ROLE } from "./keys";
 
 /**

@@ -1,7 +1,7 @@
 /** Operator views and actions on forwards (npm run admin -- forwards held|retry, stuck-forwards). */
 import { and, asc, count, eq, lt, ne } from "drizzle-orm";
 import type { Db } from "../../db";
-import { type Forward, forwards } from "../../db/schema";
+import { type Forward, forwards } from "../../db/schema/engine";
 import { applyForwardFact } from "./forward-records";
 
 export async function heldForwards(db: Db, network?: string): Promise<Forward[]> {

@@ -17,7 +17,8 @@
  */
 import { and, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db";
-import { type Deposit, deposits, forwards, IN_FLIGHT_FORWARD_STATUSES, paymentSessions, tokenCatalogue } from "../../db/schema";
+import { type Deposit, deposits, paymentSessions, tokenCatalogue } from "../../db/schema";
+import { forwards, IN_FLIGHT_FORWARD_STATUSES } from "../../db/schema/engine";
 import { depositTopicsOf } from "../chain/deposit-addresses";
 import { type DustSweepBudget, dustSweepBudgets, takeDustSweep } from "./dust-gate";
 

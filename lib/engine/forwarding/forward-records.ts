@@ -8,7 +8,7 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
-import { type Forward, forwards, IN_FLIGHT_FORWARD_STATUSES } from "../../db/schema";
+import { type Forward, forwards, IN_FLIGHT_FORWARD_STATUSES } from "../../db/schema/engine";
 import type { RpcErrorKind } from "../chain/rpc-errors";
 import { lockDepositAddresses, planForwards } from "./forward-plan";
 import { decideForward, type ForwardChange, type ForwardEvent, type ForwardFact, type ForwardState } from "./forward-state";

@@ -9,7 +9,7 @@
  * as the node answers again.
  */
 
-import type { ForwardStatus } from "../../db/schema";
+import type { ForwardStatus } from "../../db/schema/engine";
 import { isRetryable, type RpcErrorKind } from "../chain/rpc-errors";
 
 /** After this many counted failures without progress a pending forward is held, never retried forever. */

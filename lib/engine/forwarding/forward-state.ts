@@ -14,7 +14,7 @@
  * only failures that repeat count toward a hold (forward-schedule.ts). Completed is final.
  */
 
-import type { ForwardStatus } from "../../db/schema";
+import type { ForwardStatus } from "../../db/schema/engine";
 import type { RpcErrorKind } from "../chain/rpc-errors";
 import { backoffSeconds, decideFailure } from "./forward-schedule";
 

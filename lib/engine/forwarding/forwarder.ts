@@ -17,7 +17,7 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
-import { forwards, OPEN_FORWARD_STATUSES } from "../../db/schema";
+import { forwards, OPEN_FORWARD_STATUSES } from "../../db/schema/engine";
 import { classifyRpcError, errorText, isRetryable } from "../chain/rpc-errors";
 import { batchSweepSupport } from "./batched/batch-support";
 import { confirmSweepBatch, formSweepBatch } from "./batched/sweep-batch";

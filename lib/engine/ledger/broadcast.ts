@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import type { Db } from "../../db";
-import { type ChainTransaction, chainTransactions } from "../../db/schema";
+import { type ChainTransaction, chainTransactions } from "../../db/schema/engine";
 import { publicClientFor } from "../chain/networks";
 import { broadcastLanded, classifyRpcError, isPermanentRefusal, nodeMessage, type RpcErrorKind } from "../chain/rpc-errors";
 

@@ -8,7 +8,7 @@
  */
 
 import type { Hex, PublicClient, TransactionReceipt } from "viem";
-import type { ChainTransaction } from "../../db/schema";
+import type { ChainTransaction } from "../../db/schema/engine";
 import { confirmedBlock, type Finality } from "../chain/confirmations";
 import { receiptOf } from "../chain/transactions";
 

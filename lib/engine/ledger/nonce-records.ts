@@ -9,7 +9,7 @@
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
-import { type ChainTransaction, chainTransactions } from "../../db/schema";
+import { type ChainTransaction, chainTransactions } from "../../db/schema/engine";
 import { REFUSED_PREFIX } from "./broadcast";
 import { type NonceDecision, type NonceState, nextReceiptRecheck } from "./decide";
 import type { LandedReceipt } from "./finality";

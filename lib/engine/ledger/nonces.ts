@@ -5,7 +5,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
-import { walletNonces } from "../../db/schema";
+import { walletNonces } from "../../db/schema/engine";
 
 /**
  * The next nonce of a sending wallet, allocated under a row lock. Call it inside the transaction

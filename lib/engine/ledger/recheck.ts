@@ -11,7 +11,7 @@ import { getAddress, isAddress } from "viem";
 import { AppError } from "../../base/errors";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
-import { type ChainTransaction, chainTransactions } from "../../db/schema";
+import { type ChainTransaction, chainTransactions } from "../../db/schema/engine";
 import { networkConfig, publicClientFor } from "../chain/networks";
 import { errorText } from "../chain/rpc-errors";
 import { decideNonce, nextRecheckAfterRead } from "./decide";

@@ -11,7 +11,7 @@ import { type Address, type Hex, parseTransaction } from "viem";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
 import { isUniqueViolation } from "../../db/errors";
-import { type ChainTransaction, chainTransactions } from "../../db/schema";
+import { type ChainTransaction, chainTransactions } from "../../db/schema/engine";
 import { signingGasPrice } from "../chain/gas-price";
 import { networkConfig } from "../chain/networks";
 import { PLAIN_TRANSFER_GAS } from "../chain/transactions";

@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
-import { type ChainTransaction, chainTransactions } from "../../db/schema";
+import { type ChainTransaction, chainTransactions } from "../../db/schema/engine";
 import { publicClientFor, requireNetworkConfig } from "../chain/networks";
 import { broadcastRecorded } from "./broadcast";
 import { decideNonce, type NonceFact } from "./decide";

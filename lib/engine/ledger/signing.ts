@@ -19,7 +19,7 @@ import type { Address, AuthorizationRequest, Hex, PrivateKeyAccount, SignedAutho
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { getConfig } from "../../base/config";
 import type { Db } from "../../db";
-import type { ChainTransaction, ChainTransactionKind } from "../../db/schema";
+import type { ChainTransaction, ChainTransactionKind } from "../../db/schema/engine";
 import { keyRingFor, PURPOSE_OF_ROLE } from "../chain/keys";
 import { chainOf, requireNetworkConfig } from "../chain/networks";
 import type { ServiceWallet } from "../chain/wallet-addresses";

@@ -7,7 +7,7 @@
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
-import { chainTransactions } from "../../db/schema";
+import { chainTransactions } from "../../db/schema/engine";
 import { networkConfig } from "../chain/networks";
 import { errorText } from "../chain/rpc-errors";
 import { decideNonce, isStalled } from "./decide";

@@ -8,7 +8,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { BaseError } from "viem";
 import type { Db } from "../../db";
-import { chainCursors } from "../../db/schema";
+import { chainCursors } from "../../db/schema/engine";
 import { classifyRpcError, publicRpcProblem } from "../chain/rpc-errors";
 import { LogLimitError } from "./log-reader";
 

@@ -15,7 +15,8 @@
 import { type AnyColumn, and, eq, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db";
-import { chainTransactions, deposits, forwards, IN_FLIGHT_FORWARD_STATUSES, sweepBatches } from "../../db/schema";
+import { deposits } from "../../db/schema";
+import { chainTransactions, forwards, IN_FLIGHT_FORWARD_STATUSES, sweepBatches } from "../../db/schema/engine";
 import { NATIVE_TOKEN } from "../chain/native";
 
 /** The sentinel as stored: checksummed by the catalogue, but compared without a function on the column. */

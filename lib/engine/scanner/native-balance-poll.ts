@@ -27,7 +27,7 @@ import type { Address } from "viem";
 import { errorText } from "../../base/error-text";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
-import { type NativeBalanceWatchRow, nativeBalancePolls } from "../../db/schema";
+import { type NativeBalanceWatchRow, nativeBalancePolls } from "../../db/schema/engine";
 import { readNativeBalances } from "../chain/multicall";
 import { publicClientFor } from "../chain/networks";
 import { type BlockHeader, BlockHeaders } from "./block-headers";

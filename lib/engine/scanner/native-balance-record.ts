@@ -13,7 +13,7 @@ import { type Address, getAddress, zeroAddress } from "viem";
 import { errorText } from "../../base/error-text";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
-import { type NativeBalanceWatchRow, nativeBalanceWatch } from "../../db/schema";
+import { type NativeBalanceWatchRow, nativeBalanceWatch } from "../../db/schema/engine";
 import { NATIVE_BALANCE_LOG_INDEX, NATIVE_TOKEN, nativeBalanceDepositId } from "../chain/native";
 import type { BlockHeader } from "./block-headers";
 import { explainedBalances } from "./native-balance-ledger";

@@ -9,7 +9,7 @@
  */
 import { and, eq, gte, inArray, isNotNull, isNull, lt } from "drizzle-orm";
 import type { Db } from "../../db";
-import { type NativeBalanceWatchRow, nativeBalanceWatch } from "../../db/schema";
+import { type NativeBalanceWatchRow, nativeBalanceWatch } from "../../db/schema/engine";
 
 /** A session open for payment that offers BNB, as the port lists it. */
 export interface OpenNativeSession {

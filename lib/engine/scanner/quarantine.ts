@@ -5,7 +5,7 @@
 import { count, desc, eq } from "drizzle-orm";
 import { getAddress, hexToBigInt, isAddress } from "viem";
 import type { Db } from "../../db";
-import { quarantinedLogs } from "../../db/schema";
+import { quarantinedLogs } from "../../db/schema/engine";
 import { logIndexOf, type RawLog } from "./transfer-log";
 
 export interface QuarantineEntry {

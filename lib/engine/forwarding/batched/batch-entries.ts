@@ -13,7 +13,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { type Address, decodeFunctionResult, encodeFunctionData, erc20Abi, type Hex, multicall3Abi, type SignedAuthorization } from "viem";
 import type { Db } from "../../../db";
-import { type Forward, paymentSessions } from "../../../db/schema";
+import { paymentSessions } from "../../../db/schema";
+import type { Forward } from "../../../db/schema/engine";
 import { depositTopicsOf } from "../../chain/deposit-addresses";
 import { MULTICALL3_ADDRESS, readContracts } from "../../chain/multicall";
 import { isNativeToken } from "../../chain/native";

@@ -14,7 +14,7 @@
  * could not answer MAX_FAILED_CHECKS times in a row send forwards the classic way meanwhile; a gas
  * tank that cannot pay a batch pauses formation on that network for TANK_LOW_PAUSE_SECONDS.
  */
-import type { SweepBatch } from "../../../db/schema";
+import type { SweepBatch } from "../../../db/schema/engine";
 import type { ForwardFact } from "../forward-state";
 
 export const MAX_REFUSED_BATCHES = 2;

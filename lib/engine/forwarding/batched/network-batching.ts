@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
-import { type NetworkBatchingRow, networkBatching } from "../../../db/schema";
+import { type NetworkBatchingRow, networkBatching } from "../../../db/schema/engine";
 import { requireNetworkConfig, rpcUrlsOf } from "../../chain/networks";
 import { decideNetworkBatching, FRESH_NETWORK, type NetworkBatching, type NetworkFact } from "./batch-state";
 

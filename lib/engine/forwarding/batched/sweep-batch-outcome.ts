@@ -9,7 +9,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { decodeEventLog, type Hex } from "viem";
 import { log } from "../../../base/log";
 import type { Db } from "../../../db";
-import { chainTransactions, type Forward, forwards, type SweepBatch, sweepBatches } from "../../../db/schema";
+import { chainTransactions, type Forward, forwards, type SweepBatch, sweepBatches } from "../../../db/schema/engine";
 import { publicClientFor } from "../../chain/networks";
 import { receiptOf } from "../../chain/transactions";
 import { lockDepositAddresses, planForwards } from "../forward-plan";

@@ -11,7 +11,7 @@ import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { getConfig } from "../../../base/config";
 import { log } from "../../../base/log";
 import type { Db } from "../../../db";
-import { type Forward, forwards, IN_FLIGHT_FORWARD_STATUSES, sweepBatches } from "../../../db/schema";
+import { type Forward, forwards, IN_FLIGHT_FORWARD_STATUSES, sweepBatches } from "../../../db/schema/engine";
 import { signingGasPrice } from "../../chain/gas-price";
 import { publicClientFor } from "../../chain/networks";
 import { serviceAddresses } from "../../chain/wallet-addresses";

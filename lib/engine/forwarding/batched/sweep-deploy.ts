@@ -12,7 +12,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { concat } from "viem";
 import { log } from "../../../base/log";
 import type { Db } from "../../../db";
-import { type ChainTransaction, sweepBatches } from "../../../db/schema";
+import { type ChainTransaction, sweepBatches } from "../../../db/schema/engine";
 import { signingGasPrice } from "../../chain/gas-price";
 import { publicClientFor, requireNetworkConfig } from "../../chain/networks";
 import { classifyRpcError } from "../../chain/rpc-errors";

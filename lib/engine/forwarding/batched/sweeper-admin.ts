@@ -8,7 +8,7 @@
 import { type Address, encodeFunctionData, formatEther, type Hex } from "viem";
 import { AppError } from "../../../base/errors";
 import type { Db } from "../../../db";
-import type { ChainTransaction } from "../../../db/schema";
+import type { ChainTransaction } from "../../../db/schema/engine";
 import { signingGasPrice } from "../../chain/gas-price";
 import { loadGasTankGeneration, MAX_GAS_TANK_GENERATIONS, saveGasTankGeneration } from "../../chain/gas-tank";
 import { listNetworks, publicClientFor } from "../../chain/networks";

@@ -10,7 +10,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Hex } from "viem";
 import { log } from "../../../base/log";
 import type { Db } from "../../../db";
-import { type ChainTransaction, chainTransactions, type SweepBatch, sweepBatches } from "../../../db/schema";
+import { type ChainTransaction, chainTransactions, type SweepBatch, sweepBatches } from "../../../db/schema/engine";
 import { publicClientFor } from "../../chain/networks";
 import { receiptOf } from "../../chain/transactions";
 import { rereadsPending, settleNonce } from "../../ledger/settle";

@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { type Address, encodeFunctionData, erc20Abi, type Hex } from "viem";
 import { getConfig } from "../../../base/config";
 import type { Db } from "../../../db";
-import { type Forward, forwards } from "../../../db/schema";
+import { type Forward, forwards } from "../../../db/schema/engine";
 import { signingGasPrice } from "../../chain/gas-price";
 import { isNativeToken } from "../../chain/native";
 import { publicClientFor } from "../../chain/networks";

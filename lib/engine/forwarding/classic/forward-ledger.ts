@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
-import { type ChainTransaction, chainTransactions, forwards } from "../../../db/schema";
+import { type ChainTransaction, chainTransactions, forwards } from "../../../db/schema/engine";
 import { broadcastRecorded } from "../../ledger/broadcast";
 import { type NonceOutcome, rereadsPending, settleNonce } from "../../ledger/settle";
 

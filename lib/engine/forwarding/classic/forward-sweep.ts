@@ -7,7 +7,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import type { Db } from "../../../db";
-import { type Forward, paymentSessions } from "../../../db/schema";
+import { paymentSessions } from "../../../db/schema";
+import type { Forward } from "../../../db/schema/engine";
 import { depositTopicOf } from "../../chain/deposit-addresses";
 import { isNativeToken } from "../../chain/native";
 import { publicClientFor } from "../../chain/networks";
