@@ -78,7 +78,7 @@ export default async function ApprovalsPage() {
                             <Amount value={a.amount} symbol={a.token} />
                             {/* Phones: kind, wait, destination and requester under the amount, their columns hidden. */}
                             <span className="text-xs font-normal text-muted-foreground sm:hidden">
-                              {KIND_WORDS[a.kind]} · waiting {age(a.createdAt, now)}
+                              {KIND_WORDS[a.kind]} · <span className="whitespace-nowrap">waiting {age(a.createdAt, now)}</span>
                             </span>
                             <span className="font-normal sm:hidden">
                               <Destination a={a} />
@@ -157,17 +157,19 @@ export default async function ApprovalsPage() {
                       <TableCell className="font-medium">
                         <div className="grid gap-1">
                           <Amount value={a.amount} symbol={a.token} />
-                          {/* Phones: kind, time and who under the amount, their columns hidden. */}
-                          <span className="text-xs font-normal text-muted-foreground sm:hidden">
-                            {KIND_WORDS[a.kind]} ·{" "}
-                            <span className="whitespace-nowrap">{a.decidedAt ? formatDateTime(a.decidedAt) : "—"}</span>
-                          </span>
+                          {/* Phones: kind, who and when under the amount, their columns hidden. */}
+                          <span className="text-xs font-normal text-muted-foreground sm:hidden">{KIND_WORDS[a.kind]}</span>
                           <span className="text-xs font-normal text-muted-foreground [overflow-wrap:anywhere] md:hidden">
                             Asked by {requester(a)}
                           </span>
                           <span className="text-xs font-normal text-muted-foreground [overflow-wrap:anywhere] md:hidden">
                             Decided by {decider(a)}
                           </span>
+                          {a.decidedAt && (
+                            <span className="text-xs font-normal whitespace-nowrap text-muted-foreground sm:hidden">
+                              {formatDateTime(a.decidedAt)}
+                            </span>
+                          )}
                         </div>
                       </TableCell>
                       <TableCell className="hidden sm:table-cell">{KIND_WORDS[a.kind]}</TableCell>
