@@ -1,8 +1,7 @@
 import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ApproveButton, PolicyForm, RejectButton } from "@/components/approvals/approval-actions";
-import { Address } from "@/components/dashboard/address";
+import { age, Destination, decider, KIND_WORDS, requester, STATUS_WORDS } from "@/components/approvals/approval-fields";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
@@ -12,74 +11,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { roleAllows } from "@/lib/accounts/members/roles";
 import { getApprovalPolicies } from "@/lib/domain/approval-requests/policies";
-import { type ApprovalView, listApprovals } from "@/lib/domain/approvals/inbox";
+import { listApprovals } from "@/lib/domain/approvals/inbox";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Approvals" };
-
-const KIND_WORDS: Record<ApprovalView["kind"], string> = { withdrawal: "Withdrawal", refund: "Refund", payout: "Payout batch" };
-const STATUS_WORDS: Record<ApprovalView["status"], string> = {
-  awaiting_approval: "Awaiting approval",
-  approved: "Approved",
-  rejected: "Rejected",
-  expired: "Expired",
-};
-
-function requester(a: ApprovalView): string {
-  if (!a.requestedBy) return "—";
-  const { email, apiKey } = a.requestedBy;
-  if (!apiKey) return email ?? "a former member";
-  return `${email ?? "a former member"} (API key “${apiKey.name}”)`;
-}
-
-/** Where the money goes, as the approver must see it before approving. */
-function Destination({ a, full = false }: { a: ApprovalView; full?: boolean }) {
-  if (a.kind === "payout" && a.items) {
-    return (
-      <span className="grid gap-1">
-        <Link href={`/dashboard/payouts/${a.subjectId}`} className="underline-offset-4 hover:underline">
-          {a.items.count === 1 ? "1 recipient" : `${a.items.count} recipients`}
-        </Link>
-        {full && (
-          <ul className="grid gap-0.5 text-xs text-muted-foreground" data-testid="approval-items">
-            {a.items.first.map((i) => (
-              <li key={i.index} className="break-all">
-                {i.amount} {a.token} → <span className="font-mono">{i.toAddress}</span>
-              </li>
-            ))}
-            {a.items.count > a.items.first.length && <li>… and {a.items.count - a.items.first.length} more (all on the batch's page)</li>}
-          </ul>
-        )}
-      </span>
-    );
-  }
-  const payment = a.payment && (
-    <Link href={`/dashboard/payments/${a.payment.sessionId}`} className="text-xs underline-offset-4 hover:underline">
-      refund of {a.payment.orderId ? `order ${a.payment.orderId}` : "a payment"}
-    </Link>
-  );
-  return (
-    <span className="grid gap-0.5">
-      {a.toAddress === null ? (
-        <span>the payer's claim</span>
-      ) : full ? (
-        <span className="break-all font-mono text-[0.8125rem]" data-testid="approval-destination">
-          {a.toAddress}
-        </span>
-      ) : (
-        <Address value={a.toAddress} />
-      )}
-      {payment}
-    </span>
-  );
-}
-
-function age(iso: string, now: number): string {
-  const minutes = Math.max(0, Math.round((now - Date.parse(iso)) / 60_000));
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} d`;
-}
 
 export default async function ApprovalsPage() {
   const data = await withAccountPage("read", async ({ db, account, member, role }) => ({
@@ -123,8 +58,8 @@ export default async function ApprovalsPage() {
                 <TableHeader>
                   <TableRow>
                     <TableHead>Amount</TableHead>
-                    <TableHead>Kind</TableHead>
-                    <TableHead>Goes to</TableHead>
+                    <TableHead className="hidden sm:table-cell">Kind</TableHead>
+                    <TableHead className="hidden sm:table-cell">Goes to</TableHead>
                     <TableHead className="hidden md:table-cell">Asked by</TableHead>
                     <TableHead className="hidden sm:table-cell">Waiting</TableHead>
                     <TableHead className="hidden lg:table-cell">Expires</TableHead>
@@ -139,10 +74,22 @@ export default async function ApprovalsPage() {
                     return (
                       <TableRow key={a.approvalId} data-approval={a.approvalId}>
                         <TableCell className="font-medium">
-                          <Amount value={a.amount} symbol={a.token} />
+                          <div className="grid gap-1">
+                            <Amount value={a.amount} symbol={a.token} />
+                            {/* Phones: kind, wait, destination and requester under the amount, their columns hidden. */}
+                            <span className="text-xs font-normal text-muted-foreground sm:hidden">
+                              {KIND_WORDS[a.kind]} · <span className="whitespace-nowrap">waiting {age(a.createdAt, now)}</span>
+                            </span>
+                            <span className="font-normal sm:hidden">
+                              <Destination a={a} />
+                            </span>
+                            <span className="text-xs font-normal text-muted-foreground [overflow-wrap:anywhere] md:hidden">
+                              Asked by {requester(a)}
+                            </span>
+                          </div>
                         </TableCell>
-                        <TableCell>{KIND_WORDS[a.kind]}</TableCell>
-                        <TableCell>
+                        <TableCell className="hidden sm:table-cell">{KIND_WORDS[a.kind]}</TableCell>
+                        <TableCell className="hidden sm:table-cell">
                           <Destination a={a} />
                         </TableCell>
                         <TableCell className="hidden max-w-48 break-all md:table-cell">{requester(a)}</TableCell>
@@ -150,7 +97,7 @@ export default async function ApprovalsPage() {
                         <TableCell className="hidden lg:table-cell">{formatDateTime(a.expiresAt)}</TableCell>
                         <TableCell>
                           {approves && (
-                            <span className="flex flex-wrap justify-end gap-2">
+                            <span className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:justify-end">
                               {own ? (
                                 <span title="You asked for it: a second member must approve it">
                                   <button
@@ -197,7 +144,7 @@ export default async function ApprovalsPage() {
                 <TableHeader>
                   <TableRow>
                     <TableHead>Amount</TableHead>
-                    <TableHead>Kind</TableHead>
+                    <TableHead className="hidden sm:table-cell">Kind</TableHead>
                     <TableHead>Status</TableHead>
                     <TableHead className="hidden md:table-cell">Asked by</TableHead>
                     <TableHead className="hidden md:table-cell">Decided by</TableHead>
@@ -208,18 +155,31 @@ export default async function ApprovalsPage() {
                   {decided.map((a) => (
                     <TableRow key={a.approvalId} data-approval={a.approvalId}>
                       <TableCell className="font-medium">
-                        <Amount value={a.amount} symbol={a.token} />
+                        <div className="grid gap-1">
+                          <Amount value={a.amount} symbol={a.token} />
+                          {/* Phones: kind, who and when under the amount, their columns hidden. */}
+                          <span className="text-xs font-normal text-muted-foreground sm:hidden">{KIND_WORDS[a.kind]}</span>
+                          <span className="text-xs font-normal text-muted-foreground [overflow-wrap:anywhere] md:hidden">
+                            Asked by {requester(a)}
+                          </span>
+                          <span className="text-xs font-normal text-muted-foreground [overflow-wrap:anywhere] md:hidden">
+                            Decided by {decider(a)}
+                          </span>
+                          {a.decidedAt && (
+                            <span className="text-xs font-normal whitespace-nowrap text-muted-foreground sm:hidden">
+                              {formatDateTime(a.decidedAt)}
+                            </span>
+                          )}
+                        </div>
                       </TableCell>
-                      <TableCell>{KIND_WORDS[a.kind]}</TableCell>
+                      <TableCell className="hidden sm:table-cell">{KIND_WORDS[a.kind]}</TableCell>
                       <TableCell>
                         <Badge variant={a.status === "approved" ? "success" : "neutral"} title={a.reason ?? undefined}>
                           {STATUS_WORDS[a.status]}
                         </Badge>
                       </TableCell>
                       <TableCell className="hidden max-w-48 break-all md:table-cell">{requester(a)}</TableCell>
-                      <TableCell className="hidden max-w-48 break-all md:table-cell">
-                        {a.decidedBy?.email ?? (a.status === "expired" ? "nobody (72 h)" : "—")}
-                      </TableCell>
+                      <TableCell className="hidden max-w-48 break-all md:table-cell">{decider(a)}</TableCell>
                       <TableCell className="hidden sm:table-cell">{a.decidedAt ? formatDateTime(a.decidedAt) : "—"}</TableCell>
                     </TableRow>
                   ))}
