@@ -25,7 +25,7 @@ async function deployRevertingContract(): Promise<Address> {
 }
 
 const allow = (address: Address, ...flags: string[]) => tokensCommand(db(), ["allow", "bsc", address, ...flags]);
-// Open token registration needs closed sign-up (lib/config.ts): merchants are signed up before it.
+// Open token registration needs closed sign-up (lib/base/config): merchants are signed up before it.
 const open = () =>
   useConfig({
     BSC_RPC_URL: chain().url,

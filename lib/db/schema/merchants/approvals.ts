@@ -57,7 +57,7 @@ export const approvals = pgTable(
       .references(() => tokens.id, { onDelete: "cascade" }),
     amount: amount("amount").notNull(),
     /**
-     * SHA-256 of what the money does (lib/domain/approvals/content.ts: kind, wallet, token, amount,
+     * SHA-256 of what the money does (lib/domain/approval-requests/content.ts: kind, wallet, token, amount,
      * destination or items, the payment a refund belongs to) when it was asked for; an approval
      * approves exactly this, and `approved_content_hash` records what the approver's code confirmed.
      * Null for requests made before 0047 (their content is hashed as it is when approved).

@@ -22,7 +22,7 @@ export const domains = pgTable(
     /**
      * A requested payout change not in force yet (docs/design.md §21): it takes effect at
      * payout_change_effective_at (null: no change pending). The address may be null (back to the
-     * withdrawal wallet). Read the address in force only through lib/domain/merchant-domains/payout-address.ts.
+     * withdrawal wallet). Read the address in force only through lib/domain/merchant-domains/payout-change.ts (payoutAddressInForce).
      */
     pendingPayoutAddress: text("pending_payout_address"),
     payoutChangeRequestedAt: timestamptz("payout_change_requested_at"),
