@@ -48,7 +48,15 @@ export async function withGasTopUps<T>(db: Db, record: (afterTopUp: boolean) => 
  * "retry-later": the ledger's watchdog sends it again.
  */
 export async function sendRecorded(db: Db, payout: Pick<RecordedWithdrawal, "id" | "chainTxId">): Promise<SendResult> {
-  const row = await ledgerRow(db, payout);
+  return sendLedgerRow(db, await ledgerRow(db, payout));
+}
+
+/**
+ * The send step of money out, the same for one transfer (sendRecorded) and each row of a payout
+ * chunk (lib/domain/payouts/send-batch.ts, in nonce order): the row's recorded bytes broadcast, or
+ * its nonce filled with a recorded 0-value cancel when the node refuses them for good.
+ */
+export async function sendLedgerRow(db: Db, row: ChainTransaction): Promise<SendResult> {
   const sent = await broadcastRecorded(db, row);
   if (sent.sent) return "sent";
   if (!sent.refusedForGood) return "retry-later";

@@ -8,15 +8,13 @@
  */
 
 import { eq } from "drizzle-orm";
-import type { NetworkConfig } from "../../base/config";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
 import { isRecordedWithdrawal, type Withdrawal, withdrawals } from "../../db/schema";
-import { confirmedBlock } from "../../engine/chain/confirmations";
-import { networkConfig, publicClientFor } from "../../engine/chain/networks";
+import { networkConfig } from "../../engine/chain/networks";
 import { errorText } from "../../engine/chain/rpc-errors";
 import { REFUSED_PREFIX } from "../../engine/ledger/broadcast";
-import { type NonceOutcome, settleNonce } from "../../engine/ledger/settle";
+import { settleTransfer, type TransferOutcome } from "../transfers/settle-transfer";
 import { applyWithdrawalFact, type OnSettled } from "./withdrawal-records";
 import { type NonceFacts, type Settlement, settleWithdrawal } from "./withdrawal-state";
 
@@ -47,10 +45,11 @@ export async function settleOne(db: Db, withdrawal: Withdrawal, options: { onSet
   const network = networkConfig(withdrawal.network);
   // Not recorded (awaiting approval): no nonce to settle.
   if (!network || !isRecordedWithdrawal(withdrawal)) return { status: "submitted" };
-  const outcome = await settleNonce(db, { network: withdrawal.network, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce });
+  const ref = { network: withdrawal.network, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce };
+  const outcome = await settleTransfer(db, ref, network);
   const own = outcome.rows.find((r) => r.id === withdrawal.chainTxId);
   const broadcastError = own?.broadcastError?.startsWith(REFUSED_PREFIX) ? own.broadcastError.slice(REFUSED_PREFIX.length) : null;
-  const facts = { nonce: await nonceFacts(outcome, network), broadcastError };
+  const facts = { nonce: nonceFacts(outcome), broadcastError };
   const settlement = settleWithdrawal(facts);
   if (settlement.status === "submitted" && settlement.needsOperator) {
     log.error(
@@ -80,14 +79,13 @@ export async function awaitSettlement(db: Db, withdrawalId: string): Promise<Wit
   }
 }
 
-async function nonceFacts(outcome: NonceOutcome, network: NetworkConfig): Promise<NonceFacts> {
+function nonceFacts(outcome: TransferOutcome): NonceFacts {
   if (outcome.state !== "settled") return { state: outcome.state };
   const { winner } = outcome;
-  const confirmedUpTo = await confirmedBlock(publicClientFor(network.name), network.finality);
   return {
     state: "settled",
     by: winner.kind === "cancel" ? "cancel" : "withdrawal",
     success: winner.status === "mined",
-    confirmed: winner.minedBlock !== null && BigInt(winner.minedBlock) <= confirmedUpTo,
+    confirmed: outcome.confirmed,
   };
 }
