@@ -1,6 +1,6 @@
 /**
- * Settling payout items from the ledger (like withdrawals, confirm-withdrawals.ts): the ledger
- * settles each chunk's nonce (re-sending its recorded bytes meanwhile); once a row of it is final,
+ * Settling payout items from the ledger, as a withdrawal is (lib/domain/transfers/settle-transfer.ts
+ * for both): the ledger settles each chunk's nonce (re-sending its recorded bytes meanwhile); once a row of it is final,
  * the winner's receipt says each item's outcome — a `Paid` event per transfer, so one refused
  * transfer fails only its own item. A chunk whose transaction reverted, was cancelled, or whose
  * nonce went to another transaction paid nobody: its items fail.

@@ -1,6 +1,6 @@
 /**
  * Money out of a domain's withdrawal wallet, recorded before it is sent: the one front door for
- * every payout (a merchant's withdrawal, a refund, later batched payouts). Two calls inside the
+ * every transfer (a merchant's withdrawal, a refund's payout). Two calls inside the
  * caller's transaction, with the caller's own writes between them:
  *
  *   reserveTransfer(tx, request)  checks, simulation, the wallet's and the merchant's locks, and

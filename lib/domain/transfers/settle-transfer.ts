@@ -11,6 +11,7 @@ import type { NetworkConfig } from "../../base/config";
 import type { Db } from "../../db";
 import { confirmedBlock } from "../../engine/chain/confirmations";
 import { publicClientFor } from "../../engine/chain/networks";
+import { REFUSED_PREFIX } from "../../engine/ledger/broadcast";
 import { type NonceOutcome, type NonceRef, settleNonce } from "../../engine/ledger/settle";
 
 type Settled = Extract<NonceOutcome, { state: "settled" }>;
@@ -24,4 +25,10 @@ export async function settleTransfer(db: Db, ref: NonceRef, network: NetworkConf
   const confirmedUpTo = await confirmedBlock(publicClientFor(network.name), network.finality);
   const { minedBlock } = outcome.winner;
   return { ...outcome, confirmed: minedBlock !== null && BigInt(minedBlock) <= confirmedUpTo };
+}
+
+/** What the node said when it refused the transfer's own bytes (ledger row `chainTxId`) for good, if it did. */
+export function refusedBroadcast(outcome: TransferOutcome, chainTxId: number): string | null {
+  const own = outcome.rows.find((r) => r.id === chainTxId);
+  return own?.broadcastError?.startsWith(REFUSED_PREFIX) ? own.broadcastError.slice(REFUSED_PREFIX.length) : null;
 }

@@ -1,10 +1,11 @@
 /**
- * Settling withdrawals (every payout: lib/domain/transfers records and sends them) from the ledger
- * (lib/engine/ledger). A withdrawal's transaction is a ledger row; the ledger re-sends, re-prices and
- * settles it like every other transaction, and this file only reads how the ledger settled the
- * withdrawal's nonce and hands that fact to its writer (withdrawal-records.ts). Whoever follows a
- * withdrawal (a refund) is told through the injected `onSettled`, wired in lib/ops/jobs/steps.ts:
- * this folder imports none of them.
+ * Settling withdrawal rows — a merchant's withdrawal, and a refund's payout — as the ledger
+ * settles their nonce. lib/domain/transfers records and sends each (reserve → record → send) and
+ * says how it settled (settle-transfer.ts: the ledger's answer at a confirmed depth); this file
+ * turns that answer into a fact of the row and hands it to its one writer (withdrawal-records.ts),
+ * which decides with withdrawal-state.ts and tells the merchant (withdrawal.* webhooks). Whoever
+ * follows a withdrawal (a refund) is told through the injected `onSettled`, wired in
+ * lib/ops/jobs/steps.ts: this folder imports none of them.
  */
 
 import { eq } from "drizzle-orm";
@@ -13,8 +14,7 @@ import type { Db } from "../../db";
 import { isRecordedWithdrawal, type Withdrawal, withdrawals } from "../../db/schema";
 import { networkConfig } from "../../engine/chain/networks";
 import { errorText } from "../../engine/chain/rpc-errors";
-import { REFUSED_PREFIX } from "../../engine/ledger/broadcast";
-import { settleTransfer, type TransferOutcome } from "../transfers/settle-transfer";
+import { refusedBroadcast, settleTransfer, type TransferOutcome } from "../transfers/settle-transfer";
 import { applyWithdrawalFact, type OnSettled } from "./withdrawal-records";
 import { type NonceFacts, type Settlement, settleWithdrawal } from "./withdrawal-state";
 
@@ -47,9 +47,7 @@ export async function settleOne(db: Db, withdrawal: Withdrawal, options: { onSet
   if (!network || !isRecordedWithdrawal(withdrawal)) return { status: "submitted" };
   const ref = { network: withdrawal.network, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce };
   const outcome = await settleTransfer(db, ref, network);
-  const own = outcome.rows.find((r) => r.id === withdrawal.chainTxId);
-  const broadcastError = own?.broadcastError?.startsWith(REFUSED_PREFIX) ? own.broadcastError.slice(REFUSED_PREFIX.length) : null;
-  const facts = { nonce: nonceFacts(outcome), broadcastError };
+  const facts = { nonce: nonceFacts(outcome), broadcastError: refusedBroadcast(outcome, withdrawal.chainTxId) };
   const settlement = settleWithdrawal(facts);
   if (settlement.status === "submitted" && settlement.needsOperator) {
     log.error(
