@@ -3,7 +3,8 @@
 // at the worst moment would.
 import { getDatabase } from "@/lib/db";
 import { recordPayoutBatch } from "@/lib/domain/payouts/record-batch";
-import { recordPayoutChunk, sendPayoutChunk } from "@/lib/domain/payouts/send-batch";
+import { recordPayoutChunk } from "@/lib/domain/payouts/record-chunk";
+import { sendPayoutChunk } from "@/lib/domain/payouts/send-batch";
 
 async function main() {
   const [userId, domainId, tokenId, count] = process.argv.slice(2);

@@ -165,6 +165,17 @@ const RULES: { name: string; files: string[]; forbidden: (to: string | null, spe
     files: sourceFiles("lib/web/http"),
     forbidden: under(["lib/domain"]),
   },
+  {
+    name: "money out reaches the ledger through lib/domain/transfers (reserve → record → send, and how a transfer settled): no other lib/domain area signs, broadcasts, replaces or tops up gas itself",
+    files: sourceFiles("lib/domain").filter((file) => !file.startsWith("lib/domain/transfers/")),
+    forbidden: under([
+      "lib/engine/ledger/signing",
+      "lib/engine/ledger/broadcast",
+      "lib/engine/ledger/replace",
+      "lib/engine/ledger/gas-top-up",
+      "lib/engine/ledger/nonces",
+    ]),
+  },
 ];
 
 /**
@@ -403,6 +414,11 @@ describe("layering", () => {
       [9, "tests/unit/custom-token-form.test.ts", "@/app/dashboard/_actions/tokens"],
       [9, "tests/integration/members.test.ts", "@/app/dashboard/members/page"],
       [9, "bench/checkout.ts", "../app/pay/[sessionId]/page"],
+      // A payout chunk signing or sending by itself, beside the transfer's door.
+      [11, "lib/domain/payouts/record-chunk.ts", "../../engine/ledger/signing"],
+      [11, "lib/domain/payouts/send-batch.ts", "@/lib/engine/ledger/broadcast"],
+      [11, "lib/domain/refunds/refund-payouts.ts", "../../engine/ledger/replace"],
+      [11, "lib/domain/payouts/record-chunk.ts", "../../engine/ledger/gas-top-up"],
     ];
     for (const [rule, file, spec] of breaks) expect(RULES[rule]?.forbidden(target(file, spec), spec), `${file} → ${spec}`).toBe(true);
     expect(
@@ -414,6 +430,8 @@ describe("layering", () => {
       [9, "bench/checkout.ts", "../app/api/checkout/[sessionId]/events/route"],
       [8, "components/tokens/catalogue-list.tsx", "@/lib/web/dashboard/tokens/actions"],
       [8, "lib/web/dashboard/tokens/actions.ts", "../../../domain/tokens/register-token"],
+      [11, "lib/domain/payouts/record-chunk.ts", "../transfers/record-transfer"],
+      [11, "lib/domain/payouts/settle-batches.ts", "../../engine/ledger/settle"],
     ];
     for (const [rule, file, spec] of allowedOutside)
       expect(RULES[rule]?.forbidden(target(file, spec), spec), `${file} → ${spec}`).toBe(false);

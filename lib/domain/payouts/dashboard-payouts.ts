@@ -24,7 +24,7 @@ import { PAYOUT_SCOPE } from "./create-payouts";
 import { PAYOUT_CSV_MAX_CHARS, parsePayoutCsv } from "./payout-csv";
 import { getPayoutBatch, type PayoutBatchView } from "./payout-view";
 import { payoutBatchRefusal } from "./reasons";
-import { recordPayoutBatch } from "./record-batch";
+import { recordCheckedBatch } from "./record-batch";
 import { type CreatePayoutsInput, payoutItemSchema } from "./schemas";
 import { sendPayoutBatch } from "./send-batch";
 import { checkPayoutBatch } from "./validate-batch";
@@ -156,8 +156,8 @@ async function checkPayoutCsv(db: Db, accountId: number, raw: DashboardPayoutInp
     bad,
     skipped: parsed.filter((row) => skip.has(row.line)).map((row) => row.line),
   };
-  // With no bad row left (what the send requires), every candidate is valid: batchInput is the batch.
-  return { review, batchInput };
+  // With no bad row left (what the send requires), every candidate is valid: `checked` is the batch.
+  return { review, checked };
 }
 
 /** "toAddress must be…" as the file names its column: "address must be…". */
@@ -185,7 +185,7 @@ export async function sendPayoutsFromDashboard(
   const first = await storedResponse<{ batchId: string }>(db, request);
   if (first) return { view: await getPayoutBatch(db, owner, first.body.batchId), replayed: true };
   await requireSecondFactor(db, member, code);
-  const { review, batchInput } = await checkPayoutCsv(db, account.id, raw);
+  const { review, checked } = await checkPayoutCsv(db, account.id, raw);
   if (review.bad.length > 0) {
     const details: ErrorDetail[] = review.bad.map((b) => ({ path: `lines.${b.line}`, message: b.problems.join("; ") }));
     const [firstBad] = review.bad;
@@ -200,7 +200,8 @@ export async function sendPayoutsFromDashboard(
   const result = await runIdempotent(db, request, async (tx) => {
     // Above the account's approval thresholds the batch waits for a second member (its approval
     // request recorded with it); the approval then releases and sends it (payout-approvals.ts).
-    const batch = await recordPayoutBatch(tx, requester, batchInput, { awaitingApproval: false, approvalsApply: true });
+    // Checked once, above: the review's result is recorded as it stands, not checked again.
+    const batch = await recordCheckedBatch(tx, requester, checked, { awaitingApproval: false, approvalsApply: true });
     await audit(tx, byMember(acting), {
       action: "payout.requested",
       target: { type: "payout_batch", id: batch.id },

@@ -7,11 +7,10 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { and, eq, gte } from "drizzle-orm";
-import { type Address, erc20Abi } from "viem";
+import { eq } from "drizzle-orm";
 import { getConfig } from "../../base/config";
 import type { Db } from "../../db";
-import { type PayoutBatch, payoutBatches, withdrawals } from "../../db/schema";
+import { type PayoutBatch, payoutBatches } from "../../db/schema";
 import { BATCH_PAYER, batchGasUnits, payoutChunkSize } from "../../engine/chain/batch-payer";
 import { signingGasPrice } from "../../engine/chain/gas-price";
 import { isNativeToken } from "../../engine/chain/native";
@@ -20,14 +19,13 @@ import { serviceAddresses } from "../../engine/chain/wallet-addresses";
 import { approvalNeeded } from "../approval-requests/approval-needed";
 import { requestApproval } from "../approval-requests/approval-records";
 import { assertMayWithdraw } from "../gas/limits";
-import { openPayoutItemsTotal } from "../transfers/batch-reserve";
-import { lockAccountForMoneyOut } from "../transfers/money-out-locks";
-import { gasHeldBack, openSpend } from "../transfers/open-spend";
-import { insufficientBnb, insufficientTokens, rpc } from "../transfers/transfer-errors";
+import { lockAccountForMoneyOut, lockPayingWallet } from "../transfers/money-out-locks";
+import { assertWalletCovers, walletAtOneBlock } from "../transfers/reserve-wallet";
+import { rpc } from "../transfers/transfer-errors";
 import { applyBatchFact, insertPayoutBatch } from "./payout-records";
 import { payoutBatchRefusal } from "./reasons";
 import type { PayoutRequestInput } from "./schemas";
-import { checkPayoutBatch } from "./validate-batch";
+import { type CheckedPayoutBatch, checkPayoutBatch } from "./validate-batch";
 
 /** Who asks: the account (today the merchant's user id), the API key (null: the dashboard), the member (the key's creator for a key). */
 export interface PayoutRequester {
@@ -46,10 +44,10 @@ export async function recordPayoutBatch(
    * account's approval thresholds say so (lib/domain/approval-requests), with its approval request in
    * the same transaction.
    */
-  options: { awaitingApproval: boolean; approvalsApply?: boolean },
+  options: RecordOptions,
 ): Promise<PayoutBatch> {
-  const userId = requester.accountId;
-  const { domain, token, items, details } = await checkPayoutBatch(db, userId, input);
+  const checked = await checkPayoutBatch(db, requester.accountId, input);
+  const { details } = checked;
   if (details.length > 0) {
     const first = details[0];
     throw payoutBatchRefusal(
@@ -59,39 +57,46 @@ export async function recordPayoutBatch(
       details,
     );
   }
+  return recordCheckedBatch(db, requester, checked, options);
+}
+
+export interface RecordOptions {
+  awaitingApproval: boolean;
+  approvalsApply?: boolean;
+}
+
+/**
+ * Records a batch already checked (checkPayoutBatch, every item good: the dashboard's review has
+ * one) without checking it again: the reserve step of lib/domain/transfers (the account's lock, the
+ * wallet's, the wallet covering the total net of its open sends: reserve-wallet.ts), then the batch
+ * and its items. Its chunks are signed and sent later (record-chunk.ts, send-batch.ts).
+ */
+export async function recordCheckedBatch(
+  db: Db,
+  requester: PayoutRequester,
+  checked: CheckedPayoutBatch,
+  options: RecordOptions,
+): Promise<PayoutBatch> {
+  if (checked.details.length > 0) throw new Error("a payout batch with bad items is never recorded");
+  const userId = requester.accountId;
+  const { domain, token, items } = checked;
   const total = items.reduce((sum, item) => sum + item.amount, 0n);
   const from = serviceAddresses().withdrawal(domain.id);
   const client = publicClientFor(token.network);
-  const contract = token.contractAddress as Address;
-  const native = isNativeToken(contract);
-  const gasEstimate = await estimateBatchGas(token.network, items.length, native);
+  const gasEstimate = await estimateBatchGas(token.network, items.length, isNativeToken(token.contractAddress));
 
   return db.transaction(async (tx) => {
-    // The account's lock first, then the per-day threshold's (lib/domain/transfers/money-out-locks.ts).
+    // The account's lock first, then the per-day threshold's, then the wallet's (lib/domain/transfers/money-out-locks.ts).
     await lockAccountForMoneyOut(tx, userId);
     const waits =
       options.awaitingApproval || (options.approvalsApply === true && (await approvalNeeded(tx, userId, token.id, total)).needed);
     // Each item counts as a withdrawal of the day; the chunks' estimated gas is held against the budget.
     await assertMayWithdraw(tx, userId, { checkGasBudget: true, transfers: items.length, gasEstimate });
-    const [balance, chainCount] = await rpc(() =>
-      Promise.all([
-        native
-          ? client.getBalance({ address: from })
-          : client.readContract({ address: contract, abi: erc20Abi, functionName: "balanceOf", args: [from] }),
-        client.getTransactionCount({ address: from }),
-      ]),
-    );
-    if (native) {
-      // BNB itself: what the ledger's open transactions send and their gas stay, and so do the items
-      // of BNB batches not recorded yet (items in flight are in the ledger's values).
-      const open = await openSpend(tx, token.network, from, chainCount);
-      const held = open.value + (await openPayoutItemsTotal(tx, token.network, from, token.id, Number.MAX_SAFE_INTEGER));
-      const gasHeld = await gasHeldBack(tx, token.network, from, open.gas);
-      if (balance - held - gasHeld < total) throw insufficientBnb(from, balance, total, held, gasHeld);
-    } else {
-      const reserved = await reservedTokens(tx, token.network, from, token.id, chainCount);
-      if (balance - reserved < total) throw insufficientTokens(from, balance, total, reserved, token.decimals);
-    }
+    const firstCount = await rpc(() => client.getTransactionCount({ address: from }));
+    await lockPayingWallet(tx, token.network, from, firstCount);
+    // The total, net of what the wallet's open withdrawals and payouts will still take (BNB itself:
+    // also what their gas needs). Its items then hold it until their chunk is mined.
+    await assertWalletCovers(tx, { token, from, units: total }, await walletAtOneBlock(token, from));
     const batch = await insertPayoutBatch(
       tx,
       {
@@ -135,28 +140,6 @@ async function estimateBatchGas(network: string, items: number, native: boolean)
   );
   const size = payoutChunkSize(block.gasLimit, getConfig().payoutChunkSize);
   return batchGasUnits(items, size, { native, deploy: !code || code === "0x" }) * gasPrice;
-}
-
-/**
- * What the wallet's open sends of this token will still take: withdrawals not yet mined and the
- * items of payout batches not sent or not yet mined (awaiting approval included: an approval must
- * not find the money gone).
- */
-async function reservedTokens(tx: Db, network: string, from: string, tokenId: number, chainCount: number): Promise<bigint> {
-  const open = await tx
-    .select({ amount: withdrawals.amount })
-    .from(withdrawals)
-    .where(
-      and(
-        eq(withdrawals.network, network),
-        eq(withdrawals.fromAddress, from),
-        eq(withdrawals.tokenId, tokenId),
-        eq(withdrawals.status, "submitted"),
-        gte(withdrawals.nonce, chainCount),
-      ),
-    );
-  const withdrawing = open.reduce((sum, row) => sum + row.amount, 0n);
-  return withdrawing + (await openPayoutItemsTotal(tx, network, from, tokenId, chainCount));
 }
 
 /** awaiting_approval → pending: the sender (sendPayoutBatch, or the tend-ledger job) takes it from here. */

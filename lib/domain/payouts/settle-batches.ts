@@ -1,6 +1,6 @@
 /**
- * Settling payout items from the ledger (like withdrawals, confirm-withdrawals.ts): the ledger
- * settles each chunk's nonce (re-sending its recorded bytes meanwhile); once a row of it is final,
+ * Settling payout items from the ledger, as a withdrawal is (lib/domain/transfers/settle-transfer.ts
+ * for both): the ledger settles each chunk's nonce (re-sending its recorded bytes meanwhile); once a row of it is final,
  * the winner's receipt says each item's outcome — a `Paid` event per transfer, so one refused
  * transfer fails only its own item. A chunk whose transaction reverted, was cancelled, or whose
  * nonce went to another transaction paid nobody: its items fail.
@@ -12,10 +12,10 @@ import { log } from "../../base/log";
 import type { Db } from "../../db";
 import { type PayoutBatch, type PayoutItem, payoutBatches, payoutItems } from "../../db/schema";
 import { BATCH_PAYERS, batchPayerAbi } from "../../engine/chain/batch-payer";
-import { confirmedBlock } from "../../engine/chain/confirmations";
 import { networkConfig, publicClientFor } from "../../engine/chain/networks";
 import { errorText } from "../../engine/chain/rpc-errors";
-import { rereadsPending, settleNonce } from "../../engine/ledger/settle";
+import { rereadsPending } from "../../engine/ledger/settle";
+import { settleTransfer } from "../transfers/settle-transfer";
 import { applyItemFacts } from "./payout-records";
 import type { ItemFact } from "./payout-state";
 
@@ -43,7 +43,7 @@ export async function settlePayoutBatches(db: Db): Promise<{ settled: number; op
 export async function settleChunk(db: Db, batch: PayoutBatch, nonce: number): Promise<boolean> {
   const network = networkConfig(batch.network);
   if (!network) return false;
-  const outcome = await settleNonce(db, { network: batch.network, wallet: batch.fromAddress, nonce });
+  const outcome = await settleTransfer(db, { network: batch.network, wallet: batch.fromAddress, nonce }, network);
   let facts: (item: PayoutItem) => ItemFact;
   let txHash: string | null = null;
   if (outcome.state === "taken-by-other") {
@@ -53,8 +53,7 @@ export async function settleChunk(db: Db, batch: PayoutBatch, nonce: number): Pr
     return false;
   } else {
     const { winner } = outcome;
-    const confirmedUpTo = await confirmedBlock(publicClientFor(batch.network), network.finality);
-    if (winner.minedBlock === null || BigInt(winner.minedBlock) > confirmedUpTo) return false;
+    if (!outcome.confirmed) return false;
     if (winner.kind !== "payout") facts = () => ({ kind: "not-sent", reason: "the payout transaction was cancelled" });
     else if (winner.status !== "mined") {
       txHash = winner.txHash;

@@ -1,8 +1,8 @@
 /**
  * The tokens a wallet's payout batches (lib/domain/payouts) will still take: their items not
  * yet sent, or sent at a nonce not yet mined; batches awaiting approval included, so an approval
- * does not find the money gone. Withdrawals and new batches hold these back (record-transfer.ts,
- * record-batch.ts). Here, below both, because payout batches import payouts and not the other way round.
+ * does not find the money gone. Withdrawals and new batches hold these back (reserve-wallet.ts).
+ * Here, below both, because payout batches import transfers and not the other way round.
  */
 import { and, eq, gte, inArray, or, sum } from "drizzle-orm";
 import type { Db } from "../../db";

@@ -7,9 +7,9 @@
  *   1. the account's row (`users`)                      lockAccountForMoneyOut, the first statement
  *   2. the account's approval day of the token          approval-requests/approval-needed.ts (advisory)
  *   3. the approval being decided                       approval-requests/approval-records.ts
- *   4. BatchPayer's deployment on the network           payouts/send-batch.ts (advisory, chunks only)
+ *   4. BatchPayer's deployment on the network           payouts/batch-payer-deployment.ts (advisory, chunks only)
  *   5. the paying wallet's nonce row (`wallet_nonces`)  lockPayingWallet, then signAndRecord (engine/ledger/signing.ts)
- *   6. the payment, then its refund; a payout batch     refunds/refund-rules.ts, refund-records.ts, payouts/
+ *   6. the payment, then its refund; a payout batch     refunds/refund-rules.ts, refund-records.ts, payouts/record-chunk.ts
  *
  * Taking the account first serialises one account's money out, so two requests of one account can
  * never hold each other's next lock; requests of different accounts share no row (wallets, payments,

@@ -1,28 +1,37 @@
 /**
  * Money out of a domain's withdrawal wallet, recorded before it is sent: the one front door for
- * every payout (a merchant's withdrawal, a refund, later batched payouts). Two calls inside the
+ * every transfer (a merchant's withdrawal, a refund's payout). Two calls inside the
  * caller's transaction, with the caller's own writes between them:
  *
  *   reserveTransfer(tx, request)  checks, simulation, the wallet's and the merchant's locks, and
- *                               the balances under them (throws ShortOfTokensError / ShortOfGasError)
+ *                               the balances under them (reserve-wallet.ts; throws
+ *                               ShortOfTokensError / ShortOfGasError)
  *   …the caller's business…     e.g. a refund's row moved to `sending`, under the locks above
- *   recordTransfer(tx, reserved)  the wallet's next nonce, the signed bytes in the ledger, the
- *                               `withdrawals` row that points at them
+ *   recordTransfer(tx, reserved)  the wallet's next nonce, the signed bytes in the ledger
+ *                               (signFromWallet), the `withdrawals` row that points at them
  *
- * and sendRecorded (send-transfer.ts) once the transaction has committed. Locks follow the one
+ * and sendRecorded (send-transfer.ts) once the transaction has committed. A payout batch's chunk
+ * takes the same three steps with the same functions (lib/domain/payouts/record-chunk.ts). Locks follow the one
  * order of money-out-locks.ts: the caller takes the account's row first; reserveTransfer takes it
  * again (free) and then the wallet's nonce row; the caller's own rows (a payment, a refund) come after.
  */
 
 import { randomUUID } from "node:crypto";
-import { and, eq, gte } from "drizzle-orm";
 import { type Address, encodeFunctionData, erc20Abi, type Hex } from "viem";
 import { getConfig } from "../../base/config";
 import { commonRefusal } from "../../base/errors";
 import { parseAmount } from "../../base/money";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
-import { type Domain, isRecordedWithdrawal, type RecordedWithdrawal, type Token, withdrawals } from "../../db/schema";
+import {
+  type ChainTransaction,
+  type ChainTransactionKind,
+  type Domain,
+  isRecordedWithdrawal,
+  type RecordedWithdrawal,
+  type Token,
+  withdrawals,
+} from "../../db/schema";
 import { signingGasPrice } from "../../engine/chain/gas-price";
 import { isNativeToken } from "../../engine/chain/native";
 import { networkConfig, publicClientFor } from "../../engine/chain/networks";
@@ -34,11 +43,10 @@ import { getOwnDomain } from "../merchant-domains/manage-domains";
 import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import { findOwnToken } from "../tokens/find-own-token";
 import { assertWithdrawable } from "../tokens/withdrawal-rules";
-import { openPayoutItemsTotal } from "./batch-reserve";
 import { lockAccountForMoneyOut, lockPayingWallet } from "./money-out-locks";
-import { gasHeldBack, openSpend } from "./open-spend";
 import { transferRefusal } from "./reasons";
-import { insufficientBnb, insufficientTokens, rpc, ShortOfGasError, simulate } from "./transfer-errors";
+import { assertGasCovered, assertWalletCovers, walletAtOneBlock } from "./reserve-wallet";
+import { insufficientTokens, rpc, simulate } from "./transfer-errors";
 import { tallyWithdrawalMove } from "./withdrawal-tallies";
 
 export interface TransferRequest {
@@ -122,52 +130,10 @@ export async function reserveTransfer(
   await lockPayingWallet(tx, token.network, from, firstCount);
   // Again under the account's lock: concurrent requests cannot all pass the check above.
   await assertMayWithdraw(tx, userId, limits);
-  // Under the wallet's lock, the wallet as of one block: its mined count and balances agree, so a
-  // send mined in between is neither counted as open nor missing from the balance.
-  const { chainCount, bnb, tokenBalance } = await rpc(async () => {
-    const blockNumber = await client.getBlockNumber({ cacheTime: 0 });
-    const [count, wei, held] = await Promise.all([
-      client.getTransactionCount({ address: from, blockNumber }),
-      client.getBalance({ address: from, blockNumber }),
-      native
-        ? Promise.resolve(0n)
-        : client.readContract({ address: send.to, abi: erc20Abi, functionName: "balanceOf", args: [from], blockNumber }),
-    ]);
-    return { chainCount: count, bnb: wei, tokenBalance: native ? wei : held };
-  });
-  // What the wallet's open sends still take: their gas and BNB value from the ledger (every kind),
-  // the tokens of submitted withdrawals of this token and of payout items not sent or not mined.
-  const open = await openSpend(tx, token.network, from, chainCount);
-  const ownGas = gasLimit * gasPrice;
-  if (native) {
-    // BNB in flight is in the ledger's values; items of BNB batches not recorded yet are held too.
-    const reserved = open.value + (await openPayoutItemsTotal(tx, token.network, from, token.id, Number.MAX_SAFE_INTEGER));
-    // The value may not take gas: what the open transactions need, or the tank's BNB still here if that is more.
-    const gasHeld = await gasHeldBack(tx, token.network, from, open.gas);
-    if (bnb - reserved - gasHeld < units) throw insufficientBnb(from, bnb, units, reserved, gasHeld);
-    // This send's gas may come from the tank's credit: what must remain is the open transactions' gas and its own.
-    if (bnb - reserved - units < open.gas + ownGas)
-      throw new ShortOfGasError(token.network, domain.id, from, reserved + units + open.gas + ownGas, ownGas, open.gas + ownGas);
-    return { request, token, from, units, send, gasLimit, gasPrice, chainCount };
-  }
-  const pending = await tx
-    .select({ amount: withdrawals.amount })
-    .from(withdrawals)
-    .where(
-      and(
-        eq(withdrawals.network, token.network),
-        eq(withdrawals.fromAddress, from),
-        eq(withdrawals.tokenId, token.id),
-        eq(withdrawals.status, "submitted"),
-        gte(withdrawals.nonce, chainCount),
-      ),
-    );
-  const reservedTokens =
-    pending.reduce((sum, w) => sum + w.amount, 0n) + (await openPayoutItemsTotal(tx, token.network, from, token.id, chainCount));
-  if (tokenBalance - reservedTokens < units) throw insufficientTokens(from, tokenBalance, units, reservedTokens, token.decimals);
-  if (bnb - open.value - open.gas < ownGas)
-    throw new ShortOfGasError(token.network, domain.id, from, open.value + open.gas + ownGas, ownGas, open.gas + ownGas);
-  return { request, token, from, units, send, gasLimit, gasPrice, chainCount };
+  const wallet = await walletAtOneBlock(token, from);
+  const held = await assertWalletCovers(tx, { token, from, units }, wallet);
+  assertGasCovered(wallet, held, { network: token.network, domainId: domain.id, from, value: send.value, ownGas: gasLimit * gasPrice });
+  return { request, token, from, units, send, gasLimit, gasPrice, chainCount: wallet.chainCount };
 }
 
 /**
@@ -244,14 +210,47 @@ export async function recordTransfer(tx: Db, reserved: ReservedTransfer): Promis
 /** The wallet's next nonce, the signed bytes in the ledger; the caller writes the withdrawal row that points at them. */
 export async function signTransfer(tx: Db, reserved: ReservedTransfer): Promise<SignedTransfer> {
   const { request, token, from, send, gasLimit, gasPrice } = reserved;
-  const ledgerRow = await signAndRecord(tx, {
-    network: token.network,
-    // The domain's withdrawal wallet: its key index is the domain's id.
-    wallet: { role: "withdrawal", index: request.wallet.domainId, address: from },
-    kind: "withdrawal",
-    chainCount: reserved.chainCount,
-    transaction: { type: "legacy", to: send.to, data: send.data, value: send.value, gas: gasLimit, gasPrice },
-  });
-  const { nonce, txHash, id: chainTxId } = ledgerRow;
+  const paying = { network: token.network, domainId: request.wallet.domainId, from, chainCount: reserved.chainCount, gasPrice };
+  const rows = await signFromWallet(tx, paying, [{ kind: "withdrawal", ...send, gas: gasLimit }]);
+  const { nonce, txHash, id: chainTxId } = requireRow(rows, "the transfer's ledger row");
   return { network: token.network, fromAddress: from, nonce, txHash, chainTxId, gasLimit, gasPrice };
+}
+
+/** A transaction of a domain's withdrawal wallet, to be signed at its next nonce. */
+export interface WalletSend {
+  kind: ChainTransactionKind;
+  to: Address;
+  data: Hex;
+  value: bigint;
+  gas: bigint;
+}
+
+/**
+ * The record step of money out, the same for one transfer (signTransfer) and a payout chunk
+ * (lib/domain/payouts/record-chunk.ts): each transaction signed from the domain's withdrawal wallet
+ * at its next nonce and recorded in the ledger (engine/ledger/signing.ts signAndRecord), in the
+ * caller's transaction and in the order given. Nothing is broadcast: sendRecorded
+ * (send-transfer.ts) sends the rows once the transaction has committed.
+ */
+export async function signFromWallet(
+  tx: Db,
+  paying: { network: string; domainId: number; from: Address; chainCount: number; gasPrice: bigint },
+  sends: readonly WalletSend[],
+): Promise<ChainTransaction[]> {
+  // The domain's withdrawal wallet: its key index is the domain's id.
+  const wallet = { role: "withdrawal", index: paying.domainId, address: paying.from } as const;
+  const rows: ChainTransaction[] = [];
+  for (const send of sends) {
+    const { kind, to, data, value, gas } = send;
+    rows.push(
+      await signAndRecord(tx, {
+        network: paying.network,
+        wallet,
+        kind,
+        chainCount: paying.chainCount,
+        transaction: { type: "legacy", to, data, value, gas, gasPrice: paying.gasPrice },
+      }),
+    );
+  }
+  return rows;
 }

@@ -1,7 +1,8 @@
 /**
- * After a payout's transaction has committed: its bytes go to the network (sendRecorded), and a
- * wallet short of BNB is topped up and the recording tried again (withGasTopUps). The only place
- * a payout's gas is topped up or its recording retried.
+ * After a payout's transaction has committed: its bytes go to the network (sendRecorded, and
+ * sendLedgerRow for each row of a payout chunk), and a wallet short of BNB is topped up and the
+ * recording tried again (withGasTopUps). The only place money out's gas is topped up or its
+ * recording retried.
  */
 
 import { eq } from "drizzle-orm";
@@ -23,7 +24,8 @@ const waitingForGas = new Map<Address, number>();
 export type SendResult = "sent" | "retry-later" | "refused";
 
 /**
- * Runs `record` — one transaction that records a payout (reserveTransfer + recordTransfer) — and,
+ * Runs `record` — one transaction that records a payout (reserveTransfer + recordTransfer, or a
+ * payout batch's chunk: lib/domain/payouts/record-chunk.ts) — and,
  * when the wallet lacks BNB for it (ShortOfGasError: nothing recorded), tops the wallet up and
  * runs it again, up to GAS_ROUNDS times. `afterTopUp`: true once this request had the wallet
  * topped up (its gas is spent: no budget check again).
@@ -48,7 +50,15 @@ export async function withGasTopUps<T>(db: Db, record: (afterTopUp: boolean) => 
  * "retry-later": the ledger's watchdog sends it again.
  */
 export async function sendRecorded(db: Db, payout: Pick<RecordedWithdrawal, "id" | "chainTxId">): Promise<SendResult> {
-  const row = await ledgerRow(db, payout);
+  return sendLedgerRow(db, await ledgerRow(db, payout));
+}
+
+/**
+ * The send step of money out, the same for one transfer (sendRecorded) and each row of a payout
+ * chunk (lib/domain/payouts/send-batch.ts, in nonce order): the row's recorded bytes broadcast, or
+ * its nonce filled with a recorded 0-value cancel when the node refuses them for good.
+ */
+export async function sendLedgerRow(db: Db, row: ChainTransaction): Promise<SendResult> {
   const sent = await broadcastRecorded(db, row);
   if (sent.sent) return "sent";
   if (!sent.refusedForGood) return "retry-later";

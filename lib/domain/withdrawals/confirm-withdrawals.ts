@@ -1,22 +1,20 @@
 /**
- * Settling withdrawals (every payout: lib/domain/transfers records and sends them) from the ledger
- * (lib/engine/ledger). A withdrawal's transaction is a ledger row; the ledger re-sends, re-prices and
- * settles it like every other transaction, and this file only reads how the ledger settled the
- * withdrawal's nonce and hands that fact to its writer (withdrawal-records.ts). Whoever follows a
- * withdrawal (a refund) is told through the injected `onSettled`, wired in lib/ops/jobs/steps.ts:
- * this folder imports none of them.
+ * Settling withdrawal rows — a merchant's withdrawal, and a refund's payout — as the ledger
+ * settles their nonce. lib/domain/transfers records and sends each (reserve → record → send) and
+ * says how it settled (settle-transfer.ts: the ledger's answer at a confirmed depth); this file
+ * turns that answer into a fact of the row and hands it to its one writer (withdrawal-records.ts),
+ * which decides with withdrawal-state.ts and tells the merchant (withdrawal.* webhooks). Whoever
+ * follows a withdrawal (a refund) is told through the injected `onSettled`, wired in
+ * lib/ops/jobs/steps.ts: this folder imports none of them.
  */
 
 import { eq } from "drizzle-orm";
-import type { NetworkConfig } from "../../base/config";
 import { log } from "../../base/log";
 import type { Db } from "../../db";
 import { isRecordedWithdrawal, type Withdrawal, withdrawals } from "../../db/schema";
-import { confirmedBlock } from "../../engine/chain/confirmations";
-import { networkConfig, publicClientFor } from "../../engine/chain/networks";
+import { networkConfig } from "../../engine/chain/networks";
 import { errorText } from "../../engine/chain/rpc-errors";
-import { REFUSED_PREFIX } from "../../engine/ledger/broadcast";
-import { type NonceOutcome, settleNonce } from "../../engine/ledger/settle";
+import { refusedBroadcast, settleTransfer, type TransferOutcome } from "../transfers/settle-transfer";
 import { applyWithdrawalFact, type OnSettled } from "./withdrawal-records";
 import { type NonceFacts, type Settlement, settleWithdrawal } from "./withdrawal-state";
 
@@ -47,10 +45,9 @@ export async function settleOne(db: Db, withdrawal: Withdrawal, options: { onSet
   const network = networkConfig(withdrawal.network);
   // Not recorded (awaiting approval): no nonce to settle.
   if (!network || !isRecordedWithdrawal(withdrawal)) return { status: "submitted" };
-  const outcome = await settleNonce(db, { network: withdrawal.network, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce });
-  const own = outcome.rows.find((r) => r.id === withdrawal.chainTxId);
-  const broadcastError = own?.broadcastError?.startsWith(REFUSED_PREFIX) ? own.broadcastError.slice(REFUSED_PREFIX.length) : null;
-  const facts = { nonce: await nonceFacts(outcome, network), broadcastError };
+  const ref = { network: withdrawal.network, wallet: withdrawal.fromAddress, nonce: withdrawal.nonce };
+  const outcome = await settleTransfer(db, ref, network);
+  const facts = { nonce: nonceFacts(outcome), broadcastError: refusedBroadcast(outcome, withdrawal.chainTxId) };
   const settlement = settleWithdrawal(facts);
   if (settlement.status === "submitted" && settlement.needsOperator) {
     log.error(
@@ -80,14 +77,13 @@ export async function awaitSettlement(db: Db, withdrawalId: string): Promise<Wit
   }
 }
 
-async function nonceFacts(outcome: NonceOutcome, network: NetworkConfig): Promise<NonceFacts> {
+function nonceFacts(outcome: TransferOutcome): NonceFacts {
   if (outcome.state !== "settled") return { state: outcome.state };
   const { winner } = outcome;
-  const confirmedUpTo = await confirmedBlock(publicClientFor(network.name), network.finality);
   return {
     state: "settled",
     by: winner.kind === "cancel" ? "cancel" : "withdrawal",
     success: winner.status === "mined",
-    confirmed: winner.minedBlock !== null && BigInt(winner.minedBlock) <= confirmedUpTo,
+    confirmed: outcome.confirmed,
   };
 }
