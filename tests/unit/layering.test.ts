@@ -466,7 +466,6 @@ describe("layering", () => {
  */
 const ENGINE_READS_BEYOND_ITS_TABLES: Record<string, string[]> = {
   "lib/engine/chain/deposit-addresses.ts": ["paymentSessions"],
-  "lib/engine/chain/service-addresses.ts": ["domains", "paymentSessions"],
   "lib/engine/forwarding/batched/batch-entries.ts": ["paymentSessions"],
   "lib/engine/forwarding/classic/forward-sweep.ts": ["paymentSessions"],
   "lib/engine/forwarding/classic/native-sweep.ts": ["deposits"],
