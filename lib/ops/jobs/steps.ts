@@ -10,10 +10,10 @@ import { log } from "../../base/log";
 import { metrics } from "../../base/metrics";
 import type { Db } from "../../db";
 import { expireApprovals } from "../../domain/approvals/decide";
-import { dustSweepBudgets } from "../../domain/gas/dust-budget";
 import { applyDuePayoutChanges } from "../../domain/merchant-domains/payout-change";
 import type { AttemptOutcome, ChannelClaim } from "../../domain/notifications/channel";
 import { attemptNotification, claimDueNotifications } from "../../domain/notifications/delivery";
+import { wireEngine } from "../../domain/payments/engine-ports";
 import { expireDueSessions } from "../../domain/payments/expire-due";
 import { nativeWatch } from "../../domain/payments/native-watch";
 import { recordTransfers } from "../../domain/payments/record-transfers";
@@ -25,7 +25,6 @@ import { settleRefundOf, settleRefundsOfSettledPayouts } from "../../domain/refu
 import { confirmWithdrawals } from "../../domain/withdrawals/confirm-withdrawals";
 import { listNetworks } from "../../engine/chain/networks";
 import { settleOpenTankTransactions } from "../../engine/forwarding/batched/tank-transactions";
-import { setDustSweepGate } from "../../engine/forwarding/dust-gate";
 import { planFlaggedDeposits, type QueuedForward } from "../../engine/forwarding/forward-plan";
 import { askAgainAt } from "../../engine/forwarding/forward-schedule";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../../engine/forwarding/forwarder";
@@ -36,8 +35,8 @@ import { scanOnce } from "../../engine/scanner/scanner";
 import { lastReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
 import { SCHEDULE } from "./schedule";
 
-// The engine asks the plan rules through its port whether a payer-triggered dust sweep may be paid now.
-setDustSweepGate(dustSweepBudgets);
+// The engine's ports (the deposit book, who pays for gas, the dust-sweep gate), wired wherever these steps run.
+wireEngine();
 
 export interface ScanStepResult {
   network: string;
