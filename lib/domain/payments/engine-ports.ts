@@ -5,12 +5,21 @@
  * start-up, the admin CLI, the tests' setup — so tests and production share this wiring. The
  * scanner's ports travel with each call instead (`scanPorts`, as its TransferRecorder always has).
  */
-import { dustSweepBudgets } from "../gas/dust-budget";
-import { setDustSweepGate } from "../../engine/forwarding/dust-gate";
+
 import { depositBook } from "../../engine/forwarding/deposit-book";
+import { setDustSweepGate } from "../../engine/forwarding/dust-gate";
 import { gasPayers } from "../../engine/ledger/charges";
+import { dustSweepBudgets } from "../gas/dust-budget";
 import { depositBookOfPayments } from "./deposit-book";
 import { gasPayersOfRecords } from "./gas-payers";
+import { nativeWatch } from "./native-watch";
+import { recordTransfers } from "./record-transfers";
+import { scanWatchOfCatalogue } from "./scan-watch";
+
+/** The scanner's ports, passed with each scan: its recorder and what it watches. */
+export const scanPorts = { record: recordTransfers, watch: scanWatchOfCatalogue };
+/** The BNB balance poller's: its recorder and its watch list. */
+export const nativePollPorts = { record: recordTransfers, port: nativeWatch };
 
 /** Registers the engine's ports (idempotent: the same implementations every time). */
 export function wireEngine(): void {

@@ -13,10 +13,8 @@ import { expireApprovals } from "../../domain/approvals/decide";
 import { applyDuePayoutChanges } from "../../domain/merchant-domains/payout-change";
 import type { AttemptOutcome, ChannelClaim } from "../../domain/notifications/channel";
 import { attemptNotification, claimDueNotifications } from "../../domain/notifications/delivery";
-import { wireEngine } from "../../domain/payments/engine-ports";
+import { nativePollPorts, scanPorts, wireEngine } from "../../domain/payments/engine-ports";
 import { expireDueSessions } from "../../domain/payments/expire-due";
-import { nativeWatch } from "../../domain/payments/native-watch";
-import { recordTransfers } from "../../domain/payments/record-transfers";
 import { REPRICE_PAGE, repriceLateDeposits } from "../../domain/payments/reprice-late";
 import { sendPendingPayouts } from "../../domain/payouts/send-batch";
 import { settlePayoutBatches } from "../../domain/payouts/settle-batches";
@@ -56,7 +54,7 @@ export interface ScanStepResult {
 export async function scanNetworkStep(db: Db, network: string): Promise<ScanStepResult> {
   const endTimer = metrics().scanDuration.startTimer({ network });
   try {
-    const result = await scanOnce(db, network, { record: recordTransfers });
+    const result = await scanOnce(db, network, scanPorts);
     endTimer();
     const forwards = result && result.transfers > 0 ? await planFlaggedDeposits(db, network) : [];
     return {
@@ -141,7 +139,7 @@ export async function nativeBalancesStep(
   atBlock: bigint,
 ): Promise<{ transfers: number; forwards: QueuedForward[]; result: NativePollResult | null }> {
   try {
-    const result = await pollNativeBalances(db, network, { atBlock, port: nativeWatch, record: recordTransfers });
+    const result = await pollNativeBalances(db, network, { atBlock, ...nativePollPorts });
     const forwards = result.recorded > 0 ? await planFlaggedDeposits(db, network) : [];
     return { transfers: result.recorded, forwards, result };
   } catch (error) {
