@@ -10,7 +10,7 @@ import { migrate } from "@/lib/db/migrate";
 import { chainCursors, deposits, forwards, paymentSessions, tokenCatalogue, tokens } from "@/lib/db/schema";
 import { addDomain } from "@/lib/domain/merchant-domains/add-domain";
 import { type CreatedSession, createPaymentSession } from "@/lib/domain/payments/create-session";
-import { recordTransfers } from "@/lib/domain/payments/record-transfers";
+import { scanPorts } from "@/lib/domain/payments/engine-ports";
 import { activatePlan } from "@/lib/domain/plans/activate-plan";
 import { keyRingFor } from "@/lib/engine/chain/keys";
 import { startAnvil } from "@/lib/engine/dev/anvil";
@@ -92,7 +92,7 @@ async function main() {
       await db.execute(sql`delete from forwards`);
       await db.execute(sql`delete from deposits`);
       const started = performance.now();
-      const result = await scanOnce(db, "bsc", { maxRange: 2000, record: recordTransfers });
+      const result = await scanOnce(db, "bsc", { ...scanPorts, maxRange: 2000 });
       costs.push({
         sessions: total,
         rpcCalls: result!.rpcCalls,

@@ -19,7 +19,7 @@ import { setDatabase } from "@/lib/db";
 import { openPostgres } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { paymentSessions, tokens } from "@/lib/db/schema";
-import { recordTransfers } from "@/lib/domain/payments/record-transfers";
+import { scanPorts } from "@/lib/domain/payments/engine-ports";
 import { activatePlan } from "@/lib/domain/plans/activate-plan";
 import multicall3 from "@/lib/engine/chain/contracts/multicall3.json";
 import { MULTICALL3_ADDRESS } from "@/lib/engine/chain/multicall";
@@ -164,7 +164,7 @@ export async function measureNativeScan(options: { compare?: boolean } = {}): Pr
       await db.insert(paymentSessions).values(rows);
       done += batch;
     }
-    const poll = () => scanOnce(db, "bsc", { record: recordTransfers });
+    const poll = () => scanOnce(db, "bsc", scanPorts);
     await poll(); // the cursor starts at the head
 
     // Ten empty blocks: the quiet case.

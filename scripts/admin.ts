@@ -6,6 +6,7 @@
 import { formatEther } from "viem";
 import { getConfig } from "@/lib/base/config";
 import { closeDatabase, getDb } from "@/lib/db";
+import { wireEngine } from "@/lib/domain/payments/engine-ports";
 import { grantPlan } from "@/lib/domain/plans/grant-plan";
 import { loadGasTankGeneration } from "@/lib/engine/chain/gas-tank";
 import { listNetworks, publicClientFor } from "@/lib/engine/chain/networks";
@@ -37,6 +38,8 @@ ${OPERATIONS_USAGE}`;
 /** Resolves to the exit code (most commands: 0, or they throw). */
 async function main(args: string[]): Promise<number | undefined> {
   const [command, ...rest] = args;
+  // The engine's ports, as the server and the job steps wire them (forwards, sweeps and recovery run the engine).
+  wireEngine();
   // Every command signs, or names the gas tank, with the generation the service uses.
   if (command) await loadGasTankGeneration(await getDb());
   const print = (lines: string[]): undefined => {

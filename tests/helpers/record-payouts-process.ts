@@ -2,11 +2,13 @@
 // the spot — after that chunk's record is committed, before its bytes are broadcast — as a crash
 // at the worst moment would.
 import { getDatabase } from "@/lib/db";
+import { wireEngine } from "@/lib/domain/payments/engine-ports";
 import { recordPayoutBatch } from "@/lib/domain/payouts/record-batch";
 import { recordPayoutChunk } from "@/lib/domain/payouts/record-chunk";
 import { sendPayoutChunk } from "@/lib/domain/payouts/send-batch";
 
 async function main() {
+  wireEngine(); // as the server wires the engine before a request records money out
   const [userId, domainId, tokenId, count] = process.argv.slice(2);
   const { db } = await getDatabase();
   const items = Array.from({ length: Number(count) }, (_, i) => ({

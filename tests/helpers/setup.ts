@@ -1,3 +1,5 @@
+export {};
+
 // Every test file starts from the environment it declares, never from the developer's shell.
 for (const name of [
   "DATABASE_URL",
@@ -12,3 +14,6 @@ for (const name of [
 ]) {
   delete process.env[name];
 }
+
+// The engine's ports, wired as every process that runs the engine wires them (after the environment is cleared).
+(await import("@/lib/domain/payments/engine-ports")).wireEngine();

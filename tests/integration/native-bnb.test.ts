@@ -15,6 +15,7 @@ import { POST as registerToken } from "@/app/api/user/tokens/route";
 import { GET as status } from "@/app/api/v1/payment/[sessionId]/status/route";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { chainCursors, deposits, forwards, quarantinedLogs, tokenCatalogue } from "@/lib/db/schema";
+import { scanPorts } from "@/lib/domain/payments/engine-ports";
 import { recordTransfers } from "@/lib/domain/payments/record-transfers";
 import multicall3 from "@/lib/engine/chain/contracts/multicall3.json";
 import { keyRingFor } from "@/lib/engine/chain/keys";
@@ -44,7 +45,7 @@ let bnbId = 0;
 async function scan(): Promise<ScanResult & { polls: number }> {
   const sum = { rpcCalls: 0, transfers: 0, ignored: 0, quarantined: 0, polls: 0 } as ScanResult & { polls: number };
   for (let i = 0; i < 20; i++) {
-    const result = await scanOnce(db(), "bsc", { record: (tx, transfers) => recordTransfers(tx, transfers) });
+    const result = await scanOnce(db(), "bsc", { ...scanPorts, record: (tx, transfers) => recordTransfers(tx, transfers) });
     if (!result) break;
     sum.polls++;
     sum.rpcCalls += result.rpcCalls;
@@ -226,7 +227,7 @@ describe("native BNB", () => {
     await chain().client.mine({ blocks: 120 });
     const results: ScanResult[] = [];
     for (let i = 0; i < 4; i++) {
-      const r = await scanOnce(db(), "bsc", { record: (tx, t) => recordTransfers(tx, t) });
+      const r = await scanOnce(db(), "bsc", { ...scanPorts, record: (tx, t) => recordTransfers(tx, t) });
       if (r) results.push(r);
     }
     expect(results.map((r) => Number(r.toBlock - r.fromBlock + 1n))).toEqual([50, 50, 20, expect.any(Number)]);
@@ -242,7 +243,7 @@ describe("native BNB", () => {
       return recordTransfers(tx, transfers);
     };
     let result: ScanResult | null = null;
-    for (let i = 0; i < 3 && (!result || result.behind > 0n); i++) result = await scanOnce(db(), "bsc", { record: refusing });
+    for (let i = 0; i < 3 && (!result || result.behind > 0n); i++) result = await scanOnce(db(), "bsc", { ...scanPorts, record: refusing });
     const [parked] = await db().select().from(quarantinedLogs).where(eq(quarantinedLogs.txHash, badTx.transactionHash));
     expect(parked).toMatchObject({
       logIndex: NATIVE_LOG_INDEX,

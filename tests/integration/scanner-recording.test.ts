@@ -3,6 +3,7 @@ import { type Address, parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { chainCursors, deposits, quarantinedLogs } from "@/lib/db/schema";
+import { scanPorts } from "@/lib/domain/payments/engine-ports";
 import { recordTransfers } from "@/lib/domain/payments/record-transfers";
 import { scanOnce, type TransferRecorder } from "@/lib/engine/scanner/scanner";
 import { setUpMerchant } from "../helpers/accounts";
@@ -24,7 +25,7 @@ class DatabaseError extends Error {
 
 async function scanToHead(record: TransferRecorder) {
   for (let i = 0; i < 20; i++) {
-    const result = await scanOnce(db(), "bsc", { record });
+    const result = await scanOnce(db(), "bsc", { ...scanPorts, record });
     if (!result || result.behind === 0n) return;
   }
 }

@@ -12,8 +12,8 @@ import { setDatabase } from "@/lib/db";
 import { type DatabaseHandle, openPostgres } from "@/lib/db/client";
 import { notifyReachesListen } from "@/lib/db/listen-check";
 import { paymentSessions } from "@/lib/db/schema";
+import { scanPorts } from "@/lib/domain/payments/engine-ports";
 import { expireDueSessions } from "@/lib/domain/payments/expire-due";
-import { recordTransfers } from "@/lib/domain/payments/record-transfers";
 import { SESSION_CHANGES_CHANNEL } from "@/lib/domain/payments/session-changes";
 import { scanOnce } from "@/lib/engine/scanner/scanner";
 import { type CheckoutEvent, CheckoutHub } from "@/lib/web/checkout/checkout-hub";
@@ -97,7 +97,7 @@ describe("session changes reach open checkout pages at once", () => {
       await new Promise((r) => setTimeout(r, 200)); // the LISTEN is in place
       await chain().client.waitForTransactionReceipt({ hash: await payTo(chain().url, token, depositAddress, parseUnits("2", 18)) });
       // The other process's scan records the transfer; its commit announces the session.
-      expect((await scanOnce(other.db, "bsc", { record: recordTransfers }))?.transfers).toBe(1);
+      expect((await scanOnce(other.db, "bsc", scanPorts))?.transfers).toBe(1);
       await expect
         .poll(() => events.at(-1), { timeout: 10_000, interval: 20 })
         .toMatchObject({ kind: "status", data: { status: "completed" } });

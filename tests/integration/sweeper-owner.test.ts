@@ -3,8 +3,8 @@ import { type Address, createWalletClient, encodeFunctionData, http, parseEther,
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { appState, chainTransactions, forwards, sweepBatches } from "@/lib/db/schema";
+import { assertNotServiceAddress } from "@/lib/domain/merchant-domains/gateway-addresses";
 import { keyRingFor, setGasTankGeneration } from "@/lib/engine/chain/keys";
-import { assertNotServiceAddress } from "@/lib/engine/chain/service-addresses";
 import {
   batchSweeperAbi,
   batchSweepSupport,

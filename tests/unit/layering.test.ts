@@ -476,60 +476,93 @@ describe("layering", () => {
 });
 
 /**
- * Tables owned by their layer: lib/engine reads and writes its own tables (lib/db/schema/engine,
- * and the service's own facts in app-state) and reaches the rest through a port. What it still
- * reads of the merchants' tables is listed here, file by file, as a debt: forwarding's session
- * token and wallet belong on the forward row when it is recorded, the scanner's watch list behind
- * a port as its TransferRecorder is. A new read fails; a debt paid must leave the list.
+ * Tables owned by their layer: each owner's tables sit in its folder of lib/db/schema, behind its
+ * entry point (engine/, merchants/, payments/ index.ts; lib/db/schema/index.ts gathers them for
+ * drizzle-kit). lib/engine imports of lib/db/schema only its own entry points — its tables, the
+ * service's own facts (app-state) and the shared column types — and reaches the payments' and
+ * merchants' records through ports (the scanner's TransferRecorder and ScanWatch, forwarding's
+ * depositBook, the ledger's gasPayers), never their tables, whatever the import names.
  */
-const ENGINE_READS_BEYOND_ITS_TABLES: Record<string, string[]> = {
-  "lib/engine/chain/deposit-addresses.ts": ["paymentSessions"],
-  "lib/engine/chain/service-addresses.ts": ["domains", "paymentSessions"],
-  "lib/engine/forwarding/batched/batch-entries.ts": ["paymentSessions"],
-  "lib/engine/forwarding/classic/forward-sweep.ts": ["paymentSessions"],
-  "lib/engine/forwarding/classic/native-sweep.ts": ["deposits"],
-  "lib/engine/forwarding/forward-plan.ts": ["Deposit", "deposits", "paymentSessions", "tokenCatalogue"],
-  "lib/engine/ledger/charges.ts": ["domains", "paymentSessions"],
-  "lib/engine/ledger/record.ts": ["gasCharges"],
-  "lib/engine/scanner/log-reader.ts": ["tokenCatalogue"],
-  "lib/engine/scanner/native-balance-ledger.ts": ["deposits"],
-  "lib/engine/scanner/native-reader.ts": ["tokenCatalogue", "tokens"],
-};
-const OWN_SCHEMA = ["lib/db/schema/engine", "lib/db/schema/app-state", "lib/db/schema/columns"];
-const NAMED_IMPORT = /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+["']([^"']+)["']/g;
+const SCHEMA = "lib/db/schema";
+const SCHEMA_OWNERS = ["engine", "merchants", "payments"] as const;
+const ENGINE_SCHEMA_ENTRIES = [`${SCHEMA}/engine`, `${SCHEMA}/app-state`, `${SCHEMA}/columns`];
+const intoSchema = (to: string | null) => to !== null && (to === SCHEMA || to.startsWith(`${SCHEMA}/`));
 
-/** The names a source imports from lib/db/schema beyond the engine's own entry points, sorted. */
-function foreignTableImports(file: string, source: string): string[] {
-  return [...source.matchAll(NAMED_IMPORT)]
-    .filter(([, , spec]) => {
-      const to = target(file, spec ?? "");
-      return to !== null && (to === "lib/db/schema" || to.startsWith("lib/db/schema/")) && !under(OWN_SCHEMA)(to);
-    })
-    .flatMap(([, names]) => (names ?? "").split(",").map((n) => n.replace(/^\s*type\s+/, "").trim()))
-    .filter((n) => n.length > 0)
-    .sort();
+/** An import of lib/db/schema by an engine file that is not one of the engine's entry points (null when allowed). */
+function engineSchemaBreak(file: string, spec: string): string | null {
+  const to = target(file, spec);
+  if (!intoSchema(to) || ENGINE_SCHEMA_ENTRIES.some((entry) => to === entry || to === `${entry}/index`)) return null;
+  return `${file} → ${spec}`;
 }
 
+/** The files an entry point re-exports (`export * from "./x"`), as paths without extension. */
+const reExports = (entry: string) =>
+  [...readFileSync(entry, "utf8").matchAll(/^export \* from "(\.[^"]+)";$/gm)].map((m) => normalize(join(dirname(entry), m[1] ?? "")));
+const withoutExtension = (file: string) => file.replace(/\.ts$/, "");
+
 describe("tables owned by their layer", () => {
-  it("lib/engine imports its own tables, and of the others only the reads listed as debt", () => {
-    const found = Object.fromEntries(
-      sourceFiles("lib/engine").flatMap((file) => {
-        const names = foreignTableImports(file, readFileSync(file, "utf8"));
-        return names.length > 0 ? [[file, names]] : [];
-      }),
-    );
-    expect(found).toEqual(ENGINE_READS_BEYOND_ITS_TABLES);
+  it("lib/engine imports of lib/db/schema only its own entry points (engine/, app-state, columns)", () => {
+    const files = sourceFiles("lib/engine");
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.flatMap((file) => importsOf(file).flatMap(({ spec }) => engineSchemaBreak(file, spec) ?? []))).toEqual([]);
   });
 
-  it("would catch a new read of another layer's table, and lets the engine's own through", () => {
+  it.each(SCHEMA_OWNERS)("lib/db/schema/%s has its entry point, which re-exports each of its table files", (owner) => {
+    const folder = `${SCHEMA}/${owner}`;
+    const entry = `${folder}/index.ts`;
+    expect(existsSync(entry)).toBe(true);
+    const tables = sourceFiles(folder)
+      .filter((file) => file !== entry)
+      .map(withoutExtension)
+      .sort();
+    expect(reExports(entry).sort()).toEqual(tables);
+  });
+
+  it("lib/db/schema/index.ts (what drizzle-kit reads) gathers every owner's entry point and the loose files", () => {
+    const loose = readdirSync(SCHEMA)
+      .filter((name) => /\.ts$/.test(name) && name !== "index.ts" && name !== "columns.ts")
+      .map((name) => withoutExtension(join(SCHEMA, name)));
+    expect(reExports(`${SCHEMA}/index.ts`).sort()).toEqual([...SCHEMA_OWNERS.map((owner) => `${SCHEMA}/${owner}`), ...loose].sort());
+  });
+
+  it("would catch a read of another owner's tables, or of the engine's own past its entry point, and lets the entry points through", () => {
     const file = "lib/engine/scanner/scanner.ts";
-    expect(foreignTableImports(file, `import { paymentSessions } from "../../db/schema";`)).toEqual(["paymentSessions"]);
-    expect(foreignTableImports(file, `import { type Domain, domains } from "@/lib/db/schema/merchants/domains";`)).toEqual([
-      "Domain",
-      "domains",
-    ]);
-    expect(foreignTableImports(file, `import { chainCursors } from "../../db/schema/engine";`)).toEqual([]);
-    expect(foreignTableImports(file, `import { appState } from "../../db/schema/app-state";`)).toEqual([]);
+    for (const spec of [
+      "../../db/schema",
+      "@/lib/db/schema",
+      "../../db/schema/index",
+      "@/lib/db/schema/merchants/domains",
+      "../../db/schema/payments",
+      "../../db/schema/payments/deposits",
+      "../../db/schema/merchants",
+      "../../db/schema/engine/forwards",
+      "../../db/schema/abuse-counters",
+    ])
+      expect(engineSchemaBreak(file, spec), spec).not.toBeNull();
+    for (const spec of [
+      "../../db/schema/engine",
+      "@/lib/db/schema/engine",
+      "../../db/schema/app-state",
+      "../../db/schema/columns",
+      "../../db",
+    ])
+      expect(engineSchemaBreak(file, spec), spec).toBeNull();
+    expect(engineSchemaBreak("lib/engine/forwarding/batched/batch-entries.ts", "../../../db/schema/engine")).toBeNull();
+    expect(engineSchemaBreak("lib/engine/forwarding/batched/batch-entries.ts", "../../../db/schema")).not.toBeNull();
+    // The import forms the check reads: named, type-only, side-effect and dynamic.
+    const forms = [
+      `import { paymentSessions } from "../../db/schema";`,
+      `import type { Deposit } from "../../db/schema/payments";`,
+      `import "../../db/schema/merchants";`,
+      `const { tokens } = await import("../../db/schema/merchants/tokens");`,
+    ];
+    for (const source of forms) {
+      const specs = [...source.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
+      expect(
+        specs.some((spec) => engineSchemaBreak(file, spec) !== null),
+        source,
+      ).toBe(true);
+    }
   });
 });
 

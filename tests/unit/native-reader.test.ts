@@ -17,6 +17,9 @@ const noDatabase = new Proxy(
     },
   },
 ) as Db;
+const noLookup = async () => {
+  throw new Error("no deposit-address lookup expected");
+};
 const noClient = new Proxy(
   {},
   {
@@ -48,6 +51,7 @@ describe("native transfers in a block", () => {
         ]),
       ],
       count,
+      noLookup,
     );
     expect(found).toEqual({ transfers: [], logs: [], ignored: 0 });
   });

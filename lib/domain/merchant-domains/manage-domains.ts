@@ -9,11 +9,11 @@ import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
 import { type Domain, domains, type WebhookEndpoint, webhookEndpoints } from "../../db/schema";
 import { addressSchema } from "../../engine/chain/address";
-import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
 import { endpointOfDomain, hasEndpoint, syncEndpoint } from "../webhooks/endpoints";
 import { webhookUrlProblem } from "../webhooks/webhook-url";
 import { domainDeletionBlockers } from "./deletion-blockers";
 import { FIAT_BPS_MAX, fiatThresholdsOf } from "./fiat-thresholds";
+import { assertNotServiceAddress } from "./gateway-addresses";
 import { cancelPayoutChange, payoutInForce, pendingPayoutChange, requestPayoutChange, sameAddress } from "./payout-change";
 import { domainRefusal } from "./reasons";
 

@@ -7,7 +7,7 @@ import { normalizeOrigin } from "../../base/normalize-origin";
 import type { Db } from "../../db";
 import type { ApiKey, Token } from "../../db/schema";
 import { networkConfig } from "../../engine/chain/networks";
-import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
+import { assertNotServiceAddress } from "../merchant-domains/gateway-addresses";
 import { acceptedTokenMinimum } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
 import { assertAtLeastMinimumPayment } from "../tokens/minimum-payment";

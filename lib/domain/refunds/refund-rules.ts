@@ -6,7 +6,7 @@ import { commonRefusal } from "../../base/errors";
 import type { Db } from "../../db";
 import { ACTIVE_REFUND_STATUSES, domains, type PaymentSession, paymentSessions, refunds, type Token } from "../../db/schema";
 import { networkConfig } from "../../engine/chain/networks";
-import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
+import { assertNotServiceAddress } from "../merchant-domains/gateway-addresses";
 import { findOwnToken } from "../tokens/find-own-token";
 import { refundRefusal } from "./reasons";
 import { expireDueClaims } from "./refund-records";

@@ -35,10 +35,10 @@ import {
 import { signingGasPrice } from "../../engine/chain/gas-price";
 import { isNativeToken } from "../../engine/chain/native";
 import { networkConfig, publicClientFor } from "../../engine/chain/networks";
-import { assertNotServiceAddress } from "../../engine/chain/service-addresses";
 import { serviceAddresses } from "../../engine/chain/wallet-addresses";
 import { signAndRecord } from "../../engine/ledger/signing";
 import { assertMayWithdraw } from "../gas/limits";
+import { assertNotServiceAddress } from "../merchant-domains/gateway-addresses";
 import { getOwnDomain } from "../merchant-domains/manage-domains";
 import { amountRefusal, paymentRefusal } from "../payments/reasons";
 import { findOwnToken } from "../tokens/find-own-token";

@@ -1,28 +1,18 @@
-import { and, eq, inArray } from "drizzle-orm";
+/**
+ * Deposit addresses as the chain shows them: a Transfer log's topic[2] (lower-case hex without 0x,
+ * left-padded to 32 bytes) is how sessions are looked up by address (their indexed
+ * `deposit_topic`). Which session owns an address is the payments' record, asked through the
+ * scanner's and forwarding's ports.
+ */
 import type { Db } from "../../db";
-import { paymentSessions } from "../../db/schema";
 
 export interface DepositAddressOwner {
   sessionId: string;
   depositAddress: string;
 }
 
-/**
- * The sessions of `network` whose deposit address is one of `topics` (a Transfer log's topic[2]:
- * lower-case hex without 0x, left-padded to 32 bytes).
- */
-export async function ownersOfDepositTopics(db: Db, network: string, topics: string[]): Promise<Map<string, DepositAddressOwner>> {
-  const found = new Map<string, DepositAddressOwner>();
-  for (let i = 0; i < topics.length; i += 500) {
-    const chunk = topics.slice(i, i + 500);
-    const rows = await db
-      .select({ id: paymentSessions.id, topic: paymentSessions.depositTopic, depositAddress: paymentSessions.depositAddress })
-      .from(paymentSessions)
-      .where(and(eq(paymentSessions.network, network), inArray(paymentSessions.depositTopic, chunk)));
-    for (const row of rows) found.set(row.topic, { sessionId: row.id, depositAddress: row.depositAddress });
-  }
-  return found;
-}
+/** The sessions of `network` whose deposit address is one of `topics`, by topic. */
+export type DepositOwners = (db: Db, network: string, topics: string[]) => Promise<Map<string, DepositAddressOwner>>;
 
 /** A deposit address as its session's indexed `deposit_topic` (the form a Transfer log's topic[2] has). */
 export function depositTopicOf(address: string): string {

@@ -11,6 +11,9 @@ import { type Address, concat, getAddress, type Hex, keccak256 } from "viem";
 
 export const NATIVE_TOKEN: Address = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE";
 
+/** The sentinel as stored: checksummed by the catalogue, but compared without a function on the column. */
+export const NATIVE_SPELLINGS: readonly string[] = [NATIVE_TOKEN, NATIVE_TOKEN.toLowerCase()];
+
 /** A native deposit's `log_index`: a transaction's value is not a log, and a transaction has one recipient. */
 export const NATIVE_LOG_INDEX = -1;
 

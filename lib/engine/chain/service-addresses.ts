@@ -1,20 +1,14 @@
 /**
- * Payout targets may not be addresses this service derives (a deposit address, the gas tank, a
- * withdrawal wallet, the sweeper's owner) or deploys (the sweep contracts): a forward into one of
- * them would be swept again, land where another merchant's rules apply, or be stuck in a contract.
+ * The addresses this service derives from its keys alone (the gas tank, the sweeper's owner) or
+ * deploys (the sweep contracts), and the reserved ones below 0x…10000. Payout targets may be
+ * none of them, nor a deposit address or a withdrawal wallet: that check, which reads the
+ * merchants' records, is lib/domain/merchant-domains/gateway-addresses.ts.
  */
 
-import { and, eq, inArray } from "drizzle-orm";
-import { getConfig, type NetworkName } from "../../base/config";
-import type { Db } from "../../db";
-import { domains, paymentSessions } from "../../db/schema";
+import { getConfig } from "../../base/config";
 import { BATCH_PAYERS } from "./batch-payer";
-import { depositTopicOf } from "./deposit-addresses";
 import { gasTankGeneration, keyRingFor } from "./keys";
-import { chainRefusal } from "./reasons";
 import { CREATE2_DEPLOYER, serviceSweepContracts } from "./sweep-addresses";
-
-const ALL_NETWORKS: NetworkName[] = ["bsc", "bsc-testnet", "local"];
 
 /**
  * Addresses that follow from the keys alone: every gas tank generation up to the next one, the
@@ -32,44 +26,10 @@ export function serviceKeyAddresses(): Set<string> {
   );
 }
 
-export async function isServiceAddress(db: Db, address: string): Promise<boolean> {
-  if (serviceKeyAddresses().has(address.toLowerCase())) return true;
-  const networks = ALL_NETWORKS;
-  {
-    // Deposit addresses are the same on every network (one mnemonic): any network's session counts.
-    const [deposit] = await db
-      .select({ id: paymentSessions.id })
-      .from(paymentSessions)
-      .where(and(inArray(paymentSessions.network, networks), eq(paymentSessions.depositTopic, depositTopicOf(address))))
-      .limit(1);
-    if (deposit) return true;
-  }
-  const [wallet] = await db.select({ id: domains.id }).from(domains).where(eq(domains.withdrawalAddress, address)).limit(1);
-  return wallet !== undefined;
-}
-
 /**
  * The zero address, the precompiles and BSC's system contracts all sit below 0x…10000; no wallet
  * does. BNB or tokens sent there are gone (a precompile even accepts BNB in a successful call).
  */
 export function isReservedAddress(address: string): boolean {
   return BigInt(address) < 0x10000n;
-}
-
-export async function assertNotServiceAddress(db: Db, address: string | null | undefined, field: string): Promise<void> {
-  if (!address) return;
-  if (isReservedAddress(address))
-    throw chainRefusal(
-      "VALIDATION_ERROR",
-      "reserved-address",
-      `${field} ${address} is the zero address, a precompile or a system contract: funds sent there are lost`,
-      [{ path: field, message: "is a reserved address (zero, a precompile or a system contract)" }],
-    );
-  if (await isServiceAddress(db, address)) {
-    throw chainRefusal(
-      "VALIDATION_ERROR",
-      "gateway-address",
-      `${field} ${address} is an address of this gateway (a deposit address, the gas tank, a withdrawal wallet or a sweep contract); send funds to a wallet outside it`,
-    );
-  }
 }

@@ -13,13 +13,13 @@
  * planFlaggedDeposits runs right after each scan and on every work tick, and a finished forward
  * plans its address in its own transaction. Planners hold the row locks of the sessions involved,
  * so two never plan the same deposits. Reads are batched: a hundred payments take a handful of
- * queries.
+ * queries. The deposits and sessions are the payments' records: read and marked through the
+ * `depositBook` port (deposit-book.ts).
  */
-import { and, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db";
-import { type Deposit, deposits, paymentSessions, tokenCatalogue } from "../../db/schema";
 import { forwards, IN_FLIGHT_FORWARD_STATUSES } from "../../db/schema/engine";
-import { depositTopicsOf } from "../chain/deposit-addresses";
+import { depositBook, type UnplannedDeposit } from "./deposit-book";
 import { type DustSweepBudget, dustSweepBudgets, takeDustSweep } from "./dust-gate";
 
 export interface QueuedForward {
@@ -27,27 +27,19 @@ export interface QueuedForward {
   fromAddress: string;
 }
 
-type UnplannedRow = { deposit: Deposit; sessionStatus: string; completingTx: string | null; forwardTo: string; userId: number };
+type UnplannedRow = UnplannedDeposit;
 const groupKey = (address: string, token: string) => `${address} ${token}`;
 
 /** Plans every address with flagged deposits on `network` (up to `limit` addresses a call). */
 export async function planFlaggedDeposits(db: Db, network: string, limit = 500, now = new Date()): Promise<QueuedForward[]> {
-  const due = or(isNull(deposits.planAfter), lte(deposits.planAfter, now));
-  const flagged = await db
-    .selectDistinct({ address: deposits.toAddress })
-    .from(deposits)
-    .where(and(eq(deposits.network, network), eq(deposits.needsPlanning, true), due))
-    .limit(limit);
-  if (flagged.length === 0) return [];
-  const addresses = flagged.map((f) => f.address);
+  const book = depositBook.get();
+  const addresses = await book.flaggedAddresses(db, network, now, limit);
+  if (addresses.length === 0) return [];
   return db.transaction(async (tx) => {
     await lockDepositAddresses(tx, network, addresses);
     const queued = await planForwards(tx, network, addresses, now);
     // Deposits told to wait (plan_after in the future) keep their flag.
-    await tx
-      .update(deposits)
-      .set({ needsPlanning: false })
-      .where(and(eq(deposits.network, network), inArray(deposits.toAddress, addresses), eq(deposits.needsPlanning, true), due));
+    await book.clearFlags(tx, network, addresses, now);
     return queued;
   });
 }
@@ -56,18 +48,8 @@ export async function planFlaggedDeposits(db: Db, network: string, limit = 500, 
 export async function planForwards(tx: Db, network: string, addresses: string[], now = new Date()): Promise<QueuedForward[]> {
   if (addresses.length === 0) return [];
   const unique = [...new Set(addresses)];
-  const unplanned: UnplannedRow[] = await tx
-    .select({
-      deposit: deposits,
-      sessionStatus: paymentSessions.status,
-      completingTx: paymentSessions.txHash,
-      forwardTo: paymentSessions.forwardTo,
-      userId: paymentSessions.userId,
-    })
-    .from(deposits)
-    .innerJoin(paymentSessions, eq(paymentSessions.id, deposits.sessionId))
-    .where(and(eq(deposits.network, network), inArray(deposits.toAddress, unique), isNull(deposits.forwardId)))
-    .orderBy(deposits.id);
+  const book = depositBook.get();
+  const unplanned: UnplannedRow[] = await book.unplanned(tx, network, unique);
   if (unplanned.length === 0) return [];
   const groups = new Map<string, UnplannedRow[]>();
   for (const row of unplanned) {
@@ -97,7 +79,7 @@ export async function planForwards(tx: Db, network: string, addresses: string[],
     if (unswept <= 0n) {
       // An earlier whole-balance sweep already took these tokens (they arrived before it, confirmed after).
       const last = facts.moved.get(key)?.lastId;
-      if (last) await tx.update(deposits).set({ forwardId: last }).where(inArray(deposits.id, ids));
+      if (last) await book.attach(tx, ids, last);
       continue;
     }
     const [first] = rows;
@@ -109,7 +91,7 @@ export async function planForwards(tx: Db, network: string, addresses: string[],
       budgets ??= await dustSweepBudgets(tx, network, [...new Set(unplanned.map((r) => r.userId))], now);
       const until = takeDustSweep(budgets, first.userId);
       if (until) {
-        await tx.update(deposits).set({ needsPlanning: true, planAfter: until }).where(inArray(deposits.id, ids));
+        await book.defer(tx, ids, until);
         continue;
       }
     }
@@ -126,7 +108,7 @@ export async function planForwards(tx: Db, network: string, addresses: string[],
       })
       .returning({ forwardId: forwards.id, fromAddress: forwards.fromAddress });
     if (!forward) throw new Error("the forward was not recorded");
-    await tx.update(deposits).set({ forwardId: forward.forwardId }).where(inArray(deposits.id, ids));
+    await book.attach(tx, ids, forward.forwardId);
     queued.push(forward);
   }
   return queued;
@@ -142,16 +124,13 @@ interface GroupFacts {
 }
 
 async function groupFacts(tx: Db, network: string, addresses: string[], rows: UnplannedRow[]): Promise<GroupFacts> {
+  const book = depositBook.get();
   const [open, recordedRows, movedRows, minimumRows] = await Promise.all([
     tx
       .select({ id: forwards.id, status: forwards.status, address: forwards.fromAddress, token: forwards.tokenContract })
       .from(forwards)
       .where(and(eq(forwards.network, network), inArray(forwards.fromAddress, addresses), ne(forwards.status, "completed"))),
-    tx
-      .select({ address: deposits.toAddress, token: deposits.tokenContract, total: sql<string>`sum(${deposits.amount})` })
-      .from(deposits)
-      .where(and(eq(deposits.network, network), inArray(deposits.toAddress, addresses)))
-      .groupBy(deposits.toAddress, deposits.tokenContract),
+    book.recordedTotals(tx, network, addresses),
     tx
       .select({
         address: forwards.fromAddress,
@@ -162,15 +141,7 @@ async function groupFacts(tx: Db, network: string, addresses: string[], rows: Un
       .from(forwards)
       .where(and(eq(forwards.network, network), inArray(forwards.fromAddress, addresses), eq(forwards.status, "completed")))
       .groupBy(forwards.fromAddress, forwards.tokenContract),
-    tx
-      .select({ token: tokenCatalogue.contractAddress, min: tokenCatalogue.minForwardAmount })
-      .from(tokenCatalogue)
-      .where(
-        and(
-          eq(tokenCatalogue.network, network),
-          inArray(tokenCatalogue.contractAddress, [...new Set(rows.map((r) => r.deposit.tokenContract))]),
-        ),
-      ),
+    book.minimums(tx, network, [...new Set(rows.map((r) => r.deposit.tokenContract))]),
   ]);
   const unfinished = new Map<string, { id: number; status: string }>();
   for (const f of open.sort((a, b) => a.id - b.id)) unfinished.set(groupKey(f.address, f.token), f);
@@ -191,21 +162,11 @@ async function completingTransfers(tx: Db, rows: UnplannedRow[]): Promise<GroupF
   ];
   const positions = new Map<string, { blockNumber: bigint; logIndex: number }>();
   if (completed.length === 0) return positions;
-  const candidates = await tx
-    .select({ sessionId: deposits.sessionId, txHash: deposits.txHash, blockNumber: deposits.blockNumber, logIndex: deposits.logIndex })
-    .from(deposits)
-    .where(
-      and(
-        inArray(
-          deposits.sessionId,
-          completed.map(([id]) => id),
-        ),
-        inArray(
-          deposits.txHash,
-          completed.map(([, hash]) => hash),
-        ),
-      ),
-    );
+  const candidates = await depositBook.get().inTransactions(
+    tx,
+    completed.map(([id]) => id),
+    completed.map(([, hash]) => hash),
+  );
   const hashOf = new Map(completed);
   for (const c of candidates) {
     if (hashOf.get(c.sessionId) !== c.txHash) continue;
@@ -233,7 +194,7 @@ async function attach(tx: Db, depositIds: number[], forwardId: number, amount: b
     .set({ amount: sql`${forwards.amount} + ${amount.toString()}::numeric`, updatedAt: new Date() })
     .where(and(eq(forwards.id, forwardId), inArray(forwards.status, ["pending", "held"])))
     .returning({ id: forwards.id });
-  if (updated.length > 0) await tx.update(deposits).set({ forwardId }).where(inArray(deposits.id, depositIds));
+  if (updated.length > 0) await depositBook.get().attach(tx, depositIds, forwardId);
 }
 
 /**
@@ -242,10 +203,5 @@ async function attach(tx: Db, depositIds: number[], forwardId: number, amount: b
  */
 export async function lockDepositAddresses(tx: Db, network: string, addresses: string[]): Promise<void> {
   if (addresses.length === 0) return;
-  await tx
-    .select({ id: paymentSessions.id })
-    .from(paymentSessions)
-    .where(and(eq(paymentSessions.network, network), inArray(paymentSessions.depositTopic, depositTopicsOf(addresses))))
-    .orderBy(paymentSessions.id)
-    .for("update");
+  await depositBook.get().lockAddresses(tx, network, addresses);
 }

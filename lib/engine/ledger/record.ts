@@ -2,8 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Address, getAddress, type Hex, parseTransaction } from "viem";
 import type { Db } from "../../db";
 import { requireRow } from "../../db/rows";
-import { gasCharges } from "../../db/schema";
-import { type ChainTransaction, type ChainTransactionKind, chainTransactions, type WalletRole } from "../../db/schema/engine";
+import { type ChainTransaction, type ChainTransactionKind, chainTransactions, gasCharges, type WalletRole } from "../../db/schema/engine";
 import { hashOfRaw } from "../chain/transactions";
 import type { GasChargeShare } from "./charges";
 

@@ -4,10 +4,7 @@
  * a provider says "limit exceeded / too many results", down to one block asked one contract at a
  * time; and the blocks' times where the node does not stamp logs with them.
  */
-import { and, eq } from "drizzle-orm";
 import { type Hex, hexToBigInt, numberToHex, type PublicClient } from "viem";
-import type { Db } from "../../db";
-import { tokenCatalogue } from "../../db/schema";
 import { classifyRpcError } from "../chain/rpc-errors";
 import { type RawLog, TRANSFER_TOPIC } from "./transfer-log";
 
@@ -22,14 +19,6 @@ export class LogLimitError extends Error {
     super(`the RPC provider refuses the Transfer logs of block ${block} even one token contract at a time`);
     this.name = "LogLimitError";
   }
-}
-
-export async function enabledContracts(db: Db, network: string): Promise<Hex[]> {
-  const rows = await db
-    .select({ address: tokenCatalogue.contractAddress })
-    .from(tokenCatalogue)
-    .where(and(eq(tokenCatalogue.network, network), eq(tokenCatalogue.enabled, true)));
-  return rows.map((r) => r.address as Hex);
 }
 
 /**

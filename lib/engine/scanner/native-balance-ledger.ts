@@ -15,12 +15,10 @@
 import { type AnyColumn, and, eq, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db";
-import { deposits } from "../../db/schema";
 import { chainTransactions, forwards, IN_FLIGHT_FORWARD_STATUSES, sweepBatches } from "../../db/schema/engine";
-import { NATIVE_TOKEN } from "../chain/native";
+import { NATIVE_SPELLINGS } from "../chain/native";
+import type { NativeWatchPort } from "./native-watch";
 
-/** The sentinel as stored: checksummed by the catalogue, but compared without a function on the column. */
-const NATIVE_SPELLINGS = [NATIVE_TOKEN, NATIVE_TOKEN.toLowerCase()];
 /** Addresses per query. */
 const CHUNK = 1000;
 
@@ -40,6 +38,7 @@ export async function explainedBalances(
   network: string,
   addresses: readonly string[],
   block: bigint,
+  port: NativeWatchPort,
 ): Promise<Map<string, NativeAccount>> {
   const accounts = new Map<string, NativeAccount>();
   for (let start = 0; start < addresses.length; start += CHUNK) {
@@ -56,7 +55,7 @@ export async function explainedBalances(
         if (account) account.explained += sign * BigInt(row.total ?? "0");
       }
     };
-    add(await receivedDeposits(db, network, chunk, block), 1n);
+    add(await port.nativeReceived(db, network, chunk, block), 1n);
     add(await sentByLedger(db, network, chunk, block), 1n);
     add(await spentByLedger(db, network, chunk, block), -1n);
     add(await sweptInBatches(db, network, chunk, block), -1n);
@@ -70,20 +69,15 @@ export async function explainedBalances(
  * more than the records brought (an internal transfer swept along), and its own gas costs never
  * exceed the top-ups that paid them.
  */
-export async function withNativeDeposits(db: Db, network: string, addresses: readonly string[]): Promise<Set<string>> {
+export async function withNativeDeposits(
+  db: Db,
+  network: string,
+  addresses: readonly string[],
+  port: NativeWatchPort,
+): Promise<Set<string>> {
   const found = new Set<string>();
   for (let start = 0; start < addresses.length; start += CHUNK) {
-    const rows = await db
-      .selectDistinct({ address: deposits.toAddress })
-      .from(deposits)
-      .where(
-        and(
-          eq(deposits.network, network),
-          anyOf(deposits.toAddress, addresses.slice(start, start + CHUNK)),
-          inArray(deposits.tokenContract, NATIVE_SPELLINGS),
-        ),
-      );
-    for (const row of rows) found.add(row.address);
+    for (const address of await port.withNativeDeposits(db, network, addresses.slice(start, start + CHUNK))) found.add(address);
   }
   return found;
 }
@@ -108,22 +102,6 @@ async function movingAddresses(db: Db, network: string, chunk: string[]): Promis
       ),
   ];
   return [...inFlight.map((f) => f.address), ...pending.flatMap((p) => [p.wallet, p.to])];
-}
-
-/** Native deposits recorded into the addresses in blocks up to `block`. */
-function receivedDeposits(db: Db, network: string, chunk: string[], block: bigint) {
-  return db
-    .select({ address: deposits.toAddress, total: sql<string>`sum(${deposits.amount})::text` })
-    .from(deposits)
-    .where(
-      and(
-        eq(deposits.network, network),
-        anyOf(deposits.toAddress, chunk),
-        inArray(deposits.tokenContract, NATIVE_SPELLINGS),
-        lte(deposits.blockNumber, block),
-      ),
-    )
-    .groupBy(deposits.toAddress);
 }
 
 /** The value of the ledger's mined transactions to the addresses (top-ups; a reverted one moved nothing). */
@@ -184,7 +162,7 @@ function sweptInBatches(db: Db, network: string, chunk: string[], block: bigint)
       and(
         eq(forwards.network, network),
         anyOf(forwards.fromAddress, chunk),
-        inArray(forwards.tokenContract, NATIVE_SPELLINGS),
+        inArray(forwards.tokenContract, [...NATIVE_SPELLINGS]),
         eq(forwards.status, "completed"),
         isNotNull(forwards.batchId),
         lte(mined.minedBlock, Number(block)),

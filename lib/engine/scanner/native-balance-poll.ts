@@ -74,7 +74,7 @@ export async function pollNativeBalances(
 
   const { open, late } = await syncWatch(db, network, options.port, { now, atBlock, withLate: lateDue });
   result.watched = open.length + late.length;
-  if (result.watched > 0) await readAndRecord(db, network, atBlock, open, late, options.record, result);
+  if (result.watched > 0) await readAndRecord(db, network, atBlock, open, late, options, result);
   await db
     .insert(nativeBalancePolls)
     .values({ network, polledBlock: atBlock, polledAt: now })
@@ -88,7 +88,7 @@ async function readAndRecord(
   atBlock: bigint,
   open: NativeBalanceWatchRow[],
   late: NativeBalanceWatchRow[],
-  record: TransferRecorder,
+  { record, port }: { record: TransferRecorder; port: NativeWatchPort },
   result: NativePollResult,
 ): Promise<void> {
   const client = publicClientFor(network);
@@ -126,6 +126,7 @@ async function readAndRecord(
     db,
     network,
     chosen.filter((_, i) => balances[i] === 0n).map((r) => r.address),
+    port,
   );
   const asked = chosen.filter((r, i) => balances[i] !== 0n || received.has(r.address));
   const accounts = await explainedBalances(
@@ -133,6 +134,7 @@ async function readAndRecord(
     network,
     asked.map((r) => r.address),
     atBlock,
+    port,
   );
   const empty = { explained: 0n, moving: false };
   const readings: BalanceReading[] = [];
@@ -154,7 +156,7 @@ async function readAndRecord(
   }
   if (atDeadline.length > 0) readings.push(...(await deadlineReadings(network, atDeadline, top, headers, finals, result)));
   if (readings.length === 0 && finals.size === 0) return;
-  const outcome = await recordReadings(db, network, readings, finals, record);
+  const outcome = await recordReadings(db, network, readings, finals, record, port);
   result.recorded = outcome.recorded;
   result.moving += outcome.moving.length;
 }

@@ -17,6 +17,7 @@ import { type NativeBalanceWatchRow, nativeBalanceWatch } from "../../db/schema/
 import { NATIVE_BALANCE_LOG_INDEX, NATIVE_TOKEN, nativeBalanceDepositId } from "../chain/native";
 import type { BlockHeader } from "./block-headers";
 import { explainedBalances } from "./native-balance-ledger";
+import type { NativeWatchPort } from "./native-watch";
 import { isDataError } from "./recording";
 import type { ObservedTransfer, TransferRecorder } from "./scanner";
 
@@ -42,6 +43,7 @@ export async function recordReadings(
   readings: BalanceReading[],
   finals: ReadonlyMap<string, bigint>,
   record: TransferRecorder,
+  port: NativeWatchPort,
 ): Promise<RecordOutcome> {
   const addresses = [...new Set([...readings.map((r) => r.row.address), ...finals.keys()])].sort();
   if (addresses.length === 0) return { recorded: 0, moving: [] };
@@ -67,6 +69,7 @@ export async function recordReadings(
         network,
         atBlock.map((r) => r.row.address),
         number,
+        port,
       );
       const transfers: ObservedTransfer[] = [];
       for (const reading of atBlock) {

@@ -12,11 +12,9 @@
  * Not seen here: BNB a contract sends with an internal call (the transaction's `to` is the
  * contract): the balance poller finds it (native-balance-poll.ts), counting what this read recorded.
  */
-import { and, eq, exists } from "drizzle-orm";
 import { getAddress, type Hex, hexToBigInt, numberToHex, type PublicClient } from "viem";
 import type { Db } from "../../db";
-import { tokenCatalogue, tokens } from "../../db/schema";
-import { type DepositAddressOwner, depositTopicOf, ownersOfDepositTopics } from "../chain/deposit-addresses";
+import { type DepositAddressOwner, type DepositOwners, depositTopicOf } from "../chain/deposit-addresses";
 import { NATIVE_LOG_INDEX, NATIVE_TOKEN } from "../chain/native";
 import { classifyRpcError } from "../chain/rpc-errors";
 import { serviceKeyAddresses } from "../chain/service-addresses";
@@ -46,28 +44,6 @@ interface RawBlock {
 interface RawReceipt {
   transactionHash?: unknown;
   status?: unknown;
-}
-
-/** Whether the scanner reads blocks for BNB on `network`: its catalogue row is enabled and some merchant there registered it. */
-export async function nativeAccepted(db: Db, network: string): Promise<boolean> {
-  const rows = await db
-    .select({ network: tokenCatalogue.network })
-    .from(tokenCatalogue)
-    .where(
-      and(
-        eq(tokenCatalogue.network, network),
-        eq(tokenCatalogue.contractAddress, NATIVE_TOKEN),
-        eq(tokenCatalogue.enabled, true),
-        exists(
-          db
-            .select({ id: tokens.id })
-            .from(tokens)
-            .where(and(eq(tokens.network, network), eq(tokens.contractAddress, NATIVE_TOKEN))),
-        ),
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
 }
 
 export interface NativeBlock {
@@ -127,6 +103,7 @@ export async function nativeTransfers(
   network: string,
   blocks: NativeBlock[],
   call: RpcCall,
+  ownersOfDepositTopics: DepositOwners,
 ): Promise<{ transfers: ObservedTransfer[]; logs: RawLog[]; ignored: number }> {
   // A transaction a node answers with is consensus-valid; anything that does not look it is skipped, never thrown on.
   const candidates: Candidate[] = [];

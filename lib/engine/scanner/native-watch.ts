@@ -39,6 +39,10 @@ export interface NativeWatchPort {
   open(db: Db, network: string): Promise<OpenNativeSession[]>;
   /** What became of these sessions (a missing id: the session is gone, its address no longer read). */
   facts(db: Db, sessionIds: string[]): Promise<NativeSessionFacts[]>;
+  /** Of these addresses (checksummed; a chunk of them), those that ever received a recorded BNB deposit. */
+  withNativeDeposits(db: Db, network: string, addresses: readonly string[]): Promise<string[]>;
+  /** The BNB deposits recorded into these addresses in blocks up to `block`, summed per address (decimal text). */
+  nativeReceived(db: Db, network: string, addresses: string[], block: bigint): Promise<{ address: string; total: string | null }[]>;
 }
 
 /** How long after its deadline an address is still read: a Safe's owners may sign after the checkout expired. */

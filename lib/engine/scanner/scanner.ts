@@ -16,12 +16,12 @@
 import { getAddress, type Hex, hexToBigInt, numberToHex } from "viem";
 import type { Db } from "../../db";
 import { confirmedBlock, confirmedUnder } from "../chain/confirmations";
-import { ownersOfDepositTopics } from "../chain/deposit-addresses";
+import type { DepositOwners } from "../chain/deposit-addresses";
 import { isNativeToken } from "../chain/native";
 import { publicClientFor, requireNetworkConfig } from "../chain/networks";
 import { advanceCursor, readCursor, storedCursor } from "./cursor";
-import { blockTimes, enabledContracts, getLogsHalving } from "./log-reader";
-import { NATIVE_MAX_RANGE, type NativeBlock, nativeAccepted, nativeTransfers, readBlocks } from "./native-reader";
+import { blockTimes, getLogsHalving } from "./log-reader";
+import { NATIVE_MAX_RANGE, type NativeBlock, nativeTransfers, readBlocks } from "./native-reader";
 import { type QuarantineEntry, quarantineLogs } from "./quarantine";
 import { isDataError, recordAll, recordOneByOne } from "./recording";
 import { decodeTransferLog, type RawLog, TRANSFER_TOPIC } from "./transfer-log";
@@ -42,6 +42,19 @@ export interface ObservedTransfer {
 
 /** Records transfers inside the scanner's transaction (the cursor moves in the same one). */
 export type TransferRecorder = (tx: Db, transfers: ObservedTransfer[]) => Promise<void>;
+
+/**
+ * What the scanner watches, asked of the catalogue and the sessions (not the engine's tables) as
+ * its recorder is: lib/domain/payments/engine-ports.ts passes both (`scanPorts`).
+ */
+export interface ScanWatch {
+  /** The catalogue's enabled token contracts on `network` (BNB's sentinel among them when enabled). */
+  contracts(db: Db, network: string): Promise<Hex[]>;
+  /** Whether blocks are read for BNB on `network`: its catalogue row is enabled and some merchant there registered it. */
+  nativeAccepted(db: Db, network: string): Promise<boolean>;
+  /** The sessions owning these deposit addresses (as topics). */
+  depositOwners: DepositOwners;
+}
 
 export interface ScanResult {
   network: string;
@@ -65,7 +78,7 @@ const rangeHint = new Map<string, number>();
 export async function scanOnce(
   db: Db,
   network: string,
-  options: { record: TransferRecorder; maxRange?: number },
+  options: { record: TransferRecorder; watch: ScanWatch; maxRange?: number },
 ): Promise<ScanResult | null> {
   const config = requireNetworkConfig(network);
   const client = publicClientFor(network);
@@ -83,8 +96,8 @@ export async function scanOnce(
     call(client.getBlockNumber({ cacheTime: 0 })),
     finality.kind === "finalized" ? call(confirmedBlock(client, finality)) : null,
     storedCursor(db, network),
-    enabledContracts(db, network),
-    nativeAccepted(db, network),
+    options.watch.contracts(db, network),
+    options.watch.nativeAccepted(db, network),
   ]);
   // The native coin has no logs: its catalogue row is read by blocks below, never asked of eth_getLogs.
   const contracts = enabled.filter((c) => !isNativeToken(c));
@@ -122,7 +135,7 @@ export async function scanOnce(
     (l) => !l.removed && l.topics[0] === TRANSFER_TOPIC && accepted.has(l.address.toLowerCase()) && l.topics.length >= 3,
   );
   const recipients = [...new Set(relevant.map(recipientOf))];
-  const owners = recipients.length > 0 ? await ownersOfDepositTopics(db, network, recipients) : new Map();
+  const owners = recipients.length > 0 ? await options.watch.depositOwners(db, network, recipients) : new Map();
   const matched = relevant.filter((l) => owners.has(recipientOf(l)));
 
   const quarantine: QuarantineEntry[] = [];
@@ -160,7 +173,10 @@ export async function scanOnce(
     };
   });
 
-  const natives = blocks.length > 0 ? await nativeTransfers(db, client, network, blocks, call) : { transfers: [], logs: [], ignored: 0 };
+  const natives =
+    blocks.length > 0
+      ? await nativeTransfers(db, client, network, blocks, call, options.watch.depositOwners)
+      : { transfers: [], logs: [], ignored: 0 };
   transfers.push(...natives.transfers);
   ignored += natives.ignored;
   const recordable = [...matched, ...natives.logs];

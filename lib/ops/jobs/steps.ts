@@ -10,13 +10,11 @@ import { log } from "../../base/log";
 import { metrics } from "../../base/metrics";
 import type { Db } from "../../db";
 import { expireApprovals } from "../../domain/approvals/decide";
-import { dustSweepBudgets } from "../../domain/gas/dust-budget";
 import { applyDuePayoutChanges } from "../../domain/merchant-domains/payout-change";
 import type { AttemptOutcome, ChannelClaim } from "../../domain/notifications/channel";
 import { attemptNotification, claimDueNotifications } from "../../domain/notifications/delivery";
+import { nativePollPorts, scanPorts, wireEngine } from "../../domain/payments/engine-ports";
 import { expireDueSessions } from "../../domain/payments/expire-due";
-import { nativeWatch } from "../../domain/payments/native-watch";
-import { recordTransfers } from "../../domain/payments/record-transfers";
 import { REPRICE_PAGE, repriceLateDeposits } from "../../domain/payments/reprice-late";
 import { sendPendingPayouts } from "../../domain/payouts/send-batch";
 import { settlePayoutBatches } from "../../domain/payouts/settle-batches";
@@ -25,7 +23,6 @@ import { settleRefundOf, settleRefundsOfSettledPayouts } from "../../domain/refu
 import { confirmWithdrawals } from "../../domain/withdrawals/confirm-withdrawals";
 import { listNetworks } from "../../engine/chain/networks";
 import { settleOpenTankTransactions } from "../../engine/forwarding/batched/tank-transactions";
-import { setDustSweepGate } from "../../engine/forwarding/dust-gate";
 import { planFlaggedDeposits, type QueuedForward } from "../../engine/forwarding/forward-plan";
 import { askAgainAt } from "../../engine/forwarding/forward-schedule";
 import { advanceForward, dueForwards, type ForwardOutcome } from "../../engine/forwarding/forwarder";
@@ -36,8 +33,8 @@ import { scanOnce } from "../../engine/scanner/scanner";
 import { lastReconciliation, reconcile, saveReconciliation } from "../custody/reconcile";
 import { SCHEDULE } from "./schedule";
 
-// The engine asks the plan rules through its port whether a payer-triggered dust sweep may be paid now.
-setDustSweepGate(dustSweepBudgets);
+// The engine's ports (the deposit book, who pays for gas, the dust-sweep gate), wired wherever these steps run.
+wireEngine();
 
 export interface ScanStepResult {
   network: string;
@@ -57,7 +54,7 @@ export interface ScanStepResult {
 export async function scanNetworkStep(db: Db, network: string): Promise<ScanStepResult> {
   const endTimer = metrics().scanDuration.startTimer({ network });
   try {
-    const result = await scanOnce(db, network, { record: recordTransfers });
+    const result = await scanOnce(db, network, scanPorts);
     endTimer();
     const forwards = result && result.transfers > 0 ? await planFlaggedDeposits(db, network) : [];
     return {
@@ -142,7 +139,7 @@ export async function nativeBalancesStep(
   atBlock: bigint,
 ): Promise<{ transfers: number; forwards: QueuedForward[]; result: NativePollResult | null }> {
   try {
-    const result = await pollNativeBalances(db, network, { atBlock, port: nativeWatch, record: recordTransfers });
+    const result = await pollNativeBalances(db, network, { atBlock, ...nativePollPorts });
     const forwards = result.recorded > 0 ? await planFlaggedDeposits(db, network) : [];
     return { transfers: result.recorded, forwards, result };
   } catch (error) {

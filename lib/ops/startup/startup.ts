@@ -3,6 +3,7 @@ import { log } from "../../base/log";
 import { getDatabase } from "../../db";
 import type { DatabaseHandle } from "../../db/client";
 import { notifyReachesListen } from "../../db/listen-check";
+import { wireEngine } from "../../domain/payments/engine-ports";
 import { backfillEndpoints } from "../../domain/webhooks/endpoints";
 import { loadGasTankGeneration } from "../../engine/chain/gas-tank";
 import { verifyChainIds } from "../../engine/chain/verify-chain-ids";
@@ -15,9 +16,11 @@ type StartupHolder = { [STARTUP_KEY]?: Promise<void> };
 
 /**
  * Brings the process up once: configuration, migrated database, the embedded chain with its demo
- * data. Route handlers await it too, so a request that arrives first simply waits.
+ * data. Route handlers await it too, so a request that arrives first simply waits. The engine's
+ * ports are wired first, whatever module instance asks (lib/domain/payments/engine-ports.ts).
  */
 export function ensureStarted(): Promise<void> {
+  wireEngine();
   const holder = globalThis as StartupHolder;
   holder[STARTUP_KEY] ??= start();
   return holder[STARTUP_KEY];

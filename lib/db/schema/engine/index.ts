@@ -7,6 +7,7 @@
 export * from "./chain-state";
 export * from "./chain-transactions";
 export * from "./forwards";
+export * from "./gas-charges";
 export * from "./native-balances";
 export * from "./network-batching";
 export * from "./quarantine";

@@ -10,17 +10,15 @@
  * only when it runs this delegate (its `implementation()`): one delegated to an older delegate
  * (which could not sweep BNB) gets a fresh authorization in its next batch.
  */
-import { and, eq, inArray } from "drizzle-orm";
 import { type Address, decodeFunctionResult, encodeFunctionData, erc20Abi, type Hex, multicall3Abi, type SignedAuthorization } from "viem";
 import type { Db } from "../../../db";
-import { paymentSessions } from "../../../db/schema";
 import type { Forward } from "../../../db/schema/engine";
-import { depositTopicsOf } from "../../chain/deposit-addresses";
 import { MULTICALL3_ADDRESS, readContracts } from "../../chain/multicall";
 import { isNativeToken } from "../../chain/native";
 import { publicClientFor, requireNetworkConfig } from "../../chain/networks";
 import { serviceAddresses } from "../../chain/wallet-addresses";
 import { signDelegation } from "../../ledger/signing";
+import { depositBook } from "../deposit-book";
 import { batchSweeperAbi, depositDelegateAbi, type SweepContracts } from "./batch-support";
 
 const BATCH_BASE_GAS = 60_000n;
@@ -61,11 +59,7 @@ export async function readEntries(db: Db, network: string, candidates: Forward[]
     ],
     { nativeBalanceOf: (i) => (native && i < addresses.length ? (addresses[i] ?? null) : null) },
   );
-  const sessions = await db
-    .select({ depositIndex: paymentSessions.depositIndex, depositAddress: paymentSessions.depositAddress })
-    .from(paymentSessions)
-    // By topic: the indexed form of the address.
-    .where(and(eq(paymentSessions.network, network), inArray(paymentSessions.depositTopic, depositTopicsOf(addresses))));
+  const sessions = await depositBook.get().depositKeys(db, network, addresses);
   const indexOf = new Map(sessions.map((s) => [s.depositAddress, s.depositIndex]));
   const keys = serviceAddresses();
   const client = publicClientFor(network);

@@ -4,16 +4,14 @@
  * itself, the plain transfer of what it holds less its own fee (native-sweep.ts) — and its
  * receipt completes the forward — or sends it back to planning, as forward-state.ts decides.
  */
-import { and, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import type { Db } from "../../../db";
-import { paymentSessions } from "../../../db/schema";
 import type { Forward } from "../../../db/schema/engine";
-import { depositTopicOf } from "../../chain/deposit-addresses";
 import { isNativeToken } from "../../chain/native";
 import { publicClientFor } from "../../chain/networks";
 import { serviceAddresses } from "../../chain/wallet-addresses";
 import { signAndRecord } from "../../ledger/signing";
+import { depositBook } from "../deposit-book";
 import { applyForwardFact, complete, hold, moveOn, type StepOutcome } from "../forward-records";
 import { transferData } from "./forward-gas";
 import { forwardTransactionOutcome, sendForwardTransaction } from "./forward-ledger";
@@ -30,11 +28,7 @@ export async function signSweep(db: Db, forward: Forward): Promise<StepOutcome> 
     if (topUp.state === "lost") return moveOn(db, forward, { kind: "top-up-failed", reason: "gas top-up replaced; planning again" });
     if (!topUp.success) return moveOn(db, forward, { kind: "top-up-failed", reason: `gas top-up ${topUp.winner.txHash} reverted` });
   }
-  const [session] = await db
-    .select({ depositIndex: paymentSessions.depositIndex })
-    .from(paymentSessions)
-    // By topic: the indexed form of the address.
-    .where(and(eq(paymentSessions.network, forward.network), eq(paymentSessions.depositTopic, depositTopicOf(forward.fromAddress))));
+  const [session] = await depositBook.get().depositKeys(db, forward.network, [forward.fromAddress]);
   const wallet = session ? serviceAddresses().wallet("deposit", session.depositIndex) : null;
   if (!session || !wallet || wallet.address !== forward.fromAddress)
     return hold(db, forward, "the deposit key does not match the deposit address");

@@ -11,17 +11,14 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Address } from "viem";
 import { getConfig } from "../../../base/config";
 import type { Db } from "../../../db";
-import { deposits } from "../../../db/schema";
 import { type Forward, forwards } from "../../../db/schema/engine";
 import { signingGasPrice } from "../../chain/gas-price";
-import { NATIVE_TOKEN } from "../../chain/native";
+import { NATIVE_SPELLINGS } from "../../chain/native";
 import { publicClientFor } from "../../chain/networks";
 import { classifyRpcError, errorText } from "../../chain/rpc-errors";
 import { PLAIN_TRANSFER_GAS } from "../../chain/transactions";
+import { depositBook } from "../deposit-book";
 import { addressHasOtherInFlight, applyForwardFact, hold, type StepOutcome, wait } from "../forward-records";
-
-/** The sentinel as stored: checksummed by the catalogue, but compared without a function on the column. */
-const NATIVE_SPELLINGS = [NATIVE_TOKEN, NATIVE_TOKEN.toLowerCase()];
 
 /** How long a BNB balance that cannot pay its own transfer waits before it is read again (more may have arrived). */
 export const DUST_PAUSE_SECONDS = 600;
@@ -90,10 +87,7 @@ export function nativeSweepValue(forward: Pick<Forward, "amount" | "sweepGasLimi
  * spend it on gas (it is the merchant's, and its own forward would then find the balance short).
  */
 export async function nativeOwed(db: Db, network: string, address: string): Promise<bigint> {
-  const [received] = await db
-    .select({ total: sql<string>`coalesce(sum(${deposits.amount}), 0)::text` })
-    .from(deposits)
-    .where(and(eq(deposits.network, network), eq(deposits.toAddress, address), inArray(deposits.tokenContract, NATIVE_SPELLINGS)));
+  const received = await depositBook.get().nativeReceived(db, network, address);
   const [moved] = await db
     .select({ total: sql<string>`coalesce(sum(${forwards.amount}), 0)::text` })
     .from(forwards)
@@ -101,11 +95,11 @@ export async function nativeOwed(db: Db, network: string, address: string): Prom
       and(
         eq(forwards.network, network),
         eq(forwards.fromAddress, address),
-        inArray(forwards.tokenContract, NATIVE_SPELLINGS),
+        inArray(forwards.tokenContract, [...NATIVE_SPELLINGS]),
         eq(forwards.status, "completed"),
       ),
     );
-  const owed = BigInt(received?.total ?? "0") - BigInt(moved?.total ?? "0");
+  const owed = BigInt(received) - BigInt(moved?.total ?? "0");
   return owed > 0n ? owed : 0n;
 }
 

@@ -1,7 +1,7 @@
 import { bigint, index, integer, pgTable, primaryKey } from "drizzle-orm/pg-core";
 import { createdAt } from "../columns";
-import { chainTransactions } from "../engine/chain-transactions";
-import { users } from "./users";
+import { users } from "../merchants/users";
+import { chainTransactions } from "./chain-transactions";
 
 /**
  * Who a gas-tank transaction was signed for (docs/design.md §18): a top-up for one merchant's deposit
