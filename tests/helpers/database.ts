@@ -5,6 +5,12 @@ import { afterAll, beforeAll } from "vitest";
 import { setDatabase } from "@/lib/db";
 import { type DatabaseHandle, type Db, openPglite, openPostgres } from "@/lib/db/client";
 import { type Migration, migrate } from "@/lib/db/migrate";
+import { wireEngine } from "@/lib/domain/payments/engine-ports";
+
+// A test with a database may run the engine: its ports are wired as every process that runs the
+// engine wires them. Here rather than in setup.ts, so the unit tests do not import the payments
+// domain (~2 s a file).
+wireEngine();
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database

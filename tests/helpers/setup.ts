@@ -14,6 +14,3 @@ for (const name of [
 ]) {
   delete process.env[name];
 }
-
-// The engine's ports, wired as every process that runs the engine wires them (after the environment is cleared).
-(await import("@/lib/domain/payments/engine-ports")).wireEngine();
