@@ -66,7 +66,11 @@ beforeAll(async () => {
 });
 
 describe("recover from the mnemonic alone", () => {
-  it("lists exactly the stranded balances on an empty database, moves them, and moves nothing the second time", async () => {
+  // Several operator processes in a row (each starts tsx and opens PGlite): past the 60 s default
+  // when CI runs the browser tests beside it.
+  it("lists exactly the stranded balances on an empty database, moves them, and moves nothing the second time", {
+    timeout: 180_000,
+  }, async () => {
     const session = async (amount: string) =>
       (
         await call(create, {
