@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { freePort } from "@/lib/engine/dev/anvil";
 import { useTestChain } from "../helpers/chain";
 
 const chain = useTestChain({ chainId: 56 });
@@ -57,6 +58,27 @@ describe("process start-up", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe("started");
+  });
+
+  it("with the embedded chain, says it is ready last: after the demo merchant's block, once the jobs run", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bscpay-start-"));
+    const result = await runStartup({
+      PGLITE_DIR: join(dir, "pglite"),
+      LOCAL_CHAIN: "anvil",
+      LOCAL_CHAIN_PORT: String(await freePort()),
+      LOCAL_CHAIN_STATE_DIR: dir,
+      NEXTAUTH_SECRET: "0123456789abcdef0123",
+    });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    expect(lines.at(-1)).toBe("started");
+    expect(lines.at(-2)).toBe(
+      `BSC Pay is ready at http://localhost:3000: database, local chain and jobs are up (the demo merchant's sign-in: ${dir}/demo-merchant.txt)`,
+    );
+    const demoBlock = result.stdout.indexOf("BSC Pay demo merchant (shown once");
+    expect(demoBlock).toBeGreaterThan(-1);
+    expect(demoBlock).toBeLessThan(result.stdout.indexOf("BSC Pay is ready"));
   });
 
   it("refuses a development chain (31337) behind BSC_RPC_URL, naming the variable and the entry, even as a fallback URL", async () => {

@@ -1,3 +1,4 @@
+import { getConfig } from "../../base/config";
 import { startJobs } from "../jobs/runner-registry";
 import { ensureStarted } from "./startup";
 
@@ -15,4 +16,15 @@ export async function startOrExit(): Promise<void> {
     console.error(`bsc-pay: cannot start: ${message.split("\n")[0]}`);
     process.exit(1);
   }
+  const ready = readyLine();
+  // Deliberately console, like the demo merchant's block: Next.js says "Ready" when it listens,
+  // seconds before the database, the embedded chain and the demo merchant are; this is the real one.
+  if (ready) console.log(ready);
+}
+
+/** With the embedded chain (a developer's `npm run dev`): the line that says everything is up, and where the demo sign-in is. */
+export function readyLine(): string | null {
+  const config = getConfig();
+  if (config.localChain === null) return null;
+  return `BSC Pay is ready at ${config.siteUrl}: database, local chain and jobs are up (the demo merchant's sign-in: ${config.localChain.stateDir}/demo-merchant.txt)`;
 }
