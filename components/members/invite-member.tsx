@@ -59,7 +59,7 @@ export function InviteMember() {
       {link && (
         <div className="grid gap-2 rounded-lg border border-success/40 bg-success/10 p-3 text-sm" role="status" data-testid="invite-link">
           <p className="font-medium">
-            Invitation for a {ROLE_WORDS[link.role as keyof typeof ROLE_WORDS].label.toLowerCase()} — copy it now, it is shown only once.
+            Invitation with the {ROLE_WORDS[link.role as keyof typeof ROLE_WORDS].label} role — copy it now, it is shown only once.
           </p>
           <div className="flex items-center gap-2">
             <code className="min-w-0 flex-1 rounded bg-background px-2 py-1 font-mono text-xs break-all" data-testid="invite-url">

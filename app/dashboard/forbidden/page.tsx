@@ -2,6 +2,7 @@ import { Lock } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { EmptyState } from "@/components/dashboard/empty-state";
+import { ROLE_WORDS, roleNames } from "@/components/members/role-words";
 import { buttonVariants } from "@/components/ui/button";
 import { PERMISSIONS, type Permission, rolesWith } from "@/lib/accounts/members/roles";
 import { withAccountPage } from "@/lib/web/http/page";
@@ -19,8 +20,8 @@ export default async function ForbiddenPage({ searchParams }: { searchParams: Pr
       title="Your role cannot open this page"
       description={
         permission
-          ? `You are ${role === "admin" ? "an" : "a"} ${role} here; to ${PERMISSIONS[permission]} you need the ${rolesWith(permission).join(", ")} role. Ask the account's owner.`
-          : `You are ${role === "admin" ? "an" : "a"} ${role} here. Ask the account's owner for another role.`
+          ? `Your role here is ${ROLE_WORDS[role].label}. To ${PERMISSIONS[permission]}, you need the ${roleNames(rolesWith(permission))} role: ask the account's owner.`
+          : `Your role here is ${ROLE_WORDS[role].label}. Ask the account's owner for another role.`
       }
       action={
         <Link href="/dashboard" className={buttonVariants({ variant: "outline" })}>

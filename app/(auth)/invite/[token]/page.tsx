@@ -32,7 +32,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
           {found.invitation ? (
             <>
               Join <span className="font-medium text-foreground break-all">{found.invitation.accountLabel}</span> on BSC Pay as{" "}
-              <span className="font-medium text-foreground">{ROLE_WORDS[found.invitation.role].label.toLowerCase()}</span>.{" "}
+              <span className="font-medium text-foreground">{ROLE_WORDS[found.invitation.role].label}</span>.{" "}
               {ROLE_WORDS[found.invitation.role].can}
             </>
           ) : (
