@@ -5,15 +5,31 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
+import { ROLE_WORDS } from "@/components/members/role-words";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { useRequiredFilled } from "@/components/ui/use-required-filled";
+import type { MemberRole } from "@/lib/accounts/members/roles";
 import { signUpAction } from "@/lib/web/dashboard/account/actions";
 
-export function SignupForm({ closed, callbackPath = "/dashboard" }: { closed: boolean; callbackPath?: string }) {
+/** The invitation a visitor signs up to accept (its page sent them here). */
+export interface Joining {
+  accountLabel: string;
+  role: Exclude<MemberRole, "owner">;
+}
+
+export function SignupForm({
+  closed,
+  callbackPath = "/dashboard",
+  joining = null,
+}: {
+  closed: boolean;
+  callbackPath?: string;
+  joining?: Joining | null;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -56,8 +72,21 @@ export function SignupForm({ closed, callbackPath = "/dashboard" }: { closed: bo
   return (
     <Card className="w-full max-w-sm">
       <CardHeader className="gap-2 pb-4">
-        <h1 className="text-xl font-semibold tracking-tight">Create your account</h1>
-        <CardDescription>Accept BEP-20 stablecoins on BNB Smart Chain, forwarded to your wallet.</CardDescription>
+        {joining ? (
+          <>
+            <h1 className="text-xl font-semibold tracking-tight">Create a login to join</h1>
+            <CardDescription data-testid="joining">
+              Join <span className="font-medium text-foreground break-all">{joining.accountLabel}</span> as{" "}
+              <span className="font-medium text-foreground">{ROLE_WORDS[joining.role].label}</span>. {ROLE_WORDS[joining.role].can} Once
+              your login exists, the invitation&apos;s page asks you to confirm.
+            </CardDescription>
+          </>
+        ) : (
+          <>
+            <h1 className="text-xl font-semibold tracking-tight">Create your account</h1>
+            <CardDescription>Accept BEP-20 stablecoins on BNB Smart Chain, forwarded to your wallet.</CardDescription>
+          </>
+        )}
       </CardHeader>
       <CardContent>
         {closed ? (
@@ -79,7 +108,10 @@ export function SignupForm({ closed, callbackPath = "/dashboard" }: { closed: bo
         )}
         <p className="mt-6 text-center text-sm text-muted-foreground">
           Already have an account?{" "}
-          <Link href="/login" className="font-medium text-foreground underline-offset-4 hover:underline">
+          <Link
+            href={callbackPath === "/dashboard" ? "/login" : `/login?callbackUrl=${encodeURIComponent(callbackPath)}`}
+            className="font-medium text-foreground underline-offset-4 hover:underline"
+          >
             Sign in
           </Link>
         </p>

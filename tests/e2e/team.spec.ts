@@ -45,6 +45,10 @@ test("the owner invites a developer, who joins from the link and sees a develope
   await expect(member.getByTestId("invitation")).toContainText(owner.email);
   await captureBothThemes(member, testInfo, "invitation-signed-out");
   await member.getByRole("link", { name: "Create a login" }).click();
+  // The sign-up keeps the invitation's context: whom they join, as what.
+  await expect(member.getByRole("heading", { name: "Create a login to join" })).toBeVisible();
+  await expect(member.getByTestId("joining")).toContainText(`Join ${owner.email} as Developer.`);
+  await captureBothThemes(member, testInfo, "signup-to-join");
   await member.getByLabel("Email").fill(dev.email);
   await member.getByLabel("Password").fill(PASSWORD);
   await member.getByRole("button", { name: "Create account" }).click();
