@@ -14,6 +14,6 @@ export default async function SignupPage({ searchParams }: { searchParams: Promi
   const callbackPath = safeCallbackPath((await searchParams).callbackUrl);
   if (await pageUser()) redirect(callbackPath);
   // Opened from an invitation: the form says whom the visitor joins, as what.
-  const joining = await withPage(({ db }) => invitationContext(db, callbackPath));
+  const { joining } = await withPage(async ({ db }) => ({ joining: await invitationContext(db, callbackPath) }));
   return <SignupForm closed={getConfig().registration === "closed"} callbackPath={callbackPath} joining={joining} />;
 }
