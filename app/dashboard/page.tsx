@@ -14,6 +14,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { loadOverviewPage } from "@/lib/web/dashboard/overview/loaders";
 import { networkLabel, statusLabel } from "@/lib/web/dashboard/shared/wording";
 import { withAccountPage } from "@/lib/web/http/page";
+import { displayRate } from "@/lib/domain/pricing/display-rate";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -62,7 +63,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                     <li key={c.currency}>
                       {c.conversion ? (
                         <>
-                          <Amount value={c.total} symbol={c.currency} /> at today&apos;s rate, 1 {c.currency} = {c.conversion.rate}{" "}
+                          <Amount value={c.total} symbol={c.currency} /> at today&apos;s rate, 1 {c.currency} = {displayRate(c.conversion.rate)}{" "}
                           {value.currency}
                           {c.conversion.asOf && <> (Chainlink, {formatDateTime(c.conversion.asOf)})</>}
                         </>

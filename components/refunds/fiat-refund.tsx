@@ -9,6 +9,7 @@ import type { RefundPreview } from "@/lib/domain/refunds/dashboard-refunds";
 import { previewRefundAction } from "@/lib/web/dashboard/refunds/actions";
 import { AMOUNT_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
 import { sentence } from "./sentence";
+import { displayRate } from "@/lib/domain/pricing/display-rate";
 
 /** The preview of a fiat refund: its tokens at today's rate, or why there is none. */
 export type Preview =
@@ -115,7 +116,7 @@ export function FiatAmountField({
               for {preview.preview.fiatAmount} {preview.preview.currency}.
             </p>
             <p className="text-xs text-muted-foreground">
-              At {preview.preview.rate} {preview.preview.currency} per {preview.preview.token} (rounded up in the payer&apos;s favour), read{" "}
+              At {displayRate(preview.preview.rate)} {preview.preview.currency} per {preview.preview.token} (rounded up in the payer&apos;s favour), read{" "}
               {new Date(preview.preview.ratedAt).toLocaleTimeString()}. At most {preview.preview.atMost} {preview.preview.currency} can go
               back now. The rate is read again when you confirm.
             </p>

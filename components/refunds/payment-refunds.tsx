@@ -16,6 +16,7 @@ import { NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
 import { ClaimLinkButton } from "./claim-link-button";
 import { RefundDialog } from "./refund-dialog";
 import { sentence } from "./sentence";
+import { displayRate } from "@/lib/domain/pricing/display-rate";
 
 export type RefundRow = DashboardRefund & { txUrl: string | null };
 
@@ -87,7 +88,7 @@ function RefundItem({ refund, canRefund, twoFactor }: { refund: RefundRow; canRe
           <StatusBadge status={refund.status} kind="refund" />
           {refund.basis === "fiat" && (
             <span className="text-xs text-muted-foreground">
-              {refund.fiatAmount} {refund.currency} at {refund.rate} {refund.currency} per {refund.token}
+              {refund.fiatAmount} {refund.currency} at {displayRate(refund.rate ?? "0")} {refund.currency} per {refund.token}
             </span>
           )}
         </span>

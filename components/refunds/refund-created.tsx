@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import type { RefundView } from "@/lib/domain/refunds/refund-view";
 import { sentence } from "./sentence";
+import { displayRate } from "@/lib/domain/pricing/display-rate";
 
 /** The refund dialog once the refund exists: what happens next, and its claim link shown this once. */
 export function RefundCreated({ created, onDone }: { created: RefundView; onDone: () => void }) {
@@ -24,7 +25,7 @@ export function RefundCreated({ created, onDone }: { created: RefundView; onDone
                 ? `${created.amount} ${created.token} will go to ${created.toAddress} as soon as this payment's domain wallet can pay. ${sentence(created.reason ?? "")}.`
                 : `${created.amount} ${created.token} are on their way to ${created.toAddress}.`}
           {created.basis === "fiat" &&
-            ` That is ${created.fiatAmount} ${created.currency} at ${created.rate} ${created.currency} per ${created.token}.`}
+            ` That is ${created.fiatAmount} ${created.currency} at ${displayRate(created.rate ?? "0")} ${created.currency} per ${created.token}.`}
         </DialogDescription>
       </DialogHeader>
       {created.status === "awaiting_address" && created.claimUrl && (
