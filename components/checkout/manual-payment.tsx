@@ -13,6 +13,7 @@ import { NetworkWarning } from "./network-notice";
  */
 export function ManualPayment({
   view,
+  offered,
   t,
   amount,
   networkName,
@@ -20,6 +21,8 @@ export function ManualPayment({
   mobile,
 }: {
   view: CheckoutView;
+  /** The tokens that still pay the order (the warning names only these); undefined: the view's token alone. */
+  offered: readonly string[] | undefined;
   t: CheckoutMessages;
   amount: (value: string) => string;
   networkName: string;
@@ -44,7 +47,7 @@ export function ManualPayment({
     <div className="grid justify-items-center gap-3 text-center">
       <NetworkWarning
         token={view.token}
-        offered={view.fiat?.quotes.map((quote) => quote.token)}
+        offered={offered}
         intlTag={intlTag}
         networkName={networkName}
         t={t}
