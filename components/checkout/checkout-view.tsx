@@ -150,13 +150,7 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
             <>
               {/* The token is the payer's to choose until something arrives; then the rest is asked in the token paid. */}
               {view.fiat && !partial && (
-                <TokenPicker
-                  view={{ ...view, fiat: view.fiat }}
-                  t={t}
-                  amount={amount}
-                  onChoosing={setSwitchingTo}
-                  onChosen={setView}
-                />
+                <TokenPicker view={{ ...view, fiat: view.fiat }} t={t} amount={amount} onChoosing={setSwitchingTo} onChosen={setView} />
               )}
               {switchingTo ? (
                 <SwitchingToken token={switchingTo} t={t} />

@@ -45,13 +45,7 @@ export function ManualPayment({
   );
   return (
     <div className="grid justify-items-center gap-3 text-center">
-      <NetworkWarning
-        token={view.token}
-        offered={offered}
-        intlTag={intlTag}
-        networkName={networkName}
-        t={t}
-      />
+      <NetworkWarning token={view.token} offered={offered} intlTag={intlTag} networkName={networkName} t={t} />
       {mobile ? (
         <details className="group w-full rounded-xl border" data-testid="qr-fold">
           <summary className="flex cursor-pointer list-none items-center justify-between gap-2 px-3 py-2.5 text-sm font-medium [&::-webkit-details-marker]:hidden">

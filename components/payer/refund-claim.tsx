@@ -267,7 +267,9 @@ function SentDetails({ txHash, sentAt, intlTag, t }: { txHash: string; sentAt: s
         <div className="grid gap-0.5">
           <dt className="text-muted-foreground">{t.sentAtLabel}</dt>
           <dd data-testid="refund-sent-at">
-            <time dateTime={sentAt}>{new Intl.DateTimeFormat(intlTag, { dateStyle: "long", timeStyle: "short" }).format(new Date(sentAt))}</time>
+            <time dateTime={sentAt}>
+              {new Intl.DateTimeFormat(intlTag, { dateStyle: "long", timeStyle: "short" }).format(new Date(sentAt))}
+            </time>
           </dd>
         </div>
       ) : null}

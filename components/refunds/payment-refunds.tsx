@@ -10,13 +10,13 @@ import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { displayRate } from "@/lib/domain/pricing/display-rate";
 import type { DashboardRefund, PaymentRefunds as Refunds } from "@/lib/domain/refunds/dashboard-refunds";
 import { cancelRefundAction } from "@/lib/web/dashboard/refunds/actions";
 import { NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
 import { ClaimLinkButton } from "./claim-link-button";
 import { RefundDialog } from "./refund-dialog";
 import { sentence } from "./sentence";
-import { displayRate } from "@/lib/domain/pricing/display-rate";
 
 export type RefundRow = DashboardRefund & { txUrl: string | null };
 

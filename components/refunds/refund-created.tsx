@@ -4,9 +4,9 @@ import { CheckCircle2 } from "lucide-react";
 import { ShownOnce } from "@/components/dashboard/shown-once";
 import { Button } from "@/components/ui/button";
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { displayRate } from "@/lib/domain/pricing/display-rate";
 import type { RefundView } from "@/lib/domain/refunds/refund-view";
 import { sentence } from "./sentence";
-import { displayRate } from "@/lib/domain/pricing/display-rate";
 
 /** The refund dialog once the refund exists: what happens next, and its claim link shown this once. */
 export function RefundCreated({ created, onDone }: { created: RefundView; onDone: () => void }) {

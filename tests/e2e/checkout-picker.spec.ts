@@ -31,7 +31,10 @@ test("switching token: the old token's amount, address and contract are blanked 
   const page = await context.newPage();
   const logs = watchConsole(page);
   const merchant = await apiMerchant(request, ["https://shop.example.com"]);
-  const registered = await request.post("/api/user/tokens", { headers: merchant.headers, data: { contractAddress: NATIVE_TOKEN, network: "local" } });
+  const registered = await request.post("/api/user/tokens", {
+    headers: merchant.headers,
+    data: { contractAddress: NATIVE_TOKEN, network: "local" },
+  });
   expect(registered.status(), await registered.text()).toBe(201);
   const created = await request.post("/api/v1/payment/create", {
     headers: { "x-api-key": merchant.key },

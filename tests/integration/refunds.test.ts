@@ -149,7 +149,11 @@ describe("a refund claimed by the payer", () => {
     expect(page.body.data).toMatchObject({ txHash: null, sentAt: null });
     const sent = await call(claimPage, { path: `/api/refund/${refundId}${query}`, params: { refundId } });
     const [confirmed] = await db().select().from(withdrawals).where(eq(withdrawals.refundId, refundId));
-    expect(sent.body.data).toMatchObject({ status: "completed", txHash: withdrawal?.txHash, sentAt: (confirmed?.confirmedAt ?? confirmed?.createdAt)?.toISOString() });
+    expect(sent.body.data).toMatchObject({
+      status: "completed",
+      txHash: withdrawal?.txHash,
+      sentAt: (confirmed?.confirmedAt ?? confirmed?.createdAt)?.toISOString(),
+    });
     expect(sent.body.data.sentAt).toEqual(expect.any(String));
 
     const listed = await call(refundsOf, { headers: key(), params: { sessionId } });

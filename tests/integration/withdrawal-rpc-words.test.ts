@@ -47,7 +47,9 @@ beforeAll(async () => {
   await allowCatalogueToken(db(), "bsc", token);
   const { POST } = await import("@/app/api/user/tokens/route");
   const { call } = await import("../helpers/http");
-  merchant.tokenId = (await call(POST, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })).body.data.tokenId;
+  merchant.tokenId = (
+    await call(POST, { method: "POST", headers: merchant.auth, body: { contractAddress: token, network: "bsc" } })
+  ).body.data.tokenId;
   await chain().client.setBalance({ address: wallet, value: parseEther("1") });
   const [user] = await db().select().from(users).where(eq(users.id, merchant.userId));
   if (!user) throw new Error("the merchant's user is missing");
@@ -94,7 +96,13 @@ describe("a failing RPC on the withdrawal page", () => {
   it("a chain failure without a reason of its own never shows lib's message; one with a reason keeps its words", () => {
     const leaked = new AppError("BLOCKCHAIN_ERROR", 'could not read: The contract function "balanceOf" returned no data ("0x").');
     expect(actionRefusal(leaked).error).toBe(CHAIN_FAILURE_WORDS["rpc-failed"]);
-    const short = new AppError("BLOCKCHAIN_ERROR", "not enough tokens in the withdrawal wallet", undefined, undefined, "wallet-short-of-tokens");
+    const short = new AppError(
+      "BLOCKCHAIN_ERROR",
+      "not enough tokens in the withdrawal wallet",
+      undefined,
+      undefined,
+      "wallet-short-of-tokens",
+    );
     expect(actionRefusal(short)).toMatchObject({ error: "not enough tokens in the withdrawal wallet", reason: "wallet-short-of-tokens" });
   });
 });
