@@ -11,6 +11,7 @@ import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { displayRate } from "@/lib/domain/pricing/display-rate";
 import { loadOverviewPage } from "@/lib/web/dashboard/overview/loaders";
 import { networkLabel, statusLabel } from "@/lib/web/dashboard/shared/wording";
 import { withAccountPage } from "@/lib/web/http/page";
@@ -62,8 +63,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                     <li key={c.currency}>
                       {c.conversion ? (
                         <>
-                          <Amount value={c.total} symbol={c.currency} /> at today&apos;s rate, 1 {c.currency} = {c.conversion.rate}{" "}
-                          {value.currency}
+                          <Amount value={c.total} symbol={c.currency} /> at today&apos;s rate, 1 {c.currency} ={" "}
+                          {displayRate(c.conversion.rate)} {value.currency}
                           {c.conversion.asOf && <> (Chainlink, {formatDateTime(c.conversion.asOf)})</>}
                         </>
                       ) : (

@@ -118,7 +118,7 @@ export function MembersTwoFactorForm({
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 maxLength={6}
-                placeholder="123456"
+                placeholder="e.g. 123456"
                 value={code}
                 onChange={(e) => setCode(e.target.value)}
               />

@@ -98,7 +98,7 @@ export function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 maxLength={6}
-                placeholder="123456"
+                placeholder="e.g. 123456"
                 required
               />
             )}

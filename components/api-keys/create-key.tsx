@@ -91,7 +91,7 @@ export function CreateApiKey({ twoFactor = false, grantable }: { twoFactor?: boo
               {...control}
               name="name"
               maxLength={100}
-              placeholder="shop backend"
+              placeholder="e.g. shop backend"
               value={name}
               onChange={(e) => setName(e.target.value)}
             />
@@ -112,7 +112,7 @@ export function CreateApiKey({ twoFactor = false, grantable }: { twoFactor?: boo
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 maxLength={6}
-                placeholder="123456"
+                placeholder="e.g. 123456"
                 value={code}
                 onChange={(e) => setCode(e.target.value)}
               />

@@ -9,7 +9,8 @@ export const SCOPE_LABELS: Record<ApiScope, string> = {
   "payments:read": "Read payments",
   refunds: "Refund payments",
   withdrawals: "Send withdrawals",
-  payouts: "Choose where a payment's tokens go (merchantWallet)",
+  // What POST /api/v1/payouts needs first; setting a payment's merchantWallet needs it too.
+  payouts: "Send payouts (POST /api/v1/payouts), and set a payment's merchantWallet",
 };
 
 /** Why a scope cannot be ticked, or null when it can. */

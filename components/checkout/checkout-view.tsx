@@ -2,11 +2,11 @@
 
 import { Store, X } from "lucide-react";
 import dynamic from "next/dynamic";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Logo } from "@/components/brand/logo";
 import { backToShopUrl } from "@/lib/web/checkout/back-to-shop";
 import type { CheckoutView as View } from "@/lib/web/checkout/checkout-view";
-import { percentOfBps } from "@/lib/web/checkout/fiat-display";
+import { percentOfBps, tokensStillOffered } from "@/lib/web/checkout/fiat-display";
 import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
 import { fill, formatDecimal, INTL_TAGS, type Locale, type NumberSymbols } from "@/lib/web/i18n/locale";
 import { CancelPayment } from "./cancel-payment";
@@ -15,8 +15,10 @@ import { ManualPayment } from "./manual-payment";
 import { MobileWallets, useMobileWithoutWallet } from "./mobile-wallets";
 import { NetworkChip } from "./network-notice";
 import { StatusBlock } from "./status-block";
+import { SwitchingToken } from "./switching-token";
 import { TokenPicker } from "./token-picker";
 import { useCheckoutFeed } from "./use-checkout-feed";
+import { postToOpener, useEmbedEscape, useEmbedReport, useRedirect } from "./use-embed";
 
 // wagmi and its wallet discovery load in the browser only, on this page only.
 const PayWithWallet = dynamic(() => import("./wallet/pay-with-wallet"), {
@@ -34,11 +36,11 @@ export interface CheckoutPageProps {
   explorerTxBase: string | null;
 }
 
-const REDIRECT_SECONDS = 5;
-
 /** The hosted checkout: every state of a payment, live, for the payer. */
 export function CheckoutView({ initial, locale, symbols, messages: t, embed, localRpcUrl, explorerTxBase }: CheckoutPageProps) {
   const [view, setView] = useState(initial);
+  /** The token the payer just picked while the server switches to it: the old token's figures are hidden meanwhile. */
+  const [switchingTo, setSwitchingTo] = useState<string | null>(null);
   const status = useCheckoutFeed(initial.sessionId, { ...initial, head: null });
   const now = useNow();
   const mobile = useMobileWithoutWallet();
@@ -97,9 +99,15 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
                 <h1 id="checkout-amount" data-testid="amount" className="text-4xl font-semibold tracking-tight tabular-nums select-all">
                   {amount(view.fiat.fiatAmount)} {view.fiat.currency}
                 </h1>
-                <p data-testid="token-amount" className="text-base font-medium text-muted-foreground tabular-nums select-all">
-                  {amount(view.amount)} {view.token}
-                </p>
+                {switchingTo ? (
+                  <p data-testid="token-amount" aria-hidden className="flex h-6 justify-center">
+                    <span className="h-5 w-32 animate-pulse rounded bg-muted" />
+                  </p>
+                ) : (
+                  <p data-testid="token-amount" className="text-base font-medium text-muted-foreground tabular-nums select-all">
+                    {amount(view.amount)} {view.token}
+                  </p>
+                )}
                 {/* The terms the payment is settled by, while it can still be paid: only a tolerance worth saying. */}
                 {view.fiat.underpayBps > 0 && status.status === "pending" && (
                   <p data-testid="underpay-terms" className="text-xs text-muted-foreground">
@@ -142,16 +150,11 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
             <>
               {/* The token is the payer's to choose until something arrives; then the rest is asked in the token paid. */}
               {view.fiat && !partial && (
-                <TokenPicker
-                  view={{ ...view, fiat: view.fiat }}
-                  t={t}
-                  amount={amount}
-                  expiresAt={status.expiresAt}
-                  now={now}
-                  onChosen={setView}
-                />
+                <TokenPicker view={{ ...view, fiat: view.fiat }} t={t} amount={amount} onChoosing={setSwitchingTo} onChosen={setView} />
               )}
-              {mobile ? (
+              {switchingTo ? (
+                <SwitchingToken token={switchingTo} t={t} />
+              ) : mobile ? (
                 <MobileWallets paymentUri={view.paymentUri} locale={locale} embed={embed} t={t} />
               ) : (
                 <PayWithWallet
@@ -174,12 +177,24 @@ export function CheckoutView({ initial, locale, symbols, messages: t, embed, loc
                   locale={symbols}
                 />
               )}
-              <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>
-                <span className="h-px flex-1 bg-border" />
-                {t.orPayManually}
-                <span className="h-px flex-1 bg-border" />
-              </div>
-              <ManualPayment view={view} t={t} amount={amount} networkName={networkName} intlTag={INTL_TAGS[locale]} mobile={mobile} />
+              {!switchingTo && (
+                <>
+                  <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>
+                    <span className="h-px flex-1 bg-border" />
+                    {t.orPayManually}
+                    <span className="h-px flex-1 bg-border" />
+                  </div>
+                  <ManualPayment
+                    view={view}
+                    offered={tokensStillOffered(view, partial)}
+                    t={t}
+                    amount={amount}
+                    networkName={networkName}
+                    intlTag={INTL_TAGS[locale]}
+                    mobile={mobile}
+                  />
+                </>
+              )}
               {!partial && <CancelPayment sessionId={view.sessionId} t={t} onCancelled={onCancelled} />}
             </>
           )}
@@ -226,69 +241,4 @@ function useNow(): number | null {
     return () => clearInterval(tick);
   }, []);
   return now;
-}
-
-/** Back to the shop 5 s after completion (redirectUrl is http(s) only, checked on the server). */
-function useRedirect(url: string | null): number | null {
-  const [left, setLeft] = useState<number | null>(null);
-  useEffect(() => {
-    if (!url) return;
-    const end = Date.now() + REDIRECT_SECONDS * 1000;
-    setLeft(REDIRECT_SECONDS);
-    const tick = setInterval(() => {
-      const remaining = Math.ceil((end - Date.now()) / 1000);
-      if (remaining <= 0) {
-        clearInterval(tick);
-        window.location.assign(url);
-      } else setLeft(remaining);
-    }, 250);
-    return () => clearInterval(tick);
-  }, [url]);
-  return left;
-}
-
-let openerOrigin: string | null = null;
-
-function postToOpener(message: Record<string, unknown>) {
-  if (openerOrigin) window.parent.postMessage(message, openerOrigin);
-}
-
-/**
- * In the embed, Escape closes the modal as it does on the shop's page: checkout.js hears keys only
- * there, and once the payer is in here the focus is too. Not while a dialog of ours is open (Escape
- * closes that first).
- */
-function useEmbedEscape(embed: boolean, sessionId: string) {
-  useEffect(() => {
-    if (!embed) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" || event.defaultPrevented) return;
-      if (document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
-      postToOpener({ type: "bscpay:close", sessionId });
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [embed, sessionId]);
-}
-
-/**
- * In the embed (checkout.js), tell the opening page how it ended — only if the server says its
- * origin is one the merchant whitelisted, and only to that origin.
- */
-function useEmbedReport(embed: boolean, sessionId: string, status: string) {
-  const checked = useRef<Promise<string | null> | null>(null);
-  useEffect(() => {
-    if (!embed || window.parent === window) return;
-    checked.current ??= (async () => {
-      const origin = window.location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : null);
-      if (!origin) return null;
-      const res = await fetch(`/api/checkout/${sessionId}/embed?origin=${encodeURIComponent(origin)}`, { cache: "no-store" }).catch(
-        () => null,
-      );
-      const allowed = res?.ok ? ((await res.json()) as { data: { allowed: boolean } }).data.allowed : false;
-      openerOrigin = allowed ? origin : null;
-      return openerOrigin;
-    })();
-    void checked.current.then((origin) => origin && postToOpener({ type: "bscpay:status", sessionId, status }));
-  }, [embed, sessionId, status]);
 }

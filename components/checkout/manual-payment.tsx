@@ -13,6 +13,7 @@ import { NetworkWarning } from "./network-notice";
  */
 export function ManualPayment({
   view,
+  offered,
   t,
   amount,
   networkName,
@@ -20,6 +21,8 @@ export function ManualPayment({
   mobile,
 }: {
   view: CheckoutView;
+  /** The tokens that still pay the order (the warning names only these); undefined: the view's token alone. */
+  offered: readonly string[] | undefined;
   t: CheckoutMessages;
   amount: (value: string) => string;
   networkName: string;
@@ -42,13 +45,7 @@ export function ManualPayment({
   );
   return (
     <div className="grid justify-items-center gap-3 text-center">
-      <NetworkWarning
-        token={view.token}
-        offered={view.fiat?.quotes.map((quote) => quote.token)}
-        intlTag={intlTag}
-        networkName={networkName}
-        t={t}
-      />
+      <NetworkWarning token={view.token} offered={offered} intlTag={intlTag} networkName={networkName} t={t} />
       {mobile ? (
         <details className="group w-full rounded-xl border" data-testid="qr-fold">
           <summary className="flex cursor-pointer list-none items-center justify-between gap-2 px-3 py-2.5 text-sm font-medium [&::-webkit-details-marker]:hidden">

@@ -3,6 +3,7 @@
 import { ArrowLeft, CheckCircle2, CircleAlert, Clock, ExternalLink } from "lucide-react";
 import type { ReactNode } from "react";
 import type { CheckoutView } from "@/lib/web/checkout/checkout-view";
+import { fiatShare } from "@/lib/web/checkout/fiat-display";
 import { formatTimeLeft, fractionLeft, timeTone } from "@/lib/web/checkout/time-left";
 import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
 import { fill } from "@/lib/web/i18n/locale";
@@ -49,6 +50,16 @@ function Pending({ status, view, t, amount, now, intlTag }: StatusProps) {
               token: view.token,
               remaining: amount(status.remainingAmount),
             })}
+            {/* Priced in money: what is left of the price, in that money (the share of the token amount still owed). */}
+            {view.fiat && (
+              <span className="mt-0.5 block text-xs font-normal" data-testid="partial-fiat">
+                {fill(t.partialFiat, {
+                  remaining: amount(fiatShare(view.fiat.fiatAmount, status.remainingUnits, view.amountUnits)),
+                  price: amount(view.fiat.fiatAmount),
+                  currency: view.fiat.currency,
+                })}
+              </span>
+            )}
           </p>
         ) : (
           <p className="text-sm font-medium">{t.waiting}</p>

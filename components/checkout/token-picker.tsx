@@ -4,7 +4,6 @@ import { Check, Lock, TriangleAlert } from "lucide-react";
 import { useId, useState } from "react";
 import type { CheckoutQuote, CheckoutView } from "@/lib/web/checkout/checkout-view";
 import { displayRate } from "@/lib/web/checkout/fiat-display";
-import { formatTimeLeft } from "@/lib/web/checkout/time-left";
 import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
 import { fill } from "@/lib/web/i18n/locale";
 
@@ -12,10 +11,11 @@ export interface TokenPickerProps {
   view: CheckoutView & { fiat: NonNullable<CheckoutView["fiat"]> };
   t: CheckoutMessages;
   amount: (value: string) => string;
-  /** The session's end, which is the quotes' end: the page's own countdown, in words. */
-  expiresAt: string;
-  /** The browser's clock; null during the server render and hydration. */
-  now: number | null;
+  /**
+   * The token being switched to while the server is asked (null once it answered): until then the
+   * page blanks the old token's amount, address and contract, which no longer pay the order.
+   */
+  onChoosing: (token: string | null) => void;
   /** The new view once the server has switched the token. */
   onChosen: (view: CheckoutView) => void;
 }
@@ -25,19 +25,20 @@ export interface TokenPickerProps {
  * the rate, and a notice when the token is off its peg; the one the payment asks for now is
  * checked. Native radio inputs, so the arrow keys, Space and a screen reader work as everywhere.
  * Choosing another asks the server (POST /api/checkout/:id/token) and shows the answer's view:
- * the amount, the QR code and the wallet button then ask for that token.
+ * the amount, the QR code and the wallet button then ask for that token. The quotes are locked
+ * until the session ends: the page's one countdown (StatusBlock) says how long that is.
  */
-export function TokenPicker({ view, t, amount, expiresAt, now, onChosen }: TokenPickerProps) {
+export function TokenPicker({ view, t, amount, onChoosing, onChosen }: TokenPickerProps) {
   const name = useId();
   const [choosing, setChoosing] = useState<CheckoutQuote | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const current = view.fiat.quotes.find((q) => q.tokenAddress === view.tokenAddress) ?? null;
   const checked = choosing ?? current;
-  const secondsLeft = now === null ? null : Math.max(0, Math.floor((Date.parse(expiresAt) - now) / 1000));
 
   async function choose(quote: CheckoutQuote) {
     if (choosing || quote.tokenId === current?.tokenId) return;
     setChoosing(quote);
+    onChoosing(quote.token);
     setFailed(null);
     const res = await fetch(`/api/checkout/${view.sessionId}/token`, {
       method: "POST",
@@ -49,6 +50,7 @@ export function TokenPicker({ view, t, amount, expiresAt, now, onChosen }: Token
     if (body?.data) onChosen(body.data);
     else setFailed(fill(t.chooseFailed, { token: quote.token, current: view.token }));
     setChoosing(null);
+    onChoosing(null);
   }
 
   return (
@@ -57,9 +59,9 @@ export function TokenPicker({ view, t, amount, expiresAt, now, onChosen }: Token
         <p id={`${name}-label`} className="text-sm font-medium">
           {t.chooseToken}
         </p>
-        <p className="inline-flex items-center gap-1 text-xs text-muted-foreground tabular-nums" data-testid="rates-locked">
+        <p className="inline-flex items-center gap-1 text-xs text-muted-foreground" data-testid="rates-locked">
           <Lock className="size-3" aria-hidden />
-          {secondsLeft === null ? "\u00a0" : fill(t.ratesLocked, { time: formatTimeLeft(secondsLeft) })}
+          {t.ratesLocked}
         </p>
       </div>
       <div role="radiogroup" aria-labelledby={`${name}-label`} aria-busy={choosing !== null} className="grid gap-2">
@@ -108,7 +110,7 @@ export function TokenPicker({ view, t, amount, expiresAt, now, onChosen }: Token
                   <span className="text-xs text-muted-foreground tabular-nums">
                     {fill(t.rateLine, {
                       token: quote.token,
-                      rate: amount(displayRate(quote.rate, view.fiat.fiatAmount)),
+                      rate: amount(displayRate(quote.rate)),
                       currency: view.fiat.currency,
                     })}
                   </span>

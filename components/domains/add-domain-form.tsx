@@ -41,7 +41,7 @@ export function AddDomainForm() {
           <Input
             {...control}
             name="domain"
-            placeholder="https://shop.example.com"
+            placeholder="e.g. https://shop.example.com"
             value={domain}
             onChange={(e) => setDomain(e.target.value)}
             autoComplete="url"

@@ -106,7 +106,7 @@ export function DomainSettings({
         {(control) => (
           <Input
             {...control}
-            placeholder="https://shop.example.com/hooks/bsc-pay"
+            placeholder="e.g. https://shop.example.com/hooks/bsc-pay"
             value={webhook}
             onChange={(e) => setWebhook(e.target.value)}
           />

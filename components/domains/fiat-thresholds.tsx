@@ -89,7 +89,7 @@ export function FiatThresholds({
               min={0}
               max={1000}
               step={1}
-              placeholder={String(underpayInForce)}
+              placeholder={`Default: ${underpayInForce}`}
               value={underpay}
               onChange={(e) => setUnderpay(e.target.value)}
             />
@@ -109,7 +109,7 @@ export function FiatThresholds({
               min={0}
               max={1000}
               step={1}
-              placeholder={String(rateToleranceInForce)}
+              placeholder={`Default: ${rateToleranceInForce}`}
               value={tolerance}
               onChange={(e) => setTolerance(e.target.value)}
             />

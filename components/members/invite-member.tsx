@@ -49,7 +49,7 @@ export function InviteMember() {
           )}
         </Field>
         <Field label="For (optional)" hint="A name or e-mail, for your own list." error={fieldErrors.note}>
-          {(control) => <Input {...control} name="note" maxLength={200} placeholder="Ana, bookkeeping" />}
+          {(control) => <Input {...control} name="note" maxLength={200} placeholder="e.g. Ana, bookkeeping" />}
         </Field>
         <Button type="submit" disabled={pending} className="justify-self-start sm:mt-[1.625rem]">
           {pending && <Loader2 className="animate-spin" aria-hidden />} Create link

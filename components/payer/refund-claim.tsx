@@ -179,13 +179,23 @@ export function RefundClaim({ initial, claimKey, locale, symbols, messages: t, e
           <p className="text-center text-xs text-muted-foreground">{fill(t.claimBy, { date })}</p>
         </form>
       ) : (
-        <RefundOutcome refund={refund} messages={t} txUrl={txUrl} />
+        <RefundOutcome refund={refund} messages={t} txUrl={txUrl} intlTag={INTL_TAGS[locale]} />
       )}
     </PayerFrame>
   );
 }
 
-function RefundOutcome({ refund, messages: t, txUrl }: { refund: RefundClaimPage; messages: PayerPageMessages; txUrl: string | null }) {
+function RefundOutcome({
+  refund,
+  messages: t,
+  txUrl,
+  intlTag,
+}: {
+  refund: RefundClaimPage;
+  messages: PayerPageMessages;
+  txUrl: string | null;
+  intlTag: string;
+}) {
   const done = refund.status === "completed";
   const sending = refund.status === "sending";
   // Claimed and recorded, but the shop's wallet cannot pay yet: it goes out by itself (the merchant sees why).
@@ -225,6 +235,7 @@ function RefundOutcome({ refund, messages: t, txUrl }: { refund: RefundClaimPage
           {waiting ? `${t.addressLabel}:` : t.sentTo} <span className="font-mono break-all text-foreground">{refund.toAddress}</span>
         </p>
       ) : null}
+      {refund.txHash ? <SentDetails txHash={refund.txHash} sentAt={refund.sentAt} intlTag={intlTag} t={t} /> : null}
       {txUrl ? (
         <a
           href={txUrl}
@@ -236,5 +247,32 @@ function RefundOutcome({ refund, messages: t, txUrl }: { refund: RefundClaimPage
         </a>
       ) : null}
     </div>
+  );
+}
+
+/** Once sent: the transaction's hash, whole (the payer may quote it), and when it went out, in the payer's language. */
+function SentDetails({ txHash, sentAt, intlTag, t }: { txHash: string; sentAt: string | null; intlTag: string; t: PayerPageMessages }) {
+  // The payer's own time zone: known only in the browser (the server's render leaves it blank, no hydration mismatch).
+  const [local, setLocal] = useState(false);
+  useEffect(() => setLocal(true), []);
+  return (
+    <dl className="grid gap-1.5 rounded-lg bg-muted/50 p-3 text-left text-xs" data-testid="refund-sent">
+      <div className="grid gap-0.5">
+        <dt className="text-muted-foreground">{t.transactionLabel}</dt>
+        <dd className="font-mono break-all select-all" data-testid="refund-tx-hash">
+          {txHash}
+        </dd>
+      </div>
+      {sentAt && local ? (
+        <div className="grid gap-0.5">
+          <dt className="text-muted-foreground">{t.sentAtLabel}</dt>
+          <dd data-testid="refund-sent-at">
+            <time dateTime={sentAt}>
+              {new Intl.DateTimeFormat(intlTag, { dateStyle: "long", timeStyle: "short" }).format(new Date(sentAt))}
+            </time>
+          </dd>
+        </div>
+      ) : null}
+    </dl>
   );
 }

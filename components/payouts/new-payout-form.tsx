@@ -16,7 +16,7 @@ import type { PayoutReview } from "@/lib/domain/payouts/dashboard-payouts";
 import { reviewPayoutsAction, sendPayoutsAction } from "@/lib/web/dashboard/payouts/actions";
 import { PayoutReviewTables } from "./payout-review";
 
-const EXAMPLE = "address,amount,reference\n0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed,25,invoice-1001";
+const EXAMPLE = "e.g.\naddress,amount,reference\n0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed,25,invoice-1001";
 
 /**
  * A new batch from a CSV file (or pasted text): reviewed on the server with the API's rules, bad
@@ -157,7 +157,7 @@ export function NewPayoutForm({ domains, tokens, twoFactor = false }: { domains:
                 setCsv(e.target.value);
                 edited();
               }}
-              className="w-full min-w-0 rounded-md border border-input bg-transparent px-3 py-2 font-mono text-xs shadow-xs placeholder:text-muted-foreground focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring"
+              className="w-full min-w-0 rounded-md border border-input bg-transparent px-3 py-2 font-mono text-xs shadow-xs placeholder:text-muted-foreground/60 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring"
             />
           )}
         </Field>

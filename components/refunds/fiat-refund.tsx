@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { displayRate } from "@/lib/domain/pricing/display-rate";
 import type { RefundPreview } from "@/lib/domain/refunds/dashboard-refunds";
 import { previewRefundAction } from "@/lib/web/dashboard/refunds/actions";
 import { AMOUNT_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
@@ -115,9 +116,9 @@ export function FiatAmountField({
               for {preview.preview.fiatAmount} {preview.preview.currency}.
             </p>
             <p className="text-xs text-muted-foreground">
-              At {preview.preview.rate} {preview.preview.currency} per {preview.preview.token} (rounded up in the payer&apos;s favour), read{" "}
-              {new Date(preview.preview.ratedAt).toLocaleTimeString()}. At most {preview.preview.atMost} {preview.preview.currency} can go
-              back now. The rate is read again when you confirm.
+              At {displayRate(preview.preview.rate)} {preview.preview.currency} per {preview.preview.token} (rounded up in the payer&apos;s
+              favour), read {new Date(preview.preview.ratedAt).toLocaleTimeString()}. At most {preview.preview.atMost}{" "}
+              {preview.preview.currency} can go back now. The rate is read again when you confirm.
             </p>
           </div>
         )}

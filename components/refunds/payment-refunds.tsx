@@ -10,6 +10,7 @@ import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { displayRate } from "@/lib/domain/pricing/display-rate";
 import type { DashboardRefund, PaymentRefunds as Refunds } from "@/lib/domain/refunds/dashboard-refunds";
 import { cancelRefundAction } from "@/lib/web/dashboard/refunds/actions";
 import { NOT_REFUNDABLE_WORDS } from "@/lib/web/dashboard/shared/refusal-words";
@@ -87,7 +88,7 @@ function RefundItem({ refund, canRefund, twoFactor }: { refund: RefundRow; canRe
           <StatusBadge status={refund.status} kind="refund" />
           {refund.basis === "fiat" && (
             <span className="text-xs text-muted-foreground">
-              {refund.fiatAmount} {refund.currency} at {refund.rate} {refund.currency} per {refund.token}
+              {refund.fiatAmount} {refund.currency} at {displayRate(refund.rate ?? "0")} {refund.currency} per {refund.token}
             </span>
           )}
         </span>

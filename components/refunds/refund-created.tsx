@@ -4,6 +4,7 @@ import { CheckCircle2 } from "lucide-react";
 import { ShownOnce } from "@/components/dashboard/shown-once";
 import { Button } from "@/components/ui/button";
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { displayRate } from "@/lib/domain/pricing/display-rate";
 import type { RefundView } from "@/lib/domain/refunds/refund-view";
 import { sentence } from "./sentence";
 
@@ -24,7 +25,7 @@ export function RefundCreated({ created, onDone }: { created: RefundView; onDone
                 ? `${created.amount} ${created.token} will go to ${created.toAddress} as soon as this payment's domain wallet can pay. ${sentence(created.reason ?? "")}.`
                 : `${created.amount} ${created.token} are on their way to ${created.toAddress}.`}
           {created.basis === "fiat" &&
-            ` That is ${created.fiatAmount} ${created.currency} at ${created.rate} ${created.currency} per ${created.token}.`}
+            ` That is ${created.fiatAmount} ${created.currency} at ${displayRate(created.rate ?? "0")} ${created.currency} per ${created.token}.`}
         </DialogDescription>
       </DialogHeader>
       {created.status === "awaiting_address" && created.claimUrl && (

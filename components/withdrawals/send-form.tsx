@@ -16,6 +16,7 @@ import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { newRequestId } from "@/components/ui/request-id";
 import { sendWithdrawalAction, withdrawalBalanceAction } from "@/lib/web/dashboard/withdrawals/actions";
+import { BALANCE_UNKNOWN } from "@/lib/web/dashboard/withdrawals/withdrawal-words";
 
 type Balance = { available: string | null; balance: string | null; reserved: string; symbol: string; bnb: string | null; wallet: string };
 
@@ -169,7 +170,7 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
             hint={
               balance ? (
                 <span data-testid="available">
-                  Available: {balance.available === null ? "unavailable" : `${groupDigits(balance.available)} ${balance.symbol}`}
+                  Available: {balance.available === null ? BALANCE_UNKNOWN : `${groupDigits(balance.available)} ${balance.symbol}`}
                   {balance.reserved !== "0" && ` (${groupDigits(balance.reserved)} reserved by sends not yet mined)`}
                 </span>
               ) : (
@@ -184,7 +185,7 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
                   name="amount"
                   inputMode="decimal"
                   autoComplete="off"
-                  placeholder="0.00"
+                  placeholder="e.g. 10.5"
                   value={amount}
                   onChange={(e) => setAmount(e.target.value)}
                 />

@@ -100,11 +100,16 @@ test("a payer claims a refund on a phone: gives an address, and it arrives there
   await expect(page.getByTestId("refund-status")).toHaveAttribute("data-status", "completed", { timeout: 45_000 });
   await expect(page.getByText("Refund sent")).toBeVisible();
   expect(await balanceOf(destination)).toBe(parseUnits("2", 18));
+  // Once sent, the payer reads its transaction, whole, and when it went out.
+  await expect(page.getByTestId("refund-tx-hash")).toHaveText(/^0x[0-9a-f]{64}$/);
+  await expect(page.getByTestId("refund-sent-at")).toHaveText(/\d{4}/);
   await capture(page, testInfo, "refund-completed");
 
   // The shop sees it the same way.
   const read = await request.get(`/api/v1/refund/${refund.refundId}`, { headers: { "x-api-key": merchant.key } });
-  expect((await read.json()).data).toMatchObject({ status: "completed", toAddress: destination, addressFrom: "payer" });
+  const seen = (await read.json()).data;
+  expect(seen).toMatchObject({ status: "completed", toAddress: destination, addressFrom: "payer" });
+  await expect(page.getByTestId("refund-tx-hash")).toHaveText(seen.txHash);
   logs.assertClean();
 });
 

@@ -30,6 +30,12 @@ export interface ProxyOptions {
   /** Refuse this method for good, as a provider whose plan lacks it (-32601): a failure that repeats. */
   refuseMethod?: string;
   /**
+   * Answer every eth_call with no data ("0x"), as a node does for an address without code: a
+   * token's contract asked on the wrong network. viem then says "The contract function "balanceOf"
+   * returned no data ("0x")" — text no page may show.
+   */
+  emptyCalls?: boolean;
+  /**
    * A node that learns of each block this long after the proxy first heard of it (an HTTP endpoint
    * behind the WebSocket one): eth_blockNumber answers the newest block it "has", and eth_getLogs
    * answers no logs for blocks past that — what a lagging node says of a block it has not seen.
@@ -130,6 +136,10 @@ export async function startRpcProxy(target: string, options: ProxyOptions = {}):
     }
     if (proxy.options.headLagMs !== undefined && payload.method === "eth_getLogs" && Number(payload.params[0].toBlock) > proxy.servedHead) {
       answerResult([]);
+      return;
+    }
+    if (payload.method === "eth_call" && proxy.options.emptyCalls) {
+      answerResult("0x");
       return;
     }
     if (payload.method === proxy.options.refuseMethod) {

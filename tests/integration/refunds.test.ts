@@ -145,6 +145,16 @@ describe("a refund claimed by the payer", () => {
     const done = await call(getRefund, { headers: key(), params: { refundId } });
     expect(done.body.data).toMatchObject({ status: "completed", txHash: withdrawal?.txHash });
     expect(done.body.data.completedAt).toEqual(expect.any(String));
+    // The payer's page: the transaction, and when it was sent (its confirmation), once it is sent; none before.
+    expect(page.body.data).toMatchObject({ txHash: null, sentAt: null });
+    const sent = await call(claimPage, { path: `/api/refund/${refundId}${query}`, params: { refundId } });
+    const [confirmed] = await db().select().from(withdrawals).where(eq(withdrawals.refundId, refundId));
+    expect(sent.body.data).toMatchObject({
+      status: "completed",
+      txHash: withdrawal?.txHash,
+      sentAt: (confirmed?.confirmedAt ?? confirmed?.createdAt)?.toISOString(),
+    });
+    expect(sent.body.data.sentAt).toEqual(expect.any(String));
 
     const listed = await call(refundsOf, { headers: key(), params: { sessionId } });
     expect(listed.body.data.items.map((r: { refundId: string }) => r.refundId)).toEqual([refundId]);

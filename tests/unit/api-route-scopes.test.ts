@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { SCOPE_LABELS } from "@/components/api-keys/key-powers";
 
 /** Every /api/v1 route file under app/api/v1, as a path from the repository root. */
 function routes(dir = "app/api/v1"): string[] {
@@ -30,5 +31,15 @@ describe("/api/v1 routes declare their scope, and money-out routes never answer 
       expect(source).toContain("export const OPTIONS = noCorsPreflight();");
       expect(source).not.toContain("corsPreflight(");
     }
+  });
+});
+
+describe("the key form's words for a scope", () => {
+  it("payouts: names the route that needs it, not only the merchantWallet it also unlocks", () => {
+    const sending = routes().filter((file) => /export const POST = withApiKey\(\{ scope: "payouts"/.test(readFileSync(file, "utf8")));
+    expect(sending).toEqual(["app/api/v1/payouts/route.ts"]);
+    expect(SCOPE_LABELS.payouts).toContain("POST /api/v1/payouts");
+    expect(SCOPE_LABELS.payouts).toMatch(/^Send payouts/);
+    expect(SCOPE_LABELS.payouts).toContain("merchantWallet");
   });
 });

@@ -2,23 +2,51 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { NetworkWarning } from "@/components/checkout/network-notice";
+import { SwitchingToken } from "@/components/checkout/switching-token";
 import { TokenPicker, type TokenPickerProps } from "@/components/checkout/token-picker";
 import type { CheckoutView } from "@/lib/web/checkout/checkout-view";
-import { displayRate } from "@/lib/web/checkout/fiat-display";
+import { displayRate, fiatShare, tokensStillOffered } from "@/lib/web/checkout/fiat-display";
 import { CHECKOUT_MESSAGES } from "@/lib/web/i18n/checkout-messages";
 import { formatDecimal, LOCALES } from "@/lib/web/i18n/locale";
 
-describe("displayRate: a quote's rate as the payer reads it", () => {
+describe("displayRate: a quote's rate as the payer reads it, 2 to 4 decimals", () => {
   it.each([
-    ["1.00000000", "25.00", "1.00"],
-    ["0.99950000", "25.00", "0.9995"],
-    ["0.99951234", "25.00", "0.99951234"],
-    ["1.10000000", "25.00", "1.10"],
-    ["155.20000000", "2500", "155.2"],
-    ["155.00000000", "2500", "155"],
-    ["1", "25.00", "1.00"],
-  ])("%s with a price like %s → %s", (rate, fiatAmount, shown) => {
-    expect(displayRate(rate, fiatAmount)).toBe(shown);
+    ["1.00000000", "1.00"],
+    ["0.99950000", "0.9995"],
+    ["0.99951234", "0.9995"],
+    ["0.99956789", "0.9996"],
+    ["0.99999999", "1.00"],
+    ["1.10000000", "1.10"],
+    ["600.00000000", "600.00"],
+    ["612.34567890", "612.3457"],
+    ["155.20000000", "155.20"],
+    ["155.00000000", "155.00"],
+    ["1", "1.00"],
+    ["0.00001234", "0.00001234"],
+  ])("%s → %s", (rate, shown) => {
+    expect(displayRate(rate)).toBe(shown);
+    expect(shown.split(".")[1]!.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("fiatShare: what is left of a price, in its money, rounded up", () => {
+  it.each([
+    ["25.00", "7500000000000000000", "10000000000000000000", "18.75"],
+    ["25.00", "1", "3", "8.34"],
+    ["25.00", "0", "10", "0.00"],
+    ["2500", "1", "3", "834"],
+    ["25.00", "10", "10", "25.00"],
+  ])("%s × %s / %s → %s", (price, part, whole, shown) => {
+    expect(fiatShare(price, part, whole)).toBe(shown);
+  });
+});
+
+describe("tokensStillOffered: what the wrong-token warning names", () => {
+  const fiat = { quotes: [{ token: "USDT" }, { token: "USDC" }, { token: "BNB" }] };
+  it("every quoted token until something arrives, then only the token paid; a token-priced session its one token", () => {
+    expect(tokensStillOffered({ token: "USDC", fiat }, false)).toEqual(["USDT", "USDC", "BNB"]);
+    expect(tokensStillOffered({ token: "USDC", fiat }, true)).toEqual(["USDC"]);
+    expect(tokensStillOffered({ token: "DUSD", fiat: null }, true)).toBeUndefined();
   });
 });
 
@@ -54,8 +82,7 @@ function render(props: Partial<TokenPickerProps> = {}, locale: (typeof LOCALES)[
       view,
       t: CHECKOUT_MESSAGES[locale],
       amount: (value: string) => formatDecimal(value, locale),
-      expiresAt: "2026-01-01T00:15:00.000Z",
-      now: Date.parse("2026-01-01T00:05:30.000Z"),
+      onChoosing: (_: string | null) => undefined,
       onChosen: (_: CheckoutView) => undefined,
       ...props,
     }),
@@ -90,10 +117,11 @@ describe("the token picker", () => {
     expect(html).toContain("USDC is trading off its peg");
   });
 
-  it("counts down the quotes' window with the page's clock, and shows no time before the browser's clock is known", () => {
-    expect(render()).toContain("Rates locked for 9:30");
-    expect(render({ now: null })).not.toContain("Rates locked");
-    expect(render({ now: Date.parse("2026-01-01T00:20:00.000Z") })).toContain("Rates locked for 0:00");
+  it("says the rates are locked, with no countdown of its own: the page has one (the status block's)", () => {
+    const html = render();
+    expect(html).toContain("Rates locked until the payment expires");
+    expect(html).not.toMatch(/\d+:\d\d/);
+    for (const locale of LOCALES) expect(CHECKOUT_MESSAGES[locale].ratesLocked).not.toContain("{time}");
   });
 
   it.each(LOCALES)("%s: every string is filled (no placeholder left) and the rate uses the language's decimal mark", (locale) => {
@@ -132,5 +160,15 @@ describe("NetworkWarning: what pays the order, before the address", () => {
     expect(html).toContain("BNB");
     expect(html).not.toContain("{tokens}");
     expect(html).not.toContain("{network}");
+  });
+});
+
+describe("SwitchingToken: between a click in the picker and the server's answer", () => {
+  it.each(LOCALES)("%s: says which token is coming, busy, with nothing of the old token to copy or scan", (locale) => {
+    const html = renderToStaticMarkup(createElement(SwitchingToken, { token: "USDT", t: CHECKOUT_MESSAGES[locale] }));
+    expect(html).toContain('aria-busy="true"');
+    expect(html).toMatch(/role="status"[^>]*>.*USDT/);
+    expect(html).not.toMatch(/\{[a-z]+\}/);
+    expect(html).not.toMatch(/<img|<button|data-copy-value|0x/);
   });
 });

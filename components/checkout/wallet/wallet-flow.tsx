@@ -12,9 +12,10 @@ import { type Address, type Chain, createPublicClient, custom, type EIP1193Provi
 import { type Connector, useConfig, useConnectors } from "wagmi";
 import { connect, switchChain } from "wagmi/actions";
 import { isNativeToken } from "@/lib/engine/chain/native";
+import { Friendly, WrongChain, walletErrorWords } from "@/lib/web/checkout/wallet-error-words";
 import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
 import { fill, formatDecimal, type NumberSymbols } from "@/lib/web/i18n/locale";
-import { describe, Friendly, isConnected, payNative, payToken, type WalletPayment, WrongChain } from "./wallet-transfer";
+import { isConnected, payNative, payToken, type WalletPayment } from "./wallet-transfer";
 
 type Step =
   | { kind: "idle" }
@@ -46,6 +47,7 @@ export function WalletFlow({
   const choices = announced.length > 0 ? announced : connectors.filter((c) => c.id === "injected" && hasInjected);
 
   async function pay(connector: Connector) {
+    let checking = false;
     try {
       setStep({ kind: "connecting" });
       const connected = (await isConnected(connector))
@@ -63,7 +65,11 @@ export function WalletFlow({
       }
       const client = createPublicClient({ chain, transport: custom((await connector.getProvider()) as EIP1193Provider) });
       setStep({ kind: "checking" });
-      const onConfirm = () => setStep({ kind: "confirm" });
+      checking = true;
+      const onConfirm = () => {
+        checking = false;
+        setStep({ kind: "confirm" });
+      };
       const transfer = { config, client, account, connector, chain, payment, remaining, amount, t, locale, onConfirm };
       const hash = isNativeToken(payment.tokenAddress) ? await payNative(transfer) : await payToken(transfer);
       setStep({ kind: "sent", hash });
@@ -71,7 +77,7 @@ export function WalletFlow({
       if (receipt.status !== "success") throw new Friendly(t.errorReverted);
       setStep({ kind: "included", hash, block: receipt.blockNumber });
     } catch (error) {
-      setStep({ kind: "error", message: describe(error, t, payment.networkName) });
+      setStep({ kind: "error", message: walletErrorWords(error, t, payment.networkName, { checking }) });
     }
   }
 

@@ -1,12 +1,13 @@
 /**
  * The chain side of "Pay with wallet": check the wallet's token and BNB balances against the
  * transfer and its fee, then send an ERC-20 transfer of the remaining amount to the deposit address
- * — or, for BNB itself, a plain payment of it (`sendTransaction`); and what went wrong, in the
- * payer's words.
+ * — or, for BNB itself, a plain payment of it (`sendTransaction`). What went wrong is said by
+ * lib/web/checkout/wallet-error-words.ts.
  */
 import { type Address, type Chain, type createPublicClient, erc20Abi, formatEther, formatUnits, type Hex } from "viem";
 import type { Config, Connector } from "wagmi";
 import { sendTransaction, writeContract } from "wagmi/actions";
+import { Friendly } from "@/lib/web/checkout/wallet-error-words";
 import type { CheckoutMessages } from "@/lib/web/i18n/checkout-messages";
 import { fill, formatDecimal, type NumberSymbols } from "@/lib/web/i18n/locale";
 
@@ -121,23 +122,6 @@ export async function isConnected(connector: Connector): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** A refusal already in the payer's words. */
-export class Friendly extends Error {}
-/** The wallet stayed on another chain after the switch. */
-export class WrongChain extends Error {}
-
-export function describe(error: unknown, t: CheckoutMessages, network: string): string {
-  if (error instanceof Friendly) return error.message;
-  if (error instanceof WrongChain) return fill(t.errorWrongChain, { network });
-  for (let e = error as { code?: number; name?: string; shortMessage?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === 4001 || e.name === "UserRejectedRequestError") return t.errorRejected;
-    if (e.name === "ChainMismatchError" || e.name === "SwitchChainError" || e.code === 4902) return fill(t.errorWrongChain, { network });
-  }
-  const short = (error as { shortMessage?: string; message?: string }).shortMessage ?? (error as Error).message ?? String(error);
-  // biome-ignore lint/style/noNonNullAssertion: split always returns at least one part
-  return fill(t.errorOther, { message: short.split("\n")[0]!.slice(0, 160) });
 }
 
 function trimEther(wei: bigint): string {

@@ -14,7 +14,7 @@ import { asc, eq } from "drizzle-orm";
 import { type Address, zeroAddress } from "viem";
 import { AppError, commonRefusal } from "../../base/errors";
 import type { Db } from "../../db";
-import { deposits, domains, paymentSessions } from "../../db/schema";
+import { deposits, domains, paymentSessions, withdrawals } from "../../db/schema";
 import { lockAccountForMoneyOut } from "../transfers/money-out-locks";
 import { recordTransfer, reserveTransfer } from "../transfers/record-transfer";
 import { withGasTopUps } from "../transfers/send-transfer";
@@ -31,7 +31,11 @@ import { assertPayable, lockSession } from "./refund-rules";
 import type { RefundFact } from "./refund-state";
 import { type RefundView, toRefundView } from "./refund-view";
 
-/** What the claim page shows: the refund, and the address the payment came from (a hint, never used silently). */
+/**
+ * What the claim page shows: the refund, and the address the payment came from (a hint, never used
+ * silently); once sent, its transaction and when it was sent (the payout's recording, its
+ * confirmation once mined) — what a payer quotes to their wallet's support or the shop.
+ */
 export async function refundClaimPage(db: Db, refundId: string, secret: string | null | undefined) {
   await assertClaimSecret(db, refundId, secret);
   const source = await findRefund(db, "public", refundId);
@@ -47,6 +51,12 @@ export async function refundClaimPage(db: Db, refundId: string, secret: string |
     .orderBy(asc(deposits.blockNumber), asc(deposits.logIndex))
     .limit(1);
   const view = toRefundView(source);
+  const [payout] = source.withdrawal
+    ? await db
+        .select({ createdAt: withdrawals.createdAt, confirmedAt: withdrawals.confirmedAt })
+        .from(withdrawals)
+        .where(eq(withdrawals.id, source.withdrawal.id))
+    : [];
   return {
     refundId: view.refundId,
     status: view.status,
@@ -56,6 +66,7 @@ export async function refundClaimPage(db: Db, refundId: string, secret: string |
     toAddress: view.toAddress,
     claimExpiresAt: view.claimExpiresAt,
     txHash: view.txHash,
+    sentAt: view.txHash && payout ? (payout.confirmedAt ?? payout.createdAt).toISOString() : null,
     reason: view.status === "cancelled" || view.status === "failed" ? view.reason : null,
     description: session?.description ?? null,
     orderId: session?.orderId ?? null,

@@ -1,16 +1,20 @@
-/** How a fiat-priced checkout writes its rates: pure, shared by the page and its tests. */
+/** How a fiat-priced checkout writes its rates and prices: pure, shared by the page and its tests. */
+
+export { displayRate } from "../../domain/pricing/display-rate";
 
 /**
- * A quote's rate ("0.99950000", fiat per whole token, 8 decimals) as the payer reads it: trailing
- * zeros dropped, but never fewer decimals than the price has ("25.00" → at least 2): "1.00",
- * "0.9995", "155.2" in JPY. A string operation, never a float.
+ * The share of a price that `part` of `whole` base units is ("25.00" × 7.5 / 10 → "18.75"), in the
+ * price's own minor digits, rounded up: what a payer still owes is never shown as less than it is.
  */
-export function displayRate(rate: string, fiatAmount: string): string {
+export function fiatShare(fiatAmount: string, part: string, whole: string): string {
   const minorDigits = fiatAmount.split(".")[1]?.length ?? 0;
-  const [whole = "0", fraction = ""] = rate.split(".");
-  const trimmed = fraction.replace(/0+$/, "");
-  const shown = trimmed.length >= minorDigits ? trimmed : fraction.slice(0, minorDigits).padEnd(minorDigits, "0");
-  return shown ? `${whole}.${shown}` : whole;
+  const minor = BigInt(fiatAmount.replace(".", ""));
+  const of = BigInt(whole);
+  if (of <= 0n) return fiatAmount;
+  const share = (minor * BigInt(part) + of - 1n) / of;
+  if (minorDigits === 0) return share.toString();
+  const digits = share.toString().padStart(minorDigits + 1, "0");
+  return `${digits.slice(0, -minorDigits)}.${digits.slice(-minorDigits)}`;
 }
 
 /** Basis points as the percentage the payer reads, a decimal string: 50 → "0.5", 100 → "1", 25 → "0.25". */
@@ -20,4 +24,17 @@ export function percentOfBps(bps: number): string {
     .padStart(2, "0")
     .replace(/0+$/, "");
   return fraction ? `${whole}.${fraction}` : String(whole);
+}
+
+/**
+ * The tokens that still pay the order, for the wrong-token warning: every quoted one until
+ * something arrives, then only the token paid (the rest is owed in it; the picker is gone).
+ * Undefined for a session priced in a token: its one token.
+ */
+export function tokensStillOffered(
+  view: { token: string; fiat: { quotes: readonly { token: string }[] } | null },
+  partial: boolean,
+): string[] | undefined {
+  if (!view.fiat) return undefined;
+  return partial ? [view.token] : view.fiat.quotes.map((quote) => quote.token);
 }

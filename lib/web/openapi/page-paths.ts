@@ -14,6 +14,10 @@ import { answer, badId, open, refundIdParam, refusals } from "./shared";
 const claimViewSchema = refundSchema
   .pick({ refundId: true, status: true, amount: true, token: true, network: true, toAddress: true, claimExpiresAt: true, txHash: true })
   .extend({
+    sentAt: z
+      .string()
+      .nullable()
+      .meta({ description: "Once sent (txHash set): when its transaction was confirmed, else when it was recorded; null before." }),
     reason: z.string().nullable().meta({ description: "Why it was cancelled or failed; null otherwise." }),
     description: z.string().nullable().meta({ description: "The payment's description." }),
     orderId: z.string().nullable(),
@@ -51,6 +55,7 @@ const claimView = {
   toAddress: null,
   claimExpiresAt: refundExample.claimExpiresAt,
   txHash: null,
+  sentAt: null,
   reason: null,
   description: "2 × Flat white",
   orderId: "ORD-10042",

@@ -1769,6 +1769,8 @@ export interface components {
             toAddress: string | null;
             claimExpiresAt: string;
             txHash: string | null;
+            /** @description Once sent (txHash set): when its transaction was confirmed, else when it was recorded; null before. */
+            sentAt: string | null;
             /** @description Why it was cancelled or failed; null otherwise. */
             reason: string | null;
             /** @description The payment's description. */

@@ -4,8 +4,6 @@ import { currentUser } from "../../../accounts/auth/current-user";
 import { type Principal, requirePermission } from "../../../accounts/members/principal";
 import { memberRefusal } from "../../../accounts/members/reasons";
 import type { Permission } from "../../../accounts/members/roles";
-import { AppError } from "../../../base/errors";
-import { log } from "../../../base/log";
 import { besideItsField } from "../../../base/sentences";
 import { type Db, getDb } from "../../../db";
 import type { User } from "../../../db/schema";
@@ -13,16 +11,14 @@ import { ensureStarted } from "../../../ops/startup/startup";
 import { dashboardPrincipal } from "../../http/account-choice";
 import { nulPath } from "../../http/body";
 import { clientAddress } from "../../http/client-ip";
-import { dashboardRefusalWords } from "./refusal-words";
+import { type ActionFailure, actionRefusal } from "./action-refusal";
 
 /**
  * What a dashboard server action answers: the data, or a message and per-field errors a form can
  * show next to its inputs, with the refusal's `reason` (docs/design.md §22) for a form that says
  * something of its own about it. Thrown errors never reach the browser as stack traces.
  */
-export type ActionResult<T = null> =
-  | { ok: true; data: T; message?: string }
-  | { ok: false; error: string; code?: string; reason?: string; fieldErrors?: Record<string, string> };
+export type ActionResult<T = null> = { ok: true; data: T; message?: string } | ActionFailure;
 
 /**
  * Every mutation of the dashboard goes through here: the signed-in user, the same zod schema the
@@ -88,14 +84,6 @@ async function runActionOf<S extends z.ZodType, C, T>(
     const db = await getDb();
     return { ok: true, data: await body({ db, ...(await context(db, user)) }, parsed.data) };
   } catch (error) {
-    if (error instanceof AppError) {
-      const fieldErrors = error.details?.length
-        ? Object.fromEntries(error.details.map((d) => [d.path ?? "form", besideItsField(d.path ?? "form", d.message)]))
-        : undefined;
-      const reason = error.reason ? { reason: error.reason } : {};
-      return { ok: false, code: error.code, ...reason, error: dashboardRefusalWords(error), fieldErrors };
-    }
-    log.error({ err: error }, "dashboard action failed");
-    return { ok: false, code: "INTERNAL_ERROR", error: "Something went wrong on our side. Try again." };
+    return actionRefusal(error);
   }
 }

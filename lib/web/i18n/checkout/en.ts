@@ -17,6 +17,8 @@ export const en = {
   scanQr: "Scan with your wallet app",
   qrAlt: "QR code: send {amount} {token} to {address}",
   partial: "Received {received} of {amount} {token} — send {remaining} more",
+  /** A fiat-priced session paid in part: what is left in the price's own money. */
+  partialFiat: "{remaining} {currency} of the {price} {currency} price is still to pay.",
   confirming: "Payment seen on the chain — confirming ({k} of {n})",
   completedTitle: "Payment received",
   completedText: "{amount} {token} arrived. You can close this page.",
@@ -49,7 +51,10 @@ export const en = {
   errorTokenBalance: "Your wallet holds {balance} {token}, but {needed} {token} is needed.",
   errorGas: "Your wallet needs a little BNB to pay the network fee (about {fee} BNB).",
   errorReverted: "The transaction failed on the chain, so no tokens were sent. Please try again.",
-  errorOther: "Your wallet reported a problem: {message}",
+  /** Any other failure of the wallet: its own text (often a node's, in English) never reaches the page. */
+  errorOther: "Your wallet could not send this payment. Try again, or pay manually below.",
+  /** The chain did not answer the balance check before the transfer (a node's error: timeout, no data). */
+  errorChainRead: "The network did not answer while your balance was checked. Try again in a moment, or pay manually below.",
   tryAgain: "Try again",
   payingTo: "Paying {shop}",
   order: "Order {orderId}",
@@ -78,7 +83,9 @@ export const en = {
   poweredBy: "Secured by BSC Pay",
   close: "Close",
   chooseToken: "Pay with",
-  ratesLocked: "Rates locked for {time}",
+  ratesLocked: "Rates locked until the payment expires",
+  /** Between a click in the token picker and the server's answer: the old token's figures are hidden. */
+  switchingToken: "Switching to {token}: its amount and address are on their way…",
   rateLine: "1 {token} = {rate} {currency}",
   offPegNotice: "{token} is trading off its peg: this amount uses its market rate.",
   chooseFailed: "{token} could not be chosen. The payment still asks for {current}.",

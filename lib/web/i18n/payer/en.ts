@@ -34,6 +34,9 @@ export interface PayerPageMessages {
   unavailableBody: string;
   viewTransaction: string;
   sentTo: string;
+  /** Once the refund is sent: its transaction hash, whole, and when it was sent. */
+  transactionLabel: string;
+  sentAtLabel: string;
   linkPay: string;
   linkPaying: string;
   linkAmount: string;
@@ -86,6 +89,8 @@ export const en: PayerPageMessages = {
   unavailableBody: "Contact the shop for a new one.",
   viewTransaction: "View transaction",
   sentTo: "Sent to",
+  transactionLabel: "Transaction",
+  sentAtLabel: "Date sent",
   linkPay: "Pay",
   linkPaying: "Opening the payment…",
   linkAmount: "Amount ({token})",

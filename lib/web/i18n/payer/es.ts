@@ -36,6 +36,8 @@ export const es: PayerPageMessages = {
   unavailableBody: "Contacta con la tienda para obtener uno nuevo.",
   viewTransaction: "Ver transacción",
   sentTo: "Enviado a",
+  transactionLabel: "Transacción",
+  sentAtLabel: "Fecha de envío",
   linkPay: "Pagar",
   linkPaying: "Abriendo el pago…",
   linkAmount: "Importe ({token})",

@@ -35,6 +35,8 @@ export const ru: PayerPageMessages = {
   unavailableBody: "Свяжитесь с магазином, чтобы получить новый.",
   viewTransaction: "Посмотреть транзакцию",
   sentTo: "Отправлено на",
+  transactionLabel: "Транзакция",
+  sentAtLabel: "Дата отправки",
   linkPay: "Оплатить",
   linkPaying: "Открываем оплату…",
   linkAmount: "Сумма ({token})",

@@ -36,6 +36,8 @@ export const tr: PayerPageMessages = {
   unavailableBody: "Yeni bir iade için mağazayla iletişime geçin.",
   viewTransaction: "İşlemi görüntüle",
   sentTo: "Gönderildiği adres",
+  transactionLabel: "İşlem",
+  sentAtLabel: "Gönderim tarihi",
   linkPay: "Öde",
   linkPaying: "Ödeme açılıyor…",
   linkAmount: "Tutar ({token})",

@@ -36,6 +36,8 @@ export const vi: PayerPageMessages = {
   unavailableBody: "Hãy liên hệ cửa hàng để được tạo khoản mới.",
   viewTransaction: "Xem giao dịch",
   sentTo: "Gửi tới",
+  transactionLabel: "Giao dịch",
+  sentAtLabel: "Thời gian gửi",
   linkPay: "Thanh toán",
   linkPaying: "Đang mở trang thanh toán…",
   linkAmount: "Số tiền ({token})",

@@ -33,6 +33,8 @@ export const zh: PayerPageMessages = {
   unavailableBody: "请联系商家重新发起退款。",
   viewTransaction: "查看交易",
   sentTo: "发送至",
+  transactionLabel: "交易",
+  sentAtLabel: "发送时间",
   linkPay: "支付",
   linkPaying: "正在打开付款页面…",
   linkAmount: "金额 ({token})",
