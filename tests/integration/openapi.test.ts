@@ -32,7 +32,10 @@ describe("GET /api/v1/openapi.json", () => {
     const used = new Set<string>();
     for (const op of operations) {
       expect(op.tags, op.operationId).toHaveLength(1);
-      expect(tags.map((tag) => tag.name), op.operationId).toContain(op.tags?.[0]);
+      expect(
+        tags.map((tag) => tag.name),
+        op.operationId,
+      ).toContain(op.tags?.[0]);
       used.add(op.tags?.[0] ?? "");
       const words = (op.summary ?? "").trim().split(/\s+/).filter(Boolean);
       expect(words.length, `${op.operationId}: "${op.summary}"`).toBeGreaterThanOrEqual(1);
