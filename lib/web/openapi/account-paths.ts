@@ -88,7 +88,7 @@ export const accountPaths = {
       operationId: "createApiKey",
       summary: "Create an API key",
       description:
-        "Shown once, and yours: at most your role's scopes; a money scope needs your two-factor; send `code` while it is on. `kind`: secret (default) or publishable (payments:write and payments:read only). The key is the caller's (`createdBy`): every request made with it is theirs. `scopes`: each needs a permission of the caller's role — payments:write `payments`, payments:read `read`, refunds/withdrawals/payouts `money` — and asking for one the role lacks is 403 FORBIDDEN scope-exceeds-role (nothing is made). Default: every scope the kind may hold that the role holds, the money scopes only while the caller has two-factor on. A money scope (refunds, withdrawals, payouts) needs the caller's two-factor: without it 403 FORBIDDEN two-factor-required; with it on, every key needs `code` (missing or wrong → 400 on the field `code`). The key never does more than its maker's current role: a smaller role takes scopes away, leaving the account revokes it.",
+        "The key is shown once, and it is yours: at most your role's scopes; a money scope needs your two-factor; send `code` while it is on. `kind`: secret (default) or publishable (payments:write and payments:read only). The key is the caller's (`createdBy`): every request made with it is theirs. `scopes`: each needs a permission of the caller's role — payments:write `payments`, payments:read `read`, refunds/withdrawals/payouts `money` — and asking for one the role lacks is 403 FORBIDDEN scope-exceeds-role (nothing is made). Default: every scope the kind may hold that the role holds, the money scopes only while the caller has two-factor on. A money scope (refunds, withdrawals, payouts) needs the caller's two-factor: without it 403 FORBIDDEN two-factor-required; with it on, every key needs `code` (missing or wrong → 400 on the field `code`). The key never does more than its maker's current role: a smaller role takes scopes away, leaving the account revokes it.",
       requestBody: json(createApiKeySchema, {
         server: { name: "shop server", scopes: ["payments:write", "payments:read", "refunds"] },
         browser: { name: "checkout button", kind: "publishable" },
@@ -124,7 +124,7 @@ export const accountPaths = {
       ...tagged("API keys"),
       operationId: "revokeApiKey",
       summary: "Revoke an API key",
-      description: "At once (revoking it again changes nothing).",
+      description: "Revoked at once (revoking it again changes nothing).",
       requestParams: idParam("API key", 41),
       responses: {
         "200": answer(

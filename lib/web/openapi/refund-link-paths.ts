@@ -205,7 +205,6 @@ export const refundAndLinkPaths = {
       ...tagged("Payment links"),
       operationId: "getPaymentLink",
       summary: "Get a payment link",
-      description: "One payment link.",
       requestParams: idParam("payment link", 12),
       responses: {
         "200": answer("OK", paymentLinkSchema, linkExample),

@@ -80,7 +80,7 @@ export const signInPaths = {
       operationId: "startTwoFactor",
       summary: "Start two-factor set-up",
       description:
-        "Step 1: a fresh seed to scan ({secret, uri, qrCode}); nothing changes for sign-in yet. About the signed-in user, in no account: a member an account holds to enrolling (membersNeedTwoFactor) reaches it. Already on → 400 two-factor-already-on.",
+        "Two-factor set-up, step 1: a fresh seed to scan ({secret, uri, qrCode}); nothing changes for sign-in yet. About the signed-in user, in no account: a member an account holds to enrolling (membersNeedTwoFactor) reaches it. Already on → 400 two-factor-already-on.",
       responses: {
         "200": answer("{secret, uri, qrCode}", described("{secret, uri, qrCode}"), {
           secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
@@ -103,7 +103,7 @@ export const signInPaths = {
       operationId: "confirmTwoFactor",
       summary: "Confirm two-factor set-up",
       description:
-        "Step 2: a code of the seed and the current password turn it on; every earlier token and session ends. The answer holds the 10 recovery codes (shown this once) and a fresh bearer token: the caller's token ended with the others.",
+        "Two-factor set-up, step 2: a code of the seed and the current password turn it on; every earlier token and session ends. The answer holds the 10 recovery codes (shown this once) and a fresh bearer token: the caller's token ended with the others.",
       requestBody: json(confirmEnrolmentSchema, { confirm: { code: "492031", currentPassword: "correct horse battery staple" } }),
       responses: {
         "200": answer("{recoveryCodes, token, expiresAt}", described("{recoveryCodes, token, expiresAt}"), {
