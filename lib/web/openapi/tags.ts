@@ -8,7 +8,7 @@ export const API_TAGS = [
   {
     name: "Payments",
     description:
-      "Payment sessions (/api/v1, an API key): create one per order, send the payer to its checkoutUrl, then follow it by webhook or by polling its status.",
+      "Payment sessions: create one per order, send the payer to its checkoutUrl, then follow it by webhook or by polling its status.",
   },
   {
     name: "Refunds",
@@ -18,7 +18,7 @@ export const API_TAGS = [
   { name: "Payouts", description: "Pay many recipients of one token in one batch from a domain's withdrawal wallet." },
   {
     name: "Payment links",
-    description: "Reusable pages at /l/<slug>: each Pay on one starts a fresh payment session (/api/user, a bearer token).",
+    description: "Reusable pages at /l/<slug>: each Pay on one starts a fresh payment session.",
   },
   {
     name: "Webhooks",
