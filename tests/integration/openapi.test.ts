@@ -19,7 +19,7 @@ describe("GET /api/v1/openapi.json", () => {
     const doc = await GET().json();
     const tags = doc.tags as { name: string; description: string }[];
     expect(tags.map((tag) => tag.name)).toEqual(API_TAGS.map((tag) => tag.name));
-    expect(tags[0].name).toBe("Payments");
+    expect(tags[0]?.name).toBe("Payments");
     for (const tag of tags) expect(tag.description, tag.name).not.toBe("");
     type Operation = { operationId: string; summary?: string; tags?: string[] };
     const items = [...Object.values(doc.paths), ...Object.values(doc.webhooks)] as Record<string, Operation>[];
