@@ -5,7 +5,7 @@ export const DOCS_WORDS = {
   backToDashboard: "Dashboard",
   backToDashboardLabel: "Back to the dashboard",
   download: "openapi.json",
-  downloadLabel: "Download the OpenAPI document",
+  downloadLabel: "Download openapi.json",
   resources: "Resources",
   webhookPath: "to your webhookUrl",
   full: {
