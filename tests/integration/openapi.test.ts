@@ -4,6 +4,7 @@ import { GET } from "@/app/api/v1/openapi.json/route";
 import { createPaymentSchema } from "@/lib/domain/payments/schemas";
 import { withdrawalSchema } from "@/lib/domain/withdrawals/schemas";
 import { toWithdrawalView } from "@/lib/domain/withdrawals/withdrawal-view";
+import { API_TAGS } from "@/lib/web/openapi/tags";
 
 describe("GET /api/v1/openapi.json", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
@@ -12,6 +13,40 @@ describe("GET /api/v1/openapi.json", () => {
     const doc = await response.json();
     expect(doc.openapi).toBe("3.1.0");
     await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeDefined();
+  });
+
+  it("groups every operation under one resource it lists, with a summary of at most five words (the rest in its description)", async () => {
+    const doc = await GET().json();
+    const tags = doc.tags as { name: string; description: string }[];
+    expect(tags.map((tag) => tag.name)).toEqual(API_TAGS.map((tag) => tag.name));
+    expect(tags[0]?.name).toBe("Payments");
+    for (const tag of tags) expect(tag.description, tag.name).not.toBe("");
+    type Operation = { operationId: string; summary?: string; tags?: string[] };
+    const items = [...Object.values(doc.paths), ...Object.values(doc.webhooks)] as Record<string, Operation>[];
+    const operations = items.flatMap((item) =>
+      Object.entries(item)
+        .filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method))
+        .map(([, op]) => op),
+    );
+    expect(operations.length).toBeGreaterThan(50);
+    const used = new Set<string>();
+    for (const op of operations) {
+      expect(op.tags, op.operationId).toHaveLength(1);
+      expect(
+        tags.map((tag) => tag.name),
+        op.operationId,
+      ).toContain(op.tags?.[0]);
+      used.add(op.tags?.[0] ?? "");
+      const words = (op.summary ?? "").trim().split(/\s+/).filter(Boolean);
+      expect(words.length, `${op.operationId}: "${op.summary}"`).toBeGreaterThanOrEqual(1);
+      expect(words.length, `${op.operationId}: "${op.summary}"`).toBeLessThanOrEqual(5);
+    }
+    // No resource listed without an operation under it.
+    expect([...used].sort()).toEqual(tags.map((tag) => tag.name).sort());
+    const create = doc.paths["/api/v1/payment/create"].post;
+    expect(create.tags).toEqual(["Payments"]);
+    // A shortened summary keeps its facts in the description.
+    expect(doc.paths["/api/v1/payment/{sessionId}/status"].get.description).toContain("poll it every 5–10 s");
   });
 
   it("describes payment/create with the fields of the schema that validates it", async () => {

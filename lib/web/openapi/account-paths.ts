@@ -7,6 +7,7 @@ import { registerTokenSchema } from "../../domain/tokens/schemas";
 import { accountSettingsSchema } from "../dashboard/account/account-settings";
 import { EX } from "./examples";
 import { answer, badId, badLimit, described, idParam, json, member, memberErrors } from "./shared";
+import { tagged } from "./tags";
 import { apiKey, audit, gas, plan, settings, token } from "./user-examples";
 
 const SETTINGS = "{accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor: [{userId, email, role}]}";
@@ -15,19 +16,20 @@ export const accountPaths = {
   "/api/user/settings": {
     get: {
       ...member("read"),
+      ...tagged("Account"),
       operationId: "getAccountSettings",
-      summary: "The account's settings: {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor}",
+      summary: "Get the account's settings",
       description:
-        "membersWithoutTwoFactor: the members the two-factor rule covers (every role but viewer) who have not turned it on — while membersNeedTwoFactor is on, each may only enrol in this account.",
+        "The account's settings: {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor}. membersWithoutTwoFactor: the members the two-factor rule covers (every role but viewer) who have not turned it on — while membersNeedTwoFactor is on, each may only enrol in this account.",
       responses: { "200": answer("OK", described(SETTINGS), settings), ...memberErrors("read", ["UNAUTHORIZED"]) },
     },
     patch: {
       ...member("settings"),
+      ...tagged("Account"),
       operationId: "updateAccountSettings",
-      summary:
-        "Set the account currency, or (the owner) require two-factor of the members who can move money, approve, hold keys or choose payout targets",
+      summary: "Update the account's settings",
       description:
-        "accountCurrency (the dashboard's totals, volume chart and payments CSV) needs `settings`. membersNeedTwoFactor needs `members` (the owner), the owner's own two-factor on (else 403 two-factor-required) and `code`, their current code, to turn it either way. With it on, a member whose role holds money, approve, developer or payout-targets and who has no two-factor can only enrol (POST /api/user/two-factor) in this account: every /api/user route acting in it answers 403 two-factor-required-by-account, and so do the API keys they made. Their other accounts are unaffected. Nothing changes on a refusal.",
+        "Sets the account currency, or (the owner) requires two-factor of the members who can move money, approve, hold keys or choose payout targets. accountCurrency (the dashboard's totals, volume chart and payments CSV) needs `settings`. membersNeedTwoFactor needs `members` (the owner), the owner's own two-factor on (else 403 two-factor-required) and `code`, their current code, to turn it either way. With it on, a member whose role holds money, approve, developer or payout-targets and who has no two-factor can only enrol (POST /api/user/two-factor) in this account: every /api/user route acting in it answers 403 two-factor-required-by-account, and so do the API keys they made. Their other accounts are unaffected. Nothing changes on a refusal.",
       requestBody: json(accountSettingsSchema, {
         currency: { accountCurrency: "EUR" },
         twoFactorRule: { membersNeedTwoFactor: true, code: "492031" },
@@ -46,6 +48,7 @@ export const accountPaths = {
   "/api/user/api-keys": {
     get: {
       ...member("read"),
+      ...tagged("API keys"),
       operationId: "listApiKeys",
       summary: "List API keys",
       responses: {
@@ -81,10 +84,11 @@ export const accountPaths = {
     },
     post: {
       ...member("developer"),
+      ...tagged("API keys"),
       operationId: "createApiKey",
-      summary: "Create an API key (shown once), yours: at most your role's scopes; a money scope needs your two-factor; `code` with it on",
+      summary: "Create an API key",
       description:
-        "`kind`: secret (default) or publishable (payments:write and payments:read only). The key is the caller's (`createdBy`): every request made with it is theirs. `scopes`: each needs a permission of the caller's role — payments:write `payments`, payments:read `read`, refunds/withdrawals/payouts `money` — and asking for one the role lacks is 403 FORBIDDEN scope-exceeds-role (nothing is made). Default: every scope the kind may hold that the role holds, the money scopes only while the caller has two-factor on. A money scope (refunds, withdrawals, payouts) needs the caller's two-factor: without it 403 FORBIDDEN two-factor-required; with it on, every key needs `code` (missing or wrong → 400 on the field `code`). The key never does more than its maker's current role: a smaller role takes scopes away, leaving the account revokes it.",
+        "The key is shown once, and it is yours: at most your role's scopes; a money scope needs your two-factor; send `code` while it is on. `kind`: secret (default) or publishable (payments:write and payments:read only). The key is the caller's (`createdBy`): every request made with it is theirs. `scopes`: each needs a permission of the caller's role — payments:write `payments`, payments:read `read`, refunds/withdrawals/payouts `money` — and asking for one the role lacks is 403 FORBIDDEN scope-exceeds-role (nothing is made). Default: every scope the kind may hold that the role holds, the money scopes only while the caller has two-factor on. A money scope (refunds, withdrawals, payouts) needs the caller's two-factor: without it 403 FORBIDDEN two-factor-required; with it on, every key needs `code` (missing or wrong → 400 on the field `code`). The key never does more than its maker's current role: a smaller role takes scopes away, leaving the account revokes it.",
       requestBody: json(createApiKeySchema, {
         server: { name: "shop server", scopes: ["payments:write", "payments:read", "refunds"] },
         browser: { name: "checkout button", kind: "publishable" },
@@ -117,8 +121,10 @@ export const accountPaths = {
   "/api/user/api-keys/{id}": {
     delete: {
       ...member("developer"),
+      ...tagged("API keys"),
       operationId: "revokeApiKey",
-      summary: "Revoke an API key at once (revoking it again changes nothing)",
+      summary: "Revoke an API key",
+      description: "Revoked at once (revoking it again changes nothing).",
       requestParams: idParam("API key", 41),
       responses: {
         "200": answer(
@@ -139,6 +145,7 @@ export const accountPaths = {
   "/api/user/tokens": {
     get: {
       ...member("read"),
+      ...tagged("Tokens"),
       operationId: "listTokens",
       summary: "List tokens",
       responses: {
@@ -148,6 +155,7 @@ export const accountPaths = {
     },
     post: {
       ...member("settings"),
+      ...tagged("Tokens"),
       operationId: "registerToken",
       summary: "Register a BEP-20 token",
       requestBody: json(registerTokenSchema, { usdt: { contractAddress: EX.usdt, network: "bsc" } }),
@@ -170,9 +178,11 @@ export const accountPaths = {
   "/api/user/audit": {
     get: {
       ...member("audit"),
+      ...tagged("Account"),
       operationId: "listAuditEvents",
-      summary:
-        "The account's audit log, newest first, by cursor: {items: [{id, at, actor: {kind, userId?, apiKeyId?, label}, address, action, target, before, after}], nextCursor}",
+      summary: "List audit events",
+      description:
+        "The account's audit log, newest first, by cursor: {items: [{id, at, actor: {kind, userId?, apiKeyId?, label}, address, action, target, before, after}], nextCursor}.",
       requestParams: { query: auditQueryFields },
       responses: {
         "200": answer("{items, nextCursor}", described("{items, nextCursor}"), audit),
@@ -183,8 +193,10 @@ export const accountPaths = {
   "/api/user/gas": {
     get: {
       ...member("read"),
+      ...tagged("Account"),
       operationId: "getGasUsage",
-      summary: "BNB the gas tank spent for you per UTC day and kind (30 days), and today's budget and withdrawal count",
+      summary: "Get gas usage",
+      description: "BNB the gas tank spent for you per UTC day and kind (30 days), and today's budget and withdrawal count.",
       responses: {
         "200": answer("{today, days, kinds}", described("{today, days, kinds}"), gas),
         ...memberErrors("read", ["UNAUTHORIZED"]),
@@ -194,6 +206,7 @@ export const accountPaths = {
   "/api/user/package": {
     get: {
       ...member("read"),
+      ...tagged("Account"),
       operationId: "getPlan",
       summary: "Current plan and usage",
       responses: {
@@ -203,6 +216,7 @@ export const accountPaths = {
     },
     post: {
       ...member("settings"),
+      ...tagged("Account"),
       operationId: "choosePlan",
       summary: "Choose a self-serve plan",
       requestBody: json(choosePlanSchema, { starter: { plan: "starter" } }),

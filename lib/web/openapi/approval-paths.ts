@@ -12,6 +12,7 @@ import { approvalPolicySchema, approvalsQuerySchema, approveSchema, rejectSchema
 import type { SubjectOutcome } from "../../domain/approvals/subjects";
 import { EX } from "./examples";
 import { answer, json, member, memberRefusals, type Problems } from "./shared";
+import { tagged } from "./tags";
 
 /** What the money does (the same fields in the approval.* webhooks). */
 export const approvalContentShape = {
@@ -131,8 +132,10 @@ export const approvalPaths = {
   "/api/user/approvals": {
     get: {
       ...member("read"),
+      ...tagged("Approvals"),
       operationId: "listApprovals",
-      summary: "The account's approvals of money out, newest first, by cursor (20 a page)",
+      summary: "List approvals",
+      description: "The account's approvals of money out, newest first, by cursor (20 a page).",
       requestParams: { query: approvalsQuerySchema },
       responses: {
         "200": answer("{items, nextCursor}", z.object({ items: z.array(approvalSchema), nextCursor: z.string().nullable() }), {
@@ -152,10 +155,11 @@ export const approvalPaths = {
   "/api/user/approvals/{id}/approve": {
     post: {
       ...member("approve"),
+      ...tagged("Approvals"),
       operationId: "approveApproval",
-      summary: "Approve money out another member (or an API key) asked for; it is sent at once",
+      summary: "Approve money out",
       description:
-        "Never the member who asked for it, nor the creator of the API key it was asked with. Send the `contentHash` you were shown: your code approves exactly that content (destination, amount, items), and a subject changed since it was asked for is refused (400 approval-content-changed). Confirmed with your current two-factor code: without two-factor on you cannot approve (403 approver-needs-two-factor). Decided or expired already → 400, nothing sent. When the money out itself is refused at this point (the wallet short of tokens or gas, a daily limit), the approval still counts and `subject` says failed, with why.",
+        "Approves money out another member (or an API key) asked for; it is sent at once. Never the member who asked for it, nor the creator of the API key it was asked with. Send the `contentHash` you were shown: your code approves exactly that content (destination, amount, items), and a subject changed since it was asked for is refused (400 approval-content-changed). Confirmed with your current two-factor code: without two-factor on you cannot approve (403 approver-needs-two-factor). Decided or expired already → 400, nothing sent. When the money out itself is refused at this point (the wallet short of tokens or gas, a daily limit), the approval still counts and `subject` says failed, with why.",
       requestParams: approvalIdParam,
       requestBody: json(approveSchema, {
         approve: { code: "492031", contentHash: "9f2c4e1a7b3d5c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6" },
@@ -189,8 +193,10 @@ export const approvalPaths = {
   "/api/user/approvals/{id}/reject": {
     post: {
       ...member("approve"),
+      ...tagged("Approvals"),
       operationId: "rejectApproval",
-      summary: "Reject money out: it is never sent (the member who asked may withdraw their own this way)",
+      summary: "Reject money out",
+      description: "It is never sent (the member who asked may withdraw their own this way).",
       requestParams: approvalIdParam,
       requestBody: json(rejectSchema, { reject: { reason: "wrong recipient address; ask again with the new one" } }),
       responses: {
@@ -214,8 +220,10 @@ export const approvalPaths = {
   "/api/user/approval-policies": {
     get: {
       ...member("read"),
+      ...tagged("Approvals"),
       operationId: "listApprovalPolicies",
-      summary: "Every token's approval thresholds (both null: its money out never waits for approval)",
+      summary: "List approval thresholds",
+      description: "Every token's approval thresholds (both null: its money out never waits for approval).",
       responses: {
         "200": answer("{items}", z.object({ items: z.array(policySchema) }), {
           items: [policy, { tokenId: 2, token: "USDC", network: "bsc", perRequest: null, perDay: null, updatedAt: null }],
@@ -227,10 +235,11 @@ export const approvalPaths = {
   "/api/user/approval-policies/{tokenId}": {
     put: {
       ...member("payout-targets"),
+      ...tagged("Approvals"),
       operationId: "setApprovalPolicy",
-      summary: "Set both approval thresholds of one token (null: no limit of that kind)",
+      summary: "Set a token's approval thresholds",
       description:
-        "Owner only. With two-factor sign-in on, `code` is the current code (missing or wrong → 400 on the field `code`, nothing changes). A per-day limit below the per-request one, or an amount the token cannot hold, → 400, nothing changes.",
+        "Sets both approval thresholds of one token (null: no limit of that kind). Owner only. With two-factor sign-in on, `code` is the current code (missing or wrong → 400 on the field `code`, nothing changes). A per-day limit below the per-request one, or an amount the token cannot hold, → 400, nothing changes.",
       requestParams: {
         path: z.object({ tokenId: z.string().meta({ description: "Id of the token (GET /api/user/tokens).", example: "1" }) }),
       },

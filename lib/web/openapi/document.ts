@@ -15,6 +15,7 @@ import { paymentPaths } from "./payment-paths";
 import { payoutPaths } from "./payout-paths";
 import { refundAndLinkPaths } from "./refund-link-paths";
 import { signInPaths } from "./sign-in-paths";
+import { API_TAGS } from "./tags";
 import { webhookPaths } from "./webhooks";
 
 // `WebhookEvent` and its families become components through the webhook deliveries' `payload`
@@ -44,6 +45,8 @@ function build() {
         "Payment sessions for BEP-20 tokens on BNB Smart Chain. Every answer is an envelope {success, data | error}. Every operation has an operationId (the method name a code generator gives it); `webhooks` describes the events sent to a domain's webhookUrl, and the schema `WebhookEvent` is their union, told apart by `type`.",
     },
     servers: [{ url: "/", description: "The service this document was read from." }],
+    // One per resource, in the order a shop reads them; every operation names one (tags.ts).
+    tags: API_TAGS.map((tag) => ({ ...tag })),
     components: {
       securitySchemes: {
         apiKey: {

@@ -6,6 +6,7 @@ import { EVENT_TYPES } from "../../domain/notifications/events";
 import { DELIVERY_STATUSES, deliveriesQuerySchema } from "../../domain/webhooks/deliveries";
 import { EX } from "./examples";
 import { answer, badLimit, described, idParam, json, member, memberErrors, type Problems } from "./shared";
+import { tagged } from "./tags";
 import { delivered, deliveries, domain, ping } from "./user-examples";
 import { webhookEventSchema } from "./webhook-events";
 
@@ -34,6 +35,7 @@ export const domainPaths = {
   "/api/user/domains": {
     get: {
       ...member("read"),
+      ...tagged("Domains"),
       operationId: "listDomains",
       summary: "List whitelisted domains",
       description:
@@ -45,6 +47,7 @@ export const domainPaths = {
     },
     post: {
       ...member("developer"),
+      ...tagged("Domains"),
       operationId: "createDomain",
       summary: "Whitelist a domain",
       requestBody: json(addDomainSchema, { shop: { domain: EX.shop } }),
@@ -64,8 +67,10 @@ export const domainPaths = {
   "/api/user/domains/{id}": {
     get: {
       ...member("read"),
+      ...tagged("Domains"),
       operationId: "getDomain",
-      summary: "One domain, with its webhookSecretHint while a webhookUrl is set (never the secret)",
+      summary: "Get a domain",
+      description: "One domain, with its webhookSecretHint while a webhookUrl is set (never the secret).",
       requestParams: idParam("domain"),
       responses: {
         "200": answer("OK", described("domain view"), domain),
@@ -74,10 +79,11 @@ export const domainPaths = {
     },
     patch: {
       ...member("read"),
+      ...tagged("Domains"),
       operationId: "updateDomain",
-      summary: "Set the payout address or webhook URL",
+      summary: "Update a domain",
       description:
-        "The domain's first webhookUrl makes its signing secret: that one answer carries it as webhookSecret (copy it into your receiver), every later answer only webhookSecretHint — reveal it with POST /api/user/domains/{id}/webhook-secret/reveal. What the role must hold depends on the change: payoutAddress needs payout-targets (owner), webhookUrl developer, the fiat thresholds settings (FORBIDDEN role-forbids otherwise, nothing changes). With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.",
+        "Sets the payout address or webhook URL. The domain's first webhookUrl makes its signing secret: that one answer carries it as webhookSecret (copy it into your receiver), every later answer only webhookSecretHint — reveal it with POST /api/user/domains/{id}/webhook-secret/reveal. What the role must hold depends on the change: payoutAddress needs payout-targets (owner), webhookUrl developer, the fiat thresholds settings (FORBIDDEN role-forbids otherwise, nothing changes). With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.",
       requestParams: idParam("domain"),
       requestBody: json(updateDomainSchema, {
         payout: { payoutAddress: EX.recipient, code: "492031" },
@@ -95,10 +101,11 @@ export const domainPaths = {
     },
     delete: {
       ...member("developer"),
+      ...tagged("Domains"),
       operationId: "deleteDomain",
-      summary: "Remove a domain from the whitelist; its webhooks stop with it",
+      summary: "Remove a domain",
       description:
-        "Refused (VALIDATION_ERROR, nothing changes) while one of its payment sessions is pending, a withdrawal from its wallet is not final, or its withdrawal wallet still holds tokens (or their balance cannot be read).",
+        "Removes a domain from the whitelist; its webhooks stop with it. Refused (VALIDATION_ERROR, nothing changes) while one of its payment sessions is pending, a withdrawal from its wallet is not final, or its withdrawal wallet still holds tokens (or their balance cannot be read).",
       requestParams: idParam("domain"),
       responses: {
         "200": answer("{message, domainId}", described("{message, domainId}"), {
@@ -118,10 +125,11 @@ export const domainPaths = {
   "/api/user/domains/{id}/webhook-secret": {
     post: {
       ...member("developer"),
+      ...tagged("Webhooks"),
       operationId: "rotateWebhookSecret",
-      summary: "Rotate the webhook signing secret (the old one keeps signing, as a second signature, for 24 h)",
+      summary: "Rotate the webhook secret",
       description:
-        "Needs the member's current two-factor code `{code}`: without two-factor on, 403 webhook-secret-needs-two-factor (turn it on first); missing or wrong, 400 on `code`. The answer is the domain view with the new webhookSecret — shown this once — and previousSecretExpiresAt. Audited as domain.webhook_secret_rotated (never the secret).",
+        "Rotates the webhook signing secret (the old one keeps signing, as a second signature, for 24 h). Needs the member's current two-factor code `{code}`: without two-factor on, 403 webhook-secret-needs-two-factor (turn it on first); missing or wrong, 400 on `code`. The answer is the domain view with the new webhookSecret — shown this once — and previousSecretExpiresAt. Audited as domain.webhook_secret_rotated (never the secret).",
       requestParams: idParam("domain"),
       requestBody: json(z.object({ code: twoFactorCodeField }), { twoFactor: { code: "492031" } }),
       responses: {
@@ -144,10 +152,11 @@ export const domainPaths = {
   "/api/user/domains/{id}/webhook-secret/reveal": {
     post: {
       ...member("developer"),
+      ...tagged("Webhooks"),
       operationId: "revealWebhookSecret",
-      summary: "Show the domain's webhook signing secret (and the previous one while it still signs)",
+      summary: "Reveal the webhook secret",
       description:
-        "The only answer that shows a signing secret after it was made: the developer permission and the member's current two-factor code `{code}`. Without two-factor on, 403 webhook-secret-needs-two-factor (a secret that signs payment events must not be one stolen session away); a missing or wrong code, 400 on `code` — each wrong code counts as a failed sign-in of the member (the sign-in throttle limits guesses) and each code works once. No webhookUrl: 400 webhook-url-missing. Answered with Cache-Control: no-store; audited as domain.webhook_secret_revealed (never the secret).",
+        "Shows the domain's webhook signing secret (and the previous one while it still signs). The only answer that shows a signing secret after it was made: the developer permission and the member's current two-factor code `{code}`. Without two-factor on, 403 webhook-secret-needs-two-factor (a secret that signs payment events must not be one stolen session away); a missing or wrong code, 400 on `code` — each wrong code counts as a failed sign-in of the member (the sign-in throttle limits guesses) and each code works once. No webhookUrl: 400 webhook-url-missing. Answered with Cache-Control: no-store; audited as domain.webhook_secret_revealed (never the secret).",
       requestParams: idParam("domain"),
       requestBody: json(z.object({ code: twoFactorCodeField }), { twoFactor: { code: "492031" } }),
       responses: {
@@ -171,10 +180,11 @@ export const domainPaths = {
   "/api/user/domains/{id}/payout-change": {
     delete: {
       ...member("payout-targets"),
+      ...tagged("Domains"),
       operationId: "cancelPayoutChange",
-      summary: "Cancel a payout address change still waiting for its date (no two-factor code needed)",
+      summary: "Cancel a payout address change",
       description:
-        "The pending change is dropped and domain.payout_changed (status cancelled) is sent; payoutAddress stays as it is. Nothing waiting (or the change already took effect) → 400.",
+        "Cancels a payout address change still waiting for its date (no two-factor code needed). The pending change is dropped and domain.payout_changed (status cancelled) is sent; payoutAddress stays as it is. Nothing waiting (or the change already took effect) → 400.",
       requestParams: idParam("domain"),
       responses: {
         "200": answer("The domain view", described("domain view"), domain),
@@ -192,8 +202,10 @@ export const domainPaths = {
   "/api/user/domains/{id}/webhook-test": {
     post: {
       ...member("developer"),
+      ...tagged("Webhooks"),
       operationId: "sendWebhookTest",
-      summary: "Queue a `ping` event to the domain's webhook URL",
+      summary: "Send a test webhook",
+      description: "Queues a `ping` event to the domain's webhook URL.",
       requestParams: idParam("domain"),
       responses: {
         "201": answer("The queued delivery", deliverySchema, ping),
@@ -214,8 +226,10 @@ export const domainPaths = {
   "/api/user/domains/{id}/webhook-deliveries": {
     get: {
       ...member("read"),
+      ...tagged("Webhooks"),
       operationId: "listWebhookDeliveries",
-      summary: "Webhook deliveries of the domain, newest first: event type, attempts, last status code and error, next attempt",
+      summary: "List webhook deliveries",
+      description: "Webhook deliveries of the domain, newest first: event type, attempts, last status code and error, next attempt.",
       requestParams: { ...idParam("domain"), query: deliveriesQuerySchema },
       responses: {
         "200": answer(
@@ -233,8 +247,10 @@ export const domainPaths = {
   "/api/user/webhook-deliveries/{id}/redeliver": {
     post: {
       ...member("developer"),
+      ...tagged("Webhooks"),
       operationId: "redeliverWebhook",
-      summary: "Send a delivery again, with the same webhook-id, on a fresh retry schedule",
+      summary: "Redeliver a webhook",
+      description: "Sends a delivery again, with the same webhook-id, on a fresh retry schedule.",
       requestParams: idParam("webhook delivery", 9177),
       responses: {
         "200": answer("The delivery, pending again", deliverySchema, {

@@ -17,6 +17,7 @@ import { type AccountChoice, changeRoleSchema, type MemberView, transferOwnershi
 import { MEMBER_ROLES } from "../../db/schema";
 import { EX } from "./examples";
 import { answer, badId, idParam, json, member, memberRefusals, type Problems, user, userRefusals } from "./shared";
+import { tagged } from "./tags";
 
 const ASSIGNABLE = MEMBER_ROLES.filter((r) => r !== "owner") as ["admin", "finance", "developer", "viewer"];
 
@@ -83,8 +84,10 @@ export const memberPaths = {
   "/api/user/accounts": {
     get: {
       ...user,
+      ...tagged("Members"),
       operationId: "listAccounts",
-      summary: "The accounts you belong to, your own first (the default when a request sends no X-Account-Id)",
+      summary: "List your accounts",
+      description: "The accounts you belong to, your own first (the default when a request sends no X-Account-Id).",
       responses: {
         "200": answer("{items}", z.object({ items: z.array(accountSchema) }), {
           items: [
@@ -99,8 +102,10 @@ export const memberPaths = {
   "/api/user/members": {
     get: {
       ...member("read"),
+      ...tagged("Members"),
       operationId: "listMembers",
-      summary: "The account's members and their roles, in the order they joined",
+      summary: "List members",
+      description: "The account's members and their roles, in the order they joined.",
       responses: {
         "200": answer("{items}", z.object({ items: z.array(memberSchema) }), { items: [owner, finance] }),
         ...memberRefusals("read", [], []),
@@ -110,10 +115,11 @@ export const memberPaths = {
   "/api/user/members/{userId}": {
     patch: {
       ...member("members"),
+      ...tagged("Members"),
       operationId: "changeMemberRole",
-      summary: "Give a member another role (the owner's own role is handed over, never changed)",
+      summary: "Change a member's role",
       description:
-        "The API keys the member made lose at once the scopes the new role does not hold (audited as api_key.scopes_reduced; a key left with none is revoked, reason role-reduced). A larger role gives no key anything back.",
+        "Gives a member another role (the owner's own role is handed over, never changed). The API keys the member made lose at once the scopes the new role does not hold (audited as api_key.scopes_reduced; a key left with none is revoked, reason role-reduced). A larger role gives no key anything back.",
       requestParams: userIdParam,
       requestBody: json(changeRoleSchema, { toAdmin: { role: "admin" } }),
       responses: {
@@ -129,10 +135,11 @@ export const memberPaths = {
     },
     delete: {
       ...member("members"),
+      ...tagged("Members"),
       operationId: "removeMember",
-      summary: "Remove a member from the account at once (never the owner)",
+      summary: "Remove a member",
       description:
-        "Every API key the member made in the account is revoked with them (revokedReason member-removed; on this instance no request with one succeeds after the answer, on others within 1 s) and so is every open invitation they made; each is in the audit log.",
+        "Removes a member from the account at once (never the owner). Every API key the member made in the account is revoked with them (revokedReason member-removed; on this instance no request with one succeeds after the answer, on others within 1 s) and so is every open invitation they made; each is in the audit log.",
       requestParams: userIdParam,
       responses: {
         "200": answer(
@@ -160,10 +167,11 @@ export const memberPaths = {
   "/api/user/members/transfer-ownership": {
     post: {
       ...member("members"),
+      ...tagged("Members"),
       operationId: "transferOwnership",
-      summary: "Hand the account to another member; you stay, as admin",
+      summary: "Transfer ownership",
       description:
-        "Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards. The open invitations you made are revoked (only the owner invites); your API keys keep the scopes an admin holds.",
+        "Hands the account to another member; you stay, as admin. Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards. The open invitations you made are revoked (only the owner invites); your API keys keep the scopes an admin holds.",
       requestBody: json(transferOwnershipSchema, { handOver: { userId: finance.userId, code: "492031" } }),
       responses: {
         "200": answer("{items}: the members afterwards", z.object({ items: z.array(memberSchema) }), {
@@ -192,8 +200,10 @@ export const memberPaths = {
   "/api/user/invitations": {
     get: {
       ...member("members"),
+      ...tagged("Members"),
       operationId: "listInvitations",
-      summary: "The account's invitation links, newest first (at most 100; never their secrets)",
+      summary: "List invitation links",
+      description: "The account's invitation links, newest first (at most 100; never their secrets).",
       responses: {
         "200": answer("{items}", z.object({ items: z.array(invitationSchema) }), {
           items: [invitation, { ...invitation, invitationId: 4, role: "viewer", note: null, status: "accepted" }],
@@ -203,9 +213,10 @@ export const memberPaths = {
     },
     post: {
       ...member("members"),
+      ...tagged("Members"),
       operationId: "createInvitation",
-      summary: "Create an invitation link: whoever opens it joins with the role, once, within 72 hours",
-      description: `The answer's \`url\` and \`token\` are shown this once (only a hash is kept): pass the link on yourself. At most ${MAX_PENDING_INVITATIONS} links wait at once per account.`,
+      summary: "Create an invitation link",
+      description: `Whoever opens it joins with the role, once, within 72 hours. The answer's \`url\` and \`token\` are shown this once (only a hash is kept): pass the link on yourself. At most ${MAX_PENDING_INVITATIONS} links wait at once per account.`,
       requestBody: json(createInvitationSchema, { developer: { role: "developer", note: "for Sam, the new backend developer" } }),
       responses: {
         "201": answer(
@@ -226,8 +237,10 @@ export const memberPaths = {
   "/api/user/invitations/{id}": {
     delete: {
       ...member("members"),
+      ...tagged("Members"),
       operationId: "revokeInvitation",
-      summary: "Revoke an invitation link (one used or revoked already stays as it is)",
+      summary: "Revoke an invitation link",
+      description: "One used or revoked already stays as it is.",
       requestParams: idParam("invitation", invitation.invitationId),
       responses: {
         "200": answer("The invitation", invitationSchema, { ...invitation, status: "revoked" }),
@@ -241,9 +254,11 @@ export const memberPaths = {
   "/api/user/invitations/accept": {
     post: {
       ...user,
+      ...tagged("Members"),
       operationId: "acceptInvitation",
-      summary: "Join the account an invitation link offers, with its role (signed in as yourself; the link works once)",
-      description: "Then send X-Account-Id: accountId to act in it.",
+      summary: "Accept an invitation",
+      description:
+        "Joins the account an invitation link offers, with its role (signed in as yourself; the link works once). Then send X-Account-Id: accountId to act in it.",
       requestBody: json(acceptInvitationSchema, { accept: { token: invitationToken } }),
       responses: {
         "200": answer("{accountId, role}", z.object({ accountId: z.number().int(), role: z.enum(MEMBER_ROLES) }), {

@@ -26,6 +26,7 @@ import {
   v1Scope,
   withdrawalIdParam,
 } from "./shared";
+import { tagged } from "./tags";
 
 /** How both histories page (docs/design.md §25). */
 const HISTORY_PAGING =
@@ -37,6 +38,7 @@ export const paymentPaths = {
   "/api/v1/payment/create": {
     post: {
       ...v1Scope("payments:write"),
+      ...tagged("Payments"),
       operationId: "createPayment",
       summary: "Create a payment session",
       description:
@@ -61,8 +63,10 @@ export const paymentPaths = {
   "/api/v1/payment/{sessionId}/status": {
     get: {
       ...v1Scope("payments:read"),
+      ...tagged("Payments"),
       operationId: "getPaymentStatus",
-      summary: "Current state of a session (poll every 5–10 s)",
+      summary: "Get a session's status",
+      description: "The session's current state: poll it every 5–10 s.",
       requestParams: sessionIdParam,
       responses: {
         "200": answer("OK", paymentStatusSchema, paymentStatusExample),
@@ -76,8 +80,10 @@ export const paymentPaths = {
   "/api/v1/payment/{sessionId}/cancel": {
     post: {
       ...v1Scope("payments:write"),
+      ...tagged("Payments"),
       operationId: "cancelPayment",
-      summary: "Cancel a pending session (a terminal one is left as it is)",
+      summary: "Cancel a payment session",
+      description: "Cancels a pending session; a terminal one is left as it is.",
       requestParams: sessionIdParam,
       responses: {
         "200": answer("OK", cancelResponseSchema, { message: "payment session cancelled", status: "cancelled" }),
@@ -91,9 +97,10 @@ export const paymentPaths = {
   "/api/v1/payment/history": {
     get: {
       ...v1Scope("payments:read"),
+      ...tagged("Payments"),
       operationId: "listPayments",
-      summary: "The API key's sessions, newest first",
-      description: HISTORY_PAGING,
+      summary: "List payment sessions",
+      description: `The API key's sessions, newest first. ${HISTORY_PAGING}`,
       requestParams: { query: paymentHistoryQuerySchema },
       responses: {
         "200": answer("OK", historyPageSchema(paymentHistoryItemSchema), cursorPage([paymentHistoryItemExample])),
@@ -104,10 +111,11 @@ export const paymentPaths = {
   "/api/v1/withdrawal/send": {
     post: {
       ...v1Scope("withdrawals"),
+      ...tagged("Withdrawals"),
       operationId: "createWithdrawal",
-      summary: "Send tokens from the domain's withdrawal wallet",
+      summary: "Send a withdrawal",
       description:
-        "At least the token's minimum withdrawal (VALIDATION_ERROR below it, or for a token the operator disallowed). RATE_LIMITED with Retry-After (until 00:00 UTC) once today's gas spent for the merchant reached its plan's daily budget, or today's withdrawal requests its limit; incoming payments are still swept.",
+        "Sends tokens from the domain's withdrawal wallet. At least the token's minimum withdrawal (VALIDATION_ERROR below it, or for a token the operator disallowed). RATE_LIMITED with Retry-After (until 00:00 UTC) once today's gas spent for the merchant reached its plan's daily budget, or today's withdrawal requests its limit; incoming payments are still swept.",
       requestParams: idempotencyHeader,
       requestBody: json(sendWithdrawalSchema, { withdrawal: { domainId: 3, tokenId: 1, toAddress: EX.recipient, amount: "25" } }),
       responses: {
@@ -119,9 +127,10 @@ export const paymentPaths = {
   "/api/v1/withdrawal/history": {
     get: {
       ...v1Scope("withdrawals"),
+      ...tagged("Withdrawals"),
       operationId: "listWithdrawals",
-      summary: "The API key's withdrawals, newest first",
-      description: HISTORY_PAGING,
+      summary: "List withdrawals",
+      description: `The API key's withdrawals, newest first. ${HISTORY_PAGING}`,
       requestParams: { query: withdrawalHistoryQuerySchema },
       responses: {
         "200": answer("OK", historyPageSchema(withdrawalSchema), cursorPage([withdrawalExample])),
@@ -132,8 +141,10 @@ export const paymentPaths = {
   "/api/v1/withdrawal/{withdrawalId}": {
     get: {
       ...v1Scope("withdrawals"),
+      ...tagged("Withdrawals"),
       operationId: "getWithdrawal",
-      summary: "One withdrawal (another key's is NOT_FOUND)",
+      summary: "Get a withdrawal",
+      description: "One withdrawal of the API key (another key's is NOT_FOUND).",
       requestParams: withdrawalIdParam,
       responses: {
         "200": answer("OK", withdrawalSchema, { ...withdrawalExample, status: "completed", confirmedAt: "2026-11-28T09:12:41.000Z" }),

@@ -5,6 +5,7 @@ import { createPayoutsSchema, payoutBatchViewSchema, payoutListQuerySchema } fro
 import { EX, payoutBatchExample } from "./examples";
 import { OPERATION_REASONS } from "./reasons";
 import { answer, badId, badLimit, batchIdParam, idempotencyHeader, json, refusals, V1_ERRORS, v1Scope } from "./shared";
+import { tagged } from "./tags";
 
 const { items: _items, ...batchSummaryExample } = payoutBatchExample;
 
@@ -12,10 +13,11 @@ export const payoutPaths = {
   "/api/v1/payouts": {
     post: {
       ...v1Scope("payouts"),
+      ...tagged("Payouts"),
       operationId: "createPayout",
-      summary: "Pay up to 500 recipients of one token at once from the domain's withdrawal wallet",
+      summary: "Create a payout batch",
       description:
-        "The whole request is validated before anything is recorded: any bad item answers VALIDATION_ERROR (reason payout-items-invalid, or invalid-request for a malformed field) with `details` naming each bad item as items.<index>.<field>, and nothing is recorded. Amounts are decimal strings in token units, each at least the token's minimum withdrawal. The wallet must hold the total beyond what its open withdrawals and payouts still take (else BLOCKCHAIN_ERROR wallet-short-of-tokens, nothing recorded). Items are paid in as few transactions as the block gas limit allows (about 114 per transaction on a 30M-gas block); each item goes pending → sending → completed | failed, and a recipient the token refuses fails only its own item. Webhooks: payout.completed / payout.failed per item (with batchId and index), payout_batch.completed once every item is final (status completed, partially_failed or failed). Same Idempotency-Key and body within 24 h answers the first batch as recorded; another body is IDEMPOTENCY_CONFLICT.",
+        "Pays up to 500 recipients of one token at once from the domain's withdrawal wallet. The whole request is validated before anything is recorded: any bad item answers VALIDATION_ERROR (reason payout-items-invalid, or invalid-request for a malformed field) with `details` naming each bad item as items.<index>.<field>, and nothing is recorded. Amounts are decimal strings in token units, each at least the token's minimum withdrawal. The wallet must hold the total beyond what its open withdrawals and payouts still take (else BLOCKCHAIN_ERROR wallet-short-of-tokens, nothing recorded). Items are paid in as few transactions as the block gas limit allows (about 114 per transaction on a 30M-gas block); each item goes pending → sending → completed | failed, and a recipient the token refuses fails only its own item. Webhooks: payout.completed / payout.failed per item (with batchId and index), payout_batch.completed once every item is final (status completed, partially_failed or failed). Same Idempotency-Key and body within 24 h answers the first batch as recorded; another body is IDEMPOTENCY_CONFLICT.",
       requestParams: idempotencyHeader,
       requestBody: json(createPayoutsSchema, {
         payouts: {
@@ -56,8 +58,10 @@ export const payoutPaths = {
     },
     get: {
       ...v1Scope("payouts"),
+      ...tagged("Payouts"),
       operationId: "listPayouts",
-      summary: "The API key's payout batches, newest first (without their items)",
+      summary: "List payout batches",
+      description: "The API key's payout batches, newest first (without their items).",
       requestParams: { query: payoutListQuerySchema },
       responses: {
         "200": answer("OK", z.object({ items: z.array(payoutBatchViewSchema.omit({ items: true })), nextCursor: z.string().nullable() }), {
@@ -71,8 +75,10 @@ export const payoutPaths = {
   "/api/v1/payouts/{batchId}": {
     get: {
       ...v1Scope("payouts"),
+      ...tagged("Payouts"),
       operationId: "getPayoutBatch",
-      summary: "One payout batch with every item's status and txHash (another key's is NOT_FOUND)",
+      summary: "Get a payout batch",
+      description: "One payout batch with every item's status and txHash (another key's is NOT_FOUND).",
       requestParams: batchIdParam,
       responses: {
         "200": answer("OK", payoutBatchViewSchema, payoutBatchExample),

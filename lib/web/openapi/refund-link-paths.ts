@@ -1,10 +1,9 @@
-/** Refunds and payment links in the OpenAPI document. */
+/** Refunds and payment links in the OpenAPI document (what the payer's pages call: page-paths.ts). */
 
 import { z } from "zod";
-import { createLinkSchema, payLinkSchema, paymentLinkSchema, updateLinkSchema } from "../../domain/payment-links/schemas";
-import { createPaymentResponseSchema } from "../../domain/payments/schemas";
-import { claimRefundSchema, claimSecretQuerySchema, createRefundSchema, refundSchema } from "../../domain/refunds/schemas";
-import { claimRefundExample, EX, paymentSessionExample, refundExample } from "./examples";
+import { createLinkSchema, paymentLinkSchema, updateLinkSchema } from "../../domain/payment-links/schemas";
+import { createRefundSchema, refundSchema } from "../../domain/refunds/schemas";
+import { claimRefundExample, EX, refundExample } from "./examples";
 import { OPERATION_REASONS } from "./reasons";
 import {
   answer,
@@ -14,13 +13,13 @@ import {
   json,
   member,
   memberErrors,
-  open,
   refundIdParam,
   refusals,
   sessionIdParam,
   V1_ERRORS,
   v1Scope,
 } from "./shared";
+import { tagged } from "./tags";
 
 const refundNotFound = { NOT_FOUND: { message: "refund not found", reason: "not-found" as const } };
 const linkNotFound = { NOT_FOUND: { message: "payment link not found", reason: "not-found" as const } };
@@ -47,10 +46,11 @@ export const refundAndLinkPaths = {
   "/api/v1/payment/{sessionId}/refund": {
     post: {
       ...v1Scope("refunds"),
+      ...tagged("Refunds"),
       operationId: "createRefund",
-      summary: "Refund a payment (to an address you give, or as a claim the payer completes)",
+      summary: "Refund a payment",
       description:
-        "Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). The link carries a secret (256 bits, stored only hashed) and is in this answer only: reads, lists and webhooks have claimUrl null, and an Idempotency-Key replay answers the refund without it (the secret is kept nowhere) — issue a new one with POST /api/v1/refund/{refundId}/claim-link, which voids the old one. With toAddress it is sent at once. Above the account's approval threshold a second member approves the refund with its destination: with toAddress it waits awaiting_approval at once; without, its claim link works as usual and the payer's address goes awaiting_approval before anything is signed, then out to exactly that address once approved. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.",
+        "To an address you give, or as a claim the payer completes. Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). The link carries a secret (256 bits, stored only hashed) and is in this answer only: reads, lists and webhooks have claimUrl null, and an Idempotency-Key replay answers the refund without it (the secret is kept nowhere) — issue a new one with POST /api/v1/refund/{refundId}/claim-link, which voids the old one. With toAddress it is sent at once. Above the account's approval threshold a second member approves the refund with its destination: with toAddress it waits awaiting_approval at once; without, its claim link works as usual and the payer's address goes awaiting_approval before anything is signed, then out to exactly that address once approved. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.",
       requestParams: { ...sessionIdParam, ...idempotencyHeader },
       requestBody: json(createRefundSchema, {
         toAddress: { amount: "2.5", toAddress: EX.payerAddress },
@@ -75,8 +75,10 @@ export const refundAndLinkPaths = {
   "/api/v1/payment/{sessionId}/refunds": {
     get: {
       ...v1Scope("refunds"),
+      ...tagged("Refunds"),
       operationId: "listPaymentRefunds",
-      summary: "A payment's refunds, oldest first",
+      summary: "List a payment's refunds",
+      description: "A payment's refunds, oldest first.",
       requestParams: sessionIdParam,
       responses: {
         "200": answer("OK", z.object({ items: z.array(refundSchema) }), {
@@ -92,8 +94,10 @@ export const refundAndLinkPaths = {
   "/api/v1/refund/{refundId}": {
     get: {
       ...v1Scope("refunds"),
+      ...tagged("Refunds"),
       operationId: "getRefund",
-      summary: "One refund (another key's is NOT_FOUND)",
+      summary: "Get a refund",
+      description: "One refund of the API key (another key's is NOT_FOUND).",
       requestParams: refundIdParam,
       responses: {
         "200": answer("OK", refundSchema, refundExample),
@@ -104,10 +108,11 @@ export const refundAndLinkPaths = {
   "/api/v1/refund/{refundId}/cancel": {
     post: {
       ...v1Scope("refunds"),
+      ...tagged("Refunds"),
       operationId: "cancelRefund",
-      summary: "Cancel a refund the payer has not claimed yet, or one awaiting funds",
+      summary: "Cancel a refund",
       description:
-        "awaiting_address or awaiting_funds → cancelled: nothing is sent. A refund being sent or over (sending, completed, failed) answers VALIDATION_ERROR; cancelling twice changes nothing.",
+        "Cancels a refund the payer has not claimed yet, or one awaiting funds. awaiting_address or awaiting_funds → cancelled: nothing is sent. A refund being sent or over (sending, completed, failed) answers VALIDATION_ERROR; cancelling twice changes nothing.",
       requestParams: refundIdParam,
       responses: {
         "200": answer("OK", refundSchema, {
@@ -133,10 +138,11 @@ export const refundAndLinkPaths = {
   "/api/v1/refund/{refundId}/claim-link": {
     post: {
       ...v1Scope("refunds"),
+      ...tagged("Refunds"),
       operationId: "issueClaimLink",
-      summary: "A new claim link for a refund waiting for the payer's address (the old link stops working)",
+      summary: "Issue a new claim link",
       description:
-        "Whoever holds a claim link chooses where the refund goes, so only the member who created the refund may issue one: with any API key that member created (the one that made the refund, or another of theirs), or on the dashboard. A key of another member that can read the refund gets 403 refund-link-not-creator (cancel it and create a new refund instead); any other key 404. Only while it is awaiting_address (else 400 refund-link-unavailable); the claim's deadline stays. The answer is the refund with the new claimUrl — the only time that link is shown. Audited as refund.claim_link_issued (never the link).",
+        "A new claim link for a refund waiting for the payer's address (the old link stops working). Whoever holds a claim link chooses where the refund goes, so only the member who created the refund may issue one: with any API key that member created (the one that made the refund, or another of theirs), or on the dashboard. A key of another member that can read the refund gets 403 refund-link-not-creator (cancel it and create a new refund instead); any other key 404. Only while it is awaiting_address (else 400 refund-link-unavailable); the claim's deadline stays. The answer is the refund with the new claimUrl — the only time that link is shown. Audited as refund.claim_link_issued (never the link).",
       requestParams: refundIdParam,
       responses: {
         "200": answer("The refund with its new claimUrl", refundSchema, claimRefundExample),
@@ -155,43 +161,13 @@ export const refundAndLinkPaths = {
       },
     },
   },
-  "/api/refund/{refundId}/claim": {
-    post: {
-      ...open,
-      operationId: "claimRefund",
-      summary: "The payer's address for a refund (the claim page calls it with its link's secret k; no other authentication)",
-      description:
-        'Needs the claim link\'s secret (k): a wrong or missing one is answered byte for byte as an unknown refund (404 not-found). At most 10 claims a minute per client address, every attempt counted before anything is checked. Above the approval threshold the claim answers 200 with status awaiting_approval: the address waits for a second member of the shop, and nothing is sent before. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant\'s side (its wallet short of gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund\'s reason for the merchant, and the refund still waits for a claim. A wallet short of tokens is not a refusal: the claim answers 200 with status awaiting_funds (the payer\'s address kept) and the refund is sent by itself once the wallet can pay.',
-      requestParams: { ...refundIdParam, query: claimSecretQuerySchema },
-      requestBody: json(claimRefundSchema, { claim: { address: EX.payerAddress } }),
-      responses: {
-        "200": answer("Sending, awaiting_funds, or awaiting_approval", refundSchema, {
-          ...refundExample,
-          addressFrom: "payer",
-          claimLinkIssued: true,
-        }),
-        ...refusals(OPERATION_REASONS.claimRefund, ["VALIDATION_ERROR", "NOT_FOUND", "BLOCKCHAIN_ERROR", "RATE_LIMITED"], {
-          VALIDATION_ERROR: {
-            message: "address must be a 0x-prefixed 20-byte address with a valid checksum",
-            reason: "invalid-request",
-            details: [{ path: "address", message: "address must be a 0x-prefixed 20-byte address with a valid checksum" }],
-          },
-          BLOCKCHAIN_ERROR: {
-            message: "this refund cannot be sent right now and nothing was sent: try again later, or contact the shop",
-            reason: "refund-claim-unavailable",
-            details: [{ path: "problem", message: "unavailable" }],
-          },
-          RATE_LIMITED: { message: "too many refund claims from this address; retry in 40 s", reason: "rate-limited" },
-          ...refundNotFound,
-        }),
-      },
-    },
-  },
   "/api/user/payment-links": {
     get: {
       ...member("read"),
+      ...tagged("Payment links"),
       operationId: "listPaymentLinks",
-      summary: "Your payment links, newest first, with their figures (completed payments, amount received, last payment)",
+      summary: "List payment links",
+      description: "Your payment links, newest first, with their figures (completed payments, amount received, last payment).",
       responses: {
         "200": answer("OK", z.object({ items: z.array(paymentLinkSchema) }), { items: [linkExample] }),
         ...memberErrors("read", ["UNAUTHORIZED"]),
@@ -199,9 +175,11 @@ export const refundAndLinkPaths = {
     },
     post: {
       ...member("payments"),
+      ...tagged("Payment links"),
       operationId: "createPaymentLink",
-      summary: "Create a payment link: a page at /l/<slug> where each Pay starts a fresh session",
-      description: "Give either amount (a fixed price) or minAmount (the payer chooses at least that).",
+      summary: "Create a payment link",
+      description:
+        "A page at /l/<slug> where each Pay starts a fresh session. Give either amount (a fixed price) or minAmount (the payer chooses at least that).",
       requestBody: json(createLinkSchema, {
         fixed: {
           title: "Coffee beans, 1 kg",
@@ -224,8 +202,9 @@ export const refundAndLinkPaths = {
   "/api/user/payment-links/{id}": {
     get: {
       ...member("read"),
+      ...tagged("Payment links"),
       operationId: "getPaymentLink",
-      summary: "One payment link",
+      summary: "Get a payment link",
       requestParams: idParam("payment link", 12),
       responses: {
         "200": answer("OK", paymentLinkSchema, linkExample),
@@ -234,8 +213,10 @@ export const refundAndLinkPaths = {
     },
     patch: {
       ...member("payments"),
+      ...tagged("Payment links"),
       operationId: "updatePaymentLink",
-      summary: "Change a payment link (any field; active: false deactivates, true turns it on again)",
+      summary: "Update a payment link",
+      description: "Changes any field; active: false deactivates it, true turns it on again.",
       requestParams: idParam("payment link", 12),
       requestBody: json(updateLinkSchema, { newPrice: { amount: "19.5" } }),
       responses: {
@@ -245,37 +226,14 @@ export const refundAndLinkPaths = {
     },
     delete: {
       ...member("payments"),
+      ...tagged("Payment links"),
       operationId: "deactivatePaymentLink",
-      summary: "Deactivate a payment link (it is kept: its payments refer to it)",
+      summary: "Deactivate a payment link",
+      description: "The link is kept: its payments refer to it.",
       requestParams: idParam("payment link", 12),
       responses: {
         "200": answer("OK", paymentLinkSchema, { ...linkExample, active: false }),
         ...memberErrors("payments", ["UNAUTHORIZED", "NOT_FOUND"], linkNotFound),
-      },
-    },
-  },
-  "/api/links/{slug}/pay": {
-    post: {
-      ...open,
-      operationId: "payPaymentLink",
-      summary: "Start a payment from a payment link (the link's page calls it; public)",
-      description: "At most 10 a minute per client address. An inactive link answers VALIDATION_ERROR and creates nothing.",
-      requestParams: {
-        path: z.object({ slug: z.string().meta({ description: "The link's slug (its page is /l/<slug>).", example: "coffee-beans-1kg" }) }),
-      },
-      requestBody: json(payLinkSchema, { pay: { browser: "b7Qm2xK9pL4vN8rT" } }),
-      responses: {
-        "201": answer("Created", createPaymentResponseSchema, {
-          ...paymentSessionExample,
-          amount: "18",
-          description: "Single origin, roasted this week.",
-          orderId: null,
-        }),
-        ...refusals(OPERATION_REASONS.payLink, ["VALIDATION_ERROR", "NOT_FOUND", "NO_PACKAGE", "RATE_LIMITED"], {
-          VALIDATION_ERROR: { message: "this payment link is no longer active", reason: "link-inactive" },
-          NOT_FOUND: { message: "payment link not found", reason: "not-found" },
-          RATE_LIMITED: { message: "too many payments started from this address; retry in 20 s", reason: "rate-limited" },
-        }),
       },
     },
   },

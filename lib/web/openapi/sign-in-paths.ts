@@ -8,12 +8,14 @@ import type { RegisteredUser } from "../../accounts/users/register-user";
 import { confirmEnrolmentSchema } from "../../accounts/users/two-factor";
 import { EX } from "./examples";
 import { answer, described, errors, json, member, memberErrors, open, user } from "./shared";
+import { tagged } from "./tags";
 import { bearer } from "./user-examples";
 
 export const signInPaths = {
   "/api/user/register": {
     post: {
       ...open,
+      ...tagged("Sign-in"),
       operationId: "registerUser",
       summary: "Create an account",
       requestBody: json(credentialsSchema, { account: { email: "owner@shop.example.com", password: "correct horse battery staple" } }),
@@ -32,6 +34,7 @@ export const signInPaths = {
   "/api/user/token": {
     post: {
       ...open,
+      ...tagged("Sign-in"),
       operationId: "createBearerToken",
       summary: "Get a bearer token",
       description:
@@ -51,8 +54,10 @@ export const signInPaths = {
   "/api/user/password": {
     post: {
       ...user,
+      ...tagged("Sign-in"),
       operationId: "changePassword",
-      summary: "Change the password; every earlier token and session ends, the answer carries a fresh token",
+      summary: "Change the password",
+      description: "Every earlier token and session ends; the answer carries a fresh token.",
       requestBody: json(changePasswordSchema, {
         change: { currentPassword: "correct horse battery staple", newPassword: "tr0mbone-gazelle-ledger" },
       }),
@@ -71,10 +76,11 @@ export const signInPaths = {
   "/api/user/two-factor": {
     post: {
       ...user,
+      ...tagged("Sign-in"),
       operationId: "startTwoFactor",
-      summary: "Two-factor set-up, step 1: a fresh seed to scan ({secret, uri, qrCode}); nothing changes for sign-in yet",
+      summary: "Start two-factor set-up",
       description:
-        "About the signed-in user, in no account: a member an account holds to enrolling (membersNeedTwoFactor) reaches it. Already on → 400 two-factor-already-on.",
+        "Two-factor set-up, step 1: a fresh seed to scan ({secret, uri, qrCode}); nothing changes for sign-in yet. About the signed-in user, in no account: a member an account holds to enrolling (membersNeedTwoFactor) reaches it. Already on → 400 two-factor-already-on.",
       responses: {
         "200": answer("{secret, uri, qrCode}", described("{secret, uri, qrCode}"), {
           secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
@@ -93,10 +99,11 @@ export const signInPaths = {
   "/api/user/two-factor/confirm": {
     post: {
       ...user,
+      ...tagged("Sign-in"),
       operationId: "confirmTwoFactor",
-      summary: "Two-factor set-up, step 2: a code of the seed and the current password turn it on; every earlier token and session ends",
+      summary: "Confirm two-factor set-up",
       description:
-        "The answer holds the 10 recovery codes (shown this once) and a fresh bearer token: the caller's token ended with the others.",
+        "Two-factor set-up, step 2: a code of the seed and the current password turn it on; every earlier token and session ends. The answer holds the 10 recovery codes (shown this once) and a fresh bearer token: the caller's token ended with the others.",
       requestBody: json(confirmEnrolmentSchema, { confirm: { code: "492031", currentPassword: "correct horse battery staple" } }),
       responses: {
         "200": answer("{recoveryCodes, token, expiresAt}", described("{recoveryCodes, token, expiresAt}"), {
@@ -116,10 +123,11 @@ export const signInPaths = {
   "/api/user/sign-out-everywhere": {
     post: {
       ...member("read"),
+      ...tagged("Sign-in"),
       operationId: "signOutEverywhere",
-      summary: "End every bearer token and dashboard session of yours; with revokeApiKeys: true, revoke every API key of the account too",
+      summary: "Sign out everywhere",
       description:
-        "revokeApiKeys: true needs the developer permission in the account acted in (X-Account-Id); without it the answer is 403 role-forbids and nothing ends.",
+        "Ends every bearer token and dashboard session of yours; with revokeApiKeys: true, revokes every API key of the account too. revokeApiKeys: true needs the developer permission in the account acted in (X-Account-Id); without it the answer is 403 role-forbids and nothing ends.",
       requestBody: json(signOutEverywhereSchema, { withKeys: { revokeApiKeys: true } }),
       responses: {
         "200": answer("{signedOut: true, apiKeysRevoked}", described("{signedOut: true, apiKeysRevoked}"), {

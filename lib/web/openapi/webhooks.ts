@@ -8,6 +8,7 @@ import type { ZodOpenApiOperationObject } from "zod-openapi";
 import { EVENT_TYPES, type EventType } from "../../domain/notifications/events";
 import { EX, paymentStatusExample, payoutBatchExample, payoutItemExample, refundExample, withdrawalExample } from "./examples";
 import { open } from "./shared";
+import { tagged } from "./tags";
 import { familyOf, type WebhookEvent } from "./webhook-events";
 
 const SIGNING =
@@ -116,6 +117,7 @@ const operationId = (type: string) =>
 function webhook(type: EventType): ZodOpenApiOperationObject {
   return {
     ...open,
+    ...tagged("Webhooks"),
     operationId: operationId(type),
     summary: type,
     description: `${WHEN[type]} ${SIGNING}`,

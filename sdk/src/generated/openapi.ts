@@ -32,7 +32,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Current state of a session (poll every 5–10 s) */
+        /**
+         * Get a session's status
+         * @description The session's current state: poll it every 5–10 s.
+         */
         get: operations["getPaymentStatus"];
         put?: never;
         post?: never;
@@ -51,7 +54,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a pending session (a terminal one is left as it is) */
+        /**
+         * Cancel a payment session
+         * @description Cancels a pending session; a terminal one is left as it is.
+         */
         post: operations["cancelPayment"];
         delete?: never;
         options?: never;
@@ -67,8 +73,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The API key's sessions, newest first
-         * @description Two ways to page. By `cursor` (recommended): send `cursor=` (empty) for the newest rows, then each answer's `nextCursor` (in `data` and in `data.meta`) until it is null; the walk skips and repeats nothing while new rows arrive, costs the same at any depth and combines with the filters; `meta.page` is null. By `page`/`limit` (without `cursor`): the answer is `{items, meta:{page, limit, total, pages}}` as it always was. `meta.total` counts the rows matching the filters. A `cursor` this service did not hand out is a VALIDATION_ERROR.
+         * List payment sessions
+         * @description The API key's sessions, newest first. Two ways to page. By `cursor` (recommended): send `cursor=` (empty) for the newest rows, then each answer's `nextCursor` (in `data` and in `data.meta`) until it is null; the walk skips and repeats nothing while new rows arrive, costs the same at any depth and combines with the filters; `meta.page` is null. By `page`/`limit` (without `cursor`): the answer is `{items, meta:{page, limit, total, pages}}` as it always was. `meta.total` counts the rows matching the filters. A `cursor` this service did not hand out is a VALIDATION_ERROR.
          */
         get: operations["listPayments"];
         put?: never;
@@ -89,8 +95,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send tokens from the domain's withdrawal wallet
-         * @description At least the token's minimum withdrawal (VALIDATION_ERROR below it, or for a token the operator disallowed). RATE_LIMITED with Retry-After (until 00:00 UTC) once today's gas spent for the merchant reached its plan's daily budget, or today's withdrawal requests its limit; incoming payments are still swept.
+         * Send a withdrawal
+         * @description Sends tokens from the domain's withdrawal wallet. At least the token's minimum withdrawal (VALIDATION_ERROR below it, or for a token the operator disallowed). RATE_LIMITED with Retry-After (until 00:00 UTC) once today's gas spent for the merchant reached its plan's daily budget, or today's withdrawal requests its limit; incoming payments are still swept.
          */
         post: operations["createWithdrawal"];
         delete?: never;
@@ -107,8 +113,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The API key's withdrawals, newest first
-         * @description Two ways to page. By `cursor` (recommended): send `cursor=` (empty) for the newest rows, then each answer's `nextCursor` (in `data` and in `data.meta`) until it is null; the walk skips and repeats nothing while new rows arrive, costs the same at any depth and combines with the filters; `meta.page` is null. By `page`/`limit` (without `cursor`): the answer is `{items, meta:{page, limit, total, pages}}` as it always was. `meta.total` counts the rows matching the filters. A `cursor` this service did not hand out is a VALIDATION_ERROR.
+         * List withdrawals
+         * @description The API key's withdrawals, newest first. Two ways to page. By `cursor` (recommended): send `cursor=` (empty) for the newest rows, then each answer's `nextCursor` (in `data` and in `data.meta`) until it is null; the walk skips and repeats nothing while new rows arrive, costs the same at any depth and combines with the filters; `meta.page` is null. By `page`/`limit` (without `cursor`): the answer is `{items, meta:{page, limit, total, pages}}` as it always was. `meta.total` counts the rows matching the filters. A `cursor` this service did not hand out is a VALIDATION_ERROR.
          */
         get: operations["listWithdrawals"];
         put?: never;
@@ -126,7 +132,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One withdrawal (another key's is NOT_FOUND) */
+        /**
+         * Get a withdrawal
+         * @description One withdrawal of the API key (another key's is NOT_FOUND).
+         */
         get: operations["getWithdrawal"];
         put?: never;
         post?: never;
@@ -146,8 +155,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refund a payment (to an address you give, or as a claim the payer completes)
-         * @description Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). The link carries a secret (256 bits, stored only hashed) and is in this answer only: reads, lists and webhooks have claimUrl null, and an Idempotency-Key replay answers the refund without it (the secret is kept nowhere) — issue a new one with POST /api/v1/refund/{refundId}/claim-link, which voids the old one. With toAddress it is sent at once. Above the account's approval threshold a second member approves the refund with its destination: with toAddress it waits awaiting_approval at once; without, its claim link works as usual and the payer's address goes awaiting_approval before anything is signed, then out to exactly that address once approved. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.
+         * Refund a payment
+         * @description To an address you give, or as a claim the payer completes. Without toAddress the refund waits (awaiting_address) for the payer to give an address at claimUrl — send that link to the payer; it expires after REFUND_CLAIM_TTL_SECONDS (30 days). The link carries a secret (256 bits, stored only hashed) and is in this answer only: reads, lists and webhooks have claimUrl null, and an Idempotency-Key replay answers the refund without it (the secret is kept nowhere) — issue a new one with POST /api/v1/refund/{refundId}/claim-link, which voids the old one. With toAddress it is sent at once. Above the account's approval threshold a second member approves the refund with its destination: with toAddress it waits awaiting_approval at once; without, its claim link works as usual and the payer's address goes awaiting_approval before anything is signed, then out to exactly that address once approved. Either way the money leaves the payment's domain withdrawal wallet as a withdrawal (the same gas caps, budgets and nonce safety). A payment is never refunded beyond what it received: its counted transfers (receivedAmount, which may exceed amount when overpaid) plus its late transfers, minus its other refunds that are awaiting_address, awaiting_funds, sending or completed. Without amount a completed payment refunds only its overpaid part and late transfers (less its refunds so far); when nothing of that is left it answers VALIDATION_ERROR on amount and records nothing (the price needs an explicit amount); an expired or cancelled payment refunds everything not yet refunded. The default is decided under the payment's lock: if another refund changed it meanwhile, this one answers VALIDATION_ERROR and records nothing. With toAddress, when the withdrawal wallet does not hold the tokens yet (the payment's forward has not reached it, or the payment was forwarded to another address), the refund is still created (201) with status awaiting_funds and a reason saying why: it is sent by itself as soon as the wallet can pay (checked about every 30 s), or cancelled with POST /refund/{refundId}/cancel. A pending payment cannot be refunded. An Idempotency-Key replay answers the first refund (201) even once it used up the payment. Webhooks: refund.created (with withdrawalId and txHash when sent at once, null for a claim until claimed and for awaiting_funds), refund.completed, refund.failed; the refund's withdrawal also sends withdrawal.completed / withdrawal.failed, with its refundId.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -163,7 +172,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A payment's refunds, oldest first */
+        /**
+         * List a payment's refunds
+         * @description A payment's refunds, oldest first.
+         */
         get: operations["listPaymentRefunds"];
         put?: never;
         post?: never;
@@ -180,7 +192,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One refund (another key's is NOT_FOUND) */
+        /**
+         * Get a refund
+         * @description One refund of the API key (another key's is NOT_FOUND).
+         */
         get: operations["getRefund"];
         put?: never;
         post?: never;
@@ -200,8 +215,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel a refund the payer has not claimed yet, or one awaiting funds
-         * @description awaiting_address or awaiting_funds → cancelled: nothing is sent. A refund being sent or over (sending, completed, failed) answers VALIDATION_ERROR; cancelling twice changes nothing.
+         * Cancel a refund
+         * @description Cancels a refund the payer has not claimed yet, or one awaiting funds. awaiting_address or awaiting_funds → cancelled: nothing is sent. A refund being sent or over (sending, completed, failed) answers VALIDATION_ERROR; cancelling twice changes nothing.
          */
         post: operations["cancelRefund"];
         delete?: never;
@@ -220,30 +235,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A new claim link for a refund waiting for the payer's address (the old link stops working)
-         * @description Whoever holds a claim link chooses where the refund goes, so only the member who created the refund may issue one: with any API key that member created (the one that made the refund, or another of theirs), or on the dashboard. A key of another member that can read the refund gets 403 refund-link-not-creator (cancel it and create a new refund instead); any other key 404. Only while it is awaiting_address (else 400 refund-link-unavailable); the claim's deadline stays. The answer is the refund with the new claimUrl — the only time that link is shown. Audited as refund.claim_link_issued (never the link).
+         * Issue a new claim link
+         * @description A new claim link for a refund waiting for the payer's address (the old link stops working). Whoever holds a claim link chooses where the refund goes, so only the member who created the refund may issue one: with any API key that member created (the one that made the refund, or another of theirs), or on the dashboard. A key of another member that can read the refund gets 403 refund-link-not-creator (cancel it and create a new refund instead); any other key 404. Only while it is awaiting_address (else 400 refund-link-unavailable); the claim's deadline stays. The answer is the refund with the new claimUrl — the only time that link is shown. Audited as refund.claim_link_issued (never the link).
          */
         post: operations["issueClaimLink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/refund/{refundId}/claim": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The payer's address for a refund (the claim page calls it with its link's secret k; no other authentication)
-         * @description Needs the claim link's secret (k): a wrong or missing one is answered byte for byte as an unknown refund (404 not-found). At most 10 claims a minute per client address, every attempt counted before anything is checked. Above the approval threshold the claim answers 200 with status awaiting_approval: the address waits for a second member of the shop, and nothing is sent before. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant's side (its wallet short of gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund's reason for the merchant, and the refund still waits for a claim. A wallet short of tokens is not a refusal: the claim answers 200 with status awaiting_funds (the payer's address kept) and the refund is sent by itself once the wallet can pay.
-         */
-        post: operations["claimRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -257,12 +252,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your payment links, newest first, with their figures (completed payments, amount received, last payment) */
+        /**
+         * List payment links
+         * @description Your payment links, newest first, with their figures (completed payments, amount received, last payment).
+         */
         get: operations["listPaymentLinks"];
         put?: never;
         /**
-         * Create a payment link: a page at /l/<slug> where each Pay starts a fresh session
-         * @description Give either amount (a fixed price) or minAmount (the payer chooses at least that).
+         * Create a payment link
+         * @description A page at /l/<slug> where each Pay starts a fresh session. Give either amount (a fixed price) or minAmount (the payer chooses at least that).
          */
         post: operations["createPaymentLink"];
         delete?: never;
@@ -278,36 +276,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One payment link */
+        /** Get a payment link */
         get: operations["getPaymentLink"];
         put?: never;
         post?: never;
-        /** Deactivate a payment link (it is kept: its payments refer to it) */
+        /**
+         * Deactivate a payment link
+         * @description The link is kept: its payments refer to it.
+         */
         delete: operations["deactivatePaymentLink"];
         options?: never;
         head?: never;
-        /** Change a payment link (any field; active: false deactivates, true turns it on again) */
-        patch: operations["updatePaymentLink"];
-        trace?: never;
-    };
-    "/api/links/{slug}/pay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
         /**
-         * Start a payment from a payment link (the link's page calls it; public)
-         * @description At most 10 a minute per client address. An inactive link answers VALIDATION_ERROR and creates nothing.
+         * Update a payment link
+         * @description Changes any field; active: false deactivates it, true turns it on again.
          */
-        post: operations["payPaymentLink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
+        patch: operations["updatePaymentLink"];
         trace?: never;
     };
     "/api/refund/{refundId}": {
@@ -318,8 +302,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What a refund's claim page shows (with its claim link's secret k; no other authentication)
-         * @description Answered with Cache-Control: no-store. A claim past its date reads as expired. Give the address with POST /api/refund/{refundId}/claim. A wrong or missing k is answered byte for byte as an unknown refund (404 not-found) and counts against the client address's 10 refund claims a minute; over that, 429 before any secret is checked (a right one too).
+         * Get a refund claim
+         * @description What a refund's claim page shows (with its claim link's secret k; no other authentication). Answered with Cache-Control: no-store. A claim past its date reads as expired. Give the address with POST /api/refund/{refundId}/claim. A wrong or missing k is answered byte for byte as an unknown refund (404 not-found) and counts against the client address's 10 refund claims a minute; over that, 429 before any secret is checked (a right one too).
          */
         get: operations["getRefundClaim"];
         put?: never;
@@ -338,12 +322,52 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What a payment link's page shows (public)
-         * @description Answered with Cache-Control: no-store. Start a payment with POST /api/links/{slug}/pay.
+         * Get a payment link's page
+         * @description What a payment link's page shows (public). Answered with Cache-Control: no-store. Start a payment with POST /api/links/{slug}/pay.
          */
         get: operations["getPaymentLinkPage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refund/{refundId}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a refund
+         * @description The payer's address for a refund (the claim page calls it with its link's secret k; no other authentication). Needs the claim link's secret (k): a wrong or missing one is answered byte for byte as an unknown refund (404 not-found). At most 10 claims a minute per client address, every attempt counted before anything is checked. Above the approval threshold the claim answers 200 with status awaiting_approval: the address waits for a second member of the shop, and nothing is sent before. Every refusal names its problem for the page in details, as {"path": "problem", "message": one of invalid-address, zero-address, service-address, not-claimable, unavailable}. "unavailable" is the merchant's side (its wallet short of gas, its daily budget — then 429 with Retry-After —, the network, a removed domain): the message says only to try later or contact the shop; the reason is logged and kept in the refund's reason for the merchant, and the refund still waits for a claim. A wallet short of tokens is not a refusal: the claim answers 200 with status awaiting_funds (the payer's address kept) and the refund is sent by itself once the wallet can pay.
+         */
+        post: operations["claimRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/{slug}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay by payment link
+         * @description Starts a payment from a payment link (the link's page calls it; public). At most 10 a minute per client address. An inactive link answers VALIDATION_ERROR and creates nothing.
+         */
+        post: operations["payPaymentLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -357,12 +381,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The API key's payout batches, newest first (without their items) */
+        /**
+         * List payout batches
+         * @description The API key's payout batches, newest first (without their items).
+         */
         get: operations["listPayouts"];
         put?: never;
         /**
-         * Pay up to 500 recipients of one token at once from the domain's withdrawal wallet
-         * @description The whole request is validated before anything is recorded: any bad item answers VALIDATION_ERROR (reason payout-items-invalid, or invalid-request for a malformed field) with `details` naming each bad item as items.<index>.<field>, and nothing is recorded. Amounts are decimal strings in token units, each at least the token's minimum withdrawal. The wallet must hold the total beyond what its open withdrawals and payouts still take (else BLOCKCHAIN_ERROR wallet-short-of-tokens, nothing recorded). Items are paid in as few transactions as the block gas limit allows (about 114 per transaction on a 30M-gas block); each item goes pending → sending → completed | failed, and a recipient the token refuses fails only its own item. Webhooks: payout.completed / payout.failed per item (with batchId and index), payout_batch.completed once every item is final (status completed, partially_failed or failed). Same Idempotency-Key and body within 24 h answers the first batch as recorded; another body is IDEMPOTENCY_CONFLICT.
+         * Create a payout batch
+         * @description Pays up to 500 recipients of one token at once from the domain's withdrawal wallet. The whole request is validated before anything is recorded: any bad item answers VALIDATION_ERROR (reason payout-items-invalid, or invalid-request for a malformed field) with `details` naming each bad item as items.<index>.<field>, and nothing is recorded. Amounts are decimal strings in token units, each at least the token's minimum withdrawal. The wallet must hold the total beyond what its open withdrawals and payouts still take (else BLOCKCHAIN_ERROR wallet-short-of-tokens, nothing recorded). Items are paid in as few transactions as the block gas limit allows (about 114 per transaction on a 30M-gas block); each item goes pending → sending → completed | failed, and a recipient the token refuses fails only its own item. Webhooks: payout.completed / payout.failed per item (with batchId and index), payout_batch.completed once every item is final (status completed, partially_failed or failed). Same Idempotency-Key and body within 24 h answers the first batch as recorded; another body is IDEMPOTENCY_CONFLICT.
          */
         post: operations["createPayout"];
         delete?: never;
@@ -378,7 +405,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One payout batch with every item's status and txHash (another key's is NOT_FOUND) */
+        /**
+         * Get a payout batch
+         * @description One payout batch with every item's status and txHash (another key's is NOT_FOUND).
+         */
         get: operations["getPayoutBatch"];
         put?: never;
         post?: never;
@@ -434,7 +464,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the password; every earlier token and session ends, the answer carries a fresh token */
+        /**
+         * Change the password
+         * @description Every earlier token and session ends; the answer carries a fresh token.
+         */
         post: operations["changePassword"];
         delete?: never;
         options?: never;
@@ -452,8 +485,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Two-factor set-up, step 1: a fresh seed to scan ({secret, uri, qrCode}); nothing changes for sign-in yet
-         * @description About the signed-in user, in no account: a member an account holds to enrolling (membersNeedTwoFactor) reaches it. Already on → 400 two-factor-already-on.
+         * Start two-factor set-up
+         * @description Two-factor set-up, step 1: a fresh seed to scan ({secret, uri, qrCode}); nothing changes for sign-in yet. About the signed-in user, in no account: a member an account holds to enrolling (membersNeedTwoFactor) reaches it. Already on → 400 two-factor-already-on.
          */
         post: operations["startTwoFactor"];
         delete?: never;
@@ -472,8 +505,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Two-factor set-up, step 2: a code of the seed and the current password turn it on; every earlier token and session ends
-         * @description The answer holds the 10 recovery codes (shown this once) and a fresh bearer token: the caller's token ended with the others.
+         * Confirm two-factor set-up
+         * @description Two-factor set-up, step 2: a code of the seed and the current password turn it on; every earlier token and session ends. The answer holds the 10 recovery codes (shown this once) and a fresh bearer token: the caller's token ended with the others.
          */
         post: operations["confirmTwoFactor"];
         delete?: never;
@@ -492,8 +525,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * End every bearer token and dashboard session of yours; with revokeApiKeys: true, revoke every API key of the account too
-         * @description revokeApiKeys: true needs the developer permission in the account acted in (X-Account-Id); without it the answer is 403 role-forbids and nothing ends.
+         * Sign out everywhere
+         * @description Ends every bearer token and dashboard session of yours; with revokeApiKeys: true, revokes every API key of the account too. revokeApiKeys: true needs the developer permission in the account acted in (X-Account-Id); without it the answer is 403 role-forbids and nothing ends.
          */
         post: operations["signOutEverywhere"];
         delete?: never;
@@ -510,8 +543,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The account's settings: {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor}
-         * @description membersWithoutTwoFactor: the members the two-factor rule covers (every role but viewer) who have not turned it on — while membersNeedTwoFactor is on, each may only enrol in this account.
+         * Get the account's settings
+         * @description The account's settings: {accountCurrency, currencies, membersNeedTwoFactor, membersWithoutTwoFactor}. membersWithoutTwoFactor: the members the two-factor rule covers (every role but viewer) who have not turned it on — while membersNeedTwoFactor is on, each may only enrol in this account.
          */
         get: operations["getAccountSettings"];
         put?: never;
@@ -520,8 +553,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Set the account currency, or (the owner) require two-factor of the members who can move money, approve, hold keys or choose payout targets
-         * @description accountCurrency (the dashboard's totals, volume chart and payments CSV) needs `settings`. membersNeedTwoFactor needs `members` (the owner), the owner's own two-factor on (else 403 two-factor-required) and `code`, their current code, to turn it either way. With it on, a member whose role holds money, approve, developer or payout-targets and who has no two-factor can only enrol (POST /api/user/two-factor) in this account: every /api/user route acting in it answers 403 two-factor-required-by-account, and so do the API keys they made. Their other accounts are unaffected. Nothing changes on a refusal.
+         * Update the account's settings
+         * @description Sets the account currency, or (the owner) requires two-factor of the members who can move money, approve, hold keys or choose payout targets. accountCurrency (the dashboard's totals, volume chart and payments CSV) needs `settings`. membersNeedTwoFactor needs `members` (the owner), the owner's own two-factor on (else 403 two-factor-required) and `code`, their current code, to turn it either way. With it on, a member whose role holds money, approve, developer or payout-targets and who has no two-factor can only enrol (POST /api/user/two-factor) in this account: every /api/user route acting in it answers 403 two-factor-required-by-account, and so do the API keys they made. Their other accounts are unaffected. Nothing changes on a refusal.
          */
         patch: operations["updateAccountSettings"];
         trace?: never;
@@ -537,8 +570,8 @@ export interface paths {
         get: operations["listApiKeys"];
         put?: never;
         /**
-         * Create an API key (shown once), yours: at most your role's scopes; a money scope needs your two-factor; `code` with it on
-         * @description `kind`: secret (default) or publishable (payments:write and payments:read only). The key is the caller's (`createdBy`): every request made with it is theirs. `scopes`: each needs a permission of the caller's role — payments:write `payments`, payments:read `read`, refunds/withdrawals/payouts `money` — and asking for one the role lacks is 403 FORBIDDEN scope-exceeds-role (nothing is made). Default: every scope the kind may hold that the role holds, the money scopes only while the caller has two-factor on. A money scope (refunds, withdrawals, payouts) needs the caller's two-factor: without it 403 FORBIDDEN two-factor-required; with it on, every key needs `code` (missing or wrong → 400 on the field `code`). The key never does more than its maker's current role: a smaller role takes scopes away, leaving the account revokes it.
+         * Create an API key
+         * @description The key is shown once, and it is yours: at most your role's scopes; a money scope needs your two-factor; send `code` while it is on. `kind`: secret (default) or publishable (payments:write and payments:read only). The key is the caller's (`createdBy`): every request made with it is theirs. `scopes`: each needs a permission of the caller's role — payments:write `payments`, payments:read `read`, refunds/withdrawals/payouts `money` — and asking for one the role lacks is 403 FORBIDDEN scope-exceeds-role (nothing is made). Default: every scope the kind may hold that the role holds, the money scopes only while the caller has two-factor on. A money scope (refunds, withdrawals, payouts) needs the caller's two-factor: without it 403 FORBIDDEN two-factor-required; with it on, every key needs `code` (missing or wrong → 400 on the field `code`). The key never does more than its maker's current role: a smaller role takes scopes away, leaving the account revokes it.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -557,7 +590,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key at once (revoking it again changes nothing) */
+        /**
+         * Revoke an API key
+         * @description Revoked at once (revoking it again changes nothing).
+         */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
@@ -589,7 +625,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's audit log, newest first, by cursor: {items: [{id, at, actor: {kind, userId?, apiKeyId?, label}, address, action, target, before, after}], nextCursor} */
+        /**
+         * List audit events
+         * @description The account's audit log, newest first, by cursor: {items: [{id, at, actor: {kind, userId?, apiKeyId?, label}, address, action, target, before, after}], nextCursor}.
+         */
         get: operations["listAuditEvents"];
         put?: never;
         post?: never;
@@ -606,7 +645,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** BNB the gas tank spent for you per UTC day and kind (30 days), and today's budget and withdrawal count */
+        /**
+         * Get gas usage
+         * @description BNB the gas tank spent for you per UTC day and kind (30 days), and today's budget and withdrawal count.
+         */
         get: operations["getGasUsage"];
         put?: never;
         post?: never;
@@ -641,7 +683,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The accounts you belong to, your own first (the default when a request sends no X-Account-Id) */
+        /**
+         * List your accounts
+         * @description The accounts you belong to, your own first (the default when a request sends no X-Account-Id).
+         */
         get: operations["listAccounts"];
         put?: never;
         post?: never;
@@ -658,7 +703,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's members and their roles, in the order they joined */
+        /**
+         * List members
+         * @description The account's members and their roles, in the order they joined.
+         */
         get: operations["listMembers"];
         put?: never;
         post?: never;
@@ -679,15 +727,15 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove a member from the account at once (never the owner)
-         * @description Every API key the member made in the account is revoked with them (revokedReason member-removed; on this instance no request with one succeeds after the answer, on others within 1 s) and so is every open invitation they made; each is in the audit log.
+         * Remove a member
+         * @description Removes a member from the account at once (never the owner). Every API key the member made in the account is revoked with them (revokedReason member-removed; on this instance no request with one succeeds after the answer, on others within 1 s) and so is every open invitation they made; each is in the audit log.
          */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
         /**
-         * Give a member another role (the owner's own role is handed over, never changed)
-         * @description The API keys the member made lose at once the scopes the new role does not hold (audited as api_key.scopes_reduced; a key left with none is revoked, reason role-reduced). A larger role gives no key anything back.
+         * Change a member's role
+         * @description Gives a member another role (the owner's own role is handed over, never changed). The API keys the member made lose at once the scopes the new role does not hold (audited as api_key.scopes_reduced; a key left with none is revoked, reason role-reduced). A larger role gives no key anything back.
          */
         patch: operations["changeMemberRole"];
         trace?: never;
@@ -702,8 +750,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Hand the account to another member; you stay, as admin
-         * @description Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards. The open invitations you made are revoked (only the owner invites); your API keys keep the scopes an admin holds.
+         * Transfer ownership
+         * @description Hands the account to another member; you stay, as admin. Only the owner may. The new owner must have two-factor sign-in on; `code` is the owner's current code when the owner has it on (missing or wrong → 400 on the field `code`, nothing changes). Answers the members afterwards. The open invitations you made are revoked (only the owner invites); your API keys keep the scopes an admin holds.
          */
         post: operations["transferOwnership"];
         delete?: never;
@@ -719,12 +767,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's invitation links, newest first (at most 100; never their secrets) */
+        /**
+         * List invitation links
+         * @description The account's invitation links, newest first (at most 100; never their secrets).
+         */
         get: operations["listInvitations"];
         put?: never;
         /**
-         * Create an invitation link: whoever opens it joins with the role, once, within 72 hours
-         * @description The answer's `url` and `token` are shown this once (only a hash is kept): pass the link on yourself. At most 50 links wait at once per account.
+         * Create an invitation link
+         * @description Whoever opens it joins with the role, once, within 72 hours. The answer's `url` and `token` are shown this once (only a hash is kept): pass the link on yourself. At most 50 links wait at once per account.
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -743,7 +794,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an invitation link (one used or revoked already stays as it is) */
+        /**
+         * Revoke an invitation link
+         * @description One used or revoked already stays as it is.
+         */
         delete: operations["revokeInvitation"];
         options?: never;
         head?: never;
@@ -760,8 +814,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Join the account an invitation link offers, with its role (signed in as yourself; the link works once)
-         * @description Then send X-Account-Id: accountId to act in it.
+         * Accept an invitation
+         * @description Joins the account an invitation link offers, with its role (signed in as yourself; the link works once). Then send X-Account-Id: accountId to act in it.
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -777,7 +831,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's approvals of money out, newest first, by cursor (20 a page) */
+        /**
+         * List approvals
+         * @description The account's approvals of money out, newest first, by cursor (20 a page).
+         */
         get: operations["listApprovals"];
         put?: never;
         post?: never;
@@ -797,8 +854,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve money out another member (or an API key) asked for; it is sent at once
-         * @description Never the member who asked for it, nor the creator of the API key it was asked with. Send the `contentHash` you were shown: your code approves exactly that content (destination, amount, items), and a subject changed since it was asked for is refused (400 approval-content-changed). Confirmed with your current two-factor code: without two-factor on you cannot approve (403 approver-needs-two-factor). Decided or expired already → 400, nothing sent. When the money out itself is refused at this point (the wallet short of tokens or gas, a daily limit), the approval still counts and `subject` says failed, with why.
+         * Approve money out
+         * @description Approves money out another member (or an API key) asked for; it is sent at once. Never the member who asked for it, nor the creator of the API key it was asked with. Send the `contentHash` you were shown: your code approves exactly that content (destination, amount, items), and a subject changed since it was asked for is refused (400 approval-content-changed). Confirmed with your current two-factor code: without two-factor on you cannot approve (403 approver-needs-two-factor). Decided or expired already → 400, nothing sent. When the money out itself is refused at this point (the wallet short of tokens or gas, a daily limit), the approval still counts and `subject` says failed, with why.
          */
         post: operations["approveApproval"];
         delete?: never;
@@ -816,7 +873,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject money out: it is never sent (the member who asked may withdraw their own this way) */
+        /**
+         * Reject money out
+         * @description It is never sent (the member who asked may withdraw their own this way).
+         */
         post: operations["rejectApproval"];
         delete?: never;
         options?: never;
@@ -831,7 +891,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every token's approval thresholds (both null: its money out never waits for approval) */
+        /**
+         * List approval thresholds
+         * @description Every token's approval thresholds (both null: its money out never waits for approval).
+         */
         get: operations["listApprovalPolicies"];
         put?: never;
         post?: never;
@@ -850,8 +913,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Set both approval thresholds of one token (null: no limit of that kind)
-         * @description Owner only. With two-factor sign-in on, `code` is the current code (missing or wrong → 400 on the field `code`, nothing changes). A per-day limit below the per-request one, or an amount the token cannot hold, → 400, nothing changes.
+         * Set a token's approval thresholds
+         * @description Sets both approval thresholds of one token (null: no limit of that kind). Owner only. With two-factor sign-in on, `code` is the current code (missing or wrong → 400 on the field `code`, nothing changes). A per-day limit below the per-request one, or an amount the token cannot hold, → 400, nothing changes.
          */
         put: operations["setApprovalPolicy"];
         post?: never;
@@ -889,20 +952,23 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One domain, with its webhookSecretHint while a webhookUrl is set (never the secret) */
+        /**
+         * Get a domain
+         * @description One domain, with its webhookSecretHint while a webhookUrl is set (never the secret).
+         */
         get: operations["getDomain"];
         put?: never;
         post?: never;
         /**
-         * Remove a domain from the whitelist; its webhooks stop with it
-         * @description Refused (VALIDATION_ERROR, nothing changes) while one of its payment sessions is pending, a withdrawal from its wallet is not final, or its withdrawal wallet still holds tokens (or their balance cannot be read).
+         * Remove a domain
+         * @description Removes a domain from the whitelist; its webhooks stop with it. Refused (VALIDATION_ERROR, nothing changes) while one of its payment sessions is pending, a withdrawal from its wallet is not final, or its withdrawal wallet still holds tokens (or their balance cannot be read).
          */
         delete: operations["deleteDomain"];
         options?: never;
         head?: never;
         /**
-         * Set the payout address or webhook URL
-         * @description The domain's first webhookUrl makes its signing secret: that one answer carries it as webhookSecret (copy it into your receiver), every later answer only webhookSecretHint — reveal it with POST /api/user/domains/{id}/webhook-secret/reveal. What the role must hold depends on the change: payoutAddress needs payout-targets (owner), webhookUrl developer, the fiat thresholds settings (FORBIDDEN role-forbids otherwise, nothing changes). With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.
+         * Update a domain
+         * @description Sets the payout address or webhook URL. The domain's first webhookUrl makes its signing secret: that one answer carries it as webhookSecret (copy it into your receiver), every later answer only webhookSecretHint — reveal it with POST /api/user/domains/{id}/webhook-secret/reveal. What the role must hold depends on the change: payoutAddress needs payout-targets (owner), webhookUrl developer, the fiat thresholds settings (FORBIDDEN role-forbids otherwise, nothing changes). With two-factor sign-in on, a change of either needs `code` (the app's current code; missing or wrong → 400 on the field `code`, nothing changes). Once the merchant has received a payment on any of its domains, a new payoutAddress takes effect after PAYOUT_CHANGE_DELAY (default 24 h): until then payoutAddress stays the old one and new sessions forward there, the answer shows pendingPayoutAddress, payoutChangeRequestedAt and payoutChangeEffectiveAt, and the webhook domain.payout_changed (status pending) announces it. While the merchant has never been paid, it changes at once (status applied). Cancel with DELETE /api/user/domains/{id}/payout-change.
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -917,8 +983,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Rotate the webhook signing secret (the old one keeps signing, as a second signature, for 24 h)
-         * @description Needs the member's current two-factor code `{code}`: without two-factor on, 403 webhook-secret-needs-two-factor (turn it on first); missing or wrong, 400 on `code`. The answer is the domain view with the new webhookSecret — shown this once — and previousSecretExpiresAt. Audited as domain.webhook_secret_rotated (never the secret).
+         * Rotate the webhook secret
+         * @description Rotates the webhook signing secret (the old one keeps signing, as a second signature, for 24 h). Needs the member's current two-factor code `{code}`: without two-factor on, 403 webhook-secret-needs-two-factor (turn it on first); missing or wrong, 400 on `code`. The answer is the domain view with the new webhookSecret — shown this once — and previousSecretExpiresAt. Audited as domain.webhook_secret_rotated (never the secret).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -937,8 +1003,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Show the domain's webhook signing secret (and the previous one while it still signs)
-         * @description The only answer that shows a signing secret after it was made: the developer permission and the member's current two-factor code `{code}`. Without two-factor on, 403 webhook-secret-needs-two-factor (a secret that signs payment events must not be one stolen session away); a missing or wrong code, 400 on `code` — each wrong code counts as a failed sign-in of the member (the sign-in throttle limits guesses) and each code works once. No webhookUrl: 400 webhook-url-missing. Answered with Cache-Control: no-store; audited as domain.webhook_secret_revealed (never the secret).
+         * Reveal the webhook secret
+         * @description Shows the domain's webhook signing secret (and the previous one while it still signs). The only answer that shows a signing secret after it was made: the developer permission and the member's current two-factor code `{code}`. Without two-factor on, 403 webhook-secret-needs-two-factor (a secret that signs payment events must not be one stolen session away); a missing or wrong code, 400 on `code` — each wrong code counts as a failed sign-in of the member (the sign-in throttle limits guesses) and each code works once. No webhookUrl: 400 webhook-url-missing. Answered with Cache-Control: no-store; audited as domain.webhook_secret_revealed (never the secret).
          */
         post: operations["revealWebhookSecret"];
         delete?: never;
@@ -958,8 +1024,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Cancel a payout address change still waiting for its date (no two-factor code needed)
-         * @description The pending change is dropped and domain.payout_changed (status cancelled) is sent; payoutAddress stays as it is. Nothing waiting (or the change already took effect) → 400.
+         * Cancel a payout address change
+         * @description Cancels a payout address change still waiting for its date (no two-factor code needed). The pending change is dropped and domain.payout_changed (status cancelled) is sent; payoutAddress stays as it is. Nothing waiting (or the change already took effect) → 400.
          */
         delete: operations["cancelPayoutChange"];
         options?: never;
@@ -976,7 +1042,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a `ping` event to the domain's webhook URL */
+        /**
+         * Send a test webhook
+         * @description Queues a `ping` event to the domain's webhook URL.
+         */
         post: operations["sendWebhookTest"];
         delete?: never;
         options?: never;
@@ -991,7 +1060,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Webhook deliveries of the domain, newest first: event type, attempts, last status code and error, next attempt */
+        /**
+         * List webhook deliveries
+         * @description Webhook deliveries of the domain, newest first: event type, attempts, last status code and error, next attempt.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -1010,7 +1082,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery again, with the same webhook-id, on a fresh retry schedule */
+        /**
+         * Redeliver a webhook
+         * @description Sends a delivery again, with the same webhook-id, on a fresh retry schedule.
+         */
         post: operations["redeliverWebhook"];
         delete?: never;
         options?: never;
@@ -1475,10 +1550,6 @@ export interface components {
              */
             fiatAmount?: string;
         };
-        ClaimRefundRequest: {
-            /** @description The payer's BSC address. */
-            address: string;
-        };
         CreatePaymentLinkRequest: {
             /** @description Shown as the page's heading, e.g. "Coffee beans, 1 kg". */
             title: string;
@@ -1510,6 +1581,10 @@ export interface components {
             active?: boolean;
             /** @description A current two-factor code: needed, with two-factor on, to give domainId (whose payout address receives). */
             code?: string;
+        };
+        ClaimRefundRequest: {
+            /** @description The payer's BSC address. */
+            address: string;
         };
         PayLinkRequest: {
             /** @description The payer's amount, for a link without a fixed one. */
@@ -4550,144 +4625,6 @@ export interface operations {
             };
         };
     };
-    claimRefund: {
-        parameters: {
-            query?: {
-                /** @description The secret of the refund's claim link (the `k` of /refund/<refundId>?k=…). A wrong or missing one is answered exactly as an unknown refund: 404 not-found. */
-                k?: string;
-            };
-            header?: never;
-            path: {
-                /** @description UUID of the refund. */
-                refundId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["ClaimRefundRequest"];
-            };
-        };
-        responses: {
-            /** @description Sending, awaiting_funds, or awaiting_approval */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Refund"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description BLOCKCHAIN_ERROR */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-    };
     listPaymentLinks: {
         parameters: {
             query?: never;
@@ -5013,141 +4950,6 @@ export interface operations {
             };
         };
     };
-    payPaymentLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The link's slug (its page is /l/<slug>). */
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["PayLinkRequest"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["PaymentSession"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description NO_PACKAGE */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
-                            message: string;
-                            /**
-                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
-                             * @enum {string}
-                             */
-                            reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
-                            details?: {
-                                path?: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-    };
     getRefundClaim: {
         parameters: {
             query?: {
@@ -5299,6 +5101,279 @@ export interface operations {
                              * @enum {string}
                              */
                             reason?: "not-found";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    claimRefund: {
+        parameters: {
+            query?: {
+                /** @description The secret of the refund's claim link (the `k` of /refund/<refundId>?k=…). A wrong or missing one is answered exactly as an unknown refund: 404 not-found. */
+                k?: string;
+            };
+            header?: never;
+            path: {
+                /** @description UUID of the refund. */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ClaimRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description Sending, awaiting_funds, or awaiting_approval */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description BLOCKCHAIN_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "invalid-request" | "rate-limited" | "not-found" | "refund-address-zero" | "gateway-address" | "refund-not-claimable" | "refund-claim-unavailable";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    payPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's slug (its page is /l/<slug>). */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PayLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PaymentSession"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NO_PACKAGE */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
+                            details?: {
+                                path?: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "NO_PACKAGE" | "DOMAIN_NOT_WHITELISTED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "RATE_LIMITED" | "REGISTRATION_CLOSED" | "BLOCKCHAIN_ERROR" | "INTERNAL_ERROR";
+                            message: string;
+                            /**
+                             * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
+                             * @enum {string}
+                             */
+                            reason?: "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "currency-unsupported" | "no-plan" | "plan-quota-used-up" | "gateway-address" | "invalid-request" | "rate-limited" | "not-found" | "link-inactive" | "link-amount-missing" | "link-busy" | "link-client-busy";
                             details?: {
                                 path?: string;
                                 message: string;
