@@ -31,7 +31,11 @@ import { assertPayable, lockSession } from "./refund-rules";
 import type { RefundFact } from "./refund-state";
 import { type RefundView, toRefundView } from "./refund-view";
 
-/** What the claim page shows: the refund, and the address the payment came from (a hint, never used silently). */
+/**
+ * What the claim page shows: the refund, and the address the payment came from (a hint, never used
+ * silently). A refund in fiat (basis "fiat", docs/design.md §23) adds its currency, fiat amount
+ * and rate: the page's headline, with the tokens under it.
+ */
 export async function refundClaimPage(db: Db, refundId: string, secret: string | null | undefined) {
   await assertClaimSecret(db, refundId, secret);
   const source = await findRefund(db, "public", refundId);
@@ -61,7 +65,14 @@ export async function refundClaimPage(db: Db, refundId: string, secret: string |
     orderId: session?.orderId ?? null,
     senderHint: first?.from ?? null,
     merchant: session?.origin ? new URL(session.origin).host : null,
+    ...fiatFields(view),
   };
+}
+
+function fiatFields(view: RefundView): { currency?: string; fiatAmount?: string; rate?: string } {
+  return view.basis === "fiat" && view.currency && view.fiatAmount && view.rate
+    ? { currency: view.currency, fiatAmount: view.fiatAmount, rate: view.rate }
+    : {};
 }
 
 export type RefundClaimPage = Awaited<ReturnType<typeof refundClaimPage>>;

@@ -12,7 +12,19 @@ import { EX, refundExample } from "./examples";
 import { answer, badId, open, refundIdParam, refusals } from "./shared";
 
 const claimViewSchema = refundSchema
-  .pick({ refundId: true, status: true, amount: true, token: true, network: true, toAddress: true, claimExpiresAt: true, txHash: true })
+  .pick({
+    refundId: true,
+    status: true,
+    amount: true,
+    token: true,
+    network: true,
+    toAddress: true,
+    claimExpiresAt: true,
+    txHash: true,
+    currency: true,
+    fiatAmount: true,
+    rate: true,
+  })
   .extend({
     reason: z.string().nullable().meta({ description: "Why it was cancelled or failed; null otherwise." }),
     description: z.string().nullable().meta({ description: "The payment's description." }),

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { Address } from "@/components/dashboard/address";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
+import { PriceDetail, PriceHeadline } from "@/components/dashboard/price";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { ForwardProblem } from "@/components/payments/forward-problem";
 import { AutoRefresh, CancelPaymentButton, SimulatePaymentButton } from "@/components/payments/payment-actions";
@@ -45,9 +46,10 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
         <div className="min-w-0">
           <p className="text-sm text-muted-foreground">Payment</p>
           <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
-            <Amount value={payment.amount} symbol={payment.token} />
+            <PriceHeadline price={payment} />
             <StatusBadge status={payment.status} />
           </h1>
+          <PriceDetail price={payment} className="mt-1 text-sm" />
           {(payment.orderId || payment.description) && (
             <p className="mt-1 text-sm">
               {payment.orderId && <span className="font-medium">{payment.orderId}</span>}
