@@ -236,3 +236,68 @@ test("payments around orders: order column, metadata search, row links, webhook 
     await receiver.close();
   }
 });
+
+test("a payment priced in USD from the dashboard: chosen under Price in, shown in USD on the list, its page and the CSV", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://fiat.example.com"]);
+  await signIn(page, merchant.email, merchant.password);
+
+  // A token amount typed with a currency ("25 USD") is told where a currency price is chosen, and nothing is created.
+  await page.goto("/dashboard/payments/new");
+  const create = page.getByRole("button", { name: "Create payment" });
+  await page.getByLabel("Amount").fill("25 USD");
+  await create.click();
+  await expect(page.getByText("To price it in USD, choose it under “Price in”.")).toBeVisible();
+
+  // Price in the account's currency: no token to choose, the amount in USD.
+  await page.getByLabel("USD, your account's currency").check();
+  await expect(page.getByLabel("Token")).toHaveCount(0);
+  await expect(page.getByText("Paid in any of your tokens, at the rate when it is created.")).toBeVisible();
+  const amount = page.getByLabel("Amount in USD");
+  await amount.fill("25.001");
+  await create.click();
+  await expect(page.getByText("USD has 2 decimals: use at most 2 digits after the dot.")).toBeVisible();
+  await expect(amount).toHaveAttribute("aria-invalid", "true");
+  await amount.fill("25");
+  await page.getByLabel("Order reference (optional)").fill("FIAT-25");
+  await capture(page, testInfo, "payment-new-fiat");
+  await create.click();
+  const done = page.getByTestId("payment-created");
+  await expect(done).toContainText("Payment of 25.00 USD created");
+  await expect(done).toContainText("25 DUSD first");
+  await capture(page, testInfo, "payment-new-fiat-created");
+
+  // Its page: the price in USD is the headline, the token amount and the rate under it.
+  await done.getByRole("link", { name: "Open the payment" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("25.00 USD");
+  await expect(page.getByTestId("price-detail")).toHaveText(/25 DUSD\s*· 1 DUSD = 1\.00 USD/);
+  await capture(page, testInfo, "payment-fiat-detail");
+  const sessionId = page.url().split("/").pop() ?? "";
+
+  // The list: the same headline and line, found by its order reference too.
+  await page.goto("/dashboard/payments?q=FIAT-25");
+  const row = page.locator(`tr[data-session-id="${sessionId}"]`);
+  await expect(row.locator("td").first()).toContainText("25.00 USD");
+  await expect(row.getByTestId("price-detail")).toHaveText(/25 DUSD\s*· 1 DUSD = 1\.00 USD/);
+  await capture(page, testInfo, "payments-fiat");
+
+  // The CSV: its fiat columns.
+  const csv = await (await page.request.get("/dashboard/payments/export?q=FIAT-25")).text();
+  const [header, line] = csv.trim().split(/\r?\n/);
+  const names = header?.split(",") ?? [];
+  const cells = line?.split(",") ?? [];
+  const cell = (name: string) => cells[names.indexOf(name)];
+  expect([cell("sessionId"), cell("currency"), cell("fiatAmount"), cell("amount"), cell("token")]).toEqual([
+    sessionId,
+    "USD",
+    "25.00",
+    "25",
+    "DUSD",
+  ]);
+  expect(cell("rate")).toMatch(/^1\.0+$/);
+  logs.assertClean();
+});

@@ -22,6 +22,7 @@ import {
   formPaymentSchema,
   parseForm,
   sharedWords,
+  TOKEN_EXAMPLE,
 } from "./payment-form";
 
 export { type DashboardPayment, type DashboardPaymentInput, dashboardPaymentSchema } from "./payment-form";
@@ -29,7 +30,7 @@ export { type DashboardPayment, type DashboardPaymentInput, dashboardPaymentSche
 export async function createDashboardPayment(db: Db, userId: number, form: DashboardPaymentForm): Promise<DashboardPayment> {
   if (form.priceIn === "currency") return createFiatDashboardPayment(db, userId, form);
   const { priceIn: _, ...fields } = form;
-  const input = parseForm(formPaymentSchema, fields, "10.5");
+  const input = parseForm(formPaymentSchema, fields, TOKEN_EXAMPLE);
   const token = await findOwnToken(db, userId, input.tokenId);
   if (!token) throw fieldError("tokenId", "Choose one of your registered tokens.", "token-unknown");
   try {
@@ -56,7 +57,7 @@ async function inMerchantWords(
   token: { symbol: string; decimals: number; network: string; contractAddress: string },
 ): Promise<unknown> {
   if (!(error instanceof AppError)) return error;
-  const shared = sharedWords(error.reason, input, "10.5");
+  const shared = sharedWords(error.reason, input, TOKEN_EXAMPLE);
   if (shared) return shared;
   const reason = error.reason as PaymentReason | undefined;
   switch (reason) {

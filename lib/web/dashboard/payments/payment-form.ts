@@ -67,6 +67,9 @@ export interface DashboardPayment {
  * The API's schemas with the form's names for its text fields, so their messages read as the form
  * says them ("Order reference must be one line"), and the amount's problems in one sentence.
  */
+/** The example a token amount's problems give. */
+export const TOKEN_EXAMPLE = "10.5";
+
 const formTexts = {
   description: displayTextSchema("Description", MAX_DESCRIPTION_LENGTH, true).optional(),
   orderId: displayTextSchema("Order reference", MAX_ORDER_ID_LENGTH, false).optional(),
@@ -74,10 +77,11 @@ const formTexts = {
 export const formPaymentSchema = createPaymentSchema.extend(formTexts);
 export const formFiatPaymentSchema = createFiatPaymentSchema.extend(formTexts);
 
-/** The amount's format problem; "25 USD" typed as a token amount is told where a currency price is chosen. */
+/** The amount's format problem; "25 USD" typed as a token amount (`example` "10.5") is told where a currency price is chosen. */
 export function amountFormat(example: string, amount: unknown): string {
   const base = `Enter an amount such as ${example}: digits and at most one dot, no commas or spaces.`;
-  const currency = typeof amount === "string" ? /^\s*[\d.,]+\s*([A-Za-z]{3})\s*$/.exec(amount)?.[1] : undefined;
+  const currency =
+    example === TOKEN_EXAMPLE && typeof amount === "string" ? /^\s*[\d.,]+\s*([A-Za-z]{3})\s*$/.exec(amount)?.[1] : undefined;
   return currency ? `${base} To price it in ${currency.toUpperCase()}, choose it under “Price in”.` : base;
 }
 

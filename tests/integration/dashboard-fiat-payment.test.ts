@@ -1,0 +1,147 @@
+/**
+ * A payment priced in the account's currency, made on the dashboard (docs/design.md §23): the API's
+ * fiat create with no API key — quotes from the chain's feeds, the currency read from the account
+ * (never from the form) — shown in that currency on the list, the payment's page and the CSV, and
+ * every refusal on its field, writing nothing.
+ */
+import { and, count, eq } from "drizzle-orm";
+import type { Address, Hex } from "viem";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { AppError } from "@/lib/base/errors";
+import { currencyFeeds, paymentSessions, sessionQuotes, users } from "@/lib/db/schema";
+import { getPlan } from "@/lib/domain/plans/current-plan";
+import multicall3 from "@/lib/engine/chain/contracts/multicall3.json";
+import { forgetMulticall, MULTICALL3_ADDRESS } from "@/lib/engine/chain/multicall";
+import { tokensCommand } from "@/lib/ops/admin/tokens";
+import { createDashboardPayment, dashboardPaymentSchema } from "@/lib/web/dashboard/payments/create-payment";
+import { getUserPayment } from "@/lib/web/dashboard/payments/payment-detail";
+import { PAYMENTS_CSV_HEADER, paymentsCsvStream } from "@/lib/web/dashboard/payments/payments-export";
+import { listUserPayments, paymentFiltersSchema } from "@/lib/web/dashboard/payments/user-payments";
+import { type Merchant, setUpMerchant } from "../helpers/accounts";
+import { deployTestToken, useTestChain } from "../helpers/chain";
+import { useConfig } from "../helpers/config";
+import { useTestDatabase } from "../helpers/database";
+import { deployTestFeed, setTestFeed } from "../helpers/feeds";
+
+const db = useTestDatabase();
+const chain = useTestChain({ chainId: 56 });
+
+let merchant: Merchant;
+let token: Address;
+const feeds = { token: "0x" as Address, eur: "0x" as Address };
+
+const form = (input: Record<string, unknown>) => dashboardPaymentSchema.parse(input);
+const sessionsOf = async (userId: number) =>
+  Number((await db().select({ n: count() }).from(paymentSessions).where(eq(paymentSessions.userId, userId)))[0]?.n);
+const usedThisMonth = async (userId: number) => (await getPlan(db(), userId)).usage.sessionsCreated;
+const setAccountCurrency = (currency: string) => db().update(users).set({ accountCurrency: currency }).where(eq(users.id, merchant.userId));
+
+async function refusal(input: Record<string, unknown>): Promise<AppError> {
+  const error = await createDashboardPayment(db(), merchant.userId, form(input)).catch((e: unknown) => e);
+  expect(error, JSON.stringify(input)).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+beforeAll(async () => {
+  await chain().client.setCode({ address: MULTICALL3_ADDRESS, bytecode: multicall3.deployedBytecode as Hex });
+  useConfig({ BSC_RPC_URL: chain().url, NEXTAUTH_SECRET: "integration-test-secret-0123456789" });
+  forgetMulticall("bsc");
+  token = await deployTestToken(chain().url, { symbol: "USDT", decimals: 18 });
+  feeds.token = await deployTestFeed(chain().url, "USDT / USD");
+  feeds.eur = await deployTestFeed(chain().url, "EUR / USD", 125_000_000n);
+  merchant = await setUpMerchant({ contractAddress: token, network: "bsc" });
+  await tokensCommand(db(), ["feed", "bsc", token, feeds.token, "--heartbeat", "3600", "--pegged"]);
+  // The bsc network's EUR row names mainnet's feed: point it at the chain's own (1 EUR = 1.25 USD).
+  await db().update(currencyFeeds).set({ usdFeed: feeds.eur, heartbeatSeconds: 3600 }).where(eq(currencyFeeds.currency, "EUR"));
+});
+
+beforeEach(async () => {
+  await setTestFeed(chain().url, feeds.token, 100_000_000n);
+  await setAccountCurrency("USD");
+});
+
+describe("a payment priced in the account's currency, from the dashboard", () => {
+  it("is the API's fiat session with no API key: quoted, counted, and shown in USD on the list, its page and the CSV", async () => {
+    const [sessionsBefore, usedBefore] = [await sessionsOf(merchant.userId), await usedThisMonth(merchant.userId)];
+    const made = await createDashboardPayment(
+      db(),
+      merchant.userId,
+      // A currency sent by the form is not a field of it: the account's is used.
+      form({ priceIn: "currency", amount: " 25 ", currency: "EUR", orderId: "INV-F1", tokenId: "" }),
+    );
+    expect(made).toMatchObject({ fiatAmount: "25.00", currency: "USD", amount: "25", token: "USDT" });
+    const [row] = await db().select().from(paymentSessions).where(eq(paymentSessions.id, made.sessionId));
+    expect(row).toMatchObject({ apiKeyId: null, currency: "USD", fiatAmount: 2500n, amount: 25n * 10n ** 18n, orderId: "INV-F1" });
+    expect(await db().select().from(sessionQuotes).where(eq(sessionQuotes.sessionId, made.sessionId))).toHaveLength(1);
+    expect(await sessionsOf(merchant.userId)).toBe(sessionsBefore + 1);
+    expect(await usedThisMonth(merchant.userId)).toBe(usedBefore + 1);
+
+    const listed = await listUserPayments(db(), merchant.userId, paymentFiltersSchema.parse({ q: "INV-F1" }));
+    expect(listed.items.map((p) => [p.sessionId, p.currency, p.fiatAmount, p.amount, p.token, p.rate])).toEqual([
+      [made.sessionId, "USD", "25.00", "25", "USDT", "1.00000000"],
+    ]);
+    expect(await getUserPayment(db(), merchant.userId, made.sessionId)).toMatchObject({
+      createdByApiKey: false,
+      currency: "USD",
+      fiatAmount: "25.00",
+      rate: "1.00000000",
+      amount: "25",
+    });
+
+    const csv = await new Response(paymentsCsvStream(db(), merchant.userId, paymentFiltersSchema.parse({ q: "INV-F1" }))).text();
+    const [header, line] = csv.trim().split("\n");
+    expect(header?.split(",")).toEqual([...PAYMENTS_CSV_HEADER]);
+    const cells = Object.fromEntries(PAYMENTS_CSV_HEADER.map((name, i) => [name, line?.split(",")[i]]));
+    expect(cells).toMatchObject({ sessionId: made.sessionId, currency: "USD", fiatAmount: "25.00", rate: "1.00000000", token: "USDT" });
+  });
+
+  it("is priced in the account's own currency once it is another (EUR), at its feed", async () => {
+    await setAccountCurrency("EUR");
+    const made = await createDashboardPayment(db(), merchant.userId, form({ priceIn: "currency", amount: "10" }));
+    // 10 EUR at 1.25 USD per EUR and 1 USD per USDT: 12.5 USDT.
+    expect(made).toMatchObject({ fiatAmount: "10.00", currency: "EUR", amount: "12.5", token: "USDT" });
+    const [row] = await db()
+      .select({ currency: paymentSessions.currency, fiatAmount: paymentSessions.fiatAmount })
+      .from(paymentSessions)
+      .where(and(eq(paymentSessions.id, made.sessionId), eq(paymentSessions.userId, merchant.userId)));
+    expect(row).toEqual({ currency: "EUR", fiatAmount: 1000n });
+  });
+
+  it("refuses bad input on its field, in plain words, and writes nothing", async () => {
+    const [sessionsBefore, usedBefore] = [await sessionsOf(merchant.userId), await usedThisMonth(merchant.userId)];
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ amount: "abc" }, "amount", /^Enter an amount such as 25\.00: digits and at most one dot/],
+      [{ amount: "25 USD" }, "amount", /^Enter an amount such as 25\.00: digits and at most one dot, no commas or spaces\.$/],
+      [{ amount: "0" }, "amount", /^The amount must be more than 0\.$/],
+      [{ amount: "25.001" }, "amount", /^USD has 2 decimals: use at most 2 digits after the dot\.$/],
+      [{ amount: "1", orderId: "A\nB" }, "orderId", /^Order reference must be one line\.$/],
+      [{ amount: "1", domainId: "999999" }, "domainId", /^Choose one of your domains\.$/],
+    ];
+    for (const [extra, path, message] of cases) {
+      const error = await refusal({ priceIn: "currency", ...extra });
+      expect(error.code, JSON.stringify(extra)).toBe("VALIDATION_ERROR");
+      expect(error.details?.[0]?.path, JSON.stringify(extra)).toBe(path);
+      expect(error.message, JSON.stringify(extra)).toMatch(message);
+    }
+    // A token amount typed with a currency is told where a currency price is chosen.
+    const typed = await refusal({ tokenId: String(merchant.tokenId), amount: "25 USD" });
+    expect([typed.details?.[0]?.path, typed.message]).toEqual([
+      "amount",
+      "Enter an amount such as 10.5: digits and at most one dot, no commas or spaces. To price it in USD, choose it under “Price in”.",
+    ]);
+    expect(dashboardPaymentSchema.safeParse({ priceIn: "bitcoin", amount: "1" }).error?.issues[0]?.message).toBe(
+      "Choose what the price is in: a token or your account's currency.",
+    );
+    expect(await sessionsOf(merchant.userId)).toBe(sessionsBefore);
+    expect(await usedThisMonth(merchant.userId)).toBe(usedBefore);
+  });
+
+  it("says why no token can take the price when its feed is stale, and writes nothing", async () => {
+    const before = await sessionsOf(merchant.userId);
+    await setTestFeed(chain().url, feeds.token, 100_000_000n, 1n);
+    const error = await refusal({ priceIn: "currency", amount: "25" });
+    expect([error.code, error.details?.[0]?.path]).toEqual(["VALIDATION_ERROR", "amount"]);
+    expect(error.message).toBe("None of your tokens can take a price in USD now (USDT: its price is out of date). Try again later, or price it in a token.");
+    expect(await sessionsOf(merchant.userId)).toBe(before);
+  });
+});
