@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { Address } from "@/components/dashboard/address";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
+import { readableDecimal } from "@/lib/base/money";
 import { PriceDetail, PriceHeadline } from "@/components/dashboard/price";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { ForwardProblem } from "@/components/payments/forward-problem";
@@ -86,6 +87,18 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
               {payment.description && (
                 <Row label="Description">
                   <span className="whitespace-pre-line">{payment.description}</span>
+                </Row>
+              )}
+              {payment.currency && payment.rate && (
+                <Row label="Rate">
+                  <span className="grid gap-0.5">
+                    <span className="tabular-nums">
+                      1 {payment.token} = {readableDecimal(payment.rate, 8, 2)} {payment.currency}
+                    </span>
+                    <span className="text-xs break-all text-muted-foreground">
+                      {payment.rateSource ?? "—"}, read {formatDateTime(payment.ratedAt)}
+                    </span>
+                  </span>
                 </Row>
               )}
               <Row label="Received">

@@ -130,6 +130,9 @@ export async function getUserPayment(db: Db, userId: number, sessionId: string) 
     currency: session.currency,
     fiatAmount: fiatAmountText(session.currency, session.fiatAmount),
     rate: session.currency === null ? null : session.rate,
+    /** Where that rate came from ("chainlink:<feed>[/<currency feed>]") and when it was read. */
+    rateSource: session.currency === null ? null : session.rateSource,
+    ratedAt: session.currency === null ? null : (session.ratedAt?.toISOString() ?? null),
     receivedAmount: fmt(session.receivedAmount),
     remainingAmount: session.receivedAmount >= session.amount ? "0" : fmt(session.amount - session.receivedAmount),
     lateAmount: session.lateAmount > 0n ? fmt(session.lateAmount) : null,
