@@ -237,7 +237,7 @@ test("payments around orders: order column, metadata search, row links, webhook 
   }
 });
 
-test("a payment priced in USD from the dashboard: chosen under Price in, shown in USD on the list, its page and the CSV", async ({
+test("a payment and a link priced in USD from the dashboard: chosen under Price in, shown in USD on the list, its page and the CSV", async ({
   page,
   request,
 }, testInfo) => {
@@ -299,5 +299,35 @@ test("a payment priced in USD from the dashboard: chosen under Price in, shown i
     "DUSD",
   ]);
   expect(cell("rate")).toMatch(/^1\.0+$/);
+
+  // A link priced in USD, made on the dashboard: its page shows the price in USD, and its payment is in USD too.
+  await page.goto("/dashboard/links/new");
+  await page.getByLabel("Title").fill("Workshop seat");
+  await page.getByLabel("USD, your account's currency").check();
+  await expect(page.getByText("The payer chooses")).toBeHidden();
+  await page.getByLabel("Amount in USD").fill("19.90");
+  await capture(page, testInfo, "link-new-fiat");
+  await page.getByRole("button", { name: "Create link" }).click();
+  const made = page.getByTestId("link-created");
+  await expect(made).toContainText("Link “Workshop seat” created: 19.90 USD in DUSD");
+  const linkUrl = await page.getByLabel(/Payment link: share it/).inputValue();
+  await page.goto("/dashboard/links");
+  await expect(page.getByRole("row", { name: /Workshop seat/ })).toContainText("19.90 USD in DUSD");
+  await capture(page, testInfo, "links-fiat");
+
+  await page.goto(`${new URL(linkUrl).pathname}?lang=en`);
+  await expect(page.getByTestId("link-amount")).toHaveText("19.90 USD");
+  await capture(page, testInfo, "link-page-fiat");
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await page.waitForURL(/\/pay\/[0-9a-f-]{36}\?lang=en$/);
+  const linkSession = new URL(page.url()).pathname.split("/").pop() ?? "";
+  await page.goto(`/dashboard/payments?q=${linkSession}`);
+  await expect(page.locator(`tr[data-session-id="${linkSession}"] td`).first()).toContainText("19.90 USD");
+  await page.goto(`/dashboard/payments/${linkSession}`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("19.90 USD");
+  await expect(page.getByTestId("payment-details")).toContainText("Payment link “Workshop seat”");
+  const linkCsv = (await (await page.request.get(`/dashboard/payments/export?q=${linkSession}`)).text()).trim().split(/\r?\n/);
+  const linkCells = linkCsv[1]?.split(",") ?? [];
+  expect([linkCells[names.indexOf("currency")], linkCells[names.indexOf("fiatAmount")]]).toEqual(["USD", "19.90"]);
   logs.assertClean();
 });

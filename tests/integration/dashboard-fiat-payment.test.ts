@@ -1,14 +1,19 @@
 /**
- * A payment priced in the account's currency, made on the dashboard (docs/design.md §23): the API's
+ * Prices in the account's currency from the dashboard (docs/design.md §23). A payment: the API's
  * fiat create with no API key — quotes from the chain's feeds, the currency read from the account
  * (never from the form) — shown in that currency on the list, the payment's page and the CSV, and
- * every refusal on its field, writing nothing.
+ * every refusal on its field, writing nothing. A payment link: a fixed price in a currency, each
+ * Pay a fiat session paid in the link's token; bad prices and a stale feed create nothing.
  */
 import { and, count, eq } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as pay } from "@/app/api/links/[slug]/pay/route";
+import { GET as linkPage } from "@/app/api/links/[slug]/route";
+import { PATCH as patchLink } from "@/app/api/user/payment-links/[id]/route";
+import { POST as createLink } from "@/app/api/user/payment-links/route";
 import { AppError } from "@/lib/base/errors";
-import { currencyFeeds, paymentSessions, sessionQuotes, users } from "@/lib/db/schema";
+import { currencyFeeds, paymentLinks, paymentSessions, sessionQuotes, users } from "@/lib/db/schema";
 import { getPlan } from "@/lib/domain/plans/current-plan";
 import multicall3 from "@/lib/engine/chain/contracts/multicall3.json";
 import { forgetMulticall, MULTICALL3_ADDRESS } from "@/lib/engine/chain/multicall";
@@ -22,6 +27,7 @@ import { deployTestToken, useTestChain } from "../helpers/chain";
 import { useConfig } from "../helpers/config";
 import { useTestDatabase } from "../helpers/database";
 import { deployTestFeed, setTestFeed } from "../helpers/feeds";
+import { call, fromClient } from "../helpers/http";
 
 const db = useTestDatabase();
 const chain = useTestChain({ chainId: 56 });
@@ -142,6 +148,76 @@ describe("a payment priced in the account's currency, from the dashboard", () =>
     const error = await refusal({ priceIn: "currency", amount: "25" });
     expect([error.code, error.details?.[0]?.path]).toEqual(["VALIDATION_ERROR", "amount"]);
     expect(error.message).toBe("None of your tokens can take a price in USD now (USDT: its price is out of date). Try again later, or price it in a token.");
+    expect(await sessionsOf(merchant.userId)).toBe(before);
+  });
+});
+
+describe("a payment link priced in the account's currency", () => {
+  const newLink = (body: Record<string, unknown>) =>
+    call(createLink, { method: "POST", headers: merchant.auth, body: { tokenId: merchant.tokenId, title: "Workshop seat", ...body } });
+  const payReq = (slug: string, ip: string, browser = "browser-0123456789ab") =>
+    call(pay, { method: "POST", params: { slug }, body: { browser }, headers: fromClient(ip) });
+  const linkCount = async () => (await db().select({ id: paymentLinks.id }).from(paymentLinks)).length;
+
+  it("is a fixed price in USD; each Pay is a fiat session paid in the link's token, and the same payer gets theirs back", async () => {
+    const created = await newLink({ currency: "usd", amount: "25" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const link = created.body.data;
+    expect(link).toMatchObject({ amount: "25.00", currency: "USD", minAmount: null, token: "USDT" });
+
+    const page = await call(linkPage, { params: { slug: link.slug } });
+    expect(page.body.data).toMatchObject({ amount: "25.00", currency: "USD", token: "USDT", minAmount: null, active: true });
+
+    const first = await payReq(link.slug, "198.51.100.7");
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.data).toMatchObject({ amount: "25", token: "USDT" });
+    const [session] = await db().select().from(paymentSessions).where(eq(paymentSessions.id, first.body.data.sessionId));
+    expect(session).toMatchObject({ paymentLinkId: link.linkId, apiKeyId: null, currency: "USD", fiatAmount: 2500n, amount: 25n * 10n ** 18n });
+    // The same payer pressing Pay again gets their open session back, whatever the quote now.
+    await setTestFeed(chain().url, feeds.token, 100_200_000n);
+    expect((await payReq(link.slug, "198.51.100.7")).body.data.sessionId).toBe(first.body.data.sessionId);
+    const other = await payReq(link.slug, "198.51.100.8");
+    expect(other.body.data.sessionId).not.toBe(first.body.data.sessionId);
+
+    const listed = await listUserPayments(db(), merchant.userId, paymentFiltersSchema.parse({ linkId: String(link.linkId) }));
+    expect(listed.items.map((p) => [p.currency, p.fiatAmount])).toEqual([
+      ["USD", "25.00"],
+      ["USD", "25.00"],
+    ]);
+  });
+
+  it("changes its price as a whole, back to a token amount too", async () => {
+    const link = (await newLink({ currency: "USD", amount: "25" })).body.data;
+    const patch = (body: Record<string, unknown>) =>
+      call(patchLink, { method: "PATCH", headers: merchant.auth, params: { id: String(link.linkId) }, body });
+    expect((await patch({ amount: "30" })).body.data).toMatchObject({ amount: "30.00", currency: "USD" });
+    const back = (await patch({ currency: null, amount: "12" })).body.data;
+    expect(back).toMatchObject({ amount: "12", minAmount: null, token: "USDT" });
+    expect(back).not.toHaveProperty("currency");
+  });
+
+  it("refuses a price it cannot take, naming why, and creates nothing", async () => {
+    const before = await linkCount();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ currency: "USD", minAmount: "5" }, "link-fiat-fixed-only"],
+      [{ currency: "XYZ", amount: "5" }, "currency-unsupported"],
+      [{ currency: "USD", amount: "25.001" }, "amount-too-precise"],
+      [{ currency: "USD", amount: "0" }, "amount-zero"],
+      [{ currency: "USD", amount: "5", minAmount: "1" }, "link-price-both"],
+    ];
+    for (const [body, reason] of cases) {
+      const res = await newLink(body);
+      expect([res.status, res.body.error?.reason], JSON.stringify(body)).toEqual([400, reason]);
+    }
+    expect(await linkCount()).toBe(before);
+  });
+
+  it("refuses a Pay while the token's feed is stale, and creates no session", async () => {
+    const link = (await newLink({ currency: "USD", amount: "20" })).body.data;
+    const before = await sessionsOf(merchant.userId);
+    await setTestFeed(chain().url, feeds.token, 100_000_000n, 1n);
+    const res = await payReq(link.slug, "198.51.100.9");
+    expect([res.status, res.body.error?.reason]).toEqual([400, "no-token-offered"]);
     expect(await sessionsOf(merchant.userId)).toBe(before);
   });
 });
