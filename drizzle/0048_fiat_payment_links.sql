@@ -3,4 +3,4 @@
 -- Null on every existing link: priced in its token as before.
 ALTER TABLE "payment_links" ADD COLUMN "currency" text;--> statement-breakpoint
 ALTER TABLE "payment_links" ADD COLUMN "fiat_amount" numeric(78, 0);--> statement-breakpoint
-ALTER TABLE "payment_links" ADD CONSTRAINT "payment_links_fiat_check" CHECK (("payment_links"."currency" IS NULL) = ("payment_links"."fiat_amount" IS NULL) AND ("payment_links"."currency" IS NULL OR ("payment_links"."amount" IS NULL AND "payment_links"."min_amount" IS NULL)));
+ALTER TABLE "payment_links" ADD CONSTRAINT "payment_links_fiat_check" CHECK (("currency" IS NULL) = ("fiat_amount" IS NULL) AND ("currency" IS NULL OR ("amount" IS NULL AND "min_amount" IS NULL)));
