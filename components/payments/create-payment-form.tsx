@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useState, useTransition } from "react";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { type Option, OptionField } from "@/components/dashboard/option-field";
+import { ReadableAmount } from "@/components/dashboard/price";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
@@ -82,7 +83,8 @@ export function CreatePaymentForm({
         </p>
         {created.currency && (
           <p className="-mt-2 text-sm text-muted-foreground">
-            Your customer pays it in any of your tokens, at the rate locked now: {created.amount} {created.token} first.
+            Asked first as <ReadableAmount value={created.amount} symbol={created.token} />; your customer may pay in any of your
+            tokens, at the rates locked now.
           </p>
         )}
         <div className="grid gap-1.5">

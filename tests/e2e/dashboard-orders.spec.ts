@@ -268,7 +268,7 @@ test("a payment and a link priced in USD from the dashboard: chosen under Price 
   await create.click();
   const done = page.getByTestId("payment-created");
   await expect(done).toContainText("Payment of 25.00 USD created");
-  await expect(done).toContainText("25 DUSD first");
+  await expect(done).toContainText("Asked first as 25 DUSD");
   await capture(page, testInfo, "payment-new-fiat-created");
 
   // Its page: the price in USD is the headline, the token amount and the rate under it.
