@@ -109,8 +109,7 @@ export function RefundClaim({ initial, claimKey, locale, symbols, messages: t, e
         </p>
         {/* A refund in fiat: its fiat amount is the headline, the tokens sent and the rate under it. */}
         <p data-testid="refund-amount" className="text-4xl font-semibold tracking-tight tabular-nums">
-          {formatDecimal(refund.fiatAmount ?? refund.amount, symbols)}{" "}
-          <span className="text-2xl">{refund.currency ?? refund.token}</span>
+          {formatDecimal(refund.fiatAmount ?? refund.amount, symbols)} <span className="text-2xl">{refund.currency ?? refund.token}</span>
         </p>
         {refund.fiatAmount && refund.rate ? (
           <p data-testid="refund-tokens" className="text-sm text-muted-foreground tabular-nums">

@@ -83,8 +83,8 @@ export function CreatePaymentForm({
         </p>
         {created.currency && (
           <p className="-mt-2 text-sm text-muted-foreground">
-            Asked first as <ReadableAmount value={created.amount} symbol={created.token} />; your customer may pay in any of your
-            tokens, at the rates locked now.
+            Asked first as <ReadableAmount value={created.amount} symbol={created.token} />; your customer may pay in any of your tokens, at
+            the rates locked now.
           </p>
         )}
         <div className="grid gap-1.5">

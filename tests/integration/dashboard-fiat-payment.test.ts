@@ -147,7 +147,9 @@ describe("a payment priced in the account's currency, from the dashboard", () =>
     await setTestFeed(chain().url, feeds.token, 100_000_000n, 1n);
     const error = await refusal({ priceIn: "currency", amount: "25" });
     expect([error.code, error.details?.[0]?.path]).toEqual(["VALIDATION_ERROR", "amount"]);
-    expect(error.message).toBe("None of your tokens can take a price in USD now (USDT: its price is out of date). Try again later, or price it in a token.");
+    expect(error.message).toBe(
+      "None of your tokens can take a price in USD now (USDT: its price is out of date). Try again later, or price it in a token.",
+    );
     expect(await sessionsOf(merchant.userId)).toBe(before);
   });
 });
@@ -172,7 +174,13 @@ describe("a payment link priced in the account's currency", () => {
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     expect(first.body.data).toMatchObject({ amount: "25", token: "USDT" });
     const [session] = await db().select().from(paymentSessions).where(eq(paymentSessions.id, first.body.data.sessionId));
-    expect(session).toMatchObject({ paymentLinkId: link.linkId, apiKeyId: null, currency: "USD", fiatAmount: 2500n, amount: 25n * 10n ** 18n });
+    expect(session).toMatchObject({
+      paymentLinkId: link.linkId,
+      apiKeyId: null,
+      currency: "USD",
+      fiatAmount: 2500n,
+      amount: 25n * 10n ** 18n,
+    });
     // The same payer pressing Pay again gets their open session back, whatever the quote now.
     await setTestFeed(chain().url, feeds.token, 100_200_000n);
     expect((await payReq(link.slug, "198.51.100.7")).body.data.sessionId).toBe(first.body.data.sessionId);

@@ -74,5 +74,7 @@ describe("readableDecimal (for reading only: the exact amount stays what is reco
     ["600.12345678", 8, 2, "600.12345678"],
     ["0.00000000001", 8, 0, "0"],
     ["not a number", 8, 0, "not a number"],
-  ])("%s, at most %i decimals and at least %i → %s", (value, most, least, shown) => expect(readableDecimal(value, most, least)).toBe(shown));
+  ])("%s, at most %i decimals and at least %i → %s", (value, most, least, shown) =>
+    expect(readableDecimal(value, most, least)).toBe(shown),
+  );
 });

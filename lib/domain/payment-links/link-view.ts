@@ -2,8 +2,8 @@
 
 import { getConfig } from "../../base/config";
 import { formatAmount } from "../../base/money";
-import { FIAT_MINOR_UNITS, formatFiatAmount } from "../pricing/fiat";
 import type { PaymentLink, Token } from "../../db/schema";
+import { FIAT_MINOR_UNITS, formatFiatAmount } from "../pricing/fiat";
 
 export interface LinkStats {
   payments: number;

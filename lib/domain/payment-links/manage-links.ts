@@ -205,18 +205,18 @@ function linkPrices(
 
 function fiatPrice(amount: string | null, currency: string) {
   if (amount === null)
-    throw linkRefusal(
-      "VALIDATION_ERROR",
-      "link-fiat-fixed-only",
-      "a price in a currency is a fixed amount: give amount, not minAmount",
-      [{ path: "minAmount", message: "a price in a currency is a fixed amount" }],
-    );
+    throw linkRefusal("VALIDATION_ERROR", "link-fiat-fixed-only", "a price in a currency is a fixed amount: give amount, not minAmount", [
+      { path: "minAmount", message: "a price in a currency is a fixed amount" },
+    ]);
   const parsed = parseFiatAmount(currency, amount);
   if (!parsed.ok) {
     if (parsed.problem === "currency-unsupported")
-      throw pricingRefusal("VALIDATION_ERROR", "currency-unsupported", `currency ${currency} is not one this gateway prices in (USD, EUR, …)`, [
-        { path: "currency", message: "not a currency this gateway prices in" },
-      ]);
+      throw pricingRefusal(
+        "VALIDATION_ERROR",
+        "currency-unsupported",
+        `currency ${currency} is not one this gateway prices in (USD, EUR, …)`,
+        [{ path: "currency", message: "not a currency this gateway prices in" }],
+      );
     throw amountRefusal("amount", parsed.problem, FIAT_MINOR_UNITS[currency] ?? 2);
   }
   return { amount: null, minAmount: null, currency, fiatAmount: parsed.amount.minor };

@@ -26,7 +26,7 @@ const linkFields = {
     .optional()
     .meta({
       description:
-        'A fixed price in this currency (ISO 4217, as a fiat payment\'s), with `amount` such as "25.00": each Pay quotes the link\'s token at the price feeds\' rate then (docs/fiat.md). null: priced in the token.',
+        "A fixed price in this currency (ISO 4217, as a fiat payment's), with `amount` such as \"25.00\": each Pay quotes the link's token at the price feeds' rate then (docs/fiat.md). null: priced in the token.",
       example: "USD",
     }),
   minAmount: amountStringSchema("minAmount")

@@ -12,7 +12,14 @@ import { prepareFiatPrice } from "../../../domain/payments/fiat-price";
 import type { PaymentReason } from "../../../domain/payments/reasons";
 import { FIAT_MINOR_UNITS } from "../../../domain/pricing/fiat";
 import { accountCurrencyOf } from "../account/account-settings";
-import { type DashboardPayment, type DashboardPaymentForm, fieldError, formFiatPaymentSchema, parseForm, sharedWords } from "./payment-form";
+import {
+  type DashboardPayment,
+  type DashboardPaymentForm,
+  fieldError,
+  formFiatPaymentSchema,
+  parseForm,
+  sharedWords,
+} from "./payment-form";
 
 export async function createFiatDashboardPayment(
   db: Db,

@@ -27,7 +27,10 @@ import {
 
 export { type DashboardPayment, type DashboardPaymentInput, dashboardPaymentSchema } from "./payment-form";
 
-export async function createDashboardPayment(db: Db, userId: number, form: DashboardPaymentForm): Promise<DashboardPayment> {
+/** A token price given without `priceIn` (the form's default) is one too. */
+type TokenPriced = Omit<Extract<DashboardPaymentForm, { priceIn: "token" }>, "priceIn"> & { priceIn?: "token" };
+
+export async function createDashboardPayment(db: Db, userId: number, form: DashboardPaymentForm | TokenPriced): Promise<DashboardPayment> {
   if (form.priceIn === "currency") return createFiatDashboardPayment(db, userId, form);
   const { priceIn: _, ...fields } = form;
   const input = parseForm(formPaymentSchema, fields, TOKEN_EXAMPLE);

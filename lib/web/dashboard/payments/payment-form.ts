@@ -86,7 +86,11 @@ export function amountFormat(example: string, amount: unknown): string {
 }
 
 /** `form` through one of the API's schemas, or the refusal naming each field's problem. */
-export function parseForm<S extends z.ZodType>(schema: S, form: { amount: string }, example: string): z.output<S> {
+export function parseForm<S extends z.ZodType>(
+  schema: S,
+  form: Record<string, unknown> & { amount: string },
+  example: string,
+): z.output<S> {
   const parsed = schema.safeParse(form);
   if (parsed.success) return parsed.data;
   const details: ErrorDetail[] = parsed.error.issues.map((issue) => {
@@ -107,7 +111,11 @@ export function sharedWords(reason: string | undefined, input: { domainId?: numb
     case "no-plan":
       return refusal("NO_PACKAGE", "no-plan", "Choose a plan before creating payments.");
     case "plan-quota-used-up":
-      return refusal("NO_PACKAGE", "plan-quota-used-up", "This month's payments on your plan are used up. Upgrade your plan to create more.");
+      return refusal(
+        "NO_PACKAGE",
+        "plan-quota-used-up",
+        "This month's payments on your plan are used up. Upgrade your plan to create more.",
+      );
     case "no-domain":
       return refusal("DOMAIN_NOT_WHITELISTED", "no-domain", "Add your shop's domain before creating payments.");
     case "origin-not-whitelisted":
