@@ -95,7 +95,7 @@ describe("a payment priced in the account's currency, from the dashboard", () =>
     });
 
     const csv = await new Response(paymentsCsvStream(db(), merchant.userId, paymentFiltersSchema.parse({ q: "INV-F1" }))).text();
-    const [header, line] = csv.trim().split("\n");
+    const [header, line] = csv.trim().split(/\r?\n/);
     expect(header?.split(",")).toEqual([...PAYMENTS_CSV_HEADER]);
     const cells = Object.fromEntries(PAYMENTS_CSV_HEADER.map((name, i) => [name, line?.split(",")[i]]));
     expect(cells).toMatchObject({ sessionId: made.sessionId, currency: "USD", fiatAmount: "25.00", rate: "1.00000000", token: "USDT" });
