@@ -5,6 +5,7 @@ import { Address } from "@/components/dashboard/address";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
+import { PriceDetail, PriceHeadline } from "@/components/dashboard/price";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { VolumeChart } from "@/components/dashboard/volume-chart";
 import { buttonVariants } from "@/components/ui/button";
@@ -205,8 +206,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                       <TableRow key={p.sessionId}>
                         <TableCell>
                           <Link href={`/dashboard/payments/${p.sessionId}`} className="font-medium underline-offset-4 hover:underline">
-                            <Amount value={p.amount} symbol={p.token} />
+                            <PriceHeadline price={p} />
                           </Link>
+                          <PriceDetail price={p} className="mt-0.5" />
                           <span className="block text-xs whitespace-nowrap text-muted-foreground sm:hidden">
                             {formatDateTime(p.createdAt)}
                           </span>

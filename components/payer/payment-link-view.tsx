@@ -80,7 +80,7 @@ export function PaymentLinkView({ link, locale, symbols, messages: t }: Props) {
         {link.description ? <p className="text-sm whitespace-pre-line text-muted-foreground">{link.description}</p> : null}
         {link.amount !== null ? (
           <p data-testid="link-amount" className="text-4xl font-semibold tracking-tight tabular-nums">
-            {formatDecimal(link.amount, symbols)} <span className="text-2xl">{link.token}</span>
+            {formatDecimal(link.amount, symbols)} <span className="text-2xl">{link.currency ?? link.token}</span>
           </p>
         ) : null}
         <PayerNetworkChip network={link.network} locale={locale} />

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import type { ErrorDetail } from "@/lib/base/errors";
+import { readableDecimal } from "@/lib/base/money";
 import { claimProblemOf } from "@/lib/domain/refunds/claim-problems";
 import type { RefundClaimPage } from "@/lib/domain/refunds/claim-refund";
 import { fill, formatDecimal, INTL_TAGS, type Locale, type NumberSymbols } from "@/lib/web/i18n/locale";
@@ -106,9 +107,16 @@ export function RefundClaim({ initial, claimKey, locale, symbols, messages: t, e
         <p id="refund-title" className="text-sm text-muted-foreground">
           {refund.merchant ? fill(t.refundFrom, { merchant: refund.merchant }) : t.refund}
         </p>
+        {/* A refund in fiat: its fiat amount is the headline, the tokens sent and the rate under it. */}
         <p data-testid="refund-amount" className="text-4xl font-semibold tracking-tight tabular-nums">
-          {formatDecimal(refund.amount, symbols)} <span className="text-2xl">{refund.token}</span>
+          {formatDecimal(refund.fiatAmount ?? refund.amount, symbols)} <span className="text-2xl">{refund.currency ?? refund.token}</span>
         </p>
+        {refund.fiatAmount && refund.rate ? (
+          <p data-testid="refund-tokens" className="text-sm text-muted-foreground tabular-nums">
+            {formatDecimal(readableDecimal(refund.amount, 8), symbols)} {refund.token} · 1 {refund.token} ={" "}
+            {formatDecimal(readableDecimal(refund.rate, 8, 2), symbols)} {refund.currency}
+          </p>
+        ) : null}
         <PayerNetworkChip network={refund.network} locale={locale} />
         {refund.description ? <p className="text-sm whitespace-pre-line">{refund.description}</p> : null}
         {refund.orderId ? <p className="text-xs text-muted-foreground">{fill(t.order, { order: refund.orderId })}</p> : null}

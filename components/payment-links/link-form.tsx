@@ -21,22 +21,25 @@ const FIXES: Record<string, { href: string; label: string }> = {
 type Pricing = "fixed" | "open";
 
 /** The field a refusal is about, by its reason, in the form's words (lib's messages are for API clients). */
-function fieldRefusal(reason: string | undefined, priceField: "amount" | "minAmount"): { field: string; words: string } | null {
+function fieldRefusal(reason: string | undefined, priceField: "amount" | "minAmount", currency: string | null) {
+  if (currency && reason === "amount-too-precise") return { field: "amount", words: `Too many digits after the dot for ${currency}.` };
   if (reason && reason in AMOUNT_WORDS) return { field: priceField, words: AMOUNT_WORDS[reason as keyof typeof AMOUNT_WORDS] };
   if (reason === "token-unknown") return { field: "tokenId", words: "Choose one of your registered tokens." };
   if (reason === "token-not-accepted") return { field: "tokenId", words: "This gateway no longer accepts this token. Choose another one." };
   return null;
 }
 
-const FIELDS = ["title", "description", "tokenId", "amount", "minAmount", "domainId", "redirectUrl", "code"];
+const FIELDS = ["title", "description", "tokenId", "amount", "minAmount", "currency", "domainId", "redirectUrl", "code"];
 
 /**
- * A payment link's fields. New (`link` absent): everything, token and domain included. Edit: the
- * words, the price and the redirect (the token and the receiving domain stay). Optional fields
- * left empty are cleared (null) on an edit and left out on a create.
+ * A payment link's fields. New (`link` absent): everything, token, domain and what the price is in
+ * (the token, or the account's `currency`: a fixed price paid in the token at the rate of each Pay)
+ * included. Edit: the words, the price and the redirect (the token, the receiving domain and the
+ * price's currency stay). Optional fields left empty are cleared (null) on an edit and left out on a create.
  */
 export function LinkForm({
   link,
+  currency: accountCurrency,
   tokens = [],
   domains = [],
   blocked = false,
@@ -46,6 +49,8 @@ export function LinkForm({
   /** Two-factor is on: a domain other than the first (where the money goes) asks for a code. */
   twoFactor?: boolean;
   link?: PaymentLinkView;
+  /** The account's currency, offered as what a new link's price is in. */
+  currency?: string;
   tokens?: (Option & { symbol: string; decimals: number })[];
   domains?: Option[];
   blocked?: boolean;
@@ -60,6 +65,9 @@ export function LinkForm({
     redirectUrl: link?.redirectUrl ?? "",
   });
   const [pricing, setPricing] = useState<Pricing>(link && link.amount === null ? "open" : "fixed");
+  // A price in a currency (docs/design.md §23): the link's own when editing, else chosen here.
+  const [inCurrency, setInCurrency] = useState(Boolean(link?.currency));
+  const currency = link ? (link.currency ?? null) : inCurrency ? (accountCurrency ?? null) : null;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<{ message: string; fix?: { href: string; label: string } } | null>(null);
   const [code, setCode] = useState("");
@@ -80,8 +88,8 @@ export function LinkForm({
       const price = values.price.trim();
       const common = {
         title: values.title.trim(),
-        amount: pricing === "fixed" ? price : null,
-        minAmount: pricing === "open" ? price : null,
+        amount: pricing === "fixed" || currency ? price : null,
+        minAmount: pricing === "open" && !currency ? price : null,
       };
       const result = link
         ? await updateLinkAction({
@@ -93,6 +101,7 @@ export function LinkForm({
         : await createLinkAction({
             ...common,
             tokenId: Number(values.tokenId),
+            ...(currency ? { currency } : {}),
             ...(values.description.trim() ? { description: values.description.trim() } : {}),
             ...(values.redirectUrl.trim() ? { redirectUrl: values.redirectUrl.trim() } : {}),
             ...(domains.length > 1 ? { domainId: Number(values.domainId) } : {}),
@@ -100,7 +109,7 @@ export function LinkForm({
           });
       setCode("");
       if (!result.ok) {
-        const onField = fieldRefusal(result.reason, pricing === "fixed" ? "amount" : "minAmount");
+        const onField = fieldRefusal(result.reason, pricing === "fixed" || currency ? "amount" : "minAmount", currency);
         const all = result.fieldErrors ?? (onField ? { [onField.field]: onField.words } : {});
         const fields = Object.fromEntries(Object.entries(all).filter(([f]) => FIELDS.includes(f)));
         setErrors(fields);
@@ -161,7 +170,30 @@ export function LinkForm({
           />
         )}
         {needsCode && <TwoFactorCodeField value={code} onChange={setCode} error={errors.code} required />}
-        <fieldset className="grid gap-2 sm:col-span-2">
+        {!link && accountCurrency && (
+          <fieldset className="grid gap-2 sm:col-span-2">
+            <legend className="mb-1.5 text-sm font-medium">Price in</legend>
+            <div className="grid gap-2 sm:grid-cols-2">
+              <RadioChoice
+                name="priceIn"
+                value="token"
+                checked={!inCurrency}
+                onChange={() => setInCurrency(false)}
+                label="The token"
+                hint="An amount of the token the payer pays in."
+              />
+              <RadioChoice
+                name="priceIn"
+                value="currency"
+                checked={inCurrency}
+                onChange={() => setInCurrency(true)}
+                label={`${accountCurrency}, your account's currency`}
+                hint="A fixed price, paid in the token at the rate when the payer presses Pay."
+              />
+            </div>
+          </fieldset>
+        )}
+        <fieldset className={currency ? "hidden" : "grid gap-2 sm:col-span-2"}>
           <legend className="mb-1.5 text-sm font-medium">Price</legend>
           <div className="grid gap-2 sm:grid-cols-2">
             <RadioChoice
@@ -183,9 +215,15 @@ export function LinkForm({
           </div>
         </fieldset>
         <Field
-          label={pricing === "fixed" ? "Amount" : "Minimum amount"}
+          label={currency ? `Amount in ${currency}` : pricing === "fixed" ? "Amount" : "Minimum amount"}
           error={priceError}
-          hint={symbol ? `In ${symbol}, e.g. 12.5.` : undefined}
+          hint={
+            currency
+              ? `In ${currency}, e.g. 25.00; each payer pays it in ${symbol || "the token"}.`
+              : symbol
+                ? `In ${symbol}, e.g. 12.5.`
+                : undefined
+          }
         >
           {(control) => (
             <Input
@@ -193,7 +231,7 @@ export function LinkForm({
               name="price"
               inputMode="decimal"
               autoComplete="off"
-              placeholder={pricing === "fixed" ? "12.5" : "5"}
+              placeholder={currency ? "25.00" : pricing === "fixed" ? "12.5" : "5"}
               value={values.price}
               onChange={set("price")}
               required

@@ -18,8 +18,9 @@ import type { PaymentLinkView } from "@/lib/domain/payment-links/link-view";
 import { updateLinkAction } from "@/lib/web/dashboard/links/actions";
 import { LinkForm } from "./link-form";
 
-/** "12.5 USDT", or "From 5 USDT (payer chooses)". */
-export function linkPrice(link: Pick<PaymentLinkView, "amount" | "minAmount" | "token">): string {
+/** "12.5 USDT", "25.00 USD in USDT" (a price in a currency), or "From 5 USDT (payer chooses)". */
+export function linkPrice(link: Pick<PaymentLinkView, "amount" | "minAmount" | "token" | "currency">): string {
+  if (link.amount !== null && link.currency) return `${link.amount} ${link.currency} in ${link.token}`;
   return link.amount !== null ? `${link.amount} ${link.token}` : `From ${link.minAmount ?? "0"} ${link.token} (payer chooses)`;
 }
 

@@ -5,9 +5,11 @@ import Link from "next/link";
 import { useState, useTransition } from "react";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { type Option, OptionField } from "@/components/dashboard/option-field";
+import { ReadableAmount } from "@/components/dashboard/price";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { RadioChoice } from "@/components/ui/radio-choice";
 import { createPaymentAction } from "@/lib/web/dashboard/payments/actions";
 import type { DashboardPayment } from "@/lib/web/dashboard/payments/create-payment";
 
@@ -22,14 +24,18 @@ const EMPTY = { amount: "", description: "", orderId: "" };
 export function CreatePaymentForm({
   tokens,
   domains,
+  currency,
   blocked,
 }: {
   tokens: (Option & { symbol: string; decimals: number })[];
   domains: Option[];
+  /** The account's currency: a price in it is paid in any of the merchant's tokens (docs/design.md §23). */
+  currency: string;
   blocked: boolean;
 }) {
   const [values, setValues] = useState({
     ...EMPTY,
+    priceIn: "token" as "token" | "currency",
     tokenId: tokens[0] ? String(tokens[0].id) : "",
     domainId: domains[0] ? String(domains[0].id) : "",
   });
@@ -37,16 +43,25 @@ export function CreatePaymentForm({
   const [problem, setProblem] = useState<{ message: string; fix?: { href: string; label: string } } | null>(null);
   const [created, setCreated] = useState<DashboardPayment | null>(null);
   const [pending, start] = useTransition();
-  const set = (field: keyof typeof values) => (e: { target: { value: string } }) => {
+  const set = (field: Exclude<keyof typeof values, "priceIn">) => (e: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [field]: e.target.value }));
     setErrors(({ [field]: _, ...rest }) => rest);
   };
   const token = tokens.find((t) => String(t.id) === values.tokenId);
-  const missing = !values.tokenId || !values.amount.trim() || (domains.length > 1 && !values.domainId);
+  const inToken = values.priceIn === "token";
+  const missing = (inToken && !values.tokenId) || !values.amount.trim() || (domains.length > 1 && !values.domainId);
+  const priceIn = (choice: "token" | "currency") => () => {
+    setValues((v) => ({ ...v, priceIn: choice }));
+    setErrors(({ amount: _, priceIn: __, tokenId: ___, ...rest }) => rest);
+  };
 
   const submit = () =>
     start(async () => {
-      const result = await createPaymentAction({ ...values, domainId: domains.length > 1 ? values.domainId : "" });
+      const result = await createPaymentAction({
+        ...values,
+        tokenId: inToken ? values.tokenId : "",
+        domainId: domains.length > 1 ? values.domainId : "",
+      });
       if (!result.ok) {
         const fields = result.fieldErrors ?? {};
         setErrors(fields);
@@ -63,8 +78,15 @@ export function CreatePaymentForm({
     return (
       <div className="grid gap-4" data-testid="payment-created">
         <p className="flex items-center gap-2 font-medium" role="status">
-          <CheckCircle2 className="size-5 text-success" aria-hidden /> Payment of {created.amount} {created.token} created
+          <CheckCircle2 className="size-5 text-success" aria-hidden /> Payment of{" "}
+          {created.currency ? `${created.fiatAmount} ${created.currency}` : `${created.amount} ${created.token}`} created
         </p>
+        {created.currency && (
+          <p className="-mt-2 text-sm text-muted-foreground">
+            Asked first as <ReadableAmount value={created.amount} symbol={created.token} />; your customer may pay in any of your tokens, at
+            the rates locked now.
+          </p>
+        )}
         <div className="grid gap-1.5">
           <label htmlFor="checkout-link" className="text-sm font-medium">
             Checkout link: send it to your customer
@@ -111,20 +133,54 @@ export function CreatePaymentForm({
       }}
     >
       <fieldset disabled={blocked || pending} className="grid gap-4 sm:grid-cols-2">
-        <OptionField
-          label="Token"
-          error={errors.tokenId}
-          options={tokens}
-          empty="No token registered"
-          name="tokenId"
-          value={values.tokenId}
-          onChange={set("tokenId")}
-          required
-        />
+        <fieldset className="grid gap-2 sm:col-span-2" aria-describedby={errors.priceIn ? "price-in-error" : undefined}>
+          <legend className="mb-1.5 text-sm font-medium">Price in</legend>
+          <div className="grid gap-2 sm:grid-cols-2">
+            <RadioChoice
+              name="priceIn"
+              value="token"
+              checked={inToken}
+              onChange={priceIn("token")}
+              label="A token"
+              hint="An exact amount of one of your tokens."
+            />
+            <RadioChoice
+              name="priceIn"
+              value="currency"
+              checked={!inToken}
+              onChange={priceIn("currency")}
+              label={`${currency}, your account's currency`}
+              hint="Paid in any of your tokens, at the rate when it is created."
+            />
+          </div>
+          {errors.priceIn && (
+            <p id="price-in-error" className="text-xs font-medium text-destructive">
+              {errors.priceIn}
+            </p>
+          )}
+        </fieldset>
+        {inToken && (
+          <OptionField
+            label="Token"
+            error={errors.tokenId}
+            options={tokens}
+            empty="No token registered"
+            name="tokenId"
+            value={values.tokenId}
+            onChange={set("tokenId")}
+            required
+          />
+        )}
         <Field
-          label="Amount"
+          label={inToken ? "Amount" : `Amount in ${currency}`}
           error={errors.amount}
-          hint={token ? `In ${token.symbol}, e.g. 10.5 (up to ${token.decimals} decimals).` : undefined}
+          hint={
+            !inToken
+              ? `In ${currency}, e.g. 25.00.`
+              : token
+                ? `In ${token.symbol}, e.g. 10.5 (up to ${token.decimals} decimals).`
+                : undefined
+          }
         >
           {(control) => (
             <Input
@@ -132,7 +188,7 @@ export function CreatePaymentForm({
               name="amount"
               inputMode="decimal"
               autoComplete="off"
-              placeholder="10.5"
+              placeholder={inToken ? "10.5" : "25.00"}
               value={values.amount}
               onChange={set("amount")}
               required

@@ -5,6 +5,7 @@ import Link from "next/link";
 import type { KeyboardEvent } from "react";
 import { Address } from "@/components/dashboard/address";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
+import { PriceDetail, PriceHeadline } from "@/components/dashboard/price";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { DataTableCells, DataTableHeader } from "@/components/ui/data-table";
@@ -39,8 +40,10 @@ const columns = [
           data-row-link
           className="font-medium underline-offset-4 after:absolute after:inset-0 hover:underline focus-visible:outline-2 focus-visible:outline-ring"
         >
-          <Amount value={row.original.amount} symbol={row.original.token} />
+          <PriceHeadline price={row.original} />
         </Link>
+        {/* A fiat price's token amount and rate, under it. */}
+        <PriceDetail price={row.original} />
         {/* On phones the Order and Created columns are hidden: keep both under the amount. */}
         <OrderText row={row.original} className="text-xs sm:hidden" />
         <span className="text-xs whitespace-nowrap text-muted-foreground sm:hidden">{formatDateTime(row.original.createdAt)}</span>

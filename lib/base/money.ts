@@ -33,6 +33,27 @@ export function formatAmount(units: bigint, decimals: number): string {
   return `${negative ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`;
 }
 
+/**
+ * A decimal string for reading, never for money: rounded half up to at most `maxDecimals`
+ * ("0.083166666666666667" → "0.08316667"), trailing zeros dropped, at least `minDecimals` kept
+ * ("1.00000000" with 2 → "1.00"). The exact amount stays what is recorded and sent.
+ */
+export function readableDecimal(value: string, maxDecimals: number, minDecimals = 0): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!match) return value;
+  const [, sign, whole, fraction = ""] = match;
+  let units = BigInt(`${whole}${fraction}`);
+  let scale = fraction.length;
+  if (scale > maxDecimals) {
+    const drop = 10n ** BigInt(scale - maxDecimals);
+    units = (units % drop) * 2n >= drop ? units / drop + 1n : units / drop;
+    scale = maxDecimals;
+  }
+  const [int, frac = ""] = formatAmount(units, scale).split(".");
+  const shown = frac.padEnd(minDecimals, "0");
+  return `${sign}${int}${shown ? `.${shown}` : ""}`;
+}
+
 export function amountProblemMessage(field: string, problem: AmountProblem, decimals: number): string {
   switch (problem) {
     case "format":

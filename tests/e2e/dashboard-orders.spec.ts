@@ -236,3 +236,98 @@ test("payments around orders: order column, metadata search, row links, webhook 
     await receiver.close();
   }
 });
+
+test("a payment and a link priced in USD from the dashboard: chosen under Price in, shown in USD on the list, its page and the CSV", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const logs = watchConsole(page);
+  const merchant = await apiMerchant(request, ["https://fiat.example.com"]);
+  await signIn(page, merchant.email, merchant.password);
+
+  // A token amount typed with a currency ("25 USD") is told where a currency price is chosen, and nothing is created.
+  await page.goto("/dashboard/payments/new");
+  const create = page.getByRole("button", { name: "Create payment" });
+  await page.getByLabel("Amount").fill("25 USD");
+  await create.click();
+  await expect(page.getByText("To price it in USD, choose it under “Price in”.")).toBeVisible();
+
+  // Price in the account's currency: no token to choose, the amount in USD.
+  await page.getByLabel("USD, your account's currency").check();
+  await expect(page.getByLabel("Token")).toHaveCount(0);
+  await expect(page.getByText("Paid in any of your tokens, at the rate when it is created.")).toBeVisible();
+  const amount = page.getByLabel("Amount in USD");
+  await amount.fill("25.001");
+  await create.click();
+  await expect(page.getByText("USD has 2 decimals: use at most 2 digits after the dot.")).toBeVisible();
+  await expect(amount).toHaveAttribute("aria-invalid", "true");
+  await amount.fill("25");
+  await page.getByLabel("Order reference (optional)").fill("FIAT-25");
+  await capture(page, testInfo, "payment-new-fiat");
+  await create.click();
+  const done = page.getByTestId("payment-created");
+  await expect(done).toContainText("Payment of 25.00 USD created");
+  await expect(done).toContainText("Asked first as 25 DUSD");
+  await capture(page, testInfo, "payment-new-fiat-created");
+
+  // Its page: the price in USD is the headline, the token amount and the rate under it.
+  await done.getByRole("link", { name: "Open the payment" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("25.00 USD");
+  await expect(page.getByTestId("price-detail")).toHaveText(/25 DUSD\s*· 1 DUSD = 1\.00 USD/);
+  await capture(page, testInfo, "payment-fiat-detail");
+  const sessionId = page.url().split("/").pop() ?? "";
+
+  // The list: the same headline and line, found by its order reference too.
+  await page.goto("/dashboard/payments?q=FIAT-25");
+  const row = page.locator(`tr[data-session-id="${sessionId}"]`);
+  await expect(row.locator("td").first()).toContainText("25.00 USD");
+  await expect(row.getByTestId("price-detail")).toHaveText(/25 DUSD\s*· 1 DUSD = 1\.00 USD/);
+  await capture(page, testInfo, "payments-fiat");
+
+  // The CSV: its fiat columns.
+  const csv = await (await page.request.get("/dashboard/payments/export?q=FIAT-25")).text();
+  const [header, line] = csv.trim().split(/\r?\n/);
+  const names = header?.split(",") ?? [];
+  const cells = line?.split(",") ?? [];
+  const cell = (name: string) => cells[names.indexOf(name)];
+  expect([cell("sessionId"), cell("currency"), cell("fiatAmount"), cell("amount"), cell("token")]).toEqual([
+    sessionId,
+    "USD",
+    "25.00",
+    "25",
+    "DUSD",
+  ]);
+  expect(cell("rate")).toMatch(/^1\.0+$/);
+
+  // A link priced in USD, made on the dashboard: its page shows the price in USD, and its payment is in USD too.
+  await page.goto("/dashboard/links/new");
+  await page.getByLabel("Title").fill("Workshop seat");
+  await page.getByLabel("USD, your account's currency").check();
+  await expect(page.getByText("The payer chooses")).toBeHidden();
+  await page.getByLabel("Amount in USD").fill("19.90");
+  await capture(page, testInfo, "link-new-fiat");
+  await page.getByRole("button", { name: "Create link" }).click();
+  const made = page.getByTestId("link-created");
+  await expect(made).toContainText("Link “Workshop seat” created: 19.90 USD in DUSD");
+  const linkUrl = await page.getByLabel(/Payment link: share it/).inputValue();
+  await page.goto("/dashboard/links");
+  await expect(page.getByRole("row", { name: /Workshop seat/ })).toContainText("19.90 USD in DUSD");
+  await capture(page, testInfo, "links-fiat");
+
+  await page.goto(`${new URL(linkUrl).pathname}?lang=en`);
+  await expect(page.getByTestId("link-amount")).toHaveText("19.90 USD");
+  await capture(page, testInfo, "link-page-fiat");
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await page.waitForURL(/\/pay\/[0-9a-f-]{36}\?lang=en$/);
+  const linkSession = new URL(page.url()).pathname.split("/").pop() ?? "";
+  await page.goto(`/dashboard/payments?q=${linkSession}`);
+  await expect(page.locator(`tr[data-session-id="${linkSession}"] td`).first()).toContainText("19.90 USD");
+  await page.goto(`/dashboard/payments/${linkSession}`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("19.90 USD");
+  await expect(page.getByTestId("payment-details")).toContainText("Payment link “Workshop seat”");
+  const linkCsv = (await (await page.request.get(`/dashboard/payments/export?q=${linkSession}`)).text()).trim().split(/\r?\n/);
+  const linkCells = linkCsv[1]?.split(",") ?? [];
+  expect([linkCells[names.indexOf("currency")], linkCells[names.indexOf("fiatAmount")]]).toEqual(["USD", "19.90"]);
+  logs.assertClean();
+});

@@ -12,6 +12,8 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/v1/payment/create/route";
 import { GET as getRefund } from "@/app/api/v1/refund/[refundId]/route";
 import { refunds, webhookDeliveries } from "@/lib/db/schema";
+import { refundClaimPage } from "@/lib/domain/refunds/claim-refund";
+import { CLAIM_SECRET_PARAM } from "@/lib/domain/refunds/claim-secret";
 import { previewRefund } from "@/lib/domain/refunds/dashboard-refunds";
 import multicall3 from "@/lib/engine/chain/contracts/multicall3.json";
 import { forgetMulticall, MULTICALL3_ADDRESS } from "@/lib/engine/chain/multicall";
@@ -114,6 +116,9 @@ describe("a refund of a fiat-priced payment", () => {
     // The refund as the API reads it (without its claim link: that was in this answer only), and as its webhook told the shop.
     const read = await call(getRefund, { headers: apiKey(shop), params: { refundId: data.refundId } });
     expect(read.body.data).toEqual({ ...data, claimUrl: null });
+    // The payer's claim page: the fiat amount is its headline, the tokens and the rate beside it.
+    const claim = await refundClaimPage(db(), data.refundId, new URL(data.claimUrl).searchParams.get(CLAIM_SECRET_PARAM));
+    expect(claim).toMatchObject({ amount: "1.6", currency: "USD", fiatAmount: "4.00", rate: "2.50000000" });
     const events = (await db().select({ payload: webhookDeliveries.payload }).from(webhookDeliveries))
       .map((d) => JSON.parse(d.payload) as { type: string; data: Record<string, unknown> })
       .filter((e) => e.data.refundId === data.refundId);

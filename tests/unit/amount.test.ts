@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAmount, parseAmount } from "@/lib/base/money";
+import { formatAmount, parseAmount, readableDecimal } from "@/lib/base/money";
 import { tokenTransferUri } from "@/lib/domain/payments/eip681";
 
 describe("parseAmount", () => {
@@ -60,4 +60,21 @@ describe("tokenTransferUri", () => {
       "ethereum:0xAb@56/transfer?address=0xCd&uint256=1000000000000000000",
     );
   });
+});
+
+describe("readableDecimal (for reading only: the exact amount stays what is recorded)", () => {
+  it.each([
+    ["0.083166666666666667", 8, 0, "0.08316667"],
+    ["0.083166664", 8, 0, "0.08316666"],
+    ["0.083166665", 8, 0, "0.08316667"],
+    ["25", 8, 0, "25"],
+    ["12.5", 8, 0, "12.5"],
+    ["0.999999999", 8, 0, "1"],
+    ["1.00000000", 8, 2, "1.00"],
+    ["600.12345678", 8, 2, "600.12345678"],
+    ["0.00000000001", 8, 0, "0"],
+    ["not a number", 8, 0, "not a number"],
+  ])("%s, at most %i decimals and at least %i → %s", (value, most, least, shown) =>
+    expect(readableDecimal(value, most, least)).toBe(shown),
+  );
 });

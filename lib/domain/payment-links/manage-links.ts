@@ -15,6 +15,8 @@ import { requireRow } from "../../db/rows";
 import { domains, type PaymentLink, paymentLinks, paymentSessions, type Token, type User } from "../../db/schema";
 import { getOwnDomain } from "../merchant-domains/manage-domains";
 import { amountRefusal, paymentRefusal } from "../payments/reasons";
+import { FIAT_MINOR_UNITS, formatFiatAmount, parseFiatAmount } from "../pricing/fiat";
+import { pricingRefusal } from "../pricing/reasons";
 import { acceptedTokenMinimum, isAcceptedToken } from "../tokens/accepted-tokens";
 import { findOwnToken } from "../tokens/find-own-token";
 import { assertAtLeastMinimumPayment } from "../tokens/minimum-payment";
@@ -26,7 +28,7 @@ import type { CreateLinkInput, UpdateLinkInput } from "./schemas";
 export async function createPaymentLink(db: Db, { account, member }: Acting, input: CreateLinkInput): Promise<PaymentLinkView> {
   const userId = account.id;
   const token = await linkToken(db, userId, input.tokenId);
-  const prices = linkPrices(input.amount ?? null, input.minAmount ?? null, token);
+  const prices = linkPrices(input.amount ?? null, input.minAmount ?? null, input.currency ?? null, token);
   await assertPriceAtLeastMinimum(db, prices, token);
   const defaultDomain = await firstDomain(db, userId);
   const domainId = input.domainId ?? defaultDomain;
@@ -76,11 +78,17 @@ async function changeLink(db: Db, userId: number, linkId: number, input: UpdateL
   // The stored price is in base units of the link's current token.
   const current = input.tokenId === undefined || input.tokenId === link.tokenId ? token : await linkToken(db, userId, link.tokenId, true);
   const formatOld = (value: bigint | null) => (value === null ? null : formatAmount(value, current.decimals));
+  // A price in a currency is kept in its minor units: its amount reads back as "25.00".
+  const oldAmount =
+    link.currency !== null && link.fiatAmount !== null
+      ? formatFiatAmount(link.fiatAmount, FIAT_MINOR_UNITS[link.currency] ?? 2)
+      : formatOld(link.amount);
   const priced =
-    input.amount !== undefined || input.minAmount !== undefined || input.tokenId !== undefined
+    input.amount !== undefined || input.minAmount !== undefined || input.tokenId !== undefined || input.currency !== undefined
       ? linkPrices(
-          input.amount !== undefined ? input.amount : formatOld(link.amount),
+          input.amount !== undefined ? input.amount : oldAmount,
           input.minAmount !== undefined ? input.minAmount : formatOld(link.minAmount),
+          input.currency !== undefined ? input.currency : link.currency,
           token,
         )
       : null;
@@ -163,8 +171,16 @@ async function assertPriceAtLeastMinimum(db: Db, prices: { amount: bigint | null
   if (prices.minAmount !== null) assertAtLeastMinimumPayment("minAmount", prices.minAmount, minimum, token);
 }
 
-/** A fixed amount, or a minimum the payer chooses above: exactly one of them. */
-function linkPrices(amount: string | null, minAmount: string | null, token: Pick<Token, "decimals">) {
+/**
+ * A fixed amount, or a minimum the payer chooses above: exactly one of them. With a currency, the
+ * fixed amount is in it (its minor units, docs/design.md §23): each Pay quotes the token then.
+ */
+function linkPrices(
+  amount: string | null,
+  minAmount: string | null,
+  currency: string | null,
+  token: Pick<Token, "decimals">,
+): { amount: bigint | null; minAmount: bigint | null; currency: string | null; fiatAmount: bigint | null } {
   if (amount !== null && minAmount !== null) {
     throw linkRefusal(
       "VALIDATION_ERROR",
@@ -179,10 +195,31 @@ function linkPrices(amount: string | null, minAmount: string | null, token: Pick
       "give amount (a fixed price) or minAmount (the least the payer may choose)",
     );
   }
+  if (currency !== null) return fiatPrice(amount, currency);
   const field = amount !== null ? "amount" : "minAmount";
   const units = parseAmount(amount ?? minAmount ?? "", token.decimals);
   if (typeof units === "string") throw amountRefusal(field, units, token.decimals);
-  return amount !== null ? { amount: units, minAmount: null } : { amount: null, minAmount: units };
+  const fiat = { currency: null, fiatAmount: null };
+  return amount !== null ? { amount: units, minAmount: null, ...fiat } : { amount: null, minAmount: units, ...fiat };
+}
+
+function fiatPrice(amount: string | null, currency: string) {
+  if (amount === null)
+    throw linkRefusal("VALIDATION_ERROR", "link-fiat-fixed-only", "a price in a currency is a fixed amount: give amount, not minAmount", [
+      { path: "minAmount", message: "a price in a currency is a fixed amount" },
+    ]);
+  const parsed = parseFiatAmount(currency, amount);
+  if (!parsed.ok) {
+    if (parsed.problem === "currency-unsupported")
+      throw pricingRefusal(
+        "VALIDATION_ERROR",
+        "currency-unsupported",
+        `currency ${currency} is not one this gateway prices in (USD, EUR, …)`,
+        [{ path: "currency", message: "not a currency this gateway prices in" }],
+      );
+    throw amountRefusal("amount", parsed.problem, FIAT_MINOR_UNITS[currency] ?? 2);
+  }
+  return { amount: null, minAmount: null, currency, fiatAmount: parsed.amount.minor };
 }
 
 async function firstDomain(db: Db, userId: number): Promise<number> {

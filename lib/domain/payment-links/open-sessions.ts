@@ -21,6 +21,17 @@ import { qrCodeDataUriOffThread, tokenTransferUri } from "../payments/eip681";
 import { checkoutUrl } from "../payments/session-view";
 import { type LinkReason, linkRefusal } from "./reasons";
 
+/**
+ * What a Pay asks for: a token amount (base units), or a fiat price (docs/design.md §23) — whose
+ * token amount moves with each quote, so an open session of the same price is the same request.
+ */
+export type LinkSessionPrice = bigint | { currency: string; fiatMinor: bigint };
+
+const ofPrice = (price: LinkSessionPrice) =>
+  typeof price === "bigint"
+    ? eq(paymentSessions.amount, price)
+    : and(eq(paymentSessions.currency, price.currency), eq(paymentSessions.fiatAmount, price.fiatMinor));
+
 /** Open unpaid sessions one client may hold on one link, however it varies `browser` and the amount. */
 export const LINK_OPEN_SESSIONS_PER_CLIENT = 3;
 
@@ -51,10 +62,10 @@ export async function sessionToReuse(
   db: Db,
   linkId: number,
   linkClient: string,
-  units: bigint,
+  price: LinkSessionPrice,
   now = new Date(),
 ): Promise<PaymentSession | null> {
-  const mine = await openSessionOf(db, linkId, linkClient, units, now);
+  const mine = await openSessionOf(db, linkId, linkClient, price, now);
   if (mine) return mine;
   const client = like(paymentSessions.linkClient, `${clientPart(linkClient)}%`);
   const [held] = await db
@@ -66,7 +77,7 @@ export async function sessionToReuse(
     const [latest] = await db
       .select()
       .from(paymentSessions)
-      .where(and(openOf(linkId, now), client, eq(paymentSessions.amount, units)))
+      .where(and(openOf(linkId, now), client, ofPrice(price)))
       .orderBy(desc(paymentSessions.createdAt))
       .limit(1);
     if (latest) return latest;
@@ -81,13 +92,13 @@ export async function openSessionOf(
   db: Db,
   linkId: number,
   client: string,
-  units: bigint,
+  price: LinkSessionPrice,
   now = new Date(),
 ): Promise<PaymentSession | null> {
   const [session] = await db
     .select()
     .from(paymentSessions)
-    .where(and(openOf(linkId, now), eq(paymentSessions.linkClient, client), eq(paymentSessions.amount, units)))
+    .where(and(openOf(linkId, now), eq(paymentSessions.linkClient, client), ofPrice(price)))
     .orderBy(asc(paymentSessions.createdAt))
     .limit(1);
   return session ?? null;

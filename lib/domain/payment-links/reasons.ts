@@ -11,6 +11,8 @@ export const LINK_REASONS = [
   "link-token-locked",
   "link-price-both",
   "link-price-missing",
+  /** A price in a currency is a fixed amount: the payer does not choose it (minAmount). */
+  "link-fiat-fixed-only",
   /** A Pay of an open-priced link without an amount. */
   "link-amount-missing",
   /** The link has its cap of open payments nobody has paid yet. */

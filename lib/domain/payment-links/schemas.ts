@@ -14,7 +14,21 @@ const linkFields = {
   title: displayTextSchema("title", 100, false).meta({ description: 'Shown as the page\'s heading, e.g. "Coffee beans, 1 kg".' }),
   description: displayTextSchema("description", 500, true).nullable().optional(),
   tokenId: positiveIntSchema("tokenId"),
-  amount: amountStringSchema("amount").nullable().optional().meta({ description: "A fixed amount; leave out to let the payer choose." }),
+  amount: amountStringSchema("amount")
+    .nullable()
+    .optional()
+    .meta({ description: "A fixed amount (in `currency` when given, else in the token); leave out to let the payer choose." }),
+  currency: z
+    .string({ error: "currency must be a string" })
+    .regex(/^[A-Za-z]{3}$/, { error: "currency must be an ISO 4217 code such as USD or EUR" })
+    .transform((v) => v.toUpperCase())
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "A fixed price in this currency (ISO 4217, as a fiat payment's), with `amount` such as \"25.00\": each Pay quotes the link's token at the price feeds' rate then (docs/fiat.md). null: priced in the token.",
+      example: "USD",
+    }),
   minAmount: amountStringSchema("minAmount")
     .nullable()
     .optional()
@@ -62,8 +76,9 @@ export const paymentLinkSchema = z
     token: z.string(),
     tokenId: z.number().int(),
     network: z.string(),
-    amount: z.string().nullable(),
+    amount: z.string().nullable().meta({ description: "The fixed price: in `currency` when present, else in the token." }),
     minAmount: z.string().nullable(),
+    currency: z.string().optional().meta({ description: "Priced in a currency only (ISO 4217): `amount` is in it." }),
     domainId: z.number().int(),
     redirectUrl: z.string().nullable(),
     active: z.boolean(),

@@ -34,7 +34,9 @@ import { type RefundView, toRefundView } from "./refund-view";
 /**
  * What the claim page shows: the refund, and the address the payment came from (a hint, never used
  * silently); once sent, its transaction and when it was sent (the payout's recording, its
- * confirmation once mined) — what a payer quotes to their wallet's support or the shop.
+ * confirmation once mined) — what a payer quotes to their wallet's support or the shop. A refund in
+ * fiat (basis "fiat", docs/design.md §23) adds its currency, fiat amount and rate: the page's
+ * headline, with the tokens under it.
  */
 export async function refundClaimPage(db: Db, refundId: string, secret: string | null | undefined) {
   await assertClaimSecret(db, refundId, secret);
@@ -72,7 +74,14 @@ export async function refundClaimPage(db: Db, refundId: string, secret: string |
     orderId: session?.orderId ?? null,
     senderHint: first?.from ?? null,
     merchant: session?.origin ? new URL(session.origin).host : null,
+    ...fiatFields(view),
   };
+}
+
+function fiatFields(view: RefundView): { currency?: string; fiatAmount?: string; rate?: string } {
+  return view.basis === "fiat" && view.currency && view.fiatAmount && view.rate
+    ? { currency: view.currency, fiatAmount: view.fiatAmount, rate: view.rate }
+    : {};
 }
 
 export type RefundClaimPage = Awaited<ReturnType<typeof refundClaimPage>>;

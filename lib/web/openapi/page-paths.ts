@@ -16,7 +16,19 @@ import { answer, badId, json, open, refundIdParam, refusals } from "./shared";
 import { tagged } from "./tags";
 
 const claimViewSchema = refundSchema
-  .pick({ refundId: true, status: true, amount: true, token: true, network: true, toAddress: true, claimExpiresAt: true, txHash: true })
+  .pick({
+    refundId: true,
+    status: true,
+    amount: true,
+    token: true,
+    network: true,
+    toAddress: true,
+    claimExpiresAt: true,
+    txHash: true,
+    currency: true,
+    fiatAmount: true,
+    rate: true,
+  })
   .extend({
     sentAt: z
       .string()
@@ -40,13 +52,20 @@ const linkViewSchema = z
     description: z.string().nullable(),
     token: z.string(),
     network: z.string(),
-    amount: z.string().nullable().meta({ description: "The fixed price; null when the payer chooses the amount." }),
+    amount: z
+      .string()
+      .nullable()
+      .meta({ description: "The fixed price (in `currency` when present, else in the token); null when the payer chooses the amount." }),
     minAmount: z
       .string()
       .nullable()
       .meta({ description: "When the payer chooses: the least they may pay (the link's minimum or the token's, the higher)." }),
     merchant: z.string().nullable().meta({ description: "The shop's host name." }),
     active: z.boolean().meta({ description: "false: Pay is refused (link-inactive)." }),
+    currency: z
+      .string()
+      .optional()
+      .meta({ description: "Priced in a currency only (ISO 4217): `amount` is in it, paid in `token` at the rate when Pay is pressed." }),
   })
   .meta({ id: "PaymentLinkView" }) satisfies z.ZodType<PaymentLinkPage>;
 

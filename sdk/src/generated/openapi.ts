@@ -1555,8 +1555,13 @@ export interface components {
             title: string;
             description?: string | null;
             tokenId: number;
-            /** @description A fixed amount; leave out to let the payer choose. */
+            /** @description A fixed amount (in `currency` when given, else in the token); leave out to let the payer choose. */
             amount?: string | null;
+            /**
+             * @description A fixed price in this currency (ISO 4217, as a fiat payment's), with `amount` such as "25.00": each Pay quotes the link's token at the price feeds' rate then (docs/fiat.md). null: priced in the token.
+             * @example USD
+             */
+            currency?: string | null;
             /** @description With no fixed amount: the least the payer may choose. */
             minAmount?: string | null;
             /** @description Whose wallet receives; default: the first domain. */
@@ -1571,8 +1576,13 @@ export interface components {
             title?: string;
             description?: string | null;
             tokenId?: number;
-            /** @description A fixed amount; leave out to let the payer choose. */
+            /** @description A fixed amount (in `currency` when given, else in the token); leave out to let the payer choose. */
             amount?: string | null;
+            /**
+             * @description A fixed price in this currency (ISO 4217, as a fiat payment's), with `amount` such as "25.00": each Pay quotes the link's token at the price feeds' rate then (docs/fiat.md). null: priced in the token.
+             * @example USD
+             */
+            currency?: string | null;
             /** @description With no fixed amount: the least the payer may choose. */
             minAmount?: string | null;
             /** @description Whose wallet receives; default: the first domain. */
@@ -1801,8 +1811,11 @@ export interface components {
             token: string;
             tokenId: number;
             network: string;
+            /** @description The fixed price: in `currency` when present, else in the token. */
             amount: string | null;
             minAmount: string | null;
+            /** @description Priced in a currency only (ISO 4217): `amount` is in it. */
+            currency?: string;
             domainId: number;
             redirectUrl: string | null;
             active: boolean;
@@ -1824,7 +1837,7 @@ export interface components {
                  * @description Why it was refused, as a stable kebab-case key (like Stripe's decline_code), present on refusals a person reads: map it to your own words. `code` and the HTTP status say the kind of failure; `message` is English for developers and may be re-worded.
                  * @enum {string}
                  */
-                reason?: "invalid-request" | "not-found" | "rate-limited" | "credentials-invalid" | "sign-in-required" | "bearer-token-invalid" | "token-revoked" | "account-gone" | "cross-site-refused" | "registration-closed" | "email-taken" | "password-wrong" | "two-factor-code-required" | "two-factor-code-wrong" | "two-factor-already-on" | "two-factor-not-on" | "two-factor-setup-expired" | "two-factor-required" | "two-factor-required-by-account" | "role-forbids" | "not-a-member" | "no-account" | "account-id-invalid" | "invitation-invalid" | "invitation-expired" | "invitation-used" | "already-a-member" | "owner-is-fixed" | "member-not-found" | "new-owner-needs-two-factor" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "api-key-scope-not-allowed" | "api-key-scopes-empty" | "api-key-limit-reached" | "scope-exceeds-role" | "idempotency-key-invalid" | "idempotency-key-reused" | "no-plan" | "plan-quota-used-up" | "plan-unknown" | "plan-not-self-serve" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-gas-above-budget" | "domain-limit-reached" | "domain-origin-invalid" | "domain-already-whitelisted" | "domain-webhook-url-invalid" | "domain-deletion-blocked" | "payout-change-not-waiting" | "webhook-secret-needs-two-factor" | "webhook-url-missing" | "webhook-url-removed" | "webhook-delivery-in-flight" | "webhook-test-events-waiting" | "network-not-configured" | "token-not-in-catalogue" | "token-rpc-unavailable" | "token-no-contract" | "token-not-erc20" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "payment-not-pending" | "payment-partly-paid" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "payment-not-fiat" | "token-not-offered" | "currency-unsupported" | "link-inactive" | "link-token-locked" | "link-price-both" | "link-price-missing" | "link-amount-missing" | "link-busy" | "link-client-busy" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-not-cancellable" | "refund-not-claimable" | "refund-claim-unavailable" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "payout-items-invalid" | "payout-batch-not-found" | "payout-batch-not-awaiting-approval" | "approver-is-requester" | "approver-needs-two-factor" | "approval-content-changed" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "approval-limit-invalid" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "simulation-not-local" | "simulation-not-pending" | "simulation-nothing-left" | "simulation-payer-short";
+                reason?: "invalid-request" | "not-found" | "rate-limited" | "credentials-invalid" | "sign-in-required" | "bearer-token-invalid" | "token-revoked" | "account-gone" | "cross-site-refused" | "registration-closed" | "email-taken" | "password-wrong" | "two-factor-code-required" | "two-factor-code-wrong" | "two-factor-already-on" | "two-factor-not-on" | "two-factor-setup-expired" | "two-factor-required" | "two-factor-required-by-account" | "role-forbids" | "not-a-member" | "no-account" | "account-id-invalid" | "invitation-invalid" | "invitation-expired" | "invitation-used" | "already-a-member" | "owner-is-fixed" | "member-not-found" | "new-owner-needs-two-factor" | "api-key-missing" | "api-key-invalid" | "api-key-scope-missing" | "api-key-scope-not-allowed" | "api-key-scopes-empty" | "api-key-limit-reached" | "scope-exceeds-role" | "idempotency-key-invalid" | "idempotency-key-reused" | "no-plan" | "plan-quota-used-up" | "plan-unknown" | "plan-not-self-serve" | "daily-withdrawals-used-up" | "daily-gas-budget-used-up" | "payout-gas-above-budget" | "domain-limit-reached" | "domain-origin-invalid" | "domain-already-whitelisted" | "domain-webhook-url-invalid" | "domain-deletion-blocked" | "payout-change-not-waiting" | "webhook-secret-needs-two-factor" | "webhook-url-missing" | "webhook-url-removed" | "webhook-delivery-in-flight" | "webhook-test-events-waiting" | "network-not-configured" | "token-not-in-catalogue" | "token-rpc-unavailable" | "token-no-contract" | "token-not-erc20" | "token-withdrawal-not-accepted" | "withdrawal-below-minimum" | "amount-malformed" | "amount-zero" | "amount-too-precise" | "amount-too-large" | "amount-below-minimum" | "token-unknown" | "token-network-not-served" | "token-not-accepted" | "no-domain" | "origin-not-whitelisted" | "domain-not-yours" | "payment-not-pending" | "payment-partly-paid" | "token-and-currency" | "no-token-offered" | "tokens-span-networks" | "payment-not-fiat" | "token-not-offered" | "currency-unsupported" | "link-inactive" | "link-token-locked" | "link-price-both" | "link-price-missing" | "link-fiat-fixed-only" | "link-amount-missing" | "link-busy" | "link-client-busy" | "payment-still-pending" | "payment-nothing-received" | "payment-fully-refunded" | "payment-has-no-domain" | "payment-domain-removed" | "payment-token-not-yours" | "payment-network-not-served" | "refund-exceeds-refundable" | "refund-no-default-amount" | "refund-default-moved" | "refund-address-zero" | "refund-not-cancellable" | "refund-not-claimable" | "refund-claim-unavailable" | "refund-basis-token-priced" | "refund-fiat-amount-needs-fiat-basis" | "refund-amount-with-fiat-basis" | "refund-rate-unavailable" | "refund-link-not-creator" | "refund-link-unavailable" | "refund-approval-without-address" | "wallet-short-of-tokens" | "wallet-short-of-gas" | "transfer-gas-above-limit" | "transfer-would-revert" | "rpc-failed" | "withdrawal-failed" | "payout-items-invalid" | "payout-batch-not-found" | "payout-batch-not-awaiting-approval" | "approver-is-requester" | "approver-needs-two-factor" | "approval-content-changed" | "approval-decided" | "approval-expired" | "approval-kind-unsupported" | "approval-limit-invalid" | "gateway-address" | "reserved-address" | "gas-price-above-cap" | "gas-tank-short" | "gas-top-up-failed" | "gas-top-up-pending" | "simulation-not-local" | "simulation-not-pending" | "simulation-nothing-left" | "simulation-payer-short";
                 details?: {
                     path?: string;
                     message: string;
@@ -1844,6 +1857,12 @@ export interface components {
             toAddress: string | null;
             claimExpiresAt: string;
             txHash: string | null;
+            /** @description basis "fiat": the payment's currency (ISO 4217). */
+            currency?: string;
+            /** @description basis "fiat": the amount refunded in that currency ("10.50"). */
+            fiatAmount?: string;
+            /** @description basis "fiat": the rate used, the currency's value of one whole token, 8 decimals ("0.99000000"). */
+            rate?: string;
             /** @description Once sent (txHash set): when its transaction was confirmed, else when it was recorded; null before. */
             sentAt: string | null;
             /** @description Why it was cancelled or failed; null otherwise. */
@@ -1862,7 +1881,7 @@ export interface components {
             description: string | null;
             token: string;
             network: string;
-            /** @description The fixed price; null when the payer chooses the amount. */
+            /** @description The fixed price (in `currency` when present, else in the token); null when the payer chooses the amount. */
             amount: string | null;
             /** @description When the payer chooses: the least they may pay (the link's minimum or the token's, the higher). */
             minAmount: string | null;
@@ -1870,6 +1889,8 @@ export interface components {
             merchant: string | null;
             /** @description false: Pay is refused (link-inactive). */
             active: boolean;
+            /** @description Priced in a currency only (ISO 4217): `amount` is in it, paid in `token` at the rate when Pay is pressed. */
+            currency?: string;
         };
         PayoutBatch: {
             batchId: string;

@@ -14,7 +14,7 @@ import { linkBlockers } from "../../../../lib/web/dashboard/links/blockers";
 export const metadata: Metadata = { title: "New payment link" };
 
 export default async function NewPaymentLinkPage() {
-  const { member, tokens, domains, blockers } = await withAccountPage("payments", async ({ account, member }) => ({
+  const { member, tokens, domains, currency, blockers } = await withAccountPage("payments", async ({ account, member }) => ({
     member,
     ...(await loadLinksPage(account.id)),
   }));
@@ -29,6 +29,7 @@ export default async function NewPaymentLinkPage() {
         <CardContent className="p-5 sm:p-6">
           <NewLink
             blocked={blockers.length > 0}
+            currency={currency}
             tokens={tokens.map((t) => ({
               id: t.tokenId,
               label: `${t.symbol} · ${networkLabel(t.network)}`,

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { Address } from "@/components/dashboard/address";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
+import { PriceDetail, PriceHeadline } from "@/components/dashboard/price";
 import { StatusBadge } from "@/components/dashboard/status-badge";
 import { ForwardProblem } from "@/components/payments/forward-problem";
 import { AutoRefresh, CancelPaymentButton, SimulatePaymentButton } from "@/components/payments/payment-actions";
@@ -14,6 +15,7 @@ import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { roleAllows } from "@/lib/accounts/members/roles";
+import { readableDecimal } from "@/lib/base/money";
 import { canSimulatePayments } from "@/lib/ops/seed/simulate-payment";
 import { loadPaymentPage } from "@/lib/web/dashboard/payments/loaders";
 import type { TimelineEvent } from "@/lib/web/dashboard/payments/payment-detail";
@@ -45,9 +47,10 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
         <div className="min-w-0">
           <p className="text-sm text-muted-foreground">Payment</p>
           <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
-            <Amount value={payment.amount} symbol={payment.token} />
+            <PriceHeadline price={payment} />
             <StatusBadge status={payment.status} />
           </h1>
+          <PriceDetail price={payment} className="mt-1 text-sm" />
           {(payment.orderId || payment.description) && (
             <p className="mt-1 text-sm">
               {payment.orderId && <span className="font-medium">{payment.orderId}</span>}
@@ -84,6 +87,18 @@ export default async function PaymentDetailPage({ params }: { params: Promise<{ 
               {payment.description && (
                 <Row label="Description">
                   <span className="whitespace-pre-line">{payment.description}</span>
+                </Row>
+              )}
+              {payment.currency && payment.rate && (
+                <Row label="Rate">
+                  <span className="grid gap-0.5">
+                    <span className="tabular-nums">
+                      1 {payment.token} = {readableDecimal(payment.rate, 8, 2)} {payment.currency}
+                    </span>
+                    <span className="text-xs break-all text-muted-foreground">
+                      {payment.rateSource ?? "—"}, read {formatDateTime(payment.ratedAt)}
+                    </span>
+                  </span>
                 </Row>
               )}
               <Row label="Received">

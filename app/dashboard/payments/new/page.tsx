@@ -25,7 +25,7 @@ const BLOCKERS = {
 } as const;
 
 export default async function NewPaymentPage() {
-  const { tokens, domains, blockers } = await withAccountPage("payments", ({ account }) => loadCreatePaymentPage(account.id));
+  const { tokens, domains, currency, blockers } = await withAccountPage("payments", ({ account }) => loadCreatePaymentPage(account.id));
   return (
     <>
       <Link href="/dashboard/payments" className={`${buttonVariants({ variant: "ghost", size: "sm" })} mb-3 -ml-2`}>
@@ -40,6 +40,7 @@ export default async function NewPaymentPage() {
         <CardContent className="p-5 sm:p-6">
           <CreatePaymentForm
             blocked={blockers.length > 0}
+            currency={currency}
             tokens={tokens.map((t) => ({
               id: t.tokenId,
               label: `${t.symbol} · ${networkLabel(t.network)}`,

@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { amount, createdAt, updatedAt } from "../columns";
 import { domains } from "../merchants/domains";
 import { tokens } from "../merchants/tokens";
@@ -26,15 +27,28 @@ export const paymentLinks = pgTable(
       .references(() => tokens.id),
     title: text("title").notNull(),
     description: text("description"),
-    /** A fixed amount; null: the payer chooses, at least `minAmount`. */
+    /** A fixed amount; null: the payer chooses, at least `minAmount` (or the price is in `currency`). */
     amount: amount("amount"),
     minAmount: amount("min_amount"),
+    /**
+     * A fixed price in a currency (docs/design.md §23): ISO 4217 and its minor units (25.00 USD =
+     * 2500); each Pay quotes the link's token at the feeds' rate then. Null: priced in the token.
+     */
+    currency: text("currency"),
+    fiatAmount: amount("fiat_amount"),
     redirectUrl: text("redirect_url"),
     active: boolean("active").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("payment_links_slug_unique").on(t.slug), index("payment_links_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    uniqueIndex("payment_links_slug_unique").on(t.slug),
+    index("payment_links_user_idx").on(t.userId, t.createdAt),
+    check(
+      "payment_links_fiat_check",
+      sql`(${t.currency} IS NULL) = (${t.fiatAmount} IS NULL) AND (${t.currency} IS NULL OR (${t.amount} IS NULL AND ${t.minAmount} IS NULL))`,
+    ),
+  ],
 );
 
 export type PaymentLink = typeof paymentLinks.$inferSelect;

@@ -56,6 +56,13 @@ export interface AccountSettings {
   membersWithoutTwoFactor: MemberWithoutTwoFactor[];
 }
 
+/** The account's currency (USD until chosen): what its reports are in, and what the dashboard prices a payment in. */
+export async function accountCurrencyOf(db: Db, accountId: number): Promise<string> {
+  const [row] = await db.select({ accountCurrency: users.accountCurrency }).from(users).where(eq(users.id, accountId));
+  if (!row) throw accountRefusal("UNAUTHORIZED", "account-gone", "the account no longer exists");
+  return row.accountCurrency;
+}
+
 export async function getAccountSettings(db: Db, accountId: number): Promise<AccountSettings> {
   const [row] = await db
     .select({ accountCurrency: users.accountCurrency, membersNeedTwoFactor: users.membersNeedTwoFactor })

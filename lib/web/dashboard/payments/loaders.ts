@@ -9,6 +9,7 @@ import { getPaymentLink } from "../../../domain/payment-links/manage-links";
 import { getPlan } from "../../../domain/plans/current-plan";
 import { paymentRefunds } from "../../../domain/refunds/dashboard-refunds";
 import { listTokens } from "../../../domain/tokens/list-tokens";
+import { accountCurrencyOf } from "../account/account-settings";
 import { getUserPayment } from "./payment-detail";
 import { deliveriesOfSession } from "./payment-webhooks";
 import { paymentsCsvStream } from "./payments-export";
@@ -59,17 +60,23 @@ export async function loadPaymentPage(userId: number, sessionId: string, memberI
 }
 
 /**
- * `/dashboard/payments/new`: the tokens and domains the form offers, and what blocks creating a
- * payment (no plan, no token, no domain) so the page can link to the fix instead.
+ * `/dashboard/payments/new`: the tokens and domains the form offers, the account's currency (the
+ * other price it offers), and what blocks creating a payment (no plan, no token, no domain) so the
+ * page can link to the fix instead.
  */
 export async function loadCreatePaymentPage(userId: number) {
   const db = await getDb();
-  const [current, tokens, domains] = await Promise.all([getPlan(db, userId), listTokens(db, userId), listDomains(db, userId)]);
+  const [current, tokens, domains, currency] = await Promise.all([
+    getPlan(db, userId),
+    listTokens(db, userId),
+    listDomains(db, userId),
+    accountCurrencyOf(db, userId),
+  ]);
   const blockers = [
     ...(current.plan ? [] : (["plan"] as const)),
     ...(current.plan && current.usage.remaining === 0 ? (["quota"] as const) : []),
     ...(tokens.length ? [] : (["token"] as const)),
     ...(domains.length ? [] : (["domain"] as const)),
   ];
-  return { tokens, domains, blockers };
+  return { tokens, domains, currency, blockers };
 }

@@ -8,6 +8,7 @@ import { cancelPaymentSession } from "../../../domain/payments/cancel-session";
 import { findSession } from "../../../domain/payments/find-session";
 import { checkoutUrl } from "../../../domain/payments/session-view";
 import { explorerAddressUrl, explorerTxUrl } from "../shared/explorer";
+import { fiatAmountText } from "./user-payments";
 
 export type TimelineEvent =
   | { kind: "created"; at: string }
@@ -125,6 +126,13 @@ export async function getUserPayment(db: Db, userId: number, sessionId: string) 
     token: token.symbol,
     tokenContract: token.contractAddress,
     amount: fmt(session.amount),
+    /** A fiat-priced session's currency, price ("25.00") and its token's locked rate; null when priced in a token. */
+    currency: session.currency,
+    fiatAmount: fiatAmountText(session.currency, session.fiatAmount),
+    rate: session.currency === null ? null : session.rate,
+    /** Where that rate came from ("chainlink:<feed>[/<currency feed>]") and when it was read. */
+    rateSource: session.currency === null ? null : session.rateSource,
+    ratedAt: session.currency === null ? null : (session.ratedAt?.toISOString() ?? null),
     receivedAmount: fmt(session.receivedAmount),
     remainingAmount: session.receivedAmount >= session.amount ? "0" : fmt(session.amount - session.receivedAmount),
     lateAmount: session.lateAmount > 0n ? fmt(session.lateAmount) : null,
