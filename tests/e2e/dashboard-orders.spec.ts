@@ -255,7 +255,7 @@ test("a payment and a link priced in USD from the dashboard: chosen under Price 
 
   // Price in the account's currency: no token to choose, the amount in USD.
   await page.getByLabel("USD, your account's currency").check();
-  await expect(page.getByLabel("Token")).toHaveCount(0);
+  await expect(page.getByLabel("Token", { exact: true })).toHaveCount(0);
   await expect(page.getByText("Paid in any of your tokens, at the rate when it is created.")).toBeVisible();
   const amount = page.getByLabel("Amount in USD");
   await amount.fill("25.001");
