@@ -39,7 +39,10 @@ export function WaitingActions({
       ) : (
         <span className="grid gap-0.5 text-xs text-muted-foreground sm:text-right" data-testid="approve-needs-two-factor">
           {NEEDS_TWO_FACTOR}
-          <Link href={SETTINGS_TWO_FACTOR.href} className={buttonVariants({ size: "sm", variant: "secondary", className: "w-fit sm:ml-auto" })}>
+          <Link
+            href={SETTINGS_TWO_FACTOR.href}
+            className={buttonVariants({ size: "sm", variant: "secondary", className: "w-fit sm:ml-auto" })}
+          >
             {SETTINGS_TWO_FACTOR.label}
           </Link>
         </span>

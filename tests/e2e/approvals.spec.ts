@@ -73,7 +73,8 @@ test("a threshold nobody can approve yet warns; the send dialog says it waits; t
   await expect(ownRow.getByTestId("nobody-else-approves")).toContainText("Nobody else can approve it yet");
 
   // A finance member joins without two-factor: the row offers Settings, not a dialog they could not answer.
-  const invitation = (await (await request.post("/api/user/invitations", { headers: shop.headers, data: { role: "finance" } })).json()).data;
+  const invitation = (await (await request.post("/api/user/invitations", { headers: shop.headers, data: { role: "finance" } })).json())
+    .data;
   const memberContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const member = await memberContext.newPage();
   const memberLogs = watchConsole(member);

@@ -148,7 +148,9 @@ test("entries render, filter by action, actor and dates, page Older/Newer and ex
     `API key ${keyLabel} asked to withdraw 125.5 USDT to 0x1111…1111, awaiting approval`,
   );
   await expect(sentence("withdrawal.rejected")).toHaveText("A withdrawal expired without a second member's approval");
-  await expect(sentence("domain.webhook_changed")).toHaveText(`${email} changed the webhook of a domain to https://shop.example.com/hooks/bsc-pay`);
+  await expect(sentence("domain.webhook_changed")).toHaveText(
+    `${email} changed the webhook of a domain to https://shop.example.com/hooks/bsc-pay`,
+  );
   for (const raw of ["perRequest", "awaiting_approval", "domainId", "fiatAmount", "accountCurrency"])
     await expect(page.getByTestId("audit-sentence").filter({ hasText: raw })).toHaveCount(0);
   // The raw before/after, one click away; secrets never stored.

@@ -16,7 +16,9 @@ let counter = 0;
 
 async function newUser(twoFactor: boolean) {
   const email = `approver${++counter}-${Date.now()}@approvers.test`;
-  const [row] = rowsOf<{ id: number }>(await db().execute(sql`insert into users (email, password_hash) values (${email}, 'x') returning id`));
+  const [row] = rowsOf<{ id: number }>(
+    await db().execute(sql`insert into users (email, password_hash) values (${email}, 'x') returning id`),
+  );
   if (twoFactor) await db().update(users).set({ totpEnabledAt: new Date() }).where(eq(users.id, row!.id));
   return { userId: row!.id, email };
 }

@@ -19,7 +19,14 @@ const names: AuditNames = {
 };
 
 type Entry = Pick<AuditEventView, "actor" | "action" | "target" | "before" | "after">;
-const entry = (action: string, parts: Partial<Entry> = {}): Entry => ({ actor: ana, action, target: null, before: null, after: null, ...parts });
+const entry = (action: string, parts: Partial<Entry> = {}): Entry => ({
+  actor: ana,
+  action,
+  target: null,
+  before: null,
+  after: null,
+  ...parts,
+});
 const say = (action: string, parts: Partial<Entry> = {}) => auditSentence(entry(action, parts), names);
 
 describe("audit sentences", () => {
@@ -97,7 +104,9 @@ describe("audit sentences", () => {
       "ana@shop.example joined the account as finance",
     );
     expect(say("member.removed", { target: ben, before: { role: "viewer" } })).toBe("ana@shop.example removed ben@shop.example (viewer)");
-    expect(say("member.removed", { target: { type: "user", id: "7" }, before: { role: "viewer" } })).toBe("ana@shop.example left the account");
+    expect(say("member.removed", { target: { type: "user", id: "7" }, before: { role: "viewer" } })).toBe(
+      "ana@shop.example left the account",
+    );
     expect(say("member.role_changed", { target: ben, before: { role: "viewer" }, after: { role: "admin" } })).toBe(
       "ana@shop.example changed ben@shop.example's role from viewer to admin",
     );
@@ -119,9 +128,9 @@ describe("audit sentences", () => {
         after: { payoutAddress: "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199" },
       }),
     ).toBe("ana@shop.example changed the payout address of shop.example to 0x8626…1199");
-    expect(say("domain.webhook_changed", { target: domain, before: { webhookUrl: null }, after: { webhookUrl: "https://shop.example/h" } })).toBe(
-      "ana@shop.example set the webhook of shop.example to https://shop.example/h",
-    );
+    expect(
+      say("domain.webhook_changed", { target: domain, before: { webhookUrl: null }, after: { webhookUrl: "https://shop.example/h" } }),
+    ).toBe("ana@shop.example set the webhook of shop.example to https://shop.example/h");
     expect(say("domain.webhook_changed", { target: domain, before: { webhookUrl: "https://a" }, after: { webhookUrl: null } })).toBe(
       "ana@shop.example removed the webhook of shop.example",
     );
@@ -142,7 +151,9 @@ describe("audit sentences", () => {
 
   it("reads an action it does not know, or fields it did not expect, as the action's label — never a raw field", () => {
     expect(say("shop.renamed", { target: { type: "shop", id: "4" } })).toBe("ana@shop.example: shop.renamed (shop 4)");
-    expect(auditSentence(entry("withdrawal.requested", { after: "garbled" }))).toBe("ana@shop.example asked to withdraw tokens to an address");
+    expect(auditSentence(entry("withdrawal.requested", { after: "garbled" }))).toBe(
+      "ana@shop.example asked to withdraw tokens to an address",
+    );
     expect(auditSentence(entry("auth.sign_in", { actor: { kind: "system", label: "system" } }))).toBe("BSC Pay signed in");
   });
 

@@ -208,12 +208,12 @@ export default async function ApprovalsPage() {
               <>
                 {warning && <ApproverWarningNote warning={warning} />}
                 {policies.map((p) => (
-                <PolicyForm
-                  key={p.tokenId}
-                  tokenId={p.tokenId}
-                  token={p.token}
-                  perRequest={p.perRequest}
-                  perDay={p.perDay}
+                  <PolicyForm
+                    key={p.tokenId}
+                    tokenId={p.tokenId}
+                    token={p.token}
+                    perRequest={p.perRequest}
+                    perDay={p.perDay}
                     needsCode={data.memberHasTwoFactor}
                   />
                 ))}

@@ -37,7 +37,13 @@ export function namedIds(entries: readonly Pick<AuditEventView, "action" | "targ
     if (typeof after.sessionId === "string" && UUID.test(after.sessionId)) sessionIds.add(after.sessionId);
     if (typeof after.approvalId === "string" && after.approvalId.length <= 64) approvalIds.add(after.approvalId);
   }
-  return { tokenIds: [...tokenIds], domainIds: [...domainIds], userIds: [...userIds], sessionIds: [...sessionIds], approvalIds: [...approvalIds] };
+  return {
+    tokenIds: [...tokenIds],
+    domainIds: [...domainIds],
+    userIds: [...userIds],
+    sessionIds: [...sessionIds],
+    approvalIds: [...approvalIds],
+  };
 }
 
 export async function auditNames(db: Db, accountId: number, entries: readonly AuditEventView[]): Promise<AuditNames> {

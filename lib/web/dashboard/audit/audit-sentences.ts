@@ -25,7 +25,13 @@ export interface AuditNames {
   approvals: ReadonlyMap<string, { amount: string; token: string }>;
 }
 
-export const NO_NAMES: AuditNames = { tokens: new Map(), domains: new Map(), members: new Map(), payments: new Map(), approvals: new Map() };
+export const NO_NAMES: AuditNames = {
+  tokens: new Map(),
+  domains: new Map(),
+  members: new Map(),
+  payments: new Map(),
+  approvals: new Map(),
+};
 
 type Entry = Pick<AuditEventView, "actor" | "action" | "target" | "before" | "after">;
 type Fields = Record<string, unknown>;
@@ -103,7 +109,8 @@ function settings(by: string, entry: Entry): string {
   const was = record(entry.before);
   const now = record(entry.after);
   const parts: string[] = [];
-  if ("accountCurrency" in now) parts.push(`changed the account currency from ${text(was.accountCurrency) ?? "—"} to ${text(now.accountCurrency)}`);
+  if ("accountCurrency" in now)
+    parts.push(`changed the account currency from ${text(was.accountCurrency) ?? "—"} to ${text(now.accountCurrency)}`);
   if ("membersNeedTwoFactor" in now)
     parts.push(
       now.membersNeedTwoFactor === true
