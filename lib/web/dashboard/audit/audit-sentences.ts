@@ -10,7 +10,7 @@
 import { auditActionLabel } from "../../../accounts/audit/actions";
 import type { AuditEventView } from "../../../accounts/audit/list-audit";
 import { formatAmount } from "../../../base/money";
-import { FIAT_MINOR_UNITS, formatFiatAmount, parseFiatAmount } from "../../../domain/pricing/fiat";
+import { formatFiatAmount, parseFiatAmount } from "../../../domain/pricing/fiat";
 
 /** What the sentences name by id, read for one page of entries (audit-names.ts). */
 export interface AuditNames {
@@ -61,9 +61,8 @@ export function actorWords(actor: Entry["actor"]): string {
 /** "10" USD → "10.00 USD"; an amount or currency not understood is written as it was recorded. */
 function fiat(amount: string, currency: string | null): string {
   if (!currency) return amount;
-  const parsed = parseFiatAmount(amount, currency);
-  const digits = FIAT_MINOR_UNITS[currency];
-  return parsed.ok && digits !== undefined ? `${formatFiatAmount(parsed.amount.minor, digits)} ${currency}` : `${amount} ${currency}`;
+  const parsed = parseFiatAmount(currency, amount);
+  return parsed.ok ? `${formatFiatAmount(parsed.amount.minor, parsed.amount.minorDigits)} ${currency}` : `${amount} ${currency}`;
 }
 
 function tokenAmount(units: unknown, tokenId: unknown, names: AuditNames): string | null {
