@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { DashboardShell } from "@/components/dashboard/shell";
 import { listNetworks } from "@/lib/engine/chain/networks";
 import { dashboardShell } from "@/lib/web/dashboard/shared/shell";
-import { networkMode } from "@/lib/web/dashboard/shared/wording";
+import { accountName, networkMode } from "@/lib/web/dashboard/shared/wording";
 
 export const metadata: Metadata = { title: { default: "Dashboard", template: "%s · BSC Pay" }, robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -17,7 +17,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!principal) redirect("/login");
   const current = accounts.find((a) => a.accountId === principal.account.id) ?? {
     accountId: principal.account.id,
-    label: principal.account.email,
+    label: accountName(principal.account.email),
     role: principal.role,
   };
   return (

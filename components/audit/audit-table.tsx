@@ -1,6 +1,7 @@
 import { formatDateTime } from "@/components/dashboard/format";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ACTOR_KIND_WORDS, AUDIT_WORDS, rawValue } from "@/lib/web/dashboard/audit/audit-words";
 
 export interface AuditRow {
   id: number;
@@ -9,59 +10,54 @@ export interface AuditRow {
   address: string | null;
   action: string;
   actionLabel: string;
+  /** The entry as a sentence (lib/web/dashboard/audit/audit-sentences.ts). */
+  sentence: string;
   target: { type: string; id: string } | null;
   before: unknown;
   after: unknown;
 }
 
-const ACTOR_KIND = { user: "Member", api_key: "API key", system: "Automatic" } as const;
-
-/** A value as one short line: text as it is, anything else as JSON, cut at 60 characters. */
-function short(value: unknown): string {
-  const text = value === undefined || value === null ? "—" : typeof value === "string" ? value : JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** What changed, one line per field: `field: before → after` (only the fields that differ; an added one as `field: value`), or the whole values. */
-export function changeLines(before: unknown, after: unknown): string[] {
-  if (before === null && after === null) return [];
-  if (isRecord(before) || isRecord(after)) {
-    const was = isRecord(before) ? before : {};
-    const now = isRecord(after) ? after : {};
-    const names = [...new Set([...Object.keys(was), ...Object.keys(now)])];
-    return names
-      .filter((name) => JSON.stringify(was[name]) !== JSON.stringify(now[name]))
-      .map((name) => {
-        // A field the change added reads as its value; one it dropped as "→ —".
-        if (!(name in was)) return `${name}: ${short(now[name])}`;
-        if (!(name in now)) return `${name}: ${short(was[name])} → —`;
-        return `${name}: ${short(was[name])} → ${short(now[name])}`;
-      });
-  }
-  return [before === null ? short(after) : `${short(before)} → ${short(after)}`];
-}
-
-function Change({ before, after }: { before: unknown; after: unknown }) {
-  const lines = changeLines(before, after);
-  if (lines.length === 0) return <span className="text-muted-foreground">—</span>;
+/** The entry as it was recorded — action, target, before and after — one click away from its sentence. */
+function Details({ row }: { row: AuditRow }) {
   return (
-    <ul className="grid gap-0.5 font-mono text-xs">
-      {lines.slice(0, 4).map((line) => (
-        <li key={line} className="[overflow-wrap:anywhere]">
-          {line}
-        </li>
-      ))}
-      {lines.length > 4 && <li className="text-muted-foreground">+{lines.length - 4} more (see the CSV)</li>}
-    </ul>
+    <details className="group text-xs" data-testid="audit-details">
+      <summary className="w-fit cursor-pointer rounded-sm text-muted-foreground underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-ring">
+        {AUDIT_WORDS.details}
+      </summary>
+      <dl className="mt-2 grid gap-2 rounded-md border bg-muted/40 p-2">
+        <div className="grid gap-0.5">
+          <dt className="text-muted-foreground">{row.actionLabel}</dt>
+          <dd>
+            <code className="[overflow-wrap:anywhere]">{row.action}</code>
+          </dd>
+        </div>
+        {row.target && (
+          <div className="grid gap-0.5">
+            <dt className="text-muted-foreground">{AUDIT_WORDS.target}</dt>
+            <dd>
+              <code className="[overflow-wrap:anywhere]">
+                {row.target.type} {row.target.id}
+              </code>
+            </dd>
+          </div>
+        )}
+        {(["before", "after"] as const).map((side) => (
+          <div key={side} className="grid gap-0.5">
+            <dt className="text-muted-foreground">{AUDIT_WORDS[side]}</dt>
+            <dd>
+              <pre className="font-mono whitespace-pre-wrap [overflow-wrap:anywhere]">{rawValue(row[side])}</pre>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </details>
   );
 }
 
 /**
- * The audit log, newest first. On a phone the table keeps one column, the action, which carries
- * when, who (and from which IP address), on what and what changed beneath it; wider screens give
- * each its own column, the address under the actor.
+ * The audit log, newest first: each entry as a sentence, with what was recorded one click away. On
+ * a phone the table keeps one column, the entry, which carries when and who (and from which IP
+ * address) beneath it; wider screens give when and who their own columns.
  */
 export function AuditTable({ rows }: { rows: AuditRow[] }) {
   return (
@@ -69,10 +65,8 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           <TableHead className="hidden sm:table-cell">When</TableHead>
-          <TableHead className="md:min-w-44">Action</TableHead>
+          <TableHead>What happened</TableHead>
           <TableHead className="hidden min-w-44 md:table-cell">Actor</TableHead>
-          <TableHead className="hidden lg:table-cell">Target</TableHead>
-          <TableHead className="hidden md:table-cell">Change</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -81,32 +75,28 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
             <TableCell className="hidden align-top text-xs whitespace-nowrap text-muted-foreground sm:table-cell">
               <time dateTime={row.at}>{formatDateTime(row.at)}</time>
             </TableCell>
-            <TableCell className="align-top">
+            <TableCell className="min-w-0 align-top whitespace-normal">
               <span className="grid gap-1">
-                <span className="font-medium">{row.actionLabel}</span>
-                <code className="text-xs [overflow-wrap:anywhere] text-muted-foreground">{row.action}</code>
+                <span className="[overflow-wrap:anywhere]" data-testid="audit-sentence">
+                  {row.sentence}
+                </span>
                 <span className="grid gap-0.5 text-xs text-muted-foreground md:hidden">
                   <time dateTime={row.at} className="sm:hidden">
                     {formatDateTime(row.at)}
                   </time>
                   <span className="[overflow-wrap:anywhere]">
-                    {ACTOR_KIND[row.actor.kind]}: {row.actor.label}
+                    {ACTOR_KIND_WORDS[row.actor.kind]}
                     {row.address && ` · ${row.address}`}
                   </span>
-                  {row.target && (
-                    <span className="[overflow-wrap:anywhere]">
-                      {row.target.type} {row.target.id}
-                    </span>
-                  )}
-                  {changeLines(row.before, row.after).length > 0 && <Change before={row.before} after={row.after} />}
                 </span>
+                <Details row={row} />
               </span>
             </TableCell>
             <TableCell className="hidden align-top md:table-cell">
               <span className="grid gap-1">
                 <span className="[overflow-wrap:anywhere]">{row.actor.label}</span>
                 <Badge variant="neutral" className="w-fit">
-                  {ACTOR_KIND[row.actor.kind]}
+                  {ACTOR_KIND_WORDS[row.actor.kind]}
                 </Badge>
                 {row.address && (
                   <span className="font-mono text-xs text-muted-foreground">
@@ -115,19 +105,6 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
                   </span>
                 )}
               </span>
-            </TableCell>
-            <TableCell className="hidden align-top text-xs lg:table-cell">
-              {row.target ? (
-                <span className="grid gap-0.5">
-                  <span className="text-muted-foreground">{row.target.type}</span>
-                  <code className="[overflow-wrap:anywhere]">{row.target.id}</code>
-                </span>
-              ) : (
-                <span className="text-muted-foreground">—</span>
-              )}
-            </TableCell>
-            <TableCell className="hidden min-w-64 align-top md:table-cell">
-              <Change before={row.before} after={row.after} />
             </TableCell>
           </TableRow>
         ))}

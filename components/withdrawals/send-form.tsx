@@ -16,9 +16,20 @@ import { Field, FormError } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { newRequestId } from "@/components/ui/request-id";
 import { sendWithdrawalAction, withdrawalBalanceAction } from "@/lib/web/dashboard/withdrawals/actions";
+import { approvalNote, heldBackNote, SEND_WORDS, type SendApproval } from "@/lib/web/dashboard/withdrawals/send-words";
 import { BALANCE_UNKNOWN } from "@/lib/web/dashboard/withdrawals/withdrawal-words";
 
-type Balance = { available: string | null; balance: string | null; reserved: string; symbol: string; bnb: string | null; wallet: string };
+type Balance = {
+  available: string | null;
+  balance: string | null;
+  reserved: string;
+  awaitingApproval: string;
+  symbol: string;
+  decimals: number;
+  bnb: string | null;
+  wallet: string;
+  approval: SendApproval;
+};
 
 /** Same rule as the API: any single case, or a valid EIP-55 checksum when mixed. */
 function checkAddress(value: string): string | null {
@@ -60,6 +71,8 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
   }, [domainId, tokenId]);
 
   const symbol = balance?.symbol ?? tokens.find((t) => t.id === tokenId)?.label.split(" ")[0] ?? "";
+  // Whether the amount will wait for a second member (null until the balance, and with it the thresholds, is read).
+  const waits = balance ? approvalNote(amount, balance.decimals, balance.symbol, balance.approval) : null;
 
   const review = () => {
     const next: Record<string, string> = {};
@@ -171,7 +184,7 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
               balance ? (
                 <span data-testid="available">
                   Available: {balance.available === null ? BALANCE_UNKNOWN : `${groupDigits(balance.available)} ${balance.symbol}`}
-                  {balance.reserved !== "0" && ` (${groupDigits(balance.reserved)} reserved by sends not yet mined)`}
+                  {heldBackNote(groupDigits(balance.reserved), groupDigits(balance.awaitingApproval), balance.symbol)}
                 </span>
               ) : (
                 "Reading the wallet's balance…"
@@ -229,7 +242,15 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
           <DialogContent>
             <DialogHeader>
               <DialogTitle>Send this withdrawal?</DialogTitle>
-              <DialogDescription>Blockchain transfers cannot be undone. Check the recipient.</DialogDescription>
+              <DialogDescription data-testid="send-consequence">
+                {waits ? (
+                  <>
+                    <span className="font-medium text-foreground">{waits}.</span> {SEND_WORDS.waits}
+                  </>
+                ) : (
+                  SEND_WORDS.cannotBeUndone
+                )}
+              </DialogDescription>
             </DialogHeader>
             <dl className="grid gap-2 rounded-lg border p-4 text-sm">
               <div className="flex justify-between gap-4">
@@ -256,7 +277,7 @@ export function SendWithdrawalForm({ domains, tokens, twoFactor = false }: { dom
               </Button>
               <Button onClick={send} disabled={pending || (twoFactor && !code.trim())}>
                 {pending && <Loader2 className="animate-spin" aria-hidden />}
-                {pending ? "Sending…" : "Send withdrawal"}
+                {pending ? "Sending…" : waits ? SEND_WORDS.askForApproval : SEND_WORDS.send}
               </Button>
             </DialogFooter>
           </DialogContent>

@@ -25,7 +25,13 @@ test("a new account's log holds its own sign-in, and a filter that matches nothi
   await expect(page.getByRole("heading", { name: "Audit log", level: 1 })).toBeVisible();
   // Signing up signed the owner in: the first entry of every account.
   await expect(page.locator('tr[data-action="auth.sign_in"]')).toHaveCount(1);
-  await expect(page.locator('tr[data-action="auth.sign_in"]')).toContainText(email);
+  const signedIn = page.locator('tr[data-action="auth.sign_in"]');
+  // A sentence, with what was recorded one click away.
+  await expect(signedIn.getByTestId("audit-sentence")).toHaveText(`${email} signed in`);
+  await expect(signedIn.getByText("auth.sign_in")).toBeHidden();
+  await signedIn.getByText("Details").click();
+  await expect(signedIn.getByText("auth.sign_in")).toBeVisible();
+  await expect(signedIn.getByTestId("audit-details")).toContainText("After");
   await captureBothThemes(page, testInfo, "audit-first-sign-in");
   await page.getByLabel("Action").selectOption("api_key.created");
   await page.getByRole("button", { name: "Apply" }).click();
@@ -89,7 +95,13 @@ test("entries render, filter by action, actor and dates, page Older/Newer and ex
         actor: key,
         action: "withdrawal.requested",
         target: { type: "withdrawal", id: "0b7c5c3e-2a8f-4a8e-9d7e-3f3a1c1b2d4e" },
-        after: { amount: "125.5", tokenSymbol: "USDT", toAddress: "0x1111111111111111111111111111111111111111" },
+        after: {
+          amount: "125.5",
+          tokenSymbol: "USDT",
+          toAddress: "0x1111111111111111111111111111111111111111",
+          domainId: 1,
+          status: "awaiting_approval",
+        },
       },
       {
         accountId: account.id,
@@ -98,6 +110,21 @@ test("entries render, filter by action, actor and dates, page Older/Newer and ex
         action: "withdrawal.rejected",
         target: { type: "withdrawal", id: "0b7c5c3e-2a8f-4a8e-9d7e-3f3a1c1b2d4e" },
         after: { reason: "expired" },
+      },
+      {
+        ...base,
+        actor: me,
+        action: "approval_policy.changed",
+        target: { type: "token", id: 999_999 },
+        before: { perRequest: null, perDay: null },
+        after: { perRequest: "5", perDay: null },
+      },
+      {
+        ...base,
+        actor: me,
+        action: "refund.requested",
+        target: { type: "refund", id: "5d0c5c3e-2a8f-4a8e-9d7e-3f3a1c1b2d4e" },
+        after: { sessionId: "6e7c5c3e-2a8f-4a8e-9d7e-3f3a1c1b2d4e", amount: null, fiatAmount: "10", toAddress: null },
       },
       { ...base, actor: me, action: "account.settings_changed", before: { accountCurrency: "USD" }, after: { accountCurrency: "EUR" } },
     ];
@@ -112,16 +139,35 @@ test("entries render, filter by action, actor and dates, page Older/Newer and ex
   await page.goto("/dashboard/audit");
   const rows = page.locator("tr[data-audit-id]");
   await expect(rows).toHaveCount(25);
-  await expect(rows.first()).toContainText("Settings changed");
-  await expect(rows.first()).toContainText("accountCurrency: USD → EUR");
-  await expect(page.locator('tr[data-action="domain.webhook_changed"]')).toContainText("webhookSecret: [redacted]");
+  // Each entry reads as a sentence; no engine field name or status is said outside its details.
+  const sentence = (action: string) => page.locator(`tr[data-action="${action}"]`).getByTestId("audit-sentence");
+  await expect(rows.first().getByTestId("audit-sentence")).toHaveText(`${email} changed the account currency from USD to EUR`);
+  await expect(sentence("approval_policy.changed")).toHaveText(`${email} set the per-request approval limit to 5`);
+  await expect(sentence("refund.requested")).toHaveText(`${email} requested a refund of 10 for a payment`);
+  await expect(sentence("withdrawal.requested")).toHaveText(
+    `API key ${keyLabel} asked to withdraw 125.5 USDT to 0x1111…1111, awaiting approval`,
+  );
+  await expect(sentence("withdrawal.rejected")).toHaveText("A withdrawal expired without a second member's approval");
+  await expect(sentence("domain.webhook_changed")).toHaveText(
+    `${email} changed the webhook of a domain to https://shop.example.com/hooks/bsc-pay`,
+  );
+  for (const raw of ["perRequest", "awaiting_approval", "domainId", "fiatAmount", "accountCurrency"])
+    await expect(page.getByTestId("audit-sentence").filter({ hasText: raw })).toHaveCount(0);
+  // The raw before/after, one click away; secrets never stored.
+  const first = rows.first();
+  await first.getByText("Details").click();
+  await expect(first.getByTestId("audit-details")).toContainText('"accountCurrency": "EUR"');
+  await expect(page.locator('tr[data-action="domain.webhook_changed"]').getByTestId("audit-details")).toContainText(
+    '"webhookSecret": "[redacted]"',
+  );
   await expect(page.getByText("whsec_never_shown")).toHaveCount(0);
   await captureBothThemes(page, testInfo, "audit-entries", { axeOnPhone: true });
 
   // Older, then Newer, by cursor.
+  // 33 entries: the 30 seeded above and 3 real ones (the sign-up's sign-in, this test's, the key).
   await page.getByRole("link", { name: "Older entries" }).click();
-  await expect(rows).toHaveCount(3);
-  await expect(rows.first()).toContainText("Signed in");
+  await expect(rows).toHaveCount(8);
+  await expect(rows.first().getByTestId("audit-sentence")).toHaveText(`${email} signed in`);
   await page.getByRole("link", { name: "Newer entries" }).click();
   await expect(rows).toHaveCount(25);
 
@@ -130,14 +176,15 @@ test("entries render, filter by action, actor and dates, page Older/Newer and ex
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/actor=api_key%3A\d+/);
   await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toContainText("Withdrawal requested");
+  await expect(rows.first()).toHaveAttribute("data-action", "withdrawal.requested");
+  // 21 seeded sign-ins and 2 real ones (the sign-up's, this test's).
   await page.goto("/dashboard/audit?action=auth.sign_in");
-  await expect(rows).toHaveCount(21);
+  await expect(rows).toHaveCount(23);
   await expect(page.getByLabel("Action")).toHaveValue("auth.sign_in");
   const today = new Date().toISOString().slice(0, 10);
   await page.goto(`/dashboard/audit?from=${today}&to=${today}&actor=system`);
   await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toContainText("Withdrawal rejected");
+  await expect(rows.first()).toHaveAttribute("data-action", "withdrawal.rejected");
   await page.goto("/dashboard/audit?to=2020-01-01");
   await expect(page.getByRole("heading", { name: "No entries match" })).toBeVisible();
 

@@ -31,6 +31,7 @@ import { approvalNeeded, moneyOutOfDay } from "@/lib/domain/approval-requests/ap
 import { expireApprovals } from "@/lib/domain/approvals/decide";
 import { countAwaiting } from "@/lib/domain/approvals/inbox";
 import { sendWithdrawalFromDashboard } from "@/lib/domain/withdrawals/send";
+import { availableToWithdraw } from "@/lib/domain/withdrawals/user-withdrawals";
 import { addMember } from "../helpers/approvers";
 import { tokenBalance } from "../helpers/engine";
 import { call } from "../helpers/http";
@@ -107,12 +108,22 @@ describe("approvals of withdrawals", () => {
   it("a withdrawal above the per-request threshold waits: no ledger row, no nonce, balances unchanged, approval.requested", async () => {
     const ledgerBefore = await ledgerRows();
     const walletBefore = await tokenBalance(shop.chain().url, shop.token(), shop.wallet());
+    const available = () => availableToWithdraw(db(), shop.merchant().userId, shop.merchant().domainId, shop.merchant().tokenId);
+    const shownBefore = await available();
+    expect(shownBefore.approval).toEqual({ perRequest: "100", leftToday: null });
     const view = await ownerSends("150");
     expect(view).toMatchObject({ status: "awaiting_approval", txHash: null, amount: "150" });
     const row = await withdrawalRow(view.withdrawalId);
     expect(row).toMatchObject({ status: "awaiting_approval", nonce: null, chainTxId: null, gasLimit: null });
     expect(await ledgerRows()).toBe(ledgerBefore);
     expect(await tokenBalance(shop.chain().url, shop.token(), shop.wallet())).toBe(walletBefore);
+    // The form's Available leaves out what waits for approval from the wallet, and says what waits above.
+    const shownAfter = await available();
+    expect(units(shownAfter.awaitingApproval) - units(shownBefore.awaitingApproval)).toBe(units("150"));
+    const held = units(shownAfter.reserved) + units(shownAfter.awaitingApproval);
+    expect(held).toBeGreaterThanOrEqual(units("150"));
+    expect(units(shownAfter.available ?? "")).toBe(walletBefore > held ? walletBefore - held : 0n);
+    expect(shownAfter.approval).toEqual({ perRequest: "100", leftToday: null });
     const approval = await approvalOf(view.withdrawalId);
     expect(approval).toMatchObject({ kind: "withdrawal", status: "awaiting_approval", amount: units("150") });
     expect(approval.id).toMatch(/^apr_[0-9a-f]{24}$/);

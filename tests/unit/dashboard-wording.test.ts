@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ForwardProblem } from "@/components/payments/forward-problem";
 import { GAS_SPEND_KINDS } from "@/lib/domain/gas/spend";
 import {
+  accountName,
   balanceLabel,
   GAS_SPEND_LABELS,
   networkLabel,
@@ -19,6 +20,10 @@ const visibleText = (html: string) => html.replace(/<[^>]*>/g, " ");
 
 /** The merchant's words for the engine's names . */
 describe("dashboard wording", () => {
+  it("names an account as an account, not as its owner's bare e-mail", () => {
+    expect(accountName("ana@shop.example")).toBe("ana@shop.example's account");
+  });
+
   it("names networks for people", () => {
     expect(["bsc", "bsc-testnet", "local"].map(networkLabel)).toEqual(["BNB Smart Chain", "BSC Testnet", "Local test chain"]);
   });

@@ -1,7 +1,9 @@
 import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
-import { ApproveButton, PolicyForm, RejectButton } from "@/components/approvals/approval-actions";
+import { PolicyForm } from "@/components/approvals/approval-actions";
 import { age, Destination, decider, KIND_WORDS, requester, STATUS_WORDS } from "@/components/approvals/approval-fields";
+import { ApproverWarningNote } from "@/components/approvals/approver-warning";
+import { WaitingActions } from "@/components/approvals/waiting-actions";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { Amount, formatDateTime } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
@@ -11,7 +13,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { roleAllows } from "@/lib/accounts/members/roles";
 import { getApprovalPolicies } from "@/lib/domain/approval-requests/policies";
+import { accountApprovers, someoneCanApprove } from "@/lib/domain/approvals/approvers";
 import { listApprovals } from "@/lib/domain/approvals/inbox";
+import { approverWarning } from "@/lib/web/dashboard/approvals/approval-words";
 import { withAccountPage } from "@/lib/web/http/page";
 
 export const metadata: Metadata = { title: "Approvals" };
@@ -21,11 +25,13 @@ export default async function ApprovalsPage() {
     awaiting: (await listApprovals(db, account.id, { status: "awaiting_approval", limit: 100 })).items,
     decided: (await listApprovals(db, account.id, { limit: 50 })).items.filter((a) => a.status !== "awaiting_approval"),
     policies: await getApprovalPolicies(db, account.id),
+    approvers: await accountApprovers(db, account.id),
     role,
     memberId: member.id,
     memberHasTwoFactor: member.totpEnabledAt !== null,
   }));
-  const { awaiting, decided, policies, role, memberId } = data;
+  const { awaiting, decided, policies, role, memberId, approvers } = data;
+  const warning = approverWarning(approvers, memberId);
   const approves = roleAllows(role, "approve");
   const now = Date.now();
   return (
@@ -97,28 +103,15 @@ export default async function ApprovalsPage() {
                         <TableCell className="hidden lg:table-cell">{formatDateTime(a.expiresAt)}</TableCell>
                         <TableCell>
                           {approves && (
-                            <span className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:justify-end">
-                              {own ? (
-                                <span title="You asked for it: a second member must approve it">
-                                  <button
-                                    type="button"
-                                    disabled
-                                    className="cursor-not-allowed text-sm text-muted-foreground"
-                                    data-testid="approve-own"
-                                  >
-                                    Approve (not yours to approve)
-                                  </button>
-                                </span>
-                              ) : (
-                                <ApproveButton
-                                  approvalId={a.approvalId}
-                                  what={`${a.amount} ${a.token}`}
-                                  contentHash={a.contentHash}
-                                  details={<Destination a={a} full />}
-                                />
-                              )}
-                              <RejectButton approvalId={a.approvalId} own={own} />
-                            </span>
+                            <WaitingActions
+                              approvalId={a.approvalId}
+                              own={own}
+                              viewerHasTwoFactor={data.memberHasTwoFactor}
+                              someoneElseCanApprove={someoneCanApprove(approvers, a.requestedBy?.userId ?? null)}
+                              what={`${a.amount} ${a.token}`}
+                              contentHash={a.contentHash}
+                              details={<Destination a={a} full />}
+                            />
                           )}
                         </TableCell>
                       </TableRow>
@@ -212,16 +205,19 @@ export default async function ApprovalsPage() {
             ) : policies.length === 0 ? (
               <p className="text-sm text-muted-foreground">Add a token first.</p>
             ) : (
-              policies.map((p) => (
-                <PolicyForm
-                  key={p.tokenId}
-                  tokenId={p.tokenId}
-                  token={p.token}
-                  perRequest={p.perRequest}
-                  perDay={p.perDay}
-                  needsCode={data.memberHasTwoFactor}
-                />
-              ))
+              <>
+                {warning && <ApproverWarningNote warning={warning} />}
+                {policies.map((p) => (
+                  <PolicyForm
+                    key={p.tokenId}
+                    tokenId={p.tokenId}
+                    token={p.token}
+                    perRequest={p.perRequest}
+                    perDay={p.perDay}
+                    needsCode={data.memberHasTwoFactor}
+                  />
+                ))}
+              </>
             )}
           </CardContent>
         </Card>

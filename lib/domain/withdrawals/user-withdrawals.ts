@@ -1,10 +1,11 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { commonRefusal } from "../../base/errors";
 import { formatAmount } from "../../base/money";
 import { isUuid } from "../../base/validation";
 import type { Db } from "../../db";
 import { type KeysetPage, type KeysetQuery, keysetBounds, reachedNewest } from "../../db/keyset";
-import { chainTransactions, domains, tokens, type Withdrawal, type WithdrawalStatus, withdrawals } from "../../db/schema";
+import { approvalPolicies, chainTransactions, domains, tokens, type Withdrawal, type WithdrawalStatus, withdrawals } from "../../db/schema";
+import { moneyOutOfDay } from "../approval-requests/approval-needed";
 import { getOwnDomain } from "../merchant-domains/manage-domains";
 import { findOwnToken } from "../tokens/find-own-token";
 import { bnbBalanceOf, tokenBalanceOf } from "./wallet-balances";
@@ -50,24 +51,42 @@ export async function listUserWithdrawals(
 
 /**
  * What the domain's wallet can send of a token now: its balance on chain minus the sends not yet
- * mined (the same reservation the send itself applies), and its BNB for gas.
+ * mined (the same reservation the send itself applies) and minus what waits for approval from it
+ * (sent from this wallet once approved), and its BNB for gas. `approval`: above what a send waits
+ * for a second member (docs/design.md §24) — the per-request threshold, and what is left of the
+ * per-day one today (UTC); null where there is none.
  */
-export async function availableToWithdraw(db: Db, userId: number, domainId: number, tokenId: number) {
+export async function availableToWithdraw(db: Db, userId: number, domainId: number, tokenId: number, now = new Date()) {
   const domain = await getOwnDomain(db, userId, domainId);
   const token = await findOwnToken(db, userId, tokenId);
   if (!token) throw commonRefusal("NOT_FOUND", "not-found", "token not found");
   // biome-ignore lint/style/noNonNullAssertion: addDomain sets it in the transaction that inserts the domain, so every stored domain has one
   const wallet = domain.withdrawalAddress!;
-  const [balance, bnb, pending] = await Promise.all([
+  const [balance, bnb, pending, [policy]] = await Promise.all([
     tokenBalanceOf(token.network, token, wallet, true),
     bnbBalanceOf(token.network, wallet, true),
     db
-      .select({ amount: withdrawals.amount })
+      .select({ amount: withdrawals.amount, status: withdrawals.status })
       .from(withdrawals)
-      .where(and(eq(withdrawals.fromAddress, wallet), eq(withdrawals.tokenId, token.id), eq(withdrawals.status, "submitted"))),
+      .where(
+        and(
+          eq(withdrawals.fromAddress, wallet),
+          eq(withdrawals.tokenId, token.id),
+          inArray(withdrawals.status, ["submitted", "awaiting_approval"]),
+        ),
+      ),
+    db
+      .select()
+      .from(approvalPolicies)
+      .where(and(eq(approvalPolicies.accountId, userId), eq(approvalPolicies.tokenId, token.id))),
   ]);
-  const reserved = pending.reduce((sum, w) => sum + w.amount, 0n);
-  const available = balance ? (balance.units > reserved ? balance.units - reserved : 0n) : null;
+  const total = (status: WithdrawalStatus) => pending.filter((w) => w.status === status).reduce((sum, w) => sum + w.amount, 0n);
+  const reserved = total("submitted");
+  const awaitingApproval = total("awaiting_approval");
+  const held = reserved + awaitingApproval;
+  const available = balance ? (balance.units > held ? balance.units - held : 0n) : null;
+  const perDayLimit = policy?.perDayLimit ?? null;
+  const leftToday = perDayLimit === null ? null : perDayLimit - (await moneyOutOfDay(db, userId, token.id, now));
   return {
     wallet,
     network: token.network,
@@ -75,8 +94,13 @@ export async function availableToWithdraw(db: Db, userId: number, domainId: numb
     decimals: token.decimals,
     balance: balance?.formatted ?? null,
     reserved: formatAmount(reserved, token.decimals),
+    awaitingApproval: formatAmount(awaitingApproval, token.decimals),
     available: available === null ? null : formatAmount(available, token.decimals),
     bnb: bnb?.formatted ?? null,
+    approval: {
+      perRequest: policy?.perRequestLimit != null ? formatAmount(policy.perRequestLimit, token.decimals) : null,
+      leftToday: leftToday === null ? null : formatAmount(leftToday > 0n ? leftToday : 0n, token.decimals),
+    },
   };
 }
 

@@ -14,6 +14,8 @@ import { KEYSET_TIME_FORMAT } from "../../../base/cursor";
 import { type Db, getDb } from "../../../db";
 import { auditEvents } from "../../../db/schema";
 import { csvLine } from "../shared/csv";
+import { auditNames } from "./audit-names";
+import { auditSentence } from "./audit-sentences";
 
 export const AUDIT_PAGE_SIZE = 25;
 
@@ -27,13 +29,14 @@ export async function auditActorChoices(db: Db, accountId: number): Promise<{ va
   ];
 }
 
-/** `/dashboard/audit`: one page of events (cursors both ways) and the actor choices. */
+/** `/dashboard/audit`: one page of events (cursors both ways), each with its sentence, and the actor choices. */
 export async function loadAuditPage(db: Db, accountId: number, filters: AuditFilters, cursors: { after?: string; before?: string }) {
   const [page, actors] = await Promise.all([
     auditPage(db, accountId, { ...filters, ...cursors, limit: AUDIT_PAGE_SIZE }),
     auditActorChoices(db, accountId),
   ]);
-  return { page, actors };
+  const names = await auditNames(db, accountId, page.items);
+  return { page: { ...page, items: page.items.map((item) => ({ ...item, sentence: auditSentence(item, names) })) }, actors };
 }
 
 export const AUDIT_CSV_COLUMNS = [

@@ -6,6 +6,7 @@
  */
 
 import type { CommonReason } from "../../../base/errors";
+import type { ApprovalReason } from "../../../domain/approval-requests/reasons";
 import type { PaymentReason } from "../../../domain/payments/reasons";
 import type { RefundReason } from "../../../domain/refunds/reasons";
 import type { NotRefundableReason } from "../../../domain/refunds/refundable";
@@ -13,7 +14,14 @@ import type { TransferReason } from "../../../domain/transfers/reasons";
 import type { WebhookReason } from "../../../domain/webhooks/reasons";
 import type { ChainReason } from "../../../engine/chain/reasons";
 
-export type DashboardWordedReason = WebhookReason | RefundReason | CommonReason | PaymentReason | ChainReason | TransferReason;
+export type DashboardWordedReason =
+  | WebhookReason
+  | RefundReason
+  | CommonReason
+  | PaymentReason
+  | ChainReason
+  | TransferReason
+  | ApprovalReason;
 
 /** Why a payment's Refunds card offers no Refund button. */
 export const NOT_REFUNDABLE_WORDS: Record<NotRefundableReason, string> = {
@@ -38,6 +46,7 @@ export const DASHBOARD_REFUSAL_WORDS: Partial<Record<DashboardWordedReason, stri
   "webhook-url-removed": "This domain has no webhook URL any more: save one on the Domains page to redeliver.",
   "refund-rate-unavailable":
     "The token's price feed has no usable rate right now, so a refund in money cannot be priced. Refund the tokens paid instead, or try again in a few minutes.",
+  "approver-needs-two-factor": "Approving is confirmed with a two-factor code: turn two-factor on in Settings first.",
   ...NOT_REFUNDABLE_WORDS,
   ...CHAIN_FAILURE_WORDS,
 };

@@ -133,3 +133,11 @@ function firstLine(text: string): string {
   const line = text.split("\n")[0] ?? text;
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
+
+/**
+ * An account as the switcher names it. Accounts have no name of their own yet: the e-mail the
+ * account was opened with, as "<e-mail>'s account", so it reads as an account rather than a person.
+ */
+export function accountName(openedWith: string): string {
+  return `${openedWith}'s account`;
+}
